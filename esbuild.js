@@ -1,0 +1,95 @@
+// Builds every bundle of the project. `--production` minifies, `--watch` rebuilds on change,
+// `--only=a,b` builds just the named targets (extension, webviews, emulator, tests).
+const esbuild = require('esbuild');
+const fs = require('fs');
+const path = require('path');
+
+const args = process.argv.slice(2);
+const production = args.includes('--production');
+const watch = args.includes('--watch');
+const onlyArg = args.find((a) => a.startsWith('--only='));
+const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+/** Every build target, by name. */
+const targets = {
+  extension: {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  webviews: {
+    ...common,
+    entryPoints: {
+      'chat': 'src/webview/chat/main.ts',
+      'images': 'src/webview/images/main.ts',
+    },
+    outdir: 'dist/webview',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    loader: { '.ttf': 'file' },
+  },
+  emulator: {
+    ...common,
+    entryPoints: ['src/emulator/cli.ts'],
+    outfile: 'dist/emulator.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  tests: {
+    ...common,
+    minify: false,
+    sourcemap: 'inline',
+    entryPoints: ['test/host/index.ts'],
+    outfile: 'out/test/host/index.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', 'mocha'],
+  },
+};
+
+/** Copies the codicon font and css next to the webview bundles (the webviews may only load from dist/ and media/). */
+function copyCodicons() {
+  const from = path.join(__dirname, 'node_modules', '@vscode', 'codicons', 'dist');
+  const to = path.join(__dirname, 'dist', 'webview');
+  fs.mkdirSync(to, { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, f), path.join(to, f));
+}
+
+async function main() {
+  const names = Object.keys(targets).filter((n) => (only ? only.has(n) : n !== 'tests'));
+  const present = names.filter((n) => {
+    const t = targets[n];
+    const entries = Array.isArray(t.entryPoints) ? t.entryPoints : Object.values(t.entryPoints);
+    return entries.every((e) => fs.existsSync(path.join(__dirname, e)));
+  });
+  if (present.includes('webviews')) copyCodicons();
+  if (watch) {
+    for (const n of present) {
+      const ctx = await esbuild.context(targets[n]);
+      await ctx.watch();
+    }
+    console.log(`[esbuild] watching ${present.join(', ')}`);
+    return;
+  }
+  await Promise.all(present.map((n) => esbuild.build(targets[n])));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,65 @@
+// The one error type of the gateway client. Every failure of every route becomes a GatewayError.
+import type { GatewayErrorKind, Message, SupportRecord } from './types';
+
+export interface GatewayErrorInit {
+  kind: GatewayErrorKind;
+  /** Route as 'METHOD /v1/path' (never the full URL with a query, never a key). */
+  route: string;
+  message: string;
+  status?: number;
+  requestId?: string;
+  retryAfterMs?: number;
+  /** True when the request may have been processed (and charged) although no answer arrived. */
+  outcomeUnknown?: boolean;
+  model?: string;
+  /** The server's own message, when its body had one. */
+  serverMessage?: string;
+  /** The server's own code or error type (e.g. INSUFFICIENT_BALANCE, rate_limit_error). */
+  serverCode?: string;
+  /** For streams: the message assembled before the failure. */
+  partial?: Message;
+  cause?: unknown;
+}
+
+export class GatewayError extends Error {
+  readonly kind: GatewayErrorKind;
+  readonly route: string;
+  readonly status?: number;
+  readonly requestId?: string;
+  readonly retryAfterMs?: number;
+  readonly outcomeUnknown: boolean;
+  readonly model?: string;
+  readonly serverMessage?: string;
+  readonly serverCode?: string;
+  readonly partial?: Message;
+  readonly timestamp: string;
+
+  constructor(init: GatewayErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'GatewayError';
+    this.kind = init.kind;
+    this.route = init.route;
+    this.status = init.status;
+    this.requestId = init.requestId;
+    this.retryAfterMs = init.retryAfterMs;
+    this.outcomeUnknown = init.outcomeUnknown ?? false;
+    this.model = init.model;
+    this.serverMessage = init.serverMessage;
+    this.serverCode = init.serverCode;
+    this.partial = init.partial;
+    this.timestamp = new Date().toISOString();
+  }
+
+  /** Exactly the five fields support may see: timestamp, route, model, HTTP status, request id. */
+  supportRecord(): SupportRecord {
+    const record: SupportRecord = { timestamp: this.timestamp, route: this.route };
+    if (this.model !== undefined) record.model = this.model;
+    if (this.status !== undefined) record.status = this.status;
+    if (this.requestId !== undefined) record.requestId = this.requestId;
+    return record;
+  }
+}
+
+export function isGatewayError(value: unknown): value is GatewayError {
+  return value instanceof GatewayError || (typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'GatewayError' && 'kind' in value);
+}

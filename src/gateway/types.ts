@@ -1,0 +1,268 @@
+// Public types of the gateway client. Pure: no `vscode` import (see ARCHITECTURE.md).
+// Field names of request and response bodies follow the wire format (snake_case) on purpose:
+// they are sent and received as they are.
+
+import type { Dispatcher } from 'undici';
+
+/** Where the client reports what it does. The host adapter redacts; the client never passes a key to it. */
+export interface Logger {
+  debug(message: string, ...args: unknown[]): void;
+  info(message: string, ...args: unknown[]): void;
+  warn(message: string, ...args: unknown[]): void;
+  error(message: string, ...args: unknown[]): void;
+}
+
+export interface GatewayClientOptions {
+  /** Site root as the user typed it; normalised with normalizeBaseUrl(). */
+  baseUrl: string;
+  apiKey: string;
+  /** Name of the version header on POST /v1/messages. Default 'anthropic-version'. */
+  versionHeader?: string;
+  /** Value of the version header. Default '2023-06-01'. */
+  version?: string;
+  /** No answer (headers, or the next body chunk) within this many ms: a `timeout` error. Default 120 000. */
+  timeoutMs?: number;
+  /** Retries of safe operations (GET) after 5xx / network errors, and of any request after 429. Default 2. */
+  maxRetries?: number;
+  /** A 429 asking to wait longer than this is returned as `rate_limited` with retryAfterMs, not slept. Default 60 000. */
+  maxRetryWaitMs?: number;
+  /** Proxy or test dispatcher. */
+  dispatcher?: Dispatcher;
+  logger?: Logger;
+  /** How edit routes send source images. Default 'json' (data URLs). */
+  editEncoding?: 'json' | 'multipart';
+  /** Called once per finished HTTP exchange (success or failure) with the five support fields only. */
+  onSupportRecord?: (record: SupportRecord) => void;
+  /** Extra headers on every request (never auth headers). */
+  userAgent?: string;
+}
+
+/** The only facts support may ever receive (spec, Authentication rule 7). */
+export interface SupportRecord {
+  timestamp: string;
+  route: string;
+  model?: string;
+  status?: number;
+  requestId?: string;
+}
+
+export type GatewayErrorKind =
+  | 'auth'
+  | 'forbidden'
+  | 'not_found'
+  | 'rate_limited'
+  | 'bad_request'
+  | 'server'
+  | 'timeout'
+  | 'network'
+  | 'protocol'
+  | 'aborted';
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+/** One entry of GET /v1/models: `id` is promised, everything else is kept as sent. */
+export interface ModelInfo {
+  id: string;
+  [field: string]: unknown;
+}
+
+// ---- Messages ----
+
+export type Role = 'user' | 'assistant';
+
+export interface TextBlockParam { type: 'text'; text: string }
+export interface ImageBlockParam { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
+export interface ToolUseBlockParam { type: 'tool_use'; id: string; name: string; input: unknown }
+export interface ToolResultBlockParam {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string | Array<TextBlockParam | ImageBlockParam>;
+  is_error?: boolean;
+}
+export type ContentBlockParam = TextBlockParam | ImageBlockParam | ToolUseBlockParam | ToolResultBlockParam;
+
+export interface MessageParam {
+  role: Role;
+  content: string | ContentBlockParam[];
+}
+
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  input_schema: Record<string, unknown>;
+}
+
+export interface MessagesRequest {
+  model: string;
+  max_tokens: number;
+  messages: MessageParam[];
+  system?: string;
+  temperature?: number;
+  stop_sequences?: string[];
+  tools?: ToolDefinition[];
+  tool_choice?: { type: 'auto' | 'any' | 'none' } | { type: 'tool'; name: string };
+  thinking?: { type: 'enabled'; budget_tokens: number };
+  metadata?: Record<string, unknown>;
+}
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+export interface TextBlock { type: 'text'; text: string; citations?: unknown[] }
+export interface ThinkingBlock { type: 'thinking'; thinking: string; signature?: string }
+export interface RedactedThinkingBlock { type: 'redacted_thinking'; data: string }
+export interface ToolUseBlock { type: 'tool_use' | 'server_tool_use'; id: string; name: string; input: unknown }
+/** Block types this client does not know are kept as sent. */
+export interface OtherBlock { type: string; [field: string]: unknown }
+export type ContentBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | OtherBlock;
+
+export type StopReason =
+  | 'end_turn'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'tool_use'
+  | 'pause_turn'
+  | 'refusal'
+  | 'model_context_window_exceeded'
+  | (string & {});
+
+export interface Message {
+  id: string;
+  type: 'message';
+  role: 'assistant';
+  model: string;
+  content: ContentBlock[];
+  stop_reason: StopReason | null;
+  stop_sequence: string | null;
+  usage: Usage;
+}
+
+/** A raw SSE event of the Messages stream, as parsed from its JSON data (`type` decides its shape). */
+export interface StreamEvent {
+  type: string;
+  [field: string]: unknown;
+}
+
+/**
+ * A streamed Messages reply. Iterate it for raw events (each once), or just await finalMessage().
+ * Errors (HTTP, mid-stream `error` events, a stream cut before message_stop) are GatewayErrors whose
+ * `partial` holds the message assembled so far.
+ */
+export interface MessageStream extends AsyncIterable<StreamEvent> {
+  /** Resolves with the assembled message after message_stop; rejects with a GatewayError. */
+  finalMessage(): Promise<Message>;
+  /** The message assembled so far (a snapshot; usable during and after the stream). */
+  currentMessage(): Message | undefined;
+  /** Closes the socket at once; pending reads reject with kind 'aborted'. */
+  abort(): void;
+  /** Request id from the response headers, once they arrived. */
+  readonly requestId: string | undefined;
+}
+
+// ---- Images ----
+
+export type ImageQuality = 'low' | 'medium' | 'high' | 'auto' | 'standard' | 'hd';
+
+export interface ImageRequest {
+  model: string;
+  prompt: string;
+  /** "WIDTHxHEIGHT". */
+  size?: string;
+  n?: number;
+  quality?: ImageQuality | (string & {});
+  response_format?: 'url' | 'b64_json';
+  background?: string;
+  output_format?: 'png' | 'jpeg' | 'webp';
+  style?: string;
+}
+
+/** An image sent to an edit route (source, mask or reference). */
+export interface ImageInput {
+  data: Uint8Array;
+  /** Used as the multipart file name and to guess the type. */
+  filename?: string;
+  /** Detected from the bytes when absent. */
+  mimeType?: string;
+}
+
+export interface ImageEditRequest extends ImageRequest {
+  /** Source image first, then reference images. At least one. */
+  images: ImageInput[];
+  mask?: ImageInput;
+}
+
+export interface GeneratedImage {
+  url?: string;
+  b64?: string;
+  revisedPrompt?: string;
+}
+
+export interface ImageResult {
+  images: GeneratedImage[];
+  usage?: unknown;
+  requestId?: string;
+  raw: unknown;
+}
+
+export type ImageTaskStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface ImageTaskRef {
+  id: string;
+  /** Absolute URL to poll, when the gateway gave one (poll_url or Location). */
+  pollUrl?: string;
+  status: ImageTaskStatus;
+  retryAfterMs?: number;
+  requestId?: string;
+  raw: unknown;
+}
+
+export interface ImageTask {
+  id: string;
+  status: ImageTaskStatus;
+  /** The gateway's own status word, as sent. */
+  rawStatus?: string;
+  /** 0..100 when the gateway reports it. */
+  progress?: number;
+  images: GeneratedImage[];
+  /** The gateway's failure message for failed tasks. */
+  error?: string;
+  /** True when the task failed because it expired (or 404 on a known id). */
+  expired?: boolean;
+  retryAfterMs?: number;
+  requestId?: string;
+  raw: unknown;
+}
+
+export interface WaitForTaskOptions extends RequestOptions {
+  onUpdate?(task: ImageTask): void;
+  /** Poll URL from the submission, if any. */
+  pollUrl?: string;
+}
+
+export interface GatewayClient {
+  /** Normalised site root. */
+  readonly baseUrl: string;
+  /** GET /v1/models (paginated where the gateway paginates). */
+  listModels(options?: RequestOptions): Promise<ModelInfo[]>;
+  /** POST /v1/messages without streaming. */
+  createMessage(request: MessagesRequest, options?: RequestOptions): Promise<Message>;
+  /** POST /v1/messages with stream: true. */
+  streamMessage(request: MessagesRequest, options?: RequestOptions): MessageStream;
+  /** POST /v1/images/generations. */
+  generateImage(request: ImageRequest, options?: RequestOptions): Promise<ImageResult>;
+  /** POST /v1/images/edits. */
+  editImage(request: ImageEditRequest, options?: RequestOptions): Promise<ImageResult>;
+  /** POST /v1/images/generations/async or /v1/images/edits/async. */
+  submitImageTask(kind: 'generation', request: ImageRequest, options?: RequestOptions): Promise<ImageTaskRef>;
+  submitImageTask(kind: 'edit', request: ImageEditRequest, options?: RequestOptions): Promise<ImageTaskRef>;
+  /** GET /v1/images/tasks/<id>. */
+  getImageTask(id: string, options?: RequestOptions & { pollUrl?: string }): Promise<ImageTask>;
+  /** Polls until succeeded or failed, honouring Retry-After, backing off otherwise. */
+  waitForImageTask(id: string, options?: WaitForTaskOptions): Promise<ImageTask>;
+}

@@ -1,0 +1,105 @@
+// What every feature receives from activate(): plain interfaces, passed in through register functions.
+// No global singletons. Implementations live next to this file (and in src/catalog/).
+import type * as vscode from 'vscode';
+import type { GatewayClient, Logger, ModelInfo, SupportRecord } from '../gateway/types';
+import type { Config, ModelKind } from '../shared/config';
+
+/** Settings, parsed; fires after every change of `modelGateway.*` (and of `http.proxy*`). */
+export interface ConfigService {
+  readonly current: Config;
+  readonly onDidChange: vscode.Event<Config>;
+}
+
+/** A stored key as the UI may see it: a name and a fingerprint, never the secret. */
+export interface KeyInfo {
+  name: string;
+  /** Short hash of the key (e.g. 'a1b2c3d4'); safe to show and to use as a cache key. */
+  fingerprint: string;
+}
+
+/** Named API keys in SecretStorage; one is active. */
+export interface KeyStore {
+  active(): Promise<KeyInfo | undefined>;
+  list(): Promise<KeyInfo[]>;
+  /** The active secret, for building a client only. Never log, show or post it. */
+  activeSecret(): Promise<string | undefined>;
+  /** Stores (or replaces) a named key and makes it active. */
+  set(name: string, secret: string): Promise<KeyInfo>;
+  remove(name: string): Promise<void>;
+  switchTo(name: string): Promise<void>;
+  /** Fires when keys change here or in another window (secrets.onDidChange). */
+  readonly onDidChange: vscode.Event<void>;
+}
+
+/** Builds gateway clients from the current settings, the active key and VS Code's proxy settings. */
+export interface GatewayAccess {
+  /** A client for the active key, or undefined when no key or no valid base URL is configured. */
+  client(): Promise<GatewayClient | undefined>;
+  /** Like client(), but tells the user what is missing (with Set API Key / Open Settings actions) and returns undefined. */
+  clientOrExplain(): Promise<GatewayClient | undefined>;
+  /** A client for an explicit key (used to check a key before it is saved). */
+  clientFor(secret: string): GatewayClient;
+}
+
+export interface CatalogModel {
+  id: string;
+  kind: ModelKind;
+  raw: ModelInfo;
+}
+
+export interface CatalogSnapshot {
+  /** Fingerprint of the key the list belongs to. */
+  keyFingerprint: string;
+  baseUrl: string;
+  fetchedAt: number;
+  models: CatalogModel[];
+}
+
+/** GET /v1/models, cached per (key fingerprint, base URL) in globalState. */
+export interface ModelCatalog {
+  /** Cached snapshot when fresh, otherwise fetched. Undefined when there is no key/base URL. Throws GatewayError. */
+  get(options?: { signal?: AbortSignal }): Promise<CatalogSnapshot | undefined>;
+  /** Whatever is cached for the active key and base URL, fresh or not, without network. */
+  peek(): CatalogSnapshot | undefined;
+  /** Always fetches. */
+  refresh(options?: { signal?: AbortSignal }): Promise<CatalogSnapshot | undefined>;
+  chatModels(): Promise<CatalogModel[]>;
+  imageModels(): Promise<CatalogModel[]>;
+  readonly onDidChange: vscode.Event<CatalogSnapshot | undefined>;
+}
+
+/** Ring buffer of the last requests' support records (the five fields only). */
+export interface SupportLog {
+  add(record: SupportRecord): void;
+  recent(limit?: number): SupportRecord[];
+}
+
+export type ErrorSurface = 'chat' | 'image' | 'models' | 'connection';
+
+/** Turns any error into a notification with the spec's reaction as actions (Replace key, Check connection, ...). */
+export interface ErrorPresenter {
+  show(error: unknown, surface: ErrorSurface): Promise<void>;
+}
+
+export interface Services {
+  context: vscode.ExtensionContext;
+  log: Logger & { show(): void };
+  config: ConfigService;
+  keys: KeyStore;
+  gateway: GatewayAccess;
+  catalog: ModelCatalog;
+  support: SupportLog;
+  errors: ErrorPresenter;
+}
+
+/** What the images feature offers other features (the @gateway /image participant). */
+export interface ImageJobs {
+  /**
+   * Generates with the given or default image model and size (async task unless sync mode), saves the
+   * images into the workspace and resolves with the saved files. Rejects with GatewayError or a plain Error.
+   */
+  generate(
+    request: { prompt: string; model?: string; size?: string; n?: number },
+    options?: { onProgress?(message: string, percent?: number): void; token?: vscode.CancellationToken },
+  ): Promise<vscode.Uri[]>;
+}
