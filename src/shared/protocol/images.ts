@@ -1,0 +1,2 @@
+// Owned by the images feature: messages of the image panel webview.
+export {};
