@@ -1,0 +1,131 @@
+// The persisted record of one image request and its state machine. Pure: the tracker stores these
+// in globalState through a Memento-like interface. Never holds the API key: only what the user typed
+// (prompt, model, size, quality, n) and what the gateway answered (task id, poll URL).
+
+export type TaskKind = 'generation' | 'edit';
+
+/**
+ * submitting: the POST is on its way (no task id yet). A reload in this state means the outcome is unknown.
+ * pending: the gateway accepted the task; poll it. cancelled: polling stopped by the user (resumable).
+ * saving: the task succeeded and these file names were reserved; writing is in progress.
+ * saved / failed / expired / unknown: final.
+ */
+export type TaskState = 'submitting' | 'pending' | 'cancelled' | 'saving' | 'saved' | 'failed' | 'expired' | 'unknown';
+
+export interface TaskRequestSummary {
+  kind: TaskKind;
+  prompt: string;
+  model: string;
+  size?: string;
+  quality?: string;
+  n: number;
+  /** Workspace-relative paths of the edit source, mask and reference images. */
+  source?: string;
+  mask?: string;
+  references?: string[];
+}
+
+export interface TaskRecord {
+  version: 1;
+  /** Our own id (random), known before the gateway answers. */
+  localId: string;
+  taskId?: string;
+  pollUrl?: string;
+  request: TaskRequestSummary;
+  /** ISO time of the submission. */
+  submittedAt: string;
+  updatedAt: string;
+  /** Uri (string) of the folder the images are saved under. */
+  workspaceFolder: string;
+  /** Output folder, relative to workspaceFolder, fixed at submission. */
+  outputFolder: string;
+  state: TaskState;
+  /** Reserved (saving) or written (saved) file paths, relative to workspaceFolder. */
+  files?: string[];
+  /** Last known progress, 0..100. */
+  progress?: number;
+  /** Why the task failed, in words (never with the key). */
+  error?: string;
+}
+
+export type TaskEvent =
+  | { type: 'submitted'; taskId: string; pollUrl?: string }
+  | { type: 'submitUnknown'; error: string }
+  | { type: 'submitFailed'; error: string }
+  | { type: 'saving'; files: string[] }
+  | { type: 'saved'; files: string[] }
+  | { type: 'failed'; error: string }
+  | { type: 'expired' }
+  | { type: 'cancelled' }
+  | { type: 'resumed' };
+
+const ALLOWED: Record<TaskState, ReadonlyArray<TaskEvent['type']>> = {
+  submitting: ['submitted', 'submitUnknown', 'submitFailed'],
+  pending: ['saving', 'failed', 'expired', 'cancelled'],
+  cancelled: ['resumed'],
+  // 'saving' again: a save interrupted by a reload is completed into the same reserved names.
+  saving: ['saving', 'saved', 'failed', 'expired'],
+  saved: [],
+  failed: [],
+  expired: [],
+  unknown: [],
+};
+
+export class TransitionError extends Error {
+  constructor(readonly from: TaskState, readonly event: TaskEvent['type']) {
+    super(`Image task: '${event}' is not allowed in state '${from}'.`);
+    this.name = 'TransitionError';
+  }
+}
+
+/** The record after `event`; throws TransitionError for a move the state machine forbids. */
+export function transition(record: TaskRecord, event: TaskEvent, now: Date): TaskRecord {
+  if (!ALLOWED[record.state].includes(event.type)) throw new TransitionError(record.state, event.type);
+  const base = { ...record, updatedAt: now.toISOString() };
+  switch (event.type) {
+    case 'submitted': return { ...base, state: 'pending', taskId: event.taskId, pollUrl: event.pollUrl };
+    case 'submitUnknown': return { ...base, state: 'unknown', error: event.error };
+    case 'submitFailed': return { ...base, state: 'failed', error: event.error };
+    case 'saving':
+      if (record.state === 'saving' && !sameFiles(record.files, event.files)) throw new TransitionError(record.state, event.type);
+      return { ...base, state: 'saving', files: event.files };
+    case 'saved': return { ...base, state: 'saved', files: event.files, progress: 100 };
+    case 'failed': return { ...base, state: 'failed', error: event.error };
+    case 'expired': return { ...base, state: 'expired' };
+    case 'cancelled': return { ...base, state: 'cancelled' };
+    case 'resumed': return { ...base, state: 'pending' };
+  }
+}
+
+function sameFiles(a: string[] | undefined, b: string[]): boolean {
+  return !!a && a.length === b.length && a.every((f, i) => f === b[i]);
+}
+
+/** States in which the task should be polled (and saved) after activation. */
+export function needsResume(record: TaskRecord): boolean {
+  return record.state === 'pending' || record.state === 'saving';
+}
+
+export function isFinal(state: TaskState): boolean {
+  return ALLOWED[state].length === 0;
+}
+
+/** Validates a record read back from storage; anything malformed is dropped, never trusted. */
+export function parseTaskRecord(value: unknown): TaskRecord | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const r = value as Partial<TaskRecord>;
+  const req = r.request as Partial<TaskRequestSummary> | undefined;
+  const states: TaskState[] = ['submitting', 'pending', 'cancelled', 'saving', 'saved', 'failed', 'expired', 'unknown'];
+  if (r.version !== 1 || typeof r.localId !== 'string' || !states.includes(r.state as TaskState)) return undefined;
+  if (!req || typeof req.prompt !== 'string' || typeof req.model !== 'string' || (req.kind !== 'generation' && req.kind !== 'edit')) return undefined;
+  if (typeof r.workspaceFolder !== 'string' || typeof r.outputFolder !== 'string' || typeof r.submittedAt !== 'string') return undefined;
+  if (r.taskId !== undefined && typeof r.taskId !== 'string') return undefined;
+  if (r.files !== undefined && !(Array.isArray(r.files) && r.files.every((f) => typeof f === 'string'))) return undefined;
+  return r as TaskRecord;
+}
+
+/** One line for lists and notifications. */
+export function describeTask(record: TaskRecord): string {
+  const prompt = record.request.prompt.length > 60 ? `${record.request.prompt.slice(0, 57)}...` : record.request.prompt;
+  return `${record.request.kind === 'edit' ? 'Edit' : 'Image'}: "${prompt}" (${record.request.model}${record.request.size ? `, ${record.request.size}` : ''})`;
+}

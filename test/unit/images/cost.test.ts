@@ -1,0 +1,33 @@
+import * as assert from 'node:assert/strict';
+import { costConfirmationMessage, costFactors } from '../../../src/images/cost';
+
+describe('images/cost', () => {
+  const defaults = { size: '1024x1024' };
+
+  it('the default request (one image, default size, auto quality, generation) has no reasons', () => {
+    assert.deepEqual(costFactors({ kind: 'generation' }, defaults), []);
+    assert.deepEqual(costFactors({ kind: 'generation', n: 1, size: '1024X1024', quality: 'auto' }, defaults), []);
+    assert.deepEqual(costFactors({ kind: 'generation', quality: 'medium' }, defaults), []);
+  });
+
+  it('lists each factor that makes a request costlier', () => {
+    const reasons = costFactors({ kind: 'edit', n: 3, size: '1536x1024', quality: 'HD', referenceCount: 2, hasMask: true }, defaults);
+    assert.deepEqual(reasons, [
+      '3 images instead of one (each image is charged)',
+      'size 1536x1024 instead of the default 1024x1024',
+      'hd quality',
+      'an edit with a mask',
+      '2 reference images',
+    ]);
+    assert.deepEqual(costFactors({ kind: 'generation', quality: 'high' }, defaults), ['high quality']);
+    assert.deepEqual(costFactors({ kind: 'edit' }, defaults), ['an edit of an existing image']);
+    assert.deepEqual(costFactors({ kind: 'generation', referenceCount: 1 }, defaults), ['1 reference image']);
+  });
+
+  it('states the reasons and invents no price', () => {
+    const text = costConfirmationMessage(['3 images instead of one (each image is charged)']);
+    assert.match(text, /3 images/);
+    assert.match(text, /console/);
+    assert.doesNotMatch(text, /[$€£]|\d+\s*(credits|cents|USD)/i);
+  });
+});
