@@ -1,0 +1,132 @@
+// The @gateway chat participant: /image (async image task saved into the workspace), /models, and plain
+// questions answered by a gateway chat model, streamed as markdown.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { Commands, Views } from '../shared/commands';
+import type { ImageJobs, Services } from '../platform/services';
+import { describeForLanguageModel } from './lmErrors';
+import { IMAGE_COST_ADVICE, IMAGE_USAGE, NO_KEY_MARKDOWN, imageResultMarkdown, modelsMarkdown } from './participantText';
+import { buildMessagesRequest, type NeutralMessage } from './requestMapping';
+import { StreamPartMapper } from './streamMapping';
+import { streamWithCancellation } from './streaming';
+
+type Handler = (request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult>;
+
+async function errorResult(services: Services, error: unknown): Promise<vscode.ChatResult> {
+  if (error instanceof vscode.CancellationError) return {};
+  const secret = await services.keys.activeSecret().catch(() => undefined);
+  const { message } = describeForLanguageModel(error, { baseUrl: services.config.current.baseUrl, secret });
+  return { errorDetails: { message } };
+}
+
+async function handleImage(images: ImageJobs, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  const prompt = request.prompt.trim();
+  if (!prompt) {
+    stream.markdown(IMAGE_USAGE);
+    return {};
+  }
+  stream.progress('Starting an image task on the gateway…');
+  const uris = await images.generate({ prompt }, {
+    token,
+    onProgress: (message, percent) => stream.progress(percent === undefined ? message : `${message} (${Math.round(percent)}%)`),
+  });
+  if (token.isCancellationRequested) return {};
+  stream.markdown(imageResultMarkdown(uris.map((u) => path.basename(u.fsPath))) + '\n\n');
+  for (const uri of uris) {
+    stream.markdown('- ');
+    stream.anchor(uri, path.basename(uri.fsPath));
+    stream.markdown('\n');
+    stream.reference(uri);
+  }
+  stream.markdown(`\n${IMAGE_COST_ADVICE}\n`);
+  stream.button({ command: Commands.openImagePanel, title: 'Open Image Panel' });
+  return { metadata: { command: 'image', files: uris.map((u) => u.toString()) } };
+}
+
+async function handleModels(services: Services, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
+  stream.progress('Reading the model list of your key…');
+  const [key, snapshot] = [await services.keys.active(), await services.catalog.get()];
+  if (!key || !snapshot) {
+    stream.markdown(NO_KEY_MARKDOWN);
+    stream.button({ command: Commands.setApiKey, title: 'Set API Key' });
+    return {};
+  }
+  stream.markdown(modelsMarkdown({
+    keyName: key.name,
+    baseUrl: snapshot.baseUrl,
+    fetchedAt: snapshot.fetchedAt,
+    chat: snapshot.models.filter((m) => m.kind === 'chat').map((m) => m.id),
+    image: snapshot.models.filter((m) => m.kind === 'image').map((m) => m.id),
+  }));
+  stream.button({ command: Commands.refreshModels, title: 'Refresh Models' });
+  return { metadata: { command: 'models' } };
+}
+
+/** Earlier plain turns of this conversation (not /image or /models) as user/assistant messages. */
+function historyMessages(context: vscode.ChatContext): NeutralMessage[] {
+  const messages: NeutralMessage[] = [];
+  for (const turn of context.history) {
+    if (turn.command) continue;
+    if (turn instanceof vscode.ChatRequestTurn) {
+      messages.push({ role: 'user', parts: [{ kind: 'text', text: turn.prompt }] });
+    } else if (turn instanceof vscode.ChatResponseTurn) {
+      const text = turn.response
+        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+        .join('');
+      if (text) messages.push({ role: 'assistant', parts: [{ kind: 'text', text }] });
+    }
+  }
+  return messages;
+}
+
+async function chatModelId(services: Services, request: vscode.ChatRequest): Promise<string | undefined> {
+  // The model picked in VS Code's chat is used when it is one of ours; otherwise the configured default.
+  const picked = (request as { model?: vscode.LanguageModelChat }).model;
+  if (picked?.vendor === Views.lmVendor) return picked.id;
+  const configured = services.config.current.chat.defaultModel;
+  if (configured) return configured;
+  return (await services.catalog.chatModels())[0]?.id;
+}
+
+async function handleChat(services: Services, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  const client = await services.gateway.client();
+  const model = client ? await chatModelId(services, request) : undefined;
+  if (!client || !model) {
+    stream.markdown(client ? 'Your key lists no chat model. Run `/models` to see what it may call.' : NO_KEY_MARKDOWN);
+    if (!client) stream.button({ command: Commands.setApiKey, title: 'Set API Key' });
+    return {};
+  }
+  const messages: NeutralMessage[] = [...historyMessages(context), { role: 'user', parts: [{ kind: 'text', text: request.prompt }] }];
+  const { chat } = services.config.current;
+  const body = buildMessagesRequest({ model, messages, maxTokens: chat.maxTokens, systemPrompt: chat.systemPrompt });
+  const mapper = new StreamPartMapper();
+  stream.progress(`Asking ${model}…`);
+  await streamWithCancellation(client, body, token, (event) => {
+    for (const part of mapper.push(event)) if (part.kind === 'text') stream.markdown(part.text);
+  });
+  if (mapper.stopReason === 'max_tokens') stream.markdown('\n\n_The answer was cut off at the max_tokens limit (setting `modelGateway.chat.maxTokens`)._');
+  return { metadata: { command: 'chat', model } };
+}
+
+export function createParticipantHandler(services: Services, images: ImageJobs): Handler {
+  return async (request, context, stream, token) => {
+    try {
+      if (request.command === 'image') return await handleImage(images, request, stream, token);
+      if (request.command === 'models') return await handleModels(services, stream);
+      return await handleChat(services, request, context, stream, token);
+    } catch (error) {
+      if (token.isCancellationRequested) return {};
+      services.log.warn(`@gateway request failed: ${error instanceof Error ? error.message : String(error)}`);
+      return errorResult(services, error);
+    }
+  };
+}
+
+/** Registers @gateway when the running VS Code has the chat participant API (it does from 1.90). */
+export function registerParticipant(services: Services, images: ImageJobs): vscode.Disposable {
+  const chat = (vscode as { chat?: { createChatParticipant?: unknown } }).chat;
+  if (typeof chat?.createChatParticipant !== 'function') return new vscode.Disposable(() => undefined);
+  const participant = vscode.chat.createChatParticipant(Views.chatParticipant, createParticipantHandler(services, images));
+  participant.iconPath = new vscode.ThemeIcon('sparkle');
+  return participant;
+}

@@ -1,0 +1,115 @@
+// The LanguageModelChatProvider for vendor 'model-gateway': the chat models of the active key, offered
+// to VS Code's chat and to other extensions through vscode.lm (VS Code 1.104+).
+import * as vscode from 'vscode';
+import { Commands } from '../shared/commands';
+import type { GatewayClient } from '../gateway/types';
+import type { Services } from '../platform/services';
+import type {
+  LanguageModelChatInformation,
+  LanguageModelChatProvider,
+  LanguageModelChatRequestMessage,
+  LanguageModelResponsePart,
+  PrepareLanguageModelChatModelOptions,
+  ProvideLanguageModelChatResponseOptions,
+} from './lmApi';
+import { languageModelError } from './lmApi';
+import { describeForLanguageModel } from './lmErrors';
+import { toChatInformation } from './modelInfo';
+import { buildMessagesRequest, messageFromVsCode } from './requestMapping';
+import { StreamPartMapper, type OutputPart } from './streamMapping';
+import { estimateMessageTokens, estimateTextTokens } from './tokens';
+import { streamWithCancellation } from './streaming';
+
+function toResponsePart(part: OutputPart): LanguageModelResponsePart {
+  return part.kind === 'text'
+    ? new vscode.LanguageModelTextPart(part.text)
+    : new vscode.LanguageModelToolCallPart(part.callId, part.name, part.input);
+}
+
+export class GatewayChatProvider implements LanguageModelChatProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+
+  constructor(private readonly services: Services) {
+    const refresh = (): void => this.changed.fire();
+    this.subscriptions.push(this.changed, services.catalog.onDidChange(refresh), services.keys.onDidChange(refresh), services.config.onDidChange(refresh));
+  }
+
+  dispose(): void {
+    for (const d of this.subscriptions) d.dispose();
+  }
+
+  async provideLanguageModelChatInformation(options: PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<LanguageModelChatInformation[]> {
+    let key = await this.services.keys.active();
+    if (!key && !options.silent) {
+      // Not silent: VS Code asked on behalf of the user (e.g. "Manage Models"), so asking for a key is expected.
+      const choice = await vscode.window.showInformationMessage('Model Gateway needs an API key to list its models.', 'Set API Key');
+      if (choice === 'Set API Key') await vscode.commands.executeCommand(Commands.setApiKey);
+      key = await this.services.keys.active();
+    }
+    if (!key || token.isCancellationRequested) return [];
+    const models = await this.chatModels(options.silent);
+    const maxOutputTokens = this.services.config.current.chat.maxTokens;
+    return models.map((m) => toChatInformation(m, { maxOutputTokens, keyName: key?.name }));
+  }
+
+  private async chatModels(silent: boolean): Promise<Array<{ id: string; raw: { id: string } }>> {
+    try {
+      return await this.services.catalog.chatModels();
+    } catch (error) {
+      this.services.log.warn(`Native chat: the model list could not be fetched: ${describeForLanguageModel(error).message}`);
+      if (!silent) void this.services.errors.show(error, 'models');
+      // Offer what was listed before rather than nothing (the list is authoritative, but only the network failed).
+      return this.services.catalog.peek()?.models.filter((m) => m.kind === 'chat') ?? [];
+    }
+  }
+
+  async provideLanguageModelChatResponse(
+    model: LanguageModelChatInformation,
+    messages: readonly LanguageModelChatRequestMessage[],
+    options: ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const client = await this.clientOrThrow();
+    const request = buildMessagesRequest({
+      model: model.id,
+      messages: messages.map((m) => messageFromVsCode({ role: m.role, content: m.content })),
+      maxTokens: model.maxOutputTokens,
+      tools: options.tools,
+      toolMode: options.toolMode,
+      modelOptions: options.modelOptions,
+    });
+    const mapper = new StreamPartMapper();
+    try {
+      await streamWithCancellation(client, request, token, (event) => {
+        for (const part of mapper.push(event)) progress.report(toResponsePart(part));
+      });
+    } catch (error) {
+      if (token.isCancellationRequested) throw new vscode.CancellationError();
+      throw await this.toLanguageModelError(error, client, model.id);
+    }
+  }
+
+  async provideTokenCount(_model: LanguageModelChatInformation, text: string | LanguageModelChatRequestMessage): Promise<number> {
+    if (typeof text === 'string') return estimateTextTokens(text);
+    return estimateMessageTokens(messageFromVsCode({ role: text.role, content: text.content }));
+  }
+
+  private async clientOrThrow(): Promise<GatewayClient> {
+    const client = await this.services.gateway.client();
+    if (client) return client;
+    const { baseUrlProblem } = this.services.config.current;
+    throw languageModelError('NoPermissions', baseUrlProblem
+      ? `Model Gateway cannot be used: ${baseUrlProblem}`
+      : 'Model Gateway has no API key. Set one with "Model Gateway: Set API Key".');
+  }
+
+  private async toLanguageModelError(error: unknown, client: GatewayClient, modelId: string): Promise<Error> {
+    const secret = await this.services.keys.activeSecret().catch(() => undefined);
+    const { code, message } = describeForLanguageModel(error, { baseUrl: client.baseUrl, modelId, secret });
+    this.services.log.warn(`Native chat request failed (${code}): ${message}`);
+    return languageModelError(code, message);
+  }
+}

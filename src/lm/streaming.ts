@@ -1,0 +1,32 @@
+// Pure: runs one streamed /v1/messages request and ties it to a cancellation token, so that cancelling
+// closes the socket at once (the gateway stops generating and billing) instead of only ignoring the rest.
+// The token is structural (VS Code's CancellationToken fits), so this module needs no `vscode` import.
+import type { GatewayClient, Message, MessagesRequest, StreamEvent } from '../gateway/types';
+
+export interface CancellationLike {
+  readonly isCancellationRequested: boolean;
+  onCancellationRequested(listener: () => unknown): { dispose(): unknown };
+}
+
+/** Streams the request, calling onEvent per raw event; resolves with the final message. Rejects with GatewayError. */
+export async function streamWithCancellation(
+  client: GatewayClient,
+  request: MessagesRequest,
+  token: CancellationLike,
+  onEvent: (event: StreamEvent) => void,
+): Promise<Message> {
+  const controller = new AbortController();
+  const stream = client.streamMessage(request, { signal: controller.signal });
+  const cancel = (): void => {
+    stream.abort();
+    controller.abort();
+  };
+  const subscription = token.onCancellationRequested(cancel);
+  if (token.isCancellationRequested) cancel();
+  try {
+    for await (const event of stream) onEvent(event);
+    return await stream.finalMessage();
+  } finally {
+    subscription.dispose();
+  }
+}
