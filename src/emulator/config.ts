@@ -1,0 +1,92 @@
+// The default emulator configuration (also written to emulator.json) and the loader for config files.
+
+import type { EmulatorConfig, GroupConfig } from './types';
+
+const ALL_ROUTES: GroupConfig['routes'] = [
+  'messages', 'images.generations', 'images.edits', 'images.generations.async', 'images.edits.async',
+];
+
+/** A fresh copy of the default configuration. */
+export function defaultConfig(): EmulatorConfig {
+  return {
+    keys: [
+      { key: 'mg-demo-key-0001', name: 'demo', group: 'default', balance: 100 },
+      { key: 'mg-chat-only-0002', name: 'chat-only', group: 'chat-only', balance: 100 },
+      { key: 'mg-low-balance-0003', name: 'low-balance', group: 'default', balance: 0.0001 },
+      { key: 'mg-revoked-0004', name: 'revoked', group: 'default', balance: 100, revoked: true },
+      { key: 'mg-alt-key-0005', name: 'alt', group: 'alt', balance: 100 },
+      { key: 'mg-rate-limited-0006', name: 'rate-limited', group: 'default', balance: 100,
+        rateLimit: { requests: 2, windowMs: 60_000 } },
+      { key: 'mg-disabled-group-0007', name: 'disabled-group', group: 'disabled', balance: 100 },
+    ],
+    groups: {
+      default: {
+        models: {
+          'claude-demo-sonnet': 'demo-sonnet-upstream',
+          'claude-demo-haiku': 'demo-haiku-upstream',
+          'gpt-image-demo': 'demo-image-upstream',
+          'flux-demo-schnell': 'flux-schnell-upstream',
+        },
+        routes: [...ALL_ROUTES],
+      },
+      'chat-only': {
+        models: { 'claude-demo-sonnet': 'demo-sonnet-upstream', 'claude-demo-haiku': 'demo-haiku-upstream' },
+        routes: ['messages'],
+      },
+      alt: {
+        models: { 'claude-alt-opus': 'demo-opus-upstream', 'flux-demo-schnell': 'flux-schnell-upstream' },
+        routes: [...ALL_ROUTES],
+      },
+      disabled: { enabled: false, models: { 'claude-demo-haiku': 'demo-haiku-upstream' }, routes: ['messages'] },
+    },
+    models: {
+      'demo-sonnet-upstream': { protocol: 'messages', displayName: 'Claude Demo Sonnet' },
+      'demo-haiku-upstream': { protocol: 'messages', displayName: 'Claude Demo Haiku' },
+      'demo-opus-upstream': { protocol: 'messages', displayName: 'Claude Alt Opus' },
+      'demo-image-upstream': { protocol: 'images', displayName: 'GPT Image Demo' },
+      'flux-schnell-upstream': { protocol: 'images', displayName: 'FLUX Demo Schnell' },
+    },
+    prices: {
+      message: 0.002,
+      image: 0.04,
+      quality: { low: 0.5, medium: 1, standard: 1, auto: 1, high: 2, hd: 2 },
+      referenceImage: 0.01,
+      edit: 0.02,
+    },
+    messages: { versionHeader: 'anthropic-version', acceptedVersions: ['2023-06-01', '2023-01-01'], tokensPerSecond: 400 },
+    images: { defaultSize: '1024x1024', minSide: 16, maxSide: 2048, maxN: 4 },
+    tasks: { durationMs: 3000, retryAfterSec: 3, ttlMs: 24 * 3600_000 },
+    maxBodyBytes: 20 * 1024 * 1024,
+  };
+}
+
+/** Fills what a partial config (e.g. a hand-written emulator.json) leaves out from the defaults, one section deep. */
+export function completeConfig(partial: Partial<EmulatorConfig>): EmulatorConfig {
+  const d = defaultConfig();
+  return {
+    keys: partial.keys ?? d.keys,
+    groups: partial.groups ?? d.groups,
+    models: partial.models ?? d.models,
+    prices: { ...d.prices, ...partial.prices },
+    messages: { ...d.messages, ...partial.messages },
+    images: { ...d.images, ...partial.images },
+    tasks: { ...d.tasks, ...partial.tasks },
+    maxBodyBytes: partial.maxBodyBytes ?? d.maxBodyBytes,
+  };
+}
+
+/** Parses config file text; throws with a readable message on anything that is not a config object. */
+export function parseConfigText(text: string): EmulatorConfig {
+  const raw: unknown = JSON.parse(text);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('emulator config must be a JSON object');
+  const cfg = completeConfig(raw as Partial<EmulatorConfig>);
+  for (const k of cfg.keys) {
+    if (!cfg.groups[k.group]) throw new Error(`key '${k.name}' names unknown group '${k.group}'`);
+  }
+  for (const [name, g] of Object.entries(cfg.groups)) {
+    for (const [visible, upstream] of Object.entries(g.models)) {
+      if (!cfg.models[upstream]) throw new Error(`group '${name}' maps '${visible}' to unknown model '${upstream}'`);
+    }
+  }
+  return cfg;
+}

@@ -1,0 +1,49 @@
+// Error replies in the shapes real gateways send (see docs PROTOCOL.md, "Error bodies").
+
+import { sendJson, sendText, type Ctx } from './http';
+
+/** Messages-style error type for a status, as the upstream API names them. */
+export function messagesErrorType(status: number): string {
+  const types: Record<number, string> = {
+    400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error',
+    404: 'not_found_error', 405: 'invalid_request_error', 413: 'request_too_large', 429: 'rate_limit_error',
+    500: 'api_error', 502: 'api_error', 503: 'overloaded_error', 504: 'timeout_error', 529: 'overloaded_error',
+  };
+  return types[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+}
+
+function openAiType(status: number): string {
+  if (status === 401) return 'authentication_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+/**
+ * Sends an error in the route's style: Messages style on /v1/messages, OpenAI style on image routes.
+ * `code` goes into the OpenAI body (Messages style has no code).
+ */
+export function sendError(ctx: Ctx, status: number, message: string, code?: string, headers: Record<string, string> = {}): void {
+  if (ctx.style === 'messages') {
+    sendJson(ctx, status, { type: 'error', error: { type: messagesErrorType(status), message }, request_id: ctx.requestId }, headers);
+  } else {
+    sendJson(ctx, status, { error: { message, type: openAiType(status), param: null, code: code ?? null }, request_id: ctx.requestId }, headers);
+  }
+}
+
+/** Flat gateway style, used for the gateway's own 403 codes: {code, message}. */
+export function sendFlat(ctx: Ctx, status: number, code: string, message: string): void {
+  sendJson(ctx, status, { code, message, request_id: ctx.requestId });
+}
+
+/** An HTML error page as a proxy or CDN sends it. */
+export function sendHtmlError(ctx: Ctx, status: number, headers: Record<string, string> = {}): void {
+  const html = `<!DOCTYPE html>\n<html><head><title>${status} Bad Gateway</title></head>\n<body><center><h1>${status} Bad Gateway</h1></center>\n<hr><center>emulated-proxy</center>\n<!-- request ${ctx.requestId} -->\n</body></html>\n`;
+  sendText(ctx, status, html, 'text/html; charset=utf-8', headers);
+}
+
+/** 429 with both Retry-After (seconds) and retry-after-ms. */
+export function sendRateLimited(ctx: Ctx, waitMs: number, message: string): void {
+  const headers = { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))), 'retry-after-ms': String(Math.ceil(waitMs)) };
+  sendError(ctx, 429, message, 'rate_limit_exceeded', headers);
+}

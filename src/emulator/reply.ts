@@ -1,0 +1,124 @@
+// Plans a Messages reply from the request: blocks, max_tokens and stop sequences applied, usage counted.
+
+import { randomBytes } from 'node:crypto';
+import {
+  countTokens, parseDirectives, replyOfLength, splitJson, standardReply, thinkingText, tokenize, toolInput,
+} from './text';
+
+export interface FinalBlock {
+  type: 'thinking' | 'text' | 'tool_use';
+  /** Token pieces (text / thinking) or JSON pieces (tool_use); their concatenation is the block content. */
+  pieces: string[];
+  id?: string;
+  name?: string;
+  input?: Record<string, unknown>;
+}
+
+export interface ReplyPlan {
+  blocks: FinalBlock[];
+  stopReason: 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use';
+  stopSequence: string | null;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+interface MessageLike { role?: unknown; content?: unknown }
+
+/** Text of a message: a string, or the text of its text / tool_result blocks. */
+export function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((b: { type?: string; text?: unknown; content?: unknown }) => {
+    if (b?.type === 'text' && typeof b.text === 'string') return b.text;
+    if (b?.type === 'tool_result') return messageText(b.content);
+    return '';
+  }).filter(Boolean).join('\n');
+}
+
+export function lastUserText(messages: MessageLike[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === 'user') return messageText(messages[i].content);
+  }
+  return '';
+}
+
+function inputTokenCount(body: Record<string, unknown>): number {
+  const messages = body.messages as MessageLike[];
+  const system = typeof body.system === 'string' ? body.system : messageText(body.system);
+  return Math.max(1, countTokens(system) + messages.reduce((n, m) => n + countTokens(messageText(m.content)) + 3, 0));
+}
+
+/** Cuts text at the first stop sequence found. */
+function applyStopSequences(text: string, stops: unknown): { text: string; hit: string | null } {
+  if (!Array.isArray(stops)) return { text, hit: null };
+  let cut = -1;
+  let hit: string | null = null;
+  for (const s of stops) {
+    if (typeof s !== 'string' || !s) continue;
+    const at = text.indexOf(s);
+    if (at >= 0 && (cut < 0 || at < cut)) { cut = at; hit = s; }
+  }
+  return cut >= 0 ? { text: text.slice(0, cut), hit } : { text, hit: null };
+}
+
+function pickTool(body: Record<string, unknown>): { name: string; input_schema?: unknown } | undefined {
+  const tools = Array.isArray(body.tools) ? (body.tools as Array<{ name?: unknown; input_schema?: unknown }>) : [];
+  const choice = body.tool_choice as { type?: string; name?: string } | undefined;
+  const named = choice?.type === 'tool' ? tools.find((t) => t.name === choice.name) : undefined;
+  const tool = named ?? tools.find((t) => typeof t.name === 'string');
+  return tool ? { name: String(tool.name), input_schema: tool.input_schema } : undefined;
+}
+
+/** Builds the reply for a validated request body (model = the visible id). */
+export function planReply(body: Record<string, unknown>, model: string): ReplyPlan {
+  const userText = lastUserText(body.messages as MessageLike[]);
+  const d = parseDirectives(userText);
+  const wantsThinking = d.thinking || (body.thinking as { type?: string } | undefined)?.type === 'enabled';
+  const tool = d.tool ? pickTool(body) : undefined;
+  const base = standardReply(userText, model);
+  const stopped = applyStopSequences(d.tokens !== undefined ? replyOfLength(base, d.tokens) : base, body.stop_sequences);
+  const planned: FinalBlock[] = [];
+  if (wantsThinking) planned.push({ type: 'thinking', pieces: tokenize(thinkingText(userText)) });
+  if (tool) {
+    const input = toolInput(tool.input_schema, userText);
+    planned.push({ type: 'text', pieces: tokenize(`I will call the tool \`${tool.name}\`.`) });
+    planned.push({ type: 'tool_use', id: `toolu_${randomBytes(12).toString('hex')}`, name: tool.name, input,
+      pieces: splitJson(JSON.stringify(input)) });
+  } else {
+    planned.push({ type: 'text', pieces: tokenize(stopped.text) });
+  }
+  return budget(planned, Number(body.max_tokens), inputTokenCount(body),
+    tool ? 'tool_use' : stopped.hit !== null ? 'stop_sequence' : 'end_turn', tool ? null : stopped.hit);
+}
+
+/** Applies max_tokens over all blocks; a tool call that does not fit is dropped whole (no broken JSON). */
+function budget(blocks: FinalBlock[], maxTokens: number, inputTokens: number,
+  natural: ReplyPlan['stopReason'], stopSequence: string | null): ReplyPlan {
+  let left = maxTokens;
+  const out: FinalBlock[] = [];
+  let cut = false;
+  for (const b of blocks) {
+    if (left <= 0 || (b.type === 'tool_use' && b.pieces.length > left)) { cut = true; break; }
+    const pieces = b.pieces.slice(0, left);
+    if (pieces.length < b.pieces.length) cut = true;
+    out.push({ ...b, pieces });
+    left -= pieces.length;
+    if (cut) break;
+  }
+  const outputTokens = maxTokens - left;
+  return cut
+    ? { blocks: out, stopReason: 'max_tokens', stopSequence: null, inputTokens, outputTokens }
+    : { blocks: out, stopReason: natural, stopSequence, inputTokens, outputTokens };
+}
+
+/** The block as it appears in a non-streaming body. */
+export function blockJson(b: FinalBlock): Record<string, unknown> {
+  const content = b.pieces.join('');
+  if (b.type === 'thinking') return { type: 'thinking', thinking: content, signature: signatureFor(content) };
+  if (b.type === 'tool_use') return { type: 'tool_use', id: b.id, name: b.name, input: b.input };
+  return { type: 'text', text: content };
+}
+
+export function signatureFor(thinking: string): string {
+  return Buffer.from(`emulator:${thinking.length}`).toString('base64');
+}

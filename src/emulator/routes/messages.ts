@@ -1,0 +1,108 @@
+// POST /v1/messages: JSON or SSE replies in the upstream Messages format.
+
+import { charge, readJsonBody, resolveModel } from '../access';
+import { sendError } from '../errors';
+import { header, sendJson, sleep, type Ctx } from '../http';
+import { blockJson, planReply, signatureFor, type FinalBlock, type ReplyPlan } from '../reply';
+import { SseWriter } from '../sse';
+import { newId } from '../state';
+
+export async function handleMessages(ctx: Ctx): Promise<void> {
+  if (!checkVersion(ctx)) return;
+  const body = await readJsonBody(ctx);
+  if (!body || !validate(ctx, body)) return;
+  const model = resolveModel(ctx, body.model, 'messages');
+  if (!model || !charge(ctx, ctx.state.config.prices.message)) return;
+  const plan = planReply(body, model.visible);
+  const id = newId('msg_emu_');
+  if (body.stream === true) {
+    ctx.entry.stream = true;
+    await streamReply(ctx, id, model.visible, plan);
+    return;
+  }
+  sendJson(ctx, 200, {
+    id, type: 'message', role: 'assistant', model: model.visible,
+    content: plan.blocks.map(blockJson),
+    stop_reason: plan.stopReason, stop_sequence: plan.stopSequence,
+    usage: usage(plan, plan.outputTokens),
+  });
+}
+
+function usage(plan: ReplyPlan, output: number): Record<string, number> {
+  return { input_tokens: plan.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: output };
+}
+
+function checkVersion(ctx: Ctx): boolean {
+  const { versionHeader, acceptedVersions } = ctx.state.config.messages;
+  const value = header(ctx.req, versionHeader);
+  if (!value) {
+    sendError(ctx, 400, `${versionHeader}: header is required (a version date such as ${acceptedVersions[0]}).`);
+    return false;
+  }
+  if (!acceptedVersions.includes(value)) {
+    sendError(ctx, 400, `${versionHeader}: '${value}' is not a supported version. Supported: ${acceptedVersions.join(', ')}.`);
+    return false;
+  }
+  return true;
+}
+
+function validate(ctx: Ctx, body: Record<string, unknown>): boolean {
+  const fail = (m: string): boolean => { sendError(ctx, 400, m); return false; };
+  if (typeof body.model !== 'string' || !body.model) return fail('model: Field required');
+  ctx.entry.model = body.model;
+  const max = body.max_tokens;
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1) return fail('max_tokens: must be a positive integer');
+  const messages = body.messages;
+  if (!Array.isArray(messages) || messages.length === 0) return fail('messages: at least one message is required');
+  for (const [i, m] of messages.entries()) {
+    const role = (m as { role?: unknown })?.role;
+    if (role !== 'user' && role !== 'assistant') return fail(`messages.${i}.role: must be 'user' or 'assistant'`);
+    const content = (m as { content?: unknown }).content;
+    if (typeof content !== 'string' && !Array.isArray(content)) return fail(`messages.${i}.content: must be a string or an array of blocks`);
+  }
+  if ((messages[0] as { role: string }).role !== 'user') return fail('messages: the first message must use the user role');
+  return true;
+}
+
+/** Streams the plan as SSE, paced at tokensPerSecond; stops as soon as the client goes away. */
+async function streamReply(ctx: Ctx, id: string, model: string, plan: ReplyPlan): Promise<void> {
+  const sse = new SseWriter(ctx);
+  const tps = ctx.faults.tokensPerSecond ?? ctx.state.config.messages.tokensPerSecond;
+  const perDelta = tps > 0 ? Math.min(20, Math.max(1, Math.round(tps / 50))) : 8;
+  const pause = tps > 0 ? (perDelta / tps) * 1000 : 0;
+  if (!sse.send('message_start', { type: 'message_start', message: {
+    id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
+    usage: usage(plan, 1) } })) return;
+  let emitted = 0;
+  for (const [index, block] of plan.blocks.entries()) {
+    if (!sse.send('content_block_start', { type: 'content_block_start', index, content_block: startBlock(block) })) return;
+    if (index === 0 && !sse.send('ping', { type: 'ping' })) return;
+    // Tool input goes one JSON piece per delta, so clients must concatenate partial_json.
+    const step = block.type === 'tool_use' ? 1 : perDelta;
+    for (let i = 0; i < block.pieces.length; i += step) {
+      if (pause > 0) await sleep((pause * step) / perDelta);
+      const piece = block.pieces.slice(i, i + step).join('');
+      if (!sse.send('content_block_delta', { type: 'content_block_delta', index, delta: delta(block, piece) })) return;
+      emitted += Math.min(step, block.pieces.length - i);
+    }
+    if (block.type === 'thinking' && !sse.send('content_block_delta', { type: 'content_block_delta', index,
+      delta: { type: 'signature_delta', signature: signatureFor(block.pieces.join('')) } })) return;
+    if (!sse.send('content_block_stop', { type: 'content_block_stop', index })) return;
+  }
+  if (!sse.send('message_delta', { type: 'message_delta', delta: { stop_reason: plan.stopReason, stop_sequence: plan.stopSequence },
+    usage: usage(plan, Math.max(emitted, plan.outputTokens)) })) return;
+  if (!sse.send('message_stop', { type: 'message_stop' })) return;
+  sse.end();
+}
+
+function startBlock(b: FinalBlock): Record<string, unknown> {
+  if (b.type === 'thinking') return { type: 'thinking', thinking: '', signature: '' };
+  if (b.type === 'tool_use') return { type: 'tool_use', id: b.id, name: b.name, input: {} };
+  return { type: 'text', text: '' };
+}
+
+function delta(b: FinalBlock, piece: string): Record<string, unknown> {
+  if (b.type === 'thinking') return { type: 'thinking_delta', thinking: piece };
+  if (b.type === 'tool_use') return { type: 'input_json_delta', partial_json: piece };
+  return { type: 'text_delta', text: piece };
+}

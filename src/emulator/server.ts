@@ -1,0 +1,137 @@
+// The emulator's HTTP server: request ids, logging, dispatch to admin / files / API routes.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleAdmin } from './admin';
+import { authenticate, checkGroup } from './auth';
+import { defaultConfig } from './config';
+import { sendError, sendRateLimited } from './errors';
+import { applyRequestFaults, effectiveFaults } from './faults';
+import type { Ctx, ErrorStyle } from './http';
+import { findRoute, type RouteDef } from './router';
+import { handleFile } from './routes/files';
+import { EmulatorState, newId, routeAlias } from './state';
+import type { Emulator, Faults, RequestLogEntry, StartOptions } from './types';
+
+export const DEFAULT_ADMIN_TOKEN = 'emulator-admin';
+
+/** Starts an emulator on 127.0.0.1 and a random port unless told otherwise. */
+export async function startEmulator(opts: StartOptions = {}): Promise<Emulator> {
+  const state = new EmulatorState(opts.config ?? defaultConfig());
+  const adminToken = opts.adminToken ?? DEFAULT_ADMIN_TOKEN;
+  const server = createServer((req, res) => {
+    handle(state, adminToken, opts.log, req, res).catch((err: unknown) => {
+      opts.log?.(`emulator: internal error: ${(err as Error)?.stack ?? String(err)}`);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'emulator internal error' } }));
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  server.requestTimeout = 0; // a hanging request (fault) must stay open until the client gives up
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = opts.host ?? '127.0.0.1';
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    url, port, adminToken,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+    requests: () => state.log.map((e) => ({ ...e })),
+    billableCount: (route?: string) => billable(state, route),
+    setFaults: (key: string, f: Faults | null) => { if (f) state.faults.set(key, { ...f }); else state.faults.delete(key); },
+    reset: () => state.reset(),
+    balance: (key: string) => state.keys.get(key)?.balance,
+  };
+}
+
+export function billable(state: EmulatorState, route?: string): number {
+  if (route === undefined) return [...state.counters.values()].reduce((a, b) => a + b, 0);
+  return state.counters.get(routeAlias(route)) ?? 0;
+}
+
+function newCtx(state: EmulatorState, req: IncomingMessage, res: ServerResponse, requestId: string): Ctx {
+  const origin = `http://${req.headers.host ?? 'localhost'}`;
+  const url = new URL(req.url ?? '/', origin);
+  const entry: RequestLogEntry = { id: requestId, time: new Date().toISOString(), method: req.method ?? 'GET',
+    path: url.pathname, route: 'unknown', status: 0, billable: false, durationMs: 0 };
+  const style: ErrorStyle = url.pathname.includes('messages') ? 'messages' : 'openai';
+  return { req, res, requestId, url, route: 'unknown', entry, state, style, faults: {}, origin };
+}
+
+async function handle(state: EmulatorState, adminToken: string, log: StartOptions['log'],
+  req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const requestId = newId('req_emu_');
+  res.setHeader('request-id', requestId);
+  res.setHeader('x-request-id', requestId);
+  const ctx = newCtx(state, req, res, requestId);
+  if (ctx.url.pathname.startsWith('/admin/') || ctx.url.pathname === '/admin') {
+    await handleAdmin(ctx, adminToken);
+    return;
+  }
+  if (ctx.url.pathname.startsWith('/files/')) {
+    handleFile(ctx);
+    return;
+  }
+  trackEntry(ctx, log);
+  const { def, wrongMethod } = findRoute(ctx.entry.method, ctx.url.pathname);
+  if (!def) {
+    notFound(ctx, wrongMethod);
+    return;
+  }
+  await serveRoute(ctx, def);
+}
+
+/** Adds the request to the log now (in-flight requests are visible) and completes the entry when it ends. */
+function trackEntry(ctx: Ctx, log: StartOptions['log']): void {
+  const started = Date.now();
+  ctx.state.log.push(ctx.entry);
+  ctx.res.on('close', () => {
+    const e = ctx.entry;
+    e.status = ctx.res.headersSent ? ctx.res.statusCode : 0;
+    e.durationMs = Date.now() - started;
+    if (!ctx.res.writableFinished && !ctx.serverDropped) e.aborted = true;
+    log?.(`${e.method} ${e.path} ${e.status}${e.aborted ? ' aborted' : ''} ${e.id} key=${e.keyName ?? '-'} model=${e.model ?? '-'} ${e.durationMs}ms`);
+  });
+}
+
+function notFound(ctx: Ctx, wrongMethod: boolean): void {
+  ctx.req.resume();
+  const path = ctx.url.pathname;
+  if (wrongMethod) {
+    sendError(ctx, 405, `Method ${ctx.entry.method} is not allowed on ${path}.`, 'method_not_allowed');
+    return;
+  }
+  const doubled = path.includes('/v1/v1/') ? ' The path has /v1 twice: the base URL must not end in /v1 for Messages clients.' : '';
+  sendError(ctx, 404, `Not found: ${ctx.entry.method} ${path}.${doubled} Check the base URL: Messages clients use the site root (${ctx.origin}); OpenAI-style clients use ${ctx.origin}/v1. Routes: /v1/messages, /v1/models, /v1/images/generations[/async], /v1/images/edits[/async], /v1/images/tasks/<id>.`, 'not_found');
+}
+
+async function serveRoute(ctx: Ctx, def: RouteDef): Promise<void> {
+  ctx.route = ctx.entry.route = def.route;
+  ctx.style = def.style;
+  const key = authenticate(ctx, def.auth);
+  if (!key) return;
+  ctx.key = key;
+  if (def.billable) {
+    ctx.entry.billable = true;
+    ctx.state.countBillable(def.route);
+  }
+  try {
+    ctx.faults = effectiveFaults(ctx);
+  } catch {
+    sendError(ctx, 400, 'x-emulator-fault: header must be a JSON object.', 'invalid_fault_header');
+    return;
+  }
+  if (!(await applyRequestFaults(ctx))) return;
+  if (!checkGroup(ctx)) return;
+  const wait = ctx.state.takeRateSlot(key, Date.now());
+  if (wait > 0) {
+    sendRateLimited(ctx, wait, `Rate limit exceeded for this key: at most ${key.rateLimit!.requests} requests per ${key.rateLimit!.windowMs / 1000} s.`);
+    return;
+  }
+  await def.handler(ctx);
+}

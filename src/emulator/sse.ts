@@ -1,0 +1,51 @@
+// Server-sent events in the upstream Messages format, with the stream faults (drop, error event, no event lines).
+
+import { writeOut, type Ctx } from './http';
+
+export class SseWriter {
+  private sent = 0;
+  /** Set once the stream must not be written any more (client gone, fault ended it). */
+  done = false;
+
+  constructor(private readonly ctx: Ctx) {
+    ctx.res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
+    ctx.res.flushHeaders();
+    ctx.res.on('close', () => { this.done = true; });
+  }
+
+  /** Sends one event; returns false when the stream is over (the caller stops generating). */
+  send(event: string, data: Record<string, unknown>): boolean {
+    if (this.done || this.ctx.res.destroyed) return false;
+    const f = this.ctx.faults;
+    if (f.dropAfterEvents !== undefined && this.sent >= f.dropAfterEvents) {
+      this.done = true;
+      this.ctx.serverDropped = true;
+      this.ctx.res.socket?.destroy();
+      return false;
+    }
+    if (f.errorAfterEvents !== undefined && this.sent >= f.errorAfterEvents) {
+      const type = f.errorType ?? 'overloaded_error';
+      this.write('error', { type: 'error', error: { type, message: `Emulated ${type} mid-stream.` }, request_id: this.ctx.requestId });
+      this.end();
+      return false;
+    }
+    this.write(event, data);
+    return true;
+  }
+
+  private write(event: string, data: Record<string, unknown>): void {
+    const bare = this.ctx.faults.noEventLines && (event === 'ping' || event === 'error');
+    writeOut(this.ctx, `${bare ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`);
+    this.sent++;
+  }
+
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    this.ctx.res.end();
+  }
+}

@@ -1,0 +1,158 @@
+// Public types of the local gateway emulator. Pure Node: no `vscode` import, no dependency on src/gateway
+// (the emulator is an independent witness of the protocol, not a mirror of our client).
+
+/** Fault switches, per key (admin API / setFaults) or per request (header `x-emulator-fault: <json>`). */
+export interface Faults {
+  /** Wait this long before answering (headers). */
+  delayMs?: number;
+  /** Never answer: the request stays open until the client gives up. */
+  hang?: boolean;
+  /** Streaming: destroy the socket after this many SSE events. */
+  dropAfterEvents?: number;
+  /** Streaming: send an `error` event after this many SSE events, then end the stream. */
+  errorAfterEvents?: number;
+  /** Error type of that event, default 'overloaded_error'. */
+  errorType?: string;
+  /** Streaming: pings and errors are sent as bare `data:` lines without an `event:` line (a gateway quirk). */
+  noEventLines?: boolean;
+  /** Answer with this HTTP status instead of serving the request (5xx bursts, 429 storms). */
+  status?: number;
+  /** With `status`: only for the next N requests of the key (per-key faults). Unset = every request. */
+  count?: number;
+  /** Retry-After seconds sent with `status` (429/503). */
+  retryAfter?: number;
+  /** The error (from `status`, default 502) is an HTML page as a proxy/CDN would send it. */
+  htmlError?: boolean;
+  /** Streaming speed override; 0 = as fast as possible. */
+  tokensPerSecond?: number;
+  /** Async image tasks of this key take this long. */
+  taskDurationMs?: number;
+  /** Async image tasks of this key end as `failed`. */
+  taskFails?: boolean;
+  /** Write every response in pieces of this many bytes (splits UTF-8 characters and SSE lines across chunks). */
+  chunkBytes?: number;
+}
+
+export type Protocol = 'messages' | 'images';
+
+/** Route names used in the request log, the counters and group permissions. */
+export type RouteName =
+  | 'messages'
+  | 'models'
+  | 'images.generations'
+  | 'images.edits'
+  | 'images.generations.async'
+  | 'images.edits.async'
+  | 'images.tasks'
+  | 'files'
+  | 'unknown';
+
+export interface KeyConfig {
+  key: string;
+  name: string;
+  group: string;
+  balance: number;
+  revoked?: boolean;
+  /** Per-key rate limit: at most `requests` per `windowMs` (sliding window). */
+  rateLimit?: { requests: number; windowMs: number };
+  /** Faults active for this key from the start. */
+  faults?: Faults;
+}
+
+export interface GroupConfig {
+  /** A disabled group answers 403 GROUP_DISABLED to everything. Default true. */
+  enabled?: boolean;
+  /** Visible model id → upstream model id (a key of `models`). */
+  models: Record<string, string>;
+  /** Routes this group may call (`models` and `images.tasks` are always allowed). */
+  routes: RouteName[];
+}
+
+export interface UpstreamModel {
+  protocol: Protocol;
+  displayName?: string;
+}
+
+export interface Prices {
+  /** Charged per POST /v1/messages at request time. */
+  message: number;
+  /** Base price of one image at up to 1 megapixel, quality 'medium'. */
+  image: number;
+  /** Multiplier per quality; unknown qualities cost 1. */
+  quality: Record<string, number>;
+  /** Per reference (source) image of an edit. */
+  referenceImage: number;
+  /** Added once per edit request. */
+  edit: number;
+}
+
+export interface EmulatorConfig {
+  keys: KeyConfig[];
+  groups: Record<string, GroupConfig>;
+  models: Record<string, UpstreamModel>;
+  prices: Prices;
+  messages: {
+    /** Name of the version header (default 'anthropic-version'); a request without it gets 400. */
+    versionHeader: string;
+    acceptedVersions: string[];
+    /** Streaming speed; 0 = as fast as possible. */
+    tokensPerSecond: number;
+  };
+  images: {
+    defaultSize: string;
+    minSide: number;
+    maxSide: number;
+    maxN: number;
+  };
+  tasks: {
+    durationMs: number;
+    retryAfterSec: number;
+    /** A task (and its files) can be read this long after creation; then 404. */
+    ttlMs: number;
+  };
+  /** Request bodies above this many bytes get 413. */
+  maxBodyBytes: number;
+}
+
+export interface RequestLogEntry {
+  id: string;
+  time: string;
+  method: string;
+  path: string;
+  route: RouteName;
+  keyName?: string;
+  model?: string;
+  status: number;
+  billable: boolean;
+  stream?: boolean;
+  aborted?: boolean;
+  durationMs: number;
+  /** Amount charged to the key's balance by this request. */
+  charged?: number;
+  /** Upstream model id the visible id mapped to. */
+  upstreamModel?: string;
+}
+
+export interface StartOptions {
+  port?: number;
+  host?: string;
+  config?: EmulatorConfig;
+  adminToken?: string;
+  log?: (line: string) => void;
+}
+
+export interface Emulator {
+  /** Site root, e.g. http://127.0.0.1:40123 (no trailing slash). */
+  url: string;
+  port: number;
+  adminToken: string;
+  close(): Promise<void>;
+  requests(): RequestLogEntry[];
+  /** Billable requests received (any outcome), for one route (name like 'messages' or path like '/v1/messages') or all. */
+  billableCount(route?: string): number;
+  setFaults(key: string, faults: Faults | null): void;
+  /** Log, counters, faults, tasks and keys back to the config. */
+  reset(): void;
+  /** Current balance of a key (undefined for an unknown key). */
+  balance(key: string): number | undefined;
+}

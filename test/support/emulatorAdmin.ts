@@ -1,0 +1,83 @@
+// Tiny client for the emulator's admin API (/admin/*). Uses the global fetch, so it works in plain node 20
+// and inside a VS Code extension host. Types are declared here (no import of src/emulator) so a host test
+// bundle stays small.
+
+export interface AdminRequestEntry {
+  id: string;
+  time: string;
+  method: string;
+  path: string;
+  route: string;
+  keyName?: string;
+  model?: string;
+  status: number;
+  billable: boolean;
+  stream?: boolean;
+  aborted?: boolean;
+  durationMs: number;
+  charged?: number;
+}
+
+export interface AdminFaults {
+  delayMs?: number; hang?: boolean; dropAfterEvents?: number; errorAfterEvents?: number; errorType?: string;
+  noEventLines?: boolean; status?: number; count?: number; retryAfter?: number; htmlError?: boolean;
+  tokensPerSecond?: number; taskDurationMs?: number; taskFails?: boolean; chunkBytes?: number;
+}
+
+export interface AdminKey { key: string; name: string; group: string; balance: number; revoked?: boolean }
+
+export class EmulatorAdmin {
+  /** url: the emulator's site root (e.g. process.env.MG_EMULATOR_URL); token: its admin token. */
+  constructor(readonly url: string, private readonly token = 'emulator-admin') {}
+
+  /** From MG_EMULATOR_URL / MG_EMULATOR_ADMIN_TOKEN (the in-host and UI test environment). */
+  static fromEnv(): EmulatorAdmin {
+    const url = process.env.MG_EMULATOR_URL;
+    if (!url) throw new Error('MG_EMULATOR_URL is not set');
+    return new EmulatorAdmin(url, process.env.MG_EMULATOR_ADMIN_TOKEN ?? 'emulator-admin');
+  }
+
+  async requests(): Promise<AdminRequestEntry[]> {
+    return (await this.call<{ requests: AdminRequestEntry[] }>('GET', '/admin/requests')).requests;
+  }
+
+  counters(): Promise<{ billable: Record<string, number>; totalBillable: number }> {
+    return this.call('GET', '/admin/counters');
+  }
+
+  async keys(): Promise<AdminKey[]> {
+    return (await this.call<{ keys: AdminKey[] }>('GET', '/admin/keys')).keys;
+  }
+
+  createKey(input: { group: string; name?: string; balance?: number; key?: string;
+    rateLimit?: { requests: number; windowMs: number } }): Promise<{ key: string; name: string }> {
+    return this.call('POST', '/admin/keys', input);
+  }
+
+  async revokeKey(key: string): Promise<void> {
+    await this.call('POST', '/admin/keys/revoke', { key });
+  }
+
+  async setBalance(key: string, balance: number): Promise<void> {
+    await this.call('POST', '/admin/keys/balance', { key, balance });
+  }
+
+  async setFaults(key: string, faults: AdminFaults | null): Promise<void> {
+    await this.call('POST', '/admin/faults', { key, faults });
+  }
+
+  async reset(): Promise<void> {
+    await this.call('POST', '/admin/reset', {});
+  }
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const res = await fetch(this.url.replace(/\/+$/, '') + path, {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`emulator admin ${method} ${path}: HTTP ${res.status} ${text}`);
+    return JSON.parse(text) as T;
+  }
+}
