@@ -33,6 +33,11 @@ function requestIdNote(error: GatewayError): string {
   return error.requestId ? ` (request id ${error.requestId})` : '';
 }
 
+/** A 403 that names the model as not visible for the key's group: for VS Code, the model does not exist. */
+function isModelNotAvailable(error: GatewayError): boolean {
+  return error.serverCode === 'MODEL_NOT_AVAILABLE' || /model not available|model_not_found|no such model/i.test(error.serverMessage ?? '');
+}
+
 function seconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }
@@ -44,6 +49,9 @@ function describeGatewayError(error: GatewayError, ctx: LmErrorContext): LmError
     case 'auth':
       return { code: 'NoPermissions', message: `The gateway rejected the API key (401): it is incomplete, revoked or wrong. Replace it with "Model Gateway: Set API Key"; never paste a key into a support request.${serverSays(error)}` };
     case 'forbidden':
+      if (isModelNotAvailable(error)) {
+        return { code: 'NotFound', message: `The model${model ? ` "${model}"` : ''} is not available for this key (403): the key group decides which models a key may call. Refresh the model list and pick a model it lists.${serverSays(error)}` };
+      }
       return { code: 'NoPermissions', message: `The gateway refused the call (403)${model ? ` to model "${model}"` : ''}. Check the key group, the model's visibility for this key, the balance and the route permission in the console.${serverSays(error)}` };
     case 'not_found':
       return { code: 'NotFound', message: `Not found (404) on ${where}. Usually the base URL is wrong (a full endpoint, or /v1 twice): use the site root. If the URL is right, the model${model ? ` "${model}"` : ''} is not available for this key: refresh the model list.${serverSays(error)}` };

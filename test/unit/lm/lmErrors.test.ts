@@ -18,6 +18,13 @@ describe('lm/lmErrors', () => {
     assert.match(forbidden.message, /claude-demo-sonnet/);
   });
 
+  it('maps a 403 "model not available for this group" to NotFound', () => {
+    const d = describeForLanguageModel(new GatewayError({ kind: 'forbidden', route, status: 403, message: 'x', serverCode: 'MODEL_NOT_AVAILABLE', serverMessage: "model not available for this group: 'x'", model: 'x' }));
+    assert.equal(d.code, 'NotFound');
+    assert.match(d.message, /key group/);
+    assert.match(d.message, /Refresh the model list/);
+  });
+
   it('maps 404 to NotFound naming the URL and the base-URL advice', () => {
     const d = describeForLanguageModel(new GatewayError({ kind: 'not_found', route, status: 404, message: 'x' }), { baseUrl: 'https://gw.example', modelId: 'nope' });
     assert.equal(d.code, 'NotFound');
