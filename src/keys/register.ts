@@ -1,7 +1,189 @@
-// STUB: replaced by the feature's owner.
+// Set API Key, Remove API Key, Switch Key. Each command also takes arguments (name, secret) so that
+// tests and other commands can drive it without the input boxes; the key is still checked first.
+import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { Services } from '../platform/services';
+import type { PlatformServices } from '../platform';
+import type { KeyInfo, Services } from '../platform/services';
+import { Commands } from '../shared/commands';
+import { checkKey, describeCount } from './check';
+import { cleanKeyName, cleanSecret } from './fingerprint';
 
-export function registerKeys(_services: Services): vscode.Disposable {
-  return new vscode.Disposable(() => undefined);
+export interface SetKeyArgs {
+  name?: string;
+  secret?: string;
+  /** Without input boxes: save even when the check failed with a non-auth error. */
+  saveUnverified?: boolean;
+}
+
+const ONE_KEY_ADVICE = 'Use a dedicated key for this device or workload, created in your gateway console; never reuse a personal, shared or production key.';
+
+export function registerKeys(services: Services): vscode.Disposable {
+  const platform = services as PlatformServices;
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(Commands.setApiKey, (args?: SetKeyArgs) => setApiKey(platform, args)),
+    vscode.commands.registerCommand(Commands.removeApiKey, (name?: string) => removeApiKey(platform, name)),
+    vscode.commands.registerCommand(Commands.switchKey, (name?: string) => switchKey(platform, name)),
+  );
+}
+
+/** The Set API Key flow; resolves with the saved key (name + fingerprint) or undefined. */
+export async function setApiKey(services: PlatformServices, args: SetKeyArgs = {}): Promise<KeyInfo | undefined> {
+  const interactive = args.secret === undefined;
+  if (!services.config.current.baseUrl) {
+    await explainNoBaseUrl(services, interactive);
+    return undefined;
+  }
+  const name = args.name !== undefined ? cleanKeyName(args.name) : await askName(services);
+  if (!name) return undefined;
+  const secret = args.secret !== undefined ? cleanSecret(args.secret) : await askSecret(name);
+  if (!secret) {
+    if (!interactive) throw new Error('That does not look like an API key.');
+    return undefined;
+  }
+  const check = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Model Gateway: checking key "${name}" with GET /v1/models…`, cancellable: true },
+    (_progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      return checkKey(services.gateway.clientFor(secret), services.config.current.modelKindOverrides, abort.signal);
+    },
+  );
+  if (check.ok) {
+    const info = await services.keys.set(name, secret);
+    services.log.info(`Key "${name}" (${info.fingerprint}) checked (${describeCount(check)}) and saved.`);
+    void vscode.window.showInformationMessage(`Model Gateway: key "${name}" (${info.fingerprint}) works: ${describeCount(check)} listed. Saved in VS Code's secret storage.`);
+    return info;
+  }
+  return handleFailedCheck(services, name, secret, check, args, interactive);
+}
+
+async function handleFailedCheck(
+  services: PlatformServices, name: string, secret: string, check: { verdict: 'rejected' | 'unverified'; error: unknown }, args: SetKeyArgs, interactive: boolean,
+): Promise<KeyInfo | undefined> {
+  if (check.verdict === 'rejected') {
+    services.log.warn(`Key "${name}" rejected by the gateway (401); not saved.`);
+    const message = 'Model Gateway: the gateway rejected this key (401: incomplete, revoked or wrong). It was NOT saved. '
+      + 'If it was revoked or may be exposed, create a new key in your gateway console and set that one. Never paste a key into a support request.';
+    if (!interactive) {
+      void vscode.window.showErrorMessage(message);
+      return undefined;
+    }
+    const again = await vscode.window.showErrorMessage(message, 'Try Another Key');
+    if (again) return setApiKey(services, { name });
+    return undefined;
+  }
+  services.log.warn(`Key "${name}" could not be checked.`, check.error);
+  if (!interactive) {
+    if (!args.saveUnverified) {
+      await services.errors.show(check.error, 'connection');
+      return undefined;
+    }
+  } else {
+    const save = 'Save Anyway';
+    const choice = await vscode.window.showWarningMessage(
+      `Model Gateway: the key could not be checked (${summary(check.error)}). The gateway did not say it is wrong. Save it anyway?`,
+      { modal: true, detail: 'You can run Check Connection afterwards to see each step.' }, save,
+    );
+    if (choice !== save) return undefined;
+  }
+  const info = await services.keys.set(name, secret);
+  void vscode.window.showWarningMessage(`Model Gateway: key "${name}" (${info.fingerprint}) saved without a successful check.`, 'Check Connection')
+    .then((choice) => (choice ? vscode.commands.executeCommand(Commands.checkConnection) : undefined));
+  return info;
+}
+
+function summary(error: unknown): string {
+  const status = (error as { status?: unknown })?.status;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof status === 'number' ? `HTTP ${status}: ${message}` : message;
+}
+
+async function explainNoBaseUrl(services: PlatformServices, interactive: boolean): Promise<void> {
+  const why = services.config.current.baseUrlProblem ?? 'No base URL is set.';
+  if (!interactive) throw new Error(why);
+  const choice = await vscode.window.showWarningMessage(`Model Gateway: set the base URL first, so the key can be checked. ${why}`, 'Open Settings');
+  if (choice) await vscode.commands.executeCommand(Commands.openSettings, 'baseUrl');
+}
+
+async function askName(services: PlatformServices): Promise<string | undefined> {
+  const existing = await services.keys.list();
+  const suggestion = suggestName(existing.map((key) => key.name));
+  const typed = await vscode.window.showInputBox({
+    title: 'Model Gateway: Set API Key (1/2)',
+    prompt: `A name for this key, e.g. the device or workload it belongs to ("laptop", "ci-runner"). ${ONE_KEY_ADVICE}`,
+    value: suggestion,
+    ignoreFocusOut: true,
+    validateInput: (value) => {
+      const name = cleanKeyName(value);
+      if (!name) return 'Enter a name (1–64 characters).';
+      return existing.some((key) => key.name === name)
+        ? { message: `A key named "${name}" is stored; it will be replaced.`, severity: vscode.InputBoxValidationSeverity.Warning }
+        : undefined;
+    },
+  });
+  return typed === undefined ? undefined : cleanKeyName(typed);
+}
+
+/** The host name (one key per device), made unique among the stored names. */
+export function suggestName(taken: readonly string[], host = os.hostname()): string {
+  const base = (host.split('.')[0] || 'this-device').slice(0, 48);
+  if (!taken.includes(base)) return base;
+  for (let i = 2; ; i++) if (!taken.includes(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+async function askSecret(name: string): Promise<string | undefined> {
+  const typed = await vscode.window.showInputBox({
+    title: `Model Gateway: Set API Key (2/2): "${name}"`,
+    prompt: `Paste the API key. It is checked with GET /v1/models, then stored in VS Code's secret storage only. ${ONE_KEY_ADVICE}`,
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (value) => (cleanSecret(value) ? undefined : 'Paste the whole key (no spaces).'),
+  });
+  return typed === undefined ? undefined : cleanSecret(typed);
+}
+
+export async function removeApiKey(services: PlatformServices, name?: string): Promise<boolean> {
+  const keys = await services.keys.list();
+  if (keys.length === 0) {
+    void vscode.window.showInformationMessage('Model Gateway: no API key is stored.');
+    return false;
+  }
+  const target = name ?? (await pickKey(keys, 'Remove which key from this machine?', (await services.keys.active())?.name))?.name;
+  if (!target || !keys.some((key) => key.name === target)) return false;
+  if (name === undefined) {
+    const remove = 'Remove';
+    const choice = await vscode.window.showWarningMessage(`Remove the key "${target}" from VS Code's secret storage?`, {
+      modal: true, detail: 'The key stays valid at the gateway. If it may be exposed, revoke and replace it in your gateway console.',
+    }, remove);
+    if (choice !== remove) return false;
+  }
+  await services.keys.remove(target);
+  services.log.info(`Key "${target}" removed.`);
+  void vscode.window.showInformationMessage(`Model Gateway: key "${target}" removed from this machine.`);
+  return true;
+}
+
+export async function switchKey(services: PlatformServices, name?: string): Promise<KeyInfo | undefined> {
+  const keys = await services.keys.list();
+  const active = await services.keys.active();
+  if (name === undefined && keys.length < 2) {
+    const add = 'Set API Key';
+    const only = active ? `Only one key is stored ("${active.name}", ${active.fingerprint}).` : 'No key is stored.';
+    const choice = await vscode.window.showInformationMessage(`Model Gateway: ${only} Add another with Set API Key (one key per device or workload).`, add);
+    if (choice) await vscode.commands.executeCommand(Commands.setApiKey);
+    return active;
+  }
+  const target = name ?? (await pickKey(keys, 'Switch to which key?', active?.name))?.name;
+  if (!target) return undefined;
+  await services.keys.switchTo(target);
+  const info = keys.find((key) => key.name === target);
+  services.log.info(`Active key: "${target}" (${info?.fingerprint ?? '?'}).`);
+  return info;
+}
+
+async function pickKey(keys: KeyInfo[], placeHolder: string, activeName?: string): Promise<KeyInfo | undefined> {
+  const items = keys.map((key) => ({
+    label: key.name, description: `fingerprint ${key.fingerprint}`, detail: key.name === activeName ? 'active' : undefined, key,
+  }));
+  return (await vscode.window.showQuickPick(items, { placeHolder, ignoreFocusOut: true }))?.key;
 }

@@ -1,11 +1,14 @@
 // Typed configuration. `parseConfig(raw)` is pure and unit-tested; src/platform/config.ts feeds it
 // from getConfiguration('modelGateway').
+import { normalizeBaseUrl } from '../gateway/baseUrl';
 
 export type ModelKind = 'chat' | 'image';
 
 export interface Config {
   /** Normalised site root, or '' when not set or invalid (see baseUrlProblem). */
   baseUrl: string;
+  /** The base URL exactly as the user typed it (trimmed). */
+  baseUrlRaw?: string;
   /** What normalisation changed, in words, when it changed anything. */
   baseUrlNotice?: string;
   /** Why the configured base URL cannot be used, when it cannot. */
@@ -26,4 +29,153 @@ export interface Config {
   modelCacheMs: number;
   modelKindOverrides: Record<string, ModelKind>;
   nativeChatEnabled: boolean;
+  /** Settings that were invalid and replaced by their default, in words (shown by Check Connection). */
+  problems?: string[];
+}
+
+/** Every `modelGateway.*` key parseConfig reads (relative to the section). */
+export const CONFIG_KEYS = [
+  'baseUrl', 'versionHeader', 'version',
+  'chat.defaultModel', 'chat.maxTokens', 'chat.systemPrompt',
+  'images.defaultModel', 'images.outputFolder', 'images.defaultSize', 'images.defaultQuality',
+  'images.mode', 'images.editEncoding', 'images.confirmCostlyRequests',
+  'requestTimeoutSeconds', 'models.cacheMinutes', 'models.kindOverrides', 'nativeChat.enabled',
+] as const;
+
+export const CONFIG_DEFAULTS = {
+  versionHeader: 'anthropic-version',
+  version: '2023-06-01',
+  maxTokens: 4096,
+  outputFolder: 'images',
+  defaultSize: '1024x1024',
+  defaultQuality: 'auto',
+  requestTimeoutSeconds: 120,
+  cacheMinutes: 60,
+} as const;
+
+const QUALITIES = ['auto', 'low', 'medium', 'high', 'standard', 'hd'];
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+const FORBIDDEN_HEADERS = new Set(['authorization', 'x-api-key', 'content-type', 'host', 'content-length']);
+
+/** Reads a raw settings record (keys of CONFIG_KEYS) into a Config with defaults; never throws. */
+export function parseConfig(raw: Record<string, unknown>): Config {
+  const problems: string[] = [];
+  const reader = new Reader(raw, problems);
+  const base = describeBaseUrl(reader.string('baseUrl', ''));
+  return {
+    baseUrl: base.baseUrl,
+    baseUrlRaw: base.raw,
+    ...(base.notice ? { baseUrlNotice: base.notice } : {}),
+    ...(base.problem ? { baseUrlProblem: base.problem } : {}),
+    versionHeader: reader.matching('versionHeader', CONFIG_DEFAULTS.versionHeader, isUsableHeaderName, 'a plain HTTP header name other than an auth header'),
+    version: reader.matching('version', CONFIG_DEFAULTS.version, (v) => /^\d{4}-\d{2}-\d{2}$/.test(v), 'a date YYYY-MM-DD'),
+    chat: {
+      defaultModel: reader.string('chat.defaultModel', ''),
+      maxTokens: reader.integer('chat.maxTokens', CONFIG_DEFAULTS.maxTokens, 1, 1_000_000),
+      systemPrompt: reader.string('chat.systemPrompt', '', false),
+    },
+    images: {
+      defaultModel: reader.string('images.defaultModel', ''),
+      outputFolder: reader.matching('images.outputFolder', CONFIG_DEFAULTS.outputFolder, isInsideFolder, 'a folder relative to the workspace, without ".."'),
+      defaultSize: reader.matching('images.defaultSize', CONFIG_DEFAULTS.defaultSize, (v) => /^\d{2,5}x\d{2,5}$/.test(v), 'WIDTHxHEIGHT'),
+      defaultQuality: reader.oneOf('images.defaultQuality', CONFIG_DEFAULTS.defaultQuality, QUALITIES),
+      mode: reader.oneOf('images.mode', 'async', ['async', 'sync'] as const),
+      editEncoding: reader.oneOf('images.editEncoding', 'json', ['json', 'multipart'] as const),
+      confirmCostlyRequests: reader.boolean('images.confirmCostlyRequests', true),
+    },
+    requestTimeoutMs: reader.number('requestTimeoutSeconds', CONFIG_DEFAULTS.requestTimeoutSeconds, 5, 3600) * 1000,
+    modelCacheMs: reader.number('models.cacheMinutes', CONFIG_DEFAULTS.cacheMinutes, 0, 10080) * 60_000,
+    modelKindOverrides: reader.kindOverrides('models.kindOverrides'),
+    nativeChatEnabled: reader.boolean('nativeChat.enabled', true),
+    problems,
+  };
+}
+
+/** The base URL as typed, normalised by the gateway core, with what changed or why it is unusable. */
+export function describeBaseUrl(typed: string): { raw: string; baseUrl: string; notice?: string; problem?: string } {
+  const raw = typed.trim();
+  if (raw === '') return { raw, baseUrl: '', problem: 'No base URL is set. Enter the site root of your gateway in the setting modelGateway.baseUrl.' };
+  const result = normalizeBaseUrl(raw);
+  if (result.problem) return { raw, baseUrl: '', problem: result.problem };
+  return { raw, baseUrl: result.baseUrl, ...(result.changed && result.notice ? { notice: result.notice } : {}) };
+}
+
+/** The exact URLs the extension calls for a normalised base URL (shown to the user). */
+export function endpointUrls(baseUrl: string): { messages: string; models: string; images: string; imagesAsync: string; tasks: string } {
+  return {
+    messages: `${baseUrl}/v1/messages`,
+    models: `${baseUrl}/v1/models`,
+    images: `${baseUrl}/v1/images/generations`,
+    imagesAsync: `${baseUrl}/v1/images/generations/async`,
+    tasks: `${baseUrl}/v1/images/tasks/<id>`,
+  };
+}
+
+function isUsableHeaderName(value: string): boolean {
+  return HEADER_NAME.test(value) && !FORBIDDEN_HEADERS.has(value.toLowerCase());
+}
+
+function isInsideFolder(value: string): boolean {
+  if (value.startsWith('/') || value.startsWith('\\') || /^[A-Za-z]:/.test(value)) return false;
+  return !value.split(/[\\/]/).includes('..');
+}
+
+/** Typed access to the raw record; an invalid value becomes the default and a line in `problems`. */
+class Reader {
+  constructor(private readonly raw: Record<string, unknown>, private readonly problems: string[]) {}
+
+  private invalid<T>(key: string, fallback: T, expected: string): T {
+    this.problems.push(`modelGateway.${key}: expected ${expected}; using ${JSON.stringify(fallback)}.`);
+    return fallback;
+  }
+
+  string(key: string, fallback: string, trim = true): string {
+    const value = this.raw[key];
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'string') return this.invalid(key, fallback, 'a string');
+    return trim ? value.trim() : value;
+  }
+
+  matching(key: string, fallback: string, ok: (value: string) => boolean, expected: string): string {
+    const value = this.string(key, fallback);
+    if (value === '') return fallback;
+    return ok(value) ? value : this.invalid(key, fallback, expected);
+  }
+
+  oneOf<T extends string>(key: string, fallback: T, allowed: readonly T[]): T {
+    const value = this.string(key, fallback);
+    return (allowed as readonly string[]).includes(value) ? (value as T) : this.invalid(key, fallback, `one of ${allowed.join(', ')}`);
+  }
+
+  number(key: string, fallback: number, min: number, max: number): number {
+    const value = this.raw[key];
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+      return this.invalid(key, fallback, `a number from ${min} to ${max}`);
+    }
+    return value;
+  }
+
+  integer(key: string, fallback: number, min: number, max: number): number {
+    const value = this.number(key, fallback, min, max);
+    return Number.isInteger(value) ? value : this.invalid(key, fallback, 'a whole number');
+  }
+
+  boolean(key: string, fallback: boolean): boolean {
+    const value = this.raw[key];
+    if (value === undefined || value === null) return fallback;
+    return typeof value === 'boolean' ? value : this.invalid(key, fallback, 'true or false');
+  }
+
+  kindOverrides(key: string): Record<string, ModelKind> {
+    const value = this.raw[key];
+    const result: Record<string, ModelKind> = {};
+    if (value === undefined || value === null) return result;
+    if (typeof value !== 'object' || Array.isArray(value)) return this.invalid(key, result, 'an object of model id → "chat" | "image"');
+    for (const [id, kind] of Object.entries(value as Record<string, unknown>)) {
+      if (kind === 'chat' || kind === 'image') result[id] = kind;
+      else this.problems.push(`modelGateway.${key}: "${id}" must map to "chat" or "image"; ignored.`);
+    }
+    return result;
+  }
 }

@@ -1,0 +1,22 @@
+// Fingerprint of a key: safe to show, log and use as a cache key. Pure.
+import { createHash } from 'node:crypto';
+
+/** First 8 hex characters of sha256(secret): enough to tell a user's keys apart, useless to an attacker. */
+export function fingerprintOf(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 8);
+}
+
+/** A key name as typed, trimmed; undefined when unusable (empty, too long, control characters). */
+export function cleanKeyName(name: string): string | undefined {
+  const trimmed = name.trim();
+  if (trimmed === '' || trimmed.length > 64 || /[\u0000-\u001f]/.test(trimmed)) return undefined;
+  return trimmed;
+}
+
+/** A secret as pasted: trimmed, with a stray "Bearer " or surrounding quotes removed; undefined when it cannot be a key. */
+export function cleanSecret(secret: string): string | undefined {
+  let value = secret.trim().replace(/^bearer\s+/i, '').replace(/^["']|["']$/g, '').trim();
+  if (value === '' || /\s/.test(value) || value.length < 8) return undefined;
+  value = value.normalize('NFC');
+  return value;
+}

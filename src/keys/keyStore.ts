@@ -1,0 +1,154 @@
+// Named API keys, in SecretStorage only: one secret entry per key plus an index entry holding names,
+// fingerprints and the active name (no secret). globalState holds nothing but the fingerprint of an
+// environment-seeded key, so a removed seed is not re-added at the next start.
+import * as vscode from 'vscode';
+import { API_KEY_ENV } from '../shared/commands';
+import type { KeyInfo, KeyStore } from '../platform/services';
+import { fingerprintOf } from './fingerprint';
+
+const PREFIX = 'modelGateway.keys.';
+const INDEX_KEY = `${PREFIX}index`;
+const SECRET_KEY = (name: string): string => `${PREFIX}secret.${name}`;
+const SEEDED_STATE = 'modelGateway.keys.envSeededFingerprint';
+export const ENV_KEY_NAME = 'environment';
+
+interface KeyIndex {
+  active?: string;
+  keys: KeyInfo[];
+}
+
+export interface HostKeyStore extends KeyStore, vscode.Disposable {
+  /** Resolves once the environment seed (if any) is stored. */
+  readonly ready: Promise<void>;
+  /** The secret of a named key (for Check Connection across keys); never log or show it. */
+  secretOf(name: string): Promise<string | undefined>;
+}
+
+export function createKeyStore(
+  context: vscode.ExtensionContext,
+  onSecretsKnown: (secrets: string[]) => void,
+  env: Record<string, string | undefined> = process.env,
+): HostKeyStore {
+  const secrets = context.secrets;
+  const emitter = new vscode.EventEmitter<void>();
+  let cached: KeyIndex | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  let firePending = false;
+
+  /** Operations that read-modify-write the index run one after the other. */
+  const serial = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = queue.then(task, task);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  /** Coalesces our own write events with the secrets.onDidChange echoes of them. */
+  const fireSoon = (): void => {
+    if (firePending) return;
+    firePending = true;
+    setTimeout(() => {
+      firePending = false;
+      emitter.fire();
+    }, 20);
+  };
+
+  const readIndex = async (): Promise<KeyIndex> => {
+    if (cached) return cached;
+    cached = parseIndex(await secrets.get(INDEX_KEY));
+    return cached;
+  };
+  const writeIndex = async (index: KeyIndex): Promise<void> => {
+    cached = index;
+    await secrets.store(INDEX_KEY, JSON.stringify(index));
+  };
+  const publishSecrets = async (): Promise<void> => {
+    const index = await readIndex();
+    const values = await Promise.all(index.keys.map((key) => secrets.get(SECRET_KEY(key.name))));
+    onSecretsKnown(values.filter((value): value is string => typeof value === 'string'));
+  };
+
+  const set = (name: string, secret: string): Promise<KeyInfo> => serial(async () => {
+    const info: KeyInfo = { name, fingerprint: fingerprintOf(secret) };
+    const index = await readIndex();
+    await secrets.store(SECRET_KEY(name), secret);
+    await writeIndex({ active: name, keys: [...index.keys.filter((key) => key.name !== name), info] });
+    await publishSecrets();
+    fireSoon();
+    return info;
+  });
+
+  const remove = (name: string): Promise<void> => serial(async () => {
+    const index = await readIndex();
+    const keys = index.keys.filter((key) => key.name !== name);
+    const active = index.active === name ? keys[keys.length - 1]?.name : index.active;
+    await writeIndex({ active, keys });
+    await secrets.delete(SECRET_KEY(name));
+    await publishSecrets();
+    fireSoon();
+  });
+
+  const switchTo = (name: string): Promise<void> => serial(async () => {
+    const index = await readIndex();
+    if (!index.keys.some((key) => key.name === name)) throw new Error(`No stored key named "${name}".`);
+    await writeIndex({ ...index, active: name });
+    fireSoon();
+  });
+
+  const seed = async (): Promise<void> => {
+    const fromEnv = env[API_KEY_ENV]?.trim();
+    const index = await readIndex();
+    if (!fromEnv || index.keys.length > 0) return;
+    const fingerprint = fingerprintOf(fromEnv);
+    if (context.globalState.get<string>(SEEDED_STATE) === fingerprint) return;
+    await set(ENV_KEY_NAME, fromEnv);
+    await context.globalState.update(SEEDED_STATE, fingerprint);
+  };
+  const ready = serial(async () => undefined).then(seed).then(publishSecrets).catch(() => undefined);
+
+  const listener = secrets.onDidChange((event) => {
+    if (!event.key.startsWith(PREFIX)) return;
+    cached = undefined;
+    void publishSecrets().catch(() => undefined);
+    fireSoon();
+  });
+
+  const active = async (): Promise<KeyInfo | undefined> => {
+    await ready;
+    const index = await readIndex();
+    return index.keys.find((key) => key.name === index.active) ?? index.keys[index.keys.length - 1];
+  };
+
+  return {
+    ready,
+    active,
+    list: async () => {
+      await ready;
+      return [...(await readIndex()).keys];
+    },
+    activeSecret: async () => {
+      const info = await active();
+      return info ? secrets.get(SECRET_KEY(info.name)) : undefined;
+    },
+    secretOf: async (name) => secrets.get(SECRET_KEY(name)),
+    set,
+    remove,
+    switchTo,
+    onDidChange: emitter.event,
+    dispose: () => {
+      listener.dispose();
+      emitter.dispose();
+    },
+  };
+}
+
+function parseIndex(text: string | undefined): KeyIndex {
+  if (!text) return { keys: [] };
+  try {
+    const parsed = JSON.parse(text) as Partial<KeyIndex>;
+    const keys = Array.isArray(parsed.keys)
+      ? parsed.keys.filter((key): key is KeyInfo => typeof key?.name === 'string' && typeof key?.fingerprint === 'string')
+      : [];
+    return { active: typeof parsed.active === 'string' ? parsed.active : undefined, keys };
+  } catch {
+    return { keys: [] };
+  }
+}

@@ -1,0 +1,53 @@
+// Turns any error into one notification: the gateway core's advice (adviseOnError) in words, with
+// buttons that run the spec's reaction. The key never appears: the advice is built from a GatewayError
+// whose texts the core already redacted, and the Logger redacts again.
+import * as vscode from 'vscode';
+import { adviseOnError } from '../gateway';
+import { isGatewayError } from '../gateway/errors';
+import type { Logger } from '../gateway/types';
+import type { Config } from '../shared/config';
+import type { ErrorPresenter, ErrorSurface, ModelCatalog } from './services';
+import { actionButton, type ActionButton } from './errorActions';
+import { redact } from './redact';
+
+export interface ErrorPresenterDeps {
+  config: { readonly current: Config };
+  log: Logger;
+  catalog: Pick<ModelCatalog, 'refresh'>;
+}
+
+export function createErrorPresenter(deps: ErrorPresenterDeps): ErrorPresenter {
+  return {
+    async show(error: unknown, surface: ErrorSurface): Promise<void> {
+      if (isGatewayError(error) && error.kind === 'aborted') return;
+      const advice = adviseOnError(error, { baseUrl: deps.config.current.baseUrl, surface });
+      deps.log.error(`${advice.title} ${advice.detail}`.trim(), isGatewayError(error) ? error.supportRecord() : error);
+      refreshCatalogWhenModelMissing(error, deps);
+      const buttons = dedupe(advice.actions.map(actionButton).filter((button): button is ActionButton => button !== undefined));
+      const message = redact(`Model Gateway: ${advice.title}${advice.detail ? ` ${advice.detail}` : ''}${consoleNote(error, advice.detail)}`);
+      const severity = isGatewayError(error) && error.kind === 'rate_limited' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
+      const choice = await severity(message, ...buttons.map((button) => button.label));
+      const chosen = buttons.find((button) => button.label === choice);
+      if (chosen) await vscode.commands.executeCommand(chosen.command, ...chosen.args);
+    },
+  };
+}
+
+/** A 403/404 about a model means the cached list may be stale (spec: never assume a model is callable). */
+function refreshCatalogWhenModelMissing(error: unknown, deps: ErrorPresenterDeps): void {
+  if (!isGatewayError(error) || !error.model) return;
+  if (error.kind !== 'forbidden' && error.kind !== 'not_found') return;
+  void deps.catalog.refresh().catch((refreshError: unknown) => deps.log.warn('Model list refresh after a model error failed.', refreshError));
+}
+
+/** On 401 the user must hear that a revoked or exposed key is replaced in the console (spec, Authentication 6). */
+function consoleNote(error: unknown, detail: string): string {
+  if (!isGatewayError(error) || error.kind !== 'auth' || /revoked or exposed/i.test(detail)) return '';
+  return ' A key that was revoked or may be exposed must be revoked and replaced in your gateway console.';
+}
+
+function dedupe(buttons: ActionButton[]): ActionButton[] {
+  const seen = new Set<string>();
+  return buttons.filter((button) => !seen.has(button.label) && seen.add(button.label));
+}
+

@@ -1,0 +1,118 @@
+// Builds gateway clients from the settings, the active key and VS Code's proxy settings. The client
+// (and its dispatcher) is cached until any of those change.
+import * as vscode from 'vscode';
+import type { Dispatcher } from 'undici';
+import { createGatewayClient } from '../gateway';
+import type { GatewayClient, Logger, SupportRecord } from '../gateway/types';
+import { Commands } from '../shared/commands';
+import type { Config } from '../shared/config';
+import { createDispatcher, describeProxyPlan, planProxy, type ProxySettings } from './proxy';
+import type { GatewayAccess, KeyInfo, KeyStore } from './services';
+
+export interface GatewayAccessDeps {
+  config: { readonly current: Config; readonly proxy: ProxySettings; readonly onDidChange: vscode.Event<Config> };
+  keys: KeyStore;
+  log: Logger;
+  onSupportRecord(record: SupportRecord): void;
+  env?: Record<string, string | undefined>;
+  userAgent?: string;
+}
+
+export interface HostGatewayAccess extends GatewayAccess, vscode.Disposable {
+  /** The active client together with the key it uses (the catalog files lists under that key). */
+  clientWithKey(): Promise<{ client: GatewayClient; key: KeyInfo } | undefined>;
+  /** What keeps client() from returning a client, in words; undefined when nothing does. */
+  missing(): Promise<'key' | 'baseUrl' | undefined>;
+  /** The proxy in use, in words (for Check Connection and the log). */
+  proxyDescription(): string;
+}
+
+export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess {
+  const env = deps.env ?? process.env;
+  let cached: { signature: string; client: GatewayClient; key: KeyInfo } | undefined;
+  let dispatcher: { signature: string; value: Dispatcher | undefined } | undefined;
+
+  const currentDispatcher = (): Dispatcher | undefined => {
+    const plan = planProxy(deps.config.proxy, env);
+    const signature = JSON.stringify(plan);
+    if (dispatcher?.signature !== signature) {
+      void dispatcher?.value?.close().catch(() => undefined);
+      dispatcher = { signature, value: createDispatcher(plan) };
+      deps.log.info(`Network: ${describeProxyPlan(plan)}.`);
+    }
+    return dispatcher.value;
+  };
+
+  const build = (secret: string): GatewayClient => {
+    const config = deps.config.current;
+    return createGatewayClient({
+      baseUrl: config.baseUrl,
+      apiKey: secret,
+      versionHeader: config.versionHeader,
+      version: config.version,
+      timeoutMs: config.requestTimeoutMs,
+      editEncoding: config.images.editEncoding,
+      dispatcher: currentDispatcher(),
+      logger: deps.log,
+      onSupportRecord: deps.onSupportRecord,
+      userAgent: deps.userAgent,
+    });
+  };
+
+  const clientWithKey = async (): Promise<{ client: GatewayClient; key: KeyInfo } | undefined> => {
+    const config = deps.config.current;
+    const key = await deps.keys.active();
+    if (!key || !config.baseUrl) return undefined;
+    const signature = JSON.stringify([key.name, key.fingerprint, config.baseUrl, config.versionHeader, config.version,
+      config.requestTimeoutMs, config.images.editEncoding, deps.config.proxy]);
+    if (cached?.signature === signature) return { client: cached.client, key: cached.key };
+    const secret = await deps.keys.activeSecret();
+    if (!secret) return undefined;
+    cached = { signature, client: build(secret), key };
+    return { client: cached.client, key };
+  };
+
+  const missing = async (): Promise<'key' | 'baseUrl' | undefined> => {
+    if (!deps.config.current.baseUrl) return 'baseUrl';
+    return (await deps.keys.active()) ? undefined : 'key';
+  };
+
+  const clientOrExplain = async (): Promise<GatewayClient | undefined> => {
+    const access = await clientWithKey();
+    if (access) return access.client;
+    await explainMissing(await missing(), deps.config.current);
+    return undefined;
+  };
+
+  const invalidate = (): void => {
+    cached = undefined;
+  };
+  const subscriptions = [deps.config.onDidChange(invalidate), deps.keys.onDidChange(invalidate)];
+
+  return {
+    client: async () => (await clientWithKey())?.client,
+    clientOrExplain,
+    clientFor: (secret) => build(secret),
+    clientWithKey,
+    missing,
+    proxyDescription: () => describeProxyPlan(planProxy(deps.config.proxy, env)),
+    dispose: () => {
+      subscriptions.forEach((subscription) => subscription.dispose());
+      void dispatcher?.value?.close().catch(() => undefined);
+    },
+  };
+}
+
+async function explainMissing(what: 'key' | 'baseUrl' | undefined, config: Config): Promise<void> {
+  if (what === 'baseUrl') {
+    const setUrl = 'Open Settings';
+    const why = config.baseUrlProblem ?? 'No base URL is set.';
+    const choice = await vscode.window.showWarningMessage(`Model Gateway: ${why}`, setUrl);
+    if (choice === setUrl) await vscode.commands.executeCommand(Commands.openSettings, 'baseUrl');
+    return;
+  }
+  const setKey = 'Set API Key';
+  const message = 'Model Gateway: no API key is stored. Create a dedicated key for this device in your gateway console, then set it here.';
+  const choice = await vscode.window.showWarningMessage(message, setKey);
+  if (choice === setKey) await vscode.commands.executeCommand(Commands.setApiKey);
+}

@@ -1,0 +1,27 @@
+// The Logger adapter: a LogOutputChannel "Model Gateway" that redacts every line, always.
+import * as vscode from 'vscode';
+import type { Logger } from '../gateway/types';
+import { formatLogArgs, redact } from './redact';
+
+export interface HostLogger extends Logger, vscode.Disposable {
+  show(): void;
+  /** Secrets to redact verbatim (the stored keys); updated by the key store. */
+  setKnownSecrets(secrets: Iterable<string>): void;
+}
+
+export function createLogger(name = 'Model Gateway'): HostLogger {
+  const channel = vscode.window.createOutputChannel(name, { log: true });
+  let known: string[] = [];
+  const line = (message: string, args: unknown[]): string => redact(args.length ? `${message} ${formatLogArgs(args)}` : message, known);
+  return {
+    debug: (message, ...args) => channel.debug(line(message, args)),
+    info: (message, ...args) => channel.info(line(message, args)),
+    warn: (message, ...args) => channel.warn(line(message, args)),
+    error: (message, ...args) => channel.error(line(message, args)),
+    show: () => channel.show(true),
+    setKnownSecrets: (secrets) => {
+      known = [...secrets].filter((secret) => secret.length >= 4);
+    },
+    dispose: () => channel.dispose(),
+  };
+}

@@ -1,0 +1,39 @@
+// The last requests' support records: exactly timestamp, route, model, HTTP status, request id
+// (spec, Authentication rule 7). Pure: unit-tested in plain node.
+import type { SupportRecord } from '../gateway/types';
+import type { SupportLog } from './services';
+
+/** Copies only the five allowed fields, whatever else the object carries. */
+export function toSupportRecord(source: SupportRecord): SupportRecord {
+  const record: SupportRecord = { timestamp: String(source.timestamp), route: String(source.route) };
+  if (typeof source.model === 'string' && source.model !== '') record.model = source.model;
+  if (typeof source.status === 'number') record.status = source.status;
+  if (typeof source.requestId === 'string' && source.requestId !== '') record.requestId = source.requestId;
+  return record;
+}
+
+/** A fixed-size ring buffer of support records, newest last. */
+export class SupportRing implements SupportLog {
+  private readonly records: SupportRecord[] = [];
+
+  constructor(private readonly capacity = 50) {}
+
+  add(record: SupportRecord): void {
+    this.records.push(toSupportRecord(record));
+    if (this.records.length > this.capacity) this.records.splice(0, this.records.length - this.capacity);
+  }
+
+  recent(limit = this.capacity): SupportRecord[] {
+    return this.records.slice(-Math.max(0, limit)).map((record) => ({ ...record }));
+  }
+}
+
+/** Plain text for the clipboard: one line per request, the five fields only. */
+export function formatSupportInfo(records: readonly SupportRecord[]): string {
+  const lines = ['Model Gateway support info (timestamp, route, model, HTTP status, request id):'];
+  if (records.length === 0) lines.push('(no requests recorded in this window yet)');
+  for (const record of records) {
+    lines.push([record.timestamp, record.route, record.model ?? '-', record.status ?? '-', record.requestId ?? '-'].join('\t'));
+  }
+  return lines.join('\n');
+}
