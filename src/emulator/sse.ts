@@ -41,6 +41,7 @@ export class SseWriter {
     const bare = this.ctx.faults.noEventLines && (event === 'ping' || event === 'error');
     writeOut(this.ctx, `${bare ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`);
     this.sent++;
+    this.ctx.entry.events = this.sent;
   }
 
   end(): void {

@@ -127,6 +127,8 @@ export interface RequestLogEntry {
   stream?: boolean;
   aborted?: boolean;
   durationMs: number;
+  /** SSE events written (streaming replies): stops growing once the client is gone. */
+  events?: number;
   /** Amount charged to the key's balance by this request. */
   charged?: number;
   /** Upstream model id the visible id mapped to. */

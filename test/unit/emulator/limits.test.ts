@@ -1,0 +1,40 @@
+// Body limits and rate limits: clean 4xx, no crash, the server keeps serving.
+
+import { strict as assert } from 'node:assert';
+import { DEMO, RATE_LIMITED, chatBody, imageHeaders, messagesHeaders, post, sendHugeBody, useEmulator } from './helpers';
+
+describe('emulator: limits', () => {
+  const emu = useEmulator();
+
+  it('a 100 MB body with content-length gets 413 and the server keeps serving', async () => {
+    const before = process.memoryUsage().rss;
+    const reply = await sendHugeBody(emu(), '/v1/messages', 100 * 1024 * 1024, messagesHeaders(), true);
+    assert.equal(reply.status, 413);
+    assert.equal((JSON.parse(reply.body) as { error: { type: string } }).error.type, 'request_too_large');
+    assert.ok(reply.headers['request-id']);
+    assert.ok(process.memoryUsage().rss - before < 80 * 1024 * 1024, 'the body was not buffered');
+    assert.equal((await post(emu(), '/v1/messages', chatBody('still alive'), messagesHeaders())).status, 200);
+  });
+
+  it('a 100 MB chunked body (no content-length) on an image route gets 413 too', async () => {
+    const reply = await sendHugeBody(emu(), '/v1/images/edits', 100 * 1024 * 1024, imageHeaders(), false);
+    assert.equal(reply.status, 413);
+    assert.match(reply.body, /too large/);
+    assert.equal((await fetch(`${emu().url}/v1/models`, { headers: { 'x-api-key': DEMO } })).status, 200);
+  });
+
+  it('per-key rate limit: 429 with Retry-After and retry-after-ms after the allowed requests', async () => {
+    assert.equal((await post(emu(), '/v1/messages', chatBody('1'), messagesHeaders(RATE_LIMITED))).status, 200);
+    assert.equal((await post(emu(), '/v1/messages', chatBody('2'), messagesHeaders(RATE_LIMITED))).status, 200);
+    const limited = await post(emu(), '/v1/messages', chatBody('3'), messagesHeaders(RATE_LIMITED));
+    assert.equal(limited.status, 429);
+    const seconds = Number(limited.headers.get('retry-after'));
+    const ms = Number(limited.headers.get('retry-after-ms'));
+    assert.ok(seconds >= 1 && seconds <= 60, `retry-after ${seconds}`);
+    assert.ok(ms > 0 && ms <= 60_000 && Math.ceil(ms / 1000) === seconds);
+    const body = await limited.json() as { error: { type: string } };
+    assert.equal(body.error.type, 'rate_limit_error');
+    // Other keys are not affected.
+    assert.equal((await post(emu(), '/v1/messages', chatBody('4'), messagesHeaders(DEMO))).status, 200);
+  });
+});
