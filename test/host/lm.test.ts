@@ -108,6 +108,17 @@ describe('lm: gateway models in VS Code chat', function () {
       assert.strictEqual(entries[0].status, 200);
     });
 
+    it('passes tools through and returns the model tool_use as a LanguageModelToolCallPart', async () => {
+      const [model] = await gatewayModels();
+      const tools: vscode.LanguageModelChatTool[] = [{ name: 'get_weather', description: 'Weather by city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
+      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('Weather in Oslo? [[tool]]')], { tools }, new vscode.CancellationTokenSource().token);
+      const calls: vscode.LanguageModelToolCallPart[] = [];
+      for await (const part of response.stream) if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+      assert.strictEqual(calls.length, 1);
+      assert.strictEqual(calls[0].name, 'get_weather');
+      assert.strictEqual(typeof (calls[0].input as Record<string, unknown>).city, 'string');
+    });
+
     it('counts tokens with the documented estimate', async () => {
       const [model] = await gatewayModels();
       assert.strictEqual(await model.countTokens('abcdefgh'), 2);
@@ -150,7 +161,7 @@ describe('lm: gateway models in VS Code chat', function () {
       console.log(`[lm] error seen by the caller: ${(error as Error).name} code=${(error as { code?: string }).code} ${(error as Error).message}`);
       assert.ok(error instanceof vscode.LanguageModelError, `not a LanguageModelError: ${(error as Error).name}`);
       assert.match(error.message, /429/);
-      assert.match(error.message, /Wait 120 s/);
+      assert.match(error.message, /wait 2 min/);
       assert.ok(!error.message.includes(DEMO_KEY), 'the key leaked into the error');
     });
   });
