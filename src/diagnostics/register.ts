@@ -1,7 +1,66 @@
-// STUB: replaced by the feature's owner.
+// Check Connection, Copy Support Info, Show Log, Refresh Models, Open Settings, Quick Actions, the
+// status bar item and the once-per-value base-URL notice.
 import * as vscode from 'vscode';
-import type { Services } from '../platform/services';
+import type { PlatformServices } from '../platform';
+import type { CatalogSnapshot, Services } from '../platform/services';
+import { formatSupportInfo } from '../platform/supportLog';
+import { Commands } from '../shared/commands';
+import { splitByKind } from '../catalog/classify';
+import { watchBaseUrl } from './baseUrlNotice';
+import { checkConnection, REPORT_SCHEME, ReportDocuments, type CheckArgs } from './checkCommand';
+import { quickActions } from './quickActions';
+import { createStatusBar } from './statusBar';
 
-export function registerDiagnostics(_services: Services): vscode.Disposable {
-  return new vscode.Disposable(() => undefined);
+export function registerDiagnostics(services: Services): vscode.Disposable {
+  const platform = services as PlatformServices;
+  const documents = new ReportDocuments();
+  const status = createStatusBar(platform);
+  return vscode.Disposable.from(
+    documents,
+    status,
+    vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, documents),
+    vscode.commands.registerCommand(Commands.checkConnection, (args?: CheckArgs) => checkConnection(platform, documents, status, args)),
+    vscode.commands.registerCommand(Commands.copySupportInfo, (limit?: number) => copySupportInfo(platform, limit)),
+    vscode.commands.registerCommand(Commands.showLog, () => platform.log.show()),
+    vscode.commands.registerCommand(Commands.refreshModels, (args?: { quiet?: boolean }) => refreshModels(platform, args?.quiet === true)),
+    vscode.commands.registerCommand(Commands.openSettings, (setting?: string) => openSettings(setting)),
+    vscode.commands.registerCommand(Commands.quickActions, () => quickActions(platform)),
+    watchBaseUrl(platform),
+  );
+}
+
+/** Copies the last requests' five support fields; resolves with the copied text. */
+export async function copySupportInfo(services: PlatformServices, limit = 20): Promise<string> {
+  const records = services.support.recent(limit);
+  const text = formatSupportInfo(records);
+  await vscode.env.clipboard.writeText(text);
+  void vscode.window.showInformationMessage(
+    `Model Gateway: copied ${records.length} request${records.length === 1 ? '' : 's'} (timestamp, route, model, HTTP status, request id). No key, prompt or answer is included.`,
+  );
+  return text;
+}
+
+/** Fetches the model list now; resolves with the snapshot (undefined when no key or base URL). */
+export async function refreshModels(services: PlatformServices, quiet: boolean): Promise<CatalogSnapshot | undefined> {
+  if (!(await services.gateway.clientOrExplain())) return undefined;
+  try {
+    const snapshot = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Model Gateway: fetching models' },
+      () => services.catalog.refresh(),
+    );
+    if (snapshot && !quiet) {
+      const split = splitByKind(snapshot.models, services.config.current.modelKindOverrides);
+      void vscode.window.showInformationMessage(`Model Gateway: ${snapshot.models.length} models for key ${snapshot.keyFingerprint}: ${split.chat.length} chat, ${split.image.length} image.`);
+    }
+    return snapshot;
+  } catch (error) {
+    if (quiet) throw error;
+    void services.errors.show(error, 'models');
+    return undefined;
+  }
+}
+
+async function openSettings(setting?: string): Promise<void> {
+  const query = setting ? `modelGateway.${setting.replace(/^modelGateway\./, '')}` : '@ext:model-gateway.model-gateway';
+  await vscode.commands.executeCommand('workbench.action.openSettings', query);
 }

@@ -15,12 +15,21 @@ export function toSupportRecord(source: SupportRecord): SupportRecord {
 /** A fixed-size ring buffer of support records, newest last. */
 export class SupportRing implements SupportLog {
   private readonly records: SupportRecord[] = [];
+  private readonly listeners = new Set<(record: SupportRecord) => void>();
 
   constructor(private readonly capacity = 50) {}
 
   add(record: SupportRecord): void {
-    this.records.push(toSupportRecord(record));
+    const clean = toSupportRecord(record);
+    this.records.push(clean);
     if (this.records.length > this.capacity) this.records.splice(0, this.records.length - this.capacity);
+    for (const listener of this.listeners) listener({ ...clean });
+  }
+
+  /** Called after every added record (the status bar shows the connection state from it). */
+  onDidAdd(listener: (record: SupportRecord) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
   }
 
   recent(limit = this.capacity): SupportRecord[] {

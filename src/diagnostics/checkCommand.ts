@@ -1,0 +1,104 @@
+// Check Connection: runs the steps, logs each, shows the report as a read-only markdown document and
+// a summary notification whose buttons follow the advice for the first failure.
+import * as vscode from 'vscode';
+import { adviseOnError } from '../gateway';
+import type { PlatformServices } from '../platform';
+import { actionButton } from '../platform/errorActions';
+import { runConnectionCheck } from './checkConnection';
+import { renderReport, stepLogLine, summarize, type ConnectionReport } from './report';
+import type { StatusBar } from './statusBar';
+
+export const REPORT_SCHEME = 'model-gateway-report';
+
+export interface CheckArgs {
+  /** true: send the 1-token billable request without asking; false: skip it without asking. */
+  billable?: boolean;
+  /** false: no document and no notification (tests, walkthrough automation). */
+  show?: boolean;
+}
+
+/** Serves the last report as a read-only document. */
+export class ReportDocuments implements vscode.TextDocumentContentProvider {
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+  readonly uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: '/Connection check.md' });
+  private text = '# Model Gateway: connection check\n\nNot run yet.\n';
+
+  update(text: string): void {
+    this.text = text;
+    this.emitter.fire(this.uri);
+  }
+
+  provideTextDocumentContent(): string {
+    return this.text;
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+export async function checkConnection(services: PlatformServices, documents: ReportDocuments, status: StatusBar, args: CheckArgs = {}): Promise<ConnectionReport> {
+  const show = args.show !== false;
+  services.log.info('Check connection: started.');
+  const access = await services.gateway.clientWithKey();
+  const report = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Model Gateway: checking the connection…', cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      return runConnectionCheck({
+        config: services.config.current,
+        key: access?.key ?? (await services.keys.active()),
+        client: access?.client,
+        proxyDescription: services.gateway.proxyDescription(),
+        allowBillable: (model) => (args.billable !== undefined ? Promise.resolve(args.billable) : askBillable(model)),
+        onStep: (step) => {
+          services.log.info(stepLogLine(step));
+          progress.report({ message: step.title });
+        },
+        signal: abort.signal,
+      });
+    },
+  );
+  status.setState(stateOf(report));
+  if (report.ok) void services.catalog.refresh().catch(() => undefined);
+  documents.update(renderReport(report));
+  if (show) void present(services, documents, report);
+  return { ...report, firstError: undefined };
+}
+
+function stateOf(report: ConnectionReport): Parameters<StatusBar['setState']>[0] {
+  if (report.ok) return 'ok';
+  const failed = report.steps.find((step) => step.status === 'fail');
+  if (failed?.title === 'Reachability') return 'unreachable';
+  if (failed?.title.startsWith('Key accepted')) return 'key-rejected';
+  if (failed?.title === 'Base URL') return 'no-base-url';
+  if (failed?.title === 'API key') return 'no-key';
+  return 'error';
+}
+
+async function askBillable(model: string): Promise<boolean> {
+  const send = 'Send 1-token Request';
+  const choice = await vscode.window.showInformationMessage(
+    'Check the Messages route too?',
+    { modal: true, detail: `This sends POST /v1/messages to "${model}" with max_tokens 1. It is a real, billable request (a tiny one). It proves that your key group may call the route and that the version header is accepted.` },
+    send,
+  );
+  return choice === send;
+}
+
+async function present(services: PlatformServices, documents: ReportDocuments, report: ConnectionReport): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(documents.uri);
+  await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+  await vscode.window.showTextDocument(document, { preview: true, preserveFocus: false });
+  const summary = summarize(report);
+  const buttons = report.firstError
+    ? adviseOnError(report.firstError, { baseUrl: services.config.current.baseUrl, surface: 'connection' }).actions
+      .map(actionButton).filter((button) => button !== undefined && button.label !== 'Check Connection')
+    : [];
+  const labels = buttons.map((button) => button!.label);
+  const choice = report.ok ? await vscode.window.showInformationMessage(summary) : await vscode.window.showErrorMessage(summary, ...labels);
+  const chosen = buttons.find((button) => button!.label === choice);
+  if (chosen) await vscode.commands.executeCommand(chosen.command, ...chosen.args);
+}
