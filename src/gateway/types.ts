@@ -33,8 +33,12 @@ export interface GatewayClientOptions {
   editEncoding?: 'json' | 'multipart';
   /** Called once per finished HTTP exchange (success or failure) with the five support fields only. */
   onSupportRecord?: (record: SupportRecord) => void;
-  /** Extra headers on every request (never auth headers). */
+  /** Sent as the User-Agent header when set. */
   userAgent?: string;
+  /** Backoff between GET retries after 5xx / network errors (and 429 without Retry-After). Default 500 ms → 8 s. */
+  retryBackoff?: { baseMs?: number; maxMs?: number };
+  /** Poll interval of waitForImageTask when the gateway sends no Retry-After. Default 1 s growing to 10 s. */
+  pollBackoff?: { baseMs?: number; maxMs?: number };
 }
 
 /** The only facts support may ever receive (spec, Authentication rule 7). */

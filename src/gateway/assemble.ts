@@ -1,0 +1,168 @@
+// Assembles a Message from Messages-stream events (PROTOCOL.md "Messages stream"). Text pieces are
+// kept in arrays and joined once, so a long answer costs O(n) and not O(n²) copies.
+import type { ContentBlock, Message, StreamEvent, Usage } from './types';
+
+type Json = Record<string, unknown>;
+
+interface BlockState {
+  base: Json;
+  text?: string[];
+  thinking?: string[];
+  signature?: string[];
+  json?: string[];
+  citations?: unknown[];
+  /** Parsed tool input, set at content_block_stop. */
+  input?: unknown;
+  hasInput?: boolean;
+}
+
+/** An `error` event (or event data of type error) arrived: type and message as sent. */
+export interface StreamErrorEvent {
+  type?: string;
+  message?: string;
+}
+
+export class MessageAssembler {
+  private message: Omit<Message, 'content'> | undefined;
+  private readonly blocks: BlockState[] = [];
+  /** True once message_stop arrived. */
+  stopped = false;
+  /** Set when an `error` event arrived. */
+  error: StreamErrorEvent | undefined;
+
+  /** Applies one event. Returns false for events that are ignored (ping, unknown, after stop). */
+  apply(ev: StreamEvent): boolean {
+    if (this.stopped) return false;
+    switch (ev.type) {
+      case 'content_block_delta': return this.delta(ev);
+      case 'message_start': return this.start(ev);
+      case 'content_block_start': return this.blockStart(ev);
+      case 'content_block_stop': return this.blockStop(ev);
+      case 'message_delta': return this.messageDelta(ev);
+      case 'message_stop': this.stopped = true; return true;
+      case 'error': this.error = readError(ev); return true;
+      default: return false;
+    }
+  }
+
+  /** Fast path for a text delta to an existing text block; false when the general path must decide. */
+  appendText(index: number, text: string): boolean {
+    const b = this.stopped ? undefined : this.blocks[index];
+    if (b === undefined || b.base.type !== 'text') return false;
+    (b.text ??= []).push(text);
+    return true;
+  }
+
+  private start(ev: StreamEvent): boolean {
+    const m = (isObj(ev.message) ? ev.message : {}) as Json;
+    const usage = isObj(m.usage) ? { ...(m.usage as Json) } : {};
+    this.message = {
+      ...m, id: String(m.id ?? ''), type: 'message', role: 'assistant', model: String(m.model ?? ''),
+      stop_reason: (m.stop_reason as string | null) ?? null, stop_sequence: (m.stop_sequence as string | null) ?? null,
+      usage: { input_tokens: 0, output_tokens: 0, ...usage } as Usage,
+    };
+    if (Array.isArray(m.content)) for (const b of m.content) if (isObj(b)) this.blocks.push({ base: { ...b } });
+    delete (this.message as Json).content;
+    return true;
+  }
+
+  private blockStart(ev: StreamEvent): boolean {
+    const index = blockIndex(ev.index, this.blocks.length);
+    if (index < 0) return false;
+    this.blocks[index] = { base: isObj(ev.content_block) ? { ...(ev.content_block as Json) } : { type: 'text', text: '' } };
+    return true;
+  }
+
+  private delta(ev: StreamEvent): boolean {
+    const d = ev.delta as Json | undefined;
+    if (!d) return false;
+    const index = blockIndex(ev.index, this.blocks.length - 1);
+    if (index < 0) return false;
+    const b = this.blocks[index] ?? (this.blocks[index] = { base: { type: d.type === 'thinking_delta' ? 'thinking' : 'text' } });
+    switch (d.type) {
+      case 'text_delta': (b.text ??= []).push(String(d.text ?? '')); return true;
+      case 'thinking_delta': (b.thinking ??= []).push(String(d.thinking ?? '')); return true;
+      case 'signature_delta': (b.signature ??= []).push(String(d.signature ?? '')); return true;
+      case 'input_json_delta': (b.json ??= []).push(String(d.partial_json ?? '')); return true;
+      case 'citations_delta': (b.citations ??= []).push(d.citation); return true;
+      default: return false;
+    }
+  }
+
+  private blockStop(ev: StreamEvent): boolean {
+    const b = this.blocks[blockIndex(ev.index, -1)];
+    if (b?.json) {
+      b.input = parseToolInput(b.json.join(''), b.base.input);
+      b.hasInput = true;
+    }
+    return true;
+  }
+
+  private messageDelta(ev: StreamEvent): boolean {
+    const m = this.ensureMessage();
+    const d = isObj(ev.delta) ? (ev.delta as Json) : {};
+    if ('stop_reason' in d) m.stop_reason = (d.stop_reason as string | null) ?? null;
+    if ('stop_sequence' in d) m.stop_sequence = (d.stop_sequence as string | null) ?? null;
+    // Usage in message_delta is cumulative: overwrite the fields it carries, never add.
+    if (isObj(ev.usage)) for (const [k, v] of Object.entries(ev.usage as Json)) if (v !== undefined) (m.usage as unknown as Json)[k] = v;
+    return true;
+  }
+
+  private ensureMessage(): Omit<Message, 'content'> {
+    return (this.message ??= { id: '', type: 'message', role: 'assistant', model: '', stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } });
+  }
+
+  /** True once anything (a message_start or a block) arrived. */
+  hasContent(): boolean {
+    return this.message !== undefined || this.blocks.length > 0;
+  }
+
+  /** The message as assembled so far (a fresh object each call). */
+  snapshot(): Message {
+    const m = this.ensureMessage();
+    const content: ContentBlock[] = [];
+    for (const b of this.blocks) if (b) content.push(buildBlock(b));
+    return { ...m, usage: { ...m.usage }, content };
+  }
+}
+
+function buildBlock(b: BlockState): ContentBlock {
+  const out: Json = { ...b.base };
+  if (b.text) out.text = String(out.text ?? '') + b.text.join('');
+  if (b.thinking) out.thinking = String(out.thinking ?? '') + b.thinking.join('');
+  if (b.signature) out.signature = String(out.signature ?? '') + b.signature.join('');
+  if (b.citations) out.citations = [...(Array.isArray(out.citations) ? out.citations : []), ...b.citations];
+  if (b.json) out.input = b.hasInput ? b.input : parseToolInput(b.json.join(''), b.base.input);
+  return out as unknown as ContentBlock;
+}
+
+/** Tool input from concatenated partial_json; '' keeps the start value ({}), bad JSON keeps the raw text. */
+function parseToolInput(json: string, initial: unknown): unknown {
+  if (json.trim() === '') return initial ?? {};
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return json;
+  }
+}
+
+function readError(ev: StreamEvent): StreamErrorEvent {
+  const e = ev.error;
+  if (isObj(e)) {
+    const o = e as Json;
+    return { type: typeof o.type === 'string' ? o.type : undefined, message: typeof o.message === 'string' ? o.message : undefined };
+  }
+  return { message: typeof e === 'string' ? e : typeof ev.message === 'string' ? ev.message : undefined };
+}
+
+const MAX_BLOCKS = 10_000;
+
+/** A usable block index (a small non-negative integer), else `fallback`; -1 means "ignore". */
+function blockIndex(index: unknown, fallback: number): number {
+  if (typeof index !== 'number') return fallback;
+  return Number.isInteger(index) && index >= 0 && index < MAX_BLOCKS ? index : -1;
+}
+
+function isObj(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

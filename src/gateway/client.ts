@@ -1,0 +1,29 @@
+// createGatewayClient: binds every route to one client context.
+import { createContext } from './context';
+import { editImage, generateImage } from './images';
+import { createMessage } from './messages';
+import { listModels } from './models';
+import { openMessageStream } from './stream';
+import { getImageTask, submitImageTask, waitForImageTask } from './tasks';
+import type { GatewayClient, GatewayClientOptions, ImageEditRequest, ImageRequest, ImageTaskRef, RequestOptions } from './types';
+
+/** Creates a gateway client. Never throws: an unusable base URL makes every call fail with its reason. */
+export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
+  const ctx = createContext(options);
+  function submit(kind: 'generation', request: ImageRequest, o?: RequestOptions): Promise<ImageTaskRef>;
+  function submit(kind: 'edit', request: ImageEditRequest, o?: RequestOptions): Promise<ImageTaskRef>;
+  function submit(kind: 'generation' | 'edit', request: ImageRequest | ImageEditRequest, o?: RequestOptions): Promise<ImageTaskRef> {
+    return submitImageTask(ctx, kind, request, o);
+  }
+  return {
+    baseUrl: ctx.baseUrl,
+    listModels: (o) => listModels(ctx, o),
+    createMessage: (request, o) => createMessage(ctx, request, o),
+    streamMessage: (request, o) => openMessageStream(ctx, request, o),
+    generateImage: (request, o) => generateImage(ctx, request, o),
+    editImage: (request, o) => editImage(ctx, request, o),
+    submitImageTask: submit,
+    getImageTask: (id, o) => getImageTask(ctx, id, o),
+    waitForImageTask: (id, o) => waitForImageTask(ctx, id, o),
+  };
+}

@@ -1,0 +1,51 @@
+// The per-client state every route shares (options resolved to defaults, redactor, 429 queue).
+import type { Dispatcher } from 'undici';
+import { normalizeBaseUrl } from './baseUrl';
+import { createRedactor, type Redactor } from './redact';
+import { RateLimitQueue, type BackoffOptions } from './retry';
+import type { GatewayClientOptions, Logger, SupportRecord } from './types';
+
+export interface ClientContext {
+  baseUrl: string;
+  /** Set when the configured base URL cannot be used: every call fails with it. */
+  baseUrlProblem?: string;
+  apiKey: string;
+  versionHeader: string;
+  version: string;
+  timeoutMs: number;
+  maxRetries: number;
+  maxRetryWaitMs: number;
+  dispatcher?: Dispatcher;
+  logger?: Logger;
+  onSupportRecord?: (record: SupportRecord) => void;
+  userAgent?: string;
+  editEncoding: 'json' | 'multipart';
+  redact: Redactor;
+  queue: RateLimitQueue;
+  backoff: BackoffOptions;
+  pollBackoff: BackoffOptions;
+}
+
+/** Resolves client options to a context with every default filled in. */
+export function createContext(options: GatewayClientOptions): ClientContext {
+  const normalized = normalizeBaseUrl(options.baseUrl);
+  return {
+    baseUrl: normalized.baseUrl,
+    baseUrlProblem: normalized.problem,
+    apiKey: options.apiKey.trim(),
+    versionHeader: (options.versionHeader ?? '').trim() || 'anthropic-version',
+    version: (options.version ?? '').trim() || '2023-06-01',
+    timeoutMs: options.timeoutMs ?? 120_000,
+    maxRetries: options.maxRetries ?? 2,
+    maxRetryWaitMs: options.maxRetryWaitMs ?? 60_000,
+    dispatcher: options.dispatcher,
+    logger: options.logger,
+    onSupportRecord: options.onSupportRecord,
+    userAgent: options.userAgent,
+    editEncoding: options.editEncoding ?? 'json',
+    redact: createRedactor(options.apiKey),
+    queue: new RateLimitQueue(),
+    backoff: { baseMs: options.retryBackoff?.baseMs ?? 500, maxMs: options.retryBackoff?.maxMs ?? 8_000 },
+    pollBackoff: { baseMs: options.pollBackoff?.baseMs ?? 1_000, maxMs: options.pollBackoff?.maxMs ?? 10_000 },
+  };
+}

@@ -1,0 +1,9 @@
+// Public entry of the gateway client (pure: no `vscode` import).
+export { createGatewayClient } from './client';
+export { normalizeBaseUrl, type NormalizedBaseUrl } from './baseUrl';
+export { GatewayError, isGatewayError, type GatewayErrorInit } from './errors';
+export { adviseOnError, forbiddenCause, type Advice, type AdviceAction, type AdviceContext, type AdviceSurface } from './advice';
+export { detectMime } from './images';
+export { parseRetryAfter } from './retry';
+export { resolvePollUrl } from './tasks';
+export * from './types';

@@ -1,0 +1,264 @@
+// The streamed Messages reply: SSE parsed with eventsource-parser, events dispatched on their JSON
+// `type` (some gateways omit `event:` lines), assembled into a Message. See PROTOCOL.md.
+import { StringDecoder } from 'node:string_decoder';
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
+import type { ClientContext } from './context';
+import { GatewayError, type GatewayErrorInit } from './errors';
+import { kindForErrorType } from './errorBody';
+import { MessageAssembler } from './assemble';
+import { parseTextDelta } from './fastDelta';
+import { protocolError, readJson, send, transportError, type CallSpec, type Exchange } from './http';
+import { asMessage } from './messages';
+import type { Message, MessagesRequest, MessageStream, RequestOptions, StreamEvent } from './types';
+
+const MAX_EVENT_BYTES = 32 * 1024 * 1024;
+
+interface Waiter {
+  resolve(result: IteratorResult<StreamEvent>): void;
+  reject(error: unknown): void;
+}
+
+/** Starts POST /v1/messages with stream: true. */
+export function openMessageStream(ctx: ClientContext, request: MessagesRequest, options?: RequestOptions): MessageStream {
+  return new GatewayMessageStream(ctx, request, options);
+}
+
+class GatewayMessageStream implements MessageStream {
+  private readonly controller = new AbortController();
+  private readonly assembler = new MessageAssembler();
+  private readonly spec: CallSpec;
+  private readonly done: Promise<Message>;
+  private resolveDone!: (m: Message) => void;
+  private rejectDone!: (e: GatewayError) => void;
+  private settled = false;
+  private failure: GatewayError | undefined;
+  private exchange: Exchange | undefined;
+  // Events kept for the iterator; dropped when only finalMessage() is wanted.
+  private events: StreamEvent[] = [];
+  private cursor = 0;
+  private keepEvents = true;
+  private iterating = false;
+  private waiter: Waiter | undefined;
+
+  constructor(private readonly ctx: ClientContext, request: MessagesRequest, options?: RequestOptions) {
+    this.spec = {
+      method: 'POST', route: 'POST /v1/messages', url: ctx.baseUrl + '/v1/messages', auth: 'messages',
+      body: JSON.stringify({ ...request, stream: true }), model: request.model, signal: this.controller.signal,
+      accept: 'text/event-stream',
+    };
+    this.done = new Promise<Message>((resolve, reject) => {
+      this.resolveDone = resolve;
+      this.rejectDone = reject;
+    });
+    this.done.catch(() => undefined); // rejections are delivered to whoever awaits finalMessage()
+    const outer = options?.signal;
+    if (outer?.aborted) this.controller.abort();
+    else outer?.addEventListener('abort', () => this.abort(), { once: true });
+    void this.run();
+  }
+
+  get requestId(): string | undefined {
+    return this.exchange?.requestId;
+  }
+
+  finalMessage(): Promise<Message> {
+    if (!this.iterating) {
+      this.keepEvents = false;
+      this.events = [];
+    }
+    return this.done;
+  }
+
+  currentMessage(): Message | undefined {
+    return this.assembler.hasContent() ? this.assembler.snapshot() : undefined;
+  }
+
+  abort(): void {
+    if (this.settled) {
+      this.exchange?.body.destroy();
+      return;
+    }
+    this.controller.abort();
+    this.exchange?.body.destroy();
+    this.fail({ kind: 'aborted', message: 'POST /v1/messages was cancelled.' });
+  }
+
+  private async run(): Promise<void> {
+    try {
+      this.exchange = await send(this.ctx, this.spec);
+    } catch (error) {
+      this.fail(error instanceof GatewayError ? error : transportError(this.ctx, this.spec, error), true);
+      return;
+    }
+    if (this.settled) {
+      this.exchange.body.destroy();
+      return;
+    }
+    const contentType = String(this.exchange.headers['content-type'] ?? '');
+    if (/json/i.test(contentType)) await this.readJsonReply(this.exchange);
+    else this.readEvents(this.exchange);
+  }
+
+  /** Some gateways ignore stream: true and answer with one JSON message. */
+  private async readJsonReply(ex: Exchange): Promise<void> {
+    try {
+      const message = asMessage(await readJson(this.ctx, this.spec, ex));
+      if (!message) throw protocolError(this.ctx, this.spec, ex, 'expected an event stream or a message');
+      this.settled = true;
+      this.resolveDone(message);
+      this.wake();
+    } catch (error) {
+      this.fail(error instanceof GatewayError ? error : transportError(this.ctx, this.spec, error), true);
+    }
+  }
+
+  private readEvents(ex: Exchange): void {
+    const parser: EventSourceParser = createParser({
+      onEvent: (msg) => this.onEvent(msg),
+      onError: (error) => {
+        if (error.type === 'max-buffer-size-exceeded') this.failProtocol('an event larger than 32 MB');
+      },
+      maxBufferSize: MAX_EVENT_BYTES,
+    });
+    const body = ex.body;
+    // StringDecoder keeps a multi-byte character split across chunks until its last byte arrives.
+    const decoder = new StringDecoder('utf8');
+    body.on('data', (chunk: Buffer) => {
+      if (this.settled) return;
+      try {
+        parser.feed(decoder.write(chunk));
+      } catch {
+        this.failProtocol('an unreadable event');
+      }
+    });
+    body.on('end', () => {
+      if (this.settled) return;
+      try {
+        // Ending lines complete a last event sent without its blank line (or held back after a bare \r).
+        parser.feed(decoder.end() + '\n\n');
+      } catch {
+        this.failProtocol('an unreadable event');
+      }
+      if (!this.settled) this.failProtocol('the stream ended before message_stop (the answer is cut off)', true);
+    });
+    body.on('error', (error) => {
+      if (!this.settled) this.fail(errorInit(transportError(this.ctx, this.spec, error, { status: ex.status, requestId: ex.requestId, outcomeUnknown: true })));
+    });
+  }
+
+  private onEvent(msg: EventSourceMessage): void {
+    if (this.settled) return;
+    const fast = parseTextDelta(msg.data);
+    if (fast !== undefined && this.assembler.appendText(fast.index, fast.text)) {
+      if (this.keepEvents) {
+        this.events.push({ type: 'content_block_delta', index: fast.index, delta: { type: 'text_delta', text: fast.text } });
+        this.wake();
+      }
+      return;
+    }
+    let ev: StreamEvent;
+    try {
+      ev = JSON.parse(msg.data) as StreamEvent;
+    } catch {
+      return; // not JSON ([DONE], keep-alive words): nothing to assemble
+    }
+    if (typeof ev !== 'object' || ev === null) return;
+    if (typeof ev.type !== 'string') {
+      if (msg.event === undefined || Array.isArray(ev)) return;
+      ev.type = msg.event;
+    }
+    try {
+      if (!this.assembler.apply(ev)) return;
+    } catch {
+      this.failProtocol(`an unreadable ${ev.type} event`);
+      return;
+    }
+    if (this.keepEvents) {
+      this.events.push(ev);
+      this.wake();
+    }
+    if (this.assembler.error) this.failMidStream();
+    else if (this.assembler.stopped) this.succeed();
+  }
+
+  private succeed(): void {
+    this.settled = true;
+    this.exchange?.finish();
+    this.exchange?.body.resume(); // drain whatever follows message_stop so the socket can be reused
+    this.resolveDone(this.assembler.snapshot());
+    this.wake();
+  }
+
+  private failMidStream(): void {
+    const e = this.assembler.error ?? {};
+    const serverMessage = e.message === undefined ? undefined : this.ctx.redact(e.message);
+    this.fail({
+      kind: kindForErrorType(e.type), serverCode: e.type, serverMessage,
+      message: this.ctx.redact(`POST /v1/messages: the gateway reported an error mid-stream: ${e.type ?? 'error'}${serverMessage ? `: ${serverMessage}` : ''}`),
+    });
+  }
+
+  private failProtocol(why: string, outcomeUnknown = false): void {
+    this.fail({ ...errorInit(protocolError(this.ctx, this.spec, this.exchange ?? {}, why)), outcomeUnknown });
+  }
+
+  /** Settles with an error, attaching the partial message; `ready` errors are used as they are. */
+  private fail(init: Omit<GatewayErrorInit, 'route'> | GatewayError, ready = false): void {
+    if (this.settled) return;
+    this.settled = true;
+    const error = ready && init instanceof GatewayError ? init : new GatewayError({
+      ...(init instanceof GatewayError ? errorInit(init) : init),
+      route: this.spec.route, model: this.spec.model, requestId: this.exchange?.requestId, status: init.status ?? this.exchange?.status,
+      partial: this.currentMessage(),
+    });
+    this.failure = error;
+    this.exchange?.body.destroy();
+    this.exchange?.finish(error);
+    this.rejectDone(error);
+    this.wake();
+  }
+
+  private wake(): void {
+    const w = this.waiter;
+    if (!w) return;
+    this.waiter = undefined;
+    this.pull(w);
+  }
+
+  private pull(w: Waiter): void {
+    if (this.cursor < this.events.length) {
+      const value = this.events[this.cursor++];
+      if (this.cursor > 1024 && this.cursor * 2 > this.events.length) {
+        this.events = this.events.slice(this.cursor);
+        this.cursor = 0;
+      }
+      w.resolve({ value, done: false });
+    } else if (this.failure) {
+      w.reject(this.failure);
+    } else if (this.settled) {
+      w.resolve({ value: undefined, done: true });
+    } else {
+      this.waiter = w;
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<StreamEvent> {
+    this.iterating = true;
+    this.keepEvents = true;
+    return {
+      next: () => new Promise<IteratorResult<StreamEvent>>((resolve, reject) => this.pull({ resolve, reject })),
+      return: () => {
+        // Leaving the loop early means the answer is not wanted: stop generating (and billing).
+        if (!this.settled) this.abort();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+    };
+  }
+}
+
+function errorInit(e: GatewayError): Omit<GatewayErrorInit, 'route'> {
+  return {
+    kind: e.kind, message: e.message, status: e.status, requestId: e.requestId, retryAfterMs: e.retryAfterMs,
+    outcomeUnknown: e.outcomeUnknown, model: e.model, serverMessage: e.serverMessage, serverCode: e.serverCode,
+  };
+}
