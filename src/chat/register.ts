@@ -1,7 +1,105 @@
-// STUB: replaced by the feature's owner.
+// Chat feature wiring: the view, the session controller, and the chat commands.
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { adviseOnError } from '../gateway';
 import type { Services } from '../platform/services';
+import { Commands, Views } from '../shared/commands';
+import type { WebviewToHostMessage } from '../shared/protocol/chat';
+import { makeAttachment } from './attachments';
+import { ChatViewProvider } from './chatViewProvider';
+import { toErrorCard } from './errorCard';
+import { historyFiles } from './historyFiles';
+import { copyToClipboard, insertCode, openCodeInEditor, openLink, runErrorAction } from './hostActions';
+import { SessionController } from './session';
 
-export function registerChat(_services: Services): vscode.Disposable {
-  return new vscode.Disposable(() => undefined);
+export const CHAT_BUSY_CONTEXT = 'modelGateway.chatBusy';
+
+export function registerChat(services: Services): vscode.Disposable {
+  const { context, config, log } = services;
+  const provider: ChatViewProvider = new ChatViewProvider(context.extensionUri, (m) => void handle(m), () => log.warn('chat: ignored a malformed message from the webview'));
+  const session = new SessionController({
+    storage: historyFiles(context.globalStorageUri),
+    getClient: () => services.gateway.clientOrExplain(),
+    errorCard: (error) => toErrorCard(error, (e) => adviseOnError(e, { baseUrl: config.current.baseUrl, surface: 'chat' })),
+    defaults: () => ({ model: config.current.chat.defaultModel, maxTokens: config.current.chat.maxTokens, systemPrompt: config.current.chat.systemPrompt }),
+    post: (message) => provider.post(message),
+    setBusy: (busy) => void vscode.commands.executeCommand('setContext', CHAT_BUSY_CONTEXT, busy),
+    newId: () => randomUUID(),
+    now: () => Date.now(),
+    log,
+  });
+  const loaded = session.load().catch((e) => log.error('chat: history could not be read', e));
+
+  async function refreshModels(): Promise<void> {
+    try {
+      const models = await services.catalog.chatModels();
+      session.setModels(models.map((m) => ({ id: m.id })), models.length ? undefined : 'No chat models for this key yet: set a key, then Refresh Models.');
+    } catch (error) {
+      session.setModels([], `Model list unavailable: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async function handle(message: WebviewToHostMessage): Promise<void> {
+    await loaded;
+    const refusal = await dispatch(session, message);
+    if (refusal) provider.post({ type: 'requestFailed', requestId: message.requestId, message: refusal });
+  }
+
+  async function attachFromEditor(whole: boolean): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) return void vscode.window.showInformationMessage('Open a file in an editor first.');
+    const { document, selection } = editor;
+    const useSelection = !whole && !selection.isEmpty;
+    await loaded;
+    session.addAttachment(makeAttachment(randomUUID(), {
+      path: vscode.workspace.asRelativePath(document.uri), languageId: document.languageId,
+      text: useSelection ? document.getText(selection) : document.getText(),
+      selection: useSelection ? { startLine: selection.start.line, endLine: selection.end.line } : undefined,
+    }));
+    await provider.reveal();
+    provider.post({ type: 'focusInput' });
+  }
+
+  void refreshModels();
+  return vscode.Disposable.from(
+    provider,
+    { dispose: () => session.dispose() },
+    vscode.window.registerWebviewViewProvider(Views.chat, provider),
+    services.catalog.onDidChange(() => void refreshModels()),
+    config.onDidChange(() => { if (provider.isReady) provider.post({ type: 'snapshot', snapshot: session.snapshot() }); }),
+    vscode.commands.registerCommand(Commands.openChat, async () => { await provider.reveal(); provider.post({ type: 'focusInput' }); }),
+    vscode.commands.registerCommand(Commands.newChat, async () => { await loaded; session.newConversation(); await provider.reveal(); provider.post({ type: 'focusInput' }); }),
+    vscode.commands.registerCommand(Commands.showConversations, async () => { await provider.reveal(); provider.post({ type: 'showConversations' }); }),
+    vscode.commands.registerCommand(Commands.stopResponse, () => session.stop()),
+    vscode.commands.registerCommand(Commands.askAboutSelection, () => attachFromEditor(false)),
+    vscode.commands.registerCommand(Commands.askAboutFile, () => attachFromEditor(true)),
+  );
+
+  /** One validated webview request; returns a refusal to show, if any. */
+  async function dispatch(s: SessionController, m: WebviewToHostMessage): Promise<string | undefined> {
+    switch (m.type) {
+      case 'ready': provider.post({ type: 'snapshot', snapshot: s.snapshot() }); return undefined;
+      case 'send': return s.send(m.text);
+      case 'stop': s.stop(); return undefined;
+      case 'regenerate': return s.regenerate(m.messageId);
+      case 'editAndResend': return s.editAndResend(m.messageId, m.text);
+      case 'continue': return s.continueAnswer(m.messageId);
+      case 'newConversation': s.newConversation(); return undefined;
+      case 'selectConversation': return s.selectConversation(m.conversationId) ? undefined : 'That conversation no longer exists.';
+      case 'deleteConversation': return s.deleteConversation(m.conversationId) ? undefined : 'That conversation no longer exists.';
+      case 'searchConversations': provider.post({ type: 'searchResults', requestId: m.requestId, query: m.query, conversations: s.store.search(m.query) }); return undefined;
+      case 'setModel': s.setSettings({ model: m.model }); return undefined;
+      case 'setMaxTokens': s.setSettings({ maxTokens: m.maxTokens }); return undefined;
+      case 'setSystemPrompt': s.setSettings({ systemPrompt: m.systemPrompt }); return undefined;
+      case 'removeAttachment': s.removeAttachment(m.attachmentId); return undefined;
+      case 'copy': await copyToClipboard(m.text); return undefined;
+      case 'insertCode': await insertCode(m.code, m.languageId); return undefined;
+      case 'openCodeInEditor': await openCodeInEditor(m.code, m.languageId); return undefined;
+      case 'openLink': return (await openLink(m.href)) ? undefined : 'Only http and https links are opened.';
+      case 'errorAction':
+        if (m.action === 'retry') return s.retry(m.messageId);
+        await runErrorAction(m.action);
+        return undefined;
+    }
+  }
 }

@@ -1,0 +1,54 @@
+// The chat webview view: renders the page, validates every incoming message, and posts host messages
+// only once the page said 'ready' (it then gets the full snapshot, so hiding the view loses nothing).
+import * as vscode from 'vscode';
+import { renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
+import { isWebviewToHostMessage, type HostToWebviewMessage, type WebviewToHostMessage } from '../shared/protocol/chat';
+import { Views } from '../shared/commands';
+
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly onMessage: (message: WebviewToHostMessage) => void,
+    private readonly onInvalid: (value: unknown) => void,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    view.webview.options = webviewOptions(this.extensionUri);
+    view.webview.html = renderWebviewHtml(view.webview, this.extensionUri, { script: 'chat', styles: ['common.css', 'chat.css'], title: 'Model Gateway Chat' });
+    this.disposables.push(
+      view.webview.onDidReceiveMessage((value: unknown) => {
+        if (!isWebviewToHostMessage(value)) return this.onInvalid(value);
+        if (value.type === 'ready') this.ready = true;
+        this.onMessage(value);
+      }),
+      view.onDidDispose(() => {
+        if (this.view === view) this.view = undefined;
+        this.ready = false;
+      }),
+    );
+  }
+
+  /** Posts when the page is live; otherwise drops (the next 'ready' gets a snapshot). */
+  post(message: HostToWebviewMessage): void {
+    if (this.view && this.ready) void this.view.webview.postMessage(message);
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** Opens and focuses the chat view. */
+  async reveal(): Promise<void> {
+    await vscode.commands.executeCommand(`${Views.chat}.focus`);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,100 @@
+// All conversations in memory, persisted through a HistoryStorage (pure: the host adapter does the I/O).
+import type { ConversationSummary } from '../shared/protocol/chat';
+import { createConversation, searchConversations, sortByRecent, summarize, type Conversation } from './conversation';
+import { conversationFile, INDEX_FILE, parseConversation, parseIndex, serializeConversation, serializeIndex, type HistoryStorage } from './history';
+
+export class ConversationStore {
+  private readonly conversations = new Map<string, Conversation>();
+  private activeId = '';
+  /** Writes are chained so a slow write never lands after a newer one. */
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly storage: HistoryStorage,
+    private readonly newId: () => string,
+    private readonly now: () => number,
+    private readonly onWriteError: (error: unknown) => void = () => undefined,
+  ) {}
+
+  async load(): Promise<void> {
+    const index = parseIndex(await this.storage.read(INDEX_FILE));
+    for (const entry of index.conversations) {
+      const conversation = parseConversation(await this.storage.read(conversationFile(entry.id)));
+      if (conversation && conversation.id === entry.id) this.conversations.set(conversation.id, conversation);
+    }
+    const active = index.activeId && this.conversations.get(index.activeId);
+    this.activeId = active ? active.id : (sortByRecent([...this.conversations.values()])[0]?.id ?? this.create().id);
+  }
+
+  get active(): Conversation {
+    return this.conversations.get(this.activeId) ?? this.create();
+  }
+
+  get(id: string): Conversation | undefined {
+    return this.conversations.get(id);
+  }
+
+  all(): Conversation[] {
+    return [...this.conversations.values()];
+  }
+
+  summaries(): ConversationSummary[] {
+    return sortByRecent(this.all()).map(summarize);
+  }
+
+  search(query: string): ConversationSummary[] {
+    return searchConversations(this.all(), query).map(summarize);
+  }
+
+  /** A new empty conversation, made active. An already empty active conversation is reused. */
+  create(): Conversation {
+    const current = this.conversations.get(this.activeId);
+    if (current && current.messages.length === 0) return current;
+    const conversation = createConversation(this.newId(), this.now());
+    this.conversations.set(conversation.id, conversation);
+    this.activeId = conversation.id;
+    this.saveIndex();
+    return conversation;
+  }
+
+  select(id: string): Conversation | undefined {
+    const conversation = this.conversations.get(id);
+    if (!conversation) return undefined;
+    this.activeId = id;
+    this.saveIndex();
+    return conversation;
+  }
+
+  /** Deletes; when it was the active one, the most recent other (or a new one) becomes active. */
+  delete(id: string): boolean {
+    if (!this.conversations.delete(id)) return false;
+    this.enqueue(() => this.storage.remove(conversationFile(id)));
+    if (this.activeId === id) {
+      this.activeId = sortByRecent(this.all())[0]?.id ?? '';
+      if (!this.activeId) this.create();
+    }
+    this.saveIndex();
+    return true;
+  }
+
+  save(conversation: Conversation): void {
+    if (!this.conversations.has(conversation.id)) return;
+    const data = serializeConversation(conversation);
+    this.enqueue(() => this.storage.write(conversationFile(conversation.id), data));
+    this.saveIndex();
+  }
+
+  /** Resolves when every write so far has finished. */
+  flushed(): Promise<void> {
+    return this.writes;
+  }
+
+  private saveIndex(): void {
+    const data = serializeIndex(this.all(), this.activeId);
+    this.enqueue(() => this.storage.write(INDEX_FILE, data));
+  }
+
+  private enqueue(write: () => Promise<void>): void {
+    this.writes = this.writes.then(write).catch(this.onWriteError);
+  }
+}

@@ -1,0 +1,37 @@
+// Turns a failure into the inline error card of the chat (pure). The words come from the gateway's
+// adviseOnError (the one place errors become words); this adds the facts the card shows.
+import { isGatewayError } from '../gateway/errors';
+import type { ErrorActionId, ErrorCard } from '../shared/protocol/chat';
+
+export interface Advice {
+  title: string;
+  detail: string;
+  actions: ErrorActionId[];
+  retryAfterMs?: number;
+}
+
+export type Advise = (error: unknown) => Advice;
+
+/** A problem found before any request was made (no key, no model): words and actions of its own. */
+export class ChatSetupError extends Error {
+  constructor(message: string, readonly actions: ErrorActionId[]) {
+    super(message);
+    this.name = 'ChatSetupError';
+  }
+}
+
+export function toErrorCard(error: unknown, advise: Advise): ErrorCard {
+  if (error instanceof ChatSetupError) return { title: 'Cannot send yet', detail: error.message, actions: error.actions };
+  if (!isGatewayError(error)) {
+    return { title: 'Something went wrong', detail: error instanceof Error ? error.message : String(error), actions: ['showLog'] };
+  }
+  const advice = advise(error);
+  const card: ErrorCard = { title: advice.title, detail: advice.detail, actions: [...advice.actions], kind: error.kind, outcomeUnknown: error.outcomeUnknown };
+  if (error.status !== undefined) card.status = error.status;
+  if (error.requestId !== undefined) card.requestId = error.requestId;
+  const retryAfterMs = advice.retryAfterMs ?? error.retryAfterMs;
+  if (retryAfterMs !== undefined) card.retryAfterMs = retryAfterMs;
+  // Never offer a blind resend after a timeout: the first request may have been processed and charged.
+  if (error.outcomeUnknown) card.actions = card.actions.filter((a) => a !== 'retry');
+  return card;
+}

@@ -1,0 +1,112 @@
+// History persistence format (pure): one index of conversations plus one file per conversation,
+// versioned and validated on read so a damaged file loses only what is damaged.
+import type { ChatAttachment, ChatMessage, ChatMessageStatus, ConversationSettings } from '../shared/protocol/chat';
+import type { Conversation } from './conversation';
+
+export const HISTORY_VERSION = 1;
+
+export interface HistoryIndex {
+  version: number;
+  activeId?: string;
+  conversations: Array<Pick<Conversation, 'id' | 'title' | 'titled' | 'createdAt' | 'updatedAt'> & { messageCount: number }>;
+}
+
+/** Where history lives: the host adapter maps names to files under globalStorageUri. */
+export interface HistoryStorage {
+  read(name: string): Promise<string | undefined>;
+  write(name: string, data: string): Promise<void>;
+  remove(name: string): Promise<void>;
+}
+
+export const INDEX_FILE = 'index.json';
+export const conversationFile = (id: string): string => `conversation-${id}.json`;
+
+const STATUSES: readonly ChatMessageStatus[] = ['streaming', 'complete', 'stopped', 'cutOff', 'error', 'queued'];
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+export const isSafeId = (v: unknown): v is string => isString(v) && /^[A-Za-z0-9_.:-]{1,128}$/.test(v);
+
+export function serializeIndex(conversations: Conversation[], activeId: string | undefined): string {
+  const index: HistoryIndex = {
+    version: HISTORY_VERSION,
+    activeId,
+    conversations: conversations.map((c) => ({
+      id: c.id, title: c.title, titled: c.titled, createdAt: c.createdAt, updatedAt: c.updatedAt, messageCount: c.messages.length,
+    })),
+  };
+  return JSON.stringify(index);
+}
+
+export function parseIndex(data: string | undefined): HistoryIndex {
+  const empty: HistoryIndex = { version: HISTORY_VERSION, conversations: [] };
+  const raw = safeParse(data);
+  if (!isRecord(raw) || raw.version !== HISTORY_VERSION || !Array.isArray(raw.conversations)) return empty;
+  const conversations = raw.conversations.filter(
+    (c): c is HistoryIndex['conversations'][number] =>
+      isRecord(c) && isSafeId(c.id) && isString(c.title) && isNumber(c.createdAt) && isNumber(c.updatedAt),
+  ).map((c) => ({ ...c, titled: c.titled === true, messageCount: isNumber(c.messageCount) ? c.messageCount : 0 }));
+  return { version: HISTORY_VERSION, activeId: isSafeId(raw.activeId) ? raw.activeId : undefined, conversations };
+}
+
+export function serializeConversation(conversation: Conversation): string {
+  return JSON.stringify({ version: HISTORY_VERSION, conversation });
+}
+
+/** Reads one conversation file; answers that were streaming when the window closed come back as cut off. */
+export function parseConversation(data: string | undefined): Conversation | undefined {
+  const raw = safeParse(data);
+  if (!isRecord(raw) || raw.version !== HISTORY_VERSION || !isRecord(raw.conversation)) return undefined;
+  const c = raw.conversation;
+  if (!isSafeId(c.id) || !isString(c.title) || !isNumber(c.createdAt) || !isNumber(c.updatedAt) || !Array.isArray(c.messages)) return undefined;
+  return {
+    id: c.id,
+    title: c.title,
+    titled: c.titled === true,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    overrides: parseOverrides(c.overrides),
+    messages: c.messages.map(parseMessage).filter((m): m is ChatMessage => m !== undefined),
+  };
+}
+
+function parseOverrides(value: unknown): Partial<ConversationSettings> {
+  if (!isRecord(value)) return {};
+  const out: Partial<ConversationSettings> = {};
+  if (isString(value.model)) out.model = value.model;
+  if (isNumber(value.maxTokens) && value.maxTokens >= 1) out.maxTokens = Math.floor(value.maxTokens);
+  if (isString(value.systemPrompt)) out.systemPrompt = value.systemPrompt;
+  return out;
+}
+
+function parseMessage(value: unknown): ChatMessage | undefined {
+  if (!isRecord(value) || !isSafeId(value.id) || (value.role !== 'user' && value.role !== 'assistant') || !isString(value.text)) return undefined;
+  let status = STATUSES.includes(value.status as ChatMessageStatus) ? (value.status as ChatMessageStatus) : 'complete';
+  if (status === 'streaming' || status === 'queued') status = 'cutOff';
+  const message: ChatMessage = { id: value.id, role: value.role, text: value.text, status, createdAt: isNumber(value.createdAt) ? value.createdAt : 0 };
+  if (isString(value.thinking)) message.thinking = value.thinking;
+  if (isString(value.model)) message.model = value.model;
+  if (isRecord(value.usage) && isNumber(value.usage.inputTokens) && isNumber(value.usage.outputTokens)) {
+    message.usage = { inputTokens: value.usage.inputTokens, outputTokens: value.usage.outputTokens };
+  }
+  if (isString(value.stopReason) || value.stopReason === null) message.stopReason = value.stopReason;
+  if (Array.isArray(value.attachments)) message.attachments = value.attachments.filter(isAttachment);
+  if (isRecord(value.error) && isString(value.error.title) && isString(value.error.detail)) {
+    // A stored card keeps its words but no live actions that would resend (no queue, no countdown).
+    message.error = { title: value.error.title, detail: value.error.detail, actions: [], ...(isString(value.error.requestId) ? { requestId: value.error.requestId } : {}) };
+  }
+  return message;
+}
+
+function isAttachment(value: unknown): value is ChatAttachment {
+  return isRecord(value) && isSafeId(value.id) && (value.kind === 'selection' || value.kind === 'file') && isString(value.path) && isString(value.languageId) && isString(value.text);
+}
+
+function safeParse(data: string | undefined): unknown {
+  if (data === undefined) return undefined;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+}

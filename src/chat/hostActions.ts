@@ -1,0 +1,54 @@
+// What the chat asks VS Code to do for it: clipboard, editors, links, and the error cards' commands.
+import * as vscode from 'vscode';
+import type { ErrorActionId } from '../shared/protocol/chat';
+import { Commands } from '../shared/commands';
+import { validateExternalLink } from './links';
+
+export async function copyToClipboard(text: string): Promise<void> {
+  await vscode.env.clipboard.writeText(text);
+}
+
+async function knownLanguage(languageId: string | undefined): Promise<string | undefined> {
+  if (!languageId) return undefined;
+  const languages = await vscode.languages.getLanguages();
+  return languages.includes(languageId) ? languageId : undefined;
+}
+
+/** Inserts at the cursor of the last active text editor (replacing its selection); opens a new one when there is none. */
+export async function insertCode(code: string, languageId: string | undefined): Promise<void> {
+  const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+  if (!editor) return openCodeInEditor(code, languageId);
+  await editor.edit((edit) => {
+    for (const selection of editor.selections) edit.replace(selection, code);
+  });
+  await vscode.window.showTextDocument(editor.document, editor.viewColumn);
+}
+
+export async function openCodeInEditor(code: string, languageId: string | undefined): Promise<void> {
+  const document = await vscode.workspace.openTextDocument({ content: code, language: (await knownLanguage(languageId)) ?? 'plaintext' });
+  await vscode.window.showTextDocument(document, { preview: false });
+}
+
+/** Opens http(s) links only (VS Code asks before opening an untrusted domain); anything else is refused. */
+export async function openLink(href: string): Promise<boolean> {
+  const url = validateExternalLink(href);
+  if (!url) return false;
+  await vscode.env.openExternal(vscode.Uri.parse(url.toString(), true));
+  return true;
+}
+
+const CONSOLE_ADVICE =
+  'In your gateway console, check: the key is active (not revoked or expired), its key group may use this model and route, ' +
+  'the model is mapped for the group, and the balance covers the call.';
+
+/** Runs an error card's action, except 'retry' (the session replays its own request). */
+export async function runErrorAction(action: Exclude<ErrorActionId, 'retry'>): Promise<void> {
+  switch (action) {
+    case 'replaceKey': await vscode.commands.executeCommand(Commands.setApiKey); return;
+    case 'checkConnection': await vscode.commands.executeCommand(Commands.checkConnection); return;
+    case 'openBaseUrlSetting': await vscode.commands.executeCommand(Commands.openSettings, 'baseUrl'); return;
+    case 'refreshModels': await vscode.commands.executeCommand(Commands.refreshModels); return;
+    case 'showLog': await vscode.commands.executeCommand(Commands.showLog); return;
+    case 'openConsoleAdvice': await vscode.window.showInformationMessage(CONSOLE_ADVICE, { modal: false }); return;
+  }
+}

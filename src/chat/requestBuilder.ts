@@ -1,0 +1,48 @@
+// Builds the POST /v1/messages body from a conversation (pure).
+import type { MessageParam, MessagesRequest } from '../gateway/types';
+import type { ChatAttachment, ChatMessage, ConversationSettings } from '../shared/protocol/chat';
+
+/** The attachment as the model reads it: path, language and lines, then the text in a fence long enough not to close early. */
+export function formatAttachment(attachment: ChatAttachment): string {
+  const longestRun = Math.max(2, ...[...attachment.text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longestRun + 1);
+  const lines = attachment.startLine !== undefined ? ` (lines ${attachment.startLine}-${attachment.endLine ?? attachment.startLine})` : '';
+  const label = attachment.kind === 'file' ? 'File' : 'Selection from';
+  return `${label} \`${attachment.path}\`${lines}:\n${fence}${attachment.languageId}\n${attachment.text}\n${fence}`;
+}
+
+/** A user turn's content: attachments first, then the question. */
+export function userContent(message: ChatMessage): string {
+  const parts = (message.attachments ?? []).map(formatAttachment);
+  if (message.text.trim()) parts.push(message.text);
+  return parts.join('\n\n');
+}
+
+/**
+ * The messages array for a request: user/assistant alternating, starting with a user turn.
+ * Failed answers without text are left out (their question merges with the next one); partial
+ * answers (stopped, cut off) are kept as they were shown.
+ */
+export function toMessageParams(messages: ChatMessage[]): MessageParam[] {
+  const params: MessageParam[] = [];
+  for (const message of messages) {
+    const content = message.role === 'user' ? userContent(message) : message.text;
+    if (!content.trim()) continue;
+    const last = params[params.length - 1];
+    if (last && last.role === message.role && typeof last.content === 'string') {
+      last.content = `${last.content}\n\n${content}`;
+    } else if (params.length > 0 || message.role === 'user') {
+      params.push({ role: message.role, content });
+    }
+  }
+  // The API rejects a final assistant turn that ends in whitespace (used as a prefill by Continue).
+  const last = params[params.length - 1];
+  if (last && last.role === 'assistant' && typeof last.content === 'string') last.content = last.content.trimEnd();
+  return params;
+}
+
+export function buildMessagesRequest(messages: ChatMessage[], settings: ConversationSettings): MessagesRequest {
+  const request: MessagesRequest = { model: settings.model, max_tokens: settings.maxTokens, messages: toMessageParams(messages) };
+  if (settings.systemPrompt.trim()) request.system = settings.systemPrompt;
+  return request;
+}

@@ -1,0 +1,323 @@
+// The chat session controller (pure: everything VS Code-specific comes in through SessionDeps).
+// Owns the conversations, runs one answer at a time, queues after 429, and posts deltas, never whole conversations.
+import type { GatewayClient, Logger } from '../gateway/types';
+import type { ChatAttachment, ChatMessage, ChatSnapshot, ConversationSettings, ErrorCard, HostToWebviewMessage, ModelOption } from '../shared/protocol/chat';
+import { appendMessage, effectiveSettings, findMessage, truncateFrom, type Conversation } from './conversation';
+import { ConversationStore } from './conversationStore';
+import { ChatSetupError } from './errorCard';
+import { DeltaBatcher, nodeTimers, type Timers } from './deltaBatcher';
+import type { HistoryStorage } from './history';
+import { buildMessagesRequest } from './requestBuilder';
+import { consumeStream, type StreamOutcome } from './streamAnswer';
+
+export interface SessionDeps {
+  storage: HistoryStorage;
+  /** A client, or undefined after telling the user what is missing. */
+  getClient(): Promise<GatewayClient | undefined>;
+  /** Turns an error into the inline card (the spec's reaction as actions). */
+  errorCard(error: unknown): ErrorCard;
+  defaults(): ConversationSettings;
+  post(message: HostToWebviewMessage): void;
+  setBusy(busy: boolean): void;
+  newId(): string;
+  now(): number;
+  timers?: Timers;
+  log?: Logger;
+  /** Host-side delta batching interval. */
+  batchMs?: number;
+  /** Wait after a 429 that named no Retry-After. */
+  defaultRetryMs?: number;
+}
+
+interface ActiveAnswer {
+  conversation: Conversation;
+  message: ChatMessage;
+  stop(): void;
+  stopped: boolean;
+}
+
+interface QueuedAnswer {
+  conversation: Conversation;
+  message: ChatMessage;
+  timer: unknown;
+  prefill: boolean;
+}
+
+export class SessionController {
+  readonly store: ConversationStore;
+  private active: ActiveAnswer | undefined;
+  private queued: QueuedAnswer | undefined;
+  private models: ModelOption[] = [];
+  private modelsProblem: string | undefined;
+  private attachments: ChatAttachment[] = [];
+  private readonly timers: Timers;
+
+  constructor(private readonly deps: SessionDeps) {
+    this.timers = deps.timers ?? nodeTimers;
+    this.store = new ConversationStore(deps.storage, deps.newId, deps.now, (e) => deps.log?.error('chat history write failed', e));
+  }
+
+  load(): Promise<void> {
+    return this.store.load();
+  }
+
+  get busy(): boolean {
+    return this.active !== undefined || this.queued !== undefined;
+  }
+
+  snapshot(): ChatSnapshot {
+    const conversation = this.store.active;
+    return {
+      conversations: this.store.summaries(),
+      activeId: conversation.id,
+      messages: conversation.messages,
+      settings: this.settingsOf(conversation),
+      models: this.models,
+      modelsProblem: this.modelsProblem,
+      busy: this.busy,
+      attachments: this.attachments,
+    };
+  }
+
+  setModels(models: ModelOption[], problem?: string): void {
+    this.models = models;
+    this.modelsProblem = problem;
+    this.deps.post({ type: 'models', models, problem });
+  }
+
+  addAttachment(attachment: ChatAttachment): void {
+    this.attachments = [...this.attachments, attachment];
+    this.deps.post({ type: 'attachments', attachments: this.attachments });
+  }
+
+  removeAttachment(id: string): void {
+    this.attachments = this.attachments.filter((a) => a.id !== id);
+    this.deps.post({ type: 'attachments', attachments: this.attachments });
+  }
+
+  // ---- conversations ----
+
+  newConversation(): void {
+    this.store.create();
+    this.postSnapshot();
+  }
+
+  selectConversation(id: string): boolean {
+    if (!this.store.select(id)) return false;
+    this.postSnapshot();
+    return true;
+  }
+
+  deleteConversation(id: string): boolean {
+    if (this.active?.conversation.id === id || this.queued?.conversation.id === id) this.stop();
+    if (!this.store.delete(id)) return false;
+    this.postSnapshot();
+    return true;
+  }
+
+  setSettings(change: Partial<ConversationSettings>): void {
+    const conversation = this.store.active;
+    conversation.overrides = { ...conversation.overrides, ...change };
+    this.store.save(conversation);
+    const settings = this.settingsOf(conversation);
+    const unknownModel = change.model && this.models.length > 0 && !this.models.some((m) => m.id === change.model);
+    const warning = unknownModel ? `"${change.model}" is not in the model list of your key: it may not be callable.` : undefined;
+    this.deps.post({ type: 'settings', conversationId: conversation.id, settings, warning });
+  }
+
+  // ---- answers ----
+
+  /** Sends a question (with the pending attachments). Refused while another answer runs or waits. */
+  send(text: string): string | undefined {
+    if (this.busy) return 'A reply is still in progress. Stop it first.';
+    if (!text.trim() && this.attachments.length === 0) return 'Nothing to send.';
+    const conversation = this.store.active;
+    const user = this.message('user', text);
+    if (this.attachments.length > 0) user.attachments = this.attachments;
+    this.attachments = [];
+    this.deps.post({ type: 'attachments', attachments: [] });
+    this.append(conversation, user);
+    this.answer(conversation);
+    return undefined;
+  }
+
+  regenerate(messageId: string): string | undefined {
+    if (this.busy) return 'A reply is still in progress. Stop it first.';
+    const conversation = this.store.active;
+    const target = findMessage(conversation, messageId);
+    if (!target || target.role !== 'assistant') return 'Only an answer can be regenerated.';
+    this.truncate(conversation, messageId);
+    this.answer(conversation);
+    return undefined;
+  }
+
+  editAndResend(messageId: string, text: string): string | undefined {
+    if (this.busy) return 'A reply is still in progress. Stop it first.';
+    const conversation = this.store.active;
+    const target = findMessage(conversation, messageId);
+    if (!target || target.role !== 'user') return 'Only a question can be edited.';
+    this.truncate(conversation, messageId);
+    const user = this.message('user', text);
+    if (target.attachments) user.attachments = target.attachments;
+    this.append(conversation, user);
+    this.answer(conversation);
+    return undefined;
+  }
+
+  /** Asks the model to go on from an answer that stopped (max_tokens, stopped, cut off): the answer is the prefill. */
+  continueAnswer(messageId: string): string | undefined {
+    if (this.busy) return 'A reply is still in progress. Stop it first.';
+    const conversation = this.store.active;
+    const last = conversation.messages[conversation.messages.length - 1];
+    if (!last || last.id !== messageId || last.role !== 'assistant' || !last.text.trim()) return 'Only the last answer can be continued.';
+    last.text = last.text.trimEnd();
+    this.run(conversation, last, true);
+    return undefined;
+  }
+
+  /** Stops the running answer (closing its socket) or cancels a queued one. */
+  stop(): void {
+    if (this.active) {
+      this.active.stopped = true;
+      this.active.stop();
+    }
+    if (this.queued) {
+      const { conversation, message, timer } = this.queued;
+      this.timers.clearTimeout(timer);
+      this.queued = undefined;
+      delete message.error;
+      this.finish(conversation, message, { status: 'stopped' });
+    }
+  }
+
+  /** The error card's Retry: a new request for the same question (never automatic after 5xx or timeout). */
+  retry(messageId: string): string | undefined {
+    return this.regenerate(messageId);
+  }
+
+  dispose(): void {
+    this.stop();
+  }
+
+  // ---- internals ----
+
+  private answer(conversation: Conversation): void {
+    const assistant = this.message('assistant', '');
+    assistant.status = 'streaming';
+    this.append(conversation, assistant);
+    this.run(conversation, assistant, false);
+  }
+
+  private run(conversation: Conversation, message: ChatMessage, prefill: boolean): void {
+    message.status = 'streaming';
+    delete message.error;
+    this.deps.post({ type: 'messageUpdated', conversationId: conversation.id, message });
+    const answer: ActiveAnswer = { conversation, message, stopped: false, stop: () => undefined };
+    this.active = answer;
+    this.deps.setBusy(true);
+    this.deps.post({ type: 'busy', busy: true });
+    this.stream(answer, prefill).catch((error) => this.deps.log?.error('chat answer failed', error));
+  }
+
+  private async stream(answer: ActiveAnswer, prefill: boolean): Promise<void> {
+    const { conversation, message } = answer;
+    const settings = this.settingsOf(conversation);
+    const history = conversation.messages.slice(0, conversation.messages.indexOf(message) + (prefill ? 1 : 0));
+    const client = await this.deps.getClient();
+    if (answer.stopped) return this.settle(answer, { status: 'stopped' });
+    if (!client) return this.settle(answer, { status: 'error', error: new ChatSetupError('No API key or base URL is configured.', ['replaceKey', 'openBaseUrlSetting']) });
+    if (!settings.model) {
+      return this.settle(answer, { status: 'error', error: new ChatSetupError('No chat model is available for your key. Refresh the model list or type a model id.', ['refreshModels']) });
+    }
+    const stream = client.streamMessage(buildMessagesRequest(history, settings));
+    answer.stop = () => stream.abort();
+    if (answer.stopped) stream.abort();
+    const batcher = new DeltaBatcher(({ text, thinking }) => {
+      this.deps.post({
+        type: 'streamDelta', conversationId: conversation.id, messageId: message.id,
+        ...(text ? { text } : {}), ...(thinking ? { thinking } : {}),
+      });
+    }, this.deps.batchMs ?? 24, this.timers);
+    const outcome = await consumeStream(stream, (kind, text) => {
+      if (kind === 'text') message.text += text;
+      else message.thinking = (message.thinking ?? '') + text;
+      batcher.push(kind, text);
+    }, () => answer.stopped);
+    batcher.flush();
+    if (message.model === undefined) message.model = settings.model;
+    this.settle(answer, outcome);
+  }
+
+  private settle(answer: ActiveAnswer, outcome: StreamOutcome | { status: 'stopped' }): void {
+    this.active = undefined;
+    const { conversation, message } = answer;
+    if ((outcome.status === 'error' || outcome.status === 'cutOff') && this.queueIfRateLimited(answer, outcome)) return;
+    this.finish(conversation, message, outcome);
+  }
+
+  private finish(conversation: Conversation, message: ChatMessage, outcome: StreamOutcome | { status: 'stopped' }): void {
+    message.status = outcome.status;
+    if ('usage' in outcome && outcome.usage) message.usage = outcome.usage;
+    if ('model' in outcome && outcome.model) message.model = outcome.model;
+    if (outcome.status === 'complete') message.stopReason = outcome.stopReason;
+    if (outcome.status === 'error' || outcome.status === 'cutOff') {
+      message.error = this.deps.errorCard(outcome.error);
+      this.deps.post({ type: 'errorCard', conversationId: conversation.id, messageId: message.id, card: message.error });
+    }
+    this.deps.post({
+      type: 'streamFinished', conversationId: conversation.id, messageId: message.id, status: message.status as Exclude<ChatMessage['status'], 'streaming' | 'queued'>,
+      usage: message.usage, stopReason: message.stopReason, model: message.model,
+    });
+    conversation.updatedAt = this.deps.now();
+    this.store.save(conversation);
+    this.deps.setBusy(this.busy);
+    this.deps.post({ type: 'busy', busy: this.busy });
+  }
+
+  /** 429 before any content: wait for Retry-After, then send again by itself (one request at a time). */
+  private queueIfRateLimited(answer: ActiveAnswer, outcome: { status: 'error' | 'cutOff'; error: unknown }): boolean {
+    const error = outcome.error as { kind?: unknown; retryAfterMs?: unknown };
+    if (outcome.status !== 'error' || error?.kind !== 'rate_limited') return false;
+    const { conversation, message } = answer;
+    const waitMs = typeof error.retryAfterMs === 'number' && error.retryAfterMs >= 0 ? error.retryAfterMs : (this.deps.defaultRetryMs ?? 10_000);
+    const prefill = message.text.length > 0;
+    message.status = 'queued';
+    message.error = { ...this.deps.errorCard(outcome.error), retryAfterMs: waitMs, queuedUntil: this.deps.now() + waitMs };
+    this.deps.post({ type: 'errorCard', conversationId: conversation.id, messageId: message.id, card: message.error });
+    const timer = this.timers.setTimeout(() => {
+      if (this.queued?.message !== message) return;
+      this.queued = undefined;
+      this.deps.post({ type: 'errorCard', conversationId: conversation.id, messageId: message.id, card: null });
+      this.run(conversation, message, prefill);
+    }, waitMs);
+    this.queued = { conversation, message, timer, prefill };
+    return true;
+  }
+
+  private settingsOf(conversation: Conversation): ConversationSettings {
+    const settings = effectiveSettings(conversation, this.deps.defaults());
+    if (!settings.model && this.models.length > 0) settings.model = this.models[0].id;
+    return settings;
+  }
+
+  private message(role: ChatMessage['role'], text: string): ChatMessage {
+    return { id: this.deps.newId(), role, text, status: 'complete', createdAt: this.deps.now() };
+  }
+
+  private append(conversation: Conversation, message: ChatMessage): void {
+    appendMessage(conversation, message, this.deps.now());
+    this.store.save(conversation);
+    this.deps.post({ type: 'messageAppended', conversationId: conversation.id, message });
+    this.deps.post({ type: 'conversations', conversations: this.store.summaries(), activeId: this.store.active.id });
+  }
+
+  private truncate(conversation: Conversation, messageId: string): void {
+    truncateFrom(conversation, messageId);
+    this.store.save(conversation);
+    this.deps.post({ type: 'messagesTruncated', conversationId: conversation.id, fromMessageId: messageId });
+  }
+
+  private postSnapshot(): void {
+    this.deps.post({ type: 'snapshot', snapshot: this.snapshot() });
+  }
+}

@@ -1,0 +1,99 @@
+// The input area: attachments, the question, Send / Stop, and the conversation's settings.
+import type { ChatAttachment, ConversationSettings, ModelOption } from '../../shared/protocol/chat';
+import { post } from './api';
+import { el, iconButton } from './dom';
+import { attachmentChips } from './messageView';
+
+export class Composer {
+  readonly element: HTMLElement;
+  readonly input: HTMLTextAreaElement;
+  private readonly chips: HTMLElement;
+  private readonly sendButton: HTMLButtonElement;
+  private readonly stopButton: HTMLButtonElement;
+  private readonly model: HTMLInputElement;
+  private readonly modelList: HTMLDataListElement;
+  private readonly maxTokens: HTMLInputElement;
+  private readonly systemPrompt: HTMLTextAreaElement;
+  private readonly warning: HTMLElement;
+  private busy = false;
+
+  constructor(private readonly onDraft: (text: string) => void) {
+    this.chips = el('div', { className: 'chips', attrs: { 'aria-label': 'Attachments' } });
+    this.input = el('textarea', { className: 'input', attrs: { rows: '3', 'aria-label': 'Ask a question (Enter sends, Shift+Enter adds a line, Escape stops)', placeholder: 'Ask a question…' } });
+    this.sendButton = iconButton('send', 'Send (Enter)', 'send');
+    this.stopButton = iconButton('debug-stop', 'Stop (Escape)', 'stop');
+    this.stopButton.hidden = true;
+    this.modelList = el('datalist', { attrs: { id: 'model-options' } });
+    this.model = el('input', { className: 'model', attrs: { list: 'model-options', 'aria-label': 'Model', spellcheck: 'false', placeholder: 'model id' } });
+    this.maxTokens = el('input', { className: 'max-tokens', attrs: { type: 'number', min: '1', max: '1000000', 'aria-label': 'Max tokens', title: 'Max tokens' } });
+    this.systemPrompt = el('textarea', { className: 'system-prompt', attrs: { rows: '3', 'aria-label': 'System prompt for this conversation', placeholder: 'System prompt for this conversation' } });
+    this.warning = el('div', { className: 'warning', attrs: { role: 'status' } });
+    const settings = el('details', { className: 'settings' },
+      el('summary', { text: 'System prompt' }), this.systemPrompt);
+    const toolbar = el('div', { className: 'toolbar' },
+      el('label', { className: 'field' }, el('span', { className: 'codicon codicon-sparkle', attrs: { 'aria-hidden': 'true' } }), this.model),
+      el('label', { className: 'field' }, el('span', { text: 'max', attrs: { 'aria-hidden': 'true' } }), this.maxTokens),
+      el('span', { className: 'spacer' }), this.stopButton, this.sendButton);
+    this.element = el('div', { className: 'composer' }, this.chips, this.input, toolbar, this.modelList, this.warning, settings);
+    this.wire();
+  }
+
+  get text(): string {
+    return this.input.value;
+  }
+
+  setText(text: string): void {
+    this.input.value = text;
+  }
+
+  setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.stopButton.hidden = !busy;
+    this.sendButton.hidden = busy;
+    this.element.classList.toggle('busy', busy);
+  }
+
+  setAttachments(attachments: ChatAttachment[]): void {
+    this.chips.replaceChildren(...attachmentChips(attachments, true));
+    this.chips.hidden = attachments.length === 0;
+  }
+
+  setModels(models: ModelOption[], problem: string | undefined): void {
+    this.modelList.replaceChildren(...models.map((m) => el('option', { attrs: { value: m.id } })));
+    this.warning.textContent = problem ?? '';
+  }
+
+  setSettings(settings: ConversationSettings, warning?: string): void {
+    if (document.activeElement !== this.model) this.model.value = settings.model;
+    if (document.activeElement !== this.maxTokens) this.maxTokens.value = String(settings.maxTokens);
+    if (document.activeElement !== this.systemPrompt) this.systemPrompt.value = settings.systemPrompt;
+    this.warning.textContent = warning ?? '';
+  }
+
+  /** Sends the draft unless busy (Esc stops first); returns whether it sent. */
+  send(): boolean {
+    if (this.busy) return false;
+    const text = this.input.value;
+    if (!text.trim() && this.chips.childElementCount === 0) return false;
+    post({ type: 'send', text });
+    this.input.value = '';
+    this.onDraft('');
+    return true;
+  }
+
+  private wire(): void {
+    this.input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.altKey && !event.ctrlKey && !event.metaKey) {
+        event.preventDefault();
+        this.send();
+      }
+    });
+    this.input.addEventListener('input', () => this.onDraft(this.input.value));
+    this.model.addEventListener('change', () => post({ type: 'setModel', model: this.model.value.trim() }));
+    this.maxTokens.addEventListener('change', () => {
+      const value = Math.floor(Number(this.maxTokens.value));
+      if (Number.isInteger(value) && value >= 1 && value <= 1_000_000) post({ type: 'setMaxTokens', maxTokens: value });
+    });
+    this.systemPrompt.addEventListener('change', () => post({ type: 'setSystemPrompt', systemPrompt: this.systemPrompt.value }));
+  }
+}

@@ -1,0 +1,160 @@
+// The message list: lazy rendering of finished messages, one rAF loop for streaming deltas,
+// stick-to-bottom scrolling, and an aria-live region that reads finished blocks of the answer.
+import type { ChatMessage, ErrorCard } from '../../shared/protocol/chat';
+import { el } from './dom';
+import { updateCountdowns } from './errorCardView';
+import { MessageView } from './messageView';
+
+export class MessageList {
+  readonly element: HTMLElement;
+  readonly live: HTMLElement;
+  private views = new Map<string, MessageView>();
+  private readonly dirty = new Set<MessageView>();
+  private frameRequested = false;
+  private stickToBottom = true;
+  private readonly observer: IntersectionObserver;
+  private countdownTimer: number | undefined;
+
+  constructor() {
+    this.element = el('div', { className: 'messages', attrs: { role: 'log', 'aria-label': 'Conversation', tabindex: '0' } });
+    this.live = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polite', 'aria-atomic': 'false' } });
+    this.element.addEventListener('scroll', () => {
+      const { scrollTop, scrollHeight, clientHeight } = this.element;
+      this.stickToBottom = scrollHeight - scrollTop - clientHeight < 40;
+    }, { passive: true });
+    this.observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        const view = this.views.get((entry.target as HTMLElement).dataset.id ?? '');
+        view?.ensureRendered();
+        this.observer.unobserve(entry.target);
+      }
+    }, { root: this.element, rootMargin: '1500px 0px' });
+  }
+
+  view(id: string): MessageView | undefined {
+    return this.views.get(id);
+  }
+
+  get messages(): ChatMessage[] {
+    return [...this.views.values()].map((v) => v.message);
+  }
+
+  reset(messages: ChatMessage[]): void {
+    this.observer.disconnect();
+    this.views.clear();
+    this.dirty.clear();
+    const fragment = document.createDocumentFragment();
+    for (const message of messages) fragment.append(this.createView(message).element);
+    this.element.replaceChildren(fragment);
+    if (messages.length === 0) this.element.append(emptyState());
+    this.refreshLastActions();
+    this.stickToBottom = true;
+    this.scrollToBottom();
+    this.tickCountdowns();
+  }
+
+  append(message: ChatMessage): void {
+    this.element.querySelector('.empty')?.remove();
+    const previousLast = this.element.lastElementChild;
+    this.element.append(this.createView(message).element);
+    if (previousLast) this.views.get((previousLast as HTMLElement).dataset.id ?? '')?.refreshMeta(false);
+    this.scrollToBottom();
+  }
+
+  update(message: ChatMessage): void {
+    const view = this.views.get(message.id);
+    if (!view) return this.append(message);
+    view.update(message);
+    this.refreshLastActions();
+    this.scrollToBottom();
+  }
+
+  truncateFrom(id: string): void {
+    const view = this.views.get(id);
+    if (!view) return;
+    let node: Element | null = view.element;
+    while (node) {
+      const next: Element | null = node.nextElementSibling;
+      this.views.delete((node as HTMLElement).dataset.id ?? '');
+      node.remove();
+      node = next;
+    }
+    this.refreshLastActions();
+  }
+
+  delta(id: string, text: string | undefined, thinking: string | undefined): void {
+    const view = this.views.get(id);
+    if (!view) return;
+    view.appendDelta(text, thinking);
+    this.dirty.add(view);
+    this.requestFrame();
+  }
+
+  finish(id: string, patch: Partial<ChatMessage>): void {
+    const view = this.views.get(id);
+    if (!view) return;
+    this.dirty.delete(view);
+    view.finish(patch);
+    this.refreshLastActions();
+    this.scrollToBottom();
+    if (patch.status) this.announce(patch.status === 'complete' ? 'Answer complete.' : `Answer ${patch.status === 'cutOff' ? 'cut off' : patch.status}.`);
+  }
+
+  setError(id: string, card: ErrorCard | null): void {
+    this.views.get(id)?.setError(card);
+    this.tickCountdowns();
+    this.scrollToBottom();
+  }
+
+  announce(text: string): void {
+    const line = el('p', { text: text.length > 2000 ? `${text.slice(0, 2000)}…` : text });
+    this.live.append(line);
+    while (this.live.childElementCount > 20) this.live.firstElementChild?.remove();
+  }
+
+  private createView(message: ChatMessage): MessageView {
+    const view = new MessageView({ ...message }, (text) => this.announce(text));
+    this.views.set(message.id, view);
+    if (!view.isStreaming) this.observer.observe(view.element);
+    return view;
+  }
+
+  private requestFrame(): void {
+    if (this.frameRequested) return;
+    this.frameRequested = true;
+    requestAnimationFrame(() => {
+      this.frameRequested = false;
+      for (const view of this.dirty) view.frame();
+      this.dirty.clear();
+      this.scrollToBottom();
+    });
+  }
+
+  private refreshLastActions(): void {
+    const last = this.element.lastElementChild as HTMLElement | null;
+    const previous = last?.previousElementSibling as HTMLElement | null;
+    if (previous) this.views.get(previous.dataset.id ?? '')?.refreshMeta(false);
+    if (last) this.views.get(last.dataset.id ?? '')?.refreshMeta(true);
+  }
+
+  private scrollToBottom(): void {
+    if (this.stickToBottom) this.element.scrollTop = this.element.scrollHeight;
+  }
+
+  /** Countdown of a queued (429) request, refreshed every second while one is shown. */
+  private tickCountdowns(): void {
+    if (this.countdownTimer !== undefined) return;
+    if (!updateCountdowns(this.element)) return;
+    this.countdownTimer = window.setTimeout(() => {
+      this.countdownTimer = undefined;
+      this.tickCountdowns();
+    }, 1000);
+  }
+}
+
+function emptyState(): HTMLElement {
+  return el('div', { className: 'empty' },
+    el('p', { text: 'Ask anything. Enter sends, Shift+Enter adds a line, Esc stops the answer.' }),
+    el('p', { text: 'Use “Ask about Selection” in an editor to attach code.' }));
+}

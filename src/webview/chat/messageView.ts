@@ -1,0 +1,158 @@
+// One message of the list. Finished messages render their markdown lazily (when scrolled near);
+// the streaming answer renders incrementally through StreamingBody.
+import type { ChatAttachment, ChatMessage, ErrorCard } from '../../shared/protocol/chat';
+import { el, iconButton, textButton } from './dom';
+import { renderErrorCard } from './errorCardView';
+import { renderMarkdown } from './markdown';
+import { StreamingBody } from './streamingBody';
+
+const STOP_LABELS: Record<string, string> = {
+  end_turn: 'finished', max_tokens: 'stopped at the max tokens limit', stop_sequence: 'stop sequence', tool_use: 'tool use',
+  pause_turn: 'paused', refusal: 'refused', model_context_window_exceeded: 'context window full',
+};
+
+export class MessageView {
+  readonly element: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly thinking: HTMLDetailsElement;
+  private readonly thinkingText: Text;
+  private readonly footer: HTMLElement;
+  private readonly errorSlot: HTMLElement;
+  private streaming: StreamingBody | undefined;
+  private rendered = false;
+
+  constructor(public message: ChatMessage, private readonly announce: (text: string) => void) {
+    const isUser = message.role === 'user';
+    this.element = el('div', { className: `message ${message.role}`, attrs: { 'data-id': message.id, role: 'article', 'aria-label': isUser ? 'Your message' : 'Answer' } });
+    this.thinkingText = document.createTextNode('');
+    this.thinking = el('details', { className: 'thinking' }, el('summary', { text: 'Thinking' }), el('div', { className: 'thinking-text' }, this.thinkingText));
+    this.body = el('div', { className: 'body' });
+    this.footer = el('div', { className: 'footer' });
+    this.errorSlot = el('div', { className: 'error-slot' });
+    const who = el('div', { className: 'who', text: isUser ? 'You' : 'Assistant' });
+    this.element.append(who, this.thinking, this.body, this.errorSlot, this.footer);
+    if (message.status === 'streaming') this.startStreaming();
+    else this.estimateHeight();
+    this.refreshMeta();
+  }
+
+  get isStreaming(): boolean {
+    return this.streaming !== undefined;
+  }
+
+  /** Renders the body if it was waiting for visibility. */
+  ensureRendered(): void {
+    if (this.rendered || this.streaming) return;
+    this.rendered = true;
+    this.element.style.removeProperty('min-height');
+    const m = this.message;
+    if (m.role === 'user') {
+      this.body.replaceChildren(...attachmentChips(m.attachments ?? []), el('div', { className: 'user-text', text: m.text }));
+    } else {
+      this.body.replaceChildren(renderMarkdown(m.text));
+    }
+    this.thinkingText.data = m.thinking ?? '';
+  }
+
+  /** Replaces the message (status change, final data) and re-renders it fully. */
+  update(message: ChatMessage): void {
+    this.message = message;
+    if (message.status === 'streaming') {
+      this.startStreaming();
+    } else {
+      this.streaming = undefined;
+      this.rendered = false;
+      this.ensureRendered();
+    }
+    this.refreshMeta();
+  }
+
+  appendDelta(text: string | undefined, thinking: string | undefined): void {
+    if (thinking) {
+      this.message.thinking = (this.message.thinking ?? '') + thinking;
+      this.thinkingText.appendData(thinking);
+      this.thinking.hidden = false;
+    }
+    if (text) {
+      this.message.text += text;
+      this.streaming?.append(text);
+    }
+  }
+
+  /** One animation frame of streaming. */
+  frame(): void {
+    this.streaming?.render();
+  }
+
+  finish(patch: Partial<ChatMessage>): void {
+    Object.assign(this.message, patch);
+    this.streaming = undefined;
+    this.rendered = false;
+    this.ensureRendered();
+    this.refreshMeta();
+  }
+
+  setError(card: ErrorCard | null): void {
+    if (card) this.message.error = card;
+    else delete this.message.error;
+    this.errorSlot.replaceChildren(card ? renderErrorCard(card, this.message.id) : '');
+  }
+
+  /** Footer: model, usage, stop reason, status badges, and the actions that apply. */
+  refreshMeta(isLast = this.element.nextElementSibling === null): void {
+    const m = this.message;
+    this.element.dataset.status = m.status;
+    this.thinking.hidden = !m.thinking;
+    this.errorSlot.replaceChildren(m.error ? renderErrorCard(m.error, m.id) : '');
+    const parts: Array<Node | string> = [];
+    if (m.status === 'stopped') parts.push(badge('Stopped', 'stopped'));
+    if (m.status === 'cutOff') parts.push(badge('Cut off: the answer is incomplete', 'cutoff'));
+    if (m.role === 'assistant' && m.status !== 'streaming' && m.status !== 'queued') parts.push(...assistantMeta(m));
+    const actions = el('span', { className: 'actions' });
+    if (m.status !== 'streaming' && m.status !== 'queued') {
+      actions.append(iconButton('copy', 'Copy message', 'copyMessage', { 'data-message-id': m.id }));
+      if (m.role === 'user') actions.append(iconButton('edit', 'Edit and resend', 'edit', { 'data-message-id': m.id }));
+      else actions.append(iconButton('refresh', 'Regenerate', 'regenerate', { 'data-message-id': m.id }));
+    }
+    const canContinue = m.role === 'assistant' && isLast && m.text.trim() !== '' && (m.stopReason === 'max_tokens' || m.status === 'stopped' || m.status === 'cutOff');
+    if (canContinue) actions.append(textButton('Continue', 'continue', { 'data-message-id': m.id }));
+    this.footer.replaceChildren(...parts, actions);
+  }
+
+  private startStreaming(): void {
+    this.rendered = true;
+    this.streaming = new StreamingBody(this.body, (text) => this.announce(text));
+    this.streaming.append(this.message.text);
+    this.thinkingText.data = this.message.thinking ?? '';
+    this.streaming.render();
+  }
+
+  /** Keeps the scroll height roughly right before a lazy message is rendered. */
+  private estimateHeight(): void {
+    const lines = Math.min(200, Math.ceil(this.message.text.length / 60) + 1);
+    this.element.style.minHeight = `${lines * 18 + 24}px`;
+  }
+}
+
+function badge(text: string, kind: string): HTMLElement {
+  return el('span', { className: `badge ${kind}`, text });
+}
+
+function assistantMeta(m: ChatMessage): Array<Node | string> {
+  const parts: string[] = [];
+  if (m.model) parts.push(m.model);
+  if (m.usage) parts.push(`${m.usage.inputTokens} in / ${m.usage.outputTokens} out tokens`);
+  if (m.stopReason) parts.push(STOP_LABELS[m.stopReason] ?? m.stopReason);
+  return parts.length ? [el('span', { className: 'meta', text: parts.join(' · ') })] : [];
+}
+
+export function attachmentChips(attachments: ChatAttachment[], removable = false): HTMLElement[] {
+  return attachments.map((a) => {
+    const lines = a.startLine !== undefined ? `:${a.startLine}-${a.endLine ?? a.startLine}` : '';
+    const chip = el('span', { className: 'chip', attrs: { title: `${a.path}${lines} (${a.languageId})` } },
+      el('span', { className: `codicon codicon-${a.kind === 'file' ? 'file' : 'selection'}`, attrs: { 'aria-hidden': 'true' } }),
+      el('span', { className: 'chip-label', text: `${a.path}${lines}` }));
+    if (removable) chip.append(iconButton('close', `Remove ${a.path}`, 'removeAttachment', { 'data-attachment-id': a.id }));
+    return chip;
+  });
+}

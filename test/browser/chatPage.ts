@@ -1,0 +1,115 @@
+// Loads the real chat bundle (dist/webview/chat.js) in headless Chromium, served from 127.0.0.1 with
+// the production CSP, and a fake acquireVsCodeApi that records what the page posts and plays host messages.
+import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join, normalize } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'esbuild';
+import type { ChatMessage, ChatSnapshot, HostToWebviewMessage, WebviewToHostMessage } from '../../src/shared/protocol/chat';
+import { launchChromium } from '../support/browser';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** The same policy as src/platform/webviewHtml.ts (which needs `vscode`, so it is not imported here). */
+function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src ${cspSource}`, `font-src ${cspSource}`,
+    `img-src ${cspSource} data:`, "base-uri 'none'", "form-action 'none'",
+  ].join('; ');
+}
+
+/** Builds dist/webview/chat.js (and the codicons next to it) the way esbuild.js does. */
+export async function buildChatBundle(minify = false): Promise<void> {
+  await build({
+    entryPoints: { chat: join(ROOT, 'src/webview/chat/main.ts') },
+    outdir: join(ROOT, 'dist/webview'),
+    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify, sourcemap: minify ? false : 'linked',
+    legalComments: 'none', logLevel: 'warning', loader: { '.ttf': 'file' },
+  });
+}
+
+const PAGE = (csp: string, nonce: string) => `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<link rel="stylesheet" href="/media/common.css"><link rel="stylesheet" href="/media/chat.css"><title>Chat</title></head>
+<body><div id="root"></div><script nonce="${nonce}" src="/dist/webview/chat.js"></script></body></html>`;
+
+/** A static server for the page, dist/ and media/ (what localResourceRoots allows). */
+export async function startPageServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const nonce = 'dGVzdC1ub25jZS0xMjM0NTY=';
+  const server: Server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0]));
+    if (path === '/favicon.ico') return void res.writeHead(204).end();
+    if (path === '/' || path === '/index.html') {
+      const origin = `http://${req.headers.host}`;
+      res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE(contentSecurityPolicy(origin, nonce), nonce));
+      return;
+    }
+    if (!path.startsWith('/dist/') && !path.startsWith('/media/')) return void res.writeHead(404).end();
+    try {
+      const body = readFileSync(join(ROOT, path));
+      const type = path.endsWith('.js') ? 'text/javascript' : path.endsWith('.css') ? 'text/css' : 'application/octet-stream';
+      res.writeHead(200, { 'content-type': type }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Installed before the bundle runs: the webview's view of VS Code (a string: tsx would inject helpers into a function). */
+const FAKE_VSCODE_API = `
+  window.__posted = [];
+  window.__state = undefined;
+  window.acquireVsCodeApi = () => ({
+    postMessage: (m) => void window.__posted.push(JSON.parse(JSON.stringify(m))),
+    getState: () => window.__state,
+    setState: (s) => void (window.__state = s),
+  });
+  window.__play = (m) => window.dispatchEvent(new MessageEvent('message', { data: m }));
+`;
+
+export interface ChatPage {
+  page: Page;
+  /** Page errors, console errors and dialogs (a dialog would mean injected script ran). */
+  errors: string[];
+  play(message: HostToWebviewMessage): Promise<void>;
+  posted(): Promise<WebviewToHostMessage[]>;
+  close(): Promise<void>;
+}
+
+export async function openChatPage(browser: Browser, url: string, width = 400): Promise<ChatPage> {
+  const context = await browser.newContext({ viewport: { width, height: 700 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); void d.dismiss(); });
+  await page.addInitScript({ content: FAKE_VSCODE_API });
+  await page.goto(url);
+  await page.waitForFunction(() => (globalThis as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'), undefined, { timeout: 10_000 })
+    .catch((e: Error) => { throw new Error(`${e.message}\n${errors.join('\n')}`); });
+  return {
+    page,
+    errors,
+    play: (message) => page.evaluate((m) => (globalThis as unknown as { __play(m: unknown): void }).__play(m), message),
+    posted: () => page.evaluate(() => (globalThis as unknown as { __posted: WebviewToHostMessage[] }).__posted),
+    close: () => context.close(),
+  };
+}
+
+export { launchChromium };
+
+export function snapshot(messages: ChatMessage[] = [], extra: Partial<ChatSnapshot> = {}): ChatSnapshot {
+  return {
+    conversations: [{ id: 'c1', title: 'Test chat', updatedAt: 1, messageCount: messages.length }],
+    activeId: 'c1', messages, settings: { model: 'claude-demo-sonnet', maxTokens: 1024, systemPrompt: '' },
+    models: [{ id: 'claude-demo-sonnet' }, { id: 'claude-demo-haiku' }], busy: false, attachments: [], ...extra,
+  };
+}
+
+export function msg(id: string, role: 'user' | 'assistant', text: string, extra: Partial<ChatMessage> = {}): ChatMessage {
+  return { id, role, text, status: 'complete', createdAt: 1, ...extra };
+}
