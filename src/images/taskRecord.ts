@@ -29,6 +29,7 @@ export interface TaskRecord {
   version: 1;
   /** Our own id (random), known before the gateway answers. */
   localId: string;
+  /** The gateway's task id; absent for synchronous requests (nothing to poll). */
   taskId?: string;
   pollUrl?: string;
   request: TaskRequestSummary;
@@ -49,7 +50,7 @@ export interface TaskRecord {
 }
 
 export type TaskEvent =
-  | { type: 'submitted'; taskId: string; pollUrl?: string }
+  | { type: 'submitted'; taskId?: string; pollUrl?: string }
   | { type: 'submitUnknown'; error: string }
   | { type: 'submitFailed'; error: string }
   | { type: 'saving'; files: string[] }

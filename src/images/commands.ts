@@ -1,0 +1,85 @@
+// Generate Image and Edit Image. Both accept an optional argument object ({prompt, model, size, n,
+// quality}; for edits also source, mask, references) so tests and the chat participant can skip the
+// input boxes. They resolve with a RunResult (status, saved files) for callers that want it.
+import * as vscode from 'vscode';
+import type { Services } from '../platform/services';
+import { askPrompt, pickMask, pickModel, pickReferences, pickSize } from './pickers';
+import { result, type RunResult } from './results';
+import type { ImageRunner } from './runner';
+import { currentRoot, resolveInsideRoot } from './workspaceTarget';
+
+export interface ImageCommandArgs {
+  prompt?: string;
+  model?: string;
+  size?: string;
+  n?: number;
+  quality?: string;
+  /** Edit only: a Uri or a workspace-relative path. */
+  source?: vscode.Uri | string;
+  mask?: vscode.Uri | string;
+  references?: Array<vscode.Uri | string>;
+  /** Show the progress notification (default true). */
+  notification?: boolean;
+}
+
+export function parseArgs(value: unknown): ImageCommandArgs {
+  if (typeof value !== 'object' || value === null || value instanceof vscode.Uri) return {};
+  const v = value as Record<string, unknown>;
+  const str = (x: unknown) => (typeof x === 'string' && x.trim() ? x : undefined);
+  const file = (x: unknown) => (x instanceof vscode.Uri || typeof x === 'string' ? x : undefined);
+  return {
+    prompt: str(v.prompt), model: str(v.model), size: str(v.size), quality: str(v.quality),
+    n: typeof v.n === 'number' && Number.isInteger(v.n) && v.n >= 1 && v.n <= 10 ? v.n : undefined,
+    source: file(v.source), mask: file(v.mask),
+    references: Array.isArray(v.references) ? v.references.map(file).filter((x): x is vscode.Uri | string => !!x) : undefined,
+    notification: typeof v.notification === 'boolean' ? v.notification : undefined,
+  };
+}
+
+export async function generateImageCommand(services: Services, runner: ImageRunner, arg?: unknown): Promise<RunResult> {
+  const args = parseArgs(arg);
+  const interactive = !args.prompt;
+  const prompt = args.prompt ?? (await askPrompt('Generate Image (1/3): prompt'));
+  if (!prompt) return result('declined');
+  const model = args.model ?? (interactive ? await pickModel(services, runner, 'Generate Image (2/3): model') : undefined);
+  if (interactive && !model) return result('declined');
+  const size = args.size ?? (interactive ? await pickSize(services, 'Generate Image (3/3): size') : undefined);
+  if (interactive && !size) return result('declined');
+  return runner.run({ kind: 'generation', prompt, model, size, n: args.n, quality: args.quality }, { notification: args.notification });
+}
+
+/** Context menus pass (uri, selectedUris); the palette passes nothing; tests pass an argument object. */
+export async function editImageCommand(services: Services, runner: ImageRunner, first?: unknown, second?: unknown): Promise<RunResult> {
+  const args = parseArgs(first instanceof vscode.Uri ? second : first);
+  const root = currentRoot(services.context.globalState);
+  const toUri = (x: vscode.Uri | string | undefined) => (typeof x === 'string' ? (root ? resolveInsideRoot(root, x) : undefined) : x);
+  const source = first instanceof vscode.Uri ? first : toUri(args.source) ?? (await activeOrPickedImage());
+  if (!source) return result('declined', { message: 'No source image.' });
+  const interactive = !args.prompt;
+  const prompt = args.prompt ?? (await askPrompt(`Edit ${source.path.split('/').pop()}: what should change?`));
+  if (!prompt) return result('declined');
+  let mask = toUri(args.mask);
+  let references = args.references?.map(toUri).filter((u): u is vscode.Uri => !!u);
+  if (interactive) {
+    const pickedMask = await pickMask(source);
+    if (pickedMask === 'cancel') return result('declined');
+    mask = pickedMask;
+    references = await pickReferences(source, mask);
+    if (!references) return result('declined');
+  }
+  const model = args.model ?? (interactive ? await pickModel(services, runner, 'Edit Image: model') : undefined);
+  if (interactive && !model) return result('declined');
+  return runner.run({ kind: 'edit', prompt, model, size: args.size, n: args.n, quality: args.quality, source, mask, references }, { notification: args.notification });
+}
+
+/** The image shown in the active editor (text or image preview tab), else one picked from disk. */
+async function activeOrPickedImage(): Promise<vscode.Uri | undefined> {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  const uri = input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputText ? input.uri : undefined;
+  if (uri && /\.(png|jpe?g|webp)$/i.test(uri.path)) return uri;
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false, title: 'Edit Image: source image', filters: { Images: ['png', 'jpg', 'jpeg', 'webp'] },
+    defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+  });
+  return picked?.[0];
+}

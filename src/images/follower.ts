@@ -1,0 +1,216 @@
+// Follows an accepted image task: polls it (the client honours Retry-After), shows progress in a
+// cancellable notification and the panel, and saves its images exactly once. Cancel stops polling
+// only: the gateway may still finish (and charge) the task, which stays listed to check later.
+import * as vscode from 'vscode';
+import { isGatewayError } from '../gateway/errors';
+import type { GeneratedImage, ImageTask } from '../gateway/types';
+import { createDispatcher, planProxy } from '../platform/proxy';
+import { readProxySettings } from '../platform/config';
+import type { Services } from '../platform/services';
+import { obtainImageBytes } from './download';
+import { result, runError, type RunResult } from './results';
+import { checkImage, saveTaskImages, type CheckedImage } from './saver';
+import { describeTask, type TaskRecord } from './taskRecord';
+import type { TaskTracker } from './tracker';
+import { workspaceSink } from './workspaceTarget';
+
+export interface FollowOptions {
+  /** Show a cancellable withProgress notification (default true). */
+  notification?: boolean;
+  token?: vscode.CancellationToken;
+  onProgress?(message: string, percent?: number): void;
+  /** Show "Saved ..." / "Stopped ..." messages (default true). */
+  announce?: boolean;
+}
+
+type Report = (message: string, percent?: number) => void;
+
+export const CANCELLED_MESSAGE = 'Stopped waiting for the image task. The gateway may still finish it and charge for it; ' +
+  'it stays in "Show Image Tasks" so you can check it later.';
+
+export class Follower {
+  private readonly running = new Map<string, AbortController>();
+  /** Follows stopped as if the window had gone away: their records stay as they are. */
+  private readonly detached = new Set<string>();
+  private readonly onSavedEmitter = new vscode.EventEmitter<RunResult>();
+  readonly onSaved = this.onSavedEmitter.event;
+
+  constructor(private readonly services: Services, private readonly tracker: TaskTracker) {}
+
+  isFollowing(localId: string): boolean {
+    return this.running.has(localId);
+  }
+
+  /** Stops polling a task (panel's Cancel); the record becomes 'cancelled'. */
+  cancel(localId: string): void {
+    this.running.get(localId)?.abort();
+  }
+
+  /** Stops every follow without touching its record (what a window reload does), then waits for them to let go. */
+  async detachAll(): Promise<void> {
+    const ids = [...this.running.keys()];
+    for (const id of ids) {
+      this.detached.add(id);
+      this.running.get(id)?.abort();
+    }
+    for (let i = 0; i < 100 && ids.some((id) => this.tracker.isClaimed(id)); i++) await new Promise((r) => setTimeout(r, 50));
+  }
+
+  /** Polls a pending task (or completes an interrupted save) and saves its images once. */
+  async follow(localId: string, options: FollowOptions = {}): Promise<RunResult> {
+    if (!this.tracker.claim(localId)) {
+      const record = this.tracker.get(localId);
+      return result(this.isFollowing(localId) ? 'busy' : 'failed', { localId, taskId: record?.taskId, message: 'This task is already being followed or is finished.' });
+    }
+    try {
+      const record = this.tracker.get(localId) as TaskRecord;
+      return await this.withUi(`Model Gateway: ${describeTask(record)}`, options, localId, (report, signal) => this.pollAndSave(record, report, signal, options));
+    } finally {
+      this.tracker.release(localId);
+    }
+  }
+
+  /** Runs work under a notification (when wanted), merging its cancel, the caller's token and the panel's Cancel into one signal. */
+  withUi<T>(title: string, options: FollowOptions, localId: string | undefined, work: (report: Report, signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    if (localId) this.running.set(localId, controller);
+    const outer = options.token?.onCancellationRequested(() => controller.abort());
+    const cleanup = () => { outer?.dispose(); if (localId) this.running.delete(localId); };
+    const base: Report = (message, percent) => options.onProgress?.(message, percent);
+    if (options.notification === false) return work(base, controller.signal).finally(cleanup);
+    return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+      token.onCancellationRequested(() => controller.abort());
+      let last = 0;
+      const report: Report = (message, percent) => {
+        base(message, percent);
+        const increment = percent !== undefined && percent > last ? percent - last : undefined;
+        if (percent !== undefined) last = Math.max(last, percent);
+        progress.report({ message, increment });
+      };
+      return work(report, controller.signal);
+    })).finally(cleanup);
+  }
+
+  private async pollAndSave(record: TaskRecord, report: Report, signal: AbortSignal, options: FollowOptions): Promise<RunResult> {
+    if (!record.taskId) {
+      const message = 'The window closed before the images of a synchronous request were saved; they cannot be fetched again.';
+      await this.tracker.apply(record.localId, { type: 'failed', error: message });
+      return result('failed', { localId: record.localId, message });
+    }
+    const client = await this.services.gateway.client();
+    if (!client) return result('pending', { localId: record.localId, taskId: record.taskId, message: 'No API key or base URL: the task stays pending.' });
+    report('Waiting for the gateway...', record.progress);
+    let task: ImageTask;
+    try {
+      task = await client.waitForImageTask(record.taskId, {
+        pollUrl: record.pollUrl, signal,
+        onUpdate: (update) => {
+          report(progressText(update), update.progress);
+          this.tracker.noteProgress(record, update.progress);
+        },
+      });
+    } catch (error) {
+      return this.pollFailed(record, error, options);
+    }
+    if (task.status === 'failed') return this.taskFailed(record, task, options);
+    report('Saving...', 100);
+    return this.saveImages(record.localId, task.images, options, signal);
+  }
+
+  private async pollFailed(record: TaskRecord, error: unknown, options: FollowOptions): Promise<RunResult> {
+    const base = { localId: record.localId, taskId: record.taskId, error: runError(error), cause: error };
+    if (isGatewayError(error) && error.kind === 'aborted' && this.detached.delete(record.localId)) {
+      return result('pending', { ...base, message: 'Detached; the task stays pending.' });
+    }
+    if (isGatewayError(error) && error.kind === 'aborted') {
+      if (record.state === 'pending') await this.tracker.apply(record.localId, { type: 'cancelled' });
+      if (options.announce !== false) void vscode.window.showInformationMessage(`Model Gateway: ${CANCELLED_MESSAGE}`, 'Show Image Tasks')
+        .then((c) => c && vscode.commands.executeCommand('modelGateway.showImageTasks'));
+      return result('cancelled', { ...base, message: CANCELLED_MESSAGE });
+    }
+    if (isGatewayError(error) && error.kind === 'not_found') {
+      return this.taskFailed(record, { expired: true, error: 'The gateway no longer knows this task.' }, options);
+    }
+    const message = `Could not read the image task (${runError(error).message}). It stays pending and is checked again on the next start, or from "Show Image Tasks".`;
+    if (options.announce !== false) void this.services.errors.show(error, 'image');
+    return result('pending', { ...base, message });
+  }
+
+  private async taskFailed(record: TaskRecord, task: Pick<ImageTask, 'expired' | 'error'>, options: FollowOptions): Promise<RunResult> {
+    const message = task.expired
+      ? `The image task ${record.taskId} expired before its images were read. It is not retried; re-run it explicitly if you still want it.`
+      : `The gateway reports that image task ${record.taskId} failed${task.error ? `: ${task.error}` : '.'}`;
+    await this.tracker.apply(record.localId, task.expired ? { type: 'expired' } : { type: 'failed', error: message });
+    if (options.announce !== false) void vscode.window.showErrorMessage(`Model Gateway: ${message}`);
+    return result(task.expired ? 'expired' : 'failed', { localId: record.localId, taskId: record.taskId, message, error: { message, kind: task.expired ? 'expired' : 'task_failed' } });
+  }
+
+  /** Downloads (at once: URLs expire), checks the bytes and writes files + sidecars exactly once. */
+  async saveImages(localId: string, images: GeneratedImage[], options: FollowOptions, signal?: AbortSignal): Promise<RunResult> {
+    const claimedHere = this.tracker.claim(localId);
+    const record = this.tracker.get(localId) as TaskRecord;
+    let checked: CheckedImage[];
+    try {
+      checked = await this.obtainAll(images, signal);
+      if (checked.length === 0) throw new Error('The gateway reported success but returned no images.');
+    } catch (error) {
+      if (claimedHere) this.tracker.release(localId);
+      return this.saveFailed(localId, error, options, true);
+    }
+    try {
+      const saved = await saveTaskImages(this.tracker, localId, checked, workspaceSink(vscode.Uri.parse(record.workspaceFolder)));
+      const root = vscode.Uri.parse(saved.workspaceFolder);
+      const files = (saved.files ?? []).map((f) => vscode.Uri.joinPath(root, ...f.split('/')).toString());
+      const done = result('saved', { localId, taskId: saved.taskId, files, paths: saved.files ?? [] });
+      this.onSavedEmitter.fire(done);
+      if (options.announce !== false) announceSaved(done);
+      return done;
+    } catch (error) {
+      return this.saveFailed(localId, error, options, false);
+    } finally {
+      if (claimedHere) this.tracker.release(localId);
+    }
+  }
+
+  private async obtainAll(images: GeneratedImage[], signal?: AbortSignal): Promise<CheckedImage[]> {
+    const dispatcher = createDispatcher(planProxy(readProxySettings(), process.env));
+    try {
+      const checked: CheckedImage[] = [];
+      for (const image of images) {
+        const bytes = await obtainImageBytes(image, { dispatcher, signal, baseUrl: this.services.config.current.baseUrl || undefined });
+        checked.push(checkImage(bytes, image.revisedPrompt));
+      }
+      return checked;
+    } finally {
+      void dispatcher?.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Missing or bad image data fails the task. A failed write keeps 'saving' (its names stay reserved)
+   * so the next start completes the same files.
+   */
+  private async saveFailed(localId: string, error: unknown, options: FollowOptions, badData: boolean): Promise<RunResult> {
+    const record = this.tracker.get(localId);
+    const message = `The images could not be saved: ${runError(error).message}`;
+    if (badData && (record?.state === 'pending' || record?.state === 'saving')) await this.tracker.apply(localId, { type: 'failed', error: message });
+    if (options.announce !== false) void vscode.window.showErrorMessage(`Model Gateway: ${message}`);
+    return result('failed', { localId, taskId: record?.taskId, message, error: runError(error) });
+  }
+}
+
+function progressText(task: ImageTask): string {
+  const status = task.rawStatus ?? task.status;
+  return task.progress !== undefined ? `${status} (${Math.round(task.progress)}%)` : status;
+}
+
+function announceSaved(done: RunResult): void {
+  const open = 'Open';
+  const reveal = 'Reveal in Explorer';
+  const text = `Model Gateway: saved ${done.paths.length === 1 ? done.paths[0] : `${done.paths.length} images (${done.paths[0]}, ...)`}.`;
+  void vscode.window.showInformationMessage(text, open, reveal).then(async (choice) => {
+    const first = vscode.Uri.parse(done.files[0]);
+    if (choice === open) await vscode.commands.executeCommand('vscode.open', first);
+    if (choice === reveal) await vscode.commands.executeCommand('revealInExplorer', first);
+  });
+}

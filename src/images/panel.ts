@@ -1,0 +1,207 @@
+// The image panel: one WebviewPanel, restored after reload by its serializer. The host validates
+// every message (isImagesToHostMessage), resolves every path the webview names inside the workspace,
+// and maps gallery ids back through its own table (the webview never chooses a file to act on).
+import * as vscode from 'vscode';
+import type { Services } from '../platform/services';
+import { renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
+import { Views } from '../shared/commands';
+import { isImagesToHostMessage, type HostToImagesMessage, type ImageForm, type ImagesToHostMessage, type PanelSnapshot, type TaskView } from '../shared/protocol/images';
+import { readGallery, thumbnailOf, toGalleryItems, type GalleryEntry } from './gallery';
+import { outputFolderSegments } from './paths';
+import { COMMON_SIZES, QUALITIES, workspaceImages } from './pickers';
+import { LAST_SIZE_KEY, type ImageRunner } from './runner';
+import { galleryAction } from './galleryActions';
+import type { TaskRecord } from './taskRecord';
+import { resumeTask } from './tasksCommand';
+import { currentRoot, relativeToRoot, resolveInsideRoot } from './workspaceTarget';
+
+export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private panelSubscriptions: vscode.Disposable[] = [];
+  private gallery = new Map<string, GalleryEntry>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly services: Services, private readonly runner: ImageRunner, private readonly lastEditor: () => vscode.TextEditor | undefined) {
+    this.subscriptions = [vscode.window.registerWebviewPanelSerializer(Views.imagePanel, this)];
+  }
+
+  /** Opens (or reveals) the panel, optionally with a form prefilled (Re-run with changes). */
+  open(prefill?: ImageForm): void {
+    if (!this.panel) {
+      const panel = vscode.window.createWebviewPanel(Views.imagePanel, 'Images', vscode.ViewColumn.Active, { ...webviewOptions(this.services.context.extensionUri), retainContextWhenHidden: false });
+      this.attach(panel);
+    } else {
+      this.panel.reveal();
+    }
+    if (prefill) this.post({ type: 'prefill', form: prefill });
+  }
+
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel): Promise<void> {
+    this.panel?.dispose();
+    this.attach(panel);
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    this.detach();
+    this.subscriptions.forEach((d) => d.dispose());
+  }
+
+  get isOpen(): boolean {
+    return !!this.panel;
+  }
+
+  private attach(panel: vscode.WebviewPanel): void {
+    this.panel = panel;
+    const extensionUri = this.services.context.extensionUri;
+    panel.webview.options = webviewOptions(extensionUri);
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
+    panel.webview.html = renderWebviewHtml(panel.webview, extensionUri, { script: 'images', styles: ['common.css', 'images.css'], title: 'Images' });
+    this.panelSubscriptions = [
+      panel.webview.onDidReceiveMessage((message: unknown) => {
+        if (!isImagesToHostMessage(message)) {
+          this.services.log.warn('Image panel: ignored a malformed message.');
+          return;
+        }
+        void this.handle(message).catch((error: unknown) => this.services.log.error('Image panel: message failed.', error));
+      }),
+      panel.onDidDispose(() => this.detach()),
+      this.runner.tracker.onDidChange((record) => this.postTask(record)),
+      this.runner.follower.onSaved(() => void this.sendGallery()),
+      this.services.catalog.onDidChange(() => void this.sendModels()),
+      this.services.config.onDidChange(() => void this.sendSnapshot()),
+      this.watchSidecars(),
+    ];
+  }
+
+  private detach(): void {
+    this.panelSubscriptions.forEach((d) => d.dispose());
+    this.panelSubscriptions = [];
+    this.panel = undefined;
+  }
+
+  private watchSidecars(): vscode.Disposable {
+    const root = this.root();
+    const segments = outputFolderSegments(this.services.config.current.images.outputFolder);
+    if (!root || !segments.ok) return new vscode.Disposable(() => undefined);
+    const folder = vscode.Uri.joinPath(root, ...segments.segments);
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '*.json'));
+    let timer: NodeJS.Timeout | undefined;
+    const refresh = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void this.sendGallery(), 300);
+    };
+    return vscode.Disposable.from(watcher, watcher.onDidCreate(refresh), watcher.onDidDelete(refresh), watcher.onDidChange(refresh));
+  }
+
+  private root(): vscode.Uri | undefined {
+    return currentRoot(this.services.context.globalState);
+  }
+
+  private post(message: HostToImagesMessage): void {
+    void this.panel?.webview.postMessage(message);
+  }
+
+  private async handle(message: ImagesToHostMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready': return this.sendSnapshot();
+      case 'refreshModels': await this.services.catalog.refresh().catch((e: unknown) => this.services.errors.show(e, 'models')); return this.sendModels();
+      case 'refreshGallery': return this.sendGallery();
+      case 'submit': return this.submit(message.requestId, message.form);
+      case 'pick': return this.pick(message.slot);
+      case 'unpick': return;
+      case 'formChanged': return;
+      case 'cancelTask': this.runner.follower.cancel(message.localId); return;
+      case 'resumeTask': void resumeTask(this.runner, message.localId); return;
+      case 'galleryAction': {
+        const entry = this.gallery.get(message.id);
+        if (!entry) return;
+        const prefill = await galleryAction(message.action, entry, this.root(), this.lastEditor());
+        if (prefill) this.post({ type: 'prefill', form: prefill });
+        return;
+      }
+    }
+  }
+
+  private async sendSnapshot(): Promise<void> {
+    const root = this.root();
+    const images = this.services.config.current.images;
+    const models = await this.modelList();
+    const size = this.services.context.globalState.get<string>(LAST_SIZE_KEY) ?? images.defaultSize;
+    const sizes = [...new Set([images.defaultSize, size, ...COMMON_SIZES])];
+    const snapshot: PanelSnapshot = {
+      models: models.ids, modelsNotice: models.notice,
+      sizes,
+      qualities: QUALITIES,
+      form: { mode: 'generate', prompt: '', model: this.runner.defaultModel(models.ids) ?? '', size: images.defaultSize, quality: images.defaultQuality, n: 1, references: [] },
+      gallery: [], tasks: this.taskViews(), requestMode: images.mode,
+      folderName: root ? root.path.split('/').pop() : undefined, outputFolder: images.outputFolder,
+    };
+    this.post({ type: 'snapshot', snapshot });
+    await this.sendGallery();
+  }
+
+  private async modelList(): Promise<{ ids: string[]; notice?: string }> {
+    try {
+      const ids = await this.runner.imageModelIds();
+      return { ids, notice: ids.length ? undefined : 'Your key lists no image models (GET /v1/models). Its key group may lack image route permission.' };
+    } catch (error) {
+      return { ids: [], notice: `Could not load the model list: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
+  private async sendModels(): Promise<void> {
+    const models = await this.modelList();
+    this.post({ type: 'models', models: models.ids, notice: models.notice });
+  }
+
+  private async sendGallery(): Promise<void> {
+    const root = this.root();
+    const segments = outputFolderSegments(this.services.config.current.images.outputFolder);
+    const entries = root && segments.ok ? await readGallery(root, segments.segments) : [];
+    this.gallery = new Map(entries.map((e) => [e.id, e]));
+    this.post({ type: 'gallery', items: await toGalleryItems(entries) });
+  }
+
+  private taskViews(): TaskView[] {
+    const root = this.root()?.toString();
+    return this.runner.tracker.list().filter((r) => r.workspaceFolder === root).slice(0, 20).map(toTaskView);
+  }
+
+  private postTask(record: TaskRecord): void {
+    if (record.workspaceFolder === this.root()?.toString()) this.post({ type: 'task', task: toTaskView(record) });
+  }
+
+  private async submit(requestId: string, form: ImageForm): Promise<void> {
+    const root = this.root();
+    const inside = (p?: string) => (p && root ? resolveInsideRoot(root, p) : undefined);
+    if (form.mode === 'edit' && !inside(form.source)) {
+      this.post({ type: 'submitted', requestId, ok: false, message: 'Pick a source image from the workspace first.' });
+      return;
+    }
+    const references = form.references.map(inside).filter((u): u is vscode.Uri => !!u);
+    const run = await this.runner.run({
+      kind: form.mode === 'edit' ? 'edit' : 'generation', prompt: form.prompt, model: form.model || undefined, size: form.size,
+      quality: form.quality, n: form.n, source: inside(form.source), mask: inside(form.mask), references,
+    });
+    this.post({ type: 'submitted', requestId, ok: run.status === 'saved', message: run.status === 'saved' ? `Saved ${run.paths.join(', ')}` : run.message });
+  }
+
+  private async pick(slot: 'source' | 'mask' | 'reference'): Promise<void> {
+    const root = this.root();
+    if (!root) return;
+    const images = (await workspaceImages()).filter((u) => relativeToRoot(root, u) !== undefined);
+    const picked = await vscode.window.showQuickPick(images.map((uri) => ({ label: relativeToRoot(root, uri) as string, uri })), {
+      title: slot === 'source' ? 'Image to edit' : slot === 'mask' ? 'Mask image' : 'Reference image', placeHolder: 'Images in this workspace',
+    });
+    if (!picked) return;
+    this.post({ type: 'picked', slot, file: { path: picked.label, thumbnail: await thumbnailOf(picked.uri) } });
+  }
+}
+
+function toTaskView(record: TaskRecord): TaskView {
+  return {
+    localId: record.localId, taskId: record.taskId, prompt: record.request.prompt, model: record.request.model,
+    state: record.state, progress: record.progress, message: record.error, submittedAt: record.submittedAt,
+  };
+}

@@ -1,0 +1,76 @@
+// The palette steps of Generate / Edit Image: prompt, model (image models only, spec rule 1),
+// size (one image at the default size first: the spec's advice for a first call), edit inputs.
+import * as vscode from 'vscode';
+import type { Services } from '../platform/services';
+import { LAST_SIZE_KEY, type ImageRunner } from './runner';
+
+export const COMMON_SIZES = ['1024x1024', '1024x1536', '1536x1024', '1792x1024', '1024x1792', '512x512', '256x256'];
+export const QUALITIES = ['auto', 'low', 'medium', 'high', 'standard', 'hd'];
+
+export async function askPrompt(step: string, value?: string): Promise<string | undefined> {
+  const prompt = await vscode.window.showInputBox({
+    title: step, prompt: 'Describe the image', placeHolder: 'A watercolor lighthouse at dusk', value, ignoreFocusOut: true,
+    validateInput: (text) => (text.trim() ? undefined : 'Enter a prompt.'),
+  });
+  return prompt?.trim() || undefined;
+}
+
+/** Image models of the catalog, the default first; undefined when cancelled or none. */
+export async function pickModel(services: Services, runner: ImageRunner, step: string): Promise<string | undefined> {
+  let models: string[];
+  try {
+    models = await runner.imageModelIds();
+  } catch (error) {
+    await services.errors.show(error, 'models');
+    return undefined;
+  }
+  if (models.length === 0) {
+    void vscode.window.showErrorMessage('Model Gateway: GET /v1/models returns no image models for this key. Its key group may not have image route permission; check it in the console.');
+    return undefined;
+  }
+  const preferred = runner.defaultModel(models);
+  const ordered = [...models].sort((a, b) => Number(b === preferred) - Number(a === preferred));
+  const picked = await vscode.window.showQuickPick(
+    ordered.map((id) => ({ label: id, description: id === preferred ? 'default' : undefined })),
+    { title: step, placeHolder: 'Image model (from GET /v1/models for your key)', ignoreFocusOut: true },
+  );
+  return picked?.label;
+}
+
+/** Sizes with the configured default first; every other size is marked as possibly costlier. */
+export async function pickSize(services: Services, step: string): Promise<string | undefined> {
+  const defaultSize = services.config.current.images.defaultSize;
+  const last = services.context.globalState.get<string>(LAST_SIZE_KEY);
+  const sizes = [defaultSize, ...(last && last !== defaultSize ? [last] : []), ...COMMON_SIZES.filter((s) => s !== defaultSize && s !== last)];
+  const items = sizes.map((size) => ({
+    label: size,
+    description: size === defaultSize ? 'default: one image at the default size (advised first call)' : size === last ? 'last used' : undefined,
+    detail: size === defaultSize ? undefined : 'May cost more than the default size (prices are in your console).',
+  }));
+  const picked = await vscode.window.showQuickPick(items, { title: step, placeHolder: 'Image size', ignoreFocusOut: true });
+  return picked?.label;
+}
+
+/** Images in the workspace (for masks and references). */
+export async function workspaceImages(): Promise<vscode.Uri[]> {
+  return vscode.workspace.findFiles('**/*.{png,jpg,jpeg,webp,PNG,JPG,JPEG,WEBP}', '**/{node_modules,.git}/**', 500);
+}
+
+export async function pickMask(source: vscode.Uri): Promise<vscode.Uri | undefined | 'cancel'> {
+  const images = (await workspaceImages()).filter((u) => u.toString() !== source.toString());
+  const none = { label: 'No mask', description: 'edit the whole image' };
+  const items = [none, ...images.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri }))];
+  const picked = await vscode.window.showQuickPick(items, { title: 'Edit Image: mask (optional)', ignoreFocusOut: true });
+  if (!picked) return 'cancel';
+  return 'uri' in picked ? picked.uri : undefined;
+}
+
+export async function pickReferences(source: vscode.Uri, mask?: vscode.Uri): Promise<vscode.Uri[] | undefined> {
+  const exclude = new Set([source.toString(), mask?.toString()]);
+  const images = (await workspaceImages()).filter((u) => !exclude.has(u.toString()));
+  if (images.length === 0) return [];
+  const picked = await vscode.window.showQuickPick(images.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })), {
+    title: 'Edit Image: reference images (optional; each one may add to the charge)', canPickMany: true, ignoreFocusOut: true,
+  });
+  return picked?.map((p) => p.uri);
+}

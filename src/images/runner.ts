@@ -1,0 +1,198 @@
+// Runs one image request: checks the model against the catalog (spec rule 1), asks before costlier
+// calls, persists the request, submits it once (never replayed: spec rule 2), then hands over to the
+// follower that polls and saves. Sync mode sends one blocking request instead.
+import * as vscode from 'vscode';
+import { isGatewayError } from '../gateway/errors';
+import type { GatewayClient, ImageEditRequest, ImageInput, ImageRequest } from '../gateway/types';
+import type { Services } from '../platform/services';
+import { costConfirmationMessage, costFactors } from './cost';
+import { Follower, type FollowOptions } from './follower';
+import { RequestQueue } from './queue';
+import { result, runError, type RunResult } from './results';
+import { checkImage } from './saver';
+import type { TaskRequestSummary } from './taskRecord';
+import type { TaskTracker } from './tracker';
+import { relativeToRoot, resolveTarget, type ImageTarget } from './workspaceTarget';
+import { mimeTypeOf } from './format';
+
+export interface ImageRunRequest {
+  kind: 'generation' | 'edit';
+  prompt: string;
+  model?: string;
+  size?: string;
+  quality?: string;
+  n?: number;
+  source?: vscode.Uri;
+  mask?: vscode.Uri;
+  references?: vscode.Uri[];
+}
+
+export interface RunOptions extends FollowOptions {
+  /** False for callers that present errors themselves (the chat participant). Default true. */
+  presentErrors?: boolean;
+}
+
+export const LAST_MODEL_KEY = 'modelGateway.images.lastModel';
+export const LAST_SIZE_KEY = 'modelGateway.images.lastSize';
+
+interface Prepared {
+  client: GatewayClient;
+  target: ImageTarget;
+  summary: TaskRequestSummary;
+  body: ImageRequest | ImageEditRequest;
+}
+
+export class ImageRunner {
+  readonly queue = new RequestQueue();
+  readonly follower: Follower;
+
+  constructor(private readonly services: Services, readonly tracker: TaskTracker) {
+    this.follower = new Follower(services, tracker);
+  }
+
+  /** Models this key may send to image routes (spec rule 1); throws what the catalog throws. */
+  async imageModelIds(): Promise<string[]> {
+    return (await this.services.catalog.imageModels()).map((m) => m.id);
+  }
+
+  /** The model to preselect: the setting, else the last used, else the first image model. */
+  defaultModel(models: string[]): string | undefined {
+    const candidates = [this.services.config.current.images.defaultModel, this.services.context.globalState.get<string>(LAST_MODEL_KEY)];
+    return candidates.find((m) => m && models.includes(m)) ?? models[0];
+  }
+
+  async run(request: ImageRunRequest, options: RunOptions = {}): Promise<RunResult> {
+    const prepared = await this.prepare(request, options);
+    if ('status' in prepared) return prepared;
+    if (!(await this.confirmCost(request, prepared.summary))) return result('declined', { message: 'Not sent: the charge was not confirmed.' });
+    await this.remember(prepared.summary);
+    return this.services.config.current.images.mode === 'sync'
+      ? this.runSync(prepared, options)
+      : this.runAsync(prepared, options);
+  }
+
+  private async prepare(request: ImageRunRequest, options: RunOptions): Promise<Prepared | RunResult> {
+    const fail = (message: string, status: RunResult['status'] = 'unavailable'): RunResult => {
+      if (options.presentErrors !== false) void vscode.window.showErrorMessage(`Model Gateway: ${message}`);
+      return result(status, { message, error: { message, kind: 'precondition' } });
+    };
+    if (!request.prompt.trim()) return fail('An image request needs a prompt.', 'declined');
+    const client = await (options.presentErrors === false ? this.services.gateway.client() : this.services.gateway.clientOrExplain());
+    if (!client) return result('unavailable', { message: 'No API key or base URL is configured.', error: { message: 'No API key or base URL is configured.', kind: 'precondition' } });
+    const model = await this.resolveModel(request.model, options);
+    if (typeof model !== 'string') return model.message ? fail(model.message) : result('unavailable');
+    const target = await resolveTarget(this.services.context.globalState, this.services.config.current.images.outputFolder, request.source);
+    if (!target) return result('declined', { message: 'No folder to save images into.' });
+    const images = this.services.config.current.images;
+    const summary: TaskRequestSummary = {
+      kind: request.kind, prompt: request.prompt.trim(), model, size: request.size || images.defaultSize,
+      quality: request.quality || images.defaultQuality || undefined, n: request.n ?? 1,
+    };
+    const inputs = request.kind === 'edit' ? await this.readInputs(request, target, summary) : undefined;
+    if (typeof inputs === 'string') return fail(inputs, 'failed');
+    const base: ImageRequest = { model, prompt: summary.prompt, size: summary.size, n: summary.n, quality: summary.quality };
+    return { client, target, summary, body: inputs ? { ...base, ...inputs } : base };
+  }
+
+  private async resolveModel(requested: string | undefined, options: RunOptions): Promise<string | { message?: string }> {
+    let models: string[];
+    try {
+      models = await this.imageModelIds();
+    } catch (error) {
+      if (options.presentErrors !== false) await this.services.errors.show(error, 'models');
+      return { message: options.presentErrors === false ? runError(error).message : undefined };
+    }
+    if (models.length === 0) {
+      return { message: 'GET /v1/models returns no image models for this key. Its key group may not have image route permission: check the key group in the console, or use a key that lists image models.' };
+    }
+    if (!requested) return this.defaultModel(models) as string;
+    if (models.includes(requested)) return requested;
+    return { message: `"${requested}" is not an image model returned for this key by GET /v1/models (image routes only accept those: ${models.join(', ')}).` };
+  }
+
+  /** Edit inputs: the source first, then reference images; every file checked to be an image by its bytes. */
+  private async readInputs(request: ImageRunRequest, target: ImageTarget, summary: TaskRequestSummary): Promise<Pick<ImageEditRequest, 'images' | 'mask'> | string> {
+    if (!request.source) return 'An edit needs a source image.';
+    try {
+      const read = async (uri: vscode.Uri): Promise<ImageInput> => {
+        const checked = checkImage(await vscode.workspace.fs.readFile(uri));
+        return { data: checked.bytes, filename: uri.path.split('/').pop(), mimeType: mimeTypeOf(checked.format) };
+      };
+      const references = request.references ?? [];
+      const images = [await read(request.source), ...(await Promise.all(references.map(read)))];
+      const mask = request.mask ? await read(request.mask) : undefined;
+      const rel = (uri: vscode.Uri) => relativeToRoot(target.folder, uri) ?? uri.path.split('/').pop() ?? '';
+      summary.source = rel(request.source);
+      summary.mask = request.mask ? rel(request.mask) : undefined;
+      summary.references = references.map(rel);
+      return { images, mask };
+    } catch (error) {
+      return `Cannot use the selected image: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
+  private async confirmCost(request: ImageRunRequest, summary: TaskRequestSummary): Promise<boolean> {
+    const reasons = costFactors({
+      kind: summary.kind, n: summary.n, size: summary.size, quality: summary.quality,
+      referenceCount: request.references?.length ?? 0, hasMask: !!request.mask,
+    }, { size: this.services.config.current.images.defaultSize });
+    if (reasons.length === 0 || !this.services.config.current.images.confirmCostlyRequests) return true;
+    const send = 'Send Request';
+    const choice = await vscode.window.showWarningMessage(costConfirmationMessage(reasons), {
+      modal: true, detail: 'Turn this question off with the setting modelGateway.images.confirmCostlyRequests.',
+    }, send);
+    return choice === send;
+  }
+
+  private async remember(summary: TaskRequestSummary): Promise<void> {
+    await this.services.context.globalState.update(LAST_MODEL_KEY, summary.model);
+    if (summary.size) await this.services.context.globalState.update(LAST_SIZE_KEY, summary.size);
+  }
+
+  private async runAsync(prepared: Prepared, options: RunOptions): Promise<RunResult> {
+    const { client, target, summary, body } = prepared;
+    const record = await this.tracker.begin({ request: summary, workspaceFolder: target.folder.toString(), outputFolder: target.outputFolder });
+    options.onProgress?.('Submitting the image task...');
+    try {
+      // No abort signal: once the POST left, cancelling would only make its outcome unknown.
+      const ref = await this.queue.run(() => summary.kind === 'edit'
+        ? client.submitImageTask('edit', body as ImageEditRequest)
+        : client.submitImageTask('generation', body));
+      await this.tracker.apply(record.localId, { type: 'submitted', taskId: ref.id, pollUrl: ref.pollUrl });
+    } catch (error) {
+      return this.submitFailed(record.localId, error, options);
+    }
+    return this.follower.follow(record.localId, options);
+  }
+
+  private async runSync(prepared: Prepared, options: RunOptions): Promise<RunResult> {
+    const { client, target, summary, body } = prepared;
+    const record = await this.tracker.begin({ request: summary, workspaceFolder: target.folder.toString(), outputFolder: target.outputFolder });
+    options.onProgress?.('Waiting for the gateway (synchronous request)...');
+    let images;
+    try {
+      const title = `Model Gateway: ${summary.kind === 'edit' ? 'editing' : 'generating'} image`;
+      const response = await this.follower.withUi(title, options, undefined, () =>
+        this.queue.run(() => summary.kind === 'edit' ? client.editImage(body as ImageEditRequest) : client.generateImage(body)));
+      images = response.images;
+    } catch (error) {
+      return this.submitFailed(record.localId, error, options);
+    }
+    await this.tracker.apply(record.localId, { type: 'submitted' });
+    return this.follower.saveImages(record.localId, images, options);
+  }
+
+  /** Timeouts and dropped connections are "outcome unknown": reported, never resubmitted. */
+  private async submitFailed(localId: string, error: unknown, options: RunOptions): Promise<RunResult> {
+    const unknown = isGatewayError(error) && (error.outcomeUnknown || error.kind === 'timeout');
+    const message = unknown
+      ? 'The gateway did not answer the image request. It may still have been processed and charged, so it was NOT sent again. Check the console (usage / tasks) before re-running it.'
+      : runError(error).message;
+    await this.tracker.apply(localId, unknown ? { type: 'submitUnknown', error: message } : { type: 'submitFailed', error: message });
+    if (options.presentErrors !== false) {
+      if (unknown) void vscode.window.showWarningMessage(`Model Gateway: ${message}`);
+      else void this.services.errors.show(error, 'image');
+    }
+    return result(unknown ? 'unknown' : 'failed', { localId, message, error: runError(error), cause: error });
+  }
+}

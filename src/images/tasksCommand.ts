@@ -1,0 +1,98 @@
+// Show Image Tasks, resume on activation, and the argument form of the command used by tests
+// ({action: 'list' | 'resume' | 'cancel' | 'remove' | 'resumeAll' | 'simulateReload', localId?}).
+import * as vscode from 'vscode';
+import type { Services } from '../platform/services';
+import { result } from './results';
+import type { ImageRunner } from './runner';
+import { describeTask, needsResume, type TaskRecord } from './taskRecord';
+import { currentRoot } from './workspaceTarget';
+
+const ICONS: Record<TaskRecord['state'], string> = {
+  submitting: '$(cloud-upload)', pending: '$(sync)', cancelled: '$(debug-pause)', saving: '$(save)', saved: '$(check)',
+  failed: '$(error)', expired: '$(clock)', unknown: '$(question)',
+};
+
+/** After activation: orphaned submissions are reported as unknown, pending tasks of this folder are followed. */
+export async function resumeOnActivation(services: Services, runner: ImageRunner): Promise<void> {
+  const root = currentRoot(services.context.globalState)?.toString();
+  const mine = runner.tracker.list().filter((r) => r.workspaceFolder === root);
+  const orphans = mine.filter((r) => r.state === 'submitting' && !runner.follower.isFollowing(r.localId));
+  for (const record of orphans) {
+    await runner.tracker.apply(record.localId, {
+      type: 'submitUnknown', error: 'The window closed while the request was being sent; whether the gateway received (and charged) it is unknown.',
+    });
+  }
+  if (orphans.length) {
+    void vscode.window.showWarningMessage(`Model Gateway: ${orphans.length} image request(s) were being sent when the window closed. They were not sent again; check the console to see whether they ran.`);
+  }
+  for (const record of mine.filter(needsResume)) {
+    if (!runner.tracker.isClaimed(record.localId)) void runner.follower.follow(record.localId, {});
+  }
+}
+
+export async function showImageTasksCommand(services: Services, runner: ImageRunner, arg?: unknown): Promise<unknown> {
+  const a = (typeof arg === 'object' && arg !== null ? arg : {}) as { action?: string; localId?: string };
+  switch (a.action) {
+    case 'list': return runner.tracker.list();
+    case 'resume': return a.localId ? resumeTask(runner, a.localId) : result('failed');
+    case 'cancel': if (a.localId) runner.follower.cancel(a.localId); return undefined;
+    case 'remove': return a.localId ? runner.tracker.remove(a.localId) : undefined;
+    case 'resumeAll': return resumeOnActivation(services, runner);
+    case 'simulateReload':
+      await runner.follower.detachAll();
+      return resumeOnActivation(services, runner);
+    default: return pickTask(runner);
+  }
+}
+
+/** Follows a task again (a cancelled one is resumed first): the explicit way back to a task. */
+export async function resumeTask(runner: ImageRunner, localId: string) {
+  if (runner.tracker.get(localId)?.state === 'cancelled') await runner.tracker.apply(localId, { type: 'resumed' });
+  return runner.follower.follow(localId, {});
+}
+
+async function pickTask(runner: ImageRunner): Promise<void> {
+  const records = runner.tracker.list();
+  if (records.length === 0) {
+    void vscode.window.showInformationMessage('Model Gateway: no image tasks yet.');
+    return;
+  }
+  const picked = await vscode.window.showQuickPick(records.map((record) => ({
+    label: `${ICONS[record.state]} ${record.state}${runner.follower.isFollowing(record.localId) ? ' (polling)' : ''}`,
+    description: describeTask(record),
+    detail: [new Date(record.submittedAt).toLocaleString(), record.taskId ? `task ${record.taskId}` : undefined, record.error].filter(Boolean).join(' · '),
+    record,
+  })), { title: 'Image Tasks', placeHolder: 'Pick a task to check, open, re-run or remove', matchOnDescription: true });
+  if (picked) await actOn(runner, picked.record);
+}
+
+async function actOn(runner: ImageRunner, record: TaskRecord): Promise<void> {
+  const following = runner.follower.isFollowing(record.localId);
+  const root = vscode.Uri.parse(record.workspaceFolder);
+  const actions: Array<{ label: string; run: () => unknown }> = [];
+  if (following) actions.push({ label: '$(debug-stop) Stop waiting (the gateway may still finish and charge it)', run: () => runner.follower.cancel(record.localId) });
+  else if (['pending', 'cancelled', 'saving'].includes(record.state)) actions.push({ label: '$(sync) Check now and save the images', run: () => resumeTask(runner, record.localId) });
+  if (record.state === 'saved' && record.files?.length) {
+    const first = vscode.Uri.joinPath(root, ...record.files[0].split('/'));
+    actions.push({ label: '$(go-to-file) Open', run: () => vscode.commands.executeCommand('vscode.open', first) });
+    actions.push({ label: '$(files) Reveal in Explorer', run: () => vscode.commands.executeCommand('revealInExplorer', first) });
+  }
+  if (record.taskId) actions.push({ label: '$(copy) Copy task id', run: () => vscode.env.clipboard.writeText(record.taskId as string) });
+  if (['saved', 'failed', 'expired', 'unknown', 'cancelled'].includes(record.state)) {
+    actions.push({ label: '$(refresh) Re-run as a new request (charged again)', run: () => rerun(runner, record) });
+  }
+  if (!following) actions.push({ label: '$(trash) Remove from this list', run: () => runner.tracker.remove(record.localId) });
+  const chosen = await vscode.window.showQuickPick(actions, { title: describeTask(record) });
+  await chosen?.run();
+}
+
+/** Re-running is always explicit; it is a new request, with the usual charge confirmation. */
+function rerun(runner: ImageRunner, record: TaskRecord) {
+  const root = vscode.Uri.parse(record.workspaceFolder);
+  const file = (p?: string) => (p ? vscode.Uri.joinPath(root, ...p.split('/')) : undefined);
+  const r = record.request;
+  return runner.run({
+    kind: r.kind, prompt: r.prompt, model: r.model, size: r.size, quality: r.quality, n: r.n,
+    source: file(r.source), mask: file(r.mask), references: r.references?.map((p) => file(p) as vscode.Uri),
+  });
+}
