@@ -40,12 +40,14 @@ export function writeOut(ctx: Ctx, data: string | Buffer, end = false): void {
 export function sendJson(ctx: Ctx, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (ctx.res.headersSent || ctx.res.destroyed) return;
   const text = JSON.stringify(body);
+  ctx.entry.status = status;
   ctx.res.writeHead(status, { 'content-type': 'application/json', ...headers });
   writeOut(ctx, text, true);
 }
 
 export function sendText(ctx: Ctx, status: number, text: string, contentType: string, headers: Record<string, string> = {}): void {
   if (ctx.res.headersSent || ctx.res.destroyed) return;
+  ctx.entry.status = status;
   ctx.res.writeHead(status, { 'content-type': contentType, ...headers });
   writeOut(ctx, text, true);
 }

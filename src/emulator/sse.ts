@@ -8,6 +8,7 @@ export class SseWriter {
   done = false;
 
   constructor(private readonly ctx: Ctx) {
+    ctx.entry.status = 200;
     ctx.res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
