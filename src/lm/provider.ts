@@ -88,7 +88,7 @@ export class GatewayChatProvider implements LanguageModelChatProvider, vscode.Di
       });
     } catch (error) {
       if (token.isCancellationRequested) throw new vscode.CancellationError();
-      throw await this.toLanguageModelError(error, client, model.id);
+      throw await this.toLanguageModelError(error, client);
     }
   }
 
@@ -106,9 +106,9 @@ export class GatewayChatProvider implements LanguageModelChatProvider, vscode.Di
       : 'Model Gateway has no API key. Set one with "Model Gateway: Set API Key".');
   }
 
-  private async toLanguageModelError(error: unknown, client: GatewayClient, modelId: string): Promise<Error> {
+  private async toLanguageModelError(error: unknown, client: GatewayClient): Promise<Error> {
     const secret = await this.services.keys.activeSecret().catch(() => undefined);
-    const { code, message } = describeForLanguageModel(error, { baseUrl: client.baseUrl, modelId, secret });
+    const { code, message } = describeForLanguageModel(error, { baseUrl: client.baseUrl, secret });
     this.services.log.warn(`Native chat request failed (${code}): ${message}`);
     return languageModelError(code, message);
   }

@@ -160,6 +160,7 @@ describe('lm: gateway models in VS Code chat', function () {
       assert.ok(error instanceof Error, 'the request did not fail');
       console.log(`[lm] error seen by the caller: ${(error as Error).name} code=${(error as { code?: string }).code} ${(error as Error).message}`);
       assert.ok(error instanceof vscode.LanguageModelError, `not a LanguageModelError: ${(error as Error).name}`);
+      assert.strictEqual(error.code, vscode.LanguageModelError.Blocked.name);
       assert.match(error.message, /429/);
       assert.match(error.message, /wait 2 min/);
       assert.ok(!error.message.includes(DEMO_KEY), 'the key leaked into the error');
