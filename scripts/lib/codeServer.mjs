@@ -1,0 +1,92 @@
+// Prepares fresh VS Code profile folders, installs VSIXs and starts code-server (a real VS Code server +
+// workbench) on a random free port. Recipes: ../shared/docs/TESTING.md.
+import fs from 'node:fs';
+import path from 'node:path';
+import { run, start, killTree } from './proc.mjs';
+
+/** Creates dir/{user,extensions,workspace} with the settings every run needs; returns the paths. */
+export function prepareProfile(dir, { settings = {}, extensionsDir } = {}) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  const userDataDir = path.join(dir, 'user');
+  const workspace = path.join(dir, 'workspace');
+  const extDir = extensionsDir ?? path.join(dir, 'extensions');
+  fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  fs.mkdirSync(workspace, { recursive: true });
+  if (!fs.existsSync(path.join(extDir, 'extensions.json'))) {
+    fs.mkdirSync(extDir, { recursive: true });
+    fs.writeFileSync(path.join(extDir, 'extensions.json'), '[]');
+  }
+  const base = {
+    'security.workspace.trust.enabled': false, // Restricted Mode would keep the extension off
+    'workbench.startupEditor': 'none',
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'workbench.tips.enabled': false,
+  };
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...base, ...settings }, null, 2));
+  return { dir, userDataDir, extDir, workspace };
+}
+
+/** Installs a VSIX into an extensions dir with code-server's CLI. */
+export async function installVsix(info, profile, vsix) {
+  await run(info.node, [info.entry, '--user-data-dir', profile.userDataDir, '--extensions-dir', profile.extDir,
+    '--install-extension', vsix, '--force'], { quiet: true, timeoutMs: 180_000 });
+}
+
+/**
+ * Starts code-server for a profile; resolves {url, port, child, logFile, workbenchUrl} once it listens and answers.
+ * Rejects early when the process exits (a crashed server fails fast instead of waiting for a timeout).
+ */
+export async function startCodeServer(info, profile, { env = {}, logFile, timeoutMs = 120_000 } = {}) {
+  const args = [info.entry, '--auth', 'none', '--bind-addr', '127.0.0.1:0',
+    '--config', path.join(profile.dir, 'code-server.yaml'),
+    '--user-data-dir', profile.userDataDir, '--extensions-dir', profile.extDir,
+    '--disable-telemetry', '--disable-update-check',
+    profile.workspace];
+  const child = start(info.node, args, { env: { ...process.env, ...env }, cwd: profile.dir });
+  fs.mkdirSync(path.dirname(logFile ?? profile.dir), { recursive: true });
+  const log = fs.createWriteStream(logFile ?? path.join(profile.dir, 'code-server.log'));
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => { killTree(child); reject(new Error(`code-server did not start in ${timeoutMs / 1000}s`)); }, timeoutMs);
+    const onData = (d) => {
+      out += d;
+      const m = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`code-server exited with ${code ?? signal} before listening:\n${out.split('\n').slice(-20).join('\n')}`));
+    });
+  });
+  await waitForHttp(url, child);
+  const port = Number(new URL(url).port);
+  return { url, port, child, workbenchUrl: `${url}/?folder=${encodeURIComponent(profile.workspace)}` };
+}
+
+async function waitForHttp(url, child, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(url, { redirect: 'manual' });
+      if (res.status < 500) return;
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`code-server at ${url} did not answer`);
+}
+
+/** Copies code-server and extension host logs of a profile into dest (for debugging failed runs). */
+export function collectLogs(profile, dest) {
+  const logs = path.join(profile.userDataDir, 'logs');
+  if (!fs.existsSync(logs)) return;
+  fs.mkdirSync(dest, { recursive: true });
+  fs.cpSync(logs, path.join(dest, 'vscode-logs'), { recursive: true });
+}

@@ -1,0 +1,164 @@
+// The two layers that need a real VS Code: the in-host mocha suite and the Playwright UI suite.
+// Each gets a fresh profile (user data, extensions, workspace), the freshly packaged VSIX and its own
+// code-server; logs land in test-results/<version>/<layer>/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { run, killTree, secs } from './proc.mjs';
+import { prepareProfile, installVsix, startCodeServer, collectLogs } from './codeServer.mjs';
+import { bundleHostTests } from './hostBundle.mjs';
+import { packageHostRunner } from './hostRunner.mjs';
+
+const DEMO_KEY = 'mg-demo-key-0001';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+/**
+ * How the in-host suite gets into the extension host. `payload`: the workbench URL names the installed
+ * extension as extensionDevelopmentPath and the runner as extensionTestsPath (verified on 1.100.3).
+ * `vsix`: a test-only runner extension carries the suite and runs it on startup (1.139.1, where the
+ * payload route does not load the development extension).
+ */
+export function hostRoute(version) {
+  if (process.env.MG_HOST_ROUTE) return process.env.MG_HOST_ROUTE;
+  return version === '1.100.3' ? 'payload' : 'vsix';
+}
+
+function layerDirs(ctx, info, layer) {
+  const logs = path.join(ctx.results, info.version, layer);
+  fs.rmSync(logs, { recursive: true, force: true });
+  fs.mkdirSync(logs, { recursive: true });
+  return { logs, profileDir: path.join(ctx.root, '.vscode-test', 'runs', `${info.version}-${layer}`) };
+}
+
+/** Settings + env every VS Code layer shares. */
+function vscodeEnvironment(ctx, info, profile) {
+  const settings = ctx.emulator ? { 'modelGateway.baseUrl': ctx.emulator.url } : {};
+  const env = {
+    MODEL_GATEWAY_API_KEY: DEMO_KEY,
+    MG_VSCODE_VERSION: info.version,
+    MG_WORKSPACE: profile?.workspace ?? '',
+    MG_RESULTS_DIR: ctx.results,
+  };
+  if (ctx.emulator) Object.assign(env, { MG_EMULATOR_URL: ctx.emulator.url, MG_EMULATOR_ADMIN_TOKEN: ctx.emulator.adminToken });
+  return { settings, env };
+}
+
+async function freshServer(ctx, info, layer, extraVsix = []) {
+  const { logs, profileDir } = layerDirs(ctx, info, layer);
+  const { settings } = vscodeEnvironment(ctx, info);
+  const profile = prepareProfile(profileDir, { settings });
+  for (const vsix of [ctx.vsix, ...extraVsix]) await installVsix(info, profile, vsix);
+  return { logs, profile };
+}
+
+async function stopServer(ctx, server, profile, logs, label) {
+  if (ctx.keep) {
+    ctx.kept.push(`${label}: ${server.workbenchUrl}`);
+    return;
+  }
+  killTree(server.child);
+  await new Promise((r) => (server.child.exitCode !== null ? r() : server.child.once('exit', r)));
+  collectLogs(profile, logs);
+}
+
+/** Runs test/host/*.test.ts inside the extension host; returns the counts row. */
+export async function runHostLayer(ctx, info) {
+  const bundleDir = path.join(ctx.root, 'out', 'test', 'host');
+  const tests = await bundleHostTests(ctx.root, bundleDir);
+  if (!tests.length) return { note: 'no test/host/*.test.ts' };
+  const route = hostRoute(info.version);
+  const runnerVsix = route === 'vsix' ? [await packageHostRunner(ctx.root, bundleDir, path.join(ctx.root, '.vscode-test'))] : [];
+  const { logs, profile } = await freshServer(ctx, info, 'host', runnerVsix);
+  const resultsFile = path.join(logs, 'host-results.json');
+  const { env } = vscodeEnvironment(ctx, info, profile);
+  Object.assign(env, { MG_HOST_RESULTS: resultsFile }, route === 'vsix' ? { MG_HOST_TESTS: '1' } : {});
+  if (ctx.grep) env.MG_HOST_GREP = ctx.grep;
+  const server = await startCodeServer(info, profile, { env, logFile: path.join(logs, 'code-server.log') });
+  console.log(`code-server ${info.codeServer} at ${server.url}, route ${route}, ${tests.length} test files`);
+  let url = server.workbenchUrl;
+  if (route === 'payload') {
+    const installed = fs.readdirSync(profile.extDir).find((d) => d.startsWith('model-gateway.model-gateway-'));
+    const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
+    const payload = [['extensionDevelopmentPath', remote(path.join(profile.extDir, installed))],
+      ['extensionTestsPath', remote(path.join(bundleDir, 'index.js'))]];
+    url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  }
+  const browser = await chromium.launch({ executablePath: process.env.MG_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(url);
+    const results = await waitForHostResults(resultsFile, server.child);
+    await page.screenshot({ path: path.join(logs, 'host-workbench.png') }).catch(() => undefined);
+    return {
+      passed: results.passes.length,
+      failed: results.failures.length,
+      pending: results.pending,
+      failures: results.failures,
+      note: `route ${route}, vscode.version ${results.vscodeVersion}`,
+    };
+  } finally {
+    await browser.close();
+    await stopServer(ctx, server, profile, logs, `host ${info.version}`);
+  }
+}
+
+/** Waits for the runner's results file, echoing its progress lines; fails fast when code-server dies. */
+async function waitForHostResults(resultsFile, child) {
+  const total = Number(process.env.MG_HOST_SUITE_TIMEOUT_MS || 20 * 60_000);
+  const idle = Number(process.env.MG_HOST_IDLE_TIMEOUT_MS || 5 * 60_000);
+  const progressFile = `${resultsFile}.progress`;
+  const t0 = Date.now();
+  let lastChange = Date.now();
+  let shown = 0;
+  for (;;) {
+    if (fs.existsSync(progressFile)) {
+      const text = fs.readFileSync(progressFile, 'utf8');
+      if (text.length > shown) {
+        process.stdout.write(text.slice(shown));
+        shown = text.length;
+        lastChange = Date.now();
+      }
+    }
+    if (fs.existsSync(resultsFile)) return JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+    if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode} during the host suite`);
+    if (Date.now() - t0 > total) throw new Error(`host suite did not finish in ${total / 1000}s`);
+    if (Date.now() - lastChange > idle) {
+      throw new Error(`host suite silent for ${idle / 1000}s (${shown ? 'stuck in a test' : 'never started: see exthost log'})`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Runs test/ui/*.test.ts with mocha in node against a fresh code-server; returns the counts row. */
+export async function runUiLayer(ctx, info) {
+  const uiDir = path.join(ctx.root, 'test', 'ui');
+  const files = fs.existsSync(uiDir) ? fs.readdirSync(uiDir).filter((f) => f.endsWith('.test.ts')).sort() : [];
+  if (!files.length) return { note: 'no test/ui/*.test.ts' };
+  const { logs, profile } = await freshServer(ctx, info, 'ui');
+  const { env } = vscodeEnvironment(ctx, info, profile);
+  const server = await startCodeServer(info, profile, { env, logFile: path.join(logs, 'code-server.log') });
+  console.log(`code-server ${info.codeServer} at ${server.url}, ${files.length} UI test files`);
+  const report = path.join(logs, 'ui-report.json');
+  const args = [path.join(ctx.root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--require', 'tsx/cjs', '--timeout', '180000',
+    '--reporter', path.join(ctx.root, 'scripts', 'lib', 'reporter.cjs'), ...files.map((f) => path.join('test', 'ui', f))];
+  if (ctx.grep) args.push('--grep', ctx.grep);
+  const t0 = Date.now();
+  try {
+    await run(process.execPath, args, {
+      cwd: ctx.root,
+      env: { ...process.env, ...env, MG_WORKBENCH_URL: server.workbenchUrl, MG_REPORT_FILE: report },
+    }).catch(() => undefined); // failures are counted from the report
+    console.log(`UI mocha: ${secs(t0)}s`);
+    if (!fs.existsSync(report)) return { failed: 1, failures: [{ title: 'mocha (UI)', message: 'crashed before writing its report' }] };
+    const { tests } = JSON.parse(fs.readFileSync(report, 'utf8'));
+    return {
+      passed: tests.filter((t) => t.state === 'passed').length,
+      failed: tests.filter((t) => t.state === 'failed').length,
+      pending: tests.filter((t) => t.state === 'pending').length,
+      failures: tests.filter((t) => t.state === 'failed'),
+    };
+  } finally {
+    await stopServer(ctx, server, profile, logs, `ui ${info.version}`);
+  }
+}

@@ -1,0 +1,100 @@
+// Small process helpers shared by the harness scripts: run a command with inherited or captured
+// output, track every child we start so it can be killed (by pid, with its process group) on exit.
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+
+/** Children started by this process, killed by killAll(). */
+const children = new Set();
+
+/** Runs a command to completion; rejects on non-zero exit. Returns captured stdout when capture is set. */
+export function run(cmd, args, opts = {}) {
+  const { capture = false, env, cwd, quiet = false, timeoutMs } = opts;
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, {
+      cwd, env: env ?? process.env, detached: true,
+      stdio: capture || quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
+    });
+    children.add(child);
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (d) => { out += d; });
+    child.stderr?.on('data', (d) => { err += d; });
+    const timer = timeoutMs ? setTimeout(() => killTree(child), timeoutMs) : undefined;
+    child.on('error', (e) => { clearTimeout(timer); children.delete(child); reject(e); });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      children.delete(child);
+      if (code === 0) resolve(out);
+      else {
+        const tail = (out + err).split('\n').slice(-40).join('\n');
+        reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}${quiet || capture ? `\n${tail}` : ''}`));
+      }
+    });
+  });
+}
+
+/** Starts a long-running child in its own process group; it is killed by killAll(). */
+export function start(cmd, args, opts = {}) {
+  const child = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
+/** Kills a child and its process group (we start every child detached, so its pid is the group id). */
+export function killTree(child, signal = 'SIGTERM') {
+  if (!child.pid || child.exitCode !== null) return;
+  try { process.kill(-child.pid, signal); } catch { try { child.kill(signal); } catch { /* gone */ } }
+}
+
+/** Kills every child we started, then SIGKILLs what is left after a grace period. */
+export async function killAll(graceMs = 3000) {
+  const list = [...children];
+  for (const c of list) killTree(c);
+  const deadline = Date.now() + graceMs;
+  while (list.some((c) => c.exitCode === null && c.signalCode === null) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  for (const c of list) if (c.exitCode === null && c.signalCode === null) killTree(c, 'SIGKILL');
+}
+
+/** Installs handlers so Ctrl+C / SIGTERM kill our children before exiting. */
+export function killChildrenOnExit() {
+  let stopping = false;
+  const stop = (sig) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`\n[harness] ${sig}: stopping everything we started`);
+    void killAll().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('exit', () => { for (const c of children) killTree(c, 'SIGKILL'); });
+}
+
+/** Returns a free TCP port on 127.0.0.1 (asks the OS for port 0). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** True when a TCP port on 127.0.0.1 can be bound. */
+export function portIsFree(port) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/** Seconds since t0, one decimal. */
+export function secs(t0) {
+  return ((Date.now() - t0) / 1000).toFixed(1);
+}

@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+// `npm test`: build, unit + browser tests, VSIX, provisioned code-server (real VS Code) per version,
+// the in-host mocha suite and the UI suite. Ends with one line `N passed, M failed` over all layers.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { run, killAll, killChildrenOnExit, secs } from './lib/proc.mjs';
+import { provision, DEFAULT_VERSIONS } from './provision.mjs';
+import { packageVsix } from './package.mjs';
+import { startEmulatorProcess } from './lib/emulator.mjs';
+import { runHostLayer, runUiLayer } from './lib/layers.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'test-results');
+
+const HELP = `node scripts/test.mjs [options]   (npm test = all layers, all VS Code versions)
+  --unit            unit tests (test/unit) and webview bundle tests in Chromium (test/browser)
+  --host            in-host mocha suite (test/host/*.test.ts) inside real VS Code (code-server)
+  --ui              UI suite (test/ui/*.test.ts): Playwright driving the real workbench
+                    (no layer flag = all three)
+  --grep PATTERN    only tests whose full title matches (all layers)
+  --vscode V[,V]    VS Code versions for host/UI (default: ${DEFAULT_VERSIONS.join(', ')})
+  --keep            leave code-server + emulator running after the run, print the URLs, Ctrl+C to stop
+  --no-build        skip the esbuild build and VSIX packaging (reuse dist/ and the last VSIX)
+  --help            this text
+Env: MG_HOST_ROUTE=payload|vsix (force the in-host route), MG_HOST_SUITE_TIMEOUT_MS, MG_UI_TIMEOUT_MS.
+Artefacts: test-results/ (logs of code-server, extension host and emulator; screenshots; results JSON).`;
+
+function parseArgs(argv) {
+  const opts = { layers: new Set(), grep: undefined, versions: DEFAULT_VERSIONS, keep: false, build: true, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--unit' || a === '--host' || a === '--ui') opts.layers.add(a.slice(2));
+    else if (a === '--grep') opts.grep = argv[++i];
+    else if (a === '--vscode') opts.versions = argv[++i].split(',');
+    else if (a === '--keep') opts.keep = true;
+    else if (a === '--no-build') opts.build = false;
+    else if (a === '--help' || a === '-h') opts.help = true;
+    else throw new Error(`unknown option ${a} (see --help)`);
+  }
+  if (!opts.layers.size) opts.layers = new Set(['unit', 'host', 'ui']);
+  return opts;
+}
+
+/** One row per layer (and VS Code version): counts plus failure details. */
+const summary = [];
+
+function record(row) {
+  summary.push({ passed: 0, failed: 0, pending: 0, failures: [], ...row });
+}
+
+async function step(name, fn) {
+  const t0 = Date.now();
+  console.log(`\n=== ${name}`);
+  try {
+    const value = await fn();
+    console.log(`=== ${name}: done in ${secs(t0)}s`);
+    return value;
+  } catch (err) {
+    console.log(`=== ${name}: FAILED after ${secs(t0)}s: ${err.message}`);
+    record({ layer: name, failed: 1, failures: [{ title: name, message: err.message }] });
+    return undefined;
+  }
+}
+
+async function build() {
+  await run(process.execPath, ['esbuild.js'], { cwd: ROOT });
+}
+
+/** Unit and browser tests in one mocha run; the report splits them by folder. */
+async function unitLayer(opts) {
+  const report = path.join(RESULTS, 'unit-report.json');
+  fs.rmSync(report, { force: true });
+  const args = [path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--require', 'tsx/cjs', '--timeout', '30000',
+    '--reporter', path.join(ROOT, 'scripts', 'lib', 'reporter.cjs'), 'test/unit/**/*.test.ts', 'test/browser/**/*.test.ts'];
+  if (opts.grep) args.push('--grep', opts.grep);
+  const t0 = Date.now();
+  console.log('\n=== unit + browser tests');
+  await run(process.execPath, args, { cwd: ROOT, env: { ...process.env, MG_REPORT_FILE: report, MG_RESULTS_DIR: RESULTS } })
+    .catch(() => undefined); // failures are counted from the report
+  console.log(`=== unit + browser tests: ${secs(t0)}s`);
+  if (!fs.existsSync(report)) {
+    record({ layer: 'unit', failed: 1, failures: [{ title: 'mocha (unit)', message: 'crashed before writing its report' }] });
+    return;
+  }
+  const { tests } = JSON.parse(fs.readFileSync(report, 'utf8'));
+  for (const layer of ['unit', 'browser']) {
+    const mine = tests.filter((t) => (/[\\/]test[\\/]browser[\\/]/.test(t.file ?? '') ? 'browser' : 'unit') === layer);
+    record({
+      layer,
+      passed: mine.filter((t) => t.state === 'passed').length,
+      failed: mine.filter((t) => t.state === 'failed').length,
+      pending: mine.filter((t) => t.state === 'pending').length,
+      failures: mine.filter((t) => t.state === 'failed'),
+    });
+  }
+}
+
+function printSummary(t0) {
+  console.log('\n=== summary');
+  let passed = 0;
+  let failed = 0;
+  for (const row of summary) {
+    passed += row.passed;
+    failed += row.failed;
+    const name = row.version ? `${row.layer} (VS Code ${row.version})` : row.layer;
+    const extra = [row.pending ? `${row.pending} pending` : '', row.note ?? ''].filter(Boolean).join(', ');
+    console.log(`${name.padEnd(26)} ${row.passed} passed, ${row.failed} failed${extra ? ` (${extra})` : ''}`);
+    for (const f of row.failures) console.log(`    ✗ ${f.title}\n      ${String(f.message).split('\n').slice(0, 6).join('\n      ')}`);
+  }
+  console.log(`total time ${secs(t0)}s; artefacts in ${path.relative(process.cwd(), RESULTS) || RESULTS}/`);
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed;
+}
+
+async function vscodeLayers(opts) {
+  const vsix = opts.build
+    ? await step('package VSIX', async () => {
+      const { file, bytes } = await packageVsix({ noBuild: false, quiet: true });
+      console.log(`VSIX ${path.relative(ROOT, file)}: ${(bytes / 1024).toFixed(1)} KiB`);
+      return file;
+    })
+    : fs.readdirSync(ROOT).filter((f) => f.endsWith('.vsix')).map((f) => path.join(ROOT, f))[0];
+  if (!vsix) return;
+  const provisioned = await step(`provision VS Code ${opts.versions.join(', ')}`, () => provision(opts.versions));
+  if (!provisioned) return;
+  const emulator = await step('start emulator', async () => {
+    const em = await startEmulatorProcess(ROOT, { logFile: path.join(RESULTS, 'emulator.log') });
+    if (!em) console.log('!!! emulator not available (src/emulator/index.ts missing): suites that need it will skip');
+    else console.log(`emulator ${em.url}`);
+    return em ?? null;
+  });
+  const ctx = { root: ROOT, results: RESULTS, vsix, emulator: emulator ?? null, grep: opts.grep, keep: opts.keep, kept: [] };
+  for (const version of opts.versions) {
+    const info = provisioned[version];
+    if (opts.layers.has('host')) {
+      const row = await step(`host tests, VS Code ${version}`, () => runHostLayer(ctx, info));
+      if (row) record({ layer: 'host', version, ...row });
+    }
+    if (opts.layers.has('ui')) {
+      const row = await step(`UI tests, VS Code ${version}`, () => runUiLayer(ctx, info));
+      if (row) record({ layer: 'ui', version, ...row });
+    }
+  }
+  return ctx;
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (opts.help) { console.log(HELP); return 0; }
+  killChildrenOnExit();
+  const t0 = Date.now();
+  fs.mkdirSync(RESULTS, { recursive: true });
+  if (opts.build) await step('build', build);
+  if (opts.layers.has('unit')) await unitLayer(opts);
+  let ctx;
+  if (opts.layers.has('host') || opts.layers.has('ui')) ctx = await vscodeLayers(opts);
+  const failed = printSummary(t0);
+  if (opts.keep && ctx?.kept.length) {
+    for (const k of ctx.kept) console.log(`kept: ${k}`);
+    if (ctx.emulator) console.log(`kept: emulator ${ctx.emulator.url} (admin token ${ctx.emulator.adminToken})`);
+    console.log('Ctrl+C stops everything.');
+    await new Promise(() => undefined);
+  }
+  return failed ? 1 : 0;
+}
+
+main().then(
+  async (code) => { await killAll(); process.exit(code); },
+  async (err) => { console.error(err); await killAll(); console.log('0 passed, 1 failed'); process.exit(1); },
+);

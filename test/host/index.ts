@@ -1,0 +1,103 @@
+// Runs the in-host mocha suite inside the VS Code extension host. Two entry routes, same runner:
+// - `run()`: the extensionTestsPath contract (the harness opens the workbench with a `payload` naming this file);
+// - `activate()`: when this bundle is the main of the test-only runner extension (scripts/lib/hostRunner.mjs
+//   packages it as a VSIX), it runs the suite on startup if MG_HOST_TESTS is set.
+// Test files are bundled next to this one as `*.test.js`. Results go to MG_HOST_RESULTS as JSON.
+import * as fs from 'fs';
+import * as path from 'path';
+import Mocha from 'mocha';
+
+/** What the harness reads back: counts plus enough detail to print failures. */
+export interface HostResults {
+  vscodeVersion: string;
+  passes: { title: string; durationMs?: number }[];
+  failures: { title: string; message: string; stack?: string }[];
+  pending: number;
+  error?: string;
+}
+
+/** The bundled test files sit next to this bundle (out/test/host/ or the runner extension's folder). */
+function testDir(): string {
+  return __dirname;
+}
+
+function resultsFile(): string {
+  return process.env.MG_HOST_RESULTS || path.join(testDir(), 'results.json');
+}
+
+/** Appends one line to the progress log the harness tails while the suite runs. */
+function progress(line: string): void {
+  try {
+    fs.appendFileSync(resultsFile() + '.progress', line + '\n');
+  } catch {
+    // Progress is a convenience; the results file is what counts.
+  }
+}
+
+function writeResults(results: HostResults): void {
+  const file = resultsFile();
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Write then rename, so the harness never reads a half-written file.
+  fs.writeFileSync(file + '.tmp', JSON.stringify(results, null, 2));
+  fs.renameSync(file + '.tmp', file);
+}
+
+function vscodeVersion(): string {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('vscode') as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function createMocha(): Mocha {
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: Number(process.env.MG_HOST_TIMEOUT_MS || 60_000) });
+  if (process.env.MG_HOST_GREP) mocha.grep(process.env.MG_HOST_GREP);
+  const dir = testDir();
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort();
+  for (const f of files) mocha.addFile(path.join(dir, f));
+  progress(`[host] ${files.length} test files in ${dir}`);
+  return mocha;
+}
+
+/** Runs every bundled test file and writes the results file; never rejects (failures are data). */
+export async function runSuite(): Promise<HostResults> {
+  const results: HostResults = { vscodeVersion: vscodeVersion(), passes: [], failures: [], pending: 0 };
+  try {
+    const mocha = createMocha();
+    await new Promise<void>((resolve) => {
+      const runner = mocha.run(() => resolve());
+      runner.on('pass', (t) => {
+        results.passes.push({ title: t.fullTitle(), durationMs: t.duration });
+        progress(`  ✓ ${t.fullTitle()}`);
+      });
+      runner.on('fail', (t, err: Error) => {
+        results.failures.push({ title: t.fullTitle(), message: String(err?.message ?? err), stack: err?.stack });
+        progress(`  ✗ ${t.fullTitle()}: ${String(err?.message ?? err).split('\n')[0]}`);
+      });
+      runner.on('pending', () => { results.pending++; });
+    });
+  } catch (err) {
+    results.error = err instanceof Error ? err.stack ?? err.message : String(err);
+    results.failures.push({ title: 'host suite failed to load', message: results.error });
+  }
+  writeResults(results);
+  return results;
+}
+
+/** extensionTestsPath contract: VS Code awaits this; a rejection marks the run failed. */
+export async function run(): Promise<void> {
+  const results = await runSuite();
+  if (results.failures.length) throw new Error(`${results.failures.length} host test(s) failed`);
+}
+
+/** Runner-extension route: run the suite once per extension host when the harness asked for it. */
+export function activate(): void {
+  if (!process.env.MG_HOST_TESTS) return;
+  void runSuite();
+}
+
+export function deactivate(): void {
+  // Nothing to dispose.
+}

@@ -1,0 +1,168 @@
+// Drives the real VS Code workbench (code-server started by scripts/test.mjs) in headless Chromium.
+// Selectors verified on VS Code 1.100.3 and 1.139.1 (see ../shared/docs/TESTING.md).
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { launchChromium } from './browser';
+import { resultsDir, vscodeVersion, workbenchUrl } from './env';
+
+export const EXTENSION_ID = 'model-gateway.model-gateway';
+export const CONTAINER_TITLE = 'Model Gateway';
+
+/** Generous: the machine is shared by several helpers on 2 cores. */
+const UI_TIMEOUT = Number(process.env.MG_UI_TIMEOUT_MS || 30_000);
+
+export interface Workbench {
+  page: Page;
+  /** Runs a command from the palette by its title (with or without the "Model Gateway: " category). */
+  runCommand(title: string): Promise<void>;
+  /** Opens an activity-bar view container by its title (e.g. "Model Gateway", "Explorer"). */
+  openView(title: string): Promise<void>;
+  /** The chat view's webview content (inner #active-frame). */
+  chatWebview(): FrameLocator;
+  /** A webview whose document title or editor tab title contains `title` (inner #active-frame). */
+  webviewByTitle(title: string): Promise<FrameLocator>;
+  /** Text of every visible notification toast and of the notification center, joined by newlines. */
+  notificationsText(): Promise<string>;
+  /** Waits until a notification contains `pattern`; returns all notification text. */
+  waitForNotification(pattern: string | RegExp, timeoutMs?: number): Promise<string>;
+  /** Saves a full-page screenshot to test-results/screenshots/<vscode version>/<name>.png; returns its path. */
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+const WEBVIEW = `iframe.webview[src*="extensionId=${EXTENSION_ID}"]`;
+
+/** Launches Chromium, opens the workbench and waits until our extension's contributions are visible. */
+export async function openWorkbench(url = workbenchUrl()): Promise<Workbench> {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(url);
+    await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    await activityEntry(page, CONTAINER_TITLE).waitFor({ timeout: 90_000 });
+    return createWorkbench(browser, page);
+  } catch (err) {
+    await browser.close();
+    throw err;
+  }
+}
+
+function activityEntry(page: Page, title: string) {
+  // aria-label is the container title, plus " (keybinding)" for built-in containers.
+  return page.locator(`.activitybar .action-label[aria-label="${title}"], .activitybar .action-label[aria-label^="${title} ("]`).first();
+}
+
+function createWorkbench(browser: Browser, page: Page): Workbench {
+  const wb: Workbench = {
+    page,
+    runCommand: (title) => runCommand(page, title),
+    openView: (title) => openView(page, title),
+    chatWebview: () => page.frameLocator(`${WEBVIEW}[src*="purpose=webviewView"]`).first().frameLocator('#active-frame'),
+    webviewByTitle: (title) => webviewByTitle(page, title),
+    notificationsText: () => notificationsText(page),
+    waitForNotification: async (pattern, timeoutMs = UI_TIMEOUT) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const text = await notificationsText(page);
+        if (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)) return text;
+        if (Date.now() > deadline) throw new Error(`no notification matching ${pattern}; visible: ${JSON.stringify(text)}`);
+        await page.waitForTimeout(250);
+      }
+    },
+    screenshot: async (name) => {
+      const dir = path.join(resultsDir(), 'screenshots', vscodeVersion());
+      fs.mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    },
+    close: () => browser.close(),
+  };
+  return wb;
+}
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await openPalette(page, input);
+  await input.fill(`>${title}`);
+  // Pick the row whose label matches, rather than trusting the first row after Enter.
+  const rows = page.locator('.quick-input-list .monaco-list-row');
+  const deadline = Date.now() + UI_TIMEOUT;
+  for (;;) {
+    const labels = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent ?? ''));
+    const wanted = labels.findIndex((l) => labelMatches(l, title));
+    if (wanted >= 0) {
+      await rows.nth(wanted).click();
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`command "${title}" not in the palette; rows: ${JSON.stringify(labels.slice(0, 8))}`);
+    await page.waitForTimeout(200);
+  }
+}
+
+/** Opens the command palette. Keys typed while a webview iframe has focus do not reach the workbench,
+ * so the focus is taken back first; a second attempt uses the other keybinding. */
+async function openPalette(page: Page, input: ReturnType<Page['locator']>): Promise<void> {
+  for (const key of ['F1', 'Control+Shift+P', 'F1']) {
+    if (await input.isVisible()) return;
+    // A string expression: this file is type-checked without the DOM lib.
+    await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+    await page.keyboard.press(key);
+    try {
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      return;
+    } catch {
+      // try the next way
+    }
+  }
+  await input.waitFor({ state: 'visible' });
+}
+
+/** A palette row label is "Category: Title" optionally followed by ", keybinding" or details. */
+function labelMatches(label: string, title: string): boolean {
+  const l = label.toLowerCase();
+  const t = title.toLowerCase();
+  return l === t || l.startsWith(`${t},`) || l.startsWith(`${t} `) || l.includes(`: ${t}`) || l.startsWith(t);
+}
+
+async function openView(page: Page, title: string): Promise<void> {
+  const entry = activityEntry(page, title);
+  await entry.waitFor();
+  // Clicking the active container would collapse the side bar; only click when it is not showing.
+  const checked = await entry.evaluate((el) => Boolean(el.closest('.action-item')?.classList.contains('checked')));
+  const active = checked && (await page.locator('.part.sidebar').first().isVisible());
+  if (!active) await entry.click();
+  await page.locator('.part.sidebar .composite.title').first().waitFor({ state: 'visible' });
+}
+
+async function webviewByTitle(page: Page, title: string): Promise<FrameLocator> {
+  const deadline = Date.now() + UI_TIMEOUT;
+  for (;;) {
+    // 1) a webview whose HTML <title> contains the title (renderWebviewHtml sets it).
+    for (const frame of page.frames()) {
+      if (frame.name() !== 'active-frame' || !frame.parentFrame()) continue;
+      const docTitle = await frame.title().catch(() => '');
+      const outerName = frame.parentFrame()?.name();
+      if (docTitle.includes(title) && outerName) {
+        return page.frameLocator(`iframe.webview[name="${outerName}"]`).frameLocator('#active-frame');
+      }
+    }
+    // 2) an editor tab with that title: activate it, then take the visible editor webview.
+    const tab = page.locator(`.tabs-container .tab[aria-label*="${title}"]`).first();
+    if (await tab.count()) {
+      await tab.click();
+      return page.frameLocator(`${WEBVIEW}:not([src*="purpose=webviewView"]):visible`).first().frameLocator('#active-frame');
+    }
+    if (Date.now() > deadline) throw new Error(`no webview titled "${title}"`);
+    await page.waitForTimeout(250);
+  }
+}
+
+async function notificationsText(page: Page): Promise<string> {
+  const texts = await page
+    .locator('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item')
+    .allInnerTexts();
+  return texts.map((t) => t.trim()).filter(Boolean).join('\n');
+}

@@ -1,0 +1,37 @@
+// UI smoke test against the real workbench: it loads with our extension, the activity-bar entry opens
+// the chat view and its webview frame appears. Feature owners add real UI tests (test/ui/<area>*.test.ts).
+import * as assert from 'assert';
+import { openWorkbench, CONTAINER_TITLE, EXTENSION_ID, type Workbench } from '../support/workbench';
+
+describe('workbench smoke', function () {
+  this.timeout(180_000);
+  let wb: Workbench;
+
+  before(async () => {
+    wb = await openWorkbench();
+  });
+  after(async () => {
+    await wb?.close();
+  });
+
+  it('shows the Model Gateway activity-bar entry', async () => {
+    const entry = wb.page.locator(`.activitybar .action-label[aria-label="${CONTAINER_TITLE}"]`);
+    assert.strictEqual(await entry.count(), 1);
+  });
+
+  it('opens the chat view, whose webview belongs to our extension', async () => {
+    await wb.openView(CONTAINER_TITLE);
+    const title = await wb.page.locator('.part.sidebar .composite.title').first().innerText();
+    assert.match(title, /model gateway/i);
+    const frame = wb.page.locator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`);
+    await frame.first().waitFor({ state: 'attached', timeout: 60_000 });
+    const src = (await frame.first().getAttribute('src')) ?? '';
+    assert.match(src, /purpose=webviewView/);
+    await wb.screenshot('smoke-chat-view');
+  });
+
+  it('runs a palette command by title', async () => {
+    await wb.runCommand('View: Toggle Panel Visibility');
+    await wb.page.locator('.part.panel').first().waitFor({ state: 'visible' });
+  });
+});
