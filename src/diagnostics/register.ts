@@ -22,7 +22,7 @@ export function registerDiagnostics(services: Services): vscode.Disposable {
     vscode.commands.registerCommand(Commands.checkConnection, (args?: CheckArgs) => checkConnection(platform, documents, status, args)),
     vscode.commands.registerCommand(Commands.copySupportInfo, (limit?: number) => copySupportInfo(platform, limit)),
     vscode.commands.registerCommand(Commands.showLog, () => platform.log.show()),
-    vscode.commands.registerCommand(Commands.refreshModels, (args?: { quiet?: boolean }) => refreshModels(platform, args?.quiet === true)),
+    vscode.commands.registerCommand(Commands.refreshModels, (args?: RefreshArgs) => refreshModels(platform, args)),
     vscode.commands.registerCommand(Commands.openSettings, (setting?: string) => openSettings(setting)),
     vscode.commands.registerCommand(Commands.quickActions, () => quickActions(platform)),
     watchBaseUrl(platform),
@@ -40,13 +40,21 @@ export async function copySupportInfo(services: PlatformServices, limit = 20): P
   return text;
 }
 
+export interface RefreshArgs {
+  /** No notification; errors reject instead of being shown (tests, other commands). */
+  quiet?: boolean;
+  /** Use the cached list while it is fresh (ModelCatalog.get) instead of always fetching. */
+  ifStale?: boolean;
+}
+
 /** Fetches the model list now; resolves with the snapshot (undefined when no key or base URL). */
-export async function refreshModels(services: PlatformServices, quiet: boolean): Promise<CatalogSnapshot | undefined> {
-  if (!(await services.gateway.clientOrExplain())) return undefined;
+export async function refreshModels(services: PlatformServices, args: RefreshArgs = {}): Promise<CatalogSnapshot | undefined> {
+  const quiet = args.quiet === true;
+  if (!(quiet ? await services.gateway.client() : await services.gateway.clientOrExplain())) return undefined;
   try {
     const snapshot = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'Model Gateway: fetching models' },
-      () => services.catalog.refresh(),
+      () => (args.ifStale ? services.catalog.get() : services.catalog.refresh()),
     );
     if (snapshot && !quiet) {
       const split = splitByKind(snapshot.models, services.config.current.modelKindOverrides);

@@ -1,15 +1,13 @@
 // Named API keys, in SecretStorage only: one secret entry per key plus an index entry holding names,
-// fingerprints and the active name (no secret). globalState holds nothing but the fingerprint of an
-// environment-seeded key, so a removed seed is not re-added at the next start.
+// fingerprints and the active name (no secret). Nothing about keys goes to settings or globalState.
 import * as vscode from 'vscode';
 import { API_KEY_ENV } from '../shared/commands';
 import type { KeyInfo, KeyStore } from '../platform/services';
-import { fingerprintOf } from './fingerprint';
+import { cleanSecret, fingerprintOf } from './fingerprint';
 
 const PREFIX = 'modelGateway.keys.';
 const INDEX_KEY = `${PREFIX}index`;
 const SECRET_KEY = (name: string): string => `${PREFIX}secret.${name}`;
-const SEEDED_STATE = 'modelGateway.keys.envSeededFingerprint';
 export const ENV_KEY_NAME = 'environment';
 
 interface KeyIndex {
@@ -94,13 +92,11 @@ export function createKeyStore(
   });
 
   const seed = async (): Promise<void> => {
-    const fromEnv = env[API_KEY_ENV]?.trim();
+    const fromEnv = cleanSecret(env[API_KEY_ENV] ?? '');
     const index = await readIndex();
+    // Only on a machine with no key stored: a key the user set always wins over the environment.
     if (!fromEnv || index.keys.length > 0) return;
-    const fingerprint = fingerprintOf(fromEnv);
-    if (context.globalState.get<string>(SEEDED_STATE) === fingerprint) return;
     await set(ENV_KEY_NAME, fromEnv);
-    await context.globalState.update(SEEDED_STATE, fingerprint);
   };
   const ready = serial(async () => undefined).then(seed).then(publishSecrets).catch(() => undefined);
 
