@@ -32,15 +32,16 @@ async function main(): Promise<void> {
     port: args.port, host: args.host, config, adminToken: args.adminToken,
     log: args.quiet ? undefined : (line) => console.log(line),
   });
-  const demo = config.keys.find((k) => !k.revoked) ?? config.keys[0];
-  console.log(`Model Gateway emulator listening on ${emulator.url}`);
-  console.log(`Demo key: ${demo?.key ?? '(none)'}   Admin token: ${emulator.adminToken}`);
   const stop = (signal: string): void => {
     console.log(`${signal}: stopping`);
     emulator.close().then(() => process.exit(0), () => process.exit(1));
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  // Printed last: whoever waits for this line may signal us right away.
+  const demo = config.keys.find((k) => !k.revoked) ?? config.keys[0];
+  console.log(`Model Gateway emulator listening on ${emulator.url}`);
+  console.log(`Demo key: ${demo?.key ?? '(none)'}   Admin token: ${emulator.adminToken}`);
 }
 
 main().catch((err: unknown) => {
