@@ -93,6 +93,8 @@ export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange
     const retryAfterMs = parseRetryAfter(res.headers);
     const error = await httpError(ctx, spec, res, requestId, retryAfterMs);
     report(ctx, spec, started, res.statusCode, error.requestId, error);
+    // A 429's wait applies to every request of this client, retried or not.
+    if (res.statusCode === 429 && retryAfterMs !== undefined) ctx.queue.block(retryAfterMs);
     const wait = nextWait(ctx, spec, res.statusCode, attempt, retryAfterMs);
     if (wait === undefined) throw error;
     if (res.statusCode === 429) ctx.queue.block(wait);
