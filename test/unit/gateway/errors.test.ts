@@ -135,7 +135,7 @@ describe('gateway errors: timeouts and dropped connections', () => {
   });
 
   it('a POST whose connection drops after sending: network, outcome unknown, never replayed', async () => {
-    server = await startServer((req) => req.socket.destroy());
+    server = await startServer((req) => void req.socket.destroy());
     const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 3 }).generateImage({ model: 'x', prompt: 'p' }));
     assert.equal(e.kind, 'network');
     assert.equal(e.outcomeUnknown, true);

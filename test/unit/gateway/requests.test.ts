@@ -26,7 +26,7 @@ describe('gateway requests: headers per route', () => {
     assert.equal(client.baseUrl, `${server!.url}/gw`);
     const m = await client.createMessage(MESSAGE_REQUEST);
     assert.equal((m.content[0] as { text: string }).text, 'hi');
-    assert.equal(m.extra_field as unknown, 1);
+    assert.equal((m as unknown as { extra_field: number }).extra_field, 1);
     const h = server!.requests[0].headers;
     assert.equal(server!.requests[0].url, '/gw/v1/messages');
     assert.equal(h['x-api-key'], 'key-1');

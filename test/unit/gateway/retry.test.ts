@@ -136,7 +136,7 @@ describe('gateway retries: 5xx and network errors', () => {
 
   it('retries a GET after the connection dropped', async () => {
     server = await startServer((req, res, _b, seen) => {
-      if (seen.length === 1) return req.socket.destroy();
+      if (seen.length === 1) return void req.socket.destroy();
       json(res, 200, { data: [{ id: 'after-drop' }] });
     });
     const models = await createGatewayClient({ baseUrl: server.url, apiKey: 'k', ...FAST }).listModels();
