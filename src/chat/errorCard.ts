@@ -31,6 +31,10 @@ export function toErrorCard(error: unknown, advise: Advise): ErrorCard {
   if (error.requestId !== undefined) card.requestId = error.requestId;
   const retryAfterMs = advice.retryAfterMs ?? error.retryAfterMs;
   if (retryAfterMs !== undefined) card.retryAfterMs = retryAfterMs;
+  // 403: the card always offers the four checks (console advice) and Check Connection.
+  if (error.kind === 'forbidden') {
+    for (const action of ['openConsoleAdvice', 'checkConnection'] as const) if (!card.actions.includes(action)) card.actions.push(action);
+  }
   // Never offer a blind resend after a timeout: the first request may have been processed and charged.
   if (error.outcomeUnknown) card.actions = card.actions.filter((a) => a !== 'retry');
   return card;

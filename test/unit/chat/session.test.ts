@@ -1,0 +1,188 @@
+// The session controller against the real emulator over real sockets, with the real gateway client.
+import { strict as assert } from 'node:assert';
+import { createGatewayClient } from '../../../src/gateway';
+import { adviseOnError } from '../../../src/gateway';
+import { startEmulator } from '../../../src/emulator';
+import type { Emulator } from '../../../src/emulator/types';
+import { toErrorCard } from '../../../src/chat/errorCard';
+import type { HistoryStorage } from '../../../src/chat/history';
+import { SessionController } from '../../../src/chat/session';
+import type { HostToWebviewMessage } from '../../../src/shared/protocol/chat';
+
+function memoryStorage(): HistoryStorage {
+  const files = new Map<string, string>();
+  return { read: async (n) => files.get(n), write: async (n, d) => void files.set(n, d), remove: async (n) => void files.delete(n) };
+}
+
+const until = async (check: () => boolean, what: string, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('chat session controller (emulator)', function () {
+  this.timeout(20_000);
+  let emulator: Emulator;
+  before(async () => { emulator = await startEmulator({ port: 0 }); });
+  after(async () => { await emulator.close(); });
+  beforeEach(() => emulator.reset());
+
+  function session(key = 'mg-demo-key-0001', timeoutMs = 10_000) {
+    const posted: HostToWebviewMessage[] = [];
+    let n = 0;
+    const s = new SessionController({
+      storage: memoryStorage(),
+      getClient: async () => createGatewayClient({ baseUrl: emulator.url, apiKey: key, maxRetries: 0, timeoutMs }),
+      errorCard: (e) => toErrorCard(e, (x) => adviseOnError(x, { baseUrl: emulator.url, surface: 'chat' })),
+      defaults: () => ({ model: 'claude-demo-sonnet', maxTokens: 1024, systemPrompt: '' }),
+      post: (m) => posted.push(JSON.parse(JSON.stringify(m)) as HostToWebviewMessage),
+      setBusy: () => undefined,
+      newId: () => `m${n++}`,
+      now: () => Date.now(),
+      batchMs: 16,
+      defaultRetryMs: 200,
+    });
+    const of = <T extends HostToWebviewMessage['type']>(type: T) => posted.filter((m): m is Extract<HostToWebviewMessage, { type: T }> => m.type === type);
+    const finished = () => of('streamFinished');
+    return { s, posted, of, finished };
+  }
+
+  it('streams an answer as batched deltas and finishes with usage and stop reason', async () => {
+    const { s, of, finished } = session();
+    await s.load();
+    assert.equal(s.send('Hello **world** [[tokens=300]]'), undefined);
+    await until(() => finished().length === 1, 'finish');
+    const answer = s.store.active.messages[1];
+    const deltas = of('streamDelta');
+    assert.equal(deltas.map((d) => d.text ?? '').join(''), answer.text, 'deltas add up to the answer');
+    assert.ok(deltas.length > 1 && deltas.length < 300, `batched: ${deltas.length} deltas`);
+    assert.equal(finished()[0].status, 'complete');
+    assert.ok(finished()[0].usage && finished()[0].usage!.outputTokens > 0);
+    assert.ok(typeof finished()[0].stopReason === 'string');
+    assert.equal(s.store.active.title, 'Hello world');
+    assert.equal(s.busy, false);
+  });
+
+  it('stop closes the request at the emulator and keeps the partial answer marked stopped', async () => {
+    const { s, of, finished } = session();
+    emulator.setFaults('mg-demo-key-0001', { tokensPerSecond: 50 });
+    await s.load();
+    s.send('Tell me a long story [[tokens=5000]]');
+    await until(() => of('streamDelta').length >= 2, 'some deltas');
+    assert.ok(s.send('again') !== undefined, 'no second request while one runs');
+    s.stop();
+    await until(() => finished().length === 1, 'finish');
+    assert.equal(finished()[0].status, 'stopped');
+    const answer = s.store.active.messages[1];
+    assert.ok(answer.text.length > 0 && answer.status === 'stopped');
+    await until(() => emulator.requests().some((r) => r.aborted === true), 'emulator sees the abort');
+    assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 1);
+  });
+
+  it('a stream cut mid-way keeps the partial text as cut off, with an error card', async () => {
+    const { s, finished, of } = session();
+    emulator.setFaults('mg-demo-key-0001', { dropAfterEvents: 8 });
+    await s.load();
+    s.send('Cut me [[tokens=400]]');
+    await until(() => finished().length === 1, 'finish');
+    assert.equal(finished()[0].status, 'cutOff');
+    assert.ok(s.store.active.messages[1].text.length > 0);
+    assert.ok(of('errorCard')[0].card);
+  });
+
+  it('429 queues with a countdown and sends again by itself, one request at a time', async () => {
+    const { s, finished, of } = session();
+    emulator.setFaults('mg-demo-key-0001', { status: 429, count: 1, retryAfter: 1 });
+    await s.load();
+    s.send('rate limited [[tokens=20]]');
+    await until(() => of('errorCard').some((c) => c.card?.queuedUntil !== undefined), 'queued card');
+    const card = of('errorCard').find((c) => c.card)!.card!;
+    assert.equal(card.retryAfterMs, 1000);
+    assert.ok(s.busy);
+    assert.ok(s.send('another') !== undefined, 'no concurrent send while queued');
+    await until(() => finished().length === 1, 'finish', 8000);
+    assert.equal(finished()[0].status, 'complete');
+    assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 2);
+  });
+
+  it('stop cancels a queued request (nothing is sent later)', async () => {
+    const { s, finished, of } = session();
+    emulator.setFaults('mg-demo-key-0001', { status: 429, count: 1, retryAfter: 1 });
+    await s.load();
+    s.send('queued then stopped');
+    await until(() => of('errorCard').some((c) => c.card?.queuedUntil !== undefined), 'queued card');
+    s.stop();
+    assert.equal(finished()[0].status, 'stopped');
+    await new Promise((r) => setTimeout(r, 1300));
+    assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 1);
+  });
+
+  it('5xx shows Retry and is never resent automatically; Retry sends once', async () => {
+    const { s, finished, of } = session();
+    emulator.setFaults('mg-demo-key-0001', { status: 503, count: 1 });
+    await s.load();
+    s.send('server error');
+    await until(() => finished().length === 1, 'finish');
+    assert.equal(finished()[0].status, 'error');
+    assert.ok(of('errorCard')[0].card!.actions.includes('retry'));
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 1);
+    const failed = s.store.active.messages[1];
+    assert.equal(s.retry(failed.id), undefined);
+    await until(() => finished().length === 2, 'second finish');
+    assert.equal(finished()[1].status, 'complete');
+  });
+
+  it('401 offers Replace Key; low balance 403 offers Check Connection; timeout says outcome unknown without Retry', async () => {
+    const revoked = session('mg-revoked-0004');
+    await revoked.s.load();
+    revoked.s.send('hi');
+    await until(() => revoked.finished().length === 1, '401');
+    assert.ok(revoked.of('errorCard')[0].card!.actions.includes('replaceKey'));
+
+    const poor = session('mg-low-balance-0003');
+    await poor.s.load();
+    poor.s.send('hi');
+    await until(() => poor.finished().length === 1, '403');
+    assert.equal(poor.of('errorCard')[0].card!.status, 403);
+    assert.ok(poor.of('errorCard')[0].card!.actions.includes('checkConnection'));
+
+    emulator.setFaults('mg-demo-key-0001', { hang: true });
+    const slow = session('mg-demo-key-0001', 300);
+    await slow.s.load();
+    slow.s.send('hi');
+    await until(() => slow.finished().length === 1, 'timeout');
+    const card = slow.of('errorCard')[0].card!;
+    assert.equal(card.outcomeUnknown, true);
+    assert.ok(!card.actions.includes('retry'));
+  });
+
+  it('max_tokens stop, then Continue appends to the same answer; regenerate and edit replace later turns', async () => {
+    const { s, finished, of } = session();
+    await s.load();
+    s.setSettings({ maxTokens: 10 });
+    s.send('long please [[tokens=200]]');
+    await until(() => finished().length === 1, 'first');
+    const answer = s.store.active.messages[1];
+    assert.equal(answer.stopReason, 'max_tokens');
+    const before = answer.text;
+    assert.equal(s.continueAnswer(answer.id), undefined);
+    await until(() => finished().length === 2, 'continued');
+    assert.equal(s.store.active.messages.length, 2);
+    assert.ok(answer.text.length > before.trimEnd().length && answer.text.startsWith(before.trimEnd()));
+
+    assert.equal(s.regenerate(answer.id), undefined);
+    await until(() => finished().length === 3, 'regenerated');
+    assert.ok(of('messagesTruncated').some((t) => t.fromMessageId === answer.id));
+    assert.equal(s.store.active.messages.length, 2);
+
+    const question = s.store.active.messages[0];
+    assert.equal(s.editAndResend(question.id, 'edited question'), undefined);
+    await until(() => finished().length === 4, 'edited');
+    assert.equal(s.store.active.messages.length, 2);
+    assert.equal(s.store.active.messages[0].text, 'edited question');
+    assert.ok(s.store.active.messages[1].text.includes('edited question'), 'the emulator quotes the new question');
+  });
+});
