@@ -1,0 +1,132 @@
+// The image panel bundle in real Chromium: form → typed submit, host messages → DOM, hostile text stays text.
+import * as assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import type { GalleryItem, PanelSnapshot } from '../../src/shared/protocol/images';
+import { isImagesToHostMessage } from '../../src/shared/protocol/images';
+import { buildImagesBundle, launchChromium, openImagesPage, type ImagesPage } from './imagesPage';
+
+const PNG_1x1 = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+function snapshot(extra: Partial<PanelSnapshot> = {}): PanelSnapshot {
+  return {
+    models: ['gpt-image-demo', 'flux-demo-schnell'], sizes: ['1024x1024', '1536x1024', '512x512'], qualities: ['auto', 'low', 'high', 'hd'],
+    form: { mode: 'generate', prompt: '', model: 'gpt-image-demo', size: '1024x1024', quality: 'auto', n: 1, references: [] },
+    gallery: [], tasks: [], requestMode: 'async', folderName: 'ws', outputFolder: 'images', ...extra,
+  };
+}
+
+const item = (over: Partial<GalleryItem> = {}): GalleryItem => ({
+  id: 'images/a-1.png', path: 'images/a-1.png', prompt: 'A red fox', model: 'gpt-image-demo', size: '1024x1024',
+  createdAt: '2026-11-21T10:00:00.000Z', kind: 'generation', thumbnail: PNG_1x1, ...over,
+});
+
+describe('images webview (Chromium)', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let view: ImagesPage;
+
+  before(async () => {
+    await buildImagesBundle();
+    browser = await launchChromium();
+  });
+  after(async () => { await browser?.close(); });
+  beforeEach(async () => { view = await openImagesPage(browser); });
+  afterEach(async () => {
+    const errors = view.errors;
+    await view.close();
+    assert.deepEqual(errors, []);
+  });
+
+  it('asks for a snapshot, then submits a well-formed request with the chosen fields', async () => {
+    assert.deepEqual(await view.posted(), [{ type: 'ready' }]);
+    await view.play({ type: 'snapshot', snapshot: snapshot() });
+    assert.deepEqual(await view.page.$$eval('#model option', (o) => o.map((x) => (x as HTMLOptionElement).value)), ['gpt-image-demo', 'flux-demo-schnell']);
+    await view.page.fill('#prompt', 'A lighthouse at dusk');
+    await view.page.selectOption('#model', 'flux-demo-schnell');
+    await view.page.selectOption('#size', '1536x1024');
+    await view.page.fill('#count', '2');
+    await view.page.click('button[data-action="submit"]');
+    const submit = (await view.posted()).find((m) => m.type === 'submit');
+    assert.ok(submit && isImagesToHostMessage(submit), 'the host guard accepts what the page sends');
+    assert.deepEqual(submit.type === 'submit' && submit.form, {
+      mode: 'generate', prompt: 'A lighthouse at dusk', model: 'flux-demo-schnell', size: '1536x1024', quality: 'auto', n: 2, references: [],
+    });
+  });
+
+  it('names what makes the request costlier as the form changes', async () => {
+    await view.play({ type: 'snapshot', snapshot: snapshot() });
+    assert.match(await view.page.textContent('#cost-hint') ?? '', /default request/);
+    await view.page.fill('#count', '3');
+    await view.page.selectOption('#quality', 'hd');
+    const hint = await view.page.textContent('#cost-hint') ?? '';
+    assert.match(hint, /3 images/);
+    assert.match(hint, /hd quality/);
+  });
+
+  it('does not send without a prompt, and edit mode needs a picked source', async () => {
+    await view.play({ type: 'snapshot', snapshot: snapshot() });
+    await view.page.click('button[data-action="submit"]');
+    assert.match(await view.page.textContent('#status') ?? '', /Enter a prompt/);
+    await view.page.click('button[data-action="mode-edit"]');
+    await view.page.fill('#prompt', 'make it blue');
+    await view.page.click('button[data-action="submit"]');
+    assert.match(await view.page.textContent('#status') ?? '', /Pick the image/);
+    await view.page.click('button[data-action="pick-source"]');
+    await view.play({ type: 'picked', slot: 'source', file: { path: 'art/cat.png', thumbnail: PNG_1x1 } });
+    await view.page.click('button[data-action="submit"]');
+    const posted = await view.posted();
+    assert.ok(posted.some((m) => m.type === 'pick' && m.slot === 'source'));
+    const submit = posted.find((m) => m.type === 'submit');
+    assert.equal(submit?.type === 'submit' && submit.form.source, 'art/cat.png');
+    assert.equal(submit?.type === 'submit' && submit.form.mode, 'edit');
+  });
+
+  it('shows task progress and posts Cancel for a pending task', async () => {
+    await view.play({ type: 'snapshot', snapshot: snapshot() });
+    const task = { localId: 'L1', taskId: 'imgtask_1', prompt: 'A fox', model: 'gpt-image-demo', state: 'pending' as const, submittedAt: '2026-11-21T10:00:00Z' };
+    await view.play({ type: 'task', task: { ...task, progress: 40 } });
+    assert.match(await view.page.textContent('[data-local-id="L1"] .task-status') ?? '', /Generating 40%/);
+    assert.equal(await view.page.$eval('[data-local-id="L1"] progress', (p) => (p as HTMLProgressElement).value), 40);
+    await view.page.click('[data-local-id="L1"] button[data-action="cancel-task"]');
+    assert.ok((await view.posted()).some((m) => m.type === 'cancelTask' && m.localId === 'L1'));
+    await view.play({ type: 'task', task: { ...task, state: 'cancelled', progress: 40 } });
+    assert.match(await view.page.textContent('[data-local-id="L1"]') ?? '', /may still be charged/);
+  });
+
+  it('renders the gallery with prompt, model, size and actions; hostile text stays text', async () => {
+    const hostile = '<img src=x onerror=alert(1)><script>alert(2)</script>';
+    await view.play({ type: 'snapshot', snapshot: snapshot({ gallery: [item(), item({ id: 'b', path: 'images/b.png', prompt: hostile, thumbnail: 'javascript:alert(3)' })] }) });
+    const cards = view.page.locator('.card');
+    assert.equal(await cards.count(), 2);
+    assert.equal(await cards.nth(0).locator('.prompt').textContent(), 'A red fox');
+    assert.match(await cards.nth(0).locator('.meta').textContent() ?? '', /gpt-image-demo · 1024x1024/);
+    assert.equal(await cards.nth(0).locator('img').getAttribute('src'), PNG_1x1);
+    assert.equal(await cards.nth(1).locator('.prompt').textContent(), hostile);
+    assert.equal(await cards.nth(1).locator('img').count(), 0, 'a non-data: thumbnail is never used as an image source');
+    for (const action of ['insert', 'reveal', 'open', 'copyPath', 'rerun']) {
+      await cards.nth(0).locator(`button[data-action="${action}"]`).click();
+    }
+    const actions = (await view.posted()).filter((m) => m.type === 'galleryAction');
+    assert.deepEqual(actions.map((m) => m.type === 'galleryAction' && `${m.action}:${m.id}`),
+      ['insert', 'reveal', 'open', 'copyPath', 'rerun'].map((a) => `${a}:images/a-1.png`));
+  });
+
+  it('Re-run with changes fills the form, and the form survives a reload through webview state', async () => {
+    await view.play({ type: 'snapshot', snapshot: snapshot() });
+    await view.play({ type: 'prefill', form: { mode: 'generate', prompt: 'A red fox, at night', model: 'flux-demo-schnell', size: '512x512', quality: 'high', n: 1, references: [] } });
+    assert.equal(await view.page.inputValue('#prompt'), 'A red fox, at night');
+    assert.equal(await view.page.inputValue('#model'), 'flux-demo-schnell');
+    const state = await view.state();
+    await view.close();
+    view = await openImagesPage(browser, state);
+    await view.play({ type: 'snapshot', snapshot: snapshot() });
+    assert.equal(await view.page.inputValue('#prompt'), 'A red fox, at night');
+    assert.equal(await view.page.inputValue('#size'), '512x512');
+  });
+
+  it('shows why the model list is empty', async () => {
+    await view.play({ type: 'snapshot', snapshot: snapshot({ models: [], modelsNotice: 'Your key lists no image models.' }) });
+    assert.equal(await view.page.textContent('#models-notice'), 'Your key lists no image models.');
+    assert.equal(await view.page.isDisabled('#model'), true);
+  });
+});
