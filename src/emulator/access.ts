@@ -1,11 +1,18 @@
 // Checks shared by the API routes: JSON bodies, model visibility and protocol support, balance.
 
 import { sendError, sendFlat } from './errors';
-import { BodyTooLarge, readBody, type Ctx } from './http';
+import { BodyTooLarge, header, readBody, type Ctx } from './http';
 import type { Protocol } from './types';
 
 /** Reads and parses a JSON object body; answers 413 / 400 itself and returns undefined then. */
 export async function readJsonBody(ctx: Ctx): Promise<Record<string, unknown> | undefined> {
+  const type = header(ctx.req, 'content-type');
+  // Tolerant of a missing content type (many proxies drop it), strict about a wrong one.
+  if (type && !/^application\/(?:[\w.+-]*\+)?json\b/i.test(type)) {
+    ctx.req.resume();
+    sendError(ctx, 400, `content-type: expected application/json, got '${type.split(';')[0]}'.`, 'invalid_content_type');
+    return undefined;
+  }
   const raw = await readRaw(ctx);
   if (!raw) return undefined;
   let parsed: unknown;

@@ -57,6 +57,7 @@ export function defaultConfig(): EmulatorConfig {
     images: { defaultSize: '1024x1024', minSide: 16, maxSide: 2048, maxN: 4 },
     tasks: { durationMs: 3000, retryAfterSec: 3, ttlMs: 24 * 3600_000 },
     maxBodyBytes: 20 * 1024 * 1024,
+    basePath: '',
   };
 }
 
@@ -72,6 +73,7 @@ export function completeConfig(partial: Partial<EmulatorConfig>): EmulatorConfig
     images: { ...d.images, ...partial.images },
     tasks: { ...d.tasks, ...partial.tasks },
     maxBodyBytes: partial.maxBodyBytes ?? d.maxBodyBytes,
+    basePath: (partial.basePath ?? d.basePath).replace(/\/+$/, ''),
   };
 }
 

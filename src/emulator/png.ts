@@ -32,15 +32,22 @@ export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x
 
 /** Encodes RGB pixels (width*height*3 bytes, row-major) as a PNG file. */
 export function encodePng(width: number, height: number, rgb: Buffer): Buffer {
+  const stride = width * 3;
+  const raw = Buffer.alloc((stride + 1) * height);
+  for (let y = 0; y < height; y++) rgb.copy(raw, y * (stride + 1) + 1, y * stride, (y + 1) * stride); // filter 0
+  return encodeScanlines(width, height, raw);
+}
+
+/** PNG from scanlines that already carry their filter byte (0) in front of each row. */
+function encodeScanlines(width: number, height: number, raw: Buffer): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // colour type: truecolour
-  const stride = width * 3;
-  const raw = Buffer.alloc((stride + 1) * height);
-  for (let y = 0; y < height; y++) rgb.copy(raw, y * (stride + 1) + 1, y * stride, (y + 1) * stride); // filter 0
-  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 6 })), chunk('IEND', Buffer.alloc(0))]);
+  // Level 1: large images must not stall the emulator; the pattern compresses well anyway.
+  const idat = deflateSync(raw, { level: 1 });
+  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
 }
 
 /** Width and height from a PNG's IHDR, or undefined when it is not a PNG. */
@@ -58,19 +65,21 @@ export function renderPromptImage(prompt: string, width: number, height: number,
   const a = [h[0], h[1], h[2]];
   const b = [h[3], h[4], h[5]];
   const cell = 8 << (h[6] % 4);
-  const rgb = Buffer.alloc(width * height * 3);
+  const stride = width * 3 + 1;
+  const raw = Buffer.alloc(stride * height); // filter byte 0 at the start of each row
   const span = Math.max(1, width + height - 2);
   for (let y = 0; y < height; y++) {
+    const rowDark = Math.floor(y / cell);
     for (let x = 0; x < width; x++) {
       const t = (x + y) / span;
-      const dark = ((Math.floor(x / cell) + Math.floor(y / cell)) & 1) === 1 ? 0.75 : 1;
-      const o = (y * width + x) * 3;
-      rgb[o] = (a[0] + (b[0] - a[0]) * t) * dark;
-      rgb[o + 1] = (a[1] + (b[1] - a[1]) * t) * dark;
-      rgb[o + 2] = (a[2] + (b[2] - a[2]) * t) * dark;
+      const dark = ((Math.floor(x / cell) + rowDark) & 1) === 1 ? 0.75 : 1;
+      const o = y * stride + 1 + x * 3;
+      raw[o] = (a[0] + (b[0] - a[0]) * t) * dark;
+      raw[o + 1] = (a[1] + (b[1] - a[1]) * t) * dark;
+      raw[o + 2] = (a[2] + (b[2] - a[2]) * t) * dark;
     }
   }
-  return encodePng(width, height, rgb);
+  return encodeScanlines(width, height, raw);
 }
 
 /** True when the bytes start like a PNG, JPEG, GIF or WebP file. */

@@ -78,7 +78,9 @@ async function handle(state: EmulatorState, adminToken: string, log: StartOption
     return;
   }
   trackEntry(ctx, log);
-  const { def, wrongMethod } = findRoute(ctx.entry.method, ctx.url.pathname);
+  const apiPath = stripBasePath(state.config.basePath, ctx.url.pathname);
+  if (apiPath !== undefined) ctx.url.pathname = apiPath;
+  const { def, wrongMethod } = apiPath === undefined ? { def: undefined, wrongMethod: false } : findRoute(ctx.entry.method, apiPath);
   if (!def) {
     notFound(ctx, wrongMethod);
     return;
@@ -86,10 +88,16 @@ async function handle(state: EmulatorState, adminToken: string, log: StartOption
   await serveRoute(ctx, def);
 }
 
+/** The path without the configured prefix, or undefined when the prefix is missing (then: 404). */
+function stripBasePath(basePath: string, path: string): string | undefined {
+  if (!basePath) return path;
+  return path === basePath || path.startsWith(`${basePath}/`) ? path.slice(basePath.length) || '/' : undefined;
+}
+
 /** Adds the request to the log now (in-flight requests are visible) and completes the entry when it ends. */
 function trackEntry(ctx: Ctx, log: StartOptions['log']): void {
   const started = Date.now();
-  ctx.state.log.push(ctx.entry);
+  ctx.state.record(ctx.entry);
   ctx.res.on('close', () => {
     const e = ctx.entry;
     e.status = ctx.res.headersSent ? ctx.res.statusCode : 0;
@@ -101,13 +109,14 @@ function trackEntry(ctx: Ctx, log: StartOptions['log']): void {
 
 function notFound(ctx: Ctx, wrongMethod: boolean): void {
   ctx.req.resume();
-  const path = ctx.url.pathname;
+  const path = ctx.entry.path;
+  const root = ctx.origin + ctx.state.config.basePath;
   if (wrongMethod) {
     sendError(ctx, 405, `Method ${ctx.entry.method} is not allowed on ${path}.`, 'method_not_allowed');
     return;
   }
   const doubled = path.includes('/v1/v1/') ? ' The path has /v1 twice: the base URL must not end in /v1 for Messages clients.' : '';
-  sendError(ctx, 404, `Not found: ${ctx.entry.method} ${path}.${doubled} Check the base URL: Messages clients use the site root (${ctx.origin}); OpenAI-style clients use ${ctx.origin}/v1. Routes: /v1/messages, /v1/models, /v1/images/generations[/async], /v1/images/edits[/async], /v1/images/tasks/<id>.`, 'not_found');
+  sendError(ctx, 404, `Not found: ${ctx.entry.method} ${path}.${doubled} Check the base URL: Messages clients use the site root (${root}); OpenAI-style clients use ${root}/v1. Routes: /v1/messages, /v1/models, /v1/images/generations[/async], /v1/images/edits[/async], /v1/images/tasks/<id>.`, 'not_found');
 }
 
 async function serveRoute(ctx: Ctx, def: RouteDef): Promise<void> {

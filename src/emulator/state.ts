@@ -19,6 +19,8 @@ export interface Task {
   responseFormat: 'url' | 'b64_json';
 }
 
+const MAX_LOG = 10_000;
+
 export class EmulatorState {
   keys = new Map<string, KeyConfig>();
   faults = new Map<string, Faults>();
@@ -45,6 +47,18 @@ export class EmulatorState {
     this.tasks.clear();
     this.files.clear();
     this.rateWindows.clear();
+  }
+
+  /** Logs a request; the oldest entries go beyond MAX_LOG so a long soak run does not grow without bound. */
+  record(entry: RequestLogEntry): void {
+    this.log.push(entry);
+    if (this.log.length > MAX_LOG) this.log.splice(0, this.log.length - MAX_LOG);
+  }
+
+  /** Drops expired tasks and files (called when new ones are stored). */
+  sweep(now: number): void {
+    for (const [id, t] of this.tasks) if (t.expiresAt <= now) this.tasks.delete(id);
+    for (const [id, f] of this.files) if (f.expiresAt <= now) this.files.delete(id);
   }
 
   countBillable(route: RouteName): void {

@@ -112,6 +112,11 @@ export interface EmulatorConfig {
   };
   /** Request bodies above this many bytes get 413. */
   maxBodyBytes: number;
+  /**
+   * Path prefix in front of /v1 (a gateway behind a proxy path, e.g. '/proxy/gw'); '' = none.
+   * With a prefix, API routes are served only under it. /admin and /files stay at the root.
+   */
+  basePath: string;
 }
 
 export interface RequestLogEntry {

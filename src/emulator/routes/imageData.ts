@@ -8,6 +8,7 @@ export function imageData(ctx: Ctx, items: ImageItem[], format: 'url' | 'b64_jso
   return items.map((item): Record<string, string> => {
     if (format === 'b64_json') return { b64_json: item.png.toString('base64'), revised_prompt: item.revisedPrompt };
     const id = newId('img_');
+    ctx.state.sweep(Date.now());
     ctx.state.files.set(id, { png: item.png, expiresAt: Date.now() + 3600_000 });
     return { url: `${ctx.origin}/files/${id}.png`, revised_prompt: item.revisedPrompt };
   });

@@ -16,6 +16,7 @@ export function createTask(ctx: Ctx, render: () => ImageItem[], responseFormat: 
     durationMs: ctx.faults.taskDurationMs ?? tasks.durationMs, fails: ctx.faults.taskFails === true,
     expiresAt: now + tasks.ttlMs, render, responseFormat,
   };
+  ctx.state.sweep(now);
   ctx.state.tasks.set(task.id, task);
   const location = `/v1/images/tasks/${task.id}`;
   sendJson(ctx, 202, {

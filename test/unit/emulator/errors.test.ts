@@ -93,6 +93,7 @@ describe('emulator: error rows', () => {
     await expectMessagesError(await post(emu(), '/v1/messages', '{"model": "claude', messagesHeaders()), 400, 'invalid_request_error', /Malformed JSON/);
     await expectMessagesError(await post(emu(), '/v1/messages', { model: 'claude-demo-sonnet', messages: [] }, messagesHeaders()), 400, 'invalid_request_error', /max_tokens/);
     await expectOpenAiError(await post(emu(), '/v1/images/generations', '[1,2', imageHeaders()), 400, /Malformed JSON/);
+    await expectOpenAiError(await post(emu(), '/v1/images/generations', IMAGE, { ...imageHeaders(), 'content-type': 'text/plain' }), 400, /content-type: expected application\/json/);
     await expectOpenAiError(await post(emu(), '/v1/images/generations', { ...IMAGE, size: '4096x4096' }, imageHeaders()), 400, /size/);
     await expectOpenAiError(await post(emu(), '/v1/images/generations', { ...IMAGE, size: '8x8' }, imageHeaders()), 400, /16 to 2048/);
     await expectOpenAiError(await post(emu(), '/v1/images/generations', { ...IMAGE, prompt: '' }, imageHeaders()), 400, /prompt/);
@@ -108,6 +109,21 @@ describe('emulator: error rows', () => {
       const missing = await post(other, '/v1/messages', chatBody('x'), messagesHeaders());
       assert.equal(missing.status, 400);
       assert.match(await missing.text(), /vendor-version: header is required/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('basePath: API routes only under the prefix, with the prefixed root in the 404 hint', async () => {
+    const config = defaultConfig();
+    config.basePath = '/proxy/gw';
+    const other = await startEmulator({ config });
+    try {
+      assert.equal((await post(other, '/proxy/gw/v1/messages', chatBody('x'), messagesHeaders())).status, 200);
+      const bare = await post(other, '/v1/messages', chatBody('x'), messagesHeaders());
+      assert.equal(bare.status, 404);
+      assert.match(await bare.text(), /\/proxy\/gw\)/);
+      assert.equal(other.requests()[0].path, '/proxy/gw/v1/messages');
     } finally {
       await other.close();
     }

@@ -77,5 +77,19 @@ describe('emulator: official SDKs', () => {
     assert.deepEqual(pngSize(png), { width: 512, height: 256 });
     const entry = emu().requests().find((r) => r.route === 'images.edits');
     assert.equal(entry?.status, 200);
+    assert.equal(entry?.charged, 0.04 + 0.01 + 0.02, 'one reference image + the edit surcharge');
+  });
+
+  it('openai SDK: images.edit with several files and response_format url', async () => {
+    const file = async (name: string) => toFile(renderPromptImage(name, 32, 32), `${name}.png`, { type: 'image/png' });
+    const res = await openai().images.edit({
+      model: 'flux-demo-schnell', prompt: 'merge', size: '128x128', response_format: 'url',
+      image: [await file('a'), await file('b')], mask: await file('m'),
+    });
+    const url = res.data![0].url!;
+    assert.ok(url.startsWith(`${emu().url}/files/`));
+    const png = Buffer.from(await (await fetch(url)).arrayBuffer());
+    assert.deepEqual(pngSize(png), { width: 128, height: 128 });
+    assert.equal(emu().requests().find((r) => r.route === 'images.edits')?.charged, 0.04 + 2 * 0.01 + 0.02);
   });
 });
