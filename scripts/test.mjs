@@ -18,6 +18,7 @@ const HELP = `node scripts/test.mjs [options]   (npm test = all layers, all VS C
   --host            in-host mocha suite (test/host/*.test.ts) inside real VS Code (code-server)
   --ui              UI suite (test/ui/*.test.ts): Playwright driving the real workbench
                     (no layer flag = all three)
+  --soak            long-running tests (test/soak/**/*.test.ts, mocha in node, no timeout); not part of npm test
   --grep PATTERN    only tests whose full title matches (all layers)
   --vscode V[,V]    VS Code versions for host/UI (default: ${DEFAULT_VERSIONS.join(', ')})
   --keep            leave code-server + emulator running after the run, print the URLs, Ctrl+C to stop
@@ -30,7 +31,7 @@ function parseArgs(argv) {
   const opts = { layers: new Set(), grep: undefined, versions: DEFAULT_VERSIONS, keep: false, build: true, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--unit' || a === '--host' || a === '--ui') opts.layers.add(a.slice(2));
+    if (a === '--unit' || a === '--host' || a === '--ui' || a === '--soak') opts.layers.add(a.slice(2));
     else if (a === '--grep') opts.grep = argv[++i];
     else if (a === '--vscode') opts.versions = argv[++i].split(',');
     else if (a === '--keep') opts.keep = true;
@@ -67,23 +68,50 @@ async function build() {
   await run(process.execPath, ['esbuild.js'], { cwd: ROOT });
 }
 
-/** Unit and browser tests in one mocha run; the report splits them by folder. */
-async function unitLayer(opts) {
-  const report = path.join(RESULTS, 'unit-report.json');
+/** Runs mocha in node over globs with the harness reporter; returns the report's tests, or undefined on a crash. */
+async function nodeMocha(name, globs, opts, timeoutMs) {
+  const report = path.join(RESULTS, `${name.replace(/\W+/g, '-')}-report.json`);
   fs.rmSync(report, { force: true });
-  const args = [path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--require', 'tsx/cjs', '--timeout', '30000',
-    '--reporter', path.join(ROOT, 'scripts', 'lib', 'reporter.cjs'), 'test/unit/**/*.test.ts', 'test/browser/**/*.test.ts'];
+  const args = [path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--require', 'tsx/cjs', '--timeout', String(timeoutMs),
+    '--reporter', path.join(ROOT, 'scripts', 'lib', 'reporter.cjs'), ...globs];
   if (opts.grep) args.push('--grep', opts.grep);
   const t0 = Date.now();
-  console.log('\n=== unit + browser tests');
+  console.log(`\n=== ${name} tests`);
   await run(process.execPath, args, { cwd: ROOT, env: { ...process.env, MG_REPORT_FILE: report, MG_RESULTS_DIR: RESULTS } })
     .catch(() => undefined); // failures are counted from the report
-  console.log(`=== unit + browser tests: ${secs(t0)}s`);
+  console.log(`=== ${name} tests: ${secs(t0)}s`);
   if (!fs.existsSync(report)) {
-    record({ layer: 'unit', failed: 1, failures: [{ title: 'mocha (unit)', message: 'crashed before writing its report' }] });
+    record({ layer: name, failed: 1, failures: [{ title: `mocha (${name})`, message: 'crashed before writing its report' }] });
+    return undefined;
+  }
+  return JSON.parse(fs.readFileSync(report, 'utf8')).tests;
+}
+
+function countRow(layer, tests) {
+  return {
+    layer,
+    passed: tests.filter((t) => t.state === 'passed').length,
+    failed: tests.filter((t) => t.state === 'failed').length,
+    pending: tests.filter((t) => t.state === 'pending').length,
+    failures: tests.filter((t) => t.state === 'failed'),
+  };
+}
+
+/** Long-running tests, only with --soak. */
+async function soakLayer(opts) {
+  const files = fs.existsSync(path.join(ROOT, 'test', 'soak')) ? fs.readdirSync(path.join(ROOT, 'test', 'soak')) : [];
+  if (!files.some((f) => f.endsWith('.test.ts'))) {
+    record({ layer: 'soak', note: 'no test/soak/**/*.test.ts' });
     return;
   }
-  const { tests } = JSON.parse(fs.readFileSync(report, 'utf8'));
+  const tests = await nodeMocha('soak', ['test/soak/**/*.test.ts'], opts, 0);
+  if (tests) record(countRow('soak', tests));
+}
+
+/** Unit and browser tests in one mocha run; the report splits them by folder. */
+async function unitLayer(opts) {
+  const tests = await nodeMocha('unit + browser', ['test/unit/**/*.test.ts', 'test/browser/**/*.test.ts'], opts, 30_000);
+  if (!tests) return;
   for (const layer of ['unit', 'browser']) {
     const mine = tests.filter((t) => (/[\\/]test[\\/]browser[\\/]/.test(t.file ?? '') ? 'browser' : 'unit') === layer);
     record({
@@ -153,6 +181,7 @@ async function main() {
   fs.mkdirSync(RESULTS, { recursive: true });
   if (opts.build) await step('build', build);
   if (opts.layers.has('unit')) await unitLayer(opts);
+  if (opts.layers.has('soak')) await soakLayer(opts);
   let ctx;
   if (opts.layers.has('host') || opts.layers.has('ui')) ctx = await vscodeLayers(opts);
   const failed = printSummary(t0);

@@ -39,8 +39,8 @@ export async function installVsix(info, profile, vsix) {
  * Starts code-server for a profile; resolves {url, port, child, logFile, workbenchUrl} once it listens and answers.
  * Rejects early when the process exits (a crashed server fails fast instead of waiting for a timeout).
  */
-export async function startCodeServer(info, profile, { env = {}, logFile, timeoutMs = 120_000 } = {}) {
-  const args = [info.entry, '--auth', 'none', '--bind-addr', '127.0.0.1:0',
+export async function startCodeServer(info, profile, { env = {}, logFile, timeoutMs = 120_000, port = 0 } = {}) {
+  const args = [info.entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
     '--config', path.join(profile.dir, 'code-server.yaml'),
     '--user-data-dir', profile.userDataDir, '--extensions-dir', profile.extDir,
     '--disable-telemetry', '--disable-update-check',
@@ -66,8 +66,7 @@ export async function startCodeServer(info, profile, { env = {}, logFile, timeou
     });
   });
   await waitForHttp(url, child);
-  const port = Number(new URL(url).port);
-  return { url, port, child, workbenchUrl: `${url}/?folder=${encodeURIComponent(profile.workspace)}` };
+  return { url, port: Number(new URL(url).port), child, workbenchUrl: `${url}/?folder=${encodeURIComponent(profile.workspace)}` };
 }
 
 async function waitForHttp(url, child, timeoutMs = 60_000) {

@@ -47,8 +47,16 @@ export function killTree(child, signal = 'SIGTERM') {
   try { process.kill(-child.pid, signal); } catch { try { child.kill(signal); } catch { /* gone */ } }
 }
 
+let stopping = false;
+
+/** True once killAll() has begun: children exiting from then on are expected. */
+export function isStopping() {
+  return stopping;
+}
+
 /** Kills every child we started, then SIGKILLs what is left after a grace period. */
 export async function killAll(graceMs = 3000) {
+  stopping = true;
   const list = [...children];
   for (const c of list) killTree(c);
   const deadline = Date.now() + graceMs;
