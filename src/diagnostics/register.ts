@@ -50,7 +50,10 @@ export interface RefreshArgs {
 /** Fetches the model list now; resolves with the snapshot (undefined when no key or base URL). */
 export async function refreshModels(services: PlatformServices, args: RefreshArgs = {}): Promise<CatalogSnapshot | undefined> {
   const quiet = args.quiet === true;
-  if (!(quiet ? await services.gateway.client() : await services.gateway.clientOrExplain())) return undefined;
+  if (!(quiet ? await services.gateway.client() : await services.gateway.clientOrExplain())) {
+    services.log.info(`Refresh Models: nothing to fetch (missing: ${(await services.gateway.missing()) ?? 'the stored secret'}).`);
+    return undefined;
+  }
   try {
     const snapshot = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'Model Gateway: fetching models' },

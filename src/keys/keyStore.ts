@@ -2,6 +2,7 @@
 // fingerprints and the active name (no secret). Nothing about keys goes to settings or globalState.
 import * as vscode from 'vscode';
 import { API_KEY_ENV } from '../shared/commands';
+import type { Logger } from '../gateway/types';
 import type { KeyInfo, KeyStore } from '../platform/services';
 import { cleanSecret, fingerprintOf } from './fingerprint';
 
@@ -25,6 +26,7 @@ export interface HostKeyStore extends KeyStore, vscode.Disposable {
 export function createKeyStore(
   context: vscode.ExtensionContext,
   onSecretsKnown: (secrets: string[]) => void,
+  log: Logger,
   env: Record<string, string | undefined> = process.env,
 ): HostKeyStore {
   const secrets = context.secrets;
@@ -96,13 +98,17 @@ export function createKeyStore(
     const index = await readIndex();
     // Only on a machine with no key stored: a key the user set always wins over the environment.
     if (!fromEnv || index.keys.length > 0) return;
-    await set(ENV_KEY_NAME, fromEnv);
+    const info = await set(ENV_KEY_NAME, fromEnv);
+    log.info(`Stored the key from ${API_KEY_ENV} as "${ENV_KEY_NAME}" (${info.fingerprint}): no key was stored yet.`);
   };
-  const ready = serial(async () => undefined).then(seed).then(publishSecrets).catch(() => undefined);
+  const ready = serial(async () => undefined).then(seed).then(publishSecrets)
+    .catch((error: unknown) => log.error('Reading the stored keys failed.', error));
 
   const listener = secrets.onDidChange((event) => {
     if (!event.key.startsWith(PREFIX)) return;
-    cached = undefined;
+    // Only the index decides what is stored. Invalidating on a secret's event could re-read the index
+    // between our own two writes (secret, then index) and cache the old index.
+    if (event.key === INDEX_KEY) cached = undefined;
     void publishSecrets().catch(() => undefined);
     fireSoon();
   });

@@ -23,7 +23,7 @@ export interface PlatformServices extends Services {
 export function createServices(context: vscode.ExtensionContext): PlatformServices & vscode.Disposable {
   const log = createLogger();
   const config = createConfigService();
-  const keys = createKeyStore(context, (secrets) => log.setKnownSecrets(secrets));
+  const keys = createKeyStore(context, (secrets) => log.setKnownSecrets(secrets), log);
   const support = new SupportRing(50);
   const version = String((context.extension?.packageJSON as { version?: unknown } | undefined)?.version ?? '0');
   const gateway = createGatewayAccess({

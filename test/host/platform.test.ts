@@ -89,7 +89,7 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   });
 
   it('Check Connection passes every step and sends the billable request only when allowed', async () => {
-    const billable = async () => (await admin.counters()).billable['POST /v1/messages'] ?? 0;
+    const billable = async () => (await admin.requests()).filter((r) => r.path === '/v1/messages' && r.billable).length;
     const start = await billable();
     const withoutMessages = await check(false);
     assert.ok(withoutMessages.ok, JSON.stringify(withoutMessages.steps));
