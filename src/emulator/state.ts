@@ -92,9 +92,9 @@ export class EmulatorState {
   }
 }
 
-/** Canonical route name for billableCount(): accepts 'messages' as well as '/v1/messages'. */
+/** Canonical route name for billableCount(): accepts 'messages', '/v1/messages' and 'POST /v1/messages'. */
 export function routeAlias(route: string): string {
-  const trimmed = route.replace(/^\/?v1\//, '').replace(/^\//, '');
+  const trimmed = route.trim().replace(/^(GET|POST)\s+/i, '').replace(/^\/?v1\//, '').replace(/^\//, '');
   return trimmed.replace(/\//g, '.');
 }
 

@@ -66,6 +66,7 @@ describe('emulator: faults', () => {
     assert.equal((await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders())).status, 200);
     assert.equal(emu().billableCount(), 3);
     assert.equal(emu().billableCount('/v1/messages'), 2);
+    assert.equal(emu().billableCount('POST /v1/messages'), 2);
     assert.equal(emu().billableCount('images.generations'), 1);
   });
 
