@@ -49,7 +49,7 @@ const ADVISERS: Record<GatewayError['kind'], Adviser> = {
 };
 
 function said(e: GatewayError): string {
-  return e.serverMessage ? ` The gateway said: "${e.serverMessage}".` : '';
+  return e.serverMessage ? ` The gateway said: "${e.serverMessage.replace(/[.\s]+$/, '')}".` : '';
 }
 
 function adviseAuth(e: GatewayError): Advice {
