@@ -45,7 +45,8 @@ export async function generateImageCommand(services: Services, runner: ImageRunn
   if (interactive && !model) return result('declined');
   const size = args.size ?? (interactive ? await pickSize(services, 'Generate Image (3/3): size') : undefined);
   if (interactive && !size) return result('declined');
-  return runner.run({ kind: 'generation', prompt, model, size, n: args.n, quality: args.quality }, { notification: args.notification });
+  return withProgressLog((onProgress) =>
+    runner.run({ kind: 'generation', prompt, model, size, n: args.n, quality: args.quality }, { notification: args.notification, onProgress }));
 }
 
 /** Context menus pass (uri, selectedUris); the palette passes nothing; tests pass an argument object. */
@@ -69,7 +70,15 @@ export async function editImageCommand(services: Services, runner: ImageRunner, 
   }
   const model = args.model ?? (interactive ? await pickModel(services, runner, 'Edit Image: model') : undefined);
   if (interactive && !model) return result('declined');
-  return runner.run({ kind: 'edit', prompt, model, size: args.size, n: args.n, quality: args.quality, source, mask, references }, { notification: args.notification });
+  return withProgressLog((onProgress) =>
+    runner.run({ kind: 'edit', prompt, model, size: args.size, n: args.n, quality: args.quality, source, mask, references }, { notification: args.notification, onProgress }));
+}
+
+/** Runs a request and returns its result with the progress reports seen on the way. */
+async function withProgressLog(run: (onProgress: (message: string, percent?: number) => void) => Promise<RunResult>): Promise<RunResult> {
+  const progress: Array<{ message: string; percent?: number }> = [];
+  const done = await run((message, percent) => void progress.push({ message, percent }));
+  return { ...done, progress, cause: undefined };
 }
 
 /** The image shown in the active editor (text or image preview tab), else one picked from disk. */

@@ -22,6 +22,8 @@ export interface RunResult {
   /** What happened, in words, when it is not a plain success. */
   message?: string;
   error?: RunError;
+  /** Progress reports seen while following the request (returned by the commands; tests read them). */
+  progress?: Array<{ message: string; percent?: number }>;
   /** The original error, for in-process callers (ImageJobs rethrows GatewayErrors as they are). */
   cause?: unknown;
 }
