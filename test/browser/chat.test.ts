@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The chat webview bundle in real headless Chromium, fed host messages by a fake acquireVsCodeApi.
 import { strict as assert } from 'node:assert';
 import type { Browser } from 'playwright-core';

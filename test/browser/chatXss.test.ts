@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // Hostile model output must never run, never load remote content and never freeze the view.
 import { strict as assert } from 'node:assert';
 import type { Browser } from 'playwright-core';
