@@ -55,8 +55,14 @@ export function billable(state: EmulatorState, route?: string): number {
 }
 
 function newCtx(state: EmulatorState, req: IncomingMessage, res: ServerResponse, requestId: string): Ctx {
-  const origin = `http://${req.headers.host ?? 'localhost'}`;
-  const url = new URL(req.url ?? '/', origin);
+  let origin = `http://${req.headers.host ?? 'localhost'}`;
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', origin);
+  } catch {
+    origin = 'http://localhost'; // a Host header that is not a host: still answer (404), never crash
+    url = new URL((req.url ?? '/').replace(/[^\x21-\x7e]/g, ''), origin);
+  }
   const entry: RequestLogEntry = { id: requestId, time: new Date().toISOString(), method: req.method ?? 'GET',
     path: url.pathname, route: 'unknown', status: 0, billable: false, durationMs: 0 };
   const style: ErrorStyle = url.pathname.includes('messages') ? 'messages' : 'openai';

@@ -27,7 +27,7 @@ export function createTask(ctx: Ctx, render: () => ImageItem[], responseFormat: 
 }
 
 export function handleTaskRead(ctx: Ctx): void {
-  const id = decodeURIComponent(ctx.url.pathname.slice('/v1/images/tasks/'.length));
+  const id = safeDecode(ctx.url.pathname.slice('/v1/images/tasks/'.length));
   const task = ctx.state.tasks.get(id);
   const now = Date.now();
   // Another key's task is indistinguishable from a missing one: ids must not leak across keys.
@@ -50,4 +50,12 @@ export function handleTaskRead(ctx: Ctx): void {
   }
   task.result ??= imageData(ctx, task.render(), task.responseFormat);
   sendJson(ctx, 200, { ...base, status: 'completed', progress: 100, completed_at: completedAt, result: { data: task.result } });
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
