@@ -1,6 +1,7 @@
 // Body limits and rate limits: clean 4xx, no crash, the server keeps serving.
 
 import { strict as assert } from 'node:assert';
+import { fetch as undiciFetch } from 'undici';
 import { DEMO, RATE_LIMITED, chatBody, imageHeaders, messagesHeaders, post, sendHugeBody, useEmulator } from './helpers';
 
 describe('emulator: limits', () => {
@@ -21,6 +22,12 @@ describe('emulator: limits', () => {
     assert.equal(reply.status, 413);
     assert.match(reply.body, /too large/);
     assert.equal((await fetch(`${emu().url}/v1/models`, { headers: { 'x-api-key': DEMO } })).status, 200);
+  });
+
+  it('undici (the client library of the extension) gets the 413 for a 100 MB body', async () => {
+    const res = await undiciFetch(`${emu().url}/v1/images/generations`, { method: 'POST', headers: imageHeaders(), body: Buffer.alloc(100 * 1024 * 1024, 0x20) });
+    assert.equal(res.status, 413);
+    assert.match(await res.text(), /request_too_large|too large/);
   });
 
   it('per-key rate limit: 429 with Retry-After and retry-after-ms after the allowed requests', async () => {

@@ -98,7 +98,7 @@ describe('emulator: async image tasks', () => {
 describe('emulator: task expiry', () => {
   const emu = useEmulator(() => {
     const c = defaultConfig();
-    c.tasks = { durationMs: 0, retryAfterSec: 1, ttlMs: 100 };
+    c.tasks = { durationMs: 0, retryAfterSec: 1, ttlMs: 1000 };
     return c;
   });
 
@@ -107,7 +107,7 @@ describe('emulator: task expiry', () => {
     const { id } = await res.json() as { id: string };
     const read = (): Promise<Response> => fetch(`${emu().url}/v1/images/tasks/${id}`, { headers: { authorization: `Bearer ${DEMO}` } });
     assert.equal((await read()).status, 200);
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, 1100));
     assert.equal((await read()).status, 404);
   });
 });
