@@ -49,7 +49,8 @@ export class MessageAssembler {
   appendText(index: number, text: string): boolean {
     const b = this.stopped ? undefined : this.blocks[index];
     if (b === undefined || b.base.type !== 'text') return false;
-    (b.text ??= []).push(text);
+    if (b.text === undefined) b.text = [text];
+    else b.text.push(text);
     return true;
   }
 

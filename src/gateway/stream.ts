@@ -6,7 +6,7 @@ import type { ClientContext } from './context';
 import { GatewayError, type GatewayErrorInit } from './errors';
 import { kindForErrorType } from './errorBody';
 import { MessageAssembler } from './assemble';
-import { parseTextDelta } from './fastDelta';
+import { lastDeltaIndex, readTextDelta } from './fastDelta';
 import { protocolError, readJson, send, transportError, type CallSpec, type Exchange } from './http';
 import { asMessage } from './messages';
 import type { Message, MessagesRequest, MessageStream, RequestOptions, StreamEvent } from './types';
@@ -148,10 +148,10 @@ class GatewayMessageStream implements MessageStream {
 
   private onEvent(msg: EventSourceMessage): void {
     if (this.settled) return;
-    const fast = parseTextDelta(msg.data);
-    if (fast !== undefined && this.assembler.appendText(fast.index, fast.text)) {
+    const text = readTextDelta(msg.data);
+    if (text !== undefined && this.assembler.appendText(lastDeltaIndex, text)) {
       if (this.keepEvents) {
-        this.events.push({ type: 'content_block_delta', index: fast.index, delta: { type: 'text_delta', text: fast.text } });
+        this.events.push({ type: 'content_block_delta', index: lastDeltaIndex, delta: { type: 'text_delta', text } });
         this.wake();
       }
       return;
