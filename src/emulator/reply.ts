@@ -35,11 +35,19 @@ export function messageText(content: unknown): string {
   }).filter(Boolean).join('\n');
 }
 
+function lastUser(messages: MessageLike[]): MessageLike | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === 'user') return messages[i];
+  return undefined;
+}
+
 export function lastUserText(messages: MessageLike[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i]?.role === 'user') return messageText(messages[i].content);
-  }
-  return '';
+  return messageText(lastUser(messages)?.content);
+}
+
+/** Image blocks in the last user message (so tests can check attachments arrived). */
+function imageCount(messages: MessageLike[]): number {
+  const content = lastUser(messages)?.content;
+  return Array.isArray(content) ? content.filter((b: { type?: string }) => b?.type === 'image').length : 0;
 }
 
 function inputTokenCount(body: Record<string, unknown>): number {
@@ -74,8 +82,11 @@ export function planReply(body: Record<string, unknown>, model: string): ReplyPl
   const userText = lastUserText(body.messages as MessageLike[]);
   const d = parseDirectives(userText);
   const wantsThinking = d.thinking || (body.thinking as { type?: string } | undefined)?.type === 'enabled';
-  const tool = d.tool ? pickTool(body) : undefined;
-  const base = standardReply(userText, model);
+  const choice = (body.tool_choice as { type?: string } | undefined)?.type;
+  // Like upstream: tool_choice any/tool forces a call, none forbids it; otherwise the [[tool]] directive asks.
+  const wantsTool = choice !== 'none' && (d.tool || choice === 'any' || choice === 'tool');
+  const tool = wantsTool ? pickTool(body) : undefined;
+  const base = standardReply(userText, model, imageCount(body.messages as MessageLike[]));
   const stopped = applyStopSequences(d.tokens !== undefined ? replyOfLength(base, d.tokens) : base, body.stop_sequences);
   const planned: FinalBlock[] = [];
   if (wantsThinking) planned.push({ type: 'thinking', pieces: tokenize(thinkingText(userText)) });

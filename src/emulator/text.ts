@@ -34,12 +34,13 @@ export function parseDirectives(text: string): Directives {
 }
 
 /** The standard reply: quotes the user message verbatim, then markdown, a fenced code block and multi-byte text. */
-export function standardReply(userText: string, model: string): string {
+export function standardReply(userText: string, model: string, images = 0): string {
   return [
     'You wrote:',
     '',
     userText,
     '',
+    ...(images > 0 ? [`I received ${images} image${images === 1 ? '' : 's'}.`, ''] : []),
     `This is a **deterministic** reply from the *Model Gateway emulator* (model \`${model}\`).`,
     '',
     '- It quotes your last message verbatim.',

@@ -91,6 +91,17 @@ describe('emulator: pure modules', () => {
     assert.ok(plan.blocks.every((b) => b.type !== 'tool_use'));
   });
 
+  it('planReply: tool_choice any forces a tool call, none forbids it; image blocks are acknowledged', () => {
+    const tools = [{ name: 'lookup', input_schema: { type: 'object', properties: { n: { type: 'number' } } } }];
+    const base = { max_tokens: 500, tools, messages: [{ role: 'user', content: 'plain' }] };
+    assert.equal(planReply({ ...base, tool_choice: { type: 'any' } }, 'm').stopReason, 'tool_use');
+    assert.equal(planReply({ ...base, tool_choice: { type: 'tool', name: 'lookup' } }, 'm').stopReason, 'tool_use');
+    assert.equal(planReply({ ...base, messages: [{ role: 'user', content: 'x [[tool]]' }], tool_choice: { type: 'none' } }, 'm').stopReason, 'end_turn');
+    const withImage = planReply({ max_tokens: 500, messages: [{ role: 'user', content: [
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }, { type: 'text', text: 'see' }] }] }, 'm');
+    assert.ok(withImage.blocks[0].pieces.join('').includes('You wrote:\n\nsee\n\nI received 1 image.'));
+  });
+
   it('parseConfigText: fills missing sections from the defaults and rejects broken references', () => {
     const cfg = parseConfigText(JSON.stringify({ tasks: { durationMs: 10 } }));
     assert.equal(cfg.tasks.durationMs, 10);
