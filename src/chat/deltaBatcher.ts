@@ -7,17 +7,23 @@ export interface PendingDelta {
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  now(): number;
 }
 
 export const nodeTimers: Timers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+  now: () => performance.now(),
 };
 
-/** Collects text and thinking deltas; flushes at most once per `intervalMs`, and on demand. */
+/**
+ * Collects text and thinking deltas; sends at most once per `intervalMs`, and on demand. The first
+ * delta after a quiet interval goes out at once (the first token must not wait for a timer).
+ */
 export class DeltaBatcher {
   private pending: PendingDelta = { text: '', thinking: '' };
   private timer: unknown;
+  private lastEmit = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly emit: (delta: PendingDelta) => void,
@@ -28,7 +34,10 @@ export class DeltaBatcher {
   push(kind: 'text' | 'thinking', chunk: string): void {
     if (!chunk) return;
     this.pending[kind] += chunk;
-    if (this.timer === undefined) this.timer = this.timers.setTimeout(() => this.flush(), this.intervalMs);
+    if (this.timer !== undefined) return;
+    const wait = this.lastEmit + this.intervalMs - this.timers.now();
+    if (wait <= 0) this.flush();
+    else this.timer = this.timers.setTimeout(() => this.flush(), wait);
   }
 
   /** Sends whatever is pending now (before a finish message, so order is kept). */
@@ -38,6 +47,7 @@ export class DeltaBatcher {
     const { text, thinking } = this.pending;
     if (!text && !thinking) return;
     this.pending = { text: '', thinking: '' };
+    this.lastEmit = this.timers.now();
     this.emit({ text, thinking });
   }
 

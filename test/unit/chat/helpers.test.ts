@@ -6,10 +6,12 @@ import { toErrorCard, ChatSetupError } from '../../../src/chat/errorCard';
 import { GatewayError } from '../../../src/gateway/errors';
 import { adviseOnError } from '../../../src/gateway';
 
-function manualTimers(): Timers & { fire(): void; pending(): number } {
+function manualTimers(): Timers & { fire(): void; pending(): number; clock: number } {
   let queue: Array<{ fn: () => void; handle: number }> = [];
   let next = 0;
   return {
+    clock: 1000,
+    now() { return this.clock; },
     setTimeout: (fn) => { const handle = next++; queue.push({ fn, handle }); return handle; },
     clearTimeout: (handle) => { queue = queue.filter((t) => t.handle !== handle); },
     fire: () => { const due = queue; queue = []; for (const t of due) t.fn(); },
@@ -18,14 +20,19 @@ function manualTimers(): Timers & { fire(): void; pending(): number } {
 }
 
 describe('chat helpers', () => {
-  it('batches deltas into one message per interval and flushes on demand', () => {
+  it('sends the first delta at once, then one message per interval, and flushes on demand', () => {
     const timers = manualTimers();
     const sent: Array<{ text: string; thinking: string }> = [];
     const batcher = new DeltaBatcher((d) => sent.push(d), 20, timers);
+    batcher.push('text', 'first');
+    assert.deepEqual(sent, [{ text: 'first', thinking: '' }], 'the first token does not wait');
+    sent.length = 0;
+    timers.clock += 5;
     batcher.push('thinking', 'hmm ');
     for (const t of ['a', 'b', 'c']) batcher.push('text', t);
     assert.equal(timers.pending(), 1, 'one timer for a burst');
     assert.equal(sent.length, 0);
+    timers.clock += 15;
     timers.fire();
     assert.deepEqual(sent, [{ text: 'abc', thinking: 'hmm ' }]);
     batcher.push('text', 'd');
