@@ -282,7 +282,9 @@ export class SessionController {
     const waitMs = typeof error.retryAfterMs === 'number' && error.retryAfterMs >= 0 ? error.retryAfterMs : (this.deps.defaultRetryMs ?? 10_000);
     const prefill = message.text.length > 0;
     message.status = 'queued';
-    message.error = { ...this.deps.errorCard(outcome.error), retryAfterMs: waitMs, queuedUntil: this.deps.now() + waitMs };
+    const card = this.deps.errorCard(outcome.error);
+    // Queued: it goes out by itself (Stop cancels), so no Retry button that would race the queue.
+    message.error = { ...card, actions: card.actions.filter((a) => a !== 'retry'), retryAfterMs: waitMs, queuedUntil: this.deps.now() + waitMs };
     this.deps.post({ type: 'errorCard', conversationId: conversation.id, messageId: message.id, card: message.error });
     const timer = this.timers.setTimeout(() => {
       if (this.queued?.message !== message) return;

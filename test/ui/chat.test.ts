@@ -1,0 +1,141 @@
+// Chat in the real VS Code workbench against the emulator: streaming, stop (the emulator sees the abort),
+// reload restores the conversation, and each error class shows its card.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { FrameLocator } from 'playwright-core';
+import { EmulatorAdmin, type AdminFaults } from '../support/emulatorAdmin';
+import { workspaceDir } from '../support/env';
+import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
+
+const KEY = 'mg-demo-key-0001';
+
+describe('chat view (UI)', function () {
+  this.timeout(300_000);
+  let wb: Workbench;
+  let chat: FrameLocator;
+  const admin = EmulatorAdmin.fromEnv();
+
+  before(async () => {
+    await admin.setFaults(KEY, null);
+    wb = await openWorkbench();
+    await wb.openView(CONTAINER_TITLE);
+    chat = wb.chatWebview();
+    await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
+  });
+  after(async () => {
+    await admin.setFaults(KEY, null).catch(() => undefined);
+    await wb?.close();
+  });
+
+  async function send(text: string): Promise<void> {
+    const input = chat.locator('.composer .input');
+    await input.click();
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  const lastAnswer = () => chat.locator('.message.assistant').last();
+  const messagesRequests = async () => (await admin.requests()).filter((r) => r.path.includes('/v1/messages'));
+
+  it('sends a message and the answer streams in', async () => {
+    await admin.setFaults(KEY, { tokensPerSecond: 60 });
+    await send('Hello from the UI test: show me some **markdown** [[tokens=120]]');
+    await chat.locator('.message.assistant[data-status="streaming"] .body').filter({ hasText: /\S/ }).waitFor({ timeout: 60_000 });
+    const partial = (await lastAnswer().locator('.body').innerText()).length;
+    await lastAnswer().and(chat.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
+    const final = (await lastAnswer().locator('.body').innerText()).length;
+    assert.ok(final > partial, `text grew while streaming (${partial} → ${final})`);
+    assert.match(await lastAnswer().locator('.meta').innerText(), /in \/ \d+ out tokens/);
+    await admin.setFaults(KEY, null);
+    await send('Write a tiny TypeScript function, please.');
+    await lastAnswer().and(chat.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
+    const shot = path.join(__dirname, '..', '..', 'docs', 'images', 'chat.png');
+    await wb.page.locator('.part.sidebar').first().screenshot({ path: shot });
+    assert.ok(fs.statSync(shot).size > 1000);
+  });
+
+  it('Stop closes the request at the emulator and keeps the partial answer', async () => {
+    await admin.setFaults(KEY, { tokensPerSecond: 20 });
+    await send('Please stop me [[tokens=3000]]');
+    await chat.locator('.message.assistant[data-status="streaming"] .body').filter({ hasText: /\S/ }).waitFor({ timeout: 60_000 });
+    await chat.locator('button[data-action="stop"]').click();
+    await lastAnswer().and(chat.locator('[data-status="stopped"]')).waitFor({ timeout: 30_000 });
+    assert.ok((await lastAnswer().locator('.body').innerText()).trim().length > 0, 'partial text kept');
+    assert.equal(await lastAnswer().locator('.badge.stopped').count(), 1);
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const last = (await messagesRequests()).pop();
+      if (last?.aborted) break;
+      if (Date.now() > deadline) assert.fail(`the emulator did not see the abort: ${JSON.stringify(last)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await admin.setFaults(KEY, null);
+  });
+
+  const cases: Array<{ name: string; faults: AdminFaults; card: RegExp; button: string }> = [
+    { name: '401', faults: { status: 401, count: 1 }, card: /401/, button: 'Replace Key' },
+    { name: '403', faults: { status: 403, count: 1 }, card: /403/, button: 'Check Connection' },
+    { name: '404', faults: { status: 404, count: 1 }, card: /404/, button: 'Fix Base URL' },
+    { name: '5xx', faults: { status: 503, count: 1 }, card: /server error|503/i, button: 'Retry' },
+  ];
+  for (const c of cases) {
+    it(`${c.name} shows its error card with "${c.button}"`, async () => {
+      await admin.setFaults(KEY, c.faults);
+      await send(`error case ${c.name}`);
+      const card = lastAnswer().locator('.error-card');
+      await card.waitFor({ timeout: 60_000 });
+      assert.match(await card.innerText(), c.card);
+      assert.equal(await card.locator('button', { hasText: c.button }).count(), 1);
+      await admin.setFaults(KEY, null);
+    });
+  }
+
+  it('5xx Retry sends once more (never automatically)', async () => {
+    const before = (await messagesRequests()).length;
+    await lastAnswer().locator('.error-card button', { hasText: 'Retry' }).click();
+    await lastAnswer().and(chat.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
+    assert.equal((await messagesRequests()).length, before + 1);
+  });
+
+  it('429 queues with a countdown and sends by itself when the wait is over', async () => {
+    // The client retries short 429s itself twice; the third one reaches the chat's queue.
+    await admin.setFaults(KEY, { status: 429, count: 3, retryAfter: 3 });
+    await send('rate limited question');
+    await lastAnswer().locator('.countdown').waitFor({ timeout: 60_000 });
+    assert.match(await lastAnswer().locator('.countdown').innerText(), /automatically in \d+ s/);
+    await lastAnswer().and(chat.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
+  });
+
+  it('timeout says the outcome is unknown and offers no blind Retry', async () => {
+    const settingsFile = path.join(workspaceDir(), '.vscode', 'settings.json');
+    const previous = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
+    fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+    fs.writeFileSync(settingsFile, JSON.stringify({ ...(previous ? JSON.parse(previous) : {}), 'modelGateway.requestTimeoutSeconds': 5 }));
+    try {
+      await new Promise((r) => setTimeout(r, 1500));
+      await admin.setFaults(KEY, { hang: true });
+      await send('this will hang');
+      const card = lastAnswer().locator('.error-card');
+      await card.waitFor({ timeout: 60_000 });
+      assert.match(await card.innerText(), /outcome is unknown/i);
+      assert.equal(await card.locator('button', { hasText: 'Retry' }).count(), 0);
+    } finally {
+      await admin.setFaults(KEY, null);
+      if (previous === undefined) fs.rmSync(settingsFile);
+      else fs.writeFileSync(settingsFile, previous);
+    }
+  });
+
+  it('reloading the window restores the conversation', async () => {
+    const count = await chat.locator('.message').count();
+    assert.ok(count >= 4);
+    await wb.page.reload();
+    await wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    await wb.openView(CONTAINER_TITLE);
+    chat = wb.chatWebview();
+    await chat.locator('.message.user').first().waitFor({ timeout: 60_000 });
+    assert.equal(await chat.locator('.message').count(), count);
+    assert.match(await chat.locator('.message.user').first().innerText(), /Hello from the UI test/);
+  });
+});
