@@ -33,11 +33,33 @@ export function registerDiagnostics(services: Services): vscode.Disposable {
 export async function copySupportInfo(services: PlatformServices, limit = 20): Promise<string> {
   const records = services.support.recent(limit);
   const text = formatSupportInfo(records);
-  await vscode.env.clipboard.writeText(text);
+  if (!(await withinMs(Promise.resolve(vscode.env.clipboard.writeText(text)), 5_000))) {
+    // In a browser-hosted VS Code the clipboard can wait for page focus or permission: offer the text instead.
+    services.log.warn('Copy Support Info: the clipboard did not answer; offering the text in an editor.');
+    const open = 'Open as Document';
+    void vscode.window.showWarningMessage('Model Gateway: the clipboard is not available. Open the support info as a document to copy it?', open)
+      .then(async (choice) => {
+        if (choice) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: text }));
+      });
+    return text;
+  }
   void vscode.window.showInformationMessage(
     `Model Gateway: copied ${records.length} request${records.length === 1 ? '' : 's'} (timestamp, route, model, HTTP status, request id). No key, prompt or answer is included.`,
   );
   return text;
+}
+
+/** True when the promise settles successfully within ms. */
+async function withinMs(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true, () => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface RefreshArgs {
