@@ -1,12 +1,16 @@
 // Assembles a Message from Messages-stream events (PROTOCOL.md "Messages stream"). Text pieces are
 // kept in arrays and joined once, so a long answer costs O(n) and not O(n²) copies.
+import { fromBytes, toBytes } from './byteText';
 import type { ContentBlock, Message, StreamEvent, Usage } from './types';
 
 type Json = Record<string, unknown>;
 
 interface BlockState {
   base: Json;
+  /** Text pieces as byte strings (UTF-8 bytes, see byteText.ts), decoded once when the block is built. */
   text?: string[];
+  /** How many leading entries of `text` are already joined segments (see appendText). */
+  joined?: number;
   thinking?: string[];
   signature?: string[];
   json?: string[];
@@ -45,12 +49,19 @@ export class MessageAssembler {
     }
   }
 
-  /** Fast path for a text delta to an existing text block; false when the general path must decide. */
-  appendText(index: number, text: string): boolean {
+  /** Fast path: a text delta (as a byte string) to an existing text block; false when the general path must decide. */
+  appendTextBytes(index: number, text: string): boolean {
     const b = this.stopped ? undefined : this.blocks[index];
     if (b === undefined || b.base.type !== 'text') return false;
-    if (b.text === undefined) b.text = [text];
-    else b.text.push(text);
+    if (b.text === undefined) {
+      b.text = [text];
+      b.joined = 0;
+    } else if (b.text.push(text) - (b.joined ?? 0) >= COMPACT_EVERY) {
+      // Join the newest pieces into one segment; older segments are never copied again before the end.
+      const joined = b.joined ?? 0;
+      b.text.push(b.text.splice(joined).join(''));
+      b.joined = joined + 1;
+    }
     return true;
   }
 
@@ -81,7 +92,7 @@ export class MessageAssembler {
     if (index < 0) return false;
     const b = this.blocks[index] ?? (this.blocks[index] = { base: { type: d.type === 'thinking_delta' ? 'thinking' : 'text' } });
     switch (d.type) {
-      case 'text_delta': (b.text ??= []).push(String(d.text ?? '')); return true;
+      case 'text_delta': (b.text ??= []).push(toBytes(String(d.text ?? ''))); return true;
       case 'thinking_delta': (b.thinking ??= []).push(String(d.thinking ?? '')); return true;
       case 'signature_delta': (b.signature ??= []).push(String(d.signature ?? '')); return true;
       case 'input_json_delta': (b.json ??= []).push(String(d.partial_json ?? '')); return true;
@@ -129,7 +140,7 @@ export class MessageAssembler {
 
 function buildBlock(b: BlockState): ContentBlock {
   const out: Json = { ...b.base };
-  if (b.text) out.text = String(out.text ?? '') + b.text.join('');
+  if (b.text) out.text = String(out.text ?? '') + fromBytes(b.text.join(''));
   if (b.thinking) out.thinking = String(out.thinking ?? '') + b.thinking.join('');
   if (b.signature) out.signature = String(out.signature ?? '') + b.signature.join('');
   if (b.citations) out.citations = [...(Array.isArray(out.citations) ? out.citations : []), ...b.citations];
@@ -157,6 +168,10 @@ function readError(ev: StreamEvent): StreamErrorEvent {
 }
 
 const MAX_BLOCKS = 10_000;
+// Deltas are slices of large network chunks: joining them every few hundred lets those chunks die young
+// instead of being promoted (copied) by the GC, and keeps the final join cheap.
+const COMPACT_EVERY = Number(process.env.MG_COMPACT ?? 256);
+
 
 /** A usable block index (a small non-negative integer), else `fallback`; -1 means "ignore". */
 function blockIndex(index: unknown, fallback: number): number {

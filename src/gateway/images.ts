@@ -51,7 +51,7 @@ export function editBody(req: ImageEditRequest, encoding: 'json' | 'multipart'):
 }
 
 function blobOf(input: ImageInput): Blob {
-  return new Blob([input.data], { type: input.mimeType ?? detectMime(input.data, input.filename) });
+  return new Blob([new Uint8Array(input.data)], { type: input.mimeType ?? detectMime(input.data, input.filename) });
 }
 
 function extOf(input: ImageInput): string {

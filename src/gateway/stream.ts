@@ -1,11 +1,11 @@
 // The streamed Messages reply: SSE parsed with eventsource-parser, events dispatched on their JSON
 // `type` (some gateways omit `event:` lines), assembled into a Message. See PROTOCOL.md.
-import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import type { ClientContext } from './context';
 import { GatewayError, type GatewayErrorInit } from './errors';
 import { kindForErrorType } from './errorBody';
 import { MessageAssembler } from './assemble';
+import { bytesOf, fromBytes } from './byteText';
 import { lastDeltaIndex, readTextDelta } from './fastDelta';
 import { protocolError, readJson, send, transportError, type CallSpec, type Exchange } from './http';
 import { asMessage } from './messages';
@@ -121,12 +121,10 @@ class GatewayMessageStream implements MessageStream {
       maxBufferSize: MAX_EVENT_BYTES,
     });
     const body = ex.body;
-    // StringDecoder keeps a multi-byte character split across chunks until its last byte arrives.
-    const decoder = new StringDecoder('utf8');
     body.on('data', (chunk: Buffer) => {
       if (this.settled) return;
       try {
-        parser.feed(decoder.write(chunk));
+        parser.feed(bytesOf(chunk));
       } catch {
         this.failProtocol('an unreadable event');
       }
@@ -135,7 +133,7 @@ class GatewayMessageStream implements MessageStream {
       if (this.settled) return;
       try {
         // Ending lines complete a last event sent without its blank line (or held back after a bare \r).
-        parser.feed(decoder.end() + '\n\n');
+        parser.feed('\n\n');
       } catch {
         this.failProtocol('an unreadable event');
       }
@@ -148,24 +146,25 @@ class GatewayMessageStream implements MessageStream {
 
   private onEvent(msg: EventSourceMessage): void {
     if (this.settled) return;
-    const text = readTextDelta(msg.data);
-    if (text !== undefined && this.assembler.appendText(lastDeltaIndex, text)) {
+    // Fields arrive as byte strings (see byteText.ts).
+    const bytes = readTextDelta(msg.data);
+    if (bytes !== undefined && this.assembler.appendTextBytes(lastDeltaIndex, bytes)) {
       if (this.keepEvents) {
-        this.events.push({ type: 'content_block_delta', index: lastDeltaIndex, delta: { type: 'text_delta', text } });
+        this.events.push({ type: 'content_block_delta', index: lastDeltaIndex, delta: { type: 'text_delta', text: fromBytes(bytes) } });
         this.wake();
       }
       return;
     }
     let ev: StreamEvent;
     try {
-      ev = JSON.parse(msg.data) as StreamEvent;
+      ev = JSON.parse(fromBytes(msg.data)) as StreamEvent;
     } catch {
       return; // not JSON ([DONE], keep-alive words): nothing to assemble
     }
     if (typeof ev !== 'object' || ev === null) return;
     if (typeof ev.type !== 'string') {
       if (msg.event === undefined || Array.isArray(ev)) return;
-      ev.type = msg.event;
+      ev.type = fromBytes(msg.event);
     }
     try {
       if (!this.assembler.apply(ev)) return;

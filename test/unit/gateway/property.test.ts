@@ -3,7 +3,14 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createGatewayClient, isGatewayError } from '../../../src/gateway';
-import { parseTextDelta } from '../../../src/gateway/fastDelta';
+import { fromBytes, toBytes } from '../../../src/gateway/byteText';
+import { lastDeltaIndex, readTextDelta } from '../../../src/gateway/fastDelta';
+
+/** The fast path on a JSON text, answering in text (the stream works on byte strings). */
+function parseTextDelta(data: string): { index: number; text: string } | undefined {
+  const bytes = readTextDelta(toBytes(data));
+  return bytes === undefined ? undefined : { index: lastDeltaIndex, text: fromBytes(bytes) };
+}
 import { startServer, type TestServer } from './server';
 import { MESSAGE_REQUEST } from './streamHelpers';
 
@@ -118,10 +125,67 @@ describe('property: any bytes → a message or a GatewayError', function () {
   });
 });
 
+describe('property: streamed text is exactly the concatenated deltas', function () {
+  this.timeout(Math.max(60_000, RUNS * 50));
+  let server: TestServer;
+  let payload = Buffer.alloc(0);
+  let chunks: number[] = [1];
+  before(async () => {
+    server = await startServer(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let offset = 0;
+      for (let i = 0; offset < payload.length; i++) {
+        const size = chunks[i % chunks.length];
+        res.write(payload.subarray(offset, offset + size));
+        offset += size;
+        if (i % 8 === 7) await new Promise((resolve) => setImmediate(resolve));
+      }
+      res.end();
+    });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  const delta = fc.tuple(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.constantFrom('compact', 'spaced', 'ascii-escaped'));
+  it(`any unicode text, any delta shapes, any chunking (${RUNS} runs)`, async () => {
+    const client = createGatewayClient({ baseUrl: server.url, apiKey: 'prop-key-000000', maxRetries: 0 });
+    await fc.assert(fc.asyncProperty(fc.array(delta, { maxLength: 20 }), fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 6 }), fc.constantFrom('\n', '\r\n', '\r'), fc.boolean(), async (deltas, sizes, eol, iterate) => {
+      const lines = ['{"type":"message_start","message":{"id":"m","model":"x","usage":{"input_tokens":1,"output_tokens":1}}}', '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}'];
+      for (const [text, shape] of deltas) {
+        if (shape === 'spaced') lines.push(JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, null, 1).replace(/\n/g, ' '));
+        else {
+          const literal = shape === 'compact' ? JSON.stringify(text) : JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+          lines.push(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${literal}}}`);
+        }
+      }
+      lines.push('{"type":"content_block_stop","index":0}', '{"type":"message_stop"}');
+      payload = Buffer.from(lines.map((l) => `event: x${eol}data: ${l}${eol}${eol}`).join(''), 'utf8');
+      chunks = sizes;
+      const stream = client.streamMessage(MESSAGE_REQUEST);
+      const seen: string[] = [];
+      const iterated = iterate ? (async () => { for await (const ev of stream) if (ev.type === 'content_block_delta') seen.push((ev.delta as { text: string }).text); })() : Promise.resolve();
+      const message = await stream.finalMessage();
+      await iterated;
+      const expected = deltas.map(([text]) => text).join('');
+      assert.equal((message.content[0] as { text: string }).text, expected);
+      if (iterate) assert.equal(seen.join(''), expected);
+    }), { numRuns: RUNS });
+  });
+});
+
 describe('property: the text-delta fast path agrees with JSON.parse', () => {
   it('reads every compact text_delta exactly as JSON.parse does', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.nat({ max: 5000 }), (text, index) => {
       const data = JSON.stringify({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+      assert.deepEqual(parseTextDelta(data), { index, text });
+    }), { numRuns: RUNS * 10 });
+  });
+
+  it('reads \\u-escaped text (ensure_ascii encoders, surrogate pairs) exactly as JSON.parse does', () => {
+    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), fc.nat({ max: 50 }), (text, index) => {
+      const literal = JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+      const data = `{"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":${literal}}}`;
       assert.deepEqual(parseTextDelta(data), { index, text });
     }), { numRuns: RUNS * 10 });
   });
@@ -132,7 +196,14 @@ describe('property: the text-delta fast path agrees with JSON.parse', () => {
     fc.assert(fc.property(fc.oneof(near, fc.string({ unit: 'binary' })), (data) => {
       const fast = parseTextDelta(data);
       if (fast === undefined) return;
-      const parsed = JSON.parse(data) as { index: number; delta: { text: string } };
+      let parsed: { index: number; delta: { text: string } };
+      try {
+        parsed = JSON.parse(data) as typeof parsed;
+      } catch {
+        // The one deliberate difference: raw control characters in the text are kept, not rejected.
+        assert.match(data, /[\u0000-\u001f]/);
+        return;
+      }
       assert.deepEqual(fast, { index: parsed.index, text: parsed.delta.text });
       assert.deepEqual(Object.keys(parsed.delta), ['type', 'text']);
     }), { numRuns: RUNS * 10 });
