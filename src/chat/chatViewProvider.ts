@@ -27,6 +27,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         if (value.type === 'ready') this.ready = true;
         this.onMessage(value);
       }),
+      // A hidden view loses its page (no retainContextWhenHidden): post nothing until it says 'ready' again.
+      view.onDidChangeVisibility(() => {
+        if (!view.visible) this.ready = false;
+      }),
       view.onDidDispose(() => {
         if (this.view === view) this.view = undefined;
         this.ready = false;

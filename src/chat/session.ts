@@ -34,6 +34,8 @@ interface ActiveAnswer {
   message: ChatMessage;
   stop(): void;
   stopped: boolean;
+  /** Sends deltas not posted yet (before a snapshot, which already holds them). */
+  flush(): void;
 }
 
 interface QueuedAnswer {
@@ -66,6 +68,8 @@ export class SessionController {
   }
 
   snapshot(): ChatSnapshot {
+    // The message text already holds the batched deltas; post them first so none arrives twice after the snapshot.
+    this.active?.flush();
     const conversation = this.store.active;
     return {
       conversations: this.store.summaries(),
@@ -212,7 +216,7 @@ export class SessionController {
     message.status = 'streaming';
     delete message.error;
     this.deps.post({ type: 'messageUpdated', conversationId: conversation.id, message });
-    const answer: ActiveAnswer = { conversation, message, stopped: false, stop: () => undefined };
+    const answer: ActiveAnswer = { conversation, message, stopped: false, stop: () => undefined, flush: () => undefined };
     this.active = answer;
     this.deps.setBusy(true);
     this.deps.post({ type: 'busy', busy: true });
@@ -238,6 +242,7 @@ export class SessionController {
         ...(text ? { text } : {}), ...(thinking ? { thinking } : {}),
       });
     }, this.deps.batchMs ?? 24, this.timers);
+    answer.flush = () => batcher.flush();
     const outcome = await consumeStream(stream, (kind, text) => {
       if (kind === 'text') message.text += text;
       else message.thinking = (message.thinking ?? '') + text;

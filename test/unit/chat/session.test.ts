@@ -81,6 +81,21 @@ describe('chat session controller (emulator)', function () {
     assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 1);
   });
 
+  it('a snapshot taken mid-stream (view shown again) plus the later deltas give the answer exactly once', async () => {
+    const { s, posted, finished } = session();
+    emulator.setFaults('mg-demo-key-0001', { tokensPerSecond: 200 });
+    await s.load();
+    s.send('Snapshot me [[tokens=300]]');
+    await until(() => posted.filter((m) => m.type === 'streamDelta').length >= 3, 'some deltas');
+    const snap = JSON.parse(JSON.stringify(s.snapshot())) as ReturnType<typeof s.snapshot>;
+    const from = posted.length;
+    await until(() => finished().length === 1, 'finish');
+    const answer = snap.messages[1];
+    assert.equal(answer.status, 'streaming');
+    const later = posted.slice(from).filter((m) => m.type === 'streamDelta').map((m) => (m as { text?: string }).text ?? '').join('');
+    assert.equal(answer.text + later, s.store.active.messages[1].text);
+  });
+
   it('a stream cut mid-way keeps the partial text as cut off, with an error card', async () => {
     const { s, finished, of } = session();
     emulator.setFaults('mg-demo-key-0001', { dropAfterEvents: 8 });
