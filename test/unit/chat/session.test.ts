@@ -81,6 +81,20 @@ describe('chat session controller (emulator)', function () {
     assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 1);
   });
 
+  it('model picker: catalog models, a free-typed id is kept with a warning, the default is the first chat model', async () => {
+    const { s, of } = session();
+    await s.load();
+    s.setModels([{ id: 'claude-demo-haiku' }, { id: 'claude-demo-sonnet' }]);
+    s.setSettings({ model: '' });
+    assert.equal(s.snapshot().settings.model, 'claude-demo-haiku');
+    s.setSettings({ model: 'my-own-model' });
+    const last = of('settings').pop()!;
+    assert.equal(last.settings.model, 'my-own-model');
+    assert.match(last.warning ?? '', /not in the model list/);
+    s.setSettings({ model: 'claude-demo-sonnet' });
+    assert.equal(of('settings').pop()!.warning, undefined);
+  });
+
   it('a snapshot taken mid-stream (view shown again) plus the later deltas give the answer exactly once', async () => {
     const { s, posted, finished } = session();
     emulator.setFaults('mg-demo-key-0001', { tokensPerSecond: 200 });
