@@ -11,17 +11,18 @@ const SIMPLE_ESCAPES: Record<number, string> = { 0x6e: '\n', 0x22: '"', 0x5c: '\
 const REPLACEMENT_BYTES = '\xef\xbf\xbd'; // U+FFFD, for a lone surrogate escape
 
 /** Block index of the last delta read by readTextDelta (valid only right after it returned a string). */
-export let lastDeltaIndex = 0;
+export const lastDelta = { index: 0 };
 
-/** The text (as a byte string) of a compact text_delta event; its index goes to lastDeltaIndex. */
+/** The text (as a byte string) of a compact text_delta event; its index goes to lastDelta.index. */
 export function readTextDelta(data: string): string | undefined {
-  if (!data.startsWith(PREFIX)) return undefined;
+  // slice + === is several times faster than startsWith on V8 for these sliced strings (bench/stream.ts).
+  if (data.slice(0, PREFIX.length) !== PREFIX) return undefined;
   let i = PREFIX.length;
   let index = 0;
   const digitsFrom = i;
   for (let c = data.charCodeAt(i); c >= 48 && c <= 57; c = data.charCodeAt(++i)) index = index * 10 + (c - 48);
   if (i === digitsFrom || i - digitsFrom > 6 || (data.charCodeAt(digitsFrom) === 48 && i - digitsFrom > 1)) return undefined;
-  if (!data.startsWith(MIDDLE, i)) return undefined;
+  if (data.slice(i, i + MIDDLE.length) !== MIDDLE) return undefined;
   const start = i + MIDDLE.length;
   let end = data.length;
   for (let c = data.charCodeAt(end - 1); end > start && (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d); c = data.charCodeAt(end - 1)) end--;
@@ -29,7 +30,7 @@ export function readTextDelta(data: string): string | undefined {
   if (stop < start || data.charCodeAt(stop) !== 0x22 || data.charCodeAt(stop + 1) !== 0x7d || data.charCodeAt(stop + 2) !== 0x7d) return undefined;
   const backslash = data.indexOf('\\', start);
   const text = backslash === -1 || backslash >= stop ? plain(data, start, stop) : unescape(data, start, stop, backslash);
-  if (text !== undefined) lastDeltaIndex = index;
+  if (text !== undefined) lastDelta.index = index;
   return text;
 }
 

@@ -6,7 +6,7 @@ import { GatewayError, type GatewayErrorInit } from './errors';
 import { kindForErrorType } from './errorBody';
 import { MessageAssembler } from './assemble';
 import { bytesOf, fromBytes } from './byteText';
-import { lastDeltaIndex, readTextDelta } from './fastDelta';
+import { lastDelta, readTextDelta } from './fastDelta';
 import { protocolError, readJson, send, transportError, type CallSpec, type Exchange } from './http';
 import { asMessage } from './messages';
 import type { Message, MessagesRequest, MessageStream, RequestOptions, StreamEvent } from './types';
@@ -148,9 +148,9 @@ class GatewayMessageStream implements MessageStream {
     if (this.settled) return;
     // Fields arrive as byte strings (see byteText.ts).
     const bytes = readTextDelta(msg.data);
-    if (bytes !== undefined && this.assembler.appendTextBytes(lastDeltaIndex, bytes)) {
+    if (bytes !== undefined && this.assembler.appendTextBytes(lastDelta.index, bytes)) {
       if (this.keepEvents) {
-        this.events.push({ type: 'content_block_delta', index: lastDeltaIndex, delta: { type: 'text_delta', text: fromBytes(bytes) } });
+        this.events.push({ type: 'content_block_delta', index: lastDelta.index, delta: { type: 'text_delta', text: fromBytes(bytes) } });
         this.wake();
       }
       return;
