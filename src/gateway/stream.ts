@@ -12,6 +12,8 @@ import { asMessage } from './messages';
 import type { Message, MessagesRequest, MessageStream, RequestOptions, StreamEvent } from './types';
 
 const MAX_EVENT_BYTES = 32 * 1024 * 1024;
+// Read once: a live-binding import is a property getter on every access in CommonJS output.
+const LAST_DELTA = lastDelta;
 
 interface Waiter {
   resolve(result: IteratorResult<StreamEvent>): void;
@@ -148,9 +150,9 @@ class GatewayMessageStream implements MessageStream {
     if (this.settled) return;
     // Fields arrive as byte strings (see byteText.ts).
     const bytes = readTextDelta(msg.data);
-    if (bytes !== undefined && this.assembler.appendTextBytes(lastDelta.index, bytes)) {
+    if (bytes !== undefined && this.assembler.appendTextBytes(LAST_DELTA.index, bytes)) {
       if (this.keepEvents) {
-        this.events.push({ type: 'content_block_delta', index: lastDelta.index, delta: { type: 'text_delta', text: fromBytes(bytes) } });
+        this.events.push({ type: 'content_block_delta', index: LAST_DELTA.index, delta: { type: 'text_delta', text: fromBytes(bytes) } });
         this.wake();
       }
       return;
