@@ -79,4 +79,16 @@ describe('image routes', () => {
     assert.ok(text.includes(Buffer.from(PNG).toString('latin1')));
     assert.match(one.body.toString('latin1'), /name="image"; filename="image-1.webp"\r\nContent-Type: image\/webp/);
   });
+
+  it('a multipart edit can be sent again after a 429 (the form body is re-readable)', async () => {
+    await server!.close();
+    server = await startServer((_req, res, body, seen) => {
+      if (seen.length === 1) return json(res, 429, {}, { 'retry-after-ms': '5' });
+      json(res, 200, { data: [{ url: `https://cdn/${body.length}.png` }] });
+    });
+    const r = await createGatewayClient({ baseUrl: server.url, apiKey: 'k', editEncoding: 'multipart' }).editImage({ model: 'm', prompt: 'p', images: [{ data: PNG }] });
+    assert.equal(server.requests.length, 2);
+    assert.equal(server.requests[1].body.length, server.requests[0].body.length);
+    assert.equal(r.images.length, 1);
+  });
 });
