@@ -152,6 +152,7 @@ export class ImageRunner {
   private async runAsync(prepared: Prepared, options: RunOptions): Promise<RunResult> {
     const { client, target, summary, body } = prepared;
     const record = await this.tracker.begin({ request: summary, workspaceFolder: target.folder.toString(), outputFolder: target.outputFolder });
+    this.announcePause(options);
     options.onProgress?.('Submitting the image task...');
     try {
       // No abort signal: once the POST left, cancelling would only make its outcome unknown.
@@ -168,6 +169,7 @@ export class ImageRunner {
   private async runSync(prepared: Prepared, options: RunOptions): Promise<RunResult> {
     const { client, target, summary, body } = prepared;
     const record = await this.tracker.begin({ request: summary, workspaceFolder: target.folder.toString(), outputFolder: target.outputFolder });
+    this.announcePause(options);
     options.onProgress?.('Waiting for the gateway (synchronous request)...');
     let images;
     try {
@@ -180,6 +182,15 @@ export class ImageRunner {
     }
     await this.tracker.apply(record.localId, { type: 'submitted' });
     return this.follower.saveImages(record.localId, images, options);
+  }
+
+  /** After a 429 the queue holds requests until Retry-After has passed: say so instead of looking stuck. */
+  private announcePause(options: RunOptions): void {
+    const pause = this.queue.pendingPauseMs();
+    if (pause <= 0) return;
+    const text = `Rate limited by the gateway: this request waits ${Math.ceil(pause / 1000)} s (Retry-After) before it is sent.`;
+    options.onProgress?.(text);
+    if (options.announce !== false) vscode.window.setStatusBarMessage(`$(watch) Model Gateway: ${text}`, pause);
   }
 
   /** Timeouts and dropped connections are "outcome unknown": reported, never resubmitted. */

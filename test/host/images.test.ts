@@ -50,7 +50,7 @@ describe('images in the extension host', function () {
   after(async () => {
     await settings().update('images.confirmCostlyRequests', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('images.mode', undefined, vscode.ConfigurationTarget.Global);
-    await settings().update('requestTimeoutMs', undefined, vscode.ConfigurationTarget.Global);
+    await settings().update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
     await run(Commands.switchKey, 'environment').then(undefined, () => undefined);
   });
 
@@ -149,19 +149,8 @@ describe('images in the extension host', function () {
     }
   });
 
-  it('429 with a long Retry-After: reported with the wait, one submission, no concurrent resend', async () => {
-    await admin.setFaults(DEMO, { status: 429, count: 3, retryAfter: 120 });
-    const before = (await admin.requests()).filter((r) => r.route === 'images.generations.async').length;
-    const done = await generate({ prompt: 'Rate limited' });
-    assert.strictEqual(done.status, 'failed');
-    assert.strictEqual(done.error?.kind, 'rate_limited');
-    assert.strictEqual(done.error?.status, 429);
-    const after = (await admin.requests()).filter((r) => r.route === 'images.generations.async').length;
-    assert.strictEqual(after - before, 1);
-  });
-
   it('a submit that times out is "outcome unknown": never resubmitted, the user told to check the console', async () => {
-    await settings().update('requestTimeoutMs', 1500, vscode.ConfigurationTarget.Global);
+    await settings().update('requestTimeoutSeconds', 5, vscode.ConfigurationTarget.Global);
     await admin.setFaults(DEMO, { hang: true, count: 1 });
     try {
       const before = (await admin.requests()).filter((r) => r.route === 'images.generations.async').length;
@@ -173,7 +162,7 @@ describe('images in the extension host', function () {
       assert.strictEqual(after - before, 1, 'exactly one submission reached the gateway');
       assert.strictEqual((await tasks()).find((t) => t.localId === done.localId)?.state, 'unknown');
     } finally {
-      await settings().update('requestTimeoutMs', undefined, vscode.ConfigurationTarget.Global);
+      await settings().update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
@@ -210,5 +199,16 @@ describe('images in the extension host', function () {
     const tab = await waitFor('the Images tab', async () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
       .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('modelGateway.imagePanel')));
     assert.strictEqual(tab.label, 'Images');
+  });
+  // Last: after a 429 the image queue holds later submissions until Retry-After has passed.
+  it('429 with a long Retry-After: reported with the wait, one submission, no concurrent resend', async () => {
+    await admin.setFaults(DEMO, { status: 429, count: 3, retryAfter: 120 });
+    const before = (await admin.requests()).filter((r) => r.route === 'images.generations.async').length;
+    const done = await generate({ prompt: 'Rate limited' });
+    assert.strictEqual(done.status, 'failed');
+    assert.strictEqual(done.error?.kind, 'rate_limited');
+    assert.strictEqual(done.error?.status, 429);
+    const after = (await admin.requests()).filter((r) => r.route === 'images.generations.async').length;
+    assert.strictEqual(after - before, 1);
   });
 });
