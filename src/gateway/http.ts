@@ -182,6 +182,12 @@ function errorCode(e: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** Drops a body and its socket; a late 'error' from the destroyed body is expected and ignored. */
+export function discardBody(body: Body): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 /** Reads a body as UTF-8 text, at most `cap` bytes: beyond it, truncates (and drops the socket) or throws. */
 export async function readCapped(body: Body, cap: number, onCap: 'truncate' | 'throw'): Promise<string> {
   const chunks: Buffer[] = [];
@@ -190,7 +196,7 @@ export async function readCapped(body: Body, cap: number, onCap: 'truncate' | 't
     chunks.push(chunk);
     size += chunk.length;
     if (size >= cap) {
-      body.destroy();
+      discardBody(body);
       if (onCap === 'throw') throw new RangeError(`body larger than ${cap} bytes`);
       break;
     }

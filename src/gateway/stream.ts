@@ -7,7 +7,7 @@ import { kindForErrorType } from './errorBody';
 import { MessageAssembler } from './assemble';
 import { bytesOf, fromBytes } from './byteText';
 import { lastDelta, readTextDelta } from './fastDelta';
-import { protocolError, readJson, send, transportError, type CallSpec, type Exchange } from './http';
+import { discardBody, protocolError, readJson, send, transportError, type CallSpec, type Exchange } from './http';
 import { asMessage } from './messages';
 import type { Message, MessagesRequest, MessageStream, RequestOptions, StreamEvent } from './types';
 
@@ -77,11 +77,11 @@ class GatewayMessageStream implements MessageStream {
 
   abort(): void {
     if (this.settled) {
-      this.exchange?.body.destroy();
+      if (this.exchange) discardBody(this.exchange.body);
       return;
     }
     this.controller.abort();
-    this.exchange?.body.destroy();
+    if (this.exchange) discardBody(this.exchange.body);
     this.fail({ kind: 'aborted', message: 'POST /v1/messages was cancelled.' });
   }
 
@@ -93,11 +93,12 @@ class GatewayMessageStream implements MessageStream {
       return;
     }
     if (this.settled) {
-      this.exchange.body.destroy();
+      discardBody(this.exchange.body);
       return;
     }
     const contentType = String(this.exchange.headers['content-type'] ?? '');
     if (/json/i.test(contentType)) await this.readJsonReply(this.exchange);
+    else if (/html/i.test(contentType)) this.failProtocol('a web page instead of an event stream (check the base URL)');
     else this.readEvents(this.exchange);
   }
 
@@ -213,7 +214,7 @@ class GatewayMessageStream implements MessageStream {
       partial: this.currentMessage(),
     });
     this.failure = error;
-    this.exchange?.body.destroy();
+    if (this.exchange) discardBody(this.exchange.body);
     this.exchange?.finish(error);
     this.rejectDone(error);
     this.wake();

@@ -93,10 +93,11 @@ describe('gateway retries: 429', () => {
       inFlight--;
       json(res, 200, { data: [{ id: `m${seen.length}` }] });
     });
-    const client = createGatewayClient({ baseUrl: server.url, apiKey: 'k' });
+    let limited: () => void = () => undefined;
+    const got429 = new Promise<void>((r) => (limited = r));
+    const client = createGatewayClient({ baseUrl: server.url, apiKey: 'k', onSupportRecord: (rec) => rec.status === 429 && limited() });
     const first = client.listModels();
-    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 2));
-    await new Promise((r) => setTimeout(r, 10)); // the 429 has arrived: the client is now waiting
+    await got429; // the 429 has arrived: the client is now waiting
     const batch = await Promise.all([first, client.listModels(), client.listModels(), client.listModels()]);
     assert.equal(batch.length, 4);
     assert.equal(server.requests.length, 5);

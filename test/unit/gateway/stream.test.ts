@@ -167,6 +167,17 @@ describe('gateway stream: iteration, snapshots, abort', () => {
     assert.deepEqual((await stream.finalMessage()).content, [{ type: 'text', text: 'whole' }]);
   });
 
+  it('a 200 web page instead of an event stream is a protocol error with a known outcome', async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<html><title>Sign in</title></html>');
+    });
+    const error = await rejection(createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST).finalMessage());
+    assert.equal(error.kind, 'protocol');
+    assert.equal(error.outcomeUnknown, false);
+    assert.equal(error.status, 200);
+  });
+
   it('sends stream: true with the Messages headers and an event-stream accept', async () => {
     server = await sseServer(fixture('text_basic.sse'));
     await createGatewayClient({ baseUrl: server.url, apiKey: 'k-stream' }).streamMessage(MESSAGE_REQUEST).finalMessage();
