@@ -127,7 +127,7 @@ describe('gateway errors: timeouts and dropped connections', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: {"type":"message_start","message":{"id":"m"}}\n\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"so far"}}\n\n');
     });
-    const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k', timeoutMs: 200 }).streamMessage(MESSAGE_REQUEST).finalMessage());
+    const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k', timeoutMs: 800 }).streamMessage(MESSAGE_REQUEST).finalMessage());
     assert.equal(e.kind, 'timeout');
     assert.equal(e.outcomeUnknown, true);
     assert.equal((e.partial?.content[0] as { text: string }).text, 'so far');
