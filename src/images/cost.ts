@@ -10,6 +10,8 @@ export interface CostInput {
   /** Reference images besides the edit source. */
   referenceCount?: number;
   hasMask?: boolean;
+  /** False for an edit-route call that carries only reference images (no source to edit). */
+  hasSource?: boolean;
 }
 
 export interface CostDefaults {
@@ -29,7 +31,7 @@ export function costFactors(request: CostInput, defaults: CostDefaults): string[
   if (request.quality && HIGH_QUALITY.has(request.quality.toLowerCase())) {
     reasons.push(`${request.quality.toLowerCase()} quality`);
   }
-  if (request.kind === 'edit') reasons.push(request.hasMask ? 'an edit with a mask' : 'an edit of an existing image');
+  if (request.kind === 'edit' && request.hasSource !== false) reasons.push(request.hasMask ? 'an edit with a mask' : 'an edit of an existing image');
   const refs = request.referenceCount ?? 0;
   if (refs > 0) reasons.push(`${refs} reference image${refs === 1 ? '' : 's'}`);
   return reasons;

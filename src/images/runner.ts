@@ -61,7 +61,9 @@ export class ImageRunner {
     return candidates.find((m) => m && models.includes(m)) ?? models[0];
   }
 
-  async run(request: ImageRunRequest, options: RunOptions = {}): Promise<RunResult> {
+  async run(input: ImageRunRequest, options: RunOptions = {}): Promise<RunResult> {
+    // Reference images travel on the edit route (the generation route takes no images).
+    const request: ImageRunRequest = input.kind === 'generation' && input.references?.length ? { ...input, kind: 'edit' } : input;
     const prepared = await this.prepare(request, options);
     if ('status' in prepared) return prepared;
     if (!(await this.confirmCost(request, prepared.summary))) return result('declined', { message: 'Not sent: the charge was not confirmed.' });
@@ -112,17 +114,17 @@ export class ImageRunner {
 
   /** Edit inputs: the source first, then reference images; every file checked to be an image by its bytes. */
   private async readInputs(request: ImageRunRequest, target: ImageTarget, summary: TaskRequestSummary): Promise<Pick<ImageEditRequest, 'images' | 'mask'> | string> {
-    if (!request.source) return 'An edit needs a source image.';
+    if (!request.source && !request.references?.length) return 'An edit needs a source image.';
     try {
       const read = async (uri: vscode.Uri): Promise<ImageInput> => {
         const checked = checkImage(await vscode.workspace.fs.readFile(uri));
         return { data: checked.bytes, filename: uri.path.split('/').pop(), mimeType: mimeTypeOf(checked.format) };
       };
       const references = request.references ?? [];
-      const images = [await read(request.source), ...(await Promise.all(references.map(read)))];
+      const images = [...(request.source ? [await read(request.source)] : []), ...(await Promise.all(references.map(read)))];
       const mask = request.mask ? await read(request.mask) : undefined;
       const rel = (uri: vscode.Uri) => relativeToRoot(target.folder, uri) ?? uri.path.split('/').pop() ?? '';
-      summary.source = rel(request.source);
+      summary.source = request.source ? rel(request.source) : undefined;
       summary.mask = request.mask ? rel(request.mask) : undefined;
       summary.references = references.map(rel);
       return { images, mask };
@@ -134,7 +136,7 @@ export class ImageRunner {
   private async confirmCost(request: ImageRunRequest, summary: TaskRequestSummary): Promise<boolean> {
     const reasons = costFactors({
       kind: summary.kind, n: summary.n, size: summary.size, quality: summary.quality,
-      referenceCount: request.references?.length ?? 0, hasMask: !!request.mask,
+      referenceCount: request.references?.length ?? 0, hasMask: !!request.mask, hasSource: !!request.source,
     }, { size: this.services.config.current.images.defaultSize });
     if (reasons.length === 0 || !this.services.config.current.images.confirmCostlyRequests) return true;
     const send = 'Send Request';

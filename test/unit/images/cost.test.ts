@@ -22,6 +22,7 @@ describe('images/cost', () => {
     assert.deepEqual(costFactors({ kind: 'generation', quality: 'high' }, defaults), ['high quality']);
     assert.deepEqual(costFactors({ kind: 'edit' }, defaults), ['an edit of an existing image']);
     assert.deepEqual(costFactors({ kind: 'generation', referenceCount: 1 }, defaults), ['1 reference image']);
+    assert.deepEqual(costFactors({ kind: 'edit', hasSource: false, referenceCount: 2 }, defaults), ['2 reference images']);
   });
 
   it('states the reasons and invents no price', () => {
