@@ -13,7 +13,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export async function packageVsix({ out, noBuild = false, quiet = false } = {}) {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   const file = path.resolve(ROOT, out ?? `${pkg.name}-${pkg.version}.vsix`);
-  if (!noBuild) await run(process.execPath, ['esbuild.js', '--production', '--only=extension,webviews'], { cwd: ROOT });
+  if (!noBuild) await run(process.execPath, ['esbuild.js', '--production', '--only=extension,vendor,webviews'], { cwd: ROOT });
   const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   // Everything is bundled by esbuild, so node_modules stays out (--no-dependencies).
   await run(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', file],

@@ -1,6 +1,7 @@
 // One HTTP exchange with the gateway: headers per route, timeouts, retries (PROTOCOL.md), error
 // bodies, logging and support records. Routes build on send() and the body readers below.
-import { request, type Dispatcher, type FormData } from 'undici';
+import type { Dispatcher, FormData } from 'undici';
+import { undici } from './undici';
 import type { ClientContext } from './context';
 import { GatewayError, type GatewayErrorInit } from './errors';
 import { kindForStatus, parseErrorBody } from './errorBody';
@@ -73,7 +74,7 @@ export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange
     const started = Date.now();
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(spec.url, {
+      res = await undici().request(spec.url, {
         method: spec.method, headers: buildHeaders(ctx, spec), body: spec.body, signal: spec.signal,
         dispatcher: ctx.dispatcher, headersTimeout: ctx.timeoutMs, bodyTimeout: ctx.timeoutMs,
       });

@@ -1,5 +1,6 @@
 // Image routes: generation, edits (JSON data URLs or multipart), mime sniffing, result normalisation.
-import { FormData } from 'undici';
+import type { FormData } from 'undici';
+import { undici } from './undici';
 import type { ClientContext } from './context';
 import { protocolError, readJson, send, type CallSpec } from './http';
 import type { GeneratedImage, ImageEditRequest, ImageInput, ImageRequest, ImageResult, RequestOptions } from './types';
@@ -42,7 +43,7 @@ export function editBody(req: ImageEditRequest, encoding: 'json' | 'multipart'):
     if (req.mask) body.mask = { image_url: dataUrl(req.mask) };
     return JSON.stringify(body);
   }
-  const form = new FormData();
+  const form = new (undici().FormData)();
   for (const [k, v] of Object.entries(imageFields(req))) form.append(k, String(v));
   const field = req.images.length > 1 ? 'image[]' : 'image';
   req.images.forEach((img, i) => form.append(field, blobOf(img), img.filename ?? `image-${i + 1}.${extOf(img)}`));

@@ -1,7 +1,8 @@
 // Turns what the gateway returned (base64, a data: URL or an http(s) URL) into bytes at once: image
 // URLs expire. Downloads never carry the API key (the URL may point at any host) and are size-capped.
 // Pure: undici only, no vscode.
-import { fetch, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../gateway/undici';
 import type { GeneratedImage } from '../gateway/types';
 
 export interface DownloadOptions {
@@ -31,7 +32,7 @@ export async function obtainImageBytes(image: GeneratedImage, options: DownloadO
 }
 
 async function download(url: URL, options: DownloadOptions): Promise<Uint8Array> {
-  const response = await fetch(url, {
+  const response = await undici().fetch(url, {
     dispatcher: options.dispatcher, signal: options.signal, redirect: 'follow', headers: { accept: 'image/*' },
   });
   if (!response.ok) {

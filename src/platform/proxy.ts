@@ -1,6 +1,7 @@
 // Which undici dispatcher honours VS Code's proxy settings. `planProxy` is pure (unit-tested);
 // `createDispatcher` turns the plan into an undici Agent / EnvHttpProxyAgent.
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../gateway/undici';
 
 /** VS Code's `http.proxy`, `http.noProxy`, `http.proxyStrictSSL`. */
 export interface ProxySettings {
@@ -42,10 +43,10 @@ export function createDispatcher(plan: ProxyPlan): Dispatcher | undefined {
     case 'direct':
       return undefined;
     case 'direct-insecure':
-      return new Agent({ connect: { rejectUnauthorized: false } });
+      return new (undici().Agent)({ connect: { rejectUnauthorized: false } });
     case 'proxy': {
       const tls = { rejectUnauthorized: plan.strictSSL };
-      return new EnvHttpProxyAgent({
+      return new (undici().EnvHttpProxyAgent)({
         httpProxy: plan.httpProxy, httpsProxy: plan.httpsProxy, noProxy: plan.noProxy, requestTls: tls, proxyTls: tls, connect: tls,
       });
     }
