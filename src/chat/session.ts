@@ -87,6 +87,9 @@ export class SessionController {
     this.models = models;
     this.modelsProblem = problem;
     this.deps.post({ type: 'models', models, problem });
+    // The effective model of a conversation without its own may just have become the first chat model.
+    const conversation = this.store.active;
+    this.deps.post({ type: 'settings', conversationId: conversation.id, settings: this.settingsOf(conversation) });
   }
 
   addAttachment(attachment: ChatAttachment): void {

@@ -28,11 +28,14 @@ describe('chat view (UI)', function () {
     await wb?.close();
   });
 
+  /** Sends a question and waits until its answer's message exists (so lastAnswer() is the new one). */
   async function send(text: string): Promise<void> {
+    const answers = await chat.locator('.message.assistant').count();
     const input = chat.locator('.composer .input');
     await input.click();
     await input.fill(text);
     await input.press('Enter');
+    await chat.locator('.message.assistant').nth(answers).waitFor({ state: 'attached', timeout: 30_000 });
   }
 
   const lastAnswer = () => chat.locator('.message.assistant').last();
@@ -108,12 +111,12 @@ describe('chat view (UI)', function () {
   });
 
   it('timeout says the outcome is unknown and offers no blind Retry', async () => {
-    const settingsFile = path.join(workspaceDir(), '.vscode', 'settings.json');
-    const previous = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
-    fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
-    fs.writeFileSync(settingsFile, JSON.stringify({ ...(previous ? JSON.parse(previous) : {}), 'modelGateway.requestTimeoutSeconds': 5 }));
+    // The user settings of the harness's profile (next to the workspace folder).
+    const settingsFile = path.join(path.dirname(workspaceDir()), 'user', 'User', 'settings.json');
+    const previous = fs.readFileSync(settingsFile, 'utf8');
+    fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(previous), 'modelGateway.requestTimeoutSeconds': 5 }, null, 2));
     try {
-      await new Promise((r) => setTimeout(r, 1500));
+      await new Promise((r) => setTimeout(r, 3000));
       await admin.setFaults(KEY, { hang: true });
       await send('this will hang');
       const card = lastAnswer().locator('.error-card');
@@ -122,8 +125,7 @@ describe('chat view (UI)', function () {
       assert.equal(await card.locator('button', { hasText: 'Retry' }).count(), 0);
     } finally {
       await admin.setFaults(KEY, null);
-      if (previous === undefined) fs.rmSync(settingsFile);
-      else fs.writeFileSync(settingsFile, previous);
+      fs.writeFileSync(settingsFile, previous);
     }
   });
 
@@ -134,8 +136,11 @@ describe('chat view (UI)', function () {
     await wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
     await wb.openView(CONTAINER_TITLE);
     chat = wb.chatWebview();
-    await chat.locator('.message.user').first().waitFor({ timeout: 60_000 });
+    await chat.locator('.message.user').first().waitFor({ state: 'attached', timeout: 60_000 });
     assert.equal(await chat.locator('.message').count(), count);
-    assert.match(await chat.locator('.message.user').first().innerText(), /Hello from the UI test/);
+    // Messages far from the bottom render when scrolled into view.
+    await chat.locator('.message.user').first().scrollIntoViewIfNeeded();
+    await chat.locator('.message.user .user-text').first().waitFor();
+    assert.match(await chat.locator('.message.user .user-text').first().innerText(), /Hello from the UI test/);
   });
 });
