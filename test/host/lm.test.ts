@@ -2,6 +2,8 @@
 // emulator, cancellation seen by the emulator, errors as LanguageModelErrors. On a VS Code without the
 // provider API (1.100) the suite checks that the extension still activates and that no models are offered.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { Commands } from '../../src/shared/commands';
 import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
@@ -12,6 +14,14 @@ const DEMO_KEY = process.env.MODEL_GATEWAY_API_KEY || 'mg-demo-key-0001';
 
 const hasProviderApi = (): boolean =>
   typeof (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider === 'function';
+
+function logFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return logFiles(full);
+    return entry.name === 'Model Gateway.log' ? [full] : [];
+  });
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -70,6 +80,17 @@ describe('lm: gateway models in VS Code chat', function () {
     if (hasProviderApi()) this.skip(); // covered by the tests below on this version
     console.log(`[lm] VS Code ${vscode.version}: native chat models unavailable (no vscode.lm.registerLanguageModelChatProvider), as expected`);
     assert.deepStrictEqual(await vscode.lm.selectChatModels({ vendor: VENDOR }), []);
+  });
+
+  it('reports the feature as unavailable in its log where the provider API is missing', async function () {
+    if (hasProviderApi()) this.skip();
+    // The harness puts the user data dir next to the workspace (as the platform suite also relies on).
+    const workspace = process.env.MG_WORKSPACE;
+    const logs = workspace ? path.join(path.dirname(workspace), 'user', 'logs') : '';
+    if (!logs || !fs.existsSync(logs)) this.skip();
+    const expected = `Native chat models unavailable: VS Code ${vscode.version}`;
+    await waitFor('the unavailability line in the Model Gateway log', async () =>
+      logFiles(logs).some((file) => fs.readFileSync(file, 'utf8').includes(expected)) ? true : undefined, 10_000);
   });
 
   describe('with the provider API (VS Code 1.104+)', () => {
@@ -145,6 +166,20 @@ describe('lm: gateway models in VS Code chat', function () {
         return entries.find((e) => e.aborted === true);
       }, 10_000);
       assert.strictEqual(entry.stream, true);
+    });
+
+    it('withdraws the models when modelGateway.nativeChat.enabled is off, and offers them again when on', async () => {
+      await gatewayModels();
+      const config = () => vscode.workspace.getConfiguration('modelGateway');
+      try {
+        await config().update('nativeChat.enabled', false, vscode.ConfigurationTarget.Global);
+        await waitFor('the models to be withdrawn', async () =>
+          (await vscode.lm.selectChatModels({ vendor: VENDOR })).length === 0 ? true : undefined, 10_000);
+      } finally {
+        await config().update('nativeChat.enabled', undefined, vscode.ConfigurationTarget.Global);
+      }
+      const again = await gatewayModels();
+      assert.ok(again.some((m) => m.id === 'claude-demo-sonnet'));
     });
 
     it('turns a 429 into a LanguageModelError (Blocked) with the wait and the spec advice', async () => {
