@@ -202,10 +202,8 @@ export class ImageRunner {
       ? 'The gateway did not answer the image request. It may still have been processed and charged, so it was NOT sent again. Check the console (usage / tasks) before re-running it.'
       : runError(error).message;
     await this.tracker.apply(localId, unknown ? { type: 'submitUnknown', error: message } : { type: 'submitFailed', error: message });
-    if (options.presentErrors !== false) {
-      if (unknown) void vscode.window.showWarningMessage(`Model Gateway: ${message}`);
-      else void this.services.errors.show(error, 'image');
-    }
+    // The presenter words it per the spec (outcome unknown: not replayed; check the console) and logs the support record.
+    if (options.presentErrors !== false) void this.services.errors.show(error, 'image');
     return result(unknown ? 'unknown' : 'failed', { localId, message, error: runError(error), cause: error });
   }
 }
