@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { run, secs } from './lib/proc.mjs';
+import { run, secs, withDirLock } from './lib/proc.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CACHE = path.join(ROOT, '.vscode-test');
@@ -35,8 +35,13 @@ export async function ensureDebianPackages(log = console.log) {
 
 /** Environment for npm installs of code-server: its postinstall runs `npx node-gyp` and nested npm installs. */
 function npmEnv(extra = {}) {
+  // Under `npm test` the outer npm leaves NODE, npm_node_execpath, npm_config_user_agent ("node/v20": code-server's
+  // postinstall reads its Node version from there) and npm_package_* in the environment; the nested install must not
+  // inherit them.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
+    !/^(npm_package_|npm_lifecycle_|npm_node_execpath$|npm_execpath$|npm_command$|npm_config_user_agent$|NODE$|INIT_CWD$)/i.test(k)));
   return {
-    ...process.env,
+    ...inherited,
     npm_config_yes: 'true',
     npm_config_unsafe_perm: 'true',
     // npm 11 may hold back install scripts of dependencies not covered by an allowScripts policy;
@@ -59,22 +64,9 @@ function readJson(file) {
   try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch { return undefined; }
 }
 
-/** Serialises provisioning between concurrent harness runs (mkdir is atomic). Stale locks of dead pids are broken. */
-async function withLock(name, fn) {
-  const dir = path.join(CACHE, `.lock-${name}`);
-  fs.mkdirSync(CACHE, { recursive: true });
-  for (;;) {
-    try { fs.mkdirSync(dir); fs.writeFileSync(path.join(dir, 'pid'), String(process.pid)); break; } catch {
-      let pid = 0;
-      try { pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim()); } catch { pid = -1; }
-      let alive = pid === -1; // just created by another process, pid not written yet
-      if (pid === -1) { await new Promise((r) => setTimeout(r, 500)); continue; }
-      try { if (pid) { process.kill(pid, 0); alive = true; } } catch { alive = false; }
-      if (!alive) { fs.rmSync(dir, { recursive: true, force: true }); continue; }
-      await new Promise((r) => setTimeout(r, 2000));
-    }
-  }
-  try { return await fn(); } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+/** Serialises provisioning between concurrent harness runs. */
+function withLock(name, fn) {
+  return withDirLock(path.join(CACHE, `.lock-${name}`), fn);
 }
 
 /** Seeds @vscode/ripgrep's download cache with Debian's rg, so code-server's postinstall needs no GitHub. */
@@ -176,7 +168,7 @@ export async function provisionVersion(version, { log = console.log, force = fal
       env = npmEnv(fs.existsSync('/usr/include/node/node.h') ? { npm_config_nodedir: '/usr' } : {});
     } else {
       const bin = path.dirname(nodeInfo.node);
-      env = npmEnv({ PATH: `${bin}:${process.env.PATH}`, npm_config_nodedir: '' });
+      env = npmEnv({ PATH: `${bin}:${process.env.PATH}`, npm_config_nodedir: '', NODE: nodeInfo.node, npm_node_execpath: nodeInfo.node });
     }
     log(`[provision] npm i code-server@${spec.codeServer} (VS Code ${version}) …`);
     await run('npm', ['i', `code-server@${spec.codeServer}`], { cwd: dir, env, quiet: true });

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { run, killAll, killChildrenOnExit, secs } from './lib/proc.mjs';
+import { run, killAll, killChildrenOnExit, secs, withDirLock } from './lib/proc.mjs';
 import { provision, DEFAULT_VERSIONS } from './provision.mjs';
 import { packageVsix } from './package.mjs';
 import { startEmulatorProcess } from './lib/emulator.mjs';
@@ -70,7 +70,8 @@ async function build() {
 
 /** Runs mocha in node over globs with the harness reporter; returns the report's tests, or undefined on a crash. */
 async function nodeMocha(name, globs, opts, timeoutMs) {
-  const report = path.join(RESULTS, `${name.replace(/\W+/g, '-')}-report.json`);
+  // pid in the name: helpers may run their unit tests through the harness at the same time.
+  const report = path.join(RESULTS, `${name.replace(/\W+/g, '-')}-report.${process.pid}.json`);
   fs.rmSync(report, { force: true });
   const args = [path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--require', 'tsx/cjs', '--timeout', String(timeoutMs),
     '--reporter', path.join(ROOT, 'scripts', 'lib', 'reporter.cjs'), ...globs];
@@ -84,7 +85,9 @@ async function nodeMocha(name, globs, opts, timeoutMs) {
     record({ layer: name, failed: 1, failures: [{ title: `mocha (${name})`, message: 'crashed before writing its report' }] });
     return undefined;
   }
-  return JSON.parse(fs.readFileSync(report, 'utf8')).tests;
+  const { tests } = JSON.parse(fs.readFileSync(report, 'utf8'));
+  fs.rmSync(report, { force: true });
+  return tests;
 }
 
 function countRow(layer, tests) {
@@ -158,7 +161,8 @@ async function vscodeLayers(opts) {
     else console.log(`emulator ${em.url}`);
     return em ?? null;
   });
-  const ctx = { root: ROOT, results: RESULTS, vsix, emulator: emulator ?? null, grep: opts.grep, keep: opts.keep, kept: [] };
+  const runsDir = path.join(ROOT, '.vscode-test', opts.keep ? `runs-keep-${process.pid}` : 'runs');
+  const ctx = { root: ROOT, results: RESULTS, runsDir, vsix, emulator: emulator ?? null, grep: opts.grep, keep: opts.keep, kept: [] };
   for (const version of opts.versions) {
     const info = provisioned[version];
     if (opts.layers.has('host')) {
@@ -183,7 +187,13 @@ async function main() {
   if (opts.layers.has('unit')) await unitLayer(opts);
   if (opts.layers.has('soak')) await soakLayer(opts);
   let ctx;
-  if (opts.layers.has('host') || opts.layers.has('ui')) ctx = await vscodeLayers(opts);
+  if (opts.layers.has('host') || opts.layers.has('ui')) {
+    // One VS Code run at a time per checkout: they share out/test/host, the VSIX and .vscode-test/runs,
+    // and two code-servers at once on a 2-core machine only make both slow.
+    const lock = path.join(ROOT, '.vscode-test', '.lock-harness');
+    ctx = await withDirLock(lock, () => vscodeLayers(opts),
+      (pid) => console.log(`\n... waiting for another test run (pid ${pid}) to finish its VS Code layers`));
+  }
   const failed = printSummary(t0);
   if (opts.keep && ctx?.kept.length) {
     for (const k of ctx.kept) console.log(`kept: ${k}`);

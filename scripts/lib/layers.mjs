@@ -28,7 +28,7 @@ function layerDirs(ctx, info, layer) {
   const logs = path.join(ctx.results, info.version, layer);
   fs.rmSync(logs, { recursive: true, force: true });
   fs.mkdirSync(logs, { recursive: true });
-  return { logs, profileDir: path.join(ctx.root, '.vscode-test', 'runs', `${info.version}-${layer}`) };
+  return { logs, profileDir: path.join(ctx.runsDir, `${info.version}-${layer}`) };
 }
 
 /** Settings + env every VS Code layer shares. */
@@ -68,7 +68,7 @@ export async function runHostLayer(ctx, info) {
   const tests = await bundleHostTests(ctx.root, bundleDir);
   if (!tests.length) return { note: 'no test/host/*.test.ts' };
   const route = hostRoute(info.version);
-  const runnerVsix = route === 'vsix' ? [await packageHostRunner(ctx.root, bundleDir, path.join(ctx.root, '.vscode-test'))] : [];
+  const runnerVsix = route === 'vsix' ? [await packageHostRunner(ctx.root, bundleDir, ctx.runsDir)] : [];
   const { logs, profile } = await freshServer(ctx, info, 'host', runnerVsix);
   const resultsFile = path.join(logs, 'host-results.json');
   const { env } = vscodeEnvironment(ctx, info, profile);

@@ -1,7 +1,9 @@
 // Small process helpers shared by the harness scripts: run a command with inherited or captured
 // output, track every child we start so it can be killed (by pid, with its process group) on exit.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 
 /** Children started by this process, killed by killAll(). */
 const children = new Set();
@@ -105,4 +107,43 @@ export function portIsFree(port) {
 /** Seconds since t0, one decimal. */
 export function secs(t0) {
   return ((Date.now() - t0) / 1000).toFixed(1);
+}
+
+/**
+ * Runs fn while holding a lock directory (mkdir is atomic). A lock whose owner pid is dead is broken.
+ * onWait(pid) is called once when another live process holds it.
+ */
+export async function withDirLock(dir, fn, onWait) {
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  let told = false;
+  for (;;) {
+    try {
+      fs.mkdirSync(dir);
+      fs.writeFileSync(path.join(dir, 'pid'), String(process.pid));
+      break;
+    } catch {
+      let pid = NaN;
+      try { pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim()); } catch { /* being created */ }
+      if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        continue;
+      }
+      if (!told && Number.isInteger(pid)) { told = true; onWait?.(pid); }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    let owner = '';
+    try { owner = fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim(); } catch { /* gone */ }
+    if (owner === String(process.pid)) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', release);
+  try { return await fn(release); } finally { process.removeListener('exit', release); release(); }
+}
+
+function isAlive(pid) {
+  try { process.kill(pid, 0); return true; } catch (err) { return err.code === 'EPERM'; }
 }
