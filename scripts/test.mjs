@@ -64,8 +64,13 @@ async function step(name, fn) {
   }
 }
 
+/** dist/ is shared by every run in this checkout: builds and packaging take turns. */
+function withBuildLock(fn) {
+  return withDirLock(path.join(ROOT, '.vscode-test', '.lock-build'), fn);
+}
+
 async function build() {
-  await run(process.execPath, ['esbuild.js'], { cwd: ROOT });
+  await withBuildLock(() => run(process.execPath, ['esbuild.js'], { cwd: ROOT }));
 }
 
 /** Runs mocha in node over globs with the harness reporter; returns the report's tests, or undefined on a crash. */
@@ -147,7 +152,7 @@ function printSummary(t0) {
 async function vscodeLayers(opts) {
   const vsix = opts.build
     ? await step('package VSIX', async () => {
-      const { file, bytes } = await packageVsix({ noBuild: false, quiet: true });
+      const { file, bytes } = await withBuildLock(() => packageVsix({ noBuild: false, quiet: true }));
       console.log(`VSIX ${path.relative(ROOT, file)}: ${(bytes / 1024).toFixed(1)} KiB`);
       return file;
     })
