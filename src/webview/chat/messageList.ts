@@ -12,7 +12,9 @@ export class MessageList {
   private readonly dirty = new Set<MessageView>();
   private frameRequested = false;
   private stickToBottom = true;
-  private readonly observer: IntersectionObserver;
+  /** Finished messages whose markdown is not rendered yet (rendered when scrolled near; no observer cost per frame). */
+  private lazy: MessageView[] = [];
+  private lazyCheck = false;
   private countdownTimer: number | undefined;
 
   constructor() {
@@ -21,15 +23,35 @@ export class MessageList {
     this.element.addEventListener('scroll', () => {
       const { scrollTop, scrollHeight, clientHeight } = this.element;
       this.stickToBottom = scrollHeight - scrollTop - clientHeight < 40;
+      this.scheduleLazyRender();
     }, { passive: true });
-    this.observer = new IntersectionObserver((entries) => {
-      for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
-        const view = this.views.get((entry.target as HTMLElement).dataset.id ?? '');
-        view?.ensureRendered();
-        this.observer.unobserve(entry.target);
-      }
-    }, { root: this.element, rootMargin: '1500px 0px' });
+  }
+
+  private scheduleLazyRender(): void {
+    if (this.lazyCheck || this.lazy.length === 0) return;
+    this.lazyCheck = true;
+    requestAnimationFrame(() => {
+      this.lazyCheck = false;
+      this.renderNearViewport();
+    });
+  }
+
+  /** Renders the lazy messages within 1500 px of the visible part of the list. */
+  private renderNearViewport(): void {
+    const top = this.element.scrollTop - 1500;
+    const bottom = this.element.scrollTop + this.element.clientHeight + 1500;
+    const offset = this.element.offsetTop;
+    const near = this.lazy.filter((view) => {
+      const y = view.element.offsetTop - offset;
+      return y + view.element.offsetHeight >= top && y <= bottom;
+    });
+    if (near.length === 0) return;
+    for (const view of near) view.ensureRendered();
+    const rendered = new Set(near);
+    this.lazy = this.lazy.filter((view) => !rendered.has(view));
+    if (this.stickToBottom) this.element.scrollTop = this.element.scrollHeight;
+    // Rendering changed heights: more messages may now be near.
+    this.scheduleLazyRender();
   }
 
   view(id: string): MessageView | undefined {
@@ -41,7 +63,7 @@ export class MessageList {
   }
 
   reset(messages: ChatMessage[]): void {
-    this.observer.disconnect();
+    this.lazy = [];
     this.views.clear();
     this.dirty.clear();
     const fragment = document.createDocumentFragment();
@@ -51,6 +73,7 @@ export class MessageList {
     this.refreshLastActions();
     this.stickToBottom = true;
     this.scrollToBottom();
+    this.renderNearViewport();
     this.tickCountdowns();
   }
 
@@ -116,7 +139,10 @@ export class MessageList {
   private createView(message: ChatMessage): MessageView {
     const view = new MessageView({ ...message }, (text) => this.announce(text));
     this.views.set(message.id, view);
-    if (!view.isStreaming) this.observer.observe(view.element);
+    if (!view.isStreaming) {
+      this.lazy.push(view);
+      this.scheduleLazyRender();
+    }
     return view;
   }
 
