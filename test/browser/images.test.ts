@@ -40,7 +40,7 @@ describe('images webview (Chromium)', function () {
   it('asks for a snapshot, then submits a well-formed request with the chosen fields', async () => {
     assert.deepEqual(await view.posted(), [{ type: 'ready' }]);
     await view.play({ type: 'snapshot', snapshot: snapshot() });
-    assert.deepEqual(await view.page.$$eval('#model option', (o) => o.map((x) => (x as HTMLOptionElement).value)), ['gpt-image-demo', 'flux-demo-schnell']);
+    assert.deepEqual(await view.page.$$eval('#model option', (o) => o.map((x) => (x as unknown as { value: string }).value)), ['gpt-image-demo', 'flux-demo-schnell']);
     await view.page.fill('#prompt', 'A lighthouse at dusk');
     await view.page.selectOption('#model', 'flux-demo-schnell');
     await view.page.selectOption('#size', '1536x1024');
@@ -67,7 +67,9 @@ describe('images webview (Chromium)', function () {
     await view.play({ type: 'snapshot', snapshot: snapshot() });
     await view.page.click('button[data-action="submit"]');
     assert.match(await view.page.textContent('#status') ?? '', /Enter a prompt/);
+    assert.equal(await view.page.isVisible('#edit-inputs'), false, 'no source/mask slots in generate mode');
     await view.page.click('button[data-action="mode-edit"]');
+    assert.equal(await view.page.isVisible('#edit-inputs'), true);
     await view.page.fill('#prompt', 'make it blue');
     await view.page.click('button[data-action="submit"]');
     assert.match(await view.page.textContent('#status') ?? '', /Pick the image/);
@@ -86,7 +88,7 @@ describe('images webview (Chromium)', function () {
     const task = { localId: 'L1', taskId: 'imgtask_1', prompt: 'A fox', model: 'gpt-image-demo', state: 'pending' as const, submittedAt: '2026-11-21T10:00:00Z' };
     await view.play({ type: 'task', task: { ...task, progress: 40 } });
     assert.match(await view.page.textContent('[data-local-id="L1"] .task-status') ?? '', /Generating 40%/);
-    assert.equal(await view.page.$eval('[data-local-id="L1"] progress', (p) => (p as HTMLProgressElement).value), 40);
+    assert.equal(await view.page.$eval('[data-local-id="L1"] progress', (p) => (p as unknown as { value: number }).value), 40);
     await view.page.click('[data-local-id="L1"] button[data-action="cancel-task"]');
     assert.ok((await view.posted()).some((m) => m.type === 'cancelTask' && m.localId === 'L1'));
     await view.play({ type: 'task', task: { ...task, state: 'cancelled', progress: 40 } });

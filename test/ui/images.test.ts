@@ -76,6 +76,8 @@ describe('images (UI)', function () {
     await panel.locator('button[data-action="submit"]').click();
     await waitForFiles('panel-test-a-glass-teapot', 1);
     await panel.locator('.card .prompt', { hasText: 'glass teapot' }).first().waitFor({ timeout: 60_000 });
+    await wb.runCommand('Notifications: Clear All Notifications');
+    await wb.page.waitForTimeout(500);
     const shot = path.join(__dirname, '..', '..', 'docs', 'images', 'images-panel.png');
     fs.mkdirSync(path.dirname(shot), { recursive: true });
     await wb.page.screenshot({ path: shot });
