@@ -168,6 +168,19 @@ describe('lm: gateway models in VS Code chat', function () {
       assert.strictEqual(entry.stream, true);
     });
 
+    it('follows the active key: switching to a key of another group changes the models', async () => {
+      await gatewayModels();
+      const ids = async () => (await vscode.lm.selectChatModels({ vendor: VENDOR })).map((m) => m.id).sort().join(',');
+      try {
+        await vscode.commands.executeCommand(Commands.setApiKey, { name: 'lm-alt-test', secret: 'mg-alt-key-0005' });
+        await waitFor('the alt group models', async () => ((await ids()) === 'claude-alt-opus' ? true : undefined), 15_000);
+      } finally {
+        await vscode.commands.executeCommand(Commands.switchKey, 'environment').then(undefined, () => undefined);
+        await vscode.commands.executeCommand(Commands.removeApiKey, 'lm-alt-test').then(undefined, () => undefined);
+      }
+      await waitFor('the demo models again', async () => ((await ids()) === 'claude-demo-haiku,claude-demo-sonnet' ? true : undefined), 15_000);
+    });
+
     it('withdraws the models when modelGateway.nativeChat.enabled is off, and offers them again when on', async () => {
       await gatewayModels();
       const config = () => vscode.workspace.getConfiguration('modelGateway');
