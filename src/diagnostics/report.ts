@@ -19,12 +19,12 @@ export interface ConnectionReport {
   firstError?: unknown;
 }
 
-const ICON: Record<StepStatus, string> = { ok: '✅', warn: '⚠️', fail: '❌', skipped: '⏭️' };
+const WORD: Record<StepStatus, string> = { ok: 'OK', warn: 'WARNING', fail: 'FAILED', skipped: 'SKIPPED' };
 
 export function renderReport(report: ConnectionReport): string {
   const out = [`# Model Gateway: connection check`, '', `Started ${report.startedAt}. Result: **${report.ok ? 'OK' : 'problems found'}**.`, ''];
   report.steps.forEach((step, i) => {
-    out.push(`## ${i + 1}. ${ICON[step.status]} ${step.title}`, '');
+    out.push(`## ${i + 1}. ${step.title}: ${WORD[step.status]}`, '');
     for (const line of step.lines) out.push(`- ${line}`);
     out.push('');
   });
