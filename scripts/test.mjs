@@ -149,6 +149,16 @@ function printSummary(t0) {
   return failed;
 }
 
+/** --keep runs use their own profile folders; remove those whose run has ended. */
+function removeStaleKeepDirs() {
+  const base = path.join(ROOT, '.vscode-test');
+  for (const d of fs.existsSync(base) ? fs.readdirSync(base) : []) {
+    const m = /^runs-keep-(\d+)$/.exec(d);
+    if (!m) continue;
+    try { process.kill(Number(m[1]), 0); } catch { fs.rmSync(path.join(base, d), { recursive: true, force: true }); }
+  }
+}
+
 async function vscodeLayers(opts) {
   const vsix = opts.build
     ? await step('package VSIX', async () => {
@@ -166,6 +176,7 @@ async function vscodeLayers(opts) {
     else console.log(`emulator ${em.url}`);
     return em ?? null;
   });
+  removeStaleKeepDirs();
   const runsDir = path.join(ROOT, '.vscode-test', opts.keep ? `runs-keep-${process.pid}` : 'runs');
   const ctx = { root: ROOT, results: RESULTS, runsDir, vsix, emulator: emulator ?? null, grep: opts.grep, keep: opts.keep, kept: [] };
   for (const version of opts.versions) {
@@ -199,13 +210,14 @@ async function main() {
     ctx = await withDirLock(lock, () => vscodeLayers(opts),
       (pid) => console.log(`\n... waiting for another test run (pid ${pid}) to finish its VS Code layers`));
   }
-  const failed = printSummary(t0);
-  if (opts.keep && ctx?.kept.length) {
-    for (const k of ctx.kept) console.log(`kept: ${k}`);
-    if (ctx.emulator) console.log(`kept: emulator ${ctx.emulator.url} (admin token ${ctx.emulator.adminToken})`);
-    console.log('Ctrl+C stops everything.');
-    await new Promise(() => undefined);
+  const keeping = opts.keep && ctx?.kept.length;
+  if (keeping) {
+    console.log('\n=== kept running (Ctrl+C stops everything)');
+    for (const k of ctx.kept) console.log(`${k}`);
+    if (ctx.emulator) console.log(`emulator: ${ctx.emulator.url} (admin token ${ctx.emulator.adminToken})`);
   }
+  const failed = printSummary(t0);
+  if (keeping) await new Promise(() => undefined);
   return failed ? 1 : 0;
 }
 
