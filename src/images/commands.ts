@@ -54,6 +54,9 @@ export async function editImageCommand(services: Services, runner: ImageRunner, 
   const args = parseArgs(first instanceof vscode.Uri ? second : first);
   const root = currentRoot(services.context.globalState);
   const toUri = (x: vscode.Uri | string | undefined) => (typeof x === 'string' ? (root ? resolveInsideRoot(root, x) : undefined) : x);
+  if (args.source !== undefined && !toUri(args.source)) {
+    return result('declined', { message: 'The source image must be a file inside the workspace.' });
+  }
   const source = first instanceof vscode.Uri ? first : toUri(args.source) ?? (await activeOrPickedImage());
   if (!source) return result('declined', { message: 'No source image.' });
   const interactive = !args.prompt;

@@ -102,6 +102,19 @@ describe('images in the extension host', function () {
     assert.strictEqual(detectImageFormat(await readFile(done.paths[0])), 'png');
   });
 
+  it('edits with a mask and reference images given as workspace paths; two images get two distinct files', async () => {
+    const inputs = await generate({ prompt: 'Edit inputs', size: '256x256', n: 2 });
+    assert.strictEqual(inputs.status, 'saved', inputs.message);
+    assert.strictEqual(new Set(inputs.paths).size, 2);
+    const [source, mask] = inputs.paths;
+    const done = await run<RunResult>(Commands.editImage, { source, mask, references: [source], prompt: 'add a moon', notification: false });
+    assert.strictEqual(done.status, 'saved', done.message);
+    const sidecar = parseSidecar(new TextDecoder().decode(await readFile(done.paths[0].replace(/\.png$/, '.json'))));
+    assert.deepStrictEqual([sidecar?.source, sidecar?.mask, sidecar?.references], [source, mask, [source]]);
+    const outside = await run<RunResult>(Commands.editImage, { source: '../outside.png', prompt: 'x', notification: false });
+    assert.strictEqual(outside.status, 'declined', 'a path leaving the workspace is never read');
+  });
+
   it('cancel stops polling, keeps the task listed as cancelled, and saves nothing', async () => {
     await admin.setFaults(DEMO, { taskDurationMs: 60_000 });
     const pending = generate({ prompt: 'Cancelled owl' });

@@ -67,6 +67,26 @@ describe('images (UI)', function () {
     await wb.waitForNotification(/saved images\//);
   });
 
+  it('a costlier request asks first, naming why; Cancel sends nothing', async () => {
+    const before = (await admin.requests()).filter((r) => r.route.startsWith('images.')).length;
+    await wb.runCommand('Model Gateway: Generate Image');
+    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+    await input.fill('Costly test: a big mural');
+    await input.press('Enter');
+    await wb.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /gpt-image-demo|flux-demo-schnell/ }).first().waitFor();
+    await input.press('Enter');
+    await wb.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: '1536x1024' }).first().click();
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 30_000 });
+    const text = await dialog.innerText();
+    assert.match(text, /size 1536x1024 instead of the default 1024x1024/);
+    assert.match(text, /console/);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await sleep(1000);
+    assert.strictEqual((await admin.requests()).filter((r) => r.route.startsWith('images.')).length, before);
+    assert.deepStrictEqual(imagesWithSlug('costly-test'), []);
+  });
+
   it('the image panel lists the results and generates from its form', async () => {
     await wb.runCommand('Model Gateway: Open Image Panel');
     const panel: FrameLocator = await wb.webviewByTitle('Images');
