@@ -79,9 +79,9 @@ export async function openImagesPage(browser: Browser, initialState?: unknown): 
   await page.waitForSelector('.images');
   return {
     page, errors,
-    play: (message) => page.evaluate((m) => (window as unknown as { __play(m: unknown): void }).__play(m), message),
-    posted: () => page.evaluate(() => (window as unknown as { __posted: ImagesToHostMessage[] }).__posted),
-    state: () => page.evaluate(() => (window as unknown as { __state: unknown }).__state),
+    play: (message) => page.evaluate((m) => (globalThis as unknown as { __play(m: unknown): void }).__play(m), message),
+    posted: () => page.evaluate(() => (globalThis as unknown as { __posted: ImagesToHostMessage[] }).__posted),
+    state: () => page.evaluate(() => (globalThis as unknown as { __state: unknown }).__state),
     close: async () => { await page.close(); await server.close(); },
   };
 }
