@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { run, killAll, killChildrenOnExit, secs, withDirLock } from './lib/proc.mjs';
+import { run, killAll, killChildrenOnExit, secs, withDirLock, withSlotLock } from './lib/proc.mjs';
 import { provision, DEFAULT_VERSIONS } from './provision.mjs';
 import { packageVsix } from './package.mjs';
 import { startEmulatorProcess } from './lib/emulator.mjs';
@@ -159,14 +159,19 @@ function removeStaleKeepDirs() {
   }
 }
 
-async function vscodeLayers(opts) {
+async function vscodeLayers(opts, slot) {
+  removeStaleKeepDirs();
+  const runsDir = path.join(ROOT, '.vscode-test', opts.keep ? `runs-keep-${process.pid}` : `runs-${slot}`);
+  fs.mkdirSync(runsDir, { recursive: true });
   const vsix = opts.build
     ? await step('package VSIX', async () => {
-      const { file, bytes } = await withBuildLock(() => packageVsix({ noBuild: false, quiet: true }));
+      const out = path.join(runsDir, 'model-gateway.vsix');
+      const { file, bytes } = await withBuildLock(() => packageVsix({ out, noBuild: false, quiet: true }));
       console.log(`VSIX ${path.relative(ROOT, file)}: ${(bytes / 1024).toFixed(1)} KiB`);
       return file;
     })
-    : fs.readdirSync(ROOT).filter((f) => f.endsWith('.vsix')).map((f) => path.join(ROOT, f))[0];
+    : [path.join(runsDir, 'model-gateway.vsix'), ...fs.readdirSync(ROOT).filter((f) => f.endsWith('.vsix')).map((f) => path.join(ROOT, f))]
+      .find((f) => fs.existsSync(f));
   if (!vsix) return;
   const provisioned = await step(`provision VS Code ${opts.versions.join(', ')}`, () => provision(opts.versions));
   if (!provisioned) return;
@@ -176,9 +181,9 @@ async function vscodeLayers(opts) {
     else console.log(`emulator ${em.url}`);
     return em ?? null;
   });
-  removeStaleKeepDirs();
-  const runsDir = path.join(ROOT, '.vscode-test', opts.keep ? `runs-keep-${process.pid}` : 'runs');
-  const ctx = { root: ROOT, results: RESULTS, runsDir, vsix, emulator: emulator ?? null, grep: opts.grep, keep: opts.keep, kept: [] };
+  // Slot 0 logs to test-results/<version>/<layer>/, other slots to test-results/slot<N>/<version>/<layer>/.
+  const results = slot === 0 ? RESULTS : path.join(RESULTS, `slot${slot}`);
+  const ctx = { root: ROOT, results, runsDir, vsix, emulator: emulator ?? null, grep: opts.grep, keep: opts.keep, kept: [] };
   for (const version of opts.versions) {
     const info = provisioned[version];
     if (opts.layers.has('host')) {
@@ -204,11 +209,11 @@ async function main() {
   if (opts.layers.has('soak')) await soakLayer(opts);
   let ctx;
   if (opts.layers.has('host') || opts.layers.has('ui')) {
-    // One VS Code run at a time per checkout: they share out/test/host, the VSIX and .vscode-test/runs,
-    // and two code-servers at once on a 2-core machine only make both slow.
-    const lock = path.join(ROOT, '.vscode-test', '.lock-harness');
-    ctx = await withDirLock(lock, () => vscodeLayers(opts),
-      (pid) => console.log(`\n... waiting for another test run (pid ${pid}) to finish its VS Code layers`));
+    // At most two VS Code runs at a time per checkout, each in its own slot (profiles, bundles, VSIX):
+    // more code-servers at once on a 2-core machine only make every run slow.
+    const locks = [0, 1].map((i) => path.join(ROOT, '.vscode-test', `.lock-harness-${i}`));
+    ctx = await withSlotLock(locks, (slot) => vscodeLayers(opts, slot),
+      (pids) => console.log(`\n... waiting for a free VS Code slot (held by test runs ${pids.join(', ')})`));
   }
   const keeping = opts.keep && ctx?.kept.length;
   if (keeping) {

@@ -64,13 +64,14 @@ async function stopServer(ctx, server, profile, logs, label) {
 
 /** Runs test/host/*.test.ts inside the extension host; returns the counts row. */
 export async function runHostLayer(ctx, info) {
-  const bundleDir = path.join(ctx.root, 'out', 'test', 'host');
+  const bundleDir = path.join(ctx.runsDir, 'host-bundle');
   const tests = await bundleHostTests(ctx.root, bundleDir);
   if (!tests.length) return { note: 'no test/host/*.test.ts' };
   const route = hostRoute(info.version);
   const runnerVsix = route === 'vsix' ? [await packageHostRunner(ctx.root, bundleDir, ctx.runsDir)] : [];
   const { logs, profile } = await freshServer(ctx, info, 'host', runnerVsix);
-  const resultsFile = path.join(logs, 'host-results.json');
+  const resultsFile = path.join(profile.dir, 'host-results.json');
+  console.log(`logs: ${path.relative(ctx.root, logs)}/`);
   const { env } = vscodeEnvironment(ctx, info, profile);
   Object.assign(env, { MG_HOST_RESULTS: resultsFile }, route === 'vsix' ? { MG_HOST_TESTS: '1' } : {});
   if (ctx.grep) env.MG_HOST_GREP = ctx.grep;
@@ -89,6 +90,7 @@ export async function runHostLayer(ctx, info) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(url);
     const results = await waitForHostResults(resultsFile, server.child);
+    fs.copyFileSync(resultsFile, path.join(logs, 'host-results.json'));
     await page.screenshot({ path: path.join(logs, 'host-workbench.png') }).catch(() => undefined);
     return {
       passed: results.passes.length,

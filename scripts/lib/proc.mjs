@@ -109,29 +109,21 @@ export function secs(t0) {
   return ((Date.now() - t0) / 1000).toFixed(1);
 }
 
-/**
- * Runs fn while holding a lock directory (mkdir is atomic). A lock whose owner pid is dead is broken.
- * onWait(pid) is called once when another live process holds it.
- */
-export async function withDirLock(dir, fn, onWait) {
+/** Takes a lock directory if free (or held by a dead pid); returns its release function, or the live owner pid. */
+function tryLock(dir) {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
-  let told = false;
-  for (;;) {
-    try {
-      fs.mkdirSync(dir);
-      fs.writeFileSync(path.join(dir, 'pid'), String(process.pid));
-      break;
-    } catch {
-      let pid = NaN;
-      try { pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim()); } catch { /* being created */ }
-      if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) {
-        fs.rmSync(dir, { recursive: true, force: true });
-        continue;
-      }
-      if (!told && Number.isInteger(pid)) { told = true; onWait?.(pid); }
-      await new Promise((r) => setTimeout(r, 1000));
+  try {
+    fs.mkdirSync(dir);
+  } catch {
+    let pid = NaN;
+    try { pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim()); } catch { /* being created */ }
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      return tryLock(dir);
     }
+    return { owner: pid };
   }
+  fs.writeFileSync(path.join(dir, 'pid'), String(process.pid));
   let released = false;
   const release = () => {
     if (released) return;
@@ -141,7 +133,32 @@ export async function withDirLock(dir, fn, onWait) {
     if (owner === String(process.pid)) fs.rmSync(dir, { recursive: true, force: true });
   };
   process.once('exit', release);
-  try { return await fn(release); } finally { process.removeListener('exit', release); release(); }
+  return { release };
+}
+
+/**
+ * Runs fn(slotIndex) while holding one of the lock directories (mkdir is atomic; a lock of a dead pid is
+ * broken). onWait(pids) is called once when all are held by live processes.
+ */
+export async function withSlotLock(dirs, fn, onWait) {
+  let told = false;
+  for (;;) {
+    const owners = [];
+    for (let i = 0; i < dirs.length; i++) {
+      const got = tryLock(dirs[i]);
+      if (got.release) {
+        try { return await fn(i); } finally { got.release(); }
+      }
+      owners.push(got.owner);
+    }
+    if (!told && owners.every((o) => Number.isInteger(o))) { told = true; onWait?.(owners); }
+    await new Promise((r) => setTimeout(r, 1000 + Math.random() * 1000));
+  }
+}
+
+/** Runs fn while holding a lock directory. */
+export function withDirLock(dir, fn, onWait) {
+  return withSlotLock([dir], () => fn(), (owners) => onWait?.(owners[0]));
 }
 
 function isAlive(pid) {
