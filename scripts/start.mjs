@@ -10,7 +10,7 @@ import { run, killAll, killChildrenOnExit, isStopping, portIsFree, secs } from '
 import { provision, newestProvisioned, CACHE } from './provision.mjs';
 import { packageVsix } from './package.mjs';
 import { startEmulatorProcess } from './lib/emulator.mjs';
-import { installVsix, startCodeServer } from './lib/codeServer.mjs';
+import { BASE_SETTINGS, installVsix, startCodeServer } from './lib/codeServer.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEMO_KEY = 'mg-demo-key-0001';
@@ -60,12 +60,7 @@ function startProfile(fresh, emulatorUrl) {
   const file = path.join(profile.userDataDir, 'User', 'settings.json');
   let settings = {};
   try { settings = JSON.parse(fs.readFileSync(file, 'utf8')); } catch { /* new or hand-edited with comments: rewrite */ }
-  Object.assign(settings, {
-    'security.workspace.trust.enabled': false,
-    'workbench.startupEditor': 'none',
-    'telemetry.telemetryLevel': 'off',
-    'modelGateway.baseUrl': emulatorUrl,
-  });
+  Object.assign(settings, BASE_SETTINGS, { 'modelGateway.baseUrl': emulatorUrl });
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
   const hello = path.join(profile.workspace, 'README.md');
   if (!fs.existsSync(hello)) {

@@ -4,6 +4,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { run, start, killTree } from './proc.mjs';
 
+/** User settings of every harness profile: trust off (Restricted Mode would keep the extension off), quiet, offline. */
+export const BASE_SETTINGS = {
+  'security.workspace.trust.enabled': false,
+  'workbench.startupEditor': 'none',
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'workbench.enableExperiments': false,
+  'workbench.tips.enabled': false,
+  // Workspaces live under .vscode-test/ inside this repository: no "open the parent repository?" toast.
+  'git.openRepositoryInParentFolders': 'never',
+};
+
 /** Creates dir/{user,extensions,workspace} with the settings every run needs; returns the paths. */
 export function prepareProfile(dir, { settings = {}, extensionsDir } = {}) {
   fs.rmSync(dir, { recursive: true, force: true });
@@ -16,16 +31,7 @@ export function prepareProfile(dir, { settings = {}, extensionsDir } = {}) {
     fs.mkdirSync(extDir, { recursive: true });
     fs.writeFileSync(path.join(extDir, 'extensions.json'), '[]');
   }
-  const base = {
-    'security.workspace.trust.enabled': false, // Restricted Mode would keep the extension off
-    'workbench.startupEditor': 'none',
-    'telemetry.telemetryLevel': 'off',
-    'update.mode': 'none',
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'workbench.tips.enabled': false,
-  };
-  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...base, ...settings }, null, 2));
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 2));
   return { dir, userDataDir, extDir, workspace };
 }
 
