@@ -8,16 +8,26 @@ import { registerImages } from './images/register';
 import { registerNativeChat } from './lm/register';
 
 export function activate(context: vscode.ExtensionContext): void {
-  const services = createServices(context);
-  const images = registerImages(services);
+  // Activation time is shared with every other extension: each part is timed and the total is logged.
+  const timings: string[] = [];
+  const timed = <T>(name: string, register: () => T): T => {
+    const started = performance.now();
+    const result = register();
+    timings.push(`${name} ${(performance.now() - started).toFixed(1)}`);
+    return result;
+  };
+  const started = performance.now();
+  const services = timed('services', () => createServices(context));
+  const images = timed('images', () => registerImages(services));
   context.subscriptions.push(
     services,
-    registerKeys(services),
-    registerDiagnostics(services),
-    registerChat(services),
+    timed('keys', () => registerKeys(services)),
+    timed('diagnostics', () => registerDiagnostics(services)),
+    timed('chat', () => registerChat(services)),
     images,
-    registerNativeChat(services, images.jobs),
+    timed('nativeChat', () => registerNativeChat(services, images.jobs)),
   );
+  services.log.info(`Activated in ${(performance.now() - started).toFixed(1)} ms (${timings.join(', ')}).`);
 }
 
 export function deactivate(): void {
