@@ -19,20 +19,33 @@ describe('platform: keys, models and errors in the workbench', function () {
   const settingsFile = path.join(userDir, 'User', 'settings.json');
   const createdKeys: string[] = [];
 
-  const input = () => wb.page.locator('.quick-input-widget .quick-input-box input');
+  const input = () => wb.page.locator('div.quick-input-widget .quick-input-box input');
   const type = async (value: string): Promise<void> => {
     await input().waitFor({ state: 'visible' });
     await input().fill(value);
     await input().press('Enter');
   };
+  /** Waits for the quick input a command opened (newer workbenches keep the palette rows for a moment). */
+  const waitForQuickInput = async (labelPart: string): Promise<void> => {
+    await wb.page.locator(`div.quick-input-widget .quick-input-box input[aria-label*="${labelPart}"], div.quick-input-widget .quick-input-box input[placeholder*="${labelPart}"]`)
+      .first().waitFor({ state: 'visible' });
+  };
   const pick = async (label: string): Promise<void> => {
     const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
     await row.waitFor({ state: 'visible' });
     await row.click();
+    await quickInputClosed();
   };
+  /** Newer workbenches animate the quick input away; the palette cannot be typed into until it is gone. */
+  const quickInputClosed = (): Promise<void> => wb.page.locator('div.quick-input-widget').waitFor({ state: 'hidden' });
   const clearNotifications = async (): Promise<void> => {
-    // A quick input or dialog left open by a failed test would swallow the palette.
-    for (let i = 0; i < 2; i++) await wb.page.keyboard.press('Escape');
+    // A quick input (ignoreFocusOut) or dialog left open by a failed test would swallow the palette.
+    for (let i = 0; i < 3 && (await input().isVisible()); i++) {
+      await input().focus();
+      await wb.page.keyboard.press('Escape');
+      await wb.page.waitForTimeout(200);
+    }
+    if (await wb.page.locator('.monaco-dialog-box').isVisible()) await wb.page.keyboard.press('Escape');
     await wb.runCommand('Notifications: Clear All Notifications');
     await wb.page.waitForTimeout(300);
   };
@@ -54,9 +67,11 @@ describe('platform: keys, models and errors in the workbench', function () {
   const statusItem = () => wb.page.locator('.statusbar-item[id$="modelGateway.status"]').first();
   const setKeyViaPalette = async (name: string, secret: string): Promise<void> => {
     await wb.runCommand('Model Gateway: Set API Key');
+    await waitForQuickInput('Set API Key (1/2)');
     await type(name);
-    await wb.page.locator('.quick-input-widget .quick-input-box input[type="password"]').waitFor({ state: 'visible' });
+    await wb.page.locator('div.quick-input-widget .quick-input-box input[type="password"]').waitFor({ state: 'visible' });
     await type(secret);
+    await quickInputClosed();
   };
 
   before(async () => {
@@ -77,14 +92,15 @@ describe('platform: keys, models and errors in the workbench', function () {
   it('sets a key by typing a name and the key; the check lists its models', async () => {
     await clearNotifications();
     await wb.runCommand('Model Gateway: Set API Key');
-    await input().waitFor({ state: 'visible' });
+    await waitForQuickInput('Set API Key (1/2)');
     assert.notStrictEqual(await input().inputValue(), '', 'a suggested name (the host name)');
-    const prompt = await wb.page.locator('.quick-input-widget').innerText();
+    const prompt = await wb.page.locator('div.quick-input-widget').innerText();
     assert.match(prompt, /dedicated key for this device or workload/);
     await type('ui-alt');
     // The second step is a password box (the key is never shown while typed).
-    await wb.page.locator('.quick-input-widget .quick-input-box input[type="password"]').waitFor({ state: 'visible' });
+    await wb.page.locator('div.quick-input-widget .quick-input-box input[type="password"]').waitFor({ state: 'visible' });
     await type(ALT);
+    await quickInputClosed();
     const text = await wb.waitForNotification(/key "ui-alt" \([0-9a-f]{8}\) works: 2 models \(1 chat, 1 image\)/);
     assert.ok(!text.includes(ALT));
     await statusItem().filter({ hasText: 'ui-alt' }).waitFor();
@@ -94,6 +110,7 @@ describe('platform: keys, models and errors in the workbench', function () {
   it('switches keys from a quick pick with fingerprints; each key shows its own model list', async () => {
     await clearNotifications();
     await wb.runCommand('Model Gateway: Switch Key');
+    await waitForQuickInput('Switch to which key');
     const rows = wb.page.locator('.quick-input-list .monaco-list-row');
     await rows.first().waitFor();
     assert.match(await rows.allInnerTexts().then((t) => t.join('\n')), /environment[\s\S]*fingerprint [0-9a-f]{8}/);
@@ -103,6 +120,7 @@ describe('platform: keys, models and errors in the workbench', function () {
     await wb.waitForNotification(/4 models for key [0-9a-f]{8}: 2 chat, 2 image/);
     await clearNotifications();
     await wb.runCommand('Model Gateway: Switch Key');
+    await waitForQuickInput('Switch to which key');
     await pick('ui-alt');
     await statusItem().filter({ hasText: 'claude-alt-opus' }).waitFor();
     await wb.runCommand('Model Gateway: Refresh Models');
@@ -112,6 +130,7 @@ describe('platform: keys, models and errors in the workbench', function () {
   it('removes a key after a confirmation', async () => {
     await clearNotifications();
     await wb.runCommand('Model Gateway: Remove API Key');
+    await waitForQuickInput('Remove which key');
     await pick('ui-alt');
     const dialog = wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor();
@@ -143,10 +162,10 @@ describe('platform: keys, models and errors in the workbench', function () {
     assert.ok(await wb.page.locator('.notification-list-item .monaco-button', { hasText: 'Replace Key' }).first().isVisible());
     await wb.screenshot('platform-401-replace-key');
     await wb.runCommand('Model Gateway: Remove API Key');
+    await waitForQuickInput('Remove which key');
     await pick('ui-soon-revoked');
     await wb.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Remove$/ }).click();
-    await wb.runCommand('Model Gateway: Switch Key').catch(() => undefined);
-    await wb.page.keyboard.press('Escape');
+    await statusItem().filter({ hasText: 'environment' }).waitFor();
   });
 
   it('explains a low balance (403) after asking before the billable request', async () => {
@@ -164,6 +183,7 @@ describe('platform: keys, models and errors in the workbench', function () {
     await wb.page.locator('.tabs-container .tab[aria-label*="Connection check"]').first().waitFor();
     await wb.screenshot('platform-403-balance');
     await wb.runCommand('Model Gateway: Remove API Key');
+    await waitForQuickInput('Remove which key');
     await pick('ui-low');
     await wb.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Remove$/ }).click();
     await statusItem().filter({ hasText: 'environment' }).waitFor();
@@ -219,6 +239,12 @@ describe('platform: keys, models and errors in the workbench', function () {
   });
 
   it('leaves no key in the log, settings, globalState or the chat webview', async () => {
+    // Newer workbenches show the Settings editor as a modal over the activity bar.
+    const modal = wb.page.locator('.monaco-modal-editor-block');
+    for (let i = 0; i < 3 && (await modal.isVisible()); i++) {
+      await wb.runCommand('View: Close All Editors');
+      await wb.page.waitForTimeout(500);
+    }
     await wb.openView('Model Gateway');
     const dom = await wb.chatWebview().locator('body').innerHTML({ timeout: 30_000 }).catch(() => '');
     const files = [settingsFile, ...walk(path.join(userDir, 'logs')), ...walk(path.join(userDir, 'User', 'globalStorage')).filter((f) => f.endsWith('state.vscdb'))];
