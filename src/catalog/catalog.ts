@@ -88,9 +88,13 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog & vscode.Dis
   };
   const react = (): void => void onContextMaybeChanged().catch((error: unknown) => deps.log.error('Model catalog update failed.', error));
   const subscriptions = [deps.keys.onDidChange(react), deps.config.onDidChange(react)];
-  void deps.keys.active().then((key) => {
+  // At startup: tell early peek() callers what is cached, then fetch when the cache is stale or empty.
+  void deps.keys.active().then(async (key) => {
     activeFingerprint = key?.fingerprint;
     lastContext = contextKey();
+    if (!lastContext) return;
+    emitter.fire(peek());
+    await get().catch((error: unknown) => deps.log.warn('Could not fetch the model list at startup.', error));
   }, () => undefined);
 
   return {
