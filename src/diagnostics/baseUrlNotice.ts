@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { PlatformServices } from '../platform';
 import { Commands } from '../shared/commands';
 import type { Config } from '../shared/config';
+import { fingerprintOf } from '../keys/fingerprint';
 import { baseUrlNoticeText } from './baseUrlNoticeText';
 
 const SHOWN_KEY = 'modelGateway.baseUrlNoticeShownFor';
@@ -16,7 +17,8 @@ export function watchBaseUrl(services: PlatformServices): vscode.Disposable {
 
 async function notifyOnce(services: PlatformServices, config: Config): Promise<void> {
   const text = baseUrlNoticeText(config);
-  const typed = config.baseUrlRaw ?? '';
+  // A hash of the typed value, not the value: a pasted URL could carry credentials.
+  const typed = fingerprintOf(config.baseUrlRaw ?? '');
   if (!text || services.context.globalState.get<string>(SHOWN_KEY) === typed) return;
   await services.context.globalState.update(SHOWN_KEY, typed);
   services.log.info(text);
