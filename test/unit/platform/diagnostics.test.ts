@@ -40,6 +40,9 @@ describe('platform: base URL notice text', () => {
     assert.equal(baseUrlNoticeText(parseConfig({ baseUrl: 'https://gw.example.com' })), undefined);
     assert.equal(baseUrlNoticeText(parseConfig({})), undefined);
     assert.match(baseUrlNoticeText(parseConfig({ baseUrl: 'gw.example.com' })) ?? '', /cannot be used/);
+    const withPassword = baseUrlNoticeText(parseConfig({ baseUrl: 'https://me:hunter22secret@gw.example.com' })) ?? '';
+    assert.match(withPassword, /cannot be used/);
+    assert.ok(!withPassword.includes('hunter22secret'), 'credentials in a pasted URL are not repeated');
   });
 });
 
