@@ -9,7 +9,7 @@ export async function runSizeBench(root: string): Promise<BenchRow[]> {
     { packageVsix(o: { out: string; quiet: boolean }): Promise<{ file: string; bytes: number }> };
   const { bytes: vsix } = await packageVsix({ out: join(root, 'out', 'bench.vsix'), quiet: true });
   const bundle = statSync(join(root, 'dist', 'extension.js')).size;
-  const webviews = readdirSync(join(root, 'dist', 'webview')).reduce((n, f) => n + statSync(join(root, 'dist', 'webview', f)).size, 0);
+  const webviews = readdirSync(join(root, 'dist', 'webview')).filter((f) => !f.endsWith('.map')).reduce((n, f) => n + statSync(join(root, 'dist', 'webview', f)).size, 0);
   const kb = (b: number) => `${(b / 1024).toFixed(0)} KB`;
   return [{
     figure: 'VSIX size (extension.js / webview bundles)',
