@@ -102,9 +102,14 @@ async function runCommand(page: Page, title: string): Promise<void> {
   }
 }
 
-/** Opens the command palette. Keys typed while a webview iframe has focus do not reach the workbench,
+/** Opens a fresh command palette. Keys typed while a webview iframe has focus do not reach the workbench,
  * so the focus is taken back first; a second attempt uses the other keybinding. */
 async function openPalette(page: Page, input: ReturnType<Page['locator']>): Promise<void> {
+  // A quick pick left open by an earlier step is not the command palette: close it first.
+  for (let i = 0; i < 3 && (await input.isVisible()); i++) {
+    await input.press('Escape').catch(() => undefined);
+    await page.waitForTimeout(200);
+  }
   for (const key of ['F1', 'Control+Shift+P', 'F1']) {
     if (await input.isVisible()) return;
     // A string expression: this file is type-checked without the DOM lib.
