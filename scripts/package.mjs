@@ -16,7 +16,7 @@ export async function packageVsix({ out, noBuild = false, quiet = false } = {}) 
   if (!noBuild) await run(process.execPath, ['esbuild.js', '--production', '--only=extension,vendor,webviews'], { cwd: ROOT });
   const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   // Everything is bundled by esbuild, so node_modules stays out (--no-dependencies).
-  await run(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', file],
+  await run(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', file],
     { cwd: ROOT, quiet, env: { ...process.env, npm_config_update_notifier: 'false' } });
   const bytes = fs.statSync(file).size;
   return { file, bytes };
