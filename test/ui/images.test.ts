@@ -98,7 +98,7 @@ describe('images (UI)', function () {
     await panel.locator('.card .prompt', { hasText: 'glass teapot' }).first().waitFor({ timeout: 60_000 });
     await wb.runCommand('Notifications: Clear All Notifications');
     await wb.page.waitForTimeout(500);
-    const shot = path.join(resultsDir(), 'screenshots', vscodeVersion(), 'images-panel.png') // README's docs/images/ copy is refreshed by hand;
+    const shot = path.join(resultsDir(), 'screenshots', vscodeVersion(), 'images-panel.png'); // README's docs/images/ copy is refreshed by hand
     fs.mkdirSync(path.dirname(shot), { recursive: true });
     await wb.page.screenshot({ path: shot });
     assert.ok(fs.statSync(shot).size > 1000);
