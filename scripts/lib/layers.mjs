@@ -146,19 +146,24 @@ export async function runUiLayer(ctx, info) {
     '--reporter', path.join(ctx.root, 'scripts', 'lib', 'reporter.cjs'), ...files.map((f) => path.join('test', 'ui', f))];
   if (ctx.grep) args.push('--grep', ctx.grep);
   const t0 = Date.now();
+  // A budget for the whole layer keeps a run with many hanging tests inside CI's time limit.
+  const budgetMs = Number(process.env.MG_UI_LAYER_TIMEOUT_MS || 15 * 60_000);
+  fs.rmSync(report, { force: true });
   try {
     await run(process.execPath, args, {
-      cwd: ctx.root,
+      cwd: ctx.root, timeoutMs: budgetMs,
       env: { ...process.env, ...env, MG_WORKBENCH_URL: server.workbenchUrl, MG_REPORT_FILE: report },
     }).catch(() => undefined); // failures are counted from the report
     console.log(`UI mocha: ${secs(t0)}s`);
     if (!fs.existsSync(report)) return { failed: 1, failures: [{ title: 'mocha (UI)', message: 'crashed before writing its report' }] };
-    const { tests } = JSON.parse(fs.readFileSync(report, 'utf8'));
+    const { tests, done } = JSON.parse(fs.readFileSync(report, 'utf8'));
+    const failures = tests.filter((t) => t.state === 'failed');
+    if (!done) failures.push({ title: 'UI layer', message: `stopped after ${budgetMs / 1000}s (MG_UI_LAYER_TIMEOUT_MS); later tests did not run` });
     return {
       passed: tests.filter((t) => t.state === 'passed').length,
-      failed: tests.filter((t) => t.state === 'failed').length,
+      failed: failures.length,
       pending: tests.filter((t) => t.state === 'pending').length,
-      failures: tests.filter((t) => t.state === 'failed'),
+      failures,
     };
   } finally {
     await stopServer(ctx, server, profile, logs, `ui ${info.version}`);

@@ -8,12 +8,15 @@ class HarnessReporter extends Mocha.reporters.Spec {
     super(runner, options);
     const tests = [];
     const file = process.env.MG_REPORT_FILE;
-    runner.on('pass', (t) => tests.push({ title: t.fullTitle(), file: t.file, state: 'passed' }));
-    runner.on('pending', (t) => tests.push({ title: t.fullTitle(), file: t.file, state: 'pending' }));
-    runner.on('fail', (t, err) => tests.push({
-      title: t.fullTitle(), file: t.file ?? t.parent?.file, state: 'failed', message: String(err?.message ?? err),
-    }));
-    runner.once('end', () => { if (file) fs.writeFileSync(file, JSON.stringify({ tests }, null, 2)); });
+    // Written after every test too, so a run the harness has to kill still leaves its counts.
+    const save = (done) => { if (file) fs.writeFileSync(file, JSON.stringify({ tests, done }, null, 2)); };
+    runner.on('pass', (t) => { tests.push({ title: t.fullTitle(), file: t.file, state: 'passed' }); save(false); });
+    runner.on('pending', (t) => { tests.push({ title: t.fullTitle(), file: t.file, state: 'pending' }); save(false); });
+    runner.on('fail', (t, err) => {
+      tests.push({ title: t.fullTitle(), file: t.file ?? t.parent?.file, state: 'failed', message: String(err?.message ?? err) });
+      save(false);
+    });
+    runner.once('end', () => save(true));
   }
 }
 
