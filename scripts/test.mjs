@@ -117,6 +117,27 @@ async function soakLayer(opts) {
   if (tests) record(countRow('soak', tests));
 }
 
+/** Static checks, one test each: strict typecheck of the node and webview tsconfigs, and ESLint. */
+async function checksLayer() {
+  const bin = (...p) => path.join(ROOT, 'node_modules', ...p);
+  const checks = [
+    ['typecheck (node: src, test, bench)', [bin('typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json']],
+    ['typecheck (webviews)', [bin('typescript', 'bin', 'tsc'), '--noEmit', '-p', path.join('src', 'webview', 'tsconfig.json')]],
+    ['eslint (no-floating-promises, no vscode in pure layers)', [bin('eslint', 'bin', 'eslint.js'), 'src', 'test', 'bench']],
+  ];
+  const row = { layer: 'checks', passed: 0, failed: 0, failures: [] };
+  for (const [title, args] of checks) {
+    try {
+      await run(process.execPath, args, { cwd: ROOT, quiet: true });
+      row.passed++;
+    } catch (err) {
+      row.failed++;
+      row.failures.push({ title, message: err.message });
+    }
+  }
+  record(row);
+}
+
 /** Unit and browser tests in one mocha run; the report splits them by folder. */
 async function unitLayer(opts) {
   const tests = await nodeMocha('unit + browser', ['test/unit/**/*.test.ts', 'test/browser/**/*.test.ts'], opts, 30_000);
@@ -206,6 +227,7 @@ async function main() {
   const t0 = Date.now();
   fs.mkdirSync(RESULTS, { recursive: true });
   if (opts.build) await step('build', build);
+  if (opts.layers.has('unit') && !opts.grep) await step('static checks', checksLayer);
   if (opts.layers.has('unit')) await unitLayer(opts);
   if (opts.layers.has('soak')) await soakLayer(opts);
   let ctx;

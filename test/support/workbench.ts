@@ -135,11 +135,20 @@ function labelMatches(label: string, title: string): boolean {
 async function openView(page: Page, title: string): Promise<void> {
   const entry = activityEntry(page, title);
   await entry.waitFor();
-  // Clicking the active container would collapse the side bar; only click when it is not showing.
-  const checked = await entry.evaluate((el) => Boolean(el.closest('.action-item')?.classList.contains('checked')));
-  const active = checked && (await page.locator('.part.sidebar').first().isVisible());
-  if (!active) await entry.click();
-  await page.locator('.part.sidebar .composite.title').first().waitFor({ state: 'visible' });
+  const sideBarTitle = page.locator('.part.sidebar .composite.title').first();
+  // Clicking the active container collapses the side bar, and right after a (re)load the workbench may still
+  // be restoring it: click only when it is not showing, then check that it shows, and try again if not.
+  for (let attempt = 1; ; attempt++) {
+    const checked = await entry.evaluate((el) => Boolean(el.closest('.action-item')?.classList.contains('checked')));
+    const active = checked && (await page.locator('.part.sidebar').first().isVisible());
+    if (!active) await entry.click();
+    try {
+      await sideBarTitle.waitFor({ state: 'visible', timeout: attempt < 3 ? 5_000 : UI_TIMEOUT });
+      return;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
 }
 
 async function webviewByTitle(page: Page, title: string): Promise<FrameLocator> {

@@ -51,18 +51,28 @@ describe('platform: keys, models and errors in the workbench', function () {
   };
   /** Types into the Settings editor (external writes to settings.json are not picked up by code-server). */
   const setBaseUrl = async (value: string): Promise<void> => {
-    await wb.runCommand('Model Gateway: Open Settings');
-    // Narrow the list to the one setting: rows scrolled out of view are not rendered.
-    const search = wb.page.locator('.settings-editor .settings-header .monaco-editor textarea').first();
-    await search.focus();
-    await wb.page.keyboard.press('Control+A');
-    await wb.page.keyboard.type('modelGateway.baseUrl');
-    const row = wb.page.locator('.settings-editor .setting-item', { hasText: 'Base Url' }).first();
-    const box = row.locator('.setting-item-control input').first();
-    await box.waitFor({ state: 'visible' });
-    await box.fill(value);
-    await box.press('Tab');
-    await wb.page.waitForTimeout(1500); // the settings editor writes after a short debounce
+    // A fresh Settings editor each time (a reused one may keep an old search), and one more try if needed.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await wb.runCommand('View: Close All Editors');
+        await wb.runCommand('Model Gateway: Open Settings');
+        // Narrow the list to the one setting: rows scrolled out of view are not rendered.
+        const search = wb.page.locator('.settings-editor .settings-header .monaco-editor textarea').first();
+        await search.focus();
+        await wb.page.keyboard.press('Control+A');
+        await wb.page.keyboard.type('modelGateway.baseUrl');
+        const row = wb.page.locator('.settings-editor .setting-item', { hasText: 'Base Url' }).first();
+        const box = row.locator('.setting-item-control input').first();
+        await box.waitFor({ state: 'visible', timeout: 15_000 });
+        await box.fill(value);
+        await box.press('Tab');
+        await wb.page.waitForTimeout(1500); // the settings editor writes after a short debounce
+        await wb.runCommand('View: Close All Editors');
+        return;
+      } catch (err) {
+        if (attempt >= 2) throw err;
+      }
+    }
   };
   const statusItem = () => wb.page.locator('.statusbar-item[id$="modelGateway.status"]').first();
   const setKeyViaPalette = async (name: string, secret: string): Promise<void> => {
