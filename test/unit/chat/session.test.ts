@@ -214,4 +214,17 @@ describe('chat session controller (emulator)', function () {
     assert.equal(s.store.active.messages[0].text, 'edited question');
     assert.ok(s.store.active.messages[1].text.includes('edited question'), 'the emulator quotes the new question');
   });
+  it('an empty prompt is refused without a request; a 21 MB prompt gets a clean 413 card and keeps the question', async () => {
+    const { s, of, finished } = session();
+    await s.load();
+    assert.equal(s.send('   \n  '), 'Nothing to send.');
+    assert.equal(emulator.requests().length, 0, 'nothing was sent');
+    const huge = 'x'.repeat(21 * 1024 * 1024);
+    assert.equal(s.send(huge), undefined);
+    await until(() => finished().length === 1, 'the 413', 20_000);
+    const card = of('errorCard').find((c) => c.card)?.card;
+    assert.ok(card, 'an error card');
+    assert.equal(card.status, 413);
+    assert.equal(s.store.active.messages[0].text.length, huge.length, 'the question is kept, whole');
+  });
 });
