@@ -81,10 +81,16 @@ describe('secrets: a canary key through a full UI run leaves no trace', function
 
   it('sets the canary key by typing it', async () => {
     await wb.runCommand('Model Gateway: Set API Key');
+    await wb.page.locator('div.quick-input-widget .quick-input-box input[aria-label*="Set API Key (1/2)"], div.quick-input-widget .quick-input-box input[placeholder*="Set API Key (1/2)"]')
+      .first().waitFor({ state: 'visible' });
     await type('canary');
+    // The second step is the password box: wait for it, so the key is never typed into the name step.
+    await wb.page.locator('div.quick-input-widget .quick-input-box input[type="password"]').waitFor({ state: 'visible' });
     await type(CANARY);
-    await wb.waitForNotification(/"canary".*works/);
+    await wb.page.locator('div.quick-input-widget').waitFor({ state: 'hidden', timeout: 60_000 });
     await recordNotifications('Set API Key');
+    // The status bar names the active key once it is saved (a toast may already have hidden).
+    await wb.page.locator('.statusbar-item[id$="modelGateway.status"]').filter({ hasText: 'canary' }).first().waitFor({ timeout: 60_000 });
   });
 
   it('chats with it, then meets a server error', async () => {
