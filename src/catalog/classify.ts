@@ -1,5 +1,5 @@
 // Chat vs image classification of model ids. The model list only promises `id`, so the kind is
-// guessed from the id (PROTOCOL.md, "Models list") and the user's overrides win.
+// guessed from the id (docs/gateway-protocol.md#model-kinds) and the user's overrides win.
 import type { ModelKind } from '../shared/config';
 
 /** Substrings of an id that mark an image model (case-insensitive). */
