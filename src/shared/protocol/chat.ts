@@ -1,4 +1,4 @@
-// Messages of the chat webview, both directions (see ARCHITECTURE.md). Pure: no `vscode` import.
+// Messages of the chat webview, both directions (see docs/architecture.md#webview-messages). Pure: no `vscode` import.
 // The host validates every incoming message with isWebviewToHostMessage(); the webview trusts the host.
 
 // ---- shared shapes ----
