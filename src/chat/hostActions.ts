@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { ErrorActionId } from '../shared/protocol/chat';
 import { Commands } from '../shared/commands';
-import { validateExternalLink } from './links';
+import { checkLink, linkConfirmationDetail } from './links';
 
 export async function copyToClipboard(text: string): Promise<void> {
   await vscode.env.clipboard.writeText(text);
@@ -29,12 +29,27 @@ export async function openCodeInEditor(code: string, languageId: string | undefi
   await vscode.window.showTextDocument(document, { preview: false });
 }
 
-/** Opens http(s) links only (VS Code asks before opening an untrusted domain); anything else is refused. */
-export async function openLink(href: string): Promise<boolean> {
-  const url = validateExternalLink(href);
-  if (!url) return false;
-  await vscode.env.openExternal(vscode.Uri.parse(url.toString(), true));
-  return true;
+// One confirmation at a time: a second request (a double click, or a webview posting many) is dropped, not queued.
+let linkPending = false;
+
+/**
+ * Opens a link from model output: refused unless checkLink accepts it, then only after a modal confirmation that
+ * shows the exact ASCII address, and exactly once (vscode.env.openExternal). Returns why nothing opened, if so.
+ */
+export async function openLink(href: string): Promise<string | undefined> {
+  const verdict = checkLink(href);
+  if (!verdict.ok) return `Link not opened: ${verdict.reason}.`;
+  if (linkPending) return 'A link is already waiting for your confirmation.';
+  linkPending = true;
+  try {
+    const open = 'Open Link';
+    const choice = await vscode.window.showWarningMessage('Open this link in your browser?', { modal: true, detail: linkConfirmationDetail(verdict) }, open);
+    if (choice !== open) return undefined;
+    await vscode.env.openExternal(vscode.Uri.parse(verdict.display, true));
+    return undefined;
+  } finally {
+    linkPending = false;
+  }
 }
 
 const CONSOLE_ADVICE =

@@ -1,15 +1,18 @@
-// Which links from model output the host agrees to open (pure).
+// Which links from model output the host agrees to open (pure). The rules live in src/shared/linkPolicy.ts so the
+// webviews render links with the same verdict; this is the check that counts (a webview is never trusted).
+import { checkLink, type LinkVerdict } from '../shared/linkPolicy';
 
-/** The URL to open for a link the webview asked for, or undefined: http(s) only, no credentials in it. */
+export { checkLink, type LinkVerdict };
+
+/** The URL to open for a link the webview asked for, or undefined (see checkLink for why one is refused). */
 export function validateExternalLink(href: string): URL | undefined {
-  if (href.length > 8192 || /[\u0000-\u001f\u007f\s]/.test(href)) return undefined;
-  let url: URL;
-  try {
-    url = new URL(href);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  if (url.username || url.password || !url.hostname) return undefined;
-  return url;
+  const verdict = checkLink(href);
+  return verdict.ok ? verdict.url : undefined;
+}
+
+/** What the confirmation shows: the exact address that will open, ASCII only, and why it may look different. */
+export function linkConfirmationDetail(verdict: Extract<LinkVerdict, { ok: true }>): string {
+  const lines = [verdict.display, '', 'The link comes from model output. Its text can claim anything: check the address above.'];
+  if (verdict.internationalHost) lines.push('The host name has non-ASCII letters; it is shown in its ASCII (punycode) form, as it will be opened.');
+  return lines.join('\n');
 }

@@ -95,7 +95,7 @@ export function registerChat(services: Services): vscode.Disposable {
       case 'copy': await copyToClipboard(m.text); return undefined;
       case 'insertCode': await insertCode(m.code, m.languageId); return undefined;
       case 'openCodeInEditor': await openCodeInEditor(m.code, m.languageId); return undefined;
-      case 'openLink': return (await openLink(m.href)) ? undefined : 'Only http and https links are opened.';
+      case 'openLink': return openLink(m.href);
       case 'errorAction':
         if (m.action === 'retry') return s.retry(m.messageId);
         await runErrorAction(m.action);

@@ -107,7 +107,7 @@ describe('chat webview: hostile model output (Chromium)', function () {
     for (let i = 0; i < CORPUS.length; i++) await chat.page.locator(`.message[data-id="a${i}"]`).scrollIntoViewIfNeeded();
     await assertInert();
     const links = await chat.page.locator('.message a').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('title')]));
-    assert.ok(links.some(([text, title]) => text === 'https://good.example' && title === 'https://evil.example'), 'a link shows where it really goes');
+    assert.ok(links.some(([text, title]) => text === 'https://good.example' && title === 'https://evil.example/'), 'a link shows where it really goes (the exact address that opens)');
     assert.ok(await chat.page.locator('.blocked-image').count() >= 2, 'remote images are replaced by a note');
     assert.ok((await chat.page.locator('.message').allTextContents()).some((t) => t.includes('<script>')), 'raw HTML is shown as text');
   });

@@ -104,18 +104,36 @@ function codeOf(button: HTMLElement): { code: string; languageId?: string } {
   return { code: block?.querySelector('code')?.textContent ?? '', languageId: vscodeLanguageId(block?.dataset.language) };
 }
 
+/**
+ * Links of model output carry no href (markdown.ts): the host validates data-href, asks, and opens it once.
+ * The event stops here, so VS Code's webview script (listening on window) never acts on an anchor click itself.
+ */
+function linkRequest(event: Event): boolean {
+  const link = (event.target as Element | null)?.closest?.('a');
+  if (!link) return false;
+  event.preventDefault();
+  event.stopPropagation();
+  const href = link.dataset.href;
+  if (href) post({ type: 'openLink', href });
+  else if (link.classList.contains('link-refused')) showNotice(link.title);
+  return true;
+}
+
 /** Clicks anywhere: links go to the host (never navigate), buttons carry data-action. */
 document.addEventListener('click', (event) => {
-  const target = event.target as HTMLElement;
-  const link = target.closest('a');
-  if (link) {
-    event.preventDefault();
-    const href = link.getAttribute('href');
-    if (href) post({ type: 'openLink', href });
-    return;
-  }
-  const button = target.closest<HTMLElement>('[data-action]');
+  if (linkRequest(event)) return;
+  const button = (event.target as HTMLElement).closest<HTMLElement>('[data-action]');
   if (button) runAction(button);
+});
+// Middle click is a click on a link too (one request to the host); other buttons do nothing on links.
+document.addEventListener('auxclick', (event) => {
+  if (event.button === 1) linkRequest(event);
+  else if ((event.target as Element | null)?.closest?.('a')) event.stopPropagation();
+});
+// Enter on a focused link (they are focusable: tabindex, role=link) opens it like a click.
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter' || event.isComposing || event.repeat) return;
+  if ((event.target as Element | null)?.matches?.('a[data-href], a.link-refused')) linkRequest(event);
 });
 
 function runAction(button: HTMLElement): void {

@@ -3,6 +3,7 @@
 // links never navigate (the host opens http(s) links after validating them).
 import DOMPurify from 'dompurify';
 import { Marked, type Tokens } from 'marked';
+import { checkLink } from '../../shared/linkPolicy';
 import { highlightInto } from './highlight';
 
 const escapeHtml = (text: string): string =>
@@ -60,19 +61,35 @@ export function renderMarkdown(text: string, options: { plainCode?: boolean } = 
 }
 
 function finishLinksAndImages(fragment: DocumentFragment): void {
-  for (const a of Array.from(fragment.querySelectorAll('a'))) {
-    const href = a.getAttribute('href');
-    // Show where a link really goes (link text can claim anything).
-    if (href) a.title = href;
-    else a.removeAttribute('title');
-    a.setAttribute('rel', 'noreferrer noopener');
-  }
+  for (const a of Array.from(fragment.querySelectorAll('a'))) neutralizeLink(a);
   for (const img of Array.from(fragment.querySelectorAll('img'))) {
     if (img.getAttribute('src')) continue;
     const note = document.createElement('span');
     note.className = 'blocked-image';
     note.textContent = `[image not loaded${img.alt ? `: ${img.alt}` : ''}]`;
     img.replaceWith(note);
+  }
+}
+
+/**
+ * No anchor of model output keeps an href: VS Code's webview host script opens any clicked <a href> itself
+ * (ignoring preventDefault, and without the extension's checks). The address moves to data-href, only when the
+ * shared link policy accepts it; the click, Enter and middle-click handlers in main.ts ask the host to open it.
+ */
+export function neutralizeLink(a: HTMLAnchorElement): void {
+  const raw = a.getAttribute('href');
+  for (const name of a.getAttributeNames()) if (name !== 'class') a.removeAttribute(name);
+  const verdict = checkLink(raw);
+  if (verdict.ok) {
+    a.dataset.href = raw!;
+    a.className = 'link';
+    a.setAttribute('role', 'link');
+    a.tabIndex = 0;
+    // Show where a link really goes (link text can claim anything), in the ASCII form that will open.
+    a.title = verdict.display;
+  } else {
+    a.className = 'link-refused';
+    a.title = `Not a link that can be opened: ${verdict.reason}.`;
   }
 }
 
