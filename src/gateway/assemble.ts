@@ -1,4 +1,4 @@
-// Assembles a Message from Messages-stream events (PROTOCOL.md "Messages stream"). Text pieces are
+// Assembles a Message from Messages-stream events (docs/gateway-protocol.md#messages-stream). Text pieces are
 // kept in arrays and joined once, so a long answer costs O(n) and not O(n²) copies.
 import { fromBytes, toBytes } from './byteText';
 import type { ContentBlock, Message, StreamEvent, Usage } from './types';
