@@ -1,5 +1,5 @@
 // Async image tasks: submit, read and wait, tolerant of the id / status / result vocabularies of
-// PROTOCOL.md. The key only ever goes to the base URL's origin.
+// docs/gateway-protocol.md#async-image-tasks. The key only ever goes to the base URL's origin.
 import type { ClientContext } from './context';
 import { GatewayError, isGatewayError } from './errors';
 import { protocolError, readJson, send, type CallSpec, type Headers } from './http';
