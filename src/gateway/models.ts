@@ -1,4 +1,4 @@
-// GET /v1/models: both list shapes of PROTOCOL.md, paginated with after_id while has_more.
+// GET /v1/models: both list shapes of docs/gateway-protocol.md#models-list, paginated with after_id while has_more.
 import type { ClientContext } from './context';
 import { protocolError, readJson, send, type CallSpec } from './http';
 import type { ModelInfo, RequestOptions } from './types';
