@@ -1,4 +1,4 @@
-// Reading error bodies of every shape gateways send (PROTOCOL.md "Error bodies"), and mapping
+// Reading error bodies of every shape gateways send (docs/gateway-protocol.md#error-bodies), and mapping
 // HTTP statuses and error types to GatewayError kinds. Never throws on any input.
 import type { GatewayErrorKind } from './types';
 
