@@ -81,7 +81,7 @@ function shorten(text: string): string {
   return text.length > MAX_MESSAGE ? text.slice(0, MAX_MESSAGE - 1) + '…' : text;
 }
 
-/** Error kind of an HTTP status (PROTOCOL.md). */
+/** Error kind of an HTTP status (docs/gateway-protocol.md#error-bodies). */
 export function kindForStatus(status: number): GatewayErrorKind {
   if (status === 401) return 'auth';
   if (status === 402 || status === 403) return 'forbidden';
