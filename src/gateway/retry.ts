@@ -1,4 +1,4 @@
-// Waiting rules of PROTOCOL.md: Retry-After parsing, jittered backoff, abortable sleep, and the
+// Waiting rules of docs/gateway-protocol.md#rate-limits and #server-errors: Retry-After parsing, jittered backoff, abortable sleep, and the
 // per-client queue that serialises requests while the gateway is rate limiting (429).
 import { GatewayError } from './errors';
 
