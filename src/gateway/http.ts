@@ -1,4 +1,4 @@
-// One HTTP exchange with the gateway: headers per route, timeouts, retries (PROTOCOL.md), error
+// One HTTP exchange with the gateway: headers per route, timeouts, retries (docs/gateway-protocol.md#headers, #server-errors), error
 // bodies, logging and support records. Routes build on send() and the body readers below.
 import type { Dispatcher, FormData } from 'undici';
 import { undici } from './undici';
