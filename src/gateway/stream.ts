@@ -1,5 +1,5 @@
 // The streamed Messages reply: SSE parsed with eventsource-parser, events dispatched on their JSON
-// `type` (some gateways omit `event:` lines), assembled into a Message. See PROTOCOL.md.
+// `type` (some gateways omit `event:` lines), assembled into a Message. See docs/gateway-protocol.md#messages-stream.
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import type { ClientContext } from './context';
 import { GatewayError, type GatewayErrorInit } from './errors';
