@@ -1,4 +1,4 @@
-// Public types of the gateway client. Pure: no `vscode` import (see ARCHITECTURE.md).
+// Public types of the gateway client. Pure: no `vscode` import (see docs/architecture.md#layers).
 // Field names of request and response bodies follow the wire format (snake_case) on purpose:
 // they are sent and received as they are.
 
