@@ -41,7 +41,7 @@ export interface GatewayClientOptions {
   pollBackoff?: { baseMs?: number; maxMs?: number };
 }
 
-/** The only facts support may ever receive (spec, Authentication rule 7). */
+/** The only facts support may ever receive (docs/gateway-protocol.md#support-facts). */
 export interface SupportRecord {
   timestamp: string;
   route: string;
