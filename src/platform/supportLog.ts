@@ -1,5 +1,5 @@
 // The last requests' support records: exactly timestamp, route, model, HTTP status, request id
-// (spec, Authentication rule 7). Pure: unit-tested in plain node.
+// (docs/gateway-protocol.md#support-facts). Pure: unit-tested in plain node.
 import type { SupportRecord } from '../gateway/types';
 import type { SupportLog } from './services';
 
