@@ -40,7 +40,7 @@ function refreshCatalogWhenModelMissing(error: unknown, deps: ErrorPresenterDeps
   void deps.catalog.refresh().catch((refreshError: unknown) => deps.log.warn('Model list refresh after a model error failed.', refreshError));
 }
 
-/** On 401 the user must hear that a revoked or exposed key is replaced in the console (spec, Authentication 6). */
+/** On 401 the user must hear that a revoked or exposed key is replaced in the console (docs/gateway-protocol.md#keys). */
 function consoleNote(error: unknown, detail: string): string {
   if (!isGatewayError(error) || error.kind !== 'auth' || /revoked or exposed/i.test(detail)) return '';
   return ' A key that was revoked or may be exposed must be revoked and replaced in your gateway console.';
