@@ -1,5 +1,5 @@
 // The gallery of this workspace's results, read from the sidecars in the output folder. Thumbnails are
-// sent to the webview as data: URLs of bytes checked to be images (see docs/sections/images.md for why
+// sent to the webview as data: URLs of bytes checked to be images (see docs/security.md#image-thumbnails for why
 // this was preferred over adding the output folder to localResourceRoots).
 import * as vscode from 'vscode';
 import type { GalleryItem } from '../shared/protocol/images';
