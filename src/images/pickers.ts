@@ -1,4 +1,4 @@
-// The palette steps of Generate / Edit Image: prompt, model (image models only, spec rule 1),
+// The palette steps of Generate / Edit Image: prompt, model (image models only: docs/gateway-protocol.md#model-permission),
 // size (one image at the default size first: the spec's advice for a first call), edit inputs.
 import * as vscode from 'vscode';
 import type { Services } from '../platform/services';
