@@ -1,4 +1,4 @@
-// Runs one image request: checks the model against the catalog (spec rule 1), asks before costlier
+// Runs one image request: checks the model against the catalog (docs/gateway-protocol.md#model-permission), asks before costlier
 // calls, persists the request, submits it once (never replayed: spec rule 2), then hands over to the
 // follower that polls and saves. Sync mode sends one blocking request instead.
 import * as vscode from 'vscode';
