@@ -1,5 +1,5 @@
 // Runs one image request: checks the model against the catalog (docs/gateway-protocol.md#model-permission), asks before costlier
-// calls, persists the request, submits it once (never replayed: spec rule 2), then hands over to the
+// calls, persists the request, submits it once (never replayed: docs/gateway-protocol.md#outcome-unknown), then hands over to the
 // follower that polls and saves. Sync mode sends one blocking request instead.
 import * as vscode from 'vscode';
 import { isGatewayError } from '../gateway/errors';
