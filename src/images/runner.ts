@@ -50,7 +50,7 @@ export class ImageRunner {
     this.follower = new Follower(services, tracker);
   }
 
-  /** Models this key may send to image routes (spec rule 1); throws what the catalog throws. */
+  /** Models this key may send to image routes (docs/gateway-protocol.md#model-permission); throws what the catalog throws. */
   async imageModelIds(): Promise<string[]> {
     return (await this.services.catalog.imageModels()).map((m) => m.id);
   }
