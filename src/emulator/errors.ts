@@ -1,4 +1,4 @@
-// Error replies in the shapes real gateways send (see docs PROTOCOL.md, "Error bodies").
+// Error replies in the shapes real gateways send (see docs/gateway-protocol.md#error-bodies).
 
 import { sendJson, sendText, type Ctx } from './http';
 
