@@ -1,4 +1,4 @@
-// Retry rules of PROTOCOL.md, counted by the server.
+// Retry rules of docs/gateway-protocol.md#rate-limits and #server-errors, counted by the server.
 import * as assert from 'node:assert/strict';
 import { createGatewayClient, isGatewayError, parseRetryAfter, type GatewayError } from '../../../src/gateway';
 import { json, startServer, type TestServer } from './server';
