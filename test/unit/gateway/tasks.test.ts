@@ -15,7 +15,7 @@ async function serve(...args: Parameters<typeof startServer>): Promise<TestServe
 const FAST_POLL = { pollBackoff: { baseMs: 5, maxMs: 20 }, retryBackoff: { baseMs: 5, maxMs: 10 } };
 
 describe('task vocabularies', () => {
-  it('maps every status word of PROTOCOL.md, case-insensitively', () => {
+  it('maps every status word of docs/gateway-protocol.md#async-image-tasks, case-insensitively', () => {
     for (const w of ['queued', 'pending', 'submitted', 'NOT_START', 'processing', 'in_progress', 'Running']) assert.equal(statusOf(w, false), 'pending', w);
     for (const w of ['completed', 'succeeded', 'SUCCESS', 'complete', 'done']) assert.equal(statusOf(w, false), 'succeeded', w);
     for (const w of ['failed', 'failure', 'error', 'cancelled', 'canceled', 'expired']) assert.equal(statusOf(w, false), 'failed', w);
