@@ -127,7 +127,7 @@ describe('images in the extension host', function () {
     assert.deepStrictEqual(done.paths, []);
   });
 
-  it('refuses a model that is not an image model for this key before sending anything (spec rule 1)', async () => {
+  it('refuses a model that is not an image model for this key before sending anything (docs/gateway-protocol.md#model-permission)', async () => {
     const before = (await admin.requests()).length;
     const done = await generate({ prompt: 'x', model: 'claude-demo-sonnet' });
     assert.strictEqual(done.status, 'unavailable');
