@@ -1,5 +1,5 @@
 // Drives the real VS Code workbench (code-server started by scripts/test.mjs) in headless Chromium.
-// Selectors verified on VS Code 1.100.3 and 1.139.1 (see ../shared/docs/TESTING.md).
+// Selectors verified on VS Code 1.100.3 and 1.139.1 (see docs/testing.md#browser-and-workbench-helpers).
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
