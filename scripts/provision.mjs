@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Provisions real VS Code builds (code-server, from the npm registry) into .vscode-test/, offline-friendly,
 // idempotent and cached: a folder gets a `.provisioned.json` marker only after a verified install.
-// Recipes: ../shared/docs/TESTING.md. Usage: node scripts/provision.mjs [--vscode 1.100.3,1.139.1] [--force]
+// Recipes: docs/testing.md#provisioning. Usage: node scripts/provision.mjs [--vscode 1.100.3,1.139.1] [--force]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
