@@ -1,5 +1,5 @@
 // Prepares fresh VS Code profile folders, installs VSIXs and starts code-server (a real VS Code server +
-// workbench) on a random free port. Recipes: ../shared/docs/TESTING.md.
+// workbench) on a random free port. Recipes: docs/testing.md#provisioning.
 import fs from 'node:fs';
 import path from 'node:path';
 import { run, start, killTree } from './proc.mjs';
