@@ -29,7 +29,7 @@ export function fmtStats(st: Stats, unit: string, digits = 1): string {
   return `${fmt(st.min, digits)} / ${fmt(st.median, digits)} / ${fmt(st.max, digits)} ${unit}`;
 }
 
-/** Renders rows as a markdown table (the same text goes to the console and README). */
+/** Renders rows as a markdown table (printed to the console; docs/performance.md holds a copy). */
 export function renderTable(rows: BenchRow[]): string {
   const head = '| figure | baseline (same run) | measured (min / median / max) | target | met |\n|---|---|---|---|---|';
   const body = rows.map((r) => `| ${r.figure} | ${r.baseline} | ${r.value} | ${r.target} | ${r.met === undefined ? 'n/a' : r.met ? 'yes' : '**no**'}${r.note ? ` (${r.note})` : ''} |`);
