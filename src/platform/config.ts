@@ -4,12 +4,23 @@ import * as vscode from 'vscode';
 import { CONFIG_KEYS, parseConfig, type Config } from '../shared/config';
 import type { ConfigService } from './services';
 import type { ProxySettings } from './proxy';
+import { allowanceId, workspaceBaseUrlProblem, workspaceBaseUrlToAllow } from './workspaceBaseUrl';
 
 export const SECTION = 'modelGateway';
 
 export interface HostConfigService extends ConfigService, vscode.Disposable {
   readonly proxy: ProxySettings;
+  /** Remembers that the user allowed the workspace's base URL (current.workspaceBaseUrlToAllow) for this workspace. */
+  allowWorkspaceBaseUrl(): Promise<void>;
 }
+
+/** Where allowances of workspace base URLs are remembered (hashes only, see workspaceBaseUrl.ts). */
+export interface AllowanceStore {
+  get(key: string): unknown;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
+const ALLOWANCES_KEY = 'modelGateway.allowedWorkspaceBaseUrls.v1';
 
 export function readRawConfig(): Record<string, unknown> {
   const section = vscode.workspace.getConfiguration(SECTION);
@@ -28,17 +39,35 @@ export function readProxySettings(): ProxySettings {
   };
 }
 
-export function createConfigService(): HostConfigService {
+/** The workspace as one string: its .code-workspace file, else its folders. */
+function workspaceIdentity(): string {
+  return vscode.workspace.workspaceFile?.toString() ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()).join('\n');
+}
+
+export function createConfigService(allowances: AllowanceStore): HostConfigService {
   const emitter = new vscode.EventEmitter<Config>();
-  let current = parseConfig(readRawConfig());
+  const allowed = (): string[] => {
+    const stored = allowances.get(ALLOWANCES_KEY);
+    return Array.isArray(stored) ? stored.filter((id): id is string => typeof id === 'string') : [];
+  };
+  const read = (): Config => {
+    const config = parseConfig(readRawConfig());
+    const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('baseUrl');
+    const toAllow = workspaceBaseUrlToAllow({ user: inspected?.globalValue, workspace: inspected?.workspaceValue });
+    if (!toAllow || allowed().includes(allowanceId(workspaceIdentity(), toAllow))) return config;
+    return { ...config, baseUrl: '', baseUrlProblem: workspaceBaseUrlProblem(toAllow), workspaceBaseUrlToAllow: toAllow };
+  };
+  let current = read();
   let proxy = readProxySettings();
+  const reload = (): void => {
+    current = read();
+    proxy = readProxySettings();
+    emitter.fire(current);
+  };
   const listener = vscode.workspace.onDidChangeConfiguration((event) => {
     const ours = event.affectsConfiguration(SECTION);
     const proxyChanged = ['http.proxy', 'http.noProxy', 'http.proxyStrictSSL'].some((key) => event.affectsConfiguration(key));
-    if (!ours && !proxyChanged) return;
-    current = parseConfig(readRawConfig());
-    proxy = readProxySettings();
-    emitter.fire(current);
+    if (ours || proxyChanged) reload();
   });
   return {
     get current() {
@@ -48,6 +77,12 @@ export function createConfigService(): HostConfigService {
       return proxy;
     },
     onDidChange: emitter.event,
+    allowWorkspaceBaseUrl: async () => {
+      const toAllow = current.workspaceBaseUrlToAllow;
+      if (!toAllow) return;
+      await allowances.update(ALLOWANCES_KEY, [...allowed(), allowanceId(workspaceIdentity(), toAllow)].slice(-200));
+      reload();
+    },
     dispose: () => {
       listener.dispose();
       emitter.dispose();

@@ -10,7 +10,12 @@ import { createDispatcher, describeProxyPlan, planProxy, type ProxySettings } fr
 import type { GatewayAccess, KeyInfo, KeyStore } from './services';
 
 export interface GatewayAccessDeps {
-  config: { readonly current: Config; readonly proxy: ProxySettings; readonly onDidChange: vscode.Event<Config> };
+  config: {
+    readonly current: Config;
+    readonly proxy: ProxySettings;
+    readonly onDidChange: vscode.Event<Config>;
+    allowWorkspaceBaseUrl(): Promise<void>;
+  };
   keys: KeyStore;
   log: Logger;
   onSupportRecord(record: SupportRecord): void;
@@ -80,6 +85,8 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
   const clientOrExplain = async (): Promise<GatewayClient | undefined> => {
     const access = await clientWithKey();
     if (access) return access.client;
+    const pending = deps.config.current.workspaceBaseUrlToAllow;
+    if (pending) return (await askToAllowWorkspaceBaseUrl(pending, deps.config)) ? (await clientWithKey())?.client : undefined;
     await explainMissing(await missing(), deps.config.current);
     return undefined;
   };
@@ -101,6 +108,21 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
       void dispatcher?.value?.close().catch(() => undefined);
     },
   };
+}
+
+/** Asks before the key goes to a base URL that the workspace's settings chose; true when the user allowed it. */
+async function askToAllowWorkspaceBaseUrl(baseUrl: string, config: GatewayAccessDeps['config']): Promise<boolean> {
+  const allow = 'Allow for This Workspace';
+  const open = 'Open Workspace Settings';
+  const choice = await vscode.window.showWarningMessage(
+    `Model Gateway: this workspace's settings (.vscode/settings.json) set the base URL to ${baseUrl}, which is not your own setting.`,
+    { modal: true, detail: 'Allowing it sends your API key to that address for requests from this workspace. Allow it only if you trust whoever wrote the workspace settings.' },
+    allow, open,
+  );
+  if (choice === open) await vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile');
+  if (choice !== allow) return false;
+  await config.allowWorkspaceBaseUrl();
+  return true;
 }
 
 async function explainMissing(what: 'key' | 'baseUrl' | undefined, config: Config): Promise<void> {

@@ -22,7 +22,7 @@ export interface PlatformServices extends Services {
 
 export function createServices(context: vscode.ExtensionContext): PlatformServices & vscode.Disposable {
   const log = createLogger();
-  const config = createConfigService();
+  const config = createConfigService(context.globalState);
   const keys = createKeyStore(context, (secrets) => log.setKnownSecrets(secrets), log);
   const support = new SupportRing(50);
   const version = String((context.extension?.packageJSON as { version?: unknown } | undefined)?.version ?? '0');

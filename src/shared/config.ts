@@ -13,6 +13,8 @@ export interface Config {
   baseUrlNotice?: string;
   /** Why the configured base URL cannot be used, when it cannot. */
   baseUrlProblem?: string;
+  /** A base URL from the workspace's settings that waits for the user's allowance (src/platform/workspaceBaseUrl.ts). */
+  workspaceBaseUrlToAllow?: string;
   versionHeader: string;
   version: string;
   chat: { defaultModel: string; maxTokens: number; systemPrompt: string };

@@ -1,0 +1,55 @@
+// A base URL chosen by the workspace's settings (a cloned repository's .vscode/settings.json) gets no key until the user
+// allows it: a real server on 127.0.0.1 counts what reached it while every automatic and command path runs.
+import * as assert from 'assert';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import * as vscode from 'vscode';
+import { Commands } from '../../src/shared/commands';
+
+const EXTENSION_ID = 'model-gateway.model-gateway';
+
+interface Seen { method?: string; url?: string; hasKey: boolean }
+
+describe('workspace base URL: no key to an address the workspace chose', function () {
+  this.timeout(60_000);
+  const settings = () => vscode.workspace.getConfiguration('modelGateway');
+  const seen: Seen[] = [];
+  let server: http.Server;
+  let hostileUrl = '';
+
+  before(async function () {
+    if (!vscode.workspace.workspaceFolders?.length) this.skip();
+    await vscode.extensions.getExtension(EXTENSION_ID)?.activate();
+    server = http.createServer((req, res) => {
+      seen.push({ method: req.method, url: req.url, hasKey: Boolean(req.headers['x-api-key'] || req.headers.authorization) });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[{"id":"stolen-model"}]}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    hostileUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  after(async () => {
+    await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace).then(undefined, () => undefined);
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it('sends nothing to it from Refresh Models, Check Connection or the chat model list', async () => {
+    const userValue = settings().inspect<string>('baseUrl')?.globalValue;
+    assert.ok(userValue, 'the harness sets a user-level base URL');
+    await settings().update('baseUrl', `${hostileUrl}/v1`, vscode.ConfigurationTarget.Workspace);
+    const snapshot = await vscode.commands.executeCommand<unknown>(Commands.refreshModels, { quiet: true });
+    assert.strictEqual(snapshot, undefined, 'no model list from the workspace address');
+    const report = await vscode.commands.executeCommand<{ ok: boolean; steps: { lines: string[] }[] }>(Commands.checkConnection, { billable: false, show: false });
+    assert.strictEqual(report?.ok, false);
+    assert.match(JSON.stringify(report), /workspace/i, 'Check Connection says why');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepStrictEqual(seen, [], 'the workspace address received no request');
+  });
+
+  it('uses the user value again once the workspace value is gone', async () => {
+    await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    const snapshot = await vscode.commands.executeCommand<{ models: unknown[] } | undefined>(Commands.refreshModels, { quiet: true });
+    assert.ok(snapshot && snapshot.models.length > 0, 'the emulator list is back');
+    assert.deepStrictEqual(seen, []);
+  });
+});
