@@ -1,8 +1,9 @@
 // `npm run bench`: every performance figure of the project, each next to a baseline measured in the
 // same run on this machine. Prints a markdown table and writes bench/results.json.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderTable, type BenchRow } from './table';
+import { mergeRows, type StoredRow } from './merge';
 import { runStreamBench } from './stream';
 import { runWebviewBench } from './webview';
 import { runActivationBench } from './activation';
@@ -23,23 +24,42 @@ const sections: Section[] = [
   { name: 'heap', run: () => runHeapBench(root) },
 ];
 
+function readStored(file: string): StoredRow[] {
+  if (!existsSync(file)) return [];
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { rows?: StoredRow[]; measuredAt?: string; node?: string };
+    // Files written before rows carried their own date take the file's.
+    return (data.rows ?? []).map((r) => ({ measuredAt: data.measuredAt, node: data.node, ...r }));
+  } catch {
+    return [];
+  }
+}
+
 async function main(): Promise<void> {
   const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-  const rows: BenchRow[] = [];
+  const unknown = only.filter((n) => !sections.some((s) => s.name === n));
+  if (unknown.length) throw new Error(`unknown bench section(s) ${unknown.join(', ')}; known: ${sections.map((s) => s.name).join(', ')}`);
+  const rows: StoredRow[] = [];
+  const ran: string[] = [];
   for (const section of sections) {
     if (only.length && !only.includes(section.name)) continue;
     const started = Date.now();
+    ran.push(section.name);
     console.error(`[bench] ${section.name}...`);
+    let measured: BenchRow[];
     try {
-      rows.push(...(await section.run()));
+      measured = await section.run();
     } catch (err) {
-      rows.push({ figure: section.name, baseline: '-', value: 'not measured', target: '-', met: undefined, note: String((err as Error).message ?? err).split('\n')[0] });
+      measured = [{ figure: section.name, baseline: '-', value: 'not measured', target: '-', met: undefined, note: String((err as Error).message ?? err).split('\n')[0] }];
     }
+    const at = new Date().toISOString();
+    rows.push(...measured.map((r) => ({ ...r, section: section.name, measuredAt: at, node: process.version })));
     console.error(`[bench] ${section.name} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
-  const table = renderTable(rows);
-  console.log(table);
-  writeFileSync(join(root, 'bench', 'results.json'), JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows }, null, 2) + '\n');
+  console.log(renderTable(rows));
+  const file = join(root, 'bench', 'results.json');
+  const merged = mergeRows(readStored(file), rows, ran, sections.map((s) => s.name));
+  writeFileSync(file, JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows: merged }, null, 2) + '\n');
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });
