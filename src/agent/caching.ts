@@ -1,0 +1,111 @@
+// Prompt caching: cache_control breakpoints on the request, and the memory of gateways that reject the field.
+// The prefix order is tools → system → messages, and at most 4 breakpoints are allowed per request.
+import { isGatewayError } from '../gateway/errors';
+import type { ContentBlockParam, MessageParam, TextBlockParam, ToolDefinition } from '../gateway/types';
+
+export interface CacheControl { type: 'ephemeral' }
+export const EPHEMERAL: CacheControl = Object.freeze({ type: 'ephemeral' });
+export const MAX_BREAKPOINTS = 4;
+
+/** Position of a conversation breakpoint: the last block of message `message`. */
+export interface BlockRef { message: number; block: number }
+
+/** The body of one agent request as sent (the gateway types lack cache_control and system blocks). */
+export interface AgentRequestBody {
+  model: string;
+  max_tokens: number;
+  system?: Array<TextBlockParam & { cache_control?: CacheControl }>;
+  tools?: Array<ToolDefinition & { cache_control?: CacheControl }>;
+  messages: MessageParam[];
+}
+
+/**
+ * Copies `body` with breakpoints on the last tool, the system prompt, the previous step's conversation end
+ * (`previous`, so that a hit survives a long step whose blocks exceed the server's lookback) and the
+ * conversation's end. Returns the body and where its conversation breakpoint is. Never mutates `body`.
+ */
+export function withBreakpoints(body: AgentRequestBody, previous: BlockRef | undefined): { body: AgentRequestBody; end: BlockRef | undefined } {
+  const out: AgentRequestBody = { ...body, messages: [...body.messages] };
+  let used = 0;
+  if (out.tools && out.tools.length > 0) {
+    out.tools = [...out.tools];
+    out.tools[out.tools.length - 1] = { ...out.tools[out.tools.length - 1], cache_control: EPHEMERAL };
+    used++;
+  }
+  if (out.system && out.system.length > 0) {
+    out.system = [...out.system];
+    out.system[out.system.length - 1] = { ...out.system[out.system.length - 1], cache_control: EPHEMERAL };
+    used++;
+  }
+  const end = lastBlock(out.messages);
+  const refs: BlockRef[] = [];
+  if (end) refs.push(end);
+  if (previous && end && (previous.message < end.message) && blockExists(out.messages, previous)) refs.push(previous);
+  for (const ref of refs.slice(0, MAX_BREAKPOINTS - used)) markBlock(out.messages, ref);
+  return { body: out, end };
+}
+
+function lastBlock(messages: MessageParam[]): BlockRef | undefined {
+  for (let m = messages.length - 1; m >= 0; m--) {
+    const content = messages[m].content;
+    if (typeof content === 'string') return content === '' ? undefined : { message: m, block: 0 };
+    if (content.length > 0) return { message: m, block: content.length - 1 };
+  }
+  return undefined;
+}
+
+function blockExists(messages: MessageParam[], ref: BlockRef): boolean {
+  const content = messages[ref.message]?.content;
+  if (content === undefined) return false;
+  return typeof content === 'string' ? ref.block === 0 : ref.block < content.length;
+}
+
+function markBlock(messages: MessageParam[], ref: BlockRef): void {
+  const message = messages[ref.message];
+  const blocks: ContentBlockParam[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
+  blocks[ref.block] = { ...blocks[ref.block], cache_control: EPHEMERAL } as unknown as ContentBlockParam;
+  messages[ref.message] = { ...message, content: blocks };
+}
+
+/**
+ * True when the gateway refused the request because of cache_control: a validation status (400, or 422 from
+ * proxies built on schema validators) whose error names the field. Such a request was not billed.
+ */
+export function isCacheControlRejection(error: unknown): boolean {
+  if (!isGatewayError(error) || (error.status !== 400 && error.status !== 422)) return false;
+  return /cache[_\s-]?control/i.test(`${error.serverMessage ?? ''} ${error.serverCode ?? ''} ${error.message}`);
+}
+
+/**
+ * Which key + model pairs reject caching. The key is identified by an id the front end chooses (a hash or a
+ * label, never the key itself). Seed it from storage and persist on `onChange` to remember across sessions.
+ */
+export class CachingMemory {
+  private readonly rejected: Set<string>;
+
+  constructor(initial: Iterable<string> = [], private readonly onChange?: (entries: string[]) => void) {
+    this.rejected = new Set(initial);
+  }
+
+  static entry(keyId: string, model: string): string {
+    return `${keyId}\u0000${model}`;
+  }
+
+  isRejected(keyId: string, model: string): boolean {
+    return this.rejected.has(CachingMemory.entry(keyId, model));
+  }
+
+  /** Records a rejection; true when it is new (then the user is told, once). */
+  reject(keyId: string, model: string): boolean {
+    const entry = CachingMemory.entry(keyId, model);
+    if (this.rejected.has(entry)) return false;
+    this.rejected.add(entry);
+    this.onChange?.([...this.rejected]);
+    return true;
+  }
+
+  /** The user switched caching back on for this pair. */
+  forget(keyId: string, model: string): void {
+    if (this.rejected.delete(CachingMemory.entry(keyId, model))) this.onChange?.([...this.rejected]);
+  }
+}

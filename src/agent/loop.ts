@@ -1,0 +1,243 @@
+// The agent loop of one user turn: request (streamed) → tool calls → results → request … until the model ends
+// the turn or a budget, Stop, or an error ends it. Billable requests are never replayed after an unknown
+// outcome; only requests the gateway refused without billing (429, a 400 naming cache_control) are sent again.
+import { isGatewayError } from '../gateway/errors';
+import type { ContentBlock, GatewayClient, Message, MessageParam, MessagesRequest, ToolUseBlock } from '../gateway/types';
+import { CachingMemory, isCacheControlRejection, withBreakpoints, type AgentRequestBody, type BlockRef } from './caching';
+import { estimateMessages, estimateTokens, fitToWindow } from './fit';
+import type { PolicySettings } from './policy';
+import { isValidToolInput, runToolCalls } from './toolRunner';
+import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, TurnEndReason, UsageTotals } from './types';
+import { addUsage, endMessage, usageOf, ZERO_USAGE } from './usage';
+
+export const DEFAULT_MAX_STEPS = 25;
+export const DEFAULT_CONTEXT_WINDOW = 200_000;
+
+export interface AgentTurnOptions {
+  client: Pick<GatewayClient, 'streamMessage'>;
+  model: string;
+  /** max_tokens of each request (reserved out of the context window). */
+  maxTokens: number;
+  system?: string;
+  /** The conversation so far, ending with the user's new message (or with tool results, to continue). */
+  messages: readonly MessageParam[];
+  tools: ReadonlyArray<Tool<never>>;
+  policy: PolicySettings;
+  approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  onEvent?(event: AgentEvent): void;
+  /** Stop: closes the in-flight request and cancels the running tool. */
+  signal?: AbortSignal;
+  /** Model requests per turn. Default 25. */
+  maxSteps?: number;
+  /** Tokens per turn (input + cache write + cache read + output, summed over steps). Default: no limit. */
+  tokenBudget?: number;
+  /** The model's context window in tokens (input + max_tokens). Default 200 000. */
+  contextWindow?: number;
+  /** Prompt caching; on unless `enabled: false` or the memory says this key + model rejects it. */
+  caching?: { enabled?: boolean; keyId: string; memory: CachingMemory };
+  /** 429 handling: wait when no Retry-After (default 10 s), longest wait (default 5 min), waits per step (default 5). */
+  rateLimit?: { defaultWaitMs?: number; maxWaitMs?: number; maxWaits?: number };
+}
+
+export interface AgentTurnResult {
+  reason: TurnEndReason;
+  /** One sentence for the user. */
+  message: string;
+  /** The conversation after the turn (valid to send again: every tool_use has its tool_result). */
+  messages: MessageParam[];
+  steps: number;
+  usage: UsageTotals;
+  /** What a stopped or cut step had produced: shown, never added to `messages`, never replayed. */
+  partial?: Message;
+  error?: unknown;
+}
+
+type StepOutcome = { ok: true; message: Message } | { ok: false; reason: TurnEndReason; error?: unknown; partial?: Message };
+
+/** Runs one agent turn. Never throws for gateway, tool or approval failures: they end the turn with a reason. */
+export function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
+  return new AgentTurn(options).run();
+}
+
+class AgentTurn {
+  private messages: MessageParam[];
+  private steps = 0;
+  private usage: UsageTotals = { ...ZERO_USAGE };
+  private previousBreakpoint: BlockRef | undefined;
+  private readonly signal: AbortSignal;
+  private readonly system: AgentRequestBody['system'];
+  private readonly toolDefs: NonNullable<AgentRequestBody['tools']>;
+  private readonly fixedTokens: number;
+
+  constructor(private readonly o: AgentTurnOptions) {
+    this.messages = [...o.messages];
+    this.signal = o.signal ?? new AbortController().signal;
+    this.system = o.system?.trim() ? [{ type: 'text', text: o.system }] : undefined;
+    this.toolDefs = o.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+    this.fixedTokens = estimateTokens({ system: this.system, tools: this.toolDefs });
+  }
+
+  async run(): Promise<AgentTurnResult> {
+    const maxSteps = this.o.maxSteps ?? DEFAULT_MAX_STEPS;
+    const inputWindow = (this.o.contextWindow ?? DEFAULT_CONTEXT_WINDOW) - this.o.maxTokens;
+    for (;;) {
+      if (this.signal.aborted) return this.end('stopped');
+      if (this.steps >= maxSteps) return this.end('step_budget');
+      const step = this.steps + 1;
+      const fit = fitToWindow(this.messages, this.fixedTokens, inputWindow);
+      if (fit.results > 0) {
+        this.messages = fit.messages;
+        this.emit({ type: 'context_trimmed', step, results: fit.results, charsOmitted: fit.charsOmitted });
+      }
+      if (!fit.fits) return this.end('context_full');
+      const estimate = this.fixedTokens + estimateMessages(this.messages);
+      if (this.overBudget(this.steps > 0 ? estimate : 0)) return this.end('token_budget');
+      this.steps = step;
+      const outcome = await this.request(step, estimate);
+      if (!outcome.ok) return this.end(outcome.reason, outcome.error, outcome.partial);
+      const { message } = outcome;
+      const calls = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      const content = sanitizeAssistant(message.content);
+      if (content.length > 0) this.messages.push({ role: 'assistant', content });
+      if (calls.length === 0) {
+        if (message.stop_reason === 'pause_turn' && content.length > 0) continue;
+        return this.end(stopReasonOf(message.stop_reason));
+      }
+      const run = await runToolCalls(calls, step, {
+        tools: new Map(this.o.tools.map((t) => [t.name, t])), policy: this.o.policy, approve: this.o.approve,
+        emit: (e) => this.emit(e), signal: this.signal,
+      });
+      this.messages.push({ role: 'user', content: run.results });
+      if (run.stopped) return this.end('stopped');
+      if (this.overBudget(0)) return this.end('token_budget');
+    }
+  }
+
+  private overBudget(nextEstimate: number): boolean {
+    const budget = this.o.tokenBudget;
+    if (budget === undefined) return false;
+    const used = this.usage.input + this.usage.output + this.usage.cacheRead + this.usage.cacheWrite;
+    return used >= budget || used + nextEstimate > budget;
+  }
+
+  /** One model request, sent again only when the gateway refused it unbilled (429, cache_control rejected). */
+  private async request(step: number, estimate: number): Promise<StepOutcome> {
+    const c = this.o.caching;
+    let caching = c !== undefined && c.enabled !== false && !c.memory.isRejected(c.keyId, this.o.model);
+    let waits = 0;
+    this.emit({ type: 'step_start', step, estimatedInputTokens: estimate, caching });
+    for (;;) {
+      const base: AgentRequestBody = { model: this.o.model, max_tokens: this.o.maxTokens, system: this.system, tools: this.toolDefs.length > 0 ? this.toolDefs : undefined, messages: this.messages };
+      const marked = caching ? withBreakpoints(base, this.previousBreakpoint) : { body: base, end: undefined };
+      try {
+        const message = await this.stream(marked.body, step);
+        if (caching) this.previousBreakpoint = marked.end;
+        this.countUsage(step, message);
+        return { ok: true, message };
+      } catch (error) {
+        const partial = isGatewayError(error) ? error.partial : undefined;
+        if (partial) this.countUsage(step, partial);
+        if (this.signal.aborted) return { ok: false, reason: 'stopped', partial };
+        if (caching && c && !partial && isCacheControlRejection(error)) {
+          caching = false;
+          if (c.memory.reject(c.keyId, this.o.model)) {
+            this.emit({ type: 'caching_disabled', step, reason: 'The gateway rejected prompt caching (cache_control) for this model; it stays off for this key and model.' });
+          }
+          continue;
+        }
+        if (isGatewayError(error) && error.status === 429 && !partial) {
+          const wait = this.rateLimitWait(error.retryAfterMs, ++waits);
+          if (wait === undefined) return { ok: false, reason: 'rate_limited', error };
+          this.emit({ type: 'rate_limited', step, waitMs: wait, attempt: waits });
+          if (!(await sleep(wait, this.signal))) return { ok: false, reason: 'stopped' };
+          continue;
+        }
+        return { ok: false, reason: unknownOutcome(error, partial) ? 'outcome_unknown' : 'error', error, partial };
+      }
+    }
+  }
+
+  private rateLimitWait(retryAfterMs: number | undefined, attempt: number): number | undefined {
+    const r = this.o.rateLimit ?? {};
+    if (attempt > (r.maxWaits ?? 5)) return undefined;
+    const wait = retryAfterMs ?? r.defaultWaitMs ?? 10_000;
+    return wait > (r.maxWaitMs ?? 300_000) ? undefined : wait;
+  }
+
+  private async stream(body: AgentRequestBody, step: number): Promise<Message> {
+    // The gateway client sends the body as JSON as it is; its request type lacks cache_control and system blocks.
+    const stream = this.o.client.streamMessage(body as unknown as MessagesRequest, { signal: this.signal });
+    for await (const ev of stream) {
+      if (ev.type !== 'content_block_delta') continue;
+      const d = ev.delta as { type?: string; text?: unknown; thinking?: unknown } | undefined;
+      if (d?.type === 'text_delta' && typeof d.text === 'string') this.emit({ type: 'text', step, text: d.text });
+      else if (d?.type === 'thinking_delta' && typeof d.thinking === 'string') this.emit({ type: 'thinking', step, text: d.thinking });
+    }
+    return stream.finalMessage();
+  }
+
+  private countUsage(step: number, message: Message): void {
+    const stepUsage = usageOf(message.usage);
+    this.usage = addUsage(this.usage, stepUsage);
+    this.emit({ type: 'usage', step, usage: stepUsage, turn: { ...this.usage } });
+  }
+
+  private end(reason: TurnEndReason, error?: unknown, partial?: Message): AgentTurnResult {
+    const message = endMessage(reason, { steps: this.steps, usage: this.usage, tokenBudget: this.o.tokenBudget, error });
+    this.emit({ type: 'turn_end', reason, steps: this.steps, usage: { ...this.usage }, message });
+    return { reason, message, messages: this.messages, steps: this.steps, usage: { ...this.usage }, partial, error };
+  }
+
+  private emit(event: AgentEvent): void {
+    try {
+      this.o.onEvent?.(event);
+    } catch {
+      // A failing renderer must not break the turn (or leave a tool_use without its result).
+    }
+  }
+}
+
+/** The assistant message as it goes back to the model: no empty text, tool inputs always objects. */
+function sanitizeAssistant(content: readonly ContentBlock[]): MessageParam['content'] & unknown[] {
+  const out: Array<Record<string, unknown>> = [];
+  for (const block of content) {
+    if (block.type === 'text' && !(block as { text?: string }).text) continue;
+    if (block.type === 'tool_use') {
+      const b = block as ToolUseBlock;
+      // An unparseable input goes back as {}: the API accepts only objects, and the error result explains.
+      out.push({ type: 'tool_use', id: b.id, name: b.name, input: isValidToolInput(b.input) ? b.input : {} });
+      continue;
+    }
+    out.push(block as Record<string, unknown>);
+  }
+  return out as unknown as MessageParam['content'] & unknown[];
+}
+
+function stopReasonOf(stop: string | null): TurnEndReason {
+  if (stop === 'max_tokens' || stop === 'model_context_window_exceeded') return 'max_tokens';
+  if (stop === 'stop_sequence') return 'stop_sequence';
+  if (stop === 'refusal') return 'refusal';
+  return 'end_turn';
+}
+
+/** The gateway may have processed (and billed) the request: a timeout, a dropped or cut stream. */
+function unknownOutcome(error: unknown, partial: Message | undefined): boolean {
+  if (!isGatewayError(error)) return false;
+  return error.outcomeUnknown || partial !== undefined || error.kind === 'timeout';
+}
+
+/** Sleeps unless Stop fires first; false when stopped. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

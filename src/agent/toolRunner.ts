@@ -1,0 +1,147 @@
+// Runs the tool calls of one assistant message, one at a time: input check, target, policy verdict,
+// approval, invocation with cancellation. Every call gets exactly one tool_result, in the order of the calls.
+import type { ToolResultBlockParam, ToolUseBlock } from '../gateway/types';
+import { decide, type PolicySettings } from './policy';
+import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, ToolResult } from './types';
+
+export interface ToolRunnerOptions {
+  tools: ReadonlyMap<string, Tool<never>>;
+  policy: PolicySettings;
+  approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  emit(event: AgentEvent): void;
+  signal: AbortSignal;
+}
+
+export interface ToolRunOutcome {
+  results: ToolResultBlockParam[];
+  /** True when Stop fired during the calls (the remaining ones were not run). */
+  stopped: boolean;
+}
+
+const STOPPED = Symbol('stopped');
+
+/** A plain JSON object, the only valid tool input (a failed parse is kept as the raw string by the assembler). */
+export function isValidToolInput(input: unknown): input is Record<string, unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input);
+}
+
+export async function runToolCalls(calls: readonly ToolUseBlock[], step: number, o: ToolRunnerOptions): Promise<ToolRunOutcome> {
+  const results: ToolResultBlockParam[] = [];
+  let stopped = false;
+  for (const call of calls) {
+    let result: ToolResult;
+    if (stopped || o.signal.aborted) {
+      stopped = true;
+      result = { content: 'Not run: the user stopped the turn before this call.', isError: true };
+    } else {
+      const r = await runOne(call, step, o);
+      if (r === STOPPED) {
+        stopped = true;
+        result = { content: 'Stopped by the user while it was pending or running; its effects may be partial.', isError: true };
+      } else {
+        result = r;
+      }
+    }
+    o.emit({ type: 'tool_result', step, toolUseId: call.id, isError: result.isError === true, content: result.content, details: result.details });
+    results.push(toResultBlock(call.id, result));
+  }
+  return { results, stopped };
+}
+
+async function runOne(call: ToolUseBlock, step: number, o: ToolRunnerOptions): Promise<ToolResult | typeof STOPPED> {
+  const tool = o.tools.get(call.name);
+  if (!isValidToolInput(call.input)) {
+    o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input });
+    const raw = typeof call.input === 'string' ? call.input : JSON.stringify(call.input) ?? '';
+    return error(`Not run: the input of this call is not a valid JSON object (${describeRaw(raw)}). Send the call again with valid JSON input.`);
+  }
+  if (!tool) {
+    o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input });
+    return error(`Not run: there is no tool named "${call.name}". Available tools: ${[...o.tools.keys()].join(', ')}.`);
+  }
+  const input = call.input as never;
+  let target;
+  try {
+    target = await raceStop(Promise.resolve(tool.target(input, o.signal)), o.signal);
+  } catch (e) {
+    o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input });
+    return error(`Not run: ${messageOf(e)}`);
+  }
+  if (target === STOPPED) return STOPPED;
+  const verdict = decide({ toolName: tool.name, approvalClass: tool.approvalClass, target }, o.policy);
+  o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input, target, verdict });
+  if (verdict.decision === 'refuse') {
+    o.emit({ type: 'tool_refused', step, toolUseId: call.id, reason: verdict.reason });
+    return error(`Refused: ${verdict.reason}`);
+  }
+  if (verdict.decision === 'ask') {
+    const request: ApprovalRequest = { toolUseId: call.id, toolName: tool.name, approvalClass: tool.approvalClass, input: call.input, target, verdict };
+    let answer: ApprovalAnswer | typeof STOPPED;
+    try {
+      answer = await raceStop(o.approve(request, o.signal), o.signal);
+    } catch (e) {
+      answer = { approved: false, reason: `the approval prompt failed: ${messageOf(e)}` };
+    }
+    if (answer === STOPPED) return STOPPED;
+    if (!answer.approved) {
+      const reason = answer.reason?.trim() || 'the user denied this call';
+      o.emit({ type: 'tool_denied', step, toolUseId: call.id, reason });
+      return error(`Denied: ${reason}.`);
+    }
+    o.emit({ type: 'tool_approved', step, toolUseId: call.id, by: 'user' });
+  } else {
+    o.emit({ type: 'tool_approved', step, toolUseId: call.id, by: 'policy' });
+  }
+  return invoke(tool, input, call.id, step, o);
+}
+
+async function invoke(tool: Tool<never>, input: never, toolUseId: string, step: number, o: ToolRunnerOptions): Promise<ToolResult | typeof STOPPED> {
+  // Each call gets its own signal, so that a tool holding on to it cannot observe a later call's Stop.
+  const controller = new AbortController();
+  const onStop = (): void => controller.abort();
+  o.signal.addEventListener('abort', onStop, { once: true });
+  try {
+    const ctx = { signal: controller.signal, toolUseId, progress: (text: string) => o.emit({ type: 'tool_progress', step, toolUseId, text }) };
+    return await raceStop(tool.invoke(input, ctx), o.signal);
+  } catch (e) {
+    if (o.signal.aborted) return STOPPED;
+    return error(`The tool failed: ${messageOf(e)}`);
+  } finally {
+    o.signal.removeEventListener('abort', onStop);
+  }
+}
+
+/** Resolves with STOPPED as soon as Stop fires: a tool that ignores its signal does not hold the turn. */
+function raceStop<T>(p: Promise<T>, signal: AbortSignal): Promise<T | typeof STOPPED> {
+  if (signal.aborted) {
+    p.catch(() => undefined);
+    return Promise.resolve(STOPPED);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve(STOPPED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
+      (e: unknown) => { signal.removeEventListener('abort', onAbort); reject(e); },
+    );
+  });
+}
+
+function toResultBlock(id: string, r: ToolResult): ToolResultBlockParam {
+  const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: id, content: r.content };
+  if (r.isError) block.is_error = true;
+  return block;
+}
+
+function error(text: string): ToolResult {
+  return { content: text, isError: true };
+}
+
+function describeRaw(raw: string): string {
+  const shown = raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
+  return `received ${JSON.stringify(shown)}`;
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
