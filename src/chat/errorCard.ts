@@ -36,6 +36,7 @@ export function toErrorCard(error: unknown, advise: Advise): ErrorCard {
     for (const action of ['openConsoleAdvice', 'checkConnection'] as const) if (!card.actions.includes(action)) card.actions.push(action);
   }
   // Never offer a blind resend after a timeout: the first request may have been processed and charged.
-  if (error.outcomeUnknown) card.actions = card.actions.filter((a) => a !== 'retry');
+  // A stream cut mid-way is not blind: the user sees the partial answer and the unknown billing, and decides.
+  if (error.outcomeUnknown && !error.cut) card.actions = card.actions.filter((a) => a !== 'retry');
   return card;
 }

@@ -29,7 +29,12 @@ export function adviseOnError(error: unknown, context: AdviceContext): Advice {
     const text = error instanceof Error ? error.message : String(error);
     return { title: 'Something went wrong.', detail: withoutSecrets(text).slice(0, 300), actions: ['showLog'] };
   }
-  const adviser = ADVISERS[error.kind] ?? adviseProtocol;
+  // A cut stream and an unusable tool input are explained by what happened, whatever the socket or
+  // parser called it: the gateway was reached and answered (HTTP 200).
+  const adviser = error.kind === 'aborted' ? ADVISERS.aborted
+    : error.cut ? adviseCut
+      : error.toolInputProblems?.length && error.kind === 'protocol' ? adviseToolInput
+        : ADVISERS[error.kind] ?? adviseProtocol;
   const advice = adviser(error, context);
   if (error.requestId && error.kind !== 'aborted') advice.detail = `${advice.detail} Request ID: ${error.requestId}.`.trim();
   return advice;
@@ -52,7 +57,16 @@ function said(e: GatewayError): string {
   return e.serverMessage ? ` The gateway said: "${e.serverMessage.replace(/[.\s]+$/, '')}".` : '';
 }
 
+const UPSTREAM_NOTE = 'The gateway accepted your key; the error came from the provider behind the gateway and was only passed on.';
+
 function adviseAuth(e: GatewayError): Advice {
+  if (e.upstream) {
+    return {
+      title: "The gateway's upstream provider rejected the gateway's own credentials (401).",
+      detail: `${UPSTREAM_NOTE} Replacing your key will not help: the gateway admin has to fix the provider key (channel) behind this model, or pick another model.${said(e)}`,
+      actions: ['refreshModels', 'retry', 'showLog'],
+    };
+  }
   return {
     title: 'The gateway rejected the API key (401).',
     detail: `The key is incomplete, revoked or wrong${e.serverCode ? ` (${e.serverCode})` : ''}. Create a dedicated key for this device in your gateway console and replace it here. Never paste the key into a support request: ${SUPPORT_NOTE}`,
@@ -82,6 +96,13 @@ function adviseForbidden(e: GatewayError, c: AdviceContext): Advice {
     group: { title: 'Your key group does not allow this call (403).', detail: 'The key group may be disabled or may not include this model or route. Check the key group in your gateway console.', actions: ['openConsoleAdvice', 'checkConnection'] },
     expired: { title: 'The API key has expired (403).', detail: 'Create a new key in your gateway console and replace it here.', actions: ['replaceKey', 'openConsoleAdvice'] },
   };
+  if (e.upstream) {
+    return {
+      title: "The gateway's upstream provider refused this call (403).",
+      detail: `${UPSTREAM_NOTE} It is not about your key, group or balance: tell the gateway admin, or pick another model.${said(e)}`,
+      actions: ['refreshModels', 'retry', 'showLog'],
+    };
+  }
   const cause = forbiddenCause(e);
   const advice = cause ? causes[cause] : {
     title: 'The gateway refused this call (403).',
@@ -117,9 +138,10 @@ function adviseRateLimited(e: GatewayError): Advice {
   const wait = e.retryAfterMs;
   return {
     title: 'Too many requests (429).',
-    detail: wait !== undefined
+    detail: (wait !== undefined
       ? `The gateway asked to wait ${seconds(wait)} (Retry-After). Requests are queued and sent one at a time; retry after the wait, and do not resend a batch at once.`
-      : 'Requests are queued and sent one at a time. Wait a moment before retrying, and do not resend a batch at once.',
+      : 'Requests are queued and sent one at a time. Wait a moment before retrying, and do not resend a batch at once.'
+    ) + (e.upstream ? ` The limit is the upstream provider's, shared by everyone on this gateway, not your key's.${said(e)}` : ''),
     actions: ['retry'],
     ...(wait !== undefined ? { retryAfterMs: wait } : {}),
   };
@@ -134,7 +156,42 @@ function adviseServer(e: GatewayError, c: AdviceContext): Advice {
   const detail = safe
     ? 'It was retried a few times already. Try again later.'
     : `${billable}, so it was not replayed automatically${e.outcomeUnknown ? ' (it may have been processed and charged: check your console usage first)' : ''}. Retry when you choose.`;
-  return { title, detail: detail + kept + said(e), actions: ['retry', 'showLog'] };
+  const upstream = e.upstream ? ' The error came from the provider behind the gateway.' : '';
+  return { title, detail: detail + kept + upstream + said(e), actions: ['retry', 'showLog'] };
+}
+
+function count(n: number, unit: string): string {
+  return `${n.toLocaleString('en-US')} ${unit}${n === 1 ? '' : 's'}`;
+}
+
+/** A 200 stream cut mid-way: the gateway was reached; how far the answer got; billing unknown. */
+function adviseCut(e: GatewayError, c: AdviceContext): Advice {
+  const cut = e.cut ?? { characters: 0, how: 'dropped' as const };
+  const how = cut.how === 'stalled' ? `sent nothing for ${e.message.match(/within (\d+ s)/)?.[1] ?? 'too long'} and the stream was closed`
+    : cut.how === 'ended' ? 'closed the stream before the end of the answer'
+      : 'connection broke during the answer';
+  const reached = `The gateway${c.baseUrl ? ` at ${c.baseUrl}` : ''} was reached and answered (HTTP ${e.status ?? 200}), then the ${cut.how === 'dropped' ? how : `gateway ${how}`}.`;
+  const size = cut.outputTokens !== undefined ? `${count(cut.outputTokens, 'output token')} (${count(cut.characters, 'character')})` : count(cut.characters, 'character');
+  const got = cut.characters > 0 || cut.outputTokens !== undefined ? `The answer was cut after ${size}; the partial answer is kept and marked as cut off.` : 'No text had arrived yet.';
+  return {
+    title: cut.characters > 0 ? `The answer was cut off after ${size}.` : 'The answer was cut off before any text arrived.',
+    detail: `${reached} ${got} Whether and how much this call is billed is unknown (check your console usage). Retrying is your choice: it sends the request again and may be billed again.`,
+    actions: ['retry', 'showLog'],
+  };
+}
+
+/** The stream finished, but a tool call's input is not a JSON object (malformed, or cut by max_tokens). */
+function adviseToolInput(e: GatewayError): Advice {
+  const problems = e.toolInputProblems ?? [];
+  const names = [...new Set(problems.map((p) => (p.name ? `"${p.name}"` : 'a tool')))].join(', ');
+  const maxTokens = e.partial?.stop_reason === 'max_tokens';
+  return {
+    title: `The model's call of ${names} could not be read.`,
+    detail: maxTokens
+      ? 'The answer hit the max_tokens limit in the middle of the tool input, so the input is incomplete. Raise the maximum output tokens (modelGateway.chat.maxTokens) and retry.'
+      : 'The tool input the gateway sent is not valid JSON, so the tool was not called with it. Retry; if it persists, the gateway may be mangling tool calls.',
+    actions: ['retry', 'showLog'],
+  };
 }
 
 function adviseTimeout(e: GatewayError, c: AdviceContext): Advice {

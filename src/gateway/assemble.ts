@@ -1,7 +1,7 @@
 // Assembles a Message from Messages-stream events (docs/gateway-protocol.md#messages-stream). Text pieces are
 // kept in arrays and joined once, so a long answer costs O(n) and not O(n²) copies.
 import { fromBytes, toBytes } from './byteText';
-import type { ContentBlock, Message, StreamEvent, Usage } from './types';
+import type { ContentBlock, Message, StreamEvent, ToolInputProblem, Usage } from './types';
 
 type Json = Record<string, unknown>;
 
@@ -13,11 +13,10 @@ interface BlockState {
   joined?: number;
   thinking?: string[];
   signature?: string[];
+  /** input_json_delta fragments, by block index until message_stop: real routers interleave blocks
+   * and send fragments of a block after its content_block_stop, so a block's input is never fixed early. */
   json?: string[];
   citations?: unknown[];
-  /** Parsed tool input, set at content_block_stop. */
-  input?: unknown;
-  hasInput?: boolean;
 }
 
 /** An `error` event (or event data of type error) arrived: type and message as sent. */
@@ -33,6 +32,8 @@ export class MessageAssembler {
   stopped = false;
   /** Set when an `error` event arrived. */
   error: StreamErrorEvent | undefined;
+  /** output_tokens of the latest message_delta usage (message_start's count is only a placeholder). */
+  reportedOutputTokens: number | undefined;
 
   /** Applies one event. Returns false for events that are ignored (ping, unknown, after stop). */
   apply(ev: StreamEvent): boolean {
@@ -102,21 +103,24 @@ export class MessageAssembler {
   }
 
   private blockStop(ev: StreamEvent): boolean {
-    const b = this.blocks[blockIndex(ev.index, -1)];
-    if (b?.json) {
-      b.input = parseToolInput(b.json.join(''), b.base.input);
-      b.hasInput = true;
-    }
-    return true;
+    // Nothing is fixed here: fragments of this block may still follow (see BlockState.json).
+    return blockIndex(ev.index, -1) >= 0;
   }
 
   private messageDelta(ev: StreamEvent): boolean {
-    const m = this.ensureMessage();
+    const m = this.ensureMessage() as unknown as Json;
     const d = isObj(ev.delta) ? (ev.delta as Json) : {};
-    if ('stop_reason' in d) m.stop_reason = (d.stop_reason as string | null) ?? null;
-    if ('stop_sequence' in d) m.stop_sequence = (d.stop_sequence as string | null) ?? null;
-    // Usage in message_delta is cumulative: overwrite the fields it carries, never add.
-    if (isObj(ev.usage)) for (const [k, v] of Object.entries(ev.usage as Json)) if (v !== undefined) (m.usage as unknown as Json)[k] = v;
+    // Every field the gateway sends is kept (stop_details, container, ...), so a streamed message has
+    // the shape of the same message from createMessage. Event-level extras (context_management) too.
+    for (const [k, v] of Object.entries(ev)) if (k !== 'type' && k !== 'delta' && k !== 'usage' && v !== undefined) m[k] = v;
+    for (const [k, v] of Object.entries(d)) if (v !== undefined) m[k] = v;
+    // Usage in message_delta is cumulative: overwrite the fields it carries, never add. A null (or absent)
+    // counter means "not reported here" and keeps the earlier value, as the official SDK does.
+    if (isObj(ev.usage)) {
+      for (const [k, v] of Object.entries(ev.usage as Json)) if (v !== undefined && v !== null) (m.usage as Json)[k] = v;
+      const out = (ev.usage as Json).output_tokens;
+      if (typeof out === 'number') this.reportedOutputTokens = out;
+    }
     return true;
   }
 
@@ -129,33 +133,67 @@ export class MessageAssembler {
     return this.message !== undefined || this.blocks.length > 0;
   }
 
-  /** The message as assembled so far (a fresh object each call). */
-  snapshot(): Message {
+  /**
+   * The message as assembled so far (a fresh object each call). A tool input is always a parsed object:
+   * one whose JSON does not parse (yet, or at all) keeps its start value ({}) and is listed in `problems`
+   * with its raw text, so no caller is ever handed a string where an object belongs.
+   */
+  snapshot(problems?: ToolInputProblem[]): Message {
     const m = this.ensureMessage();
     const content: ContentBlock[] = [];
-    for (const b of this.blocks) if (b) content.push(buildBlock(b));
+    this.blocks.forEach((b, index) => {
+      if (b) content.push(buildBlock(b, index, problems));
+    });
     return { ...m, usage: { ...m.usage }, content };
+  }
+
+  /** Tool inputs that are not a JSON object (malformed or cut), with their raw text; [] when all parse. */
+  toolInputProblems(): ToolInputProblem[] {
+    const problems: ToolInputProblem[] = [];
+    this.blocks.forEach((b, index) => {
+      if (b?.json) parseToolInput(b, index, problems);
+    });
+    return problems;
   }
 }
 
-function buildBlock(b: BlockState): ContentBlock {
+function buildBlock(b: BlockState, index: number, problems: ToolInputProblem[] | undefined): ContentBlock {
   const out: Json = { ...b.base };
   if (b.text) out.text = String(out.text ?? '') + fromBytes(b.text.join(''));
   if (b.thinking) out.thinking = String(out.thinking ?? '') + b.thinking.join('');
   if (b.signature) out.signature = String(out.signature ?? '') + b.signature.join('');
   if (b.citations) out.citations = [...(Array.isArray(out.citations) ? out.citations : []), ...b.citations];
-  if (b.json) out.input = b.hasInput ? b.input : parseToolInput(b.json.join(''), b.base.input);
+  if (b.json) out.input = parseToolInput(b, index, problems);
   return out as unknown as ContentBlock;
 }
 
-/** Tool input from concatenated partial_json; '' keeps the start value ({}), bad JSON keeps the raw text. */
-function parseToolInput(json: string, initial: unknown): unknown {
-  if (json.trim() === '') return initial ?? {};
+/**
+ * Tool input from the concatenated partial_json: '' keeps the start value ({}); JSON that does not parse
+ * to an object (the Messages API's input is always one) is not usable, with the reason.
+ */
+export function readToolInputJson(raw: string, initial: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
+  const start = (isObj(initial) ? initial : {}) as Record<string, unknown>;
+  if (raw.trim() === '') return { ok: true, value: start };
   try {
-    return JSON.parse(json) as unknown;
-  } catch {
-    return json;
+    const value = JSON.parse(raw) as unknown;
+    if (isObj(value)) return { ok: true, value: value as Record<string, unknown> };
+    return { ok: false, reason: `the input is JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an object` };
+  } catch (error) {
+    return { ok: false, reason: `the input is not valid JSON (${error instanceof Error ? error.message : String(error)})` };
   }
+}
+
+/** A block's tool input; an unusable one keeps the start value and is reported in `problems`. */
+function parseToolInput(b: BlockState, index: number, problems: ToolInputProblem[] | undefined): unknown {
+  const raw = (b.json ?? []).join('');
+  const read = readToolInputJson(raw, b.base.input);
+  if (read.ok) return read.value;
+  problems?.push({
+    index, raw, reason: read.reason,
+    ...(typeof b.base.id === 'string' ? { id: b.base.id } : {}),
+    ...(typeof b.base.name === 'string' ? { name: b.base.name } : {}),
+  });
+  return isObj(b.base.input) ? b.base.input : {};
 }
 
 function readError(ev: StreamEvent): StreamErrorEvent {

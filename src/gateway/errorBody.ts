@@ -1,5 +1,6 @@
 // Reading error bodies of every shape gateways send (docs/gateway-protocol.md#error-bodies), and mapping
 // HTTP statuses and error types to GatewayError kinds. Never throws on any input.
+import { STATUS_CODES } from 'node:http';
 import type { GatewayErrorKind } from './types';
 
 export interface ParsedErrorBody {
@@ -9,6 +10,8 @@ export interface ParsedErrorBody {
   /** The Messages/OpenAI error type, when sent (rate_limit_error, ...). */
   type?: string;
   requestId?: string;
+  /** Which rule says the error came from the gateway's upstream provider (see upstreamOrigin). */
+  upstream?: string;
 }
 
 const MAX_MESSAGE = 500;
@@ -29,7 +32,9 @@ export function parseErrorBody(text: string, contentType?: string): ParsedErrorB
   if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body|\?xml)/i.test(trimmed) || /<\/(html|body|h1|p|div)>/i.test(trimmed)) {
     return { message: htmlToText(trimmed) };
   }
-  return { message: shorten(trimmed.replace(/\s+/g, ' ')) };
+  const message = shorten(trimmed.replace(/\s+/g, ' '));
+  const upstream = upstreamOrigin({ message });
+  return upstream ? { message, upstream } : { message };
 }
 
 function tryJson(text: string): unknown {
@@ -43,27 +48,95 @@ function tryJson(text: string): unknown {
 function fromJson(json: Json): ParsedErrorBody {
   const error = json.error;
   const out: ParsedErrorBody = { requestId: str(json.request_id) ?? str(json.requestId) };
+  // Every place a web framework or gateway puts its message, most specific shape first. The first one
+  // that is not a bare HTTP reason phrase wins: fastify/hapi send {"statusCode":404,"error":"Not Found",
+  // "message":"Route GET:/v1/models not found"}, where "Not Found" says nothing the status did not.
+  const candidates: Array<string | undefined> = [];
   if (isObject(error)) {
-    out.message = str(error.message) ?? str(error.msg);
+    candidates.push(str(error.message), str(error.msg), detailText(error.detail), str(error.error));
     out.type = str(error.type);
     out.code = str(error.code) ?? out.type;
-  } else if (typeof error === 'string') {
-    out.message = str(error);
   }
-  out.message ??= str(json.message) ?? str(json.msg) ?? str(json.detail) ?? str(json.error_msg) ?? str(json.error_description);
+  candidates.push(
+    str(json.message), detailText(json.detail), str(json.msg), str(json.error_msg), str(json.error_description),
+    str(json.errorMessage), listText(json.errors), typeof error === 'string' ? str(error) : undefined,
+  );
+  out.message = pickMessage(candidates);
+  // {"error":"model_not_found","message":"..."}: a token-like error string is the code.
+  if (typeof error === 'string' && out.message !== error.trim() && /^[A-Za-z0-9_.:-]{2,100}$/.test(error.trim()) && !isReasonPhrase(error)) out.code ??= error.trim();
   out.code ??= str(json.code) ?? str(json.error_code) ?? (json.type !== 'error' ? str(json.type) : undefined);
   if (out.message) out.message = shorten(out.message);
   if (out.code && out.code.length > 100) out.code = out.code.slice(0, 100);
+  const upstream = upstreamOrigin(out);
+  if (upstream) out.upstream = upstream;
   return out;
 }
 
-/** A short readable text from an HTML error page: its title, else its visible text. */
+/** FastAPI/LiteLLM `detail`: a string, a list of validation errors ({loc, msg}), or a nested error object. */
+function detailText(detail: unknown): string | undefined {
+  if (Array.isArray(detail)) return listText(detail);
+  if (isObject(detail)) return fromJson(detail).message;
+  return str(detail);
+}
+
+/** A list of errors ({msg|message, loc?} or strings) as one line. */
+function listText(list: unknown): string | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const parts = list.slice(0, 5).map((item) => {
+    if (!isObject(item)) return str(item);
+    const text = str(item.msg) ?? str(item.message);
+    const loc = Array.isArray(item.loc) ? item.loc.filter((p) => p !== 'body').join('.') : undefined;
+    return text && loc ? `${loc}: ${text}` : text;
+  }).filter((t): t is string => t !== undefined);
+  return parts.length ? parts.join('; ') : undefined;
+}
+
+// HTTP reason phrases (and bare words like "error") say nothing the status code did not.
+const REASON_PHRASES = new Set([...Object.values(STATUS_CODES), 'error', 'unknown error', 'internal error', 'server error', 'request failed', 'failed']
+  .map((p) => String(p).toLowerCase()));
+
+export function isReasonPhrase(text: string): boolean {
+  return REASON_PHRASES.has(text.trim().replace(/[.!\s]+$/, '').toLowerCase());
+}
+
+/** The first specific message; a reason phrase only when there is nothing else. */
+function pickMessage(candidates: Array<string | undefined>): string | undefined {
+  const present = candidates.filter((c): c is string => c !== undefined);
+  return present.find((c) => !isReasonPhrase(c)) ?? present[0];
+}
+
+/**
+ * Whether an error was made by the gateway's upstream provider and only forwarded (so it is about the
+ * gateway's own credentials or capacity, not the user's key). A small rule set, first match wins; the
+ * result names the rule, for logs and tests:
+ * - `type`: the error type/code says so: new-api `"type":"upstream_error"`, `provider_error`, ...
+ * - `litellm`: LiteLLM wraps provider errors as `litellm.AuthenticationError: ... OpenAIException - ...`
+ *   (its own proxy-key errors carry no provider `...Exception`).
+ * - `words`: the message names the upstream, the provider or a channel (one-api/new-api route every
+ *   model through "channels"): "upstream", "provider", "channel", 上游 (upstream), 渠道 (channel),
+ *   e.g. one-api's 当前分组上游负载已饱和 ("the current group's upstream load is saturated").
+ */
+export function upstreamOrigin(body: { type?: string; code?: string; message?: string }): string | undefined {
+  const message = body.message ?? '';
+  if (/upstream|provider/i.test(`${body.type ?? ''} ${body.code ?? ''}`)) return 'type';
+  if (/\blitellm\.\w+/i.test(message) && /\b[A-Z][A-Za-z]*Exception\b/.test(message)) return 'litellm';
+  if (/\b(upstream|providers?|channels?)\b|上游|渠道/i.test(message)) return 'words';
+  return undefined;
+}
+
+/** A short readable text from an HTML error page: its title, else its heading, else its visible text. */
 export function htmlToText(html: string): string {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
   const heading = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1];
-  const source = title ?? heading ?? html.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ');
-  const text = decodeEntities(source.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
-  return shorten(text === '' ? 'HTML error page' : text);
+  const body = (/<body[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ?? html).replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ');
+  const plain = (source: string | undefined): string | undefined => {
+    if (source === undefined) return undefined;
+    const text = decodeEntities(source.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+    return text === '' ? undefined : text;
+  };
+  // Express answers 404 with <title>Error</title><pre>Cannot GET /v1/models</pre>: skip generic titles.
+  const text = pickMessage([plain(title), plain(heading), plain(body)]);
+  return shorten(text ?? 'HTML error page');
 }
 
 function decodeEntities(text: string): string {

@@ -1,5 +1,5 @@
 // The one error type of the gateway client. Every failure of every route becomes a GatewayError.
-import type { GatewayErrorKind, Message, SupportRecord } from './types';
+import type { GatewayErrorKind, Message, StreamCut, SupportRecord, ToolInputProblem } from './types';
 
 export interface GatewayErrorInit {
   kind: GatewayErrorKind;
@@ -18,6 +18,12 @@ export interface GatewayErrorInit {
   serverCode?: string;
   /** For streams: the message assembled before the failure. */
   partial?: Message;
+  /** Tool inputs that could not be read as JSON objects (raw text kept); their blocks in `partial` hold {}. */
+  toolInputProblems?: ToolInputProblem[];
+  /** Set when a 200 stream was cut mid-way: the gateway was reached, the outcome (billing) is unknown. */
+  cut?: StreamCut;
+  /** Why the error is thought to come from the gateway's upstream provider, not from the gateway itself. */
+  upstream?: string;
   cause?: unknown;
 }
 
@@ -32,6 +38,9 @@ export class GatewayError extends Error {
   readonly serverMessage?: string;
   readonly serverCode?: string;
   readonly partial?: Message;
+  readonly toolInputProblems?: ToolInputProblem[];
+  readonly cut?: StreamCut;
+  readonly upstream?: string;
   readonly timestamp: string;
 
   constructor(init: GatewayErrorInit) {
@@ -47,6 +56,9 @@ export class GatewayError extends Error {
     this.serverMessage = init.serverMessage;
     this.serverCode = init.serverCode;
     this.partial = init.partial;
+    if (init.toolInputProblems?.length) this.toolInputProblems = init.toolInputProblems;
+    if (init.cut) this.cut = init.cut;
+    if (init.upstream) this.upstream = init.upstream;
     this.timestamp = new Date().toISOString();
   }
 

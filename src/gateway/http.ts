@@ -156,7 +156,7 @@ async function httpError(ctx: ClientContext, spec: CallSpec, res: Dispatcher.Res
   const detail = serverMessage ? `: ${serverMessage}` : status >= 300 && status < 400 ? ': unexpected redirect (check the base URL, e.g. http:// vs https://)' : '';
   return new GatewayError({
     kind, route: spec.route, status, requestId: requestId ?? parsed.requestId, retryAfterMs, model: spec.model,
-    serverMessage, serverCode,
+    serverMessage, serverCode, upstream: parsed.upstream,
     outcomeUnknown: spec.method === 'POST' && (status === 502 || status === 504 || status === 524),
     message: ctx.redact(`${spec.route} failed: HTTP ${status}${what}${detail}`),
   });

@@ -112,9 +112,13 @@ function raceAbort(p: Promise<void>, signal: AbortSignal | undefined, route: str
   return new Promise((resolve, reject) => {
     const onAbort = (): void => reject(abortError(route));
     signal.addEventListener('abort', onAbort, { once: true });
+    // Removed on both outcomes: callers reuse one long-lived signal for many requests.
     p.then(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
-    }, reject);
+    }, (error: unknown) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(error);
+    });
   });
 }

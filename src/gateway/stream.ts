@@ -3,13 +3,13 @@
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import type { ClientContext } from './context';
 import { GatewayError, type GatewayErrorInit } from './errors';
-import { kindForErrorType } from './errorBody';
+import { kindForErrorType, upstreamOrigin } from './errorBody';
 import { MessageAssembler } from './assemble';
 import { bytesOf, fromBytes } from './byteText';
 import { lastDelta, readTextDelta } from './fastDelta';
 import { discardBody, protocolError, readJson, send, transportError, type CallSpec, type Exchange } from './http';
 import { asMessage } from './messages';
-import type { Message, MessagesRequest, MessageStream, RequestOptions, StreamEvent } from './types';
+import type { Message, MessagesRequest, MessageStream, RequestOptions, StreamCut, StreamEvent, ToolInputProblem } from './types';
 
 const MAX_EVENT_BYTES = 32 * 1024 * 1024;
 // Read once: a live-binding import is a property getter on every access in CommonJS output.
@@ -41,6 +41,8 @@ class GatewayMessageStream implements MessageStream {
   private keepEvents = true;
   private iterating = false;
   private waiter: Waiter | undefined;
+  /** Removes our listener from the caller's signal; called once the stream settles, on every path. */
+  private detachOuter: () => void = noop;
 
   constructor(private readonly ctx: ClientContext, request: MessagesRequest, options?: RequestOptions) {
     this.spec = {
@@ -55,7 +57,13 @@ class GatewayMessageStream implements MessageStream {
     this.done.catch(() => undefined); // rejections are delivered to whoever awaits finalMessage()
     const outer = options?.signal;
     if (outer?.aborted) this.controller.abort();
-    else outer?.addEventListener('abort', () => this.abort(), { once: true });
+    else if (outer) {
+      // Callers keep one signal for many streams (a chat session): a listener left behind per stream
+      // would pile up (MaxListenersExceededWarning at 11) and keep every finished stream reachable.
+      const onAbort = (): void => this.abort();
+      outer.addEventListener('abort', onAbort, { once: true });
+      this.detachOuter = () => outer.removeEventListener('abort', onAbort);
+    }
     void this.run();
   }
 
@@ -108,6 +116,7 @@ class GatewayMessageStream implements MessageStream {
       const message = asMessage(await readJson(this.ctx, this.spec, ex));
       if (!message) throw protocolError(this.ctx, this.spec, ex, 'expected an event stream or a message');
       this.settled = true;
+      this.detachOuter();
       this.resolveDone(message);
       this.wake();
     } catch (error) {
@@ -140,10 +149,14 @@ class GatewayMessageStream implements MessageStream {
       } catch {
         this.failProtocol('an unreadable event');
       }
-      if (!this.settled) this.failProtocol('the stream ended before message_stop (the answer is cut off)', true);
+      if (!this.settled) this.failCut(errorInit(protocolError(this.ctx, this.spec, ex, 'the stream ended before message_stop (the answer is cut off)')), 'ended');
     });
     body.on('error', (error) => {
-      if (!this.settled) this.fail(errorInit(transportError(this.ctx, this.spec, error, { status: ex.status, requestId: ex.requestId, outcomeUnknown: true })));
+      if (this.settled) return;
+      // The gateway was reached (HTTP 200) and had started answering: this is a cut answer, not an
+      // unreachable gateway, whatever the socket error says.
+      const e = transportError(this.ctx, this.spec, error, { status: ex.status, requestId: ex.requestId, outcomeUnknown: true });
+      this.failCut(errorInit(e), e.kind === 'timeout' ? 'stalled' : 'dropped');
     });
   }
 
@@ -184,7 +197,17 @@ class GatewayMessageStream implements MessageStream {
   }
 
   private succeed(): void {
+    // Tool inputs are read by block index until message_stop (fragments may follow a block's stop);
+    // one that is not a JSON object now is an error the caller sees, with the raw text kept.
+    const problems = this.assembler.toolInputProblems();
+    if (problems.length) {
+      const list = problems.map((p) => `${p.name ? `"${p.name}"` : 'a tool'} (block ${p.index}): ${p.reason}`).join('; ');
+      const cutBy = this.assembler.snapshot().stop_reason === 'max_tokens' ? ' It was cut by the max_tokens limit.' : '';
+      this.fail({ kind: 'protocol', outcomeUnknown: false, message: this.ctx.redact(`POST /v1/messages: unusable tool input: ${list}.${cutBy}`) });
+      return;
+    }
     this.settled = true;
+    this.detachOuter();
     this.exchange?.finish();
     this.exchange?.body.resume(); // drain whatever follows message_stop so the socket can be reused
     this.resolveDone(this.assembler.snapshot());
@@ -195,23 +218,39 @@ class GatewayMessageStream implements MessageStream {
     const e = this.assembler.error ?? {};
     const serverMessage = e.message === undefined ? undefined : this.ctx.redact(e.message);
     this.fail({
-      kind: kindForErrorType(e.type), serverCode: e.type, serverMessage,
+      kind: kindForErrorType(e.type), serverCode: e.type, serverMessage, upstream: upstreamOrigin(e),
       message: this.ctx.redact(`POST /v1/messages: the gateway reported an error mid-stream: ${e.type ?? 'error'}${serverMessage ? `: ${serverMessage}` : ''}`),
     });
   }
 
-  private failProtocol(why: string, outcomeUnknown = false): void {
-    this.fail({ ...errorInit(protocolError(this.ctx, this.spec, this.exchange ?? {}, why)), outcomeUnknown });
+  private failProtocol(why: string): void {
+    this.fail(errorInit(protocolError(this.ctx, this.spec, this.exchange ?? {}, why)));
+  }
+
+  /** A 200 stream that stopped before message_stop: how far it got; its outcome (billing) is unknown. */
+  private failCut(init: Omit<GatewayErrorInit, 'route'>, how: StreamCut['how']): void {
+    const partial = this.currentMessage();
+    let characters = 0;
+    for (const b of partial?.content ?? []) {
+      const r = b as { text?: unknown; thinking?: unknown };
+      if (typeof r.text === 'string') characters += r.text.length;
+      if (typeof r.thinking === 'string') characters += r.thinking.length;
+    }
+    const outputTokens = this.assembler.reportedOutputTokens;
+    this.fail({ ...init, outcomeUnknown: true, cut: { characters, how, ...(outputTokens !== undefined ? { outputTokens } : {}) } });
   }
 
   /** Settles with an error, attaching the partial message; `ready` errors are used as they are. */
   private fail(init: Omit<GatewayErrorInit, 'route'> | GatewayError, ready = false): void {
     if (this.settled) return;
     this.settled = true;
+    this.detachOuter();
+    const problems: ToolInputProblem[] = [];
+    const partial = this.assembler.hasContent() ? this.assembler.snapshot(problems) : undefined;
     const error = ready && init instanceof GatewayError ? init : new GatewayError({
       ...(init instanceof GatewayError ? errorInit(init) : init),
       route: this.spec.route, model: this.spec.model, requestId: this.exchange?.requestId, status: init.status ?? this.exchange?.status,
-      partial: this.currentMessage(),
+      partial, toolInputProblems: problems,
     });
     this.failure = error;
     if (this.exchange) discardBody(this.exchange.body);
@@ -262,5 +301,10 @@ function errorInit(e: GatewayError): Omit<GatewayErrorInit, 'route'> {
   return {
     kind: e.kind, message: e.message, status: e.status, requestId: e.requestId, retryAfterMs: e.retryAfterMs,
     outcomeUnknown: e.outcomeUnknown, model: e.model, serverMessage: e.serverMessage, serverCode: e.serverCode,
+    cut: e.cut, upstream: e.upstream, toolInputProblems: e.toolInputProblems,
   };
+}
+
+function noop(): void {
+  /* no caller signal to detach from */
 }

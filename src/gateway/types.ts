@@ -147,6 +147,28 @@ export interface Message {
   usage: Usage;
 }
 
+/** A tool_use block whose streamed input is not a JSON object (malformed, or cut by max_tokens or a drop). */
+export interface ToolInputProblem {
+  /** Block index in the message. */
+  index: number;
+  id?: string;
+  name?: string;
+  /** The concatenated partial_json exactly as received. */
+  raw: string;
+  /** Why it is unusable (parser message). */
+  reason: string;
+}
+
+/** How far a 200 stream got before it was cut (the gateway was reached and had started answering). */
+export interface StreamCut {
+  /** Characters of text and thinking received. */
+  characters: number;
+  /** Output tokens the gateway reported in a message_delta before the cut, when it reported any. */
+  outputTokens?: number;
+  /** 'ended': closed without message_stop; 'dropped': the connection broke; 'stalled': no data in time. */
+  how: 'ended' | 'dropped' | 'stalled';
+}
+
 /** A raw SSE event of the Messages stream, as parsed from its JSON data (`type` decides its shape). */
 export interface StreamEvent {
   type: string;

@@ -1,6 +1,8 @@
 // Pure: Messages stream events → response parts for VS Code (text deltas, complete tool calls).
 // No `vscode` import (unit-tested in plain node); the provider wraps the parts in VS Code's classes.
-import type { StreamEvent } from '../gateway/types';
+import { readToolInputJson } from '../gateway/assemble';
+import { GatewayError } from '../gateway/errors';
+import type { StreamEvent, ToolInputProblem } from '../gateway/types';
 
 export type OutputPart =
   | { kind: 'text'; text: string }
@@ -18,9 +20,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Feed it every event of one stream, in order. Text is passed on as it arrives; a tool_use block is
- * held until its content_block_stop, because its input arrives as JSON fragments (input_json_delta)
- * that only parse once complete. Unknown events and block types (thinking, server tools, ...) are ignored.
+ * Feed it every event of one stream, in order. Text is passed on as it arrives; tool calls are held until
+ * message_stop, because their input arrives as JSON fragments (input_json_delta) by block index, and real
+ * routers send fragments of a block after its content_block_stop (interleaving two calls). A tool input
+ * that is not a JSON object then is a typed GatewayError (raw text kept), never a string passed along.
+ * Unknown events and block types (thinking, server tools, ...) are ignored.
  */
 export class StreamPartMapper {
   private readonly toolCalls = new Map<number, PendingToolCall>();
@@ -35,12 +39,12 @@ export class StreamPartMapper {
     switch (event.type) {
       case 'content_block_start': return this.blockStart(event);
       case 'content_block_delta': return this.blockDelta(event);
-      case 'content_block_stop': return this.blockStop(event);
       case 'message_delta': {
         const delta = isRecord(event.delta) ? event.delta : {};
         if (typeof delta.stop_reason === 'string') this.stop = delta.stop_reason;
         return [];
       }
+      case 'message_stop': return this.toolCallParts();
       default: return [];
     }
   }
@@ -68,22 +72,20 @@ export class StreamPartMapper {
     return [];
   }
 
-  private blockStop(event: StreamEvent): OutputPart[] {
-    const index = typeof event.index === 'number' ? event.index : -1;
-    const pending = this.toolCalls.get(index);
-    if (!pending) return [];
-    this.toolCalls.delete(index);
-    return [{ kind: 'toolCall', callId: pending.id, name: pending.name, input: parseToolInput(pending) }];
+  /** Every held tool call in block order, or a GatewayError naming each unusable input. */
+  private toolCallParts(): OutputPart[] {
+    const parts: OutputPart[] = [];
+    const problems: ToolInputProblem[] = [];
+    for (const [index, pending] of [...this.toolCalls].sort((a, b) => a[0] - b[0])) {
+      const read = readToolInputJson(pending.json, pending.startInput);
+      if (read.ok) parts.push({ kind: 'toolCall', callId: pending.id, name: pending.name, input: read.value });
+      else problems.push({ index, id: pending.id, name: pending.name, raw: pending.json, reason: read.reason });
+    }
+    this.toolCalls.clear();
+    if (problems.length) {
+      const list = problems.map((p) => `"${p.name ?? 'tool'}": ${p.reason}`).join('; ');
+      throw new GatewayError({ kind: 'protocol', route: 'POST /v1/messages', toolInputProblems: problems, message: `POST /v1/messages: unusable tool input: ${list}.` });
+    }
+    return parts;
   }
-}
-
-function parseToolInput(pending: PendingToolCall): object {
-  if (pending.json.trim() === '') return isRecord(pending.startInput) ? pending.startInput : {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(pending.json);
-  } catch {
-    throw new Error(`The gateway sent an unreadable input for tool "${pending.name}" (invalid JSON).`);
-  }
-  return isRecord(parsed) ? parsed : { value: parsed };
 }

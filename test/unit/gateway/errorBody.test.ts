@@ -48,3 +48,33 @@ describe('error bodies', () => {
     assert.equal(kindForErrorType(undefined), 'server');
   });
 });
+
+describe('error bodies: web-framework shapes (a reason phrase never wins over a specific message)', () => {
+  const cases: Array<[string, string, string]> = [
+    ['fastify 404', '{"statusCode":404,"error":"Not Found","message":"Route GET:/v1/models not found"}', 'Route GET:/v1/models not found'],
+    ['fastify 500', '{"statusCode":500,"error":"Internal Server Error","message":"terminated"}', 'terminated'],
+    ['hapi/Boom', '{"statusCode":400,"error":"Bad Request","message":"Invalid request payload input"}', 'Invalid request payload input'],
+    ['express json', '{"error":"model claude-x is not available"}', 'model claude-x is not available'],
+    ['koa-style message + status', '{"status":502,"message":"upstream timed out"}', 'upstream timed out'],
+    ['FastAPI / LiteLLM detail', '{"detail":"Not authenticated: invalid key"}', 'Not authenticated: invalid key'],
+    ['FastAPI validation list', '{"detail":[{"loc":["body","max_tokens"],"msg":"field required","type":"value_error.missing"}]}', 'max_tokens: field required'],
+    ['LiteLLM nested detail', '{"detail":{"error":"budget exceeded for key"}}', 'budget exceeded for key'],
+    ['msg', '{"code":1001,"msg":"签名错误"}', '签名错误'],
+    ['errors list', '{"errors":[{"message":"model is required"}]}', 'model is required'],
+    ['error object with a generic message, specific top-level one', '{"error":{"message":"Bad Request"},"message":"max_tokens must be positive"}', 'max_tokens must be positive'],
+  ];
+  for (const [shape, body, message] of cases) {
+    it(`${shape}: "${message}"`, () => assert.equal(parseErrorBody(body, 'application/json').message, message));
+  }
+  it('a reason phrase is still used when it is all there is', () => {
+    assert.equal(parseErrorBody('{"statusCode":404,"error":"Not Found","message":"Not Found"}').message, 'Not Found');
+    assert.equal(parseErrorBody('{"error":"Not Found"}').message, 'Not Found');
+  });
+  it('a token-like error string next to a message becomes the code', () => {
+    assert.deepEqual(parseErrorBody('{"error":"model_not_found","message":"no such model: x"}'), { code: 'model_not_found', message: 'no such model: x', requestId: undefined });
+  });
+  it("express's default HTML page: the <pre> text, not the generic <title>Error</title>", () => {
+    const html = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot GET /v1/models</pre>\n</body>\n</html>\n';
+    assert.equal(parseErrorBody(html, 'text/html; charset=utf-8').message, 'Cannot GET /v1/models');
+  });
+});
