@@ -10,6 +10,8 @@ export interface CacheEntry {
   baseUrl: string;
   fetchedAt: number;
   models: ModelInfo[];
+  /** GET /v1/models answered 404: this gateway has no list route (the declared models stand in). */
+  unlisted?: boolean;
 }
 
 export type CacheTable = Record<string, CacheEntry>;
@@ -24,10 +26,20 @@ export function isFresh(entry: { fetchedAt: number }, lifetimeMs: number, now: n
   return lifetimeMs > 0 && now - entry.fetchedAt >= 0 && now - entry.fetchedAt < lifetimeMs;
 }
 
-/** A snapshot with kinds computed from the current overrides (so an override applies without refetching). */
-export function toSnapshot(entry: CacheEntry, overrides: Record<string, ModelKind>): CatalogSnapshot {
+/**
+ * A snapshot with kinds computed from the current overrides and the declared ids appended (so a settings
+ * change applies without refetching). Declared ids already in the list keep the listed entry.
+ */
+export function toSnapshot(entry: CacheEntry, overrides: Record<string, ModelKind>, declared: readonly string[] = []): CatalogSnapshot {
   const models: CatalogModel[] = entry.models.map((raw) => ({ id: raw.id, kind: classifyModel(raw.id, overrides), raw }));
-  return { keyFingerprint: entry.keyFingerprint, baseUrl: entry.baseUrl, fetchedAt: entry.fetchedAt, models };
+  const listed = new Set(entry.models.map((model) => model.id));
+  for (const id of declared) {
+    if (!listed.has(id)) models.push({ id, kind: classifyModel(id, overrides), raw: { id }, declared: true });
+  }
+  return {
+    keyFingerprint: entry.keyFingerprint, baseUrl: entry.baseUrl, fetchedAt: entry.fetchedAt, models,
+    ...(entry.unlisted ? { listUnavailable: true } : {}),
+  };
 }
 
 /** Adds an entry and drops the oldest beyond MAX_CACHE_ENTRIES. Returns a new table. */
@@ -47,7 +59,10 @@ export function readTable(value: unknown): CacheTable {
     if (!candidate || typeof candidate.keyFingerprint !== 'string' || typeof candidate.baseUrl !== 'string') continue;
     if (typeof candidate.fetchedAt !== 'number' || !Array.isArray(candidate.models)) continue;
     const models = candidate.models.filter((model): model is ModelInfo => typeof (model as ModelInfo)?.id === 'string');
-    table[key] = { keyFingerprint: candidate.keyFingerprint, baseUrl: candidate.baseUrl, fetchedAt: candidate.fetchedAt, models };
+    table[key] = {
+      keyFingerprint: candidate.keyFingerprint, baseUrl: candidate.baseUrl, fetchedAt: candidate.fetchedAt, models,
+      ...(candidate.unlisted === true ? { unlisted: true } : {}),
+    };
   }
   return table;
 }

@@ -8,7 +8,8 @@ import { Views } from '../shared/commands';
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private ready = false;
-  private readonly disposables: vscode.Disposable[] = [];
+  /** Listeners of the current view only: replaced on every resolve (VS Code resolves again after a move or reload). */
+  private viewListeners: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -21,7 +22,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.ready = false;
     view.webview.options = webviewOptions(this.extensionUri);
     view.webview.html = renderWebviewHtml(view.webview, this.extensionUri, { script: 'chat', styles: ['common.css', 'chat.css'], title: 'Model Gateway Chat' });
-    this.disposables.push(
+    this.disposeViewListeners();
+    this.viewListeners = [
       view.webview.onDidReceiveMessage((value: unknown) => {
         if (!isWebviewToHostMessage(value)) return this.onInvalid(value);
         if (value.type === 'ready') this.ready = true;
@@ -32,10 +34,22 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         if (!view.visible) this.ready = false;
       }),
       view.onDidDispose(() => {
-        if (this.view === view) this.view = undefined;
+        if (this.view !== view) return;
+        this.view = undefined;
         this.ready = false;
+        this.disposeViewListeners();
       }),
-    );
+    ];
+  }
+
+  /** How many listeners are attached (tests: stays constant however often the view is resolved). */
+  get listenerCount(): number {
+    return this.viewListeners.length;
+  }
+
+  private disposeViewListeners(): void {
+    for (const d of this.viewListeners) d.dispose();
+    this.viewListeners = [];
   }
 
   /** Posts when the page is live; otherwise drops (the next 'ready' gets a snapshot). */
@@ -53,6 +67,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposeViewListeners();
   }
 }

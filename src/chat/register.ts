@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
-import type { Services } from '../platform/services';
+import type { CatalogSnapshot, Services } from '../platform/services';
+import { isListMissing, UNLISTED_HINT } from '../catalog/listing';
 import { Commands, Views } from '../shared/commands';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
 import { makeAttachment } from './attachments';
@@ -30,12 +31,22 @@ export function registerChat(services: Services): vscode.Disposable {
   });
   const loaded = session.load().catch((e) => log.error('chat: history could not be read', e));
 
-  async function refreshModels(): Promise<void> {
+  /** Shows a snapshot's chat models. Never fetches: it runs on catalog changes, which a fetch causes. */
+  function showModels(snapshot: CatalogSnapshot | undefined): void {
+    const models = (snapshot?.models ?? []).filter((m) => m.kind === 'chat');
+    const problem = models.length ? undefined : snapshot?.listUnavailable ? UNLISTED_HINT : 'No chat models for this key yet: set a key, then Refresh Models.';
+    session.setModels(models.map((m) => ({ id: m.id })), problem);
+  }
+
+  /** Startup only: the list (fetched when stale, through the catalog's coalescing). */
+  async function loadModels(): Promise<void> {
     try {
-      const models = await services.catalog.chatModels();
-      session.setModels(models.map((m) => ({ id: m.id })), models.length ? undefined : 'No chat models for this key yet: set a key, then Refresh Models.');
+      showModels(await services.catalog.get());
     } catch (error) {
-      session.setModels([], `Model list unavailable: ${error instanceof Error ? error.message : String(error)}`);
+      const cached = services.catalog.peek();
+      if (cached) return showModels(cached);
+      const hint = isListMissing(error) ? ` ${UNLISTED_HINT}` : '';
+      session.setModels([], `Model list unavailable: ${error instanceof Error ? error.message : String(error)}${hint}`);
     }
   }
 
@@ -60,12 +71,12 @@ export function registerChat(services: Services): vscode.Disposable {
     provider.post({ type: 'focusInput' });
   }
 
-  void refreshModels();
+  void loadModels();
   return vscode.Disposable.from(
     provider,
     { dispose: () => session.dispose() },
     vscode.window.registerWebviewViewProvider(Views.chat, provider),
-    services.catalog.onDidChange(() => void refreshModels()),
+    services.catalog.onDidChange((snapshot) => showModels(snapshot)),
     config.onDidChange(() => { if (provider.isReady) provider.post({ type: 'snapshot', snapshot: session.snapshot() }); }),
     vscode.commands.registerCommand(Commands.openChat, async () => { await provider.reveal(); provider.post({ type: 'focusInput' }); }),
     vscode.commands.registerCommand(Commands.newChat, async () => { await loaded; session.newConversation(); await provider.reveal(); provider.post({ type: 'focusInput' }); }),

@@ -1,6 +1,7 @@
 // The chat session controller (pure: everything VS Code-specific comes in through SessionDeps).
 // Owns the conversations, runs one answer at a time, queues after 429, and posts deltas, never whole conversations.
 import type { GatewayClient, Logger } from '../gateway/types';
+import type { WaitNotice } from '../gateway/retry';
 import type { ChatAttachment, ChatMessage, ChatSnapshot, ConversationSettings, ErrorCard, HostToWebviewMessage, ModelOption } from '../shared/protocol/chat';
 import { appendMessage, effectiveSettings, findMessage, truncateFrom, type Conversation } from './conversation';
 import { ConversationStore } from './conversationStore';
@@ -236,7 +237,7 @@ export class SessionController {
     if (!settings.model) {
       return this.settle(answer, { status: 'error', error: new ChatSetupError('No chat model is available for your key. Refresh the model list or type a model id.', ['refreshModels']) });
     }
-    const stream = client.streamMessage(buildMessagesRequest(history, settings));
+    const stream = client.streamMessage(buildMessagesRequest(history, settings), { onWait: (notice) => this.showWait(answer, notice) });
     answer.stop = () => stream.abort();
     if (answer.stopped) stream.abort();
     const batcher = new DeltaBatcher(({ text, thinking }) => {
@@ -280,6 +281,24 @@ export class SessionController {
     this.store.save(conversation);
     this.deps.setBusy(this.busy);
     this.deps.post({ type: 'busy', busy: this.busy });
+  }
+
+  /**
+   * The client waits before sending (a 429's Retry-After, retried by the client itself): the same countdown
+   * card as a queued answer, so no wait is silent; Stop aborts the stream and with it the wait.
+   */
+  private showWait(answer: ActiveAnswer, notice: WaitNotice): void {
+    if (this.active !== answer || answer.stopped) return;
+    const { conversation, message } = answer;
+    if (notice.ms <= 0) {
+      if (!message.error?.queuedUntil) return;
+      delete message.error;
+      this.deps.post({ type: 'errorCard', conversationId: conversation.id, messageId: message.id, card: null });
+      return;
+    }
+    const card = this.deps.errorCard(notice.error ?? notice);
+    message.error = { ...card, actions: card.actions.filter((a) => a !== 'retry'), retryAfterMs: notice.ms, queuedUntil: notice.until };
+    this.deps.post({ type: 'errorCard', conversationId: conversation.id, messageId: message.id, card: message.error });
   }
 
   /** 429 before any content: wait for Retry-After, then send again by itself (one request at a time). */

@@ -4,6 +4,7 @@ import { adviseOnError } from '../gateway';
 import { isGatewayError } from '../gateway/errors';
 import type { GatewayClient, ModelInfo } from '../gateway/types';
 import { splitByKind } from '../catalog/classify';
+import { isListMissing, probeMessagesRoute } from '../catalog/listing';
 import { endpointUrls, type Config } from '../shared/config';
 import type { KeyInfo } from '../platform/services';
 import type { ConnectionReport, ReportStep } from './report';
@@ -73,6 +74,7 @@ async function modelsSteps(
   try {
     models = await client.listModels({ signal });
   } catch (error) {
+    if (isListMissing(error)) return unlistedSteps(client, key, config, add, error, signal);
     const answered = isGatewayError(error) && error.status !== undefined;
     add({ title: 'Reachability', status: answered ? 'ok' : 'fail', lines: answered ? [`${url} answered HTTP ${(error as { status: number }).status}.`] : [`No HTTP answer from ${url}.`, ...adviceLines(error, config)] }, error);
     if (!answered) return undefined;
@@ -81,6 +83,8 @@ async function modelsSteps(
     if (!auth) add({ title: 'Models listed', status: 'fail', lines: adviceLines(error, config) }, error);
     return undefined;
   }
+  const listed = new Set(models.map((m) => m.id));
+  const extra = config.declaredModels.filter((id) => !listed.has(id));
   const split = splitByKind(models, config.modelKindOverrides);
   add({ title: 'Reachability', status: 'ok', lines: [`${url} answered.`] });
   add({ title: `Key accepted ("${key.name}", ${key.fingerprint})`, status: 'ok', lines: ['GET /v1/models accepted the key.'] });
@@ -91,9 +95,60 @@ async function modelsSteps(
       `${models.length} models: ${split.chat.length} chat, ${split.image.length} image.`,
       `Chat: ${split.chat.map((m) => m.id).join(', ') || '(none)'}`,
       `Image: ${split.image.map((m) => m.id).join(', ') || '(none)'}`,
+      ...(extra.length ? [`Declared in modelGateway.models.declared and not listed (offered too): ${extra.join(', ')}`] : []),
     ],
   });
   return models;
+}
+
+/**
+ * GET /v1/models answered 404: either this gateway has no list route, or the base URL is wrong. An empty
+ * POST /v1/messages tells them apart without a charge (see probeMessagesRoute); the declared models then
+ * stand in for the list.
+ */
+async function unlistedSteps(
+  client: GatewayClient, key: KeyInfo, config: Config, add: (step: ReportStep, error?: unknown) => void, listError: unknown, signal?: AbortSignal,
+): Promise<ModelInfo[] | undefined> {
+  const urls = endpointUrls(config.baseUrl);
+  const probe = await probeMessagesRoute(client, signal);
+  const keyTitle = `Key accepted ("${key.name}", ${key.fingerprint})`;
+  if (probe.exists !== true) {
+    const noAnswer = probe.exists === undefined;
+    add({
+      title: 'Reachability', status: 'fail',
+      lines: noAnswer
+        ? [`${urls.models} answered HTTP 404; ${urls.messages} gave no answer.`, ...adviceLines(probe.error, config)]
+        : [`${urls.models} and ${urls.messages} both answered HTTP 404: there is no gateway under this base URL.`, ...adviceLines(listError, config)],
+    }, noAnswer ? probe.error : listError);
+    return undefined;
+  }
+  add({
+    title: 'Reachability', status: 'ok',
+    lines: [
+      `${urls.models} answered HTTP 404: this gateway does not list models (not a wrong base URL:`,
+      `${urls.messages} exists; it answered HTTP ${probe.status} to an empty test request, which names no model and cannot be billed).`,
+    ],
+  });
+  if (probe.auth) {
+    add({ title: keyTitle, status: 'fail', lines: adviceLines(probe.error, config) }, probe.error);
+    return undefined;
+  }
+  add({ title: keyTitle, status: probe.status === 403 ? 'warn' : 'ok', lines: [`POST /v1/messages did not refuse the key (HTTP ${probe.status} to the empty test request).`] });
+  const declared = config.declaredModels.map((id) => ({ id }));
+  const split = splitByKind(declared, config.modelKindOverrides);
+  if (!declared.length) {
+    add({ title: 'Models listed', status: 'fail', lines: ['This gateway does not list models and none are declared.', 'Add the model ids you use to the setting modelGateway.models.declared.'] });
+    return undefined;
+  }
+  add({
+    title: 'Models listed', status: 'warn',
+    lines: [
+      `This gateway does not list models; using the ${declared.length} declared in modelGateway.models.declared: ${split.chat.length} chat, ${split.image.length} image.`,
+      `Chat: ${split.chat.map((m) => m.id).join(', ') || '(none)'}`,
+      `Image: ${split.image.map((m) => m.id).join(', ') || '(none)'}`,
+    ],
+  });
+  return declared;
 }
 
 async function messagesSteps(inputs: CheckInputs, models: ModelInfo[], add: (step: ReportStep, error?: unknown) => void): Promise<void> {

@@ -23,6 +23,8 @@ export interface Faults {
   retryAfter?: number;
   /** The error (from `status`, default 502) is an HTML page as a proxy/CDN would send it. */
   htmlError?: boolean;
+  /** GET /v1/models answers 404, as on gateways that serve the Messages route but have no model list. */
+  noModelList?: boolean;
   /** Streaming speed override; 0 = as fast as possible. */
   tokensPerSecond?: number;
   /** Async image tasks of this key take this long. */

@@ -5,7 +5,7 @@ import { undici } from './undici';
 import type { ClientContext } from './context';
 import { GatewayError, type GatewayErrorInit } from './errors';
 import { kindForStatus, parseErrorBody } from './errorBody';
-import { backoffDelay, parseRetryAfter, sleep } from './retry';
+import { backoffDelay, parseRetryAfter, sleep, type WaitListener } from './retry';
 import type { SupportRecord } from './types';
 
 /** Which auth headers a route takes: Messages (x-api-key + version), images (Bearer), models (both). */
@@ -21,6 +21,8 @@ export interface CallSpec {
   model?: string;
   signal?: AbortSignal;
   accept?: string;
+  /** Told about waits (429 queue, retry backoff): see RequestOptions.onWait. */
+  onWait?: WaitListener;
 }
 
 export type Headers = Record<string, string | string[] | undefined>;
@@ -70,7 +72,7 @@ export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange
     throw new GatewayError({ kind: 'bad_request', route: spec.route, serverCode: 'INVALID_BASE_URL', message: ctx.baseUrlProblem, model: spec.model });
   }
   for (let attempt = 0; ; attempt++) {
-    const release = await ctx.queue.admit(spec.signal, spec.route, ctx.maxRetryWaitMs);
+    const release = await ctx.queue.admit(spec.signal, spec.route, ctx.maxRetryWaitMs, spec.onWait);
     const started = Date.now();
     let res: Dispatcher.ResponseData;
     try {
@@ -83,7 +85,7 @@ export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange
       const error = transportError(ctx, spec, cause);
       report(ctx, spec, started, undefined, undefined, error);
       if (spec.method === 'GET' && (error.kind === 'network' || error.kind === 'timeout') && attempt < ctx.maxRetries) {
-        await sleep(backoffDelay(attempt, ctx.backoff), spec.signal, spec.route);
+        await sleep(backoffDelay(attempt, ctx.backoff), spec.signal, spec.route, spec.onWait);
         continue;
       }
       throw error;
@@ -99,7 +101,7 @@ export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange
     const wait = nextWait(ctx, spec, res.statusCode, attempt, retryAfterMs);
     if (wait === undefined) throw error;
     if (res.statusCode === 429) ctx.queue.block(wait);
-    else await sleep(wait, spec.signal, spec.route);
+    else await sleep(wait, spec.signal, spec.route, spec.onWait);
   }
 }
 

@@ -119,7 +119,7 @@ async function imageCall(ctx: ClientContext, spec: CallSpec): Promise<ImageResul
 export function generateImage(ctx: ClientContext, req: ImageRequest, options?: RequestOptions): Promise<ImageResult> {
   return imageCall(ctx, {
     method: 'POST', route: 'POST /v1/images/generations', url: ctx.baseUrl + '/v1/images/generations', auth: 'bearer',
-    body: JSON.stringify(imageFields(req)), model: req.model, signal: options?.signal,
+    body: JSON.stringify(imageFields(req)), model: req.model, signal: options?.signal, onWait: options?.onWait,
   });
 }
 
@@ -127,6 +127,6 @@ export function generateImage(ctx: ClientContext, req: ImageRequest, options?: R
 export function editImage(ctx: ClientContext, req: ImageEditRequest, options?: RequestOptions): Promise<ImageResult> {
   return imageCall(ctx, {
     method: 'POST', route: 'POST /v1/images/edits', url: ctx.baseUrl + '/v1/images/edits', auth: 'bearer',
-    body: editBody(req, ctx.editEncoding), model: req.model, signal: options?.signal,
+    body: editBody(req, ctx.editEncoding), model: req.model, signal: options?.signal, onWait: options?.onWait,
   });
 }

@@ -19,7 +19,7 @@ export function asMessage(value: unknown): Message | undefined {
 export async function createMessage(ctx: ClientContext, request: MessagesRequest, options?: RequestOptions): Promise<Message> {
   const spec: CallSpec = {
     method: 'POST', route: 'POST /v1/messages', url: ctx.baseUrl + '/v1/messages', auth: 'messages',
-    body: JSON.stringify({ ...request, stream: false }), model: request.model, signal: options?.signal,
+    body: JSON.stringify({ ...request, stream: false }), model: request.model, signal: options?.signal, onWait: options?.onWait,
   };
   const ex = await send(ctx, spec);
   const message = asMessage(await readJson(ctx, spec, ex));

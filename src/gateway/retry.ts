@@ -36,10 +36,49 @@ function abortError(route: string): GatewayError {
   return new GatewayError({ kind: 'aborted', route, message: `${route} was cancelled.` });
 }
 
-/** Sleeps `ms`, rejecting with an `aborted` GatewayError when the signal fires. */
-export function sleep(ms: number, signal: AbortSignal | undefined, route: string): Promise<void> {
+/**
+ * A wait on the gateway's behalf, told to the caller so the user sees it (a countdown) and can cancel
+ * (abort the request's signal). Called with the wait when it starts, and once more with `ms: 0` when it ends.
+ */
+export interface WaitNotice {
+  ms: number;
+  /** Epoch ms at which the request goes out. */
+  until: number;
+  route: string;
+  /** 'rate_limited': a 429 asked for it (this request's or another one's of the same client); 'backoff': a retry after a failure. */
+  reason: 'rate_limited' | 'backoff';
+  /** For 'rate_limited': an error describing the 429 (for the same card as a visible queue). */
+  error?: GatewayError;
+}
+
+export type WaitListener = (notice: WaitNotice) => void;
+
+/** The 429 a wait stands for, described like the error it would have been (same card, same advice). */
+function rateLimitedWait(route: string, ms: number): GatewayError {
+  return new GatewayError({ kind: 'rate_limited', route, status: 429, retryAfterMs: ms, message: `${route}: rate limited; the gateway asked to wait ${Math.ceil(ms / 1000)} s. Sending again automatically.` });
+}
+
+function notify(listener: WaitListener | undefined, notice: WaitNotice): void {
+  try {
+    listener?.(notice);
+  } catch {
+    // A failing listener must never break the request.
+  }
+}
+
+/**
+ * Sleeps `ms`, rejecting with an `aborted` GatewayError when the signal fires. With `onWait`, the wait is
+ * announced (start and end), so no wait is ever silent.
+ */
+export function sleep(ms: number, signal: AbortSignal | undefined, route: string, onWait?: WaitListener, reason: WaitNotice['reason'] = 'backoff'): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortError(route));
   if (ms <= 0) return Promise.resolve();
+  if (onWait) {
+    const until = Date.now() + ms;
+    notify(onWait, { ms, until, route, reason, error: reason === 'rate_limited' ? rateLimitedWait(route, ms) : undefined });
+    const end = (): void => notify(onWait, { ms: 0, until: Date.now(), route, reason });
+    return sleep(ms, signal, route).finally(end);
+  }
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
       clearTimeout(timer);
@@ -73,7 +112,7 @@ export class RateLimitQueue {
   }
 
   /** Waits for this request's turn; returns the release function to call once its answer is known. */
-  async admit(signal: AbortSignal | undefined, route: string, maxWaitMs: number): Promise<() => void> {
+  async admit(signal: AbortSignal | undefined, route: string, maxWaitMs: number, onWait?: WaitListener): Promise<() => void> {
     if (this.remaining() === 0 && this.queued === 0) return noop;
     if (this.remaining() > maxWaitMs) throw this.tooLong(route);
     let release: () => void = noop;
@@ -81,14 +120,24 @@ export class RateLimitQueue {
     const previous = this.tail;
     this.tail = previous.then(() => turn);
     this.queued++;
+    // One announcement for the whole wait (its turn in the queue, then the Retry-After), ended once.
+    let announced = false;
+    const announce = (ms: number): void => {
+      if (!onWait || ms <= 0) return;
+      announced = true;
+      notify(onWait, { ms, until: Date.now() + ms, route, reason: 'rate_limited', error: rateLimitedWait(route, ms) });
+    };
     try {
+      announce(this.remaining());
       await raceAbort(previous, signal, route);
+      announce(this.remaining());
       await sleep(this.remaining(), signal, route);
     } catch (error) {
       release();
       throw error;
     } finally {
       this.queued--;
+      if (announced) notify(onWait!, { ms: 0, until: Date.now(), route, reason: 'rate_limited' });
     }
     return release;
   }
@@ -121,4 +170,25 @@ function raceAbort(p: Promise<void>, signal: AbortSignal | undefined, route: str
       reject(error);
     });
   });
+}
+
+/**
+ * For billable POSTs whose outcome must never become unknown: a signal that follows `outer` only while the
+ * request waits before being sent (nothing left this machine yet), so the user can cancel the wait; once
+ * the request is sent, cancelling no longer aborts it.
+ */
+export function cancelOnlyWhileWaiting(outer: AbortSignal | undefined, onWait?: WaitListener): { signal: AbortSignal; onWait: WaitListener } {
+  const controller = new AbortController();
+  let waiting = false;
+  outer?.addEventListener('abort', () => {
+    if (waiting) controller.abort();
+  }, { once: true });
+  return {
+    signal: controller.signal,
+    onWait: (notice) => {
+      waiting = notice.ms > 0;
+      if (waiting && outer?.aborted) controller.abort();
+      onWait?.(notice);
+    },
+  };
 }

@@ -48,7 +48,7 @@ class GatewayMessageStream implements MessageStream {
     this.spec = {
       method: 'POST', route: 'POST /v1/messages', url: ctx.baseUrl + '/v1/messages', auth: 'messages',
       body: JSON.stringify({ ...request, stream: true }), model: request.model, signal: this.controller.signal,
-      accept: 'text/event-stream',
+      accept: 'text/event-stream', onWait: options?.onWait,
     };
     this.done = new Promise<Message>((resolve, reject) => {
       this.resolveDone = resolve;

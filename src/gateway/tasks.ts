@@ -97,7 +97,7 @@ export function resolvePollUrl(baseUrl: string, candidate: string | undefined): 
 export async function submitImageTask(ctx: ClientContext, kind: 'generation' | 'edit', req: ImageRequest | ImageEditRequest, options?: RequestOptions): Promise<ImageTaskRef> {
   const path = kind === 'edit' ? '/v1/images/edits/async' : '/v1/images/generations/async';
   const body = kind === 'edit' ? editBody(req as ImageEditRequest, ctx.editEncoding) : JSON.stringify(imageFields(req));
-  const spec: CallSpec = { method: 'POST', route: `POST ${path}`, url: ctx.baseUrl + path, auth: 'bearer', body, model: req.model, signal: options?.signal };
+  const spec: CallSpec = { method: 'POST', route: `POST ${path}`, url: ctx.baseUrl + path, auth: 'bearer', body, model: req.model, signal: options?.signal, onWait: options?.onWait };
   const ex = await send(ctx, spec);
   const raw = await readJson(ctx, spec, ex);
   const id = taskIdOf(raw);

@@ -3,6 +3,7 @@
 // they are sent and received as they are.
 
 import type { Dispatcher } from 'undici';
+import type { WaitListener } from './retry';
 
 /** Where the client reports what it does. The host adapter redacts; the client never passes a key to it. */
 export interface Logger {
@@ -64,6 +65,8 @@ export type GatewayErrorKind =
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** Told about every wait before the request goes out (a 429's Retry-After, a retry's backoff), so the user can see it; abort `signal` to cancel. */
+  onWait?: WaitListener;
 }
 
 /** One entry of GET /v1/models: `id` is promised, everything else is kept as sent. */

@@ -2,7 +2,7 @@
 // every message (isImagesToHostMessage), resolves every path the webview names inside the workspace,
 // and maps gallery ids back through its own table (the webview never chooses a file to act on).
 import * as vscode from 'vscode';
-import type { Services } from '../platform/services';
+import type { CatalogSnapshot, Services } from '../platform/services';
 import { renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
 import { Views } from '../shared/commands';
 import { isImagesToHostMessage, type HostToImagesMessage, type ImageForm, type ImagesToHostMessage, type PanelSnapshot, type TaskView } from '../shared/protocol/images';
@@ -68,7 +68,8 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
       panel.onDidDispose(() => this.detach()),
       this.runner.tracker.onDidChange((record) => this.postTask(record)),
       this.runner.follower.onSaved(() => void this.sendGallery()),
-      this.services.catalog.onDidChange(() => void this.sendModels()),
+      // Never fetch in reaction to a catalog change (a fetch fires it): show what it carries.
+      this.services.catalog.onDidChange((snapshot) => this.postModels(imageIdsOf(snapshot))),
       this.services.config.onDidChange(() => void this.sendSnapshot()),
       this.watchSidecars(),
     ];
@@ -155,6 +156,10 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
     this.post({ type: 'models', models: models.ids, notice: models.notice });
   }
 
+  private postModels(ids: string[]): void {
+    this.post({ type: 'models', models: ids, notice: ids.length ? undefined : 'Your key lists no image models (GET /v1/models). Its key group may lack image route permission.' });
+  }
+
   private async sendGallery(): Promise<void> {
     const root = this.root();
     const segments = outputFolderSegments(this.services.config.current.images.outputFolder);
@@ -204,4 +209,8 @@ function toTaskView(record: TaskRecord): TaskView {
     localId: record.localId, taskId: record.taskId, prompt: record.request.prompt, model: record.request.model,
     state: record.state, progress: record.progress, message: record.error, submittedAt: record.submittedAt,
   };
+}
+
+function imageIdsOf(snapshot: CatalogSnapshot | undefined): string[] {
+  return (snapshot?.models ?? []).filter((m) => m.kind === 'image').map((m) => m.id);
 }

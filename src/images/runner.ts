@@ -3,6 +3,7 @@
 // follower that polls and saves. Sync mode sends one blocking request instead.
 import * as vscode from 'vscode';
 import { isGatewayError } from '../gateway/errors';
+import { cancelOnlyWhileWaiting, type WaitNotice } from '../gateway/retry';
 import type { GatewayClient, ImageEditRequest, ImageInput, ImageRequest } from '../gateway/types';
 import type { Services } from '../platform/services';
 import { costConfirmationMessage, costFactors } from './cost';
@@ -157,10 +158,12 @@ export class ImageRunner {
     this.announcePause(options);
     options.onProgress?.('Submitting the image task...');
     try {
-      // No abort signal: once the POST left, cancelling would only make its outcome unknown.
+      // No abort signal: once the POST left, cancelling would only make its outcome unknown. A wait before
+      // sending (429 Retry-After) is shown, like the queue's pause.
+      const wait = { onWait: (notice: WaitNotice) => this.announceWait(notice, options) };
       const ref = await this.queue.run(() => summary.kind === 'edit'
-        ? client.submitImageTask('edit', body as ImageEditRequest)
-        : client.submitImageTask('generation', body));
+        ? client.submitImageTask('edit', body as ImageEditRequest, wait)
+        : client.submitImageTask('generation', body, wait));
       await this.tracker.apply(record.localId, { type: 'submitted', taskId: ref.id, pollUrl: ref.pollUrl });
     } catch (error) {
       return this.submitFailed(record.localId, error, options);
@@ -176,8 +179,14 @@ export class ImageRunner {
     let images;
     try {
       const title = `Model Gateway: ${summary.kind === 'edit' ? 'editing' : 'generating'} image`;
-      const response = await this.follower.withUi(title, options, undefined, () =>
-        this.queue.run(() => summary.kind === 'edit' ? client.editImage(body as ImageEditRequest) : client.generateImage(body)));
+      const response = await this.follower.withUi(title, options, undefined, (report, signal) => {
+        // Cancel works during a wait before sending (429 Retry-After), never once the billable POST left.
+        const wait = cancelOnlyWhileWaiting(signal, (notice) => {
+          if (notice.ms > 0) report(waitText(notice));
+          else report('Waiting for the gateway (synchronous request)...');
+        });
+        return this.queue.run(() => summary.kind === 'edit' ? client.editImage(body as ImageEditRequest, wait) : client.generateImage(body, wait));
+      });
       images = response.images;
     } catch (error) {
       return this.submitFailed(record.localId, error, options);
@@ -195,6 +204,13 @@ export class ImageRunner {
     if (options.announce !== false) vscode.window.setStatusBarMessage(`$(watch) Model Gateway: ${text}`, pause);
   }
 
+  /** The client waits before sending (429 Retry-After): say so, in the progress and the status bar. */
+  private announceWait(notice: WaitNotice, options: RunOptions): void {
+    if (notice.ms <= 0) return;
+    options.onProgress?.(waitText(notice));
+    if (options.announce !== false) vscode.window.setStatusBarMessage(`$(watch) Model Gateway: ${waitText(notice)}`, notice.ms);
+  }
+
   /** Timeouts and dropped connections are "outcome unknown": reported, never resubmitted. */
   private async submitFailed(localId: string, error: unknown, options: RunOptions): Promise<RunResult> {
     const unknown = isGatewayError(error) && (error.outcomeUnknown || error.kind === 'timeout');
@@ -206,4 +222,8 @@ export class ImageRunner {
     if (options.presentErrors !== false) void this.services.errors.show(error, 'image');
     return result(unknown ? 'unknown' : 'failed', { localId, message, error: runError(error), cause: error });
   }
+}
+
+function waitText(notice: WaitNotice): string {
+  return `Rate limited by the gateway: this request waits ${Math.max(1, Math.ceil(notice.ms / 1000))} s (Retry-After) before it is sent.`;
 }

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { PlatformServices } from '../platform';
 import type { KeyInfo, Services } from '../platform/services';
 import { Commands } from '../shared/commands';
-import { checkKey, describeCount } from './check';
+import { checkKey, describeCount, describeUnlisted } from './check';
 import { cleanKeyName, cleanSecret } from './fingerprint';
 
 export interface SetKeyArgs {
@@ -45,9 +45,19 @@ export async function setApiKey(services: PlatformServices, args: SetKeyArgs = {
     (_progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
-      return checkKey(services.gateway.clientFor(secret), services.config.current.modelKindOverrides, abort.signal);
+      const { modelKindOverrides, declaredModels } = services.config.current;
+      return checkKey(services.gateway.clientFor(secret), { overrides: modelKindOverrides, declared: declaredModels, signal: abort.signal });
     },
   );
+  if (check.ok && check.unlisted) {
+    const info = await services.keys.set(name, secret);
+    const detail = describeUnlisted(check);
+    services.log.info(`Key "${name}" (${info.fingerprint}) saved. ${detail}`);
+    const declare = 'Declare Models';
+    void vscode.window.showInformationMessage(`Model Gateway: key "${name}" (${info.fingerprint}) saved in VS Code's secret storage. ${detail}`, ...(check.total ? [] : [declare]))
+      .then((choice) => (choice ? vscode.commands.executeCommand(Commands.openSettings, 'models.declared') : undefined));
+    return info;
+  }
   if (check.ok) {
     const info = await services.keys.set(name, secret);
     services.log.info(`Key "${name}" (${info.fingerprint}) checked (${describeCount(check)}) and saved.`);

@@ -8,7 +8,7 @@ import { describeForLanguageModel } from './lmErrors';
 import { IMAGE_COST_ADVICE, IMAGE_USAGE, NO_KEY_MARKDOWN, imageResultMarkdown, modelsMarkdown } from './participantText';
 import { buildMessagesRequest, type NeutralMessage } from './requestMapping';
 import { StreamPartMapper } from './streamMapping';
-import { streamWithCancellation } from './streaming';
+import { streamWithCancellation, waitMessage } from './streaming';
 
 type Handler = (request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult>;
 
@@ -103,6 +103,8 @@ async function handleChat(services: Services, request: vscode.ChatRequest, conte
   stream.progress(`Asking ${model}…`);
   await streamWithCancellation(client, body, token, (event) => {
     for (const part of mapper.push(event)) if (part.kind === 'text') stream.markdown(part.text);
+  }, (notice) => {
+    if (notice.ms > 0) stream.progress(waitMessage(notice));
   });
   if (mapper.stopReason === 'max_tokens') stream.markdown('\n\n_The answer was cut off at the max_tokens limit (setting `modelGateway.chat.maxTokens`)._');
   return { metadata: { command: 'chat', model } };

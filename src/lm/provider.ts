@@ -18,7 +18,8 @@ import { toChatInformation } from './modelInfo';
 import { buildMessagesRequest, messageFromVsCode } from './requestMapping';
 import { StreamPartMapper, type OutputPart } from './streamMapping';
 import { estimateMessageTokens, estimateTextTokens } from './tokens';
-import { streamWithCancellation } from './streaming';
+import { streamWithCancellation, waitMessage } from './streaming';
+import type { WaitNotice } from '../gateway/retry';
 
 function toResponsePart(part: OutputPart): LanguageModelResponsePart {
   return part.kind === 'text'
@@ -55,6 +56,10 @@ export class GatewayChatProvider implements LanguageModelChatProvider, vscode.Di
   }
 
   private async chatModels(silent: boolean): Promise<Array<{ id: string; raw: { id: string } }>> {
+    // VS Code asks again after each onDidChangeLanguageModelChatInformation, which a catalog fetch fires:
+    // answer from the cache whenever there is one, so that asking never causes another fetch.
+    const cached = this.services.catalog.peek();
+    if (cached) return cached.models.filter((m) => m.kind === 'chat');
     try {
       return await this.services.catalog.chatModels();
     } catch (error) {
@@ -82,13 +87,16 @@ export class GatewayChatProvider implements LanguageModelChatProvider, vscode.Di
       modelOptions: options.modelOptions,
     });
     const mapper = new StreamPartMapper();
+    const wait = new WaitProgress();
     try {
       await streamWithCancellation(client, request, token, (event) => {
         for (const part of mapper.push(event)) progress.report(toResponsePart(part));
-      });
+      }, (notice) => wait.show(notice));
     } catch (error) {
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       throw await this.toLanguageModelError(error, client);
+    } finally {
+      wait.end();
     }
   }
 
@@ -111,5 +119,33 @@ export class GatewayChatProvider implements LanguageModelChatProvider, vscode.Di
     const { code, message } = describeForLanguageModel(error, { baseUrl: client.baseUrl, secret });
     this.services.log.warn(`Native chat request failed (${code}): ${message}`);
     return languageModelError(code, message);
+  }
+}
+
+/**
+ * A wait before the request goes out (429 Retry-After) as a status-bar progress with a countdown: the
+ * response stream of a model provider carries only the answer, and the chat's stop button cancels.
+ */
+class WaitProgress {
+  private finish: (() => void) | undefined;
+
+  show(notice: WaitNotice): void {
+    this.end();
+    if (notice.ms <= 0) return;
+    // Settled independently of when withProgress runs its task, so a quick end() never leaves it open.
+    let settle: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (settle = resolve));
+    this.finish = settle;
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Model Gateway' }, (progress) => {
+      const tick = (): void => progress.report({ message: waitMessage({ ...notice, ms: notice.until - Date.now() }) });
+      tick();
+      const timer = setInterval(tick, 1000);
+      return done.finally(() => clearInterval(timer));
+    });
+  }
+
+  end(): void {
+    this.finish?.();
+    this.finish = undefined;
   }
 }

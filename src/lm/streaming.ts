@@ -2,6 +2,15 @@
 // closes the socket at once (the gateway stops generating and billing) instead of only ignoring the rest.
 // The token is structural (VS Code's CancellationToken fits), so this module needs no `vscode` import.
 import type { GatewayClient, Message, MessagesRequest, StreamEvent } from '../gateway/types';
+import type { WaitListener, WaitNotice } from '../gateway/retry';
+
+/** "Rate limited by the gateway: sending in 12 s…" (the progress line of a wait). */
+export function waitMessage(notice: WaitNotice): string {
+  const seconds = Math.max(1, Math.ceil(notice.ms / 1000));
+  return notice.reason === 'rate_limited'
+    ? `Rate limited by the gateway (429): sending in ${seconds} s… (stop to cancel)`
+    : `Retrying in ${seconds} s… (stop to cancel)`;
+}
 
 export interface CancellationLike {
   readonly isCancellationRequested: boolean;
@@ -14,9 +23,11 @@ export async function streamWithCancellation(
   request: MessagesRequest,
   token: CancellationLike,
   onEvent: (event: StreamEvent) => void,
+  /** Waits before the request goes out (429 Retry-After): shown to the user; the token cancels them too. */
+  onWait?: WaitListener,
 ): Promise<Message> {
   const controller = new AbortController();
-  const stream = client.streamMessage(request, { signal: controller.signal });
+  const stream = client.streamMessage(request, { signal: controller.signal, onWait });
   const cancel = (): void => {
     stream.abort();
     controller.abort();

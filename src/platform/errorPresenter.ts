@@ -37,7 +37,8 @@ export function createErrorPresenter(deps: ErrorPresenterDeps): ErrorPresenter {
 function refreshCatalogWhenModelMissing(error: unknown, deps: ErrorPresenterDeps): void {
   if (!isGatewayError(error) || !error.model) return;
   if (error.kind !== 'forbidden' && error.kind !== 'not_found') return;
-  void deps.catalog.refresh().catch((refreshError: unknown) => deps.log.warn('Model list refresh after a model error failed.', refreshError));
+  // Automatic: skipped when the list was fetched moments ago, so a burst of such errors fetches once.
+  void deps.catalog.refresh({ automatic: true }).catch((refreshError: unknown) => deps.log.warn('Model list refresh after a model error failed.', refreshError));
 }
 
 /** On 401 the user must hear that a revoked or exposed key is replaced in the console (docs/gateway-protocol.md#keys). */

@@ -45,24 +45,34 @@ export interface CatalogModel {
   id: string;
   kind: ModelKind;
   raw: ModelInfo;
+  /** From modelGateway.models.declared and not (or not yet) in the gateway's list. */
+  declared?: boolean;
 }
 
 export interface CatalogSnapshot {
   /** Fingerprint of the key the list belongs to. */
   keyFingerprint: string;
   baseUrl: string;
+  /** When the list was fetched; 0 when nothing was fetched yet (declared models only). */
   fetchedAt: number;
   models: CatalogModel[];
+  /** The gateway has no model list route (GET /v1/models answered 404): the models are the declared ones. */
+  listUnavailable?: boolean;
 }
 
-/** GET /v1/models, cached per (key fingerprint, base URL) in globalState. */
+/**
+ * GET /v1/models, cached per (key fingerprint, base URL) in globalState, merged with the declared models.
+ * Fetches are coalesced (one at a time per key and base URL; automatic ones at most every few seconds).
+ * Listeners of onDidChange must read the list with peek() or the event's snapshot, never get()/refresh():
+ * a fetch fires onDidChange.
+ */
 export interface ModelCatalog {
-  /** Cached snapshot when fresh, otherwise fetched. Undefined when there is no key/base URL. Throws GatewayError. */
+  /** Cached snapshot when fresh, otherwise fetched (an automatic fetch). Undefined when there is no key/base URL. Throws GatewayError. */
   get(options?: { signal?: AbortSignal }): Promise<CatalogSnapshot | undefined>;
   /** Whatever is cached for the active key and base URL, fresh or not, without network. */
   peek(): CatalogSnapshot | undefined;
-  /** Always fetches. */
-  refresh(options?: { signal?: AbortSignal }): Promise<CatalogSnapshot | undefined>;
+  /** Fetches (shares a running fetch). `automatic`: not a user action, so skipped when the last fetch is recent. */
+  refresh(options?: { signal?: AbortSignal; automatic?: boolean }): Promise<CatalogSnapshot | undefined>;
   chatModels(): Promise<CatalogModel[]>;
   imageModels(): Promise<CatalogModel[]>;
   readonly onDidChange: vscode.Event<CatalogSnapshot | undefined>;

@@ -30,6 +30,8 @@ export interface Config {
   requestTimeoutMs: number;
   modelCacheMs: number;
   modelKindOverrides: Record<string, ModelKind>;
+  /** Model ids the user declares (modelGateway.models.declared): the list when the gateway cannot list, merged otherwise. */
+  declaredModels: string[];
   nativeChatEnabled: boolean;
   /** Settings that were invalid and replaced by their default, in words (shown by Check Connection). */
   problems?: string[];
@@ -41,7 +43,7 @@ export const CONFIG_KEYS = [
   'chat.defaultModel', 'chat.maxTokens', 'chat.systemPrompt',
   'images.defaultModel', 'images.outputFolder', 'images.defaultSize', 'images.defaultQuality',
   'images.mode', 'images.editEncoding', 'images.confirmCostlyRequests',
-  'requestTimeoutSeconds', 'models.cacheMinutes', 'models.kindOverrides', 'nativeChat.enabled',
+  'requestTimeoutSeconds', 'models.cacheMinutes', 'models.kindOverrides', 'models.declared', 'nativeChat.enabled',
 ] as const;
 
 export const CONFIG_DEFAULTS = {
@@ -53,6 +55,9 @@ export const CONFIG_DEFAULTS = {
   defaultQuality: 'auto',
   requestTimeoutSeconds: 120,
   cacheMinutes: 60,
+  /** More declared ids than this are ignored (a list, not a data set: it feeds pickers). */
+  maxDeclaredModels: 1000,
+  maxModelIdLength: 256,
 } as const;
 
 const QUALITIES = ['auto', 'low', 'medium', 'high', 'standard', 'hd'];
@@ -88,6 +93,7 @@ export function parseConfig(raw: Record<string, unknown>): Config {
     requestTimeoutMs: reader.number('requestTimeoutSeconds', CONFIG_DEFAULTS.requestTimeoutSeconds, 5, 3600) * 1000,
     modelCacheMs: reader.number('models.cacheMinutes', CONFIG_DEFAULTS.cacheMinutes, 0, 10080) * 60_000,
     modelKindOverrides: reader.kindOverrides('models.kindOverrides'),
+    declaredModels: reader.modelIds('models.declared'),
     nativeChatEnabled: reader.boolean('nativeChat.enabled', true),
     problems,
   };
@@ -167,6 +173,32 @@ class Reader {
     const value = this.raw[key];
     if (value === undefined || value === null) return fallback;
     return typeof value === 'boolean' ? value : this.invalid(key, fallback, 'true or false');
+  }
+
+  /** An array of model ids: trimmed, non-empty, without control characters, de-duplicated, capped. */
+  modelIds(key: string): string[] {
+    const value = this.raw[key];
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) return this.invalid(key, [], 'an array of model ids');
+    const ids: string[] = [];
+    const seen = new Set<string>();
+    let skipped = 0;
+    for (const entry of value as unknown[]) {
+      const id = typeof entry === 'string' ? entry.trim() : '';
+      if (!id || id.length > CONFIG_DEFAULTS.maxModelIdLength || /[\u0000-\u001f\u007f]/.test(id)) {
+        skipped++;
+        continue;
+      }
+      if (seen.has(id)) continue;
+      if (ids.length >= CONFIG_DEFAULTS.maxDeclaredModels) {
+        this.problems.push(`modelGateway.${key}: only the first ${CONFIG_DEFAULTS.maxDeclaredModels} ids are used.`);
+        break;
+      }
+      seen.add(id);
+      ids.push(id);
+    }
+    if (skipped) this.problems.push(`modelGateway.${key}: ${skipped} entr${skipped === 1 ? 'y is' : 'ies are'} not a model id (a non-empty string up to ${CONFIG_DEFAULTS.maxModelIdLength} characters); ignored.`);
+    return ids;
   }
 
   kindOverrides(key: string): Record<string, ModelKind> {

@@ -21,7 +21,7 @@ export interface AdminRequestEntry {
 export interface AdminFaults {
   delayMs?: number; hang?: boolean; dropAfterEvents?: number; errorAfterEvents?: number; errorType?: string;
   noEventLines?: boolean; status?: number; count?: number; retryAfter?: number; htmlError?: boolean;
-  tokensPerSecond?: number; taskDurationMs?: number; taskFails?: boolean; chunkBytes?: number;
+  tokensPerSecond?: number; taskDurationMs?: number; taskFails?: boolean; chunkBytes?: number; noModelList?: boolean;
 }
 
 export interface AdminKey { key: string; name: string; group: string; balance: number; revoked?: boolean }

@@ -1,10 +1,12 @@
 // GET /v1/models: the models of the calling key's group, in a hybrid of the two shapes seen in the wild.
 
+import { sendError } from '../errors';
 import { sendJson, type Ctx } from '../http';
 
 const CREATED = 1_735_689_600; // 2025-01-01, fixed so replies are deterministic
 
 export function handleModels(ctx: Ctx): void {
+  if (ctx.faults.noModelList) return sendError(ctx, 404, 'Not found: /v1/models', 'not_found');
   const { groups, models } = ctx.state.config;
   const visible = Object.entries(groups[ctx.key!.group].models);
   let data = visible.map(([id, upstream]) => ({

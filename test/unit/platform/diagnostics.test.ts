@@ -60,16 +60,16 @@ describe('platform: key check and connection check against the emulator', functi
   const client = (key: string, baseUrl = emulator.url) => createGatewayClient({ baseUrl, apiKey: key, maxRetries: 0, timeoutMs: 5_000 });
 
   it('accepts a good key and counts chat and image models', async () => {
-    const check = await checkKey(client('mg-demo-key-0001'), {});
+    const check = await checkKey(client('mg-demo-key-0001'), { overrides: {} });
     assert.deepEqual(check, { ok: true, total: 4, chat: 2, image: 2 });
     assert.equal(describeCount({ total: 4, chat: 2, image: 2 }), '4 models (2 chat, 2 image)');
   });
 
   it('rejects a revoked key (401) and leaves other failures unverified', async () => {
-    const revoked = await checkKey(client('mg-revoked-0004'), {});
+    const revoked = await checkKey(client('mg-revoked-0004'), { overrides: {} });
     assert.equal(revoked.ok, false);
     assert.equal(!revoked.ok && revoked.verdict, 'rejected');
-    const wrongUrl = await checkKey(client('mg-demo-key-0001', `${emulator.url}/nothing-here`), {});
+    const wrongUrl = await checkKey(client('mg-demo-key-0001', `${emulator.url}/nothing-here`), { overrides: {} });
     assert.equal(!wrongUrl.ok && wrongUrl.verdict, 'unverified');
   });
 
