@@ -6,7 +6,7 @@ import type { ContentBlock, GatewayClient, Message, MessageParam, MessagesReques
 import { CachingMemory, isCacheControlRejection, withBreakpoints, type AgentRequestBody, type BlockRef } from './caching';
 import { estimateMessages, estimateTokens, fitToWindow } from './fit';
 import type { PolicySettings } from './policy';
-import { isValidToolInput, runToolCalls } from './toolRunner';
+import { isValidToolInput, runToolCalls, type ToolCall } from './toolRunner';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, TurnEndReason, UsageTotals } from './types';
 import { addUsage, endMessage, usageOf, ZERO_USAGE } from './usage';
 
@@ -52,7 +52,8 @@ export interface AgentTurnResult {
   error?: unknown;
 }
 
-type StepOutcome = { ok: true; message: Message } | { ok: false; reason: TurnEndReason; error?: unknown; partial?: Message };
+type Problems = ReadonlyArray<{ index: number; id?: string; raw: string; reason: string }>;
+type StepOutcome = { ok: true; message: Message; problems?: Problems } | { ok: false; reason: TurnEndReason; error?: unknown; partial?: Message };
 
 /** Runs one agent turn. Never throws for gateway, tool or approval failures: they end the turn with a reason. */
 export function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
@@ -96,7 +97,7 @@ class AgentTurn {
       const outcome = await this.request(step, estimate);
       if (!outcome.ok) return this.end(outcome.reason, outcome.error, outcome.partial);
       const { message } = outcome;
-      const calls = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      const calls = toolCalls(message, outcome.problems ?? []);
       const content = sanitizeAssistant(message.content);
       if (content.length > 0) this.messages.push({ role: 'assistant', content });
       if (calls.length === 0) {
@@ -137,6 +138,9 @@ class AgentTurn {
       } catch (error) {
         const partial = isGatewayError(error) ? error.partial : undefined;
         if (partial) this.countUsage(step, partial);
+        const problems = unreadableToolInputs(error);
+        // The message arrived whole (billed) but a tool input is not JSON: answer that call with an error.
+        if (partial && problems) return { ok: true, message: partial, problems };
         if (this.signal.aborted) return { ok: false, reason: 'stopped', partial };
         if (caching && c && !partial && isCacheControlRejection(error)) {
           caching = false;
@@ -195,6 +199,26 @@ class AgentTurn {
       // A failing renderer must not break the turn (or leave a tool_use without its result).
     }
   }
+}
+
+/**
+ * The tool inputs a complete message carried that the gateway client could not read (its typed error with
+ * the assembled message), or undefined for any other error (cut streams stay unknown outcomes).
+ */
+function unreadableToolInputs(error: unknown): Problems | undefined {
+  if (!isGatewayError(error) || error.kind !== 'protocol' || error.outcomeUnknown || error.cut) return undefined;
+  return error.toolInputProblems && error.toolInputProblems.length > 0 ? error.toolInputProblems : undefined;
+}
+
+function toolCalls(message: Message, problems: Problems): ToolCall[] {
+  const calls: ToolCall[] = [];
+  message.content.forEach((b, index) => {
+    if (b.type !== 'tool_use') return;
+    const block = b as ToolUseBlock;
+    const problem = problems.find((p) => (p.id !== undefined ? p.id === block.id : p.index === index));
+    calls.push({ block, problem: problem && { raw: problem.raw, reason: problem.reason } });
+  });
+  return calls;
 }
 
 /** The assistant message as it goes back to the model: no empty text, tool inputs always objects. */

@@ -25,16 +25,22 @@ export function isValidToolInput(input: unknown): input is Record<string, unknow
   return typeof input === 'object' && input !== null && !Array.isArray(input);
 }
 
-export async function runToolCalls(calls: readonly ToolUseBlock[], step: number, o: ToolRunnerOptions): Promise<ToolRunOutcome> {
+/** A tool call of the assistant message; `problem` when the gateway client could not read its input. */
+export interface ToolCall {
+  block: ToolUseBlock;
+  problem?: { raw: string; reason: string };
+}
+
+export async function runToolCalls(calls: readonly ToolCall[], step: number, o: ToolRunnerOptions): Promise<ToolRunOutcome> {
   const results: ToolResultBlockParam[] = [];
   let stopped = false;
-  for (const call of calls) {
+  for (const { block: call, problem } of calls) {
     let result: ToolResult;
     if (stopped || o.signal.aborted) {
       stopped = true;
       result = { content: 'Not run: the user stopped the turn before this call.', isError: true };
     } else {
-      const r = await runOne(call, step, o);
+      const r = await runOne(call, problem, step, o);
       if (r === STOPPED) {
         stopped = true;
         result = { content: 'Stopped by the user while it was pending or running; its effects may be partial.', isError: true };
@@ -48,12 +54,13 @@ export async function runToolCalls(calls: readonly ToolUseBlock[], step: number,
   return { results, stopped };
 }
 
-async function runOne(call: ToolUseBlock, step: number, o: ToolRunnerOptions): Promise<ToolResult | typeof STOPPED> {
+async function runOne(call: ToolUseBlock, problem: ToolCall['problem'], step: number, o: ToolRunnerOptions): Promise<ToolResult | typeof STOPPED> {
   const tool = o.tools.get(call.name);
-  if (!isValidToolInput(call.input)) {
-    o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input });
-    const raw = typeof call.input === 'string' ? call.input : JSON.stringify(call.input) ?? '';
-    return error(`Not run: the input of this call is not a valid JSON object (${describeRaw(raw)}). Send the call again with valid JSON input.`);
+  if (problem || !isValidToolInput(call.input)) {
+    o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: problem?.raw ?? call.input });
+    const raw = problem?.raw ?? (typeof call.input === 'string' ? call.input : JSON.stringify(call.input) ?? '');
+    const why = problem ? `: ${problem.reason}` : '';
+    return error(`Not run: the input of this call is not a valid JSON object${why} (${describeRaw(raw)}). Send the call again with complete, valid JSON input.`);
   }
   if (!tool) {
     o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input });
