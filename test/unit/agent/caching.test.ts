@@ -1,0 +1,117 @@
+// Prompt caching in the agent loop: where the breakpoints go (read from the request bodies the server got),
+// and the one-time fallback when a gateway rejects cache_control.
+import * as assert from 'node:assert/strict';
+import { CachingMemory, isCacheControlRejection, runAgentTurn, type AgentTurnOptions } from '../../../src/agent';
+import { GatewayError } from '../../../src/gateway';
+import { eventLog, fakeWorkspace, WS } from './fakeTools';
+import { startScriptedGateway, text, toolUse, type AgentRequest, type Script, type ScriptedGateway } from './scriptedGateway';
+
+/** Paths of every object carrying cache_control in a request body, e.g. "tools[1]", "messages[2].content[0]". */
+function breakpoints(body: AgentRequest): string[] {
+  const found: string[] = [];
+  const walk = (v: unknown, path: string): void => {
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'cache_control') {
+          assert.deepEqual(x, { type: 'ephemeral' });
+          found.push(path);
+        } else {
+          walk(x, path ? `${path}.${k}` : k);
+        }
+      }
+    }
+  };
+  walk(body, '');
+  return found;
+}
+
+const threeSteps: Script = (_req, n) => n <= 2
+  ? { kind: 'message', blocks: [text(`step ${n}`), toolUse(`t${n}a`, 'read_file', { path: 'a' }), toolUse(`t${n}b`, 'read_file', { path: 'a' })] }
+  : { kind: 'message', blocks: [text('done')] };
+
+describe('agent loop: prompt caching', () => {
+  let gw: ScriptedGateway | undefined;
+  afterEach(async () => {
+    await gw?.close();
+    gw = undefined;
+  });
+
+  function options(g: ScriptedGateway, extra: Partial<AgentTurnOptions>): AgentTurnOptions {
+    return {
+      client: g.client, model: 'agent-model', maxTokens: 100, tools: fakeWorkspace({ '/ws/a': 'A' }).tools, system: 'You are careful.',
+      messages: [{ role: 'user', content: 'go' }], policy: { workspaceFolders: [WS] }, approve: async () => ({ approved: true }), ...extra,
+    };
+  }
+
+  it('puts breakpoints on the last tool, the system prompt and the growing conversation (at most 4)', async () => {
+    gw = await startScriptedGateway(threeSteps);
+    const memory = new CachingMemory();
+    const result = await runAgentTurn(options(gw, { caching: { keyId: 'k1', memory } }));
+    assert.equal(result.reason, 'end_turn');
+    const [b1, b2, b3] = gw.bodies.map(breakpoints);
+    assert.deepEqual(b1, ['system[0]', 'tools[2]', 'messages[0].content[0]']);
+    // Step 2: the conversation's end moved forward; the previous end stays marked so its cache entry is found.
+    assert.deepEqual(b2, ['system[0]', 'tools[2]', 'messages[0].content[0]', 'messages[2].content[1]']);
+    assert.deepEqual(b3, ['system[0]', 'tools[2]', 'messages[2].content[1]', 'messages[4].content[1]']);
+    for (const b of [b1, b2, b3]) assert.ok(b.length <= 4);
+    // The stored conversation carries no cache_control: breakpoints exist only in what is sent.
+    assert.deepEqual(breakpoints({ model: '', max_tokens: 0, messages: result.messages as AgentRequest['messages'] }), []);
+  });
+
+  it('sends no cache_control when caching is switched off', async () => {
+    gw = await startScriptedGateway(threeSteps);
+    await runAgentTurn(options(gw, { caching: { keyId: 'k1', memory: new CachingMemory(), enabled: false } }));
+    assert.deepEqual(gw.bodies.flatMap(breakpoints), []);
+  });
+
+  it('a 400 naming cache_control: the same request once more without it, remembered per key and model, said once', async () => {
+    const rejecting: Script = (req) => JSON.stringify(req).includes('cache_control')
+      ? { kind: 'status', status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'messages.0.content.0.cache_control: Extra inputs are not permitted' } } }
+      : { kind: 'message', blocks: [text('ok')] };
+    gw = await startScriptedGateway(rejecting);
+    const saved: string[][] = [];
+    const memory = new CachingMemory([], (entries) => saved.push(entries));
+    const log = eventLog();
+    const first = await runAgentTurn(options(gw, { caching: { keyId: 'k1', memory }, onEvent: log.onEvent }));
+    assert.equal(first.reason, 'end_turn');
+    assert.equal(gw.bodies.length, 2);
+    assert.deepEqual(breakpoints(gw.bodies[1]), []);
+    assert.equal(JSON.stringify(gw.bodies[1].messages), JSON.stringify(first.messages.slice(0, 1)));
+    assert.equal(log.ofType('caching_disabled').length, 1);
+    assert.equal(memory.isRejected('k1', 'agent-model'), true);
+    assert.equal(saved.length, 1);
+    assert.ok(!saved[0][0].includes('test-key'), 'the memory holds the key id, never the key');
+
+    const second = await runAgentTurn(options(gw, { caching: { keyId: 'k1', memory }, onEvent: log.onEvent }));
+    assert.equal(second.reason, 'end_turn');
+    assert.equal(gw.bodies.length, 3, 'no second rejected request');
+    assert.equal(log.ofType('caching_disabled').length, 1, 'said once');
+    assert.equal(memory.isRejected('k2', 'agent-model'), false);
+  });
+
+  it('a 400 that does not name cache_control is not retried', async () => {
+    gw = await startScriptedGateway(() => ({ kind: 'status', status: 400, body: { error: { message: 'max_tokens: too large' } } }));
+    const memory = new CachingMemory();
+    const result = await runAgentTurn(options(gw, { caching: { keyId: 'k1', memory } }));
+    assert.equal(result.reason, 'error');
+    assert.equal(gw.bodies.length, 1);
+    assert.equal(memory.isRejected('k1', 'agent-model'), false);
+  });
+
+  it('a second rejection of the request without cache_control ends the turn (no loop)', async () => {
+    gw = await startScriptedGateway(() => ({ kind: 'status', status: 400, body: { error: { message: 'unknown field cache_control' } } }));
+    const result = await runAgentTurn(options(gw, { caching: { keyId: 'k1', memory: new CachingMemory() } }));
+    assert.equal(result.reason, 'error');
+    assert.equal(gw.bodies.length, 2);
+  });
+
+  it('recognises rejections by status and wording only', () => {
+    const e = (status: number, serverMessage: string) => new GatewayError({ kind: 'bad_request', route: 'POST /v1/messages', status, serverMessage, message: `HTTP ${status}` });
+    assert.equal(isCacheControlRejection(e(400, 'Unrecognized request argument supplied: cache_control')), true);
+    assert.equal(isCacheControlRejection(e(422, 'body.system.0.cache-control: extra fields not permitted')), true);
+    assert.equal(isCacheControlRejection(e(400, 'prompt is too long')), false);
+    assert.equal(isCacheControlRejection(e(500, 'cache_control broke us')), false);
+    assert.equal(isCacheControlRejection(new Error('cache_control')), false);
+  });
+});
