@@ -125,8 +125,8 @@ async function unlistedSteps(
   add({
     title: 'Reachability', status: 'ok',
     lines: [
-      `${urls.models} answered HTTP 404: this gateway does not list models (not a wrong base URL:`,
-      `${urls.messages} exists; it answered HTTP ${probe.status} to an empty test request, which names no model and cannot be billed).`,
+      `${urls.models} answered HTTP 404: this gateway does not list models.`,
+      `The base URL is right: ${urls.messages} exists (it answered HTTP ${probe.status} to an empty test request, which names no model and cannot be billed).`,
     ],
   });
   if (probe.auth) {

@@ -29,12 +29,12 @@ describe('chat session controller (emulator)', function () {
   after(async () => { await emulator.close(); });
   beforeEach(() => emulator.reset());
 
-  function session(key = 'mg-demo-key-0001', timeoutMs = 10_000) {
+  function session(key = 'mg-demo-key-0001', timeoutMs = 10_000, maxRetries = 0) {
     const posted: HostToWebviewMessage[] = [];
     let n = 0;
     const s = new SessionController({
       storage: memoryStorage(),
-      getClient: async () => createGatewayClient({ baseUrl: emulator.url, apiKey: key, maxRetries: 0, timeoutMs }),
+      getClient: async () => createGatewayClient({ baseUrl: emulator.url, apiKey: key, maxRetries, timeoutMs }),
       errorCard: (e) => toErrorCard(e, (x) => adviseOnError(x, { baseUrl: emulator.url, surface: 'chat' })),
       defaults: () => ({ model: 'claude-demo-sonnet', maxTokens: 1024, systemPrompt: '' }),
       post: (m) => posted.push(JSON.parse(JSON.stringify(m)) as HostToWebviewMessage),
@@ -134,6 +134,37 @@ describe('chat session controller (emulator)', function () {
     await until(() => finished().length === 1, 'finish', 8000);
     assert.equal(finished()[0].status, 'complete');
     assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 2);
+  });
+
+  // The extension's clients retry a 429 themselves (maxRetries 2): that wait, too, shows the countdown at once.
+  it('a single 429 retried by the client shows the countdown card during the wait, clears it, then answers', async () => {
+    const { s, finished, of } = session('mg-demo-key-0001', 10_000, 2);
+    emulator.setFaults('mg-demo-key-0001', { status: 429, count: 1, retryAfter: 1 });
+    await s.load();
+    s.send('rate limited once [[tokens=20]]');
+    await until(() => of('errorCard').some((c) => c.card?.queuedUntil !== undefined), 'countdown card on the first 429');
+    const card = of('errorCard').find((c) => c.card)!.card!;
+    assert.equal(card.kind, 'rate_limited');
+    assert.ok(card.retryAfterMs! > 0 && card.retryAfterMs! <= 1000, `wait ${card.retryAfterMs}`);
+    assert.ok(!card.actions.includes('retry'), 'no Retry button racing the automatic send');
+    await until(() => finished().length === 1, 'finish', 8000);
+    assert.equal(finished()[0].status, 'complete');
+    assert.equal(of('errorCard').at(-1)!.card, null, 'the card is cleared once the request went out');
+    assert.equal(s.store.active.messages[1].error, undefined);
+    assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 2);
+  });
+
+  it('stop during the client\'s own 429 wait sends nothing more', async () => {
+    const { s, finished, of } = session('mg-demo-key-0001', 10_000, 2);
+    emulator.setFaults('mg-demo-key-0001', { status: 429, count: 1, retryAfter: 1 });
+    await s.load();
+    s.send('rate limited, then stopped');
+    await until(() => of('errorCard').some((c) => c.card?.queuedUntil !== undefined), 'countdown card');
+    s.stop();
+    await until(() => finished().length === 1, 'finish');
+    assert.equal(finished()[0].status, 'stopped');
+    await new Promise((r) => setTimeout(r, 1300));
+    assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 1);
   });
 
   it('stop cancels a queued request (nothing is sent later)', async () => {
