@@ -140,10 +140,12 @@ async function checksLayer() {
 
 /** Unit and browser tests in one mocha run; the report splits them by folder. */
 async function unitLayer(opts) {
-  const tests = await nodeMocha('unit + browser', ['test/unit/**/*.test.ts', 'test/browser/**/*.test.ts'], opts, 30_000);
+  const tests = await nodeMocha('unit + browser', ['test/unit/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/realgw/**/*.test.ts'], opts, 30_000);
   if (!tests) return;
-  for (const layer of ['unit', 'browser']) {
-    const mine = tests.filter((t) => (/[\\/]test[\\/]browser[\\/]/.test(t.file ?? '') ? 'browser' : 'unit') === layer);
+  // test/realgw: our client through a real third-party gateway from npm (its own summary row).
+  const layerOf = (t) => (/[\\/]test[\\/]browser[\\/]/.test(t.file ?? '') ? 'browser' : /[\\/]test[\\/]realgw[\\/]/.test(t.file ?? '') ? 'real gateway' : 'unit');
+  for (const layer of ['unit', 'browser', 'real gateway']) {
+    const mine = tests.filter((t) => layerOf(t) === layer);
     record({
       layer,
       passed: mine.filter((t) => t.state === 'passed').length,
