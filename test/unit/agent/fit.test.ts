@@ -1,0 +1,98 @@
+// Context fitting: the size estimate, older tool results shortened first with a visible marker, and the loop
+// sending the shortened conversation (read from the request body the server got).
+import * as assert from 'node:assert/strict';
+import { estimateMessages, fitToWindow, omittedMarker, runAgentTurn } from '../../../src/agent';
+import type { MessageParam } from '../../../src/gateway/types';
+import { eventLog, fakeWorkspace, WS } from './fakeTools';
+import { lastToolResults, startScriptedGateway, text, toolUse, type ScriptedGateway } from './scriptedGateway';
+
+function toolRound(id: string, result: string): MessageParam[] {
+  return [
+    { role: 'assistant', content: [{ type: 'tool_use', id, name: 'read_file', input: { path: id } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: result }] },
+  ];
+}
+
+function resultText(messages: MessageParam[], i: number): string {
+  return String((messages[i].content as Array<{ content: string }>)[0].content);
+}
+
+describe('agent context fitting', () => {
+  it('estimates about 4 characters per token, images at a flat rate', () => {
+    const small = estimateMessages([{ role: 'user', content: 'x'.repeat(4000) }]);
+    assert.ok(small >= 1000 && small < 1020, String(small));
+    const image = estimateMessages([{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(400_000) } }] }]);
+    assert.ok(image >= 1600 && image < 1700, String(image));
+  });
+
+  it('leaves a conversation that fits untouched (same array)', () => {
+    const messages: MessageParam[] = [{ role: 'user', content: 'hi' }, ...toolRound('a', 'x'.repeat(1000))];
+    const fit = fitToWindow(messages, 0, 10_000);
+    assert.equal(fit.messages, messages);
+    assert.equal(fit.fits, true);
+    assert.equal(fit.results, 0);
+  });
+
+  it('shortens the oldest tool results first, keeps their start, and marks what was omitted', () => {
+    const big = 'A'.repeat(20_000);
+    const messages: MessageParam[] = [{ role: 'user', content: 'go' }, ...toolRound('a', big), ...toolRound('b', big), ...toolRound('c', big)];
+    const before = JSON.stringify(messages);
+    const fit = fitToWindow(messages, 100, 12_000);
+    assert.equal(fit.fits, true);
+    assert.equal(fit.results, 1, 'only as many as needed');
+    assert.equal(resultText(fit.messages, 2), `${'A'.repeat(400)}\n${omittedMarker(19_600)}`);
+    assert.equal(resultText(fit.messages, 4), big);
+    assert.equal(resultText(fit.messages, 6), big);
+    assert.match(omittedMarker(19_600), /^\[… 19600 characters of an older tool result omitted to fit the context window\]$/);
+    assert.equal(JSON.stringify(messages), before, 'the caller\'s messages are not mutated');
+    // Fitting again is stable: a shortened result is not shortened twice.
+    const again = fitToWindow(fit.messages, 100, 12_000);
+    assert.equal(again.results, 0);
+  });
+
+  it('shortens the newest results only when the older ones are not enough, and says when nothing fits', () => {
+    const messages: MessageParam[] = [{ role: 'user', content: 'go' }, ...toolRound('a', 'A'.repeat(8000)), ...toolRound('b', 'B'.repeat(40_000))];
+    const fit = fitToWindow(messages, 0, 2000);
+    assert.equal(fit.fits, true);
+    assert.equal(fit.results, 2);
+    const none = fitToWindow([{ role: 'user', content: 'x'.repeat(100_000) }], 0, 2000);
+    assert.equal(none.fits, false);
+  });
+
+  describe('in the loop', () => {
+    let gw: ScriptedGateway | undefined;
+    afterEach(async () => {
+      await gw?.close();
+      gw = undefined;
+    });
+
+    it('sends older tool results shortened when the window would overflow, and reports it', async () => {
+      const big = 'line of a big file\n'.repeat(1500); // ~28 500 characters, ~7 000 tokens
+      gw = await startScriptedGateway((_req, n) => n <= 3
+        ? { kind: 'message', blocks: [toolUse(`t${n}`, 'read_file', { path: 'big.txt' })] }
+        : { kind: 'message', blocks: [text('done')] });
+      const log = eventLog();
+      const result = await runAgentTurn({
+        client: gw.client, model: 'm', maxTokens: 1000, contextWindow: 17_000, tools: fakeWorkspace({ '/ws/big.txt': big }).tools,
+        policy: { workspaceFolders: [WS] }, messages: [{ role: 'user', content: 'read it thrice' }], approve: async () => ({ approved: true }),
+        onEvent: log.onEvent,
+      });
+      assert.equal(result.reason, 'end_turn');
+      const last = gw.bodies[3];
+      assert.match(JSON.stringify(last.messages[2]), /characters of an older tool result omitted to fit the context window/);
+      assert.equal(lastToolResults(last)[0].content, big, 'the newest result is intact');
+      assert.ok(log.ofType('context_trimmed').length >= 1);
+      assert.ok(JSON.stringify(last).length / 4 < 17_000 - 1000);
+    });
+
+    it('ends the turn when even shortened results cannot fit', async () => {
+      gw = await startScriptedGateway(() => ({ kind: 'message', blocks: [text('never')] }));
+      const result = await runAgentTurn({
+        client: gw.client, model: 'm', maxTokens: 1000, contextWindow: 2000, tools: [], policy: { workspaceFolders: [WS] },
+        messages: [{ role: 'user', content: 'x'.repeat(40_000) }], approve: async () => ({ approved: true }),
+      });
+      assert.equal(result.reason, 'context_full');
+      assert.equal(gw.bodies.length, 0, 'nothing sent that would be refused (or billed) anyway');
+    });
+  });
+});
