@@ -140,11 +140,13 @@ async function checksLayer() {
 
 /** Unit and browser tests in one mocha run; the report splits them by folder. */
 async function unitLayer(opts) {
-  const tests = await nodeMocha('unit + browser', ['test/unit/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/realgw/**/*.test.ts'], opts, 30_000);
+  const tests = await nodeMocha('unit + browser', ['test/unit/**/*.test.ts', 'test/peer/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/realgw/**/*.test.ts'], opts, 30_000);
   if (!tests) return;
   // test/realgw: our client through a real third-party gateway from npm (its own summary row).
-  const layerOf = (t) => (/[\\/]test[\\/]browser[\\/]/.test(t.file ?? '') ? 'browser' : /[\\/]test[\\/]realgw[\\/]/.test(t.file ?? '') ? 'real gateway' : 'unit');
-  for (const layer of ['unit', 'browser', 'real gateway']) {
+  // test/peer: the official Anthropic SDK's own test cases replayed against our client (its own row).
+  const layerOf = (t) => (/[\\/]test[\\/]browser[\\/]/.test(t.file ?? '') ? 'browser' : /[\\/]test[\\/]realgw[\\/]/.test(t.file ?? '') ? 'real gateway'
+    : /[\\/]test[\\/]peer[\\/]/.test(t.file ?? '') ? 'peer' : 'unit');
+  for (const layer of ['unit', 'peer', 'browser', 'real gateway']) {
     const mine = tests.filter((t) => layerOf(t) === layer);
     record({
       layer,

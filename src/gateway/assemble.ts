@@ -112,8 +112,13 @@ export class MessageAssembler {
     const d = isObj(ev.delta) ? (ev.delta as Json) : {};
     // Every field the gateway sends is kept (stop_details, container, ...), so a streamed message has
     // the shape of the same message from createMessage. Event-level extras (context_management) too.
-    for (const [k, v] of Object.entries(ev)) if (k !== 'type' && k !== 'delta' && k !== 'usage' && v !== undefined) m[k] = v;
-    for (const [k, v] of Object.entries(d)) if (v !== undefined) m[k] = v;
+    // A null only replaces an earlier value for the stop fields, which every message_delta states; for the
+    // others (container, context_management) null means "nothing new", as in the official SDK.
+    const put = (k: string, v: unknown): void => {
+      if (v !== undefined && (v !== null || STOP_FIELDS.has(k) || m[k] === undefined || m[k] === null)) m[k] = v;
+    };
+    for (const [k, v] of Object.entries(ev)) if (k !== 'type' && k !== 'delta' && k !== 'usage') put(k, v);
+    for (const [k, v] of Object.entries(d)) put(k, v);
     // Usage in message_delta is cumulative: overwrite the fields it carries, never add. A null (or absent)
     // counter means "not reported here" and keeps the earlier value, as the official SDK does.
     if (isObj(ev.usage)) {
@@ -206,6 +211,7 @@ function readError(ev: StreamEvent): StreamErrorEvent {
 }
 
 const MAX_BLOCKS = 10_000;
+const STOP_FIELDS = new Set(['stop_reason', 'stop_sequence', 'stop_details']);
 // Deltas are slices of large network chunks: joining them every few hundred lets those chunks die young
 // instead of being promoted (copied) by the GC, and keeps the final join cheap.
 const COMPACT_EVERY = Number(process.env.MG_COMPACT ?? 256);
