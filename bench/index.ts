@@ -41,6 +41,7 @@ async function main(): Promise<void> {
   if (unknown.length) throw new Error(`unknown bench section(s) ${unknown.join(', ')}; known: ${sections.map((s) => s.name).join(', ')}`);
   const rows: StoredRow[] = [];
   const ran: string[] = [];
+  const failed: string[] = [];
   for (const section of sections) {
     if (only.length && !only.includes(section.name)) continue;
     const started = Date.now();
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
     try {
       measured = await section.run();
     } catch (err) {
+      failed.push(section.name);
       measured = [{ figure: section.name, baseline: '-', value: 'not measured', target: '-', met: undefined, note: String((err as Error).message ?? err).split('\n')[0] }];
     }
     const at = new Date().toISOString();
@@ -60,6 +62,11 @@ async function main(): Promise<void> {
   const file = join(root, 'bench', 'results.json');
   const merged = mergeRows(readStored(file), rows, ran, sections.map((s) => s.name));
   writeFileSync(file, JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows: merged }, null, 2) + '\n');
+  // A figure that could not be measured is a failure of the run (the fresh-clone check of npm test relies on it).
+  if (failed.length) {
+    console.error(`[bench] not measured: ${failed.join(', ')}`);
+    process.exitCode = 1;
+  }
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });

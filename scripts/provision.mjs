@@ -16,21 +16,67 @@ export const CACHE = path.join(ROOT, '.vscode-test');
 export const VERSIONS = JSON.parse(fs.readFileSync(path.join(ROOT, 'scripts', 'vscode-versions.json'), 'utf8'));
 export const DEFAULT_VERSIONS = Object.keys(VERSIONS);
 
+/** True when an executable of that name is on PATH. */
+function onPath(name) {
+  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, name)));
+}
+
+/**
+ * Debian packages the layers need. `use`: 'browser' (Chromium: browser, host and UI tests), 'vscode' (running
+ * code-server), 'install' (building code-server's native modules: only while a version is not provisioned yet).
+ */
 const DEBIAN_PACKAGES = [
-  { pkg: 'chromium', present: () => fs.existsSync('/usr/bin/chromium') },
-  { pkg: 'libkrb5-dev', present: () => fs.existsSync('/usr/include/krb5.h') || fs.existsSync('/usr/include/gssapi/gssapi.h') },
-  { pkg: 'ripgrep', present: () => fs.existsSync('/usr/bin/rg') },
+  { pkg: 'chromium', use: 'browser', present: () => fs.existsSync(process.env.MG_CHROMIUM || '/usr/bin/chromium') },
+  { pkg: 'libkrb5-dev', use: 'vscode', present: () => fs.existsSync('/usr/include/krb5.h') || fs.existsSync('/usr/include/gssapi/gssapi.h') },
+  { pkg: 'ripgrep', use: 'vscode', present: () => fs.existsSync('/usr/bin/rg') },
+  { pkg: 'make', use: 'install', present: () => onPath('make') },
+  { pkg: 'g++', use: 'install', present: () => onPath('g++') },
+  { pkg: 'python3', use: 'install', present: () => onPath('python3') },
 ];
 
-/** Installs the Debian packages the harness needs when missing (apt-get, needs root). */
-export async function ensureDebianPackages(log = console.log) {
-  const missing = DEBIAN_PACKAGES.filter((p) => !p.present()).map((p) => p.pkg);
+/** Thrown when packages are missing and this user cannot install them; the message holds the command to run. */
+export class SystemPackagesMissing extends Error {}
+
+/** The Debian packages missing for these uses ('browser', 'vscode', 'install'). */
+export function missingDebianPackages(uses = ['browser', 'vscode', 'install']) {
+  return DEBIAN_PACKAGES.filter((p) => uses.includes(p.use) && !p.present()).map((p) => p.pkg);
+}
+
+/** The uses a run needs: Chromium always; code-server's packages with VS Code layers, build tools while not provisioned. */
+export function packageUses({ vscode = true, versions = DEFAULT_VERSIONS } = {}) {
+  const uses = ['browser'];
+  if (vscode) uses.push('vscode');
+  if (vscode && versions.some((v) => !isProvisioned(v))) uses.push('install');
+  return uses;
+}
+
+/**
+ * Installs the missing Debian packages for these uses with apt-get (as root, or with password-less sudo). When this
+ * user cannot install, throws SystemPackagesMissing at once with the exact command, before any layer runs.
+ */
+export async function ensureDebianPackages(log = console.log, uses = ['browser', 'vscode', 'install']) {
+  const missing = missingDebianPackages(uses);
   if (!missing.length) return;
-  if (process.getuid?.() !== 0) throw new Error(`missing Debian packages ${missing.join(' ')}; run as root or install them`);
-  log(`[provision] apt-get install ${missing.join(' ')}`);
+  const args = ['install', '-y', '--no-install-recommends', ...missing];
+  let sudo = [];
+  if (process.getuid?.() !== 0) {
+    const canSudo = onPath('sudo') && await run('sudo', ['-n', 'true'], { quiet: true }).then(() => true, () => false);
+    if (!canSudo || !onPath('apt-get')) {
+      const how = onPath('apt-get')
+        ? `sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get ${args.join(' ')}`
+        : `install the Debian/Ubuntu packages ${missing.join(' ')} (or set MG_CHROMIUM to a Chromium binary)`;
+      throw new SystemPackagesMissing(`missing system packages: ${missing.join(' ')}; this user cannot install them ` +
+        `(not root, no password-less sudo). Run:\n\n    ${how}\n\nthen run the tests again.`);
+    }
+    sudo = ['sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive'];
+  }
+  log(`[provision] apt-get install ${missing.join(' ')}${sudo.length ? ' (sudo)' : ''}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get', ['update'], { env, quiet: true });
-  await run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env, quiet: true });
+  const apt = (a) => (sudo.length ? run(sudo[0], [...sudo.slice(1), 'apt-get', ...a], { env, quiet: true }) : run('apt-get', a, { env, quiet: true }));
+  await apt(['update']);
+  await apt(args);
+  const still = missingDebianPackages(uses);
+  if (still.length) throw new Error(`apt-get install finished but ${still.join(' ')} still missing`);
 }
 
 /** Environment for npm installs of code-server: its postinstall runs `npx node-gyp` and nested npm installs. */
@@ -182,7 +228,7 @@ export async function provisionVersion(version, { log = console.log, force = fal
 /** Provisions the given versions one after another (parallel npm installs would fight over 2 cores). */
 export async function provision(versions = DEFAULT_VERSIONS, opts = {}) {
   const log = opts.log ?? console.log;
-  await ensureDebianPackages(log);
+  await ensureDebianPackages(log, packageUses({ vscode: true, versions }));
   const out = {};
   for (const v of versions) {
     const t0 = Date.now();
@@ -192,23 +238,32 @@ export async function provision(versions = DEFAULT_VERSIONS, opts = {}) {
   return out;
 }
 
+/** True when a version has a verified install (its marker and the files it names exist). */
+export function isProvisioned(version) {
+  const spec = VERSIONS[version];
+  const info = spec && readJson(path.join(CACHE, `code-server-${spec.codeServer}`, '.provisioned.json'));
+  return Boolean(info && fs.existsSync(info.entry) && fs.existsSync(info.node));
+}
+
 /** Newest provisioned version, or undefined. */
 export function newestProvisioned() {
-  const ready = DEFAULT_VERSIONS.filter((v) => {
-    const info = readJson(path.join(CACHE, `code-server-${VERSIONS[v].codeServer}`, '.provisioned.json'));
-    return info && fs.existsSync(info.entry);
-  });
-  return ready.at(-1);
+  return DEFAULT_VERSIONS.filter(isProvisioned).at(-1);
 }
 
 async function main() {
   const args = process.argv.slice(2);
   if (args.includes('--help')) {
-    console.log('node scripts/provision.mjs [--vscode 1.100.3[,1.139.1]] [--force]');
+    console.log('node scripts/provision.mjs [--vscode 1.100.3[,1.139.1]] [--force] [--system]\n' +
+      '  --system  only the Debian packages (apt-get, as root or with password-less sudo), for CI before npm ci');
     return;
   }
   const i = args.indexOf('--vscode');
   const versions = i >= 0 ? args[i + 1].split(',') : DEFAULT_VERSIONS;
+  if (args.includes('--system')) {
+    await ensureDebianPackages(console.log, packageUses({ vscode: true, versions }));
+    console.log('[provision] system packages present');
+    return;
+  }
   const t0 = Date.now();
   const result = await provision(versions, { force: args.includes('--force') });
   for (const info of Object.values(result)) console.log(`[provision] ${info.version}: ${info.entry} (node ${info.node})`);
@@ -216,5 +271,8 @@ async function main() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((err) => { console.error(`[provision] FAILED: ${err.message}`); process.exit(1); });
+  main().catch((err) => {
+    console.error(err instanceof SystemPackagesMissing ? `[provision] ${err.message}` : `[provision] FAILED: ${err.message}`);
+    process.exit(1);
+  });
 }

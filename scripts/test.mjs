@@ -1,14 +1,19 @@
 #!/usr/bin/env node
-// `npm test`: build, unit + browser tests, VSIX, provisioned code-server (real VS Code) per version,
-// the in-host mocha suite and the UI suite. Ends with one line `N passed, M failed` over all layers.
+// `npm test`: system packages, build, VSIX, provisioned code-server (real VS Code) per version, static checks,
+// unit + browser tests, a fresh-clone check, and per VS Code version the in-host mocha suite and the UI suite.
+// Ends with a timing table, the slowest ten tests and one line `N passed, M failed` over all layers.
+//
+// What overlaps (2 cores): provisioning runs in the background from the start; the VS Code layers start as
+// soon as the VSIX is packaged and their version is provisioned, two at a time (one per harness slot), while
+// the checks, unit tests and fresh-clone check run in this process.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { run, killAll, killChildrenOnExit, secs, withDirLock, withSlotLock } from './lib/proc.mjs';
-import { provision, DEFAULT_VERSIONS } from './provision.mjs';
+import { run, killAll, killTree, killChildrenOnExit, secs, withDirLock, acquireSlot } from './lib/proc.mjs';
+import { provisionVersion, ensureDebianPackages, packageUses, SystemPackagesMissing, DEFAULT_VERSIONS } from './provision.mjs';
 import { packageVsix } from './package.mjs';
-import { startEmulatorProcess } from './lib/emulator.mjs';
 import { runHostLayer, runUiLayer } from './lib/layers.mjs';
+import { freshCloneCheck } from './lib/freshClone.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'test-results');
@@ -23,13 +28,16 @@ const HELP = `node scripts/test.mjs [options]   (npm test = all layers, all VS C
   --vscode V[,V]    VS Code versions for host/UI (default: ${DEFAULT_VERSIONS.join(', ')})
   --keep            leave code-server + emulator running after the run, print the URLs, Ctrl+C to stop
   --no-build        skip the esbuild build and VSIX packaging (reuse dist/ and the last VSIX)
+  --clone           the fresh-clone check (README commands in a git clone of this tree; part of the full run)
+  --slots N         VS Code layers at once (1 or 2, default 2: one per free harness slot)
   --help            this text
-Env: MG_HOST_ROUTE=payload|vsix (force the in-host route), MG_HOST_SUITE_TIMEOUT_MS (20 min), MG_HOST_IDLE_TIMEOUT_MS (5 min),
+Env: MG_VSCODE_SLOTS (as --slots), MG_HOST_ROUTE=payload|vsix (force the in-host route), MG_HOST_SUITE_TIMEOUT_MS (20 min), MG_HOST_IDLE_TIMEOUT_MS (5 min),
      MG_UI_LAYER_TIMEOUT_MS (8 min per version), MG_UI_TIMEOUT_MS (30 s per UI action).
 Artefacts: test-results/ (logs of code-server, extension host and emulator; screenshots; results JSON).`;
 
 function parseArgs(argv) {
-  const opts = { layers: new Set(), grep: undefined, versions: DEFAULT_VERSIONS, keep: false, build: true, help: false };
+  const opts = { layers: new Set(), grep: undefined, versions: DEFAULT_VERSIONS, keep: false, build: true, help: false,
+    clone: false, slots: Number(process.env.MG_VSCODE_SLOTS || 2) };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--unit' || a === '--host' || a === '--ui' || a === '--soak') opts.layers.add(a.slice(2));
@@ -37,10 +45,17 @@ function parseArgs(argv) {
     else if (a === '--vscode') opts.versions = argv[++i].split(',');
     else if (a === '--keep') opts.keep = true;
     else if (a === '--no-build') opts.build = false;
+    else if (a === '--clone') opts.clone = true;
+    else if (a === '--slots') opts.slots = Number(argv[++i]);
     else if (a === '--help' || a === '-h') opts.help = true;
     else throw new Error(`unknown option ${a} (see --help)`);
   }
-  if (!opts.layers.size) opts.layers = new Set(['unit', 'host', 'ui']);
+  if (!opts.layers.size) {
+    opts.layers = new Set(['unit', 'host', 'ui']);
+    // The full run also clones the tree and runs the README's commands there (not with --grep / --no-build).
+    if (!opts.grep && opts.build) opts.clone = true;
+  }
+  if (!(opts.slots >= 1)) throw new Error('--slots needs a number ≥ 1');
   return opts;
 }
 
@@ -51,11 +66,37 @@ function record(row) {
   summary.push({ passed: 0, failed: 0, pending: 0, failures: [], ...row });
 }
 
+/** Start and end of every step and layer (they may overlap), for the timing table. */
+const timings = [];
+/** Every test that ran, with its layer and duration, for the slowest ten. */
+const testTimes = [];
+
+/** Runs fn and keeps its wall-clock span for the timing table. */
+async function timed(name, fn) {
+  const entry = { name, start: Date.now(), end: undefined };
+  timings.push(entry);
+  try {
+    return await fn();
+  } finally {
+    entry.end = Date.now();
+  }
+}
+
+/** Keeps the durations of a layer's tests (mocha report rows: title, durationMs, file). */
+function keepTestTimes(layer, tests) {
+  for (const t of tests ?? []) {
+    if (typeof t.durationMs !== 'number') continue;
+    // Tests of one mocha run may come from several folders (test/unit, test/browser, …): label them by folder.
+    const folder = /[\\/]test[\\/]([^\\/]+)[\\/]/.exec(t.file ?? '')?.[1];
+    testTimes.push({ layer: layer ?? folder, folder, title: t.title, ms: t.durationMs });
+  }
+}
+
 async function step(name, fn) {
   const t0 = Date.now();
   console.log(`\n=== ${name}`);
   try {
-    const value = await fn();
+    const value = await timed(name, fn);
     console.log(`=== ${name}: done in ${secs(t0)}s`);
     return value;
   } catch (err) {
@@ -84,8 +125,10 @@ async function nodeMocha(name, globs, opts, timeoutMs) {
   if (opts.grep) args.push('--grep', opts.grep);
   const t0 = Date.now();
   console.log(`\n=== ${name} tests`);
-  await run(process.execPath, args, { cwd: ROOT, env: { ...process.env, MG_REPORT_FILE: report, MG_RESULTS_DIR: RESULTS } })
-    .catch(() => undefined); // failures are counted from the report
+  // Prefixed lines: VS Code layers may be printing at the same time.
+  await timed(`${name} tests`, () => run(process.execPath, args, {
+    cwd: ROOT, prefix: `[${name}]`, env: { ...process.env, MG_REPORT_FILE: report, MG_RESULTS_DIR: RESULTS },
+  }).catch(() => undefined)); // failures are counted from the report
   console.log(`=== ${name} tests: ${secs(t0)}s`);
   if (!fs.existsSync(report)) {
     record({ layer: name, failed: 1, failures: [{ title: `mocha (${name})`, message: 'crashed before writing its report' }] });
@@ -93,6 +136,7 @@ async function nodeMocha(name, globs, opts, timeoutMs) {
   }
   const { tests } = JSON.parse(fs.readFileSync(report, 'utf8'));
   fs.rmSync(report, { force: true });
+  keepTestTimes(undefined, tests);
   return tests;
 }
 
@@ -158,11 +202,40 @@ async function unitLayer(opts) {
   }
 }
 
+/** VS Code rows after the others, by version then layer: layers that ran at once finish in any order. */
+function sortedSummary() {
+  const rank = (r) => (r.version ? 1 + DEFAULT_VERSIONS.indexOf(r.version) : 0);
+  return summary.map((r, i) => ({ r, i }))
+    .sort((a, b) => rank(a.r) - rank(b.r) || (a.r.version ? a.r.layer.localeCompare(b.r.layer) : a.i - b.i))
+    .map(({ r }) => r);
+}
+
+/** Wall-clock start (since the run began) and duration of every step and layer; overlapping ones show it. */
+function printTimings(t0) {
+  console.log('\n=== timing (wall clock; steps that overlap ran at the same time)');
+  const at = (ms) => `${Math.floor(ms / 60_000)}:${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}`;
+  for (const e of [...timings].sort((a, b) => a.start - b.start)) {
+    const end = e.end ?? Date.now();
+    console.log(`${e.name.padEnd(34)} ${at(e.start - t0).padStart(6)} → ${at(end - t0).padStart(5)}  ${((end - e.start) / 1000).toFixed(1).padStart(6)}s`);
+  }
+  console.log(`${'total'.padEnd(34)} ${''.padStart(6)}   ${at(Date.now() - t0).padStart(5)}  ${secs(t0).padStart(6)}s`);
+}
+
+function printSlowest(n = 10) {
+  if (!testTimes.length) return;
+  console.log(`\n=== slowest ${Math.min(n, testTimes.length)} tests`);
+  for (const t of [...testTimes].sort((a, b) => b.ms - a.ms).slice(0, n)) {
+    console.log(`${(t.ms / 1000).toFixed(1).padStart(6)}s  [${t.layer}] ${t.title}`);
+  }
+}
+
 function printSummary(t0) {
+  printTimings(t0);
+  printSlowest();
   console.log('\n=== summary');
   let passed = 0;
   let failed = 0;
-  for (const row of summary) {
+  for (const row of sortedSummary()) {
     passed += row.passed;
     failed += row.failed;
     const name = row.version ? `${row.layer} (VS Code ${row.version})` : row.layer;
@@ -175,53 +248,142 @@ function printSummary(t0) {
   return failed;
 }
 
-/** --keep runs use their own profile folders; remove those whose run has ended. */
-function removeStaleKeepDirs() {
+/** Remove run folders (--keep profiles, packaged VSIX) of harness runs that have ended. */
+function removeStaleRunDirs() {
   const base = path.join(ROOT, '.vscode-test');
   for (const d of fs.existsSync(base) ? fs.readdirSync(base) : []) {
-    const m = /^runs-keep-(\d+)$/.exec(d);
+    const m = /^(?:runs-keep|vsix)-(\d+)(?:-\d+)?$/.exec(d);
     if (!m) continue;
     try { process.kill(Number(m[1]), 0); } catch { fs.rmSync(path.join(base, d), { recursive: true, force: true }); }
   }
 }
 
-async function vscodeLayers(opts, slot) {
-  removeStaleKeepDirs();
-  const runsDir = path.join(ROOT, '.vscode-test', opts.keep ? `runs-keep-${process.pid}` : `runs-${slot}`);
-  fs.mkdirSync(runsDir, { recursive: true });
-  const vsix = opts.build
-    ? await step('package VSIX', async () => {
-      const out = path.join(runsDir, 'model-gateway.vsix');
-      const { file, bytes } = await withBuildLock(() => packageVsix({ out, noBuild: false, quiet: true }));
-      console.log(`VSIX ${path.relative(ROOT, file)}: ${(bytes / 1024).toFixed(1)} KiB`);
-      return file;
-    })
-    : [path.join(runsDir, 'model-gateway.vsix'), ...fs.readdirSync(ROOT).filter((f) => f.endsWith('.vsix')).map((f) => path.join(ROOT, f))]
-      .find((f) => fs.existsSync(f));
-  if (!vsix) return;
-  const provisioned = await step(`provision VS Code ${opts.versions.join(', ')}`, () => provision(opts.versions));
-  if (!provisioned) return;
-  const emulator = await step('start emulator', async () => {
-    const em = await startEmulatorProcess(ROOT, { logFile: path.join(RESULTS, 'emulator.log') });
-    if (!em) console.log('!!! emulator not available (src/emulator/index.ts missing): suites that need it will skip');
-    else console.log(`emulator ${em.url}`);
-    return em ?? null;
-  });
-  // Slot 0 logs to test-results/<version>/<layer>/, other slots to test-results/slot<N>/<version>/<layer>/.
-  const results = slot === 0 ? RESULTS : path.join(RESULTS, `slot${slot}`);
-  const ctx = { root: ROOT, results, runsDir, vsix, emulator: emulator ?? null, grep: opts.grep, keep: opts.keep, kept: [] };
-  for (const version of opts.versions) {
-    const info = provisioned[version];
-    if (opts.layers.has('host')) {
-      const row = await step(`host tests, VS Code ${version}`, () => runHostLayer(ctx, info));
-      if (row) record({ layer: 'host', version, ...row });
-    }
-    if (opts.layers.has('ui')) {
-      const row = await step(`UI tests, VS Code ${version}`, () => runUiLayer(ctx, info));
-      if (row) record({ layer: 'ui', version, ...row });
-    }
+/** Packages the VSIX once per run into a folder of this run; the VS Code layers copy it into their slot. */
+async function packageStep(opts) {
+  if (!opts.build) {
+    // --no-build: the newest VSIX a run left behind.
+    const found = [0, 1].map((i) => path.join(ROOT, '.vscode-test', `runs-${i}`, 'model-gateway.vsix'))
+      .concat(fs.readdirSync(ROOT).filter((f) => f.endsWith('.vsix')).map((f) => path.join(ROOT, f)))
+      .filter((f) => fs.existsSync(f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
+    if (!found) record({ layer: 'package VSIX', failed: 1, failures: [{ title: 'package VSIX', message: '--no-build but no VSIX from an earlier run' }] });
+    return found;
   }
-  return ctx;
+  return step('package VSIX', async () => {
+    const out = path.join(ROOT, '.vscode-test', `vsix-${process.pid}`, 'model-gateway.vsix');
+    const { file, bytes } = await packageVsix({ out, quiet: true });
+    console.log(`VSIX ${path.relative(ROOT, file)}: ${(bytes / 1024).toFixed(1)} KiB`);
+    return file;
+  });
+}
+
+/**
+ * Provisions the versions one after another in the background (cold: minutes of npm installs and native builds);
+ * returns per version {promise, settled, info | error} so each version's layers can start as soon as it is ready.
+ */
+function provisionInBackground(versions) {
+  const ready = {};
+  let chain = Promise.resolve();
+  for (const version of versions) {
+    const entry = { settled: false };
+    entry.promise = chain = chain.then(async () => {
+      const t0 = Date.now();
+      try {
+        entry.info = await timed(`provision VS Code ${version}`, () => provisionVersion(version, { log: (l) => console.log(l) }));
+        console.log(`[provision] VS Code ${version}: ${entry.info.cached ? 'cached' : 'installed'} (${secs(t0)}s)`);
+      } catch (err) {
+        entry.error = err;
+        console.log(`[provision] VS Code ${version}: FAILED after ${secs(t0)}s: ${err.message}`);
+      } finally {
+        entry.settled = true;
+      }
+    });
+    ready[version] = entry;
+  }
+  return ready;
+}
+
+/** Takes the next job whose VS Code version is provisioned, waiting for provisioning if none is; undefined when none is left. */
+async function nextJob(jobs, ready) {
+  for (;;) {
+    if (!jobs.length) return undefined;
+    const i = jobs.findIndex((j) => ready[j.version].settled);
+    if (i >= 0) return jobs.splice(i, 1)[0];
+    await Promise.race(jobs.map((j) => ready[j.version].promise));
+  }
+}
+
+/** One VS Code layer (host or UI of one version) in a slot; records its row and test times. */
+async function runJob(job, base, ready) {
+  const label = `${job.layer} ${job.version}`;
+  const { info, error } = ready[job.version];
+  if (error) {
+    record({ layer: job.layer, version: job.version, failed: 1, failures: [{ title: `provision VS Code ${job.version}`, message: error.message }] });
+    return;
+  }
+  const ctx = { ...base, prefix: `[${label}]` };
+  const t0 = Date.now();
+  console.log(`\n=== ${label}: starting (slot ${base.slot})`);
+  try {
+    const { tests, ...row } = await timed(`${job.layer === 'ui' ? 'UI' : 'host'} tests, VS Code ${job.version}`,
+      () => (job.layer === 'host' ? runHostLayer : runUiLayer)(ctx, info));
+    keepTestTimes(label, tests);
+    record({ layer: job.layer, version: job.version, ...row });
+    console.log(`=== ${label}: ${row.passed ?? 0} passed, ${row.failed ?? 0} failed in ${secs(t0)}s`);
+  } catch (err) {
+    console.log(`=== ${label}: FAILED after ${secs(t0)}s: ${err.message}`);
+    record({ layer: job.layer, version: job.version, failed: 1, failures: [{ title: label, message: err.message }] });
+  } finally {
+    if (ctx.ownEmulator && !ctx.keep) killTree(ctx.emulator.child);
+  }
+}
+
+/**
+ * Runs every requested (layer, version) in up to opts.slots harness slots at once. A slot is a lock plus its own
+ * folders (profiles, bundles, VSIX copy; logs in test-results/ for slot 0, test-results/slot<N>/ otherwise); at
+ * most two VS Code runs share a checkout, so a second slot held by another run is simply not used until it frees.
+ */
+async function vscodeLayers(opts, vsix, ready) {
+  const jobs = [];
+  // The UI layers take longest: they start first, so two slots end at about the same time.
+  for (const layer of ['ui', 'host']) {
+    for (const version of opts.versions) if (opts.layers.has(layer)) jobs.push({ layer, version });
+  }
+  const kept = [];
+  const locks = [0, 1].map((i) => path.join(ROOT, '.vscode-test', `.lock-harness-${i}`));
+  const worker = async (n) => {
+    const lock = await acquireSlot(locks, {
+      // A second slot is only worth taking while jobs are still waiting.
+      giveUp: () => n > 0 && !jobs.length,
+      onWait: n === 0 ? (pids) => console.log(`\n... waiting for a free VS Code slot (held by test runs ${pids.join(', ')})`) : undefined,
+    });
+    if (!lock) return;
+    try {
+      const { slot } = lock;
+      const runsDir = path.join(ROOT, '.vscode-test', opts.keep ? `runs-keep-${process.pid}-${slot}` : `runs-${slot}`);
+      fs.mkdirSync(runsDir, { recursive: true });
+      const mine = path.join(runsDir, 'model-gateway.vsix');
+      if (path.resolve(vsix) !== path.resolve(mine)) fs.copyFileSync(vsix, mine);
+      const results = slot === 0 ? RESULTS : path.join(RESULTS, `slot${slot}`);
+      const base = { root: ROOT, results, runsDir, vsix: mine, slot, grep: opts.grep, keep: opts.keep, kept };
+      for (let job = await nextJob(jobs, ready); job; job = await nextJob(jobs, ready)) await runJob(job, base, ready);
+    } finally {
+      lock.release();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.slots, 2, jobs.length) }, (_, n) => worker(n)));
+  return { kept };
+}
+
+/** Debian packages before anything that needs them; false (after saying what to run) when this user cannot install. */
+async function systemPackages(opts, vscode) {
+  try {
+    await ensureDebianPackages((l) => console.log(l), packageUses({ vscode, versions: opts.versions }));
+    return true;
+  } catch (err) {
+    if (!(err instanceof SystemPackagesMissing)) throw err;
+    console.log(`\n[harness] ${err.message}`);
+    return false;
+  }
 }
 
 async function main() {
@@ -229,24 +391,31 @@ async function main() {
   if (opts.help) { console.log(HELP); return 0; }
   killChildrenOnExit();
   const t0 = Date.now();
+  const vscode = opts.layers.has('host') || opts.layers.has('ui');
+  // 1. The machine: Chromium (browser tests) and code-server's packages, before the first layer that needs them.
+  if ((opts.layers.has('unit') || vscode) && !(await timed('system packages', () => systemPackages(opts, vscode)))) return 1;
   fs.mkdirSync(RESULTS, { recursive: true });
+  removeStaleRunDirs();
+  // 2. Provisioning in the background (cached: instant; cold: minutes) while the rest gets going.
+  const ready = vscode ? provisionInBackground(opts.versions) : undefined;
   if (opts.build) await step('build', build);
+  // 3. The VSIX, then the VS Code layers start in their slots (packaging builds in a staging copy, not in dist/).
+  const vsix = vscode ? await packageStep(opts) : undefined;
+  const vscodeRun = vscode && vsix ? vscodeLayers(opts, vsix, ready) : Promise.resolve({ kept: [] });
+  // 4. Meanwhile in this process: static checks, unit + browser tests, the fresh-clone check.
   if (opts.layers.has('unit') && !opts.grep) await step('static checks', checksLayer);
   if (opts.layers.has('unit')) await unitLayer(opts);
   if (opts.layers.has('soak')) await soakLayer(opts);
-  let ctx;
-  if (opts.layers.has('host') || opts.layers.has('ui')) {
-    // At most two VS Code runs at a time per checkout, each in its own slot (profiles, bundles, VSIX):
-    // more code-servers at once on a 2-core machine only make every run slow.
-    const locks = [0, 1].map((i) => path.join(ROOT, '.vscode-test', `.lock-harness-${i}`));
-    ctx = await withSlotLock(locks, (slot) => vscodeLayers(opts, slot),
-      (pids) => console.log(`\n... waiting for a free VS Code slot (held by test runs ${pids.join(', ')})`));
+  if (opts.clone) {
+    const row = await step('fresh clone', () => freshCloneCheck(ROOT, { log: (l) => console.log(`[fresh clone] ${l}`) }));
+    if (row) record({ layer: 'fresh clone', ...row });
   }
-  const keeping = opts.keep && ctx?.kept.length;
+  const ctx = await vscodeRun;
+  if (vsix && opts.build) fs.rmSync(path.dirname(vsix), { recursive: true, force: true });
+  const keeping = opts.keep && ctx.kept.length;
   if (keeping) {
     console.log('\n=== kept running (Ctrl+C stops everything)');
     for (const k of ctx.kept) console.log(`${k}`);
-    if (ctx.emulator) console.log(`emulator: ${ctx.emulator.url} (admin token ${ctx.emulator.adminToken})`);
   }
   const failed = printSummary(t0);
   if (keeping) await new Promise(() => undefined);

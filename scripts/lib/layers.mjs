@@ -6,6 +6,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { run, killTree, secs } from './proc.mjs';
 import { prepareProfile, installVsix, startCodeServer, collectLogs } from './codeServer.mjs';
+import { startEmulatorProcess } from './emulator.mjs';
 import { bundleHostTests } from './hostBundle.mjs';
 import { packageHostRunner } from './hostRunner.mjs';
 
@@ -44,20 +45,39 @@ function vscodeEnvironment(ctx, info, profile) {
   return { settings, env };
 }
 
+/** ctx.log, or console.log with the layer's prefix (two layers may run at once). */
+function logger(ctx) {
+  return ctx.log ?? ((line) => console.log(ctx.prefix ? `${ctx.prefix} ${line}` : line));
+}
+
+/**
+ * Fresh logs folder, emulator and profile with the VSIX(s) installed. Every layer gets its own emulator:
+ * tests set faults and rate limits per key, and two layers may run at the same time.
+ */
 async function freshServer(ctx, info, layer, extraVsix = []) {
+  const log = logger(ctx);
   const { logs, profileDir } = layerDirs(ctx, info, layer);
+  if (ctx.emulator === undefined) {
+    ctx.emulator = await startEmulatorProcess(ctx.root, { logFile: path.join(logs, 'emulator.log') });
+    if (!ctx.emulator) log('!!! emulator not available (src/emulator/index.ts missing): suites that need it will skip');
+    else ctx.ownEmulator = true;
+  }
   const { settings } = vscodeEnvironment(ctx, info);
   const profile = prepareProfile(profileDir, { settings });
+  const t0 = Date.now();
   for (const vsix of [ctx.vsix, ...extraVsix]) await installVsix(info, profile, vsix);
+  log(`VSIX installed in ${secs(t0)}s; emulator ${ctx.emulator?.url ?? 'none'}; logs ${path.relative(ctx.root, logs)}/`);
   return { logs, profile };
 }
 
 async function stopServer(ctx, server, profile, logs, label) {
   if (ctx.keep) {
     ctx.kept.push(`${label}: ${server.workbenchUrl}`);
+    if (ctx.emulator) ctx.kept.push(`${label} emulator: ${ctx.emulator.url} (admin token ${ctx.emulator.adminToken})`);
     return;
   }
   killTree(server.child);
+  if (ctx.ownEmulator) killTree(ctx.emulator.child);
   await new Promise((r) => (server.child.exitCode !== null ? r() : server.child.once('exit', r)));
   collectLogs(profile, logs);
 }
@@ -71,12 +91,12 @@ export async function runHostLayer(ctx, info) {
   const runnerVsix = route === 'vsix' ? [await packageHostRunner(ctx.root, bundleDir, ctx.runsDir)] : [];
   const { logs, profile } = await freshServer(ctx, info, 'host', runnerVsix);
   const resultsFile = path.join(profile.dir, 'host-results.json');
-  console.log(`logs: ${path.relative(ctx.root, logs)}/`);
+  const log = logger(ctx);
   const { env } = vscodeEnvironment(ctx, info, profile);
   Object.assign(env, { MG_HOST_RESULTS: resultsFile }, route === 'vsix' ? { MG_HOST_TESTS: '1' } : {});
   if (ctx.grep) env.MG_HOST_GREP = ctx.grep;
   const server = await startCodeServer(info, profile, { env, logFile: path.join(logs, 'code-server.log') });
-  console.log(`code-server ${info.codeServer} at ${server.url}, route ${route}, ${tests.length} test files`);
+  log(`code-server ${info.codeServer} at ${server.url}, route ${route}, ${tests.length} test files`);
   let url = server.workbenchUrl;
   if (route === 'payload') {
     const installed = fs.readdirSync(profile.extDir).find((d) => d.startsWith('model-gateway.model-gateway-'));
@@ -89,7 +109,7 @@ export async function runHostLayer(ctx, info) {
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(url);
-    const results = await waitForHostResults(resultsFile, server.child);
+    const results = await waitForHostResults(resultsFile, server.child, log);
     fs.copyFileSync(resultsFile, path.join(logs, 'host-results.json'));
     await page.screenshot({ path: path.join(logs, 'host-workbench.png') }).catch(() => undefined);
     return {
@@ -98,6 +118,7 @@ export async function runHostLayer(ctx, info) {
       pending: results.pending,
       failures: results.failures,
       note: `route ${route}, vscode.version ${results.vscodeVersion}`,
+      tests: [...results.passes.map((t) => ({ ...t, state: 'passed' })), ...results.failures.map((t) => ({ ...t, state: 'failed' }))],
     };
   } finally {
     await browser.close();
@@ -106,25 +127,34 @@ export async function runHostLayer(ctx, info) {
 }
 
 /** Waits for the runner's results file, echoing its progress lines; fails fast when code-server dies. */
-async function waitForHostResults(resultsFile, child) {
-  const total = Number(process.env.MG_HOST_SUITE_TIMEOUT_MS || 20 * 60_000);
+async function waitForHostResults(resultsFile, child, log) {
+  const limit = Number(process.env.MG_HOST_SUITE_TIMEOUT_MS || 20 * 60_000);
   const idle = Number(process.env.MG_HOST_IDLE_TIMEOUT_MS || 5 * 60_000);
   const progressFile = `${resultsFile}.progress`;
   const t0 = Date.now();
   let lastChange = Date.now();
   let shown = 0;
+  let done = 0;
+  let total = 0;
   for (;;) {
+    // Looked at before the progress file, so the last progress lines are shown before returning.
+    const finished = fs.existsSync(resultsFile);
     if (fs.existsSync(progressFile)) {
       const text = fs.readFileSync(progressFile, 'utf8');
-      if (text.length > shown) {
-        process.stdout.write(text.slice(shown));
-        shown = text.length;
+      // Whole lines only; each finished test gets a running count.
+      const end = text.lastIndexOf('\n') + 1;
+      if (end > shown) {
+        for (const line of text.slice(shown, end - 1).split('\n')) {
+          total = Number(/^\[host\] (\d+) tests$/.exec(line)?.[1] ?? total);
+          log(/^\s*[✓✗]/.test(line) ? `${line} [${++done}${total ? `/${total}` : ''}]` : line);
+        }
+        shown = end;
         lastChange = Date.now();
       }
     }
-    if (fs.existsSync(resultsFile)) return JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+    if (finished) return JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
     if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode} during the host suite`);
-    if (Date.now() - t0 > total) throw new Error(`host suite did not finish in ${total / 1000}s`);
+    if (Date.now() - t0 > limit) throw new Error(`host suite did not finish in ${limit / 1000}s`);
     if (Date.now() - lastChange > idle) {
       throw new Error(`host suite silent for ${idle / 1000}s (${shown ? 'stuck in a test' : 'never started: see exthost log'})`);
     }
@@ -138,9 +168,10 @@ export async function runUiLayer(ctx, info) {
   const files = fs.existsSync(uiDir) ? fs.readdirSync(uiDir).filter((f) => f.endsWith('.test.ts')).sort() : [];
   if (!files.length) return { note: 'no test/ui/*.test.ts' };
   const { logs, profile } = await freshServer(ctx, info, 'ui');
+  const log = logger(ctx);
   const { env } = vscodeEnvironment(ctx, info, profile);
   const server = await startCodeServer(info, profile, { env, logFile: path.join(logs, 'code-server.log') });
-  console.log(`code-server ${info.codeServer} at ${server.url}, ${files.length} UI test files`);
+  log(`code-server ${info.codeServer} at ${server.url}, ${files.length} UI test files`);
   const report = path.join(logs, 'ui-report.json');
   const args = [path.join(ctx.root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--require', 'tsx/cjs', '--timeout', '180000',
     '--reporter', path.join(ctx.root, 'scripts', 'lib', 'reporter.cjs'), ...files.map((f) => path.join('test', 'ui', f))];
@@ -151,10 +182,10 @@ export async function runUiLayer(ctx, info) {
   fs.rmSync(report, { force: true });
   try {
     await run(process.execPath, args, {
-      cwd: ctx.root, timeoutMs: budgetMs,
+      cwd: ctx.root, timeoutMs: budgetMs, prefix: ctx.prefix,
       env: { ...process.env, ...env, MG_WORKBENCH_URL: server.workbenchUrl, MG_REPORT_FILE: report },
     }).catch(() => undefined); // failures are counted from the report
-    console.log(`UI mocha: ${secs(t0)}s`);
+    log(`UI mocha: ${secs(t0)}s`);
     if (!fs.existsSync(report)) return { failed: 1, failures: [{ title: 'mocha (UI)', message: 'crashed before writing its report' }] };
     const { tests, done } = JSON.parse(fs.readFileSync(report, 'utf8'));
     const failures = tests.filter((t) => t.state === 'failed');
@@ -164,6 +195,7 @@ export async function runUiLayer(ctx, info) {
       failed: failures.length,
       pending: tests.filter((t) => t.state === 'pending').length,
       failures,
+      tests,
     };
   } finally {
     await stopServer(ctx, server, profile, logs, `ui ${info.version}`);

@@ -4,23 +4,30 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 
 /** Children started by this process, killed by killAll(). */
 const children = new Set();
 
 /** Runs a command to completion; rejects on non-zero exit. Returns captured stdout when capture is set. */
 export function run(cmd, args, opts = {}) {
-  const { capture = false, env, cwd, quiet = false, timeoutMs } = opts;
+  const { capture = false, env, cwd, quiet = false, timeoutMs, prefix } = opts;
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
       cwd, env: env ?? process.env, detached: true,
-      stdio: capture || quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
+      stdio: capture || quiet || prefix ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
     });
     children.add(child);
     let out = '';
     let err = '';
-    child.stdout?.on('data', (d) => { out += d; });
-    child.stderr?.on('data', (d) => { err += d; });
+    if (prefix && !capture && !quiet) {
+      // Two layers may run at once: every line says which one it comes from.
+      child.stdout.pipe(prefixLines(prefix, process.stdout));
+      child.stderr.pipe(prefixLines(prefix, process.stderr));
+    } else {
+      child.stdout?.on('data', (d) => { out += d; });
+      child.stderr?.on('data', (d) => { err += d; });
+    }
     const timer = timeoutMs ? setTimeout(() => killTree(child), timeoutMs) : undefined;
     child.on('error', (e) => { clearTimeout(timer); children.delete(child); reject(e); });
     child.on('close', (code, signal) => {
@@ -32,6 +39,23 @@ export function run(cmd, args, opts = {}) {
         reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}${quiet || capture ? `\n${tail}` : ''}`));
       }
     });
+  });
+}
+
+/** A writable that forwards whole lines to dest, each starting with prefix. */
+export function prefixLines(prefix, dest) {
+  let pending = '';
+  return new Writable({
+    write(chunk, _enc, cb) {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop();
+      if (lines.length) dest.write(lines.map((l) => `${prefix} ${l}\n`).join(''));
+      cb();
+    },
+    final(cb) {
+      if (pending) dest.write(`${prefix} ${pending}\n`);
+      cb();
+    },
   });
 }
 
@@ -134,6 +158,25 @@ function tryLock(dir) {
   };
   process.once('exit', release);
   return { release };
+}
+
+/**
+ * Takes the first free lock directory of dirs, polling until one is free or giveUp() says to stop;
+ * resolves {slot, release} or undefined (gave up). onWait(pids) is called once when all are held.
+ */
+export async function acquireSlot(dirs, { giveUp = () => false, onWait } = {}) {
+  let told = false;
+  for (;;) {
+    if (giveUp()) return undefined;
+    const owners = [];
+    for (let i = 0; i < dirs.length; i++) {
+      const got = tryLock(dirs[i]);
+      if (got.release) return { slot: i, release: got.release };
+      owners.push(got.owner);
+    }
+    if (!told && owners.every((o) => Number.isInteger(o))) { told = true; onWait?.(owners); }
+    await new Promise((r) => setTimeout(r, 1000 + Math.random() * 1000));
+  }
 }
 
 /**

@@ -1,22 +1,51 @@
-// Mocha reporter for the harness: the usual spec output, plus a JSON summary written to
-// MG_REPORT_FILE ({tests: [{title, file, state, message?}]}) so scripts/test.mjs can count per layer.
+// Mocha reporter for the harness: one line per suite and per test (with its time and a running count, so a
+// long layer never looks hung), mocha's usual failure details at the end, and a JSON summary written to
+// MG_REPORT_FILE ({tests: [{title, file, state, durationMs, message?}], done}) so scripts/test.mjs can count
+// per layer and list the slowest tests.
 const fs = require('fs');
 const Mocha = require('mocha');
 
-class HarnessReporter extends Mocha.reporters.Spec {
+const { Base } = Mocha.reporters;
+
+class HarnessReporter extends Base {
   constructor(runner, options) {
     super(runner, options);
     const tests = [];
     const file = process.env.MG_REPORT_FILE;
+    // Read at start: mocha applies --grep after constructing the reporter.
+    let total = runner.total;
+    runner.once('start', () => { total = runner.total; });
+    let n = 0;
     // Written after every test too, so a run the harness has to kill still leaves its counts.
     const save = (done) => { if (file) fs.writeFileSync(file, JSON.stringify({ tests, done }, null, 2)); };
-    runner.on('pass', (t) => { tests.push({ title: t.fullTitle(), file: t.file, state: 'passed' }); save(false); });
-    runner.on('pending', (t) => { tests.push({ title: t.fullTitle(), file: t.file, state: 'pending' }); save(false); });
-    runner.on('fail', (t, err) => {
-      tests.push({ title: t.fullTitle(), file: t.file ?? t.parent?.file, state: 'failed', message: String(err?.message ?? err) });
+    const time = (t) => (t.duration >= 100 ? ` (${(t.duration / 1000).toFixed(1)}s)` : '');
+    const count = () => `[${++n}/${total}]`;
+    // Title below the file's top-level suite (printed once as its header), nested describe()s included.
+    const name = (t) => t.titlePath().slice(1).join(' › ') || t.title;
+    runner.on('suite', (s) => {
+      // Top-level suites only (one per file, usually): nested describe()s would double the output.
+      if (s.parent?.root) Base.consoleLog(`  › ${s.title} (${s.total()} tests)`);
+    });
+    runner.on('pass', (t) => {
+      tests.push({ title: t.fullTitle(), file: t.file, state: 'passed', durationMs: t.duration });
+      Base.consoleLog(`    ✓ ${name(t)}${time(t)} ${count()}`);
       save(false);
     });
-    runner.once('end', () => save(true));
+    runner.on('pending', (t) => {
+      tests.push({ title: t.fullTitle(), file: t.file, state: 'pending' });
+      Base.consoleLog(`    - ${name(t)} (pending) ${count()}`);
+      save(false);
+    });
+    runner.on('fail', (t, err) => {
+      tests.push({ title: t.fullTitle(), file: t.file ?? t.parent?.file, state: 'failed', durationMs: t.duration, message: String(err?.message ?? err) });
+      // A failing hook is not one of the counted tests.
+      Base.consoleLog(`    ✗ ${name(t)}${time(t)} ${t.type === 'hook' ? '' : count()}`);
+      save(false);
+    });
+    runner.once('end', () => {
+      save(true);
+      this.epilogue();
+    });
   }
 }
 

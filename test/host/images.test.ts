@@ -37,6 +37,8 @@ describe('images in the extension host', function () {
 
   before(async () => {
     await vscode.extensions.getExtension(EXTENSION_ID)?.activate();
+    // This suite runs last (test/host/index.ts): start from the demo key whatever the suites before left active.
+    await run(Commands.switchKey, 'environment').then(undefined, () => undefined);
     await settings().update('images.confirmCostlyRequests', false, vscode.ConfigurationTarget.Global);
     await settings().update('images.mode', 'async', vscode.ConfigurationTarget.Global);
     await run(Commands.refreshModels, { quiet: true });
@@ -214,7 +216,7 @@ describe('images in the extension host', function () {
     assert.strictEqual(tab.label, 'Images');
   });
   // Last: after a 429 the image queue holds later submissions until Retry-After has passed. 61 s is just over
-  // the client's 60 s limit for sleeping through a wait, so the suites after this one wait the least.
+  // the client's 60 s limit for sleeping through a wait; the runner puts this suite after all others.
   it('429 with a long Retry-After: reported with the wait, one submission, no concurrent resend', async () => {
     await admin.setFaults(DEMO, { status: 429, count: 3, retryAfter: 61 });
     const before = (await admin.requests()).filter((r) => r.route === 'images.generations.async').length;

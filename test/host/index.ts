@@ -11,7 +11,7 @@ import Mocha from 'mocha';
 export interface HostResults {
   vscodeVersion: string;
   passes: { title: string; durationMs?: number }[];
-  failures: { title: string; message: string; stack?: string }[];
+  failures: { title: string; message: string; stack?: string; durationMs?: number }[];
   pending: number;
   error?: string;
 }
@@ -55,7 +55,10 @@ function createMocha(): Mocha {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: Number(process.env.MG_HOST_TIMEOUT_MS || 60_000) });
   if (process.env.MG_HOST_GREP) mocha.grep(process.env.MG_HOST_GREP);
   const dir = testDir();
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort();
+  // The images suite goes last: its final test leaves the client's image queue paused for a 61 s Retry-After (it
+  // must exceed the client's 60 s limit to test the failure), which any later image request would sit out.
+  const last = (f: string) => (f === 'images.test.js' ? 1 : 0);
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort((a, b) => last(a) - last(b) || a.localeCompare(b));
   for (const f of files) mocha.addFile(path.join(dir, f));
   progress(`[host] ${files.length} test files in ${dir}`);
   return mocha;
@@ -68,13 +71,19 @@ export async function runSuite(): Promise<HostResults> {
     const mocha = createMocha();
     await new Promise<void>((resolve) => {
       const runner = mocha.run(() => resolve());
+      // The harness echoes these lines live (with a running count), so a long suite never looks hung.
+      progress(`[host] ${runner.total} tests`);
+      const time = (ms?: number) => (ms !== undefined && ms >= 100 ? ` (${(ms / 1000).toFixed(1)}s)` : '');
+      runner.on('suite', (s) => {
+        if (s.parent?.root) progress(`  › ${s.title} (${s.total()} tests)`);
+      });
       runner.on('pass', (t) => {
         results.passes.push({ title: t.fullTitle(), durationMs: t.duration });
-        progress(`  ✓ ${t.fullTitle()}`);
+        progress(`    ✓ ${t.titlePath().slice(1).join(' › ')}${time(t.duration)}`);
       });
       runner.on('fail', (t, err: Error) => {
-        results.failures.push({ title: t.fullTitle(), message: String(err?.message ?? err), stack: err?.stack });
-        progress(`  ✗ ${t.fullTitle()}: ${String(err?.message ?? err).split('\n')[0]}`);
+        results.failures.push({ title: t.fullTitle(), message: String(err?.message ?? err), stack: err?.stack, durationMs: t.duration });
+        progress(`    ✗ ${t.titlePath().slice(1).join(' › ')}${time(t.duration)}: ${String(err?.message ?? err).split('\n')[0]}`);
       });
       runner.on('pending', () => { results.pending++; });
     });

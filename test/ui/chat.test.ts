@@ -116,12 +116,18 @@ describe('chat view (UI)', function () {
     const previous = fs.readFileSync(settingsFile, 'utf8');
     fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(previous), 'modelGateway.requestTimeoutSeconds': 5 }, null, 2));
     try {
-      await new Promise((r) => setTimeout(r, 3000));
+      // code-server 4.100.3 never sees an external write to settings.json (4.139.1 does, after ~4 s): a reload reads
+      // it on every version. Waiting instead cost the default 120 s timeout on 1.100.3.
+      await wb.page.reload();
+      await wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+      await wb.openView(CONTAINER_TITLE);
+      chat = wb.chatWebview();
+      await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
       await admin.setFaults(KEY, { hang: true });
       await send('this will hang');
       const card = lastAnswer().locator('.error-card');
-      // The short timeout from the settings file was not always picked up by code-server in time: allow the default 120 s.
-      await card.waitFor({ timeout: 150_000 });
+      // 5 s timeout, plus slack for a loaded machine (far below the 120 s default it replaces).
+      await card.waitFor({ timeout: 45_000 });
       assert.match(await card.innerText(), /outcome is unknown/i);
       assert.equal(await card.locator('button', { hasText: 'Retry' }).count(), 0);
     } finally {
