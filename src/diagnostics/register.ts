@@ -83,7 +83,10 @@ export async function refreshModels(services: PlatformServices, args: RefreshArg
     );
     if (snapshot && !quiet) {
       const split = splitByKind(snapshot.models, services.config.current.modelKindOverrides);
-      void vscode.window.showInformationMessage(`Model Gateway: ${snapshot.models.length} models for key ${snapshot.keyFingerprint}: ${split.chat.length} chat, ${split.image.length} image.`);
+      const counts = `${snapshot.models.length} models for key ${snapshot.keyFingerprint}: ${split.chat.length} chat, ${split.image.length} image`;
+      void vscode.window.showInformationMessage(snapshot.listUnavailable
+        ? `Model Gateway: this gateway does not list models (GET /v1/models: 404); using the declared ones (modelGateway.models.declared): ${counts}.`
+        : `Model Gateway: ${counts}.`);
     }
     return snapshot;
   } catch (error) {
