@@ -86,6 +86,17 @@ export const APPROVAL_RULES: readonly ApprovalRule[] = [
   rule('read-in-workspace', 'auto', false, (f) => f.approvalClass === 'read' ? 'reads inside the workspace are automatic.' : undefined),
 ];
 
+/**
+ * The ignore-list pattern that hides `realPath` from the model, else undefined. For tools that return many
+ * paths at once (list, find, search): they drop these entries so a secret never reaches the model by listing.
+ */
+export function secretPattern(realPath: string, settings: PolicySettings): string | undefined {
+  const patterns = [...DEFAULT_SECRET_PATTERNS, ...(settings.secretPatterns ?? [])];
+  let hit: string | undefined;
+  eachPath({ toolName: '', approvalClass: 'read', target: { paths: [realPath] } }, settings, (rel) => (hit = matchIgnored(rel, patterns)));
+  return hit;
+}
+
 /** The verdict on one tool call: the first applicable rule of APPROVAL_RULES (ask when none applies). */
 export function decide(facts: PolicyFacts, settings: PolicySettings): PolicyVerdict {
   for (const r of APPROVAL_RULES) {

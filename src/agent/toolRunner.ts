@@ -60,7 +60,7 @@ async function runOne(call: ToolUseBlock, problem: ToolCall['problem'], step: nu
     o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: problem?.raw ?? call.input });
     const raw = problem?.raw ?? (typeof call.input === 'string' ? call.input : JSON.stringify(call.input) ?? '');
     const why = problem ? `: ${problem.reason}` : '';
-    return error(`Not run: the input of this call is not a valid JSON object${why} (${describeRaw(raw)}). Send the call again with complete, valid JSON input.`);
+    return error(`Not run: the input of this call is not a valid JSON object${why}. Send the call again with complete, valid JSON input. Received:\n${shorten(raw)}`);
   }
   if (!tool) {
     o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input });
@@ -144,9 +144,8 @@ function error(text: string): ToolResult {
   return { content: text, isError: true };
 }
 
-function describeRaw(raw: string): string {
-  const shown = raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
-  return `received ${JSON.stringify(shown)}`;
+function shorten(raw: string): string {
+  return raw.length > 300 ? `${raw.slice(0, 300)}… (${raw.length} characters)` : raw;
 }
 
 function messageOf(e: unknown): string {
