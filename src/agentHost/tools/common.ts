@@ -1,0 +1,81 @@
+// Shared plumbing of the VS Code tools: what they receive from the host, input checks (model input is
+// untrusted JSON), and the rule that a path approved in target() is the path invoke() touches.
+import type * as vscode from 'vscode';
+import type { ToolResult } from '../../agent';
+import type { Checkpoints } from '../checkpoints';
+import type { PendingChanges } from '../proposals';
+import { resolveToolPath, type ResolvedPath } from '../resolve';
+import type { AgentWorkspaceSnapshot } from '../workspaceContext';
+
+export interface ToolHost {
+  /** Settings, real folders and secret patterns, as of now. */
+  snapshot(): Promise<AgentWorkspaceSnapshot>;
+  proposals: PendingChanges;
+  checkpoints: Checkpoints;
+  /** False in untrusted workspaces: every tool then refuses. */
+  trusted(): boolean;
+}
+
+export type Input = Record<string, unknown>;
+
+export function str(input: Input, key: string, required: true): string;
+export function str(input: Input, key: string, required?: false): string | undefined;
+export function str(input: Input, key: string, required = false): string | undefined {
+  const v = input[key];
+  if (v === undefined || v === null) {
+    if (required) throw new Error(`the "${key}" field is required.`);
+    return undefined;
+  }
+  if (typeof v !== 'string') throw new Error(`the "${key}" field must be a string.`);
+  return v;
+}
+
+export function int(input: Input, key: string, min: number, max: number): number | undefined {
+  const v = input[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw new Error(`the "${key}" field must be an integer.`);
+  if (v < min || v > max) throw new Error(`the "${key}" field must be between ${min} and ${max}.`);
+  return v;
+}
+
+export function bool(input: Input, key: string): boolean | undefined {
+  const v = input[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') throw new Error(`the "${key}" field must be true or false.`);
+  return v;
+}
+
+export function errorResult(text: string): ToolResult {
+  return { content: text, isError: true };
+}
+
+export const UNTRUSTED = 'Agent tools are unavailable in Restricted Mode (untrusted workspace).';
+
+/**
+ * Remembers the path resolved for the policy (target) so that invoke can check the file system still resolves
+ * it the same way: a symlink swapped between approval and use must not redirect the call.
+ */
+export class ResolvedInputs {
+  private readonly byInput = new WeakMap<object, ResolvedPath>();
+
+  async forTarget(input: Input, key: string, folderReals: readonly string[]): Promise<ResolvedPath> {
+    const r = await resolveToolPath(input[key], folderReals);
+    this.byInput.set(input, r);
+    return r;
+  }
+
+  async forInvoke(input: Input, key: string, folderReals: readonly string[]): Promise<ResolvedPath> {
+    const approved = this.byInput.get(input);
+    const now = await resolveToolPath(input[key], folderReals);
+    if (approved && approved.realPath !== now.realPath) {
+      throw new Error(`${now.display} now resolves to ${now.realPath}, not to ${approved.realPath} as when it was approved.`);
+    }
+    return now;
+  }
+}
+
+/** An open editor's document for `uri`, if any (its text may differ from the disk). */
+export function openDocument(workspace: typeof vscode.workspace, uri: vscode.Uri): vscode.TextDocument | undefined {
+  const key = uri.toString();
+  return workspace.textDocuments.find((d) => d.uri.toString() === key);
+}

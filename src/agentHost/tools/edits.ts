@@ -1,0 +1,179 @@
+// Write tools: propose_edit, create_file, delete_file. None of them writes: each registers a pending change
+// (see proposals.ts), opens the diff and waits for the user's accept or reject, then tells the model what
+// happened. When the policy would auto-approve the write (the user's autoApproveWrites setting, and not a
+// protected path), the change is accepted at once, still through WorkspaceEdit and a checkpoint.
+import * as vscode from 'vscode';
+import { decide, type Tool, type ToolContext, type ToolResult } from '../../agent';
+import { outcomeText, type ProposeRequest } from '../proposals';
+import { targetPaths } from '../resolve';
+import { applySearchReplace, looksBinary, type SearchReplaceBlock } from '../text';
+import { errorResult, openDocument, ResolvedInputs, str, UNTRUSTED, type Input, type ToolHost } from './common';
+
+export interface EditToolOptions {
+  /** Open the diff editor when a change waits for review (default true; the chat UI may open it itself). */
+  openDiff?: boolean;
+}
+
+const MAX_EDIT_BYTES = 10 * 1024 * 1024;
+
+async function review(host: ToolHost, toolName: string, req: ProposeRequest, ctx: ToolContext, options: EditToolOptions): Promise<ToolResult> {
+  const snap = await host.snapshot();
+  // The same verdict the loop reached: 'auto' only when the settings auto-approve writes and no protection applies.
+  const auto = decide({ toolName, approvalClass: 'write', target: { paths: targetPaths(req.target) } }, snap.policy).decision === 'auto';
+  const { id, done } = host.proposals.propose({ ...req, toolUseId: ctx.toolUseId, turnId: host.checkpoints.currentTurn });
+  const onAbort = () => void host.proposals.reject(id, 'the user stopped the turn');
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    if (ctx.signal.aborted) onAbort();
+    else if (auto) void host.proposals.accept(id);
+    else {
+      ctx.progress(`Waiting for the user to review the ${req.kind === 'edit' ? 'edit to' : req.kind === 'create' ? 'new file' : 'deletion of'} ${req.target.display}`);
+      if (options.openDiff !== false) await host.proposals.open(id);
+    }
+    const outcome = await done;
+    return { content: outcomeText(req.kind, req.target.display, outcome), isError: outcome.status === 'failed', details: { changeId: id, kind: req.kind, path: req.target.display, outcome, autoApproved: auto } };
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function blocksOf(input: Input): SearchReplaceBlock[] | undefined {
+  const v = input.edits;
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || v.length === 0) throw new Error('"edits" must be a non-empty array of {search, replace} blocks.');
+  return v.map((b, i) => {
+    const o = b as { search?: unknown; replace?: unknown } | null;
+    if (!o || typeof o.search !== 'string' || typeof o.replace !== 'string') throw new Error(`edit block ${i + 1} needs string "search" and "replace" fields.`);
+    return { search: o.search, replace: o.replace };
+  });
+}
+
+/** Whole-file content in the document's line endings (a model writes \n; a CRLF file stays CRLF). */
+function inEol(text: string, original: string): string {
+  return original.includes('\r\n') && !text.includes('\r\n') ? text.replace(/\n/g, '\r\n') : text;
+}
+
+async function currentText(uri: vscode.Uri): Promise<{ text: string } | { error: string }> {
+  const open = openDocument(vscode.workspace, uri);
+  if (open) return { text: open.getText() };
+  const stat = await vscode.workspace.fs.stat(uri);
+  if (stat.size > MAX_EDIT_BYTES) return { error: `the file is ${stat.size} bytes, too large to edit here` };
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  if (looksBinary(bytes)) return { error: 'it is a binary file' };
+  // The editor's view of the file (encoding, BOM) is what a WorkspaceEdit will change.
+  return { text: (await vscode.workspace.openTextDocument(uri)).getText() };
+}
+
+export function proposeEditTool(host: ToolHost, options: EditToolOptions = {}): Tool<Input> {
+  const inputs = new ResolvedInputs();
+  return {
+    name: 'propose_edit',
+    description: 'Propose an edit to an existing file, as search/replace blocks (each search must match exactly once) or as the whole new content; the user reviews it in a diff.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'File path relative to the workspace folder.' },
+        edits: {
+          type: 'array',
+          description: 'Applied in order. Each "search" is exact text of the current file (whitespace included) that occurs exactly once; include enough surrounding lines to make it unique.',
+          items: { type: 'object', properties: { search: { type: 'string' }, replace: { type: 'string' } }, required: ['search', 'replace'], additionalProperties: false },
+        },
+        content: { type: 'string', description: 'The complete new file content (instead of edits).' },
+      },
+      required: ['path'],
+      additionalProperties: false,
+    },
+    approvalClass: 'write',
+    async target(input) {
+      const blocks = blocksOf(input);
+      const content = str(input, 'content');
+      if ((blocks === undefined) === (content === undefined)) throw new Error('give either "edits" or "content", not both and not neither.');
+      const snap = await host.snapshot();
+      const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
+      return { paths: targetPaths(r), summary: `Edit ${r.display}${blocks ? ` (${blocks.length} block${blocks.length > 1 ? 's' : ''})` : ' (whole file)'}` };
+    },
+    async invoke(input, ctx) {
+      if (!host.trusted()) return errorResult(UNTRUSTED);
+      const snap = await host.snapshot();
+      const r = await inputs.forInvoke(input, 'path', snap.policy.workspaceFolders);
+      if (!r.exists) return errorResult(`${r.display} does not exist: use create_file for a new file.`);
+      const blocks = blocksOf(input);
+      const content = str(input, 'content');
+      const cur = await currentText(r.uri);
+      if ('error' in cur) return errorResult(`${r.display} cannot be edited: ${cur.error}.`);
+      let proposed: string;
+      if (blocks) {
+        const applied = applySearchReplace(cur.text, blocks);
+        if (!applied.ok) return errorResult(`${r.display}: ${applied.message}`);
+        proposed = applied.text;
+      } else {
+        proposed = inEol(content ?? '', cur.text);
+      }
+      if (proposed === cur.text) return { content: `No change: the proposal leaves ${r.display} as it is.` };
+      return review(host, 'propose_edit', { kind: 'edit', target: r, original: cur.text, proposed, blocks }, ctx, options);
+    },
+  };
+}
+
+export function createFileTool(host: ToolHost, options: EditToolOptions = {}): Tool<Input> {
+  const inputs = new ResolvedInputs();
+  return {
+    name: 'create_file',
+    description: 'Propose a new file with the given content (parent folders are created); the user reviews it in a diff.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'New file path relative to the workspace folder.' },
+        content: { type: 'string', description: 'The complete file content.' },
+      },
+      required: ['path', 'content'],
+      additionalProperties: false,
+    },
+    approvalClass: 'write',
+    async target(input) {
+      str(input, 'content', true);
+      const snap = await host.snapshot();
+      const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
+      return { paths: targetPaths(r), summary: `Create ${r.display}` };
+    },
+    async invoke(input, ctx) {
+      if (!host.trusted()) return errorResult(UNTRUSTED);
+      const snap = await host.snapshot();
+      const r = await inputs.forInvoke(input, 'path', snap.policy.workspaceFolders);
+      const content = str(input, 'content', true);
+      if (r.exists || (await vscode.workspace.fs.stat(r.uri).then(() => true, () => false))) return errorResult(`${r.display} already exists: read it and use propose_edit.`);
+      return review(host, 'create_file', { kind: 'create', target: r, original: undefined, proposed: content }, ctx, options);
+    },
+  };
+}
+
+export function deleteFileTool(host: ToolHost, options: EditToolOptions = {}): Tool<Input> {
+  const inputs = new ResolvedInputs();
+  return {
+    name: 'delete_file',
+    description: 'Propose deleting a file (not a folder); the user reviews it in a diff.',
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'string', description: 'File path relative to the workspace folder.' } },
+      required: ['path'],
+      additionalProperties: false,
+    },
+    approvalClass: 'write',
+    async target(input) {
+      const snap = await host.snapshot();
+      const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
+      return { paths: targetPaths(r), summary: `Delete ${r.display}` };
+    },
+    async invoke(input, ctx) {
+      if (!host.trusted()) return errorResult(UNTRUSTED);
+      const snap = await host.snapshot();
+      const r = await inputs.forInvoke(input, 'path', snap.policy.workspaceFolders);
+      if (!r.exists) return errorResult(`${r.display} does not exist.`);
+      const stat = await vscode.workspace.fs.stat(r.uri);
+      if (stat.type & vscode.FileType.Directory) return errorResult(`${r.display} is a folder; delete_file deletes files only.`);
+      const cur = await currentText(r.uri).catch(() => ({ error: 'unreadable' }));
+      const original = 'text' in cur ? cur.text : `[${cur.error}: ${stat.size} bytes]`;
+      return review(host, 'delete_file', { kind: 'delete', target: r, original, proposed: undefined }, ctx, options);
+    },
+  };
+}

@@ -1,0 +1,231 @@
+// search_text: the ripgrep binary VS Code ships (fast, linear-time regex, honours .gitignore), else `rg` on
+// PATH, else findFiles + reading + a JavaScript search. Secret files are excluded by ripgrep globs and
+// filtered again from the results, so their contents never reach the model.
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as nodePath from 'path';
+import * as vscode from 'vscode';
+import type { Tool } from '../../agent';
+import { displayPath, secretMatch } from '../resolve';
+import { looksBinary } from '../text';
+import { bool, errorResult, int, str, UNTRUSTED, type Input, type ToolHost } from './common';
+import { defaultExcludes, tokenFrom } from './files';
+
+export const SEARCH_DEFAULT = 100;
+export const SEARCH_MAX = 500;
+/** A matched line is shown up to this many characters (minified files have megabyte lines). */
+export const LINE_CAP = 300;
+const FALLBACK_MAX_FILES = 5000;
+const FALLBACK_MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+const RG = process.platform === 'win32' ? 'rg.exe' : 'rg';
+
+/** Where VS Code keeps its ripgrep: desktop builds unpack it next to node_modules.asar, servers keep node_modules. */
+export function ripgrepCandidates(appRoot: string): string[] {
+  return [
+    nodePath.join(appRoot, 'node_modules', '@vscode', 'ripgrep', 'bin', RG),
+    nodePath.join(appRoot, 'node_modules.asar.unpacked', '@vscode', 'ripgrep', 'bin', RG),
+    nodePath.join(appRoot, 'node_modules', 'vscode-ripgrep', 'bin', RG),
+    nodePath.join(appRoot, 'node_modules.asar.unpacked', 'vscode-ripgrep', 'bin', RG),
+  ];
+}
+
+async function executable(p: string): Promise<boolean> {
+  try {
+    await fs.promises.access(p, fs.constants.X_OK);
+    return (await fs.promises.stat(p)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+let probed: Promise<{ path: string; source: 'vscode' | 'path' } | undefined> | undefined;
+
+/** The ripgrep to use, probed once per window: VS Code's own first, then PATH. */
+export function findRipgrep(): Promise<{ path: string; source: 'vscode' | 'path' } | undefined> {
+  probed ??= (async () => {
+    for (const c of ripgrepCandidates(vscode.env.appRoot)) if (await executable(c)) return { path: c, source: 'vscode' as const };
+    for (const dir of (process.env.PATH ?? '').split(nodePath.delimiter)) {
+      if (!dir) continue;
+      const c = nodePath.join(dir, RG);
+      if (await executable(c)) return { path: c, source: 'path' as const };
+    }
+    return undefined;
+  })();
+  return probed;
+}
+
+interface Match {
+  file: string;
+  line: number;
+  text: string;
+}
+
+function capLine(text: string): string {
+  const t = text.replace(/\r?\n$/, '');
+  return t.length > LINE_CAP ? `${t.slice(0, LINE_CAP)}…` : t;
+}
+
+/** Runs ripgrep in one folder; resolves with the matches (at most `max`, the process is killed beyond). */
+function ripgrep(rg: string, cwd: string, q: { query: string; regex: boolean; caseSensitive: boolean; glob?: string; secrets: readonly string[] }, max: number, signal: AbortSignal): Promise<{ matches: Match[]; error?: string }> {
+  const args = ['--json', '--no-config', '--no-follow', '--max-columns', String(LINE_CAP * 2), '--max-filesize', '5M'];
+  args.push(q.caseSensitive ? '--case-sensitive' : '--ignore-case');
+  if (!q.regex) args.push('--fixed-strings');
+  if (q.glob) args.push('--glob', q.glob);
+  // ripgrep globs: a pattern without `/` matches at any depth, as in the ignore list. The results are filtered
+  // again below, so a pattern ripgrep reads differently cannot leak a file.
+  for (const s of q.secrets) args.push('--glob', `!${s.replace(/\/+$/, '')}`);
+  args.push('--glob', '!.git', '-e', q.query, '--', '.');
+  return new Promise((resolve) => {
+    const child = spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const matches: Match[] = [];
+    let pending = '';
+    let stderr = '';
+    let done = false;
+    const finish = (error?: string) => {
+      if (done) return;
+      done = true;
+      signal.removeEventListener('abort', onAbort);
+      resolve({ matches, error });
+    };
+    const onAbort = () => {
+      child.kill();
+      finish();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      pending += chunk;
+      let nl: number;
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        const line = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        try {
+          const ev = JSON.parse(line) as { type?: string; data?: { path?: { text?: string }; line_number?: number; lines?: { text?: string } } };
+          if (ev.type !== 'match' || !ev.data?.path?.text) continue;
+          matches.push({ file: nodePath.resolve(cwd, ev.data.path.text), line: ev.data.line_number ?? 0, text: capLine(ev.data.lines?.text ?? '') });
+          if (matches.length >= max) {
+            child.kill();
+            finish();
+            return;
+          }
+        } catch {
+          // A line that is not JSON (should not happen with --json) is skipped.
+        }
+      }
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (c: string) => {
+      if (stderr.length < 2000) stderr += c;
+    });
+    child.on('error', (e) => finish(e.message));
+    // Exit 1 is "no match"; 2 is an error (e.g. a bad regex) that still may have produced matches.
+    child.on('close', (code) => finish(code === 2 && matches.length === 0 ? stderr.trim().split('\n')[0] : undefined));
+  });
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** No ripgrep: findFiles + read + a line-by-line search (lines capped, so a hostile regex stays bounded per line). */
+async function fallbackSearch(q: { query: string; regex: boolean; caseSensitive: boolean; glob?: string }, max: number, signal: AbortSignal): Promise<{ matches: Match[]; error?: string; filesCapped: boolean }> {
+  let re: RegExp;
+  try {
+    re = new RegExp(q.regex ? q.query : escapeRegExp(q.query), q.caseSensitive ? '' : 'i');
+  } catch (e) {
+    return { matches: [], error: e instanceof Error ? e.message : String(e), filesCapped: false };
+  }
+  const matches: Match[] = [];
+  const cancel = tokenFrom(signal);
+  let filesCapped = false;
+  try {
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const include = new vscode.RelativePattern(folder, q.glob ?? '**/*');
+      const uris = await vscode.workspace.findFiles(include, defaultExcludes(q.glob ?? ''), FALLBACK_MAX_FILES, cancel.token);
+      if (uris.length >= FALLBACK_MAX_FILES) filesCapped = true;
+      for (const uri of uris) {
+        if (signal.aborted || matches.length >= max) break;
+        const stat = await vscode.workspace.fs.stat(uri).then((s) => s, () => undefined);
+        if (!stat || stat.size > FALLBACK_MAX_FILE_BYTES) continue;
+        const bytes = await vscode.workspace.fs.readFile(uri).then((b) => b, () => undefined);
+        if (!bytes || looksBinary(bytes)) continue;
+        const lines = new TextDecoder().decode(bytes).split(/\r?\n/);
+        for (let i = 0; i < lines.length && matches.length < max; i++) {
+          const line = lines[i].length > 4 * LINE_CAP ? lines[i].slice(0, 4 * LINE_CAP) : lines[i];
+          if (re.test(line)) matches.push({ file: uri.scheme === 'file' ? uri.fsPath : uri.path, line: i + 1, text: capLine(lines[i]) });
+        }
+      }
+    }
+  } finally {
+    cancel.dispose();
+  }
+  return { matches, filesCapped };
+}
+
+export function searchTextTool(host: ToolHost): Tool<Input> {
+  return {
+    name: 'search_text',
+    description: 'Search the text of workspace files (ripgrep; .gitignore honoured; secret files skipped); returns path:line: text, capped.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'Text to find (a regular expression when isRegex is true).' },
+        isRegex: { type: 'boolean', description: 'Treat query as a regular expression (Rust/ripgrep syntax). Default false.' },
+        caseSensitive: { type: 'boolean', description: 'Default false.' },
+        glob: { type: 'string', description: 'Only files matching this glob, e.g. "src/**/*.ts".' },
+        maxResults: { type: 'integer', minimum: 1, maximum: SEARCH_MAX, description: `At most this many matching lines (default ${SEARCH_DEFAULT}).` },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    approvalClass: 'read',
+    async target(input) {
+      const query = str(input, 'query', true);
+      str(input, 'glob');
+      bool(input, 'isRegex');
+      bool(input, 'caseSensitive');
+      int(input, 'maxResults', 1, SEARCH_MAX);
+      const snap = await host.snapshot();
+      return { paths: [...snap.policy.workspaceFolders], summary: `Search for ${JSON.stringify(query.length > 80 ? query.slice(0, 80) + '…' : query)}` };
+    },
+    async invoke(input, ctx) {
+      if (!host.trusted()) return errorResult(UNTRUSTED);
+      const query = str(input, 'query', true);
+      if (query === '') return errorResult('the "query" field is empty.');
+      const q = { query, regex: bool(input, 'isRegex') ?? false, caseSensitive: bool(input, 'caseSensitive') ?? false, glob: str(input, 'glob')?.trim() || undefined };
+      const max = int(input, 'maxResults', 1, SEARCH_MAX) ?? SEARCH_DEFAULT;
+      const snap = await host.snapshot();
+      const rg = await findRipgrep();
+      let matches: Match[] = [];
+      let error: string | undefined;
+      let engine: string;
+      let note = '';
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      if (rg && folders.every((f) => f.uri.scheme === 'file')) {
+        engine = `ripgrep (${rg.source === 'vscode' ? "VS Code's" : 'PATH'}: ${rg.path})`;
+        for (const f of folders) {
+          // One extra: a match filtered out as secret below must not hide that the list was capped.
+          const r = await ripgrep(rg.path, f.uri.fsPath, { ...q, secrets: snap.allSecretPatterns }, max + 1 - matches.length, ctx.signal);
+          matches.push(...r.matches);
+          error ??= r.error;
+          if (matches.length > max) break;
+        }
+      } else {
+        engine = 'findFiles + read (ripgrep not found)';
+        const r = await fallbackSearch(q, max + 1, ctx.signal);
+        matches = r.matches;
+        error = r.error;
+        if (r.filesCapped) note = ` Only the first ${FALLBACK_MAX_FILES} files of each folder were searched.`;
+      }
+      if (error && matches.length === 0) return errorResult(`Search failed: ${error}`);
+      const lexicalFolders = folders.map((f) => (f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.path));
+      const visible = matches.filter((m) => !secretMatch(m.file, lexicalFolders, snap.allSecretPatterns, snap.policy.caseInsensitive)
+        && !secretMatch(m.file, snap.policy.workspaceFolders, snap.allSecretPatterns, snap.policy.caseInsensitive));
+      const capped = visible.length > max;
+      const shown = visible.slice(0, max).map((m) => `${displayPath(m.file, m.file, snap.policy.workspaceFolders)}:${m.line}: ${m.text}`);
+      const head = shown.length === 0 ? `No matches for ${JSON.stringify(query)}.` : `[${shown.length}${capped ? '+' : ''} matching lines${capped ? `; the first ${max} shown` : ''}]`;
+      return { content: `${head}${note}\n${shown.join('\n')}`.trimEnd(), details: { engine, count: shown.length, capped } };
+    },
+  };
+}
