@@ -32,7 +32,7 @@ export function parseErrorBody(text: string, contentType?: string): ParsedErrorB
   if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body|\?xml)/i.test(trimmed) || /<\/(html|body|h1|p|div)>/i.test(trimmed)) {
     return { message: htmlToText(trimmed) };
   }
-  const message = shorten(trimmed.replace(/\s+/g, ' '));
+  const message = shorten(withoutStack(trimmed).replace(/\s+/g, ' '));
   const upstream = upstreamOrigin({ message });
   return upstream ? { message, upstream } : { message };
 }
@@ -61,7 +61,7 @@ function fromJson(json: Json): ParsedErrorBody {
     str(json.message), detailText(json.detail), str(json.msg), str(json.error_msg), str(json.error_description),
     str(json.errorMessage), listText(json.errors), typeof error === 'string' ? str(error) : undefined,
   );
-  out.message = pickMessage(candidates);
+  out.message = pickMessage(candidates.map((c) => (c === undefined ? undefined : withoutStack(c))));
   // {"error":"model_not_found","message":"..."}: a token-like error string is the code.
   if (typeof error === 'string' && out.message !== error.trim() && /^[A-Za-z0-9_.:-]{2,100}$/.test(error.trim()) && !isReasonPhrase(error)) out.code ??= error.trim();
   out.code ??= str(json.code) ?? str(json.error_code) ?? (json.type !== 'error' ? str(json.type) : undefined);
@@ -70,6 +70,25 @@ function fromJson(json: Json): ParsedErrorBody {
   const upstream = upstreamOrigin(out);
   if (upstream) out.upstream = upstream;
   return out;
+}
+
+/**
+ * Drops a JavaScript stack trace a gateway appended to its message. Node gateways (fastify-based routers)
+ * send `message + error.stack`, e.g. "terminatedTypeError: terminated\n    at Fetch.onAborted (...)": the
+ * stack's first line repeats the message as "<Name>Error: <message>", so the text before that repeat is
+ * the message. Frames would only show server file paths to the user.
+ */
+export function withoutStack(text: string): string {
+  const frame = /\n\s*at\s/.exec(text);
+  if (!frame) return text;
+  const head = text.slice(0, frame.index).trim();
+  for (const m of head.matchAll(/(?:[A-Z][a-z0-9]*)*Error: /g)) {
+    const before = head.slice(0, m.index).trim();
+    const repeated = head.slice(m.index + m[0].length).trim();
+    if (before !== '' && (repeated === before || repeated.startsWith(before) || before.startsWith(repeated))) return before;
+  }
+  // Only the stack's first line: its message without the error's class name.
+  return head.replace(/^(?:[A-Z][a-z0-9]*)*Error: /, '') || head;
 }
 
 /** FastAPI/LiteLLM `detail`: a string, a list of validation errors ({loc, msg}), or a nested error object. */

@@ -3,7 +3,7 @@
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import type { ClientContext } from './context';
 import { GatewayError, type GatewayErrorInit } from './errors';
-import { kindForErrorType, upstreamOrigin } from './errorBody';
+import { kindForErrorType, upstreamOrigin, withoutStack } from './errorBody';
 import { MessageAssembler } from './assemble';
 import { bytesOf, fromBytes } from './byteText';
 import { lastDelta, readTextDelta } from './fastDelta';
@@ -216,7 +216,7 @@ class GatewayMessageStream implements MessageStream {
 
   private failMidStream(): void {
     const e = this.assembler.error ?? {};
-    const serverMessage = e.message === undefined ? undefined : this.ctx.redact(e.message);
+    const serverMessage = e.message === undefined ? undefined : this.ctx.redact(withoutStack(e.message));
     this.fail({
       kind: kindForErrorType(e.type), serverCode: e.type, serverMessage, upstream: upstreamOrigin(e),
       message: this.ctx.redact(`POST /v1/messages: the gateway reported an error mid-stream: ${e.type ?? 'error'}${serverMessage ? `: ${serverMessage}` : ''}`),

@@ -78,3 +78,25 @@ describe('error bodies: web-framework shapes (a reason phrase never wins over a 
     assert.equal(parseErrorBody(html, 'text/html; charset=utf-8').message, 'Cannot GET /v1/models');
   });
 });
+
+describe('error bodies: stack traces appended by Node gateways are dropped', () => {
+  const frames = '\n    at nt (/srv/node_modules/@musistudio/llms/dist/cjs/server.cjs:67:20940)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)';
+  const cases: Array<[string, string, string]> = [
+    ['message + its own stack', `Provider 'x' not foundError: Provider 'x' not found${frames}`, "Provider 'x' not found"],
+    ['class name glued to the message', `terminatedTypeError: terminated${frames}`, 'terminated'],
+    ['a message holding JSON', `Error from provider(up: 500): {"error":{"message":"crashed"}}Error: Error from provider(up: 500): {"error":{"message":"crashed"}}${frames}`, 'Error from provider(up: 500): {"error":{"message":"crashed"}}'],
+    ['only a stack', `TypeError: fetch failed${frames}`, 'fetch failed'],
+  ];
+  for (const [label, message, expected] of cases) {
+    it(`${label}: "${expected}"`, () => {
+      assert.equal(parseErrorBody(JSON.stringify({ error: { message, type: 'api_error' } })).message, expected);
+      assert.equal(parseErrorBody(JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message })).message, expected);
+    });
+  }
+  it('a plain-text body with a stack keeps only the message', () => {
+    assert.equal(parseErrorBody(`upstream exploded\nError: upstream exploded${frames}`, 'text/plain').message, 'upstream exploded');
+  });
+  it('text that merely mentions "Error: " without frames is kept whole', () => {
+    assert.equal(parseErrorBody('{"message":"litellm.AuthenticationError: AuthenticationError: OpenAIException - bad key"}').message, 'litellm.AuthenticationError: AuthenticationError: OpenAIException - bad key');
+  });
+});
