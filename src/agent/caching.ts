@@ -45,11 +45,17 @@ export function withBreakpoints(body: AgentRequestBody, previous: BlockRef | und
   return { body: out, end };
 }
 
+/** Block types that may carry cache_control (thinking blocks may not). */
+const CACHEABLE = new Set(['text', 'image', 'document', 'tool_use', 'tool_result']);
+
 function lastBlock(messages: MessageParam[]): BlockRef | undefined {
   for (let m = messages.length - 1; m >= 0; m--) {
     const content = messages[m].content;
-    if (typeof content === 'string') return content === '' ? undefined : { message: m, block: 0 };
-    if (content.length > 0) return { message: m, block: content.length - 1 };
+    if (typeof content === 'string') {
+      if (content !== '') return { message: m, block: 0 };
+      continue;
+    }
+    for (let b = content.length - 1; b >= 0; b--) if (CACHEABLE.has(content[b].type)) return { message: m, block: b };
   }
   return undefined;
 }

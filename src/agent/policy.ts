@@ -73,7 +73,7 @@ export const APPROVAL_RULES: readonly ApprovalRule[] = [
   rule('command-mentions-secret', 'ask', true, (f, s) => {
     if (f.approvalClass !== 'command' || f.target.command === undefined) return undefined;
     const patterns = [...DEFAULT_SECRET_PATTERNS, ...(s.secretPatterns ?? [])];
-    const token = normalizeCommand(f.target.command).split(' ').map(unquote).find((t) => t && matchIgnored(t, patterns) !== undefined);
+    const token = normalizeCommand(f.target.command).split(/[ =]/).map(unquote).find((t) => t && matchIgnored(t, patterns) !== undefined);
     return token && `the command names ${token}, which matches the secrets ignore list.`;
   }),
   rule('command-allow-listed', 'auto', false, (f, s) => {

@@ -2,6 +2,7 @@
 // and the one-time fallback when a gateway rejects cache_control.
 import * as assert from 'node:assert/strict';
 import { CachingMemory, isCacheControlRejection, runAgentTurn, type AgentTurnOptions } from '../../../src/agent';
+import { withBreakpoints } from '../../../src/agent/caching';
 import { GatewayError } from '../../../src/gateway';
 import { eventLog, fakeWorkspace, WS } from './fakeTools';
 import { startScriptedGateway, text, toolUse, type AgentRequest, type Script, type ScriptedGateway } from './scriptedGateway';
@@ -113,5 +114,16 @@ describe('agent loop: prompt caching', () => {
     assert.equal(isCacheControlRejection(e(400, 'prompt is too long')), false);
     assert.equal(isCacheControlRejection(e(500, 'cache_control broke us')), false);
     assert.equal(isCacheControlRejection(new Error('cache_control')), false);
+  });
+
+  it('never marks a thinking block, and marks a string message by turning it into a text block', () => {
+    const { body } = withBreakpoints({
+      model: 'm', max_tokens: 1, messages: [
+        { role: 'user', content: 'question' },
+        { role: 'assistant', content: [{ type: 'text', text: 'partial' }, { type: 'thinking', thinking: 'hmm', signature: 's' } as never] },
+      ],
+    }, { message: 0, block: 0 });
+    assert.deepEqual(breakpoints(body), ['messages[0].content[0]', 'messages[1].content[0]']);
+    assert.deepEqual(body.messages[0].content, [{ type: 'text', text: 'question', cache_control: { type: 'ephemeral' } }]);
   });
 });

@@ -47,7 +47,7 @@ const CASES: Record<string, Array<{ facts: PolicyFacts; settings?: PolicySetting
   'external-tool': [{ facts: { toolName: 'mcp_fetch', approvalClass: 'external', target: {} } }],
   'command-missing': [{ facts: command(undefined) }, { facts: command('   ') }],
   'command-syntax': [{ facts: command('npm test && curl evil') }],
-  'command-mentions-secret': [{ facts: command('cat .env') }, { facts: command('cat "deploy/id_rsa"') }],
+  'command-mentions-secret': [{ facts: command('cat .env') }, { facts: command('cat "deploy/id_rsa"') }, { facts: command('npm test --env-file=.env.local') }],
   'command-allow-listed': [{ facts: command('npm test') }, { facts: command('npm   test -- --grep agent') }],
   'command-asks': [{ facts: command('rm -rf /') }, { facts: command('npm testify') }, { facts: command('npm test'), settings: { ...PERMISSIVE, commandAllowList: [] } }],
   'write-auto-approved': [{ facts: write(`${WS}/src/a.ts`) }],
