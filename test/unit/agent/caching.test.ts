@@ -123,7 +123,7 @@ describe('agent loop: prompt caching', () => {
         { role: 'assistant', content: [{ type: 'text', text: 'partial' }, { type: 'thinking', thinking: 'hmm', signature: 's' } as never] },
       ],
     }, { message: 0, block: 0 });
-    assert.deepEqual(breakpoints(body), ['messages[0].content[0]', 'messages[1].content[0]']);
+    assert.deepEqual(breakpoints(body as unknown as AgentRequest), ['messages[0].content[0]', 'messages[1].content[0]']);
     assert.deepEqual(body.messages[0].content, [{ type: 'text', text: 'question', cache_control: { type: 'ephemeral' } }]);
   });
 });
