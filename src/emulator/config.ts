@@ -1,5 +1,6 @@
 // The default emulator configuration (also written to emulator.json) and the loader for config files.
 
+import { dialectByName } from './dialects';
 import type { EmulatorConfig, GroupConfig } from './types';
 
 const ALL_ROUTES: GroupConfig['routes'] = [
@@ -74,6 +75,7 @@ export function completeConfig(partial: Partial<EmulatorConfig>): EmulatorConfig
     tasks: { ...d.tasks, ...partial.tasks },
     maxBodyBytes: partial.maxBodyBytes ?? d.maxBodyBytes,
     basePath: (partial.basePath ?? d.basePath).replace(/\/+$/, ''),
+    ...(partial.dialect !== undefined ? { dialect: partial.dialect } : {}),
   };
 }
 
@@ -82,6 +84,8 @@ export function parseConfigText(text: string): EmulatorConfig {
   const raw: unknown = JSON.parse(text);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('emulator config must be a JSON object');
   const cfg = completeConfig(raw as Partial<EmulatorConfig>);
+  if (cfg.dialect !== undefined && typeof cfg.dialect !== 'string') throw new Error('dialect must be a string');
+  dialectByName(cfg.dialect); // throws on an unknown name, listing the known ones
   for (const k of cfg.keys) {
     if (!cfg.groups[k.group]) throw new Error(`key '${k.name}' names unknown group '${k.group}'`);
   }

@@ -1,6 +1,6 @@
 // Fault injection: per-key faults merged with the per-request `x-emulator-fault` header, applied before routing.
 
-import { sendError, sendHtmlError } from './errors';
+import { sendHtmlError, sendUpstreamError } from './errors';
 import { header, sleep, type Ctx } from './http';
 import type { Faults } from './types';
 
@@ -51,6 +51,6 @@ export async function applyRequestFaults(ctx: Ctx): Promise<boolean> {
   }
   ctx.req.resume();
   if (f.htmlError) sendHtmlError(ctx, status, headers);
-  else sendError(ctx, status, `Emulated fault: HTTP ${status}.`, `emulated_${status}`, headers);
+  else sendUpstreamError(ctx, status, `Emulated fault: HTTP ${status}.`, `emulated_${status}`, headers);
   return false;
 }

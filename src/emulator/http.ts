@@ -1,6 +1,7 @@
 // Small HTTP helpers shared by all routes: the per-request context, JSON replies, body reading with a limit.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Dialect } from './dialects/types';
 import type { EmulatorState } from './state';
 import type { Faults, KeyConfig, RequestLogEntry, RouteName } from './types';
 
@@ -22,6 +23,8 @@ export interface Ctx {
   origin: string;
   /** The emulator itself cut the connection (a fault), so the close is not a client abort. */
   serverDropped?: boolean;
+  /** The gateway dialect whose wire shapes this request gets (undefined: the emulator's own). */
+  dialect?: Dialect;
 }
 
 /** Writes a body, in `chunkBytes` pieces when that fault is set (splits UTF-8 characters across packets). */

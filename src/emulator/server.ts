@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { handleAdmin } from './admin';
 import { authenticate, checkGroup } from './auth';
 import { defaultConfig } from './config';
+import { DIALECT_HEADER, dialectOf } from './dialects';
 import { sendError, sendRateLimited } from './errors';
 import { applyRequestFaults, effectiveFaults } from './faults';
 import type { Ctx, ErrorStyle } from './http';
@@ -84,14 +85,34 @@ async function handle(state: EmulatorState, adminToken: string, log: StartOption
     return;
   }
   trackEntry(ctx, log);
+  if (!useDialect(ctx)) return;
   const apiPath = stripBasePath(state.config.basePath, ctx.url.pathname);
   if (apiPath !== undefined) ctx.url.pathname = apiPath;
   const { def, wrongMethod } = apiPath === undefined ? { def: undefined, wrongMethod: false } : findRoute(ctx.entry.method, apiPath);
-  if (!def) {
+  // A gateway of this dialect has no such route at all (a router without a model list).
+  if (!def || ctx.dialect?.missingRoutes?.has(def.route)) {
     notFound(ctx, wrongMethod);
     return;
   }
   await serveRoute(ctx, def);
+}
+
+/** Picks the request's dialect and its request-id headers; false when the dialect header named no dialect (400 sent). */
+function useDialect(ctx: Ctx): boolean {
+  try {
+    ctx.dialect = dialectOf(ctx.req, ctx.state.config.dialect);
+  } catch (err) {
+    ctx.req.resume();
+    sendError(ctx, 400, `${DIALECT_HEADER}: ${(err as Error).message}.`, 'invalid_dialect_header');
+    return false;
+  }
+  const ids = ctx.dialect?.requestIdHeaders?.(ctx.requestId);
+  if (ids) {
+    ctx.res.removeHeader('request-id');
+    ctx.res.removeHeader('x-request-id');
+    for (const [name, value] of Object.entries(ids)) ctx.res.setHeader(name, value);
+  }
+  return true;
 }
 
 /** The path without the configured prefix, or undefined when the prefix is missing (then: 404). */

@@ -16,6 +16,7 @@ export class SseWriter {
     });
     ctx.res.flushHeaders();
     ctx.res.on('close', () => { this.done = true; });
+    for (const frame of ctx.dialect?.sse.leadingFrames ?? []) writeOut(ctx, frame);
   }
 
   /** Sends one event; returns false when the stream is over (the caller stops generating). */
@@ -30,7 +31,10 @@ export class SseWriter {
     }
     if (f.errorAfterEvents !== undefined && this.sent >= f.errorAfterEvents) {
       const type = f.errorType ?? 'overloaded_error';
-      this.write('error', { type: 'error', error: { type, message: `Emulated ${type} mid-stream.` }, request_id: this.ctx.requestId });
+      const message = `Emulated ${type} mid-stream.`;
+      const frame = this.ctx.dialect?.sse.errorFrame?.(type, message, this.ctx.requestId);
+      if (frame !== undefined) writeOut(this.ctx, frame);
+      else this.write('error', { type: 'error', error: { type, message }, request_id: this.ctx.requestId });
       this.end();
       return false;
     }
@@ -39,8 +43,13 @@ export class SseWriter {
   }
 
   private write(event: string, data: Record<string, unknown>): void {
-    const bare = this.ctx.faults.noEventLines && (event === 'ping' || event === 'error');
-    writeOut(this.ctx, `${bare ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`);
+    const habits = this.ctx.dialect?.sse ?? {};
+    const bare = (this.ctx.faults.noEventLines && (event === 'ping' || event === 'error'))
+      || habits.bareEvents === 'all' || (habits.bareEvents instanceof Set && habits.bareEvents.has(event));
+    let frame = `${bare ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`;
+    // Comment keep-alives are not events: they never count towards the drop/error faults.
+    if (habits.commentPing && (this.sent + 1) % habits.commentPing.every === 0) frame += `${habits.commentPing.text}\n\n`;
+    writeOut(this.ctx, frame);
     this.sent++;
     this.ctx.entry.events = this.sent;
   }

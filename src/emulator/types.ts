@@ -114,6 +114,9 @@ export interface EmulatorConfig {
   };
   /** Request bodies above this many bytes get 413. */
   maxBodyBytes: number;
+  /** Gateway dialect for every request (src/emulator/dialects): 'new-api', 'one-api', 'sub2api', 'litellm', 'router',
+   *  'html-proxy'; unset or 'default' keeps the emulator's own shapes. A request's `x-emulator-dialect` header wins. */
+  dialect?: string;
   /**
    * Path prefix in front of /v1 (a gateway behind a proxy path, e.g. '/proxy/gw'); '' = none.
    * With a prefix, API routes are served only under it. /admin and /files stay at the root.

@@ -70,24 +70,32 @@ async function streamReply(ctx: Ctx, id: string, model: string, plan: ReplyPlan)
   const tps = ctx.faults.tokensPerSecond ?? ctx.state.config.messages.tokensPerSecond;
   const perDelta = tps > 0 ? Math.min(20, Math.max(1, Math.round(tps / 50))) : 8;
   const pause = tps > 0 ? (perDelta / tps) * 1000 : 0;
+  const habits = ctx.dialect?.sse ?? {};
   if (!sse.send('message_start', { type: 'message_start', message: {
     id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
-    usage: usage(plan, 1) } })) return;
+    usage: habits.usageOnlyInDelta ? { input_tokens: 0, output_tokens: 0 } : usage(plan, 1) } })) return;
   let emitted = 0;
   for (const [index, block] of plan.blocks.entries()) {
     if (!sse.send('content_block_start', { type: 'content_block_start', index, content_block: startBlock(block) })) return;
     if (index === 0 && !sse.send('ping', { type: 'ping' })) return;
     // Tool input goes one JSON piece per delta, so clients must concatenate partial_json.
     const step = block.type === 'tool_use' ? 1 : perDelta;
-    for (let i = 0; i < block.pieces.length; i += step) {
+    // Some routers close a tool block before its last input fragment (see dialects/router.ts).
+    const late = habits.lateToolFragment && block.type === 'tool_use' && block.pieces.length > 1 ? block.pieces.at(-1) : undefined;
+    const pieces = late === undefined ? block.pieces : block.pieces.slice(0, -1);
+    for (let i = 0; i < pieces.length; i += step) {
       if (pause > 0) await sleep((pause * step) / perDelta);
-      const piece = block.pieces.slice(i, i + step).join('');
+      const piece = pieces.slice(i, i + step).join('');
       if (!sse.send('content_block_delta', { type: 'content_block_delta', index, delta: delta(block, piece) })) return;
-      emitted += Math.min(step, block.pieces.length - i);
+      emitted += Math.min(step, pieces.length - i);
     }
     if (block.type === 'thinking' && !sse.send('content_block_delta', { type: 'content_block_delta', index,
       delta: { type: 'signature_delta', signature: signatureFor(block.pieces.join('')) } })) return;
     if (!sse.send('content_block_stop', { type: 'content_block_stop', index })) return;
+    if (late !== undefined) {
+      if (!sse.send('content_block_delta', { type: 'content_block_delta', index, delta: delta(block, late) })) return;
+      emitted++;
+    }
   }
   if (!sse.send('message_delta', { type: 'message_delta', delta: { stop_reason: plan.stopReason, stop_sequence: plan.stopSequence },
     usage: usage(plan, Math.max(emitted, plan.outputTokens)) })) return;

@@ -1,0 +1,61 @@
+// LiteLLM proxy (BerriAI/litellm), as its sources shape replies (facts read from its Python sources; the
+// code here is ours):
+// - Errors are ProxyException.to_dict() under "error": {"message","type","param","code"} where code is
+//   the HTTP status as a string and param is often the string "None".
+// - A wrong key: 401 type "token_not_found_in_db", param "key", message "Authentication Error, Invalid
+//   proxy server token passed. Received API Key = sk-...<last 4>, Key Hash (Token) =<sha256>. ..." (it
+//   echoes the key's last four characters and its hash).
+// - Provider errors are wrapped: "litellm.RateLimitError: RateLimitError: OpenAIException - <message>".
+// - An unknown path: FastAPI's {"detail":"Not Found"} (a bare reason phrase).
+// - Streams on /v1/messages keep `event:` lines, but an error after the stream started is written by
+//   async_data_generator as a bare `data: {"error": {...}}` line: no event line, no "type":"error".
+// - The request id header is `x-litellm-call-id`.
+import { createHash, randomUUID } from 'node:crypto';
+import { header, type Ctx } from '../http';
+import { json, type Dialect, type DialectError, type DialectReply } from './types';
+
+const EXCEPTIONS: Record<number, [string, string]> = {
+  400: ['BadRequestError', 'invalid_request_error'],
+  401: ['AuthenticationError', 'auth_error'],
+  403: ['PermissionDeniedError', 'permission_error'],
+  404: ['NotFoundError', 'not_found_error'],
+  408: ['Timeout', 'timeout'],
+  429: ['RateLimitError', 'throttling_error'],
+  500: ['InternalServerError', 'None'],
+  502: ['APIConnectionError', 'None'],
+  503: ['ServiceUnavailableError', 'None'],
+  504: ['Timeout', 'timeout'],
+};
+
+function presentedKey(ctx: Ctx): string {
+  const bearer = /^Bearer\s+(.+)$/i.exec(header(ctx.req, 'authorization') ?? '')?.[1];
+  return header(ctx.req, 'x-api-key') ?? bearer ?? '';
+}
+
+export const litellm: Dialect = {
+  name: 'litellm',
+  // A fresh call id per request, as LiteLLM logs each call under its own uuid.
+  requestIdHeaders: () => ({ 'x-litellm-call-id': randomUUID() }),
+  error(ctx: Ctx, e: DialectError): DialectReply | undefined {
+    if (e.status === 404 && e.code === 'not_found') return json(404, { detail: 'Not Found' });
+    const code = String(e.status);
+    if (e.status === 401 && e.source === 'gateway') {
+      const key = presentedKey(ctx);
+      const hash = createHash('sha256').update(key).digest('hex');
+      return json(401, { error: {
+        message: `Authentication Error, Invalid proxy server token passed. Received API Key = sk-...${key.slice(-4)}, Key Hash (Token) =${hash}. Unable to find token in cache or \`LiteLLM_VerificationTokenTable\``,
+        type: 'token_not_found_in_db', param: 'key', code,
+      } }, e.headers);
+    }
+    if (e.source === 'upstream') {
+      const [cls, type] = EXCEPTIONS[e.status] ?? ['APIError', 'None'];
+      return json(e.status, { error: { message: `litellm.${cls}: ${cls}: OpenAIException - ${e.message}`, type, param: 'None', code } }, e.headers);
+    }
+    return json(e.status, { error: { message: e.message, type: e.code ?? 'None', param: 'None', code } }, e.headers);
+  },
+  sse: {
+    errorFrame: (type, message) => `data: ${JSON.stringify({ error: {
+      message: `litellm.InternalServerError: AnthropicException - ${message}`, type, param: 'None', code: '500',
+    } })}\n\n`,
+  },
+};

@@ -1,0 +1,75 @@
+// Gateway dialects: how a family of real gateways shapes its error bodies, request-id headers and SSE
+// streams. The emulator's behaviour (routes, keys, billing, faults) stays the same; a dialect only
+// changes what goes on the wire, so the client's suites can run against every shape users meet.
+import type { Ctx } from '../http';
+
+export const DIALECT_NAMES = ['new-api', 'one-api', 'sub2api', 'litellm', 'router', 'html-proxy'] as const;
+export type DialectName = typeof DIALECT_NAMES[number];
+
+/** Selects the dialect of one request (overrides emulator.json's "dialect"); "default" = none. */
+export const DIALECT_HEADER = 'x-emulator-dialect';
+
+/** An error the emulator is about to send, before any dialect shapes it. */
+export interface DialectError {
+  status: number;
+  /** The emulator's own message (specific, English). */
+  message: string;
+  /** Machine code: a gateway code (INSUFFICIENT_BALANCE), an OpenAI-style code, or 'not_found' for an unknown route. */
+  code?: string;
+  /** 'gateway': raised by the gateway itself (auth, group, balance, validation, its own limiter);
+   *  'upstream': the provider behind the gateway failed (status faults). */
+  source: 'gateway' | 'upstream';
+  /** 'flat': one of the gateway's own {code, message} errors (403 codes). */
+  flat?: boolean;
+  /** Extra headers (Retry-After, ...). */
+  headers: Record<string, string>;
+}
+
+/** A reply a dialect wants written instead of the emulator's default body. */
+export interface DialectReply {
+  status: number;
+  body: string;
+  contentType: string;
+  headers?: Record<string, string>;
+  /** Drop the emulator's request-id headers (a proxy page or a framework reply carries none). */
+  noRequestId?: boolean;
+}
+
+/** SSE habits of a gateway. Unset fields keep the emulator's default (the upstream Messages format). */
+export interface SseHabits {
+  /** Events written as bare `data:` lines without their `event:` line. */
+  bareEvents?: ReadonlySet<string> | 'all';
+  /** Raw frames written before message_start (e.g. pings while the gateway waits for a slot). */
+  leadingFrames?: string[];
+  /** A comment line (": PING") written after every `every` events. */
+  commentPing?: { text: string; every: number };
+  /** A mid-stream error frame in the gateway's own shape (replaces `event: error` + Messages body). */
+  errorFrame?(type: string, message: string, requestId: string): string;
+  /** message_start carries zero usage; the real counts only come in message_delta (input_tokens included). */
+  usageOnlyInDelta?: boolean;
+  /** The last input_json_delta of a tool_use block is sent after that block's content_block_stop. */
+  lateToolFragment?: boolean;
+}
+
+export interface Dialect {
+  name: DialectName;
+  /** Request-id headers this gateway sends, replacing the emulator's `request-id` and `x-request-id`. Undefined: keep them. */
+  requestIdHeaders?(requestId: string): Record<string, string>;
+  /** Routes this gateway does not have at all: they answer like an unknown path. */
+  missingRoutes?: ReadonlySet<string>;
+  /** The error reply in this gateway's shape, or undefined to keep the emulator's default body. */
+  error(ctx: Ctx, e: DialectError): DialectReply | undefined;
+  sse: SseHabits;
+}
+
+export const json = (status: number, body: unknown, headers?: Record<string, string>): DialectReply =>
+  ({ status, body: JSON.stringify(body), contentType: 'application/json; charset=utf-8', headers });
+
+/** Messages-style error type for a status, as the upstream API names them. */
+export function messagesType(status: number): string {
+  const types: Record<number, string> = {
+    400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error',
+    404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error',
+  };
+  return types[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+}
