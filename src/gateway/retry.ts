@@ -122,10 +122,14 @@ export class RateLimitQueue {
     this.queued++;
     // One announcement for the whole wait (its turn in the queue, then the Retry-After), ended once.
     let announced = false;
+    let announcedUntil = 0;
     const announce = (ms: number): void => {
-      if (!onWait || ms <= 0) return;
+      const until = Date.now() + ms;
+      // Again only when the wait grew (another 429 meanwhile), not for the same wait seen a moment later.
+      if (!onWait || ms <= 0 || (announced && until <= announcedUntil + 250)) return;
       announced = true;
-      notify(onWait, { ms, until: Date.now() + ms, route, reason: 'rate_limited', error: rateLimitedWait(route, ms) });
+      announcedUntil = until;
+      notify(onWait, { ms, until, route, reason: 'rate_limited', error: rateLimitedWait(route, ms) });
     };
     try {
       announce(this.remaining());
