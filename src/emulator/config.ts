@@ -59,6 +59,8 @@ export function defaultConfig(): EmulatorConfig {
     tasks: { durationMs: 3000, retryAfterSec: 3, ttlMs: 24 * 3600_000 },
     maxBodyBytes: 20 * 1024 * 1024,
     basePath: '',
+    // Wire shapes of a real gateway family (src/emulator/dialects); 'default' = the emulator's own.
+    dialect: 'default',
   };
 }
 
@@ -75,7 +77,7 @@ export function completeConfig(partial: Partial<EmulatorConfig>): EmulatorConfig
     tasks: { ...d.tasks, ...partial.tasks },
     maxBodyBytes: partial.maxBodyBytes ?? d.maxBodyBytes,
     basePath: (partial.basePath ?? d.basePath).replace(/\/+$/, ''),
-    ...(partial.dialect !== undefined ? { dialect: partial.dialect } : {}),
+    dialect: partial.dialect ?? d.dialect,
   };
 }
 
