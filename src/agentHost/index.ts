@@ -21,6 +21,8 @@ export { lmToolsAvailable, findRipgrep };
 
 export interface AgentHostOptions {
   storage: AgentStorage;
+  /** URI scheme of the diff sides (default model-gateway-proposal). */
+  proposalScheme?: string;
   commands?: CommandToolOptions;
   edits?: EditToolOptions;
 }
@@ -52,6 +54,7 @@ export function createAgentHost(options: AgentHostOptions): AgentHost {
   const root = vscode.Uri.joinPath(options.storage.storageUri ?? options.storage.globalStorageUri, 'agent-checkpoints');
   const checkpoints = new Checkpoints(root);
   const changes = new PendingChanges({
+    scheme: options.proposalScheme,
     beforeWrite: async (uri) => {
       await checkpoints.recordBeforeWrite(uri);
     },

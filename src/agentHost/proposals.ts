@@ -150,6 +150,8 @@ function lineStats(a: string | undefined, b: string | undefined): { added: numbe
 }
 
 export interface PendingChangesOptions {
+  /** URI scheme of the two diff sides (default PROPOSAL_SCHEME; tests use their own next to the extension's). */
+  scheme?: string;
   /** Called before the first write to a file (checkpoints). A throw cancels the write. */
   beforeWrite?(uri: vscode.Uri): Promise<void>;
 }
@@ -161,11 +163,13 @@ export class PendingChanges implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<PendingChangeInfo[]>();
   private readonly registration: vscode.Disposable;
   private counter = 0;
+  readonly scheme: string;
   /** Fires whenever the list changes (a change proposed, accepted, rejected). */
   readonly onDidChange = this.emitter.event;
 
   constructor(private readonly options: PendingChangesOptions = {}) {
-    this.registration = vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, this.fsp, { isCaseSensitive: true });
+    this.scheme = options.scheme ?? PROPOSAL_SCHEME;
+    this.registration = vscode.workspace.registerFileSystemProvider(this.scheme, this.fsp, { isCaseSensitive: true });
   }
 
   dispose(): void {
@@ -182,8 +186,8 @@ export class PendingChanges implements vscode.Disposable {
   propose(req: ProposeRequest): { id: string; done: Promise<ChangeOutcome> } {
     const id = `${Date.now().toString(36)}-${(++this.counter).toString(36)}`;
     const name = req.target.uri.path.split('/').pop() || 'file';
-    const originalUri = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${id}/original/${name}` });
-    const proposedUri = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${id}/proposed/${name}` });
+    const originalUri = vscode.Uri.from({ scheme: this.scheme, path: `/${id}/original/${name}` });
+    const proposedUri = vscode.Uri.from({ scheme: this.scheme, path: `/${id}/proposed/${name}` });
     this.fsp.set(originalUri, req.original ?? '', true);
     // A deletion's proposed side is read-only: there is nothing to adjust.
     this.fsp.set(proposedUri, req.proposed ?? '', req.kind === 'delete');

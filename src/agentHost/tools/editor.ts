@@ -38,7 +38,9 @@ export function editorContextTool(host: ToolHost): Tool<Input> {
       const editor = vscode.window.activeTextEditor;
       const snap = await host.snapshot();
       const uri = editor?.document.uri;
-      const paths = uri && uri.scheme !== 'untitled' && uri.scheme !== PROPOSAL_SCHEME_PREFIX ? [await realOf(uri)] : [...snap.policy.workspaceFolders];
+      // Untitled buffers, proposals and views (output, git, …) have no file behind them to judge.
+      const fileScheme = vscode.workspace.workspaceFolders?.[0]?.uri.scheme ?? 'file';
+      const paths = uri && (uri.scheme === 'file' || uri.scheme === fileScheme) ? [await realOf(uri)] : [...snap.policy.workspaceFolders];
       return { paths, summary: 'Read the active editor and the list of open editors' };
     },
     async invoke() {
@@ -50,8 +52,9 @@ export function editorContextTool(host: ToolHost): Tool<Input> {
       const details: Record<string, unknown> = {};
       if (editor) {
         const doc = editor.document;
-        const real = doc.uri.scheme === 'untitled' ? undefined : await realOf(doc.uri);
-        const name = real ? displayPath(real, lexicalOf(doc.uri), folders) : `untitled:${doc.uri.path}`;
+        const isFile = doc.uri.scheme === 'file' || doc.uri.scheme === vscode.workspace.workspaceFolders?.[0]?.uri.scheme;
+        const real = isFile ? await realOf(doc.uri) : undefined;
+        const name = real ? displayPath(real, lexicalOf(doc.uri), folders) : `${doc.uri.scheme}:${doc.uri.path}`;
         const sel = editor.selection;
         lines.push(`Active editor: ${name} (${doc.languageId}, ${doc.lineCount} lines${doc.isDirty ? ', unsaved changes' : ''})`);
         lines.push(`Cursor: line ${sel.active.line + 1}, column ${sel.active.character + 1}`);
@@ -73,7 +76,7 @@ export function editorContextTool(host: ToolHost): Tool<Input> {
       for (const group of vscode.window.tabGroups.all) {
         for (const tab of group.tabs) {
           const uri = uriOfTab(tab);
-          if (!uri || uri.scheme === PROPOSAL_SCHEME_PREFIX) continue;
+          if (!uri || uri.scheme.startsWith(PROPOSAL_SCHEME_PREFIX)) continue;
           const shown = uri.scheme === 'untitled' ? `untitled:${uri.path}` : displayPath(lexicalOf(uri), lexicalOf(uri), folders);
           if (seen.has(shown)) continue;
           seen.add(shown);

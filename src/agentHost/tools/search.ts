@@ -6,7 +6,8 @@ import * as fs from 'fs';
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import type { Tool } from '../../agent';
-import { displayPath, secretMatch } from '../resolve';
+import { containingFolder } from '../../agent';
+import { displayPath, realPathOf, secretMatch } from '../resolve';
 import { looksBinary } from '../text';
 import { bool, errorResult, int, str, UNTRUSTED, type Input, type ToolHost } from './common';
 import { defaultExcludes, tokenFrom } from './files';
@@ -163,6 +164,28 @@ async function fallbackSearch(q: { query: string; regex: boolean; caseSensitive:
   return { matches, filesCapped };
 }
 
+/**
+ * Matches the model may see: neither the file as named nor where it really is (a symlink to .env, a link out
+ * of the workspace) is a secret, and the real file is inside a workspace folder.
+ */
+async function visibleMatches(matches: Match[], folderReals: readonly string[], secrets: readonly string[], caseInsensitive: boolean | undefined): Promise<Match[]> {
+  const lexicalFolders = (vscode.workspace.workspaceFolders ?? []).map((f) => (f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.path));
+  const verdicts = new Map<string, boolean>();
+  const out: Match[] = [];
+  for (const m of matches) {
+    let ok = verdicts.get(m.file);
+    if (ok === undefined) {
+      const real = nodePath.isAbsolute(m.file) ? (await realPathOf(m.file).catch(() => ({ real: m.file }))).real : m.file;
+      ok = !secretMatch(m.file, lexicalFolders, secrets, caseInsensitive)
+        && !secretMatch(real, folderReals, secrets, caseInsensitive)
+        && containingFolder(real, folderReals, { caseInsensitive }) !== undefined;
+      verdicts.set(m.file, ok);
+    }
+    if (ok) out.push(m);
+  }
+  return out;
+}
+
 export function searchTextTool(host: ToolHost): Tool<Input> {
   return {
     name: 'search_text',
@@ -219,9 +242,7 @@ export function searchTextTool(host: ToolHost): Tool<Input> {
         if (r.filesCapped) note = ` Only the first ${FALLBACK_MAX_FILES} files of each folder were searched.`;
       }
       if (error && matches.length === 0) return errorResult(`Search failed: ${error}`);
-      const lexicalFolders = folders.map((f) => (f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.path));
-      const visible = matches.filter((m) => !secretMatch(m.file, lexicalFolders, snap.allSecretPatterns, snap.policy.caseInsensitive)
-        && !secretMatch(m.file, snap.policy.workspaceFolders, snap.allSecretPatterns, snap.policy.caseInsensitive));
+      const visible = await visibleMatches(matches, snap.policy.workspaceFolders, snap.allSecretPatterns, snap.policy.caseInsensitive);
       const capped = visible.length > max;
       const shown = visible.slice(0, max).map((m) => `${displayPath(m.file, m.file, snap.policy.workspaceFolders)}:${m.line}: ${m.text}`);
       const head = shown.length === 0 ? `No matches for ${JSON.stringify(query)}.` : `[${shown.length}${capped ? '+' : ''} matching lines${capped ? `; the first ${max} shown` : ''}]`;

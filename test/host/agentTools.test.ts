@@ -1,0 +1,445 @@
+// The agent's VS Code tools inside a real VS Code: real files in the test workspace, real symlinks, the real
+// diff editor, WorkspaceEdit and undo, a real terminal (shell integration when it activates) and a real child
+// process, checkpoints on disk read back by a second instance as after a reload. Tool calls go through the
+// core's runToolCalls with the policy built from this window's settings, exactly as an agent turn runs them.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { decide, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Tool } from '../../src/agent';
+import { runToolCalls } from '../../src/agent/toolRunner';
+import type { ToolResultBlockParam } from '../../src/gateway/types';
+import { createAgentHost, findRipgrep, lmToolsAvailable, type AgentHost } from '../../src/agentHost';
+import { Checkpoints } from '../../src/agentHost/checkpoints';
+import { realPathOf } from '../../src/agentHost/resolve';
+
+const SCHEME = 'model-gateway-proposal-test';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** A line in the harness's live progress output (which ripgrep, which command path): facts for the report. */
+function report(line: string): void {
+  const file = process.env.MG_HOST_RESULTS;
+  if (file) fs.appendFileSync(`${file}.progress`, `[agent] ${line}\n`);
+}
+
+function text(result: ToolResultBlockParam): string {
+  const c = result.content;
+  if (typeof c === 'string') return c;
+  return (c ?? []).map((b) => ('text' in b ? b.text : '')).join('');
+}
+
+function diffTabs(): vscode.TabInputTextDiff[] {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .map((t) => t.input)
+    .filter((i): i is vscode.TabInputTextDiff => i instanceof vscode.TabInputTextDiff && i.modified.scheme === SCHEME);
+}
+
+describe('agent tools in the extension host', function () {
+  this.timeout(120_000);
+  let host: AgentHost;
+  let storage: string;
+  let outside: string;
+  let dir: string;
+  const rel = (name: string) => `${path.basename(dir)}/${name}`;
+  const abs = (name: string) => path.join(dir, name);
+  const settings = () => vscode.workspace.getConfiguration('modelGateway.agent');
+
+  /** Runs one tool call the way the loop does (target → policy → approval → invoke). */
+  async function call(name: string, input: Record<string, unknown>, o: { approve?: (r: ApprovalRequest) => ApprovalAnswer; signal?: AbortSignal; h?: AgentHost } = {}) {
+    const h = o.h ?? host;
+    const events: AgentEvent[] = [];
+    const requests: ApprovalRequest[] = [];
+    const tools = new Map(h.tools({ vscodeTools: false }).map((t) => [t.name, t as Tool<never>]));
+    const out = await runToolCalls([{ block: { type: 'tool_use', id: `tu_${Date.now()}`, name, input } }], 1, {
+      tools,
+      policy: (await h.snapshot()).policy,
+      approve: async (r) => {
+        requests.push(r);
+        return o.approve ? o.approve(r) : { approved: true };
+      },
+      emit: (e) => events.push(e),
+      signal: o.signal ?? new AbortController().signal,
+    });
+    const result = out.results[0];
+    const final = events.find((e): e is Extract<AgentEvent, { type: 'tool_result' }> => e.type === 'tool_result');
+    return { result, text: text(result), events, requests, details: final?.details as Record<string, unknown> | undefined };
+  }
+
+  before(async () => {
+    const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    dir = fs.mkdtempSync(path.join(root, 'agent-test-'));
+    storage = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-agent-storage-')));
+    outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-agent-outside-')));
+    host = createAgentHost({
+      storage: { globalStorageUri: vscode.Uri.file(path.join(storage, 'global')), storageUri: vscode.Uri.file(path.join(storage, 'ws')) },
+      proposalScheme: SCHEME,
+      commands: { shellIntegrationWaitMs: 15_000 },
+    });
+  });
+
+  afterEach(async () => {
+    await host.changes.rejectAll('test cleanup');
+    // Leave no unsaved buffer behind: closing a dirty editor would open a save dialog.
+    for (const doc of vscode.workspace.textDocuments) {
+      if (doc.isDirty && doc.uri.scheme === 'file') {
+        await vscode.window.showTextDocument(doc);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      }
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const key of ['autoApproveWrites', 'secretPatterns', 'commandAllowList']) {
+      await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  after(async () => {
+    host.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(storage, { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('agent: is available in a trusted workspace and offers the built-in tools', () => {
+    assert.deepStrictEqual(host.availability(), { ok: true });
+    const names = host.tools({ vscodeTools: false }).map((t) => t.name);
+    assert.deepStrictEqual(names, ['read_file', 'list_directory', 'find_files', 'search_text', 'get_editor_context', 'get_diagnostics', 'propose_edit', 'create_file', 'delete_file', 'run_command']);
+    for (const t of host.tools({ vscodeTools: false })) {
+      assert.strictEqual((t.inputSchema as { type?: string }).type, 'object', t.name);
+      assert.ok(t.description.length > 10 && !t.description.includes('\n'), t.name);
+    }
+  });
+
+  it('agent: read_file reads a line range, refuses a binary file and caps a large one', async () => {
+    fs.writeFileSync(abs('five.txt'), 'one\ntwo\nthree\nfour\nfive\n');
+    const range = await call('read_file', { path: rel('five.txt'), startLine: 2, endLine: 3 });
+    assert.ok(!range.result.is_error, range.text);
+    assert.strictEqual(range.text, `[${rel('five.txt')}: lines 2–3 of 5]\ntwo\nthree`);
+
+    fs.writeFileSync(abs('blob.bin'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x41]));
+    const binary = await call('read_file', { path: rel('blob.bin') });
+    assert.strictEqual(binary.result.is_error, true);
+    assert.match(binary.text, /binary file/);
+
+    const line = 'x'.repeat(99) + '\n';
+    fs.writeFileSync(abs('big.txt'), line.repeat(3000)); // 300,000 characters
+    const big = await call('read_file', { path: rel('big.txt') });
+    assert.ok(!big.result.is_error);
+    assert.ok(big.text.length <= 256 * 1024 + 300, `capped: ${big.text.length}`);
+    assert.match(big.text, /Truncated at 256 KB: lines 1–2621 of 3000 shown\. Read on with startLine 2622\./);
+    const rest = await call('read_file', { path: rel('big.txt'), startLine: 2622 });
+    assert.match(rest.text, /lines 2622–3000 of 3000/);
+  });
+
+  it('agent: a symlink inside the workspace that points outside resolves to the outside real path, and the policy does not auto-approve it', async () => {
+    fs.writeFileSync(path.join(outside, 'private.txt'), 'outside content');
+    fs.symlinkSync(path.join(outside, 'private.txt'), abs('link.txt'));
+    const tool = host.tools({ vscodeTools: false }).find((t) => t.name === 'read_file')!;
+    const target = await tool.target({ path: rel('link.txt') }, new AbortController().signal);
+    assert.ok(target.paths?.includes(path.join(outside, 'private.txt')), JSON.stringify(target.paths));
+    const verdict = decide({ toolName: 'read_file', approvalClass: 'read', target }, (await host.snapshot()).policy);
+    assert.strictEqual(verdict.rule, 'outside-workspace');
+    assert.notStrictEqual(verdict.decision, 'auto');
+    // The user says no: the content never reaches the result.
+    const denied = await call('read_file', { path: rel('link.txt') }, { approve: () => ({ approved: false }) });
+    assert.strictEqual(denied.requests.length, 1);
+    assert.ok(denied.requests[0].target.paths?.includes(path.join(outside, 'private.txt')));
+    assert.ok(!denied.text.includes('outside content'));
+    // A dangling link to a file that does not exist yet: a write through it would land outside too.
+    fs.symlinkSync(path.join(outside, 'later.txt'), abs('dangling.txt'));
+    const create = host.tools({ vscodeTools: false }).find((t) => t.name === 'create_file')!;
+    const t2 = await create.target({ path: rel('dangling.txt'), content: 'x' }, new AbortController().signal);
+    assert.ok(t2.paths?.includes(path.join(outside, 'later.txt')), JSON.stringify(t2.paths));
+  });
+
+  it('agent: an ignored .env, a setting pattern, an ignore-file pattern and a link to .env are refused; search never shows their text', async () => {
+    const token = `tok${Date.now()}`;
+    fs.writeFileSync(abs('.env'), `API_KEY=${token}\n`);
+    fs.writeFileSync(abs('prod.tfvars'), `password = "${token}"\n`);
+    fs.writeFileSync(abs('notes.private'), `${token}\n`);
+    fs.symlinkSync(abs('.env'), abs('innocent.txt'));
+    fs.writeFileSync(abs('plain.txt'), `the ${token} is mentioned here\n`);
+    const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const ignoreFile = path.join(root, '.modelgatewayignore');
+    const hadIgnore = fs.existsSync(ignoreFile);
+    if (!hadIgnore) fs.writeFileSync(ignoreFile, '# test\n*.private\n!*.private\n');
+    await settings().update('secretPatterns', ['*.tfvars'], vscode.ConfigurationTarget.Global);
+    try {
+      for (const name of ['.env', 'prod.tfvars', 'notes.private', 'innocent.txt']) {
+        const r = await call('read_file', { path: rel(name) });
+        assert.strictEqual(r.result.is_error, true, name);
+        assert.match(r.text, /^Refused: .*secrets ignore list/, name);
+        assert.ok(r.events.some((e) => e.type === 'tool_refused'), name);
+        assert.ok(!r.text.includes(token), name);
+      }
+      const search = await call('search_text', { query: token });
+      assert.ok(!search.result.is_error, search.text);
+      assert.match(search.text, new RegExp(`${rel('plain.txt').replace(/[.]/g, '\\.')}:1: the ${token}`));
+      for (const name of ['.env', 'prod.tfvars', 'notes.private', 'innocent.txt']) assert.ok(!search.text.includes(`${name}:`), `${name} in ${search.text}`);
+      const list = await call('list_directory', { path: path.basename(dir) });
+      assert.match(list.text, /^\.env \(secret: not shared\)$/m);
+      report(`search_text engine: ${String(search.details?.engine)}`);
+    } finally {
+      if (!hadIgnore) fs.rmSync(ignoreFile, { force: true });
+    }
+  });
+
+  it('agent: search_text uses the ripgrep that VS Code ships when present, and finds text with a glob', async () => {
+    const rg = await findRipgrep();
+    report(`ripgrep: ${rg ? `${rg.source} ${rg.path}` : 'none (fallback search)'}; vscode.env.appRoot = ${vscode.env.appRoot}`);
+    fs.writeFileSync(abs('needle.ts'), 'export const haystack = 1;\nexport const needleValue = 2;\n');
+    const r = await call('search_text', { query: 'needleValue', glob: `${path.basename(dir)}/*.ts` });
+    assert.ok(!r.result.is_error, r.text);
+    assert.match(r.text, new RegExp(`needle\\.ts:2: export const needleValue = 2;`));
+    const files = await call('find_files', { pattern: `${path.basename(dir)}/*.ts` });
+    assert.match(files.text, /needle\.ts/);
+  });
+
+  it('agent: propose_edit opens a diff editor; accept writes through WorkspaceEdit and is undoable', async () => {
+    fs.writeFileSync(abs('edit.ts'), 'const a = 1;\nconst b = 2;\n');
+    const running = call('propose_edit', { path: rel('edit.ts'), edits: [{ search: 'const b = 2;', replace: 'const b = 3;' }] });
+    const change = await waitFor('a pending change', () => host.changes.list()[0]);
+    assert.strictEqual(change.kind, 'edit');
+    assert.strictEqual(change.path, rel('edit.ts'));
+    const tab = await waitFor('the diff tab', () => diffTabs()[0]);
+    assert.strictEqual(tab.original.scheme, SCHEME);
+    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(tab.modified)), 'const a = 1;\nconst b = 3;\n');
+    assert.strictEqual(fs.readFileSync(abs('edit.ts'), 'utf8'), 'const a = 1;\nconst b = 2;\n', 'nothing written before accept');
+    const outcome = await host.changes.accept(change.id);
+    assert.strictEqual(outcome?.status, 'accepted');
+    const done = await running;
+    assert.match(done.text, /^Accepted: edited .*edit\.ts as proposed\.$/);
+    assert.strictEqual(fs.readFileSync(abs('edit.ts'), 'utf8'), 'const a = 1;\nconst b = 3;\n');
+    assert.strictEqual(diffTabs().length, 0, 'the diff closes');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs('edit.ts')));
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('undo');
+    await waitFor('undo', () => doc.getText() === 'const a = 1;\nconst b = 2;\n');
+    await doc.save();
+  });
+
+  it('agent: reject leaves the file untouched and tells the model', async () => {
+    fs.writeFileSync(abs('keep.ts'), 'let x = 1;\n');
+    const running = call('propose_edit', { path: rel('keep.ts'), content: 'let x = 2;\n' });
+    const change = await waitFor('a pending change', () => host.changes.list()[0]);
+    await waitFor('the diff tab', () => diffTabs()[0]);
+    await host.changes.reject(change.id);
+    const done = await running;
+    assert.match(done.text, /^Rejected: the user rejected the edit to .*keep\.ts; nothing was written\./);
+    assert.strictEqual(fs.readFileSync(abs('keep.ts'), 'utf8'), 'let x = 1;\n');
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.fsPath === abs('keep.ts') && d.isDirty));
+  });
+
+  it('agent: a block that does not match exactly once fails, naming the block; nothing is proposed', async () => {
+    fs.writeFileSync(abs('twice.ts'), 'x();\nx();\ny();\n');
+    const r = await call('propose_edit', { path: rel('twice.ts'), edits: [{ search: 'y();', replace: 'z();' }, { search: 'x();', replace: 'w();' }] });
+    assert.strictEqual(r.result.is_error, true);
+    assert.match(r.text, /edit block 2 of 2 failed: its "search" text occurs more than once/);
+    const missing = await call('propose_edit', { path: rel('twice.ts'), edits: [{ search: 'nope', replace: '' }] });
+    assert.match(missing.text, /edit block 1 of 1 failed: its "search" text was not found/);
+    assert.strictEqual(host.changes.list().length, 0);
+    assert.strictEqual(fs.readFileSync(abs('twice.ts'), 'utf8'), 'x();\nx();\ny();\n');
+  });
+
+  it('agent: a dirty buffer is not clobbered: the proposal is computed on the editor text and applied to it', async () => {
+    fs.writeFileSync(abs('dirty.ts'), 'const a = 1;\nconst b = 2;\n');
+    const uri = vscode.Uri.file(abs('dirty.ts'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), '// unsaved note\n'));
+    assert.ok(doc.isDirty);
+    const running = call('propose_edit', { path: rel('dirty.ts'), edits: [{ search: 'const b = 2;', replace: 'const b = 20;' }] });
+    const change = await waitFor('a pending change', () => host.changes.list()[0]);
+    const tab = await waitFor('the diff tab', () => diffTabs()[0]);
+    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(tab.original)), '// unsaved note\nconst a = 1;\nconst b = 2;\n');
+    // The user keeps typing while the proposal is open: the blocks are applied again to the new text.
+    await editor.edit((b) => b.insert(new vscode.Position(1, 0), '// second note\n'));
+    await host.changes.accept(change.id);
+    const done = await running;
+    assert.match(done.text, /^Accepted: edited .*dirty\.ts as proposed\. The file has other unsaved changes/);
+    assert.strictEqual(doc.getText(), '// unsaved note\n// second note\nconst a = 1;\nconst b = 20;\n');
+    assert.ok(doc.isDirty, 'the user saves their own work');
+    assert.strictEqual(fs.readFileSync(abs('dirty.ts'), 'utf8'), 'const a = 1;\nconst b = 2;\n');
+  });
+
+  it('agent: the user edits the proposed side before accepting: the model is told what changed', async () => {
+    fs.writeFileSync(abs('adjust.ts'), 'export const n = 1;\n');
+    const running = call('propose_edit', { path: rel('adjust.ts'), content: 'export const n = 2;\n' });
+    const change = await waitFor('a pending change', () => host.changes.list()[0]);
+    const tab = await waitFor('the diff tab', () => diffTabs()[0]);
+    const proposed = await vscode.workspace.openTextDocument(tab.modified);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(tab.modified, new vscode.Range(0, 0, 1, 0), 'export const n = 42; // user\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(proposed.isDirty);
+    await host.changes.accept(change.id);
+    const done = await running;
+    assert.match(done.text, /^Accepted with user changes: .*lines 1–1 of your proposal became:\nexport const n = 42; \/\/ user/s);
+    assert.strictEqual(fs.readFileSync(abs('adjust.ts'), 'utf8'), 'export const n = 42; // user\n');
+  });
+
+  it('agent: auto-approved writes apply without review, but .vscode/settings.json still asks', async () => {
+    await settings().update('autoApproveWrites', true, vscode.ConfigurationTarget.Global);
+    fs.writeFileSync(abs('auto.ts'), 'a\n');
+    const auto = await call('propose_edit', { path: rel('auto.ts'), content: 'b\n' });
+    assert.strictEqual(auto.requests.length, 0, 'no approval asked');
+    assert.match(auto.text, /^Accepted: edited/);
+    assert.strictEqual(fs.readFileSync(abs('auto.ts'), 'utf8'), 'b\n');
+    fs.mkdirSync(abs('.vscode'), { recursive: true });
+    const asked = await call('create_file', { path: rel('.vscode/settings.json'), content: '{"chat.tools.autoApprove": true}' }, { approve: () => ({ approved: false, reason: 'no' }) });
+    assert.strictEqual(asked.requests.length, 1);
+    assert.strictEqual(asked.requests[0].verdict.rule, 'vscode-dir');
+    assert.ok(!fs.existsSync(abs('.vscode/settings.json')));
+  });
+
+  it('agent: permission settings count only from user settings, never from a repository\'s .vscode/settings.json', async () => {
+    const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const file = path.join(root, '.vscode', 'settings.json');
+    const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    const existing = before ? (JSON.parse(before) as Record<string, unknown>) : {};
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({
+      ...existing,
+      'modelGateway.agent.autoApproveWrites': true,
+      'modelGateway.agent.commandAllowList': ['rm', 'curl'],
+      'modelGateway.agent.secretPatterns': ['*.ws-secret'],
+      'modelGateway.agent.maxSteps': 5,
+    }));
+    try {
+      await waitFor('the workspace settings to load', () => settings().inspect<string[]>('secretPatterns')?.workspaceValue?.includes('*.ws-secret'));
+      const snap = await host.snapshot();
+      assert.strictEqual(snap.policy.autoApproveWrites, false);
+      assert.deepStrictEqual(snap.policy.commandAllowList, []);
+      assert.ok(snap.policy.secretPatterns?.includes('*.ws-secret'), 'restrictions are taken from the workspace');
+      assert.strictEqual(snap.settings.maxSteps, 5, 'a workspace may lower the step budget');
+      assert.ok(snap.policy.protectedPaths?.includes(path.join(storage, 'ws')));
+      await settings().update('autoApproveWrites', true, vscode.ConfigurationTarget.Global);
+      await settings().update('commandAllowList', ['npm test'], vscode.ConfigurationTarget.Global);
+      const user = await host.snapshot();
+      assert.strictEqual(user.policy.autoApproveWrites, true);
+      assert.deepStrictEqual(user.policy.commandAllowList, ['npm test']);
+    } finally {
+      if (before === undefined) fs.rmSync(file, { force: true });
+      else fs.writeFileSync(file, before);
+      await waitFor('the workspace settings to unload', () => !settings().inspect<string[]>('secretPatterns')?.workspaceValue);
+    }
+  });
+
+  it('agent: get_editor_context returns the selection; get_diagnostics returns VS Code problems', async () => {
+    fs.writeFileSync(abs('ctx.ts'), 'function alpha() {}\nfunction beta() {}\n');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs('ctx.ts')));
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(1, 0, 1, 18);
+    const ctx = await call('get_editor_context', {});
+    assert.match(ctx.text, new RegExp(`Active editor: ${rel('ctx.ts').replace(/[.]/g, '\\.')}`));
+    assert.match(ctx.text, /Selection \(lines 2–2\):\nfunction beta\(\) {}/);
+    const collection = vscode.languages.createDiagnosticCollection('agent-test');
+    try {
+      collection.set(doc.uri, [new vscode.Diagnostic(new vscode.Range(0, 9, 0, 14), 'alpha is unused', vscode.DiagnosticSeverity.Warning)]);
+      const diags = await call('get_diagnostics', { path: rel('ctx.ts') });
+      assert.match(diags.text, new RegExp(`ctx\\.ts:1:10: warning alpha is unused`));
+      const all = await call('get_diagnostics', {});
+      assert.match(all.text, /alpha is unused/);
+    } finally {
+      collection.dispose();
+    }
+  });
+
+  it('agent: run_command in a terminal returns output 42 and exit code 3', async () => {
+    const r = await call('run_command', { command: 'node -e "console.log(42); process.exit(3)"', cwd: path.basename(dir) });
+    report(`run_command mode on VS Code ${vscode.version}: ${String(r.details?.mode)}${r.details?.mode === 'process' ? ' (shell integration did not activate)' : ''}`);
+    assert.ok(!r.result.is_error, r.text);
+    assert.match(r.text, /^Exit code: 3$/m);
+    assert.match(r.text, /^42$/m);
+  });
+
+  it('agent: run_command through the child-process fallback returns output 42 and exit code 3 and says so', async () => {
+    const fallback = createAgentHost({ storage: { globalStorageUri: vscode.Uri.file(path.join(storage, 'g2')) }, proposalScheme: `${SCHEME}-2`, commands: { shellIntegrationWaitMs: 0 } });
+    try {
+      const r = await call('run_command', { command: 'node -e "console.log(42); process.exit(3)"' }, { h: fallback });
+      assert.strictEqual(r.details?.mode, 'process');
+      assert.match(r.text, /^\[Ran as a background process in the workspace folder, not in a terminal/);
+      assert.match(r.text, /^Exit code: 3$/m);
+      assert.match(r.text, /^42$/m);
+      assert.ok(!r.text.includes(process.env.MODEL_GATEWAY_API_KEY || 'no key in this environment'));
+      const env = await call('run_command', { command: 'node -e "console.log(String(process.env.MODEL_GATEWAY_API_KEY))"' }, { h: fallback });
+      assert.match(env.text, /^undefined$/m, 'the extension key is not in the command environment');
+    } finally {
+      fallback.dispose();
+    }
+  });
+
+  for (const mode of ['terminal', 'process'] as const) {
+    it(`agent: Stop during a never-ending command ends it (${mode})`, async () => {
+      const h = mode === 'terminal' ? host : createAgentHost({ storage: { globalStorageUri: vscode.Uri.file(path.join(storage, 'g3')) }, proposalScheme: `${SCHEME}-3`, commands: { shellIntegrationWaitMs: 0 } });
+      const pidFile = abs(`pid-${mode}.txt`);
+      try {
+        const stop = new AbortController();
+        const running = call('run_command', { command: `node -e "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)" "${pidFile}"` }, { h, signal: stop.signal });
+        const pid = Number(await waitFor('the command to start', () => (fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8') || undefined : undefined), 30_000));
+        stop.abort();
+        const r = await running;
+        assert.match(r.text, /Stopped by the user/);
+        await waitFor(`process ${pid} to end`, () => {
+          try {
+            process.kill(pid, 0);
+            return undefined;
+          } catch {
+            return true;
+          }
+        }, 15_000);
+      } finally {
+        if (h !== host) h.dispose();
+      }
+    });
+  }
+
+  it('agent: checkpoint restore brings back modified, created and deleted files, also from a new instance (reload)', async () => {
+    fs.writeFileSync(abs('cp-mod.ts'), 'original\n');
+    fs.writeFileSync(abs('cp-del.ts'), 'to be deleted\n');
+    await settings().update('autoApproveWrites', true, vscode.ConfigurationTarget.Global);
+    await host.beginTurn('turn_1');
+    assert.match((await call('propose_edit', { path: rel('cp-mod.ts'), content: 'changed once\n' })).text, /^Accepted/);
+    assert.match((await call('create_file', { path: rel('sub/cp-new.ts'), content: 'new file\n' })).text, /^Accepted/);
+    assert.match((await call('delete_file', { path: rel('cp-del.ts') })).text, /^Accepted/);
+    await host.endTurn();
+    await host.beginTurn('turn_2');
+    assert.match((await call('propose_edit', { path: rel('cp-mod.ts'), content: 'changed twice\n' })).text, /^Accepted/);
+    await host.endTurn();
+    assert.strictEqual(fs.readFileSync(abs('cp-mod.ts'), 'utf8'), 'changed twice\n');
+    assert.ok(fs.existsSync(abs('sub/cp-new.ts')));
+    assert.ok(!fs.existsSync(abs('cp-del.ts')));
+
+    // A new instance on the same storage, as after a window reload.
+    const reloaded = new Checkpoints(vscode.Uri.joinPath(vscode.Uri.file(path.join(storage, 'ws')), 'agent-checkpoints'));
+    const list = await reloaded.list();
+    assert.deepStrictEqual(list.map((c) => [c.turnId, c.files.length]), [['turn_1', 3], ['turn_2', 1]]);
+    const restored = await reloaded.restore('turn_1');
+    assert.deepStrictEqual(restored.turns, ['turn_2', 'turn_1']);
+    assert.strictEqual(fs.readFileSync(abs('cp-mod.ts'), 'utf8'), 'original\n');
+    assert.ok(!fs.existsSync(abs('sub/cp-new.ts')));
+    assert.strictEqual(fs.readFileSync(abs('cp-del.ts'), 'utf8'), 'to be deleted\n');
+    assert.deepStrictEqual(await reloaded.list(), []);
+  });
+
+  it('agent: the real paths of the folders and storage are resolved; VS Code tools are bridged where lm.tools exists', async () => {
+    const snap = await host.snapshot();
+    assert.deepStrictEqual(snap.policy.workspaceFolders, [(await realPathOf(vscode.workspace.workspaceFolders![0].uri.fsPath)).real]);
+    const available = lmToolsAvailable();
+    const bridged = host.tools().filter((t) => t.approvalClass === 'external');
+    report(`vscode.lm.tools on ${vscode.version}: ${available ? `${vscode.lm.tools.length} tools (${vscode.lm.tools.slice(0, 5).map((t) => t.name).join(', ')})` : 'not available'}`);
+    assert.strictEqual(bridged.length, available ? vscode.lm.tools.length : 0);
+    for (const t of bridged) assert.match(t.name, /^[A-Za-z0-9_-]{1,64}$/);
+  });
+});
