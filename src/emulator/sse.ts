@@ -22,6 +22,7 @@ export class SseWriter {
   /** Sends one event; returns false when the stream is over (the caller stops generating). */
   send(event: string, data: Record<string, unknown>): boolean {
     if (this.done || this.ctx.res.destroyed) return false;
+    if (this.ctx.dialect?.sse.omitEvents?.has(event)) return true;
     const f = this.ctx.faults;
     if (f.dropAfterEvents !== undefined && this.sent >= f.dropAfterEvents) {
       this.done = true;

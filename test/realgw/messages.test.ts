@@ -6,7 +6,7 @@ import { getEventListeners } from 'node:events';
 import { adviseOnError, isGatewayError, type GatewayError } from '../../src/gateway';
 import { clientFor, request } from './client';
 import { useRealGateway } from './gateway';
-import { MULTIBYTE_REPLY, SLOW_PREFIX, TEXT_REPLY, TOOL_CALLS } from './upstream';
+import { MULTIBYTE_REPLY, SLOW_PREFIX, TEXT_REPLY, TOOL_CALLS, TOOLS_USAGE } from './upstream';
 import { startTcpTap } from './tcpTap';
 import { waitFor } from '../unit/emulator/helpers';
 
@@ -54,6 +54,9 @@ describe('real gateway (@musistudio/llms): Messages streams', function () {
     assert.deepEqual(tools.map((t) => ({ id: t.id, name: t.name, input: t.input })),
       TOOL_CALLS.map((c) => ({ id: c.id, name: c.name, input: c.args })));
     assert.deepEqual(message.content[0], { type: 'text', text: 'Let me check.' });
+    // message_start said 0/0; the real counts only arrive in message_delta, input_tokens included.
+    assert.equal(message.usage.input_tokens, TOOLS_USAGE.prompt_tokens);
+    assert.equal(message.usage.output_tokens, TOOLS_USAGE.completion_tokens);
   });
 
   it('tool input seen while iterating events equals the final input (no stale parse at content_block_stop)', async () => {

@@ -35,6 +35,8 @@ export const TOOL_CALLS = [
   { id: 'call_weather_1', name: 'get_weather', args: { city: 'Paris', unit: 'celsius' } },
   { id: 'call_time_2', name: 'get_time', args: { zone: 'Europe/Paris' } },
 ] as const;
+/** Token counts the `tools` scenario reports. */
+export const TOOLS_USAGE = { prompt_tokens: 31, completion_tokens: 17, total_tokens: 48 };
 /** Text streamed by the `cut` scenario before the upstream socket is destroyed. */
 export const CUT_PREFIX = 'This answer will be cut';
 /** Text streamed by the `slow` scenario at first (the rest trickles for a long time). */
@@ -140,8 +142,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, record: Upstrea
       // A fragment of call 0 after call 1 started: the interleaving real providers produce for parallel calls.
       await write(res, chunk(model, tc(0, { arguments: aArgs.slice(9) })));
       await write(res, chunk(model, tc(1, { arguments: bArgs.slice(6) })));
-      await write(res, chunk(model, {}, 'tool_calls'));
-      await write(res, usageChunk(model, 31, 17));
+      // Usage in the finishing chunk (as several providers send it), so the gateway has it when it closes the message.
+      await write(res, chunk(model, {}, 'tool_calls', { usage: TOOLS_USAGE }));
       await write(res, 'data: [DONE]\n\n');
       res.end();
       record.finished = true;
@@ -167,8 +169,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, record: Upstrea
       break;
     }
   }
-  await write(res, chunk(model, {}, 'stop'));
-  await write(res, usageChunk(model, 12, 9));
+  if (record.scenario === 'multibyte') {
+    // The other habit: a separate usage-only chunk (choices: []) after the finishing one.
+    await write(res, chunk(model, {}, 'stop'));
+    await write(res, usageChunk(model, 12, 9));
+  } else {
+    await write(res, chunk(model, {}, 'stop', { usage: { prompt_tokens: 12, completion_tokens: 9, total_tokens: 21 } }));
+  }
   await write(res, 'data: [DONE]\n\n');
   res.end();
   record.finished = true;

@@ -6,7 +6,7 @@
 //   provider's error is forwarded as "Error from provider(<provider>,<model>: <status>): <provider body>"
 //   with the same status, the stack appended to the message.
 // - A stream the provider cut surfaces as fastify's own 500: {"statusCode":500,"error":"Internal Server Error","message":"terminated"}.
-// - No request-id header at all.
+// - No request-id header at all, and no `ping` events.
 // - Streams: message_start usage is all zeros, the counts come only in message_delta (input_tokens
 //   included, plus cache_read_input_tokens: 0); a tool call's input_json_delta can arrive after that
 //   block's content_block_stop (it closes a block as soon as the next starts, while fragments still come).
@@ -34,5 +34,5 @@ export const router: Dialect = {
     }
     return json(e.status, { error: { message: `${e.message}Error: ${e.message}${STACK}`, type: 'api_error', code: e.code ?? 'internal_error' } }, e.headers);
   },
-  sse: { usageOnlyInDelta: true, lateToolFragment: true },
+  sse: { usageOnlyInDelta: true, lateToolFragment: true, omitEvents: new Set(['ping']) },
 };

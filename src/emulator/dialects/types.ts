@@ -39,6 +39,8 @@ export interface DialectReply {
 export interface SseHabits {
   /** Events written as bare `data:` lines without their `event:` line. */
   bareEvents?: ReadonlySet<string> | 'all';
+  /** Events this gateway never sends (they are skipped, and do not count towards the drop/error faults). */
+  omitEvents?: ReadonlySet<string>;
   /** Raw frames written before message_start (e.g. pings while the gateway waits for a slot). */
   leadingFrames?: string[];
   /** A comment line (": PING") written after every `every` events. */

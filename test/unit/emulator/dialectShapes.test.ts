@@ -133,6 +133,7 @@ describe('emulator dialects on the wire', () => {
     const stream = await post(emu(), '/v1/messages', TOOL_BODY, dialect('router', fault({ tokensPerSecond: 0 })));
     const events = frames(await stream.text()).map((x) => ({ event: x.event, data: JSON.parse(x.data) as Record<string, unknown> }));
     assert.deepEqual((events[0].data.message as { usage: unknown }).usage, { input_tokens: 0, output_tokens: 0 });
+    assert.ok(!events.some((e) => e.event === 'ping'), 'no ping events');
     const toolIndex = events.findIndex((e) => (e.data.content_block as { type?: string } | undefined)?.type === 'tool_use');
     const index = events[toolIndex].data.index;
     const stopAt = events.findIndex((e) => e.event === 'content_block_stop' && e.data.index === index);
