@@ -6,6 +6,7 @@ import { registerDiagnostics } from './diagnostics/register';
 import { registerChat } from './chat/register';
 import { registerImages } from './images/register';
 import { registerNativeChat } from './lm/register';
+import { registerGatewayTools } from './lm/tools/register';
 
 export function activate(context: vscode.ExtensionContext): void {
   // Activation time is shared with every other extension: each part is timed and the total is logged.
@@ -26,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): void {
     timed('chat', () => registerChat(services)),
     images,
     timed('nativeChat', () => registerNativeChat(services, images.jobs)),
+    timed('tools', () => registerGatewayTools(services, images.runner)),
   );
   services.log.info(`Activated in ${(performance.now() - started).toFixed(1)} ms (${timings.join(', ')}).`);
 }

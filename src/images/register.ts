@@ -10,7 +10,7 @@ import { ImageRunner } from './runner';
 import { resumeOnActivation, showImageTasksCommand } from './tasksCommand';
 import { TaskTracker } from './tracker';
 
-export function registerImages(services: Services): vscode.Disposable & { jobs: ImageJobs } {
+export function registerImages(services: Services): vscode.Disposable & { jobs: ImageJobs; runner: ImageRunner } {
   const tracker = new TaskTracker(services.context.globalState);
   const runner = new ImageRunner(services, tracker);
   let lastEditor = vscode.window.activeTextEditor;
@@ -29,7 +29,7 @@ export function registerImages(services: Services): vscode.Disposable & { jobs: 
   return Object.assign(new vscode.Disposable(() => {
     clearTimeout(resume);
     disposables.forEach((d) => d.dispose());
-  }), { jobs });
+  }), { jobs, runner });
 }
 
 /** ImageJobs.generate: same path as the command, errors returned to the caller instead of shown. */
