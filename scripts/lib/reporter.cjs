@@ -42,6 +42,13 @@ class HarnessReporter extends Base {
       Base.consoleLog(`    ✗ ${name(t)}${time(t)} ${t.type === 'hook' ? '' : count()}`);
       save(false);
     });
+    // Slow hooks (a workbench opened in before(), say) are where a suite's time can hide: shown and kept too,
+    // with state 'hook' (not counted as a test).
+    runner.on('hook end', (h) => {
+      if (!(h.duration >= 1000)) return;
+      tests.push({ title: h.fullTitle(), file: h.file ?? h.parent?.file, state: 'hook', durationMs: h.duration });
+      Base.consoleLog(`    ⋯ ${h.title}${time(h)}`);
+    });
     runner.once('end', () => {
       save(true);
       this.epilogue();
