@@ -21,20 +21,44 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const str = (v: unknown): string | undefined =>
   typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : undefined;
 
-/** Parses an error body (JSON of any known shape, HTML, plain text, empty). */
-export function parseErrorBody(text: string, contentType?: string): ParsedErrorBody {
+/**
+ * Parses an error body (JSON of any known shape, HTML, plain text, empty). A message that is only an HTTP
+ * reason phrase ("Not Found", "404 page not found") is dropped: the status already says it. An HTML page
+ * says so, with the server that made it (nginx, Cloudflare, ...), since it came from a proxy, not the API.
+ */
+export function parseErrorBody(text: string, contentType?: string, serverHeader?: string): ParsedErrorBody {
   const trimmed = text.trim();
   if (trimmed === '') return {};
   if (trimmed.startsWith('{')) {
     const json = tryJson(trimmed);
-    if (isObject(json)) return fromJson(json);
+    if (isObject(json)) return specificOnly(fromJson(json));
   }
   if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body|\?xml)/i.test(trimmed) || /<\/(html|body|h1|p|div)>/i.test(trimmed)) {
-    return { message: htmlToText(trimmed) };
+    const page = htmlToText(trimmed);
+    const server = serverOf(`${serverHeader ?? ''} ${page} ${trimmed.replace(/<[^>]*>/g, ' ')}`);
+    // A specific page text stands on its own (Express: "Cannot GET /v1/models"); a bare reason phrase, or
+    // a page a known proxy/CDN made, is labelled so the user knows the API itself did not answer.
+    return { message: server || isReasonPhrase(page) ? shorten(`HTML error page${server ? ` from ${server}` : ''}: ${page}`) : page };
   }
   const message = shorten(withoutStack(trimmed).replace(/\s+/g, ' '));
   const upstream = upstreamOrigin({ message });
-  return upstream ? { message, upstream } : { message };
+  return specificOnly(upstream ? { message, upstream } : { message });
+}
+
+function specificOnly(parsed: ParsedErrorBody): ParsedErrorBody {
+  if (parsed.message !== undefined && isReasonPhrase(parsed.message)) delete parsed.message;
+  return parsed;
+}
+
+// Servers whose own error pages stand in front of gateways (reverse proxies, CDNs).
+const PAGE_SERVERS: Array<[RegExp, string]> = [
+  [/\bcloudflare\b/i, 'Cloudflare'], [/\bopenresty\b/i, 'OpenResty'], [/\bnginx\b/i, 'nginx'], [/\bcloudfront\b/i, 'CloudFront'],
+  [/\bakamai/i, 'Akamai'], [/\bvarnish\b/i, 'Varnish'], [/\bmicrosoft-iis\b/i, 'IIS'], [/\bapache\b/i, 'Apache'],
+  [/\bcaddy\b/i, 'Caddy'], [/\benvoy\b/i, 'Envoy'], [/\bhaproxy\b/i, 'HAProxy'], [/\btraefik\b/i, 'Traefik'],
+];
+
+function serverOf(text: string): string | undefined {
+  return PAGE_SERVERS.find(([re]) => re.test(text))?.[1];
 }
 
 function tryJson(text: string): unknown {
@@ -111,11 +135,14 @@ function listText(list: unknown): string | undefined {
 }
 
 // HTTP reason phrases (and bare words like "error") say nothing the status code did not.
-const REASON_PHRASES = new Set([...Object.values(STATUS_CODES), 'error', 'unknown error', 'internal error', 'server error', 'request failed', 'failed']
+// Also the spellings proxies and frameworks use ("Gateway Time-out", Go's "404 page not found").
+const REASON_PHRASES = new Set([...Object.values(STATUS_CODES), 'error', 'unknown error', 'internal error', 'server error', 'request failed', 'failed',
+  'page not found', 'gateway time-out', 'service temporarily unavailable', 'request entity too large', 'request-uri too large', 'none']
   .map((p) => String(p).toLowerCase()));
 
+/** True for a bare HTTP reason phrase, with or without its status: "Not Found", "502 Bad Gateway", "error". */
 export function isReasonPhrase(text: string): boolean {
-  return REASON_PHRASES.has(text.trim().replace(/[.!\s]+$/, '').toLowerCase());
+  return REASON_PHRASES.has(text.trim().replace(/^\d{3}\b[\s:-]*/, '').replace(/[.!\s]+$/, '').toLowerCase());
 }
 
 /** The first specific message; a reason phrase only when there is nothing else. */
@@ -154,7 +181,13 @@ export function htmlToText(html: string): string {
     return text === '' ? undefined : text;
   };
   // Express answers 404 with <title>Error</title><pre>Cannot GET /v1/models</pre>: skip generic titles.
-  const text = pickMessage([plain(title), plain(heading), plain(body)]);
+  // nginx: <title>502 Bad Gateway</title><h1>502 Bad Gateway</h1><center>nginx</center>: the body says
+  // nothing more than the title and the server name, so it is no candidate of its own.
+  const bodyText = plain(body);
+  let rest = bodyText ?? '';
+  for (const known of [plain(title), plain(heading)]) if (known) rest = rest.split(known).join(' ');
+  for (const [re] of PAGE_SERVERS) rest = rest.replace(new RegExp(re.source, 'gi'), ' ');
+  const text = pickMessage([plain(title), plain(heading), /\p{L}{2}/u.test(rest) ? bodyText : undefined]);
   return shorten(text ?? 'HTML error page');
 }
 

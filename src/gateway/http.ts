@@ -40,7 +40,8 @@ export interface Exchange {
 
 export const ERROR_BODY_CAP = 64 * 1024;
 export const JSON_BODY_CAP = 128 * 1024 * 1024;
-const REQUEST_ID_HEADERS = ['request-id', 'x-request-id', 'x-client-request-id', 'x-oneapi-request-id'];
+// x-litellm-call-id: LiteLLM's id of each call (its logs are keyed by it).
+const REQUEST_ID_HEADERS = ['request-id', 'x-request-id', 'x-client-request-id', 'x-oneapi-request-id', 'x-litellm-call-id'];
 // Errors raised before a byte of the request left this machine: the gateway cannot have processed it.
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_INVALID_ARG', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -149,7 +150,7 @@ export function report(ctx: ClientContext, spec: CallSpec, started: number, stat
 async function httpError(ctx: ClientContext, spec: CallSpec, res: Dispatcher.ResponseData, requestId: string | undefined, retryAfterMs: number | undefined): Promise<GatewayError> {
   const text = await readCapped(res.body, ERROR_BODY_CAP, 'truncate').catch(() => '');
   const contentType = String(res.headers['content-type'] ?? '');
-  const parsed = parseErrorBody(text, contentType);
+  const parsed = parseErrorBody(text, contentType, String(res.headers.server ?? ''));
   const status = res.statusCode;
   const serverMessage = parsed.message === undefined ? undefined : ctx.redact(parsed.message);
   const serverCode = parsed.code === undefined ? undefined : ctx.redact(parsed.code);

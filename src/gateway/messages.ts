@@ -1,7 +1,9 @@
 // POST /v1/messages without streaming, and the shape check of a Message body.
+import { readToolInputJson } from './assemble';
 import type { ClientContext } from './context';
+import { GatewayError } from './errors';
 import { protocolError, readJson, send, type CallSpec } from './http';
-import type { Message, MessagesRequest, RequestOptions } from './types';
+import type { Message, MessagesRequest, RequestOptions, ToolInputProblem } from './types';
 
 /** The body as a Message when it has the promised shape (a content array), else undefined. */
 export function asMessage(value: unknown): Message | undefined {
@@ -15,6 +17,35 @@ export function asMessage(value: unknown): Message | undefined {
   };
 }
 
+/**
+ * Makes every tool input of a whole (non-streamed) message a parsed object: an input sent as a JSON string
+ * (OpenAI-style "arguments") is parsed; one that is not a JSON object is replaced by {} and returned as a
+ * problem with its raw text, so the caller gets an error instead of a string where an object belongs.
+ */
+export function normalizeToolInputs(message: Message): ToolInputProblem[] {
+  const problems: ToolInputProblem[] = [];
+  message.content = message.content.map((block, index) => {
+    const b = block as { type?: unknown; input?: unknown; id?: unknown; name?: unknown };
+    if (!('input' in b) || (typeof b.input === 'object' && b.input !== null && !Array.isArray(b.input))) return block;
+    const raw = typeof b.input === 'string' ? b.input : JSON.stringify(b.input) ?? '';
+    const read = readToolInputJson(raw, {});
+    if (read.ok) return { ...block, input: read.value } as typeof block;
+    problems.push({ index, raw, reason: read.reason, ...(typeof b.id === 'string' ? { id: b.id } : {}), ...(typeof b.name === 'string' ? { name: b.name } : {}) });
+    return { ...block, input: {} } as typeof block;
+  });
+  return problems;
+}
+
+/** The GatewayError for unusable tool inputs of a finished message (the message, with {} for them, is the partial). */
+export function toolInputError(ctx: ClientContext, spec: CallSpec, ex: { status?: number; requestId?: string }, message: Message, problems: ToolInputProblem[]): GatewayError {
+  const list = problems.map((p) => `${p.name ? `"${p.name}"` : 'a tool'} (block ${p.index}): ${p.reason}`).join('; ');
+  const cutBy = message.stop_reason === 'max_tokens' ? ' It was cut by the max_tokens limit.' : '';
+  return new GatewayError({
+    kind: 'protocol', route: spec.route, status: ex.status, requestId: ex.requestId, model: spec.model, partial: message, toolInputProblems: problems,
+    message: ctx.redact(`${spec.route}: unusable tool input: ${list}.${cutBy}`),
+  });
+}
+
 /** Sends a non-streaming Messages request and returns the message. */
 export async function createMessage(ctx: ClientContext, request: MessagesRequest, options?: RequestOptions): Promise<Message> {
   const spec: CallSpec = {
@@ -24,5 +55,7 @@ export async function createMessage(ctx: ClientContext, request: MessagesRequest
   const ex = await send(ctx, spec);
   const message = asMessage(await readJson(ctx, spec, ex));
   if (!message) throw protocolError(ctx, spec, ex, 'the reply is not a message (no content array)');
+  const problems = normalizeToolInputs(message);
+  if (problems.length) throw toolInputError(ctx, spec, ex, message, problems);
   return message;
 }

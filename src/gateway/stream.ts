@@ -8,7 +8,7 @@ import { MessageAssembler } from './assemble';
 import { bytesOf, fromBytes } from './byteText';
 import { lastDelta, readTextDelta } from './fastDelta';
 import { discardBody, protocolError, readJson, send, transportError, type CallSpec, type Exchange } from './http';
-import { asMessage } from './messages';
+import { asMessage, normalizeToolInputs, toolInputError } from './messages';
 import type { Message, MessagesRequest, MessageStream, RequestOptions, StreamCut, StreamEvent, ToolInputProblem } from './types';
 
 const MAX_EVENT_BYTES = 32 * 1024 * 1024;
@@ -115,6 +115,8 @@ class GatewayMessageStream implements MessageStream {
     try {
       const message = asMessage(await readJson(this.ctx, this.spec, ex));
       if (!message) throw protocolError(this.ctx, this.spec, ex, 'expected an event stream or a message');
+      const problems = normalizeToolInputs(message);
+      if (problems.length) throw toolInputError(this.ctx, this.spec, ex, message, problems);
       this.settled = true;
       this.detachOuter();
       this.resolveDone(message);
@@ -179,8 +181,11 @@ class GatewayMessageStream implements MessageStream {
     }
     if (typeof ev !== 'object' || ev === null) return;
     if (typeof ev.type !== 'string') {
-      if (msg.event === undefined || Array.isArray(ev)) return;
-      ev.type = fromBytes(msg.event);
+      // LiteLLM writes an error after the stream started as a bare `data: {"error": {...}}` line: no
+      // event line and no type. An `error` member is what makes it an error.
+      if (msg.event === undefined && !Array.isArray(ev) && ev.error !== undefined && ev.error !== null) ev.type = 'error';
+      else if (msg.event === undefined || Array.isArray(ev)) return;
+      else ev.type = fromBytes(msg.event);
     }
     try {
       if (!this.assembler.apply(ev)) return;
@@ -201,9 +206,8 @@ class GatewayMessageStream implements MessageStream {
     // one that is not a JSON object now is an error the caller sees, with the raw text kept.
     const problems = this.assembler.toolInputProblems();
     if (problems.length) {
-      const list = problems.map((p) => `${p.name ? `"${p.name}"` : 'a tool'} (block ${p.index}): ${p.reason}`).join('; ');
-      const cutBy = this.assembler.snapshot().stop_reason === 'max_tokens' ? ' It was cut by the max_tokens limit.' : '';
-      this.fail({ kind: 'protocol', outcomeUnknown: false, message: this.ctx.redact(`POST /v1/messages: unusable tool input: ${list}.${cutBy}`) });
+      const e = toolInputError(this.ctx, this.spec, this.exchange ?? {}, this.assembler.snapshot(), problems);
+      this.fail({ kind: 'protocol', outcomeUnknown: false, message: e.message });
       return;
     }
     this.settled = true;

@@ -53,7 +53,7 @@ describe('peer (SDK MessageStream): recorded fixtures, every chunking, same resu
     const stream = createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(REQUEST);
     await stream.finalMessage();
     assert.equal(stream.requestId, 'req_xxx');
-    // Deliberate: workspace_id is not exposed; support only ever needs the five fields (spec, Authentication rule 7).
+    // Deliberate: workspace_id is not exposed; support only ever needs the five fields (docs/gateway-protocol.md#support-facts).
   });
 });
 

@@ -1,6 +1,6 @@
 // Peer: the SDK's retry cases (tests/index.test.ts "retries"), against our client over 127.0.0.1.
 // Where the SDK retries and we do not, the test asserts our behaviour and names the spec rule
-// (PROTOCOL.md "Retry rules"): a billable POST is never replayed after a 5xx, a timeout or a drop.
+// (docs/gateway-protocol.md#server-errors, #outcome-unknown): a billable POST is never replayed after a 5xx, a timeout or a drop.
 import * as assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { createGatewayClient, isGatewayError, type GatewayError } from '../../src/gateway';

@@ -20,7 +20,7 @@ describe('error bodies', () => {
   });
   it('turns an HTML page into short text without markup', () => {
     const html = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title><style>body{}</style></head><body><h1>Bad Gateway</h1><p>nginx</p></body></html>';
-    assert.equal(parseErrorBody(html, 'text/html').message, '502 Bad Gateway');
+    assert.equal(parseErrorBody(html, 'text/html').message, 'HTML error page from nginx: 502 Bad Gateway');
     assert.equal(htmlToText('<html><body><h1>Not &amp; Found</h1></body></html>'), 'Not & Found');
     const noTitle = parseErrorBody('<html><body><div>Error <b>1020</b>: Access denied</div><script>var x=1</script></body></html>').message ?? '';
     assert.equal(noTitle, 'Error 1020 : Access denied');
@@ -66,9 +66,17 @@ describe('error bodies: web-framework shapes (a reason phrase never wins over a 
   for (const [shape, body, message] of cases) {
     it(`${shape}: "${message}"`, () => assert.equal(parseErrorBody(body, 'application/json').message, message));
   }
-  it('a reason phrase is still used when it is all there is', () => {
-    assert.equal(parseErrorBody('{"statusCode":404,"error":"Not Found","message":"Not Found"}').message, 'Not Found');
-    assert.equal(parseErrorBody('{"error":"Not Found"}').message, 'Not Found');
+  it('a body that is only a reason phrase gives no message (the status already says it)', () => {
+    for (const body of ['{"statusCode":404,"error":"Not Found","message":"Not Found"}', '{"error":"Not Found"}', '{"detail":"Not Found"}', '404 page not found', 'Bad Gateway', '{"error":{"message":"502 Bad Gateway"}}']) {
+      assert.equal(parseErrorBody(body).message, undefined, body);
+    }
+  });
+  it('an HTML page says it is one, naming the proxy or CDN that made it (page text or Server header)', () => {
+    const nginx = '<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+    assert.equal(parseErrorBody(nginx, 'text/html').message, 'HTML error page from nginx: 504 Gateway Time-out');
+    assert.equal(parseErrorBody('<html><head><title>503 Service Unavailable</title></head><body></body></html>', 'text/html', 'cloudflare').message, 'HTML error page from Cloudflare: 503 Service Unavailable');
+    const cf = '<!DOCTYPE html><html><head><title>gw.example.com | 524: A timeout occurred</title></head><body><h1>A timeout occurred</h1><p>Visit cloudflare.com for more information.</p></body></html>';
+    assert.equal(parseErrorBody(cf, 'text/html').message, 'HTML error page from Cloudflare: gw.example.com | 524: A timeout occurred');
   });
   it('a token-like error string next to a message becomes the code', () => {
     assert.deepEqual(parseErrorBody('{"error":"model_not_found","message":"no such model: x"}'), { code: 'model_not_found', message: 'no such model: x', requestId: undefined });

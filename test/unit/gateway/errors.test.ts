@@ -28,11 +28,11 @@ describe('gateway errors: bodies and kinds', () => {
     { status: 401, body: '{"error":{"message":"Invalid API key","type":"authentication_error","code":"INVALID_API_KEY"}}', kind: 'auth', message: 'Invalid API key', code: 'INVALID_API_KEY' },
     { status: 402, body: '{"code":"INSUFFICIENT_BALANCE","message":"Balance too low"}', kind: 'forbidden', code: 'INSUFFICIENT_BALANCE' },
     { status: 403, body: 'image generation is not enabled for this group', type: 'text/plain', kind: 'forbidden', message: 'image generation is not enabled for this group' },
-    { status: 404, body: '<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>', type: 'text/html', kind: 'not_found', message: '404 Not Found' },
+    { status: 404, body: '<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>', type: 'text/html', kind: 'not_found', message: 'HTML error page: 404 Not Found' },
     { status: 413, body: '{"type":"error","error":{"type":"request_too_large","message":"too large"}}', kind: 'bad_request' },
     { status: 422, body: '', kind: 'bad_request' },
     { status: 500, body: '{"error":{"message":"cut', kind: 'server', message: '{"error":{"message":"cut' },
-    { status: 502, body: '<html><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>', type: 'text/html', kind: 'server', message: '502 Bad Gateway' },
+    { status: 502, body: '<html><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>', type: 'text/html', kind: 'server', message: 'HTML error page from nginx: 502 Bad Gateway' },
     { status: 529, body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', kind: 'server', code: 'overloaded_error' },
   ];
   for (const c of cases) {

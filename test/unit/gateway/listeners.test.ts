@@ -20,6 +20,8 @@ async function gateway(): Promise<GatewayClient> {
   server = await startServer(async (req, res, body) => {
     if (req.url?.startsWith('/v1/images/tasks/')) return json(res, 200, { id: 't1', status: 'succeeded', data: [{ url: 'http://x/1.png' }] });
     if (req.url === '/v1/models') return json(res, 200, { data: [{ id: 'a' }] });
+    if (req.url === '/v1/images/generations') return json(res, 200, { created: 1, data: [{ url: 'http://x/1.png' }] });
+    if (req.url === '/v1/images/generations/async') return json(res, 202, { id: 't1', status: 'processing' });
     const mode = String((JSON.parse(body.toString()) as { messages: Array<{ content: string }> }).messages[0].content).split(' ')[0];
     if (mode === 'http500') return json(res, 500, { error: { type: 'api_error', message: 'boom' } });
     if (mode === 'json') return json(res, 200, MESSAGE);
@@ -82,7 +84,7 @@ describe('gateway: no abort listener is left on a long-lived caller signal', () 
     assert.equal(listeners(session.signal), 0);
   });
 
-  it('createMessage, listModels and waitForImageTask on one signal leave 0 listeners', async () => {
+  it('createMessage, listModels, waitForImageTask, generateImage and submitImageTask on one signal leave 0 listeners', async () => {
     const client = await gateway();
     const session = new AbortController();
     for (let i = 0; i < 4; i++) {
@@ -90,7 +92,24 @@ describe('gateway: no abort listener is left on a long-lived caller signal', () 
       await client.createMessage(ask('http500'), { signal: session.signal }).catch(() => undefined);
       await client.listModels({ signal: session.signal });
       await client.waitForImageTask('t1', { signal: session.signal });
+      await client.generateImage({ model: 'img', prompt: 'p' }, { signal: session.signal });
+      await client.submitImageTask('generation', { model: 'img', prompt: 'p' }, { signal: session.signal });
     }
+    assert.equal(listeners(session.signal), 0);
+  });
+
+  it('requests queued behind a 429 (Retry-After) leave 0 listeners once sent', async () => {
+    let first = true;
+    server = await startServer((req, res) => {
+      if (first) {
+        first = false;
+        return json(res, 429, { error: { type: 'rate_limit_error', message: 'slow' } }, { 'retry-after-ms': '30' });
+      }
+      return json(res, 200, { data: [{ id: 'a' }] });
+    });
+    const client = createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 1 });
+    const session = new AbortController();
+    await Promise.all(Array.from({ length: 4 }, () => client.listModels({ signal: session.signal })));
     assert.equal(listeners(session.signal), 0);
   });
 });

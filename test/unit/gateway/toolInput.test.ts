@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { createGatewayClient, isGatewayError, type GatewayError, type StreamEvent } from '../../../src/gateway';
 import { adviseOnError } from '../../../src/gateway/advice';
 import { MESSAGE_REQUEST, sseServer } from './streamHelpers';
-import type { TestServer } from './server';
+import { json as sendJson, startServer, type TestServer } from './server';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -105,4 +105,36 @@ describe('gateway stream: message_delta keeps every field', () => {
     // null = not reported here: keeps message_start's value (as the official SDK does).
     assert.deepEqual(m.usage, { input_tokens: 42, output_tokens: 99, cache_read_input_tokens: 3, service_tier: 'standard', server_tool_use: { web_search_requests: 1 } });
   });
+});
+
+describe('gateway: tool input of whole (non-streamed) messages', () => {
+  const reply = (input: unknown) => ({ id: 'msg_w', type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 2 },
+    content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 'toolu_w', name: 'weather', input }] });
+
+  for (const via of ['createMessage', 'a JSON reply to a stream request'] as const) {
+    const call = async (input: unknown) => {
+      server = await startServer((_req, res) => sendJson(res, 200, reply(input)));
+      const client = createGatewayClient({ baseUrl: server.url, apiKey: 'k' });
+      return via === 'createMessage' ? client.createMessage(MESSAGE_REQUEST) : client.streamMessage(MESSAGE_REQUEST).finalMessage();
+    };
+
+    it(`${via}: an input sent as a JSON string (OpenAI-style arguments) is handed over parsed`, async () => {
+      const m = await call('{"city":"Paris"}');
+      assert.deepEqual((m.content[1] as { input: unknown }).input, { city: 'Paris' });
+    });
+
+    it(`${via}: an input that is not a JSON object is a typed error with the raw text, never a string`, async () => {
+      for (const input of ['{"city":', 'Paris', null, [1]]) {
+        const e = await call(input).then(() => assert.fail('resolved'), (x: unknown) => x);
+        await server?.close();
+        server = undefined;
+        assert.ok(isGatewayError(e));
+        assert.equal(e.kind, 'protocol');
+        assert.equal(e.toolInputProblems?.[0].name, 'weather');
+        assert.equal(e.toolInputProblems?.[0].raw, typeof input === 'string' ? input : JSON.stringify(input));
+        assert.deepEqual((e.partial?.content[1] as { input: unknown }).input, {});
+        assert.match(adviseOnError(e, { surface: 'chat' }).title, /"weather" could not be read/);
+      }
+    });
+  }
 });
