@@ -1,7 +1,8 @@
 // Links in model output, in the real VS Code workbench: the emulator quotes the prompt verbatim, so a prompt
 // full of links makes the "model" answer with every kind of link. Each is clicked; what opened is counted by a
 // 127.0.0.1 server the links point at, by the browser windows the workbench opened, and by the editors and
-// dialogs that appeared. A plain link opens exactly once after the confirmation and not at all when it is
+// dialogs that appeared. Each link kind has its own target port: code-server forwards a 127.0.0.1 link through
+// its /proxy/<port>/ route and VS Code 1.100 drops the path on the way, so only the port reliably tells them apart. A plain link opens exactly once after the confirmation and not at all when it is
 // cancelled; every other kind opens nothing.
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -17,68 +18,66 @@ const KEY = 'mg-demo-key-0001';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SECRET_FILE = 'links-secret.txt';
 
-interface Hit { path: string; host: string }
+interface Hit { label: string; path: string; host: string }
+
+/** Labels of the links that point at a target server (command:, file: and data: ones point at nothing). */
+const TARGETS = ['L-plain-cancel', 'L-cred-userinfo', 'L-cred-github', 'L-lookalike', 'L-bidi', 'L-zero-width', 'L-javascript', 'L-vscode', 'L-plain-ok'];
 
 describe('chat links (UI)', function () {
   this.timeout(300_000);
   let wb: Workbench;
   let chat: FrameLocator;
-  let server: Server;
-  let base = '';
+  const servers: Server[] = [];
+  const ports: Record<string, number> = {};
   const hits: Hit[] = [];
-  const windows: string[] = [];
+  const popups: Page[] = [];
   const admin = EmulatorAdmin.fromEnv();
 
   before(async () => {
     await admin.setFaults(KEY, null);
     fs.writeFileSync(path.join(workspaceDir(), SECRET_FILE), 'not for the model\n');
-    server = createServer((req, res) => {
-      if (!/favicon/.test(req.url ?? '')) hits.push({ path: decodeURIComponent(req.url ?? ''), host: req.headers.host ?? '' });
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>link target</title>opened');
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    for (const label of TARGETS) {
+      const server = createServer((req, res) => {
+        if (!/favicon/.test(req.url ?? '')) hits.push({ label, path: decodeURIComponent(req.url ?? ''), host: req.headers.host ?? '' });
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>link target</title>opened');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      servers.push(server);
+      ports[label] = (server.address() as AddressInfo).port;
+    }
     wb = await openWorkbench();
-    wb.page.context().on('page', (popup: Page) => {
-      windows.push(popup.url());
-      popup.on('framenavigated', (frame) => { if (frame === popup.mainFrame()) windows.push(frame.url()); });
-    });
+    wb.page.context().on('page', (popup: Page) => void popups.push(popup));
     await wb.openView(CONTAINER_TITLE);
     chat = wb.chatWebview();
     await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
   });
   after(async () => {
     await wb?.close();
-    await new Promise((resolve) => server?.close(resolve));
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     fs.rmSync(path.join(workspaceDir(), SECRET_FILE), { force: true });
   });
 
-  const port = () => base.split(':')[1];
+  const at = (label: string) => `127.0.0.1:${ports[label]}`;
   /** Every kind of link a prompt-injected model could write; the label is the link text. */
   const links = (): Array<{ label: string; href: string; opens: boolean }> => [
-    { label: 'L-plain-cancel', href: `http://${base}/plain-cancel`, opens: false },
-    { label: 'L-cred-userinfo', href: `http://user:pw@${base}/cred-userinfo`, opens: false },
-    { label: 'L-cred-github', href: `http://github.com:x@${base}/cred-github`, opens: false },
-    { label: 'L-lookalike', href: `http://\u0430pple.localhost:${port()}/lookalike`, opens: false },
-    { label: 'L-bidi', href: `http://${base}/bidi-\u202Etxt.exe`, opens: false },
-    { label: 'L-zero-width', href: `http://${base}/zero\u200Bwidth`, opens: false },
+    { label: 'L-plain-cancel', href: `http://${at('L-plain-cancel')}/plain-cancel`, opens: false },
+    { label: 'L-cred-userinfo', href: `http://user:pw@${at('L-cred-userinfo')}/cred-userinfo`, opens: false },
+    { label: 'L-cred-github', href: `http://github.com:x@${at('L-cred-github')}/cred-github`, opens: false },
+    { label: 'L-lookalike', href: `http://\u0430pple.localhost:${ports['L-lookalike']}/lookalike`, opens: false },
+    { label: 'L-bidi', href: `http://${at('L-bidi')}/bidi-\u202Etxt.exe`, opens: false },
+    { label: 'L-zero-width', href: `http://${at('L-zero-width')}/zero\u200Bwidth`, opens: false },
     { label: 'L-command', href: 'command:workbench.action.files.newUntitledFile', opens: false },
     { label: 'L-file', href: `file://${path.join(workspaceDir(), SECRET_FILE)}`, opens: false },
     { label: 'L-data', href: 'data:text/html;base64,PGgxPmRhdGE8L2gxPg==', opens: false },
-    { label: 'L-javascript', href: `javascript:location='http://${base}/javascript'`, opens: false },
-    { label: 'L-vscode', href: `vscode://vscode.git/clone?url=http://${base}/vscode`, opens: false },
-    { label: 'L-plain-ok', href: `http://${base}/plain-ok`, opens: true },
+    { label: 'L-javascript', href: `javascript:location='http://${at('L-javascript')}/javascript'`, opens: false },
+    { label: 'L-vscode', href: `vscode://vscode.git/clone?url=http://${at('L-vscode')}/vscode`, opens: false },
+    { label: 'L-plain-ok', href: `http://${at('L-plain-ok')}/plain-ok`, opens: true },
   ];
 
   const lastAnswer = () => chat.locator('.message.assistant').last();
   const dialog = () => wb.page.locator('.monaco-dialog-box');
   const editorTabs = () => wb.page.locator('.tabs-container .tab').allInnerTexts();
-  /** Requests whose path starts with the link's own path segment (command:, file: and data: links have none). */
-  const SEGMENTS: Record<string, string> = {
-    'L-plain-cancel': '/plain-cancel', 'L-plain-ok': '/plain-ok', 'L-cred-userinfo': '/cred-userinfo', 'L-cred-github': '/cred-github',
-    'L-lookalike': '/lookalike', 'L-bidi': '/bidi-', 'L-zero-width': '/zero', 'L-javascript': '/javascript', 'L-vscode': '/vscode',
-  };
-  const hitsFor = (label: string) => (SEGMENTS[label] ? hits.filter((h) => h.path.startsWith(SEGMENTS[label])) : []);
+  const hitsFor = (label: string) => hits.filter((h) => h.label === label);
 
   /** Closes any dialog the click caused (recording its text); clicks `button` when given and shown. */
   async function settleDialog(button?: string): Promise<string | undefined> {
@@ -93,6 +92,8 @@ describe('chat links (UI)', function () {
 
   it('every kind of link in model output: only a confirmed plain link opens, exactly once', async () => {
     const tabsBefore = await editorTabs();
+    // The model list loads after activation; a question sent before it would have no model to go to.
+    for (const deadline = Date.now() + 60_000; !(await chat.locator('.composer .model').inputValue()) && Date.now() < deadline;) await sleep(250);
     const prompt = `Links test:\n\n${links().map((l) => `- [${l.label}](${l.href})`).join('\n')}`;
     const answers = await chat.locator('.message.assistant').count();
     const input = chat.locator('.composer .input');
@@ -100,7 +101,9 @@ describe('chat links (UI)', function () {
     await input.fill(prompt);
     await input.press('Enter');
     await chat.locator('.message.assistant').nth(answers).waitFor({ state: 'attached', timeout: 30_000 });
-    await lastAnswer().and(chat.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
+    await lastAnswer().and(chat.locator('[data-status="complete"], [data-status="error"], [data-status="stopped"]')).waitFor({ timeout: 60_000 });
+    const status = await lastAnswer().getAttribute('data-status');
+    assert.strictEqual(status, 'complete', `the answer: ${await lastAnswer().innerText()}`);
     const hrefCount = await lastAnswer().locator('[href]').count();
 
     const report: Record<string, { requests: number; dialog?: string }> = {};
@@ -128,6 +131,7 @@ describe('chat links (UI)', function () {
     await sleep(2_000);
     for (const link of links()) report[link.label].requests = hitsFor(link.label).length;
     const tabsAfter = await editorTabs();
+    const windows = popups.map((p) => p.url());
     const summary = { version: vscodeVersion(), hrefsInAnswer: hrefCount, report, windows, hits, newTabs: tabsAfter.filter((t) => !tabsBefore.includes(t)) };
     fs.mkdirSync(resultsDir(), { recursive: true });
     fs.writeFileSync(path.join(resultsDir(), `links-${vscodeVersion()}.json`), JSON.stringify(summary, null, 2));
@@ -139,13 +143,15 @@ describe('chat links (UI)', function () {
     }
     assert.strictEqual(report['L-plain-ok'].requests, 1, 'the confirmed plain link opened exactly once');
     assert.strictEqual(hits.length, 1, `one request in all: ${JSON.stringify(hits)}`);
-    assert.match(report['L-plain-ok'].dialog ?? '', new RegExp(`http://${base.replace(/\./g, '\\.')}/plain-ok`), 'the confirmation shows the exact address');
+    assert.ok((report['L-plain-ok'].dialog ?? '').includes(`http://${at('L-plain-ok')}/plain-ok`), 'the confirmation shows the exact address');
     assert.match(report['L-plain-cancel'].dialog ?? '', /plain-cancel/, 'the cancelled link was asked about');
     for (const link of links().filter((l) => !l.opens && l.label !== 'L-plain-cancel')) {
       assert.strictEqual(report[link.label].dialog, undefined, `${link.label}: nothing to confirm, it is refused`);
     }
-    assert.ok(windows.filter((w) => w.includes('/plain-ok')).length <= 1, `at most one window for the plain link: ${JSON.stringify(windows)}`);
-    assert.deepStrictEqual(windows.filter((w) => !w.includes('/plain-ok') && w !== 'about:blank'), [], 'no other window opened');
+    const plainPort = String(ports['L-plain-ok']);
+    const isPlain = (w: string) => w.includes(`:${plainPort}/`) || w.includes(`/proxy/${plainPort}/`);
+    assert.ok(windows.filter(isPlain).length <= 1, `at most one window for the plain link: ${JSON.stringify(windows)}`);
+    assert.deepStrictEqual(windows.filter((w) => !isPlain(w) && w !== 'about:blank'), [], 'no other window opened');
     assert.deepStrictEqual(summary.newTabs.filter((t) => /links-secret|Untitled/.test(t)), [], 'no editor opened by a file: or command: link');
   });
 });
