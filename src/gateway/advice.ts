@@ -54,7 +54,11 @@ const ADVISERS: Record<GatewayError['kind'], Adviser> = {
 };
 
 function said(e: GatewayError): string {
-  return e.serverMessage ? ` The gateway said: "${e.serverMessage.replace(/[.\s]+$/, '')}".` : '';
+  if (!e.serverMessage) return '';
+  // errorBody labels proxy/CDN pages "HTML error page[ from <server>]: <text>": that is not the gateway speaking.
+  const page = /^HTML error page( from [^:]+)?: ([\s\S]*)$/.exec(e.serverMessage);
+  if (page) return ` The answer was an HTML error page${page[1] ?? ''} ("${page[2].replace(/[.\s]+$/, '')}"): a proxy or CDN in front of the gateway answered, not the gateway's API.`;
+  return ` The gateway said: "${e.serverMessage.replace(/[.\s]+$/, '')}".`;
 }
 
 const UPSTREAM_NOTE = 'The gateway accepted your key; the error came from the provider behind the gateway and was only passed on.';

@@ -115,3 +115,39 @@ describe('advice: errors forwarded from the upstream provider', () => {
     assert.equal(upstreamOrigin({ message: 'welcome to providence' }), undefined);
   });
 });
+
+describe('gateway: LiteLLM stream errors and request ids', () => {
+  it('a bare `data: {"error": {...}}` frame mid-stream (no event line, no type) is a typed error, partial kept', async () => {
+    const text = 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","usage":{"input_tokens":3,"output_tokens":1}}}\n\n'
+      + 'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n'
+      + 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Part"}}\n\n'
+      + 'data: {"error": {"message": "litellm.RateLimitError: RateLimitError: OpenAIException - Rate limit reached", "type": "throttling_error", "param": "None", "code": "429"}}\n\n';
+    server = await sseServer(Buffer.from(text), { ending: 'end', chunkSize: 9, headers: { 'x-litellm-call-id': 'call-123' } });
+    const e = await rejection(createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST).finalMessage());
+    assert.equal(e.kind, 'server');
+    assert.equal(e.serverCode, 'throttling_error');
+    assert.match(e.serverMessage ?? '', /Rate limit reached/);
+    assert.equal(e.upstream, 'litellm');
+    assert.equal(e.cut, undefined);
+    assert.deepEqual(e.partial?.content, [{ type: 'text', text: 'Part' }]);
+  });
+
+  it("LiteLLM's x-litellm-call-id is the request id of an HTTP error", async () => {
+    server = await startServer((_req, res) => json(res, 401, { error: { message: 'Authentication Error, Invalid proxy server token passed.', type: 'auth_error', param: 'None', code: '401' } }, { 'x-litellm-call-id': '5f0e-call' }));
+    const e = await rejection(createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).createMessage(MESSAGE_REQUEST));
+    assert.equal(e.requestId, '5f0e-call');
+  });
+});
+
+describe('advice: an HTML page from a proxy', () => {
+  it('says a proxy page answered, not "the gateway said"', async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html', server: 'nginx' });
+      res.end('<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n');
+    });
+    const e = await rejection(createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).createMessage(MESSAGE_REQUEST));
+    const advice = adviseOnError(e, { surface: 'chat' });
+    assert.match(advice.detail, /an HTML error page from nginx \("502 Bad Gateway"\): a proxy or CDN in front of the gateway answered/);
+    assert.doesNotMatch(advice.detail, /The gateway said/);
+  });
+});
