@@ -126,6 +126,22 @@ describe('images webview (Chromium)', function () {
     assert.equal(await view.page.inputValue('#size'), '512x512');
   });
 
+  it('prompts and gateway messages full of links stay text: no anchor, nothing VS Code could open', async () => {
+    const links = '[docs](https://example.com/d) <https://auto.example/> https://bare.example/x [cmd](command:workbench.action.quit) <a href="https://raw.example/">raw</a>';
+    const task = { localId: 'L1', taskId: 'imgtask_1', prompt: `A fox ${links}`, model: 'gpt-image-demo', submittedAt: '2026-11-21T10:00:00Z' };
+    await view.play({ type: 'snapshot', snapshot: snapshot({ gallery: [item({ prompt: links })], modelsNotice: links, tasks: [{ ...task, state: 'failed', message: `Failed: see ${links}` }] }) });
+    await view.page.locator('.card').first().waitFor();
+    assert.equal(await view.page.locator('body a, body [href]').count(), 0);
+    assert.equal(await view.page.locator('.card .prompt').first().textContent(), links);
+    await view.page.evaluate(`window.__hostOpened = []; window.addEventListener('click', (e) => {
+      for (const n of e.composedPath()) if (n.tagName && n.tagName.toLowerCase() === 'a' && n.href) window.__hostOpened.push(String(n.href));
+    });`);
+    await view.page.locator('.card .prompt').first().click();
+    await view.page.locator('.task-message').first().click();
+    assert.deepEqual(await view.page.evaluate('window.__hostOpened'), []);
+    assert.equal(view.page.context().pages().length, 1, 'no window opened');
+  });
+
   it('shows why the model list is empty', async () => {
     await view.play({ type: 'snapshot', snapshot: snapshot({ models: [], modelsNotice: 'Your key lists no image models.' }) });
     assert.equal(await view.page.textContent('#models-notice'), 'Your key lists no image models.');

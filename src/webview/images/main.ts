@@ -23,6 +23,17 @@ const gallery = new Gallery((action, id) => post({ type: 'galleryAction', action
 const root = document.getElementById('root') ?? document.body;
 root.replaceChildren(el('main', { className: 'images' }, el('h2', { text: 'Images' }), folder, form.element, status, tasks.element, gallery.element));
 
+// The panel renders no links (all text goes through textContent). Should an anchor ever appear, its clicks stop
+// here: VS Code's webview script, listening on window, opens any clicked <a href> itself, without our checks.
+for (const type of ['click', 'auxclick'] as const) {
+  document.addEventListener(type, (event) => {
+    if ((event.target as Element | null)?.closest?.('a')) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  });
+}
+
 function submit(value: ImageForm): void {
   if (!value.prompt.trim()) {
     status.textContent = 'Enter a prompt.';
