@@ -78,7 +78,13 @@ function createWorkbench(browser: Browser, page: Page): Workbench {
       await page.screenshot({ path: file });
       return file;
     },
-    close: () => browser.close(),
+    close: async () => {
+      // Leave the workbench first: it then tells code-server it is going, and its extension host ends. Killing the
+      // browser with the page open leaves that extension host running for minutes ("waiting for reconnection"),
+      // one more per suite, all still polling and logging on a 2-core machine.
+      await page.goto('about:blank', { timeout: 10_000 }).catch(() => undefined);
+      await browser.close();
+    },
   };
   return wb;
 }
