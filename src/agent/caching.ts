@@ -1,21 +1,20 @@
 // Prompt caching: cache_control breakpoints on the request, and the memory of gateways that reject the field.
 // The prefix order is tools → system → messages, and at most 4 breakpoints are allowed per request.
 import { isGatewayError } from '../gateway/errors';
-import type { ContentBlockParam, MessageParam, TextBlockParam, ToolDefinition } from '../gateway/types';
+import type { CacheControl, ContentBlockParam, MessageParam, TextBlockParam, ToolDefinition } from '../gateway/types';
 
-export interface CacheControl { type: 'ephemeral' }
 export const EPHEMERAL: CacheControl = Object.freeze({ type: 'ephemeral' });
 export const MAX_BREAKPOINTS = 4;
 
 /** Position of a conversation breakpoint: the last block of message `message`. */
 export interface BlockRef { message: number; block: number }
 
-/** The body of one agent request as sent (the gateway types lack cache_control and system blocks). */
+/** The body of one agent request as sent: the system prompt as blocks, so that it can carry a breakpoint. */
 export interface AgentRequestBody {
   model: string;
   max_tokens: number;
-  system?: Array<TextBlockParam & { cache_control?: CacheControl }>;
-  tools?: Array<ToolDefinition & { cache_control?: CacheControl }>;
+  system?: TextBlockParam[];
+  tools?: ToolDefinition[];
   messages: MessageParam[];
 }
 
@@ -69,7 +68,7 @@ function blockExists(messages: MessageParam[], ref: BlockRef): boolean {
 function markBlock(messages: MessageParam[], ref: BlockRef): void {
   const message = messages[ref.message];
   const blocks: ContentBlockParam[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
-  blocks[ref.block] = { ...blocks[ref.block], cache_control: EPHEMERAL } as unknown as ContentBlockParam;
+  blocks[ref.block] = { ...blocks[ref.block], cache_control: EPHEMERAL };
   messages[ref.message] = { ...message, content: blocks };
 }
 

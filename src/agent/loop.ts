@@ -2,7 +2,7 @@
 // the turn or a budget, Stop, or an error ends it. Billable requests are never replayed after an unknown
 // outcome; only requests the gateway refused without billing (429, a 400 naming cache_control) are sent again.
 import { isGatewayError } from '../gateway/errors';
-import type { ContentBlock, GatewayClient, Message, MessageParam, MessagesRequest, ToolUseBlock } from '../gateway/types';
+import type { ContentBlock, GatewayClient, Message, MessageParam, ToolUseBlock } from '../gateway/types';
 import { CachingMemory, isCacheControlRejection, withBreakpoints, type AgentRequestBody, type BlockRef } from './caching';
 import { estimateMessages, estimateTokens, fitToWindow } from './fit';
 import type { PolicySettings } from './policy';
@@ -169,8 +169,7 @@ class AgentTurn {
   }
 
   private async stream(body: AgentRequestBody, step: number): Promise<Message> {
-    // The gateway client sends the body as JSON as it is; its request type lacks cache_control and system blocks.
-    const stream = this.o.client.streamMessage(body as unknown as MessagesRequest, { signal: this.signal });
+    const stream = this.o.client.streamMessage(body, { signal: this.signal });
     for await (const ev of stream) {
       if (ev.type !== 'content_block_delta') continue;
       const d = ev.delta as { type?: string; text?: unknown; thinking?: unknown } | undefined;

@@ -79,14 +79,17 @@ export interface ModelInfo {
 
 export type Role = 'user' | 'assistant';
 
-export interface TextBlockParam { type: 'text'; text: string }
-export interface ImageBlockParam { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
-export interface ToolUseBlockParam { type: 'tool_use'; id: string; name: string; input: unknown }
+/** A prompt-cache breakpoint: the prefix up to and including the marked block is cached (docs/gateway-protocol.md). */
+export interface CacheControl { type: 'ephemeral' }
+export interface TextBlockParam { type: 'text'; text: string; cache_control?: CacheControl }
+export interface ImageBlockParam { type: 'image'; source: { type: 'base64'; media_type: string; data: string }; cache_control?: CacheControl }
+export interface ToolUseBlockParam { type: 'tool_use'; id: string; name: string; input: unknown; cache_control?: CacheControl }
 export interface ToolResultBlockParam {
   type: 'tool_result';
   tool_use_id: string;
   content: string | Array<TextBlockParam | ImageBlockParam>;
   is_error?: boolean;
+  cache_control?: CacheControl;
 }
 export type ContentBlockParam = TextBlockParam | ImageBlockParam | ToolUseBlockParam | ToolResultBlockParam;
 
@@ -99,13 +102,14 @@ export interface ToolDefinition {
   name: string;
   description?: string;
   input_schema: Record<string, unknown>;
+  cache_control?: CacheControl;
 }
 
 export interface MessagesRequest {
   model: string;
   max_tokens: number;
   messages: MessageParam[];
-  system?: string;
+  system?: string | TextBlockParam[];
   temperature?: number;
   stop_sequences?: string[];
   tools?: ToolDefinition[];
