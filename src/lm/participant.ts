@@ -8,9 +8,18 @@ import { describeForLanguageModel } from './lmErrors';
 import { IMAGE_COST_ADVICE, IMAGE_USAGE, NO_KEY_MARKDOWN, imageResultMarkdown, modelsMarkdown } from './participantText';
 import { buildMessagesRequest, type NeutralMessage } from './requestMapping';
 import { StreamPartMapper } from './streamMapping';
+import { ChatMarkdownSanitizer } from './chatMarkdown';
 import { streamWithCancellation, waitMessage } from './streaming';
 
 type Handler = (request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult>;
+
+/** Markdown for VS Code's chat that runs nothing: not trusted (no command links), no HTML, no theme icons. */
+function untrustedMarkdown(value: string): vscode.MarkdownString {
+  const markdown = new vscode.MarkdownString(value, false);
+  markdown.isTrusted = false;
+  markdown.supportHtml = false;
+  return markdown;
+}
 
 async function errorResult(services: Services, error: unknown): Promise<vscode.ChatResult> {
   if (error instanceof vscode.CancellationError) return {};
@@ -100,13 +109,20 @@ async function handleChat(services: Services, request: vscode.ChatRequest, conte
   const { chat } = services.config.current;
   const body = buildMessagesRequest({ model, messages, maxTokens: chat.maxTokens, systemPrompt: chat.systemPrompt });
   const mapper = new StreamPartMapper();
+  // Model output is untrusted: its links and images pass the link policy before VS Code's chat renders them.
+  const safe = new ChatMarkdownSanitizer();
+  const write = (markdown: string) => { if (markdown) stream.markdown(untrustedMarkdown(markdown)); };
   stream.progress(`Asking ${model}…`);
-  await streamWithCancellation(client, body, token, (event) => {
-    for (const part of mapper.push(event)) if (part.kind === 'text') stream.markdown(part.text);
-  }, (notice) => {
-    if (notice.ms > 0) stream.progress(waitMessage(notice));
-  });
-  if (mapper.stopReason === 'max_tokens') stream.markdown('\n\n_The answer was cut off at the max_tokens limit (setting `modelGateway.chat.maxTokens`)._');
+  try {
+    await streamWithCancellation(client, body, token, (event) => {
+      for (const part of mapper.push(event)) if (part.kind === 'text') write(safe.push(part.text));
+    }, (notice) => {
+      if (notice.ms > 0) stream.progress(waitMessage(notice));
+    });
+  } finally {
+    write(safe.end());
+  }
+  if (mapper.stopReason === 'max_tokens') write('\n\n_The answer was cut off at the max_tokens limit (setting `modelGateway.chat.maxTokens`)._');
   return { metadata: { command: 'chat', model } };
 }
 

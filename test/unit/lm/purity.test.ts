@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 // These src/lm modules must stay free of the `vscode` module (they run in plain node, in these tests).
-const PURE = ['requestMapping.ts', 'streamMapping.ts', 'tokens.ts', 'modelInfo.ts', 'lmErrors.ts', 'participantText.ts', 'streaming.ts'];
+const PURE = ['requestMapping.ts', 'streamMapping.ts', 'tokens.ts', 'modelInfo.ts', 'lmErrors.ts', 'participantText.ts', 'streaming.ts', 'chatMarkdown.ts'];
 
 describe('lm: pure modules', () => {
   for (const file of PURE) {
