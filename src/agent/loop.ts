@@ -66,6 +66,7 @@ class AgentTurn {
   private usage: UsageTotals = { ...ZERO_USAGE };
   private previousBreakpoint: BlockRef | undefined;
   private readonly signal: AbortSignal;
+  private readonly turnState = { wroteFiles: false };
   private readonly system: AgentRequestBody['system'];
   private readonly toolDefs: NonNullable<AgentRequestBody['tools']>;
   private readonly fixedTokens: number;
@@ -106,7 +107,7 @@ class AgentTurn {
       }
       const run = await runToolCalls(calls, step, {
         tools: new Map(this.o.tools.map((t) => [t.name, t])), policy: this.o.policy, approve: this.o.approve,
-        emit: (e) => this.emit(e), signal: this.signal,
+        emit: (e) => this.emit(e), signal: this.signal, turn: this.turnState,
       });
       this.messages.push({ role: 'user', content: run.results });
       if (run.stopped) return this.end('stopped');

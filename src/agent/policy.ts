@@ -25,6 +25,8 @@ export interface PolicyFacts {
   toolName: string;
   approvalClass: ApprovalClass;
   target: ToolTarget;
+  /** A write tool already ran in this turn: an allow-listed command could now run what it wrote. */
+  wroteThisTurn?: boolean;
 }
 
 export interface ApprovalRule {
@@ -76,6 +78,10 @@ export const APPROVAL_RULES: readonly ApprovalRule[] = [
     const token = normalizeCommand(f.target.command).split(/[ =]/).map(unquote).find((t) => t && matchIgnored(t, patterns) !== undefined);
     return token && `the command names ${token}, which matches the secrets ignore list.`;
   }),
+  // With writes auto-approved and `npm test` allow-listed, a model could rewrite package.json's test script and run
+  // it unasked: after any write in the turn, even allow-listed commands ask.
+  rule('command-after-write', 'ask', false, (f) => f.approvalClass === 'command' && f.wroteThisTurn
+    ? 'files were written in this turn, and an allow-listed command could run what was just written.' : undefined),
   rule('command-allow-listed', 'auto', false, (f, s) => {
     const hit = f.approvalClass === 'command' && f.target.command !== undefined ? allowListMatch(f.target.command, s.commandAllowList ?? []) : undefined;
     return hit && `the command starts with "${hit}", which is on the allow-list.`;

@@ -10,6 +10,8 @@ export interface ToolRunnerOptions {
   approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
   emit(event: AgentEvent): void;
   signal: AbortSignal;
+  /** State of the whole turn, shared by its steps: set once a write tool ran (the policy then asks before commands). */
+  turn?: { wroteFiles: boolean };
 }
 
 export interface ToolRunOutcome {
@@ -75,7 +77,7 @@ async function runOne(call: ToolUseBlock, problem: ToolCall['problem'], step: nu
     return error(`Not run: ${messageOf(e)}`);
   }
   if (target === STOPPED) return STOPPED;
-  const verdict = decide({ toolName: tool.name, approvalClass: tool.approvalClass, target }, o.policy);
+  const verdict = decide({ toolName: tool.name, approvalClass: tool.approvalClass, target, wroteThisTurn: o.turn?.wroteFiles }, o.policy);
   o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input, target, verdict });
   if (verdict.decision === 'refuse') {
     o.emit({ type: 'tool_refused', step, toolUseId: call.id, reason: verdict.reason });
@@ -99,6 +101,7 @@ async function runOne(call: ToolUseBlock, problem: ToolCall['problem'], step: nu
   } else {
     o.emit({ type: 'tool_approved', step, toolUseId: call.id, by: 'policy' });
   }
+  if (tool.approvalClass === 'write' && o.turn) o.turn.wroteFiles = true;
   return invoke(tool, input, call.id, step, o);
 }
 
