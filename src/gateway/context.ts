@@ -1,6 +1,6 @@
 // The per-client state every route shares (options resolved to defaults, redactor, 429 queue).
 import type { Dispatcher } from 'undici';
-import { normalizeBaseUrl } from './baseUrl';
+import { normalizeBaseUrl } from '../shared/baseUrl';
 import { createRedactor, type Redactor } from './redact';
 import { RateLimitQueue, type BackoffOptions } from './retry';
 import type { GatewayClientOptions, Logger, SupportRecord } from './types';

@@ -1,6 +1,6 @@
 // Public entry of the gateway client (pure: no `vscode` import).
 export { createGatewayClient } from './client';
-export { normalizeBaseUrl, type NormalizedBaseUrl } from './baseUrl';
+export { normalizeBaseUrl, type NormalizedBaseUrl } from '../shared/baseUrl';
 export { GatewayError, isGatewayError, type GatewayErrorInit } from './errors';
 export { adviseOnError, forbiddenCause, type Advice, type AdviceAction, type AdviceContext, type AdviceSurface } from './advice';
 export { detectMime } from './images';

@@ -3,7 +3,7 @@
 // `restrictedConfigurations`, but a trusted workspace does not). So a base URL that comes from the workspace's settings
 // and differs from the user's own is used only after the user allowed it for that workspace. Pure: no `vscode`.
 import { createHash } from 'crypto';
-import { normalizeBaseUrl } from '../gateway/baseUrl';
+import { normalizeBaseUrl } from '../shared/baseUrl';
 
 /** The raw values of `modelGateway.baseUrl` per settings scope, as `inspect()` reports them. */
 export interface BaseUrlSources {

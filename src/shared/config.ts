@@ -1,6 +1,6 @@
 // Typed configuration. `parseConfig(raw)` is pure and unit-tested; src/platform/config.ts feeds it
 // from getConfiguration('modelGateway').
-import { normalizeBaseUrl } from '../gateway/baseUrl';
+import { normalizeBaseUrl } from './baseUrl';
 
 export type ModelKind = 'chat' | 'image';
 

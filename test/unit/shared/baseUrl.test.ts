@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { normalizeBaseUrl } from '../../../src/gateway';
+import { normalizeBaseUrl } from '../../../src/shared/baseUrl';
 
 describe('normalizeBaseUrl', () => {
   const root = 'https://gw.example.com';
