@@ -51,7 +51,7 @@ describe('agent path containment', () => {
 describe('agent secrets ignore list', () => {
   const refused = ['.env', '.env.local', 'config/.env.production', '.envrc', 'certs/server.pem', 'tls/site.key', 'TLS/SITE.KEY', 'deploy/id_rsa',
     'id_ed25519', 'home/.ssh/known_hosts', 'keystore/app.p12', 'cert.crt', '.npmrc', '.aws/credentials'];
-  const allowed = ['src/env.ts', 'src/id_utils.ts', 'docs/keys.md', 'src/environment.ts', 'keyboard.ts', 'src/monkey.ts', 'README.md', 'pem.txt'];
+  const allowed = ['src/env.ts', 'src/id_utils.ts', 'guide/keys.md', 'src/environment.ts', 'keyboard.ts', 'src/monkey.ts', 'README.md', 'pem.txt'];
   for (const p of refused) it(`refuses ${p}`, () => assert.notEqual(matchIgnored(p, DEFAULT_SECRET_PATTERNS), undefined));
   for (const p of allowed) it(`allows ${p}`, () => assert.equal(matchIgnored(p, DEFAULT_SECRET_PATTERNS), undefined));
 
