@@ -11,3 +11,13 @@ export function imagePrice(p: Prices, c: ImageCharge): number {
   const total = c.n * p.image * megapixels * quality + c.references * p.referenceImage + (c.edit ? p.edit : 0);
   return Math.round(total * 1e6) / 1e6;
 }
+
+/** Upstream prices a cache write at 1.25× and a cache read at 0.1× the input price (5-minute cache). */
+export const CACHE_WRITE_FACTOR = 1.25;
+export const CACHE_READ_FACTOR = 0.1;
+
+/** Input tokens weighted by what they cost: uncached input at full price, cache writes and reads at their factors. */
+export function inputCostTokens(u: { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number }): number {
+  const weighted = u.input_tokens + CACHE_WRITE_FACTOR * u.cache_creation_input_tokens + CACHE_READ_FACTOR * u.cache_read_input_tokens;
+  return Math.round(weighted * 100) / 100;
+}

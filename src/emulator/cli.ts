@@ -40,8 +40,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
   // Printed last: whoever waits for this line may signal us right away.
   const demo = config.keys.find((k) => !k.revoked) ?? config.keys[0];
-  console.log(`Model Gateway emulator listening on ${emulator.url}`);
-  console.log(`Demo key: ${demo?.key ?? '(none)'}   Admin token: ${emulator.adminToken}`);
+  // One write: a reader that acts on the URL line must already have the key line (two writes can arrive apart).
+  console.log(`Model Gateway emulator listening on ${emulator.url}\nDemo key: ${demo?.key ?? '(none)'}   Admin token: ${emulator.adminToken}`);
 }
 
 main().catch((err: unknown) => {

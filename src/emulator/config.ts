@@ -19,6 +19,8 @@ export function defaultConfig(): EmulatorConfig {
       { key: 'mg-rate-limited-0006', name: 'rate-limited', group: 'default', balance: 100,
         rateLimit: { requests: 2, windowMs: 60_000 } },
       { key: 'mg-disabled-group-0007', name: 'disabled-group', group: 'disabled', balance: 100 },
+      // Its own group, so the default group's model list stays as every client test knows it.
+      { key: 'mg-agent-key-0008', name: 'agent', group: 'agent', balance: 100 },
     ],
     groups: {
       default: {
@@ -39,11 +41,17 @@ export function defaultConfig(): EmulatorConfig {
         routes: [...ALL_ROUTES],
       },
       disabled: { enabled: false, models: { 'claude-demo-haiku': 'demo-haiku-upstream' }, routes: ['messages'] },
+      agent: {
+        models: { 'claude-demo-agent': 'demo-agent-upstream', 'claude-demo-sonnet': 'demo-sonnet-upstream' },
+        routes: ['messages'],
+      },
     },
     models: {
       'demo-sonnet-upstream': { protocol: 'messages', displayName: 'Claude Demo Sonnet' },
       'demo-haiku-upstream': { protocol: 'messages', displayName: 'Claude Demo Haiku' },
       'demo-opus-upstream': { protocol: 'messages', displayName: 'Claude Alt Opus' },
+      // The scripted agent (src/emulator/agentScript.ts): follows @tool... directives, summarises tool_results.
+      'demo-agent-upstream': { protocol: 'messages', displayName: 'Claude Demo Agent (scripted)', agent: true },
       'demo-image-upstream': { protocol: 'images', displayName: 'GPT Image Demo' },
       'flux-schnell-upstream': { protocol: 'images', displayName: 'FLUX Demo Schnell' },
     },
@@ -54,7 +62,11 @@ export function defaultConfig(): EmulatorConfig {
       referenceImage: 0.01,
       edit: 0.02,
     },
-    messages: { versionHeader: 'anthropic-version', acceptedVersions: ['2023-06-01', '2023-01-01'], tokensPerSecond: 400 },
+    messages: {
+      versionHeader: 'anthropic-version', acceptedVersions: ['2023-06-01', '2023-01-01'], tokensPerSecond: 400,
+      // cache_control accounting: prefixes under minTokens are not cached; entries live ttlMs after their last use.
+      promptCache: { minTokens: 1024, ttlMs: 300_000 },
+    },
     images: { defaultSize: '1024x1024', minSide: 16, maxSide: 2048, maxN: 4 },
     tasks: { durationMs: 3000, retryAfterSec: 3, ttlMs: 24 * 3600_000 },
     maxBodyBytes: 20 * 1024 * 1024,

@@ -1,8 +1,10 @@
 // Plans a Messages reply from the request: blocks, max_tokens and stop sequences applied, usage counted.
 
 import { randomBytes } from 'node:crypto';
+import { planAgentTurn, type OfferedTool } from './agentScript';
+import { inputTokens } from './promptCache';
 import {
-  countTokens, parseDirectives, replyOfLength, splitJson, standardReply, thinkingText, tokenize, toolInput,
+  parseDirectives, replyOfLength, splitJson, standardReply, thinkingText, tokenize, toolInput,
 } from './text';
 
 export interface FinalBlock {
@@ -20,6 +22,8 @@ export interface ReplyPlan {
   stopSequence: string | null;
   inputTokens: number;
   outputTokens: number;
+  /** Stream the tool_use blocks' input fragments interleaved (the scripted agent's @interleave). */
+  interleave?: boolean;
 }
 
 interface MessageLike { role?: unknown; content?: unknown }
@@ -50,10 +54,9 @@ function imageCount(messages: MessageLike[]): number {
   return Array.isArray(content) ? content.filter((b: { type?: string }) => b?.type === 'image').length : 0;
 }
 
+/** Tool definitions, system and messages (tool inputs as JSON), 3 tokens of framing per message. */
 function inputTokenCount(body: Record<string, unknown>): number {
-  const messages = body.messages as MessageLike[];
-  const system = typeof body.system === 'string' ? body.system : messageText(body.system);
-  return Math.max(1, countTokens(system) + messages.reduce((n, m) => n + countTokens(messageText(m.content)) + 3, 0));
+  return inputTokens(body);
 }
 
 /** Cuts text at the first stop sequence found. */
@@ -77,8 +80,13 @@ function pickTool(body: Record<string, unknown>): { name: string; input_schema?:
   return tool ? { name: String(tool.name), input_schema: tool.input_schema } : undefined;
 }
 
-/** Builds the reply for a validated request body (model = the visible id). */
-export function planReply(body: Record<string, unknown>, model: string): ReplyPlan {
+/**
+ * Builds the reply for a validated request body (model = the visible id). `agent`: the model is a scripted
+ * agent model (it also summarises tool_results without directives); any chat model follows agent directives.
+ */
+export function planReply(body: Record<string, unknown>, model: string, agent = false): ReplyPlan {
+  const scripted = planAgentReply(body, agent);
+  if (scripted) return scripted;
   const userText = lastUserText(body.messages as MessageLike[]);
   const d = parseDirectives(userText);
   const wantsThinking = d.thinking || (body.thinking as { type?: string } | undefined)?.type === 'enabled';
@@ -100,6 +108,28 @@ export function planReply(body: Record<string, unknown>, model: string): ReplyPl
   }
   return budget(planned, Number(body.max_tokens), inputTokenCount(body),
     tool ? 'tool_use' : stopped.hit !== null ? 'stop_sequence' : 'end_turn', tool ? null : stopped.hit);
+}
+
+function offeredTools(body: Record<string, unknown>): OfferedTool[] {
+  // tool_choice none: the model may not call any tool this time.
+  if ((body.tool_choice as { type?: string } | undefined)?.type === 'none' || !Array.isArray(body.tools)) return [];
+  return (body.tools as Array<{ name?: unknown; input_schema?: unknown }>)
+    .filter((t) => typeof t?.name === 'string')
+    .map((t) => ({ name: t.name as string, input_schema: t.input_schema }));
+}
+
+/** The scripted agent's reply (agentScript.ts), or undefined when the conversation is not scripted. */
+function planAgentReply(body: Record<string, unknown>, agent: boolean): ReplyPlan | undefined {
+  const turn = planAgentTurn(body.messages as MessageLike[], offeredTools(body), agent);
+  if (!turn) return undefined;
+  const planned: FinalBlock[] = [];
+  if ((body.thinking as { type?: string } | undefined)?.type === 'enabled') planned.push({ type: 'thinking', pieces: tokenize(thinkingText(turn.text)) });
+  planned.push({ type: 'text', pieces: tokenize(turn.text) });
+  if (turn.kind === 'tools') {
+    for (const c of turn.calls) planned.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input, pieces: splitJson(JSON.stringify(c.input)) });
+  }
+  const plan = budget(planned, Number(body.max_tokens), inputTokenCount(body), turn.kind === 'tools' ? 'tool_use' : 'end_turn', null);
+  return turn.kind === 'tools' && turn.interleave ? { ...plan, interleave: true } : plan;
 }
 
 /** Applies max_tokens over all blocks; a tool call that does not fit is dropped whole (no broken JSON). */

@@ -1,6 +1,7 @@
 // Mutable emulator state: keys and balances, faults, request log, billable counters, tasks, files, rate windows.
 
 import { randomBytes } from 'node:crypto';
+import { PromptCache } from './promptCache';
 import type { EmulatorConfig, Faults, KeyConfig, RequestLogEntry, RouteName } from './types';
 
 export interface ImageItem { png: Buffer; revisedPrompt: string }
@@ -29,6 +30,7 @@ export class EmulatorState {
   tasks = new Map<string, Task>();
   files = new Map<string, { png: Buffer; expiresAt: number }>();
   rateWindows = new Map<string, number[]>();
+  promptCache = new PromptCache();
 
   constructor(readonly config: EmulatorConfig) {
     this.reset();
@@ -47,6 +49,7 @@ export class EmulatorState {
     this.tasks.clear();
     this.files.clear();
     this.rateWindows.clear();
+    this.promptCache.clear();
   }
 
   /** Logs a request; the oldest entries go beyond MAX_LOG so a long soak run does not grow without bound. */

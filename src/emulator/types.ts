@@ -73,6 +73,8 @@ export interface GroupConfig {
 export interface UpstreamModel {
   protocol: Protocol;
   displayName?: string;
+  /** A scripted agent model (src/emulator/agentScript.ts): it also summarises tool_results without directives. */
+  agent?: boolean;
 }
 
 export interface Prices {
@@ -99,6 +101,8 @@ export interface EmulatorConfig {
     acceptedVersions: string[];
     /** Streaming speed; 0 = as fast as possible. */
     tokensPerSecond: number;
+    /** Prompt-cache accounting of cache_control breakpoints (default: 1,024 tokens minimum, 5 minutes). */
+    promptCache?: { minTokens?: number; ttlMs?: number };
   };
   images: {
     defaultSize: string;
@@ -143,6 +147,8 @@ export interface RequestLogEntry {
   charged?: number;
   /** Upstream model id the visible id mapped to. */
   upstreamModel?: string;
+  /** Token usage reported by a Messages reply; inputCostTokens weighs cache writes 1.25× and reads 0.1×. */
+  usage?: { input: number; cacheWrite: number; cacheRead: number; output: number; inputCostTokens: number };
 }
 
 export interface StartOptions {

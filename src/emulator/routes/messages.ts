@@ -1,6 +1,9 @@
 // POST /v1/messages: JSON or SSE replies in the upstream Messages format.
 
 import { charge, readJsonBody, resolveModel } from '../access';
+import { inputCostTokens } from '../billing';
+import { interleavedToolEvents } from '../interleave';
+import { DEFAULT_PROMPT_CACHE, type CacheUsage } from '../promptCache';
 import { sendError } from '../errors';
 import { header, sendJson, sleep, type Ctx } from '../http';
 import { blockJson, planReply, signatureFor, type FinalBlock, type ReplyPlan } from '../reply';
@@ -13,23 +16,32 @@ export async function handleMessages(ctx: Ctx): Promise<void> {
   if (!body || !validate(ctx, body)) return;
   const model = resolveModel(ctx, body.model, 'messages');
   if (!model || !charge(ctx, ctx.state.config.prices.message)) return;
-  const plan = planReply(body, model.visible);
+  const plan = planReply(body, model.visible, ctx.state.config.models[model.upstream]?.agent === true);
+  // Prompt caching: only requests with cache_control breakpoints are split (per key and upstream model).
+  const cacheConfig = { ...DEFAULT_PROMPT_CACHE, ...ctx.state.config.messages.promptCache };
+  const cached = ctx.state.promptCache.account(ctx.key!.key, model.upstream, body, cacheConfig);
   const id = newId('msg_emu_');
   if (body.stream === true) {
     ctx.entry.stream = true;
-    await streamReply(ctx, id, model.visible, plan);
+    await streamReply(ctx, id, model.visible, plan, cached);
     return;
   }
   sendJson(ctx, 200, {
     id, type: 'message', role: 'assistant', model: model.visible,
     content: plan.blocks.map(blockJson),
     stop_reason: plan.stopReason, stop_sequence: plan.stopSequence,
-    usage: usage(plan, plan.outputTokens),
+    usage: usage(ctx, plan, plan.outputTokens, cached),
   });
 }
 
-function usage(plan: ReplyPlan, output: number): Record<string, number> {
-  return { input_tokens: plan.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: output };
+/** The usage object; the final one (message_delta, JSON body) is also written to the request log. */
+function usage(ctx: Ctx | undefined, plan: ReplyPlan, output: number, cached: CacheUsage | undefined): Record<string, number> {
+  const u = cached ?? { input_tokens: plan.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  if (ctx) {
+    ctx.entry.usage = { input: u.input_tokens, cacheWrite: u.cache_creation_input_tokens, cacheRead: u.cache_read_input_tokens,
+      output, inputCostTokens: inputCostTokens(u) };
+  }
+  return { ...u, output_tokens: output };
 }
 
 function checkVersion(ctx: Ctx): boolean {
@@ -65,7 +77,7 @@ function validate(ctx: Ctx, body: Record<string, unknown>): boolean {
 }
 
 /** Streams the plan as SSE, paced at tokensPerSecond; stops as soon as the client goes away. */
-async function streamReply(ctx: Ctx, id: string, model: string, plan: ReplyPlan): Promise<void> {
+async function streamReply(ctx: Ctx, id: string, model: string, plan: ReplyPlan, cached: CacheUsage | undefined): Promise<void> {
   const sse = new SseWriter(ctx);
   const tps = ctx.faults.tokensPerSecond ?? ctx.state.config.messages.tokensPerSecond;
   const perDelta = tps > 0 ? Math.min(20, Math.max(1, Math.round(tps / 50))) : 8;
@@ -73,9 +85,18 @@ async function streamReply(ctx: Ctx, id: string, model: string, plan: ReplyPlan)
   const habits = ctx.dialect?.sse ?? {};
   if (!sse.send('message_start', { type: 'message_start', message: {
     id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
-    usage: habits.usageOnlyInDelta ? { input_tokens: 0, output_tokens: 0 } : usage(plan, 1) } })) return;
+    usage: habits.usageOnlyInDelta ? { input_tokens: 0, output_tokens: 0 } : usage(undefined, plan, 1, cached) } })) return;
   let emitted = 0;
   for (const [index, block] of plan.blocks.entries()) {
+    if (plan.interleave && block.type === 'tool_use') {
+      // @interleave: every tool block from here on, fragments mixed across blocks (interleave.ts).
+      for (const ev of interleavedToolEvents(plan.blocks, index)) {
+        if (pause > 0 && ev.type === 'content_block_delta') await sleep(pause / perDelta);
+        if (!sse.send(ev.type, ev)) return;
+        if (ev.type === 'content_block_delta') emitted++;
+      }
+      break;
+    }
     if (!sse.send('content_block_start', { type: 'content_block_start', index, content_block: startBlock(block) })) return;
     if (index === 0 && !sse.send('ping', { type: 'ping' })) return;
     // Tool input goes one JSON piece per delta, so clients must concatenate partial_json.
@@ -98,7 +119,7 @@ async function streamReply(ctx: Ctx, id: string, model: string, plan: ReplyPlan)
     }
   }
   if (!sse.send('message_delta', { type: 'message_delta', delta: { stop_reason: plan.stopReason, stop_sequence: plan.stopSequence },
-    usage: usage(plan, Math.max(emitted, plan.outputTokens)) })) return;
+    usage: usage(ctx, plan, Math.max(emitted, plan.outputTokens), cached) })) return;
   if (!sse.send('message_stop', { type: 'message_stop' })) return;
   sse.end();
 }
