@@ -33,6 +33,9 @@ function canonical(kind: string, b: unknown): string {
   return `${kind}\u0000${JSON.stringify(b)}`;
 }
 
+/** String content is one text block upstream: a client that marks it (and so sends blocks) keeps its prefix. */
+const textBlock = (text: string): Record<string, unknown> => ({ type: 'text', text });
+
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
@@ -63,7 +66,7 @@ function segments(body: Record<string, unknown>): Segment[] {
   }
   const system = body.system;
   if (typeof system === 'string') {
-    if (system) out.push({ tokens: countTokens(system), canonical: canonical('system', system), breakpoint: false });
+    if (system) out.push({ tokens: countTokens(system), canonical: canonical('system', textBlock(system)), breakpoint: false });
   } else if (Array.isArray(system)) {
     for (const b of system) out.push({ tokens: blockTokens(b), canonical: canonical('system', b), breakpoint: isBreakpoint(b) });
   }
@@ -71,7 +74,7 @@ function segments(body: Record<string, unknown>): Segment[] {
   for (const m of messages) {
     const kind = `message:${String(m?.role)}`;
     const blocks = typeof m?.content === 'string' ? [m.content] : Array.isArray(m?.content) ? m.content as unknown[] : [];
-    blocks.forEach((b, i) => out.push({ tokens: blockTokens(b) + (i === 0 ? 3 : 0), canonical: canonical(kind, b), breakpoint: isBreakpoint(b) }));
+    blocks.forEach((b, i) => out.push({ tokens: blockTokens(b) + (i === 0 ? 3 : 0), canonical: canonical(kind, typeof b === 'string' ? textBlock(b) : b), breakpoint: isBreakpoint(b) }));
     if (blocks.length === 0) out.push({ tokens: 3, canonical: canonical(kind, ''), breakpoint: false });
   }
   return out;

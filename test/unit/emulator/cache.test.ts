@@ -1,0 +1,133 @@
+// Prompt-cache accounting (src/emulator/promptCache.ts): cache_control breakpoints split the input into
+// cache writes, cache reads and the uncached rest, per key, model and exact prefix; without breakpoints
+// nothing is cached. Real sockets for the route; the cache class directly for lifetimes (explicit clock).
+import { strict as assert } from 'node:assert';
+import { defaultConfig, type EmulatorConfig } from '../../../src/emulator';
+import { inputTokens, PromptCache } from '../../../src/emulator/promptCache';
+import { DEMO, messagesHeaders, parseSse, post, useEmulator } from './helpers';
+
+const EPH = { type: 'ephemeral' };
+const AGENT_KEY = 'mg-agent-key-0008'; // its group has claude-demo-sonnet too
+/** A system prompt of a few hundred tokens (the test config caches prefixes from 100 tokens). */
+const SYSTEM = Array.from({ length: 120 }, (_v, i) => `Rule ${i}: be precise.`).join(' ');
+const TOOLS = [{ name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }];
+
+type Usage = { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number; output_tokens: number };
+
+function lowMinimum(): EmulatorConfig {
+  const c = defaultConfig();
+  c.messages.promptCache = { minTokens: 100, ttlMs: 300_000 };
+  c.messages.tokensPerSecond = 0;
+  return c;
+}
+
+function body(messages: Array<Record<string, unknown>>, cached = true, model = 'claude-demo-sonnet'): Record<string, unknown> {
+  return {
+    model, max_tokens: 200, tools: TOOLS,
+    system: [{ type: 'text', text: SYSTEM, ...(cached ? { cache_control: EPH } : {}) }],
+    messages,
+  };
+}
+
+describe('emulator: prompt-cache accounting', () => {
+  const emu = useEmulator(lowMinimum);
+
+  async function usageOf(b: Record<string, unknown>, key = DEMO): Promise<Usage> {
+    const res = await post(emu(), '/v1/messages', b, messagesHeaders(key));
+    assert.equal(res.status, 200, await res.clone().text());
+    return ((await res.json()) as { usage: Usage }).usage;
+  }
+
+  const first = [{ role: 'user', content: [{ type: 'text', text: 'hello there', cache_control: EPH }] }];
+
+  it('writes the prefix on the first request and reads it on the second; the uncached rest stays input_tokens', async () => {
+    const total = inputTokens(body(first, false));
+    const a = await usageOf(body(first));
+    assert.equal(a.cache_read_input_tokens, 0);
+    assert.ok(a.cache_creation_input_tokens > 100, JSON.stringify(a));
+    assert.equal(a.input_tokens + a.cache_creation_input_tokens, total, 'the split adds up to the uncached count');
+    const b = await usageOf(body(first));
+    assert.deepEqual([b.cache_read_input_tokens, b.cache_creation_input_tokens, b.input_tokens], [a.cache_creation_input_tokens, 0, a.input_tokens]);
+  });
+
+  it('without cache_control nothing is cached or read, however often the same request comes', async () => {
+    const plain = [{ role: 'user', content: 'hello there' }];
+    for (let i = 0; i < 2; i++) {
+      const u = await usageOf(body(plain, false));
+      assert.deepEqual([u.cache_creation_input_tokens, u.cache_read_input_tokens], [0, 0]);
+      assert.equal(u.input_tokens, inputTokens(body(plain, false)));
+    }
+    assert.equal(emu().requests().every((r) => r.usage?.cacheRead === 0 && r.usage.cacheWrite === 0), true);
+  });
+
+  it('a growing conversation reads the previous breakpoint and writes only what was added', async () => {
+    const a = await usageOf(body(first));
+    const grown = [
+      { role: 'user', content: [{ type: 'text', text: 'hello there', cache_control: EPH }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Some answer with a few words in it.' }] },
+      { role: 'user', content: [{ type: 'text', text: 'and a follow-up question', cache_control: EPH }] },
+    ];
+    const b = await usageOf(body(grown));
+    assert.equal(b.cache_read_input_tokens, a.cache_creation_input_tokens, 'the old prefix is a hit');
+    assert.equal(b.cache_read_input_tokens + b.cache_creation_input_tokens + b.input_tokens, inputTokens(body(grown, false)));
+    assert.ok(b.cache_creation_input_tokens > 0 && b.cache_creation_input_tokens < a.cache_creation_input_tokens);
+  });
+
+  it('the cache is per key and per model, and any change to the prefix misses', async () => {
+    await usageOf(body(first));
+    assert.equal((await usageOf(body(first), AGENT_KEY)).cache_read_input_tokens, 0, 'another key');
+    assert.equal((await usageOf(body(first, true, 'claude-demo-haiku'))).cache_read_input_tokens, 0, 'another model');
+    const changedTools = { ...body(first), tools: [{ ...TOOLS[0], description: 'Read a file!' }] };
+    assert.equal((await usageOf(changedTools)).cache_read_input_tokens, 0, 'tools are part of the prefix');
+    assert.ok((await usageOf(body(first))).cache_read_input_tokens > 0, 'the original is still cached');
+  });
+
+  it('string content and the same text as one block are the same prefix (a client may mark a string message later)', async () => {
+    const asString = [{ role: 'user', content: 'hello there' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: [{ type: 'text', text: 'next', cache_control: EPH }] }];
+    const a = await usageOf(body(asString));
+    const asBlock = [{ role: 'user', content: [{ type: 'text', text: 'hello there', cache_control: EPH }] }, ...asString.slice(1)];
+    const b = await usageOf(body(asBlock));
+    assert.equal(b.cache_read_input_tokens, a.cache_creation_input_tokens);
+  });
+
+  it('a prefix under the minimum is not cached (all input at full price)', async () => {
+    const small = { model: 'claude-demo-sonnet', max_tokens: 50, messages: [{ role: 'user', content: [{ type: 'text', text: 'tiny', cache_control: EPH }] }] };
+    for (let i = 0; i < 2; i++) {
+      const u = await usageOf(small);
+      assert.deepEqual([u.cache_creation_input_tokens, u.cache_read_input_tokens], [0, 0]);
+      assert.equal(u.input_tokens, inputTokens(small));
+    }
+  });
+
+  it('streams carry the split in message_start and message_delta; the request log weighs writes 1.25× and reads 0.1×', async () => {
+    await usageOf(body(first));
+    const res = await post(emu(), '/v1/messages', { ...body(first), stream: true }, messagesHeaders(DEMO));
+    const events = parseSse(await res.text());
+    const start = (events[0].data.message as { usage: Usage }).usage;
+    const end = events.find((e) => e.event === 'message_delta')!.data.usage as Usage;
+    assert.ok(start.cache_read_input_tokens > 0);
+    assert.equal(end.cache_read_input_tokens, start.cache_read_input_tokens);
+    const logged = emu().requests().at(-1)!.usage!;
+    assert.equal(logged.cacheRead, end.cache_read_input_tokens);
+    assert.equal(logged.inputCostTokens, Math.round((logged.input + 1.25 * logged.cacheWrite + 0.1 * logged.cacheRead) * 100) / 100);
+    const write = emu().requests()[0].usage!;
+    assert.equal(write.inputCostTokens, Math.round((write.input + 1.25 * write.cacheWrite) * 100) / 100);
+  });
+
+  it('reset() empties the cache', async () => {
+    await usageOf(body(first));
+    emu().reset();
+    assert.equal((await usageOf(body(first))).cache_read_input_tokens, 0);
+  });
+
+  it('PromptCache: an entry lives ttlMs after its last use; a hit renews it', () => {
+    const cache = new PromptCache();
+    const cfg = { minTokens: 10, ttlMs: 1000 };
+    const b = body(first);
+    assert.equal(cache.account('k', 'm', b, cfg, 0)!.cache_read_input_tokens, 0);
+    assert.ok(cache.account('k', 'm', b, cfg, 900)!.cache_read_input_tokens > 0, 'within the lifetime');
+    assert.ok(cache.account('k', 'm', b, cfg, 1800)!.cache_read_input_tokens > 0, 'renewed by the hit at 900');
+    assert.equal(cache.account('k', 'm', b, cfg, 2801)!.cache_read_input_tokens, 0, 'expired');
+    assert.equal(cache.account('k', 'm', body([{ role: 'user', content: 'x' }], false), cfg, 0), undefined, 'no breakpoint: no accounting');
+  });
+});
