@@ -10,6 +10,7 @@ import { runActivationBench } from './activation';
 import { runSizeBench } from './size';
 import { runTaskPollBench } from './taskPolls';
 import { runHeapBench } from './heap';
+import { runAgentBench } from './agent';
 
 const root = join(__dirname, '..');
 
@@ -22,6 +23,7 @@ const sections: Section[] = [
   { name: 'size', run: () => runSizeBench(root) },
   { name: 'task polls', run: () => runTaskPollBench() },
   { name: 'heap', run: () => runHeapBench(root) },
+  { name: 'agent', run: () => runAgentBench() },
 ];
 
 function readStored(file: string): StoredRow[] {

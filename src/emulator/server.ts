@@ -21,6 +21,7 @@ export async function startEmulator(opts: StartOptions = {}): Promise<Emulator> 
   const state = new EmulatorState(opts.config ?? defaultConfig());
   const adminToken = opts.adminToken ?? DEFAULT_ADMIN_TOKEN;
   const server = createServer((req, res) => {
+    if (opts.onTiming) watchTiming(opts.onTiming, req, res);
     handle(state, adminToken, opts.log, req, res).catch((err: unknown) => {
       opts.log?.(`emulator: internal error: ${(err as Error)?.stack ?? String(err)}`);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
@@ -119,6 +120,13 @@ function useDialect(ctx: Ctx): boolean {
 function stripBasePath(basePath: string, path: string): string | undefined {
   if (!basePath) return path;
   return path === basePath || path.startsWith(`${basePath}/`) ? path.slice(basePath.length) || '/' : undefined;
+}
+
+/** Reports when a request's headers arrived and when its reply was fully handed to the socket (benchmarks). */
+function watchTiming(onTiming: NonNullable<StartOptions['onTiming']>, req: IncomingMessage, res: ServerResponse): void {
+  const path = req.url ?? '';
+  onTiming({ phase: 'received', path, at: performance.now() });
+  res.once('finish', () => onTiming({ phase: 'finished', path, at: performance.now() }));
 }
 
 /** Adds the request to the log now (in-flight requests are visible) and completes the entry when it ends. */

@@ -157,6 +157,8 @@ export interface StartOptions {
   config?: EmulatorConfig;
   adminToken?: string;
   log?: (line: string) => void;
+  /** Benchmarks: called when a request's headers arrive and when its reply is fully written (performance.now() ms). */
+  onTiming?: (t: { phase: 'received' | 'finished'; path: string; at: number }) => void;
 }
 
 export interface Emulator {
