@@ -198,6 +198,8 @@ describe('agent tools in the extension host', function () {
   it('agent: search_text uses the ripgrep that VS Code ships when present, and finds text with a glob', async () => {
     const rg = await findRipgrep();
     report(`ripgrep: ${rg ? `${rg.source} ${rg.path}` : 'none (fallback search)'}; vscode.env.appRoot = ${vscode.env.appRoot}`);
+    // Every VS Code the harness runs ships its own ripgrep (the path differs between versions).
+    assert.strictEqual(rg?.source, 'vscode', `ripgrep found: ${JSON.stringify(rg)}`);
     fs.writeFileSync(abs('needle.ts'), 'export const haystack = 1;\nexport const needleValue = 2;\n');
     const r = await call('search_text', { query: 'needleValue', glob: `${path.basename(dir)}/*.ts` });
     assert.ok(!r.result.is_error, r.text);
@@ -264,7 +266,10 @@ describe('agent tools in the extension host', function () {
     const tab = await waitFor('the diff tab', () => diffTabs()[0]);
     assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(tab.original)), '// unsaved note\nconst a = 1;\nconst b = 2;\n');
     // The user keeps typing while the proposal is open: the blocks are applied again to the new text.
-    await editor.edit((b) => b.insert(new vscode.Position(1, 0), '// second note\n'));
+    // (a WorkspaceEdit: the diff editor now has the focus, so the first editor is no longer visible)
+    const typing = new vscode.WorkspaceEdit();
+    typing.insert(uri, new vscode.Position(1, 0), '// second note\n');
+    assert.ok(await vscode.workspace.applyEdit(typing));
     await host.changes.accept(change.id);
     const done = await running;
     assert.match(done.text, /^Accepted: edited .*dirty\.ts as proposed\. The file has other unsaved changes/);

@@ -19,16 +19,24 @@ export const LINE_CAP = 300;
 const FALLBACK_MAX_FILES = 5000;
 const FALLBACK_MAX_FILE_BYTES = 2 * 1024 * 1024;
 
-const RG = process.platform === 'win32' ? 'rg.exe' : 'rg';
-
-/** Where VS Code keeps its ripgrep: desktop builds unpack it next to node_modules.asar, servers keep node_modules. */
-export function ripgrepCandidates(appRoot: string): string[] {
-  return [
-    nodePath.join(appRoot, 'node_modules', '@vscode', 'ripgrep', 'bin', RG),
-    nodePath.join(appRoot, 'node_modules.asar.unpacked', '@vscode', 'ripgrep', 'bin', RG),
-    nodePath.join(appRoot, 'node_modules', 'vscode-ripgrep', 'bin', RG),
-    nodePath.join(appRoot, 'node_modules.asar.unpacked', 'vscode-ripgrep', 'bin', RG),
-  ];
+/**
+ * Where VS Code keeps its ripgrep. The package changed over the years (`vscode-ripgrep`, `@vscode/ripgrep`,
+ * per-platform `@vscode/ripgrep-<os>-<arch>`, and since 2025 `@vscode/ripgrep-universal/bin/<os>-<arch>/`),
+ * and desktop builds unpack it next to node_modules.asar while servers keep plain node_modules.
+ */
+export function ripgrepCandidates(appRoot: string, platform: string = process.platform, arch: string = process.arch): string[] {
+  const rg = platform === 'win32' ? 'rg.exe' : 'rg';
+  const out: string[] = [];
+  for (const modules of ['node_modules', 'node_modules.asar.unpacked']) {
+    const base = nodePath.join(appRoot, modules);
+    out.push(
+      nodePath.join(base, '@vscode', 'ripgrep', 'bin', rg),
+      nodePath.join(base, '@vscode', 'ripgrep-universal', 'bin', `${platform}-${arch}`, rg),
+      nodePath.join(base, '@vscode', `ripgrep-${platform}-${arch}`, 'bin', rg),
+      nodePath.join(base, 'vscode-ripgrep', 'bin', rg),
+    );
+  }
+  return out;
 }
 
 async function executable(p: string): Promise<boolean> {
@@ -46,9 +54,10 @@ let probed: Promise<{ path: string; source: 'vscode' | 'path' } | undefined> | u
 export function findRipgrep(): Promise<{ path: string; source: 'vscode' | 'path' } | undefined> {
   probed ??= (async () => {
     for (const c of ripgrepCandidates(vscode.env.appRoot)) if (await executable(c)) return { path: c, source: 'vscode' as const };
+    const rg = process.platform === 'win32' ? 'rg.exe' : 'rg';
     for (const dir of (process.env.PATH ?? '').split(nodePath.delimiter)) {
       if (!dir) continue;
-      const c = nodePath.join(dir, RG);
+      const c = nodePath.join(dir, rg);
       if (await executable(c)) return { path: c, source: 'path' as const };
     }
     return undefined;
