@@ -1,12 +1,13 @@
 // Context fitting: a cheap size estimate before each step, and shortening of older tool results when the
 // conversation would not fit the model's input window.
 //
-// Estimate: characters of the JSON the request carries (system, tools, messages) divided by 4, plus a flat
-// 1,600 tokens per image instead of its base64 length. Four characters per token is the usual figure for
-// English and code; JSON punctuation makes the estimate run a little high, which is the safe direction.
+// Estimate: characters of the JSON the request carries (system, tools, messages), three ASCII characters per token
+// and one token per other character, plus a flat 1,600 tokens per image instead of its base64 length. Code runs at
+// about 3.4 characters per token and CJK text at about one, so this errs on the safe (high) side: a request the
+// estimate lets through must not be refused by the gateway for its size.
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../gateway/types';
 
-export const CHARS_PER_TOKEN = 4;
+export const CHARS_PER_TOKEN = 3;
 export const IMAGE_TOKENS = 1_600;
 /** Characters kept from the start of a shortened tool result, so the model still sees what it was. */
 export const KEEP_HEAD_CHARS = 400;
@@ -42,7 +43,9 @@ function charsOf(value: unknown): number {
     }
     return v;
   }) ?? '';
-  return json.length + images * IMAGE_TOKENS * CHARS_PER_TOKEN;
+  // Weighted so that dividing by CHARS_PER_TOKEN gives one token per non-ASCII character.
+  const nonAscii = json.length - json.replace(/[^\x00-\x7f]/g, '').length;
+  return json.length + nonAscii * (CHARS_PER_TOKEN - 1) + images * IMAGE_TOKENS * CHARS_PER_TOKEN;
 }
 
 function isImageBlock(v: unknown): boolean {
@@ -64,12 +67,16 @@ export interface FitResult {
 }
 
 /**
- * Shortens tool results, oldest first, until `fixedTokens` (system + tools) plus the conversation fits
- * `budgetTokens`. The results of the newest message are shortened only when the older ones were not enough.
- * Messages that change are replaced (never mutated), so the caller's history and caches stay valid.
+ * When `fixedTokens` (system + tools) plus the conversation exceeds `budgetTokens`, shortens tool results, oldest
+ * first, until the total is at most `targetTokens` (default: the budget). The results of the newest message are
+ * shortened only when the older ones were not enough. Messages that change are replaced (never mutated), so the
+ * caller's history and caches stay valid. A target well below the budget keeps the shortened prompt stable for
+ * several steps: shortening a little on every step would change the cached prefix each time and miss the cache.
  */
-export function fitToWindow(messages: readonly MessageParam[], fixedTokens: number, budgetTokens: number): FitResult {
+export function fitToWindow(messages: readonly MessageParam[], fixedTokens: number, budgetTokens: number, targetTokens = budgetTokens): FitResult {
   let total = fixedTokens + estimateMessages(messages);
+  if (total <= budgetTokens) return { messages: messages as MessageParam[], fits: true, results: 0, charsOmitted: 0 };
+  const goal = Math.min(targetTokens, budgetTokens);
   const out = [...messages];
   let results = 0;
   let charsOmitted = 0;
@@ -77,12 +84,12 @@ export function fitToWindow(messages: readonly MessageParam[], fixedTokens: numb
   for (let i = 0; i < out.length - 1; i++) order.push(i);
   if (out.length > 0) order.push(out.length - 1);
   for (const i of order) {
-    if (total <= budgetTokens) break;
+    if (total <= goal) break;
     const message = out[i];
     if (typeof message.content === 'string') continue;
     let changed = false;
     const blocks = message.content.map((block): ContentBlockParam => {
-      if (total <= budgetTokens || block.type !== 'tool_result') return block;
+      if (total <= goal || block.type !== 'tool_result') return block;
       const shortened = shorten(block);
       if (!shortened) return block;
       changed = true;

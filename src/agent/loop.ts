@@ -13,6 +13,9 @@ import { addUsage, endMessage, usageOf, ZERO_USAGE } from './usage';
 export const DEFAULT_MAX_STEPS = 25;
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
 
+/** When the conversation outgrows the window, it is shortened to this share of it (see fitToWindow). */
+const TRIM_TARGET = 0.6;
+
 export interface AgentTurnOptions {
   client: Pick<GatewayClient, 'streamMessage'>;
   model: string;
@@ -86,7 +89,7 @@ class AgentTurn {
       if (this.signal.aborted) return this.end('stopped');
       if (this.steps >= maxSteps) return this.end('step_budget');
       const step = this.steps + 1;
-      const fit = fitToWindow(this.messages, this.fixedTokens, inputWindow);
+      const fit = fitToWindow(this.messages, this.fixedTokens, inputWindow, Math.floor(inputWindow * TRIM_TARGET));
       if (fit.results > 0) {
         this.messages = fit.messages;
         this.emit({ type: 'context_trimmed', step, results: fit.results, charsOmitted: fit.charsOmitted });

@@ -18,9 +18,11 @@ function resultText(messages: MessageParam[], i: number): string {
 }
 
 describe('agent context fitting', () => {
-  it('estimates about 4 characters per token, images at a flat rate', () => {
-    const small = estimateMessages([{ role: 'user', content: 'x'.repeat(4000) }]);
+  it('estimates 3 ASCII characters per token, one token per other character, images at a flat rate', () => {
+    const small = estimateMessages([{ role: 'user', content: 'x'.repeat(3000) }]);
     assert.ok(small >= 1000 && small < 1020, String(small));
+    const cjk = estimateMessages([{ role: 'user', content: '字'.repeat(1000) }]);
+    assert.ok(cjk >= 1000 && cjk < 1020, String(cjk));
     const image = estimateMessages([{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(400_000) } }] }]);
     assert.ok(image >= 1600 && image < 1700, String(image));
   });
@@ -37,7 +39,7 @@ describe('agent context fitting', () => {
     const big = 'A'.repeat(20_000);
     const messages: MessageParam[] = [{ role: 'user', content: 'go' }, ...toolRound('a', big), ...toolRound('b', big), ...toolRound('c', big)];
     const before = JSON.stringify(messages);
-    const fit = fitToWindow(messages, 100, 12_000);
+    const fit = fitToWindow(messages, 100, 16_000);
     assert.equal(fit.fits, true);
     assert.equal(fit.results, 1, 'only as many as needed');
     assert.equal(resultText(fit.messages, 2), `${'A'.repeat(400)}\n${omittedMarker(19_600)}`);
@@ -46,8 +48,17 @@ describe('agent context fitting', () => {
     assert.match(omittedMarker(19_600), /^\[… 19600 characters of an older tool result omitted to fit the context window\]$/);
     assert.equal(JSON.stringify(messages), before, 'the caller\'s messages are not mutated');
     // Fitting again is stable: a shortened result is not shortened twice.
-    const again = fitToWindow(fit.messages, 100, 12_000);
+    const again = fitToWindow(fit.messages, 100, 16_000);
     assert.equal(again.results, 0);
+  });
+
+  it('shortens down to the target, below the budget, so the prompt (and its cache) stays stable for several steps', () => {
+    const big = 'A'.repeat(20_000);
+    const messages: MessageParam[] = [{ role: 'user', content: 'go' }, ...toolRound('a', big), ...toolRound('b', big), ...toolRound('c', big)];
+    const fit = fitToWindow(messages, 100, 16_000, 9_000);
+    assert.equal(fit.results, 2, 'two results shortened to reach the target');
+    const grown = [...fit.messages, ...toolRound('d', 'D'.repeat(6_000))];
+    assert.equal(fitToWindow(grown, 100, 16_000, 9_000).results, 0, 'the next step still fits: nothing shortened, same prefix');
   });
 
   it('shortens the newest results only when the older ones are not enough, and says when nothing fits', () => {
