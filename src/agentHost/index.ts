@@ -18,6 +18,7 @@ export { PROPOSAL_SCHEME, outcomeText, type ChangeOutcome, type PendingChangeInf
 export type { CheckpointInfo, RestoreReport } from './checkpoints';
 export type { AgentStorage, AgentWorkspaceSnapshot, Availability } from './workspaceContext';
 export { lmToolsAvailable, findRipgrep };
+export { excludedFromBridge } from './tools/lmBridge';
 
 export interface AgentHostOptions {
   storage: AgentStorage;

@@ -24,6 +24,20 @@ export function lmToolsAvailable(): boolean {
   return lmApi() !== undefined;
 }
 
+const OWN_EXTENSION_ID = 'model-gateway.model-gateway';
+
+/**
+ * Tools never bridged: this extension's own (VS Code's chat gets them; the agent has its own, and bridging them
+ * back would loop our billable image calls through another approval path), and tools their owner marks as
+ * internal (`*_internal`, e.g. an editor-internal file edit that would bypass the diff review and checkpoints).
+ */
+export function excludedFromBridge(name: string): boolean {
+  if (/_internal$/.test(name)) return true;
+  const own = (vscode.extensions.getExtension(OWN_EXTENSION_ID)?.packageJSON as { contributes?: { languageModelTools?: Array<{ name?: unknown }> } } | undefined)
+    ?.contributes?.languageModelTools ?? [];
+  return own.some((t) => t.name === name);
+}
+
 /** Messages API tool names: letters, digits, _ and -, at most 64. */
 function apiName(name: string, taken: Set<string>): string {
   let base = name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'tool';
@@ -61,7 +75,7 @@ export function lmBridgeTools(host: ToolHost, reservedNames: readonly string[], 
   const taken = new Set(reservedNames);
   const out: Tool<Input>[] = [];
   for (const info of lm.tools ?? []) {
-    if (filter && !filter(info)) continue;
+    if (excludedFromBridge(info.name) || (filter && !filter(info))) continue;
     const name = apiName(info.name, taken);
     const schema = info.inputSchema && typeof info.inputSchema === 'object' ? (info.inputSchema as Record<string, unknown>) : { type: 'object', properties: {} };
     out.push({
