@@ -1,6 +1,6 @@
 // activate(): wiring only. Each feature registers itself and returns what it must dispose.
 import * as vscode from 'vscode';
-import { createServices } from './platform';
+import { createServices } from './services';
 import { registerKeys } from './keys/register';
 import { registerDiagnostics } from './diagnostics/register';
 import { registerChat } from './chat/register';

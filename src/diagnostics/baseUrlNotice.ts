@@ -1,7 +1,7 @@
 // Tells the user once (per typed value) when the pasted base URL was normalised or cannot be used,
 // with the exact URLs that will be called.
 import * as vscode from 'vscode';
-import type { PlatformServices } from '../platform';
+import type { Services } from '../platform/services';
 import { Commands } from '../shared/commands';
 import type { Config } from '../shared/config';
 import { fingerprintOf } from '../keys/fingerprint';
@@ -9,13 +9,13 @@ import { baseUrlNoticeText } from './baseUrlNoticeText';
 
 const SHOWN_KEY = 'modelGateway.baseUrlNoticeShownFor';
 
-export function watchBaseUrl(services: PlatformServices): vscode.Disposable {
+export function watchBaseUrl(services: Services): vscode.Disposable {
   const check = (config: Config): void => void notifyOnce(services, config).catch((error: unknown) => services.log.warn('Base URL notice failed.', error));
   check(services.config.current);
   return services.config.onDidChange(check);
 }
 
-async function notifyOnce(services: PlatformServices, config: Config): Promise<void> {
+async function notifyOnce(services: Services, config: Config): Promise<void> {
   const text = baseUrlNoticeText(config);
   // A hash of the typed value, not the value: a pasted URL could carry credentials.
   const typed = fingerprintOf(config.baseUrlRaw ?? '');

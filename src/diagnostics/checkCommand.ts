@@ -2,7 +2,7 @@
 // a summary notification whose buttons follow the advice for the first failure.
 import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
-import type { PlatformServices } from '../platform';
+import type { Services } from '../platform/services';
 import { actionButton } from '../platform/errorActions';
 import { runConnectionCheck } from './checkConnection';
 import { renderReport, stepLogLine, summarize, type ConnectionReport } from './report';
@@ -38,7 +38,7 @@ export class ReportDocuments implements vscode.TextDocumentContentProvider {
   }
 }
 
-export async function checkConnection(services: PlatformServices, documents: ReportDocuments, status: StatusBar, args: CheckArgs = {}): Promise<ConnectionReport> {
+export async function checkConnection(services: Services, documents: ReportDocuments, status: StatusBar, args: CheckArgs = {}): Promise<ConnectionReport> {
   const show = args.show !== false;
   services.log.info('Check connection: started.');
   const access = await services.gateway.clientWithKey();
@@ -88,7 +88,7 @@ async function askBillable(model: string): Promise<boolean> {
   return choice === send;
 }
 
-async function present(services: PlatformServices, documents: ReportDocuments, report: ConnectionReport): Promise<void> {
+async function present(services: Services, documents: ReportDocuments, report: ConnectionReport): Promise<void> {
   const document = await vscode.workspace.openTextDocument(documents.uri);
   await vscode.languages.setTextDocumentLanguage(document, 'markdown');
   await vscode.window.showTextDocument(document, { preview: true, preserveFocus: false });

@@ -1,6 +1,6 @@
 // Quick Actions: the status bar's menu of the most used commands.
 import * as vscode from 'vscode';
-import type { PlatformServices } from '../platform';
+import type { Services } from '../platform/services';
 import { Commands } from '../shared/commands';
 
 export const WALKTHROUGH_ID = 'model-gateway.model-gateway#modelGateway.gettingStarted';
@@ -9,7 +9,7 @@ interface Action extends vscode.QuickPickItem {
   run(): Thenable<unknown>;
 }
 
-export async function quickActions(services: PlatformServices): Promise<void> {
+export async function quickActions(services: Services): Promise<void> {
   const keys = await services.keys.list();
   const active = await services.keys.active();
   const command = (id: string, ...args: unknown[]) => () => vscode.commands.executeCommand(id, ...args);

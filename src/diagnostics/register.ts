@@ -1,7 +1,6 @@
 // Check Connection, Copy Support Info, Show Log, Refresh Models, Open Settings, Quick Actions, the
 // status bar item and the once-per-value base-URL notice.
 import * as vscode from 'vscode';
-import type { PlatformServices } from '../platform';
 import type { CatalogSnapshot, Services } from '../platform/services';
 import { formatSupportInfo } from '../platform/supportLog';
 import { Commands } from '../shared/commands';
@@ -12,25 +11,24 @@ import { quickActions } from './quickActions';
 import { createStatusBar } from './statusBar';
 
 export function registerDiagnostics(services: Services): vscode.Disposable {
-  const platform = services as PlatformServices;
   const documents = new ReportDocuments();
-  const status = createStatusBar(platform);
+  const status = createStatusBar(services);
   return vscode.Disposable.from(
     documents,
     status,
     vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, documents),
-    vscode.commands.registerCommand(Commands.checkConnection, (args?: CheckArgs) => checkConnection(platform, documents, status, args)),
-    vscode.commands.registerCommand(Commands.copySupportInfo, (limit?: number) => copySupportInfo(platform, limit)),
-    vscode.commands.registerCommand(Commands.showLog, () => platform.log.show()),
-    vscode.commands.registerCommand(Commands.refreshModels, (args?: RefreshArgs) => refreshModels(platform, args)),
+    vscode.commands.registerCommand(Commands.checkConnection, (args?: CheckArgs) => checkConnection(services, documents, status, args)),
+    vscode.commands.registerCommand(Commands.copySupportInfo, (limit?: number) => copySupportInfo(services, limit)),
+    vscode.commands.registerCommand(Commands.showLog, () => services.log.show()),
+    vscode.commands.registerCommand(Commands.refreshModels, (args?: RefreshArgs) => refreshModels(services, args)),
     vscode.commands.registerCommand(Commands.openSettings, (setting?: string) => openSettings(setting)),
-    vscode.commands.registerCommand(Commands.quickActions, () => quickActions(platform)),
-    watchBaseUrl(platform),
+    vscode.commands.registerCommand(Commands.quickActions, () => quickActions(services)),
+    watchBaseUrl(services),
   );
 }
 
 /** Copies the last requests' five support fields; resolves with the copied text. */
-export async function copySupportInfo(services: PlatformServices, limit = 20): Promise<string> {
+export async function copySupportInfo(services: Services, limit = 20): Promise<string> {
   const records = services.support.recent(limit);
   const text = formatSupportInfo(records);
   if (!(await withinMs(Promise.resolve(vscode.env.clipboard.writeText(text)), 5_000))) {
@@ -70,7 +68,7 @@ export interface RefreshArgs {
 }
 
 /** Fetches the model list now; resolves with the snapshot (undefined when no key or base URL). */
-export async function refreshModels(services: PlatformServices, args: RefreshArgs = {}): Promise<CatalogSnapshot | undefined> {
+export async function refreshModels(services: Services, args: RefreshArgs = {}): Promise<CatalogSnapshot | undefined> {
   const quiet = args.quiet === true;
   if (!(quiet ? await services.gateway.client() : await services.gateway.clientOrExplain())) {
     services.log.info(`Refresh Models: nothing to fetch (missing: ${(await services.gateway.missing()) ?? 'the stored secret'}).`);

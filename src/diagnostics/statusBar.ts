@@ -1,7 +1,7 @@
 // Status bar item: active key, connection state, default chat model; click opens Quick Actions.
 import * as vscode from 'vscode';
 import type { SupportRecord } from '../gateway/types';
-import type { PlatformServices } from '../platform';
+import type { Services } from '../platform/services';
 import { Commands } from '../shared/commands';
 import { stateFromRecord, statusText, statusTooltip, effectiveState, type ConnectionState } from './statusState';
 
@@ -9,7 +9,7 @@ export interface StatusBar extends vscode.Disposable {
   setState(state: ConnectionState): void;
 }
 
-export function createStatusBar(services: PlatformServices): StatusBar {
+export function createStatusBar(services: Services): StatusBar {
   const item = vscode.window.createStatusBarItem('modelGateway.status', vscode.StatusBarAlignment.Right, 100);
   item.name = 'Model Gateway';
   item.command = Commands.quickActions;

@@ -16,12 +16,7 @@ interface KeyIndex {
   keys: KeyInfo[];
 }
 
-export interface HostKeyStore extends KeyStore, vscode.Disposable {
-  /** Resolves once the environment seed (if any) is stored. */
-  readonly ready: Promise<void>;
-  /** The secret of a named key (for Check Connection across keys); never log or show it. */
-  secretOf(name: string): Promise<string | undefined>;
-}
+export type HostKeyStore = KeyStore & vscode.Disposable;
 
 export function createKeyStore(
   context: vscode.ExtensionContext,

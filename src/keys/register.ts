@@ -2,7 +2,6 @@
 // tests and other commands can drive it without the input boxes; the key is still checked first.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { PlatformServices } from '../platform';
 import type { KeyInfo, Services } from '../platform/services';
 import { Commands } from '../shared/commands';
 import { checkKey, describeCount, describeUnlisted } from './check';
@@ -18,16 +17,15 @@ export interface SetKeyArgs {
 const ONE_KEY_ADVICE = 'Use a dedicated key for this device or workload, created in your gateway console; never reuse a personal, shared or production key.';
 
 export function registerKeys(services: Services): vscode.Disposable {
-  const platform = services as PlatformServices;
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(Commands.setApiKey, (args?: SetKeyArgs) => setApiKey(platform, args)),
-    vscode.commands.registerCommand(Commands.removeApiKey, (name?: string) => removeApiKey(platform, name)),
-    vscode.commands.registerCommand(Commands.switchKey, (name?: string) => switchKey(platform, name)),
+    vscode.commands.registerCommand(Commands.setApiKey, (args?: SetKeyArgs) => setApiKey(services, args)),
+    vscode.commands.registerCommand(Commands.removeApiKey, (name?: string) => removeApiKey(services, name)),
+    vscode.commands.registerCommand(Commands.switchKey, (name?: string) => switchKey(services, name)),
   );
 }
 
 /** The Set API Key flow; resolves with the saved key (name + fingerprint) or undefined. */
-export async function setApiKey(services: PlatformServices, args: SetKeyArgs = {}): Promise<KeyInfo | undefined> {
+export async function setApiKey(services: Services, args: SetKeyArgs = {}): Promise<KeyInfo | undefined> {
   const interactive = args.secret === undefined;
   if (!services.config.current.baseUrl) {
     await explainNoBaseUrl(services, interactive);
@@ -68,7 +66,7 @@ export async function setApiKey(services: PlatformServices, args: SetKeyArgs = {
 }
 
 async function handleFailedCheck(
-  services: PlatformServices, name: string, secret: string, check: { verdict: 'rejected' | 'unverified'; error: unknown }, args: SetKeyArgs, interactive: boolean,
+  services: Services, name: string, secret: string, check: { verdict: 'rejected' | 'unverified'; error: unknown }, args: SetKeyArgs, interactive: boolean,
 ): Promise<KeyInfo | undefined> {
   if (check.verdict === 'rejected') {
     services.log.warn(`Key "${name}" rejected by the gateway (401); not saved.`);
@@ -108,14 +106,14 @@ function summary(error: unknown): string {
   return typeof status === 'number' ? `HTTP ${status}: ${message}` : message;
 }
 
-async function explainNoBaseUrl(services: PlatformServices, interactive: boolean): Promise<void> {
+async function explainNoBaseUrl(services: Services, interactive: boolean): Promise<void> {
   const why = services.config.current.baseUrlProblem ?? 'No base URL is set.';
   if (!interactive) throw new Error(why);
   const choice = await vscode.window.showWarningMessage(`Model Gateway: set the base URL first, so the key can be checked. ${why}`, 'Open Settings');
   if (choice) await vscode.commands.executeCommand(Commands.openSettings, 'baseUrl');
 }
 
-async function askName(services: PlatformServices): Promise<string | undefined> {
+async function askName(services: Services): Promise<string | undefined> {
   const existing = await services.keys.list();
   const suggestion = suggestName(existing.map((key) => key.name));
   const typed = await vscode.window.showInputBox({
@@ -152,7 +150,7 @@ async function askSecret(name: string): Promise<string | undefined> {
   return typed === undefined ? undefined : cleanSecret(typed);
 }
 
-export async function removeApiKey(services: PlatformServices, name?: string): Promise<boolean> {
+export async function removeApiKey(services: Services, name?: string): Promise<boolean> {
   const keys = await services.keys.list();
   if (keys.length === 0) {
     void vscode.window.showInformationMessage('Model Gateway: no API key is stored.');
@@ -173,7 +171,7 @@ export async function removeApiKey(services: PlatformServices, name?: string): P
   return true;
 }
 
-export async function switchKey(services: PlatformServices, name?: string): Promise<KeyInfo | undefined> {
+export async function switchKey(services: Services, name?: string): Promise<KeyInfo | undefined> {
   const keys = await services.keys.list();
   const active = await services.keys.active();
   if (name === undefined && keys.length < 2) {

@@ -8,11 +8,7 @@ import { allowanceId, workspaceBaseUrlProblem, workspaceBaseUrlToAllow } from '.
 
 export const SECTION = 'modelGateway';
 
-export interface HostConfigService extends ConfigService, vscode.Disposable {
-  readonly proxy: ProxySettings;
-  /** Remembers that the user allowed the workspace's base URL (current.workspaceBaseUrlToAllow) for this workspace. */
-  allowWorkspaceBaseUrl(): Promise<void>;
-}
+export type HostConfigService = ConfigService & vscode.Disposable;
 
 /** Where allowances of workspace base URLs are remembered (hashes only, see workspaceBaseUrl.ts). */
 export interface AllowanceStore {

@@ -23,14 +23,7 @@ export interface GatewayAccessDeps {
   userAgent?: string;
 }
 
-export interface HostGatewayAccess extends GatewayAccess, vscode.Disposable {
-  /** The active client together with the key it uses (the catalog files lists under that key). */
-  clientWithKey(): Promise<{ client: GatewayClient; key: KeyInfo } | undefined>;
-  /** What keeps client() from returning a client, in words; undefined when nothing does. */
-  missing(): Promise<'key' | 'baseUrl' | undefined>;
-  /** The proxy in use, in words (for Check Connection and the log). */
-  proxyDescription(): string;
-}
+export type HostGatewayAccess = GatewayAccess & vscode.Disposable;
 
 export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess {
   const env = deps.env ?? process.env;

@@ -1,13 +1,7 @@
 // The Logger adapter: a LogOutputChannel "Model Gateway" that redacts every line, always.
 import * as vscode from 'vscode';
-import type { Logger } from '../gateway/types';
 import { formatLogArgs, redact } from './redact';
-
-export interface HostLogger extends Logger, vscode.Disposable {
-  show(): void;
-  /** Secrets to redact verbatim (the stored keys); updated by the key store. */
-  setKnownSecrets(secrets: Iterable<string>): void;
-}
+import type { HostLogger } from './services';
 
 export function createLogger(name = 'Model Gateway'): HostLogger {
   const channel = vscode.window.createOutputChannel(name, { log: true });

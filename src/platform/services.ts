@@ -3,11 +3,23 @@
 import type * as vscode from 'vscode';
 import type { GatewayClient, Logger, ModelInfo, SupportRecord } from '../gateway/types';
 import type { Config, ModelKind } from '../shared/config';
+import type { ProxySettings } from './proxy';
 
 /** Settings, parsed; fires after every change of `modelGateway.*` (and of `http.proxy*`). */
 export interface ConfigService {
   readonly current: Config;
   readonly onDidChange: vscode.Event<Config>;
+  /** VS Code's proxy settings (http.proxy, http.noProxy, http.proxyStrictSSL). */
+  readonly proxy: ProxySettings;
+  /** Remembers that the user allowed the workspace's base URL (current.workspaceBaseUrlToAllow) for this workspace. */
+  allowWorkspaceBaseUrl(): Promise<void>;
+}
+
+/** The output channel, redacting keys (src/platform/log.ts). */
+export interface HostLogger extends Logger, vscode.Disposable {
+  show(): void;
+  /** Secrets to redact verbatim (the stored keys); updated by the key store. */
+  setKnownSecrets(secrets: Iterable<string>): void;
 }
 
 /** A stored key as the UI may see it: a name and a fingerprint, never the secret. */
@@ -29,6 +41,10 @@ export interface KeyStore {
   switchTo(name: string): Promise<void>;
   /** Fires when keys change here or in another window (secrets.onDidChange). */
   readonly onDidChange: vscode.Event<void>;
+  /** Resolves once the environment seed (if any) is stored. */
+  readonly ready: Promise<void>;
+  /** The secret of a named key (for Check Connection across keys); never log or show it. */
+  secretOf(name: string): Promise<string | undefined>;
 }
 
 /** Builds gateway clients from the current settings, the active key and VS Code's proxy settings. */
@@ -39,6 +55,12 @@ export interface GatewayAccess {
   clientOrExplain(): Promise<GatewayClient | undefined>;
   /** A client for an explicit key (used to check a key before it is saved). */
   clientFor(secret: string): GatewayClient;
+  /** The active client together with the key it uses (the catalog files lists under that key). */
+  clientWithKey(): Promise<{ client: GatewayClient; key: KeyInfo } | undefined>;
+  /** What keeps client() from returning a client, in words; undefined when nothing does. */
+  missing(): Promise<'key' | 'baseUrl' | undefined>;
+  /** The proxy in use, in words (for Check Connection and the log). */
+  proxyDescription(): string;
 }
 
 export interface CatalogModel {
@@ -82,6 +104,7 @@ export interface ModelCatalog {
 export interface SupportLog {
   add(record: SupportRecord): void;
   recent(limit?: number): SupportRecord[];
+  onDidAdd(listener: (record: SupportRecord) => void): { dispose(): void };
 }
 
 export type ErrorSurface = 'chat' | 'image' | 'models' | 'connection';
@@ -93,7 +116,7 @@ export interface ErrorPresenter {
 
 export interface Services {
   context: vscode.ExtensionContext;
-  log: Logger & { show(): void };
+  log: HostLogger;
   config: ConfigService;
   keys: KeyStore;
   gateway: GatewayAccess;

@@ -1,26 +1,17 @@
-// Builds the Services every feature receives (see services.ts). Wiring only: each part lives in its own file.
+// The composition root of the shared services every feature receives (their interfaces: src/platform/services.ts).
+// Wiring only: each part lives in its own file. It sits beside extension.ts, above the platform and the services
+// built on it (catalog, keys), so that none of those imports another's implementation.
 import * as vscode from 'vscode';
-import { createModelCatalog } from '../catalog/catalog';
-import { createKeyStore } from '../keys/keyStore';
-import { createConfigService } from './config';
-import { createErrorPresenter } from './errorPresenter';
-import { createGatewayAccess, type HostGatewayAccess } from './gatewayAccess';
-import { createLogger, type HostLogger } from './log';
-import type { ModelCatalog, Services } from './services';
-import { SupportRing } from './supportLog';
-import type { HostConfigService } from './config';
-import type { HostKeyStore } from '../keys/keyStore';
+import { createModelCatalog } from './catalog/catalog';
+import { createKeyStore } from './keys/keyStore';
+import { createConfigService } from './platform/config';
+import { createErrorPresenter } from './platform/errorPresenter';
+import { createGatewayAccess } from './platform/gatewayAccess';
+import { createLogger } from './platform/log';
+import type { ModelCatalog, Services } from './platform/services';
+import { SupportRing } from './platform/supportLog';
 
-/** Services with the concrete members the platform's own commands use (diagnostics, keys). */
-export interface PlatformServices extends Services {
-  log: HostLogger;
-  config: HostConfigService;
-  keys: HostKeyStore;
-  gateway: HostGatewayAccess;
-  support: SupportRing;
-}
-
-export function createServices(context: vscode.ExtensionContext): PlatformServices & vscode.Disposable {
+export function createServices(context: vscode.ExtensionContext): Services & vscode.Disposable {
   const log = createLogger();
   const config = createConfigService(context.globalState);
   const keys = createKeyStore(context, (secrets) => log.setKnownSecrets(secrets), log);
