@@ -201,9 +201,13 @@ describe('agent tools in the extension host', function () {
     // Every VS Code the harness runs ships its own ripgrep (the path differs between versions).
     assert.strictEqual(rg?.source, 'vscode', `ripgrep found: ${JSON.stringify(rg)}`);
     fs.writeFileSync(abs('needle.ts'), 'export const haystack = 1;\nexport const needleValue = 2;\n');
+    fs.mkdirSync(abs('.config'), { recursive: true });
+    fs.writeFileSync(abs('.config/hidden.ts'), 'export const needleValue = 3;\n');
     const r = await call('search_text', { query: 'needleValue', glob: `${path.basename(dir)}/*.ts` });
     assert.ok(!r.result.is_error, r.text);
     assert.match(r.text, new RegExp(`needle\\.ts:2: export const needleValue = 2;`));
+    const hidden = await call('search_text', { query: 'needleValue = 3' });
+    assert.match(hidden.text, /\.config\/hidden\.ts:1: export const needleValue = 3;/, 'dotfolders are searched');
     const files = await call('find_files', { pattern: `${path.basename(dir)}/*.ts` });
     assert.match(files.text, /needle\.ts/);
   });
@@ -409,6 +413,20 @@ describe('agent tools in the extension host', function () {
       }
     });
   }
+
+  it('agent: a command that outlives modelGateway.agent.commandTimeoutSeconds is interrupted and reported as timed out', async () => {
+    const h = createAgentHost({ storage: { globalStorageUri: vscode.Uri.file(path.join(storage, 'g4')) }, proposalScheme: `${SCHEME}-4`, commands: { shellIntegrationWaitMs: 0 } });
+    await settings().update('commandTimeoutSeconds', 5, vscode.ConfigurationTarget.Global);
+    try {
+      const r = await call('run_command', { command: 'node -e "console.log(\'started\'); setInterval(() => {}, 1000)"' }, { h });
+      assert.strictEqual(r.result.is_error, true);
+      assert.match(r.text, /Timed out after 5 s and was interrupted/);
+      assert.match(r.text, /^started$/m);
+    } finally {
+      await settings().update('commandTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+      h.dispose();
+    }
+  });
 
   it('agent: checkpoint restore brings back modified, created and deleted files, also from a new instance (reload)', async () => {
     fs.writeFileSync(abs('cp-mod.ts'), 'original\n');

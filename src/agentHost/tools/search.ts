@@ -78,7 +78,8 @@ function capLine(text: string): string {
 
 /** Runs ripgrep in one folder; resolves with the matches (at most `max`, the process is killed beyond). */
 function ripgrep(rg: string, cwd: string, q: { query: string; regex: boolean; caseSensitive: boolean; glob?: string; secrets: readonly string[] }, max: number, signal: AbortSignal): Promise<{ matches: Match[]; error?: string }> {
-  const args = ['--json', '--no-config', '--no-follow', '--max-columns', String(LINE_CAP * 2), '--max-filesize', '5M'];
+  // --hidden: dotfiles such as .github/ and .eslintrc matter; secret dotfiles are excluded by the globs below.
+  const args = ['--json', '--no-config', '--no-follow', '--hidden', '--max-columns', String(LINE_CAP * 2), '--max-filesize', '5M'];
   args.push(q.caseSensitive ? '--case-sensitive' : '--ignore-case');
   if (!q.regex) args.push('--fixed-strings');
   if (q.glob) args.push('--glob', q.glob);
