@@ -6,7 +6,7 @@ import { isGatewayError } from '../gateway/errors';
 import { cancelOnlyWhileWaiting, type WaitNotice } from '../gateway/retry';
 import type { GatewayClient, ImageEditRequest, ImageInput, ImageRequest } from '../gateway/types';
 import type { Services } from '../platform/services';
-import { costConfirmationMessage, costFactors } from './cost';
+import { costConfirmationMessage, costFactors } from '../shared/imageCost';
 import { Follower, type FollowOptions } from './follower';
 import { RequestQueue } from './queue';
 import { result, runError, type RunResult } from './results';

@@ -2,7 +2,7 @@
 // and return to the calling model. No `vscode` import (unit-tested in plain node).
 // Tool input comes from a language model and is untrusted: every field is checked here before anything is
 // read or sent, and text quoted back into markdown is escaped.
-import { costFactors } from '../../images/cost';
+import { costFactors } from '../../shared/imageCost';
 import { relativeSegments } from '../../images/paths';
 import { escapeMarkdown } from '../participantText';
 

@@ -1,7 +1,7 @@
 // The request form: mode, edit inputs, prompt, model, size, quality, count, reference images, and a
 // hint of what makes the request costlier (words only; the host asks for confirmation).
 import type { ImageForm, InputSlot, PickedFile } from '../../shared/protocol/images';
-import { costFactors } from '../../images/cost';
+import { costFactors } from '../../shared/imageCost';
 import { button, el, labelled, safeImageSrc, select, setOptions } from './dom';
 
 export interface FormCallbacks {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { costConfirmationMessage, costFactors } from '../../../src/images/cost';
+import { costConfirmationMessage, costFactors } from '../../../src/shared/imageCost';
 
-describe('images/cost', () => {
+describe('shared/imageCost', () => {
   const defaults = { size: '1024x1024' };
 
   it('the default request (one image, default size, auto quality, generation) has no reasons', () => {
