@@ -31,6 +31,8 @@ export interface ImageRunRequest {
 export interface RunOptions extends FollowOptions {
   /** False for callers that present errors themselves (the chat participant). Default true. */
   presentErrors?: boolean;
+  /** True when the user already agreed to this request's charge factors elsewhere (VS Code's tool confirmation): no second question. */
+  chargeConfirmed?: boolean;
 }
 
 export const LAST_MODEL_KEY = 'modelGateway.images.lastModel';
@@ -67,7 +69,7 @@ export class ImageRunner {
     const request: ImageRunRequest = input.kind === 'generation' && input.references?.length ? { ...input, kind: 'edit' } : input;
     const prepared = await this.prepare(request, options);
     if ('status' in prepared) return prepared;
-    if (!(await this.confirmCost(request, prepared.summary))) return result('declined', { message: 'Not sent: the charge was not confirmed.' });
+    if (!options.chargeConfirmed && !(await this.confirmCost(request, prepared.summary))) return result('declined', { message: 'Not sent: the charge was not confirmed.' });
     await this.remember(prepared.summary);
     return this.services.config.current.images.mode === 'sync'
       ? this.runSync(prepared, options)

@@ -117,8 +117,9 @@ export async function invokeImage(deps: ToolDeps, kind: 'generation' | 'edit', r
     const { input } = resolved;
     const done = await runner.run(
       { kind, prompt: input.prompt, model: input.model, size: input.size, quality: input.quality, n: input.n, source: resolved.source, mask: resolved.mask, references: resolved.references },
-      // VS Code shows the tool's progress in chat; the task stays in Show Image Tasks for a later look.
-      { notification: false, presentErrors: false, announce: false, token },
+      // VS Code showed the charge factors in its confirmation (prepareImage) before calling invoke: no second
+      // question. VS Code shows the tool's progress in chat; the task stays in Show Image Tasks for a later look.
+      { notification: false, presentErrors: false, announce: false, token, chargeConfirmed: true },
     );
     if (done.status === 'saved') {
       const summary = summaryOf(deps, resolved);
