@@ -12,7 +12,8 @@ export const PROPOSAL_SCHEME = 'model-gateway-proposal';
 export type ChangeKind = 'edit' | 'create' | 'delete';
 
 export type ChangeOutcome =
-  | { status: 'accepted'; userEdited: boolean; saved: boolean; userChange?: string }
+  /** saved false: `unsaved` says why (the user's own unsaved changes are theirs to save; or the save failed). */
+  | { status: 'accepted'; userEdited: boolean; saved: boolean; unsaved?: 'user-changes' | 'save-failed'; userChange?: string }
   | { status: 'rejected'; reason?: string }
   /** Nothing was written: the file changed under the proposal, or the write failed. */
   | { status: 'failed'; message: string };
@@ -123,6 +124,30 @@ class ProposalFileSystem implements vscode.FileSystemProvider {
 
   rename(uri: vscode.Uri): void {
     throw vscode.FileSystemError.NoPermissions(uri);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * The document of `uri` holding the text a save would replace. A clean document can lag behind the disk for a
+ * moment after another program (a formatter, a command the model ran) wrote the file; VS Code reloads it when
+ * its watcher reports the change. An edit computed on that stale text would fail to save, or bring old text
+ * back. Waits up to `ms` for a clean document to match the disk (files that do not decode as UTF-8 cannot be
+ * compared and are taken as they are).
+ */
+export async function settledDocument(uri: vscode.Uri, ms = 3000): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (doc.isDirty) return doc;
+    const disk = await vscode.workspace.fs.readFile(uri).then((b) => new TextDecoder().decode(b), () => undefined);
+    if (disk === undefined || disk.includes('\ufffd')) return doc;
+    const text = doc.getText();
+    if (disk === text || disk.replace(/\r\n/g, '\n') === text.replace(/\r\n/g, '\n') || Date.now() > deadline) return doc;
+    await sleep(100);
   }
 }
 
@@ -291,7 +316,7 @@ export class PendingChanges implements vscode.Disposable {
       return { status: 'accepted', userEdited: false, saved: true };
     }
     // An edit: against the editor's current text (unsaved changes included), never the disk.
-    const doc = open ?? (await vscode.workspace.openTextDocument(uri));
+    const doc = await settledDocument(uri);
     const current = doc.getText();
     if (current !== req.original) {
       const redo = req.blocks && !userEdited ? applySearchReplace(current, req.blocks) : undefined;
@@ -307,12 +332,13 @@ export class PendingChanges implements vscode.Disposable {
     edit.replace(uri, new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.endA)), (final ?? '').slice(r.start, r.endB));
     if (!(await vscode.workspace.applyEdit(edit))) return { status: 'failed', message: `VS Code refused the edit to ${req.target.display}.` };
     // Saved unless the user had unsaved changes there: their work is theirs to save.
-    const saved = wasDirty ? false : await doc.save();
-    return this.accepted(p, userEdited, final ?? '', saved);
+    if (wasDirty) return this.accepted(p, userEdited, final ?? '', false, 'user-changes');
+    const saved = await doc.save();
+    return this.accepted(p, userEdited, final ?? '', saved, saved ? undefined : 'save-failed');
   }
 
-  private accepted(p: Pending, userEdited: boolean, final: string, saved: boolean): ChangeOutcome {
-    return { status: 'accepted', userEdited, saved, userChange: userEdited ? describeUserChange(p.req.proposed ?? '', final) : undefined };
+  private accepted(p: Pending, userEdited: boolean, final: string, saved: boolean, unsaved?: 'user-changes' | 'save-failed'): ChangeOutcome {
+    return { status: 'accepted', userEdited, saved, unsaved, userChange: userEdited ? describeUserChange(p.req.proposed ?? '', final) : undefined };
   }
 
   private async finish(p: Pending, outcome: ChangeOutcome): Promise<void> {
@@ -348,7 +374,9 @@ export function outcomeText(kind: ChangeKind, path: string, o: ChangeOutcome): s
   if (o.status === 'rejected') return `Rejected: the user rejected the ${kind === 'create' ? 'new file' : kind === 'delete' ? 'deletion of' : 'edit to'} ${path}; nothing was written.${o.reason ? ` Reason: ${o.reason}` : ''}`;
   if (o.status === 'failed') return `Not applied: ${o.message}`;
   const what = kind === 'create' ? `created ${path}` : kind === 'delete' ? `deleted ${path}` : `edited ${path}`;
-  const save = o.saved ? '' : ' The file has other unsaved changes of the user in the editor, so it was not saved to disk yet.';
+  const save = o.saved ? ''
+    : o.unsaved === 'save-failed' ? ' The change is in the editor but saving it to disk failed (the file may have changed on disk); the user has to resolve it.'
+      : ' The file has other unsaved changes of the user in the editor, so it was not saved to disk yet.';
   if (o.userEdited) return `Accepted with user changes: the user changed your proposal before accepting, then ${what}: ${o.userChange ?? ''}${save}`;
   return `Accepted: ${what} as proposed.${save}`;
 }

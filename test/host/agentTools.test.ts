@@ -225,7 +225,7 @@ describe('agent tools in the extension host', function () {
     const outcome = await host.changes.accept(change.id);
     assert.strictEqual(outcome?.status, 'accepted');
     const done = await running;
-    assert.match(done.text, /^Accepted: edited .*edit\.ts as proposed\.$/);
+    assert.match(done.text, /^Accepted: edited .*edit\.ts as proposed\.$/, done.text);
     assert.strictEqual(fs.readFileSync(abs('edit.ts'), 'utf8'), 'const a = 1;\nconst b = 3;\n');
     assert.strictEqual(diffTabs().length, 0, 'the diff closes');
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs('edit.ts')));
@@ -276,8 +276,8 @@ describe('agent tools in the extension host', function () {
     assert.ok(await vscode.workspace.applyEdit(typing));
     await host.changes.accept(change.id);
     const done = await running;
-    assert.match(done.text, /^Accepted: edited .*dirty\.ts as proposed\. The file has other unsaved changes/);
-    assert.strictEqual(doc.getText(), '// unsaved note\n// second note\nconst a = 1;\nconst b = 20;\n');
+    assert.match(done.text, /^Accepted: edited .*dirty\.ts as proposed\. The file has other unsaved changes/, done.text);
+    assert.strictEqual(doc.getText(), '// unsaved note\n// second note\nconst a = 1;\nconst b = 20;\n', JSON.stringify(doc.getText()));
     assert.ok(doc.isDirty, 'the user saves their own work');
     assert.strictEqual(fs.readFileSync(abs('dirty.ts'), 'utf8'), 'const a = 1;\nconst b = 2;\n');
   });

@@ -4,7 +4,7 @@
 // protected path), the change is accepted at once, still through WorkspaceEdit and a checkpoint.
 import * as vscode from 'vscode';
 import { decide, type Tool, type ToolContext, type ToolResult } from '../../agent';
-import { outcomeText, type ProposeRequest } from '../proposals';
+import { outcomeText, settledDocument, type ProposeRequest } from '../proposals';
 import { targetPaths } from '../resolve';
 import { applySearchReplace, looksBinary, type SearchReplaceBlock } from '../text';
 import { errorResult, openDocument, ResolvedInputs, str, UNTRUSTED, type Input, type ToolHost } from './common';
@@ -55,13 +55,13 @@ function inEol(text: string, original: string): string {
 
 async function currentText(uri: vscode.Uri): Promise<{ text: string } | { error: string }> {
   const open = openDocument(vscode.workspace, uri);
-  if (open) return { text: open.getText() };
-  const stat = await vscode.workspace.fs.stat(uri);
-  if (stat.size > MAX_EDIT_BYTES) return { error: `the file is ${stat.size} bytes, too large to edit here` };
-  const bytes = await vscode.workspace.fs.readFile(uri);
-  if (looksBinary(bytes)) return { error: 'it is a binary file' };
-  // The editor's view of the file (encoding, BOM) is what a WorkspaceEdit will change.
-  return { text: (await vscode.workspace.openTextDocument(uri)).getText() };
+  if (!open) {
+    const stat = await vscode.workspace.fs.stat(uri);
+    if (stat.size > MAX_EDIT_BYTES) return { error: `the file is ${stat.size} bytes, too large to edit here` };
+    if (looksBinary(await vscode.workspace.fs.readFile(uri))) return { error: 'it is a binary file' };
+  }
+  // The editor's view of the file (unsaved changes, encoding, BOM) is what a WorkspaceEdit will change.
+  return { text: (await settledDocument(uri)).getText() };
 }
 
 export function proposeEditTool(host: ToolHost, options: EditToolOptions = {}): Tool<Input> {
