@@ -8,6 +8,9 @@
 // test switch for global auto-approve (the context key vscode.chat.tools.global.autoApprove.testMode plus
 // chat.tools.global.autoApprove); VS Code 1.100 has no such switch and always asks, so there they are skipped.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { Commands } from '../../src/shared/commands';
 import { detectImageFormat } from '../../src/images/format';
@@ -58,6 +61,12 @@ describe('tools: gateway tools in vscode.lm', function () {
   const billable = async () => (await admin!.counters()).totalBillable;
   const imageRequests = async () => (await admin!.requests()).filter((r) => r.route.startsWith('images')).length;
   let autoApprove = false;
+  /** A PNG saved by an earlier test of this suite (workspace-relative). */
+  const anyPng = async () => {
+    const found = await vscode.workspace.findFiles('images/*.png', undefined, 1);
+    assert.ok(found[0], 'an image saved by an earlier test');
+    return vscode.workspace.asRelativePath(found[0], false);
+  };
 
   before(async function () {
     await vscode.extensions.getExtension(EXTENSION_ID)?.activate();
@@ -133,8 +142,6 @@ describe('tools: gateway tools in vscode.lm', function () {
     assert.match(absolute.message, /"\/etc\/hosts" is outside the workspace folder/);
     const reference = await rejection(invoke(ToolNames.generateImage, { prompt: 'x', references: ['images/../../secret.png'] }));
     assert.match(reference.message, /reference image path is not usable/);
-    const missing = await rejection(invoke(ToolNames.editImage, { source: 'no-such-image.png', prompt: 'x' }));
-    assert.match(missing.message, /does not exist in the workspace/);
     assert.strictEqual(await imageRequests(), before, 'no image request for a refused input');
   });
 
@@ -184,9 +191,23 @@ describe('tools: gateway tools in vscode.lm', function () {
     assert.ok(!error.message.includes(DEMO), 'no key in the error');
   });
 
-  it('a model that is not an image model of the key is refused before anything is sent', async function () {
+  it('a missing source file or a model that is not an image model of the key is refused before anything is sent', async function () {
+    // Confirmed first: a file may appear between VS Code's prepare and invoke calls, so only the input's shape
+    // may skip the confirmation.
     needsAutoApprove(this);
     const before = await imageRequests();
+    const missing = await rejection(invoke(ToolNames.editImage, { source: 'no-such-image.png', prompt: 'x' }));
+    assert.match(missing.message, /"no-such-image\.png" does not exist in the workspace/);
+    // A link inside the workspace to a file outside it: never read, never uploaded.
+    const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-tools-')), 'outside.png');
+    fs.writeFileSync(outside, new Uint8Array(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(root(), ...(await anyPng()).split('/')))));
+    fs.symlinkSync(outside, path.join(root().fsPath, 'linked-outside.png'));
+    try {
+      const linked = await rejection(invoke(ToolNames.editImage, { source: 'linked-outside.png', prompt: 'x' }));
+      assert.match(linked.message, /"linked-outside\.png" is a symbolic link/);
+    } finally {
+      fs.rmSync(path.join(root().fsPath, 'linked-outside.png'), { force: true });
+    }
     const error = await rejection(invoke(ToolNames.generateImage, { prompt: 'x', model: 'claude-demo-sonnet' }));
     assert.match(error.message, /not an image model/);
     assert.strictEqual(await imageRequests(), before);

@@ -28,8 +28,13 @@ interface Resolved {
   references: vscode.Uri[];
 }
 
-/** A path from tool input as a file inside the workspace folder, or a ToolInputError saying why not. */
-async function resolveFile(root: vscode.Uri, value: string, role: string): Promise<vscode.Uri> {
+/**
+ * A path from tool input as a file inside the workspace folder, or a ToolInputError saying why not. The shape
+ * (inside the workspace, no '..') is checked always; existence and file type only when `stat` is set: that
+ * state can change between VS Code's prepare and invoke calls, so prepare never relies on it to skip the
+ * confirmation.
+ */
+async function resolveFile(root: vscode.Uri, value: string, role: string, stat: boolean): Promise<vscode.Uri> {
   const shape = pathShape(value);
   if (shape.kind === 'invalid') throw new ToolInputError(`The ${role} path is not usable: ${shape.reason}`);
   let uri: vscode.Uri;
@@ -43,28 +48,29 @@ async function resolveFile(root: vscode.Uri, value: string, role: string): Promi
       throw new ToolInputError(`The ${role} "${value}" is outside the workspace folder; only files inside the workspace can be used.`);
     }
   }
-  let stat: vscode.FileStat;
+  if (!stat) return uri;
+  let info: vscode.FileStat;
   try {
-    stat = await vscode.workspace.fs.stat(uri);
+    info = await vscode.workspace.fs.stat(uri);
   } catch {
     throw new ToolInputError(`The ${role} "${value}" does not exist in the workspace.`);
   }
   // A link inside the workspace may point anywhere: its target is never read or uploaded.
-  if (stat.type & vscode.FileType.SymbolicLink) throw new ToolInputError(`The ${role} "${value}" is a symbolic link; use the image file itself.`);
-  if (!(stat.type & vscode.FileType.File)) throw new ToolInputError(`The ${role} "${value}" is not a file.`);
+  if (info.type & vscode.FileType.SymbolicLink) throw new ToolInputError(`The ${role} "${value}" is a symbolic link; use the image file itself.`);
+  if (!(info.type & vscode.FileType.File)) throw new ToolInputError(`The ${role} "${value}" is not a file.`);
   return uri;
 }
 
-async function resolveImageInput(deps: ToolDeps, kind: 'generation' | 'edit', raw: unknown): Promise<Resolved> {
+async function resolveImageInput(deps: ToolDeps, kind: 'generation' | 'edit', raw: unknown, stat: boolean): Promise<Resolved> {
   const checked = checkImageInput(kind, raw);
   if (!checked.ok) throw new ToolInputError(checked.reason);
   const input = checked.value;
   const root = currentRoot(deps.services.context.globalState);
   if (!root) throw new ToolInputError('No workspace folder is open: the image tools save into the workspace, so open a folder first.');
-  const source = input.source ? await resolveFile(root, input.source, 'source image') : undefined;
-  const mask = input.mask ? await resolveFile(root, input.mask, 'mask') : undefined;
+  const source = input.source ? await resolveFile(root, input.source, 'source image', stat) : undefined;
+  const mask = input.mask ? await resolveFile(root, input.mask, 'mask', stat) : undefined;
   const references: vscode.Uri[] = [];
-  for (const reference of input.references) references.push(await resolveFile(root, reference, 'reference image'));
+  for (const reference of input.references) references.push(await resolveFile(root, reference, 'reference image', stat));
   return { input, root, source, mask, references };
 }
 
@@ -97,9 +103,10 @@ async function asToolError(services: Services, error: unknown): Promise<Error> {
 export async function prepareImage(deps: ToolDeps, kind: 'generation' | 'edit', raw: unknown): Promise<vscode.PreparedToolInvocation> {
   let resolved: Resolved;
   try {
-    resolved = await resolveImageInput(deps, kind, raw);
+    resolved = await resolveImageInput(deps, kind, raw, false);
   } catch (error) {
-    // Nothing will be sent (invoke refuses the same input with the reason), so there is nothing to confirm.
+    // The input itself is unusable (not a state that may change before invoke): invoke refuses it with the
+    // reason and sends nothing, so there is nothing to confirm.
     if (error instanceof ToolInputError) return { invocationMessage: 'Checking the image request' };
     throw error;
   }
@@ -113,7 +120,7 @@ export async function prepareImage(deps: ToolDeps, kind: 'generation' | 'edit', 
 export async function invokeImage(deps: ToolDeps, kind: 'generation' | 'edit', raw: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
   const { services, runner } = deps;
   try {
-    const resolved = await resolveImageInput(deps, kind, raw);
+    const resolved = await resolveImageInput(deps, kind, raw, true);
     const { input } = resolved;
     const done = await runner.run(
       { kind, prompt: input.prompt, model: input.model, size: input.size, quality: input.quality, n: input.n, source: resolved.source, mask: resolved.mask, references: resolved.references },
