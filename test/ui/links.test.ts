@@ -11,7 +11,7 @@ import type { AddressInfo } from 'net';
 import * as path from 'path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
-import { resultsDir, vscodeVersion, workspaceDir } from '../support/env';
+import { compareVersions, resultsDir, vscodeVersion, workspaceDir } from '../support/env';
 import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
 
 const KEY = 'mg-demo-key-0001';
@@ -153,5 +153,35 @@ describe('chat links (UI)', function () {
     assert.ok(windows.filter(isPlain).length <= 1, `at most one window for the plain link: ${JSON.stringify(windows)}`);
     assert.deepStrictEqual(windows.filter((w) => !isPlain(w) && w !== 'about:blank'), [], 'no other window opened');
     assert.deepStrictEqual(summary.newTabs.filter((t) => /links-secret|Untitled/.test(t)), [], 'no editor opened by a file: or command: link');
+  });
+
+  it('@gateway in VS Code\'s own chat: refused links of model output are no links there', async function () {
+    if (compareVersions(vscodeVersion(), '1.104.0') < 0) this.skip(); // no gateway model to pick in the chat view before 1.104
+    const prompt = `@gateway Links test: ${links().map((l) => `[${l.label}](${l.href})`).join(' ')} ![beacon](http://${at('L-plain-ok')}/beacon.png)`;
+    await wb.page.keyboard.press('Control+Alt+KeyI');
+    const input = wb.page.locator('.interactive-input-part .monaco-editor').first();
+    await input.waitFor({ timeout: 30_000 });
+    await wb.screenshot('links-native-chat-open');
+    await input.click({ timeout: 10_000 });
+    await wb.page.keyboard.insertText(prompt);
+    await wb.page.keyboard.press('Enter');
+    const response = wb.page.locator('.interactive-item-container.interactive-response').last();
+    try {
+      await response.locator('.rendered-markdown', { hasText: 'L-plain-ok' }).first().waitFor({ timeout: 60_000 });
+      await wb.page.waitForFunction(() => !document.querySelector('.interactive-response.chat-response-loading'), undefined, { timeout: 60_000 }).catch(() => undefined);
+    } catch (err) {
+      await wb.screenshot('links-native-chat-answer');
+      throw err;
+    }
+    const anchors = await response.locator('a').evaluateAll((as) => as.map((a) => ({ text: a.textContent ?? '', href: a.getAttribute('href'), data: a.getAttribute('data-href') })));
+    const images = await response.locator('img').evaluateAll((is) => is.map((i) => i.getAttribute('src')));
+    console.log(`      native chat: ${JSON.stringify({ anchors, images })}`);
+    for (const link of links().filter((l) => l.label !== 'L-plain-ok' && l.label !== 'L-plain-cancel')) {
+      const found = anchors.filter((a) => a.text.includes(link.label));
+      assert.ok(found.every((a) => !a.href && !a.data), `${link.label} is no link: ${JSON.stringify(found)}`);
+    }
+    assert.ok(anchors.some((a) => a.text === 'L-plain-ok' && (a.href ?? a.data ?? '').includes(`/plain-ok`)), 'a plain link stays a link');
+    assert.deepStrictEqual(images.filter((src) => src && /beacon/.test(src)), [], 'no remote image');
+    assert.deepStrictEqual(hits.filter((h) => /beacon/.test(h.path)), [], 'the image was never fetched');
   });
 });
