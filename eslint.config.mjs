@@ -1,10 +1,95 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import tseslint from 'typescript-eslint';
 
-const noVscode = {
-  'no-restricted-imports': ['error', {
-    paths: [{ name: 'vscode', message: 'src/gateway, src/shared, src/emulator and src/webview are pure: no vscode import. Put VS Code glue in src/platform or a feature folder.' }],
-  }],
+/**
+ * The layers of src/ (docs/architecture.md#layers): each folder names the folders it may import from. Imports point
+ * down this table only: shared ← gateway, agent ← platform ← catalog, keys ← features ← extension.ts / services.ts.
+ * `pure` folders never import `vscode`. A folder that is not listed here fails test/unit/layers.test.ts.
+ */
+export const LAYERS = {
+  shared: { pure: true, imports: [] },
+  gateway: { pure: true, imports: ['shared'] },
+  emulator: { pure: true, imports: ['shared'] },
+  webview: { pure: true, imports: ['shared'] },
+  agent: { pure: true, imports: ['shared', 'gateway'] },
+  platform: { pure: false, imports: ['shared', 'gateway'] },
+  catalog: { pure: false, imports: ['shared', 'gateway', 'platform'] },
+  keys: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog'] },
+  diagnostics: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'keys'] },
+  images: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog'] },
+  agentHost: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'agent'] },
+  chat: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'agent', 'agentHost'] },
+  lm: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'images', 'agent', 'agentHost'] },
 };
+
+/** Modules of feature folders that run in plain Node (unit-tested there): no `vscode`, no VS Code glue of their folder. */
+const PURE_FEATURE_FILES = [
+  'src/lm/{requestMapping,streamMapping,tokens,modelInfo,lmErrors,participantText,streaming,chatMarkdown}.ts',
+];
+
+const SRC = path.join(import.meta.dirname, 'src');
+
+/** The top folder of src/ a file is in ('' for src/extension.ts and src/services.ts, outside src: undefined). */
+function topFolder(file) {
+  const rel = path.relative(SRC, file);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  const parts = rel.split(path.sep);
+  if (parts.length > 1) return parts[0];
+  // `../gateway` is the folder's index; `../services` is the top-level file.
+  return fs.existsSync(path.join(SRC, parts[0])) && fs.statSync(path.join(SRC, parts[0])).isDirectory() ? parts[0] : '';
+}
+
+/**
+ * `layers/imports`: resolves every relative import of a src/ file and checks it against LAYERS (and, for the pure
+ * modules of feature folders, against their folder's glue). Path-based, so folder names inside paths
+ * (src/shared/protocol/chat.ts) are not mistaken for the chat feature.
+ */
+export const layersPlugin = {
+  rules: {
+    imports: {
+      meta: { type: 'problem', schema: [{ type: 'object', properties: { pureModule: { type: 'boolean' } } }] },
+      create(context) {
+        const from = topFolder(context.filename);
+        const pureModule = context.options[0]?.pureModule === true;
+        const check = (node, source) => {
+          if (typeof source !== 'string') return;
+          const layer = from ? LAYERS[from] : undefined;
+          if (source === 'vscode' && (layer?.pure || pureModule)) {
+            context.report({ node, message: `src/${from} is pure: no vscode import (docs/architecture.md#layers).` });
+            return;
+          }
+          if (!source.startsWith('.') || from === undefined) return;
+          const target = path.resolve(path.dirname(context.filename), source);
+          const to = topFolder(target);
+          if (to === undefined || to === from) {
+            if (pureModule && to === from && !PURE_SIBLING.test(path.basename(target))) {
+              context.report({ node, message: `A pure module imports only the pure modules of its folder, not ${source}.` });
+            }
+            return;
+          }
+          if (to === '') {
+            context.report({ node, message: 'Only the composition root imports extension.ts and services.ts.' });
+          } else if (from === '') {
+            return;
+          } else if (!LAYERS[to]) {
+            context.report({ node, message: `src/${to} has no entry in LAYERS (eslint.config.mjs): declare its layer.` });
+          } else if (!layer.imports.includes(to)) {
+            const allowed = layer.imports.length ? layer.imports.map((i) => `src/${i}`).join(', ') : 'nothing outside itself';
+            context.report({ node, message: `src/${from} may not import src/${to}: it may import ${allowed} (docs/architecture.md#layers).` });
+          }
+        };
+        return {
+          ImportDeclaration: (node) => check(node, node.source.value),
+          ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+          ExportAllDeclaration: (node) => check(node, node.source.value),
+          ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+        };
+      },
+    },
+  },
+};
+const PURE_SIBLING = /^(requestMapping|streamMapping|tokens|modelInfo|lmErrors|participantText|streaming|chatMarkdown)(\.ts)?$/;
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'scripts/**', 'esbuild.js', 'eslint.config.mjs'] },
@@ -26,5 +111,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  { files: ['src/gateway/**', 'src/shared/**', 'src/emulator/**', 'src/webview/**'], rules: noVscode },
+  { files: ['src/**/*.ts'], plugins: { layers: layersPlugin }, rules: { 'layers/imports': 'error' } },
+  { files: PURE_FEATURE_FILES, rules: { 'layers/imports': ['error', { pureModule: true }] } },
 );

@@ -36,22 +36,8 @@ function abortError(route: string): GatewayError {
   return new GatewayError({ kind: 'aborted', route, message: `${route} was cancelled.` });
 }
 
-/**
- * A wait on the gateway's behalf, told to the caller so the user sees it (a countdown) and can cancel
- * (abort the request's signal). Called with the wait when it starts, and once more with `ms: 0` when it ends.
- */
-export interface WaitNotice {
-  ms: number;
-  /** Epoch ms at which the request goes out. */
-  until: number;
-  route: string;
-  /** 'rate_limited': a 429 asked for it (this request's or another one's of the same client); 'backoff': a retry after a failure. */
-  reason: 'rate_limited' | 'backoff';
-  /** For 'rate_limited': an error describing the 429 (for the same card as a visible queue). */
-  error?: GatewayError;
-}
-
-export type WaitListener = (notice: WaitNotice) => void;
+import type { WaitListener, WaitNotice } from './types';
+export type { WaitListener, WaitNotice };
 
 /** The 429 a wait stands for, described like the error it would have been (same card, same advice). */
 function rateLimitedWait(route: string, ms: number): GatewayError {

@@ -3,7 +3,6 @@
 // they are sent and received as they are.
 
 import type { Dispatcher } from 'undici';
-import type { WaitListener } from './retry';
 
 /** Where the client reports what it does. The host adapter redacts; the client never passes a key to it. */
 export interface Logger {
@@ -299,3 +298,20 @@ export interface GatewayClient {
   /** Polls until succeeded or failed, honouring Retry-After, backing off otherwise. */
   waitForImageTask(id: string, options?: WaitForTaskOptions): Promise<ImageTask>;
 }
+
+/**
+ * A wait on the gateway's behalf, told to the caller so the user sees it (a countdown) and can cancel
+ * (abort the request's signal). Called with the wait when it starts, and once more with `ms: 0` when it ends.
+ */
+export interface WaitNotice {
+  ms: number;
+  /** Epoch ms at which the request goes out. */
+  until: number;
+  route: string;
+  /** 'rate_limited': a 429 asked for it (this request's or another one's of the same client); 'backoff': a retry after a failure. */
+  reason: 'rate_limited' | 'backoff';
+  /** For 'rate_limited': an error describing the 429 (for the same card as a visible queue). */
+  error?: Error & { kind: GatewayErrorKind; status?: number };
+}
+
+export type WaitListener = (notice: WaitNotice) => void;

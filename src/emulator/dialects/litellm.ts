@@ -11,8 +11,8 @@
 //   async_data_generator as a bare `data: {"error": {...}}` line: no event line, no "type":"error".
 // - The request id header is `x-litellm-call-id`.
 import { createHash, randomUUID } from 'node:crypto';
-import { header, type Ctx } from '../http';
-import { json, type Dialect, type DialectError, type DialectReply } from './types';
+import { header } from '../http';
+import { json, type Dialect, type DialectCtx, type DialectError, type DialectReply } from './types';
 
 const EXCEPTIONS: Record<number, [string, string]> = {
   400: ['BadRequestError', 'invalid_request_error'],
@@ -27,7 +27,7 @@ const EXCEPTIONS: Record<number, [string, string]> = {
   504: ['Timeout', 'timeout'],
 };
 
-function presentedKey(ctx: Ctx): string {
+function presentedKey(ctx: DialectCtx): string {
   const bearer = /^Bearer\s+(.+)$/i.exec(header(ctx.req, 'authorization') ?? '')?.[1];
   return header(ctx.req, 'x-api-key') ?? bearer ?? '';
 }
@@ -36,7 +36,7 @@ export const litellm: Dialect = {
   name: 'litellm',
   // A fresh call id per request, as LiteLLM logs each call under its own uuid.
   requestIdHeaders: () => ({ 'x-litellm-call-id': randomUUID() }),
-  error(ctx: Ctx, e: DialectError): DialectReply | undefined {
+  error(ctx: DialectCtx, e: DialectError): DialectReply | undefined {
     if (e.status === 404 && e.code === 'not_found') return json(404, { detail: 'Not Found' });
     const code = String(e.status);
     if (e.status === 401 && e.source === 'gateway') {

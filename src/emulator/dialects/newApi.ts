@@ -9,19 +9,18 @@
 //   upstream's code (or "upstream_error") for forwarded ones.
 // - An unknown /v1 path: 404 {"error":{"message":"Invalid URL (GET /v1/x)","type":"invalid_request_error","param":"","code":""}}.
 // - Streams: `event:` lines, plus `: PING` comment lines as keep-alives (helper.PingData).
-import type { Ctx } from '../http';
-import { json, messagesType, type Dialect, type DialectError, type DialectReply } from './types';
+import { json, messagesType, type Dialect, type DialectCtx, type DialectError, type DialectReply } from './types';
 
 const withId = (message: string, id: string): string => `${message} (request id: ${id})`;
 
-function invalidUrl(ctx: Ctx): DialectReply {
+function invalidUrl(ctx: DialectCtx): DialectReply {
   return json(404, { error: { message: `Invalid URL (${ctx.entry.method} ${ctx.entry.path})`, type: 'invalid_request_error', param: '', code: '' } });
 }
 
 export const newApi: Dialect = {
   name: 'new-api',
   requestIdHeaders: (id) => ({ 'x-oneapi-request-id': id }),
-  error(ctx: Ctx, e: DialectError): DialectReply | undefined {
+  error(ctx: DialectCtx, e: DialectError): DialectReply | undefined {
     if (e.status === 404 && e.code === 'not_found') return invalidUrl(ctx);
     const message = withId(e.message, ctx.requestId);
     // Key, group and limiter checks run in middleware, before the relay picks the Claude format.
@@ -38,7 +37,7 @@ export const newApi: Dialect = {
 export const oneApi: Dialect = {
   name: 'one-api',
   requestIdHeaders: (id) => ({ 'x-oneapi-request-id': id }),
-  error(ctx: Ctx, e: DialectError): DialectReply | undefined {
+  error(ctx: DialectCtx, e: DialectError): DialectReply | undefined {
     if (e.status === 404 && e.code === 'not_found') return invalidUrl(ctx);
     // abortWithMessage: message + request id, type only (no code field).
     return json(e.status, { error: { message: withId(e.message, ctx.requestId), type: 'one_api_error' } }, e.headers);

@@ -10,12 +10,11 @@
 // - Streams: message_start usage is all zeros, the counts come only in message_delta (input_tokens
 //   included, plus cache_read_input_tokens: 0); a tool call's input_json_delta can arrive after that
 //   block's content_block_stop (it closes a block as soon as the next starts, while fragments still come).
-import type { Ctx } from '../http';
-import { json, type Dialect, type DialectError, type DialectReply } from './types';
+import { json, type Dialect, type DialectCtx, type DialectError, type DialectReply } from './types';
 
 const STACK = '\n    at nt (/app/node_modules/@musistudio/llms/dist/cjs/server.cjs:67:20940)\n    at w0 (/app/node_modules/@musistudio/llms/dist/cjs/server.cjs:67:23904)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)';
 
-function routeNotFound(ctx: Ctx): DialectReply {
+function routeNotFound(ctx: DialectCtx): DialectReply {
   return json(404, { message: `Route ${ctx.entry.method}:${ctx.entry.path} not found`, error: 'Not Found', statusCode: 404 }, undefined);
 }
 
@@ -23,7 +22,7 @@ export const router: Dialect = {
   name: 'router',
   requestIdHeaders: () => ({}),
   missingRoutes: new Set(['models', 'images.generations', 'images.edits', 'images.generations.async', 'images.edits.async', 'images.tasks']),
-  error(ctx: Ctx, e: DialectError): DialectReply | undefined {
+  error(ctx: DialectCtx, e: DialectError): DialectReply | undefined {
     if (e.status === 404 && e.code === 'not_found') return routeNotFound(ctx);
     if (e.source === 'upstream') {
       if (e.status === 500) return json(500, { statusCode: 500, error: 'Internal Server Error', message: 'terminated' }, e.headers);

@@ -1,7 +1,16 @@
 // Gateway dialects: how a family of real gateways shapes its error bodies, request-id headers and SSE
 // streams. The emulator's behaviour (routes, keys, billing, faults) stays the same; a dialect only
 // changes what goes on the wire, so the client's suites can run against every shape users meet.
-import type { Ctx } from '../http';
+import type { IncomingMessage } from 'node:http';
+import type { RequestLogEntry } from '../types';
+
+/** What a dialect reads of the request it answers: a part of http.ts's Ctx, declared here so the two files do not import each other. */
+export interface DialectCtx {
+  req: IncomingMessage;
+  requestId: string;
+  entry: RequestLogEntry;
+  style: 'messages' | 'openai';
+}
 
 export const DIALECT_NAMES = ['new-api', 'one-api', 'sub2api', 'litellm', 'router', 'html-proxy'] as const;
 export type DialectName = typeof DIALECT_NAMES[number];
@@ -60,7 +69,7 @@ export interface Dialect {
   /** Routes this gateway does not have at all: they answer like an unknown path. */
   missingRoutes?: ReadonlySet<string>;
   /** The error reply in this gateway's shape, or undefined to keep the emulator's default body. */
-  error(ctx: Ctx, e: DialectError): DialectReply | undefined;
+  error(ctx: DialectCtx, e: DialectError): DialectReply | undefined;
   sse: SseHabits;
 }
 
