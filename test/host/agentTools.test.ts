@@ -259,6 +259,17 @@ describe('agent tools in the extension host', function () {
   });
 
   it('agent: a dirty buffer is not clobbered: the proposal is computed on the editor text and applied to it', async () => {
+    // code-server 4.100 defaults files.autoSave to afterDelay: VS Code itself would save the buffer mid-test.
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    try {
+      await dirtyBufferCase();
+    } finally {
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  async function dirtyBufferCase(): Promise<void> {
     fs.writeFileSync(abs('dirty.ts'), 'const a = 1;\nconst b = 2;\n');
     const uri = vscode.Uri.file(abs('dirty.ts'));
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -270,17 +281,16 @@ describe('agent tools in the extension host', function () {
     const tab = await waitFor('the diff tab', () => diffTabs()[0]);
     assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(tab.original)), '// unsaved note\nconst a = 1;\nconst b = 2;\n');
     // The user keeps typing while the proposal is open: the blocks are applied again to the new text.
-    // (a WorkspaceEdit: the diff editor now has the focus, so the first editor is no longer visible)
-    const typing = new vscode.WorkspaceEdit();
-    typing.insert(uri, new vscode.Position(1, 0), '// second note\n');
-    assert.ok(await vscode.workspace.applyEdit(typing));
+    const again = await vscode.window.showTextDocument(doc, { preview: false });
+    await again.edit((b) => b.insert(new vscode.Position(1, 0), '// second note\n'));
+    assert.ok(doc.isDirty);
     await host.changes.accept(change.id);
     const done = await running;
     assert.match(done.text, /^Accepted: edited .*dirty\.ts as proposed\. The file has other unsaved changes/, done.text);
     assert.strictEqual(doc.getText(), '// unsaved note\n// second note\nconst a = 1;\nconst b = 20;\n', JSON.stringify(doc.getText()));
     assert.ok(doc.isDirty, 'the user saves their own work');
     assert.strictEqual(fs.readFileSync(abs('dirty.ts'), 'utf8'), 'const a = 1;\nconst b = 2;\n');
-  });
+  }
 
   it('agent: the user edits the proposed side before accepting: the model is told what changed', async () => {
     fs.writeFileSync(abs('adjust.ts'), 'export const n = 1;\n');
