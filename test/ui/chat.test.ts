@@ -110,18 +110,44 @@ describe('chat view (UI)', function () {
     await lastAnswer().and(chat.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
   });
 
+  /**
+   * Sets a user setting through the Settings editor, as a user would, and waits until the workbench has written it.
+   * (An external write to settings.json is never seen by code-server 4.100.3 and after ~4 s by 4.139.1; a reload would
+   * restart the extension host; waiting out the old value cost the 120 s default timeout per run.)
+   */
+  async function setSettingInEditor(id: string, title: string, value: string, settingsFile: string): Promise<void> {
+    const page = wb.page;
+    await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+    await wb.runCommand('Preferences: Open Settings (UI)');
+    const search = page.locator('.settings-editor .settings-header .monaco-editor textarea').first();
+    await search.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(id);
+    // The row by its title: until the search applies, the list still shows other settings with inputs.
+    const row = page.locator('.settings-editor .setting-item', { hasText: title }).first();
+    const box = row.locator('.setting-item-control input').first();
+    await box.waitFor({ state: 'visible', timeout: 30_000 });
+    await box.fill(value);
+    await box.press('Tab');
+    const deadline = Date.now() + 30_000;
+    const written = (): unknown => { try { return JSON.parse(fs.readFileSync(settingsFile, 'utf8'))[id]; } catch { return undefined; } };
+    while (written() !== Number(value)) {
+      if (Date.now() > deadline) throw new Error(`the Settings editor did not write ${id}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    // 1.139 shows the Settings editor as a modal over the side bar: close it by its button; 1.100 has a tab.
+    const modalClose = page.locator('[class*="modal"] .codicon-close:visible').first();
+    if (await modalClose.count()) await modalClose.click();
+    await wb.runCommand('View: Close All Editors');
+    await wb.openView(CONTAINER_TITLE);
+  }
+
   it('timeout says the outcome is unknown and offers no blind Retry', async () => {
     // The user settings of the harness's profile (next to the workspace folder).
     const settingsFile = path.join(path.dirname(workspaceDir()), 'user', 'User', 'settings.json');
     const previous = fs.readFileSync(settingsFile, 'utf8');
-    fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(previous), 'modelGateway.requestTimeoutSeconds': 5 }, null, 2));
     try {
-      // code-server 4.100.3 never sees an external write to settings.json (4.139.1 does, after ~4 s): a reload reads
-      // it on every version. Waiting instead cost the default 120 s timeout on 1.100.3.
-      await wb.page.reload();
-      await wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
-      await wb.openView(CONTAINER_TITLE);
-      chat = wb.chatWebview();
+      await setSettingInEditor('modelGateway.requestTimeoutSeconds', 'Request Timeout Seconds', '5', settingsFile);
       await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
       await admin.setFaults(KEY, { hang: true });
       await send('this will hang');
