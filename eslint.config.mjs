@@ -25,7 +25,7 @@ export const LAYERS = {
 
 /** Modules of feature folders that run in plain Node (unit-tested there): no `vscode`, no VS Code glue of their folder. */
 const PURE_FEATURE_FILES = [
-  'src/lm/{requestMapping,streamMapping,tokens,modelInfo,lmErrors,participantText,streaming,chatMarkdown}.ts',
+  'src/lm/{requestMapping,streamMapping,tokens,modelInfo,lmErrors,participantText,streaming,chatMarkdown,agentText}.ts',
 ];
 
 const SRC = path.join(import.meta.dirname, 'src');
@@ -89,7 +89,7 @@ export const layersPlugin = {
     },
   },
 };
-const PURE_SIBLING = /^(requestMapping|streamMapping|tokens|modelInfo|lmErrors|participantText|streaming|chatMarkdown)(\.ts)?$/;
+const PURE_SIBLING = /^(requestMapping|streamMapping|tokens|modelInfo|lmErrors|participantText|streaming|chatMarkdown|agentText)(\.ts)?$/;
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'scripts/**', 'esbuild.js', 'eslint.config.mjs'] },

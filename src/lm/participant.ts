@@ -10,16 +10,15 @@ import { buildMessagesRequest, type NeutralMessage } from './requestMapping';
 import { StreamPartMapper } from './streamMapping';
 import { ChatMarkdownSanitizer } from './chatMarkdown';
 import { streamWithCancellation, waitMessage } from './streaming';
+import { CachingMemory } from '../agent';
+import { snapshotWorkspace } from '../agentHost/workspaceContext';
+import { agentUnavailableReason, offeredTools, runGatewayAgent, untrustedMarkdown } from './gatewayAgent';
+import type { MessageParam } from '../gateway/types';
+
+/** Models and keys whose gateway rejected prompt caching (cache_control), for this window's @gateway agent turns. */
+const cachingMemory = new CachingMemory();
 
 type Handler = (request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult>;
-
-/** Markdown for VS Code's chat that runs nothing: not trusted (no command links), no HTML, no theme icons. */
-function untrustedMarkdown(value: string): vscode.MarkdownString {
-  const markdown = new vscode.MarkdownString(value, false);
-  markdown.isTrusted = false;
-  markdown.supportHtml = false;
-  return markdown;
-}
 
 async function errorResult(services: Services, error: unknown): Promise<vscode.ChatResult> {
   if (error instanceof vscode.CancellationError) return {};
@@ -108,6 +107,22 @@ async function handleChat(services: Services, request: vscode.ChatRequest, conte
   const messages: NeutralMessage[] = [...historyMessages(context), { role: 'user', parts: [{ kind: 'text', text: request.prompt }] }];
   const { chat } = services.config.current;
   const body = buildMessagesRequest({ model, messages, maxTokens: chat.maxTokens, systemPrompt: chat.systemPrompt });
+  // Tools attached with # make the question an agent turn (agentText.offeredToolNames); without them it stays one request.
+  if (request.toolReferences?.length > 0) {
+    const unavailable = agentUnavailableReason();
+    const tools = unavailable ? [] : offeredTools(request);
+    if (tools.length > 0) {
+      const snapshot = await snapshotWorkspace(services.context);
+      const key = await services.keys.active();
+      return runGatewayAgent({
+        client, model, maxTokens: body.max_tokens, system: typeof body.system === 'string' ? body.system : undefined, messages: body.messages as MessageParam[],
+        policy: snapshot.policy, maxSteps: snapshot.settings.maxSteps,
+        caching: key ? { keyId: key.fingerprint, memory: cachingMemory } : { enabled: false, keyId: '', memory: cachingMemory },
+        describeError: async (error) => (await errorResult(services, error)).errorDetails?.message ?? 'the request failed',
+      }, request, tools, stream, token);
+    }
+    stream.progress(unavailable ?? 'None of the attached tools can be called here: answering without tools.');
+  }
   const mapper = new StreamPartMapper();
   // Model output is untrusted: its links and images pass the link policy before VS Code's chat renders them.
   const safe = new ChatMarkdownSanitizer();
