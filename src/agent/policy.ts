@@ -52,6 +52,12 @@ export const APPROVAL_RULES: readonly ApprovalRule[] = [
     const hit = matchIgnored(rel, [...DEFAULT_SECRET_PATTERNS, ...(s.secretPatterns ?? [])]);
     return hit && `${rel} matches the secrets ignore list (${hit}): it is not shared with the model.`;
   })),
+  // A link inside the workspace that leads out of it is a disguise, not a request: refused, not asked.
+  rule('symlink-escape', 'refuse', true, (f, s) => {
+    const escape = (f.target.links ?? []).find((l) => containingFolder(l.written, s.workspaceFolders, style(s)) !== undefined &&
+      containingFolder(l.real, s.workspaceFolders, style(s)) === undefined);
+    return escape && `${escape.written} is a symbolic link to ${escape.real}, outside the workspace folders: it is not followed.`;
+  }),
   rule('outside-workspace', 'ask', true, (f, s) => {
     const outside = (f.target.paths ?? []).find((p) => containingFolder(p, s.workspaceFolders, style(s)) === undefined);
     return outside !== undefined ? `${outside} is outside the workspace folders.` : undefined;

@@ -2,7 +2,7 @@
 // approval, invocation with cancellation. Every call gets exactly one tool_result, in the order of the calls.
 import type { ToolResultBlockParam, ToolUseBlock } from '../gateway/types';
 import { decide, type PolicySettings } from './policy';
-import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, ToolResult } from './types';
+import type { AgentEvent, ApprovalAnswer, ApprovalRequest, PolicyVerdict, Tool, ToolResult } from './types';
 
 export interface ToolRunnerOptions {
   tools: ReadonlyMap<string, Tool<never>>;
@@ -102,16 +102,16 @@ async function runOne(call: ToolUseBlock, problem: ToolCall['problem'], step: nu
     o.emit({ type: 'tool_approved', step, toolUseId: call.id, by: 'policy' });
   }
   if (tool.approvalClass === 'write' && o.turn) o.turn.wroteFiles = true;
-  return invoke(tool, input, call.id, step, o);
+  return invoke(tool, input, call.id, step, o, verdict);
 }
 
-async function invoke(tool: Tool<never>, input: never, toolUseId: string, step: number, o: ToolRunnerOptions): Promise<ToolResult | typeof STOPPED> {
+async function invoke(tool: Tool<never>, input: never, toolUseId: string, step: number, o: ToolRunnerOptions, verdict: PolicyVerdict): Promise<ToolResult | typeof STOPPED> {
   // Each call gets its own signal, so that a tool holding on to it cannot observe a later call's Stop.
   const controller = new AbortController();
   const onStop = (): void => controller.abort();
   o.signal.addEventListener('abort', onStop, { once: true });
   try {
-    const ctx = { signal: controller.signal, toolUseId, progress: (text: string) => o.emit({ type: 'tool_progress', step, toolUseId, text }) };
+    const ctx = { signal: controller.signal, toolUseId, verdict, progress: (text: string) => o.emit({ type: 'tool_progress', step, toolUseId, text }) };
     return await raceStop(tool.invoke(input, ctx), o.signal);
   } catch (e) {
     if (o.signal.aborted) return STOPPED;

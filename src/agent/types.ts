@@ -8,6 +8,8 @@ export type ApprovalClass = 'read' | 'write' | 'command' | 'external';
 /** What a tool call would touch, as the policy sees it. Paths are absolute real paths (symlinks resolved). */
 export interface ToolTarget {
   paths?: string[];
+  /** Paths reached through a symbolic link: where the model pointed, and where the link leads (both also in `paths`). */
+  links?: Array<{ written: string; real: string }>;
   /** The exact command line a `command` tool would run. */
   command?: string;
   /** Configuration keys the call would change (never auto-approved). */
@@ -23,6 +25,8 @@ export interface ToolContext {
   toolUseId: string;
   /** Progress text for the chat card (e.g. command output as it arrives). */
   progress(text: string): void;
+  /** The policy's verdict that let this call run ('auto', or 'ask' answered by the user). */
+  verdict?: PolicyVerdict;
 }
 
 /** A tool's answer. `content` goes to the model; `details` is for the renderer only. */

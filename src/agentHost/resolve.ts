@@ -119,9 +119,11 @@ export function displayPath(realPath: string, lexicalPath: string, folderReals: 
   return realPath;
 }
 
-/** The paths the policy judges: the real path, plus the path as written when a symlink made them differ. */
-export function targetPaths(r: ResolvedPath): string[] {
-  return r.realPath === r.lexicalPath ? [r.realPath] : [r.realPath, r.lexicalPath];
+/** What the policy judges of a path: the real path, plus the path as written and the link when a symlink made them differ. */
+export function pathTarget(r: ResolvedPath): { paths: string[]; links?: Array<{ written: string; real: string }> } {
+  return r.realPath === r.lexicalPath
+    ? { paths: [r.realPath] }
+    : { paths: [r.realPath, r.lexicalPath], links: [{ written: r.lexicalPath, real: r.realPath }] };
 }
 
 /** The secret pattern `realPath` matches (relative to its workspace folder), else undefined. */

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { runAgentTurn, type AgentEvent, type AgentTurnOptions, type AgentTurnResult, type PolicySettings, type Tool, type ToolResult, type UsageTotals } from '../agent';
 import type { GatewayClient, MessageParam } from '../gateway/types';
-import { resolveToolPath, targetPaths, workspaceFolderRealPaths } from '../agentHost/resolve';
+import { pathTarget, resolveToolPath, workspaceFolderRealPaths } from '../agentHost/resolve';
 import { capHeadTail } from '../agentHost/text';
 import { ChatMarkdownSanitizer, sanitizeLine } from './chatMarkdown';
 import { apiToolName, approveInVsCodeChat, inertText, offeredToolNames, pathsInInput, selectionOf, toolCallLine, usageFooter } from './agentText';
@@ -118,12 +118,16 @@ function adaptTool(api: LmToolsApi, info: vscode.LanguageModelToolInformation, n
     async target(input) {
       const reals = await workspaceFolderRealPaths();
       const paths: string[] = [];
+      const links: Array<{ written: string; real: string }> = [];
       for (const raw of pathsInInput(input)) {
         // A path this cannot resolve is the tool's to reject; the policy judges the ones it can.
         const resolved = await resolveToolPath(raw, reals).catch(() => undefined);
-        if (resolved) paths.push(...targetPaths(resolved));
+        if (!resolved) continue;
+        const target = pathTarget(resolved);
+        paths.push(...target.paths);
+        links.push(...(target.links ?? []));
       }
-      return { paths, summary: `${info.name}` };
+      return { paths, links, summary: `${info.name}` };
     },
     async invoke(input, ctx): Promise<ToolResult> {
       const cancel = tokenFrom(ctx.signal);

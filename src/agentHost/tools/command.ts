@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'child_process';
 import * as vscode from 'vscode';
 import type { Tool, ToolContext, ToolResult } from '../../agent';
 import { API_KEY_ENV } from '../../shared/commands';
-import { targetPaths } from '../resolve';
+import { pathTarget } from '../resolve';
 import { HeadTailBuffer, stripTerminalEscapes } from '../text';
 import { errorResult, ResolvedInputs, str, UNTRUSTED, type Input, type ToolHost } from './common';
 
@@ -261,7 +261,7 @@ export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Inpu
       const command = str(input, 'command', true);
       const snap = await host.snapshot();
       const r = await inputs.forTarget(cwdOf(input), 'cwd', snap.policy.workspaceFolders);
-      return { command, paths: targetPaths(r), summary: `Run \`${command}\`${r.display === '.' ? '' : ` in ${r.display}`}` };
+      return { command, ...pathTarget(r), summary: `Run \`${command}\`${r.display === '.' ? '' : ` in ${r.display}`}` };
     },
     async invoke(input, ctx): Promise<ToolResult> {
       if (!host.trusted()) return errorResult(UNTRUSTED);

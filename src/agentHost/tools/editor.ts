@@ -1,7 +1,7 @@
 // Editor state tools: get_editor_context (active editor, selection, open editors) and get_diagnostics.
 import * as vscode from 'vscode';
 import type { Tool } from '../../agent';
-import { displayPath, realPathOf, secretMatch, targetPaths } from '../resolve';
+import { displayPath, realPathOf, secretMatch, pathTarget } from '../resolve';
 import { capHeadTail } from '../text';
 import { errorResult, int, ResolvedInputs, str, UNTRUSTED, type Input, type ToolHost } from './common';
 
@@ -117,7 +117,7 @@ export function diagnosticsTool(host: ToolHost): Tool<Input> {
       if (sev !== undefined && !(SEVERITY as readonly string[]).includes(sev)) throw new Error(`"minSeverity" must be one of ${SEVERITY.join(', ')}.`);
       if (str(input, 'path') === undefined) return { paths: [...snap.policy.workspaceFolders], summary: 'Read the problems of the workspace' };
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
-      return { paths: targetPaths(r), summary: `Read the problems of ${r.display}` };
+      return { ...pathTarget(r), summary: `Read the problems of ${r.display}` };
     },
     async invoke(input) {
       if (!host.trusted()) return errorResult(UNTRUSTED);

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { decide, type Tool, type ToolContext, type ToolResult } from '../../agent';
 import { outcomeText, settledDocument, type ProposeRequest } from '../proposals';
-import { targetPaths } from '../resolve';
+import { pathTarget } from '../resolve';
 import { applySearchReplace, looksBinary, type SearchReplaceBlock } from '../text';
 import { errorResult, openDocument, ResolvedInputs, str, UNTRUSTED, type Input, type ToolHost } from './common';
 
@@ -18,8 +18,8 @@ const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 
 async function review(host: ToolHost, toolName: string, req: ProposeRequest, ctx: ToolContext, options: EditToolOptions): Promise<ToolResult> {
   const snap = await host.snapshot();
-  // The same verdict the loop reached: 'auto' only when the settings auto-approve writes and no protection applies.
-  const auto = decide({ toolName, approvalClass: 'write', target: { paths: targetPaths(req.target) } }, snap.policy).decision === 'auto';
+  // The verdict the loop reached: 'auto' only when the settings auto-approve writes and no protection applies.
+  const auto = (ctx.verdict ?? decide({ toolName, approvalClass: 'write', target: pathTarget(req.target) }, snap.policy)).decision === 'auto';
   const { id, done } = host.proposals.propose({ ...req, toolUseId: ctx.toolUseId, turnId: host.checkpoints.currentTurn });
   const onAbort = () => void host.proposals.reject(id, 'the user stopped the turn');
   ctx.signal.addEventListener('abort', onAbort, { once: true });
@@ -90,7 +90,7 @@ export function proposeEditTool(host: ToolHost, options: EditToolOptions = {}): 
       if ((blocks === undefined) === (content === undefined)) throw new Error('give either "edits" or "content", not both and not neither.');
       const snap = await host.snapshot();
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
-      return { paths: targetPaths(r), summary: `Edit ${r.display}${blocks ? ` (${blocks.length} block${blocks.length > 1 ? 's' : ''})` : ' (whole file)'}` };
+      return { ...pathTarget(r), summary: `Edit ${r.display}${blocks ? ` (${blocks.length} block${blocks.length > 1 ? 's' : ''})` : ' (whole file)'}` };
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
@@ -134,7 +134,7 @@ export function createFileTool(host: ToolHost, options: EditToolOptions = {}): T
       str(input, 'content', true);
       const snap = await host.snapshot();
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
-      return { paths: targetPaths(r), summary: `Create ${r.display}` };
+      return { ...pathTarget(r), summary: `Create ${r.display}` };
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
@@ -162,7 +162,7 @@ export function deleteFileTool(host: ToolHost, options: EditToolOptions = {}): T
     async target(input) {
       const snap = await host.snapshot();
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
-      return { paths: targetPaths(r), summary: `Delete ${r.display}` };
+      return { ...pathTarget(r), summary: `Delete ${r.display}` };
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);

@@ -1,7 +1,7 @@
 // Read-only file tools: read_file, list_directory, find_files.
 import * as vscode from 'vscode';
 import type { Tool, ToolResult } from '../../agent';
-import { displayPath, secretMatch, targetPaths } from '../resolve';
+import { displayPath, secretMatch, pathTarget } from '../resolve';
 import { looksBinary, sliceLines } from '../text';
 import { errorResult, int, openDocument, ResolvedInputs, str, UNTRUSTED, type Input, type ToolHost } from './common';
 
@@ -48,7 +48,7 @@ export function readFileTool(host: ToolHost): Tool<Input> {
       const start = int(input, 'startLine', 1, Number.MAX_SAFE_INTEGER);
       const end = int(input, 'endLine', 1, Number.MAX_SAFE_INTEGER);
       const range = start !== undefined || end !== undefined ? ` lines ${start ?? 1}–${end ?? 'end'}` : '';
-      return { paths: targetPaths(r), summary: `Read ${r.display}${range}` };
+      return { ...pathTarget(r), summary: `Read ${r.display}${range}` };
     },
     async invoke(input): Promise<ToolResult> {
       if (!host.trusted()) return errorResult(UNTRUSTED);
@@ -104,7 +104,7 @@ export function listDirectoryTool(host: ToolHost): Tool<Input> {
     async target(input) {
       const snap = await host.snapshot();
       const r = await inputs.forTarget(pathOf(input), 'path', snap.policy.workspaceFolders);
-      return { paths: targetPaths(r), summary: `List ${r.display}` };
+      return { ...pathTarget(r), summary: `List ${r.display}` };
     },
     async invoke(input) {
       if (!host.trusted()) return errorResult(UNTRUSTED);

@@ -25,6 +25,10 @@ const CASES: Record<string, Array<{ facts: PolicyFacts; settings?: PolicySetting
     { facts: read(`${WS}/deploy/id_rsa`) }, { facts: read(`${WS}/deploy/id_ed25519.pub`) }, { facts: read(`${WS}/tls/site.KEY`) },
     { facts: read(`${WS}/secrets/db.json`) }, { facts: read(`${WS}/data/app.sqlite`) }, { facts: read('/home/dev/.ssh/config') },
   ],
+  'symlink-escape': [
+    { facts: { ...read(`${WS}/notes`, '/etc'), target: { paths: ['/etc', `${WS}/notes`], links: [{ written: `${WS}/notes`, real: '/etc' }] } } },
+    { facts: { ...write(`${WS}/link/x`, '/home/dev/ws2/x'), target: { paths: ['/home/dev/ws2/x', `${WS}/link/x`], links: [{ written: `${WS}/link/x`, real: '/home/dev/ws2/x' }] } } },
+  ],
   'outside-workspace': [
     { facts: read('/etc/passwd') }, { facts: write('/home/dev/ws2/file.ts') }, { facts: read(`${WS}/../ws2/x`) },
     { facts: write('relative/path.ts') }, { facts: read(`${WS}/src/a.ts`), settings: { ...PERMISSIVE, workspaceFolders: [] } },
@@ -72,7 +76,7 @@ describe('agent approval policy', () => {
   it('never auto-approves a never-auto rule, whatever the settings say', () => {
     const never = APPROVAL_RULES.filter((r) => r.neverAuto);
     assert.deepEqual(never.map((r) => r.id), [
-      'secret-file', 'outside-workspace', 'extension-settings', 'git-hooks', 'git-dir', 'vscode-dir', 'code-workspace', 'devcontainer',
+      'secret-file', 'symlink-escape', 'outside-workspace', 'extension-settings', 'git-hooks', 'git-dir', 'vscode-dir', 'code-workspace', 'devcontainer',
       'external-tool', 'command-missing', 'command-syntax', 'command-mentions-secret', 'command-asks',
     ]);
     for (const r of never) {
