@@ -16,19 +16,21 @@ export function watchBaseUrl(services: Services): vscode.Disposable {
 }
 
 async function notifyOnce(services: Services, config: Config): Promise<void> {
-  const text = baseUrlNoticeText(config);
+  const text = baseUrlNoticeText(config, vscode.l10n);
   // A hash of the typed value, not the value: a pasted URL could carry credentials.
   const typed = fingerprintOf(config.baseUrlRaw ?? '');
   if (!text || services.context.globalState.get<string>(SHOWN_KEY) === typed) return;
   await services.context.globalState.update(SHOWN_KEY, typed);
   services.log.info(text);
-  const useRoot = 'Save Site Root in Settings';
-  const actions = config.baseUrl ? [useRoot, 'Check Connection'] : ['Open Settings'];
+  const useRoot = vscode.l10n.t('Save Site Root in Settings');
+  const check = vscode.l10n.t('Check Connection');
+  const open = vscode.l10n.t('Open Settings');
+  const actions = config.baseUrl ? [useRoot, check] : [open];
   const show = config.baseUrl ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
   const choice = await show(text, ...actions);
   if (choice === useRoot) await saveRoot(config.baseUrl);
-  else if (choice === 'Check Connection') await vscode.commands.executeCommand(Commands.checkConnection);
-  else if (choice === 'Open Settings') await vscode.commands.executeCommand(Commands.openSettings, 'baseUrl');
+  else if (choice === check) await vscode.commands.executeCommand(Commands.checkConnection);
+  else if (choice === open) await vscode.commands.executeCommand(Commands.openSettings, 'baseUrl');
 }
 
 /** Writes the normalised root where the typed value came from (workspace or user settings). */

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
 import type { Services } from '../platform/services';
-import { actionButton } from '../platform/errorActions';
+import { actionButtonIn } from '../platform/errorActions';
 import { runConnectionCheck } from './checkConnection';
 import { renderReport, stepLogLine, summarize, type ConnectionReport } from './report';
 import type { StatusBar } from './statusBar';
@@ -22,7 +22,7 @@ export class ReportDocuments implements vscode.TextDocumentContentProvider {
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
   readonly uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: '/Connection check.md' });
-  private text = '# Model Gateway: connection check\n\nNot run yet.\n';
+  private text = `# ${vscode.l10n.t('Model Gateway: connection check')}\n\n${vscode.l10n.t('Not run yet.')}\n`;
 
   update(text: string): void {
     this.text = text;
@@ -43,7 +43,7 @@ export async function checkConnection(services: Services, documents: ReportDocum
   services.log.info('Check connection: started.');
   const access = await services.gateway.clientWithKey();
   const report = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Model Gateway: checking the connection…', cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Model Gateway: checking the connection…'), cancellable: true },
     async (progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
@@ -58,12 +58,13 @@ export async function checkConnection(services: Services, documents: ReportDocum
           progress.report({ message: step.title });
         },
         signal: abort.signal,
+        l10n: vscode.l10n,
       });
     },
   );
   status.setState(stateOf(report));
   if (report.ok) void services.catalog.refresh().catch(() => undefined);
-  documents.update(renderReport(report));
+  documents.update(renderReport(report, vscode.l10n));
   if (show) void present(services, documents, report);
   return { ...report, firstError: undefined };
 }
@@ -71,18 +72,18 @@ export async function checkConnection(services: Services, documents: ReportDocum
 function stateOf(report: ConnectionReport): Parameters<StatusBar['setState']>[0] {
   if (report.ok) return 'ok';
   const failed = report.steps.find((step) => step.status === 'fail');
-  if (failed?.title === 'Reachability') return 'unreachable';
-  if (failed?.title.startsWith('Key accepted')) return 'key-rejected';
-  if (failed?.title === 'Base URL') return 'no-base-url';
-  if (failed?.title === 'API key') return 'no-key';
+  if (failed?.id === 'reachability') return 'unreachable';
+  if (failed?.id === 'key') return 'key-rejected';
+  if (failed?.id === 'baseUrl') return 'no-base-url';
+  if (failed?.id === 'apiKey') return 'no-key';
   return 'error';
 }
 
 async function askBillable(model: string): Promise<boolean> {
-  const send = 'Send 1-token Request';
+  const send = vscode.l10n.t('Send 1-token Request');
   const choice = await vscode.window.showInformationMessage(
-    'Check the Messages route too?',
-    { modal: true, detail: `This sends POST /v1/messages to "${model}" with max_tokens 1. It is a real, billable request (a tiny one). It proves that your key group may call the route and that the version header is accepted.` },
+    vscode.l10n.t('Check the Messages route too?'),
+    { modal: true, detail: vscode.l10n.t('This sends POST /v1/messages to "{0}" with max_tokens 1. It is a real, billable request (a tiny one). It proves that your key group may call the route and that the version header is accepted.', model) },
     send,
   );
   return choice === send;
@@ -92,10 +93,10 @@ async function present(services: Services, documents: ReportDocuments, report: C
   const document = await vscode.workspace.openTextDocument(documents.uri);
   await vscode.languages.setTextDocumentLanguage(document, 'markdown');
   await vscode.window.showTextDocument(document, { preview: true, preserveFocus: false });
-  const summary = summarize(report);
+  const summary = summarize(report, vscode.l10n);
   const buttons = report.firstError
-    ? adviseOnError(report.firstError, { baseUrl: services.config.current.baseUrl, surface: 'connection' }).actions
-      .map(actionButton).filter((button) => button !== undefined && button.label !== 'Check Connection')
+    ? adviseOnError(report.firstError, { baseUrl: services.config.current.baseUrl, surface: 'connection', l10n: vscode.l10n }).actions
+      .filter((action) => action !== 'checkConnection').map((action) => actionButtonIn(vscode.l10n, action)).filter((button) => button !== undefined)
     : [];
   const labels = buttons.map((button) => button!.label);
   const choice = report.ok ? await vscode.window.showInformationMessage(summary) : await vscode.window.showErrorMessage(summary, ...labels);

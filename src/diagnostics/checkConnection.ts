@@ -8,6 +8,7 @@ import { isListMissing, probeMessagesRoute } from '../catalog/listing';
 import { endpointUrls, type Config } from '../shared/config';
 import type { KeyInfo } from '../platform/services';
 import type { ConnectionReport, ReportStep } from './report';
+import { english, type Localizer } from '../shared/l10n';
 
 export interface CheckInputs {
   config: Config;
@@ -18,10 +19,13 @@ export interface CheckInputs {
   allowBillable(model: string): Promise<boolean>;
   onStep?(step: ReportStep): void;
   signal?: AbortSignal;
+  /** Translates the report (vscode.l10n from the command; English by default). */
+  l10n?: Localizer;
 }
 
 export async function runConnectionCheck(inputs: CheckInputs): Promise<ConnectionReport> {
   const { config } = inputs;
+  const l10n = inputs.l10n ?? english;
   const report: ConnectionReport = { startedAt: new Date().toISOString(), baseUrl: config.baseUrl, steps: [], ok: true };
   const add = (step: ReportStep, error?: unknown): void => {
     report.steps.push(step);
@@ -31,71 +35,72 @@ export async function runConnectionCheck(inputs: CheckInputs): Promise<Connectio
     }
     inputs.onStep?.(step);
   };
-  add(baseUrlStep(config));
-  add({ title: 'Network', status: 'ok', lines: [inputs.proxyDescription] });
+  add(baseUrlStep(config, l10n));
+  add({ title: l10n.t('Network'), status: 'ok', lines: [inputs.proxyDescription] });
   if (!config.baseUrl) return report;
   if (!inputs.key || !inputs.client) {
-    add({ title: 'API key', status: 'fail', lines: ['No API key is stored. Run Model Gateway: Set API Key (a dedicated key for this device, from your gateway console).'] });
+    add({ id: 'apiKey', title: l10n.t('API key'), status: 'fail', lines: [l10n.t('No API key is stored. Run Model Gateway: Set API Key (a dedicated key for this device, from your gateway console).')] });
     return report;
   }
-  const models = await modelsSteps(inputs.client, inputs.key, config, add, inputs.signal);
+  const models = await modelsSteps(inputs.client, inputs.key, config, add, l10n, inputs.signal);
   if (!models) return report;
-  await messagesSteps(inputs, models, add);
+  await messagesSteps(inputs, models, add, l10n);
   return report;
 }
 
-function baseUrlStep(config: Config): ReportStep {
+function baseUrlStep(config: Config, l10n: Localizer): ReportStep {
   if (!config.baseUrl) {
-    return { title: 'Base URL', status: 'fail', lines: [config.baseUrlProblem ?? 'No base URL is set.', 'Set modelGateway.baseUrl to the site root of your gateway, e.g. https://gw.example.com.'] };
+    return { id: 'baseUrl', title: l10n.t('Base URL'), status: 'fail', lines: [config.baseUrlProblem ?? l10n.t('No base URL is set.'), l10n.t('Set modelGateway.baseUrl to the site root of your gateway, e.g. https://gw.example.com.')] };
   }
   const urls = endpointUrls(config.baseUrl);
   const lines = [
-    `Configured: ${config.baseUrlRaw ?? config.baseUrl}`,
-    `Used (site root): ${config.baseUrl}`,
+    l10n.t('Configured: {0}', config.baseUrlRaw ?? config.baseUrl),
+    l10n.t('Used (site root): {0}', config.baseUrl),
     ...(config.baseUrlNotice ? [config.baseUrlNotice] : []),
-    `Calls: ${urls.models}, ${urls.messages}, ${urls.images}, ${urls.imagesAsync}, ${urls.tasks}`,
-    ...(config.problems ?? []).map((problem) => `Setting ignored: ${problem}`),
+    l10n.t('Calls: {0}', [urls.models, urls.messages, urls.images, urls.imagesAsync, urls.tasks].join(', ')),
+    ...(config.problems ?? []).map((problem) => l10n.t('Setting ignored: {0}', problem)),
   ];
-  return { title: 'Base URL', status: config.baseUrlNotice || (config.problems ?? []).length ? 'warn' : 'ok', lines };
+  return { id: 'baseUrl', title: l10n.t('Base URL'), status: config.baseUrlNotice || (config.problems ?? []).length ? 'warn' : 'ok', lines };
 }
 
-function adviceLines(error: unknown, config: Config): string[] {
-  const advice = adviseOnError(error, { baseUrl: config.baseUrl, surface: 'connection' });
+function adviceLines(error: unknown, config: Config, l10n: Localizer): string[] {
+  const advice = adviseOnError(error, { baseUrl: config.baseUrl, surface: 'connection', l10n });
   const status = isGatewayError(error) && error.status !== undefined ? `HTTP ${error.status}` : isGatewayError(error) ? error.kind : 'error';
-  const requestId = isGatewayError(error) && error.requestId ? ` (request id ${error.requestId})` : '';
-  return [`${status}${requestId}: ${advice.title}`, ...(advice.detail ? [advice.detail] : [])];
+  const head = isGatewayError(error) && error.requestId ? l10n.t('{0} (request id {1})', status, error.requestId) : status;
+  return [`${head}: ${advice.title}`, ...(advice.detail ? [advice.detail] : [])];
 }
 
 async function modelsSteps(
-  client: GatewayClient, key: KeyInfo, config: Config, add: (step: ReportStep, error?: unknown) => void, signal?: AbortSignal,
+  client: GatewayClient, key: KeyInfo, config: Config, add: (step: ReportStep, error?: unknown) => void, l10n: Localizer, signal?: AbortSignal,
 ): Promise<ModelInfo[] | undefined> {
+  const keyTitle = l10n.t('Key accepted ("{0}", {1})', key.name, key.fingerprint);
   const url = endpointUrls(config.baseUrl).models;
   let models: ModelInfo[];
   try {
     models = await client.listModels({ signal });
   } catch (error) {
-    if (isListMissing(error)) return unlistedSteps(client, key, config, add, error, signal);
+    if (isListMissing(error)) return unlistedSteps(client, keyTitle, config, add, error, l10n, signal);
     const answered = isGatewayError(error) && error.status !== undefined;
-    add({ title: 'Reachability', status: answered ? 'ok' : 'fail', lines: answered ? [`${url} answered HTTP ${(error as { status: number }).status}.`] : [`No HTTP answer from ${url}.`, ...adviceLines(error, config)] }, error);
+    add({ id: 'reachability', title: l10n.t('Reachability'), status: answered ? 'ok' : 'fail', lines: answered ? [l10n.t('{0} answered HTTP {1}.', url, (error as { status: number }).status)] : [l10n.t('No HTTP answer from {0}.', url), ...adviceLines(error, config, l10n)] }, error);
     if (!answered) return undefined;
     const auth = isGatewayError(error) && error.kind === 'auth';
-    add({ title: `Key accepted ("${key.name}", ${key.fingerprint})`, status: auth ? 'fail' : 'skipped', lines: auth ? adviceLines(error, config) : ['Not known: the model list failed first.'] }, error);
-    if (!auth) add({ title: 'Models listed', status: 'fail', lines: adviceLines(error, config) }, error);
+    add({ id: 'key', title: keyTitle, status: auth ? 'fail' : 'skipped', lines: auth ? adviceLines(error, config, l10n) : [l10n.t('Not known: the model list failed first.')] }, error);
+    if (!auth) add({ id: 'models', title: l10n.t('Models listed'), status: 'fail', lines: adviceLines(error, config, l10n) }, error);
     return undefined;
   }
   const listed = new Set(models.map((m) => m.id));
   const extra = config.declaredModels.filter((id) => !listed.has(id));
   const split = splitByKind(models, config.modelKindOverrides);
-  add({ title: 'Reachability', status: 'ok', lines: [`${url} answered.`] });
-  add({ title: `Key accepted ("${key.name}", ${key.fingerprint})`, status: 'ok', lines: ['GET /v1/models accepted the key.'] });
+  add({ id: 'reachability', title: l10n.t('Reachability'), status: 'ok', lines: [l10n.t('{0} answered.', url)] });
+  add({ id: 'key', title: keyTitle, status: 'ok', lines: [l10n.t('GET /v1/models accepted the key.')] });
   add({
-    title: 'Models listed',
+    id: 'models',
+    title: l10n.t('Models listed'),
     status: models.length ? 'ok' : 'warn',
     lines: [
-      `${models.length} models: ${split.chat.length} chat, ${split.image.length} image.`,
-      `Chat: ${split.chat.map((m) => m.id).join(', ') || '(none)'}`,
-      `Image: ${split.image.map((m) => m.id).join(', ') || '(none)'}`,
-      ...(extra.length ? [`Declared in modelGateway.models.declared and not listed (offered too): ${extra.join(', ')}`] : []),
+      l10n.t('{0} models: {1} chat, {2} image.', models.length, split.chat.length, split.image.length),
+      ...idLines(split, l10n),
+      ...(extra.length ? [l10n.t('Declared in modelGateway.models.declared and not listed (offered too): {0}', extra.join(', '))] : []),
     ],
   });
   return models;
@@ -107,75 +112,83 @@ async function modelsSteps(
  * stand in for the list.
  */
 async function unlistedSteps(
-  client: GatewayClient, key: KeyInfo, config: Config, add: (step: ReportStep, error?: unknown) => void, listError: unknown, signal?: AbortSignal,
+  client: GatewayClient, keyTitle: string, config: Config, add: (step: ReportStep, error?: unknown) => void, listError: unknown, l10n: Localizer, signal?: AbortSignal,
 ): Promise<ModelInfo[] | undefined> {
   const urls = endpointUrls(config.baseUrl);
   const probe = await probeMessagesRoute(client, signal);
-  const keyTitle = `Key accepted ("${key.name}", ${key.fingerprint})`;
   if (probe.exists !== true) {
     const noAnswer = probe.exists === undefined;
     add({
-      title: 'Reachability', status: 'fail',
+      id: 'reachability', title: l10n.t('Reachability'), status: 'fail',
       lines: noAnswer
-        ? [`${urls.models} answered HTTP 404; ${urls.messages} gave no answer.`, ...adviceLines(probe.error, config)]
-        : [`${urls.models} and ${urls.messages} both answered HTTP 404: there is no gateway under this base URL.`, ...adviceLines(listError, config)],
+        ? [l10n.t('{0} answered HTTP 404; {1} gave no answer.', urls.models, urls.messages), ...adviceLines(probe.error, config, l10n)]
+        : [l10n.t('{0} and {1} both answered HTTP 404: there is no gateway under this base URL.', urls.models, urls.messages), ...adviceLines(listError, config, l10n)],
     }, noAnswer ? probe.error : listError);
     return undefined;
   }
   add({
-    title: 'Reachability', status: 'ok',
+    id: 'reachability', title: l10n.t('Reachability'), status: 'ok',
     lines: [
-      `${urls.models} answered HTTP 404: this gateway does not list models.`,
-      `The base URL is right: ${urls.messages} exists (it answered HTTP ${probe.status} to an empty test request, which names no model and cannot be billed).`,
+      l10n.t('{0} answered HTTP 404: this gateway does not list models.', urls.models),
+      l10n.t('The base URL is right: {0} exists (it answered HTTP {1} to an empty test request, which names no model and cannot be billed).', urls.messages, probe.status),
     ],
   });
   if (probe.auth) {
-    add({ title: keyTitle, status: 'fail', lines: adviceLines(probe.error, config) }, probe.error);
+    add({ id: 'key', title: keyTitle, status: 'fail', lines: adviceLines(probe.error, config, l10n) }, probe.error);
     return undefined;
   }
-  add({ title: keyTitle, status: probe.status === 403 ? 'warn' : 'ok', lines: [`POST /v1/messages did not refuse the key (HTTP ${probe.status} to the empty test request).`] });
+  add({ id: 'key', title: keyTitle, status: probe.status === 403 ? 'warn' : 'ok', lines: [l10n.t('POST /v1/messages did not refuse the key (HTTP {0} to the empty test request).', probe.status)] });
   const declared = config.declaredModels.map((id) => ({ id }));
   const split = splitByKind(declared, config.modelKindOverrides);
   if (!declared.length) {
-    add({ title: 'Models listed', status: 'fail', lines: ['This gateway does not list models and none are declared.', 'Add the model ids you use to the setting modelGateway.models.declared.'] });
+    add({ id: 'models', title: l10n.t('Models listed'), status: 'fail', lines: [l10n.t('This gateway does not list models and none are declared.'), l10n.t('Add the model ids you use to the setting modelGateway.models.declared.')] });
     return undefined;
   }
   add({
-    title: 'Models listed', status: 'warn',
+    id: 'models', title: l10n.t('Models listed'), status: 'warn',
     lines: [
-      `This gateway does not list models; using the ${declared.length} declared in modelGateway.models.declared: ${split.chat.length} chat, ${split.image.length} image.`,
-      `Chat: ${split.chat.map((m) => m.id).join(', ') || '(none)'}`,
-      `Image: ${split.image.map((m) => m.id).join(', ') || '(none)'}`,
+      l10n.t('This gateway does not list models; using the {0} declared in modelGateway.models.declared: {1} chat, {2} image.', declared.length, split.chat.length, split.image.length),
+      ...idLines(split, l10n),
     ],
   });
   return declared;
 }
 
-async function messagesSteps(inputs: CheckInputs, models: ModelInfo[], add: (step: ReportStep, error?: unknown) => void): Promise<void> {
+function idLines(split: { chat: ModelInfo[]; image: ModelInfo[] }, l10n: Localizer): string[] {
+  const none = l10n.t('(none)');
+  return [
+    l10n.t('Chat: {0}', split.chat.map((m) => m.id).join(', ') || none),
+    l10n.t('Image: {0}', split.image.map((m) => m.id).join(', ') || none),
+  ];
+}
+
+async function messagesSteps(inputs: CheckInputs, models: ModelInfo[], add: (step: ReportStep, error?: unknown) => void, l10n: Localizer): Promise<void> {
   const { config } = inputs;
   const chat = splitByKind(models, config.modelKindOverrides).chat.map((m) => m.id);
   const model = config.chat.defaultModel && chat.includes(config.chat.defaultModel) ? config.chat.defaultModel : chat[0];
-  const headerLine = `Version header: ${config.versionHeader}: ${config.version}`;
+  const headerLine = l10n.t('Version header: {0}: {1}', config.versionHeader, config.version);
+  const route = l10n.t('Messages route permission');
+  const header = l10n.t('Version header accepted');
   if (!model) {
-    add({ title: 'Messages route permission', status: 'skipped', lines: ['No chat model is listed for this key.'] });
-    add({ title: 'Version header accepted', status: 'skipped', lines: [headerLine, 'Not checked: needs a Messages request.'] });
+    add({ title: route, status: 'skipped', lines: [l10n.t('No chat model is listed for this key.')] });
+    add({ title: header, status: 'skipped', lines: [headerLine, l10n.t('Not checked: needs a Messages request.')] });
     return;
   }
   if (config.chat.defaultModel && !chat.includes(config.chat.defaultModel)) {
-    add({ title: 'Default chat model', status: 'warn', lines: [`"${config.chat.defaultModel}" is not in the list for this key; it may not be callable.`] });
+    add({ title: l10n.t('Default chat model'), status: 'warn', lines: [l10n.t('"{0}" is not in the list for this key; it may not be callable.', config.chat.defaultModel)] });
   }
   if (!(await inputs.allowBillable(model))) {
-    add({ title: 'Messages route permission', status: 'skipped', lines: ['Skipped: it needs a 1-token request, which is billable.'] });
-    add({ title: 'Version header accepted', status: 'skipped', lines: [headerLine, 'Not checked: needs the Messages request.'] });
+    add({ title: route, status: 'skipped', lines: [l10n.t('Skipped: it needs a 1-token request, which is billable.')] });
+    add({ title: header, status: 'skipped', lines: [headerLine, l10n.t('Not checked: needs the Messages request.')] });
     return;
   }
   try {
     const reply = await inputs.client!.createMessage({ model, max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] }, { signal: inputs.signal });
-    add({ title: 'Messages route permission', status: 'ok', lines: [`POST ${endpointUrls(config.baseUrl).messages} with ${model}, max_tokens 1: allowed (stop reason ${reply.stop_reason ?? 'none'}).`] });
-    add({ title: 'Version header accepted', status: 'ok', lines: [headerLine] });
+    add({ title: route, status: 'ok', lines: [l10n.t('POST {0} with {1}, max_tokens 1: allowed (stop reason {2}).', endpointUrls(config.baseUrl).messages, model, reply.stop_reason ?? 'none')] });
+    add({ title: header, status: 'ok', lines: [headerLine] });
   } catch (error) {
-    add({ title: 'Messages route permission', status: 'fail', lines: [`POST ${endpointUrls(config.baseUrl).messages} with ${model}:`, ...adviceLines(error, config)] }, error);
+    add({ title: route, status: 'fail', lines: [l10n.t('POST {0} with {1}:', endpointUrls(config.baseUrl).messages, model), ...adviceLines(error, config, l10n)] }, error);
     const versionProblem = isGatewayError(error) && error.kind === 'bad_request' && /version/i.test(`${error.serverMessage ?? ''} ${error.message}`);
-    add({ title: 'Version header accepted', status: versionProblem ? 'fail' : 'skipped', lines: [headerLine, versionProblem ? 'The gateway rejected the version header: set modelGateway.version (and versionHeader) to values it accepts.' : 'Not known: the request failed for another reason.'] }, error);
+    add({ title: header, status: versionProblem ? 'fail' : 'skipped', lines: [headerLine, versionProblem ? l10n.t('The gateway rejected the version header: set modelGateway.version (and versionHeader) to values it accepts.') : l10n.t('Not known: the request failed for another reason.')] }, error);
   }
 }

@@ -34,15 +34,17 @@ export async function copySupportInfo(services: Services, limit = 20): Promise<s
   if (!(await withinMs(Promise.resolve(vscode.env.clipboard.writeText(text)), 5_000))) {
     // In a browser-hosted VS Code the clipboard can wait for page focus or permission: offer the text instead.
     services.log.warn('Copy Support Info: the clipboard did not answer; offering the text in an editor.');
-    const open = 'Open as Document';
-    void vscode.window.showWarningMessage('Model Gateway: the clipboard is not available. Open the support info as a document to copy it?', open)
+    const open = vscode.l10n.t('Open as Document');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Model Gateway: the clipboard is not available. Open the support info as a document to copy it?'), open)
       .then(async (choice) => {
         if (choice) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: text }));
       });
     return text;
   }
   void vscode.window.showInformationMessage(
-    `Model Gateway: copied ${records.length} request${records.length === 1 ? '' : 's'} (timestamp, route, model, HTTP status, request id). No key, prompt or answer is included.`,
+    records.length === 1
+      ? vscode.l10n.t('Model Gateway: copied 1 request (timestamp, route, model, HTTP status, request id). No key, prompt or answer is included.')
+      : vscode.l10n.t('Model Gateway: copied {0} requests (timestamp, route, model, HTTP status, request id). No key, prompt or answer is included.', records.length),
   );
   return text;
 }
@@ -76,15 +78,15 @@ export async function refreshModels(services: Services, args: RefreshArgs = {}):
   }
   try {
     const snapshot = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: 'Model Gateway: fetching models' },
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Model Gateway: fetching models') },
       () => (args.ifStale ? services.catalog.get() : services.catalog.refresh()),
     );
     if (snapshot && !quiet) {
       const split = splitByKind(snapshot.models, services.config.current.modelKindOverrides);
-      const counts = `${snapshot.models.length} models for key ${snapshot.keyFingerprint}: ${split.chat.length} chat, ${split.image.length} image`;
+      const args = [snapshot.models.length, snapshot.keyFingerprint, split.chat.length, split.image.length] as const;
       void vscode.window.showInformationMessage(snapshot.listUnavailable
-        ? `Model Gateway: this gateway does not list models (GET /v1/models: 404); using the declared ones (modelGateway.models.declared): ${counts}.`
-        : `Model Gateway: ${counts}.`);
+        ? vscode.l10n.t('Model Gateway: this gateway does not list models (GET /v1/models: 404); using the declared ones (modelGateway.models.declared): {0} models for key {1}: {2} chat, {3} image.', ...args)
+        : vscode.l10n.t('Model Gateway: {0} models for key {1}: {2} chat, {3} image.', ...args));
     }
     return snapshot;
   } catch (error) {

@@ -1,8 +1,12 @@
-// The Check Connection report: steps with a status and plain words, rendered as markdown. Pure.
+// The Check Connection report: steps with a status and plain words, rendered as markdown. Pure; the words go
+// through the Localizer passed in (vscode.l10n from the command; English by default).
+import { english, type Localizer } from '../shared/l10n';
 
 export type StepStatus = 'ok' | 'warn' | 'fail' | 'skipped';
 
 export interface ReportStep {
+  /** What the step checks, for code that reacts to a step (its title is translated, so it is not matched by words). */
+  id?: 'baseUrl' | 'apiKey' | 'reachability' | 'key' | 'models';
   title: string;
   status: StepStatus;
   /** Lines shown under the step (URLs, counts, advice). Never a key. */
@@ -19,16 +23,25 @@ export interface ConnectionReport {
   firstError?: unknown;
 }
 
-const WORD: Record<StepStatus, string> = { ok: 'OK', warn: 'WARNING', fail: 'FAILED', skipped: 'SKIPPED' };
+function statusWord(status: StepStatus, l10n: Localizer): string {
+  switch (status) {
+    case 'ok': return l10n.t('OK');
+    case 'warn': return l10n.t('WARNING');
+    case 'fail': return l10n.t('FAILED');
+    default: return l10n.t('SKIPPED');
+  }
+}
 
-export function renderReport(report: ConnectionReport): string {
-  const out = [`# Model Gateway: connection check`, '', `Started ${report.startedAt}. Result: **${report.ok ? 'OK' : 'problems found'}**.`, ''];
+export function renderReport(report: ConnectionReport, l10n: Localizer = english): string {
+  const out = [`# ${l10n.t('Model Gateway: connection check')}`, '', report.ok
+    ? l10n.t('Started {0}. Result: **OK**.', report.startedAt)
+    : l10n.t('Started {0}. Result: **problems found**.', report.startedAt), ''];
   report.steps.forEach((step, i) => {
-    out.push(`## ${i + 1}. ${step.title}: ${WORD[step.status]}`, '');
+    out.push(`## ${i + 1}. ${step.title}: ${statusWord(step.status, l10n)}`, '');
     for (const line of step.lines) out.push(`- ${line}`);
     out.push('');
   });
-  out.push('---', 'The API key is never shown here. For support, use **Model Gateway: Copy Support Info** (timestamp, route, model, HTTP status, request id only).', '');
+  out.push('---', l10n.t('The API key is never shown here. For support, use **Model Gateway: Copy Support Info** (timestamp, route, model, HTTP status, request id only).'), '');
   return out.join('\n');
 }
 
@@ -38,9 +51,9 @@ export function stepLogLine(step: ReportStep): string {
 }
 
 /** The summary for the notification. */
-export function summarize(report: ConnectionReport): string {
+export function summarize(report: ConnectionReport, l10n: Localizer = english): string {
   const failed = report.steps.find((step) => step.status === 'fail');
-  if (failed) return `Model Gateway: connection check failed at "${failed.title}". ${failed.lines[failed.lines.length - 1] ?? ''}`.trim();
-  const models = report.steps.find((step) => step.title.startsWith('Models'));
-  return `Model Gateway: connection OK. ${models?.lines[0] ?? ''}`.trim();
+  if (failed) return `${l10n.t('Model Gateway: connection check failed at "{0}".', failed.title)} ${failed.lines[failed.lines.length - 1] ?? ''}`.trim();
+  const models = report.steps.find((step) => step.id === 'models');
+  return `${l10n.t('Model Gateway: connection OK.')} ${models?.lines[0] ?? ''}`.trim();
 }

@@ -23,8 +23,8 @@ export function createStatusBar(services: Services): StatusBar {
     const chatIds = snapshot?.models.filter((m) => m.kind === 'chat').map((m) => m.id) ?? [];
     const chatModel = config.chat.defaultModel || chatIds[0];
     const inputs = { keyName: key?.name, keyFingerprint: key?.fingerprint, baseUrl: config.baseUrl, state, chatModel, lastRecord };
-    item.text = statusText(inputs);
-    const tooltip = new vscode.MarkdownString(statusTooltip(inputs));
+    item.text = statusText(inputs, vscode.l10n);
+    const tooltip = new vscode.MarkdownString(statusTooltip(inputs, vscode.l10n));
     tooltip.isTrusted = false;
     item.tooltip = tooltip;
     const bad = ['key-rejected', 'forbidden', 'not-found', 'unreachable'].includes(effectiveState(inputs));

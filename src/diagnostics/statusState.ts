@@ -1,5 +1,7 @@
-// What the status bar says, from the active key, the settings and the last request. Pure.
+// What the status bar says, from the active key, the settings and the last request. Pure; the words go through the
+// Localizer passed in (vscode.l10n from the status bar; English by default).
 import type { SupportRecord } from '../gateway/types';
+import { english, type Localizer } from '../shared/l10n';
 
 export type ConnectionState = 'unknown' | 'ok' | 'no-base-url' | 'no-key' | 'key-rejected' | 'forbidden' | 'not-found' | 'rate-limited' | 'unreachable' | 'error';
 
@@ -29,16 +31,26 @@ const ICONS: Record<ConnectionState, string> = {
   forbidden: '$(error)', 'not-found': '$(error)', 'rate-limited': '$(watch)', unreachable: '$(debug-disconnect)', error: '$(warning)',
 };
 
-const WORDS: Record<ConnectionState, string> = {
-  unknown: 'not checked yet', ok: 'connected', 'no-base-url': 'no base URL set', 'no-key': 'no API key', 'key-rejected': 'key rejected (401)',
-  forbidden: 'refused (403)', 'not-found': 'not found (404): check the base URL', 'rate-limited': 'rate limited (429)', unreachable: 'gateway unreachable', error: 'last request failed',
-};
+function stateWords(state: ConnectionState, l10n: Localizer): string {
+  switch (state) {
+    case 'unknown': return l10n.t('not checked yet');
+    case 'ok': return l10n.t('connected');
+    case 'no-base-url': return l10n.t('no base URL set');
+    case 'no-key': return l10n.t('no API key');
+    case 'key-rejected': return l10n.t('key rejected (401)');
+    case 'forbidden': return l10n.t('refused (403)');
+    case 'not-found': return l10n.t('not found (404): check the base URL');
+    case 'rate-limited': return l10n.t('rate limited (429)');
+    case 'unreachable': return l10n.t('gateway unreachable');
+    default: return l10n.t('last request failed');
+  }
+}
 
 /** Short text: icon, key name, model. */
-export function statusText(inputs: StatusInputs): string {
+export function statusText(inputs: StatusInputs, l10n: Localizer = english): string {
   const state = effectiveState(inputs);
-  if (state === 'no-base-url') return `${ICONS[state]} Gateway: set base URL`;
-  if (state === 'no-key') return `${ICONS[state]} Gateway: set key`;
+  if (state === 'no-base-url') return `${ICONS[state]} ${l10n.t('Gateway: set base URL')}`;
+  if (state === 'no-key') return `${ICONS[state]} ${l10n.t('Gateway: set key')}`;
   return `${ICONS[state]} ${inputs.keyName}${inputs.chatModel ? ` · ${inputs.chatModel}` : ''}`;
 }
 
@@ -49,17 +61,19 @@ export function effectiveState(inputs: StatusInputs): ConnectionState {
 }
 
 /** Markdown tooltip lines (plain text only: no key, only its fingerprint). */
-export function statusTooltip(inputs: StatusInputs): string {
+export function statusTooltip(inputs: StatusInputs, l10n: Localizer = english): string {
   const state = effectiveState(inputs);
+  const none = l10n.t('(none)');
   const lines = [
     '**Model Gateway**',
     '',
-    `Connection: ${WORDS[state]}`,
-    `Base URL: ${inputs.baseUrl || '(not set)'}`,
-    `Key: ${inputs.keyName ? `${inputs.keyName} (${inputs.keyFingerprint})` : '(none)'}`,
-    `Default chat model: ${inputs.chatModel ?? '(none)'}`,
+    l10n.t('Connection: {0}', stateWords(state, l10n)),
+    l10n.t('Base URL: {0}', inputs.baseUrl || l10n.t('(not set)')),
+    l10n.t('Key: {0}', inputs.keyName ? `${inputs.keyName} (${inputs.keyFingerprint})` : none),
+    l10n.t('Default chat model: {0}', inputs.chatModel ?? none),
   ];
-  if (inputs.lastRecord) lines.push(`Last request: ${inputs.lastRecord.route} → ${inputs.lastRecord.status ?? 'no answer'} at ${inputs.lastRecord.timestamp}`);
-  lines.push('', 'Click for quick actions.');
+  const last = inputs.lastRecord;
+  if (last) lines.push(l10n.t('Last request: {0} → {1} at {2}', last.route, last.status ?? l10n.t('no answer'), last.timestamp));
+  lines.push('', l10n.t('Click for quick actions.'));
   return lines.join('  \n');
 }

@@ -5,6 +5,7 @@ import type { GatewayClient } from '../gateway/types';
 import type { ModelKind } from '../shared/config';
 import { splitByKind } from '../catalog/classify';
 import { isListMissing, probeMessagesRoute } from '../catalog/listing';
+import { english, type Localizer } from '../shared/l10n';
 
 export type KeyCheck =
   /**
@@ -52,14 +53,16 @@ function failed(error: unknown): KeyCheck {
 }
 
 /** "12 models (10 chat, 2 image)". */
-export function describeCount(check: { total: number; chat: number; image: number }): string {
-  return `${check.total} model${check.total === 1 ? '' : 's'} (${check.chat} chat, ${check.image} image)`;
+export function describeCount(check: { total: number; chat: number; image: number }, l10n: Localizer = english): string {
+  return check.total === 1
+    ? l10n.t('1 model ({0} chat, {1} image)', check.chat, check.image)
+    : l10n.t('{0} models ({1} chat, {2} image)', check.total, check.chat, check.image);
 }
 
 /** What Set API Key tells the user about a gateway that has no model list. */
-export function describeUnlisted(check: { total: number; chat: number; image: number; probeStatus?: number }): string {
+export function describeUnlisted(check: { total: number; chat: number; image: number; probeStatus?: number }, l10n: Localizer = english): string {
   const declared = check.total
-    ? `Using the ${describeCount(check)} declared in modelGateway.models.declared.`
-    : 'Declare the model ids you use in the setting modelGateway.models.declared.';
-  return `This gateway does not list models (GET /v1/models: 404). POST /v1/messages exists (HTTP ${check.probeStatus ?? '?'} to an empty, unbillable test request) and did not refuse the key. ${declared}`;
+    ? l10n.t('Using the {0} declared in modelGateway.models.declared.', describeCount(check, l10n))
+    : l10n.t('Declare the model ids you use in the setting modelGateway.models.declared.');
+  return `${l10n.t('This gateway does not list models (GET /v1/models: 404). POST /v1/messages exists (HTTP {0} to an empty, unbillable test request) and did not refuse the key.', check.probeStatus ?? '?')} ${declared}`;
 }

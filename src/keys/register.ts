@@ -14,7 +14,8 @@ export interface SetKeyArgs {
   saveUnverified?: boolean;
 }
 
-const ONE_KEY_ADVICE = 'Use a dedicated key for this device or workload, created in your gateway console; never reuse a personal, shared or production key.';
+/** Said at both steps of Set API Key. */
+const oneKeyAdvice = (): string => vscode.l10n.t('Use a dedicated key for this device or workload, created in your gateway console; never reuse a personal, shared or production key.');
 
 export function registerKeys(services: Services): vscode.Disposable {
   return vscode.Disposable.from(
@@ -35,11 +36,11 @@ export async function setApiKey(services: Services, args: SetKeyArgs = {}): Prom
   if (!name) return undefined;
   const secret = args.secret !== undefined ? cleanSecret(args.secret) : await askSecret(name);
   if (!secret) {
-    if (!interactive) throw new Error('That does not look like an API key.');
+    if (!interactive) throw new Error(vscode.l10n.t('That does not look like an API key.'));
     return undefined;
   }
   const check = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Model Gateway: checking key "${name}" with GET /v1/models…`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Model Gateway: checking key "{0}" with GET /v1/models…', name), cancellable: true },
     (_progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
@@ -49,17 +50,16 @@ export async function setApiKey(services: Services, args: SetKeyArgs = {}): Prom
   );
   if (check.ok && check.unlisted) {
     const info = await services.keys.set(name, secret);
-    const detail = describeUnlisted(check);
-    services.log.info(`Key "${name}" (${info.fingerprint}) saved. ${detail}`);
-    const declare = 'Declare Models';
-    void vscode.window.showInformationMessage(`Model Gateway: key "${name}" (${info.fingerprint}) saved in VS Code's secret storage. ${detail}`, ...(check.total ? [] : [declare]))
+    services.log.info(`Key "${name}" (${info.fingerprint}) saved. ${describeUnlisted(check)}`);
+    const declare = vscode.l10n.t('Declare Models');
+    void vscode.window.showInformationMessage(`${vscode.l10n.t('Model Gateway: key "{0}" ({1}) saved in VS Code\'s secret storage.', name, info.fingerprint)} ${describeUnlisted(check, vscode.l10n)}`, ...(check.total ? [] : [declare]))
       .then((choice) => (choice ? vscode.commands.executeCommand(Commands.openSettings, 'models.declared') : undefined));
     return info;
   }
   if (check.ok) {
     const info = await services.keys.set(name, secret);
     services.log.info(`Key "${name}" (${info.fingerprint}) checked (${describeCount(check)}) and saved.`);
-    void vscode.window.showInformationMessage(`Model Gateway: key "${name}" (${info.fingerprint}) works: ${describeCount(check)} listed. Saved in VS Code's secret storage.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Model Gateway: key "{0}" ({1}) works: {2} listed. Saved in VS Code\'s secret storage.', name, info.fingerprint, describeCount(check, vscode.l10n)));
     return info;
   }
   return handleFailedCheck(services, name, secret, check, args, interactive);
@@ -70,13 +70,12 @@ async function handleFailedCheck(
 ): Promise<KeyInfo | undefined> {
   if (check.verdict === 'rejected') {
     services.log.warn(`Key "${name}" rejected by the gateway (401); not saved.`);
-    const message = 'Model Gateway: the gateway rejected this key (401: incomplete, revoked or wrong). It was NOT saved. '
-      + 'If it was revoked or may be exposed, create a new key in your gateway console and set that one. Never paste a key into a support request.';
+    const message = vscode.l10n.t('Model Gateway: the gateway rejected this key (401: incomplete, revoked or wrong). It was NOT saved. If it was revoked or may be exposed, create a new key in your gateway console and set that one. Never paste a key into a support request.');
     if (!interactive) {
       void vscode.window.showErrorMessage(message);
       return undefined;
     }
-    const again = await vscode.window.showErrorMessage(message, 'Try Another Key');
+    const again = await vscode.window.showErrorMessage(message, vscode.l10n.t('Try Another Key'));
     if (again) return setApiKey(services, { name });
     return undefined;
   }
@@ -87,15 +86,15 @@ async function handleFailedCheck(
       return undefined;
     }
   } else {
-    const save = 'Save Anyway';
+    const save = vscode.l10n.t('Save Anyway');
     const choice = await vscode.window.showWarningMessage(
-      `Model Gateway: the key could not be checked (${summary(check.error)}). The gateway did not say it is wrong. Save it anyway?`,
-      { modal: true, detail: 'You can run Check Connection afterwards to see each step.' }, save,
+      vscode.l10n.t('Model Gateway: the key could not be checked ({0}). The gateway did not say it is wrong. Save it anyway?', summary(check.error)),
+      { modal: true, detail: vscode.l10n.t('You can run Check Connection afterwards to see each step.') }, save,
     );
     if (choice !== save) return undefined;
   }
   const info = await services.keys.set(name, secret);
-  void vscode.window.showWarningMessage(`Model Gateway: key "${name}" (${info.fingerprint}) saved without a successful check.`, 'Check Connection')
+  void vscode.window.showWarningMessage(vscode.l10n.t('Model Gateway: key "{0}" ({1}) saved without a successful check.', name, info.fingerprint), vscode.l10n.t('Check Connection'))
     .then((choice) => (choice ? vscode.commands.executeCommand(Commands.checkConnection) : undefined));
   return info;
 }
@@ -107,9 +106,9 @@ function summary(error: unknown): string {
 }
 
 async function explainNoBaseUrl(services: Services, interactive: boolean): Promise<void> {
-  const why = services.config.current.baseUrlProblem ?? 'No base URL is set.';
+  const why = services.config.current.baseUrlProblem ?? vscode.l10n.t('No base URL is set.');
   if (!interactive) throw new Error(why);
-  const choice = await vscode.window.showWarningMessage(`Model Gateway: set the base URL first, so the key can be checked. ${why}`, 'Open Settings');
+  const choice = await vscode.window.showWarningMessage(`${vscode.l10n.t('Model Gateway: set the base URL first, so the key can be checked.')} ${why}`, vscode.l10n.t('Open Settings'));
   if (choice) await vscode.commands.executeCommand(Commands.openSettings, 'baseUrl');
 }
 
@@ -117,15 +116,15 @@ async function askName(services: Services): Promise<string | undefined> {
   const existing = await services.keys.list();
   const suggestion = suggestName(existing.map((key) => key.name));
   const typed = await vscode.window.showInputBox({
-    title: 'Model Gateway: Set API Key (1/2)',
-    prompt: `A name for this key, e.g. the device or workload it belongs to ("laptop", "ci-runner"). ${ONE_KEY_ADVICE}`,
+    title: vscode.l10n.t('Model Gateway: Set API Key (1/2)'),
+    prompt: `${vscode.l10n.t('A name for this key, e.g. the device or workload it belongs to ("laptop", "ci-runner").')} ${oneKeyAdvice()}`,
     value: suggestion,
     ignoreFocusOut: true,
     validateInput: (value) => {
       const name = cleanKeyName(value);
-      if (!name) return 'Enter a name (1–64 characters).';
+      if (!name) return vscode.l10n.t('Enter a name (1–64 characters).');
       return existing.some((key) => key.name === name)
-        ? { message: `A key named "${name}" is stored; it will be replaced.`, severity: vscode.InputBoxValidationSeverity.Warning }
+        ? { message: vscode.l10n.t('A key named "{0}" is stored; it will be replaced.', name), severity: vscode.InputBoxValidationSeverity.Warning }
         : undefined;
     },
   });
@@ -141,11 +140,11 @@ export function suggestName(taken: readonly string[], host = os.hostname()): str
 
 async function askSecret(name: string): Promise<string | undefined> {
   const typed = await vscode.window.showInputBox({
-    title: `Model Gateway: Set API Key (2/2): "${name}"`,
-    prompt: `Paste the API key. It is checked with GET /v1/models, then stored in VS Code's secret storage only. ${ONE_KEY_ADVICE}`,
+    title: vscode.l10n.t('Model Gateway: Set API Key (2/2): "{0}"', name),
+    prompt: `${vscode.l10n.t('Paste the API key. It is checked with GET /v1/models, then stored in VS Code\'s secret storage only.')} ${oneKeyAdvice()}`,
     password: true,
     ignoreFocusOut: true,
-    validateInput: (value) => (cleanSecret(value) ? undefined : 'Paste the whole key (no spaces).'),
+    validateInput: (value) => (cleanSecret(value) ? undefined : vscode.l10n.t('Paste the whole key (no spaces).')),
   });
   return typed === undefined ? undefined : cleanSecret(typed);
 }
@@ -153,21 +152,21 @@ async function askSecret(name: string): Promise<string | undefined> {
 export async function removeApiKey(services: Services, name?: string): Promise<boolean> {
   const keys = await services.keys.list();
   if (keys.length === 0) {
-    void vscode.window.showInformationMessage('Model Gateway: no API key is stored.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Model Gateway: no API key is stored.'));
     return false;
   }
-  const target = name ?? (await pickKey(keys, 'Remove which key from this machine?', (await services.keys.active())?.name))?.name;
+  const target = name ?? (await pickKey(keys, vscode.l10n.t('Remove which key from this machine?'), (await services.keys.active())?.name))?.name;
   if (!target || !keys.some((key) => key.name === target)) return false;
   if (name === undefined) {
-    const remove = 'Remove';
-    const choice = await vscode.window.showWarningMessage(`Remove the key "${target}" from VS Code's secret storage?`, {
-      modal: true, detail: 'The key stays valid at the gateway. If it may be exposed, revoke and replace it in your gateway console.',
+    const remove = vscode.l10n.t('Remove');
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Remove the key "{0}" from VS Code\'s secret storage?', target), {
+      modal: true, detail: vscode.l10n.t('The key stays valid at the gateway. If it may be exposed, revoke and replace it in your gateway console.'),
     }, remove);
     if (choice !== remove) return false;
   }
   await services.keys.remove(target);
   services.log.info(`Key "${target}" removed.`);
-  void vscode.window.showInformationMessage(`Model Gateway: key "${target}" removed from this machine.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Model Gateway: key "{0}" removed from this machine.', target));
   return true;
 }
 
@@ -175,13 +174,15 @@ export async function switchKey(services: Services, name?: string): Promise<KeyI
   const keys = await services.keys.list();
   const active = await services.keys.active();
   if (name === undefined && keys.length < 2) {
-    const add = 'Set API Key';
-    const only = active ? `Only one key is stored ("${active.name}", ${active.fingerprint}).` : 'No key is stored.';
-    const choice = await vscode.window.showInformationMessage(`Model Gateway: ${only} Add another with Set API Key (one key per device or workload).`, add);
+    const add = vscode.l10n.t('Set API Key');
+    const message = active
+      ? vscode.l10n.t('Model Gateway: only one key is stored ("{0}", {1}). Add another with Set API Key (one key per device or workload).', active.name, active.fingerprint)
+      : vscode.l10n.t('Model Gateway: no key is stored. Add one with Set API Key (one key per device or workload).');
+    const choice = await vscode.window.showInformationMessage(message, add);
     if (choice) await vscode.commands.executeCommand(Commands.setApiKey);
     return active;
   }
-  const target = name ?? (await pickKey(keys, 'Switch to which key?', active?.name))?.name;
+  const target = name ?? (await pickKey(keys, vscode.l10n.t('Switch to which key?'), active?.name))?.name;
   if (!target) return undefined;
   await services.keys.switchTo(target);
   const info = keys.find((key) => key.name === target);
@@ -191,7 +192,7 @@ export async function switchKey(services: Services, name?: string): Promise<KeyI
 
 async function pickKey(keys: KeyInfo[], placeHolder: string, activeName?: string): Promise<KeyInfo | undefined> {
   const items = keys.map((key) => ({
-    label: key.name, description: `fingerprint ${key.fingerprint}`, detail: key.name === activeName ? 'active' : undefined, key,
+    label: key.name, description: vscode.l10n.t('fingerprint {0}', key.fingerprint), detail: key.name === activeName ? vscode.l10n.t('active') : undefined, key,
   }));
   return (await vscode.window.showQuickPick(items, { placeHolder, ignoreFocusOut: true }))?.key;
 }

@@ -47,11 +47,11 @@ export function createConfigService(allowances: AllowanceStore): HostConfigServi
     return Array.isArray(stored) ? stored.filter((id): id is string => typeof id === 'string') : [];
   };
   const read = (): Config => {
-    const config = parseConfig(readRawConfig());
+    const config = parseConfig(readRawConfig(), vscode.l10n);
     const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('baseUrl');
     const toAllow = workspaceBaseUrlToAllow({ user: inspected?.globalValue, workspace: inspected?.workspaceValue });
     if (!toAllow || allowed().includes(allowanceId(workspaceIdentity(), toAllow))) return config;
-    return { ...config, baseUrl: '', baseUrlProblem: workspaceBaseUrlProblem(toAllow), workspaceBaseUrlToAllow: toAllow };
+    return { ...config, baseUrl: '', baseUrlProblem: workspaceBaseUrlProblem(toAllow, vscode.l10n), workspaceBaseUrlToAllow: toAllow };
   };
   let current = read();
   let proxy = readProxySettings();

@@ -1,5 +1,7 @@
-// Maps the gateway core's advice actions to notification buttons and the commands they run.
+// Maps the gateway core's advice actions to notification buttons and the commands they run. Pure: the labels
+// are translated by the Localizer passed in (vscode.l10n from the ErrorPresenter).
 import type { AdviceAction } from '../gateway';
+import { english, type Localizer } from '../shared/l10n';
 import { Commands } from '../shared/commands';
 
 export interface ActionButton {
@@ -13,19 +15,22 @@ export interface ActionButton {
  * feature that owns the request (ErrorPresenter has nothing to replay), 'openConsoleAdvice' is already
  * in the words (the console lives outside VS Code).
  */
-export function actionButton(action: AdviceAction): ActionButton | undefined {
+export function actionButtonIn(l10n: Localizer, action: AdviceAction): ActionButton | undefined {
   switch (action) {
     case 'replaceKey':
-      return { label: 'Replace Key', command: Commands.setApiKey, args: [] };
+      return { label: l10n.t('Replace Key'), command: Commands.setApiKey, args: [] };
     case 'checkConnection':
-      return { label: 'Check Connection', command: Commands.checkConnection, args: [] };
+      return { label: l10n.t('Check Connection'), command: Commands.checkConnection, args: [] };
     case 'openBaseUrlSetting':
-      return { label: 'Open Settings', command: Commands.openSettings, args: ['baseUrl'] };
+      return { label: l10n.t('Open Settings'), command: Commands.openSettings, args: ['baseUrl'] };
     case 'showLog':
-      return { label: 'Show Log', command: Commands.showLog, args: [] };
+      return { label: l10n.t('Show Log'), command: Commands.showLog, args: [] };
     case 'refreshModels':
-      return { label: 'Refresh Models', command: Commands.refreshModels, args: [] };
+      return { label: l10n.t('Refresh Models'), command: Commands.refreshModels, args: [] };
     default:
       return undefined;
   }
 }
+
+/** The English buttons (tests, and callers without a Localizer). */
+export const actionButton = (action: AdviceAction): ActionButton | undefined => actionButtonIn(english, action);

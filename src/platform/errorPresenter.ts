@@ -7,7 +7,7 @@ import { isGatewayError } from '../gateway/errors';
 import type { Logger } from '../gateway/types';
 import type { Config } from '../shared/config';
 import type { ErrorPresenter, ErrorSurface, ModelCatalog } from './services';
-import { actionButton, type ActionButton } from './errorActions';
+import { actionButtonIn, type ActionButton } from './errorActions';
 import { redact } from './redact';
 
 export interface ErrorPresenterDeps {
@@ -20,11 +20,12 @@ export function createErrorPresenter(deps: ErrorPresenterDeps): ErrorPresenter {
   return {
     async show(error: unknown, surface: ErrorSurface): Promise<void> {
       if (isGatewayError(error) && error.kind === 'aborted') return;
-      const advice = adviseOnError(error, { baseUrl: deps.config.current.baseUrl, surface });
+      const advice = adviseOnError(error, { baseUrl: deps.config.current.baseUrl, surface, l10n: vscode.l10n });
       deps.log.error(`${advice.title} ${advice.detail}`.trim(), isGatewayError(error) ? error.supportRecord() : error);
       refreshCatalogWhenModelMissing(error, deps);
-      const buttons = dedupe(advice.actions.map(actionButton).filter((button): button is ActionButton => button !== undefined));
-      const message = redact(`Model Gateway: ${advice.title}${advice.detail ? ` ${advice.detail}` : ''}${consoleNote(error, advice.detail)}`);
+      const buttons = dedupe(advice.actions.map((action) => actionButtonIn(vscode.l10n, action)).filter((button): button is ActionButton => button !== undefined));
+      // The product name prefixes every notification, in every language.
+      const message = redact(`Model Gateway: ${advice.title}${advice.detail ? ` ${advice.detail}` : ''}${consoleNote(error)}`);
       const severity = isGatewayError(error) && error.kind === 'rate_limited' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
       const choice = await severity(message, ...buttons.map((button) => button.label));
       const chosen = buttons.find((button) => button.label === choice);
@@ -42,9 +43,10 @@ function refreshCatalogWhenModelMissing(error: unknown, deps: ErrorPresenterDeps
 }
 
 /** On 401 the user must hear that a revoked or exposed key is replaced in the console (docs/gateway-protocol.md#keys). */
-function consoleNote(error: unknown, detail: string): string {
-  if (!isGatewayError(error) || error.kind !== 'auth' || /revoked or exposed/i.test(detail)) return '';
-  return ' A key that was revoked or may be exposed must be revoked and replaced in your gateway console.';
+function consoleNote(error: unknown): string {
+  // The advice never says it itself (an upstream 401 is about the gateway's credentials, but the note still holds).
+  if (!isGatewayError(error) || error.kind !== 'auth') return '';
+  return ` ${vscode.l10n.t('A key that was revoked or may be exposed must be revoked and replaced in your gateway console.')}`;
 }
 
 function dedupe(buttons: ActionButton[]): ActionButton[] {

@@ -105,11 +105,11 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
 
 /** Asks before the key goes to a base URL that the workspace's settings chose; true when the user allowed it. */
 async function askToAllowWorkspaceBaseUrl(baseUrl: string, config: GatewayAccessDeps['config']): Promise<boolean> {
-  const allow = 'Allow for This Workspace';
-  const open = 'Open Workspace Settings';
+  const allow = vscode.l10n.t('Allow for This Workspace');
+  const open = vscode.l10n.t('Open Workspace Settings');
   const choice = await vscode.window.showWarningMessage(
-    `Model Gateway: this workspace's settings (.vscode/settings.json) set the base URL to ${baseUrl}, which is not your own setting.`,
-    { modal: true, detail: 'Allowing it sends your API key to that address for requests from this workspace. Allow it only if you trust whoever wrote the workspace settings.' },
+    vscode.l10n.t("Model Gateway: this workspace's settings (.vscode/settings.json) set the base URL to {0}, which is not your own setting.", baseUrl),
+    { modal: true, detail: vscode.l10n.t('Allowing it sends your API key to that address for requests from this workspace. Allow it only if you trust whoever wrote the workspace settings.') },
     allow, open,
   );
   if (choice === open) await vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile');
@@ -120,14 +120,14 @@ async function askToAllowWorkspaceBaseUrl(baseUrl: string, config: GatewayAccess
 
 async function explainMissing(what: 'key' | 'baseUrl' | undefined, config: Config): Promise<void> {
   if (what === 'baseUrl') {
-    const setUrl = 'Open Settings';
-    const why = config.baseUrlProblem ?? 'No base URL is set.';
+    const setUrl = vscode.l10n.t('Open Settings');
+    const why = config.baseUrlProblem ?? vscode.l10n.t('No base URL is set.');
     const choice = await vscode.window.showWarningMessage(`Model Gateway: ${why}`, setUrl);
     if (choice === setUrl) await vscode.commands.executeCommand(Commands.openSettings, 'baseUrl');
     return;
   }
-  const setKey = 'Set API Key';
-  const message = 'Model Gateway: no API key is stored. Create a dedicated key for this device in your gateway console, then set it here.';
+  const setKey = vscode.l10n.t('Set API Key');
+  const message = vscode.l10n.t('Model Gateway: no API key is stored. Create a dedicated key for this device in your gateway console, then set it here.');
   const choice = await vscode.window.showWarningMessage(message, setKey);
   if (choice === setKey) await vscode.commands.executeCommand(Commands.setApiKey);
 }

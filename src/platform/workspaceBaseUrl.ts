@@ -4,6 +4,7 @@
 // and differs from the user's own is used only after the user allowed it for that workspace. Pure: no `vscode`.
 import { createHash } from 'crypto';
 import { normalizeBaseUrl } from '../shared/baseUrl';
+import { english, type Localizer } from '../shared/l10n';
 
 /** The raw values of `modelGateway.baseUrl` per settings scope, as `inspect()` reports them. */
 export interface BaseUrlSources {
@@ -27,7 +28,6 @@ export function allowanceId(workspaceIdentity: string, baseUrl: string): string 
 }
 
 /** The words shown while the workspace's base URL waits for the user's decision. */
-export function workspaceBaseUrlProblem(baseUrl: string): string {
-  return `This workspace's settings point Model Gateway at ${baseUrl}, which is not your own base URL setting. ` +
-    'Your API key is not sent there until you allow it for this workspace.';
+export function workspaceBaseUrlProblem(baseUrl: string, l10n: Localizer = english): string {
+  return l10n.t("This workspace's settings point Model Gateway at {0}, which is not your own base URL setting. Your API key is not sent there until you allow it for this workspace.", baseUrl);
 }

@@ -1,6 +1,7 @@
 // Typed configuration. `parseConfig(raw)` is pure and unit-tested; src/platform/config.ts feeds it
 // from getConfiguration('modelGateway').
 import { normalizeBaseUrl } from './baseUrl';
+import { english, type Localizer } from './l10n';
 
 export type ModelKind = 'chat' | 'image';
 
@@ -65,10 +66,11 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 const FORBIDDEN_HEADERS = new Set(['authorization', 'x-api-key', 'content-type', 'host', 'content-length']);
 
 /** Reads a raw settings record (keys of CONFIG_KEYS) into a Config with defaults; never throws. */
-export function parseConfig(raw: Record<string, unknown>): Config {
+/** `l10n` translates the base-URL notice and problem (the host passes vscode.l10n). */
+export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = english): Config {
   const problems: string[] = [];
   const reader = new Reader(raw, problems);
-  const base = describeBaseUrl(reader.string('baseUrl', ''));
+  const base = describeBaseUrl(reader.string('baseUrl', ''), l10n);
   return {
     baseUrl: base.baseUrl,
     baseUrlRaw: base.raw,
@@ -100,10 +102,10 @@ export function parseConfig(raw: Record<string, unknown>): Config {
 }
 
 /** The base URL as typed, normalised by the gateway core, with what changed or why it is unusable. */
-export function describeBaseUrl(typed: string): { raw: string; baseUrl: string; notice?: string; problem?: string } {
+export function describeBaseUrl(typed: string, l10n: Localizer = english): { raw: string; baseUrl: string; notice?: string; problem?: string } {
   const raw = typed.trim();
-  if (raw === '') return { raw, baseUrl: '', problem: 'No base URL is set. Enter the site root of your gateway in the setting modelGateway.baseUrl.' };
-  const result = normalizeBaseUrl(raw);
+  if (raw === '') return { raw, baseUrl: '', problem: l10n.t('No base URL is set. Enter the site root of your gateway in the setting modelGateway.baseUrl.') };
+  const result = normalizeBaseUrl(raw, l10n);
   if (result.problem) return { raw, baseUrl: '', problem: result.problem };
   return { raw, baseUrl: result.baseUrl, ...(result.changed && result.notice ? { notice: result.notice } : {}) };
 }
