@@ -1,5 +1,5 @@
 // The conversation model: plain data and pure functions over it (no `vscode` import).
-import type { ChatMessage, ConversationSettings, ConversationSummary } from '../shared/protocol/chat';
+import type { ChatMessage, ChatMode, ConversationSettings, ConversationSummary } from '../shared/protocol/chat';
 
 export interface Conversation {
   id: string;
@@ -11,6 +11,8 @@ export interface Conversation {
   /** Overrides of the settings defaults; absent fields follow the settings. */
   overrides: Partial<ConversationSettings>;
   messages: ChatMessage[];
+  /** Ask (absent) or Agent: chosen per conversation in the composer, kept in its history. */
+  mode?: ChatMode;
 }
 
 export const UNTITLED = 'New chat';
@@ -69,7 +71,10 @@ export function findMessage(conversation: Conversation, messageId: string): Chat
 }
 
 export function summarize(conversation: Conversation): ConversationSummary {
-  return { id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt, messageCount: conversation.messages.length };
+  return {
+    id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt, messageCount: conversation.messages.length,
+    ...(conversation.mode === 'agent' ? { mode: conversation.mode } : {}),
+  };
 }
 
 /** Newest first. */

@@ -1,6 +1,6 @@
 // History persistence format (pure): one index of conversations plus one file per conversation,
 // versioned and validated on read so a damaged file loses only what is damaged.
-import type { ChatAttachment, ChatMessage, ChatMessageStatus, ConversationSettings } from '../shared/protocol/chat';
+import type { AgentToolCard, AgentTokens, AgentTurnInfo, ChatAttachment, ChatMessage, ChatMessageStatus, ConversationSettings } from '../shared/protocol/chat';
 import type { Conversation } from './conversation';
 
 export const HISTORY_VERSION = 1;
@@ -67,6 +67,7 @@ export function parseConversation(data: string | undefined): Conversation | unde
     updatedAt: c.updatedAt,
     overrides: parseOverrides(c.overrides),
     messages: c.messages.map(parseMessage).filter((m): m is ChatMessage => m !== undefined),
+    ...(c.mode === 'agent' ? { mode: 'agent' as const } : {}),
   };
 }
 
@@ -95,7 +96,49 @@ function parseMessage(value: unknown): ChatMessage | undefined {
     // A stored card keeps its words but no live actions that would resend (no queue, no countdown).
     message.error = { title: value.error.title, detail: value.error.detail, actions: [], ...(isString(value.error.requestId) ? { requestId: value.error.requestId } : {}) };
   }
+  const agent = parseAgent(value.agent, status);
+  if (agent) message.agent = agent;
   return message;
+}
+
+const TOOL_STATUSES = ['proposed', 'asking', 'running', 'done', 'error', 'refused'];
+
+function parseTokens(v: unknown): AgentTokens | undefined {
+  if (!isRecord(v) || ![v.input, v.output, v.cacheRead, v.cacheWrite].every(isNumber)) return undefined;
+  return { input: v.input as number, output: v.output as number, cacheRead: v.cacheRead as number, cacheWrite: v.cacheWrite as number };
+}
+
+/**
+ * An agent turn as stored. A turn that was running when the window closed has no live approvals or waits:
+ * its open cards come back as stopped (refused), so no button answers a prompt nobody is waiting for.
+ */
+function parseAgent(v: unknown, status: ChatMessageStatus): AgentTurnInfo | undefined {
+  if (!isRecord(v) || !isSafeId(v.turnId)) return undefined;
+  const tools: AgentToolCard[] = (Array.isArray(v.tools) ? v.tools : []).filter((t): t is Record<string, unknown> =>
+    isRecord(t) && isSafeId(t.id) && isNumber(t.step) && isString(t.name) && isString(t.summary) && TOOL_STATUSES.includes(t.status as string),
+  ).map((t) => {
+    const card: AgentToolCard = { id: t.id as string, step: t.step as number, name: t.name as string, summary: t.summary as string, status: t.status as AgentToolCard['status'] };
+    if (isString(t.note)) card.note = t.note;
+    if (isString(t.result)) card.result = t.result;
+    if (t.resultTruncated === true) card.resultTruncated = true;
+    if (card.status === 'asking' || card.status === 'running' || card.status === 'proposed') {
+      card.status = 'refused';
+      card.note = 'The turn ended before this call finished (the window was closed).';
+    }
+    return card;
+  });
+  const steps = (Array.isArray(v.steps) ? v.steps : []).flatMap((s) => {
+    const tokens = isRecord(s) && isNumber(s.step) ? parseTokens(s.tokens) : undefined;
+    return tokens && isRecord(s) ? [{ step: s.step as number, tokens }] : [];
+  });
+  const info: AgentTurnInfo = { turnId: v.turnId, tools, steps };
+  const tokens = parseTokens(v.tokens);
+  if (tokens) info.tokens = tokens;
+  if (Array.isArray(v.notes)) info.notes = v.notes.filter(isString);
+  if (isRecord(v.end) && isString(v.end.reason) && isString(v.end.message)) info.end = { reason: v.end.reason, message: v.end.message, retry: v.end.retry === true };
+  else if (status !== 'complete') info.end = { reason: 'stopped', message: 'The turn ended when the window was closed.', retry: true };
+  if (v.restored === true) info.restored = true;
+  return info;
 }
 
 function isAttachment(value: unknown): value is ChatAttachment {

@@ -6,6 +6,8 @@ import type { CatalogSnapshot, Services } from '../platform/services';
 import { isListMissing, UNLISTED_HINT } from '../catalog/listing';
 import { Commands, Views } from '../shared/commands';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
+import { registerAgentHost, type AgentHost } from '../agentHost';
+import { AgentTurns, changeView } from './agentTurn';
 import { makeAttachment } from './attachments';
 import { ChatViewProvider } from './chatViewProvider';
 import { toErrorCard } from './errorCard';
@@ -18,6 +20,20 @@ export const CHAT_BUSY_CONTEXT = 'modelGateway.chatBusy';
 export function registerChat(services: Services): vscode.Disposable {
   const { context, config, log } = services;
   const provider: ChatViewProvider = new ChatViewProvider(context.extensionUri, (m) => void handle(m), () => log.warn('chat: ignored a malformed message from the webview'));
+  const agentHost = registerAgentHost(context);
+  const agent = new AgentTurns({
+    host: agentHost,
+    state: context.globalState,
+    log,
+    // Its own client with the client's 429 retries off: the loop waits itself and shows every wait.
+    client: async () => {
+      if (!(await services.gateway.clientOrExplain())) return undefined;
+      const withKey = await services.gateway.clientWithKey();
+      const secret = withKey && await services.keys.activeSecret();
+      if (!withKey || !secret) return undefined;
+      return { client: services.gateway.clientFor(secret, { maxRetries: 0 }), keyId: withKey.key.fingerprint };
+    },
+  });
   const session = new SessionController({
     storage: historyFiles(context.globalStorageUri),
     getClient: () => services.gateway.clientOrExplain(),
@@ -28,6 +44,7 @@ export function registerChat(services: Services): vscode.Disposable {
     newId: () => randomUUID(),
     now: () => Date.now(),
     log,
+    agent,
   });
   const loaded = session.load().catch((e) => log.error('chat: history could not be read', e));
 
@@ -77,6 +94,8 @@ export function registerChat(services: Services): vscode.Disposable {
     { dispose: () => session.dispose() },
     vscode.window.registerWebviewViewProvider(Views.chat, provider),
     services.catalog.onDidChange((snapshot) => showModels(snapshot)),
+    agentHost.changes.onDidChange((changes) => provider.post({ type: 'changes', changes: changes.map(changeView) })),
+    agentHost.onDidChangeAvailability((availability) => provider.post({ type: 'agentAvailability', availability })),
     config.onDidChange(() => { if (provider.isReady) provider.post({ type: 'snapshot', snapshot: session.snapshot() }); }),
     vscode.commands.registerCommand(Commands.openChat, async () => { await provider.reveal(); provider.post({ type: 'focusInput' }); }),
     vscode.commands.registerCommand(Commands.newChat, async () => { await loaded; session.newConversation(); await provider.reveal(); provider.post({ type: 'focusInput' }); }),
@@ -111,6 +130,41 @@ export function registerChat(services: Services): vscode.Disposable {
         if (m.action === 'retry') return s.retry(m.messageId);
         await runErrorAction(m.action);
         return undefined;
+      case 'setMode': return s.setMode(m.mode);
+      case 'approval': return agent.answer(m.toolUseId, m.approved) ? undefined : 'That call no longer waits for an answer.';
+      case 'change': return changeAction(agentHost, m.changeId, m.action);
+      case 'changesAll':
+        if (m.action === 'accept') await agentHost.changes.acceptAll();
+        else await agentHost.changes.rejectAll('the user rejected all pending changes');
+        return undefined;
+      case 'restoreCheckpoint': return restore(s, m.messageId);
     }
   }
+
+  /** Reverts the workspace to before an agent turn (and every later one), after the user confirms. */
+  async function restore(s: SessionController, messageId: string): Promise<string | undefined> {
+    if (s.busy) return 'A reply is still in progress. Stop it before restoring.';
+    const turnId = s.agentTurn(messageId);
+    if (!turnId) return 'This answer has no checkpoint.';
+    const checkpoints = await agentHost.checkpoints.list();
+    const index = checkpoints.findIndex((c) => c.turnId === turnId);
+    if (index < 0) return 'Nothing to restore: this turn changed no files, or it was already restored.';
+    const later = checkpoints.length - 1 - index;
+    const restoreLabel = 'Restore';
+    const detail = `Files this agent turn${later > 0 ? ` and the ${later} later turn${later === 1 ? '' : 's'}` : ''} changed go back to their previous content; files it created are deleted.`;
+    const choice = await vscode.window.showWarningMessage('Restore the workspace to before this agent turn?', { modal: true, detail }, restoreLabel);
+    if (choice !== restoreLabel) return undefined;
+    const report = await agentHost.checkpoints.restore(turnId);
+    s.markRestored(messageId);
+    const failed = report.files.filter((f) => f.action === 'failed');
+    const summary = `Restored ${report.files.length - failed.length} file${report.files.length - failed.length === 1 ? '' : 's'} to before the turn.`;
+    if (failed.length > 0) void vscode.window.showWarningMessage(`${summary} ${failed.length} could not be restored: ${failed.map((f) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(f.uri))}${f.message ? ` (${f.message})` : ''}`).join('; ')}`);
+    else void vscode.window.showInformationMessage(summary);
+    return undefined;
+  }
+}
+
+async function changeAction(host: AgentHost, id: string, action: 'open' | 'accept' | 'reject'): Promise<string | undefined> {
+  const done = action === 'open' ? await host.changes.open(id) : action === 'accept' ? await host.changes.accept(id) : await host.changes.reject(id, 'the user rejected it');
+  return done ? undefined : 'That change is no longer pending.';
 }

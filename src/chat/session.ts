@@ -2,7 +2,11 @@
 // Owns the conversations, runs one answer at a time, queues after 429, and posts deltas, never whole conversations.
 import type { GatewayClient, Logger } from '../gateway/types';
 import type { WaitNotice } from '../gateway/retry';
-import type { ChatAttachment, ChatMessage, ChatSnapshot, ConversationSettings, ErrorCard, HostToWebviewMessage, ModelOption } from '../shared/protocol/chat';
+import type {
+  AgentAvailability, AgentTurnInfo, ChatAttachment, ChatMessage, ChatMode, ChatSnapshot, ConversationSettings, ErrorCard, HostToWebviewMessage, ModelOption,
+  PendingChangeView,
+} from '../shared/protocol/chat';
+import type { AgentEventSink } from './agentEvents';
 import { appendMessage, effectiveSettings, findMessage, truncateFrom, type Conversation } from './conversation';
 import { ConversationStore } from './conversationStore';
 import { ChatSetupError } from './errorCard';
@@ -28,6 +32,38 @@ export interface SessionDeps {
   batchMs?: number;
   /** Wait after a 429 that named no Retry-After. */
   defaultRetryMs?: number;
+  /** Agent mode (absent: Ask only). */
+  agent?: AgentRunner;
+}
+
+export interface AgentRunContext {
+  conversationId: string;
+  /** The answer being written; its `agent` record is the turn's state. */
+  message: ChatMessage & { agent: AgentTurnInfo };
+  /** The conversation before the answer (ends with the question). */
+  history: ChatMessage[];
+  settings: ConversationSettings;
+  /** Stop: closes the request and cancels the running tool. */
+  signal: AbortSignal;
+  sink: AgentEventSink;
+}
+
+export interface AgentRunOutcome {
+  status: 'complete' | 'stopped' | 'error';
+  error?: unknown;
+  model?: string;
+}
+
+/** The agent side as the session sees it (src/chat/agentTurn.ts runs turns through src/agent and src/agentHost). */
+export interface AgentRunner {
+  availability(): AgentAvailability;
+  run(context: AgentRunContext): Promise<AgentRunOutcome>;
+  changes(): PendingChangeView[];
+}
+
+/** A checkpoint id from a message id (letters, digits, _ and - only). */
+export function turnIdOf(messageId: string): string {
+  return `turn-${messageId.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 128);
 }
 
 interface ActiveAnswer {
@@ -81,7 +117,49 @@ export class SessionController {
       modelsProblem: this.modelsProblem,
       busy: this.busy,
       attachments: this.attachments,
+      mode: conversation.mode ?? 'ask',
+      agent: this.agentAvailability(),
+      changes: this.deps.agent?.changes() ?? [],
     };
+  }
+
+  agentAvailability(): AgentAvailability {
+    return this.deps.agent?.availability() ?? { ok: false, reason: 'Agent mode is not available in this window.' };
+  }
+
+  /** Switches the active conversation between Ask and Agent; returns a refusal to show, if any. */
+  setMode(mode: ChatMode): string | undefined {
+    const conversation = this.store.active;
+    if (this.active?.conversation === conversation || this.queued?.conversation === conversation) return 'A reply is still in progress. Stop it before switching modes.';
+    if (mode === 'agent') {
+      const available = this.agentAvailability();
+      if (!available.ok) {
+        this.deps.post({ type: 'mode', conversationId: conversation.id, mode: conversation.mode ?? 'ask' });
+        return available.reason;
+      }
+      conversation.mode = 'agent';
+    } else {
+      delete conversation.mode;
+    }
+    this.store.save(conversation);
+    this.deps.post({ type: 'mode', conversationId: conversation.id, mode });
+    this.deps.post({ type: 'conversations', conversations: this.store.summaries(), activeId: conversation.id });
+    return undefined;
+  }
+
+  /** The checkpoint of an agent answer in the active conversation (for Restore). */
+  agentTurn(messageId: string): string | undefined {
+    return findMessage(this.store.active, messageId)?.agent?.turnId;
+  }
+
+  /** Records that the workspace was restored to before this answer's turn. */
+  markRestored(messageId: string): void {
+    const conversation = this.store.active;
+    const message = findMessage(conversation, messageId);
+    if (!message?.agent) return;
+    message.agent.restored = true;
+    this.store.save(conversation);
+    this.deps.post({ type: 'agentRestored', conversationId: conversation.id, messageId });
   }
 
   setModels(models: ModelOption[], problem?: string): void {
@@ -140,6 +218,8 @@ export class SessionController {
     if (this.busy) return 'A reply is still in progress. Stop it first.';
     if (!text.trim() && this.attachments.length === 0) return 'Nothing to send.';
     const conversation = this.store.active;
+    const refusal = this.agentRefusal(conversation);
+    if (refusal) return refusal;
     const user = this.message('user', text);
     if (this.attachments.length > 0) user.attachments = this.attachments;
     this.attachments = [];
@@ -154,6 +234,8 @@ export class SessionController {
     const conversation = this.store.active;
     const target = findMessage(conversation, messageId);
     if (!target || target.role !== 'assistant') return 'Only an answer can be regenerated.';
+    const refusal = this.agentRefusal(conversation);
+    if (refusal) return refusal;
     this.truncate(conversation, messageId);
     this.answer(conversation);
     return undefined;
@@ -164,6 +246,8 @@ export class SessionController {
     const conversation = this.store.active;
     const target = findMessage(conversation, messageId);
     if (!target || target.role !== 'user') return 'Only a question can be edited.';
+    const refusal = this.agentRefusal(conversation);
+    if (refusal) return refusal;
     this.truncate(conversation, messageId);
     const user = this.message('user', text);
     if (target.attachments) user.attachments = target.attachments;
@@ -178,6 +262,7 @@ export class SessionController {
     const conversation = this.store.active;
     const last = conversation.messages[conversation.messages.length - 1];
     if (!last || last.id !== messageId || last.role !== 'assistant' || !last.text.trim()) return 'Only the last answer can be continued.';
+    if (last.agent || conversation.mode === 'agent') return 'An agent turn is not continued: send a new message (or Retry) instead.';
     last.text = last.text.trimEnd();
     this.run(conversation, last, true);
     return undefined;
@@ -209,9 +294,17 @@ export class SessionController {
 
   // ---- internals ----
 
+  /** Agent mode needs a trusted workspace: say why instead of silently answering without tools. */
+  private agentRefusal(conversation: Conversation): string | undefined {
+    if (conversation.mode !== 'agent') return undefined;
+    const available = this.agentAvailability();
+    return available.ok ? undefined : available.reason;
+  }
+
   private answer(conversation: Conversation): void {
     const assistant = this.message('assistant', '');
     assistant.status = 'streaming';
+    if (conversation.mode === 'agent' && this.deps.agent) assistant.agent = { turnId: turnIdOf(assistant.id), tools: [], steps: [] };
     this.append(conversation, assistant);
     this.run(conversation, assistant, false);
   }
@@ -229,6 +322,7 @@ export class SessionController {
 
   private async stream(answer: ActiveAnswer, prefill: boolean): Promise<void> {
     const { conversation, message } = answer;
+    if (message.agent && this.deps.agent) return this.streamAgent(answer, message as ChatMessage & { agent: AgentTurnInfo }, this.deps.agent);
     const settings = this.settingsOf(conversation);
     const history = conversation.messages.slice(0, conversation.messages.indexOf(message) + (prefill ? 1 : 0));
     const client = await this.deps.getClient();
@@ -255,6 +349,51 @@ export class SessionController {
     batcher.flush();
     if (message.model === undefined) message.model = settings.model;
     this.settle(answer, outcome);
+  }
+
+  /**
+   * One agent turn. Its 429 waits happen inside the loop (shown as a countdown), so the outcome never goes
+   * through the Ask queue: a billable turn is never sent again by itself.
+   */
+  private async streamAgent(answer: ActiveAnswer, message: ChatMessage & { agent: AgentTurnInfo }, agent: AgentRunner): Promise<void> {
+    const { conversation } = answer;
+    const settings = this.settingsOf(conversation);
+    const controller = new AbortController();
+    answer.stop = () => controller.abort();
+    if (answer.stopped) controller.abort();
+    const batcher = new DeltaBatcher(({ text, thinking }) => {
+      this.deps.post({
+        type: 'streamDelta', conversationId: conversation.id, messageId: message.id,
+        ...(text ? { text } : {}), ...(thinking ? { thinking } : {}),
+      });
+    }, this.deps.batchMs ?? 24, this.timers);
+    answer.flush = () => batcher.flush();
+    const history = conversation.messages.slice(0, conversation.messages.indexOf(message));
+    let outcome: AgentRunOutcome;
+    try {
+      outcome = await agent.run({
+        conversationId: conversation.id, message, history, settings, signal: controller.signal,
+        sink: {
+          // Text streamed so far goes out before a card, so the answer reads in the order it happened.
+          post: (m) => { batcher.flush(); this.deps.post(m); },
+          text: (kind, text) => {
+            if (kind === 'text') message.text += text;
+            else message.thinking = (message.thinking ?? '') + text;
+            batcher.push(kind, text);
+          },
+          now: this.deps.now,
+        },
+      });
+    } catch (error) {
+      outcome = { status: 'error', error };
+    }
+    batcher.flush();
+    if (this.active === answer) this.active = undefined;
+    if (message.model === undefined) message.model = outcome.model ?? settings.model;
+    const status = answer.stopped ? 'stopped' : outcome.status;
+    this.finish(conversation, message, status === 'error'
+      ? { status: 'error', error: outcome.error ?? new Error(message.agent.end?.message ?? 'The agent turn failed.') }
+      : status === 'stopped' ? { status: 'stopped' } : { status: 'complete', stopReason: null });
   }
 
   private settle(answer: ActiveAnswer, outcome: StreamOutcome | { status: 'stopped' }): void {

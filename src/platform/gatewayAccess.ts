@@ -7,7 +7,7 @@ import type { GatewayClient, Logger, SupportRecord } from '../gateway/types';
 import { Commands } from '../shared/commands';
 import type { Config } from '../shared/config';
 import { createDispatcher, describeProxyPlan, planProxy, type ProxySettings } from './proxy';
-import type { GatewayAccess, KeyInfo, KeyStore } from './services';
+import type { ClientOverrides, GatewayAccess, KeyInfo, KeyStore } from './services';
 
 export interface GatewayAccessDeps {
   config: {
@@ -41,9 +41,10 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
     return dispatcher.value;
   };
 
-  const build = (secret: string): GatewayClient => {
+  const build = (secret: string, overrides: ClientOverrides = {}): GatewayClient => {
     const config = deps.config.current;
     return createGatewayClient({
+      ...overrides,
       baseUrl: config.baseUrl,
       apiKey: secret,
       versionHeader: config.versionHeader,
@@ -92,7 +93,7 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
   return {
     client: async () => (await clientWithKey())?.client,
     clientOrExplain,
-    clientFor: (secret) => build(secret),
+    clientFor: (secret, overrides) => build(secret, overrides),
     clientWithKey,
     missing,
     proxyDescription: () => describeProxyPlan(planProxy(deps.config.proxy, env)),

@@ -1,7 +1,7 @@
 // What every feature receives from activate(): plain interfaces, passed in through register functions.
 // No global singletons. Implementations live next to this file (and in src/catalog/).
 import type * as vscode from 'vscode';
-import type { GatewayClient, Logger, ModelInfo, SupportRecord } from '../gateway/types';
+import type { GatewayClient, GatewayClientOptions, Logger, ModelInfo, SupportRecord } from '../gateway/types';
 import type { Config, ModelKind } from '../shared/config';
 import type { ProxySettings } from './proxy';
 
@@ -48,13 +48,19 @@ export interface KeyStore {
 }
 
 /** Builds gateway clients from the current settings, the active key and VS Code's proxy settings. */
+/** Client options a feature may set for its own client (everything else comes from the settings). */
+export type ClientOverrides = Pick<GatewayClientOptions, 'maxRetries'>;
+
 export interface GatewayAccess {
   /** A client for the active key, or undefined when no key or no valid base URL is configured. */
   client(): Promise<GatewayClient | undefined>;
   /** Like client(), but tells the user what is missing (with Set API Key / Open Settings actions) and returns undefined. */
   clientOrExplain(): Promise<GatewayClient | undefined>;
-  /** A client for an explicit key (used to check a key before it is saved). */
-  clientFor(secret: string): GatewayClient;
+  /**
+   * A client for an explicit key (used to check a key before it is saved). `overrides.maxRetries: 0`: the
+   * agent loop handles 429 itself and shows each wait.
+   */
+  clientFor(secret: string, overrides?: ClientOverrides): GatewayClient;
   /** The active client together with the key it uses (the catalog files lists under that key). */
   clientWithKey(): Promise<{ client: GatewayClient; key: KeyInfo } | undefined>;
   /** What keeps client() from returning a client, in words; undefined when nothing does. */

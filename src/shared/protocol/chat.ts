@@ -55,6 +55,86 @@ export interface ErrorCard {
   outcomeUnknown?: boolean;
 }
 
+// ---- Agent mode ----
+
+/** Ask: the chat answers (no tools). Agent: the model may read, propose edits and run commands (trusted workspaces). */
+export type ChatMode = 'ask' | 'agent';
+export const CHAT_MODES: readonly ChatMode[] = ['ask', 'agent'];
+
+/** Input, output, cache-read and cache-write tokens (of one step, or summed over a turn). */
+export interface AgentTokens {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/**
+ * A tool call's card. proposed: the model asked for it; asking: waits for the user (an approval, or the review
+ * of a diff); running; done; error (the tool failed); refused (the policy refused, or the user denied).
+ */
+export type AgentToolStatus = 'proposed' | 'asking' | 'running' | 'done' | 'error' | 'refused';
+
+export interface AgentToolCard {
+  /** The tool_use id (also the approval's id). */
+  id: string;
+  step: number;
+  name: string;
+  /** One line: the exact path or command, as the policy saw it. */
+  summary: string;
+  status: AgentToolStatus;
+  /** While asking: approve = Approve/Deny buttons; review = the diff waits in Pending changes. */
+  ask?: { kind: 'approve' | 'review'; reason: string; command?: string; paths?: string[] };
+  /** Why it was refused or denied. */
+  note?: string;
+  /** Progress text while running (command output so far; capped). */
+  progress?: string;
+  /** Start of the result as the model got it (untrusted text, rendered as text; capped). */
+  result?: string;
+  resultTruncated?: boolean;
+}
+
+export interface AgentStepUsage {
+  step: number;
+  tokens: AgentTokens;
+}
+
+export interface AgentTurnEnd {
+  reason: string;
+  /** One sentence for the user. */
+  message: string;
+  /** The user may send the question again (never automatic): step budget, unknown outcome, errors. */
+  retry: boolean;
+}
+
+/** What an agent turn did, stored with its answer (survives a reload: Restore stays available). */
+export interface AgentTurnInfo {
+  /** Checkpoint id of the turn (Restore reverts the workspace to before it). */
+  turnId: string;
+  tools: AgentToolCard[];
+  steps: AgentStepUsage[];
+  tokens?: AgentTokens;
+  /** Visible notes: caching switched off, context shortened. */
+  notes?: string[];
+  end?: AgentTurnEnd;
+  /** Epoch ms until which a 429 wait inside the loop lasts. */
+  waitUntil?: number;
+  /** The workspace was restored to before this turn. */
+  restored?: boolean;
+}
+
+/** A pending change as the chat lists it (Open diff / Accept / Reject). */
+export interface PendingChangeView {
+  id: string;
+  kind: 'edit' | 'create' | 'delete';
+  path: string;
+  added: number;
+  removed: number;
+  toolUseId?: string;
+}
+
+export type AgentAvailability = { ok: true } | { ok: false; reason: string };
+
 export interface ChatMessage {
   id: string;
   role: ChatRole;
@@ -68,6 +148,8 @@ export interface ChatMessage {
   stopReason?: string | null;
   error?: ErrorCard;
   createdAt: number;
+  /** An Agent-mode answer: its tool cards, cost and end. */
+  agent?: AgentTurnInfo;
 }
 
 export interface ConversationSummary {
@@ -75,6 +157,7 @@ export interface ConversationSummary {
   title: string;
   updatedAt: number;
   messageCount: number;
+  mode?: ChatMode;
 }
 
 /** Per-conversation settings; an empty model means "the default chat model". */
@@ -98,6 +181,10 @@ export interface ChatSnapshot {
   modelsProblem?: string;
   busy: boolean;
   attachments: ChatAttachment[];
+  /** The active conversation's mode (absent: ask). */
+  mode?: ChatMode;
+  agent?: AgentAvailability;
+  changes?: PendingChangeView[];
 }
 
 // ---- host → webview ----
@@ -130,7 +217,18 @@ export type HostToWebviewMessage =
   | { type: 'focusInput' }
   | { type: 'showConversations' }
   /** Reply to a webview request that failed validation or could not be done. */
-  | { type: 'requestFailed'; requestId: string; message: string };
+  | { type: 'requestFailed'; requestId: string; message: string }
+  | { type: 'mode'; conversationId: string; mode: ChatMode }
+  | { type: 'agentAvailability'; availability: AgentAvailability }
+  /** Adds or replaces one tool card of an agent answer. */
+  | { type: 'agentTool'; conversationId: string; messageId: string; tool: AgentToolCard }
+  | { type: 'agentUsage'; conversationId: string; messageId: string; step: AgentStepUsage; turn: AgentTokens }
+  /** A 429 wait inside the loop (until: epoch ms), or null when the wait is over. */
+  | { type: 'agentWait'; conversationId: string; messageId: string; until: number | null }
+  | { type: 'agentNote'; conversationId: string; messageId: string; note: string }
+  | { type: 'agentEnd'; conversationId: string; messageId: string; end: AgentTurnEnd }
+  | { type: 'agentRestored'; conversationId: string; messageId: string }
+  | { type: 'changes'; changes: PendingChangeView[] };
 
 // ---- webview → host ----
 
@@ -155,7 +253,17 @@ export type WebviewToHostMessage =
   | ({ type: 'insertCode'; code: string; languageId?: string } & Req)
   | ({ type: 'openCodeInEditor'; code: string; languageId?: string } & Req)
   | ({ type: 'openLink'; href: string } & Req)
-  | ({ type: 'errorAction'; messageId: string; action: ErrorActionId } & Req);
+  | ({ type: 'errorAction'; messageId: string; action: ErrorActionId } & Req)
+  | ({ type: 'setMode'; mode: ChatMode } & Req)
+  /** The answer to a tool call's approval prompt (toolUseId is the approval's id). */
+  | ({ type: 'approval'; toolUseId: string; approved: boolean } & Req)
+  | ({ type: 'change'; changeId: string; action: ChangeAction } & Req)
+  | ({ type: 'changesAll'; action: 'accept' | 'reject' } & Req)
+  /** Reverts the workspace to before the agent turn of this answer. */
+  | ({ type: 'restoreCheckpoint'; messageId: string } & Req);
+
+export type ChangeAction = 'open' | 'accept' | 'reject';
+export const CHANGE_ACTIONS: readonly ChangeAction[] = ['open', 'accept', 'reject'];
 
 export type WebviewToHostType = WebviewToHostMessage['type'];
 
@@ -203,6 +311,11 @@ const SHAPES: Record<WebviewToHostType, Record<string, Check>> = {
   openCodeInEditor: { code: str(LIMITS.code), languageId: optional(languageId) },
   openLink: { href: str(LIMITS.href, 1) },
   errorAction: { messageId: id, action: oneOf(ERROR_ACTIONS) },
+  setMode: { mode: oneOf(CHAT_MODES) },
+  approval: { toolUseId: id, approved: (v) => typeof v === 'boolean' },
+  change: { changeId: id, action: oneOf(CHANGE_ACTIONS) },
+  changesAll: { action: oneOf(['accept', 'reject'] as const) },
+  restoreCheckpoint: { messageId: id },
 };
 
 /** True only for a well-formed message of the chat webview: known type, every field typed and bounded, nothing extra. */

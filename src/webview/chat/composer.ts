@@ -1,5 +1,5 @@
 // The input area: attachments, the question, Send / Stop, and the conversation's settings.
-import type { ChatAttachment, ConversationSettings, ModelOption } from '../../shared/protocol/chat';
+import type { AgentAvailability, ChatAttachment, ChatMode, ConversationSettings, ModelOption } from '../../shared/protocol/chat';
 import { post } from './api';
 import { el, iconButton } from './dom';
 import { attachmentChips } from './messageView';
@@ -15,6 +15,11 @@ export class Composer {
   private readonly maxTokens: HTMLInputElement;
   private readonly systemPrompt: HTMLTextAreaElement;
   private readonly warning: HTMLElement;
+  /** Ask / Agent for this conversation (a native select: keyboard and screen readers work as everywhere). */
+  readonly mode: HTMLSelectElement;
+  private readonly modeNote: HTMLElement;
+  private availability: AgentAvailability = { ok: true };
+  private currentMode: ChatMode = 'ask';
   private busy = false;
 
   constructor(private readonly onDraft: (text: string) => void) {
@@ -28,13 +33,17 @@ export class Composer {
     this.maxTokens = el('input', { className: 'max-tokens', attrs: { type: 'number', min: '1', max: '1000000', 'aria-label': 'Max tokens', title: 'Max tokens' } });
     this.systemPrompt = el('textarea', { className: 'system-prompt', attrs: { rows: '3', 'aria-label': 'System prompt for this conversation', placeholder: 'System prompt for this conversation' } });
     this.warning = el('div', { className: 'warning', attrs: { role: 'status' } });
+    this.mode = el('select', { className: 'mode', attrs: { 'aria-label': 'Mode: Ask answers; Agent reads files, proposes edits and runs commands after approval', title: 'Mode' } },
+      el('option', { text: 'Ask', attrs: { value: 'ask' } }), el('option', { text: 'Agent', attrs: { value: 'agent' } }));
+    this.modeNote = el('div', { className: 'mode-note', attrs: { role: 'status' } });
     const settings = el('details', { className: 'settings' },
       el('summary', { text: 'System prompt' }), this.systemPrompt);
     const toolbar = el('div', { className: 'toolbar' },
+      this.mode,
       el('label', { className: 'field' }, el('span', { className: 'codicon codicon-sparkle', attrs: { 'aria-hidden': 'true' } }), this.model),
       el('label', { className: 'field' }, el('span', { text: 'max', attrs: { 'aria-hidden': 'true' } }), this.maxTokens),
       el('span', { className: 'spacer' }), this.stopButton, this.sendButton);
-    this.element = el('div', { className: 'composer' }, this.chips, this.input, toolbar, this.modelList, this.warning, settings);
+    this.element = el('div', { className: 'composer' }, this.chips, this.input, toolbar, this.modeNote, this.modelList, this.warning, settings);
     this.wire();
   }
 
@@ -51,6 +60,26 @@ export class Composer {
     this.stopButton.hidden = !busy;
     this.sendButton.hidden = busy;
     this.element.classList.toggle('busy', busy);
+  }
+
+  setMode(mode: ChatMode): void {
+    this.currentMode = mode;
+    this.mode.value = mode;
+    this.element.dataset.mode = mode;
+    this.input.placeholder = mode === 'agent' ? 'Ask the agent to do something in this workspace…' : 'Ask a question…';
+    this.renderModeNote();
+  }
+
+  /** Agent mode needs a trusted workspace: the option is disabled there and the note says why. */
+  setAgentAvailability(availability: AgentAvailability): void {
+    this.availability = availability;
+    const agentOption = this.mode.querySelector<HTMLOptionElement>('option[value="agent"]');
+    if (agentOption) agentOption.disabled = !availability.ok && this.currentMode !== 'agent';
+    this.renderModeNote();
+  }
+
+  private renderModeNote(): void {
+    this.modeNote.textContent = this.availability.ok ? '' : this.availability.reason;
   }
 
   setAttachments(attachments: ChatAttachment[]): void {
@@ -95,5 +124,11 @@ export class Composer {
       if (Number.isInteger(value) && value >= 1 && value <= 1_000_000) post({ type: 'setMaxTokens', maxTokens: value });
     });
     this.systemPrompt.addEventListener('change', () => post({ type: 'setSystemPrompt', systemPrompt: this.systemPrompt.value }));
+    this.mode.addEventListener('change', () => {
+      const mode: ChatMode = this.mode.value === 'agent' ? 'agent' : 'ask';
+      // The host confirms with a 'mode' message (or refuses and says why); until then show the current mode.
+      this.mode.value = this.currentMode;
+      post({ type: 'setMode', mode });
+    });
   }
 }

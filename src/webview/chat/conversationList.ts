@@ -49,7 +49,8 @@ export class ConversationList {
     this.list.replaceChildren(...conversations.map((c) => {
       const open = el('button', { className: 'conversation-open', text: c.title, attrs: { type: 'button', 'data-action': 'selectConversation', 'data-conversation-id': c.id, title: `${c.title} (${c.messageCount} messages, ${new Date(c.updatedAt).toLocaleString()})` } });
       if (c.id === this.activeId) open.setAttribute('aria-current', 'true');
-      return el('li', {}, open, iconButton('trash', `Delete "${c.title}"`, 'deleteConversation', { 'data-conversation-id': c.id }));
+      const mode = c.mode === 'agent' ? [el('span', { className: 'badge mode-badge', text: 'Agent', attrs: { title: 'Agent mode' } })] : [];
+      return el('li', {}, open, ...mode, iconButton('trash', `Delete "${c.title}"`, 'deleteConversation', { 'data-conversation-id': c.id }));
     }));
   }
 }

@@ -1,6 +1,7 @@
 // Chat webview entry: builds the view, applies host messages, and turns clicks and keys into requests.
 // State lives in the host; on load the webview asks for a snapshot ('ready').
 import type { HostToWebviewMessage } from '../../shared/protocol/chat';
+import { ChangesView } from './agentView';
 import { loadDraft, onHostMessage, post, saveDraft } from './api';
 import { Composer } from './composer';
 import { ConversationList } from './conversationList';
@@ -13,10 +14,11 @@ const title = el('h2', { className: 'title', text: 'Chat' });
 const conversations = new ConversationList();
 const messages = new MessageList();
 const composer = new Composer((text) => saveDraft({ ...loadDraft(), draft: text }));
+const changes = new ChangesView();
 const header = el('div', { className: 'header' }, title,
   iconButton('history', 'Conversations', 'toggleConversations'), iconButton('add', 'New chat', 'newConversation'));
 const root = document.getElementById('root') ?? document.body;
-root.replaceChildren(el('div', { className: 'chat' }, header, conversations.element, messages.element, messages.live, composer.element));
+root.replaceChildren(el('div', { className: 'chat' }, header, conversations.element, messages.element, messages.live, changes.element, composer.element));
 composer.setText(draft.draft ?? '');
 let activeId = '';
 let busy = false;
@@ -32,9 +34,37 @@ function apply(message: HostToWebviewMessage): void {
       composer.setModels(s.models, s.modelsProblem);
       composer.setSettings(s.settings);
       composer.setAttachments(s.attachments);
+      composer.setMode(s.mode ?? 'ask');
+      composer.setAgentAvailability(s.agent ?? { ok: false, reason: 'Agent mode is not available.' });
+      changes.set(s.changes ?? []);
       setBusy(s.busy);
       return;
     }
+    case 'mode':
+      if (message.conversationId === activeId) composer.setMode(message.mode);
+      return;
+    case 'agentAvailability':
+      return composer.setAgentAvailability(message.availability);
+    case 'agentTool':
+      if (message.conversationId === activeId) messages.agentTool(message.messageId, message.tool);
+      return;
+    case 'agentUsage':
+      if (message.conversationId === activeId) messages.agentUsage(message.messageId, message.step, message.turn);
+      return;
+    case 'agentWait':
+      if (message.conversationId === activeId) messages.agentWait(message.messageId, message.until);
+      return;
+    case 'agentNote':
+      if (message.conversationId === activeId) messages.agentNote(message.messageId, message.note);
+      return;
+    case 'agentEnd':
+      if (message.conversationId === activeId) messages.agentEnd(message.messageId, message.end);
+      return;
+    case 'agentRestored':
+      if (message.conversationId === activeId) messages.agentRestored(message.messageId);
+      return;
+    case 'changes':
+      return changes.set(message.changes);
     case 'conversations':
       conversations.set(message.conversations, message.activeId);
       title.textContent = message.conversations.find((c) => c.id === activeId)?.title ?? title.textContent;
@@ -137,7 +167,7 @@ document.addEventListener('keydown', (event) => {
 });
 
 function runAction(button: HTMLElement): void {
-  const { messageId = '', conversationId = '', attachmentId = '' } = button.dataset;
+  const { messageId = '', conversationId = '', attachmentId = '', toolId = '', changeId = '', changeAction = '' } = button.dataset;
   switch (button.dataset.action) {
     case 'send': composer.send(); return;
     case 'stop': post({ type: 'stop' }); return;
@@ -154,6 +184,18 @@ function runAction(button: HTMLElement): void {
     case 'copyCode': post({ type: 'copy', text: codeOf(button).code }); showNotice('Code copied.'); return;
     case 'insertCode': post({ type: 'insertCode', ...codeOf(button) }); return;
     case 'openCode': post({ type: 'openCodeInEditor', ...codeOf(button) }); return;
+    case 'approve': case 'deny':
+      // One answer per prompt: the buttons go inert until the host's card update replaces them.
+      for (const b of Array.from(button.parentElement?.querySelectorAll('button') ?? [])) b.disabled = true;
+      post({ type: 'approval', toolUseId: toolId, approved: button.dataset.action === 'approve' });
+      return;
+    case 'change':
+      if (changeAction === 'open' || changeAction === 'accept' || changeAction === 'reject') post({ type: 'change', changeId, action: changeAction });
+      return;
+    case 'changesAll':
+      if (changeAction === 'accept' || changeAction === 'reject') post({ type: 'changesAll', action: changeAction });
+      return;
+    case 'restoreCheckpoint': post({ type: 'restoreCheckpoint', messageId }); return;
   }
 }
 

@@ -1,6 +1,6 @@
 // The message list: lazy rendering of finished messages, one rAF loop for streaming deltas,
 // stick-to-bottom scrolling, and an aria-live region that reads finished blocks of the answer.
-import type { ChatMessage, ErrorCard } from '../../shared/protocol/chat';
+import type { AgentStepUsage, AgentTokens, AgentToolCard, AgentTurnEnd, ChatMessage, ErrorCard } from '../../shared/protocol/chat';
 import { el } from './dom';
 import { updateCountdowns } from './errorCardView';
 import { MessageView } from './messageView';
@@ -128,6 +128,36 @@ export class MessageList {
     this.views.get(id)?.setError(card);
     this.tickCountdowns();
     this.scrollToBottom();
+  }
+
+  // ---- Agent mode: one card or line at a time ----
+
+  agentTool(id: string, card: AgentToolCard): void {
+    this.views.get(id)?.agent?.upsertTool(card);
+    this.scrollToBottom();
+  }
+
+  agentUsage(id: string, step: AgentStepUsage, turn: AgentTokens): void {
+    this.views.get(id)?.agent?.setUsage(step, turn);
+  }
+
+  agentWait(id: string, until: number | null): void {
+    this.views.get(id)?.agent?.setWait(until);
+    this.tickCountdowns();
+    this.scrollToBottom();
+  }
+
+  agentNote(id: string, note: string): void {
+    this.views.get(id)?.agent?.addNote(note);
+  }
+
+  agentEnd(id: string, end: AgentTurnEnd): void {
+    this.views.get(id)?.agent?.setEnd(end);
+    this.scrollToBottom();
+  }
+
+  agentRestored(id: string): void {
+    this.views.get(id)?.agent?.setRestored();
   }
 
   announce(text: string): void {

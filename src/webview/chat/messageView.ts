@@ -1,6 +1,7 @@
 // One message of the list. Finished messages render their markdown lazily (when scrolled near);
 // the streaming answer renders incrementally through StreamingBody.
 import type { ChatAttachment, ChatMessage, ErrorCard } from '../../shared/protocol/chat';
+import { AgentSection } from './agentView';
 import { el, iconButton, textButton } from './dom';
 import { renderErrorCard } from './errorCardView';
 import { renderMarkdown } from './markdown';
@@ -20,6 +21,8 @@ export class MessageView {
   private readonly errorSlot: HTMLElement;
   private streaming: StreamingBody | undefined;
   private rendered = false;
+  /** Tool cards, cost and end of an Agent-mode answer. */
+  agent: AgentSection | undefined;
 
   constructor(public message: ChatMessage, private readonly announce: (text: string) => void) {
     const isUser = message.role === 'user';
@@ -31,6 +34,7 @@ export class MessageView {
     this.errorSlot = el('div', { className: 'error-slot' });
     const who = el('div', { className: 'who', text: isUser ? 'You' : 'Assistant' });
     this.element.append(who, this.thinking, this.body, this.errorSlot, this.footer);
+    this.syncAgent();
     if (message.status === 'streaming') this.startStreaming();
     else this.estimateHeight();
     this.refreshMeta();
@@ -57,6 +61,7 @@ export class MessageView {
   /** Replaces the message (status change, final data) and re-renders it fully. */
   update(message: ChatMessage): void {
     this.message = message;
+    this.syncAgent();
     if (message.status === 'streaming') {
       this.startStreaming();
     } else {
@@ -114,9 +119,25 @@ export class MessageView {
       if (m.role === 'user') actions.append(iconButton('edit', 'Edit and resend', 'edit', { 'data-message-id': m.id }));
       else actions.append(iconButton('refresh', 'Regenerate', 'regenerate', { 'data-message-id': m.id }));
     }
-    const canContinue = m.role === 'assistant' && isLast && m.text.trim() !== '' && (m.stopReason === 'max_tokens' || m.status === 'stopped' || m.status === 'cutOff');
+    const canContinue = m.role === 'assistant' && !m.agent && isLast && m.text.trim() !== '' && (m.stopReason === 'max_tokens' || m.status === 'stopped' || m.status === 'cutOff');
     if (canContinue) actions.append(textButton('Continue', 'continue', { 'data-message-id': m.id }));
     this.footer.replaceChildren(...parts, actions);
+  }
+
+  /** Creates or refreshes the agent section from the message's agent record (placed after the text). */
+  private syncAgent(): void {
+    const info = this.message.agent;
+    if (!info) {
+      this.agent?.element.remove();
+      this.agent = undefined;
+      return;
+    }
+    this.element.classList.add('agent-turn');
+    if (this.agent) this.agent.reset(info);
+    else {
+      this.agent = new AgentSection(info, this.message.id, this.announce);
+      this.body.after(this.agent.element);
+    }
   }
 
   private startStreaming(): void {

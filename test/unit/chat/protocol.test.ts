@@ -49,3 +49,38 @@ describe('chat protocol guard', () => {
     bad({ type: 'selectConversation', requestId: 'r' });
   });
 });
+
+describe('chat protocol guard: Agent mode messages', () => {
+  const ok = (m: unknown) => assert.equal(isWebviewToHostMessage(m), true, JSON.stringify(m));
+  const bad = (m: unknown) => assert.equal(isWebviewToHostMessage(m), false, JSON.stringify(m)?.slice(0, 200));
+
+  it('accepts mode, approval, change, changesAll and restore messages', () => {
+    ok({ type: 'setMode', requestId: 'r1', mode: 'agent' });
+    ok({ type: 'setMode', requestId: 'r1', mode: 'ask' });
+    ok({ type: 'approval', requestId: 'r1', toolUseId: 'toolu_emu_0123456789abcdef01234567', approved: true });
+    ok({ type: 'approval', requestId: 'r1', toolUseId: 'toolu_1', approved: false });
+    for (const action of ['open', 'accept', 'reject']) ok({ type: 'change', requestId: 'r1', changeId: 'lq2x-1', action });
+    ok({ type: 'changesAll', requestId: 'r1', action: 'accept' });
+    ok({ type: 'changesAll', requestId: 'r1', action: 'reject' });
+    ok({ type: 'restoreCheckpoint', requestId: 'r1', messageId: 'm-1' });
+  });
+
+  it('rejects unknown modes, non-boolean approvals, bad ids, unknown actions and extra fields', () => {
+    bad({ type: 'setMode', requestId: 'r', mode: 'auto' });
+    bad({ type: 'setMode', requestId: 'r', mode: 'Agent' });
+    bad({ type: 'setMode', requestId: 'r' });
+    bad({ type: 'approval', requestId: 'r', toolUseId: 't1', approved: 'true' });
+    bad({ type: 'approval', requestId: 'r', toolUseId: 't1', approved: 1 });
+    bad({ type: 'approval', requestId: 'r', toolUseId: 't1' });
+    bad({ type: 'approval', requestId: 'r', toolUseId: 't 1', approved: true });
+    // An approval carries no command or path: what runs is what the policy saw, never what the page says.
+    bad({ type: 'approval', requestId: 'r', toolUseId: 't1', approved: true, command: 'rm -rf /' });
+    bad({ type: 'approval', requestId: 'r', toolUseId: 't1', approved: true, autoApproveWrites: true });
+    bad({ type: 'change', requestId: 'r', changeId: 'c1', action: 'write' });
+    bad({ type: 'change', requestId: 'r', changeId: '../c1', action: 'accept' });
+    bad({ type: 'change', requestId: 'r', changeId: 'c1', action: 'accept', text: 'new content' });
+    bad({ type: 'changesAll', requestId: 'r', action: 'open' });
+    bad({ type: 'restoreCheckpoint', requestId: 'r', messageId: 'x'.repeat(129) });
+    bad({ type: 'restoreCheckpoint', requestId: 'r', turnId: 't1' });
+  });
+});

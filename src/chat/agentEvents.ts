@@ -1,0 +1,193 @@
+// Maps the agent core's events onto an Agent-mode answer and the chat protocol (pure: no `vscode` import).
+// The answer's `agent` record is the state the webview renders and the history stores; every change to it is
+// posted as one small typed message (a card, a usage line, a wait), never as the whole conversation.
+import type { AgentEvent, ApprovalRequest, ToolResult, TurnEndReason, UsageTotals } from '../agent';
+import type { AgentToolCard, AgentTokens, AgentTurnEnd, AgentTurnInfo, ChatMessage, HostToWebviewMessage } from '../shared/protocol/chat';
+
+/** Tool output shown in a card: the start of what the model got (the model gets it whole). */
+export const RESULT_PREVIEW_CHARS = 4000;
+/** Live command output in a card: the last characters. */
+export const PROGRESS_CHARS = 2000;
+
+/** End reasons after which sending the question again is the user's call (never automatic). */
+const RETRYABLE: ReadonlySet<TurnEndReason> = new Set<TurnEndReason>(['step_budget', 'token_budget', 'outcome_unknown', 'error', 'rate_limited', 'context_full', 'stopped']);
+
+export interface AgentEventSink {
+  post(message: HostToWebviewMessage): void;
+  /** Streamed text and thinking (the caller batches them per frame, as for Ask answers). */
+  text(kind: 'text' | 'thinking', text: string): void;
+  now(): number;
+}
+
+export function tokensOf(u: UsageTotals): AgentTokens {
+  return { input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite };
+}
+
+/** A one-line target: the policy's summary, else the exact command or paths, else the tool's name. */
+export function targetSummary(name: string, target: { summary?: string; command?: string; paths?: string[] } | undefined): string {
+  const line = target?.command ?? target?.summary ?? (target?.paths && target.paths.length > 0 ? target.paths.join(', ') : undefined) ?? name;
+  const flat = line.replace(/[\r\n]+/g, ' ⏎ ');
+  return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
+}
+
+/** The text of a tool result for the card: text blocks as they are, images as a marker, capped. */
+export function resultPreview(content: ToolResult['content']): { text: string; truncated: boolean } {
+  const text = typeof content === 'string'
+    ? content
+    : content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
+  return text.length > RESULT_PREVIEW_CHARS ? { text: text.slice(0, RESULT_PREVIEW_CHARS), truncated: true } : { text, truncated: false };
+}
+
+export class AgentEventMapper {
+  private readonly info: AgentTurnInfo;
+
+  constructor(
+    private readonly conversationId: string,
+    private readonly message: ChatMessage & { agent: AgentTurnInfo },
+    private readonly sink: AgentEventSink,
+  ) {
+    this.info = message.agent;
+  }
+
+  /** The approval prompt of a call the policy sends to the user. Writes are asked by their diff review. */
+  asking(request: ApprovalRequest): void {
+    const card = this.card(request.toolUseId, request.toolName, 0);
+    card.status = 'asking';
+    card.ask = {
+      kind: request.approvalClass === 'write' ? 'review' : 'approve',
+      reason: request.verdict.reason,
+      ...(request.target.command !== undefined ? { command: request.target.command } : {}),
+      ...(request.target.paths && request.target.paths.length > 0 ? { paths: [...request.target.paths] } : {}),
+    };
+    this.postCard(card);
+  }
+
+  handle(event: AgentEvent): void {
+    switch (event.type) {
+      case 'step_start':
+        this.clearWait();
+        // Each step's text starts a new paragraph of the answer.
+        if (event.step > 1 && this.message.text.trim() !== '' && !this.message.text.endsWith('\n\n')) this.sink.text('text', '\n\n');
+        return;
+      case 'text':
+      case 'thinking':
+        this.clearWait();
+        this.sink.text(event.type, event.text);
+        return;
+      case 'tool_proposed': {
+        const card = this.card(event.toolUseId, event.name, event.step);
+        card.summary = targetSummary(event.name, event.target);
+        this.postCard(card);
+        return;
+      }
+      case 'tool_approved':
+        return this.update(event.toolUseId, (c) => {
+          // A write stays 'asking' until its diff is accepted or rejected: the review is its approval.
+          if (c.ask?.kind === 'review') return;
+          c.status = 'running';
+          delete c.ask;
+          if (event.by === 'user') c.note = 'Approved by you.';
+        });
+      case 'tool_denied':
+        return this.update(event.toolUseId, (c) => {
+          c.status = 'refused';
+          delete c.ask;
+          c.note = `Denied: ${event.reason}`;
+        });
+      case 'tool_refused':
+        return this.update(event.toolUseId, (c) => {
+          c.status = 'refused';
+          delete c.ask;
+          c.note = event.reason;
+        });
+      case 'tool_progress':
+        return this.update(event.toolUseId, (c) => {
+          const text = (c.progress ?? '') + event.text;
+          c.progress = text.length > PROGRESS_CHARS ? text.slice(-PROGRESS_CHARS) : text;
+        });
+      case 'tool_result':
+        return this.update(event.toolUseId, (c) => {
+          const preview = resultPreview(event.content);
+          // A refused or denied call still gets its (error) result for the model: the card stays 'refused'.
+          if (c.status !== 'refused') c.status = event.isError ? 'error' : 'done';
+          delete c.ask;
+          delete c.progress;
+          c.result = preview.text;
+          if (preview.truncated) c.resultTruncated = true;
+        });
+      case 'usage': {
+        const tokens = tokensOf(event.usage);
+        const existing = this.info.steps.find((s) => s.step === event.step);
+        if (existing) existing.tokens = addTokens(existing.tokens, tokens);
+        else this.info.steps.push({ step: event.step, tokens });
+        this.info.tokens = tokensOf(event.turn);
+        this.message.usage = { inputTokens: event.turn.input + event.turn.cacheRead + event.turn.cacheWrite, outputTokens: event.turn.output };
+        const step = existing ?? this.info.steps[this.info.steps.length - 1];
+        this.sink.post({ type: 'agentUsage', conversationId: this.conversationId, messageId: this.message.id, step: { step: step.step, tokens: { ...step.tokens } }, turn: { ...this.info.tokens } });
+        return;
+      }
+      case 'rate_limited': {
+        const until = this.sink.now() + event.waitMs;
+        this.info.waitUntil = until;
+        this.sink.post({ type: 'agentWait', conversationId: this.conversationId, messageId: this.message.id, until });
+        return;
+      }
+      case 'caching_disabled':
+        return this.note(event.reason);
+      case 'context_trimmed':
+        return this.note(`To fit the model's context window, ${event.results} older tool result${event.results === 1 ? ' was' : 's were'} shortened (${event.charsOmitted} characters left out).`);
+      case 'turn_end': {
+        this.clearWait();
+        this.info.tokens = tokensOf(event.usage);
+        const end: AgentTurnEnd = { reason: event.reason, message: event.message, retry: RETRYABLE.has(event.reason) };
+        this.info.end = end;
+        // Cards still open when the turn ended (Stop during an approval) are closed, so no prompt stays live.
+        for (const c of this.info.tools) {
+          if (c.status === 'proposed' || c.status === 'asking' || c.status === 'running') {
+            c.status = 'refused';
+            delete c.ask;
+            c.note = c.note ?? 'The turn ended before this call finished.';
+            this.postCard(c);
+          }
+        }
+        this.sink.post({ type: 'agentEnd', conversationId: this.conversationId, messageId: this.message.id, end });
+        return;
+      }
+    }
+  }
+
+  private clearWait(): void {
+    if (this.info.waitUntil === undefined) return;
+    delete this.info.waitUntil;
+    this.sink.post({ type: 'agentWait', conversationId: this.conversationId, messageId: this.message.id, until: null });
+  }
+
+  private note(text: string): void {
+    this.info.notes = [...(this.info.notes ?? []), text];
+    this.sink.post({ type: 'agentNote', conversationId: this.conversationId, messageId: this.message.id, note: text });
+  }
+
+  private card(id: string, name: string, step: number): AgentToolCard {
+    let card = this.info.tools.find((c) => c.id === id);
+    if (!card) {
+      card = { id, step, name, summary: name, status: 'proposed' };
+      this.info.tools.push(card);
+    }
+    return card;
+  }
+
+  private update(id: string, change: (card: AgentToolCard) => void): void {
+    const card = this.info.tools.find((c) => c.id === id);
+    if (!card) return;
+    change(card);
+    this.postCard(card);
+  }
+
+  private postCard(card: AgentToolCard): void {
+    this.sink.post({ type: 'agentTool', conversationId: this.conversationId, messageId: this.message.id, tool: structuredClone(card) });
+  }
+}
+
+function addTokens(a: AgentTokens, b: AgentTokens): AgentTokens {
+  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite };
+}

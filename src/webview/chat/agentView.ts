@@ -1,0 +1,220 @@
+// Agent mode in the chat webview: tool cards with inline approvals, the turn's cost, end and Restore, and the
+// pending changes list. Everything a tool or model produced (summaries, results, progress, paths, commands)
+// is untrusted and goes into the DOM as text only (textContent), never as HTML; no link is ever made of it.
+import type { AgentStepUsage, AgentTokens, AgentToolCard, AgentTurnEnd, AgentTurnInfo, PendingChangeView } from '../../shared/protocol/chat';
+import { el, textButton } from './dom';
+
+const STATUS_LABELS: Record<AgentToolCard['status'], string> = {
+  proposed: 'proposed', asking: 'waiting for you', running: 'running', done: 'done', error: 'error', refused: 'refused',
+};
+
+const STATUS_ICONS: Record<AgentToolCard['status'], string> = {
+  proposed: 'circle-outline', asking: 'question', running: 'loading', done: 'check', error: 'error', refused: 'circle-slash',
+};
+
+const END_LABELS: Record<string, string> = {
+  end_turn: 'Finished', stop_sequence: 'Finished', max_tokens: 'Stopped at the max tokens limit', refusal: 'The model refused',
+  step_budget: 'Step budget reached', token_budget: 'Token budget reached', context_full: 'Context window full', stopped: 'Stopped',
+  outcome_unknown: 'Outcome unknown', rate_limited: 'Rate limited', error: 'Failed',
+};
+
+const format = (n: number): string => n.toLocaleString('en-US');
+
+/** "in 1,234 · out 56 · cache read 1,000 · cache write 200" */
+export function tokensText(t: AgentTokens): string {
+  return `in ${format(t.input)} · out ${format(t.output)} · cache read ${format(t.cacheRead)} · cache write ${format(t.cacheWrite)}`;
+}
+
+/** The agent part of one answer (below its text). Cards are updated one at a time, never the whole turn. */
+export class AgentSection {
+  readonly element: HTMLElement;
+  private readonly tools: HTMLElement;
+  private readonly notes: HTMLElement;
+  private readonly wait: HTMLElement;
+  private readonly cost: HTMLElement;
+  private readonly end: HTMLElement;
+  private readonly cards = new Map<string, HTMLElement>();
+  private info: AgentTurnInfo;
+
+  constructor(info: AgentTurnInfo, private readonly messageId: string, private readonly announce: (text: string) => void) {
+    this.info = info;
+    this.tools = el('div', { className: 'agent-tools' });
+    this.notes = el('div', { className: 'agent-notes' });
+    this.wait = el('div', { className: 'agent-wait' });
+    this.cost = el('div', { className: 'agent-cost' });
+    this.end = el('div', { className: 'agent-end' });
+    this.element = el('div', { className: 'agent', attrs: { 'data-turn': info.turnId } }, this.tools, this.notes, this.wait, this.end, this.cost);
+    this.reset(info);
+  }
+
+  reset(info: AgentTurnInfo): void {
+    this.info = info;
+    this.cards.clear();
+    this.tools.replaceChildren();
+    for (const card of info.tools) this.upsertTool(card, false);
+    this.notes.replaceChildren(...(info.notes ?? []).map((n) => noteLine(n)));
+    this.setWait(info.waitUntil ?? null);
+    this.renderCost();
+    this.renderEnd();
+  }
+
+  upsertTool(card: AgentToolCard, live = true): void {
+    const index = this.info.tools.findIndex((c) => c.id === card.id);
+    if (live) {
+      if (index >= 0) this.info.tools[index] = card;
+      else this.info.tools.push(card);
+    }
+    const existing = this.cards.get(card.id);
+    const node = renderCard(card, existing);
+    if (!existing) {
+      this.cards.set(card.id, node);
+      this.tools.append(node);
+    }
+    if (live && card.status === 'asking' && card.ask?.kind === 'approve') {
+      this.announce(`Approval needed: ${card.name} ${card.ask.command ?? card.summary}`);
+    }
+  }
+
+  setUsage(step: AgentStepUsage, turn: AgentTokens): void {
+    const i = this.info.steps.findIndex((s) => s.step === step.step);
+    if (i >= 0) this.info.steps[i] = step;
+    else this.info.steps.push(step);
+    this.info.tokens = turn;
+    this.renderCost();
+  }
+
+  setWait(until: number | null): void {
+    if (until === null) delete this.info.waitUntil;
+    else this.info.waitUntil = until;
+    // The shared countdown ticker (errorCardView.updateCountdowns) refreshes `.countdown` every second.
+    this.wait.replaceChildren(until === null ? '' : el('div', { className: 'countdown', attrs: { 'data-until': String(until), role: 'status' } }));
+    this.wait.hidden = until === null;
+  }
+
+  addNote(note: string): void {
+    this.info.notes = [...(this.info.notes ?? []), note];
+    this.notes.append(noteLine(note));
+  }
+
+  setEnd(end: AgentTurnEnd): void {
+    this.info.end = end;
+    this.setWait(null);
+    this.renderEnd();
+    this.announce(`${END_LABELS[end.reason] ?? end.reason}. ${end.message}`);
+  }
+
+  setRestored(): void {
+    this.info.restored = true;
+    this.renderEnd();
+  }
+
+  private renderCost(): void {
+    const t = this.info.tokens;
+    if (!t) {
+      this.cost.replaceChildren();
+      return;
+    }
+    const steps = el('ol', { className: 'agent-steps' }, ...this.info.steps.map((s) => el('li', { text: `Step ${s.step}: ${tokensText(s.tokens)}` })));
+    const details = el('details', {}, el('summary', { text: `Turn tokens: ${tokensText(t)}` }), steps);
+    this.cost.replaceChildren(details);
+  }
+
+  private renderEnd(): void {
+    const end = this.info.end;
+    if (!end) {
+      this.end.replaceChildren();
+      return;
+    }
+    const label = END_LABELS[end.reason] ?? end.reason;
+    const line = el('div', { className: `agent-end-line reason-${end.reason.replace(/[^a-z_]/g, '')}`, attrs: { 'data-reason': end.reason } },
+      el('strong', { text: `${label}. ` }), el('span', { text: end.message }));
+    const actions = el('div', { className: 'agent-actions' });
+    // Never automatic: the user decides whether the question goes out again (a new, billable turn).
+    if (end.retry) actions.append(textButton('Retry', 'regenerate', { 'data-message-id': this.messageId, title: 'Send the question again as a new agent turn' }));
+    if (this.info.restored) actions.append(el('span', { className: 'badge restored', text: 'Workspace restored to before this turn' }));
+    else actions.append(textButton('Restore to before this turn', 'restoreCheckpoint', { 'data-message-id': this.messageId }));
+    this.end.replaceChildren(line, actions);
+  }
+}
+
+function noteLine(text: string): HTMLElement {
+  return el('div', { className: 'agent-note' }, el('span', { className: 'codicon codicon-info', attrs: { 'aria-hidden': 'true' } }), ` ${text}`);
+}
+
+/** Renders a card into `node` (kept: its identity and the open state of its result survive updates). */
+function renderCard(card: AgentToolCard, node?: HTMLElement): HTMLElement {
+  const root = node ?? el('div', { className: 'tool-card', attrs: { role: 'group' } });
+  const wasOpen = root.querySelector<HTMLDetailsElement>('details.tool-result')?.open ?? false;
+  root.dataset.toolId = card.id;
+  root.dataset.status = card.status;
+  root.setAttribute('aria-label', `Tool ${card.name}: ${STATUS_LABELS[card.status]}`);
+  const head = el('div', { className: 'tool-head' },
+    el('span', { className: `codicon codicon-${STATUS_ICONS[card.status]}${card.status === 'running' ? ' codicon-modifier-spin' : ''}`, attrs: { 'aria-hidden': 'true' } }),
+    el('span', { className: 'tool-name', text: card.name }),
+    el('span', { className: 'tool-target', text: card.summary, attrs: { title: card.summary } }),
+    el('span', { className: 'tool-status', text: STATUS_LABELS[card.status] }));
+  const parts: HTMLElement[] = [head];
+  if (card.status === 'asking' && card.ask) parts.push(renderAsk(card));
+  if (card.note) parts.push(el('div', { className: 'tool-note', text: card.note }));
+  if (card.progress && card.status === 'running') parts.push(el('pre', { className: 'tool-progress', text: card.progress, attrs: { 'aria-label': 'Output so far' } }));
+  if (card.result !== undefined) {
+    const details = el('details', { className: 'tool-result' },
+      el('summary', { text: card.status === 'error' ? 'Error' : 'Result' }),
+      el('pre', { text: card.result + (card.resultTruncated ? '\n… (preview shortened; the model got the whole result)' : '') }));
+    details.open = wasOpen;
+    parts.push(details);
+  }
+  root.replaceChildren(...parts);
+  return root;
+}
+
+/** The approval prompt: the exact command or paths and the policy's reason, then Approve / Deny. */
+function renderAsk(card: AgentToolCard): HTMLElement {
+  const ask = card.ask!;
+  const box = el('div', { className: 'tool-ask', attrs: { role: 'group', 'aria-label': `Approval for ${card.name}` } });
+  if (ask.command !== undefined) box.append(el('div', { className: 'ask-label', text: 'Command:' }), el('pre', { className: 'ask-command', text: ask.command }));
+  if (ask.paths && ask.paths.length > 0) box.append(el('div', { className: 'ask-label', text: ask.paths.length === 1 ? 'Path:' : 'Paths:' }), el('pre', { className: 'ask-paths', text: ask.paths.join('\n') }));
+  box.append(el('div', { className: 'ask-reason', text: `Asks because ${ask.reason}` }));
+  if (ask.kind === 'approve') {
+    box.append(el('div', { className: 'ask-actions' },
+      textButton('Approve', 'approve', { 'data-tool-id': card.id }, false),
+      textButton('Deny', 'deny', { 'data-tool-id': card.id })));
+  } else {
+    box.append(el('div', { className: 'ask-review', text: 'Review the diff, then Accept or Reject it under Pending changes.' }));
+  }
+  return box;
+}
+
+/** The pending changes of this window (above the composer): Open diff / Accept / Reject, and all at once. */
+export class ChangesView {
+  readonly element: HTMLElement;
+  private readonly list: HTMLElement;
+  private readonly heading: HTMLElement;
+
+  constructor() {
+    this.heading = el('span', { className: 'changes-title' });
+    this.list = el('ul', { className: 'changes-list' });
+    const head = el('div', { className: 'changes-head' }, this.heading,
+      textButton('Accept all', 'changesAll', { 'data-change-action': 'accept' }, false),
+      textButton('Reject all', 'changesAll', { 'data-change-action': 'reject' }));
+    this.element = el('section', { className: 'changes', attrs: { 'aria-label': 'Pending changes' } }, head, this.list);
+    this.element.hidden = true;
+  }
+
+  set(changes: PendingChangeView[]): void {
+    this.element.hidden = changes.length === 0;
+    this.heading.textContent = `Pending changes (${changes.length})`;
+    this.list.replaceChildren(...changes.map((c) => {
+      const verb = c.kind === 'create' ? 'new file' : c.kind === 'delete' ? 'delete' : 'edit';
+      const ids = { 'data-change-id': c.id };
+      return el('li', { className: 'change', attrs: { 'data-change-id': c.id } },
+        el('span', { className: `codicon codicon-${c.kind === 'create' ? 'new-file' : c.kind === 'delete' ? 'trash' : 'diff'}`, attrs: { 'aria-hidden': 'true' } }),
+        el('span', { className: 'change-path', text: c.path, attrs: { title: `${c.path} (${verb})` } }),
+        el('span', { className: 'change-stats', text: `+${c.added} −${c.removed}`, attrs: { 'aria-label': `${c.added} lines added, ${c.removed} removed` } }),
+        el('span', { className: 'change-actions' },
+          textButton('Open diff', 'change', { ...ids, 'data-change-action': 'open', 'aria-label': `Open diff of ${c.path}` }),
+          textButton('Accept', 'change', { ...ids, 'data-change-action': 'accept', 'aria-label': `Accept ${verb} of ${c.path}` }, false),
+          textButton('Reject', 'change', { ...ids, 'data-change-action': 'reject', 'aria-label': `Reject ${verb} of ${c.path}` })));
+    }));
+  }
+}
