@@ -27,6 +27,21 @@ export async function packageHostRunner(root, bundleDir, workDir) {
     activationEvents: ['onStartupFinished'],
     extensionDependencies: [`${product.publisher}.${product.name}`],
     repository: product.repository,
+    // A tool of "another extension" for test/host/gatewayAgent.test.ts (vscode.lm.registerTool needs the declaration).
+    contributes: {
+      languageModelTools: [{
+        name: 'modelGatewayTest_echo',
+        displayName: 'Echo (Model Gateway host tests)',
+        toolReferenceName: 'modelGatewayTestEcho',
+        canBeReferencedInPrompt: true,
+        modelDescription: 'Test-only: returns its text input. With wait: true it runs until cancelled.',
+        inputSchema: {
+          type: 'object',
+          properties: { text: { type: 'string' }, wait: { type: 'boolean' }, path: { type: 'string' } },
+          required: ['text'],
+        },
+      }],
+    },
   };
   fs.writeFileSync(path.join(ext, 'package.json'), JSON.stringify(manifest, null, 2));
   fs.writeFileSync(path.join(ext, 'README.md'), '# Model Gateway host tests\n\nTest-only extension built by scripts/test.mjs.\n');

@@ -1,0 +1,202 @@
+// @gateway as an agent, in a real VS Code: the participant's agent turn (src/lm/gatewayAgent.ts, the function the
+// @gateway handler calls) with real vscode.lm.tools, real vscode.lm.invokeTool, the real gateway client and the
+// emulator's scripted model, which calls the tools a prompt names (`@tool NAME {json}`). The tool is another
+// extension's: the test-only runner extension declares modelGatewayTest_echo (scripts/lib/hostRunner.mjs) and this
+// file registers it. Where that declaration is absent (the payload route of 1.100.3), our own list-models tool is
+// the called tool. Observed from outside: what the tool received, what the emulator logged, what the stream got.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { createGatewayClient } from '../../src/gateway';
+import { workspaceFolderRealPaths } from '../../src/agentHost/resolve';
+import { agentUnavailableReason, offeredTools, runGatewayAgent, type AgentChatRequest, type GatewayAgentResult } from '../../src/lm/gatewayAgent';
+import { ToolNames } from '../../src/lm/tools/toolText';
+import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
+
+const EXTENSION_ID = 'model-gateway.model-gateway';
+const DEMO = process.env.MODEL_GATEWAY_API_KEY || 'mg-demo-key-0001';
+const MODEL = 'claude-demo-haiku';
+const ECHO = 'modelGatewayTest_echo';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** A ChatResponseStream stand-in that records what the agent writes. */
+class Recorder {
+  readonly parts: Array<{ kind: 'markdown' | 'progress'; value: string; trusted?: boolean }> = [];
+  markdown(value: string | vscode.MarkdownString): void {
+    this.parts.push(typeof value === 'string' ? { kind: 'markdown', value } : { kind: 'markdown', value: value.value, trusted: value.isTrusted === true });
+  }
+  progress(value: string): void {
+    this.parts.push({ kind: 'progress', value });
+  }
+  get text(): string {
+    return this.parts.filter((p) => p.kind === 'markdown').map((p) => p.value).join('');
+  }
+  get progressLines(): string[] {
+    return this.parts.filter((p) => p.kind === 'progress').map((p) => p.value);
+  }
+}
+
+interface EchoCall { input: { text?: string; wait?: boolean }; cancelled: boolean }
+
+describe('gateway agent: @gateway runs the agent core over VS Code tools', function () {
+  this.timeout(90_000);
+  const admin = process.env.MG_EMULATOR_URL ? EmulatorAdmin.fromEnv() : undefined;
+  const echoCalls: EchoCall[] = [];
+  let echo: vscode.Disposable | undefined;
+
+  before(async function () {
+    await vscode.extensions.getExtension(EXTENSION_ID)?.activate();
+    const reason = agentUnavailableReason();
+    console.log(`[gateway agent] VS Code ${vscode.version}: agent ${reason ? `unavailable (${reason})` : 'available'}`);
+    if (reason || !admin) this.skip();
+    try {
+      echo = vscode.lm.registerTool<EchoCall['input']>(ECHO, {
+        async invoke(options, token) {
+          const call: EchoCall = { input: options.input, cancelled: false };
+          echoCalls.push(call);
+          if (options.input.wait) {
+            await new Promise<void>((resolve) => token.onCancellationRequested(() => resolve()));
+            call.cancelled = true;
+            throw new vscode.CancellationError();
+          }
+          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`echo: ${options.input.text}`)]);
+        },
+      });
+    } catch (error) {
+      console.log(`[gateway agent] the test tool cannot be registered here (${error instanceof Error ? error.message : String(error)}): using ${ToolNames.listModels}`);
+    }
+    await waitFor('our tools in vscode.lm.tools', () => (vscode.lm.tools.some((t) => t.name === ToolNames.listModels) ? true : undefined));
+    if (echo) await waitFor('the test tool in vscode.lm.tools', () => (vscode.lm.tools.some((t) => t.name === ECHO) ? true : undefined));
+  });
+
+  afterEach(async () => {
+    await admin?.setFaults(DEMO, null);
+  });
+
+  after(() => {
+    echo?.dispose();
+  });
+
+  function needsEcho(test: Mocha.Context): void {
+    if (!echo) test.skip();
+  }
+
+  const request = (prompt: string, referenced: string[]): AgentChatRequest => ({
+    prompt, toolReferences: referenced.map((name) => ({ name })), toolInvocationToken: undefined,
+  });
+
+  async function messagesSince(before: Set<string>): Promise<AdminRequestEntry[]> {
+    return (await admin!.requests()).filter((r) => !before.has(r.id) && r.path.startsWith('/v1/messages'));
+  }
+
+  async function turn(prompt: string, referenced: string[], stream: Recorder, token = new vscode.CancellationTokenSource().token): Promise<GatewayAgentResult> {
+    const req = request(prompt, referenced);
+    const tools = offeredTools(req);
+    return runGatewayAgent({
+      client: createGatewayClient({ baseUrl: process.env.MG_EMULATOR_URL!, apiKey: DEMO, maxRetries: 0 }),
+      model: MODEL,
+      maxTokens: 1024,
+      messages: [{ role: 'user', content: prompt }],
+      policy: { workspaceFolders: await workspaceFolderRealPaths() },
+      maxSteps: 25,
+    }, req, tools, stream, token);
+  }
+
+  it('offers exactly the tools attached with #, and none to a plain question', () => {
+    assert.deepStrictEqual(offeredTools(request('hello', [])), []);
+    assert.deepStrictEqual(offeredTools(request('x', [ToolNames.listModels, 'no_such_tool'])).map((t) => t.name), [ToolNames.listModels]);
+  });
+
+  it('the scripted model calls another extension\'s tool through vscode.lm.invokeTool: the tool gets the input, the model the result', async function () {
+    needsEcho(this);
+    const before = new Set((await admin!.requests()).map((r) => r.id));
+    const stream = new Recorder();
+    const marker = `hello-${Date.now()}`;
+    const result = await turn(`Echo this.\n@tool ${ECHO} {"text":"${marker}"}\n@after-result-say Echo finished.`, [ECHO], stream);
+    assert.strictEqual(result.metadata.reason, 'end_turn', stream.text);
+    assert.deepStrictEqual(echoCalls.map((c) => c.input.text).filter((t) => t === marker), [marker], 'the tool ran once with the model\'s input');
+    // The scripted model quotes the first line of each tool result it was sent.
+    assert.match(stream.text, new RegExp(`Echo finished\\.[\\s\\S]*Result 1: echo: ${marker}`));
+    assert.ok(stream.progressLines.some((l) => l.startsWith(`Running modelGatewayTest\\_echo`) && l.includes(marker)), stream.progressLines.join('\n'));
+    assert.ok(stream.parts.every((p) => p.trusted !== true), 'no trusted markdown');
+    assert.match(stream.text, /2 steps · tokens: input [\d,]+, output [\d,]+, cache read \d+, cache write \d+/);
+    const sent = await messagesSince(before);
+    assert.strictEqual(sent.length, 2, 'a tool step and the answer');
+    assert.ok(sent.every((r) => r.status === 200 && r.stream === true && r.model === MODEL));
+  });
+
+  it('calls our own list-models tool the same way (the tool every VS Code with the API has)', async () => {
+    const stream = new Recorder();
+    const result = await turn(`Which models?\n@tool ${ToolNames.listModels}`, [ToolNames.listModels], stream);
+    assert.strictEqual(result.metadata.reason, 'end_turn', stream.text);
+    assert.strictEqual(result.metadata.steps, 2);
+    assert.match(stream.text, /Result 1: \S/);
+    assert.doesNotMatch(stream.text, /Result 1 \(error\)/);
+  });
+
+  it('refuses a call naming a secret file before the tool runs; the model is told', async function () {
+    needsEcho(this);
+    const marker = `secret-${Date.now()}`;
+    const stream = new Recorder();
+    const result = await turn(`Read it.\n@tool ${ECHO} {"text":"${marker}","path":".env"}`, [ECHO], stream);
+    assert.strictEqual(result.metadata.reason, 'end_turn');
+    assert.ok(!echoCalls.some((c) => c.input.text === marker), 'the tool never ran');
+    assert.match(stream.text, /Result 1 \(error\): Refused/);
+    assert.match(stream.text, /was not run: \.env matches the secrets ignore list/);
+  });
+
+  it('Stop while the model streams closes the socket: the emulator logs the request aborted, nothing follows', async () => {
+    await admin!.setFaults(DEMO, { tokensPerSecond: 20 });
+    const before = new Set((await admin!.requests()).map((r) => r.id));
+    const stream = new Recorder();
+    const cancel = new vscode.CancellationTokenSource();
+    const running = turn('Talk for long. [[tokens=3000]]', [ToolNames.listModels], stream, cancel.token);
+    await waitFor('streamed text', () => (stream.text.length > 0 ? true : undefined));
+    cancel.cancel();
+    const result = await running;
+    assert.strictEqual(result.metadata.reason, 'stopped');
+    const entry = await waitFor('the aborted request in the log', async () => (await messagesSince(before)).find((r) => r.aborted === true));
+    assert.strictEqual(entry.model, MODEL);
+    await sleep(300);
+    assert.strictEqual((await messagesSince(before)).length, 1, 'no request after Stop');
+  });
+
+  it('Stop while a tool runs cancels the tool and ends the turn without another request', async function () {
+    needsEcho(this);
+    const before = new Set((await admin!.requests()).map((r) => r.id));
+    const marker = `wait-${Date.now()}`;
+    const stream = new Recorder();
+    const cancel = new vscode.CancellationTokenSource();
+    const running = turn(`Wait.\n@tool ${ECHO} {"text":"${marker}","wait":true}`, [ECHO], stream, cancel.token);
+    const call = await waitFor('the tool to start', () => echoCalls.find((c) => c.input.text === marker));
+    cancel.cancel();
+    const result = await running;
+    assert.strictEqual(result.metadata.reason, 'stopped');
+    await waitFor('the tool to see the cancellation', () => (call.cancelled ? true : undefined), 5_000);
+    await sleep(300);
+    assert.strictEqual((await messagesSince(before)).length, 1, 'only the step that called the tool');
+    assert.match(stream.text, /_Stopped\._/);
+  });
+
+  it('a cut stream ends the turn as outcome unknown and is not sent again', async () => {
+    const before = new Set((await admin!.requests()).map((r) => r.id));
+    const billable = (await admin!.counters()).billable.messages ?? 0;
+    await admin!.setFaults(DEMO, { dropAfterEvents: 4 });
+    const stream = new Recorder();
+    const result = await turn('Answer at length. [[tokens=400]]', [ToolNames.listModels], stream);
+    assert.strictEqual(result.metadata.reason, 'outcome_unknown', stream.text);
+    assert.match(stream.text, /not sent again/);
+    assert.strictEqual((await messagesSince(before)).length, 1);
+    assert.strictEqual(((await admin!.counters()).billable.messages ?? 0) - billable, 1, 'billed once, never replayed');
+  });
+});
