@@ -108,9 +108,9 @@ describe('chat webview: Agent mode (Chromium)', function () {
     await chat.play({ type: 'changes', changes: [{ id: 'ch1', kind: 'edit', path: HOSTILE, added: 1, removed: 0 }] });
     await chat.page.locator('.tool-card[data-tool-id="t4"] details.tool-result summary').click();
     const agentDom = await chat.page.evaluate(() => {
-      const roots = [...document.querySelectorAll('.agent'), document.querySelector('.changes')!];
+      const roots = [...Array.from(document.querySelectorAll('.agent')), document.querySelector('.changes')!];
       return {
-        injected: roots.flatMap((r) => [...r.querySelectorAll('img, script, a, b, iframe, [href], [src], [onerror]')]).length,
+        injected: roots.flatMap((r) => Array.from(r.querySelectorAll('img, script, a, b, iframe, [href], [src], [onerror]'))).length,
         text: roots.map((r) => r.textContent).join('\n'),
       };
     });
