@@ -39,11 +39,11 @@ export function parseArgs(value: unknown): ImageCommandArgs {
 export async function generateImageCommand(services: Services, runner: ImageRunner, arg?: unknown): Promise<RunResult> {
   const args = parseArgs(arg);
   const interactive = !args.prompt;
-  const prompt = args.prompt ?? (await askPrompt('Generate Image (1/3): prompt'));
+  const prompt = args.prompt ?? (await askPrompt(vscode.l10n.t('Generate Image (1/3): prompt')));
   if (!prompt) return result('declined');
-  const model = args.model ?? (interactive ? await pickModel(services, runner, 'Generate Image (2/3): model') : undefined);
+  const model = args.model ?? (interactive ? await pickModel(services, runner, vscode.l10n.t('Generate Image (2/3): model')) : undefined);
   if (interactive && !model) return result('declined');
-  const size = args.size ?? (interactive ? await pickSize(services, 'Generate Image (3/3): size') : undefined);
+  const size = args.size ?? (interactive ? await pickSize(services, vscode.l10n.t('Generate Image (3/3): size')) : undefined);
   if (interactive && !size) return result('declined');
   return withProgressLog((onProgress) =>
     runner.run({ kind: 'generation', prompt, model, size, n: args.n, quality: args.quality }, { notification: args.notification, onProgress }));
@@ -55,12 +55,12 @@ export async function editImageCommand(services: Services, runner: ImageRunner, 
   const root = currentRoot(services.context.globalState);
   const toUri = (x: vscode.Uri | string | undefined) => (typeof x === 'string' ? (root ? resolveInsideRoot(root, x) : undefined) : x);
   if (args.source !== undefined && !toUri(args.source)) {
-    return result('declined', { message: 'The source image must be a file inside the workspace.' });
+    return result('declined', { message: vscode.l10n.t('The source image must be a file inside the workspace.') });
   }
   const source = first instanceof vscode.Uri ? first : toUri(args.source) ?? (await activeOrPickedImage());
-  if (!source) return result('declined', { message: 'No source image.' });
+  if (!source) return result('declined', { message: vscode.l10n.t('No source image.') });
   const interactive = !args.prompt;
-  const prompt = args.prompt ?? (await askPrompt(`Edit ${source.path.split('/').pop()}: what should change?`));
+  const prompt = args.prompt ?? (await askPrompt(vscode.l10n.t('Edit {0}: what should change?', source.path.split('/').pop() ?? '')));
   if (!prompt) return result('declined');
   let mask = toUri(args.mask);
   let references = args.references?.map(toUri).filter((u): u is vscode.Uri => !!u);
@@ -71,7 +71,7 @@ export async function editImageCommand(services: Services, runner: ImageRunner, 
     references = await pickReferences(source, mask);
     if (!references) return result('declined');
   }
-  const model = args.model ?? (interactive ? await pickModel(services, runner, 'Edit Image: model') : undefined);
+  const model = args.model ?? (interactive ? await pickModel(services, runner, vscode.l10n.t('Edit Image: model')) : undefined);
   if (interactive && !model) return result('declined');
   return withProgressLog((onProgress) =>
     runner.run({ kind: 'edit', prompt, model, size: args.size, n: args.n, quality: args.quality, source, mask, references }, { notification: args.notification, onProgress }));
@@ -90,7 +90,7 @@ async function activeOrPickedImage(): Promise<vscode.Uri | undefined> {
   const uri = input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputText ? input.uri : undefined;
   if (uri && /\.(png|jpe?g|webp)$/i.test(uri.path)) return uri;
   const picked = await vscode.window.showOpenDialog({
-    canSelectMany: false, title: 'Edit Image: source image', filters: { Images: ['png', 'jpg', 'jpeg', 'webp'] },
+    canSelectMany: false, title: vscode.l10n.t('Edit Image: source image'), filters: { [vscode.l10n.t('Images')]: ['png', 'jpg', 'jpeg', 'webp'] },
     defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
   });
   return picked?.[0];

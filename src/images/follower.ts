@@ -25,8 +25,8 @@ export interface FollowOptions {
 
 type Report = (message: string, percent?: number) => void;
 
-export const CANCELLED_MESSAGE = 'Stopped waiting for the image task. The gateway may still finish it and charge for it; ' +
-  'it stays in "Show Image Tasks" so you can check it later.';
+const cancelledMessage = (): string =>
+  vscode.l10n.t('Stopped waiting for the image task. The gateway may still finish it and charge for it; it stays in "Show Image Tasks" so you can check it later.');
 
 export class Follower {
   private readonly running = new Map<string, AbortController>();
@@ -64,7 +64,7 @@ export class Follower {
     }
     try {
       const record = this.tracker.get(localId) as TaskRecord;
-      return await this.withUi(`Model Gateway: ${describeTask(record)}`, options, localId, (report, signal) => this.pollAndSave(record, report, signal, options));
+      return await this.withUi(`Model Gateway: ${describeTask(record, vscode.l10n)}`, options, localId, (report, signal) => this.pollAndSave(record, report, signal, options));
     } finally {
       this.tracker.release(localId);
     }
@@ -93,13 +93,13 @@ export class Follower {
 
   private async pollAndSave(record: TaskRecord, report: Report, signal: AbortSignal, options: FollowOptions): Promise<RunResult> {
     if (!record.taskId) {
-      const message = 'The window closed before the images of a synchronous request were saved; they cannot be fetched again.';
+      const message = vscode.l10n.t('The window closed before the images of a synchronous request were saved; they cannot be fetched again.');
       await this.tracker.apply(record.localId, { type: 'failed', error: message });
       return result('failed', { localId: record.localId, message });
     }
     const client = await this.services.gateway.client();
-    if (!client) return result('pending', { localId: record.localId, taskId: record.taskId, message: 'No API key or base URL: the task stays pending.' });
-    report('Waiting for the gateway...', record.progress);
+    if (!client) return result('pending', { localId: record.localId, taskId: record.taskId, message: vscode.l10n.t('No API key or base URL: the task stays pending.') });
+    report(vscode.l10n.t('Waiting for the gateway...'), record.progress);
     let task: ImageTask;
     try {
       task = await client.waitForImageTask(record.taskId, {
@@ -113,33 +113,36 @@ export class Follower {
       return this.pollFailed(record, error, options);
     }
     if (task.status === 'failed') return this.taskFailed(record, task, options);
-    report('Saving...', 100);
+    report(vscode.l10n.t('Saving...'), 100);
     return this.saveImages(record.localId, task.images, options, signal);
   }
 
   private async pollFailed(record: TaskRecord, error: unknown, options: FollowOptions): Promise<RunResult> {
     const base = { localId: record.localId, taskId: record.taskId, error: runError(error), cause: error };
     if (isGatewayError(error) && error.kind === 'aborted' && this.detached.delete(record.localId)) {
-      return result('pending', { ...base, message: 'Detached; the task stays pending.' });
+      return result('pending', { ...base, message: vscode.l10n.t('Detached; the task stays pending.') });
     }
     if (isGatewayError(error) && error.kind === 'aborted') {
       if (record.state === 'pending') await this.tracker.apply(record.localId, { type: 'cancelled' });
-      if (options.announce !== false) void vscode.window.showInformationMessage(`Model Gateway: ${CANCELLED_MESSAGE}`, 'Show Image Tasks')
+      const message = cancelledMessage();
+      if (options.announce !== false) void vscode.window.showInformationMessage(`Model Gateway: ${message}`, vscode.l10n.t('Show Image Tasks'))
         .then((c) => c && vscode.commands.executeCommand('modelGateway.showImageTasks'));
-      return result('cancelled', { ...base, message: CANCELLED_MESSAGE });
+      return result('cancelled', { ...base, message });
     }
     if (isGatewayError(error) && error.kind === 'not_found') {
-      return this.taskFailed(record, { expired: true, error: 'The gateway no longer knows this task.' }, options);
+      return this.taskFailed(record, { expired: true, error: vscode.l10n.t('The gateway no longer knows this task.') }, options);
     }
-    const message = `Could not read the image task (${runError(error).message}). It stays pending and is checked again on the next start, or from "Show Image Tasks".`;
+    const message = vscode.l10n.t('Could not read the image task ({0}). It stays pending and is checked again on the next start, or from "Show Image Tasks".', runError(error).message);
     if (options.announce !== false) void this.services.errors.show(error, 'image');
     return result('pending', { ...base, message });
   }
 
   private async taskFailed(record: TaskRecord, task: Pick<ImageTask, 'expired' | 'error'>, options: FollowOptions): Promise<RunResult> {
     const message = task.expired
-      ? `The image task ${record.taskId} expired before its images were read. It is not retried; re-run it explicitly if you still want it.`
-      : `The gateway reports that image task ${record.taskId} failed${task.error ? `: ${task.error}` : '.'}`;
+      ? vscode.l10n.t('The image task {0} expired before its images were read. It is not retried; re-run it explicitly if you still want it.', record.taskId ?? '')
+      : task.error
+        ? vscode.l10n.t('The gateway reports that image task {0} failed: {1}', record.taskId ?? '', task.error)
+        : vscode.l10n.t('The gateway reports that image task {0} failed.', record.taskId ?? '');
     await this.tracker.apply(record.localId, task.expired ? { type: 'expired' } : { type: 'failed', error: message });
     if (options.announce !== false) void vscode.window.showErrorMessage(`Model Gateway: ${message}`);
     return result(task.expired ? 'expired' : 'failed', { localId: record.localId, taskId: record.taskId, message, error: { message, kind: task.expired ? 'expired' : 'task_failed' } });
@@ -152,7 +155,7 @@ export class Follower {
     let checked: CheckedImage[];
     try {
       checked = await this.obtainAll(images, signal);
-      if (checked.length === 0) throw new Error('The gateway reported success but returned no images.');
+      if (checked.length === 0) throw new Error(vscode.l10n.t('The gateway reported success but returned no images.'));
     } catch (error) {
       if (claimedHere) this.tracker.release(localId);
       return this.saveFailed(localId, error, options, true);
@@ -192,7 +195,7 @@ export class Follower {
    */
   private async saveFailed(localId: string, error: unknown, options: FollowOptions, badData: boolean): Promise<RunResult> {
     const record = this.tracker.get(localId);
-    const message = `The images could not be saved: ${runError(error).message}`;
+    const message = vscode.l10n.t('The images could not be saved: {0}', runError(error).message);
     if (badData && (record?.state === 'pending' || record?.state === 'saving')) await this.tracker.apply(localId, { type: 'failed', error: message });
     if (options.announce !== false) void vscode.window.showErrorMessage(`Model Gateway: ${message}`);
     return result('failed', { localId, taskId: record?.taskId, message, error: runError(error) });
@@ -205,9 +208,11 @@ function progressText(task: ImageTask): string {
 }
 
 function announceSaved(done: RunResult): void {
-  const open = 'Open';
-  const reveal = 'Reveal in Explorer';
-  const text = `Model Gateway: saved ${done.paths.length === 1 ? done.paths[0] : `${done.paths.length} images (${done.paths[0]}, ...)`}.`;
+  const open = vscode.l10n.t('Open');
+  const reveal = vscode.l10n.t('Reveal in Explorer');
+  const text = done.paths.length === 1
+    ? vscode.l10n.t('Model Gateway: saved {0}.', done.paths[0])
+    : vscode.l10n.t('Model Gateway: saved {0} images ({1}, ...).', done.paths.length, done.paths[0]);
   void vscode.window.showInformationMessage(text, open, reveal).then(async (choice) => {
     const first = vscode.Uri.parse(done.files[0]);
     if (choice === open) await vscode.commands.executeCommand('vscode.open', first);

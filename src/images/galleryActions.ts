@@ -12,7 +12,7 @@ export async function galleryAction(action: GalleryAction, entry: GalleryEntry, 
     case 'reveal': await vscode.commands.executeCommand('revealInExplorer', entry.image); return undefined;
     case 'copyPath':
       await vscode.env.clipboard.writeText(entry.path);
-      void vscode.window.setStatusBarMessage(`Copied ${entry.path}`, 3000);
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', entry.path), 3000);
       return undefined;
     case 'insert': await insertLink(entry, root, editor); return undefined;
     case 'rerun': return rerunForm(entry);
@@ -24,7 +24,7 @@ async function insertLink(entry: GalleryEntry, root: vscode.Uri | undefined, edi
   if (!editor || editor.document.isClosed) {
     const link = `![${alt}](${encodeURI(entry.path)})`;
     await vscode.env.clipboard.writeText(link);
-    void vscode.window.showInformationMessage('Model Gateway: no text editor to insert into; the image link was copied to the clipboard.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Model Gateway: no text editor to insert into; the image link was copied to the clipboard.'));
     return;
   }
   const doc = editor.document;

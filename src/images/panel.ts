@@ -28,7 +28,7 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
   /** Opens (or reveals) the panel, optionally with a form prefilled (Re-run with changes). */
   open(prefill?: ImageForm): void {
     if (!this.panel) {
-      const panel = vscode.window.createWebviewPanel(Views.imagePanel, 'Images', vscode.ViewColumn.Active, { ...webviewOptions(this.services.context.extensionUri), retainContextWhenHidden: false });
+      const panel = vscode.window.createWebviewPanel(Views.imagePanel, vscode.l10n.t('Images'), vscode.ViewColumn.Active, { ...webviewOptions(this.services.context.extensionUri), retainContextWhenHidden: false });
       this.attach(panel);
     } else {
       this.panel.reveal();
@@ -145,9 +145,9 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
   private async modelList(): Promise<{ ids: string[]; notice?: string }> {
     try {
       const ids = await this.runner.imageModelIds();
-      return { ids, notice: ids.length ? undefined : 'Your key lists no image models (GET /v1/models). Its key group may lack image route permission.' };
+      return { ids, notice: ids.length ? undefined : vscode.l10n.t('Your key lists no image models (GET /v1/models). Its key group may lack image route permission.') };
     } catch (error) {
-      return { ids: [], notice: `Could not load the model list: ${error instanceof Error ? error.message : String(error)}` };
+      return { ids: [], notice: vscode.l10n.t('Could not load the model list: {0}', error instanceof Error ? error.message : String(error)) };
     }
   }
 
@@ -157,7 +157,7 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
   }
 
   private postModels(ids: string[]): void {
-    this.post({ type: 'models', models: ids, notice: ids.length ? undefined : 'Your key lists no image models (GET /v1/models). Its key group may lack image route permission.' });
+    this.post({ type: 'models', models: ids, notice: ids.length ? undefined : vscode.l10n.t('Your key lists no image models (GET /v1/models). Its key group may lack image route permission.') });
   }
 
   private async sendGallery(): Promise<void> {
@@ -181,7 +181,7 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
     const root = this.root();
     const inside = (p?: string) => (p && root ? resolveInsideRoot(root, p) : undefined);
     if (form.mode === 'edit' && !inside(form.source)) {
-      this.post({ type: 'submitted', requestId, ok: false, message: 'Pick a source image from the workspace first.' });
+      this.post({ type: 'submitted', requestId, ok: false, message: vscode.l10n.t('Pick a source image from the workspace first.') });
       return;
     }
     const references = form.references.map(inside).filter((u): u is vscode.Uri => !!u);
@@ -189,7 +189,7 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
       kind: form.mode === 'edit' ? 'edit' : 'generation', prompt: form.prompt, model: form.model || undefined, size: form.size,
       quality: form.quality, n: form.n, source: inside(form.source), mask: inside(form.mask), references,
     });
-    this.post({ type: 'submitted', requestId, ok: run.status === 'saved', message: run.status === 'saved' ? `Saved ${run.paths.join(', ')}` : run.message });
+    this.post({ type: 'submitted', requestId, ok: run.status === 'saved', message: run.status === 'saved' ? vscode.l10n.t('Saved {0}', run.paths.join(', ')) : run.message });
   }
 
   private async pick(slot: 'source' | 'mask' | 'reference'): Promise<void> {
@@ -197,7 +197,7 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
     if (!root) return;
     const images = (await workspaceImages()).filter((u) => relativeToRoot(root, u) !== undefined);
     const picked = await vscode.window.showQuickPick(images.map((uri) => ({ label: relativeToRoot(root, uri) as string, uri })), {
-      title: slot === 'source' ? 'Image to edit' : slot === 'mask' ? 'Mask image' : 'Reference image', placeHolder: 'Images in this workspace',
+      title: slot === 'source' ? vscode.l10n.t('Image to edit') : slot === 'mask' ? vscode.l10n.t('Mask image') : vscode.l10n.t('Reference image'), placeHolder: vscode.l10n.t('Images in this workspace'),
     });
     if (!picked) return;
     this.post({ type: 'picked', slot, file: { path: picked.label, thumbnail: await thumbnailOf(picked.uri) } });

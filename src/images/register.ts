@@ -40,6 +40,6 @@ async function generateForJobs(runner: ImageRunner, request: Parameters<ImageJob
   );
   if (done.status === 'saved') return done.files.map((f) => vscode.Uri.parse(f));
   if (isGatewayError(done.cause)) throw done.cause;
-  const error = new Error(done.message ?? `The image request ended as '${done.status}'.`);
+  const error = new Error(done.message ?? vscode.l10n.t("The image request ended as '{0}'.", done.status));
   throw Object.assign(error, { status: done.error?.status, kind: done.error?.kind });
 }

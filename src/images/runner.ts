@@ -69,7 +69,7 @@ export class ImageRunner {
     const request: ImageRunRequest = input.kind === 'generation' && input.references?.length ? { ...input, kind: 'edit' } : input;
     const prepared = await this.prepare(request, options);
     if ('status' in prepared) return prepared;
-    if (!options.chargeConfirmed && !(await this.confirmCost(request, prepared.summary))) return result('declined', { message: 'Not sent: the charge was not confirmed.' });
+    if (!options.chargeConfirmed && !(await this.confirmCost(request, prepared.summary))) return result('declined', { message: vscode.l10n.t('Not sent: the charge was not confirmed.') });
     await this.remember(prepared.summary);
     return this.services.config.current.images.mode === 'sync'
       ? this.runSync(prepared, options)
@@ -81,13 +81,16 @@ export class ImageRunner {
       if (options.presentErrors !== false) void vscode.window.showErrorMessage(`Model Gateway: ${message}`);
       return result(status, { message, error: { message, kind: 'precondition' } });
     };
-    if (!request.prompt.trim()) return fail('An image request needs a prompt.', 'declined');
+    if (!request.prompt.trim()) return fail(vscode.l10n.t('An image request needs a prompt.'), 'declined');
     const client = await (options.presentErrors === false ? this.services.gateway.client() : this.services.gateway.clientOrExplain());
-    if (!client) return result('unavailable', { message: 'No API key or base URL is configured.', error: { message: 'No API key or base URL is configured.', kind: 'precondition' } });
+    if (!client) {
+      const message = vscode.l10n.t('No API key or base URL is configured.');
+      return result('unavailable', { message, error: { message, kind: 'precondition' } });
+    }
     const model = await this.resolveModel(request.model, options);
     if (typeof model !== 'string') return model.message ? fail(model.message) : result('unavailable');
     const target = await resolveTarget(this.services.context.globalState, this.services.config.current.images.outputFolder, request.source);
-    if (!target) return result('declined', { message: 'No folder to save images into.' });
+    if (!target) return result('declined', { message: vscode.l10n.t('No folder to save images into.') });
     const images = this.services.config.current.images;
     const summary: TaskRequestSummary = {
       kind: request.kind, prompt: request.prompt.trim(), model, size: request.size || images.defaultSize,
@@ -108,16 +111,16 @@ export class ImageRunner {
       return { message: options.presentErrors === false ? runError(error).message : undefined };
     }
     if (models.length === 0) {
-      return { message: 'GET /v1/models returns no image models for this key. Its key group may not have image route permission: check the key group in the console, or use a key that lists image models.' };
+      return { message: vscode.l10n.t('GET /v1/models returns no image models for this key. Its key group may not have image route permission: check the key group in the console, or use a key that lists image models.') };
     }
     if (!requested) return this.defaultModel(models) as string;
     if (models.includes(requested)) return requested;
-    return { message: `"${requested}" is not an image model returned for this key by GET /v1/models (image routes only accept those: ${models.join(', ')}).` };
+    return { message: vscode.l10n.t('"{0}" is not an image model returned for this key by GET /v1/models (image routes only accept those: {1}).', requested, models.join(', ')) };
   }
 
   /** Edit inputs: the source first, then reference images; every file checked to be an image by its bytes. */
   private async readInputs(request: ImageRunRequest, target: ImageTarget, summary: TaskRequestSummary): Promise<Pick<ImageEditRequest, 'images' | 'mask'> | string> {
-    if (!request.source && !request.references?.length) return 'An edit needs a source image.';
+    if (!request.source && !request.references?.length) return vscode.l10n.t('An edit needs a source image.');
     try {
       const read = async (uri: vscode.Uri): Promise<ImageInput> => {
         const checked = checkImage(await vscode.workspace.fs.readFile(uri));
@@ -132,7 +135,7 @@ export class ImageRunner {
       summary.references = references.map(rel);
       return { images, mask };
     } catch (error) {
-      return `Cannot use the selected image: ${error instanceof Error ? error.message : String(error)}`;
+      return vscode.l10n.t('Cannot use the selected image: {0}', error instanceof Error ? error.message : String(error));
     }
   }
 
@@ -140,11 +143,11 @@ export class ImageRunner {
     const reasons = costFactors({
       kind: summary.kind, n: summary.n, size: summary.size, quality: summary.quality,
       referenceCount: request.references?.length ?? 0, hasMask: !!request.mask, hasSource: !!request.source,
-    }, { size: this.services.config.current.images.defaultSize });
+    }, { size: this.services.config.current.images.defaultSize }, vscode.l10n);
     if (reasons.length === 0 || !this.services.config.current.images.confirmCostlyRequests) return true;
-    const send = 'Send Request';
-    const choice = await vscode.window.showWarningMessage(costConfirmationMessage(reasons), {
-      modal: true, detail: 'Turn this question off with the setting modelGateway.images.confirmCostlyRequests.',
+    const send = vscode.l10n.t('Send Request');
+    const choice = await vscode.window.showWarningMessage(costConfirmationMessage(reasons, vscode.l10n), {
+      modal: true, detail: vscode.l10n.t('Turn this question off with the setting modelGateway.images.confirmCostlyRequests.'),
     }, send);
     return choice === send;
   }
@@ -158,7 +161,7 @@ export class ImageRunner {
     const { client, target, summary, body } = prepared;
     const record = await this.tracker.begin({ request: summary, workspaceFolder: target.folder.toString(), outputFolder: target.outputFolder });
     this.announcePause(options);
-    options.onProgress?.('Submitting the image task...');
+    options.onProgress?.(vscode.l10n.t('Submitting the image task...'));
     try {
       // No abort signal: once the POST left, cancelling would only make its outcome unknown. A wait before
       // sending (429 Retry-After) is shown, like the queue's pause.
@@ -177,15 +180,15 @@ export class ImageRunner {
     const { client, target, summary, body } = prepared;
     const record = await this.tracker.begin({ request: summary, workspaceFolder: target.folder.toString(), outputFolder: target.outputFolder });
     this.announcePause(options);
-    options.onProgress?.('Waiting for the gateway (synchronous request)...');
+    options.onProgress?.(vscode.l10n.t('Waiting for the gateway (synchronous request)...'));
     let images;
     try {
-      const title = `Model Gateway: ${summary.kind === 'edit' ? 'editing' : 'generating'} image`;
+      const title = summary.kind === 'edit' ? vscode.l10n.t('Model Gateway: editing image') : vscode.l10n.t('Model Gateway: generating image');
       const response = await this.follower.withUi(title, options, undefined, (report, signal) => {
         // Cancel works during a wait before sending (429 Retry-After), never once the billable POST left.
         const wait = cancelOnlyWhileWaiting(signal, (notice) => {
           if (notice.ms > 0) report(waitText(notice));
-          else report('Waiting for the gateway (synchronous request)...');
+          else report(vscode.l10n.t('Waiting for the gateway (synchronous request)...'));
         });
         return this.queue.run(() => summary.kind === 'edit' ? client.editImage(body as ImageEditRequest, wait) : client.generateImage(body, wait));
       });
@@ -201,7 +204,7 @@ export class ImageRunner {
   private announcePause(options: RunOptions): void {
     const pause = this.queue.pendingPauseMs();
     if (pause <= 0) return;
-    const text = `Rate limited by the gateway: this request waits ${Math.ceil(pause / 1000)} s (Retry-After) before it is sent.`;
+    const text = waitText({ ms: pause });
     options.onProgress?.(text);
     if (options.announce !== false) vscode.window.setStatusBarMessage(`$(watch) Model Gateway: ${text}`, pause);
   }
@@ -217,7 +220,7 @@ export class ImageRunner {
   private async submitFailed(localId: string, error: unknown, options: RunOptions): Promise<RunResult> {
     const unknown = isGatewayError(error) && (error.outcomeUnknown || error.kind === 'timeout');
     const message = unknown
-      ? 'The gateway did not answer the image request. It may still have been processed and charged, so it was NOT sent again. Check the console (usage / tasks) before re-running it.'
+      ? vscode.l10n.t('The gateway did not answer the image request. It may still have been processed and charged, so it was NOT sent again. Check the console (usage / tasks) before re-running it.')
       : runError(error).message;
     await this.tracker.apply(localId, unknown ? { type: 'submitUnknown', error: message } : { type: 'submitFailed', error: message });
     // The presenter words it per the spec (outcome unknown: not replayed; check the console) and logs the support record.
@@ -226,6 +229,6 @@ export class ImageRunner {
   }
 }
 
-function waitText(notice: WaitNotice): string {
-  return `Rate limited by the gateway: this request waits ${Math.max(1, Math.ceil(notice.ms / 1000))} s (Retry-After) before it is sent.`;
+function waitText(notice: Pick<WaitNotice, 'ms'>): string {
+  return vscode.l10n.t('Rate limited by the gateway: this request waits {0} s (Retry-After) before it is sent.', Math.max(1, Math.ceil(notice.ms / 1000)));
 }

@@ -1,6 +1,7 @@
 // The persisted record of one image request and its state machine. Pure: the tracker stores these
 // in globalState through a Memento-like interface. Never holds the API key: only what the user typed
 // (prompt, model, size, quality, n) and what the gateway answered (task id, poll URL).
+import { english, type Localizer } from '../shared/l10n';
 
 export type TaskKind = 'generation' | 'edit';
 
@@ -126,7 +127,8 @@ export function parseTaskRecord(value: unknown): TaskRecord | undefined {
 }
 
 /** One line for lists and notifications. */
-export function describeTask(record: TaskRecord): string {
+export function describeTask(record: TaskRecord, l10n: Localizer = english): string {
   const prompt = record.request.prompt.length > 60 ? `${record.request.prompt.slice(0, 57)}...` : record.request.prompt;
-  return `${record.request.kind === 'edit' ? 'Edit' : 'Image'}: "${prompt}" (${record.request.model}${record.request.size ? `, ${record.request.size}` : ''})`;
+  const model = `${record.request.model}${record.request.size ? `, ${record.request.size}` : ''}`;
+  return record.request.kind === 'edit' ? l10n.t('Edit: "{0}" ({1})', prompt, model) : l10n.t('Image: "{0}" ({1})', prompt, model);
 }

@@ -28,7 +28,7 @@ export function currentRoot(state: vscode.Memento, resource?: vscode.Uri): vscod
 export async function resolveTarget(state: vscode.Memento, outputFolder: string, resource?: vscode.Uri): Promise<ImageTarget | undefined> {
   const checked = outputFolderSegments(outputFolder);
   if (!checked.ok) {
-    void vscode.window.showErrorMessage(`Model Gateway: the image output folder setting is not usable: ${checked.reason}`, 'Open Settings')
+    void vscode.window.showErrorMessage(vscode.l10n.t('Model Gateway: the image output folder setting is not usable: {0}', checked.reason), vscode.l10n.t('Open Settings'))
       .then((choice) => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway.images.outputFolder'));
     return undefined;
   }
@@ -36,14 +36,14 @@ export async function resolveTarget(state: vscode.Memento, outputFolder: string,
   if (!folder) {
     const picked = await vscode.window.showOpenDialog({
       canSelectFolders: true, canSelectFiles: false, canSelectMany: false,
-      openLabel: 'Save images here', title: 'No folder is open: where should generated images be saved?',
+      openLabel: vscode.l10n.t('Save images here'), title: vscode.l10n.t('No folder is open: where should generated images be saved?'),
     });
     if (!picked?.[0]) return undefined;
     folder = picked[0];
     await state.update(REMEMBERED_FOLDER_KEY, folder.toString());
   }
   if (await hasSymlink(folder, checked.segments)) {
-    void vscode.window.showErrorMessage('Model Gateway: the image output folder is (or passes through) a symbolic link; images are only written to real folders inside the workspace.');
+    void vscode.window.showErrorMessage(vscode.l10n.t('Model Gateway: the image output folder is (or passes through) a symbolic link; images are only written to real folders inside the workspace.'));
     return undefined;
   }
   return { folder, outputFolder, segments: checked.segments };
