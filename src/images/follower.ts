@@ -60,7 +60,7 @@ export class Follower {
   async follow(localId: string, options: FollowOptions = {}): Promise<RunResult> {
     if (!this.tracker.claim(localId)) {
       const record = this.tracker.get(localId);
-      return result(this.isFollowing(localId) ? 'busy' : 'failed', { localId, taskId: record?.taskId, message: 'This task is already being followed or is finished.' });
+      return result(this.isFollowing(localId) ? 'busy' : 'failed', { localId, taskId: record?.taskId, message: vscode.l10n.t('This task is already being followed or is finished.') });
     }
     try {
       const record = this.tracker.get(localId) as TaskRecord;

@@ -20,7 +20,10 @@ interface Manifest {
   };
 }
 
-const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
+// As VS Code shows it in English: the user-visible strings are "%key%" placeholders filled from package.nls.json.
+const nls = JSON.parse(fs.readFileSync(path.join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'), (_key, value: unknown) =>
+  (typeof value === 'string' && /^%[^%\s]+%$/.test(value) && value.slice(1, -1) in nls ? nls[value.slice(1, -1)] : value)) as Manifest;
 const harnessVersions = Object.keys(
   JSON.parse(fs.readFileSync(path.join(root, 'scripts', 'vscode-versions.json'), 'utf8')) as Record<string, unknown>,
 );
