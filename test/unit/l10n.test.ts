@@ -193,6 +193,20 @@ describe('l10n: bundles and manifest strings', function () {
     }
   });
 
+  it('every walkthrough page has a translation per language (VS Code loads <page>.nls.<language>.md), with the same code and links', () => {
+    const dir = 'media/walkthrough';
+    const pages = fs.readdirSync(path.join(root, dir)).filter((name) => name.endsWith('.md') && !name.includes('.nls.'));
+    assert.ok(pages.length > 0);
+    for (const { lang } of nlsTranslations) {
+      for (const page of pages) {
+        const localized = `${dir}/${page.replace(/\.md$/, `.nls.${lang}.md`)}`;
+        assert.ok(fs.existsSync(path.join(root, localized)), `${localized} is missing`);
+        const [en, tr] = [`${dir}/${page}`, localized].map((f) => fs.readFileSync(path.join(root, f), 'utf8'));
+        assert.deepEqual(tokens(tr), tokens(en), `${localized}: code spans or links differ from ${page}`);
+      }
+    }
+  });
+
   it('the localized folders show no English-only text; what is still English is reported', () => {
     const strays = LOCALIZED.flatMap(filesUnder).flatMap(englishLiterals);
     const pending = PENDING.map((folder) => ({ folder, literals: filesUnder(folder).flatMap(englishLiterals) }));
