@@ -24,4 +24,10 @@ describe('bench results: merge by row', () => {
     const merged = mergeRows(stored, [row('heap growth', 'heap', '+2 MB')], ['heap'], ORDER);
     assert.deepStrictEqual(merged.map((r) => [r.figure, r.value]), [['heap growth', '+2 MB'], ['something else', 'y']]);
   });
+
+  it('a sectionless row whose figure parameters changed is still the same figure', () => {
+    const stored = [row('host heap after 100 answers (7.5 KB each, kept)', undefined, '+2.1 MB'), row('VSIX size', 'size', '500 KB')];
+    const merged = mergeRows(stored, [row('host heap after 100 answers (10.2 KB each, kept)', 'heap', '+2.6 MB')], ['heap'], ORDER);
+    assert.deepStrictEqual(merged.map((r) => [r.figure, r.value]), [['VSIX size', '500 KB'], ['host heap after 100 answers (10.2 KB each, kept)', '+2.6 MB']]);
+  });
 });
