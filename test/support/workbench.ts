@@ -33,11 +33,25 @@ export interface Workbench {
 
 const WEBVIEW = `iframe.webview[src*="extensionId=${EXTENSION_ID}"]`;
 
+export interface WorkbenchOptions {
+  /**
+   * Display language of this window, e.g. "zh-cn". code-server's --locale (or argv.json, the vscode.nls.locale cookie,
+   * Accept-Language) only picks which core messages load, and without a language pack the workbench language stays "en"
+   * (verified on 1.100.3 and 1.139.1). A language pack's messages file sets globalThis._VSCODE_NLS_LANGUAGE; this does
+   * the same before the workbench loads (core UI stays English), so extensions get vscode.env.language and their bundles.
+   */
+  displayLanguage?: string;
+  /** Only the browser's locale (Accept-Language), e.g. "zh-CN"; displayLanguage implies it. */
+  browserLocale?: string;
+}
+
 /** Launches Chromium, opens the workbench and waits until our extension's contributions are visible. */
-export async function openWorkbench(url = workbenchUrl()): Promise<Workbench> {
+export async function openWorkbench(url = workbenchUrl(), options: WorkbenchOptions = {}): Promise<Workbench> {
   const browser = await launchChromium();
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const locale = options.browserLocale ?? options.displayLanguage;
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, ...(locale ? { locale } : {}) });
+    if (options.displayLanguage) await page.addInitScript(`globalThis._VSCODE_NLS_LANGUAGE = ${JSON.stringify(options.displayLanguage)};`);
     page.setDefaultTimeout(UI_TIMEOUT);
     await page.goto(url);
     await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
