@@ -347,9 +347,11 @@ async function runJob(job, base, ready) {
  */
 async function vscodeLayers(opts, vsix, ready) {
   const jobs = [];
-  // The UI layers take longest: they start first, so two slots end at about the same time.
+  // Longest first, so two slots end at about the same time: UI layers before host layers, and the newest VS Code
+  // first (it runs more tests: the chat-provider suites need 1.104+). A job whose version is still being
+  // provisioned is passed over for one that is ready (nextJob).
   for (const layer of ['ui', 'host']) {
-    for (const version of opts.versions) if (opts.layers.has(layer)) jobs.push({ layer, version });
+    for (const version of [...opts.versions].reverse()) if (opts.layers.has(layer)) jobs.push({ layer, version });
   }
   const kept = [];
   const locks = [0, 1].map((i) => path.join(ROOT, '.vscode-test', `.lock-harness-${i}`));
