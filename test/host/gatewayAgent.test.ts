@@ -46,7 +46,7 @@ class Recorder {
   }
 }
 
-interface EchoCall { input: { text?: string; wait?: boolean }; cancelled: boolean }
+interface EchoCall { input: { text?: string; wait?: boolean }; cancelled: boolean; inChat: boolean }
 
 describe('gateway agent: @gateway runs the agent core over VS Code tools', function () {
   this.timeout(90_000);
@@ -62,7 +62,7 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
     try {
       echo = vscode.lm.registerTool<EchoCall['input']>(ECHO, {
         async invoke(options, token) {
-          const call: EchoCall = { input: options.input, cancelled: false };
+          const call: EchoCall = { input: options.input, cancelled: false, inChat: options.toolInvocationToken !== undefined };
           echoCalls.push(call);
           if (options.input.wait) {
             await new Promise<void>((resolve) => token.onCancellationRequested(() => resolve()));
@@ -192,6 +192,39 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
     await sleep(300);
     assert.strictEqual((await messagesSince(before)).length, 1, 'only the step that called the tool');
     assert.match(stream.text, /_Stopped\._/);
+  });
+
+  it('typed into VS Code\'s Chat view, @gateway with #tool runs the agent: the tool runs inside the chat request, the model continues', async function () {
+    needsEcho(this);
+    if (typeof (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider !== 'function') this.skip();
+    await waitFor('gateway models', async () => ((await vscode.lm.selectChatModels({ vendor: 'model-gateway' })).length > 0 ? true : undefined), 30_000);
+    // VS Code may confirm another extension's tool in the chat; its own test switch auto-approves (1.139).
+    const autoApprove = vscode.workspace.getConfiguration('chat.tools.global').inspect('autoApprove')?.defaultValue !== undefined;
+    if (autoApprove) {
+      await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
+      await vscode.workspace.getConfiguration('chat.tools.global').update('autoApprove', true, vscode.ConfigurationTarget.Global);
+    }
+    try {
+      const before = new Set((await admin!.requests()).map((r) => r.id));
+      const marker = `chatview-${Date.now()}`;
+      await vscode.commands.executeCommand('workbench.action.chat.newChat');
+      await vscode.commands.executeCommand('workbench.action.chat.open', {
+        query: `@gateway #modelGatewayTestEcho echo it\n@tool ${ECHO} {"text":"${marker}"}`,
+        modelSelector: { vendor: 'model-gateway', id: MODEL },
+      });
+      const call = await waitFor('the tool called from the Chat view', () => echoCalls.find((c) => c.input.text === marker), 60_000);
+      assert.strictEqual(call.inChat, true, 'invoked with the chat request\'s toolInvocationToken');
+      const sent = await waitFor('the step after the tool', async () => {
+        const m = await messagesSince(before);
+        return m.length >= 2 && m.every((r) => r.status === 200) ? m : undefined;
+      }, 30_000);
+      assert.ok(sent.every((r) => r.model === MODEL && r.stream === true));
+    } finally {
+      if (autoApprove) {
+        await vscode.workspace.getConfiguration('chat.tools.global').update('autoApprove', undefined, vscode.ConfigurationTarget.Global);
+        await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', undefined);
+      }
+    }
   });
 
   it('a cut stream ends the turn as outcome unknown and is not sent again', async () => {
