@@ -1,0 +1,218 @@
+// Agent mode in the real workbench against the emulator's scripted agent (directives in the question drive any
+// chat model): a turn reads a file and proposes an edit shown in VS Code's diff editor; Accept writes the file,
+// Reject does not; a command asks, runs in a real terminal and its output reaches the model; a write to
+// .vscode/settings.json asks even with auto-approved writes; Stop ends a running command; the step budget ends
+// a loop; the turn's tokens are shown. The screenshot of the agent with a README diff is docs/images/agent.png.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { FrameLocator } from 'playwright-core';
+import { EmulatorAdmin } from '../support/emulatorAdmin';
+import { resultsDir, vscodeVersion, workspaceDir } from '../support/env';
+import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
+
+const KEY = 'mg-demo-key-0001';
+const README = '# Demo project\n\nHello world.\n';
+
+describe('agent mode (UI)', function () {
+  this.timeout(300_000);
+  let wb: Workbench;
+  let chat: FrameLocator;
+  const admin = EmulatorAdmin.fromEnv();
+  const ws = () => workspaceDir();
+  const file = (rel: string) => path.join(ws(), rel);
+  const settingsFile = () => path.join(path.dirname(ws()), 'user', 'User', 'settings.json');
+  let userSettings = '';
+
+  before(async () => {
+    await admin.setFaults(KEY, null);
+    fs.writeFileSync(file('README.md'), README);
+    fs.mkdirSync(file('.vscode'), { recursive: true });
+    fs.writeFileSync(file('.vscode/settings.json'), '{\n  "editor.tabSize": 2\n}\n');
+    userSettings = fs.readFileSync(settingsFile(), 'utf8');
+    wb = await openWorkbench();
+    await wb.openView(CONTAINER_TITLE);
+    chat = wb.chatWebview();
+    await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
+  });
+  after(async () => {
+    await admin.setFaults(KEY, null).catch(() => undefined);
+    if (userSettings) fs.writeFileSync(settingsFile(), userSettings);
+    await wb?.close();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb.screenshot(`agent-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+  });
+
+  // A failed test must not leave a turn running (the next question would be refused while it does).
+  beforeEach(async () => {
+    const stop = chat.locator('button[data-action="stop"]');
+    if (await stop.isVisible().catch(() => false)) {
+      await stop.click();
+      await stop.waitFor({ state: 'hidden', timeout: 30_000 }).catch(() => undefined);
+    }
+  });
+
+  /** A new conversation in Agent mode (the host confirms the switch). */
+  async function newAgentChat(): Promise<void> {
+    await chat.locator('.header button[data-action="newConversation"]').click();
+    await chat.locator('.composer select.mode').selectOption('agent');
+    await chat.locator('.composer[data-mode="agent"]').waitFor({ timeout: 30_000 });
+  }
+
+  async function send(text: string): Promise<void> {
+    const answers = await chat.locator('.message.assistant').count();
+    const input = chat.locator('.composer .input');
+    await input.click();
+    await input.fill(text);
+    await input.press('Enter');
+    await chat.locator('.message.assistant').nth(answers).waitFor({ state: 'attached', timeout: 30_000 });
+  }
+
+  const lastAnswer = () => chat.locator('.message.assistant').last();
+  const finished = (status = 'complete') => lastAnswer().and(chat.locator(`[data-status="${status}"]`)).waitFor({ timeout: 90_000 });
+  const card = (name: string) => lastAnswer().locator('.tool-card', { has: chat.locator('.tool-name', { hasText: name }) }).last();
+
+  async function waitForDisk(rel: string, check: (text: string) => boolean, what: string, ms = 30_000): Promise<string> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const text = fs.existsSync(file(rel)) ? fs.readFileSync(file(rel), 'utf8') : '';
+      if (check(text)) return text;
+      if (Date.now() > deadline) throw new Error(`${what}: ${rel} is ${JSON.stringify(text.slice(0, 200))}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  /** Sets a user setting through the Settings editor, as a user would (the workbench ignores outside writes to settings.json). */
+  async function setSetting(id: string, title: string, value: boolean | number): Promise<void> {
+    const page = wb.page;
+    await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+    await wb.runCommand('Preferences: Open Settings (UI)');
+    const search = page.locator('.settings-editor .settings-header .monaco-editor textarea').first();
+    await search.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(id);
+    const row = page.locator('.settings-editor .setting-item', { hasText: title }).first();
+    if (typeof value === 'boolean') {
+      const box = row.locator('.setting-value-checkbox').first();
+      await box.waitFor({ state: 'visible', timeout: 30_000 });
+      if ((await box.getAttribute('aria-checked')) !== String(value)) await box.click();
+    } else {
+      const box = row.locator('.setting-item-control input').first();
+      await box.waitFor({ state: 'visible', timeout: 30_000 });
+      await box.fill(String(value));
+      await box.press('Tab');
+    }
+    const deadline = Date.now() + 30_000;
+    const written = (): unknown => { try { return JSON.parse(fs.readFileSync(settingsFile(), 'utf8'))[id]; } catch { return undefined; } };
+    while (written() !== value) {
+      if (Date.now() > deadline) throw new Error(`the Settings editor did not write ${id}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const modalClose = page.locator('[class*="modal"] .codicon-close:visible').first();
+    if (await modalClose.count()) await modalClose.click();
+    await wb.runCommand('View: Close All Editors');
+    await wb.openView(CONTAINER_TITLE);
+    chat = wb.chatWebview();
+    await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
+  }
+
+  it('reads a file, proposes an edit shown as a diff; Accept writes it; the cost footer shows tokens', async () => {
+    await newAgentChat();
+    await send('Make the README greet the agent.\n@tool read_file {"path":"README.md"}\n@edit README.md Hello world.=>Hello agent.');
+    await card('read_file').and(chat.locator('[data-status="done"]')).waitFor({ timeout: 90_000 });
+    await card('read_file').locator('details.tool-result summary').click();
+    assert.match(await card('read_file').locator('details.tool-result pre').innerText(), /Hello world\./, 'the file was read');
+    // The edit waits for review: the pending change is listed and VS Code's diff editor shows it.
+    const change = chat.locator('section.changes li.change', { hasText: 'README.md' });
+    await change.waitFor({ timeout: 90_000 });
+    await wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const tabs = await wb.page.locator('.tabs-container .tab').allInnerTexts();
+    assert.ok(tabs.some((t) => /README\.md.*proposed edit/.test(t)), `diff tab: ${JSON.stringify(tabs)}`);
+    // Monaco renders spaces as no-break spaces (\s matches both).
+    assert.match(await wb.page.locator('.monaco-diff-editor .modified-in-monaco-diff-editor').first().innerText(), /Hello\s+agent\./);
+    assert.equal(fs.readFileSync(file('README.md'), 'utf8'), README, 'nothing written before Accept');
+    // The chat and the diff only (1.139 also shows VS Code's own Chat on the right): docs/images/agent.png.
+    const side = await wb.page.locator('.part.sidebar').first().boundingBox();
+    const editor = await wb.page.locator('.part.editor').first().boundingBox();
+    const shot = path.join(resultsDir(), 'screenshots', vscodeVersion(), 'agent.png');
+    fs.mkdirSync(path.dirname(shot), { recursive: true });
+    await wb.page.screenshot({ path: shot, clip: side && editor ? { x: side.x, y: 0, width: editor.x + Math.min(editor.width, 640) - side.x, height: side.y + side.height } : undefined });
+    assert.ok(fs.statSync(shot).size > 1000);
+    await change.locator('button', { hasText: 'Accept' }).click();
+    await waitForDisk('README.md', (t) => t.includes('Hello agent.'), 'Accept writes the file');
+    await finished();
+    assert.match(await lastAnswer().locator('.body').innerText(), /Accepted/);
+    assert.match(await lastAnswer().locator('.agent-cost summary').innerText(), /Turn tokens: in [\d,]+ · out [\d,]+ · cache read [\d,]+ · cache write [\d,]+/);
+    assert.equal(await chat.locator('section.changes').isVisible(), false, 'no change left pending');
+  });
+
+  it('Reject writes nothing and the model is told', async () => {
+    await send('Now try another greeting.\n@edit README.md Hello agent.=>Hello rejected.');
+    const change = chat.locator('section.changes li.change', { hasText: 'README.md' });
+    await change.waitFor({ timeout: 90_000 });
+    await change.locator('button', { hasText: 'Reject' }).click();
+    await finished();
+    assert.match(await lastAnswer().locator('.body').innerText(), /Rejected/);
+    assert.match(fs.readFileSync(file('README.md'), 'utf8'), /Hello agent\./);
+  });
+
+  it('a command asks with the exact command, runs after Approve, and its output reaches the model', async () => {
+    await send('Check the greeting.\n@run "echo agent-ui-marker"');
+    const run = card('run_command');
+    await run.and(chat.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
+    assert.equal(await run.locator('.ask-command').innerText(), 'echo agent-ui-marker');
+    await run.locator('button', { hasText: 'Approve' }).click();
+    await finished();
+    await run.locator('details.tool-result summary').click();
+    assert.match(await run.locator('details.tool-result pre').innerText(), /agent-ui-marker/, 'the output is the tool result the model got');
+    assert.match(await lastAnswer().locator('.body').innerText(), /Result 1/);
+  });
+
+  it('a write to .vscode/settings.json asks even with auto-approved writes (a README edit does not)', async () => {
+    await setSetting('modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', true);
+    await newAgentChat();
+    await send('Auto-approved edit.\n@edit README.md Hello agent.=>Hello auto.');
+    await finished();
+    await waitForDisk('README.md', (t) => t.includes('Hello auto.'), 'auto-approved write');
+    await send('Change the tab size.\n@edit .vscode/settings.json "editor.tabSize": 2=>"editor.tabSize": 4');
+    const edit = card('propose_edit');
+    await edit.and(chat.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
+    assert.match(await edit.locator('.ask-reason').innerText(), /\.vscode/);
+    const change = chat.locator('section.changes li.change', { hasText: 'settings.json' });
+    await change.waitFor({ timeout: 60_000 });
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.match(fs.readFileSync(file('.vscode/settings.json'), 'utf8'), /"editor.tabSize": 2/, 'not written without the review');
+    await change.locator('button', { hasText: 'Reject' }).click();
+    await finished();
+    await setSetting('modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', false);
+  });
+
+  it('Stop during a running command ends it (what it would do later never happens)', async () => {
+    await newAgentChat();
+    await send('Wait a while.\n@run "sleep 8 && echo late > late.txt"');
+    const run = card('run_command');
+    await run.and(chat.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
+    await run.locator('button', { hasText: 'Approve' }).click();
+    await run.and(chat.locator('[data-status="running"]')).waitFor({ timeout: 60_000 });
+    await new Promise((r) => setTimeout(r, 1000));
+    await chat.locator('button[data-action="stop"]').click();
+    await finished('stopped');
+    assert.match(await lastAnswer().locator('.agent-end').innerText(), /Stopped/);
+    await new Promise((r) => setTimeout(r, 10_000));
+    assert.equal(fs.existsSync(file('late.txt')), false, 'the command was ended');
+  });
+
+  it('the step budget ends a loop (maxSteps 3), with Retry left to the user', async () => {
+    await setSetting('modelGateway.agent.maxSteps', 'Max Steps', 3);
+    await newAgentChat();
+    const before = (await admin.requests()).filter((r) => r.path.includes('/v1/messages')).length;
+    await send('Loop forever.\n@steps 30\n@tool read_file {"path":"README.md"}');
+    await finished();
+    const end = lastAnswer().locator('.agent-end');
+    assert.match(await end.innerText(), /Step budget reached/);
+    assert.equal(await end.locator('button', { hasText: 'Retry' }).count(), 1);
+    assert.equal((await admin.requests()).filter((r) => r.path.includes('/v1/messages')).length - before, 3);
+  });
+});
