@@ -8,6 +8,8 @@ import type { AgentToolCard, AgentTokens, AgentTurnEnd, AgentTurnInfo, ChatMessa
 export const RESULT_PREVIEW_CHARS = 4000;
 /** Live command output in a card: the last characters. */
 export const PROGRESS_CHARS = 2000;
+/** Live output is posted at most this often per card (a chatty command must not flood the webview). */
+export const PROGRESS_INTERVAL_MS = 100;
 
 /** End reasons after which sending the question again is the user's call (never automatic). */
 const RETRYABLE: ReadonlySet<TurnEndReason> = new Set<TurnEndReason>(['step_budget', 'token_budget', 'outcome_unknown', 'error', 'rate_limited', 'context_full', 'stopped']);
@@ -40,6 +42,9 @@ export function resultPreview(content: ToolResult['content']): { text: string; t
 
 export class AgentEventMapper {
   private readonly info: AgentTurnInfo;
+  /** Cards whose latest progress is not posted yet, and the timer that posts it. */
+  private readonly progressDue = new Set<string>();
+  private progressTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly conversationId: string,
@@ -100,11 +105,15 @@ export class AgentEventMapper {
           delete c.ask;
           c.note = event.reason;
         });
-      case 'tool_progress':
-        return this.update(event.toolUseId, (c) => {
-          const text = (c.progress ?? '') + event.text;
-          c.progress = text.length > PROGRESS_CHARS ? text.slice(-PROGRESS_CHARS) : text;
-        });
+      case 'tool_progress': {
+        const card = this.info.tools.find((c) => c.id === event.toolUseId);
+        if (!card) return;
+        const text = (card.progress ?? '') + event.text;
+        card.progress = text.length > PROGRESS_CHARS ? text.slice(-PROGRESS_CHARS) : text;
+        this.progressDue.add(card.id);
+        this.progressTimer ??= setTimeout(() => this.flushProgress(), PROGRESS_INTERVAL_MS);
+        return;
+      }
       case 'tool_result':
         return this.update(event.toolUseId, (c) => {
           const preview = resultPreview(event.content);
@@ -138,6 +147,7 @@ export class AgentEventMapper {
         return this.note(`To fit the model's context window, ${event.results} older tool result${event.results === 1 ? ' was' : 's were'} shortened (${event.charsOmitted} characters left out).`);
       case 'turn_end': {
         this.clearWait();
+        this.flushProgress();
         this.info.tokens = tokensOf(event.usage);
         const end: AgentTurnEnd = { reason: event.reason, message: event.message, retry: RETRYABLE.has(event.reason) };
         this.info.end = end;
@@ -153,6 +163,18 @@ export class AgentEventMapper {
         this.sink.post({ type: 'agentEnd', conversationId: this.conversationId, messageId: this.message.id, end });
         return;
       }
+    }
+  }
+
+  /** Posts the cards whose output grew since the last post. */
+  flushProgress(): void {
+    if (this.progressTimer !== undefined) clearTimeout(this.progressTimer);
+    this.progressTimer = undefined;
+    const due = [...this.progressDue];
+    this.progressDue.clear();
+    for (const id of due) {
+      const card = this.info.tools.find((c) => c.id === id);
+      if (card) this.postCard(card);
     }
   }
 
@@ -184,6 +206,8 @@ export class AgentEventMapper {
   }
 
   private postCard(card: AgentToolCard): void {
+    // This post carries the latest output: no separate progress post for this card is due any more.
+    this.progressDue.delete(card.id);
     this.sink.post({ type: 'agentTool', conversationId: this.conversationId, messageId: this.message.id, tool: structuredClone(card) });
   }
 }

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import type { AgentEvent, ApprovalRequest, Tool } from '../../../src/agent';
 import type { AgentHost } from '../../../src/agentHost';
-import { AgentEventMapper, PROGRESS_CHARS, RESULT_PREVIEW_CHARS, targetSummary } from '../../../src/chat/agentEvents';
+import { AgentEventMapper, PROGRESS_CHARS, PROGRESS_INTERVAL_MS, RESULT_PREVIEW_CHARS, targetSummary } from '../../../src/chat/agentEvents';
 import { AgentTurns } from '../../../src/chat/agentTurn';
 import { toErrorCard } from '../../../src/chat/errorCard';
 import type { HistoryStorage } from '../../../src/chat/history';
@@ -39,16 +39,29 @@ describe('agent events → chat protocol (pure)', () => {
     const request: ApprovalRequest = { toolUseId: 'tu1', toolName: 'run_command', approvalClass: 'command', input: { command: 'npm test' }, target: { command: 'npm test' }, verdict: { decision: 'ask', rule: 'command-asks', reason: 'the command is not on the allow-list.' } };
     m.asking(request);
     m.handle(ev({ type: 'tool_approved', step: 1, toolUseId: 'tu1', by: 'user' }));
-    m.handle(ev({ type: 'tool_progress', step: 1, toolUseId: 'tu1', text: 'x'.repeat(PROGRESS_CHARS + 10) }));
+    for (let i = 0; i < 50; i++) m.handle(ev({ type: 'tool_progress', step: 1, toolUseId: 'tu1', text: 'x'.repeat(PROGRESS_CHARS / 10 + 1) }));
+    assert.equal(cards().length, 3, 'live output is not posted per chunk');
+    m.flushProgress();
+    m.flushProgress();
     m.handle(ev({ type: 'tool_result', step: 1, toolUseId: 'tu1', isError: false, content: [{ type: 'text', text: 'passed' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: '' } }] }));
     const seen = cards();
     assert.deepEqual(seen.map((c) => c.status), ['proposed', 'asking', 'running', 'running', 'done']);
     assert.equal(seen[0].summary, 'npm test', 'the exact command, not a paraphrase');
     assert.deepEqual(seen[1].ask, { kind: 'approve', reason: 'the command is not on the allow-list.', command: 'npm test' });
-    assert.equal(seen[3].progress!.length, PROGRESS_CHARS, 'live output is capped to its tail');
+    assert.equal(seen[3].progress!.length, PROGRESS_CHARS, 'live output is capped to its tail, and posted once per interval');
     assert.equal(seen[4].result, 'passed\n[image]');
     assert.equal(seen[4].ask, undefined);
     assert.equal(message.agent.tools.length, 1, 'one card per tool_use id');
+  });
+
+  it('live output is posted by itself after the interval (the last chunk is never lost)', async () => {
+    const { m, cards } = mapper();
+    m.handle(ev({ type: 'tool_proposed', step: 1, toolUseId: 'p1', name: 'run_command', input: {} }));
+    m.handle(ev({ type: 'tool_approved', step: 1, toolUseId: 'p1', by: 'policy' }));
+    m.handle(ev({ type: 'tool_progress', step: 1, toolUseId: 'p1', text: 'one ' }));
+    m.handle(ev({ type: 'tool_progress', step: 1, toolUseId: 'p1', text: 'two' }));
+    await new Promise((r) => setTimeout(r, PROGRESS_INTERVAL_MS * 3));
+    assert.deepEqual(cards().map((c) => c.progress), [undefined, undefined, 'one two']);
   });
 
   it('a write is asked by its diff review: the card stays asking after the policy approval, until the result', () => {
