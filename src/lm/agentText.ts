@@ -127,3 +127,12 @@ const count = (n: number): string => n.toLocaleString('en-US');
 export function usageFooter(steps: number, usage: UsageTotals): string {
   return `${steps} ${steps === 1 ? 'step' : 'steps'} · tokens: input ${count(usage.input)}, output ${count(usage.output)}, cache read ${count(usage.cacheRead)}, cache write ${count(usage.cacheWrite)}`;
 }
+
+/** The separator the footer follows in the response (see runGatewayAgent). */
+export const FOOTER_SEPARATOR = '\n\n---\n';
+
+/** An earlier agent answer as the model reads it again in a later turn: without our footer. */
+export function withoutFooter(answer: string): string {
+  const at = answer.lastIndexOf(FOOTER_SEPARATOR);
+  return at >= 0 && / · tokens: input /.test(answer.slice(at)) ? answer.slice(0, at) : answer;
+}

@@ -11,7 +11,7 @@ import type { GatewayClient, MessageParam } from '../gateway/types';
 import { pathTarget, resolveToolPath, workspaceFolderRealPaths } from '../agentHost/resolve';
 import { capHeadTail } from '../agentHost/text';
 import { ChatMarkdownSanitizer, sanitizeLine } from './chatMarkdown';
-import { apiToolName, approveInVsCodeChat, inertText, offeredToolNames, pathsInInput, selectionOf, toolCallLine, usageFooter } from './agentText';
+import { FOOTER_SEPARATOR, apiToolName, approveInVsCodeChat, inertText, offeredToolNames, pathsInInput, selectionOf, toolCallLine, usageFooter } from './agentText';
 
 /** Longest tool result passed to the model (head and tail kept), as for the sidebar's VS Code tools. */
 export const TOOL_RESULT_CAP = 32 * 1024;
@@ -255,6 +255,6 @@ export async function runGatewayAgent(
     // The core's sentence: for an outcome-unknown step it says the step was not sent again (no replay).
     stream.markdown(untrustedMarkdown(`\n\n_${sanitizeLine(result.message.replace(/[_*]/g, (c) => `\\${c}`))}_`));
   }
-  stream.markdown(untrustedMarkdown(`\n\n---\n${usageFooter(result.steps, result.usage)}\n`));
+  stream.markdown(untrustedMarkdown(`${FOOTER_SEPARATOR}${usageFooter(result.steps, result.usage)}\n`));
   return errorDetails ? { errorDetails, metadata } : { metadata };
 }

@@ -14,6 +14,7 @@ import { CachingMemory } from '../agent';
 import { snapshotWorkspace } from '../agentHost/workspaceContext';
 import { agentUnavailableReason, offeredTools, runGatewayAgent, untrustedMarkdown } from './gatewayAgent';
 import type { MessageParam } from '../gateway/types';
+import { withoutFooter } from './agentText';
 
 /** Models and keys whose gateway rejected prompt caching (cache_control), for this window's @gateway agent turns. */
 const cachingMemory = new CachingMemory();
@@ -81,7 +82,9 @@ function historyMessages(context: vscode.ChatContext): NeutralMessage[] {
       const text = turn.response
         .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
         .join('');
-      if (text) messages.push({ role: 'assistant', parts: [{ kind: 'text', text }] });
+      // An agent answer's footer (steps and tokens) is ours, not the model's: it is not sent back.
+      const said = (turn.result.metadata as { command?: unknown } | undefined)?.command === 'agent' ? withoutFooter(text) : text;
+      if (said) messages.push({ role: 'assistant', parts: [{ kind: 'text', text: said }] });
     }
   }
   return messages;

@@ -2,7 +2,7 @@
 // confirms, which input values the policy judges as paths, and that progress lines cannot carry links.
 import { strict as assert } from 'node:assert';
 import { decide, DEFAULT_SECRET_PATTERNS } from '../../../src/agent';
-import { apiToolName, approveInVsCodeChat, inertText, offeredToolNames, pathsInInput, selectionOf, toolCallLine, usageFooter } from '../../../src/lm/agentText';
+import { apiToolName, approveInVsCodeChat, FOOTER_SEPARATOR, withoutFooter, inertText, offeredToolNames, pathsInInput, selectionOf, toolCallLine, usageFooter } from '../../../src/lm/agentText';
 
 describe('lm agentText', () => {
   describe('offeredToolNames', () => {
@@ -106,5 +106,12 @@ describe('lm agentText', () => {
   it('usageFooter names the turn\'s tokens by kind', () => {
     assert.equal(usageFooter(3, { input: 1200, output: 45, cacheRead: 3000, cacheWrite: 0 }), '3 steps · tokens: input 1,200, output 45, cache read 3,000, cache write 0');
     assert.match(usageFooter(1, { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }), /^1 step · /);
+  });
+
+  it('withoutFooter removes only our footer from an earlier agent answer', () => {
+    const footer = `${FOOTER_SEPARATOR}${usageFooter(2, { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 })}\n`;
+    assert.equal(withoutFooter(`The answer.${footer}`), 'The answer.');
+    assert.equal(withoutFooter('A table:\n\n---\nnot ours'), 'A table:\n\n---\nnot ours');
+    assert.equal(withoutFooter('plain'), 'plain');
   });
 });
