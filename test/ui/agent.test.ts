@@ -47,6 +47,9 @@ describe('agent mode (UI)', function () {
 
   // A failed test must not leave a turn running (the next question would be refused while it does).
   beforeEach(async () => {
+    // Nor a Settings editor left open over the chat (1.139 shows it as a modal).
+    const modalClose = wb.page.locator('[class*="modal"] .codicon-close:visible').first();
+    if (await modalClose.count()) await modalClose.click().catch(() => undefined);
     const stop = chat.locator('button[data-action="stop"]');
     if (await stop.isVisible().catch(() => false)) {
       await stop.click();
@@ -89,11 +92,21 @@ describe('agent mode (UI)', function () {
     const page = wb.page;
     await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
     await wb.runCommand('Preferences: Open Settings (UI)');
-    const search = page.locator('.settings-editor .settings-header .monaco-editor textarea').first();
-    await search.focus();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type(id);
+    const searchBox = page.locator('.settings-editor .settings-header .monaco-editor').first();
+    await searchBox.waitFor({ state: 'visible', timeout: 30_000 });
     const row = page.locator('.settings-editor .setting-item', { hasText: title }).first();
+    // The search box may not take keys until the editor has settled: type again until the row shows.
+    for (let attempt = 0; ; attempt++) {
+      await searchBox.click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(id);
+      try {
+        await row.waitFor({ state: 'visible', timeout: 10_000 });
+        break;
+      } catch (e) {
+        if (attempt >= 2) throw e;
+      }
+    }
     if (typeof value === 'boolean') {
       const box = row.locator('.setting-value-checkbox').first();
       await box.waitFor({ state: 'visible', timeout: 30_000 });
@@ -106,7 +119,8 @@ describe('agent mode (UI)', function () {
     }
     const deadline = Date.now() + 30_000;
     const written = (): unknown => { try { return JSON.parse(fs.readFileSync(settingsFile(), 'utf8'))[id]; } catch { return undefined; } };
-    while (written() !== value) {
+    // Back to a default value, the Settings editor removes the key instead of writing it.
+    while (written() !== value && !(value === false && written() === undefined)) {
       if (Date.now() > deadline) throw new Error(`the Settings editor did not write ${id}`);
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -173,9 +187,11 @@ describe('agent mode (UI)', function () {
   it('a write to .vscode/settings.json asks even with auto-approved writes (a README edit does not)', async () => {
     await setSetting('modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', true);
     await newAgentChat();
-    await send('Auto-approved edit.\n@edit README.md Hello agent.=>Hello auto.');
+    fs.writeFileSync(file('AUTO.md'), 'Hello world.\n');
+    await send('Auto-approved edit.\n@edit AUTO.md Hello world.=>Hello auto.');
     await finished();
-    await waitForDisk('README.md', (t) => t.includes('Hello auto.'), 'auto-approved write');
+    await waitForDisk('AUTO.md', (t) => t.includes('Hello auto.'), 'auto-approved write');
+    assert.equal(await lastAnswer().locator('.tool-card[data-status="asking"]').count(), 0, 'no question for a plain write');
     await send('Change the tab size.\n@edit .vscode/settings.json "editor.tabSize": 2=>"editor.tabSize": 4');
     const edit = card('propose_edit');
     await edit.and(chat.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
