@@ -105,7 +105,7 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
     return (await admin!.requests()).filter((r) => !before.has(r.id) && r.path.startsWith('/v1/messages'));
   }
 
-  async function turn(prompt: string, referenced: string[], stream: Recorder, token = new vscode.CancellationTokenSource().token): Promise<GatewayAgentResult> {
+  async function turn(prompt: string, referenced: string[], stream: Recorder, token = new vscode.CancellationTokenSource().token, maxSteps = 25): Promise<GatewayAgentResult> {
     const req = request(prompt, referenced);
     const tools = offeredTools(req);
     return runGatewayAgent({
@@ -114,7 +114,8 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
       maxTokens: 1024,
       messages: [{ role: 'user', content: prompt }],
       policy: { workspaceFolders: await workspaceFolderRealPaths() },
-      maxSteps: 25,
+      maxSteps,
+      describeError: (error) => `described: ${error instanceof Error ? error.message : String(error)}`,
     }, req, tools, stream, token);
   }
 
@@ -225,6 +226,25 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
         await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', undefined);
       }
     }
+  });
+
+  it('the step budget ends a looping turn, and the response says so', async () => {
+    const before = new Set((await admin!.requests()).map((r) => r.id));
+    const stream = new Recorder();
+    const result = await turn(`Loop.\n@tool ${ToolNames.listModels}\n@steps 5`, [ToolNames.listModels], stream, undefined, 2);
+    assert.strictEqual(result.metadata.reason, 'step_budget');
+    assert.strictEqual((await messagesSince(before)).length, 2);
+    assert.match(stream.text, /Stopped after 2 steps: the step budget/);
+    assert.match(stream.text, /2 steps · tokens: input/);
+  });
+
+  it('a gateway error ends the turn with the error\'s words in the chat\'s error details', async () => {
+    await admin!.setFaults(DEMO, { status: 503, count: 1 });
+    const stream = new Recorder();
+    const result = await turn(`Fail.\n@tool ${ToolNames.listModels}`, [ToolNames.listModels], stream);
+    assert.strictEqual(result.metadata.reason, 'error');
+    assert.match(result.errorDetails?.message ?? '', /^Step 1: described: /);
+    assert.ok(!(result.errorDetails?.message ?? '').includes(DEMO), 'no key in the words');
   });
 
   it('a cut stream ends the turn as outcome unknown and is not sent again', async () => {
