@@ -163,6 +163,8 @@ export function registerParticipant(services: Services, images: ImageJobs): vsco
   const chat = (vscode as { chat?: { createChatParticipant?: unknown } }).chat;
   if (typeof chat?.createChatParticipant !== 'function') return new vscode.Disposable(() => undefined);
   const participant = vscode.chat.createChatParticipant(Views.chatParticipant, createParticipantHandler(services, images));
+  const unavailable = agentUnavailableReason();
+  services.log.info(unavailable ? `@gateway agent (# tools) unavailable: ${unavailable}` : '@gateway agent available: tools attached with # run as an agent turn.');
   participant.iconPath = new vscode.ThemeIcon('sparkle');
   return participant;
 }
