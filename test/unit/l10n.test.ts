@@ -4,6 +4,7 @@
 // no English-only text. Folders not yet localized are counted in a printed report instead of failing.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 
@@ -221,7 +222,7 @@ describe('l10n: bundles and manifest strings', function () {
   });
 
   it('the English-only detector finds a literal in a UI call and ignores l10n.t, logs and ids', () => {
-    const dir = fs.mkdtempSync(path.join(root, 'test-results', 'l10n-'));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-l10n-'));
     try {
       const file = path.join(dir, 'probe.ts');
       fs.writeFileSync(file, [
