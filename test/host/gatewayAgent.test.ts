@@ -199,12 +199,7 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
     needsEcho(this);
     if (typeof (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider !== 'function') this.skip();
     await waitFor('gateway models', async () => ((await vscode.lm.selectChatModels({ vendor: 'model-gateway' })).length > 0 ? true : undefined), 30_000);
-    // VS Code may confirm another extension's tool in the chat; its own test switch auto-approves (1.139).
-    const autoApprove = vscode.workspace.getConfiguration('chat.tools.global').inspect('autoApprove')?.defaultValue !== undefined;
-    if (autoApprove) {
-      await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
-      await vscode.workspace.getConfiguration('chat.tools.global').update('autoApprove', true, vscode.ConfigurationTarget.Global);
-    }
+    // A tool whose prepareInvocation asks nothing runs without a confirmation in the chat (checked on 1.139.1).
     try {
       const before = new Set((await admin!.requests()).map((r) => r.id));
       const marker = `chatview-${Date.now()}`;
@@ -221,10 +216,7 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
       }, 30_000);
       assert.ok(sent.every((r) => r.model === MODEL && r.stream === true));
     } finally {
-      if (autoApprove) {
-        await vscode.workspace.getConfiguration('chat.tools.global').update('autoApprove', undefined, vscode.ConfigurationTarget.Global);
-        await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', undefined);
-      }
+      await vscode.commands.executeCommand('workbench.action.chat.newChat');
     }
   });
 
