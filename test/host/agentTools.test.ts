@@ -142,20 +142,19 @@ describe('agent tools in the extension host', function () {
     assert.match(rest.text, /lines 2622–3000 of 3000/);
   });
 
-  it('agent: a symlink inside the workspace that points outside resolves to the outside real path, and the policy does not auto-approve it', async () => {
+  it('agent: a symlink inside the workspace that points outside resolves to the outside real path, and the policy refuses it', async () => {
     fs.writeFileSync(path.join(outside, 'private.txt'), 'outside content');
     fs.symlinkSync(path.join(outside, 'private.txt'), abs('link.txt'));
     const tool = host.tools({ vscodeTools: false }).find((t) => t.name === 'read_file')!;
     const target = await tool.target({ path: rel('link.txt') }, new AbortController().signal);
     assert.ok(target.paths?.includes(path.join(outside, 'private.txt')), JSON.stringify(target.paths));
     const verdict = decide({ toolName: 'read_file', approvalClass: 'read', target }, (await host.snapshot()).policy);
-    assert.strictEqual(verdict.rule, 'outside-workspace');
-    assert.notStrictEqual(verdict.decision, 'auto');
-    // The user says no: the content never reaches the result.
-    const denied = await call('read_file', { path: rel('link.txt') }, { approve: () => ({ approved: false }) });
-    assert.strictEqual(denied.requests.length, 1);
-    assert.ok(denied.requests[0].target.paths?.includes(path.join(outside, 'private.txt')));
-    assert.ok(!denied.text.includes('outside content'));
+    assert.strictEqual(verdict.rule, 'symlink-escape');
+    assert.strictEqual(verdict.decision, 'refuse');
+    // Refused without asking, even with an approver that says yes: the content never reaches the result.
+    const refused = await call('read_file', { path: rel('link.txt') }, { approve: () => ({ approved: true }) });
+    assert.strictEqual(refused.requests.length, 0);
+    assert.ok(!refused.text.includes('outside content'));
     // A dangling link to a file that does not exist yet: a write through it would land outside too.
     fs.symlinkSync(path.join(outside, 'later.txt'), abs('dangling.txt'));
     const create = host.tools({ vscodeTools: false }).find((t) => t.name === 'create_file')!;
