@@ -220,6 +220,24 @@ describe('agent mode (UI)', function () {
     assert.equal(fs.existsSync(file('late.txt')), false, 'the command was ended');
   });
 
+  it('Restore to before a turn works after a window reload (the accepted README edit is undone)', async function () {
+    if (!/Hello agent\./.test(fs.readFileSync(file('README.md'), 'utf8'))) this.skip(); // needs the first test's accepted edit
+    await wb.page.reload();
+    await wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    await wb.openView(CONTAINER_TITLE);
+    chat = wb.chatWebview();
+    await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
+    await chat.locator('.header button[data-action="toggleConversations"]').click();
+    await chat.locator('button[data-action="selectConversation"]', { hasText: 'Make the README greet' }).click();
+    const first = chat.locator('.message.assistant').first();
+    await first.locator('button', { hasText: 'Restore to before this turn' }).click();
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 30_000 });
+    await dialog.locator('.monaco-button', { hasText: /^Restore$/ }).first().click();
+    await waitForDisk('README.md', (t) => t === README, 'Restore brings back the file');
+    await first.locator('.badge.restored').waitFor({ timeout: 30_000 });
+  });
+
   it('the step budget ends a loop (maxSteps 3), with Retry left to the user', async () => {
     await setSetting('modelGateway.agent.maxSteps', 'Max Steps', 3);
     await newAgentChat();
