@@ -33,7 +33,7 @@ const HELP = `node scripts/test.mjs [options]   (npm test = all layers, all VS C
   --slots N         VS Code layers at once (1 or 2, default 2: one per free harness slot)
   --help            this text
 Env: MG_VSCODE_SLOTS (as --slots), MG_HOST_ROUTE=payload|vsix (force the in-host route), MG_HOST_SUITE_TIMEOUT_MS (20 min), MG_HOST_IDLE_TIMEOUT_MS (5 min),
-     MG_UI_LAYER_TIMEOUT_MS (8 min per version), MG_UI_TIMEOUT_MS (30 s per UI action).
+     MG_UI_LAYER_TIMEOUT_MS (14 min per version), MG_UI_TIMEOUT_MS (30 s per UI action).
 Artefacts: test-results/ (logs of code-server, extension host and emulator; screenshots; results JSON).`;
 
 function parseArgs(argv) {

@@ -178,7 +178,7 @@ export async function runUiLayer(ctx, info) {
   if (ctx.grep) args.push('--grep', ctx.grep);
   const t0 = Date.now();
   // A budget for the whole layer keeps a run with many hanging tests inside CI's time limit.
-  const budgetMs = Number(process.env.MG_UI_LAYER_TIMEOUT_MS || 8 * 60_000);
+  const budgetMs = Number(process.env.MG_UI_LAYER_TIMEOUT_MS || 14 * 60_000);
   fs.rmSync(report, { force: true });
   try {
     await run(process.execPath, args, {
