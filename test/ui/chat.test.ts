@@ -22,6 +22,9 @@ describe('chat view (UI)', function () {
     await wb.openView(CONTAINER_TITLE);
     chat = wb.chatWebview();
     await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
+    // Suites share the profile: start from an empty conversation, not the one an earlier suite left active.
+    await wb.runCommand('Model Gateway: New Chat');
+    await chat.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });
   });
   after(async () => {
     await admin.setFaults(KEY, null).catch(() => undefined);
