@@ -30,6 +30,8 @@ const cancelledMessage = (): string =>
 
 export class Follower {
   private readonly running = new Map<string, AbortController>();
+  /** Cancels that arrived between a task's submission and the start of its follow: applied when the follow starts. */
+  private readonly cancelBeforeFollow = new Set<string>();
   /** Follows stopped as if the window had gone away: their records stay as they are. */
   private readonly detached = new Set<string>();
   private readonly onSavedEmitter = new vscode.EventEmitter<RunResult>();
@@ -43,7 +45,14 @@ export class Follower {
 
   /** Stops polling a task (panel's Cancel); the record becomes 'cancelled'. */
   cancel(localId: string): void {
-    this.running.get(localId)?.abort();
+    const running = this.running.get(localId);
+    if (running) running.abort();
+    else if (['submitting', 'pending'].includes(this.tracker.get(localId)?.state ?? '')) this.cancelBeforeFollow.add(localId);
+  }
+
+  /** Forgets an earlier Cancel: the user asked to follow the task again. */
+  uncancel(localId: string): void {
+    this.cancelBeforeFollow.delete(localId);
   }
 
   /** Stops every follow without touching its record (what a window reload does), then waits for them to let go. */
@@ -74,6 +83,7 @@ export class Follower {
   withUi<T>(title: string, options: FollowOptions, localId: string | undefined, work: (report: Report, signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
     if (localId) this.running.set(localId, controller);
+    if (localId && this.cancelBeforeFollow.delete(localId)) controller.abort();
     const outer = options.token?.onCancellationRequested(() => controller.abort());
     const cleanup = () => { outer?.dispose(); if (localId) this.running.delete(localId); };
     const base: Report = (message, percent) => options.onProgress?.(message, percent);

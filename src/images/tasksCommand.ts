@@ -49,6 +49,7 @@ export async function showImageTasksCommand(services: Services, runner: ImageRun
 
 /** Follows a task again (a cancelled one is resumed first): the explicit way back to a task. */
 export async function resumeTask(runner: ImageRunner, localId: string) {
+  runner.follower.uncancel(localId);
   if (runner.tracker.get(localId)?.state === 'cancelled') await runner.tracker.apply(localId, { type: 'resumed' });
   return runner.follower.follow(localId, {});
 }
