@@ -73,7 +73,8 @@ function createWorkbench(browser: Browser, page: Page): Workbench {
     page,
     runCommand: (title) => runCommand(page, title),
     openView: (title) => openView(page, title),
-    chatWebview: () => page.frameLocator(`${WEBVIEW}[src*="purpose=webviewView"]`).first().frameLocator('#active-frame'),
+    // :visible: a view that VS Code moved or restored can leave a hidden webview iframe of ours behind.
+    chatWebview: () => page.frameLocator(`${WEBVIEW}[src*="purpose=webviewView"]:visible`).first().frameLocator('#active-frame'),
     webviewByTitle: (title) => webviewByTitle(page, title),
     notificationsText: () => notificationsText(page),
     waitForNotification: async (pattern, timeoutMs = UI_TIMEOUT) => {
