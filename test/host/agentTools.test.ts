@@ -212,22 +212,22 @@ describe('agent tools in the extension host', function () {
   });
 
   it('agent: propose_edit opens a diff editor; accept writes through WorkspaceEdit and is undoable', async () => {
-    fs.writeFileSync(abs('edit.ts'), 'const a = 1;\nconst b = 2;\n');
-    const running = call('propose_edit', { path: rel('edit.ts'), edits: [{ search: 'const b = 2;', replace: 'const b = 3;' }] });
+    fs.writeFileSync(abs('edit.txt'), 'const a = 1;\nconst b = 2;\n');
+    const running = call('propose_edit', { path: rel('edit.txt'), edits: [{ search: 'const b = 2;', replace: 'const b = 3;' }] });
     const change = await waitFor('a pending change', () => host.changes.list()[0]);
     assert.strictEqual(change.kind, 'edit');
-    assert.strictEqual(change.path, rel('edit.ts'));
+    assert.strictEqual(change.path, rel('edit.txt'));
     const tab = await waitFor('the diff tab', () => diffTabs()[0]);
     assert.strictEqual(tab.original.scheme, SCHEME);
     assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(tab.modified)), 'const a = 1;\nconst b = 3;\n');
-    assert.strictEqual(fs.readFileSync(abs('edit.ts'), 'utf8'), 'const a = 1;\nconst b = 2;\n', 'nothing written before accept');
+    assert.strictEqual(fs.readFileSync(abs('edit.txt'), 'utf8'), 'const a = 1;\nconst b = 2;\n', 'nothing written before accept');
     const outcome = await host.changes.accept(change.id);
     assert.strictEqual(outcome?.status, 'accepted');
     const done = await running;
-    assert.match(done.text, /^Accepted: edited .*edit\.ts as proposed\.$/, done.text);
-    assert.strictEqual(fs.readFileSync(abs('edit.ts'), 'utf8'), 'const a = 1;\nconst b = 3;\n');
+    assert.match(done.text, /^Accepted: edited .*edit\.txt as proposed\.$/, done.text);
+    assert.strictEqual(fs.readFileSync(abs('edit.txt'), 'utf8'), 'const a = 1;\nconst b = 3;\n');
     assert.strictEqual(diffTabs().length, 0, 'the diff closes');
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs('edit.ts')));
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs('edit.txt')));
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('undo');
     await waitFor('undo', () => doc.getText() === 'const a = 1;\nconst b = 2;\n');
@@ -235,15 +235,15 @@ describe('agent tools in the extension host', function () {
   });
 
   it('agent: reject leaves the file untouched and tells the model', async () => {
-    fs.writeFileSync(abs('keep.ts'), 'let x = 1;\n');
-    const running = call('propose_edit', { path: rel('keep.ts'), content: 'let x = 2;\n' });
+    fs.writeFileSync(abs('keep.txt'), 'let x = 1;\n');
+    const running = call('propose_edit', { path: rel('keep.txt'), content: 'let x = 2;\n' });
     const change = await waitFor('a pending change', () => host.changes.list()[0]);
     await waitFor('the diff tab', () => diffTabs()[0]);
     await host.changes.reject(change.id);
     const done = await running;
-    assert.match(done.text, /^Rejected: the user rejected the edit to .*keep\.ts; nothing was written\./);
-    assert.strictEqual(fs.readFileSync(abs('keep.ts'), 'utf8'), 'let x = 1;\n');
-    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.fsPath === abs('keep.ts') && d.isDirty));
+    assert.match(done.text, /^Rejected: the user rejected the edit to .*keep\.txt; nothing was written\./);
+    assert.strictEqual(fs.readFileSync(abs('keep.txt'), 'utf8'), 'let x = 1;\n');
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.fsPath === abs('keep.txt') && d.isDirty));
   });
 
   it('agent: a block that does not match exactly once fails, naming the block; nothing is proposed', async () => {
@@ -269,13 +269,13 @@ describe('agent tools in the extension host', function () {
   });
 
   async function dirtyBufferCase(): Promise<void> {
-    fs.writeFileSync(abs('dirty.ts'), 'const a = 1;\nconst b = 2;\n');
-    const uri = vscode.Uri.file(abs('dirty.ts'));
+    fs.writeFileSync(abs('dirty.txt'), 'const a = 1;\nconst b = 2;\n');
+    const uri = vscode.Uri.file(abs('dirty.txt'));
     const doc = await vscode.workspace.openTextDocument(uri);
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit((b) => b.insert(new vscode.Position(0, 0), '// unsaved note\n'));
     assert.ok(doc.isDirty);
-    const running = call('propose_edit', { path: rel('dirty.ts'), edits: [{ search: 'const b = 2;', replace: 'const b = 20;' }] });
+    const running = call('propose_edit', { path: rel('dirty.txt'), edits: [{ search: 'const b = 2;', replace: 'const b = 20;' }] });
     const change = await waitFor('a pending change', () => host.changes.list()[0]);
     const tab = await waitFor('the diff tab', () => diffTabs()[0]);
     assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(tab.original)), '// unsaved note\nconst a = 1;\nconst b = 2;\n');
@@ -288,7 +288,7 @@ describe('agent tools in the extension host', function () {
     assert.match(done.text, /^Accepted: edited .*dirty\.ts as proposed\. The file has other unsaved changes/, done.text);
     assert.strictEqual(doc.getText(), '// unsaved note\n// second note\nconst a = 1;\nconst b = 20;\n', JSON.stringify(doc.getText()));
     assert.ok(doc.isDirty, 'the user saves their own work');
-    assert.strictEqual(fs.readFileSync(abs('dirty.ts'), 'utf8'), 'const a = 1;\nconst b = 2;\n');
+    assert.strictEqual(fs.readFileSync(abs('dirty.txt'), 'utf8'), 'const a = 1;\nconst b = 2;\n');
   }
 
   it('agent: the user edits the proposed side before accepting: the model is told what changed', async () => {
