@@ -285,7 +285,7 @@ describe('agent tools in the extension host', function () {
     assert.ok(doc.isDirty);
     await host.changes.accept(change.id);
     const done = await running;
-    assert.match(done.text, /^Accepted: edited .*dirty\.ts as proposed\. The file has other unsaved changes/, done.text);
+    assert.match(done.text, /^Accepted: edited .*dirty\.txt as proposed\. The file has other unsaved changes/, done.text);
     assert.strictEqual(doc.getText(), '// unsaved note\n// second note\nconst a = 1;\nconst b = 20;\n', JSON.stringify(doc.getText()));
     assert.ok(doc.isDirty, 'the user saves their own work');
     assert.strictEqual(fs.readFileSync(abs('dirty.txt'), 'utf8'), 'const a = 1;\nconst b = 2;\n');
