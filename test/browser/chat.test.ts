@@ -1,25 +1,13 @@
 /// <reference lib="dom" />
 // The chat webview bundle in real headless Chromium, fed host messages by a fake acquireVsCodeApi.
 import { strict as assert } from 'node:assert';
-import type { Browser } from 'playwright-core';
-import { buildChatBundle, launchChromium, msg, openChatPage, snapshot, startPageServer, type ChatPage } from './chatPage';
+import { chatPageSuite, openChatPage, msg, snapshot, type ChatPage } from './chatPage';
 
 describe('chat webview (Chromium)', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: { url: string; close(): Promise<void> };
   let chat: ChatPage;
-
-  before(async () => {
-    await buildChatBundle();
-    server = await startPageServer();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => { chat = await openChatPage(browser, server.url); });
+  const pages = chatPageSuite();
+  beforeEach(() => { chat = pages.chat; });
   afterEach(async () => { await chat.close(); });
 
   const posted = async (type: string) => (await chat.posted()).filter((m) => m.type === type);
@@ -108,7 +96,7 @@ describe('chat webview (Chromium)', function () {
       status: 'cutOff', error: { title: 'Server failed (503)', detail: 'Retry when ready.', actions: ['retry', 'showLog'], status: 503, requestId: 'req_7' } })]) });
     const page = chat.page;
     await page.locator('.message.assistant a').click();
-    assert.equal(page.url(), server.url, 'no navigation');
+    assert.equal(page.url(), pages.serverUrl, 'no navigation');
     assert.deepEqual((await posted('openLink')).map((m) => (m as { href: string }).href), ['https://example.com/docs']);
     await page.locator('button[data-action="copyCode"]').click();
     await page.locator('button[data-action="insertCode"]').click();
@@ -158,7 +146,7 @@ describe('chat webview (Chromium)', function () {
 
   it('works at a narrow width', async () => {
     await chat.close();
-    chat = await openChatPage(browser, server.url, 220);
+    chat = await openChatPage(pages.browser, pages.serverUrl, 220);
     await chat.play({ type: 'snapshot', snapshot: snapshot([msg('a1', 'assistant', 'x'.repeat(5000))]) });
     const overflow = await chat.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `no horizontal overflow (${overflow}px)`);

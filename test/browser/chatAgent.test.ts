@@ -2,29 +2,17 @@
 // Agent mode in the real chat bundle (headless Chromium, production CSP): mode switch, tool cards, inline
 // approvals, the pending changes list, cost, end and Restore; all by keyboard; tool output never becomes HTML.
 import { strict as assert } from 'node:assert';
-import type { Browser } from 'playwright-core';
 import type { AgentToolCard, AgentTurnInfo, WebviewToHostMessage } from '../../src/shared/protocol/chat';
-import { buildChatBundle, launchChromium, msg, openChatPage, snapshot, startPageServer, type ChatPage } from './chatPage';
+import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
 
 const PWN = 'window.__pwned=1';
 const HOSTILE = `<img src=x onerror="${PWN}"><script>${PWN}</script><a href="javascript:${PWN}">x</a>[link](https://evil.example) <b>bold</b>`;
 
 describe('chat webview: Agent mode (Chromium)', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: { url: string; close(): Promise<void> };
   let chat: ChatPage;
-
-  before(async () => {
-    await buildChatBundle();
-    server = await startPageServer();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => { chat = await openChatPage(browser, server.url); });
+  const pages = chatPageSuite();
+  beforeEach(() => { chat = pages.chat; });
   afterEach(async () => {
     assert.deepEqual(chat.errors, [], 'no page errors, no dialogs');
     assert.equal(await chat.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'no injected script ran');

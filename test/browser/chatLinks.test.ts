@@ -4,8 +4,7 @@
 // page here installs a listener with those semantics, so a link VS Code would open behind the extension's back
 // shows up as a "host-opened" entry.
 import { strict as assert } from 'node:assert';
-import type { Browser } from 'playwright-core';
-import { buildChatBundle, launchChromium, msg, openChatPage, snapshot, startPageServer, type ChatPage } from './chatPage';
+import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
 
 const VSCODE_HOST_CLICK_MODEL = `
   window.__hostOpened = [];
@@ -38,23 +37,11 @@ const ANSWER = [
 
 describe('chat webview links (Chromium)', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: { url: string; close(): Promise<void> };
   let chat: ChatPage;
-
-  before(async () => {
-    await buildChatBundle();
-    server = await startPageServer();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => {
-    chat = await openChatPage(browser, server.url);
+  const pages = chatPageSuite(async (chat) => {
     await chat.page.evaluate(VSCODE_HOST_CLICK_MODEL);
   });
+  beforeEach(() => { chat = pages.chat; });
   afterEach(async () => { await chat.close(); });
 
   const opened = () => chat.page.evaluate(() => (globalThis as unknown as { __hostOpened: string[] }).__hostOpened);
@@ -102,7 +89,7 @@ describe('chat webview links (Chromium)', function () {
     await body().locator('a', { hasText: 'https://bare.example/b' }).dblclick();
     assert.deepEqual(await linkPosts(), ['https://example.com/docs', 'https://bare.example/b', 'https://bare.example/b'], 'one request per click (the host drops a second one while it asks)');
     assert.deepEqual(await opened(), [], 'the VS Code host script never saw a link to open');
-    assert.equal(chat.page.url(), server.url, 'no navigation');
+    assert.equal(chat.page.url(), pages.serverUrl, 'no navigation');
     assert.equal(chat.page.context().pages().length, 1, 'no window opened');
   });
 

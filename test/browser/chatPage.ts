@@ -102,6 +102,34 @@ export async function openChatPage(browser: Browser, url: string, width = 400): 
 
 export { launchChromium };
 
+/**
+ * The hooks every chat-page suite needs: the bundle, a page server and a browser per suite, a fresh page per test
+ * (then `setup`, e.g. a first snapshot). Call it inside `describe`; read `.chat` in tests (each file closes its pages).
+ */
+export function chatPageSuite(setup?: (chat: ChatPage, serverUrl: string) => Promise<void>): { readonly chat: ChatPage; readonly serverUrl: string; readonly browser: Browser } {
+  let browser: Browser | undefined;
+  let server: { url: string; close(): Promise<void> } | undefined;
+  let chat: ChatPage | undefined;
+  before(async () => {
+    await buildChatBundle();
+    server = await startPageServer();
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  beforeEach(async () => {
+    chat = await openChatPage(browser!, server!.url);
+    await setup?.(chat, server!.url);
+  });
+  return {
+    get chat() { return chat!; },
+    get serverUrl() { return server!.url; },
+    get browser() { return browser!; },
+  };
+}
+
 export function snapshot(messages: ChatMessage[] = [], extra: Partial<ChatSnapshot> = {}): ChatSnapshot {
   return {
     conversations: [{ id: 'c1', title: 'Test chat', updatedAt: 1, messageCount: messages.length }],

@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 // Hostile model output must never run, never load remote content and never freeze the view.
 import { strict as assert } from 'node:assert';
-import type { Browser } from 'playwright-core';
-import { buildChatBundle, launchChromium, msg, openChatPage, snapshot, startPageServer, type ChatPage } from './chatPage';
+import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
 
 const PWN = 'window.__pwned=1';
 const CORPUS = [
@@ -47,26 +46,14 @@ const CORPUS = [
 
 describe('chat webview: hostile model output (Chromium)', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  let server: { url: string; close(): Promise<void> };
   let chat: ChatPage;
   const remoteRequests: string[] = [];
-
-  before(async () => {
-    await buildChatBundle();
-    server = await startPageServer();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => {
-    chat = await openChatPage(browser, server.url);
+  const pages = chatPageSuite(async (chat, serverUrl) => {
     remoteRequests.length = 0;
-    chat.page.on('request', (r) => { if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) remoteRequests.push(r.url()); });
+    chat.page.on('request', (r) => { if (!r.url().startsWith(serverUrl) && !r.url().startsWith('data:')) remoteRequests.push(r.url()); });
     await chat.play({ type: 'snapshot', snapshot: snapshot([msg('u1', 'user', 'q')]) });
   });
+  beforeEach(() => { chat = pages.chat; });
   afterEach(async () => { await chat.close(); });
 
   async function assertInert(): Promise<void> {
@@ -92,7 +79,7 @@ describe('chat webview: hostile model output (Chromium)', function () {
     assert.deepEqual(state.handlers, []);
     assert.deepEqual(state.badLinks, []);
     assert.deepEqual(state.remoteImages, []);
-    assert.equal(state.url, server.url);
+    assert.equal(state.url, pages.serverUrl);
     assert.deepEqual(remoteRequests, [], 'no remote loads');
     assert.deepEqual(chat.errors.filter((e) => !e.includes('Content Security Policy')), [], 'no page errors or dialogs');
     // Still responsive: a click on a link is intercepted and the input still takes keys.
