@@ -18,11 +18,13 @@ function imagesWithSlug(slug: string): string[] {
   return fs.existsSync(folder) ? fs.readdirSync(folder).filter((n) => n.startsWith(slug) && n.endsWith('.png')) : [];
 }
 
+/** The images of a slug once `count` of them exist, each with its sidecar (written just after the image). */
 async function waitForFiles(slug: string, count: number, timeoutMs = 90_000): Promise<string[]> {
   const end = Date.now() + timeoutMs;
+  const hasSidecar = (file: string) => fs.existsSync(path.join(workspaceDir(), 'images', file.replace(/\.\w+$/, '.json')));
   for (;;) {
     const files = imagesWithSlug(slug);
-    if (files.length >= count) return files;
+    if (files.length >= count && files.every(hasSidecar)) return files;
     if (Date.now() > end) throw new Error(`no ${slug}* image after ${timeoutMs} ms`);
     await sleep(250);
   }
