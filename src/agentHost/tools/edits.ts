@@ -28,7 +28,8 @@ async function review(host: ToolHost, toolName: string, req: ProposeRequest, ctx
     else if (auto) void host.proposals.accept(id);
     else {
       ctx.progress(`Waiting for the user to review the ${req.kind === 'edit' ? 'edit to' : req.kind === 'create' ? 'new file' : 'deletion of'} ${req.target.display}`);
-      if (options.openDiff !== false) await host.proposals.open(id);
+      // Not awaited: the user's decision (accept/reject, or Stop) ends the wait, not how long the diff editor takes to open.
+      if (options.openDiff !== false) void host.proposals.open(id).catch(() => undefined);
     }
     const outcome = await done;
     return { content: outcomeText(req.kind, req.target.display, outcome), isError: outcome.status === 'failed', details: { changeId: id, kind: req.kind, path: req.target.display, outcome, autoApproved: auto } };
