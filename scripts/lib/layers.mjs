@@ -173,7 +173,8 @@ export async function runUiLayer(ctx, info) {
   const server = await startCodeServer(info, profile, { env, logFile: path.join(logs, 'code-server.log') });
   log(`code-server ${info.codeServer} at ${server.url}, ${files.length} UI test files`);
   const report = path.join(logs, 'ui-report.json');
-  const args = [path.join(ctx.root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--require', 'tsx/cjs', '--timeout', '180000',
+  // One retry (as in the host suite): a real workbench on 2 loaded cores sometimes misses a deadline; twice fails.
+  const args = [path.join(ctx.root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--require', 'tsx/cjs', '--timeout', '180000', '--retries', '1',
     '--reporter', path.join(ctx.root, 'scripts', 'lib', 'reporter.cjs'), ...files.map((f) => path.join('test', 'ui', f))];
   if (ctx.grep) args.push('--grep', ctx.grep);
   const t0 = Date.now();

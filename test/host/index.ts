@@ -52,7 +52,8 @@ function vscodeVersion(): string {
 }
 
 function createMocha(): Mocha {
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: Number(process.env.MG_HOST_TIMEOUT_MS || 60_000) });
+  // One retry: a real workbench on 2 loaded cores sometimes misses a UI-level deadline; a test that fails twice fails.
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: Number(process.env.MG_HOST_TIMEOUT_MS || 60_000), retries: 1 });
   if (process.env.MG_HOST_GREP) mocha.grep(process.env.MG_HOST_GREP);
   const dir = testDir();
   // The images suite goes last: its final test leaves the client's image queue paused for a 61 s Retry-After (it
