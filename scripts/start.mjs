@@ -62,12 +62,52 @@ function startProfile(fresh, emulatorUrl) {
   try { settings = JSON.parse(fs.readFileSync(file, 'utf8')); } catch { /* new or hand-edited with comments: rewrite */ }
   Object.assign(settings, BASE_SETTINGS, { 'modelGateway.baseUrl': emulatorUrl });
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
-  const hello = path.join(profile.workspace, 'README.md');
-  if (!fs.existsSync(hello)) {
-    fs.writeFileSync(hello, '# Model Gateway playground\n\nOpen the **Model Gateway** view in the activity bar and ask something.\n' +
-      'The gateway is the local emulator started by `npm start`; the demo key is already stored.\n');
+  // A tiny project for Agent mode ("add a test for titleCase"): one tested and one untested function, npm test.
+  const files = {
+    'README.md': '# Model Gateway playground\n\nOpen the **Model Gateway** view in the activity bar and ask something.\n' +
+      'The gateway is the local emulator started by `npm start`; the demo key is already stored.\n\n' +
+      'In **Agent** mode (the composer\'s mode switch), ask for example: *add a test for titleCase*.\n',
+    'package.json': `${JSON.stringify({ name: 'playground', private: true, type: 'module', scripts: { test: 'node --test' } }, null, 2)}\n`,
+    'src/text.js': '// Small text helpers.\n\n/** "Hello World" -> "hello-world" */\nexport function slugify(title) {\n' +
+      "  return title.trim().toLowerCase().split(/\\s+/).join('-');\n}\n\n" +
+      '/** "hello world" -> "Hello World" */\nexport function titleCase(text) {\n' +
+      "  return text.replace(/\\b\\w/g, (c) => c.toUpperCase());\n}\n",
+    'test/slugify.test.js': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slugify } from '../src/text.js';\n\n" +
+      "test('slugify joins words with dashes', () => {\n  assert.equal(slugify(' Hello World '), 'hello-world');\n});\n",
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    const file = path.join(profile.workspace, rel);
+    if (fs.existsSync(file)) continue;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
   }
   return profile;
+}
+
+/**
+ * emulator.json, with the scripted agent model (claude-demo-agent) added to every group that serves messages, so
+ * that with the demo key Agent mode answers plain requests ("add a test for X") with real tool calls, and Ask mode
+ * (no tools offered) answers like the other chat models. Written next to the profile; emulator.json is not changed.
+ * A file that is not plain JSON (hand-edited) is used as it is.
+ */
+function startEmulatorConfig() {
+  const source = path.join(ROOT, 'emulator.json');
+  if (!fs.existsSync(source)) return undefined;
+  let config;
+  try { config = JSON.parse(fs.readFileSync(source, 'utf8')); } catch { return source; }
+  const agentUpstreams = new Set(Object.entries(config.models ?? {}).filter(([, m]) => m?.agent === true).map(([id]) => id));
+  const agentIds = new Map();
+  for (const g of Object.values(config.groups ?? {})) {
+    for (const [id, upstream] of Object.entries(g.models ?? {})) if (agentUpstreams.has(upstream)) agentIds.set(id, upstream);
+  }
+  for (const g of Object.values(config.groups ?? {})) {
+    if (!Array.isArray(g.routes) || !g.routes.includes('messages') || !g.models) continue;
+    for (const [id, upstream] of agentIds) g.models[id] ??= upstream;
+  }
+  const file = path.join(CACHE, 'start-emulator.json');
+  fs.mkdirSync(CACHE, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
 }
 
 async function check(url) {
@@ -102,7 +142,7 @@ async function main() {
   const info = (await provision([version]))[version];
   const emulator = await startEmulatorProcess(ROOT, {
     port: await pickPort(opts.emulatorPort),
-    config: fs.existsSync(path.join(ROOT, 'emulator.json')) ? path.join(ROOT, 'emulator.json') : undefined,
+    config: startEmulatorConfig(),
     logFile: path.join(CACHE, 'start-emulator.log'),
   });
   if (!emulator) throw new Error('the emulator (src/emulator/index.ts) is missing');

@@ -12,9 +12,12 @@
 //   @run "COMMAND"                    one step: the offered command tool
 //   @steps N                          N tool steps in total: the steps above repeat in order
 //   @after-result-say TEXT            the final answer starts with TEXT
-// Without directives the agent model answers like the chat models. When the last user message carries
-// tool_results and no step is left, the final answer quotes the first line of each result.
+// Without directives the agent model answers a plain request with tools of its own choosing when the request
+// offers tools (agentPlan.ts: "add a test for X", or a read-only look around), and like the chat models when
+// it offers none. When the last user message carries tool_results and no step is left, the final answer
+// quotes the first line of each result.
 import { createHash } from 'node:crypto';
+import { planNaturalTurn, type PlanStep } from './agentPlan';
 import { toolInput } from './text';
 
 /** One tool_use block the script wants; `kind` says how its name and input are found in the offered tools. */
@@ -183,6 +186,26 @@ export function agentState(messages: Message[]): AgentState | undefined {
   return { taskIndex, taskText: ownText(messages[taskIndex].content), stepsDone, results };
 }
 
+/** The tool steps since the task: each assistant message's tool_use blocks with the results sent back for them. */
+export function stepsSinceTask(messages: Message[], taskIndex: number): PlanStep[] {
+  const steps: PlanStep[] = [];
+  for (let i = taskIndex + 1; i < messages.length; i++) {
+    const m = messages[i];
+    if (!hasToolUse(m)) continue;
+    const uses = (m.content as Array<Block & { id?: unknown; name?: unknown; input?: unknown }>).filter((b) => b?.type === 'tool_use');
+    const next = messages[i + 1];
+    const replies = next?.role === 'user' && Array.isArray(next.content) ? (next.content as Block[]).filter((b) => b?.type === 'tool_result') : [];
+    steps.push({
+      calls: uses.map((u) => ({ name: String(u.name ?? ''), input: u.input && typeof u.input === 'object' ? u.input as Record<string, unknown> : {} })),
+      results: uses.map((u) => {
+        const r = replies.find((b) => b.tool_use_id === u.id);
+        return r ? { text: resultText(r.content), isError: r.is_error === true } : undefined;
+      }),
+    });
+  }
+  return steps;
+}
+
 /** A planned tool_use block with its exact offered name and input. */
 export interface PlannedToolUse { id: string; name: string; input: Record<string, unknown> }
 
@@ -255,6 +278,11 @@ export function planAgentTurn(messages: Message[], tools: OfferedTool[], always:
   const state = agentState(messages);
   if (!state) return undefined;
   const directives = hasAgentDirectives(state.taskText);
+  if (!directives && always && tools.length > 0) {
+    const turn = planNaturalTurn(state.taskText, stepsSinceTask(messages, state.taskIndex), tools);
+    if (turn.kind === 'final') return turn;
+    return { kind: 'tools', text: turn.text, interleave: false, calls: turn.calls.map((c, i) => ({ id: toolUseId(state, state.stepsDone, i), ...c })) };
+  }
   if (!directives && !(always && state.results.length > 0)) return undefined;
   const script = parseAgentScript(state.taskText);
   const heard = summary(state.results);
