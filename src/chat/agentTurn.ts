@@ -5,15 +5,19 @@
 import type * as vscode from 'vscode';
 import { CachingMemory, runAgentTurn, type ApprovalAnswer, type ApprovalRequest } from '../agent';
 import type { AgentHost, PendingChangeInfo } from '../agentHost';
-import type { GatewayClient, Logger } from '../gateway/types';
+import type { GatewayClient, Logger, MessageParam } from '../gateway/types';
 import type { PendingChangeView } from '../shared/protocol/chat';
 import { AgentEventMapper } from './agentEvents';
 import { ChatSetupError } from './errorCard';
-import { toMessageParams } from './requestBuilder';
+import { agentHistory, compactTranscript } from './agentHistory';
 import type { AgentRunContext, AgentRunner, AgentRunOutcome } from './session';
 
 /** Where prompt-caching rejections are remembered (per key fingerprint and model), across windows. */
 const CACHING_MEMORY_KEY = 'modelGateway.agent.cachingRejected';
+/** What earlier agent turns did (their tool calls and results, compacted), by turn id: later turns send it again. */
+const TRANSCRIPTS_KEY = 'modelGateway.agent.transcripts';
+/** Turns whose transcripts are kept (the oldest go first); each is at most ~25 steps of 2 KB results. */
+const MAX_TRANSCRIPTS = 60;
 
 /** What every agent turn is told first; the user's system prompt for the conversation follows it. */
 export const AGENT_SYSTEM_PROMPT = [
@@ -73,12 +77,13 @@ export class AgentTurns implements AgentRunner {
     const system = [AGENT_SYSTEM_PROMPT, ctx.settings.systemPrompt.trim()].filter(Boolean).join('\n\n');
     await host.beginTurn(ctx.message.agent.turnId);
     try {
+      const messages = agentHistory(ctx.history, (turnId) => this.transcript(turnId));
       const result = await runAgentTurn({
         client: access.client,
         model: ctx.settings.model,
         maxTokens: ctx.settings.maxTokens,
         system,
-        messages: toMessageParams(ctx.history),
+        messages,
         tools: host.tools(),
         policy: snapshot.policy,
         maxSteps: snapshot.settings.maxSteps,
@@ -87,6 +92,7 @@ export class AgentTurns implements AgentRunner {
         approve: (request, signal) => this.ask(request, signal, mapper),
         onEvent: (event) => mapper.handle(event),
       });
+      this.keepTranscript(ctx.message.agent.turnId, compactTranscript(result.messages.slice(messages.length)));
       if (result.reason === 'stopped') return { status: 'stopped' };
       // A gateway error that ended the turn gets its error card (advice and actions), as in Ask mode.
       if ((result.reason === 'error' || result.reason === 'outcome_unknown' || result.reason === 'rate_limited') && result.error !== undefined) {
@@ -99,6 +105,21 @@ export class AgentTurns implements AgentRunner {
     } finally {
       await host.endTurn().catch((e) => this.deps.log?.error('agent: ending the turn failed', e));
     }
+  }
+
+  private transcripts(): Array<{ turnId: string; messages: MessageParam[] }> {
+    const stored = this.deps.state.get<unknown>(TRANSCRIPTS_KEY);
+    return Array.isArray(stored) ? stored.filter((t): t is { turnId: string; messages: MessageParam[] } => typeof t?.turnId === 'string' && Array.isArray(t.messages)) : [];
+  }
+
+  private transcript(turnId: string): MessageParam[] | undefined {
+    return this.transcripts().find((t) => t.turnId === turnId)?.messages;
+  }
+
+  private keepTranscript(turnId: string, messages: MessageParam[]): void {
+    if (messages.length === 0) return;
+    const kept = [...this.transcripts().filter((t) => t.turnId !== turnId), { turnId, messages }].slice(-MAX_TRANSCRIPTS);
+    void Promise.resolve(this.deps.state.update(TRANSCRIPTS_KEY, kept)).catch((e) => this.deps.log?.error('agent: keeping the turn\'s transcript failed', e));
   }
 
   /**

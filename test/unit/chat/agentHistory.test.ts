@@ -1,0 +1,165 @@
+// Earlier agent turns in later requests: what the model did (tool_use / tool_result pairs) is sent again when the
+// conversation goes on, compacted but valid for the API, also after a reload (a new session and AgentTurns over
+// the same stored state). Whole turns through the session, AgentTurns, the real loop and the real gateway client
+// against the emulator over a socket; the request bodies are recorded on their way out.
+import { strict as assert } from 'node:assert';
+import type { Tool } from '../../../src/agent';
+import type { AgentHost } from '../../../src/agentHost';
+import { agentHistory, compactTranscript, HISTORY_RESULT_CHARS } from '../../../src/chat/agentHistory';
+import { AgentTurns } from '../../../src/chat/agentTurn';
+import { toErrorCard } from '../../../src/chat/errorCard';
+import type { HistoryStorage } from '../../../src/chat/history';
+import { SessionController } from '../../../src/chat/session';
+import { startEmulator } from '../../../src/emulator';
+import type { Emulator } from '../../../src/emulator/types';
+import { adviseOnError, createGatewayClient } from '../../../src/gateway';
+import type { ContentBlockParam, MessageParam, MessagesRequest } from '../../../src/gateway/types';
+import type { ChatMessage, HostToWebviewMessage } from '../../../src/shared/protocol/chat';
+
+const until = async (check: () => boolean, what: string, ms = 15_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+const BIG = 'x'.repeat(HISTORY_RESULT_CHARS * 3);
+
+function readTool(): Tool {
+  const files: Record<string, string> = { 'a.ts': 'export const a = 1;\n', 'big.txt': BIG };
+  return {
+    name: 'read_file', description: 'Read a file.', approvalClass: 'read',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    target: (i) => ({ paths: [`/ws/${String(i.path)}`], summary: String(i.path) }),
+    invoke: async (i) => (String(i.path) in files ? { content: files[String(i.path)] } : { content: `no such file ${String(i.path)}`, isError: true }),
+  };
+}
+
+const blocks = (m: MessageParam): ContentBlockParam[] => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content);
+
+describe('agent history: earlier turns keep their tool calls', function () {
+  this.timeout(30_000);
+  let emulator: Emulator;
+  before(async () => { emulator = await startEmulator({ port: 0 }); });
+  after(async () => { await emulator.close(); });
+
+  /** A session with Agent mode; `state` and `storage` survive a "reload" when passed again. */
+  function setup(state = new Map<string, unknown>(), storage = memoryStorage(), maxSteps = 25) {
+    const posted: HostToWebviewMessage[] = [];
+    const sent: MessagesRequest[] = [];
+    let n = 0;
+    const host = {
+      availability: () => ({ ok: true as const }),
+      changes: { list: () => [] },
+      snapshot: async () => ({ policy: { workspaceFolders: ['/ws'] }, settings: { maxSteps }, allSecretPatterns: [] }),
+      tools: () => [readTool()],
+      beginTurn: async () => undefined,
+      endTurn: async () => undefined,
+    } as unknown as AgentHost;
+    const real = createGatewayClient({ baseUrl: emulator.url, apiKey: 'mg-agent-key-0008', maxRetries: 0 });
+    const client = {
+      streamMessage: (body: MessagesRequest, opts?: Parameters<typeof real.streamMessage>[1]) => {
+        sent.push(JSON.parse(JSON.stringify(body)) as MessagesRequest);
+        return real.streamMessage(body, opts);
+      },
+    };
+    const agent = new AgentTurns({
+      host,
+      state: { get: (k: string) => state.get(k), update: async (k: string, v: unknown) => void state.set(k, JSON.parse(JSON.stringify(v))), keys: () => [...state.keys()] } as never,
+      client: async () => ({ client, keyId: 'fp' }),
+    });
+    const s = new SessionController({
+      storage,
+      getClient: async () => undefined,
+      errorCard: (e) => toErrorCard(e, (x) => adviseOnError(x, { baseUrl: emulator.url, surface: 'chat' })),
+      defaults: () => ({ model: 'claude-demo-agent', maxTokens: 1024, systemPrompt: '' }),
+      post: (m) => posted.push(m),
+      setBusy: () => undefined,
+      newId: () => `m${Date.now()}-${n++}`,
+      now: () => Date.now(),
+      batchMs: 16,
+      agent,
+    });
+    const finished = () => posted.filter((m) => m.type === 'streamFinished').length;
+    const ask = async (text: string) => {
+      const before = finished();
+      assert.equal(s.send(text), undefined);
+      await until(() => finished() === before + 1, 'the turn to finish');
+    };
+    return { s, sent, state, storage, ask };
+  }
+
+  it('a follow-up question carries the first turn\'s tool_use and tool_result (long results shortened), also after a reload', async () => {
+    const first = setup();
+    await first.s.load();
+    first.s.setMode('agent');
+    await first.ask('Look at them.\n@tools-parallel read_file {"path":"a.ts"} read_file {"path":"big.txt"}\n@after-result-say Read both.');
+    assert.equal(first.sent.length, 2, 'one tool step and the final answer');
+    const ids = blocks(first.sent[1].messages[1]).filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id);
+    assert.equal(ids.length, 2);
+
+    await first.ask('@tool read_file {"path":"a.ts"}\nAnd again.');
+    const follow = first.sent[2].messages;
+    // question 1, assistant(tool_use ×2), user(tool_result ×2), assistant(final), question 2
+    assert.deepEqual(follow.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user']);
+    assert.deepEqual(blocks(follow[1]).filter((b) => b.type === 'tool_use').map((b) => [(b as { id: string }).id, (b as { input: unknown }).input]),
+      [[ids[0], { path: 'a.ts' }], [ids[1], { path: 'big.txt' }]]);
+    const results = blocks(follow[2]).filter((b) => b.type === 'tool_result') as Array<{ tool_use_id: string; content: string }>;
+    assert.deepEqual(results.map((r) => r.tool_use_id), ids);
+    assert.equal(results[0].content, 'export const a = 1;\n');
+    assert.ok(results[1].content.length < HISTORY_RESULT_CHARS + 100 && /characters left out of this earlier tool call/.test(results[1].content), 'a long result is shortened, with a marker');
+    assert.match(JSON.stringify(follow[3].content), /Read both\./);
+    assert.match(JSON.stringify(follow[4].content), /And again\./);
+    assert.equal(first.s.store.active.messages.at(-1)?.status, 'complete', 'the gateway accepted the history');
+
+    // After a reload: a new session and AgentTurns over the same stored conversation and state.
+    const again = setup(first.state, first.storage);
+    await again.s.load();
+    await again.ask('@tool read_file {"path":"a.ts"}\nOnce more.');
+    const reloaded = again.sent[0].messages;
+    assert.deepEqual(reloaded.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']);
+    assert.equal(blocks(reloaded[5]).filter((b) => b.type === 'tool_use').length, 1, 'the second turn\'s call is there too');
+  });
+
+  it('a turn cut by the step budget ends with tool results: the next question joins that user message', async () => {
+    const t = setup(new Map(), memoryStorage(), 1);
+    await t.s.load();
+    t.s.setMode('agent');
+    await t.ask('Loop.\n@steps 5\n@tool read_file {"path":"a.ts"}');
+    await t.ask('@tool read_file {"path":"a.ts"}\nWhy did you stop?');
+    const m = t.sent[1].messages;
+    assert.deepEqual(m.map((x) => x.role), ['user', 'assistant', 'user']);
+    assert.deepEqual(blocks(m[2]).map((b) => b.type), ['tool_result', 'text'], 'results first, then the question');
+    assert.equal(t.s.store.active.messages.at(-1)?.status, 'complete');
+  });
+
+  it('compactTranscript: images and thinking left out, long input strings shortened, ids kept; unknown turns fall back to text', () => {
+    const compact = compactTranscript([
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm', signature: 's' } as unknown as ContentBlockParam, { type: 'text', text: 'Writing.' },
+        { type: 'tool_use', id: 't1', name: 'create_file', input: { path: 'a', content: 'y'.repeat(5000) }, cache_control: { type: 'ephemeral' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'ok' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }], is_error: true }] },
+    ]);
+    assert.deepEqual(blocks(compact[0]).map((b) => b.type), ['text', 'tool_use']);
+    const use = blocks(compact[0])[1] as { id: string; input: { content: string }; cache_control?: unknown };
+    assert.equal(use.id, 't1');
+    assert.equal(use.cache_control, undefined);
+    assert.ok(use.input.content.length < 2200);
+    assert.deepEqual(blocks(compact[1])[0], { type: 'tool_result', tool_use_id: 't1', content: 'ok\n[an image, left out of the history]', is_error: true });
+
+    const msg = (id: string, role: 'user' | 'assistant', text: string, turnId?: string): ChatMessage =>
+      ({ id, role, text, status: 'complete', createdAt: 0, ...(turnId ? { agent: { turnId, tools: [], steps: [] } } : {}) });
+    const history = [msg('1', 'user', 'q1'), msg('2', 'assistant', 'a1', 'known'), msg('3', 'user', 'q2'), msg('4', 'assistant', 'a2', 'gone'), msg('5', 'user', 'q3')];
+    const out = agentHistory(history, (id) => (id === 'known' ? compact.concat([{ role: 'assistant', content: [{ type: 'text', text: 'done' }] }]) : undefined));
+    assert.deepEqual(out.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']);
+    assert.deepEqual(out[5], { role: 'assistant', content: 'a2' }, 'a turn without a transcript is sent as its text');
+    // A transcript whose tool_use has no result is never sent (the API would refuse the request).
+    const broken = agentHistory(history.slice(0, 3), () => [compact[0]]);
+    assert.deepEqual(broken.map((m) => m.content), ['q1', 'a1', 'q2']);
+  });
+});
+
+function memoryStorage(): HistoryStorage {
+  const files = new Map<string, string>();
+  return { read: async (n) => files.get(n), write: async (n, d) => void files.set(n, d), remove: async (n) => void files.delete(n) };
+}
