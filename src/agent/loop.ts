@@ -9,6 +9,7 @@ import type { PolicySettings } from './policy';
 import { isValidToolInput, runToolCalls, type ToolCall } from './toolRunner';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, TurnEndReason, UsageTotals } from './types';
 import { addUsage, endMessage, usageOf, ZERO_USAGE } from './usage';
+import { english } from '../shared/l10n';
 
 export const DEFAULT_MAX_STEPS = 25;
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
@@ -149,7 +150,8 @@ class AgentTurn {
         if (caching && c && !partial && isCacheControlRejection(error)) {
           caching = false;
           if (c.memory.reject(c.keyId, this.o.model)) {
-            this.emit({ type: 'caching_disabled', step, reason: 'The gateway rejected prompt caching (cache_control) for this model; it stays off for this key and model.' });
+            const l10n = this.o.policy.l10n ?? english; // a note the user reads
+            this.emit({ type: 'caching_disabled', step, reason: l10n.t('The gateway rejected prompt caching (cache_control) for this model; it stays off for this key and model.') });
           }
           continue;
         }
@@ -190,7 +192,8 @@ class AgentTurn {
   }
 
   private end(reason: TurnEndReason, error?: unknown, partial?: Message): AgentTurnResult {
-    const message = endMessage(reason, { steps: this.steps, usage: this.usage, tokenBudget: this.o.tokenBudget, error });
+    // The user's language (the policy's Localizer, the host's vscode.l10n): the message is shown, never sent.
+    const message = endMessage(reason, { steps: this.steps, usage: this.usage, tokenBudget: this.o.tokenBudget, error, l10n: this.o.policy.l10n });
     this.emit({ type: 'turn_end', reason, steps: this.steps, usage: { ...this.usage }, message });
     return { reason, message, messages: this.messages, steps: this.steps, usage: { ...this.usage }, partial, error };
   }

@@ -2,6 +2,7 @@
 // It sees only the tool's class, its resolved target and the user's settings, never a tool result, so nothing
 // the model reads (file contents, command output) can change an approval.
 import { allowListMatch, normalizeCommand, unsafeCommandSyntax } from './commands';
+import { english, type Localizer } from '../shared/l10n';
 import { DEFAULT_SECRET_PATTERNS, matchIgnored } from './ignore';
 import { containingFolder, isPathInside, normalizeAbsolute, relativeTo, type PathStyle } from './paths';
 import type { ApprovalClass, Decision, PolicyVerdict, ToolTarget } from './types';
@@ -19,6 +20,8 @@ export interface PolicySettings {
   autoApproveWrites?: boolean;
   /** Setting: command prefixes that run without asking (plain commands only, see commands.ts). */
   commandAllowList?: readonly string[];
+  /** The user's language for `shown` reasons (vscode.l10n in the host); the model always gets English. */
+  l10n?: Localizer;
 }
 
 export interface PolicyFacts {
@@ -34,8 +37,8 @@ export interface ApprovalRule {
   decision: Decision;
   /** True when no setting can turn this rule's verdict into 'auto' (a test enumerates these). */
   neverAuto: boolean;
-  /** Returns the reason when the rule applies, else undefined. */
-  applies(facts: PolicyFacts, settings: PolicySettings): string | undefined;
+  /** Returns the reason (in `l10n`, English when absent) when the rule applies, else undefined. */
+  applies(facts: PolicyFacts, settings: PolicySettings, l10n?: Localizer): string | undefined;
 }
 
 /** Paths that change how git, VS Code or the repository's tooling behave: writing them is code execution. */
@@ -47,55 +50,56 @@ export const PROTECTED_PATTERNS = {
   devcontainer: ['.devcontainer', '.devcontainer.json'],
 } as const;
 
+// Reasons are whole sentences through `l10n.t` (English for the model, the user's language for the prompt).
 export const APPROVAL_RULES: readonly ApprovalRule[] = [
-  rule('secret-file', 'refuse', true, (f, s) => eachPath(f, s, (rel) => {
+  rule('secret-file', 'refuse', true, (f, s, l10n) => eachPath(f, s, (rel) => {
     const hit = matchIgnored(rel, [...DEFAULT_SECRET_PATTERNS, ...(s.secretPatterns ?? [])]);
-    return hit && `${rel} matches the secrets ignore list (${hit}): it is not shared with the model.`;
+    return hit && l10n.t('{0} matches the secrets ignore list ({1}): it is not shared with the model.', rel, hit);
   })),
   // A link inside the workspace that leads out of it is a disguise, not a request: refused, not asked.
-  rule('symlink-escape', 'refuse', true, (f, s) => {
+  rule('symlink-escape', 'refuse', true, (f, s, l10n) => {
     const escape = (f.target.links ?? []).find((l) => containingFolder(l.written, s.workspaceFolders, style(s)) !== undefined &&
       containingFolder(l.real, s.workspaceFolders, style(s)) === undefined);
-    return escape && `${escape.written} is a symbolic link to ${escape.real}, outside the workspace folders: it is not followed.`;
+    return escape && l10n.t('{0} is a symbolic link to {1}, outside the workspace folders: it is not followed.', escape.written, escape.real);
   }),
-  rule('outside-workspace', 'ask', true, (f, s) => {
+  rule('outside-workspace', 'ask', true, (f, s, l10n) => {
     const outside = (f.target.paths ?? []).find((p) => containingFolder(p, s.workspaceFolders, style(s)) === undefined);
-    return outside !== undefined ? `${outside} is outside the workspace folders.` : undefined;
+    return outside !== undefined ? l10n.t('{0} is outside the workspace folders.', outside) : undefined;
   }),
-  rule('extension-settings', 'ask', true, (f, s) => {
-    if (f.target.settings && f.target.settings.length > 0) return `changes settings: ${f.target.settings.join(', ')}.`;
+  rule('extension-settings', 'ask', true, (f, s, l10n) => {
+    if (f.target.settings && f.target.settings.length > 0) return l10n.t('changes settings: {0}.', f.target.settings.join(', '));
     const hit = (f.target.paths ?? []).find((p) => (s.protectedPaths ?? []).some((q) => isPathInside(p, q, style(s))));
-    return hit && `${hit} holds the extension's own settings or state.`;
+    return hit && l10n.t("{0} holds the extension's own settings or state.", hit);
   }),
-  protectedRule('git-hooks', PROTECTED_PATTERNS.gitHooks, 'is a git hook or hook configuration'),
-  protectedRule('git-dir', PROTECTED_PATTERNS.gitDir, 'is inside a .git folder'),
-  protectedRule('vscode-dir', PROTECTED_PATTERNS.vscodeDir, 'is VS Code workspace configuration (.vscode)'),
-  protectedRule('code-workspace', PROTECTED_PATTERNS.codeWorkspace, 'is a VS Code workspace file'),
-  protectedRule('devcontainer', PROTECTED_PATTERNS.devcontainer, 'is dev container configuration (runs commands)'),
-  rule('external-tool', 'ask', true, (f) => f.approvalClass === 'external' ? `${f.toolName} is provided by another extension or an MCP server.` : undefined),
-  rule('command-missing', 'ask', true, (f) => f.approvalClass === 'command' && !f.target.command?.trim() ? 'the command line is not known in advance.' : undefined),
-  rule('command-syntax', 'ask', true, (f) => {
-    const why = f.approvalClass === 'command' && f.target.command !== undefined ? unsafeCommandSyntax(f.target.command) : undefined;
-    return why && `the command ${why}.`;
+  protectedRule('git-hooks', PROTECTED_PATTERNS.gitHooks, (rel, l10n) => l10n.t('{0} is a git hook or hook configuration.', rel)),
+  protectedRule('git-dir', PROTECTED_PATTERNS.gitDir, (rel, l10n) => l10n.t('{0} is inside a .git folder.', rel)),
+  protectedRule('vscode-dir', PROTECTED_PATTERNS.vscodeDir, (rel, l10n) => l10n.t('{0} is VS Code workspace configuration (.vscode).', rel)),
+  protectedRule('code-workspace', PROTECTED_PATTERNS.codeWorkspace, (rel, l10n) => l10n.t('{0} is a VS Code workspace file.', rel)),
+  protectedRule('devcontainer', PROTECTED_PATTERNS.devcontainer, (rel, l10n) => l10n.t('{0} is dev container configuration (runs commands).', rel)),
+  rule('external-tool', 'ask', true, (f, _s, l10n) => f.approvalClass === 'external' ? l10n.t('{0} is provided by another extension or an MCP server.', f.toolName) : undefined),
+  rule('command-missing', 'ask', true, (f, _s, l10n) => f.approvalClass === 'command' && !f.target.command?.trim() ? l10n.t('the command line is not known in advance.') : undefined),
+  rule('command-syntax', 'ask', true, (f, _s, l10n) => {
+    const why = f.approvalClass === 'command' && f.target.command !== undefined ? unsafeCommandSyntax(f.target.command, l10n) : undefined;
+    return why && l10n.t('the command {0}.', why);
   }),
-  rule('command-mentions-secret', 'ask', true, (f, s) => {
+  rule('command-mentions-secret', 'ask', true, (f, s, l10n) => {
     if (f.approvalClass !== 'command' || f.target.command === undefined) return undefined;
     const patterns = [...DEFAULT_SECRET_PATTERNS, ...(s.secretPatterns ?? [])];
     const token = normalizeCommand(f.target.command).split(/[ =]/).map(unquote).find((t) => t && matchIgnored(t, patterns) !== undefined);
-    return token && `the command names ${token}, which matches the secrets ignore list.`;
+    return token && l10n.t('the command names {0}, which matches the secrets ignore list.', token);
   }),
   // With writes auto-approved and `npm test` allow-listed, a model could rewrite package.json's test script and run
   // it unasked: after any write in the turn, even allow-listed commands ask.
-  rule('command-after-write', 'ask', false, (f) => f.approvalClass === 'command' && f.wroteThisTurn
-    ? 'files were written in this turn, and an allow-listed command could run what was just written.' : undefined),
-  rule('command-allow-listed', 'auto', false, (f, s) => {
+  rule('command-after-write', 'ask', false, (f, _s, l10n) => f.approvalClass === 'command' && f.wroteThisTurn
+    ? l10n.t('files were written in this turn, and an allow-listed command could run what was just written.') : undefined),
+  rule('command-allow-listed', 'auto', false, (f, s, l10n) => {
     const hit = f.approvalClass === 'command' && f.target.command !== undefined ? allowListMatch(f.target.command, s.commandAllowList ?? []) : undefined;
-    return hit && `the command starts with "${hit}", which is on the allow-list.`;
+    return hit && l10n.t('the command starts with "{0}", which is on the allow-list.', hit);
   }),
-  rule('command-asks', 'ask', true, (f) => f.approvalClass === 'command' ? 'the command is not on the allow-list.' : undefined),
-  rule('write-auto-approved', 'auto', false, (f, s) => f.approvalClass === 'write' && s.autoApproveWrites === true && (f.target.paths ?? []).length > 0 ? 'writes inside the workspace are auto-approved in the settings.' : undefined),
-  rule('write-asks', 'ask', false, (f) => f.approvalClass === 'write' ? 'writes ask unless auto-approved in the settings.' : undefined),
-  rule('read-in-workspace', 'auto', false, (f) => f.approvalClass === 'read' ? 'reads inside the workspace are automatic.' : undefined),
+  rule('command-asks', 'ask', true, (f, _s, l10n) => f.approvalClass === 'command' ? l10n.t('the command is not on the allow-list.') : undefined),
+  rule('write-auto-approved', 'auto', false, (f, s, l10n) => f.approvalClass === 'write' && s.autoApproveWrites === true && (f.target.paths ?? []).length > 0 ? l10n.t('writes inside the workspace are auto-approved in the settings.') : undefined),
+  rule('write-asks', 'ask', false, (f, _s, l10n) => f.approvalClass === 'write' ? l10n.t('writes ask unless auto-approved in the settings.') : undefined),
+  rule('read-in-workspace', 'auto', false, (f, _s, l10n) => f.approvalClass === 'read' ? l10n.t('reads inside the workspace are automatic.') : undefined),
 ];
 
 /**
@@ -109,21 +113,27 @@ export function secretPattern(realPath: string, settings: PolicySettings): strin
   return hit;
 }
 
-/** The verdict on one tool call: the first applicable rule of APPROVAL_RULES (ask when none applies). */
+/**
+ * The verdict on one tool call: the first applicable rule of APPROVAL_RULES (ask when none applies). `reason` is
+ * English (the model reads it); `shown` is the same reason in settings.l10n's language, for the user.
+ */
 export function decide(facts: PolicyFacts, settings: PolicySettings): PolicyVerdict {
   for (const r of APPROVAL_RULES) {
-    const reason = r.applies(facts, settings);
-    if (reason) return { decision: r.decision, rule: r.id, reason };
+    const reason = r.applies(facts, settings, english);
+    if (reason) return { decision: r.decision, rule: r.id, reason, shown: settings.l10n ? r.applies(facts, settings, settings.l10n) ?? reason : reason };
   }
-  return { decision: 'ask', rule: 'default', reason: 'no rule allows this call without asking.' };
+  const l10n = settings.l10n ?? english;
+  return { decision: 'ask', rule: 'default', reason: 'no rule allows this call without asking.', shown: l10n.t('no rule allows this call without asking.') };
 }
 
-function rule(id: string, decision: Decision, neverAuto: boolean, applies: ApprovalRule['applies']): ApprovalRule {
-  return { id, decision, neverAuto, applies };
+type RuleCheck = (facts: PolicyFacts, settings: PolicySettings, l10n: Localizer) => string | undefined;
+
+function rule(id: string, decision: Decision, neverAuto: boolean, check: RuleCheck): ApprovalRule {
+  return { id, decision, neverAuto, applies: (f, s, l10n) => check(f, s, l10n ?? english) };
 }
 
-function protectedRule(id: string, patterns: readonly string[], what: string): ApprovalRule {
-  return rule(id, 'ask', true, (f, s) => eachPath(f, s, (rel) => matchIgnored(rel, patterns) && `${rel} ${what}.`));
+function protectedRule(id: string, patterns: readonly string[], why: (rel: string, l10n: Localizer) => string): ApprovalRule {
+  return rule(id, 'ask', true, (f, s, l10n) => eachPath(f, s, (rel) => matchIgnored(rel, patterns) && why(rel, l10n)));
 }
 
 function style(s: PolicySettings): PathStyle {

@@ -80,7 +80,7 @@ async function runOne(call: ToolUseBlock, problem: ToolCall['problem'], step: nu
   const verdict = decide({ toolName: tool.name, approvalClass: tool.approvalClass, target, wroteThisTurn: o.turn?.wroteFiles }, o.policy);
   o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input, target, verdict });
   if (verdict.decision === 'refuse') {
-    o.emit({ type: 'tool_refused', step, toolUseId: call.id, reason: verdict.reason });
+    o.emit({ type: 'tool_refused', step, toolUseId: call.id, reason: verdict.reason, shown: verdict.shown });
     return error(`Refused: ${verdict.reason}`);
   }
   if (verdict.decision === 'ask') {

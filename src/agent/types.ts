@@ -66,8 +66,10 @@ export interface PolicyVerdict {
   decision: Decision;
   /** Id of the rule that decided (see APPROVAL_RULES). */
   rule: string;
-  /** Human-readable reason, shown on the approval prompt or the refusal note. */
+  /** Human-readable reason in English: what the model is told. */
   reason: string;
+  /** The same reason in the user's language (PolicySettings.l10n): the approval prompt and the refusal note. */
+  shown?: string;
 }
 
 export interface ApprovalRequest {
@@ -105,7 +107,7 @@ export type AgentEvent =
   | { type: 'tool_proposed'; step: number; toolUseId: string; name: string; input: unknown; target?: ToolTarget; verdict?: PolicyVerdict }
   | { type: 'tool_approved'; step: number; toolUseId: string; by: 'policy' | 'user' }
   | { type: 'tool_denied'; step: number; toolUseId: string; reason: string }
-  | { type: 'tool_refused'; step: number; toolUseId: string; reason: string }
+  | { type: 'tool_refused'; step: number; toolUseId: string; reason: string; shown?: string }
   | { type: 'tool_progress'; step: number; toolUseId: string; text: string }
   | { type: 'tool_result'; step: number; toolUseId: string; isError: boolean; content: ToolResult['content']; details?: unknown }
   | { type: 'usage'; step: number; usage: UsageTotals; turn: UsageTotals }

@@ -1,5 +1,6 @@
 // Token accounting of a turn and the one-sentence summary of why it ended.
 import type { Usage } from '../gateway/types';
+import { english, type Localizer } from '../shared/l10n';
 import type { TurnEndReason, UsageTotals } from './types';
 
 export const ZERO_USAGE: Readonly<UsageTotals> = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
@@ -19,22 +20,23 @@ export function totalTokens(u: UsageTotals): number {
 }
 
 /** What the user reads when the turn ends. */
-export function endMessage(reason: TurnEndReason, o: { steps: number; usage: UsageTotals; tokenBudget?: number; error?: unknown }): string {
+export function endMessage(reason: TurnEndReason, o: { steps: number; usage: UsageTotals; tokenBudget?: number; error?: unknown; l10n?: Localizer }): string {
+  const l10n = o.l10n ?? english;
   switch (reason) {
-    case 'end_turn': return 'The agent finished.';
-    case 'stop_sequence': return 'The answer ended at a stop sequence.';
-    case 'max_tokens': return 'The answer reached its length limit (max tokens).';
-    case 'refusal': return 'The model declined to continue.';
-    case 'step_budget': return `Stopped after ${o.steps} steps: the step budget of this turn is used up. Continue to let the agent go on.`;
-    case 'token_budget': return `Stopped: this turn used ${totalTokens(o.usage)} tokens of its budget of ${o.tokenBudget ?? 0}. Continue to let the agent go on.`;
-    case 'context_full': return 'The conversation no longer fits the model\'s context window, even with older tool results shortened. Start a new conversation.';
-    case 'stopped': return 'Stopped.';
-    case 'outcome_unknown': return `Step ${o.steps} was cut off (${errorText(o.error)}). The gateway may have processed and billed it, so it was not sent again: retry it if you want.`;
-    case 'rate_limited': return `The gateway is rate limiting (${errorText(o.error)}). Try again later.`;
-    case 'error': return `Step ${o.steps} failed: ${errorText(o.error)}`;
+    case 'end_turn': return l10n.t('The agent finished.');
+    case 'stop_sequence': return l10n.t('The answer ended at a stop sequence.');
+    case 'max_tokens': return l10n.t('The answer reached its length limit (max tokens).');
+    case 'refusal': return l10n.t('The model declined to continue.');
+    case 'step_budget': return l10n.t('Stopped after {0} steps: the step budget of this turn is used up. Continue to let the agent go on.', o.steps);
+    case 'token_budget': return l10n.t('Stopped: this turn used {0} tokens of its budget of {1}. Continue to let the agent go on.', totalTokens(o.usage), o.tokenBudget ?? 0);
+    case 'context_full': return l10n.t('The conversation no longer fits the model\'s context window, even with older tool results shortened. Start a new conversation.');
+    case 'stopped': return l10n.t('Stopped.');
+    case 'outcome_unknown': return l10n.t('Step {0} was cut off ({1}). The gateway may have processed and billed it, so it was not sent again: retry it if you want.', o.steps, errorText(o.error, l10n));
+    case 'rate_limited': return l10n.t('The gateway is rate limiting ({0}). Try again later.', errorText(o.error, l10n));
+    case 'error': return l10n.t('Step {0} failed: {1}', o.steps, errorText(o.error, l10n));
   }
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : error === undefined ? 'no answer' : String(error);
+function errorText(error: unknown, l10n: Localizer): string {
+  return error instanceof Error ? error.message : error === undefined ? l10n.t('no answer') : String(error);
 }

@@ -134,7 +134,7 @@ export class Checkpoints {
         await vscode.workspace.fs.delete(uri, { useTrash: false });
         return { action: 'deleted' };
       }
-      if (f.tooLarge || !f.blob) return { action: 'failed', message: 'the file was too large to keep a copy of' };
+      if (f.tooLarge || !f.blob) return { action: 'failed', message: vscode.l10n.t('the file was too large to keep a copy of') };
       const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(dir, f.blob));
       await vscode.workspace.fs.writeFile(uri, bytes);
       await this.syncOpenDocument(uri, bytes);

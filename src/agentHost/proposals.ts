@@ -231,8 +231,9 @@ export class PendingChanges implements vscode.Disposable {
   async open(id: string): Promise<boolean> {
     const p = this.pending.get(id);
     if (!p) return false;
-    const verb = p.req.kind === 'create' ? 'new file' : p.req.kind === 'delete' ? 'delete' : 'proposed edit';
-    await vscode.commands.executeCommand('vscode.diff', p.originalUri, p.proposedUri, `${p.info.path} (${verb})`, { preview: false });
+    const title = p.req.kind === 'create' ? vscode.l10n.t('{0} (new file)', p.info.path)
+      : p.req.kind === 'delete' ? vscode.l10n.t('{0} (delete)', p.info.path) : vscode.l10n.t('{0} (proposed edit)', p.info.path);
+    await vscode.commands.executeCommand('vscode.diff', p.originalUri, p.proposedUri, title, { preview: false });
     return true;
   }
 

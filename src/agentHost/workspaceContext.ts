@@ -30,7 +30,7 @@ export type Availability = { ok: true } | { ok: false; reason: string };
 /** Agent mode needs a trusted workspace: its tools read, write and run code there. */
 export function agentAvailability(): Availability {
   if (!vscode.workspace.isTrusted) {
-    return { ok: false, reason: 'Agent mode is unavailable in Restricted Mode: trust this workspace to let a model read files, propose edits and run commands. Ask mode still works.' };
+    return { ok: false, reason: vscode.l10n.t('Agent mode is unavailable in Restricted Mode: trust this workspace to let a model read files, propose edits and run commands. Ask mode still works.') };
   }
   return { ok: true };
 }
@@ -102,6 +102,8 @@ export async function snapshotWorkspace(storage: AgentStorage): Promise<AgentWor
     secretPatterns,
     autoApproveWrites: settings.autoApproveWrites,
     commandAllowList: settings.commandAllowList,
+    // Approval prompts and refusal notes in the display language; the model still reads English reasons.
+    l10n: vscode.l10n,
   };
   return { policy, settings, allSecretPatterns: [...DEFAULT_SECRET_PATTERNS, ...secretPatterns] };
 }

@@ -3,6 +3,7 @@
 // posted as one small typed message (a card, a usage line, a wait), never as the whole conversation.
 import type { AgentEvent, ApprovalRequest, ToolResult, TurnEndReason, UsageTotals } from '../agent';
 import type { AgentToolCard, AgentTokens, AgentTurnEnd, AgentTurnInfo, ChatMessage, HostToWebviewMessage } from '../shared/protocol/chat';
+import { english, type Localizer } from '../shared/l10n';
 
 /** Tool output shown in a card: the start of what the model got (the model gets it whole). */
 export const RESULT_PREVIEW_CHARS = 4000;
@@ -50,6 +51,8 @@ export class AgentEventMapper {
     private readonly conversationId: string,
     private readonly message: ChatMessage & { agent: AgentTurnInfo },
     private readonly sink: AgentEventSink,
+    /** The words of cards and notes (the user reads them; the model gets the core's English). */
+    private readonly l10n: Localizer = english,
   ) {
     this.info = message.agent;
   }
@@ -60,7 +63,7 @@ export class AgentEventMapper {
     card.status = 'asking';
     card.ask = {
       kind: request.approvalClass === 'write' ? 'review' : 'approve',
-      reason: request.verdict.reason,
+      reason: request.verdict.shown ?? request.verdict.reason,
       ...(request.target.command !== undefined ? { command: request.target.command } : {}),
       ...(request.target.paths && request.target.paths.length > 0 ? { paths: [...request.target.paths] } : {}),
     };
@@ -68,6 +71,7 @@ export class AgentEventMapper {
   }
 
   handle(event: AgentEvent): void {
+    const l10n = this.l10n;
     switch (event.type) {
       case 'step_start':
         this.clearWait();
@@ -91,19 +95,22 @@ export class AgentEventMapper {
           if (c.ask?.kind === 'review') return;
           c.status = 'running';
           delete c.ask;
-          if (event.by === 'user') c.note = 'Approved by you.';
+          if (event.by === 'user') c.note = l10n.t('Approved by you.');
         });
       case 'tool_denied':
         return this.update(event.toolUseId, (c) => {
           c.status = 'refused';
           delete c.ask;
-          c.note = `Denied: ${event.reason}`;
+          // The core's reasons are English for the model; the two the user causes are said in the user's words.
+          c.note = event.reason === 'the user denied this call' ? l10n.t('Denied: you declined this call.')
+            : event.reason === 'the user stopped the turn' ? l10n.t('Denied: the turn was stopped.')
+              : l10n.t('Denied: {0}', event.reason);
         });
       case 'tool_refused':
         return this.update(event.toolUseId, (c) => {
           c.status = 'refused';
           delete c.ask;
-          c.note = event.reason;
+          c.note = event.shown ?? event.reason;
         });
       case 'tool_progress': {
         const card = this.info.tools.find((c) => c.id === event.toolUseId);
@@ -144,7 +151,9 @@ export class AgentEventMapper {
       case 'caching_disabled':
         return this.note(event.reason);
       case 'context_trimmed':
-        return this.note(`To fit the model's context window, ${event.results} older tool result${event.results === 1 ? ' was' : 's were'} shortened (${event.charsOmitted} characters left out).`);
+        return this.note(event.results === 1
+          ? l10n.t("To fit the model's context window, 1 older tool result was shortened ({0} characters left out).", event.charsOmitted)
+          : l10n.t("To fit the model's context window, {0} older tool results were shortened ({1} characters left out).", event.results, event.charsOmitted));
       case 'turn_end': {
         this.clearWait();
         this.flushProgress();
@@ -156,7 +165,7 @@ export class AgentEventMapper {
           if (c.status === 'proposed' || c.status === 'asking' || c.status === 'running') {
             c.status = 'refused';
             delete c.ask;
-            c.note = c.note ?? 'The turn ended before this call finished.';
+            c.note = c.note ?? l10n.t('The turn ended before this call finished.');
             this.postCard(c);
           }
         }

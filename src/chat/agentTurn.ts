@@ -6,6 +6,7 @@ import type * as vscode from 'vscode';
 import { CachingMemory, runAgentTurn, type ApprovalAnswer, type ApprovalRequest } from '../agent';
 import type { AgentHost, PendingChangeInfo } from '../agentHost';
 import type { GatewayClient, Logger, MessageParam } from '../gateway/types';
+import { english, type Localizer } from '../shared/l10n';
 import type { PendingChangeView } from '../shared/protocol/chat';
 import { AgentEventMapper } from './agentEvents';
 import { ChatSetupError } from './errorCard';
@@ -35,6 +36,8 @@ export interface AgentTurnsDeps {
   /** globalState, for the prompt-caching memory. */
   state: vscode.Memento;
   log?: Logger;
+  /** The user's language for setup errors, cards and notes (vscode.l10n; English when absent). */
+  l10n?: Localizer;
 }
 
 export class AgentTurns implements AgentRunner {
@@ -66,14 +69,15 @@ export class AgentTurns implements AgentRunner {
 
   async run(ctx: AgentRunContext): Promise<AgentRunOutcome> {
     const { host } = this.deps;
+    const l10n = this.deps.l10n ?? english;
     const available = host.availability();
     if (!available.ok) return { status: 'error', error: new ChatSetupError(available.reason, []) };
-    if (!ctx.settings.model) return { status: 'error', error: new ChatSetupError('No chat model is available for your key. Refresh the model list or type a model id.', ['refreshModels']) };
+    if (!ctx.settings.model) return { status: 'error', error: new ChatSetupError(l10n.t('No chat model is available for your key. Refresh the model list or type a model id.'), ['refreshModels']) };
     const access = await this.deps.client();
     if (ctx.signal.aborted) return { status: 'stopped' };
-    if (!access) return { status: 'error', error: new ChatSetupError('No API key or base URL is configured.', ['replaceKey', 'openBaseUrlSetting']) };
+    if (!access) return { status: 'error', error: new ChatSetupError(l10n.t('No API key or base URL is configured.'), ['replaceKey', 'openBaseUrlSetting']) };
     const snapshot = await host.snapshot();
-    const mapper = new AgentEventMapper(ctx.conversationId, ctx.message, ctx.sink);
+    const mapper = new AgentEventMapper(ctx.conversationId, ctx.message, ctx.sink, l10n);
     const system = [AGENT_SYSTEM_PROMPT, ctx.settings.systemPrompt.trim()].filter(Boolean).join('\n\n');
     await host.beginTurn(ctx.message.agent.turnId);
     try {

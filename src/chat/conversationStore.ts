@@ -2,6 +2,7 @@
 import type { ConversationSummary } from '../shared/protocol/chat';
 import { createConversation, searchConversations, sortByRecent, summarize, type Conversation } from './conversation';
 import { conversationFile, INDEX_FILE, parseConversation, parseIndex, serializeConversation, serializeIndex, type HistoryStorage } from './history';
+import { english, type Localizer } from '../shared/l10n';
 
 export class ConversationStore {
   private readonly conversations = new Map<string, Conversation>();
@@ -14,12 +15,14 @@ export class ConversationStore {
     private readonly newId: () => string,
     private readonly now: () => number,
     private readonly onWriteError: (error: unknown) => void = () => undefined,
+    /** The words added to turns the window closed on (stored cards keep theirs). */
+    private readonly l10n: Localizer = english,
   ) {}
 
   async load(): Promise<void> {
     const index = parseIndex(await this.storage.read(INDEX_FILE));
     for (const entry of index.conversations) {
-      const conversation = parseConversation(await this.storage.read(conversationFile(entry.id)));
+      const conversation = parseConversation(await this.storage.read(conversationFile(entry.id)), this.l10n);
       if (conversation && conversation.id === entry.id) this.conversations.set(conversation.id, conversation);
     }
     const active = index.activeId && this.conversations.get(index.activeId);

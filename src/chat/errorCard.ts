@@ -1,6 +1,7 @@
 // Turns a failure into the inline error card of the chat (pure). The words come from the gateway's
 // adviseOnError (the one place errors become words); this adds the facts the card shows.
 import { isGatewayError } from '../gateway/errors';
+import { english, type Localizer } from '../shared/l10n';
 import type { ErrorActionId, ErrorCard } from '../shared/protocol/chat';
 
 export interface Advice {
@@ -20,10 +21,11 @@ export class ChatSetupError extends Error {
   }
 }
 
-export function toErrorCard(error: unknown, advise: Advise): ErrorCard {
-  if (error instanceof ChatSetupError) return { title: 'Cannot send yet', detail: error.message, actions: error.actions };
+/** The card of a failure; its own titles in `l10n` (the advice brings its words, in the language `advise` uses). */
+export function toErrorCard(error: unknown, advise: Advise, l10n: Localizer = english): ErrorCard {
+  if (error instanceof ChatSetupError) return { title: l10n.t('Cannot send yet'), detail: error.message, actions: error.actions };
   if (!isGatewayError(error)) {
-    return { title: 'Something went wrong', detail: error instanceof Error ? error.message : String(error), actions: ['showLog'] };
+    return { title: l10n.t('Something went wrong'), detail: error instanceof Error ? error.message : String(error), actions: ['showLog'] };
   }
   const advice = advise(error);
   const card: ErrorCard = { title: advice.title, detail: advice.detail, actions: [...advice.actions], kind: error.kind, outcomeUnknown: error.outcomeUnknown };

@@ -2,6 +2,7 @@
 // versioned and validated on read so a damaged file loses only what is damaged.
 import type { AgentToolCard, AgentTokens, AgentTurnInfo, ChatAttachment, ChatMessage, ChatMessageStatus, ConversationSettings } from '../shared/protocol/chat';
 import type { Conversation } from './conversation';
+import { english, type Localizer } from '../shared/l10n';
 
 export const HISTORY_VERSION = 1;
 
@@ -54,7 +55,7 @@ export function serializeConversation(conversation: Conversation): string {
 }
 
 /** Reads one conversation file; answers that were streaming when the window closed come back as cut off. */
-export function parseConversation(data: string | undefined): Conversation | undefined {
+export function parseConversation(data: string | undefined, l10n: Localizer = english): Conversation | undefined {
   const raw = safeParse(data);
   if (!isRecord(raw) || raw.version !== HISTORY_VERSION || !isRecord(raw.conversation)) return undefined;
   const c = raw.conversation;
@@ -66,7 +67,7 @@ export function parseConversation(data: string | undefined): Conversation | unde
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
     overrides: parseOverrides(c.overrides),
-    messages: c.messages.map(parseMessage).filter((m): m is ChatMessage => m !== undefined),
+    messages: c.messages.map((m) => parseMessage(m, l10n)).filter((m): m is ChatMessage => m !== undefined),
     ...(c.mode === 'agent' ? { mode: 'agent' as const } : {}),
   };
 }
@@ -80,7 +81,7 @@ function parseOverrides(value: unknown): Partial<ConversationSettings> {
   return out;
 }
 
-function parseMessage(value: unknown): ChatMessage | undefined {
+function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined {
   if (!isRecord(value) || !isSafeId(value.id) || (value.role !== 'user' && value.role !== 'assistant') || !isString(value.text)) return undefined;
   let status = STATUSES.includes(value.status as ChatMessageStatus) ? (value.status as ChatMessageStatus) : 'complete';
   if (status === 'streaming' || status === 'queued') status = 'cutOff';
@@ -96,7 +97,7 @@ function parseMessage(value: unknown): ChatMessage | undefined {
     // A stored card keeps its words but no live actions that would resend (no queue, no countdown).
     message.error = { title: value.error.title, detail: value.error.detail, actions: [], ...(isString(value.error.requestId) ? { requestId: value.error.requestId } : {}) };
   }
-  const agent = parseAgent(value.agent, status);
+  const agent = parseAgent(value.agent, status, l10n);
   if (agent) message.agent = agent;
   return message;
 }
@@ -112,7 +113,7 @@ function parseTokens(v: unknown): AgentTokens | undefined {
  * An agent turn as stored. A turn that was running when the window closed has no live approvals or waits:
  * its open cards come back as stopped (refused), so no button answers a prompt nobody is waiting for.
  */
-function parseAgent(v: unknown, status: ChatMessageStatus): AgentTurnInfo | undefined {
+function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): AgentTurnInfo | undefined {
   if (!isRecord(v) || !isSafeId(v.turnId)) return undefined;
   const tools: AgentToolCard[] = (Array.isArray(v.tools) ? v.tools : []).filter((t): t is Record<string, unknown> =>
     isRecord(t) && isSafeId(t.id) && isNumber(t.step) && isString(t.name) && isString(t.summary) && TOOL_STATUSES.includes(t.status as string),
@@ -123,7 +124,7 @@ function parseAgent(v: unknown, status: ChatMessageStatus): AgentTurnInfo | unde
     if (t.resultTruncated === true) card.resultTruncated = true;
     if (card.status === 'asking' || card.status === 'running' || card.status === 'proposed') {
       card.status = 'refused';
-      card.note = 'The turn ended before this call finished (the window was closed).';
+      card.note = l10n.t('The turn ended before this call finished (the window was closed).');
     }
     return card;
   });
@@ -136,7 +137,7 @@ function parseAgent(v: unknown, status: ChatMessageStatus): AgentTurnInfo | unde
   if (tokens) info.tokens = tokens;
   if (Array.isArray(v.notes)) info.notes = v.notes.filter(isString);
   if (isRecord(v.end) && isString(v.end.reason) && isString(v.end.message)) info.end = { reason: v.end.reason, message: v.end.message, retry: v.end.retry === true };
-  else if (status !== 'complete') info.end = { reason: 'stopped', message: 'The turn ended when the window was closed.', retry: true };
+  else if (status !== 'complete') info.end = { reason: 'stopped', message: l10n.t('The turn ended when the window was closed.'), retry: true };
   if (v.restored === true) info.restored = true;
   return info;
 }

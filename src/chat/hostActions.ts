@@ -38,12 +38,12 @@ let linkPending = false;
  */
 export async function openLink(href: string): Promise<string | undefined> {
   const verdict = checkLink(href);
-  if (!verdict.ok) return `Link not opened: ${verdict.reason}.`;
-  if (linkPending) return 'A link is already waiting for your confirmation.';
+  if (!verdict.ok) return vscode.l10n.t('Link not opened: {0}.', verdict.reason);
+  if (linkPending) return vscode.l10n.t('A link is already waiting for your confirmation.');
   linkPending = true;
   try {
-    const open = 'Open Link';
-    const choice = await vscode.window.showWarningMessage('Open this link in your browser?', { modal: true, detail: linkConfirmationDetail(verdict) }, open);
+    const open = vscode.l10n.t('Open Link');
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Open this link in your browser?'), { modal: true, detail: linkConfirmationDetail(verdict, vscode.l10n) }, open);
     if (choice !== open) return undefined;
     await vscode.env.openExternal(vscode.Uri.parse(verdict.display, true));
     return undefined;
@@ -51,10 +51,6 @@ export async function openLink(href: string): Promise<string | undefined> {
     linkPending = false;
   }
 }
-
-const CONSOLE_ADVICE =
-  'In your gateway console, check: the key is active (not revoked or expired), its key group may use this model and route, ' +
-  'the model is mapped for the group, and the balance covers the call.';
 
 /** Runs an error card's action, except 'retry' (the session replays its own request). */
 export async function runErrorAction(action: Exclude<ErrorActionId, 'retry'>): Promise<void> {
@@ -64,6 +60,8 @@ export async function runErrorAction(action: Exclude<ErrorActionId, 'retry'>): P
     case 'openBaseUrlSetting': await vscode.commands.executeCommand(Commands.openSettings, 'baseUrl'); return;
     case 'refreshModels': await vscode.commands.executeCommand(Commands.refreshModels); return;
     case 'showLog': await vscode.commands.executeCommand(Commands.showLog); return;
-    case 'openConsoleAdvice': await vscode.window.showInformationMessage(CONSOLE_ADVICE, { modal: false }); return;
+    case 'openConsoleAdvice':
+      await vscode.window.showInformationMessage(vscode.l10n.t('In your gateway console, check: the key is active (not revoked or expired), its key group may use this model and route, the model is mapped for the group, and the balance covers the call.'), { modal: false });
+      return;
   }
 }

@@ -37,7 +37,8 @@ export function registerChat(services: Services): vscode.Disposable {
   const session = new SessionController({
     storage: historyFiles(context.globalStorageUri),
     getClient: () => services.gateway.clientOrExplain(),
-    errorCard: (error) => toErrorCard(error, (e) => adviseOnError(e, { baseUrl: config.current.baseUrl, surface: 'chat' })),
+    errorCard: (error) => toErrorCard(error, (e) => adviseOnError(e, { baseUrl: config.current.baseUrl, surface: 'chat', l10n: vscode.l10n }), vscode.l10n),
+    l10n: vscode.l10n,
     defaults: () => ({ model: config.current.chat.defaultModel, maxTokens: config.current.chat.maxTokens, systemPrompt: config.current.chat.systemPrompt }),
     post: (message) => provider.post(message),
     setBusy: (busy) => void vscode.commands.executeCommand('setContext', CHAT_BUSY_CONTEXT, busy),
@@ -51,19 +52,20 @@ export function registerChat(services: Services): vscode.Disposable {
   /** Shows a snapshot's chat models. Never fetches: it runs on catalog changes, which a fetch causes. */
   function showModels(snapshot: CatalogSnapshot | undefined): void {
     const models = (snapshot?.models ?? []).filter((m) => m.kind === 'chat');
-    const problem = models.length ? undefined : snapshot?.listUnavailable ? UNLISTED_HINT : 'No chat models for this key yet: set a key, then Refresh Models.';
+    const problem = models.length ? undefined : snapshot?.listUnavailable ? UNLISTED_HINT : vscode.l10n.t('No chat models for this key yet: set a key, then Refresh Models.');
     session.setModels(models.map((m) => ({ id: m.id })), problem);
   }
 
   /** Startup only: the list (fetched when stale, through the catalog's coalescing). */
   async function loadModels(): Promise<void> {
     try {
+    l10n: vscode.l10n,
       showModels(await services.catalog.get());
     } catch (error) {
       const cached = services.catalog.peek();
       if (cached) return showModels(cached);
       const hint = isListMissing(error) ? ` ${UNLISTED_HINT}` : '';
-      session.setModels([], `Model list unavailable: ${error instanceof Error ? error.message : String(error)}${hint}`);
+      session.setModels([], `${vscode.l10n.t('Model list unavailable: {0}', error instanceof Error ? error.message : String(error))}${hint}`);
     }
   }
 
@@ -75,7 +77,7 @@ export function registerChat(services: Services): vscode.Disposable {
 
   async function attachFromEditor(whole: boolean): Promise<void> {
     const editor = vscode.window.activeTextEditor;
-    if (!editor) return void vscode.window.showInformationMessage('Open a file in an editor first.');
+    if (!editor) return void vscode.window.showInformationMessage(vscode.l10n.t('Open a file in an editor first.'));
     const { document, selection } = editor;
     const useSelection = !whole && !selection.isEmpty;
     await loaded;
@@ -131,7 +133,7 @@ export function registerChat(services: Services): vscode.Disposable {
         await runErrorAction(m.action);
         return undefined;
       case 'setMode': return s.setMode(m.mode);
-      case 'approval': return agent.answer(m.toolUseId, m.approved) ? undefined : 'That call no longer waits for an answer.';
+      case 'approval': return agent.answer(m.toolUseId, m.approved) ? undefined : vscode.l10n.t('That call no longer waits for an answer.');
       case 'change': return changeAction(agentHost, m.changeId, m.action);
       case 'changesAll':
         if (m.action === 'accept') await agentHost.changes.acceptAll();
@@ -143,22 +145,28 @@ export function registerChat(services: Services): vscode.Disposable {
 
   /** Reverts the workspace to before an agent turn (and every later one), after the user confirms. */
   async function restore(s: SessionController, messageId: string): Promise<string | undefined> {
-    if (s.busy) return 'A reply is still in progress. Stop it before restoring.';
+    if (s.busy) return vscode.l10n.t('A reply is still in progress. Stop it before restoring.');
     const turnId = s.agentTurn(messageId);
-    if (!turnId) return 'This answer has no checkpoint.';
+    if (!turnId) return vscode.l10n.t('This answer has no checkpoint.');
     const checkpoints = await agentHost.checkpoints.list();
     const index = checkpoints.findIndex((c) => c.turnId === turnId);
-    if (index < 0) return 'Nothing to restore: this turn changed no files, or it was already restored.';
+    if (index < 0) return vscode.l10n.t('Nothing to restore: this turn changed no files, or it was already restored.');
     const later = checkpoints.length - 1 - index;
-    const restoreLabel = 'Restore';
-    const detail = `Files this agent turn${later > 0 ? ` and the ${later} later turn${later === 1 ? '' : 's'}` : ''} changed go back to their previous content; files it created are deleted.`;
-    const choice = await vscode.window.showWarningMessage('Restore the workspace to before this agent turn?', { modal: true, detail }, restoreLabel);
+    const restoreLabel = vscode.l10n.t('Restore');
+    const detail = later === 0
+      ? vscode.l10n.t('Files this agent turn changed go back to their previous content; files it created are deleted.')
+      : later === 1
+        ? vscode.l10n.t('Files this agent turn and the later turn changed go back to their previous content; files they created are deleted.')
+        : vscode.l10n.t('Files this agent turn and the {0} later turns changed go back to their previous content; files they created are deleted.', later);
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Restore the workspace to before this agent turn?'), { modal: true, detail }, restoreLabel);
     if (choice !== restoreLabel) return undefined;
     const report = await agentHost.checkpoints.restore(turnId);
     s.markRestored(messageId);
     const failed = report.files.filter((f) => f.action === 'failed');
-    const summary = `Restored ${report.files.length - failed.length} file${report.files.length - failed.length === 1 ? '' : 's'} to before the turn.`;
-    if (failed.length > 0) void vscode.window.showWarningMessage(`${summary} ${failed.length} could not be restored: ${failed.map((f) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(f.uri))}${f.message ? ` (${f.message})` : ''}`).join('; ')}`);
+    const restored = report.files.length - failed.length;
+    const summary = restored === 1 ? vscode.l10n.t('Restored 1 file to before the turn.') : vscode.l10n.t('Restored {0} files to before the turn.', restored);
+    const failures = failed.map((f) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(f.uri))}${f.message ? ` (${f.message})` : ''}`).join('; ');
+    if (failed.length > 0) void vscode.window.showWarningMessage(`${summary} ${vscode.l10n.t('{0} could not be restored: {1}', failed.length, failures)}`);
     else void vscode.window.showInformationMessage(summary);
     return undefined;
   }
@@ -166,5 +174,5 @@ export function registerChat(services: Services): vscode.Disposable {
 
 async function changeAction(host: AgentHost, id: string, action: 'open' | 'accept' | 'reject'): Promise<string | undefined> {
   const done = action === 'open' ? await host.changes.open(id) : action === 'accept' ? await host.changes.accept(id) : await host.changes.reject(id, 'the user rejected it');
-  return done ? undefined : 'That change is no longer pending.';
+  return done ? undefined : vscode.l10n.t('That change is no longer pending.');
 }

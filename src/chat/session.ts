@@ -10,6 +10,7 @@ import type { AgentEventSink } from './agentEvents';
 import { appendMessage, effectiveSettings, findMessage, truncateFrom, type Conversation } from './conversation';
 import { ConversationStore } from './conversationStore';
 import { ChatSetupError } from './errorCard';
+import { english, type Localizer } from '../shared/l10n';
 import { DeltaBatcher, nodeTimers, type Timers } from './deltaBatcher';
 import type { HistoryStorage } from './history';
 import { buildMessagesRequest } from './requestBuilder';
@@ -34,6 +35,8 @@ export interface SessionDeps {
   defaultRetryMs?: number;
   /** Agent mode (absent: Ask only). */
   agent?: AgentRunner;
+  /** The user's language for refusals, warnings and setup errors (vscode.l10n; English when absent). */
+  l10n?: Localizer;
 }
 
 export interface AgentRunContext {
@@ -90,10 +93,12 @@ export class SessionController {
   private modelsProblem: string | undefined;
   private attachments: ChatAttachment[] = [];
   private readonly timers: Timers;
+  private readonly l10n: Localizer;
 
   constructor(private readonly deps: SessionDeps) {
     this.timers = deps.timers ?? nodeTimers;
-    this.store = new ConversationStore(deps.storage, deps.newId, deps.now, (e) => deps.log?.error('chat history write failed', e));
+    this.l10n = deps.l10n ?? english;
+    this.store = new ConversationStore(deps.storage, deps.newId, deps.now, (e) => deps.log?.error('chat history write failed', e), this.l10n);
   }
 
   load(): Promise<void> {
@@ -124,13 +129,15 @@ export class SessionController {
   }
 
   agentAvailability(): AgentAvailability {
-    return this.deps.agent?.availability() ?? { ok: false, reason: 'Agent mode is not available in this window.' };
+    const l10n = this.l10n;
+    return this.deps.agent?.availability() ?? { ok: false, reason: l10n.t('Agent mode is not available in this window.') };
   }
 
   /** Switches the active conversation between Ask and Agent; returns a refusal to show, if any. */
   setMode(mode: ChatMode): string | undefined {
     const conversation = this.store.active;
-    if (this.active?.conversation === conversation || this.queued?.conversation === conversation) return 'A reply is still in progress. Stop it before switching modes.';
+    const l10n = this.l10n;
+    if (this.active?.conversation === conversation || this.queued?.conversation === conversation) return l10n.t('A reply is still in progress. Stop it before switching modes.');
     if (mode === 'agent') {
       const available = this.agentAvailability();
       if (!available.ok) {
@@ -207,7 +214,8 @@ export class SessionController {
     this.store.save(conversation);
     const settings = this.settingsOf(conversation);
     const unknownModel = change.model && this.models.length > 0 && !this.models.some((m) => m.id === change.model);
-    const warning = unknownModel ? `"${change.model}" is not in the model list of your key: it may not be callable.` : undefined;
+    const l10n = this.l10n;
+    const warning = unknownModel ? l10n.t('"{0}" is not in the model list of your key: it may not be callable.', change.model as string) : undefined;
     this.deps.post({ type: 'settings', conversationId: conversation.id, settings, warning });
   }
 
@@ -215,8 +223,9 @@ export class SessionController {
 
   /** Sends a question (with the pending attachments). Refused while another answer runs or waits. */
   send(text: string): string | undefined {
-    if (this.busy) return 'A reply is still in progress. Stop it first.';
-    if (!text.trim() && this.attachments.length === 0) return 'Nothing to send.';
+    const l10n = this.l10n;
+    if (this.busy) return l10n.t('A reply is still in progress. Stop it first.');
+    if (!text.trim() && this.attachments.length === 0) return l10n.t('Nothing to send.');
     const conversation = this.store.active;
     const refusal = this.agentRefusal(conversation);
     if (refusal) return refusal;
@@ -230,10 +239,11 @@ export class SessionController {
   }
 
   regenerate(messageId: string): string | undefined {
-    if (this.busy) return 'A reply is still in progress. Stop it first.';
+    const l10n = this.l10n;
+    if (this.busy) return l10n.t('A reply is still in progress. Stop it first.');
     const conversation = this.store.active;
     const target = findMessage(conversation, messageId);
-    if (!target || target.role !== 'assistant') return 'Only an answer can be regenerated.';
+    if (!target || target.role !== 'assistant') return l10n.t('Only an answer can be regenerated.');
     const refusal = this.agentRefusal(conversation);
     if (refusal) return refusal;
     this.truncate(conversation, messageId);
@@ -242,10 +252,11 @@ export class SessionController {
   }
 
   editAndResend(messageId: string, text: string): string | undefined {
-    if (this.busy) return 'A reply is still in progress. Stop it first.';
+    const l10n = this.l10n;
+    if (this.busy) return l10n.t('A reply is still in progress. Stop it first.');
     const conversation = this.store.active;
     const target = findMessage(conversation, messageId);
-    if (!target || target.role !== 'user') return 'Only a question can be edited.';
+    if (!target || target.role !== 'user') return l10n.t('Only a question can be edited.');
     const refusal = this.agentRefusal(conversation);
     if (refusal) return refusal;
     this.truncate(conversation, messageId);
@@ -258,11 +269,12 @@ export class SessionController {
 
   /** Asks the model to go on from an answer that stopped (max_tokens, stopped, cut off): the answer is the prefill. */
   continueAnswer(messageId: string): string | undefined {
-    if (this.busy) return 'A reply is still in progress. Stop it first.';
+    const l10n = this.l10n;
+    if (this.busy) return l10n.t('A reply is still in progress. Stop it first.');
     const conversation = this.store.active;
     const last = conversation.messages[conversation.messages.length - 1];
-    if (!last || last.id !== messageId || last.role !== 'assistant' || !last.text.trim()) return 'Only the last answer can be continued.';
-    if (last.agent || conversation.mode === 'agent') return 'An agent turn is not continued: send a new message (or Retry) instead.';
+    if (!last || last.id !== messageId || last.role !== 'assistant' || !last.text.trim()) return l10n.t('Only the last answer can be continued.');
+    if (last.agent || conversation.mode === 'agent') return l10n.t('An agent turn is not continued: send a new message (or Retry) instead.');
     last.text = last.text.trimEnd();
     this.run(conversation, last, true);
     return undefined;
@@ -327,9 +339,10 @@ export class SessionController {
     const history = conversation.messages.slice(0, conversation.messages.indexOf(message) + (prefill ? 1 : 0));
     const client = await this.deps.getClient();
     if (answer.stopped) return this.settle(answer, { status: 'stopped' });
-    if (!client) return this.settle(answer, { status: 'error', error: new ChatSetupError('No API key or base URL is configured.', ['replaceKey', 'openBaseUrlSetting']) });
+    const l10n = this.l10n;
+    if (!client) return this.settle(answer, { status: 'error', error: new ChatSetupError(l10n.t('No API key or base URL is configured.'), ['replaceKey', 'openBaseUrlSetting']) });
     if (!settings.model) {
-      return this.settle(answer, { status: 'error', error: new ChatSetupError('No chat model is available for your key. Refresh the model list or type a model id.', ['refreshModels']) });
+      return this.settle(answer, { status: 'error', error: new ChatSetupError(l10n.t('No chat model is available for your key. Refresh the model list or type a model id.'), ['refreshModels']) });
     }
     const stream = client.streamMessage(buildMessagesRequest(history, settings), { onWait: (notice) => this.showWait(answer, notice) });
     answer.stop = () => stream.abort();
@@ -392,7 +405,8 @@ export class SessionController {
     if (message.model === undefined) message.model = outcome.model ?? settings.model;
     const status = answer.stopped ? 'stopped' : outcome.status;
     this.finish(conversation, message, status === 'error'
-      ? { status: 'error', error: outcome.error ?? new Error(message.agent.end?.message ?? 'The agent turn failed.') }
+    const l10n = this.l10n;
+      ? { status: 'error', error: outcome.error ?? new Error(message.agent.end?.message ?? l10n.t('The agent turn failed.')) }
       : status === 'stopped' ? { status: 'stopped' } : { status: 'complete', stopReason: null });
   }
 

@@ -2,6 +2,7 @@
 // node). Which of VS Code's tools a request offers, how a tool call's approval is decided in this front end, the
 // paths in a tool's input the core's policy judges, and the progress lines and footer the user reads.
 import type { ApprovalAnswer, UsageTotals } from '../agent';
+import { english, type Localizer } from '../shared/l10n';
 
 /**
  * The tools of vscode.lm.tools one request offers the model: the ones the user attached with `#` (the request's
@@ -111,14 +112,14 @@ export function inertText(text: string, max = 120): string {
 }
 
 /** The progress line of a tool call: the tool's name and its input, shortened. */
-export function toolCallLine(toolName: string, input: unknown): string {
+export function toolCallLine(toolName: string, input: unknown, l10n: Localizer = english): string {
   let shown: string;
   try {
     shown = input && typeof input === 'object' && Object.keys(input).length === 0 ? '' : JSON.stringify(input) ?? '';
   } catch {
     shown = '';
   }
-  return `Running ${inertText(toolName, 64)}${shown ? ` ${inertText(shown, 100)}` : ''}`;
+  return shown ? l10n.t('Running {0} {1}', inertText(toolName, 64), inertText(shown, 100)) : l10n.t('Running {0}', inertText(toolName, 64));
 }
 
 const count = (n: number): string => n.toLocaleString('en-US');

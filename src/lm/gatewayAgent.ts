@@ -179,18 +179,19 @@ class EventWriter {
       case 'tool_proposed':
         this.flush();
         this.names.set(event.toolUseId, this.displayName(event.name));
-        this.stream.progress(toolCallLine(this.displayName(event.name), event.input));
+        this.stream.progress(toolCallLine(this.displayName(event.name), event.input, vscode.l10n));
         break;
       case 'tool_refused':
       case 'tool_denied':
         this.flush();
-        this.write(`\n\n_${inertText(this.names.get(event.toolUseId) ?? 'A tool')} was not run: ${inertText(event.reason, 300)}_\n\n`);
+        // Refusals carry the policy's reason in the user's language (`shown`); denials are @gateway's own English.
+        this.write(`\n\n_${vscode.l10n.t('{0} was not run: {1}', inertText(this.names.get(event.toolUseId) ?? vscode.l10n.t('A tool')), inertText((event.type === 'tool_refused' ? event.shown : undefined) ?? event.reason, 300))}_\n\n`);
         break;
       case 'rate_limited':
-        this.stream.progress(`The gateway is rate limiting: waiting ${Math.ceil(event.waitMs / 1000)} s before step ${event.step}…`);
+        this.stream.progress(vscode.l10n.t('The gateway is rate limiting: waiting {0} s before step {1}…', Math.ceil(event.waitMs / 1000), event.step));
         break;
       case 'context_trimmed':
-        this.stream.progress(`Older tool results were shortened to fit the context window (${event.results}).`);
+        this.stream.progress(vscode.l10n.t('Older tool results were shortened to fit the context window ({0}).', event.results));
         break;
       default:
         break;
@@ -225,7 +226,9 @@ export async function runGatewayAgent(
   const controller = new AbortController();
   const listener = token.onCancellationRequested(() => controller.abort());
   if (token.isCancellationRequested) controller.abort();
-  stream.progress(`Asking ${o.model} (tools: ${tools.map((t) => inertText(t.name, 64)).join(', ') || 'none'})…`);
+  stream.progress(tools.length > 0
+    ? vscode.l10n.t('Asking {0} (tools: {1})…', o.model, tools.map((t) => inertText(t.name, 64)).join(', '))
+    : vscode.l10n.t('Asking {0} (no tools)…', o.model));
   let result: AgentTurnResult;
   try {
     result = await runAgentTurn({
@@ -250,7 +253,7 @@ export async function runGatewayAgent(
   let errorDetails: vscode.ChatErrorDetails | undefined;
   if (result.reason === 'error' || result.reason === 'rate_limited') {
     const words = o.describeError ? await o.describeError(result.error) : result.message;
-    errorDetails = { message: `Step ${result.steps}: ${words}` };
+    errorDetails = { message: vscode.l10n.t('Step {0}: {1}', result.steps, words) };
   } else if (result.reason !== 'end_turn') {
     // The core's sentence: for an outcome-unknown step it says the step was not sent again (no replay).
     stream.markdown(untrustedMarkdown(`\n\n_${sanitizeLine(result.message.replace(/[_*]/g, (c) => `\\${c}`))}_`));

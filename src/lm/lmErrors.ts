@@ -3,6 +3,7 @@
 // The message never contains the API key: server text is scrubbed of the active secret when one is given.
 import { adviseOnError, forbiddenCause } from '../gateway/advice';
 import { isGatewayError, type GatewayError } from '../gateway/errors';
+import type { Localizer } from '../shared/l10n';
 
 /** Codes of vscode.LanguageModelError (NoPermissions, Blocked, NotFound) plus the generic case. */
 export type LmErrorCode = 'NoPermissions' | 'NotFound' | 'Blocked' | 'Unknown';
@@ -17,6 +18,8 @@ export interface LmErrorContext {
   baseUrl?: string;
   /** The active secret, only to remove it from server text. */
   secret?: string;
+  /** The user's language when the message is shown to the user (English for logs and for the model). */
+  l10n?: Localizer;
 }
 
 function scrub(text: string, secret: string | undefined): string {
@@ -38,7 +41,7 @@ function codeOf(error: GatewayError): LmErrorCode {
 
 /** Describes any error for a LanguageModelError. */
 export function describeForLanguageModel(error: unknown, ctx: LmErrorContext = {}): LmErrorDescription {
-  const advice = adviseOnError(error, { baseUrl: ctx.baseUrl, surface: 'chat' });
+  const advice = adviseOnError(error, { baseUrl: ctx.baseUrl, surface: 'chat', l10n: ctx.l10n });
   const message = [advice.title, advice.detail].filter((t) => t.trim()).join(' ');
   return { code: isGatewayError(error) ? codeOf(error) : 'Unknown', message: scrub(message, ctx.secret) };
 }

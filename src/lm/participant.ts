@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { Commands, Views } from '../shared/commands';
 import type { ImageJobs, Services } from '../platform/services';
 import { describeForLanguageModel } from './lmErrors';
-import { IMAGE_COST_ADVICE, IMAGE_USAGE, NO_KEY_MARKDOWN, imageResultMarkdown, modelsMarkdown } from './participantText';
+import { imageCostAdvice, imageResultMarkdown, imageUsage, modelsMarkdown, noKeyMarkdown } from './participantText';
 import { buildMessagesRequest, type NeutralMessage } from './requestMapping';
 import { StreamPartMapper } from './streamMapping';
 import { ChatMarkdownSanitizer } from './chatMarkdown';
@@ -24,40 +24,40 @@ type Handler = (request: vscode.ChatRequest, context: vscode.ChatContext, stream
 async function errorResult(services: Services, error: unknown): Promise<vscode.ChatResult> {
   if (error instanceof vscode.CancellationError) return {};
   const secret = await services.keys.activeSecret().catch(() => undefined);
-  const { message } = describeForLanguageModel(error, { baseUrl: services.config.current.baseUrl, secret });
+  const { message } = describeForLanguageModel(error, { baseUrl: services.config.current.baseUrl, secret, l10n: vscode.l10n });
   return { errorDetails: { message } };
 }
 
 async function handleImage(images: ImageJobs, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
   const prompt = request.prompt.trim();
   if (!prompt) {
-    stream.markdown(IMAGE_USAGE);
+    stream.markdown(imageUsage(vscode.l10n));
     return {};
   }
-  stream.progress('Starting an image task on the gateway…');
+  stream.progress(vscode.l10n.t('Starting an image task on the gateway…'));
   const uris = await images.generate({ prompt }, {
     token,
     onProgress: (message, percent) => stream.progress(percent === undefined ? message : `${message} (${Math.round(percent)}%)`),
   });
   if (token.isCancellationRequested) return {};
-  stream.markdown(imageResultMarkdown(uris.map((u) => path.basename(u.fsPath))) + '\n\n');
+  stream.markdown(imageResultMarkdown(uris.map((u) => path.basename(u.fsPath)), vscode.l10n) + '\n\n');
   for (const uri of uris) {
     stream.markdown('- ');
     stream.anchor(uri, path.basename(uri.fsPath));
     stream.markdown('\n');
     stream.reference(uri);
   }
-  stream.markdown(`\n${IMAGE_COST_ADVICE}\n`);
-  stream.button({ command: Commands.openImagePanel, title: 'Open Image Panel' });
+  stream.markdown(`\n${imageCostAdvice(vscode.l10n)}\n`);
+  stream.button({ command: Commands.openImagePanel, title: vscode.l10n.t('Open Image Panel') });
   return { metadata: { command: 'image', files: uris.map((u) => u.toString()) } };
 }
 
 async function handleModels(services: Services, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
-  stream.progress('Reading the model list of your key…');
+  stream.progress(vscode.l10n.t('Reading the model list of your key…'));
   const [key, snapshot] = [await services.keys.active(), await services.catalog.get()];
   if (!key || !snapshot) {
-    stream.markdown(NO_KEY_MARKDOWN);
-    stream.button({ command: Commands.setApiKey, title: 'Set API Key' });
+    stream.markdown(noKeyMarkdown(vscode.l10n));
+    stream.button({ command: Commands.setApiKey, title: vscode.l10n.t('Set API Key') });
     return {};
   }
   stream.markdown(modelsMarkdown({
@@ -66,8 +66,8 @@ async function handleModels(services: Services, stream: vscode.ChatResponseStrea
     fetchedAt: snapshot.fetchedAt,
     chat: snapshot.models.filter((m) => m.kind === 'chat').map((m) => m.id),
     image: snapshot.models.filter((m) => m.kind === 'image').map((m) => m.id),
-  }));
-  stream.button({ command: Commands.refreshModels, title: 'Refresh Models' });
+  }, vscode.l10n));
+  stream.button({ command: Commands.refreshModels, title: vscode.l10n.t('Refresh Models') });
   return { metadata: { command: 'models' } };
 }
 
@@ -103,8 +103,8 @@ async function handleChat(services: Services, request: vscode.ChatRequest, conte
   const client = await services.gateway.client();
   const model = client ? await chatModelId(services, request) : undefined;
   if (!client || !model) {
-    stream.markdown(client ? 'Your key lists no chat model. Run `/models` to see what it may call.' : NO_KEY_MARKDOWN);
-    if (!client) stream.button({ command: Commands.setApiKey, title: 'Set API Key' });
+    stream.markdown(client ? vscode.l10n.t('Your key lists no chat model. Run `/models` to see what it may call.') : noKeyMarkdown(vscode.l10n));
+    if (!client) stream.button({ command: Commands.setApiKey, title: vscode.l10n.t('Set API Key') });
     return {};
   }
   const messages: NeutralMessage[] = [...historyMessages(context), { role: 'user', parts: [{ kind: 'text', text: request.prompt }] }];
@@ -121,26 +121,26 @@ async function handleChat(services: Services, request: vscode.ChatRequest, conte
         client, model, maxTokens: body.max_tokens, system: typeof body.system === 'string' ? body.system : undefined, messages: body.messages as MessageParam[],
         policy: snapshot.policy, maxSteps: snapshot.settings.maxSteps,
         caching: key ? { keyId: key.fingerprint, memory: cachingMemory } : { enabled: false, keyId: '', memory: cachingMemory },
-        describeError: async (error) => (await errorResult(services, error)).errorDetails?.message ?? 'the request failed',
+        describeError: async (error) => (await errorResult(services, error)).errorDetails?.message ?? vscode.l10n.t('the request failed'),
       }, request, tools, stream, token);
     }
-    stream.progress(unavailable ?? 'None of the attached tools can be called here: answering without tools.');
+    stream.progress(unavailable ?? vscode.l10n.t('None of the attached tools can be called here: answering without tools.'));
   }
   const mapper = new StreamPartMapper();
   // Model output is untrusted: its links and images pass the link policy before VS Code's chat renders them.
   const safe = new ChatMarkdownSanitizer();
   const write = (markdown: string) => { if (markdown) stream.markdown(untrustedMarkdown(markdown)); };
-  stream.progress(`Asking ${model}…`);
+  stream.progress(vscode.l10n.t('Asking {0}…', model));
   try {
     await streamWithCancellation(client, body, token, (event) => {
       for (const part of mapper.push(event)) if (part.kind === 'text') write(safe.push(part.text));
     }, (notice) => {
-      if (notice.ms > 0) stream.progress(waitMessage(notice));
+      if (notice.ms > 0) stream.progress(waitMessage(notice, vscode.l10n));
     });
   } finally {
     write(safe.end());
   }
-  if (mapper.stopReason === 'max_tokens') write('\n\n_The answer was cut off at the max_tokens limit (setting `modelGateway.chat.maxTokens`)._');
+  if (mapper.stopReason === 'max_tokens') write(`\n\n_${vscode.l10n.t('The answer was cut off at the max_tokens limit (setting `modelGateway.chat.maxTokens`).')}_`);
   return { metadata: { command: 'chat', model } };
 }
 

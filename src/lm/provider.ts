@@ -45,8 +45,9 @@ export class GatewayChatProvider implements LanguageModelChatProvider, vscode.Di
     let key = await this.services.keys.active();
     if (!key && !options.silent) {
       // Not silent: VS Code asked on behalf of the user (e.g. "Manage Models"), so asking for a key is expected.
-      const choice = await vscode.window.showInformationMessage('Model Gateway needs an API key to list its models.', 'Set API Key');
-      if (choice === 'Set API Key') await vscode.commands.executeCommand(Commands.setApiKey);
+      const setKey = vscode.l10n.t('Set API Key');
+      const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Model Gateway needs an API key to list its models.'), setKey);
+      if (choice === setKey) await vscode.commands.executeCommand(Commands.setApiKey);
       key = await this.services.keys.active();
     }
     if (!key || token.isCancellationRequested) return [];
@@ -110,15 +111,16 @@ export class GatewayChatProvider implements LanguageModelChatProvider, vscode.Di
     if (client) return client;
     const { baseUrlProblem } = this.services.config.current;
     throw languageModelError('NoPermissions', baseUrlProblem
-      ? `Model Gateway cannot be used: ${baseUrlProblem}`
-      : 'Model Gateway has no API key. Set one with "Model Gateway: Set API Key".');
+      ? vscode.l10n.t('Model Gateway cannot be used: {0}', baseUrlProblem)
+      : vscode.l10n.t('Model Gateway has no API key. Set one with "Model Gateway: Set API Key".'));
   }
 
   private async toLanguageModelError(error: unknown, client: GatewayClient): Promise<Error> {
     const secret = await this.services.keys.activeSecret().catch(() => undefined);
     const { code, message } = describeForLanguageModel(error, { baseUrl: client.baseUrl, secret });
     this.services.log.warn(`Native chat request failed (${code}): ${message}`);
-    return languageModelError(code, message);
+    // The chat shows the error to the user: in the display language (the log above stays English).
+    return languageModelError(code, describeForLanguageModel(error, { baseUrl: client.baseUrl, secret, l10n: vscode.l10n }).message);
   }
 }
 
@@ -137,7 +139,7 @@ class WaitProgress {
     const done = new Promise<void>((resolve) => (settle = resolve));
     this.finish = settle;
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Model Gateway' }, (progress) => {
-      const tick = (): void => progress.report({ message: waitMessage({ ...notice, ms: notice.until - Date.now() }) });
+      const tick = (): void => progress.report({ message: waitMessage({ ...notice, ms: notice.until - Date.now() }, vscode.l10n) });
       tick();
       const timer = setInterval(tick, 1000);
       return done.finally(() => clearInterval(timer));

@@ -3,13 +3,14 @@
 // The token is structural (VS Code's CancellationToken fits), so this module needs no `vscode` import.
 import type { GatewayClient, Message, MessagesRequest, StreamEvent } from '../gateway/types';
 import type { WaitListener, WaitNotice } from '../gateway/retry';
+import { english, type Localizer } from '../shared/l10n';
 
 /** "Rate limited by the gateway: sending in 12 s…" (the progress line of a wait). */
-export function waitMessage(notice: WaitNotice): string {
+export function waitMessage(notice: WaitNotice, l10n: Localizer = english): string {
   const seconds = Math.max(1, Math.ceil(notice.ms / 1000));
   return notice.reason === 'rate_limited'
-    ? `Rate limited by the gateway (429): sending in ${seconds} s… (stop to cancel)`
-    : `Retrying in ${seconds} s… (stop to cancel)`;
+    ? l10n.t('Rate limited by the gateway (429): sending in {0} s… (stop to cancel)', seconds)
+    : l10n.t('Retrying in {0} s… (stop to cancel)', seconds);
 }
 
 export interface CancellationLike {

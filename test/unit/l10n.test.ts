@@ -12,9 +12,20 @@ const root = path.resolve(__dirname, '..', '..');
 const readJson = (file: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as Record<string, unknown>;
 
 /** Folders (and files) whose user-visible host strings all go through vscode.l10n.t or a Localizer. */
-const LOCALIZED = ['src/keys', 'src/diagnostics', 'src/catalog', 'src/platform', 'src/images', 'src/extension.ts', 'src/services.ts'];
+const LOCALIZED = ['src/keys', 'src/diagnostics', 'src/catalog', 'src/platform', 'src/images', 'src/chat', 'src/lm', 'src/agent', 'src/agentHost',
+  'src/extension.ts', 'src/services.ts'];
 /** Not localized yet (a later phase): only counted. */
-const PENDING = ['src/chat', 'src/lm', 'src/agentHost', 'src/webview'];
+const PENDING = ['src/webview'];
+
+/**
+ * Text written for the model, not the user, stays English: tool definitions (a `description` next to an
+ * `inputSchema`, and everything inside the schema), error objects (`new …Error({ message })`: the advice turns
+ * them into words), and these functions, whose results are tool results the model reads.
+ */
+const MODEL_FACING: Record<string, string[]> = {
+  'src/agentHost/text.ts': ['applySearchReplace'],
+  'src/agentHost/proposals.ts': ['apply', 'accept'],
+};
 
 /** Translated bundles: l10n/bundle.l10n.<lang>.json and package.nls.<lang>.json. */
 function translations(dir: string, prefix: string): Array<{ lang: string; file: string }> {
@@ -109,8 +120,18 @@ function englishLiterals(file: string): string[] {
   const text = fs.readFileSync(path.join(root, file), 'utf8');
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
+  const modelFacing = MODEL_FACING[file.replace(/\\/g, '/')] ?? [];
   const visit = (node: ts.Node, inUi: boolean): void => {
     if (isL10nCall(node)) return; // its message is the key; its arguments are data
+    if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name && modelFacing.includes(node.name.getText())) return;
+    if (ts.isNewExpression(node) && /Error$/.test(node.expression.getText())) return;
+    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'inputSchema') return;
+    if (ts.isObjectLiteralExpression(node) && node.properties.some((p) => p.name && ts.isIdentifier(p.name) && p.name.text === 'inputSchema')) {
+      node.properties.forEach((p) => {
+        if (!(ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'description')) visit(p, inUi);
+      });
+      return;
+    }
     if (ts.isCallExpression(node)) {
       const callee = ts.isPropertyAccessExpression(node.expression) ? node.expression.name.text : node.expression.getText();
       if (/^(info|warn|error|debug|trace)$/.test(callee)) return; // the log stays English (support reads it)

@@ -39,8 +39,8 @@ export function registerGatewayTools(services: Services, runner: ImageRunner): v
       register(ToolNames.editImage, image('edit')),
       register(ToolNames.listModels, {
         // Read-only and free: no confirmation.
-        prepareInvocation: () => ({ invocationMessage: 'Reading the model list of your gateway key' }),
-        invoke: async () => (await impl()).invokeListModels(deps),
+        prepareInvocation: () => ({ invocationMessage: vscode.l10n.t('Reading the model list of your gateway key') }),
+        invoke: () => impl().invokeListModels(deps),
       }),
     );
   } catch (error) {

@@ -107,12 +107,12 @@ export async function prepareImage(deps: ToolDeps, kind: 'generation' | 'edit', 
   } catch (error) {
     // The input itself is unusable (not a state that may change before invoke): invoke refuses it with the
     // reason and sends nothing, so there is nothing to confirm.
-    if (error instanceof ToolInputError) return { invocationMessage: 'Checking the image request' };
+    if (error instanceof ToolInputError) return { invocationMessage: vscode.l10n.t('Checking the image request') };
     throw error;
   }
-  const confirmation = imageConfirmation(summaryOf(deps, resolved));
+  const confirmation = imageConfirmation(summaryOf(deps, resolved), vscode.l10n);
   return {
-    invocationMessage: imageInvocationMessage(resolved.input),
+    invocationMessage: imageInvocationMessage(resolved.input, vscode.l10n),
     confirmationMessages: { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) },
   };
 }

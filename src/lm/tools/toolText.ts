@@ -3,6 +3,7 @@
 // Tool input comes from a language model and is untrusted: every field is checked here before anything is
 // read or sent, and text quoted back into markdown is escaped.
 import { costFactors } from '../../shared/imageCost';
+import { english, type Localizer } from '../../shared/l10n';
 import { relativeSegments } from '../../images/paths';
 import { escapeMarkdown } from '../participantText';
 
@@ -125,42 +126,50 @@ export interface ChargeSummary {
 const quote = (text: string, max = 300): string => escapeMarkdown(text.length > max ? `${text.slice(0, max)}…` : text);
 
 /** The charge factors in words (size, quality, count, edit, references); empty for the default request. */
-export function chargeFactors(summary: ChargeSummary): string[] {
+export function chargeFactors(summary: ChargeSummary, l10n: Localizer = english): string[] {
   return costFactors({
     kind: summary.input.kind === 'edit' || summary.references.length > 0 ? 'edit' : 'generation',
     n: summary.input.n ?? 1, size: summary.size, quality: summary.quality,
     referenceCount: summary.references.length, hasMask: !!summary.mask, hasSource: !!summary.source,
-  }, { size: summary.defaultSize });
+  }, { size: summary.defaultSize }, l10n);
 }
 
-/** VS Code's confirmation: title and markdown body naming every factor of the charge. */
-export function imageConfirmation(summary: ChargeSummary): { title: string; message: string } {
+/**
+ * VS Code's confirmation: title and markdown body naming every factor of the charge, in the user's language
+ * (`l10n`; the values — prompt, model, paths — are escaped before they go into the translated sentences).
+ */
+export function imageConfirmation(summary: ChargeSummary, l10n: Localizer = english): { title: string; message: string } {
   const n = summary.input.n ?? 1;
   const edit = !!summary.source;
-  const title = edit ? `Edit an image with the gateway (charged to your key)?` : `Generate ${n === 1 ? 'an image' : `${n} images`} with the gateway (charged to your key)?`;
-  const factors = chargeFactors(summary);
+  const title = edit ? l10n.t('Edit an image with the gateway (charged to your key)?')
+    : n === 1 ? l10n.t('Generate an image with the gateway (charged to your key)?') : l10n.t('Generate {0} images with the gateway (charged to your key)?', n);
+  const factors = chargeFactors(summary, l10n);
+  const model = summary.model ? `\`${summary.model.replace(/`/g, "'")}\`` : l10n.t('the default image model of your key');
+  const size = summary.size === summary.defaultSize ? l10n.t('{0} (default)', escapeMarkdown(summary.size)) : escapeMarkdown(summary.size);
+  const editLine = !edit ? l10n.t('no')
+    : summary.mask ? l10n.t('yes, of {0} with the mask {1}', quote(summary.source ?? '', 200), quote(summary.mask, 200)) : l10n.t('yes, of {0}', quote(summary.source ?? '', 200));
   const lines = [
-    `**Prompt:** ${quote(summary.input.prompt)}`,
+    `**${l10n.t('Prompt:')}** ${quote(summary.input.prompt)}`,
     '',
-    `- Model: ${summary.model ? `\`${summary.model.replace(/`/g, "'")}\`` : 'the default image model of your key'}`,
-    `- Size: ${escapeMarkdown(summary.size)}${summary.size === summary.defaultSize ? ' (default)' : ''}`,
-    `- Quality: ${summary.quality ? escapeMarkdown(summary.quality) : 'gateway default'}`,
-    `- Count: ${n} image${n === 1 ? '' : 's'}`,
-    `- Edit: ${edit ? `yes, of ${quote(summary.source ?? '', 200)}${summary.mask ? ` with the mask ${quote(summary.mask, 200)}` : ''}` : 'no'}`,
-    `- Reference images: ${summary.references.length === 0 ? 'none' : summary.references.map((r) => quote(r, 200)).join(', ')}`,
+    `- ${l10n.t('Model: {0}', model)}`,
+    `- ${l10n.t('Size: {0}', size)}`,
+    `- ${l10n.t('Quality: {0}', summary.quality ? escapeMarkdown(summary.quality) : l10n.t('gateway default'))}`,
+    `- ${n === 1 ? l10n.t('Count: 1 image') : l10n.t('Count: {0} images', n)}`,
+    `- ${l10n.t('Edit: {0}', editLine)}`,
+    `- ${l10n.t('Reference images: {0}', summary.references.length === 0 ? l10n.t('none') : summary.references.map((r) => quote(r, 200)).join(', '))}`,
     '',
     factors.length > 0
-      ? `This request costs more than the default one: ${escapeMarkdown(factors.join('; '))}.`
-      : 'One image at the default size: the cheapest request.',
-    'Charges are applied when the request is sent (prices are in your gateway console). It is sent once and never repeated automatically; the images are saved into the workspace.',
+      ? l10n.t('This request costs more than the default one: {0}.', escapeMarkdown(factors.join(l10n.t('; '))))
+      : l10n.t('One image at the default size: the cheapest request.'),
+    l10n.t('Charges are applied when the request is sent (prices are in your gateway console). It is sent once and never repeated automatically; the images are saved into the workspace.'),
   ];
   return { title, message: lines.join('\n') };
 }
 
 /** The short line VS Code shows while the tool runs. */
-export function imageInvocationMessage(input: ImageToolInput): string {
+export function imageInvocationMessage(input: ImageToolInput, l10n: Localizer = english): string {
   const short = input.prompt.length > 60 ? `${input.prompt.slice(0, 60)}…` : input.prompt;
-  return `${input.kind === 'edit' ? 'Editing an image' : 'Generating an image'} on the gateway: "${short}"`;
+  return input.kind === 'edit' ? l10n.t('Editing an image on the gateway: "{0}"', short) : l10n.t('Generating an image on the gateway: "{0}"', short);
 }
 
 /** The text returned to the calling model after a save. */
