@@ -404,8 +404,8 @@ export class SessionController {
     if (this.active === answer) this.active = undefined;
     if (message.model === undefined) message.model = outcome.model ?? settings.model;
     const status = answer.stopped ? 'stopped' : outcome.status;
-    this.finish(conversation, message, status === 'error'
     const l10n = this.l10n;
+    this.finish(conversation, message, status === 'error'
       ? { status: 'error', error: outcome.error ?? new Error(message.agent.end?.message ?? l10n.t('The agent turn failed.')) }
       : status === 'stopped' ? { status: 'stopped' } : { status: 'complete', stopReason: null });
   }

@@ -40,7 +40,7 @@ export function registerGatewayTools(services: Services, runner: ImageRunner): v
       register(ToolNames.listModels, {
         // Read-only and free: no confirmation.
         prepareInvocation: () => ({ invocationMessage: vscode.l10n.t('Reading the model list of your gateway key') }),
-        invoke: () => impl().invokeListModels(deps),
+        invoke: async () => (await impl()).invokeListModels(deps),
       }),
     );
   } catch (error) {
