@@ -25,6 +25,7 @@ export function registerChat(services: Services): vscode.Disposable {
     host: agentHost,
     state: context.globalState,
     log,
+    l10n: vscode.l10n,
     // Its own client with the client's 429 retries off: the loop waits itself and shows every wait.
     client: async () => {
       if (!(await services.gateway.clientOrExplain())) return undefined;
@@ -38,7 +39,6 @@ export function registerChat(services: Services): vscode.Disposable {
     storage: historyFiles(context.globalStorageUri),
     getClient: () => services.gateway.clientOrExplain(),
     errorCard: (error) => toErrorCard(error, (e) => adviseOnError(e, { baseUrl: config.current.baseUrl, surface: 'chat', l10n: vscode.l10n }), vscode.l10n),
-    l10n: vscode.l10n,
     defaults: () => ({ model: config.current.chat.defaultModel, maxTokens: config.current.chat.maxTokens, systemPrompt: config.current.chat.systemPrompt }),
     post: (message) => provider.post(message),
     setBusy: (busy) => void vscode.commands.executeCommand('setContext', CHAT_BUSY_CONTEXT, busy),
@@ -46,6 +46,7 @@ export function registerChat(services: Services): vscode.Disposable {
     now: () => Date.now(),
     log,
     agent,
+    l10n: vscode.l10n,
   });
   const loaded = session.load().catch((e) => log.error('chat: history could not be read', e));
 
@@ -59,7 +60,6 @@ export function registerChat(services: Services): vscode.Disposable {
   /** Startup only: the list (fetched when stale, through the catalog's coalescing). */
   async function loadModels(): Promise<void> {
     try {
-    l10n: vscode.l10n,
       showModels(await services.catalog.get());
     } catch (error) {
       const cached = services.catalog.peek();
