@@ -201,7 +201,8 @@ export class AgentEventMapper {
   private card(id: string, name: string, step: number): AgentToolCard {
     let card = this.info.tools.find((c) => c.id === id);
     if (!card) {
-      card = { id, step, name, summary: name, status: 'proposed' };
+      // Where the card stands in the answer: after the text streamed so far (text, card, text … as the model wrote it).
+      card = { id, step, name, summary: name, status: 'proposed', textAt: this.message.text.length };
       this.info.tools.push(card);
     }
     return card;

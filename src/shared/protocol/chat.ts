@@ -92,6 +92,8 @@ export interface AgentToolCard {
   /** Start of the result as the model got it (untrusted text, rendered as text; capped). */
   result?: string;
   resultTruncated?: boolean;
+  /** Length of the answer's text when the model proposed the call: the card is shown after that much text. */
+  textAt?: number;
 }
 
 export interface AgentStepUsage {

@@ -2,6 +2,7 @@
 // pending changes list. Everything a tool or model produced (summaries, results, progress, paths, commands)
 // is untrusted and goes into the DOM as text only (textContent), never as HTML; no link is ever made of it.
 import type { AgentStepUsage, AgentTokens, AgentToolCard, AgentTurnEnd, AgentTurnInfo, PendingChangeView } from '../../shared/protocol/chat';
+import { renderMarkdown } from './markdown';
 import { el, textButton } from './dom';
 
 const STATUS_LABELS: Record<AgentToolCard['status'], string> = {
@@ -36,7 +37,8 @@ export class AgentSection {
   private readonly cards = new Map<string, HTMLElement>();
   private info: AgentTurnInfo;
 
-  constructor(info: AgentTurnInfo, private readonly messageId: string, private readonly announce: (text: string) => void) {
+  /** `relayout`: a card that stands between texts arrived; the message view lays the answer out again. */
+  constructor(info: AgentTurnInfo, private readonly messageId: string, private readonly announce: (text: string) => void, private readonly relayout?: () => void) {
     this.info = info;
     this.tools = el('div', { className: 'agent-tools' });
     this.notes = el('div', { className: 'agent-notes' });
@@ -68,7 +70,9 @@ export class AgentSection {
     const node = renderCard(card, existing);
     if (!existing) {
       this.cards.set(card.id, node);
-      this.tools.append(node);
+      // A card that knows where it stands goes between the answer's texts (placed by layout()); older ones below.
+      if (card.textAt === undefined) this.tools.append(node);
+      else if (live) this.relayout?.();
     }
     if (live && card.status === 'asking' && card.ask?.kind === 'approve') {
       this.announce(`Approval needed: ${card.name} ${card.ask.command ?? card.summary}`);
@@ -106,6 +110,46 @@ export class AgentSection {
   setRestored(): void {
     this.info.restored = true;
     this.renderEnd();
+  }
+
+  /**
+   * Lays out a finished answer as the model wrote it: text, the cards proposed after it, text … Returns false when
+   * no card knows its place (the caller renders the text alone, cards stay below it).
+   */
+  layout(body: HTMLElement, text: string): boolean {
+    const tail = this.place(body, text);
+    if (!tail) return false;
+    const rest = text.slice(tail.from);
+    if (rest.trim()) tail.element.append(renderMarkdown(rest));
+    return true;
+  }
+
+  /** The same for a streaming answer: the element the text after the last card streams into, and where that text starts. */
+  layoutStreaming(body: HTMLElement, text: string): { element: HTMLElement; from: number } | undefined {
+    return this.place(body, text);
+  }
+
+  private place(body: HTMLElement, text: string): { element: HTMLElement; from: number } | undefined {
+    const groups = new Map<number, HTMLElement[]>();
+    for (const card of this.info.tools) {
+      const node = this.cards.get(card.id);
+      if (card.textAt === undefined || !node) continue;
+      const at = Math.min(Math.max(0, card.textAt), text.length);
+      groups.set(at, [...(groups.get(at) ?? []), node]);
+    }
+    if (groups.size === 0) return undefined;
+    const children: HTMLElement[] = [];
+    let from = 0;
+    for (const [at, nodes] of [...groups].sort((a, b) => a[0] - b[0])) {
+      const segment = text.slice(from, at);
+      if (segment.trim()) children.push(el('div', { className: 'segment' }, renderMarkdown(segment)));
+      children.push(el('div', { className: 'agent-tools inline' }, ...nodes));
+      from = at;
+    }
+    const tail = el('div', { className: 'segment' });
+    children.push(tail);
+    body.replaceChildren(...children);
+    return { element: tail, from };
   }
 
   private renderCost(): void {

@@ -53,7 +53,7 @@ export class MessageView {
     if (m.role === 'user') {
       this.body.replaceChildren(...attachmentChips(m.attachments ?? []), el('div', { className: 'user-text', text: m.text }));
     } else {
-      this.body.replaceChildren(renderMarkdown(m.text));
+      if (!this.agent?.layout(this.body, m.text)) this.body.replaceChildren(renderMarkdown(m.text));
     }
     this.thinkingText.data = m.thinking ?? '';
   }
@@ -135,15 +135,26 @@ export class MessageView {
     this.element.classList.add('agent-turn');
     if (this.agent) this.agent.reset(info);
     else {
-      this.agent = new AgentSection(info, this.message.id, this.announce);
+      this.agent = new AgentSection(info, this.message.id, this.announce, () => this.relayout());
       this.body.after(this.agent.element);
+    }
+  }
+
+  /** A tool card that stands between texts arrived: the answer is laid out again (text, card, text …). */
+  private relayout(): void {
+    if (this.streaming) this.startStreaming();
+    else if (this.rendered) {
+      this.rendered = false;
+      this.ensureRendered();
     }
   }
 
   private startStreaming(): void {
     this.rendered = true;
-    this.streaming = new StreamingBody(this.body, (text) => this.announce(text));
-    this.streaming.append(this.message.text);
+    // In an agent answer the text after the last card streams below it; the text before is already laid out.
+    const tail = this.agent?.layoutStreaming(this.body, this.message.text);
+    this.streaming = new StreamingBody(tail?.element ?? this.body, (text) => this.announce(text));
+    this.streaming.append(tail ? this.message.text.slice(tail.from) : this.message.text);
     this.thinkingText.data = this.message.thinking ?? '';
     this.streaming.render();
   }
