@@ -3,7 +3,7 @@ export { runAgentTurn, DEFAULT_MAX_STEPS, DEFAULT_CONTEXT_WINDOW, type AgentTurn
 export { APPROVAL_RULES, PROTECTED_PATTERNS, decide, secretPattern, type ApprovalRule, type PolicyFacts, type PolicySettings } from './policy';
 export { allowListMatch, unsafeCommandSyntax, SHELL_METACHARACTERS } from './commands';
 export { DEFAULT_SECRET_PATTERNS, IGNORE_FILE_NAME, matchIgnored, parseIgnoreFile } from './ignore';
-export { isPathInside, containingFolder, normalizeAbsolute, relativeTo } from './paths';
+export { isPathInside, containingFolder, normalizeAbsolute, onRealFolder, relativeTo } from './paths';
 export { CachingMemory, isCacheControlRejection } from './caching';
 export { estimateTokens, estimateMessages, fitToWindow, omittedMarker, CHARS_PER_TOKEN } from './fit';
 export { totalTokens } from './usage';

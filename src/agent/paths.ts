@@ -64,3 +64,20 @@ export function relativeTo(p: string, folder: string): string {
   if (c.length <= f.length) return '';
   return c.slice(f.endsWith('/') ? f.length : f.length + 1);
 }
+
+/**
+ * `p` with its workspace folder as opened (`lexicalFolders[i]`) replaced by that folder's real path (`realFolders[i]`):
+ * a path written in a folder that was opened through a symlink (macOS /tmp, a linked home) is judged where the folder
+ * really is, while symlinks inside the workspace stay as written. `p` unchanged when it is in no folder.
+ */
+export function onRealFolder(p: string, lexicalFolders: readonly string[], realFolders: readonly string[], style?: PathStyle): string {
+  if (lexicalFolders.length !== realFolders.length) return p;
+  const folder = containingFolder(p, lexicalFolders, style);
+  if (folder === undefined) return p;
+  const real = realFolders[lexicalFolders.indexOf(folder)];
+  if (real === folder) return p;
+  const rel = relativeTo(p, folder);
+  if (!rel) return real;
+  const sep = real.includes('\\') && !real.includes('/') ? '\\' : '/';
+  return `${real.replace(/[\\/]+$/, '')}${sep}${sep === '/' ? rel : rel.replace(/\//g, '\\')}`;
+}

@@ -4,7 +4,7 @@
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
-import { matchIgnored, relativeTo, containingFolder } from '../agent';
+import { matchIgnored, onRealFolder, relativeTo, containingFolder } from '../agent';
 
 export interface ResolvedPath {
   /** The URI in the workspace as the user names it (editors, WorkspaceEdit). */
@@ -13,6 +13,12 @@ export interface ResolvedPath {
   lexicalPath: string;
   /** Absolute path with every symlink resolved (for non-file schemes: the URI's path). */
   realPath: string;
+  /**
+   * The path as written, judged where its workspace folder really is: the folder's own symlinks resolved (a folder
+   * opened through a link, macOS /tmp), links inside the workspace not. The policy compares it with the folders'
+   * real paths, so only a link inside the workspace makes it differ from realPath.
+   */
+  writtenPath: string;
   exists: boolean;
   /** Workspace-relative for messages when inside a folder, else the absolute path. */
   display: string;
@@ -106,7 +112,12 @@ export async function resolveToolPath(raw: unknown, folderReals?: readonly strin
     exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
   }
   const reals = folderReals ?? (await workspaceFolderRealPaths());
-  return { uri, lexicalPath, realPath, exists, display: displayPath(realPath, lexicalPath, reals) };
+  return { uri, lexicalPath, realPath, writtenPath: writtenIn(lexicalPath, folders, reals), exists, display: displayPath(realPath, lexicalPath, reals) };
+}
+
+/** `lexicalPath` with its workspace folder replaced by that folder's real path (see ResolvedPath.writtenPath). */
+function writtenIn(lexicalPath: string, folders: readonly vscode.WorkspaceFolder[], folderReals: readonly string[]): string {
+  return onRealFolder(lexicalPath, folders.map((f) => (f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.path)), folderReals);
 }
 
 /** Workspace-relative (`/` separators) when inside a folder, else absolute. */
@@ -121,9 +132,9 @@ export function displayPath(realPath: string, lexicalPath: string, folderReals: 
 
 /** What the policy judges of a path: the real path, plus the path as written and the link when a symlink made them differ. */
 export function pathTarget(r: ResolvedPath): { paths: string[]; links?: Array<{ written: string; real: string }> } {
-  return r.realPath === r.lexicalPath
+  return r.realPath === r.writtenPath
     ? { paths: [r.realPath] }
-    : { paths: [r.realPath, r.lexicalPath], links: [{ written: r.lexicalPath, real: r.realPath }] };
+    : { paths: [r.realPath, r.writtenPath], links: [{ written: r.writtenPath, real: r.realPath }] };
 }
 
 /** The secret pattern `realPath` matches (relative to its workspace folder), else undefined. */

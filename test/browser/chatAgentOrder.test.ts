@@ -25,7 +25,7 @@ describe('chat webview: agent text and tool cards interleaved (Chromium)', funct
     return chat.page.evaluate(() => {
       const answer = document.querySelector('.message.assistant')!;
       const out: string[] = [];
-      for (const node of answer.querySelectorAll('.body .segment, .body .blocks, .tool-card')) {
+      for (const node of Array.from(answer.querySelectorAll('.body .segment, .body .blocks, .tool-card'))) {
         if (node.classList.contains('tool-card')) out.push(`card:${(node as HTMLElement).dataset.toolId}`);
         else if (!node.closest('.segment') || node.classList.contains('segment')) {
           const text = (node.textContent ?? '').trim();
