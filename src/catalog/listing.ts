@@ -3,6 +3,7 @@
 // tells "this gateway does not list models" apart from "wrong base URL" with a probe that is never billed.
 import { isGatewayError } from '../gateway/errors';
 import type { GatewayClient, MessagesRequest, ModelInfo } from '../gateway/types';
+import { english, type Localizer } from '../shared/l10n';
 
 /** True when GET /v1/models failed because the route does not exist here (404, or 405 from some routers). */
 export function isListMissing(error: unknown): boolean {
@@ -46,5 +47,7 @@ export async function probeMessagesRoute(client: GatewayClient, signal?: AbortSi
   }
 }
 
-/** The sentence readers show when the list route is missing and nothing is declared. */
-export const UNLISTED_HINT = 'This gateway answered 404 to GET /v1/models. If it has no model list, declare the model ids in the setting modelGateway.models.declared; otherwise check the base URL (Check Connection tells the two apart).';
+/** The sentence readers show when the list route is missing and nothing is declared (in `l10n`'s language). */
+export function unlistedHint(l10n: Localizer = english): string {
+  return l10n.t('This gateway answered 404 to GET /v1/models. If it has no model list, declare the model ids in the setting modelGateway.models.declared; otherwise check the base URL (Check Connection tells the two apart).');
+}

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
 import type { CatalogSnapshot, Services } from '../platform/services';
-import { isListMissing, UNLISTED_HINT } from '../catalog/listing';
+import { isListMissing, unlistedHint } from '../catalog/listing';
 import { Commands, Views } from '../shared/commands';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
 import { registerAgentHost, type AgentHost } from '../agentHost';
@@ -53,7 +53,7 @@ export function registerChat(services: Services): vscode.Disposable {
   /** Shows a snapshot's chat models. Never fetches: it runs on catalog changes, which a fetch causes. */
   function showModels(snapshot: CatalogSnapshot | undefined): void {
     const models = (snapshot?.models ?? []).filter((m) => m.kind === 'chat');
-    const problem = models.length ? undefined : snapshot?.listUnavailable ? UNLISTED_HINT : vscode.l10n.t('No chat models for this key yet: set a key, then Refresh Models.');
+    const problem = models.length ? undefined : snapshot?.listUnavailable ? unlistedHint(vscode.l10n) : vscode.l10n.t('No chat models for this key yet: set a key, then Refresh Models.');
     session.setModels(models.map((m) => ({ id: m.id })), problem);
   }
 
@@ -64,7 +64,7 @@ export function registerChat(services: Services): vscode.Disposable {
     } catch (error) {
       const cached = services.catalog.peek();
       if (cached) return showModels(cached);
-      const hint = isListMissing(error) ? ` ${UNLISTED_HINT}` : '';
+      const hint = isListMissing(error) ? ` ${unlistedHint(vscode.l10n)}` : '';
       session.setModels([], `${vscode.l10n.t('Model list unavailable: {0}', error instanceof Error ? error.message : String(error))}${hint}`);
     }
   }
