@@ -1,5 +1,5 @@
 // Builds every bundle of the project. `--production` minifies, `--watch` rebuilds on change,
-// `--only=a,b` builds just the named targets (extension, webviews, emulator, tests).
+// `--only=a,b` builds just the named targets (extension with its features, vendor, webviews, emulator, tests).
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
@@ -9,6 +9,8 @@ const production = args.includes('--production');
 const watch = args.includes('--watch');
 const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
+// dist/extension.js does not run without its feature bundles.
+if (only?.has('extension')) only.add('features');
 
 const common = {
   bundle: true,
@@ -19,13 +21,34 @@ const common = {
 };
 
 /**
- * In the extension bundle `undici` resolves to ./vendor/undici.js, a bundle of its own that is required
+ * In the extension bundles `undici` resolves to dist/vendor/undici.js, a bundle of its own that is required
  * on the first request (src/gateway/undici.ts), so activation does not parse ~500 KB it does not need.
+ * `from` is the path from the output file's folder to dist/.
  */
-const undiciAsVendorFile = {
+const undiciAsVendorFile = (from) => ({
   name: 'undici-as-vendor-file',
   setup(build) {
-    build.onResolve({ filter: /^undici$/ }, () => ({ path: './vendor/undici.js', external: true }));
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: `${from}/vendor/undici.js`, external: true }));
+  },
+});
+
+/**
+ * The feature bundles: each feature's code, required by dist/extension.js on the feature's first use
+ * (src/extension.ts `bundles`). CommonJS has no code splitting in esbuild, so each bundle carries its own copy
+ * of the shared modules it imports (gateway, platform helpers); the state they share lives in the services
+ * object activate() passes in, and `npm run bench -- size` shows the cost.
+ */
+const featureEntries = {
+  chat: 'src/chat/register.ts',
+  images: 'src/images/register.ts',
+  lm: 'src/lm/chunk.ts',
+};
+
+/** dist/extension.js leaves `require('./features/x.js')` to run time. */
+const featuresExternal = {
+  name: 'features-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/features\/[a-z]+\.js$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 
@@ -39,7 +62,17 @@ const targets = {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [undiciAsVendorFile],
+    plugins: [undiciAsVendorFile('.'), featuresExternal],
+  },
+  features: {
+    ...common,
+    entryPoints: featureEntries,
+    outdir: 'dist/features',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    plugins: [undiciAsVendorFile('..')],
   },
   vendor: {
     ...common,

@@ -1,12 +1,31 @@
-// activate(): wiring only. Each feature registers itself and returns what it must dispose.
+// activate(): wiring only. Commands, views and providers are registered at once with thin stubs; the code of
+// the chat, images and native-chat features is its own bundle (dist/features/*.js, esbuild.js), required on
+// the feature's first use (a command, the chat view's first resolve, a restored image panel, a @gateway
+// request, a tool call). Activation loads only the services, keys, diagnostics and the model provider.
 import * as vscode from 'vscode';
 import { createServices } from './services';
-import { registerKeys } from './keys/register';
+import { keyTestHooks, registerKeys } from './keys/register';
 import { registerDiagnostics } from './diagnostics/register';
-import { registerChat } from './chat/register';
-import { registerImages } from './images/register';
+import type { ChatFeature } from './chat/register';
+import type { ImagesFeature } from './images/register';
+import { hasTasksToResume } from './images/pending';
 import { registerNativeChat } from './lm/register';
 import { registerGatewayTools } from './lm/tools/register';
+import { registerCommandTable, type TestHooks } from './platform/commands';
+import type { ImageJobs, Services } from './platform/services';
+import { TEST_HOOKS_COMMAND, Views } from './shared/commands';
+import { DisposableStore } from './shared/dispose';
+import { lazy } from './shared/lazy';
+
+/** The feature bundles, by name (esbuild.js `features`). `require` is synchronous: a first use waits for nothing. */
+const bundles = {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  chat: () => require('./features/chat.js') as typeof import('./chat/register'),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  images: () => require('./features/images.js') as typeof import('./images/register'),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  lm: () => require('./features/lm.js') as typeof import('./lm/chunk'),
+};
 
 export function activate(context: vscode.ExtensionContext): void {
   // Activation time is shared with every other extension: each part is timed and the total is logged.
@@ -18,18 +37,86 @@ export function activate(context: vscode.ExtensionContext): void {
     return result;
   };
   const started = performance.now();
-  const services = timed('services', () => createServices(context));
-  const images = timed('images', () => registerImages(services));
-  context.subscriptions.push(
-    services,
-    timed('keys', () => registerKeys(services)),
-    timed('diagnostics', () => registerDiagnostics(services)),
-    timed('chat', () => registerChat(services)),
-    images,
-    timed('nativeChat', () => registerNativeChat(services, images.jobs)),
-    timed('tools', () => registerGatewayTools(services, images.runner)),
-  );
+  const store = new DisposableStore();
+  context.subscriptions.push(store);
+  const services = store.add(timed('services', () => createServices(context)));
+  const loadFeature = <T extends vscode.Disposable>(name: string, create: () => T): (() => T) => lazy(() => {
+    const begun = performance.now();
+    const feature = store.add(create());
+    services.log.info(`Loaded the ${name} feature in ${(performance.now() - begun).toFixed(1)} ms.`);
+    return feature;
+  });
+  const chat = loadFeature('chat', () => bundles.chat().registerChat(services));
+  // The images bundle registers the panel serializer itself: the stub's registration gives way to it first.
+  let serializerStub: vscode.Disposable | undefined;
+  const images = loadFeature('images', () => {
+    serializerStub?.dispose();
+    return bundles.images().registerImages(services);
+  });
+  const lm = lazy(() => bundles.lm());
+  const jobs: ImageJobs = { generate: (request, options) => images().jobs.generate(request, options) };
+  timed('stubs', () => {
+    store.add(registerKeys(services));
+    const diagnostics = store.add(registerDiagnostics(services));
+    if (underTestHarness(context)) {
+      const hooks: TestHooks = {
+        ...keyTestHooks(services),
+        ...diagnostics.testHooks,
+        generateImage: (...args) => images().testHooks.generateImage(...args),
+        editImage: (...args) => images().testHooks.editImage(...args),
+        imageTasks: (...args) => images().testHooks.imageTasks(...args),
+      };
+      store.add(vscode.commands.registerCommand(TEST_HOOKS_COMMAND, (name: string, ...args: unknown[]) => {
+        const hook = hooks[name];
+        if (!hook) throw new Error(`No test hook '${name}'.`);
+        return hook(...args);
+      }));
+    }
+    registerChatStubs(store, chat);
+    serializerStub = registerImageStubs(store, services, images);
+    const nativeChat = store.add(registerNativeChat(services, jobs, lm));
+    store.add(registerCommandTable('nativeChat', nativeChat.commands));
+    store.add(registerGatewayTools(services, () => images().runner, lm));
+  });
   services.log.info(`Activated in ${(performance.now() - started).toFixed(1)} ms (${timings.join(', ')}).`);
+}
+
+/**
+ * The host test harness runs the suite inside this extension host: with extensionTestsPath (extensionMode Test)
+ * or as a runner extension, and names its results file in MG_HOST_RESULTS either way (scripts/lib/layers.mjs).
+ */
+function underTestHarness(context: vscode.ExtensionContext): boolean {
+  return context.extensionMode === vscode.ExtensionMode.Test || !!process.env.MG_HOST_RESULTS;
+}
+
+/** The chat view and commands; the first resolve or command loads the chat bundle. */
+function registerChatStubs(store: DisposableStore, chat: () => ChatFeature): void {
+  store.add(vscode.window.registerWebviewViewProvider(Views.chat, {
+    resolveWebviewView: (view, resolveContext, token) => chat().view.resolveWebviewView(view, resolveContext, token),
+  }));
+  store.add(registerCommandTable('chat', () => chat().commands));
+}
+
+/**
+ * The image commands and the panel serializer (a panel open before a reload is restored through it). Tasks of
+ * an earlier window still pending at the gateway must resume on activation: only then is the bundle loaded
+ * at once, after activate() returns.
+ */
+function registerImageStubs(store: DisposableStore, services: Services, images: () => ImagesFeature): vscode.Disposable {
+  store.add(registerCommandTable('images', () => images().commands));
+  const serializer = store.add(vscode.window.registerWebviewPanelSerializer(Views.imagePanel, {
+    deserializeWebviewPanel: (panel, state) => images().deserializeWebviewPanel(panel, state),
+  }));
+  if (!hasTasksToResume(services.context.globalState)) return serializer;
+  const resume = setTimeout(() => {
+    try {
+      void images().resume();
+    } catch (error) {
+      services.log.error('Resuming image tasks failed.', error);
+    }
+  }, 0);
+  store.add({ dispose: () => clearTimeout(resume) });
+  return serializer;
 }
 
 export function deactivate(): void {

@@ -9,6 +9,7 @@ import { createErrorPresenter } from './platform/errorPresenter';
 import { createGatewayAccess } from './platform/gatewayAccess';
 import { createLogger } from './platform/log';
 import type { ModelCatalog, Services } from './platform/services';
+import { disposeAll } from './shared/dispose';
 import { SupportRing } from './platform/supportLog';
 
 export function createServices(context: vscode.ExtensionContext): Services & vscode.Disposable {
@@ -26,8 +27,7 @@ export function createServices(context: vscode.ExtensionContext): Services & vsc
   void keys.ready.then(() => log.info(`Model Gateway ready; base URL ${config.current.baseUrl || '(not set)'}.`));
   return {
     context, log, config, keys, gateway, catalog, support, errors,
-    dispose: () => {
-      for (const part of [configChanged, catalog, gateway, keys, config, log]) part.dispose();
-    },
+    // The log last: the others may still write to it while they are disposed.
+    dispose: () => disposeAll([configChanged, catalog, gateway, keys, config, log]),
   };
 }

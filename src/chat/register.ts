@@ -1,10 +1,13 @@
-// Chat feature wiring: the view, the session controller, and the chat commands.
+// Chat feature wiring: the view, the session controller, and the chat commands (one table of named handlers).
+// Its own bundle (dist/features/chat.js), loaded on first use: the view's first resolve or a chat command
+// (src/extension.ts registers the stubs).
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
 import type { CatalogSnapshot, Services } from '../platform/services';
+import type { CommandTable } from '../platform/commands';
 import { isListMissing, unlistedHint } from '../catalog/listing';
-import { Commands, Views } from '../shared/commands';
+import { Commands } from '../shared/commands';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
 import { registerAgentHost, type AgentHost } from '../agentHost';
 import { AgentTurns, changeView } from './agentTurn';
@@ -17,7 +20,13 @@ import { SessionController } from './session';
 
 export const CHAT_BUSY_CONTEXT = 'modelGateway.chatBusy';
 
-export function registerChat(services: Services): vscode.Disposable {
+/** What the chat bundle gives activate(): its command table and the view's real provider. */
+export interface ChatFeature extends vscode.Disposable {
+  readonly commands: CommandTable<'chat'>;
+  readonly view: vscode.WebviewViewProvider;
+}
+
+export function registerChat(services: Services): ChatFeature {
   const { context, config, log } = services;
   const provider: ChatViewProvider = new ChatViewProvider(context.extensionUri, (m) => void handle(m), () => log.warn('chat: ignored a malformed message from the webview'));
   const agentHost = registerAgentHost(context);
@@ -90,22 +99,41 @@ export function registerChat(services: Services): vscode.Disposable {
     provider.post({ type: 'focusInput' });
   }
 
+  async function openChat(): Promise<void> {
+    await provider.reveal();
+    provider.post({ type: 'focusInput' });
+  }
+
+  async function newChat(): Promise<void> {
+    await loaded;
+    session.newConversation();
+    await openChat();
+  }
+
+  async function showConversations(): Promise<void> {
+    await provider.reveal();
+    provider.post({ type: 'showConversations' });
+  }
+
+  const commands: CommandTable<'chat'> = {
+    [Commands.openChat]: openChat,
+    [Commands.newChat]: newChat,
+    [Commands.showConversations]: showConversations,
+    [Commands.stopResponse]: () => session.stop(),
+    [Commands.askAboutSelection]: () => attachFromEditor(false),
+    [Commands.askAboutFile]: () => attachFromEditor(true),
+  };
+
   void loadModels();
-  return vscode.Disposable.from(
+  const disposables = vscode.Disposable.from(
     provider,
     { dispose: () => session.dispose() },
-    vscode.window.registerWebviewViewProvider(Views.chat, provider),
     services.catalog.onDidChange((snapshot) => showModels(snapshot)),
     agentHost.changes.onDidChange((changes) => provider.post({ type: 'changes', changes: changes.map(changeView) })),
     agentHost.onDidChangeAvailability((availability) => provider.post({ type: 'agentAvailability', availability })),
     config.onDidChange(() => { if (provider.isReady) provider.post({ type: 'snapshot', snapshot: session.snapshot() }); }),
-    vscode.commands.registerCommand(Commands.openChat, async () => { await provider.reveal(); provider.post({ type: 'focusInput' }); }),
-    vscode.commands.registerCommand(Commands.newChat, async () => { await loaded; session.newConversation(); await provider.reveal(); provider.post({ type: 'focusInput' }); }),
-    vscode.commands.registerCommand(Commands.showConversations, async () => { await provider.reveal(); provider.post({ type: 'showConversations' }); }),
-    vscode.commands.registerCommand(Commands.stopResponse, () => session.stop()),
-    vscode.commands.registerCommand(Commands.askAboutSelection, () => attachFromEditor(false)),
-    vscode.commands.registerCommand(Commands.askAboutFile, () => attachFromEditor(true)),
   );
+  return { commands, view: provider, dispose: () => disposables.dispose() };
 
   /** One validated webview request; returns a refusal to show, if any. */
   async function dispatch(s: SessionController, m: WebviewToHostMessage): Promise<string | undefined> {

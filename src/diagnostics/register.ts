@@ -1,6 +1,7 @@
 // Check Connection, Copy Support Info, Show Log, Refresh Models, Open Settings, Quick Actions, the
 // status bar item and the once-per-value base-URL notice.
 import * as vscode from 'vscode';
+import { registerCommandTable, type TestHooks } from '../platform/commands';
 import type { CatalogSnapshot, Services } from '../platform/services';
 import { formatSupportInfo } from '../platform/supportLog';
 import { Commands } from '../shared/commands';
@@ -10,21 +11,35 @@ import { checkConnection, REPORT_SCHEME, ReportDocuments, type CheckArgs } from 
 import { quickActions } from './quickActions';
 import { createStatusBar } from './statusBar';
 
-export function registerDiagnostics(services: Services): vscode.Disposable {
+export interface DiagnosticsFeature extends vscode.Disposable {
+  /** Check Connection without asking (billable) or showing (show), Refresh Models quietly, Copy Support Info of n requests. */
+  readonly testHooks: TestHooks;
+}
+
+export function registerDiagnostics(services: Services): DiagnosticsFeature {
   const documents = new ReportDocuments();
   const status = createStatusBar(services);
-  return vscode.Disposable.from(
+  const testHooks: TestHooks = {
+    checkConnection: (args: CheckArgs) => checkConnection(services, documents, status, args),
+    refreshModels: (args: RefreshArgs) => refreshModels(services, args),
+    copySupportInfo: (limit: number) => copySupportInfo(services, limit),
+  };
+  const disposables = vscode.Disposable.from(
     documents,
     status,
     vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, documents),
-    vscode.commands.registerCommand(Commands.checkConnection, (args?: CheckArgs) => checkConnection(services, documents, status, args)),
-    vscode.commands.registerCommand(Commands.copySupportInfo, (limit?: number) => copySupportInfo(services, limit)),
-    vscode.commands.registerCommand(Commands.showLog, () => services.log.show()),
-    vscode.commands.registerCommand(Commands.refreshModels, (args?: RefreshArgs) => refreshModels(services, args)),
-    vscode.commands.registerCommand(Commands.openSettings, (setting?: string) => openSettings(setting)),
-    vscode.commands.registerCommand(Commands.quickActions, () => quickActions(services)),
+    registerCommandTable('diagnostics', {
+      [Commands.checkConnection]: () => checkConnection(services, documents, status),
+      [Commands.copySupportInfo]: () => copySupportInfo(services),
+      [Commands.showLog]: () => services.log.show(),
+      [Commands.refreshModels]: () => refreshModels(services),
+      // The setting to show: other flows (errors, notices) open one setting.
+      [Commands.openSettings]: openSettings,
+      [Commands.quickActions]: () => quickActions(services),
+    }),
     watchBaseUrl(services),
   );
+  return { testHooks, dispose: () => disposables.dispose() };
 }
 
 /** Copies the last requests' five support fields; resolves with the copied text. */

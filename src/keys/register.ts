@@ -1,7 +1,9 @@
-// Set API Key, Remove API Key, Switch Key. Each command also takes arguments (name, secret) so that
-// tests and other commands can drive it without the input boxes; the key is still checked first.
+// Set API Key, Remove API Key, Switch Key. The functions also take arguments (name, secret) so that other
+// flows and the test hooks can drive them without the input boxes; the key is still checked first. The
+// commands themselves take none.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { registerCommandTable, type CommandTable, type TestHooks } from '../platform/commands';
 import type { KeyInfo, Services } from '../platform/services';
 import { Commands } from '../shared/commands';
 import { checkKey, describeCount, describeUnlisted } from './check';
@@ -17,12 +19,26 @@ export interface SetKeyArgs {
 /** Said at both steps of Set API Key. */
 const oneKeyAdvice = (): string => vscode.l10n.t('Use a dedicated key for this device or workload, created in your gateway console; never reuse a personal, shared or production key.');
 
+/** The key commands, by id. */
+export function keyCommands(services: Services): CommandTable<'keys'> {
+  return {
+    [Commands.setApiKey]: () => setApiKey(services),
+    [Commands.removeApiKey]: () => removeApiKey(services),
+    [Commands.switchKey]: () => switchKey(services),
+  };
+}
+
+/** The same flows with their arguments, for tests (TEST_HOOKS_COMMAND). */
+export function keyTestHooks(services: Services): TestHooks {
+  return {
+    setApiKey: (args: SetKeyArgs) => setApiKey(services, args),
+    removeApiKey: (name: string) => removeApiKey(services, name),
+    switchKey: (name: string) => switchKey(services, name),
+  };
+}
+
 export function registerKeys(services: Services): vscode.Disposable {
-  return vscode.Disposable.from(
-    vscode.commands.registerCommand(Commands.setApiKey, (args?: SetKeyArgs) => setApiKey(services, args)),
-    vscode.commands.registerCommand(Commands.removeApiKey, (name?: string) => removeApiKey(services, name)),
-    vscode.commands.registerCommand(Commands.switchKey, (name?: string) => switchKey(services, name)),
-  );
+  return registerCommandTable('keys', keyCommands(services));
 }
 
 /** The Set API Key flow; resolves with the saved key (name + fingerprint) or undefined. */

@@ -1,13 +1,17 @@
 // Native chat: gateway models in VS Code's own chat (vendor 'model-gateway', VS Code 1.104+), the
 // @gateway participant and the management command. On a VS Code without the provider API nothing is
 // registered for it and nothing throws: the rest of the extension works as before.
+// The model provider answers from here (VS Code asks for the model list early); the participant's handler and
+// the agent live in their own bundle (src/lm/chunk.ts, dist/features/lm.js), loaded on the first @gateway request.
 import * as vscode from 'vscode';
 import { Commands, Views } from '../shared/commands';
+import type { CommandTable } from '../platform/commands';
 import type { ImageJobs, Services } from '../platform/services';
 import { nativeChatApi } from './lmApi';
 import { showManageQuickPick } from './manage';
-import { registerParticipant } from './participant';
 import { GatewayChatProvider } from './provider';
+
+type Chunk = typeof import('./chunk');
 
 /** Registers the provider while modelGateway.nativeChat.enabled is on; re-checks on every settings change. */
 function registerProviderWhileEnabled(services: Services): vscode.Disposable {
@@ -42,11 +46,30 @@ function registerProviderWhileEnabled(services: Services): vscode.Disposable {
   });
 }
 
-export function registerNativeChat(services: Services, images: ImageJobs): vscode.Disposable {
+/** The @gateway participant; its handler (and the agent) load with the bundle on the first request. */
+function registerParticipant(services: Services, images: ImageJobs, chunk: () => Chunk): vscode.Disposable {
+  const chat = (vscode as { chat?: { createChatParticipant?: unknown } }).chat;
+  if (typeof chat?.createChatParticipant !== 'function') return new vscode.Disposable(() => undefined);
+  let handler: vscode.ChatRequestHandler | undefined;
+  const load = (): vscode.ChatRequestHandler => {
+    if (handler) return handler;
+    const loaded = chunk();
+    const unavailable = loaded.agentUnavailableReason();
+    services.log.info(unavailable ? `@gateway agent (# tools) unavailable: ${unavailable}` : '@gateway agent available: tools attached with # run as an agent turn.');
+    return (handler = loaded.createParticipantHandler(services, images));
+  };
+  const participant = vscode.chat.createChatParticipant(Views.chatParticipant, (request, context, stream, token) => load()(request, context, stream, token));
+  participant.iconPath = new vscode.ThemeIcon('sparkle');
+  return participant;
+}
+
+export interface NativeChatFeature extends vscode.Disposable {
+  readonly commands: CommandTable<'nativeChat'>;
+}
+
+export function registerNativeChat(services: Services, images: ImageJobs, chunk: () => Chunk): NativeChatFeature {
   const available = nativeChatApi() !== undefined;
-  return vscode.Disposable.from(
-    vscode.commands.registerCommand(Commands.manageLanguageModels, () => showManageQuickPick(services, available)),
-    registerParticipant(services, images),
-    registerProviderWhileEnabled(services),
-  );
+  const manageLanguageModels = () => showManageQuickPick(services, available);
+  const disposables = vscode.Disposable.from(registerParticipant(services, images, chunk), registerProviderWhileEnabled(services));
+  return { commands: { [Commands.manageLanguageModels]: manageLanguageModels }, dispose: () => disposables.dispose() };
 }

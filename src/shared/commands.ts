@@ -25,6 +25,28 @@ export const Commands = {
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
+/**
+ * Which feature serves each command: its register.ts exports one table of named handlers for exactly these
+ * ids, and activate() registers the ids up front, loading the feature's code on the first call.
+ */
+export const FeatureCommands = {
+  keys: [Commands.setApiKey, Commands.removeApiKey, Commands.switchKey],
+  diagnostics: [Commands.checkConnection, Commands.copySupportInfo, Commands.showLog, Commands.refreshModels, Commands.openSettings, Commands.quickActions],
+  chat: [Commands.openChat, Commands.newChat, Commands.showConversations, Commands.stopResponse, Commands.askAboutSelection, Commands.askAboutFile],
+  images: [Commands.generateImage, Commands.editImage, Commands.openImagePanel, Commands.showImageTasks],
+  nativeChat: [Commands.manageLanguageModels],
+} as const satisfies Record<string, readonly CommandId[]>;
+
+export type Feature = keyof typeof FeatureCommands;
+export type FeatureCommandId<F extends Feature> = (typeof FeatureCommands)[F][number];
+
+/**
+ * A hidden command that exists only when the extension runs under the test harness: it reaches what tests
+ * need (task lists, non-interactive key setup, quiet checks) without widening the user commands' signatures.
+ * Not declared in package.json; not a Commands id.
+ */
+export const TEST_HOOKS_COMMAND = 'modelGateway.test.hooks';
+
 /** Ids of views, panels and other contributions used from code. */
 export const Views = {
   container: 'modelGateway',

@@ -5,8 +5,10 @@
 // event → the chat view re-reads → stale → fetch ...).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { Commands, Views } from '../../src/shared/commands';
+import { Commands, Views, TEST_HOOKS_COMMAND } from '../../src/shared/commands';
 import { EmulatorAdmin, type AdminFaults } from '../support/emulatorAdmin';
+/** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
+const hook = <T>(name: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 const DEMO = 'mg-demo-key-0001';
@@ -54,7 +56,7 @@ describe('catalog: bounded GET /v1/models for every edge setting (real commands,
 
   /** One user action: Refresh Models, then the two views that show the list. */
   const userAction = async (): Promise<void> => {
-    await vscode.commands.executeCommand(Commands.refreshModels, { quiet: true }).then(undefined, () => undefined);
+    await hook('refreshModels', { quiet: true }).then(undefined, () => undefined);
     await vscode.commands.executeCommand(`${Views.chat}.focus`).then(undefined, () => undefined);
     await vscode.commands.executeCommand(Commands.openImagePanel).then(undefined, () => undefined);
   };

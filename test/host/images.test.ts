@@ -3,18 +3,20 @@
 // exactly-once save across a simulated reload (followers dropped as a reload drops them, then resumed).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { Commands } from '../../src/shared/commands';
+import { Commands, TEST_HOOKS_COMMAND } from '../../src/shared/commands';
 import { imageDimensions, detectImageFormat } from '../../src/images/format';
 import { parseSidecar } from '../../src/images/sidecar';
 import type { RunResult } from '../../src/images/results';
 import type { TaskRecord } from '../../src/images/taskRecord';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
+/** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
+const hook = <T>(name: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 const DEMO = 'mg-demo-key-0001';
 const run = <T>(command: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(command, ...args);
-const generate = (args: Record<string, unknown>) => run<RunResult>(Commands.generateImage, { notification: false, ...args });
-const tasks = () => run<TaskRecord[]>(Commands.showImageTasks, { action: 'list' });
+const generate = (args: Record<string, unknown>) => hook<RunResult>('generateImage', { notification: false, ...args });
+const tasks = () => hook<TaskRecord[]>('imageTasks', { action: 'list' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
@@ -38,10 +40,10 @@ describe('images in the extension host', function () {
   before(async () => {
     await vscode.extensions.getExtension(EXTENSION_ID)?.activate();
     // This suite runs last (test/host/index.ts): start from the demo key whatever the suites before left active.
-    await run(Commands.switchKey, 'environment').then(undefined, () => undefined);
+    await hook('switchKey', 'environment').then(undefined, () => undefined);
     await settings().update('images.confirmCostlyRequests', false, vscode.ConfigurationTarget.Global);
     await settings().update('images.mode', 'async', vscode.ConfigurationTarget.Global);
-    await run(Commands.refreshModels, { quiet: true });
+    await hook('refreshModels', { quiet: true });
   });
 
   afterEach(async () => {
@@ -53,7 +55,7 @@ describe('images in the extension host', function () {
     await settings().update('images.confirmCostlyRequests', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('images.mode', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
-    await run(Commands.switchKey, 'environment').then(undefined, () => undefined);
+    await hook('switchKey', 'environment').then(undefined, () => undefined);
   });
 
   it('registers the image commands', async () => {
@@ -95,7 +97,7 @@ describe('images in the extension host', function () {
     const source = await generate({ prompt: 'Edit source', size: '256x256' });
     assert.strictEqual(source.status, 'saved', source.message);
     const before = await billable('images.edits.async');
-    const done = await run<RunResult>(Commands.editImage, vscode.Uri.parse(source.files[0]), { prompt: 'make it blue', notification: false });
+    const done = await hook<RunResult>('editImage', vscode.Uri.parse(source.files[0]), { prompt: 'make it blue', notification: false });
     assert.strictEqual(done.status, 'saved', done.message);
     assert.strictEqual(await billable('images.edits.async') - before, 1);
     const sidecar = parseSidecar(new TextDecoder().decode(await readFile(done.paths[0].replace(/\.png$/, '.json'))));
@@ -109,11 +111,11 @@ describe('images in the extension host', function () {
     assert.strictEqual(inputs.status, 'saved', inputs.message);
     assert.strictEqual(new Set(inputs.paths).size, 2);
     const [source, mask] = inputs.paths;
-    const done = await run<RunResult>(Commands.editImage, { source, mask, references: [source], prompt: 'add a moon', notification: false });
+    const done = await hook<RunResult>('editImage', { source, mask, references: [source], prompt: 'add a moon', notification: false });
     assert.strictEqual(done.status, 'saved', done.message);
     const sidecar = parseSidecar(new TextDecoder().decode(await readFile(done.paths[0].replace(/\.png$/, '.json'))));
     assert.deepStrictEqual([sidecar?.source, sidecar?.mask, sidecar?.references], [source, mask, [source]]);
-    const outside = await run<RunResult>(Commands.editImage, { source: '../outside.png', prompt: 'x', notification: false });
+    const outside = await hook<RunResult>('editImage', { source: '../outside.png', prompt: 'x', notification: false });
     assert.strictEqual(outside.status, 'declined', 'a path leaving the workspace is never read');
   });
 
@@ -121,7 +123,7 @@ describe('images in the extension host', function () {
     await admin.setFaults(DEMO, { taskDurationMs: 60_000 });
     const pending = generate({ prompt: 'Cancelled owl' });
     const record = await waitFor('a pending task', async () => (await tasks()).find((t) => t.request.prompt === 'Cancelled owl' && t.state === 'pending'));
-    await run(Commands.showImageTasks, { action: 'cancel', localId: record.localId });
+    await hook('imageTasks', { action: 'cancel', localId: record.localId });
     const done = await pending;
     assert.strictEqual(done.status, 'cancelled');
     assert.match(done.message ?? '', /may still finish it and charge/);
@@ -139,19 +141,19 @@ describe('images in the extension host', function () {
   });
 
   it('a chat-only key lists no image models: explained as missing image route permission, nothing sent', async () => {
-    await run(Commands.setApiKey, { name: 'images-chat-only', secret: 'mg-chat-only-0002' });
+    await hook('setApiKey', { name: 'images-chat-only', secret: 'mg-chat-only-0002' });
     try {
       const done = await generate({ prompt: 'x' });
       assert.strictEqual(done.status, 'unavailable');
       assert.match(done.message ?? '', /no image models.*image route permission/);
     } finally {
-      await run(Commands.switchKey, 'environment');
-      await run(Commands.removeApiKey, 'images-chat-only').then(undefined, () => undefined);
+      await hook('switchKey', 'environment');
+      await hook('removeApiKey', 'images-chat-only').then(undefined, () => undefined);
     }
   });
 
   it('low balance: 403 from the image route, reported, not retried', async () => {
-    await run(Commands.setApiKey, { name: 'images-low', secret: 'mg-low-balance-0003' });
+    await hook('setApiKey', { name: 'images-low', secret: 'mg-low-balance-0003' });
     try {
       const done = await generate({ prompt: 'Expensive', model: 'gpt-image-demo' });
       assert.strictEqual(done.status, 'failed');
@@ -159,8 +161,8 @@ describe('images in the extension host', function () {
       const state = (await tasks()).find((t) => t.localId === done.localId)?.state;
       assert.strictEqual(state, 'failed');
     } finally {
-      await run(Commands.switchKey, 'environment');
-      await run(Commands.removeApiKey, 'images-low').then(undefined, () => undefined);
+      await hook('switchKey', 'environment');
+      await hook('removeApiKey', 'images-low').then(undefined, () => undefined);
     }
   });
 
@@ -186,14 +188,14 @@ describe('images in the extension host', function () {
     const before = await billable('images.generations.async');
     const first = generate({ prompt: 'Reload heron' });
     const record = await waitFor('a pending task', async () => (await tasks()).find((t) => t.request.prompt === 'Reload heron' && t.state === 'pending' && t.taskId ? t : undefined));
-    await run(Commands.showImageTasks, { action: 'simulateReload' });
+    await hook('imageTasks', { action: 'simulateReload' });
     const detached = await first;
     assert.strictEqual(detached.status, 'pending', 'the first follower let go as a reload would');
     const saved = await waitFor('the resumed task to be saved', async () => (await tasks()).find((t) => t.localId === record.localId && t.state === 'saved'));
     assert.strictEqual(saved.files?.length, 1);
     assert.strictEqual(await billable('images.generations.async') - before, 1);
     // Resuming again finds nothing to do: still exactly one file for this task.
-    await run(Commands.showImageTasks, { action: 'resumeAll' });
+    await hook('imageTasks', { action: 'resumeAll' });
     await sleep(500);
     const entries = await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(root(), 'images'));
     const sidecars = await Promise.all(entries.filter(([n]) => n.endsWith('.json')).map(async ([n]) => parseSidecar(new TextDecoder().decode(await readFile(`images/${n}`)))));

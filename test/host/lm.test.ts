@@ -5,8 +5,10 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { Commands } from '../../src/shared/commands';
+import { Commands, TEST_HOOKS_COMMAND } from '../../src/shared/commands';
 import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
+/** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
+const hook = <T>(name: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 const VENDOR = 'model-gateway';
@@ -172,11 +174,11 @@ describe('lm: gateway models in VS Code chat', function () {
       await gatewayModels();
       const ids = async () => (await vscode.lm.selectChatModels({ vendor: VENDOR })).map((m) => m.id).sort().join(',');
       try {
-        await vscode.commands.executeCommand(Commands.setApiKey, { name: 'lm-alt-test', secret: 'mg-alt-key-0005' });
+        await hook('setApiKey', { name: 'lm-alt-test', secret: 'mg-alt-key-0005' });
         await waitFor('the alt group models', async () => ((await ids()) === 'claude-alt-opus' ? true : undefined), 15_000);
       } finally {
-        await vscode.commands.executeCommand(Commands.switchKey, 'environment').then(undefined, () => undefined);
-        await vscode.commands.executeCommand(Commands.removeApiKey, 'lm-alt-test').then(undefined, () => undefined);
+        await hook('switchKey', 'environment').then(undefined, () => undefined);
+        await hook('removeApiKey', 'lm-alt-test').then(undefined, () => undefined);
       }
       await waitFor('the demo models again', async () => ((await ids()) === 'claude-demo-haiku,claude-demo-sonnet' ? true : undefined), 15_000);
     });

@@ -5,8 +5,10 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { Commands } from '../../src/shared/commands';
+import { Commands, TEST_HOOKS_COMMAND } from '../../src/shared/commands';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
+/** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
+const hook = <T>(name: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 const DEMO = 'mg-demo-key-0001';
@@ -17,9 +19,8 @@ interface Snapshot { keyFingerprint: string; baseUrl: string; models: { id: stri
 interface Report { ok: boolean; steps: { title: string; status: string; lines: string[] }[] }
 
 const fingerprint = (secret: string): string => createHash('sha256').update(secret).digest('hex').slice(0, 8);
-const run = <T>(command: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(command, ...args);
-const refresh = (ifStale = false): Thenable<Snapshot | undefined> => run<Snapshot | undefined>(Commands.refreshModels, { quiet: true, ifStale });
-const check = (billable: boolean): Thenable<Report> => run<Report>(Commands.checkConnection, { billable, show: false });
+const refresh = (ifStale = false): Thenable<Snapshot | undefined> => hook<Snapshot | undefined>('refreshModels', { quiet: true, ifStale });
+const check = (billable: boolean): Thenable<Report> => hook<Report>('checkConnection', { billable, show: false });
 const ids = (snapshot: Snapshot | undefined): string[] => (snapshot?.models ?? []).map((m) => m.id).sort();
 const step = (report: Report, title: string) => report.steps.find((s) => s.title.startsWith(title));
 
@@ -37,8 +38,8 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   after(async () => {
     await admin.setFaults(DEMO, null).catch(() => undefined);
     await settings().update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
-    for (const name of ['alt-test', 'low-test']) await run(Commands.removeApiKey, name).then(undefined, () => undefined);
-    await run(Commands.switchKey, 'environment').then(undefined, () => undefined);
+    for (const name of ['alt-test', 'low-test']) await hook('removeApiKey', name).then(undefined, () => undefined);
+    await hook('switchKey', 'environment').then(undefined, () => undefined);
   });
 
   it('registers the platform commands', async () => {
@@ -59,13 +60,13 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   });
 
   it('does not save a key the gateway rejects (401)', async () => {
-    const saved = await run(Commands.setApiKey, { name: 'revoked-test', secret: 'mg-revoked-0004' });
+    const saved = await hook('setApiKey', { name: 'revoked-test', secret: 'mg-revoked-0004' });
     assert.strictEqual(saved, undefined);
-    await assert.rejects(Promise.resolve(run(Commands.switchKey, 'revoked-test')), /No stored key/);
+    await assert.rejects(Promise.resolve(hook('switchKey', 'revoked-test')), /No stored key/);
   });
 
   it('saves a second key after checking it and lists that key\'s models', async () => {
-    const saved = await run<{ name: string; fingerprint: string }>(Commands.setApiKey, { name: 'alt-test', secret: ALT });
+    const saved = await hook<{ name: string; fingerprint: string }>('setApiKey', { name: 'alt-test', secret: ALT });
     assert.deepStrictEqual(saved, { name: 'alt-test', fingerprint: fingerprint(ALT) });
     const snapshot = await refresh();
     assert.strictEqual(snapshot?.keyFingerprint, fingerprint(ALT));
@@ -75,7 +76,7 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   it('switches back to the first key and serves its cached list without a request (cache per key)', async () => {
     const listCalls = async () => (await admin.requests()).filter((r) => r.path.startsWith('/v1/models')).length;
     const before = await listCalls();
-    await run(Commands.switchKey, 'environment');
+    await hook('switchKey', 'environment');
     const snapshot = await refresh(true);
     assert.strictEqual(snapshot?.keyFingerprint, fingerprint(DEMO));
     assert.deepStrictEqual(ids(snapshot), ['claude-demo-haiku', 'claude-demo-sonnet', 'flux-demo-schnell', 'gpt-image-demo']);
@@ -84,8 +85,8 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   });
 
   it('removes a key', async () => {
-    assert.strictEqual(await run(Commands.removeApiKey, 'alt-test'), true);
-    await assert.rejects(Promise.resolve(run(Commands.switchKey, 'alt-test')), /No stored key/);
+    assert.strictEqual(await hook('removeApiKey', 'alt-test'), true);
+    await assert.rejects(Promise.resolve(hook('switchKey', 'alt-test')), /No stored key/);
   });
 
   it('Check Connection passes every step and sends the billable request only when allowed', async () => {
@@ -103,15 +104,15 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   });
 
   it('Check Connection explains a low balance (403) on the Messages route', async () => {
-    await run(Commands.setApiKey, { name: 'low-test', secret: 'mg-low-balance-0003' });
+    await hook('setApiKey', { name: 'low-test', secret: 'mg-low-balance-0003' });
     const report = await check(true);
     assert.strictEqual(report.ok, false);
     const messages = step(report, 'Messages route');
     assert.strictEqual(messages?.status, 'fail');
     assert.match(messages?.lines.join(' ') ?? '', /403/);
     assert.match(messages?.lines.join(' ') ?? '', /balance/i);
-    await run(Commands.removeApiKey, 'low-test');
-    await run(Commands.switchKey, 'environment');
+    await hook('removeApiKey', 'low-test');
+    await hook('switchKey', 'environment');
   });
 
   it('Check Connection explains 429 with Retry-After', async () => {
@@ -140,7 +141,7 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   });
 
   it('Copy Support Info copies only timestamp, route, model, status and request id', async () => {
-    const text = await run<string>(Commands.copySupportInfo, 10);
+    const text = await hook<string>('copySupportInfo', 10);
     // A browser-hosted workbench may keep the clipboard waiting for focus; compare when it answers.
     const clipboard = await Promise.race([Promise.resolve(vscode.env.clipboard.readText()), new Promise<undefined>((r) => setTimeout(() => r(undefined), 3000))]);
     if (clipboard !== undefined && clipboard !== '') assert.strictEqual(clipboard, text);

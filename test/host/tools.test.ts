@@ -12,11 +12,13 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { Commands } from '../../src/shared/commands';
+import { TEST_HOOKS_COMMAND } from '../../src/shared/commands';
 import { detectImageFormat } from '../../src/images/format';
 import { parseSidecar } from '../../src/images/sidecar';
 import { ToolNames } from '../../src/lm/tools/toolText';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
+/** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
+const hook = <T>(name: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 const DEMO = process.env.MODEL_GATEWAY_API_KEY || 'mg-demo-key-0001';
@@ -77,7 +79,7 @@ describe('tools: gateway tools in vscode.lm', function () {
     await vscode.workspace.getConfiguration('modelGateway').update('images.mode', 'async', vscode.ConfigurationTarget.Global);
     // The runner's own "costs more" question stays on: after VS Code's confirmation the tools must not ask twice.
     await vscode.workspace.getConfiguration('modelGateway').update('images.confirmCostlyRequests', true, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand(Commands.refreshModels, { quiet: true });
+    await hook('refreshModels', { quiet: true });
     // VS Code's own test switch (1.139): global auto-approve without its opt-in dialog. Absent on 1.100.
     const inspect = vscode.workspace.getConfiguration('chat.tools.global').inspect('autoApprove');
     if (inspect?.defaultValue !== undefined) {
@@ -160,7 +162,7 @@ describe('tools: gateway tools in vscode.lm', function () {
     assert.strictEqual(((await admin!.counters()).billable['images.generations.async'] ?? 0) - beforeAsync, 1, 'on the async route');
     assert.ok(!result.includes(DEMO), 'no key in the tool result');
     // The persisted task record is the panel's: listed by Show Image Tasks as saved.
-    const tasks = await vscode.commands.executeCommand<Array<{ state: string; request: { prompt: string } }>>(Commands.showImageTasks, { action: 'list' });
+    const tasks = await hook<Array<{ state: string; request: { prompt: string } }>>('imageTasks', { action: 'list' });
     assert.strictEqual(tasks.find((t) => t.request.prompt === 'Tool lighthouse')?.state, 'saved');
   });
 

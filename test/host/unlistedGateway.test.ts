@@ -3,8 +3,10 @@
 // modelGateway.models.declared.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { Commands } from '../../src/shared/commands';
+import { TEST_HOOKS_COMMAND } from '../../src/shared/commands';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
+/** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
+const hook = <T>(name: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 const DEMO = 'mg-demo-key-0001';
@@ -13,7 +15,6 @@ const DECLARED = ['claude-demo-haiku', 'gpt-image-demo'];
 interface Snapshot { keyFingerprint: string; models: { id: string; kind: 'chat' | 'image'; declared?: boolean }[]; listUnavailable?: boolean }
 interface Report { ok: boolean; steps: { title: string; status: string; lines: string[] }[] }
 
-const run = <T>(command: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(command, ...args);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('unlisted gateway: no GET /v1/models, declared models instead', function () {
@@ -33,13 +34,13 @@ describe('unlisted gateway: no GET /v1/models, declared models instead', functio
   after(async () => {
     await admin.setFaults(DEMO, null);
     if (extraKey) await admin.setFaults(extraKey, null).catch(() => undefined);
-    await run(Commands.switchKey, 'environment').then(undefined, () => undefined);
-    await run(Commands.removeApiKey, 'unlisted-test').then(undefined, () => undefined);
+    await hook('switchKey', 'environment').then(undefined, () => undefined);
+    await hook('removeApiKey', 'unlisted-test').then(undefined, () => undefined);
     await settings().update('models.declared', declaredBefore, vscode.ConfigurationTarget.Global);
   });
 
   it('Refresh Models offers the declared ids, classified, and says the gateway does not list', async () => {
-    const snapshot = await run<Snapshot | undefined>(Commands.refreshModels, { quiet: true });
+    const snapshot = await hook<Snapshot | undefined>('refreshModels', { quiet: true });
     assert.ok(snapshot, 'a snapshot instead of a 404 error');
     assert.strictEqual(snapshot.listUnavailable, true);
     assert.deepStrictEqual(snapshot.models.map((m) => [m.id, m.kind]), [['claude-demo-haiku', 'chat'], ['gpt-image-demo', 'image']]);
@@ -49,18 +50,18 @@ describe('unlisted gateway: no GET /v1/models, declared models instead', functio
     const created = await admin.createKey({ group: 'default', name: 'unlisted', balance: 5 });
     extraKey = created.key;
     await admin.setFaults(created.key, { noModelList: true });
-    const saved = await run<{ name: string } | undefined>(Commands.setApiKey, { name: 'unlisted-test', secret: created.key });
+    const saved = await hook<{ name: string } | undefined>('setApiKey', { name: 'unlisted-test', secret: created.key });
     assert.strictEqual(saved?.name, 'unlisted-test');
     const entries = (await admin.requests()).filter((r) => r.keyName === 'unlisted' && r.path === '/v1/messages');
     assert.ok(entries.length >= 1, 'the probe went to POST /v1/messages');
     assert.ok(entries.every((r) => r.status === 400 && !(r.charged ?? 0)), 'the probe was rejected as invalid and not charged');
     const balance = (await admin.keys()).find((k) => k.key === created.key)?.balance;
     assert.strictEqual(balance, 5);
-    await run(Commands.switchKey, 'environment');
+    await hook('switchKey', 'environment');
   });
 
   it('Check Connection tells "does not list models" from a wrong base URL', async () => {
-    const report = await run<Report>(Commands.checkConnection, { billable: false, show: false });
+    const report = await hook<Report>('checkConnection', { billable: false, show: false });
     const reach = report.steps.find((s) => s.title === 'Reachability');
     assert.strictEqual(reach?.status, 'ok');
     assert.match(reach?.lines.join(' ') ?? '', /does not list models/);

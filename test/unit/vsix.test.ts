@@ -53,7 +53,7 @@ export function unwanted(entry: string, images: readonly string[]): string | und
   const needed = [
     /^package\.json$/, /^package\.nls(\.[a-z]{2}(-[a-z]+)?)?\.json$/, // the manifest and its translations
     /^readme\.md$/, /^changelog\.md$/, /^LICENSE\.txt$/,
-    /^dist\/extension\.js$/, /^dist\/vendor\/[\w-]+\.js$/, /^dist\/webview\/[\w-]+\.(js|css|ttf)$/, // the bundles
+    /^dist\/extension\.js$/, /^dist\/features\/[\w-]+\.js$/, /^dist\/vendor\/[\w-]+\.js$/, /^dist\/webview\/[\w-]+\.(js|css|ttf)$/, // the bundles
     /^l10n\/bundle\.l10n(\.[a-z]{2}(-[a-z]+)?)?\.json$/, // host strings
     /^media\/[\w-]+\.(css|png|svg)$/, /^media\/walkthrough\/[\w-]+(\.nls\.[a-z]{2}(-[a-z]+)?)?\.md$/,
   ];
@@ -113,7 +113,7 @@ describe('VSIX: what `npm run package` ships', function () {
       ...readmeImages(),
       // Files the extension loads at run time by name (webview styles, the webview bundles and their icon font).
       ...fs.readdirSync(path.join(root, 'media')).filter((f) => /\.(css|svg)$/.test(f)).map((f) => `media/${f}`),
-      'dist/webview/chat.js', 'dist/webview/images.js', 'dist/webview/codicon.css', 'dist/webview/codicon.ttf',
+      'dist/features/chat.js', 'dist/features/images.js', 'dist/features/lm.js', 'dist/webview/chat.js', 'dist/webview/images.js', 'dist/webview/codicon.css', 'dist/webview/codicon.ttf',
     ];
     assert.deepEqual(wanted.filter((f) => !has(f)), [], 'missing from the VSIX');
     // Every media file that ships is used: by the manifest, the walkthrough, or the code by name.

@@ -1,14 +1,15 @@
 // Gateway tools for any agent in VS Code's chat (Copilot's agent mode, other extensions, @gateway):
 // generate image, edit image, list gateway models. Declared in package.json contributes.languageModelTools,
 // implemented here with vscode.lm.registerTool (stable since VS Code 1.95). Registration is cheap; the work
-// lives in toolImpl.ts, loaded on the first call. Where the running VS Code has no tool API, the tools are
+// lives in toolImpl.ts, in the native-chat bundle (src/lm/chunk.ts) loaded on the first call, and the image
+// runner is asked for only when an image tool runs. Where the running VS Code has no tool API, the tools are
 // reported unavailable in the log and nothing throws.
 import * as vscode from 'vscode';
 import type { ImageRunner } from '../../images/runner';
 import type { Services } from '../../platform/services';
 import { ToolNames } from './toolText';
 
-type Impl = typeof import('./toolImpl.js');
+type Impl = Pick<typeof import('../chunk'), 'prepareImage' | 'invokeImage' | 'invokeListModels'>;
 
 type RegisterTool = <T>(name: string, tool: vscode.LanguageModelTool<T>) => vscode.Disposable;
 
@@ -19,18 +20,17 @@ export function toolApi(): RegisterTool | undefined {
   return typeof register === 'function' ? (register.bind(lm) as RegisterTool) : undefined;
 }
 
-export function registerGatewayTools(services: Services, runner: ImageRunner): vscode.Disposable {
+export function registerGatewayTools(services: Services, runner: () => ImageRunner, impl: () => Impl): vscode.Disposable {
   const register = toolApi();
   if (!register) {
     services.log.info(`Gateway tools unavailable: VS Code ${vscode.version} has no vscode.lm.registerTool. The rest of the extension works.`);
     return new vscode.Disposable(() => undefined);
   }
-  let loaded: Promise<Impl> | undefined;
-  const impl = (): Promise<Impl> => (loaded ??= import('./toolImpl.js'));
-  const deps = { services, runner };
+  // The runner (the images bundle) is read only by the image tools.
+  const deps = { services, get runner() { return runner(); } };
   const image = (kind: 'generation' | 'edit'): vscode.LanguageModelTool<unknown> => ({
-    prepareInvocation: async (options) => (await impl()).prepareImage(deps, kind, options.input),
-    invoke: async (options, token) => (await impl()).invokeImage(deps, kind, options.input, token),
+    prepareInvocation: (options) => impl().prepareImage(deps, kind, options.input),
+    invoke: (options, token) => impl().invokeImage(deps, kind, options.input, token),
   });
   const disposables: vscode.Disposable[] = [];
   try {
@@ -40,7 +40,7 @@ export function registerGatewayTools(services: Services, runner: ImageRunner): v
       register(ToolNames.listModels, {
         // Read-only and free: no confirmation.
         prepareInvocation: () => ({ invocationMessage: vscode.l10n.t('Reading the model list of your gateway key') }),
-        invoke: async () => (await impl()).invokeListModels(deps),
+        invoke: () => impl().invokeListModels(deps),
       }),
     );
   } catch (error) {
