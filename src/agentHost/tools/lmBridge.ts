@@ -83,7 +83,8 @@ export function lmBridgeTools(host: ToolHost, reservedNames: readonly string[], 
       description: (info.description || `VS Code tool ${info.name}`).split('\n')[0].slice(0, 1000),
       inputSchema: schema.type === 'object' ? schema : { type: 'object', properties: {} },
       approvalClass: 'external',
-      target: () => ({ summary: `Run the VS Code tool ${info.name}${info.tags.length ? ` (${info.tags.slice(0, 3).join(', ')})` : ''}` }),
+      // The tool card's line (the user reads it); the model sees the tool by its name and description.
+      target: () => ({ summary: info.tags.length ? vscode.l10n.t('Run the VS Code tool {0} ({1})', info.name, info.tags.slice(0, 3).join(', ')) : vscode.l10n.t('Run the VS Code tool {0}', info.name) }),
       async invoke(input, ctx): Promise<ToolResult> {
         if (!host.trusted()) return errorResult(UNTRUSTED);
         const cancel = tokenFrom(ctx.signal);
