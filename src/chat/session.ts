@@ -347,13 +347,7 @@ export class SessionController {
     const stream = client.streamMessage(buildMessagesRequest(history, settings), { onWait: (notice) => this.showWait(answer, notice) });
     answer.stop = () => stream.abort();
     if (answer.stopped) stream.abort();
-    const batcher = new DeltaBatcher(({ text, thinking }) => {
-      this.deps.post({
-        type: 'streamDelta', conversationId: conversation.id, messageId: message.id,
-        ...(text ? { text } : {}), ...(thinking ? { thinking } : {}),
-      });
-    }, this.deps.batchMs ?? 24, this.timers);
-    answer.flush = () => batcher.flush();
+    const batcher = this.deltaBatcher(answer);
     const outcome = await consumeStream(stream, (kind, text) => {
       if (kind === 'text') message.text += text;
       else message.thinking = (message.thinking ?? '') + text;
@@ -362,6 +356,19 @@ export class SessionController {
     batcher.flush();
     if (message.model === undefined) message.model = settings.model;
     this.settle(answer, outcome);
+  }
+
+  /** Batches an answer's text and thinking deltas into about one streamDelta message per frame; answer.flush sends what waits. */
+  private deltaBatcher(answer: ActiveAnswer): DeltaBatcher {
+    const { conversation, message } = answer;
+    const batcher = new DeltaBatcher(({ text, thinking }) => {
+      this.deps.post({
+        type: 'streamDelta', conversationId: conversation.id, messageId: message.id,
+        ...(text ? { text } : {}), ...(thinking ? { thinking } : {}),
+      });
+    }, this.deps.batchMs ?? 24, this.timers);
+    answer.flush = () => batcher.flush();
+    return batcher;
   }
 
   /**
@@ -374,13 +381,7 @@ export class SessionController {
     const controller = new AbortController();
     answer.stop = () => controller.abort();
     if (answer.stopped) controller.abort();
-    const batcher = new DeltaBatcher(({ text, thinking }) => {
-      this.deps.post({
-        type: 'streamDelta', conversationId: conversation.id, messageId: message.id,
-        ...(text ? { text } : {}), ...(thinking ? { thinking } : {}),
-      });
-    }, this.deps.batchMs ?? 24, this.timers);
-    answer.flush = () => batcher.flush();
+    const batcher = this.deltaBatcher(answer);
     const history = conversation.messages.slice(0, conversation.messages.indexOf(message));
     let outcome: AgentRunOutcome;
     try {

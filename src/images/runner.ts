@@ -15,18 +15,9 @@ import type { TaskRequestSummary } from './taskRecord';
 import type { TaskTracker } from './tracker';
 import { relativeToRoot, resolveTarget, type ImageTarget } from './workspaceTarget';
 import { mimeTypeOf } from './format';
+import type { ImageRequestOf } from './request';
 
-export interface ImageRunRequest {
-  kind: 'generation' | 'edit';
-  prompt: string;
-  model?: string;
-  size?: string;
-  quality?: string;
-  n?: number;
-  source?: vscode.Uri;
-  mask?: vscode.Uri;
-  references?: vscode.Uri[];
-}
+export type ImageRunRequest = ImageRequestOf<vscode.Uri>;
 
 export interface RunOptions extends FollowOptions {
   /** False for callers that present errors themselves (the chat participant). Default true. */

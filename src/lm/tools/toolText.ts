@@ -5,6 +5,7 @@
 import { costFactors } from '../../shared/imageCost';
 import { english, type Localizer } from '../../shared/l10n';
 import { relativeSegments } from '../../images/paths';
+import type { ImageRequestOf } from '../../images/request';
 import { escapeMarkdown } from '../participantText';
 
 /** Tool names (package.json contributes.languageModelTools declares exactly these; a unit test checks both ways). */
@@ -23,17 +24,7 @@ export const MAX_REFERENCES = 8;
 export const MAX_PROMPT_CHARS = 4000;
 
 /** A checked image tool input; paths are still workspace-relative (or absolute) text, resolved by the host. */
-export interface ImageToolInput {
-  kind: 'generation' | 'edit';
-  prompt: string;
-  model?: string;
-  size?: string;
-  quality?: string;
-  n?: number;
-  source?: string;
-  mask?: string;
-  references: string[];
-}
+export type ImageToolInput = ImageRequestOf<string> & { references: string[] };
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
 
