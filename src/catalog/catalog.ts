@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { GatewayClient, Logger } from '../gateway/types';
 import type { CatalogModel, CatalogSnapshot, ConfigService, KeyInfo, KeyStore, ModelCatalog } from '../platform/services';
 import type { ModelKind } from '../shared/config';
+import { disposeAll } from '../shared/dispose';
 import { cacheKey, isFresh, readTable, toSnapshot, withEntry, type CacheEntry, type CacheTable } from './cache';
 import { FetchGate } from './gate';
 import { listOrUnlisted } from './listing';
@@ -138,9 +139,6 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog & vscode.Dis
     chatModels: () => byKind('chat'),
     imageModels: () => byKind('image'),
     onDidChange: emitter.event,
-    dispose: () => {
-      subscriptions.forEach((subscription) => subscription.dispose());
-      emitter.dispose();
-    },
+    dispose: () => disposeAll([...subscriptions, emitter]),
   };
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../shared/commands';
 import type { GatewayClient } from '../gateway/types';
 import type { Services } from '../platform/services';
+import { Disposable } from '../shared/dispose';
 import type {
   LanguageModelChatInformation,
   LanguageModelChatProvider,
@@ -27,18 +28,14 @@ function toResponsePart(part: OutputPart): LanguageModelResponsePart {
     : new vscode.LanguageModelToolCallPart(part.callId, part.name, part.input);
 }
 
-export class GatewayChatProvider implements LanguageModelChatProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  private readonly subscriptions: vscode.Disposable[] = [];
+export class GatewayChatProvider extends Disposable implements LanguageModelChatProvider, vscode.Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
 
   constructor(private readonly services: Services) {
+    super();
     const refresh = (): void => this.changed.fire();
-    this.subscriptions.push(this.changed, services.catalog.onDidChange(refresh), services.keys.onDidChange(refresh), services.config.onDidChange(refresh));
-  }
-
-  dispose(): void {
-    for (const d of this.subscriptions) d.dispose();
+    for (const event of [services.catalog.onDidChange, services.keys.onDidChange, services.config.onDidChange]) this._register(event(refresh));
   }
 
   async provideLanguageModelChatInformation(options: PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<LanguageModelChatInformation[]> {

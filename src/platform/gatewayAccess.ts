@@ -6,6 +6,7 @@ import { createGatewayClient } from '../gateway';
 import type { GatewayClient, Logger, SupportRecord } from '../gateway/types';
 import { Commands } from '../shared/commands';
 import type { Config } from '../shared/config';
+import { disposeAll } from '../shared/dispose';
 import { createDispatcher, describeProxyPlan, planProxy, type ProxySettings } from './proxy';
 import type { ClientOverrides, GatewayAccess, KeyInfo, KeyStore } from './services';
 
@@ -98,7 +99,7 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
     missing,
     proxyDescription: () => describeProxyPlan(planProxy(deps.config.proxy, env)),
     dispose: () => {
-      subscriptions.forEach((subscription) => subscription.dispose());
+      disposeAll(subscriptions);
       void dispatcher?.value?.close().catch(() => undefined);
     },
   };

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'child_process';
 import * as vscode from 'vscode';
 import type { Tool, ToolContext, ToolResult } from '../../agent';
 import { API_KEY_ENV } from '../../shared/commands';
+import { disposeAll } from '../../shared/dispose';
 import { pathTarget } from '../resolve';
 import { HeadTailBuffer, stripTerminalEscapes } from '../text';
 import { errorResult, ResolvedInputs, str, UNTRUSTED, type Input, type ToolHost } from './common';
@@ -73,9 +74,9 @@ export class CommandRunner implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.closeListener.dispose();
-    for (const t of this.owned) t.dispose();
+    const terminals = [...this.owned];
     this.owned.clear();
+    disposeAll([this.closeListener, ...terminals]);
     this.idle.clear();
   }
 
