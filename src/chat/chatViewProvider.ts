@@ -1,64 +1,57 @@
-// The chat webview view: renders the page, validates every incoming message, and posts host messages
-// only once the page said 'ready' (it then gets the full snapshot, so hiding the view loses nothing).
+// The chat webview view: renders the page and connects it to the one webview channel (src/platform/webviewChannel.ts),
+// which validates every message, holds posts until the page said 'ready' (it then gets the strings and a full
+// snapshot, so hiding the view loses nothing) and owns every subscription of the current view.
 import * as vscode from 'vscode';
+import type { Logger } from '../gateway/types';
+import { WebviewChannel } from '../platform/webviewChannel';
 import { renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
-import { isWebviewToHostMessage, type HostToWebviewMessage, type WebviewToHostMessage } from '../shared/protocol/chat';
+import { chatGuard, type ChatShapes, type HostToWebviewMessage, type WebviewToHostMessage } from '../shared/protocol/chat';
 import { Views } from '../shared/commands';
+import { webviewStringTable } from '../shared/webviewStrings';
+
+/** Answers one validated request: its result (search), or a RequestFailed with the refusal to show. */
+export type ChatRequestHandler = (message: WebviewToHostMessage) => Promise<unknown>;
+
+/** Posted before the page is ready, these wait for it; everything else is in the snapshot it gets then. */
+const WAIT_FOR_READY = new Set<HostToWebviewMessage['type']>(['focusInput', 'showConversations']);
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
-  private view: vscode.WebviewView | undefined;
-  private ready = false;
-  /** Listeners of the current view only: replaced on every resolve (VS Code resolves again after a move or reload). */
-  private viewListeners: vscode.Disposable[] = [];
+  private readonly channel: WebviewChannel<ChatShapes>;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly onMessage: (message: WebviewToHostMessage) => void,
-    private readonly onInvalid: (value: unknown) => void,
-  ) {}
+    onRequest: ChatRequestHandler,
+    onReady: () => Promise<HostToWebviewMessage>,
+    log: Pick<Logger, 'warn' | 'error'>,
+  ) {
+    this.channel = new WebviewChannel<ChatShapes>({
+      guard: chatGuard,
+      log,
+      strings: () => webviewStringTable(vscode.l10n),
+      onReady: async () => this.channel.post(await onReady()),
+      onRequest,
+      waitsForReady: (message) => WAIT_FOR_READY.has(message.type),
+    });
+  }
 
   resolveWebviewView(view: vscode.WebviewView): void {
-    this.view = view;
-    this.ready = false;
     view.webview.options = webviewOptions(this.extensionUri);
     view.webview.html = renderWebviewHtml(view.webview, this.extensionUri, { script: 'chat', styles: ['common.css', 'chat.css'], title: 'Model Gateway Chat' });
-    this.disposeViewListeners();
-    this.viewListeners = [
-      view.webview.onDidReceiveMessage((value: unknown) => {
-        if (!isWebviewToHostMessage(value)) return this.onInvalid(value);
-        if (value.type === 'ready') this.ready = true;
-        this.onMessage(value);
-      }),
-      // A hidden view loses its page (no retainContextWhenHidden): post nothing until it says 'ready' again.
-      view.onDidChangeVisibility(() => {
-        if (!view.visible) this.ready = false;
-      }),
-      view.onDidDispose(() => {
-        if (this.view !== view) return;
-        this.view = undefined;
-        this.ready = false;
-        this.disposeViewListeners();
-      }),
-    ];
+    this.channel.attach(view, view.onDidChangeVisibility);
   }
 
-  /** How many listeners are attached (tests: stays constant however often the view is resolved). */
+  /** How many subscriptions the current view has (tests: stays constant however often the view is resolved). */
   get listenerCount(): number {
-    return this.viewListeners.length;
+    return this.channel.subscriptionCount;
   }
 
-  private disposeViewListeners(): void {
-    for (const d of this.viewListeners) d.dispose();
-    this.viewListeners = [];
-  }
-
-  /** Posts when the page is live; otherwise drops (the next 'ready' gets a snapshot). */
+  /** Posts when the page is live; otherwise drops it (the next 'ready' gets a snapshot) or, for focus, keeps it. */
   post(message: HostToWebviewMessage): void {
-    if (this.view && this.ready) void this.view.webview.postMessage(message);
+    this.channel.post(message);
   }
 
   get isReady(): boolean {
-    return this.ready;
+    return this.channel.isReady;
   }
 
   /** Opens and focuses the chat view. */
@@ -67,6 +60,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   dispose(): void {
-    this.disposeViewListeners();
+    this.channel.dispose();
   }
 }

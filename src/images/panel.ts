@@ -1,11 +1,15 @@
-// The image panel: one WebviewPanel, restored after reload by its serializer. The host validates
-// every message (isImagesToHostMessage), resolves every path the webview names inside the workspace,
-// and maps gallery ids back through its own table (the webview never chooses a file to act on).
+// The image panel: one WebviewPanel, restored after reload by its serializer, connected through the one webview
+// channel (src/platform/webviewChannel.ts: validation, ready handshake, the panel's subscriptions). The host resolves
+// every path the webview names inside the workspace, and maps gallery ids back through its own table (the webview
+// never chooses a file to act on).
 import * as vscode from 'vscode';
 import type { CatalogSnapshot, Services } from '../platform/services';
+import { WebviewChannel } from '../platform/webviewChannel';
 import { renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
 import { Views } from '../shared/commands';
-import { isImagesToHostMessage, type HostToImagesMessage, type ImageForm, type ImagesToHostMessage, type PanelSnapshot, type TaskView } from '../shared/protocol/images';
+import type { MessageOf } from '../shared/protocol/channel';
+import { imagesGuard, type HostToImagesMessage, type ImageForm, type ImagesShapes, type PanelSnapshot, type SubmitResult, type TaskView } from '../shared/protocol/images';
+import { webviewStringTable } from '../shared/webviewStrings';
 import { readGallery, thumbnailOf, toGalleryItems, type GalleryEntry } from './gallery';
 import { outputFolderSegments } from './paths';
 import { COMMON_SIZES, QUALITIES, workspaceImages } from './pickers';
@@ -17,12 +21,22 @@ import { currentRoot, relativeToRoot, resolveInsideRoot } from './workspaceTarge
 
 export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
-  private panelSubscriptions: vscode.Disposable[] = [];
   private gallery = new Map<string, GalleryEntry>();
   private readonly subscriptions: vscode.Disposable[];
+  private readonly channel: WebviewChannel<ImagesShapes>;
 
   constructor(private readonly services: Services, private readonly runner: ImageRunner, private readonly lastEditor: () => vscode.TextEditor | undefined) {
-    this.subscriptions = [vscode.window.registerWebviewPanelSerializer(Views.imagePanel, this)];
+    this.channel = new WebviewChannel<ImagesShapes>({
+      guard: imagesGuard,
+      log: services.log,
+      strings: () => webviewStringTable(vscode.l10n),
+      onReady: () => this.sendSnapshot(),
+      onNotification: (message) => this.handle(message),
+      onRequest: (message) => this.submit(message.form),
+      // A prefill (Re-run with changes) opens the panel: it must reach the page that is still loading.
+      waitsForReady: (message) => message.type === 'prefill',
+    });
+    this.subscriptions = [vscode.window.registerWebviewPanelSerializer(Views.imagePanel, this), this.channel];
   }
 
   /** Opens (or reveals) the panel, optionally with a form prefilled (Re-run with changes). */
@@ -43,7 +57,6 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
 
   dispose(): void {
     this.panel?.dispose();
-    this.detach();
     this.subscriptions.forEach((d) => d.dispose());
   }
 
@@ -57,28 +70,17 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
     panel.webview.options = webviewOptions(extensionUri);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
     panel.webview.html = renderWebviewHtml(panel.webview, extensionUri, { script: 'images', styles: ['common.css', 'images.css'], title: 'Images' });
-    this.panelSubscriptions = [
-      panel.webview.onDidReceiveMessage((message: unknown) => {
-        if (!isImagesToHostMessage(message)) {
-          this.services.log.warn('Image panel: ignored a malformed message.');
-          return;
-        }
-        void this.handle(message).catch((error: unknown) => this.services.log.error('Image panel: message failed.', error));
+    this.channel.attach(panel, panel.onDidChangeViewState, [
+      panel.onDidDispose(() => {
+        if (this.panel === panel) this.panel = undefined;
       }),
-      panel.onDidDispose(() => this.detach()),
       this.runner.tracker.onDidChange((record) => this.postTask(record)),
       this.runner.follower.onSaved(() => void this.sendGallery()),
       // Never fetch in reaction to a catalog change (a fetch fires it): show what it carries.
       this.services.catalog.onDidChange((snapshot) => this.postModels(imageIdsOf(snapshot))),
       this.services.config.onDidChange(() => void this.sendSnapshot()),
       this.watchSidecars(),
-    ];
-  }
-
-  private detach(): void {
-    this.panelSubscriptions.forEach((d) => d.dispose());
-    this.panelSubscriptions = [];
-    this.panel = undefined;
+    ]);
   }
 
   private watchSidecars(): vscode.Disposable {
@@ -100,15 +102,13 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
   }
 
   private post(message: HostToImagesMessage): void {
-    void this.panel?.webview.postMessage(message);
+    this.channel.post(message);
   }
 
-  private async handle(message: ImagesToHostMessage): Promise<void> {
+  private async handle(message: MessageOf<ImagesShapes['toHost']>): Promise<void> {
     switch (message.type) {
-      case 'ready': return this.sendSnapshot();
       case 'refreshModels': await this.services.catalog.refresh().catch((e: unknown) => this.services.errors.show(e, 'models')); return this.sendModels();
       case 'refreshGallery': return this.sendGallery();
-      case 'submit': return this.submit(message.requestId, message.form);
       case 'pick': return this.pick(message.slot);
       case 'unpick': return;
       case 'formChanged': return;
@@ -177,19 +177,18 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
     if (record.workspaceFolder === this.root()?.toString()) this.post({ type: 'task', task: toTaskView(record) });
   }
 
-  private async submit(requestId: string, form: ImageForm): Promise<void> {
+  private async submit(form: ImageForm): Promise<SubmitResult> {
     const root = this.root();
     const inside = (p?: string) => (p && root ? resolveInsideRoot(root, p) : undefined);
     if (form.mode === 'edit' && !inside(form.source)) {
-      this.post({ type: 'submitted', requestId, ok: false, message: vscode.l10n.t('Pick a source image from the workspace first.') });
-      return;
+      return { ok: false, message: vscode.l10n.t('Pick a source image from the workspace first.') };
     }
     const references = form.references.map(inside).filter((u): u is vscode.Uri => !!u);
     const run = await this.runner.run({
       kind: form.mode === 'edit' ? 'edit' : 'generation', prompt: form.prompt, model: form.model || undefined, size: form.size,
       quality: form.quality, n: form.n, source: inside(form.source), mask: inside(form.mask), references,
     });
-    this.post({ type: 'submitted', requestId, ok: run.status === 'saved', message: run.status === 'saved' ? vscode.l10n.t('Saved {0}', run.paths.join(', ')) : run.message });
+    return { ok: run.status === 'saved', message: run.status === 'saved' ? vscode.l10n.t('Saved {0}', run.paths.join(', ')) : run.message };
   }
 
   private async pick(slot: 'source' | 'mask' | 'reference'): Promise<void> {

@@ -136,7 +136,7 @@ describe('chat webview (Chromium)', function () {
     assert.equal(await chat.page.locator('.conversation-open').count(), 2);
     await chat.page.locator('.conversations .search').fill('python');
     const [search] = await posted('searchConversations');
-    await chat.play({ type: 'searchResults', requestId: search.requestId, query: 'python', conversations: [{ id: 'c2', title: 'Python typing', updatedAt: 1, messageCount: 4 }] });
+    await chat.play({ type: 'reply', requestId: search.requestId, result: [{ id: 'c2', title: 'Python typing', updatedAt: 1, messageCount: 4 }] });
     assert.deepEqual(await chat.page.locator('.conversation-open').allTextContents(), ['Python typing']);
     await chat.page.locator('button[data-action="deleteConversation"]').click();
     await chat.page.locator('.conversation-open').click();

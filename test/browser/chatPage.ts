@@ -6,7 +6,10 @@ import { join, normalize } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'esbuild';
-import type { ChatMessage, ChatSnapshot, HostToWebviewMessage, WebviewToHostMessage } from '../../src/shared/protocol/chat';
+import type { ToWebview } from '../../src/shared/protocol/channel';
+import type { ChatMessage, ChatShapes, ChatSnapshot, WebviewToHostMessage } from '../../src/shared/protocol/chat';
+import { english } from '../../src/shared/l10n';
+import { webviewStringTable } from '../../src/shared/webviewStrings';
 import { launchChromium } from '../support/browser';
 
 const ROOT = join(__dirname, '..', '..');
@@ -75,12 +78,17 @@ export interface ChatPage {
   page: Page;
   /** Page errors, console errors and dialogs (a dialog would mean injected script ran). */
   errors: string[];
-  play(message: HostToWebviewMessage): Promise<void>;
+  /** A host message: notifications, replies ({ type: 'reply', requestId, result | error }), a string table. */
+  play(message: ToWebview<ChatShapes>): Promise<void>;
   posted(): Promise<WebviewToHostMessage[]>;
   close(): Promise<void>;
 }
 
-export async function openChatPage(browser: Browser, url: string, width = 400): Promise<ChatPage> {
+/**
+ * Opens the page as VS Code would show it: it says 'ready' and the host answers with the string table (English
+ * unless `strings` is given), as src/platform/webviewChannel.ts does.
+ */
+export async function openChatPage(browser: Browser, url: string, width = 400, strings: Record<string, string> = webviewStringTable(english)): Promise<ChatPage> {
   const context = await browser.newContext({ viewport: { width, height: 700 } });
   const page = await context.newPage();
   const errors: string[] = [];
@@ -91,6 +99,7 @@ export async function openChatPage(browser: Browser, url: string, width = 400): 
   await page.goto(url);
   await page.waitForFunction(() => (globalThis as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'), undefined, { timeout: 10_000 })
     .catch((e: Error) => { throw new Error(`${e.message}\n${errors.join('\n')}`); });
+  await page.evaluate((m) => (globalThis as unknown as { __play(m: unknown): void }).__play(m), { type: 'strings', strings });
   return {
     page,
     errors,

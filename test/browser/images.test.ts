@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import type { GalleryItem, PanelSnapshot } from '../../src/shared/protocol/images';
-import { isImagesToHostMessage } from '../../src/shared/protocol/images';
+import { imagesGuard } from '../../src/shared/protocol/images';
 import { buildImagesBundle, launchChromium, openImagesPage, type ImagesPage } from './imagesPage';
 
 const PNG_1x1 = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -47,7 +47,7 @@ describe('images webview (Chromium)', function () {
     await view.page.fill('#count', '2');
     await view.page.click('button[data-action="submit"]');
     const submit = (await view.posted()).find((m) => m.type === 'submit');
-    assert.ok(submit && isImagesToHostMessage(submit), 'the host guard accepts what the page sends');
+    assert.ok(submit && imagesGuard.toHost(submit).ok, 'the host guard accepts what the page sends');
     assert.deepEqual(submit.type === 'submit' && submit.form, {
       mode: 'generate', prompt: 'A lighthouse at dusk', model: 'flux-demo-schnell', size: '1536x1024', quality: 'auto', n: 2, references: [],
     });

@@ -6,7 +6,13 @@ import { join, normalize } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'esbuild';
-import type { HostToImagesMessage, ImagesToHostMessage } from '../../src/shared/protocol/images';
+import type { ToHost, ToWebview } from '../../src/shared/protocol/channel';
+import type { ImagesShapes } from '../../src/shared/protocol/images';
+import { english } from '../../src/shared/l10n';
+import { webviewStringTable } from '../../src/shared/webviewStrings';
+
+type HostToImagesMessage = ToWebview<ImagesShapes>;
+type ImagesToHostMessage = ToHost<ImagesShapes>;
 import { launchChromium } from '../support/browser';
 
 const ROOT = join(__dirname, '..', '..');
@@ -67,7 +73,8 @@ export interface ImagesPage {
   close(): Promise<void>;
 }
 
-export async function openImagesPage(browser: Browser, initialState?: unknown): Promise<ImagesPage> {
+/** Opens the page; after its 'ready' the host's string table arrives (English unless `strings` is given). */
+export async function openImagesPage(browser: Browser, initialState?: unknown, strings: Record<string, string> = webviewStringTable(english)): Promise<ImagesPage> {
   const server = await startServer();
   const page = await browser.newPage();
   const errors: string[] = [];
@@ -76,6 +83,8 @@ export async function openImagesPage(browser: Browser, initialState?: unknown): 
   page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); void d.dismiss(); });
   await page.addInitScript(`window.__initialState = ${JSON.stringify(initialState ?? null) === 'null' ? 'undefined' : JSON.stringify(initialState)};${FAKE_VSCODE_API}`);
   await page.goto(server.url);
+  await page.waitForFunction(() => (globalThis as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'));
+  await page.evaluate((m) => (globalThis as unknown as { __play(m: unknown): void }).__play(m), { type: 'strings', strings });
   await page.waitForSelector('.images');
   return {
     page, errors,

@@ -1,5 +1,10 @@
 // Messages of the chat webview, both directions (see docs/architecture.md#webview-messages). Pure: no `vscode` import.
-// The host validates every incoming message with isWebviewToHostMessage(); the webview trusts the host.
+// Declared once as a Protocol (./channel.ts): the host validates every incoming message with chatGuard.toHost, the
+// webview every host message with chatGuard.toWebview.
+import {
+  anyOf, arr, bool, guard, id, int, matches, none, nullable, num, obj, oneOf, opt, str,
+  type Check, type Fields, type MessageOf, type Protocol, type RequestOf,
+} from './channel';
 
 // ---- shared shapes ----
 
@@ -189,87 +194,93 @@ export interface ChatSnapshot {
   changes?: PendingChangeView[];
 }
 
-// ---- host → webview ----
+// ---- host → webview: notifications ----
 
-export type HostToWebviewMessage =
-  | { type: 'snapshot'; snapshot: ChatSnapshot }
-  | { type: 'conversations'; conversations: ConversationSummary[]; activeId: string }
-  | { type: 'messageAppended'; conversationId: string; message: ChatMessage }
+export type ChatToWebview = {
+  snapshot: { snapshot: ChatSnapshot };
+  conversations: { conversations: ConversationSummary[]; activeId: string };
+  messageAppended: { conversationId: string; message: ChatMessage };
   /** Replaces one message (status, error card, final text); used rarely, never per delta. */
-  | { type: 'messageUpdated'; conversationId: string; message: ChatMessage }
+  messageUpdated: { conversationId: string; message: ChatMessage };
   /** Messages from this id onward were removed (regenerate, edit and resend). */
-  | { type: 'messagesTruncated'; conversationId: string; fromMessageId: string }
+  messagesTruncated: { conversationId: string; fromMessageId: string };
   /** Text appended to a streaming answer since the previous delta (batched on the host). */
-  | { type: 'streamDelta'; conversationId: string; messageId: string; text?: string; thinking?: string }
-  | {
-      type: 'streamFinished';
-      conversationId: string;
-      messageId: string;
-      status: Exclude<ChatMessageStatus, 'streaming' | 'queued'>;
-      usage?: ChatUsage;
-      stopReason?: string | null;
-      model?: string;
-    }
-  | { type: 'errorCard'; conversationId: string; messageId: string; card: ErrorCard | null }
-  | { type: 'models'; models: ModelOption[]; problem?: string }
-  | { type: 'settings'; conversationId: string; settings: ConversationSettings; warning?: string }
-  | { type: 'busy'; busy: boolean }
-  | { type: 'attachments'; attachments: ChatAttachment[] }
-  | { type: 'searchResults'; requestId: string; query: string; conversations: ConversationSummary[] }
-  | { type: 'focusInput' }
-  | { type: 'showConversations' }
-  /** Reply to a webview request that failed validation or could not be done. */
-  | { type: 'requestFailed'; requestId: string; message: string }
-  | { type: 'mode'; conversationId: string; mode: ChatMode }
-  | { type: 'agentAvailability'; availability: AgentAvailability }
+  streamDelta: { conversationId: string; messageId: string; text?: string; thinking?: string };
+  streamFinished: {
+    conversationId: string;
+    messageId: string;
+    status: Exclude<ChatMessageStatus, 'streaming' | 'queued'>;
+    usage?: ChatUsage;
+    stopReason?: string | null;
+    model?: string;
+  };
+  errorCard: { conversationId: string; messageId: string; card: ErrorCard | null };
+  models: { models: ModelOption[]; problem?: string };
+  settings: { conversationId: string; settings: ConversationSettings; warning?: string };
+  busy: { busy: boolean };
+  attachments: { attachments: ChatAttachment[] };
+  focusInput: object;
+  showConversations: object;
+  mode: { conversationId: string; mode: ChatMode };
+  agentAvailability: { availability: AgentAvailability };
   /** Adds or replaces one tool card of an agent answer. */
-  | { type: 'agentTool'; conversationId: string; messageId: string; tool: AgentToolCard }
-  | { type: 'agentUsage'; conversationId: string; messageId: string; step: AgentStepUsage; turn: AgentTokens }
+  agentTool: { conversationId: string; messageId: string; tool: AgentToolCard };
+  agentUsage: { conversationId: string; messageId: string; step: AgentStepUsage; turn: AgentTokens };
   /** A 429 wait inside the loop (until: epoch ms), or null when the wait is over. */
-  | { type: 'agentWait'; conversationId: string; messageId: string; until: number | null }
-  | { type: 'agentNote'; conversationId: string; messageId: string; note: string }
-  | { type: 'agentEnd'; conversationId: string; messageId: string; end: AgentTurnEnd }
-  | { type: 'agentRestored'; conversationId: string; messageId: string }
-  | { type: 'changes'; changes: PendingChangeView[] };
+  agentWait: { conversationId: string; messageId: string; until: number | null };
+  agentNote: { conversationId: string; messageId: string; note: string };
+  agentEnd: { conversationId: string; messageId: string; end: AgentTurnEnd };
+  agentRestored: { conversationId: string; messageId: string };
+  changes: { changes: PendingChangeView[] };
+};
 
-// ---- webview → host ----
-
-interface Req { requestId: string }
-
-export type WebviewToHostMessage =
-  | ({ type: 'ready' } & Req)
-  | ({ type: 'send'; text: string } & Req)
-  | ({ type: 'stop' } & Req)
-  | ({ type: 'regenerate'; messageId: string } & Req)
-  | ({ type: 'editAndResend'; messageId: string; text: string } & Req)
-  | ({ type: 'continue'; messageId: string } & Req)
-  | ({ type: 'newConversation' } & Req)
-  | ({ type: 'selectConversation'; conversationId: string } & Req)
-  | ({ type: 'deleteConversation'; conversationId: string } & Req)
-  | ({ type: 'searchConversations'; query: string } & Req)
-  | ({ type: 'setModel'; model: string } & Req)
-  | ({ type: 'setMaxTokens'; maxTokens: number } & Req)
-  | ({ type: 'setSystemPrompt'; systemPrompt: string } & Req)
-  | ({ type: 'removeAttachment'; attachmentId: string } & Req)
-  | ({ type: 'copy'; text: string } & Req)
-  | ({ type: 'insertCode'; code: string; languageId?: string } & Req)
-  | ({ type: 'openCodeInEditor'; code: string; languageId?: string } & Req)
-  | ({ type: 'openLink'; href: string } & Req)
-  | ({ type: 'errorAction'; messageId: string; action: ErrorActionId } & Req)
-  | ({ type: 'setMode'; mode: ChatMode } & Req)
-  /** The answer to a tool call's approval prompt (toolUseId is the approval's id). */
-  | ({ type: 'approval'; toolUseId: string; approved: boolean } & Req)
-  | ({ type: 'change'; changeId: string; action: ChangeAction } & Req)
-  | ({ type: 'changesAll'; action: 'accept' | 'reject' } & Req)
-  /** Reverts the workspace to before the agent turn of this answer. */
-  | ({ type: 'restoreCheckpoint'; messageId: string } & Req);
+// ---- webview → host: requests (each gets a reply: its result, or the refusal to show) ----
 
 export type ChangeAction = 'open' | 'accept' | 'reject';
 export const CHANGE_ACTIONS: readonly ChangeAction[] = ['open', 'accept', 'reject'];
 
+type Ack<P> = { params: P; result: undefined };
+
+export type ChatRequests = {
+  send: Ack<{ text: string }>;
+  stop: Ack<object>;
+  regenerate: Ack<{ messageId: string }>;
+  editAndResend: Ack<{ messageId: string; text: string }>;
+  continue: Ack<{ messageId: string }>;
+  newConversation: Ack<object>;
+  selectConversation: Ack<{ conversationId: string }>;
+  deleteConversation: Ack<{ conversationId: string }>;
+  /** Conversations whose title or text matches. */
+  searchConversations: { params: { query: string }; result: ConversationSummary[] };
+  setModel: Ack<{ model: string }>;
+  setMaxTokens: Ack<{ maxTokens: number }>;
+  setSystemPrompt: Ack<{ systemPrompt: string }>;
+  removeAttachment: Ack<{ attachmentId: string }>;
+  copy: Ack<{ text: string }>;
+  insertCode: Ack<{ code: string; languageId?: string }>;
+  openCodeInEditor: Ack<{ code: string; languageId?: string }>;
+  openLink: Ack<{ href: string }>;
+  errorAction: Ack<{ messageId: string; action: ErrorActionId }>;
+  setMode: Ack<{ mode: ChatMode }>;
+  /** The answer to a tool call's approval prompt (toolUseId is the approval's id). */
+  approval: Ack<{ toolUseId: string; approved: boolean }>;
+  change: Ack<{ changeId: string; action: ChangeAction }>;
+  changesAll: Ack<{ action: 'accept' | 'reject' }>;
+  /** Reverts the workspace to before the agent turn of this answer. */
+  restoreCheckpoint: Ack<{ messageId: string }>;
+};
+
+export type ChatShapes = {
+  toWebview: ChatToWebview;
+  toHost: Record<never, object>;
+  requests: ChatRequests;
+};
+
+export type HostToWebviewMessage = MessageOf<ChatToWebview>;
+export type WebviewToHostMessage = RequestOf<ChatShapes>;
 export type WebviewToHostType = WebviewToHostMessage['type'];
 
-// ---- runtime guard ----
+// ---- runtime checks ----
 
 /** Upper bounds on what the webview may send (a question, a code block, a link). */
 export const LIMITS = {
@@ -283,53 +294,110 @@ export const LIMITS = {
   maxTokens: 1_000_000,
 } as const;
 
-type Check = (value: unknown) => boolean;
+const languageId = matches(/^[A-Za-z0-9_.+#-]{1,64}$/);
+// What the host sends is checked for shape, not bounded: answers and files may be long.
+const text = str(Number.MAX_SAFE_INTEGER);
+const many = <T>(check: Check<T>) => arr(check, 1_000_000);
 
-const str = (max: number, min = 0): Check => (v) => typeof v === 'string' && v.length >= min && v.length <= max;
-const optional = (check: Check): Check => (v) => v === undefined || check(v);
-const id: Check = (v) => typeof v === 'string' && /^[A-Za-z0-9_.:-]{1,128}$/.test(v);
-const positiveInt = (max: number): Check => (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= max;
-const oneOf = <T>(values: readonly T[]): Check => (v) => values.includes(v as T);
-const languageId: Check = (v) => typeof v === 'string' && /^[A-Za-z0-9_.+#-]{1,64}$/.test(v);
+const attachment = obj<ChatAttachment>({
+  id: text, kind: oneOf(['selection', 'file'] as const), path: text, languageId: text, text, startLine: opt(num), endLine: opt(num),
+});
+const usage = obj<ChatUsage>({ inputTokens: num, outputTokens: num });
+const errorCard = obj<ErrorCard>({
+  title: text, detail: text, actions: many(oneOf(ERROR_ACTIONS)), kind: opt(text), status: opt(num), requestId: opt(text),
+  retryAfterMs: opt(num), queuedUntil: opt(num), outcomeUnknown: opt(bool),
+});
+const tokens = obj<AgentTokens>({ input: num, output: num, cacheRead: num, cacheWrite: num });
+const toolCard = obj<AgentToolCard>({
+  id: text, step: num, name: text, summary: text,
+  status: oneOf(['proposed', 'asking', 'running', 'done', 'error', 'refused'] as const),
+  ask: opt(obj<NonNullable<AgentToolCard['ask']>>({ kind: oneOf(['approve', 'review'] as const), reason: text, command: opt(text), paths: opt(many(text)) })),
+  note: opt(text), progress: opt(text), result: opt(text), resultTruncated: opt(bool), textAt: opt(num),
+});
+const stepUsage = obj<AgentStepUsage>({ step: num, tokens });
+const turnEnd = obj<AgentTurnEnd>({ reason: text, message: text, retry: bool });
+const turnInfo = obj<AgentTurnInfo>({
+  turnId: text, tools: many(toolCard), steps: many(stepUsage), tokens: opt(tokens), notes: opt(many(text)), end: opt(turnEnd),
+  waitUntil: opt(num), restored: opt(bool),
+});
+const change = obj<PendingChangeView>({
+  id: text, kind: oneOf(['edit', 'create', 'delete'] as const), path: text, added: num, removed: num, toolUseId: opt(text),
+});
+const availability: Check<AgentAvailability> = anyOf<AgentAvailability>(
+  obj<{ ok: true }>({ ok: oneOf([true] as const) }),
+  obj<{ ok: false; reason: string }>({ ok: oneOf([false] as const), reason: text }),
+);
+const messageStatus = oneOf<ChatMessageStatus>(['streaming', 'complete', 'stopped', 'cutOff', 'error', 'queued']);
+const message = obj<ChatMessage>({
+  id: text, role: oneOf(['user', 'assistant'] as const), text, thinking: opt(text), attachments: opt(many(attachment)), status: messageStatus,
+  model: opt(text), usage: opt(usage), stopReason: opt(nullable(text)), error: opt(errorCard), createdAt: num, agent: opt(turnInfo),
+});
+const conversation = obj<ConversationSummary>({ id: text, title: text, updatedAt: num, messageCount: num, mode: opt(oneOf(CHAT_MODES)) });
+const settings = obj<ConversationSettings>({ model: text, maxTokens: num, systemPrompt: text });
+const model = obj<ModelOption>({ id: text });
+const chatSnapshot = obj<ChatSnapshot>({
+  conversations: many(conversation), activeId: text, messages: many(message), settings, models: many(model), modelsProblem: opt(text),
+  busy: bool, attachments: many(attachment), mode: opt(oneOf(CHAT_MODES)), agent: opt(availability), changes: opt(many(change)),
+});
+const inConversation = { conversationId: text, messageId: text };
+const nothing: Fields<object> = {};
 
-/** Field checks per message type: every field of the message must be listed (unknown fields are rejected). */
-const SHAPES: Record<WebviewToHostType, Record<string, Check>> = {
-  ready: {},
-  send: { text: str(LIMITS.text) },
-  stop: {},
-  regenerate: { messageId: id },
-  editAndResend: { messageId: id, text: str(LIMITS.text, 1) },
-  continue: { messageId: id },
-  newConversation: {},
-  selectConversation: { conversationId: id },
-  deleteConversation: { conversationId: id },
-  searchConversations: { query: str(LIMITS.query) },
-  setModel: { model: str(LIMITS.model) },
-  setMaxTokens: { maxTokens: positiveInt(LIMITS.maxTokens) },
-  setSystemPrompt: { systemPrompt: str(LIMITS.systemPrompt) },
-  removeAttachment: { attachmentId: id },
-  copy: { text: str(LIMITS.code) },
-  insertCode: { code: str(LIMITS.code), languageId: optional(languageId) },
-  openCodeInEditor: { code: str(LIMITS.code), languageId: optional(languageId) },
-  openLink: { href: str(LIMITS.href, 1) },
-  errorAction: { messageId: id, action: oneOf(ERROR_ACTIONS) },
-  setMode: { mode: oneOf(CHAT_MODES) },
-  approval: { toolUseId: id, approved: (v) => typeof v === 'boolean' },
-  change: { changeId: id, action: oneOf(CHANGE_ACTIONS) },
-  changesAll: { action: oneOf(['accept', 'reject'] as const) },
-  restoreCheckpoint: { messageId: id },
+export const chatProtocol: Protocol<ChatShapes> = {
+  name: 'chat',
+  toWebview: {
+    snapshot: { snapshot: chatSnapshot },
+    conversations: { conversations: many(conversation), activeId: text },
+    messageAppended: { conversationId: text, message },
+    messageUpdated: { conversationId: text, message },
+    messagesTruncated: { conversationId: text, fromMessageId: text },
+    streamDelta: { ...inConversation, text: opt(text), thinking: opt(text) },
+    streamFinished: {
+      ...inConversation, status: oneOf(['complete', 'stopped', 'cutOff', 'error'] as const), usage: opt(usage),
+      stopReason: opt(nullable(text)), model: opt(text),
+    },
+    errorCard: { ...inConversation, card: nullable(errorCard) },
+    models: { models: many(model), problem: opt(text) },
+    settings: { conversationId: text, settings, warning: opt(text) },
+    busy: { busy: bool },
+    attachments: { attachments: many(attachment) },
+    focusInput: nothing,
+    showConversations: nothing,
+    mode: { conversationId: text, mode: oneOf(CHAT_MODES) },
+    agentAvailability: { availability },
+    agentTool: { ...inConversation, tool: toolCard },
+    agentUsage: { ...inConversation, step: stepUsage, turn: tokens },
+    agentWait: { ...inConversation, until: nullable(num) },
+    agentNote: { ...inConversation, note: text },
+    agentEnd: { ...inConversation, end: turnEnd },
+    agentRestored: inConversation,
+    changes: { changes: many(change) },
+  },
+  toHost: {},
+  requests: {
+    send: { params: { text: str(LIMITS.text) }, result: none },
+    stop: { params: nothing, result: none },
+    regenerate: { params: { messageId: id }, result: none },
+    editAndResend: { params: { messageId: id, text: str(LIMITS.text, 1) }, result: none },
+    continue: { params: { messageId: id }, result: none },
+    newConversation: { params: nothing, result: none },
+    selectConversation: { params: { conversationId: id }, result: none },
+    deleteConversation: { params: { conversationId: id }, result: none },
+    searchConversations: { params: { query: str(LIMITS.query) }, result: many(conversation), timeoutMs: 30_000 },
+    setModel: { params: { model: str(LIMITS.model) }, result: none },
+    setMaxTokens: { params: { maxTokens: int(1, LIMITS.maxTokens) }, result: none },
+    setSystemPrompt: { params: { systemPrompt: str(LIMITS.systemPrompt) }, result: none },
+    removeAttachment: { params: { attachmentId: id }, result: none },
+    copy: { params: { text: str(LIMITS.code) }, result: none },
+    insertCode: { params: { code: str(LIMITS.code), languageId: opt(languageId) }, result: none },
+    openCodeInEditor: { params: { code: str(LIMITS.code), languageId: opt(languageId) }, result: none },
+    openLink: { params: { href: str(LIMITS.href, 1) }, result: none },
+    errorAction: { params: { messageId: id, action: oneOf(ERROR_ACTIONS) }, result: none },
+    setMode: { params: { mode: oneOf(CHAT_MODES) }, result: none },
+    approval: { params: { toolUseId: id, approved: bool }, result: none },
+    change: { params: { changeId: id, action: oneOf(CHANGE_ACTIONS) }, result: none },
+    changesAll: { params: { action: oneOf(['accept', 'reject'] as const) }, result: none },
+    restoreCheckpoint: { params: { messageId: id }, result: none },
+  },
 };
 
-/** True only for a well-formed message of the chat webview: known type, every field typed and bounded, nothing extra. */
-export function isWebviewToHostMessage(value: unknown): value is WebviewToHostMessage {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const record = value as Record<string, unknown>;
-  const type = record.type;
-  if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(SHAPES, type)) return false;
-  if (!id(record.requestId)) return false;
-  const shape = SHAPES[type as WebviewToHostType];
-  for (const key of Object.keys(record)) {
-    if (key !== 'type' && key !== 'requestId' && !Object.prototype.hasOwnProperty.call(shape, key)) return false;
-  }
-  return Object.entries(shape).every(([key, check]) => check(record[key]));
-}
+export const chatGuard = guard(chatProtocol);

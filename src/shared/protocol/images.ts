@@ -1,5 +1,7 @@
-// Owned by the images feature: messages of the image panel webview, both directions, plus the runtime
-// guard the host applies to every message it receives (the webview is treated as untrusted input).
+// Messages of the image panel webview, both directions, declared once as a Protocol (./channel.ts): the host
+// validates every incoming message with imagesGuard.toHost (the webview is untrusted input), the webview every
+// host message with imagesGuard.toWebview.
+import { arr, bool, guard, int, num, obj, oneOf, opt, str, type Check, type MessageOf, type Protocol, type RequestOf, type ToHost } from './channel';
 
 export type ImageMode = 'generate' | 'edit';
 export type InputSlot = 'source' | 'mask' | 'reference';
@@ -68,69 +70,95 @@ export interface PanelSnapshot {
   outputFolder: string;
 }
 
-export type HostToImagesMessage =
-  | { type: 'snapshot'; snapshot: PanelSnapshot }
-  | { type: 'models'; models: string[]; notice?: string }
-  | { type: 'gallery'; items: GalleryItem[] }
-  | { type: 'task'; task: TaskView }
-  | { type: 'picked'; slot: InputSlot; file: PickedFile }
-  | { type: 'prefill'; form: ImageForm }
-  | { type: 'submitted'; requestId: string; ok: boolean; message?: string };
-
-export type ImagesToHostMessage =
-  | { type: 'ready' }
-  | { type: 'submit'; requestId: string; form: ImageForm }
-  | { type: 'pick'; slot: InputSlot }
-  | { type: 'unpick'; slot: InputSlot; path?: string }
-  | { type: 'galleryAction'; action: GalleryAction; id: string }
-  | { type: 'cancelTask'; localId: string }
-  | { type: 'resumeTask'; localId: string }
-  | { type: 'refreshModels' }
-  | { type: 'refreshGallery' }
-  | { type: 'formChanged'; form: ImageForm };
-
 export const GALLERY_ACTIONS = ['insert', 'reveal', 'open', 'copyPath', 'rerun'] as const;
 export type GalleryAction = (typeof GALLERY_ACTIONS)[number];
 
+export type ImagesToWebview = {
+  snapshot: { snapshot: PanelSnapshot };
+  models: { models: string[]; notice?: string };
+  gallery: { items: GalleryItem[] };
+  task: { task: TaskView };
+  picked: { slot: InputSlot; file: PickedFile };
+  prefill: { form: ImageForm };
+};
+
+export type ImagesToHostNotifications = {
+  pick: { slot: InputSlot };
+  unpick: { slot: InputSlot; path?: string };
+  galleryAction: { action: GalleryAction; id: string };
+  cancelTask: { localId: string };
+  resumeTask: { localId: string };
+  refreshModels: object;
+  refreshGallery: object;
+  formChanged: { form: ImageForm };
+};
+
+/** How a submitted request ended: saved (ok), or why not, in words. */
+export interface SubmitResult {
+  ok: boolean;
+  message?: string;
+}
+
+export type ImagesRequests = {
+  /** Runs the whole request (cost confirmation, the task, saving): no timeout. */
+  submit: { params: { form: ImageForm }; result: SubmitResult };
+};
+
+export type ImagesShapes = { toWebview: ImagesToWebview; toHost: ImagesToHostNotifications; requests: ImagesRequests };
+
+export type HostToImagesMessage = MessageOf<ImagesToWebview>;
+export type ImagesToHostMessage = ToHost<ImagesShapes>;
+export type ImagesRequest = RequestOf<ImagesShapes>;
+
 const MAX_TEXT = 32_000;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isShortString = (v: unknown, max = 1000): v is string => typeof v === 'string' && v.length <= max;
-const isSlot = (v: unknown): v is InputSlot => v === 'source' || v === 'mask' || v === 'reference';
+const short = (max = 1000) => str(max);
+const slot = oneOf<InputSlot>(['source', 'mask', 'reference']);
+// What the host sends is checked for shape, not bounded.
+const text = str(Number.MAX_SAFE_INTEGER);
+const many = <T>(check: Check<T>) => arr(check, 1_000_000);
 
-/** Runtime check of a form coming from the webview. */
-export function isImageForm(value: unknown): value is ImageForm {
-  if (!isObject(value)) return false;
-  const f = value;
-  return (f.mode === 'generate' || f.mode === 'edit') &&
-    isShortString(f.prompt, MAX_TEXT) && isShortString(f.model, 200) && isShortString(f.size, 20) && isShortString(f.quality, 20) &&
-    typeof f.n === 'number' && Number.isInteger(f.n) && f.n >= 1 && f.n <= 10 &&
-    (f.source === undefined || isShortString(f.source)) && (f.mask === undefined || isShortString(f.mask)) &&
-    Array.isArray(f.references) && f.references.length <= 16 && f.references.every((r) => isShortString(r));
-}
+/** A form coming from the webview: every field typed and bounded. */
+export const imageForm = obj<ImageForm>({
+  mode: oneOf(['generate', 'edit'] as const), prompt: short(MAX_TEXT), model: short(200), size: short(20), quality: short(20),
+  n: int(1, 10), source: opt(short()), mask: opt(short()), references: arr(short(), 16),
+});
+const galleryItem = obj<GalleryItem>({
+  id: text, path: text, prompt: text, model: text, size: opt(text), quality: opt(text), createdAt: text,
+  kind: oneOf(['generation', 'edit'] as const), thumbnail: opt(text),
+});
+const taskView = obj<TaskView>({
+  localId: text, taskId: opt(text), prompt: text, model: text,
+  state: oneOf<TaskViewState>(['submitting', 'pending', 'cancelled', 'saving', 'saved', 'failed', 'expired', 'unknown']),
+  progress: opt(num), message: opt(text), submittedAt: text,
+});
+const panelSnapshot = obj<PanelSnapshot>({
+  models: many(text), modelsNotice: opt(text), sizes: many(text), qualities: many(text), form: imageForm, gallery: many(galleryItem),
+  tasks: many(taskView), requestMode: oneOf(['async', 'sync'] as const), folderName: opt(text), outputFolder: text,
+});
 
-/** The host's guard: true only for a well-formed message of this protocol. */
-export function isImagesToHostMessage(value: unknown): value is ImagesToHostMessage {
-  if (!isObject(value) || typeof value.type !== 'string') return false;
-  const m = value;
-  switch (m.type) {
-    case 'ready':
-    case 'refreshModels':
-    case 'refreshGallery':
-      return true;
-    case 'submit':
-      return isShortString(m.requestId, 100) && isImageForm(m.form);
-    case 'formChanged':
-      return isImageForm(m.form);
-    case 'pick':
-      return isSlot(m.slot);
-    case 'unpick':
-      return isSlot(m.slot) && (m.path === undefined || isShortString(m.path));
-    case 'galleryAction':
-      return (GALLERY_ACTIONS as readonly unknown[]).includes(m.action) && isShortString(m.id, 200);
-    case 'cancelTask':
-    case 'resumeTask':
-      return isShortString(m.localId, 100);
-    default:
-      return false;
-  }
-}
+export const imagesProtocol: Protocol<ImagesShapes> = {
+  name: 'images',
+  toWebview: {
+    snapshot: { snapshot: panelSnapshot },
+    models: { models: many(text), notice: opt(text) },
+    gallery: { items: many(galleryItem) },
+    task: { task: taskView },
+    picked: { slot, file: obj<PickedFile>({ path: text, thumbnail: opt(text) }) },
+    prefill: { form: imageForm },
+  },
+  toHost: {
+    pick: { slot },
+    unpick: { slot, path: opt(short()) },
+    galleryAction: { action: oneOf(GALLERY_ACTIONS), id: short(200) },
+    cancelTask: { localId: short(100) },
+    resumeTask: { localId: short(100) },
+    refreshModels: {},
+    refreshGallery: {},
+    formChanged: { form: imageForm },
+  },
+  requests: {
+    submit: { params: { form: imageForm }, result: obj<SubmitResult>({ ok: bool, message: opt(text) }) },
+  },
+};
+
+export const imagesGuard = guard(imagesProtocol);

@@ -3,27 +3,32 @@
 // is untrusted and goes into the DOM as text only (textContent), never as HTML; no link is ever made of it.
 import type { AgentStepUsage, AgentTokens, AgentToolCard, AgentTurnEnd, AgentTurnInfo, PendingChangeView } from '../../shared/protocol/chat';
 import { renderMarkdown } from './markdown';
-import { el, textButton } from './dom';
+import { el, textButton } from '../common/dom';
+import { t, type WebviewStringKey } from '../common/strings';
 
-const STATUS_LABELS: Record<AgentToolCard['status'], string> = {
-  proposed: 'proposed', asking: 'waiting for you', running: 'running', done: 'done', error: 'error', refused: 'refused',
+const STATUS_LABELS: Record<AgentToolCard['status'], WebviewStringKey> = {
+  proposed: 'agent.status.proposed', asking: 'agent.status.asking', running: 'agent.status.running', done: 'agent.status.done',
+  error: 'agent.status.error', refused: 'agent.status.refused',
 };
 
 const STATUS_ICONS: Record<AgentToolCard['status'], string> = {
   proposed: 'circle-outline', asking: 'question', running: 'loading', done: 'check', error: 'error', refused: 'circle-slash',
 };
 
-const END_LABELS: Record<string, string> = {
-  end_turn: 'Finished', stop_sequence: 'Finished', max_tokens: 'Stopped at the max tokens limit', refusal: 'The model refused',
-  step_budget: 'Step budget reached', token_budget: 'Token budget reached', context_full: 'Context window full', stopped: 'Stopped',
-  outcome_unknown: 'Outcome unknown', rate_limited: 'Rate limited', error: 'Failed',
+const END_LABELS: Record<string, WebviewStringKey> = {
+  end_turn: 'agent.end.finished', stop_sequence: 'agent.end.finished', max_tokens: 'agent.end.max_tokens', refusal: 'agent.end.refusal',
+  step_budget: 'agent.end.step_budget', token_budget: 'agent.end.token_budget', context_full: 'agent.end.context_full', stopped: 'agent.end.stopped',
+  outcome_unknown: 'agent.end.outcome_unknown', rate_limited: 'agent.end.rate_limited', error: 'agent.end.error',
 };
+
+/** The end reason in words (an unknown reason as the host named it). */
+const endLabel = (reason: string): string => (reason in END_LABELS ? t(END_LABELS[reason]) : reason);
 
 const format = (n: number): string => n.toLocaleString('en-US');
 
 /** "in 1,234 · out 56 · cache read 1,000 · cache write 200" */
-export function tokensText(t: AgentTokens): string {
-  return `in ${format(t.input)} · out ${format(t.output)} · cache read ${format(t.cacheRead)} · cache write ${format(t.cacheWrite)}`;
+export function tokensText(tokens: AgentTokens): string {
+  return t('agent.tokens', format(tokens.input), format(tokens.output), format(tokens.cacheRead), format(tokens.cacheWrite));
 }
 
 /** The agent part of one answer (below its text). Cards are updated one at a time, never the whole turn. */
@@ -75,7 +80,7 @@ export class AgentSection {
       else if (live) this.relayout?.();
     }
     if (live && card.status === 'asking' && card.ask?.kind === 'approve') {
-      this.announce(`Approval needed: ${card.name} ${card.ask.command ?? card.summary}`);
+      this.announce(t('agent.approvalNeeded', card.name, card.ask.command ?? card.summary));
     }
   }
 
@@ -104,7 +109,7 @@ export class AgentSection {
     this.info.end = end;
     this.setWait(null);
     this.renderEnd();
-    this.announce(`${END_LABELS[end.reason] ?? end.reason}. ${end.message}`);
+    this.announce(t('agent.endAnnounce', endLabel(end.reason), end.message));
   }
 
   setRestored(): void {
@@ -153,13 +158,13 @@ export class AgentSection {
   }
 
   private renderCost(): void {
-    const t = this.info.tokens;
-    if (!t) {
+    const turn = this.info.tokens;
+    if (!turn) {
       this.cost.replaceChildren();
       return;
     }
-    const steps = el('ol', { className: 'agent-steps' }, ...this.info.steps.map((s) => el('li', { text: `Step ${s.step}: ${tokensText(s.tokens)}` })));
-    const details = el('details', {}, el('summary', { text: `Turn tokens: ${tokensText(t)}` }), steps);
+    const steps = el('ol', { className: 'agent-steps' }, ...this.info.steps.map((s) => el('li', { text: t('agent.step', s.step, tokensText(s.tokens)) })));
+    const details = el('details', {}, el('summary', { text: t('agent.turnTokens', tokensText(turn)) }), steps);
     this.cost.replaceChildren(details);
   }
 
@@ -169,14 +174,14 @@ export class AgentSection {
       this.end.replaceChildren();
       return;
     }
-    const label = END_LABELS[end.reason] ?? end.reason;
+    const label = endLabel(end.reason);
     const line = el('div', { className: `agent-end-line reason-${end.reason.replace(/[^a-z_]/g, '')}`, attrs: { 'data-reason': end.reason } },
-      el('strong', { text: `${label}. ` }), el('span', { text: end.message }));
+      el('strong', { text: `${t('agent.endLabel', label)} ` }), el('span', { text: end.message }));
     const actions = el('div', { className: 'agent-actions' });
     // Never automatic: the user decides whether the question goes out again (a new, billable turn).
-    if (end.retry) actions.append(textButton('Retry', 'regenerate', { 'data-message-id': this.messageId, title: 'Send the question again as a new agent turn' }));
-    if (this.info.restored) actions.append(el('span', { className: 'badge restored', text: 'Workspace restored to before this turn' }));
-    else actions.append(textButton('Restore to before this turn', 'restoreCheckpoint', { 'data-message-id': this.messageId }));
+    if (end.retry) actions.append(textButton(t('agent.retry'), 'regenerate', { 'data-message-id': this.messageId, title: t('agent.retryTitle') }));
+    if (this.info.restored) actions.append(el('span', { className: 'badge restored', text: t('agent.restored') }));
+    else actions.append(textButton(t('agent.restore'), 'restoreCheckpoint', { 'data-message-id': this.messageId }));
     this.end.replaceChildren(line, actions);
   }
 }
@@ -191,20 +196,20 @@ function renderCard(card: AgentToolCard, node?: HTMLElement): HTMLElement {
   const wasOpen = root.querySelector<HTMLDetailsElement>('details.tool-result')?.open ?? false;
   root.dataset.toolId = card.id;
   root.dataset.status = card.status;
-  root.setAttribute('aria-label', `Tool ${card.name}: ${STATUS_LABELS[card.status]}`);
+  root.setAttribute('aria-label', t('agent.toolLabel', card.name, t(STATUS_LABELS[card.status])));
   const head = el('div', { className: 'tool-head' },
     el('span', { className: `codicon codicon-${STATUS_ICONS[card.status]}${card.status === 'running' ? ' codicon-modifier-spin' : ''}`, attrs: { 'aria-hidden': 'true' } }),
     el('span', { className: 'tool-name', text: card.name }),
     el('span', { className: 'tool-target', text: card.summary, attrs: { title: card.summary } }),
-    el('span', { className: 'tool-status', text: STATUS_LABELS[card.status] }));
+    el('span', { className: 'tool-status', text: t(STATUS_LABELS[card.status]) }));
   const parts: HTMLElement[] = [head];
   if (card.status === 'asking' && card.ask) parts.push(renderAsk(card));
   if (card.note) parts.push(el('div', { className: 'tool-note', text: card.note }));
-  if (card.progress && card.status === 'running') parts.push(el('pre', { className: 'tool-progress', text: card.progress, attrs: { 'aria-label': 'Output so far' } }));
+  if (card.progress && card.status === 'running') parts.push(el('pre', { className: 'tool-progress', text: card.progress, attrs: { 'aria-label': t('agent.outputSoFar') } }));
   if (card.result !== undefined) {
     const details = el('details', { className: 'tool-result' },
-      el('summary', { text: card.status === 'error' ? 'Error' : 'Result' }),
-      el('pre', { text: card.result + (card.resultTruncated ? '\n… (preview shortened; the model got the whole result)' : '') }));
+      el('summary', { text: card.status === 'error' ? t('agent.error') : t('agent.result') }),
+      el('pre', { text: card.result + (card.resultTruncated ? `\n${t('agent.previewShortened')}` : '') }));
     details.open = wasOpen;
     parts.push(details);
   }
@@ -215,16 +220,16 @@ function renderCard(card: AgentToolCard, node?: HTMLElement): HTMLElement {
 /** The approval prompt: the exact command or paths and the policy's reason, then Approve / Deny. */
 function renderAsk(card: AgentToolCard): HTMLElement {
   const ask = card.ask!;
-  const box = el('div', { className: 'tool-ask', attrs: { role: 'group', 'aria-label': `Approval for ${card.name}` } });
-  if (ask.command !== undefined) box.append(el('div', { className: 'ask-label', text: 'Command:' }), el('pre', { className: 'ask-command', text: ask.command }));
-  if (ask.paths && ask.paths.length > 0) box.append(el('div', { className: 'ask-label', text: ask.paths.length === 1 ? 'Path:' : 'Paths:' }), el('pre', { className: 'ask-paths', text: ask.paths.join('\n') }));
-  box.append(el('div', { className: 'ask-reason', text: `Asks because ${ask.reason}` }));
+  const box = el('div', { className: 'tool-ask', attrs: { role: 'group', 'aria-label': t('agent.approvalFor', card.name) } });
+  if (ask.command !== undefined) box.append(el('div', { className: 'ask-label', text: t('agent.command') }), el('pre', { className: 'ask-command', text: ask.command }));
+  if (ask.paths && ask.paths.length > 0) box.append(el('div', { className: 'ask-label', text: ask.paths.length === 1 ? t('agent.path') : t('agent.paths') }), el('pre', { className: 'ask-paths', text: ask.paths.join('\n') }));
+  box.append(el('div', { className: 'ask-reason', text: t('agent.asksBecause', ask.reason) }));
   if (ask.kind === 'approve') {
     box.append(el('div', { className: 'ask-actions' },
-      textButton('Approve', 'approve', { 'data-tool-id': card.id }, false),
-      textButton('Deny', 'deny', { 'data-tool-id': card.id })));
+      textButton(t('agent.approve'), 'approve', { 'data-tool-id': card.id }, false),
+      textButton(t('agent.deny'), 'deny', { 'data-tool-id': card.id })));
   } else {
-    box.append(el('div', { className: 'ask-review', text: 'Review the diff, then Accept or Reject it under Pending changes.' }));
+    box.append(el('div', { className: 'ask-review', text: t('agent.reviewDiff') }));
   }
   return box;
 }
@@ -239,26 +244,25 @@ export class ChangesView {
     this.heading = el('span', { className: 'changes-title' });
     this.list = el('ul', { className: 'changes-list' });
     const head = el('div', { className: 'changes-head' }, this.heading,
-      textButton('Accept all', 'changesAll', { 'data-change-action': 'accept' }, false),
-      textButton('Reject all', 'changesAll', { 'data-change-action': 'reject' }));
-    this.element = el('section', { className: 'changes', attrs: { 'aria-label': 'Pending changes' } }, head, this.list);
+      textButton(t('changes.acceptAll'), 'changesAll', { 'data-change-action': 'accept' }, false),
+      textButton(t('changes.rejectAll'), 'changesAll', { 'data-change-action': 'reject' }));
+    this.element = el('section', { className: 'changes', attrs: { 'aria-label': t('changes.pending') } }, head, this.list);
     this.element.hidden = true;
   }
 
   set(changes: PendingChangeView[]): void {
     this.element.hidden = changes.length === 0;
-    this.heading.textContent = `Pending changes (${changes.length})`;
+    this.heading.textContent = t('changes.pendingCount', changes.length);
     this.list.replaceChildren(...changes.map((c) => {
-      const verb = c.kind === 'create' ? 'new file' : c.kind === 'delete' ? 'delete' : 'edit';
       const ids = { 'data-change-id': c.id };
       return el('li', { className: 'change', attrs: { 'data-change-id': c.id } },
         el('span', { className: `codicon codicon-${c.kind === 'create' ? 'new-file' : c.kind === 'delete' ? 'trash' : 'diff'}`, attrs: { 'aria-hidden': 'true' } }),
-        el('span', { className: 'change-path', text: c.path, attrs: { title: `${c.path} (${verb})` } }),
-        el('span', { className: 'change-stats', text: `+${c.added} −${c.removed}`, attrs: { 'aria-label': `${c.added} lines added, ${c.removed} removed` } }),
+        el('span', { className: 'change-path', text: c.path, attrs: { title: t(`changes.title.${c.kind}`, c.path) } }),
+        el('span', { className: 'change-stats', text: `+${c.added} −${c.removed}`, attrs: { 'aria-label': t('changes.stats', c.added, c.removed) } }),
         el('span', { className: 'change-actions' },
-          textButton('Open diff', 'change', { ...ids, 'data-change-action': 'open', 'aria-label': `Open diff of ${c.path}` }),
-          textButton('Accept', 'change', { ...ids, 'data-change-action': 'accept', 'aria-label': `Accept ${verb} of ${c.path}` }, false),
-          textButton('Reject', 'change', { ...ids, 'data-change-action': 'reject', 'aria-label': `Reject ${verb} of ${c.path}` })));
+          textButton(t('changes.openDiff'), 'change', { ...ids, 'data-change-action': 'open', 'aria-label': t('changes.openDiffOf', c.path) }),
+          textButton(t('changes.accept'), 'change', { ...ids, 'data-change-action': 'accept', 'aria-label': t(`changes.accept.${c.kind}`, c.path) }, false),
+          textButton(t('changes.reject'), 'change', { ...ids, 'data-change-action': 'reject', 'aria-label': t(`changes.reject.${c.kind}`, c.path) })));
     }));
   }
 }

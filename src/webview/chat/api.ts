@@ -1,14 +1,10 @@
-// The webview's only channel: acquireVsCodeApi().postMessage with typed messages and request ids.
-import type { HostToWebviewMessage, WebviewToHostMessage } from '../../shared/protocol/chat';
+// The chat page's end of the one channel (../common/channel.ts): requests to the host and the draft kept in webview state.
+import { chatGuard, type ChatShapes, type WebviewToHostMessage } from '../../shared/protocol/chat';
+import { Channel, getState, RequestError, setState } from '../common/channel';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
+export const channel = new Channel<ChatShapes>(chatGuard);
 
-declare function acquireVsCodeApi(): VsCodeApi;
-
+/** A request as the page writes it: its type and params (the channel adds the request id). */
 type Outgoing = WebviewToHostMessage extends infer M ? (M extends { requestId: string } ? Omit<M, 'requestId'> : never) : never;
 
 export interface DraftState {
@@ -16,29 +12,27 @@ export interface DraftState {
   showConversations?: boolean;
 }
 
-let counter = 0;
-const api = acquireVsCodeApi();
+let showRefusal: (text: string) => void = () => undefined;
 
-/** Posts a message to the host with a fresh request id; returns the id. */
-export function post(message: Outgoing): string {
-  const requestId = `r${Date.now().toString(36)}-${(counter++).toString(36)}`;
-  api.postMessage({ ...message, requestId });
-  return requestId;
+/** Where a refused request's words go (the notice above the composer). */
+export function onRefusal(show: (text: string) => void): void {
+  showRefusal = show;
 }
 
-export function onHostMessage(handler: (message: HostToWebviewMessage) => void): void {
-  window.addEventListener('message', (event: MessageEvent) => {
-    const data = event.data as HostToWebviewMessage | undefined;
-    if (data && typeof data === 'object' && typeof data.type === 'string') handler(data);
+/** Sends a request whose effect comes back as host messages; a refusal is shown. */
+export function post(message: Outgoing): void {
+  const { type, ...params } = message;
+  channel.request(type, params as never).catch((error: unknown) => {
+    if (error instanceof RequestError && error.message) showRefusal(error.message);
   });
 }
 
 /** Only the draft and UI toggles live in the webview state; conversations live in the host. */
 export function loadDraft(): DraftState {
-  const state = api.getState();
+  const state = getState();
   return state && typeof state === 'object' ? (state as DraftState) : {};
 }
 
 export function saveDraft(state: DraftState): void {
-  api.setState(state);
+  setState(state);
 }

@@ -1,7 +1,8 @@
 // The input area: attachments, the question, Send / Stop, and the conversation's settings.
 import type { AgentAvailability, ChatAttachment, ChatMode, ConversationSettings, ModelOption } from '../../shared/protocol/chat';
 import { post } from './api';
-import { el, iconButton } from './dom';
+import { el, iconButton } from '../common/dom';
+import { t } from '../common/strings';
 import { attachmentChips } from './messageView';
 
 export class Composer {
@@ -23,25 +24,25 @@ export class Composer {
   private busy = false;
 
   constructor(private readonly onDraft: (text: string) => void) {
-    this.chips = el('div', { className: 'chips', attrs: { 'aria-label': 'Attachments' } });
-    this.input = el('textarea', { className: 'input', attrs: { rows: '3', 'aria-label': 'Ask a question (Enter sends, Shift+Enter adds a line, Escape stops)', placeholder: 'Ask a question…' } });
-    this.sendButton = iconButton('send', 'Send (Enter)', 'send');
-    this.stopButton = iconButton('debug-stop', 'Stop (Escape)', 'stop');
+    this.chips = el('div', { className: 'chips', attrs: { 'aria-label': t('chat.attachments') } });
+    this.input = el('textarea', { className: 'input', attrs: { rows: '3', 'aria-label': t('chat.inputLabel'), placeholder: t('chat.inputPlaceholder') } });
+    this.sendButton = iconButton('send', t('chat.send'), 'send');
+    this.stopButton = iconButton('debug-stop', t('chat.stop'), 'stop');
     this.stopButton.hidden = true;
     this.modelList = el('datalist', { attrs: { id: 'model-options' } });
-    this.model = el('input', { className: 'model', attrs: { list: 'model-options', 'aria-label': 'Model', spellcheck: 'false', placeholder: 'model id' } });
-    this.maxTokens = el('input', { className: 'max-tokens', attrs: { type: 'number', min: '1', max: '1000000', 'aria-label': 'Max tokens', title: 'Max tokens' } });
-    this.systemPrompt = el('textarea', { className: 'system-prompt', attrs: { rows: '3', 'aria-label': 'System prompt for this conversation', placeholder: 'System prompt for this conversation' } });
+    this.model = el('input', { className: 'model', attrs: { list: 'model-options', 'aria-label': t('chat.model'), spellcheck: 'false', placeholder: t('chat.modelPlaceholder') } });
+    this.maxTokens = el('input', { className: 'max-tokens', attrs: { type: 'number', min: '1', max: '1000000', 'aria-label': t('chat.maxTokens'), title: t('chat.maxTokens') } });
+    this.systemPrompt = el('textarea', { className: 'system-prompt', attrs: { rows: '3', 'aria-label': t('chat.systemPromptLabel'), placeholder: t('chat.systemPromptLabel') } });
     this.warning = el('div', { className: 'warning', attrs: { role: 'status' } });
-    this.mode = el('select', { className: 'mode', attrs: { 'aria-label': 'Mode: Ask answers; Agent reads files, proposes edits and runs commands after approval', title: 'Mode' } },
-      el('option', { text: 'Ask', attrs: { value: 'ask' } }), el('option', { text: 'Agent', attrs: { value: 'agent' } }));
+    this.mode = el('select', { className: 'mode', attrs: { 'aria-label': t('chat.modeLabel'), title: t('chat.mode') } },
+      el('option', { text: t('chat.modeAsk'), attrs: { value: 'ask' } }), el('option', { text: t('chat.modeAgent'), attrs: { value: 'agent' } }));
     this.modeNote = el('div', { className: 'mode-note', attrs: { role: 'status' } });
     const settings = el('details', { className: 'settings' },
-      el('summary', { text: 'System prompt' }), this.systemPrompt);
+      el('summary', { text: t('chat.systemPrompt') }), this.systemPrompt);
     const toolbar = el('div', { className: 'toolbar' },
       this.mode,
       el('label', { className: 'field' }, el('span', { className: 'codicon codicon-sparkle', attrs: { 'aria-hidden': 'true' } }), this.model),
-      el('label', { className: 'field' }, el('span', { text: 'max', attrs: { 'aria-hidden': 'true' } }), this.maxTokens),
+      el('label', { className: 'field' }, el('span', { text: t('chat.maxShort'), attrs: { 'aria-hidden': 'true' } }), this.maxTokens),
       el('span', { className: 'spacer' }), this.stopButton, this.sendButton);
     this.element = el('div', { className: 'composer' }, this.chips, this.input, toolbar, this.modeNote, this.modelList, this.warning, settings);
     this.wire();
@@ -66,7 +67,7 @@ export class Composer {
     this.currentMode = mode;
     this.mode.value = mode;
     this.element.dataset.mode = mode;
-    this.input.placeholder = mode === 'agent' ? 'Ask the agent to do something in this workspace…' : 'Ask a question…';
+    this.input.placeholder = mode === 'agent' ? t('chat.agentPlaceholder') : t('chat.inputPlaceholder');
     this.renderModeNote();
   }
 

@@ -1,7 +1,8 @@
 // The list of conversations: search (by title here; the host searches the text too), select, delete.
 import type { ConversationSummary } from '../../shared/protocol/chat';
-import { post } from './api';
-import { el, iconButton } from './dom';
+import { el, iconButton } from '../common/dom';
+import { t } from '../common/strings';
+import { channel } from './api';
 
 export class ConversationList {
   readonly element: HTMLElement;
@@ -9,16 +10,15 @@ export class ConversationList {
   private readonly list: HTMLElement;
   private all: ConversationSummary[] = [];
   private activeId = '';
-  private lastSearch = '';
+  /** The latest search: older replies that arrive later are not shown. */
+  private lastSearch = 0;
 
   constructor() {
-    this.search = el('input', { className: 'search', attrs: { type: 'search', 'aria-label': 'Search conversations', placeholder: 'Search conversations' } });
-    this.list = el('ul', { className: 'conversation-list', attrs: { 'aria-label': 'Conversations' } });
-    this.element = el('div', { className: 'conversations', attrs: { role: 'region', 'aria-label': 'Conversations' } }, this.search, this.list);
+    this.search = el('input', { className: 'search', attrs: { type: 'search', 'aria-label': t('chat.search'), placeholder: t('chat.search') } });
+    this.list = el('ul', { className: 'conversation-list', attrs: { 'aria-label': t('chat.conversations') } });
+    this.element = el('div', { className: 'conversations', attrs: { role: 'region', 'aria-label': t('chat.conversations') } }, this.search, this.list);
     this.element.hidden = true;
-    this.search.addEventListener('input', () => {
-      this.lastSearch = post({ type: 'searchConversations', query: this.search.value });
-    });
+    this.search.addEventListener('input', () => this.runSearch());
   }
 
   get visible(): boolean {
@@ -34,23 +34,27 @@ export class ConversationList {
     this.all = conversations;
     this.activeId = activeId;
     if (!this.search.value) this.render(conversations);
-    else this.lastSearch = post({ type: 'searchConversations', query: this.search.value });
+    else this.runSearch();
   }
 
-  showResults(requestId: string, conversations: ConversationSummary[]): void {
-    if (requestId === this.lastSearch) this.render(conversations);
+  /** Asks the host (it searches the text too); a failed or timed-out search leaves the list as it is. */
+  private runSearch(): void {
+    const search = ++this.lastSearch;
+    channel.request('searchConversations', { query: this.search.value }).then((conversations) => {
+      if (search === this.lastSearch) this.render(conversations);
+    }, () => undefined);
   }
 
   private render(conversations: ConversationSummary[]): void {
     if (conversations.length === 0) {
-      this.list.replaceChildren(el('li', { className: 'none', text: this.all.length ? 'No conversation matches.' : 'No conversations yet.' }));
+      this.list.replaceChildren(el('li', { className: 'none', text: this.all.length ? t('chat.noMatch') : t('chat.noConversations') }));
       return;
     }
     this.list.replaceChildren(...conversations.map((c) => {
-      const open = el('button', { className: 'conversation-open', text: c.title, attrs: { type: 'button', 'data-action': 'selectConversation', 'data-conversation-id': c.id, title: `${c.title} (${c.messageCount} messages, ${new Date(c.updatedAt).toLocaleString()})` } });
+      const open = el('button', { className: 'conversation-open', text: c.title, attrs: { type: 'button', 'data-action': 'selectConversation', 'data-conversation-id': c.id, title: t('chat.conversationTitle', c.title, c.messageCount, new Date(c.updatedAt).toLocaleString()) } });
       if (c.id === this.activeId) open.setAttribute('aria-current', 'true');
-      const mode = c.mode === 'agent' ? [el('span', { className: 'badge mode-badge', text: 'Agent', attrs: { title: 'Agent mode' } })] : [];
-      return el('li', {}, open, ...mode, iconButton('trash', `Delete "${c.title}"`, 'deleteConversation', { 'data-conversation-id': c.id }));
+      const mode = c.mode === 'agent' ? [el('span', { className: 'badge mode-badge', text: t('chat.modeAgent'), attrs: { title: t('chat.agentModeBadge') } })] : [];
+      return el('li', {}, open, ...mode, iconButton('trash', t('chat.deleteConversation', c.title), 'deleteConversation', { 'data-conversation-id': c.id }));
     }));
   }
 }

@@ -1,15 +1,16 @@
 // Inline error card: the advice, the facts support may see, and the actions of the spec's error table.
 import type { ErrorActionId, ErrorCard } from '../../shared/protocol/chat';
-import { el, textButton } from './dom';
+import { el, textButton } from '../common/dom';
+import { t, type WebviewStringKey } from '../common/strings';
 
-const ACTION_LABELS: Record<ErrorActionId, string> = {
-  replaceKey: 'Replace Key',
-  checkConnection: 'Check Connection',
-  openBaseUrlSetting: 'Fix Base URL',
-  retry: 'Retry',
-  refreshModels: 'Refresh Models',
-  openConsoleAdvice: 'What to Check in the Console',
-  showLog: 'Show Log',
+const ACTION_LABELS: Record<ErrorActionId, WebviewStringKey> = {
+  replaceKey: 'error.replaceKey',
+  checkConnection: 'error.checkConnection',
+  openBaseUrlSetting: 'error.openBaseUrlSetting',
+  retry: 'error.retry',
+  refreshModels: 'error.refreshModels',
+  openConsoleAdvice: 'error.openConsoleAdvice',
+  showLog: 'error.showLog',
 };
 
 export function renderErrorCard(card: ErrorCard, messageId: string): HTMLElement {
@@ -18,11 +19,11 @@ export function renderErrorCard(card: ErrorCard, messageId: string): HTMLElement
   root.append(el('div', { className: 'error-title' }, el('span', { className: `codicon codicon-${icon}`, attrs: { 'aria-hidden': 'true' } }), ` ${card.title}`));
   root.append(el('div', { className: 'error-detail', text: card.detail }));
   if (card.queuedUntil) root.append(el('div', { className: 'countdown', attrs: { 'data-until': String(card.queuedUntil), 'aria-live': 'off' } }));
-  const facts = [card.status !== undefined ? `HTTP ${card.status}` : '', card.requestId ? `request id ${card.requestId}` : ''].filter(Boolean);
+  const facts = [card.status !== undefined ? t('error.http', card.status) : '', card.requestId ? t('error.requestId', card.requestId) : ''].filter(Boolean);
   if (facts.length) root.append(el('div', { className: 'error-facts', text: facts.join(' · ') }));
   if (card.actions.length) {
     const actions = el('div', { className: 'error-actions' });
-    for (const action of card.actions) actions.append(textButton(ACTION_LABELS[action], 'errorAction', { 'data-error-action': action, 'data-message-id': messageId }, action !== card.actions[0]));
+    for (const action of card.actions) actions.append(textButton(t(ACTION_LABELS[action]), 'errorAction', { 'data-error-action': action, 'data-message-id': messageId }, action !== card.actions[0]));
     root.append(actions);
   }
   updateCountdowns(root);
@@ -34,7 +35,7 @@ export function updateCountdowns(root: ParentNode, now = Date.now()): boolean {
   let any = false;
   for (const node of Array.from(root.querySelectorAll<HTMLElement>('.countdown'))) {
     const seconds = Math.max(0, Math.ceil((Number(node.dataset.until) - now) / 1000));
-    node.textContent = seconds > 0 ? `Queued: sending again automatically in ${seconds} s (Stop cancels).` : 'Sending again…';
+    node.textContent = seconds > 0 ? t('error.queued', seconds) : t('error.sendingAgain');
     any = true;
   }
   return any;

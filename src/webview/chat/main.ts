@@ -1,232 +1,236 @@
-// Chat webview entry: builds the view, applies host messages, and turns clicks and keys into requests.
-// State lives in the host; on load the webview asks for a snapshot ('ready').
+// Chat webview entry: once the host's string table arrives (after 'ready'), builds the view, applies host messages,
+// and turns clicks and keys into requests. State lives in the host; after 'ready' it sends a snapshot.
 import type { HostToWebviewMessage } from '../../shared/protocol/chat';
+import { el, iconButton } from '../common/dom';
+import { t } from '../common/strings';
 import { ChangesView } from './agentView';
-import { loadDraft, onHostMessage, post, saveDraft } from './api';
+import { channel, loadDraft, onRefusal, post, saveDraft } from './api';
 import { Composer } from './composer';
 import { ConversationList } from './conversationList';
-import { el, iconButton } from './dom';
 import { vscodeLanguageId } from './highlight';
 import { MessageList } from './messageList';
 
-const draft = loadDraft();
-const title = el('h2', { className: 'title', text: 'Chat' });
-const conversations = new ConversationList();
-const messages = new MessageList();
-const composer = new Composer((text) => saveDraft({ ...loadDraft(), draft: text }));
-const changes = new ChangesView();
-const header = el('div', { className: 'header' }, title,
-  iconButton('history', 'Conversations', 'toggleConversations'), iconButton('add', 'New chat', 'newConversation'));
-const root = document.getElementById('root') ?? document.body;
-root.replaceChildren(el('div', { className: 'chat' }, header, conversations.element, messages.element, messages.live, changes.element, composer.element));
-composer.setText(draft.draft ?? '');
-let activeId = '';
-let busy = false;
+channel.connect(build);
 
-function apply(message: HostToWebviewMessage): void {
-  switch (message.type) {
-    case 'snapshot': {
-      const s = message.snapshot;
-      activeId = s.activeId;
-      title.textContent = s.conversations.find((c) => c.id === s.activeId)?.title ?? 'Chat';
-      conversations.set(s.conversations, s.activeId);
-      messages.reset(s.messages);
-      composer.setModels(s.models, s.modelsProblem);
-      composer.setSettings(s.settings);
-      composer.setAttachments(s.attachments);
-      composer.setMode(s.mode ?? 'ask');
-      composer.setAgentAvailability(s.agent ?? { ok: false, reason: 'Agent mode is not available.' });
-      changes.set(s.changes ?? []);
-      setBusy(s.busy);
-      return;
-    }
-    case 'mode':
-      if (message.conversationId === activeId) composer.setMode(message.mode);
-      return;
-    case 'agentAvailability':
-      return composer.setAgentAvailability(message.availability);
-    case 'agentTool':
-      if (message.conversationId === activeId) messages.agentTool(message.messageId, message.tool);
-      return;
-    case 'agentUsage':
-      if (message.conversationId === activeId) messages.agentUsage(message.messageId, message.step, message.turn);
-      return;
-    case 'agentWait':
-      if (message.conversationId === activeId) messages.agentWait(message.messageId, message.until);
-      return;
-    case 'agentNote':
-      if (message.conversationId === activeId) messages.agentNote(message.messageId, message.note);
-      return;
-    case 'agentEnd':
-      if (message.conversationId === activeId) messages.agentEnd(message.messageId, message.end);
-      return;
-    case 'agentRestored':
-      if (message.conversationId === activeId) messages.agentRestored(message.messageId);
-      return;
-    case 'changes':
-      return changes.set(message.changes);
-    case 'conversations':
-      conversations.set(message.conversations, message.activeId);
-      title.textContent = message.conversations.find((c) => c.id === activeId)?.title ?? title.textContent;
-      return;
-    case 'searchResults':
-      return conversations.showResults(message.requestId, message.conversations);
-    case 'messageAppended':
-      if (message.conversationId === activeId) messages.append(message.message);
-      return;
-    case 'messageUpdated':
-      if (message.conversationId === activeId) messages.update(message.message);
-      return;
-    case 'messagesTruncated':
-      if (message.conversationId === activeId) messages.truncateFrom(message.fromMessageId);
-      return;
-    case 'streamDelta':
-      if (message.conversationId === activeId) messages.delta(message.messageId, message.text, message.thinking);
-      return;
-    case 'streamFinished':
-      if (message.conversationId === activeId) {
-        messages.finish(message.messageId, { status: message.status, usage: message.usage, stopReason: message.stopReason, model: message.model });
+function build(): (message: HostToWebviewMessage) => void {
+  const draft = loadDraft();
+  const title = el('h2', { className: 'title', text: t('chat.title') });
+  const conversations = new ConversationList();
+  const messages = new MessageList();
+  const composer = new Composer((text) => saveDraft({ ...loadDraft(), draft: text }));
+  const changes = new ChangesView();
+  const header = el('div', { className: 'header' }, title,
+    iconButton('history', t('chat.conversations'), 'toggleConversations'), iconButton('add', t('chat.newChat'), 'newConversation'));
+  const root = document.getElementById('root') ?? document.body;
+  root.replaceChildren(el('div', { className: 'chat' }, header, conversations.element, messages.element, messages.live, changes.element, composer.element));
+  composer.setText(draft.draft ?? '');
+  let activeId = '';
+  let busy = false;
+
+  function apply(message: HostToWebviewMessage): void {
+    switch (message.type) {
+      case 'snapshot': {
+        const s = message.snapshot;
+        activeId = s.activeId;
+        title.textContent = s.conversations.find((c) => c.id === s.activeId)?.title ?? t('chat.title');
+        conversations.set(s.conversations, s.activeId);
+        messages.reset(s.messages);
+        composer.setModels(s.models, s.modelsProblem);
+        composer.setSettings(s.settings);
+        composer.setAttachments(s.attachments);
+        composer.setMode(s.mode ?? 'ask');
+        composer.setAgentAvailability(s.agent ?? { ok: false, reason: t('chat.agentUnavailable') });
+        changes.set(s.changes ?? []);
+        setBusy(s.busy);
+        return;
       }
-      return;
-    case 'errorCard':
-      if (message.conversationId === activeId) messages.setError(message.messageId, message.card);
-      return;
-    case 'models':
-      return composer.setModels(message.models, message.problem);
-    case 'settings':
-      if (message.conversationId === activeId) composer.setSettings(message.settings, message.warning);
-      return;
-    case 'busy':
-      return setBusy(message.busy);
-    case 'attachments':
-      return composer.setAttachments(message.attachments);
-    case 'focusInput':
-      return composer.input.focus();
-    case 'showConversations':
-      return conversations.toggle(true);
-    case 'requestFailed':
-      messages.announce(message.message);
-      showNotice(message.message);
-      return;
+      case 'mode':
+        if (message.conversationId === activeId) composer.setMode(message.mode);
+        return;
+      case 'agentAvailability':
+        return composer.setAgentAvailability(message.availability);
+      case 'agentTool':
+        if (message.conversationId === activeId) messages.agentTool(message.messageId, message.tool);
+        return;
+      case 'agentUsage':
+        if (message.conversationId === activeId) messages.agentUsage(message.messageId, message.step, message.turn);
+        return;
+      case 'agentWait':
+        if (message.conversationId === activeId) messages.agentWait(message.messageId, message.until);
+        return;
+      case 'agentNote':
+        if (message.conversationId === activeId) messages.agentNote(message.messageId, message.note);
+        return;
+      case 'agentEnd':
+        if (message.conversationId === activeId) messages.agentEnd(message.messageId, message.end);
+        return;
+      case 'agentRestored':
+        if (message.conversationId === activeId) messages.agentRestored(message.messageId);
+        return;
+      case 'changes':
+        return changes.set(message.changes);
+      case 'conversations':
+        conversations.set(message.conversations, message.activeId);
+        title.textContent = message.conversations.find((c) => c.id === activeId)?.title ?? title.textContent;
+        return;
+      case 'messageAppended':
+        if (message.conversationId === activeId) messages.append(message.message);
+        return;
+      case 'messageUpdated':
+        if (message.conversationId === activeId) messages.update(message.message);
+        return;
+      case 'messagesTruncated':
+        if (message.conversationId === activeId) messages.truncateFrom(message.fromMessageId);
+        return;
+      case 'streamDelta':
+        if (message.conversationId === activeId) messages.delta(message.messageId, message.text, message.thinking);
+        return;
+      case 'streamFinished':
+        if (message.conversationId === activeId) {
+          messages.finish(message.messageId, { status: message.status, usage: message.usage, stopReason: message.stopReason, model: message.model });
+        }
+        return;
+      case 'errorCard':
+        if (message.conversationId === activeId) messages.setError(message.messageId, message.card);
+        return;
+      case 'models':
+        return composer.setModels(message.models, message.problem);
+      case 'settings':
+        if (message.conversationId === activeId) composer.setSettings(message.settings, message.warning);
+        return;
+      case 'busy':
+        return setBusy(message.busy);
+      case 'attachments':
+        return composer.setAttachments(message.attachments);
+      case 'focusInput':
+        return composer.input.focus();
+      case 'showConversations':
+        return conversations.toggle(true);
+    }
   }
-}
 
-function setBusy(value: boolean): void {
-  busy = value;
-  composer.setBusy(value);
-}
+  // A refused request: read out and shown above the composer.
+  onRefusal((text) => {
+    messages.announce(text);
+    showNotice(text);
+  });
 
-let noticeTimer: number | undefined;
-const notice = el('div', { className: 'notice', attrs: { role: 'status' } });
-composer.element.prepend(notice);
-function showNotice(text: string): void {
-  notice.textContent = text;
-  window.clearTimeout(noticeTimer);
-  noticeTimer = window.setTimeout(() => (notice.textContent = ''), 6000);
-}
-
-function messageText(id: string | undefined): string {
-  return (id && messages.view(id)?.message.text) || '';
-}
-
-function codeOf(button: HTMLElement): { code: string; languageId?: string } {
-  const block = button.closest<HTMLElement>('.code-block');
-  return { code: block?.querySelector('code')?.textContent ?? '', languageId: vscodeLanguageId(block?.dataset.language) };
-}
-
-/**
- * Links of model output carry no href (markdown.ts): the host validates data-href, asks, and opens it once.
- * The event stops here, so VS Code's webview script (listening on window) never acts on an anchor click itself.
- */
-function linkRequest(event: Event): boolean {
-  const link = (event.target as Element | null)?.closest?.('a');
-  if (!link) return false;
-  event.preventDefault();
-  event.stopPropagation();
-  const href = link.dataset.href;
-  if (href) post({ type: 'openLink', href });
-  else if (link.classList.contains('link-refused')) showNotice(link.title);
-  return true;
-}
-
-/** Clicks anywhere: links go to the host (never navigate), buttons carry data-action. */
-document.addEventListener('click', (event) => {
-  if (linkRequest(event)) return;
-  const button = (event.target as HTMLElement).closest<HTMLElement>('[data-action]');
-  if (button) runAction(button);
-});
-// Middle click is a click on a link too (one request to the host); other buttons do nothing on links.
-document.addEventListener('auxclick', (event) => {
-  if (event.button === 1) linkRequest(event);
-  else if ((event.target as Element | null)?.closest?.('a')) event.stopPropagation();
-});
-// Enter on a focused link (they are focusable: tabindex, role=link) opens it like a click.
-document.addEventListener('keydown', (event) => {
-  if (event.key !== 'Enter' || event.isComposing || event.repeat) return;
-  if ((event.target as Element | null)?.matches?.('a[data-href], a.link-refused')) linkRequest(event);
-});
-
-function runAction(button: HTMLElement): void {
-  const { messageId = '', conversationId = '', attachmentId = '', toolId = '', changeId = '', changeAction = '' } = button.dataset;
-  switch (button.dataset.action) {
-    case 'send': composer.send(); return;
-    case 'stop': post({ type: 'stop' }); return;
-    case 'newConversation': post({ type: 'newConversation' }); composer.input.focus(); return;
-    case 'toggleConversations': conversations.toggle(); return;
-    case 'selectConversation': post({ type: 'selectConversation', conversationId }); conversations.toggle(false); return;
-    case 'deleteConversation': post({ type: 'deleteConversation', conversationId }); return;
-    case 'removeAttachment': post({ type: 'removeAttachment', attachmentId }); return;
-    case 'copyMessage': post({ type: 'copy', text: messageText(messageId) }); showNotice('Copied.'); return;
-    case 'regenerate': post({ type: 'regenerate', messageId }); return;
-    case 'continue': post({ type: 'continue', messageId }); return;
-    case 'edit': startEdit(messageId); return;
-    case 'errorAction': post({ type: 'errorAction', messageId, action: button.dataset.errorAction as never }); return;
-    case 'copyCode': post({ type: 'copy', text: codeOf(button).code }); showNotice('Code copied.'); return;
-    case 'insertCode': post({ type: 'insertCode', ...codeOf(button) }); return;
-    case 'openCode': post({ type: 'openCodeInEditor', ...codeOf(button) }); return;
-    case 'approve': case 'deny':
-      // One answer per prompt: the buttons go inert until the host's card update replaces them.
-      for (const b of Array.from(button.parentElement?.querySelectorAll('button') ?? [])) b.disabled = true;
-      post({ type: 'approval', toolUseId: toolId, approved: button.dataset.action === 'approve' });
-      return;
-    case 'change':
-      if (changeAction === 'open' || changeAction === 'accept' || changeAction === 'reject') post({ type: 'change', changeId, action: changeAction });
-      return;
-    case 'changesAll':
-      if (changeAction === 'accept' || changeAction === 'reject') post({ type: 'changesAll', action: changeAction });
-      return;
-    case 'restoreCheckpoint': post({ type: 'restoreCheckpoint', messageId }); return;
+  function setBusy(value: boolean): void {
+    busy = value;
+    composer.setBusy(value);
   }
-}
 
-/** Edit a question in place: Enter resends from there (later messages are replaced), Escape cancels. */
-function startEdit(messageId: string): void {
-  const view = messages.view(messageId);
-  if (!view || busy) return;
-  const body = view.element.querySelector<HTMLElement>('.body');
-  if (!body) return;
-  const editor = el('textarea', { className: 'input edit', attrs: { 'aria-label': 'Edit question (Enter resends, Escape cancels)', rows: '3' } });
-  editor.value = view.message.text;
-  const original = Array.from(body.childNodes);
-  body.replaceChildren(editor);
-  editor.focus();
-  editor.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      body.replaceChildren(...original);
-    } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+  let noticeTimer: number | undefined;
+  const notice = el('div', { className: 'notice', attrs: { role: 'status' } });
+  composer.element.prepend(notice);
+  function showNotice(text: string): void {
+    notice.textContent = text;
+    window.clearTimeout(noticeTimer);
+    noticeTimer = window.setTimeout(() => (notice.textContent = ''), 6000);
+  }
+
+  function messageText(id: string | undefined): string {
+    return (id && messages.view(id)?.message.text) || '';
+  }
+
+  function codeOf(button: HTMLElement): { code: string; languageId?: string } {
+    const block = button.closest<HTMLElement>('.code-block');
+    return { code: block?.querySelector('code')?.textContent ?? '', languageId: vscodeLanguageId(block?.dataset.language) };
+  }
+
+  /**
+   * Links of model output carry no href (markdown.ts): the host validates data-href, asks, and opens it once.
+   * The event stops here, so VS Code's webview script (listening on window) never acts on an anchor click itself.
+   */
+  function linkRequest(event: Event): boolean {
+    const link = (event.target as Element | null)?.closest?.('a');
+    if (!link) return false;
+    event.preventDefault();
+    event.stopPropagation();
+    const href = link.dataset.href;
+    if (href) post({ type: 'openLink', href });
+    else if (link.classList.contains('link-refused')) showNotice(link.title);
+    return true;
+  }
+
+  /** Clicks anywhere: links go to the host (never navigate), buttons carry data-action. */
+  document.addEventListener('click', (event) => {
+    if (linkRequest(event)) return;
+    const button = (event.target as HTMLElement).closest<HTMLElement>('[data-action]');
+    if (button) runAction(button);
+  });
+  // Middle click is a click on a link too (one request to the host); other buttons do nothing on links.
+  document.addEventListener('auxclick', (event) => {
+    if (event.button === 1) linkRequest(event);
+    else if ((event.target as Element | null)?.closest?.('a')) event.stopPropagation();
+  });
+  // Enter on a focused link (they are focusable: tabindex, role=link) opens it like a click.
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || event.isComposing || event.repeat) return;
+    if ((event.target as Element | null)?.matches?.('a[data-href], a.link-refused')) linkRequest(event);
+  });
+
+  function runAction(button: HTMLElement): void {
+    const { messageId = '', conversationId = '', attachmentId = '', toolId = '', changeId = '', changeAction = '' } = button.dataset;
+    switch (button.dataset.action) {
+      case 'send': composer.send(); return;
+      case 'stop': post({ type: 'stop' }); return;
+      case 'newConversation': post({ type: 'newConversation' }); composer.input.focus(); return;
+      case 'toggleConversations': conversations.toggle(); return;
+      case 'selectConversation': post({ type: 'selectConversation', conversationId }); conversations.toggle(false); return;
+      case 'deleteConversation': post({ type: 'deleteConversation', conversationId }); return;
+      case 'removeAttachment': post({ type: 'removeAttachment', attachmentId }); return;
+      case 'copyMessage': post({ type: 'copy', text: messageText(messageId) }); showNotice(t('chat.copied')); return;
+      case 'regenerate': post({ type: 'regenerate', messageId }); return;
+      case 'continue': post({ type: 'continue', messageId }); return;
+      case 'edit': startEdit(messageId); return;
+      case 'errorAction': post({ type: 'errorAction', messageId, action: button.dataset.errorAction as never }); return;
+      case 'copyCode': post({ type: 'copy', text: codeOf(button).code }); showNotice(t('chat.codeCopied')); return;
+      case 'insertCode': post({ type: 'insertCode', ...codeOf(button) }); return;
+      case 'openCode': post({ type: 'openCodeInEditor', ...codeOf(button) }); return;
+      case 'approve': case 'deny':
+        // One answer per prompt: the buttons go inert until the host's card update replaces them.
+        for (const b of Array.from(button.parentElement?.querySelectorAll('button') ?? [])) b.disabled = true;
+        post({ type: 'approval', toolUseId: toolId, approved: button.dataset.action === 'approve' });
+        return;
+      case 'change':
+        if (changeAction === 'open' || changeAction === 'accept' || changeAction === 'reject') post({ type: 'change', changeId, action: changeAction });
+        return;
+      case 'changesAll':
+        if (changeAction === 'accept' || changeAction === 'reject') post({ type: 'changesAll', action: changeAction });
+        return;
+      case 'restoreCheckpoint': post({ type: 'restoreCheckpoint', messageId }); return;
+    }
+  }
+
+  /** Edit a question in place: Enter resends from there (later messages are replaced), Escape cancels. */
+  function startEdit(messageId: string): void {
+    const view = messages.view(messageId);
+    if (!view || busy) return;
+    const body = view.element.querySelector<HTMLElement>('.body');
+    if (!body) return;
+    const editor = el('textarea', { className: 'input edit', attrs: { 'aria-label': t('chat.editQuestion'), rows: '3' } });
+    editor.value = view.message.text;
+    const original = Array.from(body.childNodes);
+    body.replaceChildren(editor);
+    editor.focus();
+    editor.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        event.stopPropagation();
+        body.replaceChildren(...original);
+      } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        if (editor.value.trim()) post({ type: 'editAndResend', messageId, text: editor.value });
+      }
+    });
+  }
+
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && busy) {
       event.preventDefault();
-      if (editor.value.trim()) post({ type: 'editAndResend', messageId, text: editor.value });
+      post({ type: 'stop' });
     }
   });
+
+  return apply;
 }
-
-document.addEventListener('keydown', (event) => {
-  if (event.key === 'Escape' && busy) {
-    event.preventDefault();
-    post({ type: 'stop' });
-  }
-});
-
-onHostMessage(apply);
-post({ type: 'ready' });

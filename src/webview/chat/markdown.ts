@@ -4,6 +4,7 @@
 import DOMPurify from 'dompurify';
 import { Marked, type Tokens } from 'marked';
 import { checkLink } from '../../shared/linkPolicy';
+import { t } from '../common/strings';
 import { highlightInto } from './highlight';
 
 const escapeHtml = (text: string): string =>
@@ -66,7 +67,7 @@ function finishLinksAndImages(fragment: DocumentFragment): void {
     if (img.getAttribute('src')) continue;
     const note = document.createElement('span');
     note.className = 'blocked-image';
-    note.textContent = `[image not loaded${img.alt ? `: ${img.alt}` : ''}]`;
+    note.textContent = img.alt ? t('chat.imageNotLoadedAlt', img.alt) : t('chat.imageNotLoaded');
     img.replaceWith(note);
   }
 }
@@ -89,7 +90,7 @@ export function neutralizeLink(a: HTMLAnchorElement): void {
     a.title = verdict.display;
   } else {
     a.className = 'link-refused';
-    a.title = `Not a link that can be opened: ${verdict.reason}.`;
+    a.title = t('chat.linkRefused', verdict.reason);
   }
 }
 
@@ -105,8 +106,8 @@ export function decorateCodeBlock(pre: HTMLElement, plain: boolean): HTMLElement
   bar.className = 'code-toolbar';
   const label = document.createElement('span');
   label.className = 'code-language';
-  label.textContent = language ?? 'text';
-  bar.append(label, codeButton('copyCode', 'copy', 'Copy code'), codeButton('insertCode', 'insert', 'Insert at cursor'), codeButton('openCode', 'go-to-file', 'Open in new editor'));
+  label.textContent = language ?? t('chat.plainText');
+  bar.append(label, codeButton('copyCode', 'copy', t('chat.copyCode')), codeButton('insertCode', 'insert', t('chat.insertCode')), codeButton('openCode', 'go-to-file', t('chat.openCode')));
   pre.replaceWith(block);
   block.append(bar, pre);
   return block;

@@ -1,9 +1,15 @@
 // The message list: lazy rendering of finished messages, one rAF loop for streaming deltas,
 // stick-to-bottom scrolling, and an aria-live region that reads finished blocks of the answer.
-import type { AgentStepUsage, AgentTokens, AgentToolCard, AgentTurnEnd, ChatMessage, ErrorCard } from '../../shared/protocol/chat';
-import { el } from './dom';
+import type { AgentStepUsage, AgentTokens, AgentToolCard, AgentTurnEnd, ChatMessage, ChatMessageStatus, ErrorCard } from '../../shared/protocol/chat';
+import { el } from '../common/dom';
+import { t, type WebviewStringKey } from '../common/strings';
 import { updateCountdowns } from './errorCardView';
 import { MessageView } from './messageView';
+
+/** What is read out when an answer ends. */
+const FINISHED: Partial<Record<ChatMessageStatus, WebviewStringKey>> = {
+  complete: 'chat.answerComplete', stopped: 'chat.answerStopped', cutOff: 'chat.answerCutOff', error: 'chat.answerError',
+};
 
 export class MessageList {
   readonly element: HTMLElement;
@@ -18,7 +24,7 @@ export class MessageList {
   private countdownTimer: number | undefined;
 
   constructor() {
-    this.element = el('div', { className: 'messages', attrs: { role: 'log', 'aria-label': 'Conversation', tabindex: '0' } });
+    this.element = el('div', { className: 'messages', attrs: { role: 'log', 'aria-label': t('chat.conversation'), tabindex: '0' } });
     this.live = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polite', 'aria-atomic': 'false' } });
     this.element.addEventListener('scroll', () => {
       const { scrollTop, scrollHeight, clientHeight } = this.element;
@@ -121,7 +127,8 @@ export class MessageList {
     view.finish(patch);
     this.refreshLastActions();
     this.scrollToBottom();
-    if (patch.status) this.announce(patch.status === 'complete' ? 'Answer complete.' : `Answer ${patch.status === 'cutOff' ? 'cut off' : patch.status}.`);
+    const said = patch.status && FINISHED[patch.status];
+    if (said) this.announce(t(said));
   }
 
   setError(id: string, card: ErrorCard | null): void {
@@ -211,6 +218,6 @@ export class MessageList {
 
 function emptyState(): HTMLElement {
   return el('div', { className: 'empty' },
-    el('p', { text: 'Ask anything. Enter sends, Shift+Enter adds a line, Esc stops the answer.' }),
-    el('p', { text: 'Use “Ask about Selection” in an editor to attach code.' }));
+    el('p', { text: t('chat.emptyHint') }),
+    el('p', { text: t('chat.emptyAttach') }));
 }

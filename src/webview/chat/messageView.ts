@@ -2,14 +2,15 @@
 // the streaming answer renders incrementally through StreamingBody.
 import type { ChatAttachment, ChatMessage, ErrorCard } from '../../shared/protocol/chat';
 import { AgentSection } from './agentView';
-import { el, iconButton, textButton } from './dom';
+import { el, iconButton, textButton } from '../common/dom';
+import { t, type WebviewStringKey } from '../common/strings';
 import { renderErrorCard } from './errorCardView';
 import { renderMarkdown } from './markdown';
 import { StreamingBody } from './streamingBody';
 
-const STOP_LABELS: Record<string, string> = {
-  end_turn: 'finished', max_tokens: 'stopped at the max tokens limit', stop_sequence: 'stop sequence', tool_use: 'tool use',
-  pause_turn: 'paused', refusal: 'refused', model_context_window_exceeded: 'context window full',
+const STOP_LABELS: Record<string, WebviewStringKey> = {
+  end_turn: 'chat.stop.end_turn', max_tokens: 'chat.stop.max_tokens', stop_sequence: 'chat.stop.stop_sequence', tool_use: 'chat.stop.tool_use',
+  pause_turn: 'chat.stop.pause_turn', refusal: 'chat.stop.refusal', model_context_window_exceeded: 'chat.stop.model_context_window_exceeded',
 };
 
 export class MessageView {
@@ -26,13 +27,13 @@ export class MessageView {
 
   constructor(public message: ChatMessage, private readonly announce: (text: string) => void) {
     const isUser = message.role === 'user';
-    this.element = el('div', { className: `message ${message.role}`, attrs: { 'data-id': message.id, role: 'article', 'aria-label': isUser ? 'Your message' : 'Answer' } });
+    this.element = el('div', { className: `message ${message.role}`, attrs: { 'data-id': message.id, role: 'article', 'aria-label': isUser ? t('chat.yourMessage') : t('chat.answer') } });
     this.thinkingText = document.createTextNode('');
-    this.thinking = el('details', { className: 'thinking' }, el('summary', { text: 'Thinking' }), el('div', { className: 'thinking-text' }, this.thinkingText));
+    this.thinking = el('details', { className: 'thinking' }, el('summary', { text: t('chat.thinking') }), el('div', { className: 'thinking-text' }, this.thinkingText));
     this.body = el('div', { className: 'body' });
     this.footer = el('div', { className: 'footer' });
     this.errorSlot = el('div', { className: 'error-slot' });
-    const who = el('div', { className: 'who', text: isUser ? 'You' : 'Assistant' });
+    const who = el('div', { className: 'who', text: isUser ? t('chat.you') : t('chat.assistant') });
     this.element.append(who, this.thinking, this.body, this.errorSlot, this.footer);
     this.syncAgent();
     if (message.status === 'streaming') this.startStreaming();
@@ -110,17 +111,17 @@ export class MessageView {
     this.thinking.hidden = !m.thinking;
     this.errorSlot.replaceChildren(m.error ? renderErrorCard(m.error, m.id) : '');
     const parts: Array<Node | string> = [];
-    if (m.status === 'stopped') parts.push(badge('Stopped', 'stopped'));
-    if (m.status === 'cutOff') parts.push(badge('Cut off: the answer is incomplete', 'cutoff'));
+    if (m.status === 'stopped') parts.push(badge(t('chat.stopped'), 'stopped'));
+    if (m.status === 'cutOff') parts.push(badge(t('chat.cutOff'), 'cutoff'));
     if (m.role === 'assistant' && m.status !== 'streaming' && m.status !== 'queued') parts.push(...assistantMeta(m));
     const actions = el('span', { className: 'actions' });
     if (m.status !== 'streaming' && m.status !== 'queued') {
-      actions.append(iconButton('copy', 'Copy message', 'copyMessage', { 'data-message-id': m.id }));
-      if (m.role === 'user') actions.append(iconButton('edit', 'Edit and resend', 'edit', { 'data-message-id': m.id }));
-      else actions.append(iconButton('refresh', 'Regenerate', 'regenerate', { 'data-message-id': m.id }));
+      actions.append(iconButton('copy', t('chat.copyMessage'), 'copyMessage', { 'data-message-id': m.id }));
+      if (m.role === 'user') actions.append(iconButton('edit', t('chat.editAndResend'), 'edit', { 'data-message-id': m.id }));
+      else actions.append(iconButton('refresh', t('chat.regenerate'), 'regenerate', { 'data-message-id': m.id }));
     }
     const canContinue = m.role === 'assistant' && !m.agent && isLast && m.text.trim() !== '' && (m.stopReason === 'max_tokens' || m.status === 'stopped' || m.status === 'cutOff');
-    if (canContinue) actions.append(textButton('Continue', 'continue', { 'data-message-id': m.id }));
+    if (canContinue) actions.append(textButton(t('chat.continue'), 'continue', { 'data-message-id': m.id }));
     this.footer.replaceChildren(...parts, actions);
   }
 
@@ -173,8 +174,8 @@ function badge(text: string, kind: string): HTMLElement {
 function assistantMeta(m: ChatMessage): Array<Node | string> {
   const parts: string[] = [];
   if (m.model) parts.push(m.model);
-  if (m.usage) parts.push(`${m.usage.inputTokens} in / ${m.usage.outputTokens} out tokens`);
-  if (m.stopReason) parts.push(STOP_LABELS[m.stopReason] ?? m.stopReason);
+  if (m.usage) parts.push(t('chat.usage', m.usage.inputTokens, m.usage.outputTokens));
+  if (m.stopReason) parts.push(m.stopReason in STOP_LABELS ? t(STOP_LABELS[m.stopReason]) : m.stopReason);
   return parts.length ? [el('span', { className: 'meta', text: parts.join(' · ') })] : [];
 }
 
@@ -184,7 +185,7 @@ export function attachmentChips(attachments: ChatAttachment[], removable = false
     const chip = el('span', { className: 'chip', attrs: { title: `${a.path}${lines} (${a.languageId})` } },
       el('span', { className: `codicon codicon-${a.kind === 'file' ? 'file' : 'selection'}`, attrs: { 'aria-hidden': 'true' } }),
       el('span', { className: 'chip-label', text: `${a.path}${lines}` }));
-    if (removable) chip.append(iconButton('close', `Remove ${a.path}`, 'removeAttachment', { 'data-attachment-id': a.id }));
+    if (removable) chip.append(iconButton('close', t('chat.removeAttachment', a.path), 'removeAttachment', { 'data-attachment-id': a.id }));
     return chip;
   });
 }

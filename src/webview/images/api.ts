@@ -1,32 +1,21 @@
-// The webview side of the protocol: typed post, host messages, and the form kept in webview state so
-// it survives the panel being hidden and the window reloading (the serializer restores the panel).
-import type { HostToImagesMessage, ImageForm, ImagesToHostMessage } from '../../shared/protocol/images';
+// The image page's end of the one channel (../common/channel.ts), and the form kept in webview state so it survives
+// the panel being hidden and the window reloading (the serializer restores the panel).
+import type { MessageOf } from '../../shared/protocol/channel';
+import { imagesGuard, type ImageForm, type ImagesShapes } from '../../shared/protocol/images';
+import { Channel, getState, setState } from '../common/channel';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
+export const channel = new Channel<ImagesShapes>(imagesGuard);
 
-const vscode = acquireVsCodeApi();
-
-export function post(message: ImagesToHostMessage): void {
-  vscode.postMessage(message);
-}
-
-export function onHostMessage(handler: (message: HostToImagesMessage) => void): void {
-  window.addEventListener('message', (event: MessageEvent) => {
-    const data = event.data as { type?: unknown } | null;
-    if (data && typeof data.type === 'string') handler(data as HostToImagesMessage);
-  });
+export function post(message: MessageOf<ImagesShapes['toHost']>): void {
+  const { type, ...fields } = message;
+  channel.notify(type, fields as never);
 }
 
 export function savedForm(): ImageForm | undefined {
-  const state = vscode.getState() as { form?: ImageForm } | undefined;
+  const state = getState() as { form?: ImageForm } | undefined;
   return state?.form;
 }
 
 export function saveForm(form: ImageForm): void {
-  vscode.setState({ form });
+  setState({ form });
 }

@@ -2,7 +2,8 @@
 // hint of what makes the request costlier (words only; the host asks for confirmation).
 import type { ImageForm, InputSlot, PickedFile } from '../../shared/protocol/images';
 import { costFactors } from '../../shared/imageCost';
-import { button, el, labelled, safeImageSrc, select, setOptions } from './dom';
+import { button, el, labelled, safeImageSrc, select, setOptions } from '../common/dom';
+import { localizer, t } from '../common/strings';
 
 export interface FormCallbacks {
   submit(form: ImageForm): void;
@@ -18,7 +19,7 @@ export class FormView {
   private mask?: PickedFile;
   private references: PickedFile[] = [];
   private defaultSize = '1024x1024';
-  private readonly prompt = el('textarea', { attrs: { id: 'prompt', rows: '3', placeholder: 'Describe the image', 'aria-label': 'Prompt' } });
+  private readonly prompt = el('textarea', { attrs: { id: 'prompt', rows: '3', placeholder: t('images.promptPlaceholder'), 'aria-label': t('images.prompt') } });
   private readonly model = select('model', [], '');
   private readonly size = select('size', [], '');
   private readonly quality = select('quality', [], '');
@@ -32,11 +33,11 @@ export class FormView {
 
   constructor(private readonly callbacks: FormCallbacks) {
     this.modeButtons = {
-      generate: button('Generate', () => this.setMode('generate'), { icon: 'sparkle', action: 'mode-generate' }),
-      edit: button('Edit', () => this.setMode('edit'), { icon: 'edit', action: 'mode-edit' }),
+      generate: button(t('images.generate'), () => this.setMode('generate'), { icon: 'sparkle', action: 'mode-generate' }),
+      edit: button(t('images.edit'), () => this.setMode('edit'), { icon: 'edit', action: 'mode-edit' }),
     };
-    this.submitButton = button('Generate', () => this.callbacks.submit(this.value()), { icon: 'play', action: 'submit' });
-    const refresh = button('', () => this.callbacks.refreshModels(), { icon: 'refresh', secondary: true, title: 'Refresh models', action: 'refresh-models' });
+    this.submitButton = button(t('images.generate'), () => this.callbacks.submit(this.value()), { icon: 'play', action: 'submit' });
+    const refresh = button('', () => this.callbacks.refreshModels(), { icon: 'refresh', secondary: true, title: t('images.refreshModels'), action: 'refresh-models' });
     refresh.classList.add('icon');
     for (const control of [this.prompt, this.model, this.size, this.quality, this.count]) {
       control.addEventListener('input', () => this.onChange());
@@ -45,15 +46,15 @@ export class FormView {
     this.prompt.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) this.callbacks.submit(this.value());
     });
-    this.element = el('form', { className: 'image-form', attrs: { 'aria-label': 'Image request' } },
-      el('div', { className: 'modes', attrs: { role: 'group', 'aria-label': 'Mode' } }, this.modeButtons.generate, this.modeButtons.edit),
+    this.element = el('form', { className: 'image-form', attrs: { 'aria-label': t('images.request') } },
+      el('div', { className: 'modes', attrs: { role: 'group', 'aria-label': t('images.mode') } }, this.modeButtons.generate, this.modeButtons.edit),
       this.editInputs,
-      labelled('Prompt', 'prompt', this.prompt),
+      labelled(t('images.prompt'), 'prompt', this.prompt),
       el('div', { className: 'row' },
-        el('div', { className: 'field grow' }, el('label', { text: 'Model', attrs: { for: 'model' } }), el('div', { className: 'inline' }, this.model, refresh)),
-        labelled('Size', 'size', this.size), labelled('Quality', 'quality', this.quality), labelled('Count', 'count', this.count)),
+        el('div', { className: 'field grow' }, el('label', { text: t('images.model'), attrs: { for: 'model' } }), el('div', { className: 'inline' }, this.model, refresh)),
+        labelled(t('images.size'), 'size', this.size), labelled(t('images.quality'), 'quality', this.quality), labelled(t('images.count'), 'count', this.count)),
       this.modelsNotice,
-      el('div', { className: 'field' }, el('span', { className: 'label', text: 'Reference images' }), this.referenceList),
+      el('div', { className: 'field' }, el('span', { className: 'label', text: t('images.references') }), this.referenceList),
       this.costHint,
       el('div', { className: 'actions' }, this.submitButton));
     this.element.addEventListener('submit', (e) => e.preventDefault());
@@ -124,28 +125,28 @@ export class FormView {
       node.setAttribute('aria-pressed', String(mode === this.mode));
       node.classList.toggle('secondary', mode !== this.mode);
     }
-    this.submitButton.querySelector('span:last-child')!.textContent = this.mode === 'edit' ? 'Edit image' : 'Generate';
+    this.submitButton.querySelector('span:last-child')!.textContent = this.mode === 'edit' ? t('images.editImage') : t('images.generate');
     this.editInputs.hidden = this.mode !== 'edit';
-    this.editInputs.replaceChildren(this.fileSlot('Source image', 'source', this.source), this.fileSlot('Mask (optional)', 'mask', this.mask));
+    this.editInputs.replaceChildren(this.fileSlot(t('images.source'), 'source', this.source), this.fileSlot(t('images.mask'), 'mask', this.mask));
     this.referenceList.replaceChildren(
       ...this.references.map((ref, index) => this.chip(ref, () => { this.references.splice(index, 1); this.onChange(); })),
-      button('Add', () => this.callbacks.pick('reference'), { icon: 'add', secondary: true, action: 'add-reference' }));
+      button(t('images.add'), () => this.callbacks.pick('reference'), { icon: 'add', secondary: true, action: 'add-reference' }));
     const form = this.value();
     const reasons = costFactors({ kind: form.mode === 'edit' ? 'edit' : 'generation', n: form.n, size: form.size, quality: form.quality,
-      referenceCount: form.references.length, hasMask: !!form.mask }, { size: this.defaultSize });
-    this.costHint.textContent = reasons.length ? `May cost more than the default request: ${reasons.join('; ')}.` : 'One image at the default size: the default request.';
+      referenceCount: form.references.length, hasMask: !!form.mask }, { size: this.defaultSize }, localizer);
+    this.costHint.textContent = reasons.length ? t('images.costMore', reasons.join(localizer.t('; '))) : t('images.costDefault');
     this.costHint.classList.toggle('costly', reasons.length > 0);
   }
 
   private fileSlot(label: string, slot: InputSlot, file: PickedFile | undefined): HTMLElement {
     const clear = () => { if (slot === 'source') this.source = undefined; else this.mask = undefined; this.onChange(); };
     return el('div', { className: 'field slot', attrs: { 'data-slot': slot } }, el('span', { className: 'label', text: label }),
-      file ? this.chip(file, clear) : button('Pick from workspace', () => this.callbacks.pick(slot), { icon: 'folder-opened', secondary: true, action: `pick-${slot}` }));
+      file ? this.chip(file, clear) : button(t('images.pick'), () => this.callbacks.pick(slot), { icon: 'folder-opened', secondary: true, action: `pick-${slot}` }));
   }
 
   private chip(file: PickedFile, remove: () => void): HTMLElement {
     const src = safeImageSrc(file.thumbnail);
-    const close = button('', remove, { icon: 'close', secondary: true, title: `Remove ${file.path}` });
+    const close = button('', remove, { icon: 'close', secondary: true, title: t('images.remove', file.path) });
     close.classList.add('icon');
     return el('span', { className: 'chip', title: file.path }, src ? el('img', { attrs: { src, alt: '' } }) : undefined, el('span', { text: file.path }), close);
   }

@@ -1,12 +1,15 @@
+// The chat protocol's field tables, as the host's guard applies them to what the webview sends.
 import { strict as assert } from 'node:assert';
-import { isWebviewToHostMessage, LIMITS } from '../../../src/shared/protocol/chat';
+import { chatGuard, LIMITS } from '../../../../src/shared/protocol/chat';
+
+const isWebviewToHostMessage = (m: unknown): boolean => chatGuard.toHost(m).ok;
 
 describe('chat protocol guard', () => {
   const ok = (m: unknown) => assert.equal(isWebviewToHostMessage(m), true, JSON.stringify(m));
   const bad = (m: unknown) => assert.equal(isWebviewToHostMessage(m), false, JSON.stringify(m)?.slice(0, 200));
 
   it('accepts every well-formed message type', () => {
-    ok({ type: 'ready', requestId: 'r1' });
+    ok({ type: 'ready' });
     ok({ type: 'send', requestId: 'r1', text: 'hello' });
     ok({ type: 'stop', requestId: 'r1' });
     ok({ type: 'regenerate', requestId: 'r1', messageId: 'm-1' });
@@ -30,7 +33,8 @@ describe('chat protocol guard', () => {
   it('rejects non-objects, unknown types and missing or bad request ids', () => {
     for (const v of [null, undefined, 1, 'send', [], { type: 'nope', requestId: 'r' }, { type: 'send', text: 'x' }, { type: 'send', requestId: '', text: 'x' },
       { type: 'send', requestId: 'has space', text: 'x' }, { type: 'send', requestId: 'r'.repeat(129), text: 'x' }, { type: 'toString', requestId: 'r' },
-      { type: '__proto__', requestId: 'r' }, { type: 'constructor', requestId: 'r' }]) bad(v);
+      { type: '__proto__', requestId: 'r' }, { type: 'constructor', requestId: 'r' }, { type: 'ready', requestId: 'r' },
+      { type: 'hasOwnProperty', requestId: 'r' }, { type: 'reply', requestId: 'r' }, { type: 'strings', strings: {} }]) bad(v);
   });
 
   it('rejects wrong field types, extra fields and out-of-range values', () => {

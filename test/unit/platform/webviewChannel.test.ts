@@ -1,0 +1,179 @@
+// The host side of the one webview channel (src/platform/webviewChannel.ts) against fake webviews: the ready
+// handshake, what waits for it, validation both ways, request replies, and subscriptions that live with the view.
+import * as assert from 'node:assert/strict';
+import { WebviewChannel, type WebviewSurface } from '../../../src/platform/webviewChannel';
+import { arr, guard, int, none, oneOf, RequestFailed, str, type Protocol } from '../../../src/shared/protocol/channel';
+
+type Shapes = {
+  toWebview: { state: { count: number }; focus: object };
+  toHost: { clicked: { button: 'a' | 'b' } };
+  requests: { lookup: { params: { query: string }; result: string[] }; save: { params: object; result: undefined } };
+};
+const protocol: Protocol<Shapes> = {
+  name: 'test',
+  toWebview: { state: { count: int(0, 100) }, focus: {} },
+  toHost: { clicked: { button: oneOf(['a', 'b'] as const) } },
+  requests: { lookup: { params: { query: str(10) }, result: arr(str(100), 10) }, save: { params: {}, result: none } },
+};
+
+class Emitter<T> {
+  readonly listeners = new Set<(e: T) => void>();
+  readonly event = (listener: (e: T) => void) => {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  };
+  fire(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+}
+
+function fakeView() {
+  const received = new Emitter<unknown>();
+  const disposed = new Emitter<void>();
+  const visibility = new Emitter<void>();
+  const posted: Array<{ type: string } & Record<string, unknown>> = [];
+  const surface = {
+    visible: true,
+    webview: { onDidReceiveMessage: received.event, postMessage: async (m: never) => { posted.push(m); return true; } },
+    onDidDispose: disposed.event,
+  };
+  return { surface, asSurface: surface as unknown as WebviewSurface, received, disposed, visibility, posted };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+function setup(overrides: Partial<ConstructorParameters<typeof WebviewChannel<Shapes>>[0]> = {}) {
+  const logs: string[] = [];
+  const notifications: unknown[] = [];
+  let count = 0;
+  const channel: WebviewChannel<Shapes> = new WebviewChannel<Shapes>({
+    guard: guard(protocol),
+    log: { warn: (m: string) => void logs.push(`warn ${m}`), error: (m: string) => void logs.push(`error ${m}`) },
+    strings: () => ({ 'a.b': 'Text' }),
+    onReady: () => channel.post({ type: 'state', count: ++count }),
+    onNotification: (m) => void notifications.push(m),
+    onRequest: async (m) => {
+      if (m.type === 'lookup') {
+        const { query } = m as { query: string };
+        if (query === 'refuse') throw new RequestFailed('Not here.');
+        if (query === 'crash') throw new Error('bug with sk-secret');
+        return [query];
+      }
+      return undefined;
+    },
+    waitsForReady: (m) => m.type === 'focus',
+    ...overrides,
+  });
+  return { channel, logs, notifications };
+}
+
+describe('webview channel (host side)', () => {
+  it('posts nothing before ready; then the strings, the state, and what waited for the page', async () => {
+    const { channel } = setup();
+    const view = fakeView();
+    channel.attach(view.asSurface, view.visibility.event);
+    channel.post({ type: 'state', count: 50 });
+    channel.post({ type: 'focus' });
+    assert.deepEqual(view.posted, []);
+    view.received.fire({ type: 'ready' });
+    await settle();
+    assert.deepEqual(view.posted, [{ type: 'strings', strings: { 'a.b': 'Text' } }, { type: 'state', count: 1 }, { type: 'focus' }]);
+    channel.post({ type: 'state', count: 7 });
+    assert.deepEqual(view.posted.at(-1), { type: 'state', count: 7 });
+  });
+
+  it('a hidden page is gone: nothing is posted until the reloaded page says ready, which gets strings and state again', async () => {
+    const { channel } = setup();
+    const view = fakeView();
+    channel.attach(view.asSurface, view.visibility.event);
+    view.received.fire({ type: 'ready' });
+    await settle();
+    view.surface.visible = false;
+    view.visibility.fire();
+    assert.equal(channel.isReady, false);
+    channel.post({ type: 'state', count: 9 });
+    const before = view.posted.length;
+    view.surface.visible = true;
+    view.visibility.fire();
+    view.received.fire({ type: 'ready' });
+    await settle();
+    assert.deepEqual(view.posted.slice(before), [{ type: 'strings', strings: { 'a.b': 'Text' } }, { type: 'state', count: 2 }]);
+  });
+
+  it('drops and logs a malformed incoming message without its content; valid notifications reach the handler', async () => {
+    const { channel, logs, notifications } = setup();
+    const view = fakeView();
+    channel.attach(view.asSurface, view.visibility.event);
+    view.received.fire({ type: 'clicked', button: 'sk-secret-key' });
+    view.received.fire({ type: 'clicked', button: 'a', injected: '<script>' });
+    view.received.fire({ type: 'lookup', query: 'no id' });
+    view.received.fire({ type: 'clicked', button: 'b' });
+    await settle();
+    assert.deepEqual(notifications, [{ type: 'clicked', button: 'b' }]);
+    assert.deepEqual(logs, [
+      "warn test: ignored a malformed message from the webview ('clicked': button: invalid)",
+      "warn test: ignored a malformed message from the webview ('clicked': unexpected field)",
+      "warn test: ignored a malformed message from the webview ('lookup': requestId: missing)",
+    ]);
+  });
+
+  it('answers requests by id: the result, a refusal in words, or an empty error for a bug (logged)', async () => {
+    const { channel, logs } = setup();
+    const view = fakeView();
+    channel.attach(view.asSurface, view.visibility.event);
+    view.received.fire({ type: 'ready' });
+    view.received.fire({ type: 'lookup', requestId: 'r1', query: 'x' });
+    view.received.fire({ type: 'lookup', requestId: 'r2', query: 'refuse' });
+    view.received.fire({ type: 'lookup', requestId: 'r3', query: 'crash' });
+    view.received.fire({ type: 'save', requestId: 'r4' });
+    await settle();
+    const replies = view.posted.filter((m) => m.type === 'reply');
+    assert.deepEqual(replies, [
+      { type: 'reply', requestId: 'r1', result: ['x'] },
+      { type: 'reply', requestId: 'r2', error: 'Not here.' },
+      { type: 'reply', requestId: 'r3', error: '' },
+      { type: 'reply', requestId: 'r4', result: undefined },
+    ]);
+    assert.deepEqual(logs, ["error test: 'lookup' failed"]);
+  });
+
+  it('does not post a malformed outgoing message (a host bug shows in the log, not as a silent page)', async () => {
+    const { channel, logs } = setup();
+    const view = fakeView();
+    channel.attach(view.asSurface, view.visibility.event);
+    view.received.fire({ type: 'ready' });
+    await settle();
+    const before = view.posted.length;
+    channel.post({ type: 'state', count: 1, internal: 'x' } as never);
+    channel.post({ type: 'state', count: 1000 });
+    assert.equal(view.posted.length, before);
+    assert.deepEqual(logs, [
+      "warn test: did not post a malformed message to the webview ('state': unexpected field)",
+      "warn test: did not post a malformed message to the webview ('state': count: invalid)",
+    ]);
+  });
+
+  it('keeps one set of subscriptions however often a view is attached, and disposes them with the view', async () => {
+    const { channel, notifications } = setup();
+    const first = fakeView();
+    let lifetimeDisposed = 0;
+    const lifetime = () => [{ dispose: () => void lifetimeDisposed++ }];
+    channel.attach(first.asSurface, first.visibility.event, lifetime());
+    const count = channel.subscriptionCount;
+    const second = fakeView();
+    for (let i = 0; i < 5; i++) channel.attach(second.asSurface, second.visibility.event, lifetime());
+    assert.equal(channel.subscriptionCount, count);
+    assert.equal(lifetimeDisposed, 5);
+    // The first view's listeners are gone: its messages reach no one.
+    assert.equal(first.received.listeners.size + first.disposed.listeners.size + first.visibility.listeners.size, 0);
+    assert.equal(second.received.listeners.size, 1);
+    first.received.fire({ type: 'clicked', button: 'a' });
+    await settle();
+    assert.deepEqual(notifications, []);
+    second.disposed.fire();
+    assert.equal(lifetimeDisposed, 6);
+    assert.equal(channel.subscriptionCount, 0);
+    assert.equal(channel.isAttached, false);
+    assert.equal(second.received.listeners.size + second.disposed.listeners.size + second.visibility.listeners.size, 0);
+  });
+});
