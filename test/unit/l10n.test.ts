@@ -13,9 +13,9 @@ const readJson = (file: string): Record<string, unknown> => JSON.parse(fs.readFi
 
 /** Folders (and files) whose user-visible host strings all go through vscode.l10n.t or a Localizer. */
 const LOCALIZED = ['src/keys', 'src/diagnostics', 'src/catalog', 'src/platform', 'src/images', 'src/chat', 'src/lm', 'src/agent', 'src/agentHost',
-  'src/extension.ts', 'src/services.ts'];
-/** Not localized yet (a later phase): only counted. */
-const PENDING = ['src/webview'];
+  'src/extension.ts', 'src/services.ts', 'src/webview'];
+/** Not localized yet (a later phase): only counted. The webviews' own, stricter check: test/unit/webview/strings.test.ts. */
+const PENDING: string[] = [];
 
 /**
  * Text written for the model, not the user, stays English: tool definitions (a `description` next to an
