@@ -1,5 +1,6 @@
 // The workbench in Simplified Chinese: the extension's manifest strings (view, command titles) come from
-// package.nls.zh-cn.json and its host strings (a 401 error) from l10n/bundle.l10n.zh-cn.json, following the window's
+// package.nls.zh-cn.json and its host strings (a 401 error, the chat's error card and its buttons) from
+// l10n/bundle.l10n.zh-cn.json, following the window's
 // display language. code-server has no zh-cn language pack here, so the window's language is set the way a language
 // pack sets it (see WorkbenchOptions.displayLanguage); VS Code's own UI stays English.
 import * as assert from 'assert';
@@ -103,6 +104,37 @@ describe('l10n: the workbench in Simplified Chinese (zh-cn)', function () {
       const text = await wb.waitForNotification(/请求过多（429）/, 60_000);
       assert.match(text, /网关要求等待 2 秒（Retry-After）/);
       assert.match(text, /请求会排队并逐个发送/);
+    } finally {
+      await admin.setFaults('mg-demo-key-0001', null);
+    }
+  });
+
+  it('the chat in Chinese: a 401 from the gateway shows its error card (title, advice, buttons) in Chinese', async () => {
+    assert.ok(wb, 'opened by the previous tests');
+    const admin = EmulatorAdmin.fromEnv();
+    await wb.runCommand('Model Gateway: 打开聊天');
+    const chat = wb.chatWebview();
+    const input = chat.locator('.composer .input');
+    await input.waitFor({ timeout: 60_000 });
+    // A new conversation: earlier suites in this profile may have left one with answers in it.
+    await wb.runCommand('Model Gateway: 新建聊天');
+    await chat.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });
+    await admin.setFaults('mg-demo-key-0001', { status: 401, count: 1 });
+    try {
+      await input.click();
+      await input.fill('zh-cn error card');
+      await input.press('Enter');
+      const card = chat.locator('.message.assistant').last().locator('.error-card');
+      await card.waitFor({ timeout: 60_000 });
+      // Title and advice: the host's words (src/gateway/advice.ts through vscode.l10n).
+      await chat.locator('.error-card .error-title', { hasText: '网关拒绝了此 API 密钥（401）' }).waitFor({ timeout: 10_000 });
+      const text = await card.innerText();
+      assert.match(text, /密钥不完整、已被吊销或有误/, text);
+      assert.match(text, /为这台设备创建一个专用密钥/, text);
+      assert.doesNotMatch(text, /The gateway rejected|Replace Key|dedicated key/, `no English left on the card: ${text}`);
+      // The buttons: the webview's string table, delivered by the host in the display language.
+      assert.equal(await card.locator('button', { hasText: '更换密钥' }).count(), 1, `a "Replace Key" button in Chinese: ${text}`);
+      await wb.screenshot('l10n-zh-cn-chat-401');
     } finally {
       await admin.setFaults('mg-demo-key-0001', null);
     }
