@@ -11,6 +11,7 @@ import { runSizeBench } from './size';
 import { runTaskPollBench } from './taskPolls';
 import { runHeapBench } from './heap';
 import { runAgentBench } from './agent';
+import { runAgentViewBench } from './agentView';
 
 const root = join(__dirname, '..');
 
@@ -24,6 +25,7 @@ const sections: Section[] = [
   { name: 'task polls', run: () => runTaskPollBench() },
   { name: 'heap', run: () => runHeapBench(root) },
   { name: 'agent', run: () => runAgentBench() },
+  { name: 'agent view', run: () => runAgentViewBench() },
 ];
 
 function readStored(file: string): StoredRow[] {

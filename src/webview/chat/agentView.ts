@@ -42,8 +42,8 @@ export class AgentSection {
   private readonly cards = new Map<string, HTMLElement>();
   private info: AgentTurnInfo;
 
-  /** `relayout`: a card that stands between texts arrived; the message view lays the answer out again. */
-  constructor(info: AgentTurnInfo, private readonly messageId: string, private readonly announce: (text: string) => void, private readonly relayout?: () => void) {
+  /** `placeCard`: a card that stands between texts arrived (its node and place); the message view puts it there. */
+  constructor(info: AgentTurnInfo, private readonly messageId: string, private readonly announce: (text: string) => void, private readonly placeCard?: (node: HTMLElement, at: number) => void) {
     this.info = info;
     this.tools = el('div', { className: 'agent-tools' });
     this.notes = el('div', { className: 'agent-notes' });
@@ -77,7 +77,7 @@ export class AgentSection {
       this.cards.set(card.id, node);
       // A card that knows where it stands goes between the answer's texts (placed by layout()); older ones below.
       if (card.textAt === undefined) this.tools.append(node);
-      else if (live) this.relayout?.();
+      else if (live) this.placeCard?.(node, card.textAt);
     }
     if (live && card.status === 'asking' && card.ask?.kind === 'approve') {
       this.announce(t('agent.approvalNeeded', card.name, card.ask.command ?? card.summary));
@@ -129,12 +129,15 @@ export class AgentSection {
     return true;
   }
 
-  /** The same for a streaming answer: the element the text after the last card streams into, and where that text starts. */
-  layoutStreaming(body: HTMLElement, text: string): { element: HTMLElement; from: number } | undefined {
+  /**
+   * The same for a streaming answer: the element the text after the last card streams into, where that text starts,
+   * and the cards' group just before it (a next card at the same place joins it).
+   */
+  layoutStreaming(body: HTMLElement, text: string): { element: HTMLElement; from: number; group: HTMLElement } | undefined {
     return this.place(body, text);
   }
 
-  private place(body: HTMLElement, text: string): { element: HTMLElement; from: number } | undefined {
+  private place(body: HTMLElement, text: string): { element: HTMLElement; from: number; group: HTMLElement } | undefined {
     const groups = new Map<number, HTMLElement[]>();
     for (const card of this.info.tools) {
       const node = this.cards.get(card.id);
@@ -145,16 +148,18 @@ export class AgentSection {
     if (groups.size === 0) return undefined;
     const children: HTMLElement[] = [];
     let from = 0;
+    let group = el('div');
     for (const [at, nodes] of [...groups].sort((a, b) => a[0] - b[0])) {
       const segment = text.slice(from, at);
       if (segment.trim()) children.push(el('div', { className: 'segment' }, renderMarkdown(segment)));
-      children.push(el('div', { className: 'agent-tools inline' }, ...nodes));
+      group = el('div', { className: 'agent-tools inline' }, ...nodes);
+      children.push(group);
       from = at;
     }
     const tail = el('div', { className: 'segment' });
     children.push(tail);
     body.replaceChildren(...children);
-    return { element: tail, from };
+    return { element: tail, from, group };
   }
 
   private renderCost(): void {

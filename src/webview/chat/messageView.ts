@@ -24,6 +24,9 @@ export class MessageView {
   private rendered = false;
   /** Tool cards, cost and end of an Agent-mode answer. */
   agent: AgentSection | undefined;
+  /** While an agent answer streams: where its streaming text starts, and the cards' group just above it. */
+  private streamFrom = 0;
+  private streamGroup: HTMLElement | undefined;
 
   constructor(public message: ChatMessage, private readonly announce: (text: string) => void) {
     const isUser = message.role === 'user';
@@ -136,15 +139,29 @@ export class MessageView {
     this.element.classList.add('agent-turn');
     if (this.agent) this.agent.reset(info);
     else {
-      this.agent = new AgentSection(info, this.message.id, this.announce, () => this.relayout());
+      this.agent = new AgentSection(info, this.message.id, this.announce, (node, at) => this.placeCard(node, at));
       this.body.after(this.agent.element);
     }
   }
 
-  /** A tool card that stands between texts arrived: the answer is laid out again (text, card, text …). */
-  private relayout(): void {
-    if (this.streaming) this.startStreaming();
-    else if (this.rendered) {
+  /** A tool card that stands between texts arrived: it goes at its place (text, card, text …). */
+  private placeCard(node: HTMLElement, at: number): void {
+    if (this.streaming && at === this.message.text.length && at >= this.streamFrom) {
+      // The usual case: right after the text streamed so far. That text stays as rendered; the next streams below.
+      this.streaming.render();
+      let group = this.streamGroup;
+      if (!group || at !== this.streamFrom) {
+        group = el('div', { className: 'agent-tools inline' });
+        const segment = el('div', { className: 'segment' });
+        this.body.append(group, segment);
+        this.streaming = new StreamingBody(segment, (text) => this.announce(text));
+        this.streamGroup = group;
+        this.streamFrom = at;
+      }
+      group.append(node);
+    } else if (this.streaming) {
+      this.startStreaming();
+    } else if (this.rendered) {
       this.rendered = false;
       this.ensureRendered();
     }
@@ -154,6 +171,8 @@ export class MessageView {
     this.rendered = true;
     // In an agent answer the text after the last card streams below it; the text before is already laid out.
     const tail = this.agent?.layoutStreaming(this.body, this.message.text);
+    this.streamFrom = tail?.from ?? 0;
+    this.streamGroup = tail?.group;
     this.streaming = new StreamingBody(tail?.element ?? this.body, (text) => this.announce(text));
     this.streaming.append(tail ? this.message.text.slice(tail.from) : this.message.text);
     this.thinkingText.data = this.message.thinking ?? '';
