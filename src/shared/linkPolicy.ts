@@ -3,6 +3,9 @@
 // Model output is untrusted: a prompt-injected file can make a model emit any link, and link text can claim
 // anything. A link is opened only when what the user is shown is exactly what opens: http(s), no credentials,
 // no invisible or direction-changing characters, no host that mixes scripts or imitates Latin letters.
+// The reasons are words for the user: they go through the Localizer passed in (vscode.l10n in the host, the page's
+// string table in the webview; English by default).
+import { english, type Localizer } from './l10n';
 
 export const MAX_LINK_LENGTH = 2048;
 
@@ -26,35 +29,35 @@ const INVISIBLE_ENCODED = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034f\u115f\u1160\u17b4\u17
 const RAW_PREFIX = /^https?:\/\//i;
 
 /** The verdict on a link's raw href, exactly as it appeared in the output. */
-export function checkLink(raw: string | null | undefined): LinkVerdict {
-  if (!raw) return refuse('the link has no address');
-  if (raw.length > MAX_LINK_LENGTH) return refuse(`the address is longer than ${MAX_LINK_LENGTH} characters`);
-  if (INVISIBLE.test(raw) || /\s/.test(raw)) return refuse('the address contains invisible, control or direction-changing characters');
+export function checkLink(raw: string | null | undefined, l10n: Localizer = english): LinkVerdict {
+  if (!raw) return refuse(l10n.t('the link has no address'));
+  if (raw.length > MAX_LINK_LENGTH) return refuse(l10n.t('the address is longer than {0} characters', MAX_LINK_LENGTH));
+  if (INVISIBLE.test(raw) || /\s/.test(raw)) return refuse(l10n.t('the address contains invisible, control or direction-changing characters'));
   // Only the literal forms http:// and https://: "https:host" or "HTTPS:/\\host" parse, but do not read as what they open.
-  if (INVISIBLE_ENCODED.test(percentDecoded(raw))) return refuse('the address contains encoded invisible, control or direction-changing characters');
-  if (!RAW_PREFIX.test(raw)) return refuse('only http and https links are opened');
-  if (raw.includes('\\')) return refuse('the address contains a backslash');
+  if (INVISIBLE_ENCODED.test(percentDecoded(raw))) return refuse(l10n.t('the address contains encoded invisible, control or direction-changing characters'));
+  if (!RAW_PREFIX.test(raw)) return refuse(l10n.t('only http and https links are opened'));
+  if (raw.includes('\\')) return refuse(l10n.t('the address contains a backslash'));
   const authority = raw.slice(raw.indexOf('//') + 2).split(/[/?#]/, 1)[0];
-  if (authority.includes('@')) return refuse('the address contains a user name or password');
+  if (authority.includes('@')) return refuse(l10n.t('the address contains a user name or password'));
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return refuse('the address is not a valid URL');
+    return refuse(l10n.t('the address is not a valid URL'));
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('only http and https links are opened');
-  if (url.username || url.password) return refuse('the address contains a user name or password');
-  if (!url.hostname || url.hostname.length > 253) return refuse('the address has no valid host');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse(l10n.t('only http and https links are opened'));
+  if (url.username || url.password) return refuse(l10n.t('the address contains a user name or password'));
+  if (!url.hostname || url.hostname.length > 253) return refuse(l10n.t('the address has no valid host'));
   let internationalHost = false;
   for (const label of url.hostname.split('.')) {
     if (!/^xn--/i.test(label)) continue;
     internationalHost = true;
     const unicode = decodePunycode(label.slice(4));
-    if (unicode === undefined) return refuse('the host name is not valid');
-    const problem = labelProblem(unicode);
+    if (unicode === undefined) return refuse(l10n.t('the host name is not valid'));
+    const problem = labelProblem(unicode, l10n);
     if (problem) return refuse(problem);
   }
-  if (url.href.length > MAX_LINK_LENGTH) return refuse(`the address is longer than ${MAX_LINK_LENGTH} characters`);
+  if (url.href.length > MAX_LINK_LENGTH) return refuse(l10n.t('the address is longer than {0} characters', MAX_LINK_LENGTH));
   return { ok: true, url, display: url.href, internationalHost };
 }
 
@@ -85,19 +88,19 @@ const ALLOWED_MIXES = [['Latin', 'Han', 'Hiragana', 'Katakana'], ['Latin', 'Han'
 const LATIN_LOOKALIKES = new Set(Array.from('аеорсухіјѕԁԍԛԝһкмнтвпгӏьъыюҽѵѡοανρτικυχεγηωβϲϳ'));
 
 /** Why one decoded host label is refused, if it is. */
-function labelProblem(label: string): string | undefined {
-  if (INVISIBLE.test(label)) return 'the host name contains invisible or direction-changing characters';
+function labelProblem(label: string, l10n: Localizer): string | undefined {
+  if (INVISIBLE.test(label)) return l10n.t('the host name contains invisible or direction-changing characters');
   const scripts = new Set<string>();
   for (const char of label) {
     if (NEUTRAL.test(char)) continue;
     scripts.add(SCRIPTS.find((s) => s.test.test(char))?.name ?? `other:${char}`);
   }
   if (scripts.size > 1 && !ALLOWED_MIXES.some((mix) => [...scripts].every((s) => mix.includes(s)))) {
-    return 'the host name mixes writing systems (a look-alike of another address)';
+    return l10n.t('the host name mixes writing systems (a look-alike of another address)');
   }
   if ((scripts.has('Cyrillic') || scripts.has('Greek')) && scripts.size === 1) {
     const letters = Array.from(label).filter((c) => !NEUTRAL.test(c));
-    if (letters.every((c) => LATIN_LOOKALIKES.has(c.toLowerCase()))) return 'the host name imitates a Latin address with look-alike letters';
+    if (letters.every((c) => LATIN_LOOKALIKES.has(c.toLowerCase()))) return l10n.t('the host name imitates a Latin address with look-alike letters');
   }
   return undefined;
 }

@@ -54,9 +54,11 @@ describe('webviews in Simplified Chinese (Chromium)', function () {
     assert.deepEqual(chat.errors, []);
   });
 
-  it('chat: a refused request shows the host\'s words; a malformed host message changes nothing', async () => {
+  it('chat: a refused request and a refused link say why in Chinese; a malformed host message changes nothing', async () => {
     chat = await openChatPage(browser, server.url, 400, table);
-    await chat.play({ type: 'snapshot', snapshot: snapshot([msg('u1', 'user', 'q'), msg('a1', 'assistant', 'answer')]) });
+    await chat.play({ type: 'snapshot', snapshot: snapshot([msg('u1', 'user', 'q'), msg('a1', 'assistant', 'see [this](https://user:pw@example.com/x)')]) });
+    // The shared link policy runs in the page with the page's table: its refusal is in Chinese too.
+    assert.equal(await chat.page.locator('.link-refused').getAttribute('title'), '无法打开此链接：地址包含用户名或密码。');
     await chat.page.locator('button[data-action="regenerate"]').click();
     const request = (await chat.posted()).find((m) => m.type === 'regenerate')!;
     await chat.play({ type: 'reply', requestId: request.requestId, error: '仍有回复在进行中。请先停止它。' });

@@ -4,7 +4,7 @@
 import DOMPurify from 'dompurify';
 import { Marked, type Tokens } from 'marked';
 import { checkLink } from '../../shared/linkPolicy';
-import { t } from '../common/strings';
+import { localizer, t } from '../common/strings';
 import { highlightInto } from './highlight';
 
 const escapeHtml = (text: string): string =>
@@ -80,7 +80,7 @@ function finishLinksAndImages(fragment: DocumentFragment): void {
 export function neutralizeLink(a: HTMLAnchorElement): void {
   const raw = a.getAttribute('href');
   for (const name of a.getAttributeNames()) if (name !== 'class') a.removeAttribute(name);
-  const verdict = checkLink(raw);
+  const verdict = checkLink(raw, localizer);
   if (verdict.ok) {
     a.dataset.href = raw!;
     a.className = 'link';
