@@ -9,6 +9,7 @@ import type { CommandTable } from '../platform/commands';
 import { isListMissing, unlistedHint } from '../catalog/listing';
 import { Commands } from '../shared/commands';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
+import { RequestFailed } from '../shared/protocol/channel';
 import { registerAgentHost, type AgentHost } from '../agentHost';
 import { AgentTurns, changeView } from './agentTurn';
 import { makeAttachment } from './attachments';
@@ -28,7 +29,10 @@ export interface ChatFeature extends vscode.Disposable {
 
 export function registerChat(services: Services): ChatFeature {
   const { context, config, log } = services;
-  const provider: ChatViewProvider = new ChatViewProvider(context.extensionUri, (m) => void handle(m), () => log.warn('chat: ignored a malformed message from the webview'));
+  const provider: ChatViewProvider = new ChatViewProvider(context.extensionUri, (m) => handle(m), async () => {
+    await loaded;
+    return { type: 'snapshot', snapshot: session.snapshot() };
+  }, log);
   const agentHost = registerAgentHost(context);
   const agent = new AgentTurns({
     host: agentHost,
@@ -78,10 +82,13 @@ export function registerChat(services: Services): ChatFeature {
     }
   }
 
-  async function handle(message: WebviewToHostMessage): Promise<void> {
+  /** One validated webview request: its result, or RequestFailed with the refusal the page shows. */
+  async function handle(message: WebviewToHostMessage): Promise<unknown> {
     await loaded;
+    if (message.type === 'searchConversations') return session.store.search(message.query);
     const refusal = await dispatch(session, message);
-    if (refusal) provider.post({ type: 'requestFailed', requestId: message.requestId, message: refusal });
+    if (refusal) throw new RequestFailed(refusal);
+    return undefined;
   }
 
   async function attachFromEditor(whole: boolean): Promise<void> {
@@ -138,7 +145,6 @@ export function registerChat(services: Services): ChatFeature {
   /** One validated webview request; returns a refusal to show, if any. */
   async function dispatch(s: SessionController, m: WebviewToHostMessage): Promise<string | undefined> {
     switch (m.type) {
-      case 'ready': provider.post({ type: 'snapshot', snapshot: s.snapshot() }); return undefined;
       case 'send': return s.send(m.text);
       case 'stop': s.stop(); return undefined;
       case 'regenerate': return s.regenerate(m.messageId);
@@ -147,7 +153,7 @@ export function registerChat(services: Services): ChatFeature {
       case 'newConversation': s.newConversation(); return undefined;
       case 'selectConversation': return s.selectConversation(m.conversationId) ? undefined : 'That conversation no longer exists.';
       case 'deleteConversation': return s.deleteConversation(m.conversationId) ? undefined : 'That conversation no longer exists.';
-      case 'searchConversations': provider.post({ type: 'searchResults', requestId: m.requestId, query: m.query, conversations: s.store.search(m.query) }); return undefined;
+      case 'searchConversations': return undefined; // handle() answers it with the results
       case 'setModel': s.setSettings({ model: m.model }); return undefined;
       case 'setMaxTokens': s.setSettings({ maxTokens: m.maxTokens }); return undefined;
       case 'setSystemPrompt': s.setSettings({ systemPrompt: m.systemPrompt }); return undefined;
