@@ -1,6 +1,6 @@
-// Generate Image and Edit Image. Both accept an optional argument object ({prompt, model, size, n,
-// quality}; for edits also source, mask, references) so tests and the chat participant can skip the
-// input boxes. They resolve with a RunResult (status, saved files) for callers that want it.
+// Generate Image and Edit Image. Both functions accept an optional argument object ({prompt, model, size, n,
+// quality}; for edits also source, mask, references) so that the test hooks (src/images/register.ts) can skip
+// the input boxes; the commands pass none (Edit Image: the explorer's file). They resolve with a RunResult.
 import * as vscode from 'vscode';
 import type { Services } from '../platform/services';
 import { askPrompt, pickMask, pickModel, pickReferences, pickSize } from './pickers';

@@ -32,6 +32,7 @@ export async function resumeOnActivation(services: Services, runner: ImageRunner
   }
 }
 
+/** Show Image Tasks: the picker. With an action (the test hooks, src/images/register.ts): list, resume, cancel, remove, resumeAll, simulateReload. */
 export async function showImageTasksCommand(services: Services, runner: ImageRunner, arg?: unknown): Promise<unknown> {
   const a = (typeof arg === 'object' && arg !== null ? arg : {}) as { action?: string; localId?: string };
   switch (a.action) {
