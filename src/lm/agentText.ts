@@ -124,9 +124,10 @@ export function toolCallLine(toolName: string, input: unknown, l10n: Localizer =
 
 const count = (n: number): string => n.toLocaleString('en-US');
 
-/** The response footer: steps and the turn's tokens by kind (what the gateway bills). */
-export function usageFooter(steps: number, usage: UsageTotals): string {
-  return `${steps} ${steps === 1 ? 'step' : 'steps'} · tokens: input ${count(usage.input)}, output ${count(usage.output)}, cache read ${count(usage.cacheRead)}, cache write ${count(usage.cacheWrite)}`;
+/** The response footer: steps and the turn's tokens by kind (what the gateway bills), in `l10n`'s language. */
+export function usageFooter(steps: number, usage: UsageTotals, l10n: Localizer = english): string {
+  const tokens = l10n.t('tokens: input {0}, output {1}, cache read {2}, cache write {3}', count(usage.input), count(usage.output), count(usage.cacheRead), count(usage.cacheWrite));
+  return `${steps === 1 ? l10n.t('1 step') : l10n.t('{0} steps', steps)} · ${tokens}`;
 }
 
 /** The separator the footer follows in the response (see runGatewayAgent). */
@@ -135,5 +136,6 @@ export const FOOTER_SEPARATOR = '\n\n---\n';
 /** An earlier agent answer as the model reads it again in a later turn: without our footer. */
 export function withoutFooter(answer: string): string {
   const at = answer.lastIndexOf(FOOTER_SEPARATOR);
-  return at >= 0 && / · tokens: input /.test(answer.slice(at)) ? answer.slice(0, at) : answer;
+  // Any language: the footer is "<n> <steps> · <tokens>" on one line (usageFooter), right after the separator.
+  return at >= 0 && /^\d[^\n]* · [^\n]+\n?$/.test(answer.slice(at + FOOTER_SEPARATOR.length)) ? answer.slice(0, at) : answer;
 }

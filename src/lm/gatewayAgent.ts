@@ -258,6 +258,6 @@ export async function runGatewayAgent(
     // The core's sentence: for an outcome-unknown step it says the step was not sent again (no replay).
     stream.markdown(untrustedMarkdown(`\n\n_${sanitizeLine(result.message.replace(/[_*]/g, (c) => `\\${c}`))}_`));
   }
-  stream.markdown(untrustedMarkdown(`${FOOTER_SEPARATOR}${usageFooter(result.steps, result.usage)}\n`));
+  stream.markdown(untrustedMarkdown(`${FOOTER_SEPARATOR}${usageFooter(result.steps, result.usage, vscode.l10n)}\n`));
   return errorDetails ? { errorDetails, metadata } : { metadata };
 }

@@ -11,6 +11,7 @@ import { AgentEventMapper } from '../../src/chat/agentEvents';
 import { toErrorCard } from '../../src/chat/errorCard';
 import { adviseOnError } from '../../src/gateway';
 import { GatewayError } from '../../src/gateway/errors';
+import { FOOTER_SEPARATOR, usageFooter, withoutFooter } from '../../src/lm/agentText';
 import { imageConfirmation } from '../../src/lm/tools/toolText';
 import { english, type Localizer } from '../../src/shared/l10n';
 import type { AgentTurnInfo, ChatMessage, HostToWebviewMessage } from '../../src/shared/protocol/chat';
@@ -86,6 +87,13 @@ describe('l10n: what users act on, in Simplified Chinese', () => {
     assert.ok(!/[A-Za-z]{4,} [a-z]{3,}/.test(card.detail.replace(/Copy Support Info|API|ID/g, '')), card.detail);
     assert.deepEqual(card.actions.includes('replaceKey'), true);
     assert.equal(toErrorCard(new Error('boom'), () => ({ title: '', detail: '', actions: [] }), zh).title, '出现了问题');
+  });
+
+  it('@gateway\'s token footer in Chinese, and a later turn still leaves it out of what the model reads', () => {
+    const footer = usageFooter(2, { input: 1200, output: 45, cacheRead: 0, cacheWrite: 7 }, zh);
+    assert.equal(footer, '2 步 · token：输入 1,200，输出 45，缓存读取 0，缓存写入 7');
+    assert.equal(withoutFooter(`答案。${FOOTER_SEPARATOR}${footer}\n`), '答案。');
+    assert.equal(withoutFooter('A table:\n\n---\nnot ours'), 'A table:\n\n---\nnot ours');
   });
 
   it('the image tool\'s cost confirmation names every charge factor in Chinese', () => {
