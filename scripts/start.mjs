@@ -61,6 +61,8 @@ function startProfile(fresh, emulatorUrl) {
   let settings = {};
   try { settings = JSON.parse(fs.readFileSync(file, 'utf8')); } catch { /* new or hand-edited with comments: rewrite */ }
   Object.assign(settings, BASE_SETTINGS, { 'modelGateway.baseUrl': emulatorUrl });
+  // New chats start on the scripted agent model (Agent mode answers plain requests; Ask answers like the others).
+  settings['modelGateway.chat.defaultModel'] ??= 'claude-demo-agent';
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
   // A tiny project for Agent mode ("add a test for titleCase"): one tested and one untested function, npm test.
   const files = {
