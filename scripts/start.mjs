@@ -62,7 +62,7 @@ function startProfile(fresh, emulatorUrl) {
   try { settings = JSON.parse(fs.readFileSync(file, 'utf8')); } catch { /* new or hand-edited with comments: rewrite */ }
   Object.assign(settings, BASE_SETTINGS, { 'modelGateway.baseUrl': emulatorUrl });
   // New chats start on the scripted agent model (Agent mode answers plain requests; Ask answers like the others).
-  settings['modelGateway.chat.defaultModel'] ??= 'claude-demo-agent';
+  if (agentModelAdded) settings['modelGateway.chat.defaultModel'] ??= 'claude-demo-agent';
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
   // A tiny project for Agent mode ("add a test for titleCase"): one tested and one untested function, npm test.
   const files = {
@@ -92,6 +92,8 @@ function startProfile(fresh, emulatorUrl) {
  * (no tools offered) answers like the other chat models. Written next to the profile; emulator.json is not changed.
  * A file that is not plain JSON (hand-edited) is used as it is.
  */
+let agentModelAdded = false;
+
 function startEmulatorConfig() {
   const source = path.join(ROOT, 'emulator.json');
   if (!fs.existsSync(source)) return undefined;
@@ -106,6 +108,7 @@ function startEmulatorConfig() {
     if (!Array.isArray(g.routes) || !g.routes.includes('messages') || !g.models) continue;
     for (const [id, upstream] of agentIds) g.models[id] ??= upstream;
   }
+  agentModelAdded = agentIds.has('claude-demo-agent');
   const file = path.join(CACHE, 'start-emulator.json');
   fs.mkdirSync(CACHE, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(config, null, 2));
