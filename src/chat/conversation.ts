@@ -1,5 +1,6 @@
 // The conversation model: plain data and pure functions over it (no `vscode` import).
 import type { ChatMessage, ChatMode, ConversationSettings, ConversationSummary } from '../shared/protocol/chat';
+import { english, type Localizer } from '../shared/l10n';
 
 export interface Conversation {
   id: string;
@@ -70,9 +71,11 @@ export function findMessage(conversation: Conversation, messageId: string): Chat
   return conversation.messages.find((m) => m.id === messageId);
 }
 
-export function summarize(conversation: Conversation): ConversationSummary {
+/** The list entry of a conversation; one not yet titled is called "New chat" in the user's language (`l10n`). */
+export function summarize(conversation: Conversation, l10n: Localizer = english): ConversationSummary {
+  const title = !conversation.titled && conversation.title === UNTITLED ? l10n.t('New chat') : conversation.title;
   return {
-    id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt, messageCount: conversation.messages.length,
+    id: conversation.id, title, updatedAt: conversation.updatedAt, messageCount: conversation.messages.length,
     ...(conversation.mode === 'agent' ? { mode: conversation.mode } : {}),
   };
 }

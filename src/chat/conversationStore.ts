@@ -42,11 +42,11 @@ export class ConversationStore {
   }
 
   summaries(): ConversationSummary[] {
-    return sortByRecent(this.all()).map(summarize);
+    return sortByRecent(this.all()).map((c) => summarize(c, this.l10n));
   }
 
   search(query: string): ConversationSummary[] {
-    return searchConversations(this.all(), query).map(summarize);
+    return searchConversations(this.all(), query).map((c) => summarize(c, this.l10n));
   }
 
   /** A new empty conversation, made active. An already empty active conversation is reused. */

@@ -8,6 +8,7 @@ import { decide, type AgentEvent, type Tool } from '../../src/agent';
 import { runToolCalls } from '../../src/agent/toolRunner';
 import { endMessage } from '../../src/agent/usage';
 import { AgentEventMapper } from '../../src/chat/agentEvents';
+import { createConversation, summarize } from '../../src/chat/conversation';
 import { toErrorCard } from '../../src/chat/errorCard';
 import { adviseOnError } from '../../src/gateway';
 import { GatewayError } from '../../src/gateway/errors';
@@ -87,6 +88,13 @@ describe('l10n: what users act on, in Simplified Chinese', () => {
     assert.ok(!/[A-Za-z]{4,} [a-z]{3,}/.test(card.detail.replace(/Copy Support Info|API|ID/g, '')), card.detail);
     assert.deepEqual(card.actions.includes('replaceKey'), true);
     assert.equal(toErrorCard(new Error('boom'), () => ({ title: '', detail: '', actions: [] }), zh).title, '出现了问题');
+  });
+
+  it('a conversation not yet titled is listed as a new chat in Chinese; a titled one keeps its own title', () => {
+    const fresh = createConversation('c1', 0);
+    assert.equal(summarize(fresh, zh).title, '新建聊天');
+    assert.equal(summarize(fresh).title, 'New chat');
+    assert.equal(summarize({ ...fresh, title: 'New chat', titled: true }, zh).title, 'New chat', 'a user question that reads "New chat" stays as asked');
   });
 
   it('@gateway\'s token footer in Chinese, and a later turn still leaves it out of what the model reads', () => {
