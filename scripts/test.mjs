@@ -29,6 +29,8 @@ const HELP = `node scripts/test.mjs [options]   (npm test = all layers, all VS C
   --vscode V[,V]    VS Code versions for host/UI (default: ${DEFAULT_VERSIONS.join(', ')})
   --keep            leave code-server + emulator running after the run, print the URLs, Ctrl+C to stop
   --no-build        skip the esbuild build and VSIX packaging (reuse dist/ and the last VSIX)
+  --vsix FILE       test this VSIX in the VS Code layers (implies --no-build; e.g. one packaged from a clean
+                    checkout while the working tree is mid-change)
   --clone           the fresh-clone check (README commands in a git clone of this tree; part of the full run)
   --slots N         VS Code layers at once (1 or 2, default 2: one per free harness slot)
   --help            this text
@@ -38,7 +40,7 @@ Artefacts: test-results/ (logs of code-server, extension host and emulator; scre
 
 function parseArgs(argv) {
   const opts = { layers: new Set(), grep: undefined, versions: DEFAULT_VERSIONS, keep: false, build: true, help: false,
-    clone: false, slots: Number(process.env.MG_VSCODE_SLOTS || 2) };
+    clone: false, slots: Number(process.env.MG_VSCODE_SLOTS || 2), vsix: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--unit' || a === '--host' || a === '--ui' || a === '--soak') opts.layers.add(a.slice(2));
@@ -46,6 +48,7 @@ function parseArgs(argv) {
     else if (a === '--vscode') opts.versions = argv[++i].split(',');
     else if (a === '--keep') opts.keep = true;
     else if (a === '--no-build') opts.build = false;
+    else if (a === '--vsix') { opts.vsix = path.resolve(argv[++i]); opts.build = false; }
     else if (a === '--clone') opts.clone = true;
     else if (a === '--slots') opts.slots = Number(argv[++i]);
     else if (a === '--help' || a === '-h') opts.help = true;
@@ -89,7 +92,7 @@ function keepTestTimes(layer, tests) {
     if (typeof t.durationMs !== 'number') continue;
     // Tests of one mocha run may come from several folders (test/unit, test/browser, …): label them by folder.
     const folder = /[\\/]test[\\/]([^\\/]+)[\\/]/.exec(t.file ?? '')?.[1];
-    testTimes.push({ layer: layer ?? folder, folder, title: t.title, ms: t.durationMs });
+    testTimes.push({ layer: layer ?? folder, folder, title: t.title, suite: t.suite, hook: t.state === 'hook', ms: t.durationMs });
   }
 }
 
@@ -232,9 +235,28 @@ function printSlowest(n = 10) {
   }
 }
 
+/** Time per suite of the VS Code layers (its tests plus hooks of 1 s or more: a workbench opened in before()). */
+function printSuiteTimes(n = 12) {
+  const sums = new Map();
+  for (const t of testTimes) {
+    if (!t.suite || !/^(ui|host) /.test(t.layer)) continue;
+    const key = `[${t.layer}] ${t.suite}`;
+    const row = sums.get(key) ?? { key, ms: 0, tests: 0 };
+    row.ms += t.ms;
+    row.tests += t.hook ? 0 : 1;
+    sums.set(key, row);
+  }
+  if (!sums.size) return;
+  console.log(`\n=== slowest ${Math.min(n, sums.size)} suites (VS Code layers; tests + hooks ≥ 1 s)`);
+  for (const r of [...sums.values()].sort((a, b) => b.ms - a.ms).slice(0, n)) {
+    console.log(`${(r.ms / 1000).toFixed(1).padStart(6)}s  ${r.key} (${r.tests} tests)`);
+  }
+}
+
 function printSummary(t0) {
   printTimings(t0);
   printSlowest();
+  printSuiteTimes();
   console.log('\n=== summary');
   let passed = 0;
   let failed = 0;
@@ -263,6 +285,10 @@ function removeStaleRunDirs() {
 
 /** Packages the VSIX once per run into a folder of this run; the VS Code layers copy it into their slot. */
 async function packageStep(opts) {
+  if (opts.vsix) {
+    if (!fs.existsSync(opts.vsix)) record({ layer: 'package VSIX', failed: 1, failures: [{ title: 'package VSIX', message: `--vsix ${opts.vsix}: no such file` }] });
+    return fs.existsSync(opts.vsix) ? opts.vsix : undefined;
+  }
   if (!opts.build) {
     // --no-build: the newest VSIX a run left behind.
     const found = [0, 1].map((i) => path.join(ROOT, '.vscode-test', `runs-${i}`, 'model-gateway.vsix'))

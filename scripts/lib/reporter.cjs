@@ -1,7 +1,7 @@
 // Mocha reporter for the harness: one line per suite and per test (with its time and a running count, so a
 // long layer never looks hung), mocha's usual failure details at the end, and a JSON summary written to
-// MG_REPORT_FILE ({tests: [{title, file, state, durationMs, message?}], done}) so scripts/test.mjs can count
-// per layer and list the slowest tests.
+// MG_REPORT_FILE ({tests: [{title, suite, file, state, durationMs, message?}], done}) so scripts/test.mjs can count
+// per layer and list the slowest tests and suites (suite: the top-level describe()).
 const fs = require('fs');
 const Mocha = require('mocha');
 
@@ -27,7 +27,7 @@ class HarnessReporter extends Base {
       if (s.parent?.root) Base.consoleLog(`  › ${s.title} (${s.total()} tests)`);
     });
     runner.on('pass', (t) => {
-      tests.push({ title: t.fullTitle(), file: t.file, state: 'passed', durationMs: t.duration });
+      tests.push({ title: t.fullTitle(), suite: t.titlePath()[0], file: t.file, state: 'passed', durationMs: t.duration });
       Base.consoleLog(`    ✓ ${name(t)}${time(t)} ${count()}`);
       save(false);
     });
@@ -37,7 +37,7 @@ class HarnessReporter extends Base {
       save(false);
     });
     runner.on('fail', (t, err) => {
-      tests.push({ title: t.fullTitle(), file: t.file ?? t.parent?.file, state: 'failed', durationMs: t.duration, message: String(err?.message ?? err) });
+      tests.push({ title: t.fullTitle(), suite: t.titlePath()[0], file: t.file ?? t.parent?.file, state: 'failed', durationMs: t.duration, message: String(err?.message ?? err) });
       // A failing hook is not one of the counted tests.
       Base.consoleLog(`    ✗ ${name(t)}${time(t)} ${t.type === 'hook' ? '' : count()}`);
       save(false);
@@ -46,7 +46,7 @@ class HarnessReporter extends Base {
     // with state 'hook' (not counted as a test).
     runner.on('hook end', (h) => {
       if (!(h.duration >= 1000)) return;
-      tests.push({ title: h.fullTitle(), file: h.file ?? h.parent?.file, state: 'hook', durationMs: h.duration });
+      tests.push({ title: h.fullTitle(), suite: h.titlePath()[0], file: h.file ?? h.parent?.file, state: 'hook', durationMs: h.duration });
       Base.consoleLog(`    ⋯ ${h.title}${time(h)}`);
     });
     runner.once('end', () => {

@@ -10,8 +10,9 @@ import Mocha from 'mocha';
 /** What the harness reads back: counts plus enough detail to print failures. */
 export interface HostResults {
   vscodeVersion: string;
-  passes: { title: string; durationMs?: number }[];
-  failures: { title: string; message: string; stack?: string; durationMs?: number }[];
+  /** suite: the top-level describe() (the harness sums test times per suite). */
+  passes: { title: string; suite?: string; durationMs?: number }[];
+  failures: { title: string; suite?: string; message: string; stack?: string; durationMs?: number }[];
   pending: number;
   error?: string;
 }
@@ -79,11 +80,11 @@ export async function runSuite(): Promise<HostResults> {
         if (s.parent?.root) progress(`  › ${s.title} (${s.total()} tests)`);
       });
       runner.on('pass', (t) => {
-        results.passes.push({ title: t.fullTitle(), durationMs: t.duration });
+        results.passes.push({ title: t.fullTitle(), suite: t.titlePath()[0], durationMs: t.duration });
         progress(`    ✓ ${t.titlePath().slice(1).join(' › ')}${time(t.duration)}`);
       });
       runner.on('fail', (t, err: Error) => {
-        results.failures.push({ title: t.fullTitle(), message: String(err?.message ?? err), stack: err?.stack, durationMs: t.duration });
+        results.failures.push({ title: t.fullTitle(), suite: t.titlePath()[0], message: String(err?.message ?? err), stack: err?.stack, durationMs: t.duration });
         progress(`    ✗ ${t.titlePath().slice(1).join(' › ')}${time(t.duration)}: ${String(err?.message ?? err).split('\n')[0]}`);
       });
       runner.on('pending', () => { results.pending++; });
