@@ -119,6 +119,9 @@ describe('l10n: the workbench in Simplified Chinese (zh-cn)', function () {
     // A new conversation: earlier suites in this profile may have left one with answers in it.
     await wb.runCommand('Model Gateway: 新建聊天');
     await chat.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });
+    // The new conversation's heading and the composer: the host's words and the webview's string table, in Chinese.
+    await chat.locator('.title', { hasText: '新建聊天' }).first().waitFor({ timeout: 10_000 });
+    assert.match(await input.getAttribute('placeholder') ?? '', /[\u4e00-\u9fff]/, 'the composer placeholder in Chinese');
     await admin.setFaults('mg-demo-key-0001', { status: 401, count: 1 });
     try {
       await input.click();
