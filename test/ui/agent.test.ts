@@ -227,8 +227,8 @@ describe('agent mode (UI)', function () {
     assert.equal(fs.existsSync(file('late.txt')), false, 'the command was ended');
   });
 
-  // The turn is reopened from the history list; its checkpoint is on disk (a reload variant located the view's
-  // frame unreliably on 1.139.1 after the reload, so it is not part of this suite).
+  // The turn is reopened from the history list; its checkpoint is on disk (Restore after a real window reload is in
+  // agentSafety.test.ts, which looks for the view's frame again until it answers).
   it('Restore to before a turn from a conversation reopened from history (the accepted README edit is undone)', async function () {
     if (!/Hello agent\./.test(fs.readFileSync(file('README.md'), 'utf8'))) this.skip(); // needs the first test's accepted edit
     await chat.locator('.header button[data-action="toggleConversations"]').click();
