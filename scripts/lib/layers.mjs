@@ -174,7 +174,9 @@ export async function runUiLayer(ctx, info) {
   log(`code-server ${info.codeServer} at ${server.url}, ${files.length} UI test files`);
   const report = path.join(logs, 'ui-report.json');
   // One retry (as in the host suite): a real workbench on 2 loaded cores sometimes misses a deadline; twice fails.
-  const args = [path.join(ctx.root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--require', 'tsx/cjs', '--timeout', '180000', '--retries', '1',
+  // uiHooks: the root hook that closes the workbench window the suites share (openWorkbench({ shared: true })).
+  const args = [path.join(ctx.root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--require', 'tsx/cjs',
+    '--require', path.join(ctx.root, 'test', 'support', 'uiHooks.ts'), '--timeout', '180000', '--retries', '1',
     '--reporter', path.join(ctx.root, 'scripts', 'lib', 'reporter.cjs'), ...files.map((f) => path.join('test', 'ui', f))];
   if (ctx.grep) args.push('--grep', ctx.grep);
   const t0 = Date.now();

@@ -43,10 +43,20 @@ export interface WorkbenchOptions {
   displayLanguage?: string;
   /** Only the browser's locale (Accept-Language), e.g. "zh-CN"; displayLanguage implies it. */
   browserLocale?: string;
+  /**
+   * One window for every suite that asks for it: a workbench load (a new extension host, activation, the chat
+   * webview) costs 5-20 s per suite on a loaded machine. The first such call opens it; close() then only puts it back
+   * in a clean state for the next suite (resetWorkbench); closeSharedWorkbench() (a root hook, test/support/uiHooks.ts)
+   * closes it when the run ends. Not for suites that need their own window (a display language, say).
+   */
+  shared?: boolean;
 }
+
+let shared: { url: string; opening: Promise<Workbench>; auxiliaryBar?: boolean } | undefined;
 
 /** Launches Chromium, opens the workbench and waits until our extension's contributions are visible. */
 export async function openWorkbench(url = workbenchUrl(), options: WorkbenchOptions = {}): Promise<Workbench> {
+  if (options.shared && !options.displayLanguage && !options.browserLocale) return openShared(url);
   const browser = await launchChromium();
   try {
     const locale = options.browserLocale ?? options.displayLanguage;
@@ -62,6 +72,74 @@ export async function openWorkbench(url = workbenchUrl(), options: WorkbenchOpti
     throw err;
   }
 }
+
+async function openShared(url: string): Promise<Workbench> {
+  if (shared && shared.url !== url) throw new Error(`the shared workbench is open at ${shared.url}, not ${url}`);
+  if (!shared) {
+    const entry = { url, opening: openWorkbench(url) };
+    shared = entry;
+    // A failed open is not kept: the next suite tries again.
+    entry.opening.catch(() => { if (shared === entry) shared = undefined; });
+  }
+  const entry = shared;
+  const wb = await entry.opening;
+  // How the window started: VS Code's own Chat view (secondary side bar) shown or not; resetWorkbench restores it.
+  entry.auxiliaryBar ??= await auxiliaryBarVisible(wb.page);
+  // Each suite gets its own handle whose close() resets the window instead of closing it.
+  return { ...wb, close: () => resetWorkbench(wb.page) };
+}
+
+/** Closes the shared window (end of the run); safe when none was opened. */
+export async function closeSharedWorkbench(): Promise<void> {
+  const entry = shared;
+  shared = undefined;
+  const wb = await entry?.opening.catch(() => undefined);
+  await wb?.close();
+}
+
+/**
+ * What a suite leaves behind that the next one must not meet: another browser window, a dialog, a quick input,
+ * editors (the image panel, the Settings editor, a dirty untitled file), notifications, VS Code's own Chat view when
+ * it was hidden at the start, a webview holding the keyboard focus. A window that lost its workbench (a failed reload) is loaded again.
+ */
+async function resetWorkbench(page: Page): Promise<void> {
+  const dialogBox = page.locator('.monaco-dialog-box');
+  const quickInput = page.locator('.quick-input-widget .quick-input-box input');
+  const escapeDialogs = async (): Promise<void> => {
+    for (let i = 0; i < 3 && (await dialogBox.isVisible()); i++) {
+      // A save prompt: do not save (nothing of a test is worth keeping); any other dialog: its Cancel, or Escape.
+      const button = dialogBox.locator('.monaco-button', { hasText: /^(Don't Save|Cancel)$/ }).first();
+      if (await button.count()) await button.click({ timeout: 5_000 }).catch(() => undefined);
+      else await page.keyboard.press('Escape');
+      await dialogBox.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    }
+  };
+  // Windows a suite opened (a link's target): while one is in front, Chromium throttles the workbench's timers as a
+  // background page, and every later wait takes seconds longer (measured: 2 s → 18 s per platform test).
+  for (const other of page.context().pages()) if (other !== page) await other.close().catch(() => undefined);
+  await page.bringToFront();
+  if (!(await page.locator('.monaco-workbench').isVisible().catch(() => false))) {
+    await page.goto(shared?.url ?? workbenchUrl());
+    await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+  }
+  await escapeDialogs();
+  for (let i = 0; i < 3 && (await quickInput.isVisible()); i++) {
+    await quickInput.press('Escape').catch(() => undefined);
+    await quickInput.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
+  }
+  // 1.139 shows the Settings editor as a modal: its close button (Close All Editors does not reach it).
+  const modalClose = page.locator('[class*="modal"] .codicon-close:visible').first();
+  if (await modalClose.count()) await modalClose.click({ timeout: 5_000 }).catch(() => undefined);
+  // Palette commands cost a second or more on a loaded machine: only when there is something to close.
+  if (await page.locator('.tabs-container .tab').count()) await runCommand(page, 'View: Close All Editors');
+  await escapeDialogs();
+  if (await notificationsText(page)) await runCommand(page, 'Notifications: Clear All Notifications');
+  // VS Code's Chat view opened by a suite (a conversation in it keeps rendering, and narrows the editor area).
+  if (shared?.auxiliaryBar === false && (await auxiliaryBarVisible(page))) await runCommand(page, 'View: Hide Secondary Side Bar');
+  await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+}
+
+const auxiliaryBarVisible = (page: Page): Promise<boolean> => page.locator('.part.auxiliarybar').first().isVisible().catch(() => false);
 
 function activityEntry(page: Page, title: string) {
   // aria-label is the container title, plus " (keybinding)" for built-in containers.

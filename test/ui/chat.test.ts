@@ -18,7 +18,7 @@ describe('chat view (UI)', function () {
 
   before(async () => {
     await admin.setFaults(KEY, null);
-    wb = await openWorkbench();
+    wb = await openWorkbench(undefined, { shared: true });
     await wb.openView(CONTAINER_TITLE);
     chat = wb.chatWebview();
     await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
@@ -114,43 +114,30 @@ describe('chat view (UI)', function () {
   });
 
   /**
-   * Sets a user setting through the Settings editor, as a user would, and waits until the workbench has written it.
-   * (An external write to settings.json is never seen by code-server 4.100.3 and after ~4 s by 4.139.1; a reload would
-   * restart the extension host; waiting out the old value cost the 120 s default timeout per run.)
+   * Writes settings into the workspace's .vscode/settings.json, as a user editing that file would, and waits until the
+   * window has applied them: the same write sets `window.title`, which the page title shows once the workbench has read
+   * the file (after 0.5-2 s). The extension host gets the new configuration from the window before any later message of
+   * the chat view, so the next request already uses it. Returns a function that puts the file back the same way.
+   * (Not the user settings.json: code-server noticed an external write there late or never, on 4.100.3 and 4.139.1,
+   * and the Settings editor's rows sometimes stayed hidden for more than 30 s on a loaded machine.)
    */
-  async function setSettingInEditor(id: string, title: string, value: string, settingsFile: string): Promise<void> {
-    const page = wb.page;
-    await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
-    await wb.runCommand('Preferences: Open Settings (UI)');
-    const search = page.locator('.settings-editor .settings-header .monaco-editor textarea').first();
-    await search.focus();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type(id);
-    // The row by its title: until the search applies, the list still shows other settings with inputs.
-    const row = page.locator('.settings-editor .setting-item', { hasText: title }).first();
-    const box = row.locator('.setting-item-control input').first();
-    await box.waitFor({ state: 'visible', timeout: 30_000 });
-    await box.fill(value);
-    await box.press('Tab');
-    const deadline = Date.now() + 30_000;
-    const written = (): unknown => { try { return JSON.parse(fs.readFileSync(settingsFile, 'utf8'))[id]; } catch { return undefined; } };
-    while (written() !== Number(value)) {
-      if (Date.now() > deadline) throw new Error(`the Settings editor did not write ${id}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    // 1.139 shows the Settings editor as a modal over the side bar: close it by its button; 1.100 has a tab.
-    const modalClose = page.locator('[class*="modal"] .codicon-close:visible').first();
-    if (await modalClose.count()) await modalClose.click();
-    await wb.runCommand('View: Close All Editors');
-    await wb.openView(CONTAINER_TITLE);
+  async function applyWorkspaceSettings(values: Record<string, unknown>, marker: string): Promise<() => Promise<void>> {
+    const file = path.join(workspaceDir(), '.vscode', 'settings.json');
+    const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    const current = previous ? (JSON.parse(previous) as Record<string, unknown>) : {};
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ ...current, ...values, 'window.title': `${marker} \${activeEditorShort}` }, null, 2));
+    await wb.page.waitForFunction((m) => document.title.includes(m), marker, { timeout: 30_000 });
+    return async () => {
+      if (previous === undefined) fs.rmSync(file, { force: true });
+      else fs.writeFileSync(file, previous);
+      await wb.page.waitForFunction((m) => !document.title.includes(m), marker, { timeout: 30_000 });
+    };
   }
 
   it('timeout says the outcome is unknown and offers no blind Retry', async () => {
-    // The user settings of the harness's profile (next to the workspace folder).
-    const settingsFile = path.join(path.dirname(workspaceDir()), 'user', 'User', 'settings.json');
-    const previous = fs.readFileSync(settingsFile, 'utf8');
+    const restore = await applyWorkspaceSettings({ 'modelGateway.requestTimeoutSeconds': 5 }, 'mg-timeout-5');
     try {
-      await setSettingInEditor('modelGateway.requestTimeoutSeconds', 'Request Timeout Seconds', '5', settingsFile);
       await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
       await admin.setFaults(KEY, { hang: true });
       await send('this will hang');
@@ -161,7 +148,7 @@ describe('chat view (UI)', function () {
       assert.equal(await card.locator('button', { hasText: 'Retry' }).count(), 0);
     } finally {
       await admin.setFaults(KEY, null);
-      fs.writeFileSync(settingsFile, previous);
+      await restore();
     }
   });
 

@@ -38,7 +38,7 @@ describe('images (UI)', function () {
 
   before(async () => {
     await admin.setFaults(KEY, null);
-    wb = await openWorkbench();
+    wb = await openWorkbench(undefined, { shared: true });
   });
   after(async () => {
     await admin.setFaults(KEY, null).catch(() => undefined);
@@ -107,7 +107,7 @@ describe('images (UI)', function () {
   });
 
   it('a reload during a pending task: the image appears once after the reload, from one submission', async () => {
-    await admin.setFaults(KEY, { taskDurationMs: 15_000 });
+    await admin.setFaults(KEY, { taskDurationMs: 10_000 }); // long enough to reload while it is pending
     const before = await asyncSubmissions();
     await paletteGenerate('Reload test: a slow snail');
     await wb.waitForNotification(/Reload test|slow snail|Waiting|processing/i);

@@ -73,7 +73,13 @@ describe('platform: keys, models and errors in the workbench', function () {
         await box.waitFor({ state: 'visible', timeout: 15_000 });
         await box.fill(value);
         await box.press('Tab');
-        await wb.page.waitForTimeout(1500); // the settings editor writes after a short debounce
+        // The Settings editor writes after a short debounce: until settings.json holds the value (the window and the
+        // extension host have it then too).
+        const written = (): unknown => { try { return JSON.parse(fs.readFileSync(settingsFile, 'utf8'))['modelGateway.baseUrl']; } catch { return undefined; } };
+        for (const end = Date.now() + 15_000; written() !== value;) {
+          if (Date.now() > end) throw new Error(`the Settings editor did not write modelGateway.baseUrl = ${value}`);
+          await wb.page.waitForTimeout(100);
+        }
         // Escape would also dismiss the notification the change brings: close a modal Settings editor (1.139) by
         // its own close button instead; a Settings editor tab (1.100) does not block anything and stays.
         const modalClose = wb.page.locator('[class*="modal"] .codicon-close:visible').first();
@@ -95,7 +101,7 @@ describe('platform: keys, models and errors in the workbench', function () {
   };
 
   before(async () => {
-    wb = await openWorkbench();
+    wb = await openWorkbench(undefined, { shared: true });
     await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => undefined);
   });
 

@@ -8,7 +8,7 @@ describe('workbench smoke', function () {
   let wb: Workbench;
 
   before(async () => {
-    wb = await openWorkbench();
+    wb = await openWorkbench(undefined, { shared: true });
   });
   after(async () => {
     await wb?.close();

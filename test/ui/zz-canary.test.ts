@@ -71,7 +71,7 @@ describe('secrets: a canary key through a full UI run leaves no trace', function
 
   before(async () => {
     await admin.createKey({ group: 'default', name: 'canary', balance: 1000, key: CANARY });
-    wb = await openWorkbench();
+    wb = await openWorkbench(undefined, { shared: true });
     await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => undefined);
   });
   after(async () => {
