@@ -37,7 +37,7 @@ let linkPending = false;
  * shows the exact ASCII address, and exactly once (vscode.env.openExternal). Returns why nothing opened, if so.
  */
 export async function openLink(href: string): Promise<string | undefined> {
-  const verdict = checkLink(href);
+  const verdict = checkLink(href, vscode.l10n);
   if (!verdict.ok) return vscode.l10n.t('Link not opened: {0}.', verdict.reason);
   if (linkPending) return vscode.l10n.t('A link is already waiting for your confirmation.');
   linkPending = true;
