@@ -18,7 +18,7 @@ describe('gateway agent (UI)', function () {
   before(async function () {
     if (compareVersions(vscodeVersion(), '1.104.0') < 0) this.skip(); // no gateway model to pick in the chat view before 1.104
     await admin.setFaults(KEY, null);
-    wb = await openWorkbench();
+    wb = await openWorkbench(undefined, { shared: true });
     // Our extension active and its chat ready: the gateway models are then offered to VS Code's chat.
     await wb.openView(CONTAINER_TITLE);
     await wb.chatWebview().locator('.composer .input').waitFor({ timeout: 60_000 });
