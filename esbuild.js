@@ -42,6 +42,7 @@ const featureEntries = {
   chat: 'src/chat/register.ts',
   images: 'src/images/register.ts',
   lm: 'src/lm/chunk.ts',
+  commands: 'src/diagnostics/chunk.ts',
 };
 
 /** dist/extension.js leaves `require('./features/x.js')` to run time. */

@@ -1,10 +1,10 @@
 // activate(): wiring only. Commands, views and providers are registered at once with thin stubs; the code of
 // the chat, images and native-chat features is its own bundle (dist/features/*.js, esbuild.js), required on
 // the feature's first use (a command, the chat view's first resolve, a restored image panel, a @gateway
-// request, a tool call). Activation loads only the services, keys, diagnostics and the model provider.
+// request, a tool call). Activation loads only the services, the status bar, the base-URL notice and the model
+// provider; the key and diagnostics commands are a bundle too.
 import * as vscode from 'vscode';
 import { createServices } from './services';
-import { keyTestHooks, registerKeys } from './keys/register';
 import { registerDiagnostics } from './diagnostics/register';
 import type { ChatFeature } from './chat/register';
 import type { ImagesFeature } from './images/register';
@@ -25,6 +25,8 @@ const bundles = {
   images: () => require('./features/images.js') as typeof import('./images/register'),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   lm: () => require('./features/lm.js') as typeof import('./lm/chunk'),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  commands: () => require('./features/commands.js') as typeof import('./diagnostics/chunk'),
 };
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -56,20 +58,21 @@ export function activate(context: vscode.ExtensionContext): void {
   const lm = lazy(() => bundles.lm());
   const jobs: ImageJobs = { generate: (request, options) => images().jobs.generate(request, options) };
   timed('stubs', () => {
-    store.add(registerKeys(services));
-    const diagnostics = store.add(registerDiagnostics(services));
+    const { status } = store.add(registerDiagnostics(services));
+    const commandFeatures = loadFeature('commands', () => bundles.commands().registerCommandFeatures(services, status));
+    store.add(registerCommandTable('keys', () => commandFeatures().keys));
+    store.add(registerCommandTable('diagnostics', () => commandFeatures().diagnostics));
     if (underTestHarness(context)) {
-      const hooks: TestHooks = {
-        ...keyTestHooks(services),
-        ...diagnostics.testHooks,
-        generateImage: (...args) => images().testHooks.generateImage(...args),
-        editImage: (...args) => images().testHooks.editImage(...args),
-        imageTasks: (...args) => images().testHooks.imageTasks(...args),
+      // Each hook names the feature whose code serves it; calling one loads that feature like a command does.
+      const owner: Record<string, () => { testHooks: TestHooks }> = {
+        setApiKey: commandFeatures, removeApiKey: commandFeatures, switchKey: commandFeatures,
+        checkConnection: commandFeatures, refreshModels: commandFeatures, copySupportInfo: commandFeatures,
+        generateImage: images, editImage: images, imageTasks: images,
       };
       store.add(vscode.commands.registerCommand(TEST_HOOKS_COMMAND, (name: string, ...args: unknown[]) => {
-        const hook = hooks[name];
-        if (!hook) throw new Error(`No test hook '${name}'.`);
-        return hook(...args);
+        const feature = owner[name];
+        if (!feature) throw new Error(`No test hook '${name}'.`);
+        return feature().testHooks[name](...args);
       }));
     }
     registerChatStubs(store, chat);

@@ -1,117 +1,16 @@
-// Check Connection, Copy Support Info, Show Log, Refresh Models, Open Settings, Quick Actions, the
-// status bar item and the once-per-value base-URL notice.
-import * as vscode from 'vscode';
-import { registerCommandTable, type TestHooks } from '../platform/commands';
-import type { CatalogSnapshot, Services } from '../platform/services';
-import { formatSupportInfo } from '../platform/supportLog';
-import { Commands } from '../shared/commands';
-import { splitByKind } from '../catalog/classify';
+// The diagnostics part of activation: the status bar item and the once-per-value base-URL notice. The
+// diagnostics commands are in commands.ts (loaded on first use, src/diagnostics/chunk.ts).
+import type * as vscode from 'vscode';
+import type { Services } from '../platform/services';
 import { watchBaseUrl } from './baseUrlNotice';
-import { checkConnection, REPORT_SCHEME, ReportDocuments, type CheckArgs } from './checkCommand';
-import { quickActions } from './quickActions';
-import { createStatusBar } from './statusBar';
+import { createStatusBar, type StatusBar } from './statusBar';
 
 export interface DiagnosticsFeature extends vscode.Disposable {
-  /** Check Connection without asking (billable) or showing (show), Refresh Models quietly, Copy Support Info of n requests. */
-  readonly testHooks: TestHooks;
+  readonly status: StatusBar;
 }
 
 export function registerDiagnostics(services: Services): DiagnosticsFeature {
-  const documents = new ReportDocuments();
   const status = createStatusBar(services);
-  const testHooks: TestHooks = {
-    checkConnection: (args: CheckArgs) => checkConnection(services, documents, status, args),
-    refreshModels: (args: RefreshArgs) => refreshModels(services, args),
-    copySupportInfo: (limit: number) => copySupportInfo(services, limit),
-  };
-  const disposables = vscode.Disposable.from(
-    documents,
-    status,
-    vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, documents),
-    registerCommandTable('diagnostics', {
-      [Commands.checkConnection]: () => checkConnection(services, documents, status),
-      [Commands.copySupportInfo]: () => copySupportInfo(services),
-      [Commands.showLog]: () => services.log.show(),
-      [Commands.refreshModels]: () => refreshModels(services),
-      // The setting to show: other flows (errors, notices) open one setting.
-      [Commands.openSettings]: openSettings,
-      [Commands.quickActions]: () => quickActions(services),
-    }),
-    watchBaseUrl(services),
-  );
-  return { testHooks, dispose: () => disposables.dispose() };
-}
-
-/** Copies the last requests' five support fields; resolves with the copied text. */
-export async function copySupportInfo(services: Services, limit = 20): Promise<string> {
-  const records = services.support.recent(limit);
-  const text = formatSupportInfo(records);
-  if (!(await withinMs(Promise.resolve(vscode.env.clipboard.writeText(text)), 5_000))) {
-    // In a browser-hosted VS Code the clipboard can wait for page focus or permission: offer the text instead.
-    services.log.warn('Copy Support Info: the clipboard did not answer; offering the text in an editor.');
-    const open = vscode.l10n.t('Open as Document');
-    void vscode.window.showWarningMessage(vscode.l10n.t('Model Gateway: the clipboard is not available. Open the support info as a document to copy it?'), open)
-      .then(async (choice) => {
-        if (choice) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: text }));
-      });
-    return text;
-  }
-  void vscode.window.showInformationMessage(
-    records.length === 1
-      ? vscode.l10n.t('Model Gateway: copied 1 request (timestamp, route, model, HTTP status, request id). No key, prompt or answer is included.')
-      : vscode.l10n.t('Model Gateway: copied {0} requests (timestamp, route, model, HTTP status, request id). No key, prompt or answer is included.', records.length),
-  );
-  return text;
-}
-
-/** True when the promise settles successfully within ms. */
-async function withinMs(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true, () => false), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-export interface RefreshArgs {
-  /** No notification; errors reject instead of being shown (tests, other commands). */
-  quiet?: boolean;
-  /** Use the cached list while it is fresh (ModelCatalog.get) instead of always fetching. */
-  ifStale?: boolean;
-}
-
-/** Fetches the model list now; resolves with the snapshot (undefined when no key or base URL). */
-export async function refreshModels(services: Services, args: RefreshArgs = {}): Promise<CatalogSnapshot | undefined> {
-  const quiet = args.quiet === true;
-  if (!(quiet ? await services.gateway.client() : await services.gateway.clientOrExplain())) {
-    services.log.info(`Refresh Models: nothing to fetch (missing: ${(await services.gateway.missing()) ?? 'the stored secret'}).`);
-    return undefined;
-  }
-  try {
-    const snapshot = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Model Gateway: fetching models') },
-      () => (args.ifStale ? services.catalog.get() : services.catalog.refresh()),
-    );
-    if (snapshot && !quiet) {
-      const split = splitByKind(snapshot.models, services.config.current.modelKindOverrides);
-      const args = [snapshot.models.length, snapshot.keyFingerprint, split.chat.length, split.image.length] as const;
-      void vscode.window.showInformationMessage(snapshot.listUnavailable
-        ? vscode.l10n.t('Model Gateway: this gateway does not list models (GET /v1/models: 404); using the declared ones (modelGateway.models.declared): {0} models for key {1}: {2} chat, {3} image.', ...args)
-        : vscode.l10n.t('Model Gateway: {0} models for key {1}: {2} chat, {3} image.', ...args));
-    }
-    return snapshot;
-  } catch (error) {
-    if (quiet) throw error;
-    void services.errors.show(error, 'models');
-    return undefined;
-  }
-}
-
-async function openSettings(setting?: string): Promise<void> {
-  const query = setting ? `modelGateway.${setting.replace(/^modelGateway\./, '')}` : '@ext:model-gateway.model-gateway';
-  await vscode.commands.executeCommand('workbench.action.openSettings', query);
+  const notice = watchBaseUrl(services);
+  return { status, dispose: () => { notice.dispose(); status.dispose(); } };
 }

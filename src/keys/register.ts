@@ -1,9 +1,9 @@
 // Set API Key, Remove API Key, Switch Key. The functions also take arguments (name, secret) so that other
 // flows and the test hooks can drive them without the input boxes; the key is still checked first. The
-// commands themselves take none.
+// commands themselves take none. In the commands bundle (src/diagnostics/chunk.ts), loaded on first use.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { registerCommandTable, type CommandTable, type TestHooks } from '../platform/commands';
+import type { CommandTable, TestHooks } from '../platform/commands';
 import type { KeyInfo, Services } from '../platform/services';
 import { Commands } from '../shared/commands';
 import { checkKey, describeCount, describeUnlisted } from './check';
@@ -35,10 +35,6 @@ export function keyTestHooks(services: Services): TestHooks {
     removeApiKey: (name: string) => removeApiKey(services, name),
     switchKey: (name: string) => switchKey(services, name),
   };
-}
-
-export function registerKeys(services: Services): vscode.Disposable {
-  return registerCommandTable('keys', keyCommands(services));
 }
 
 /** The Set API Key flow; resolves with the saved key (name + fingerprint) or undefined. */
