@@ -1,22 +1,76 @@
-// Figure: activate() of Model Gateway in a real VS Code (code-server + headless Chromium), next to an
-// empty extension activated the same way (onStartupFinished) in the same window. The times are VS Code's
-// own, read from "Developer: Show Running Extensions". Each window load is one sample.
+// Figures: activate() of Model Gateway in a real VS Code (code-server + headless Chromium), next to an
+// empty extension activated the same way (onStartupFinished) in the same window, and the first use of a
+// lazily loaded feature (src/extension.ts) in a fresh window. The activation times are VS Code's own, read from
+// "Developer: Show Running Extensions". Each window load is one sample.
+// MG_BENCH_BEFORE=<git ref> also measures that commit's VSIX in the same run, window loads alternating (the
+// baseline of the first-use figures); the ref is read from this checkout, or from MG_BENCH_BEFORE_REPO.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { execFileSync } from 'node:child_process';
 
 const lib = (root, p) => import(pathToFileURL(path.join(root, 'scripts', p)).href);
+const OURS = 'Model Gateway';
+const EMPTY = 'Empty baseline (benchmark)';
+const WEBVIEW_VIEW = 'iframe.webview[src*="extensionId=model-gateway.model-gateway"][src*="purpose=webviewView"]';
+
+/** Opens a fresh command palette (the focus taken back from a webview or editor first; then the other keybinding). */
+async function openPalette(page, input) {
+  for (let i = 0; i < 3 && (await input.isVisible()); i++) {
+    await input.press('Escape').catch(() => undefined);
+    await page.waitForTimeout(200);
+  }
+  for (const key of ['F1', 'Control+Shift+P', 'F1']) {
+    if (await input.isVisible()) return;
+    await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+    await page.keyboard.press(key);
+    await input.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
+  }
+  await input.waitFor({ state: 'visible' });
+}
+
+/** Types a command into the palette and returns its row, so that a click runs it at a known moment. */
+async function commandRow(page, title) {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await openPalette(page, input);
+  try {
+    await input.fill(`>${title}`, { timeout: 10_000 });
+  } catch {
+    // Under load the palette's input can stay non-editable (see test/support/workbench.ts): reopen and type.
+    await page.keyboard.press('Escape').catch(() => undefined);
+    await openPalette(page, input);
+    await input.click({ timeout: 10_000 }).catch(() => undefined);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(`>${title}`);
+  }
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ timeout: 30_000 });
+  return row;
+}
+
+async function runCommand(page, title) {
+  await (await commandRow(page, title)).click();
+}
+
+/** Runs a command from the palette and returns the ms from the click on its row until `done` resolves. */
+async function timeCommand(page, title, done) {
+  const row = await commandRow(page, title);
+  const started = Date.now();
+  await row.click();
+  await done().catch((error) => {
+    throw new Error(`${title}: ${String(error.message ?? error).split('\n')[0]}`);
+  });
+  return Date.now() - started;
+}
 
 /** Reads "NNms" activation times of both extensions from the Running Extensions editor. */
-async function readActivationTimes(page, names) {
-  await page.keyboard.press('F1');
-  await page.keyboard.type('Developer: Show Running Extensions');
-  await page.waitForTimeout(400);
-  await page.keyboard.press('Enter');
+async function readActivationTimes(page) {
+  await runCommand(page, 'Developer: Show Running Extensions');
   const times = {};
   const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline && Object.keys(times).length < names.length) {
-    for (const name of names) {
+  while (Date.now() < deadline && Object.keys(times).length < 2) {
+    for (const name of [OURS, EMPTY]) {
       const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: name }).first();
       const text = await row.locator('.activation-time').innerText({ timeout: 1000 }).catch(() => '');
       const m = /([\d.]+)\s*ms/.exec(text);
@@ -27,56 +81,139 @@ async function readActivationTimes(page, names) {
   return times;
 }
 
-export async function runActivationBench(root, { samples = 5, version } = {}) {
-  const { provisionVersion, newestProvisioned, DEFAULT_VERSIONS } = await lib(root, 'provision.mjs');
-  const { prepareProfile, installVsix, startCodeServer } = await lib(root, 'lib/codeServer.mjs');
-  const { packageVsix } = await lib(root, 'package.mjs');
-  const { run, killAll } = await lib(root, 'lib/proc.mjs');
-  const { chromium } = await import('playwright-core');
-  const v = version ?? newestProvisioned() ?? DEFAULT_VERSIONS[0];
-  const info = await provisionVersion(v, { log: () => undefined });
-  const work = path.join(root, 'out', 'bench-activation');
-  fs.mkdirSync(work, { recursive: true });
-  const ours = await packageVsix({ out: path.join(work, 'model-gateway.vsix'), quiet: true });
-  const emptyVsix = path.join(work, 'empty.vsix');
-  await run(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', emptyVsix],
-    { cwd: path.join(root, 'bench', 'fixtures', 'empty-extension'), quiet: true });
-  const profile = prepareProfile(path.join(work, 'profile'), { settings: { 'modelGateway.baseUrl': 'http://127.0.0.1:9' } });
-  await installVsix(info, profile, ours.file);
-  await installVsix(info, profile, emptyVsix);
-  const server = await startCodeServer(info, profile, { logFile: path.join(work, 'code-server.log') });
-  const browser = await chromium.launch({ executablePath: process.env.MG_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] });
-  const names = ['Model Gateway', 'Empty baseline (benchmark)'];
-  const ourSamples = [];
-  const baseSamples = [];
+/**
+ * First use of two lazily loaded features in a fresh window: the chat view (Open Chat → the page's input shown)
+ * and an image command (Show Image Tasks → its notification), the command also a second time (its code loaded).
+ */
+async function measureFirstUse(page, name) {
+  const chatInput = () => page.frameLocator(`${WEBVIEW_VIEW}:visible`).first().frameLocator('#active-frame')
+    .locator('.composer .input').first().waitFor({ timeout: 60_000 });
+  const toast = () => page.locator('.notifications-toasts .notification-toast', { hasText: /no image tasks/i }).first().waitFor({ timeout: 30_000 });
+  const out = {};
+  const step = async (key, fn) => {
+    try {
+      out[key] = await fn();
+    } catch (error) {
+      console.error(`[bench] ${name}: ${key} not measured: ${String(error.message ?? error).split('\n')[0]}`);
+    }
+  };
+  await step('chatFirst', () => timeCommand(page, 'Model Gateway: Open Chat', chatInput));
+  await step('commandFirst', () => timeCommand(page, 'Model Gateway: Show Image Tasks', toast));
+  await runCommand(page, 'Notifications: Clear All Notifications').catch(() => undefined);
+  await page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await step('commandAgain', () => timeCommand(page, 'Model Gateway: Show Image Tasks', toast));
+  return out;
+}
+
+/** A VSIX of the project as it was at `ref` (git archive into a temp folder, dependencies linked). */
+async function vsixAt(root, ref, out) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-bench-ref-'));
+  const repo = process.env.MG_BENCH_BEFORE_REPO || root;
+  execFileSync('sh', ['-c', `git -C "${repo}" archive "${ref}" | tar -x -C "${dir}"`]);
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const { packageVsix } = await import(pathToFileURL(path.join(dir, 'scripts', 'package.mjs')).href);
   try {
-    for (let i = 0; i < samples + 1; i++) {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    return (await packageVsix({ out, quiet: true })).file;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One VSIX (with the empty extension) in its own profile and code-server; `load()` measures one window load. */
+async function startVariant(root, info, vsix, emptyVsix, work, browser) {
+  const { prepareProfile, installVsix, startCodeServer } = await lib(root, 'lib/codeServer.mjs');
+  const name = path.basename(vsix, '.vsix');
+  const profile = prepareProfile(path.join(work, `profile-${name}`), { settings: { 'modelGateway.baseUrl': 'http://127.0.0.1:9' } });
+  await installVsix(info, profile, vsix);
+  await installVsix(info, profile, emptyVsix);
+  const server = await startCodeServer(info, profile, { logFile: path.join(work, `code-server-${name}.log`) });
+  const result = { ours: [], empty: [], chatFirst: [], commandFirst: [], commandAgain: [] };
+  const load = async (keep) => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
       await page.goto(server.workbenchUrl);
       await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
       await page.waitForTimeout(4000); // past onStartupFinished
-      const t = await readActivationTimes(page, names);
-      await page.close();
-      if (i === 0) continue; // first load warms caches of the server
-      if (t[names[0]] !== undefined && t[names[1]] !== undefined) {
-        ourSamples.push(t[names[0]]);
-        baseSamples.push(t[names[1]]);
+      const t = await readActivationTimes(page);
+      const first = await measureFirstUse(page, name);
+      // The next window starts without the chat view showing, so that its first open is a first use again.
+      await runCommand(page, 'View: Close Primary Side Bar').catch(() => undefined);
+      await page.waitForTimeout(500);
+      if (!keep) return;
+      if (t[OURS] !== undefined && t[EMPTY] !== undefined) {
+        result.ours.push(t[OURS]);
+        result.empty.push(t[EMPTY]);
       }
+      if (first) for (const k of Object.keys(first)) result[k].push(first[k]);
+    } finally {
+      await page.close();
     }
+  };
+  return { result, load };
+}
+
+export async function runActivationBench(root, { samples = Number(process.env.MG_BENCH_SAMPLES) || 5, version } = {}) {
+  const { provisionVersion, newestProvisioned, DEFAULT_VERSIONS } = await lib(root, 'provision.mjs');
+  const { packageVsix } = await lib(root, 'package.mjs');
+  const { run } = await lib(root, 'lib/proc.mjs');
+  const { stats, fmtStats } = await import(pathToFileURL(path.join(root, 'bench', 'table.ts')).href);
+  const v = version ?? newestProvisioned() ?? DEFAULT_VERSIONS[0];
+  const info = await provisionVersion(v, { log: () => undefined });
+  const work = path.join(root, 'out', 'bench-activation');
+  fs.rmSync(work, { recursive: true, force: true });
+  fs.mkdirSync(work, { recursive: true });
+  const emptyVsix = path.join(work, 'empty.vsix');
+  await run(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', emptyVsix],
+    { cwd: path.join(root, 'bench', 'fixtures', 'empty-extension'), quiet: true });
+  const ours = (await packageVsix({ out: path.join(work, 'model-gateway.vsix'), quiet: true })).file;
+  const beforeRef = process.env.MG_BENCH_BEFORE;
+  const beforeVsix = beforeRef ? await vsixAt(root, beforeRef, path.join(work, 'before.vsix')) : undefined;
+  const { killAll } = await lib(root, 'lib/proc.mjs');
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: process.env.MG_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] });
+  let before;
+  let after;
+  try {
+    const variants = [await startVariant(root, info, ours, emptyVsix, work, browser)];
+    if (beforeVsix) variants.push(await startVariant(root, info, beforeVsix, emptyVsix, work, browser));
+    // Window loads alternate between the variants, so that the machine's load falls on both alike; the first
+    // load of each warms its server's caches and is not counted.
+    for (let i = 0; i < samples + 1; i++) for (const variant of variants) await variant.load(i > 0);
+    [after, before] = variants.map((v) => v.result);
   } finally {
     await browser.close();
     await killAll();
   }
-  const { stats, fmtStats } = await import(pathToFileURL(path.join(root, 'bench', 'table.ts')).href);
-  if (!ourSamples.length) throw new Error('activation times not found in Running Extensions');
-  const diffs = ourSamples.map((o, i) => o - baseSamples[i]);
-  const d = stats(diffs);
-  return [{
-    figure: `activate() in real VS Code ${v} (${ourSamples.length} window loads)`,
-    baseline: `empty extension: ${fmtStats(stats(baseSamples), 'ms', 0)}`,
-    value: `${fmtStats(stats(ourSamples), 'ms', 0)}; over baseline ${fmtStats(d, 'ms', 0)}`,
+  if (!after.ours.length) throw new Error('activation times not found in Running Extensions');
+
+  const ms = (xs) => (xs.length ? fmtStats(stats(xs), 'ms', 0) : 'not measured');
+  const median = (xs) => (xs.length ? stats(xs).median : NaN);
+  const over = (r) => r.ours.map((o, i) => o - r.empty[i]);
+  const ratio = (a, b) => (Number.isFinite(a) && b > 0 ? (a / b).toFixed(2) : 'n/a');
+  const d = stats(over(after));
+  const rows = [{
+    figure: `activate() in real VS Code ${v} (${after.ours.length} window loads)`,
+    baseline: `empty extension: ${ms(after.empty)}`,
+    value: `${ms(after.ours)}; over baseline ${fmtStats(d, 'ms', 0)}`,
     target: '≤ 20 ms over the empty extension',
     met: d.median <= 20,
-    note: 'VS Code\'s own activation time (code loading + activate call)',
+    note: `VS Code's own activation time (code loading + activate call)${before ? `; before (${beforeRef}): over baseline ${ms(over(before))}` : ''}`,
   }];
+  // First use: compared with the same step of the earlier commit (MG_BENCH_BEFORE) in the same run.
+  const firstUse = (figure, key, extra = '') => {
+    const f = median(after[key]);
+    const b = before ? median(before[key]) : NaN;
+    return {
+      figure,
+      baseline: before ? `before (${beforeRef}), same run: ${ms(before[key])}` : 'set MG_BENCH_BEFORE=<git ref>',
+      value: `${ms(after[key])}${before ? `; ratio to before ${ratio(f, b)}` : ''}${extra}`,
+      target: 'not slower than before (ratio ≤ 1.1)',
+      met: before && Number.isFinite(b) && Number.isFinite(f) ? f <= b * 1.1 : undefined,
+      note: 'from the click on the palette row to the UI, in the browser',
+    };
+  };
+  rows.push(firstUse('first chat view open in a fresh window (Open Chat → the chat input shown)', 'chatFirst'));
+  rows.push(firstUse('first command in a fresh window (Show Image Tasks → its notification)', 'commandFirst',
+    `; the second run: ${ms(after.commandAgain)}${before ? ` (before: ${ms(before.commandAgain)})` : ''}`));
+  return rows;
 }
