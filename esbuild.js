@@ -9,8 +9,8 @@ const production = args.includes('--production');
 const watch = args.includes('--watch');
 const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
-// dist/extension.js does not run without its feature bundles.
-if (only?.has('extension')) only.add('features');
+// dist/extension.js does not run without its feature bundles and the gateway client.
+if (only?.has('extension')) ['features', 'gateway'].forEach((t) => only.add(t));
 
 const common = {
   bundle: true,
@@ -45,6 +45,18 @@ const featureEntries = {
   commands: 'src/diagnostics/chunk.ts',
 };
 
+/**
+ * The gateway client's code is dist/vendor/gateway.js, required with the first client (src/gateway/lazyClient.ts);
+ * every extension bundle shares that one file. `from` as for undici.
+ */
+const gatewayClientAsVendorFile = (from) => ({
+  name: 'gateway-client-as-vendor-file',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/client$/ }, (args) =>
+      (args.importer.endsWith(path.join('src', 'gateway', 'lazyClient.ts')) ? { path: `${from}/vendor/gateway.js`, external: true } : undefined));
+  },
+});
+
 /** dist/extension.js leaves `require('./features/x.js')` to run time. */
 const featuresExternal = {
   name: 'features-external',
@@ -63,7 +75,16 @@ const targets = {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [undiciAsVendorFile('.'), featuresExternal],
+    plugins: [undiciAsVendorFile('.'), gatewayClientAsVendorFile('.'), featuresExternal],
+  },
+  gateway: {
+    ...common,
+    entryPoints: { gateway: 'src/gateway/client.ts' },
+    outdir: 'dist/vendor',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    plugins: [undiciAsVendorFile('..')],
   },
   features: {
     ...common,
@@ -73,7 +94,7 @@ const targets = {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [undiciAsVendorFile('..')],
+    plugins: [undiciAsVendorFile('..'), gatewayClientAsVendorFile('..')],
   },
   vendor: {
     ...common,

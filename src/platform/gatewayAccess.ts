@@ -2,7 +2,7 @@
 // (and its dispatcher) is cached until any of those change.
 import * as vscode from 'vscode';
 import type { Dispatcher } from 'undici';
-import { createGatewayClient } from '../gateway';
+import { createGatewayClient } from '../gateway/lazyClient';
 import type { GatewayClient, Logger, SupportRecord } from '../gateway/types';
 import { Commands } from '../shared/commands';
 import type { Config } from '../shared/config';

@@ -113,7 +113,7 @@ describe('VSIX: what `npm run package` ships', function () {
       ...readmeImages(),
       // Files the extension loads at run time by name (webview styles, the webview bundles and their icon font).
       ...fs.readdirSync(path.join(root, 'media')).filter((f) => /\.(css|svg)$/.test(f)).map((f) => `media/${f}`),
-      'dist/features/chat.js', 'dist/features/commands.js', 'dist/features/images.js', 'dist/features/lm.js', 'dist/webview/chat.js', 'dist/webview/images.js', 'dist/webview/codicon.css', 'dist/webview/codicon.ttf',
+      'dist/vendor/gateway.js', 'dist/vendor/undici.js', 'dist/features/chat.js', 'dist/features/commands.js', 'dist/features/images.js', 'dist/features/lm.js', 'dist/webview/chat.js', 'dist/webview/images.js', 'dist/webview/codicon.css', 'dist/webview/codicon.ttf',
     ];
     assert.deepEqual(wanted.filter((f) => !has(f)), [], 'missing from the VSIX');
     // Every media file that ships is used: by the manifest, the walkthrough, or the code by name.
