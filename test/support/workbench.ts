@@ -100,7 +100,8 @@ export async function closeSharedWorkbench(): Promise<void> {
 /**
  * What a suite leaves behind that the next one must not meet: another browser window, a dialog, a quick input,
  * editors (the image panel, the Settings editor, a dirty untitled file), notifications, VS Code's own Chat view when
- * it was hidden at the start, a webview holding the keyboard focus. A window that lost its workbench (a failed reload) is loaded again.
+ * it was hidden at the start, a webview holding the keyboard focus. A window that lost its workbench (a failed reload)
+ * or whose chat view no longer renders is loaded again.
  */
 async function resetWorkbench(page: Page): Promise<void> {
   const dialogBox = page.locator('.monaco-dialog-box');
@@ -136,6 +137,16 @@ async function resetWorkbench(page: Page): Promise<void> {
   if (await notificationsText(page)) await runCommand(page, 'Notifications: Clear All Notifications');
   // VS Code's Chat view opened by a suite (a conversation in it keeps rendering, and narrows the editor area).
   if (shared?.auxiliaryBar === false && (await auxiliaryBarVisible(page))) await runCommand(page, 'View: Hide Secondary Side Bar');
+  // A window whose chat webview stopped rendering (seen once on 1.139.1: after a reload under load no webview of ours
+  // showed content until the next reload) would fail every later suite: it is loaded afresh, as a window of its own
+  // would be. The suite that met it has failed already.
+  await openView(page, CONTAINER_TITLE).catch(() => undefined);
+  const composer = page.frameLocator(`${WEBVIEW}[src*="purpose=webviewView"]:visible`).first().frameLocator('#active-frame').locator('.composer .input');
+  if (!(await composer.waitFor({ timeout: 15_000 }).then(() => true, () => false))) {
+    await page.goto(shared?.url ?? workbenchUrl());
+    await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    await activityEntry(page, CONTAINER_TITLE).waitFor({ timeout: 90_000 });
+  }
   await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
 }
 
