@@ -11,39 +11,15 @@ import { pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 
 const lib = (root, p) => import(pathToFileURL(path.join(root, 'scripts', p)).href);
+const ROOT = path.join(path.dirname(new URL(import.meta.url).pathname), '..');
 const OURS = 'Model Gateway';
 const EMPTY = 'Empty baseline (benchmark)';
 const WEBVIEW_VIEW = 'iframe.webview[src*="extensionId=model-gateway.model-gateway"][src*="purpose=webviewView"]';
 
-/** Opens a fresh command palette (the focus taken back from a webview or editor first; then the other keybinding). */
-async function openPalette(page, input) {
-  for (let i = 0; i < 3 && (await input.isVisible()); i++) {
-    await input.press('Escape').catch(() => undefined);
-    await page.waitForTimeout(200);
-  }
-  for (const key of ['F1', 'Control+Shift+P', 'F1']) {
-    if (await input.isVisible()) return;
-    await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
-    await page.keyboard.press(key);
-    await input.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
-  }
-  await input.waitFor({ state: 'visible' });
-}
-
-/** Types a command into the palette and returns its row, so that a click runs it at a known moment. */
+/** Types a command into the palette (as the UI tests do) and returns its row, so that a click runs it at a known moment. */
 async function commandRow(page, title) {
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await openPalette(page, input);
-  try {
-    await input.fill(`>${title}`, { timeout: 10_000 });
-  } catch {
-    // Under load the palette's input can stay non-editable (see test/support/workbench.ts): reopen and type.
-    await page.keyboard.press('Escape').catch(() => undefined);
-    await openPalette(page, input);
-    await input.click({ timeout: 10_000 }).catch(() => undefined);
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type(`>${title}`);
-  }
+  const { typeInPalette } = await import(pathToFileURL(path.join(ROOT, 'test', 'support', 'workbench.ts')).href);
+  await typeInPalette(page, title);
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   await row.waitFor({ timeout: 30_000 });
   return row;

@@ -193,7 +193,8 @@ function createWorkbench(browser: Browser, page: Page): Workbench {
   return wb;
 }
 
-async function runCommand(page: Page, title: string): Promise<void> {
+/** Opens a fresh command palette and types `>title` (bench/activation.mjs times a command from here). */
+export async function typeInPalette(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await openPalette(page, input);
   try {
@@ -206,6 +207,10 @@ async function runCommand(page: Page, title: string): Promise<void> {
     await page.keyboard.press('Control+A');
     await page.keyboard.type(`>${title}`);
   }
+}
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  await typeInPalette(page, title);
   // Pick the row whose label matches, rather than trusting the first row after Enter.
   const rows = page.locator('.quick-input-list .monaco-list-row');
   const deadline = Date.now() + UI_TIMEOUT;
