@@ -153,6 +153,9 @@ describe('chat view (UI)', function () {
   });
 
   it('reloading the window restores the conversation', async () => {
+    // The earlier tests left at least 4 messages; wait for them to be rendered (the view may be re-rendering its
+    // snapshot after the settings change of the previous test) before counting what the reload must bring back.
+    await chat.locator('.message').nth(3).waitFor({ state: 'attached', timeout: 30_000 });
     const count = await chat.locator('.message').count();
     assert.ok(count >= 4);
     await wb.page.reload();
