@@ -18,8 +18,11 @@ await bundleHostTests(root, bundleDir);
 
 /** The emulator in a child process that dies with this one; resolves {url, adminToken}. */
 function startEmulator() {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'lib', 'runEmulator.mjs'), '--port', '0'],
-    { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'scripts', 'lib', 'runEmulator.mjs'), '--port', '0'],
+    { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   process.on('exit', () => child.kill());
   return new Promise((resolve, reject) => {
     let out = '';
@@ -36,12 +39,19 @@ const emulator = await startEmulator();
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-host-ws-'));
 const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-host-user-'));
 fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({
-  'security.workspace.trust.enabled': false,
-  'workbench.startupEditor': 'none',
-  'telemetry.telemetryLevel': 'off',
-  'modelGateway.baseUrl': emulator.url,
-}, null, 2));
+fs.writeFileSync(
+  path.join(userDataDir, 'User', 'settings.json'),
+  JSON.stringify(
+    {
+      'security.workspace.trust.enabled': false,
+      'workbench.startupEditor': 'none',
+      'telemetry.telemetryLevel': 'off',
+      'modelGateway.baseUrl': emulator.url,
+    },
+    null,
+    2,
+  ),
+);
 
 const common = {
   files: 'out/test/host/*.test.js',

@@ -53,7 +53,10 @@ const gatewayClientAsVendorFile = (from) => ({
   name: 'gateway-client-as-vendor-file',
   setup(build) {
     build.onResolve({ filter: /^\.\/client$/ }, (args) =>
-      (args.importer.endsWith(path.join('src', 'gateway', 'lazyClient.ts')) ? { path: `${from}/vendor/gateway.js`, external: true } : undefined));
+      args.importer.endsWith(path.join('src', 'gateway', 'lazyClient.ts'))
+        ? { path: `${from}/vendor/gateway.js`, external: true }
+        : undefined,
+    );
   },
 });
 
@@ -108,8 +111,8 @@ const targets = {
   webviews: {
     ...common,
     entryPoints: {
-      'chat': 'src/webview/chat/main.ts',
-      'images': 'src/webview/images/main.ts',
+      chat: 'src/webview/chat/main.ts',
+      images: 'src/webview/images/main.ts',
     },
     outdir: 'dist/webview',
     platform: 'browser',

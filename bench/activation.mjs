@@ -48,7 +48,10 @@ async function readActivationTimes(page) {
   while (Date.now() < deadline && Object.keys(times).length < 2) {
     for (const name of [OURS, EMPTY]) {
       const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: name }).first();
-      const text = await row.locator('.activation-time').innerText({ timeout: 1000 }).catch(() => '');
+      const text = await row
+        .locator('.activation-time')
+        .innerText({ timeout: 1000 })
+        .catch(() => '');
       const m = /([\d.]+)\s*ms/.exec(text);
       if (m) times[name] = Number(m[1]);
     }
@@ -62,9 +65,19 @@ async function readActivationTimes(page) {
  * and an image command (Show Image Tasks → its notification), the command also a second time (its code loaded).
  */
 async function measureFirstUse(page, name) {
-  const chatInput = () => page.frameLocator(`${WEBVIEW_VIEW}:visible`).first().frameLocator('#active-frame')
-    .locator('.composer .input').first().waitFor({ timeout: 60_000 });
-  const toast = () => page.locator('.notifications-toasts .notification-toast', { hasText: /no image tasks/i }).first().waitFor({ timeout: 30_000 });
+  const chatInput = () =>
+    page
+      .frameLocator(`${WEBVIEW_VIEW}:visible`)
+      .first()
+      .frameLocator('#active-frame')
+      .locator('.composer .input')
+      .first()
+      .waitFor({ timeout: 60_000 });
+  const toast = () =>
+    page
+      .locator('.notifications-toasts .notification-toast', { hasText: /no image tasks/i })
+      .first()
+      .waitFor({ timeout: 30_000 });
   const out = {};
   const step = async (key, fn) => {
     try {
@@ -76,7 +89,11 @@ async function measureFirstUse(page, name) {
   await step('chatFirst', () => timeCommand(page, 'Model Gateway: Open Chat', chatInput));
   await step('commandFirst', () => timeCommand(page, 'Model Gateway: Show Image Tasks', toast));
   await runCommand(page, 'Notifications: Clear All Notifications').catch(() => undefined);
-  await page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await page
+    .locator('.notifications-toasts .notification-toast')
+    .first()
+    .waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(() => undefined);
   await step('commandAgain', () => timeCommand(page, 'Model Gateway: Show Image Tasks', toast));
   return out;
 }
@@ -99,7 +116,9 @@ async function vsixAt(root, ref, out) {
 async function startVariant(root, info, vsix, emptyVsix, work, browser) {
   const { prepareProfile, installVsix, startCodeServer } = await lib(root, 'lib/codeServer.mjs');
   const name = path.basename(vsix, '.vsix');
-  const profile = prepareProfile(path.join(work, `profile-${name}`), { settings: { 'modelGateway.baseUrl': 'http://127.0.0.1:9' } });
+  const profile = prepareProfile(path.join(work, `profile-${name}`), {
+    settings: { 'modelGateway.baseUrl': 'http://127.0.0.1:9' },
+  });
   await installVsix(info, profile, vsix);
   await installVsix(info, profile, emptyVsix);
   const server = await startCodeServer(info, profile, { logFile: path.join(work, `code-server-${name}.log`) });
@@ -139,14 +158,29 @@ export async function runActivationBench(root, { samples = Number(process.env.MG
   fs.rmSync(work, { recursive: true, force: true });
   fs.mkdirSync(work, { recursive: true });
   const emptyVsix = path.join(work, 'empty.vsix');
-  await run(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', emptyVsix],
-    { cwd: path.join(root, 'bench', 'fixtures', 'empty-extension'), quiet: true });
+  await run(
+    process.execPath,
+    [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', emptyVsix],
+    { cwd: path.join(root, 'bench', 'fixtures', 'empty-extension'), quiet: true },
+  );
   const ours = (await packageVsix({ out: path.join(work, 'model-gateway.vsix'), quiet: true })).file;
   const beforeRef = process.env.MG_BENCH_BEFORE;
   const beforeVsix = beforeRef ? await vsixAt(root, beforeRef, path.join(work, 'before.vsix')) : undefined;
   const { killAll } = await lib(root, 'lib/proc.mjs');
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: process.env.MG_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.MG_CHROMIUM || '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
   let before;
   let after;
   try {
@@ -167,14 +201,16 @@ export async function runActivationBench(root, { samples = Number(process.env.MG
   const over = (r) => r.ours.map((o, i) => o - r.empty[i]);
   const ratio = (a, b) => (Number.isFinite(a) && b > 0 ? (a / b).toFixed(2) : 'n/a');
   const d = stats(over(after));
-  const rows = [{
-    figure: `activate() in real VS Code ${v} (${after.ours.length} window loads)`,
-    baseline: `empty extension: ${ms(after.empty)}`,
-    value: `${ms(after.ours)}; over baseline ${fmtStats(d, 'ms', 0)}`,
-    target: '≤ 20 ms over the empty extension',
-    met: d.median <= 20,
-    note: `VS Code's own activation time (code loading + activate call)${before ? `; before (${beforeRef}): over baseline ${ms(over(before))}` : ''}`,
-  }];
+  const rows = [
+    {
+      figure: `activate() in real VS Code ${v} (${after.ours.length} window loads)`,
+      baseline: `empty extension: ${ms(after.empty)}`,
+      value: `${ms(after.ours)}; over baseline ${fmtStats(d, 'ms', 0)}`,
+      target: '≤ 20 ms over the empty extension',
+      met: d.median <= 20,
+      note: `VS Code's own activation time (code loading + activate call)${before ? `; before (${beforeRef}): over baseline ${ms(over(before))}` : ''}`,
+    },
+  ];
   // First use: compared with the same step of the earlier commit (MG_BENCH_BEFORE) in the same run.
   const firstUse = (figure, key, extra = '') => {
     const f = median(after[key]);
@@ -189,7 +225,12 @@ export async function runActivationBench(root, { samples = Number(process.env.MG
     };
   };
   rows.push(firstUse('first chat view open in a fresh window (Open Chat → the chat input shown)', 'chatFirst'));
-  rows.push(firstUse('first command in a fresh window (Show Image Tasks → its notification)', 'commandFirst',
-    `; the second run: ${ms(after.commandAgain)}${before ? ` (before: ${ms(before.commandAgain)})` : ''}`));
+  rows.push(
+    firstUse(
+      'first command in a fresh window (Show Image Tasks → its notification)',
+      'commandFirst',
+      `; the second run: ${ms(after.commandAgain)}${before ? ` (before: ${ms(before.commandAgain)})` : ''}`,
+    ),
+  );
   return rows;
 }

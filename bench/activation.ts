@@ -4,6 +4,8 @@ import { pathToFileURL } from 'node:url';
 import type { BenchRow } from './table';
 
 export async function runActivationBench(root: string): Promise<BenchRow[]> {
-  const mod = (await import(pathToFileURL(join(root, 'bench', 'activation.mjs')).href)) as { runActivationBench(root: string): Promise<BenchRow[]> };
+  const mod = (await import(pathToFileURL(join(root, 'bench', 'activation.mjs')).href)) as {
+    runActivationBench(root: string): Promise<BenchRow[]>;
+  };
   return mod.runActivationBench(root);
 }

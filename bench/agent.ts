@@ -19,8 +19,12 @@ import { fmt, fmtStats, stats, type BenchRow } from './table';
 
 const AGENT_KEY = 'mg-agent-key-0008';
 const MODEL = 'claude-demo-agent';
-const SYSTEM = 'You are a careful coding agent working in the user\'s workspace. '
-  + Array.from({ length: 60 }, (_v, i) => `Rule ${i + 1}: read before you edit, keep changes small, explain what you changed and why.`).join(' ');
+const SYSTEM =
+  "You are a careful coding agent working in the user's workspace. " +
+  Array.from(
+    { length: 60 },
+    (_v, i) => `Rule ${i + 1}: read before you edit, keep changes small, explain what you changed and why.`,
+  ).join(' ');
 
 /** Source-like text of about `bytes` bytes. */
 function sourceText(bytes: number, seed: string): string {
@@ -37,7 +41,9 @@ function sourceText(bytes: number, seed: string): string {
 /** read_file over a real folder: reads the file from disk on every call (what the step overhead includes). */
 function readTool(root: string): Tool<never> {
   const tool: Tool<{ path: string }> = {
-    name: 'read_file', description: 'Read a file of the workspace', approvalClass: 'read',
+    name: 'read_file',
+    description: 'Read a file of the workspace',
+    approvalClass: 'read',
     inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
     target: (input) => ({ paths: [join(root, String(input.path))] }),
     invoke: async (input) => ({ content: await readFile(join(root, String(input.path)), 'utf8') }),
@@ -45,24 +51,44 @@ function readTool(root: string): Tool<never> {
   return tool as unknown as Tool<never>;
 }
 
-async function agentTurn(client: GatewayClient, root: string, task: string, caching: boolean): Promise<{ steps: number; reason: string }> {
+async function agentTurn(
+  client: GatewayClient,
+  root: string,
+  task: string,
+  caching: boolean,
+): Promise<{ steps: number; reason: string }> {
   const memory = new CachingMemory();
   const r = await runAgentTurn({
-    client, model: MODEL, maxTokens: 1024, system: SYSTEM, tools: [readTool(root)], policy: { workspaceFolders: [root] },
-    messages: [{ role: 'user', content: task }], approve: async () => ({ approved: true }),
+    client,
+    model: MODEL,
+    maxTokens: 1024,
+    system: SYSTEM,
+    tools: [readTool(root)],
+    policy: { workspaceFolders: [root] },
+    messages: [{ role: 'user', content: task }],
+    approve: async () => ({ approved: true }),
     caching: { enabled: caching, keyId: 'bench', memory },
   });
   return { steps: r.steps, reason: r.reason };
 }
 
-interface Timing { phase: 'received' | 'finished'; path: string; at: number }
+interface Timing {
+  phase: 'received' | 'finished';
+  path: string;
+  at: number;
+}
 
 /** (a): step overheads (ms) from the emulator's timestamps, and bare round trips (ms) as the baseline. */
 async function measureStepOverhead(root: string, turns: number): Promise<{ overhead: number[]; roundTrip: number[] }> {
   const timings: Timing[] = [];
   const config = defaultConfig();
   config.messages.tokensPerSecond = 0;
-  const emu: Emulator = await startEmulator({ config, onTiming: (t) => { if (t.path.startsWith('/v1/messages')) timings.push(t); } });
+  const emu: Emulator = await startEmulator({
+    config,
+    onTiming: (t) => {
+      if (t.path.startsWith('/v1/messages')) timings.push(t);
+    },
+  });
   const client = createGatewayClient({ baseUrl: emu.url, apiKey: AGENT_KEY, maxRetries: 0 });
   const overhead: number[] = [];
   const roundTrip: number[] = [];
@@ -78,11 +104,13 @@ async function measureStepOverhead(root: string, turns: number): Promise<{ overh
     for (let turn = 0; turn <= turns; turn++) {
       timings.length = 0;
       const r = await agentTurn(client, root, task, true);
-      if (r.reason !== 'end_turn' || r.steps !== 16) throw new Error(`agent turn ended ${r.reason} after ${r.steps} steps`);
+      if (r.reason !== 'end_turn' || r.steps !== 16)
+        throw new Error(`agent turn ended ${r.reason} after ${r.steps} steps`);
       if (turn === 0) continue; // warm-up turn
       // Requests of a turn are sequential: received, finished, received, finished, ...
       for (let i = 1; i + 1 < timings.length; i += 2) {
-        if (timings[i].phase !== 'finished' || timings[i + 1].phase !== 'received') throw new Error('unexpected timing order');
+        if (timings[i].phase !== 'finished' || timings[i + 1].phase !== 'received')
+          throw new Error('unexpected timing order');
         overhead.push(timings[i + 1].at - timings[i].at);
       }
     }
@@ -93,12 +121,15 @@ async function measureStepOverhead(root: string, turns: number): Promise<{ overh
 }
 
 /** (b): a 15-step turn with and without caching; input billed at full price, and cost-weighted input. */
-async function measureCaching(root: string): Promise<{ fullWith: number; fullWithout: number; weightedWith: number; cacheRead: number; cacheWrite: number }> {
+async function measureCaching(
+  root: string,
+): Promise<{ fullWith: number; fullWithout: number; weightedWith: number; cacheRead: number; cacheWrite: number }> {
   const config = defaultConfig();
   config.messages.tokensPerSecond = 0;
   const emu = await startEmulator({ config });
   const client = createGatewayClient({ baseUrl: emu.url, apiKey: AGENT_KEY, maxRetries: 0 });
-  const task = 'Look through the three modules.\n@tool read_file {"path":"a.ts"}\n@tool read_file {"path":"b.ts"}\n@tool read_file {"path":"c.ts"}\n@steps 15';
+  const task =
+    'Look through the three modules.\n@tool read_file {"path":"a.ts"}\n@tool read_file {"path":"b.ts"}\n@tool read_file {"path":"c.ts"}\n@steps 15';
   const sum = (pick: (u: NonNullable<ReturnType<Emulator['requests']>[number]['usage']>) => number): number =>
     emu.requests().reduce((n, r) => n + (r.usage ? pick(r.usage) : 0), 0);
   try {
@@ -108,7 +139,13 @@ async function measureCaching(root: string): Promise<{ fullWith: number; fullWit
     emu.reset();
     const cached = await agentTurn(client, root, task, true);
     if (cached.steps !== 16) throw new Error(`cached turn: ${cached.reason} after ${cached.steps} steps`);
-    return { fullWith: sum((u) => u.input), fullWithout, weightedWith: sum((u) => u.inputCostTokens), cacheRead: sum((u) => u.cacheRead), cacheWrite: sum((u) => u.cacheWrite) };
+    return {
+      fullWith: sum((u) => u.input),
+      fullWithout,
+      weightedWith: sum((u) => u.inputCostTokens),
+      cacheRead: sum((u) => u.cacheRead),
+      cacheWrite: sum((u) => u.cacheWrite),
+    };
   } finally {
     await emu.close();
   }
@@ -126,16 +163,37 @@ export async function runAgentBench(): Promise<BenchRow[]> {
     const pct = (100 * c.fullWith) / c.fullWithout;
     const weighted = (100 * c.weightedWith) / c.fullWithout;
     return [
-      { figure: 'agent tool step: tool_use received → next request on the wire (p50)', baseline: `bare createMessage round trip p50 ${fmt(rt.median)} ms`,
-        value: fmtStats(o, 'ms'), target: 'p50 ≤ 30 ms', met: o.median <= 30,
-        note: `${o.runs} steps (4 turns × 15), read_file of a 100 KB file from disk, no approval wait; ${fmt(o.median / rt.median, 2)}× the bare round trip` },
-      { figure: 'agent tool step: tool_use received → next request on the wire (p95)', baseline: `bare createMessage round trip p95 ${fmt(rt.p95 ?? rt.max)} ms`,
-        value: `${fmt(o.p95 ?? o.max)} ms`, target: 'p95 ≤ 100 ms', met: (o.p95 ?? o.max) <= 100 },
-      { figure: 'prompt caching, 15-step agent turn: input billed at full price', baseline: `same turn without caching: ${c.fullWithout} input tokens`,
-        value: `${fmt(pct, 2)} % (${c.fullWith} tokens)`, target: '≤ 30 %', met: pct <= 30,
-        note: `cache reads ${c.cacheRead}, writes ${c.cacheWrite}; 15 reads of 8 KB files, 1.4k-token system prompt, 1,024-token cache minimum` },
-      { figure: 'prompt caching, 15-step agent turn: input priced (writes 1.25×, reads 0.1×)', baseline: 'same turn without caching (1×)',
-        value: `${fmt(weighted, 1)} %`, target: '-', met: undefined, note: 'what the input of the turn costs with caching' },
+      {
+        figure: 'agent tool step: tool_use received → next request on the wire (p50)',
+        baseline: `bare createMessage round trip p50 ${fmt(rt.median)} ms`,
+        value: fmtStats(o, 'ms'),
+        target: 'p50 ≤ 30 ms',
+        met: o.median <= 30,
+        note: `${o.runs} steps (4 turns × 15), read_file of a 100 KB file from disk, no approval wait; ${fmt(o.median / rt.median, 2)}× the bare round trip`,
+      },
+      {
+        figure: 'agent tool step: tool_use received → next request on the wire (p95)',
+        baseline: `bare createMessage round trip p95 ${fmt(rt.p95 ?? rt.max)} ms`,
+        value: `${fmt(o.p95 ?? o.max)} ms`,
+        target: 'p95 ≤ 100 ms',
+        met: (o.p95 ?? o.max) <= 100,
+      },
+      {
+        figure: 'prompt caching, 15-step agent turn: input billed at full price',
+        baseline: `same turn without caching: ${c.fullWithout} input tokens`,
+        value: `${fmt(pct, 2)} % (${c.fullWith} tokens)`,
+        target: '≤ 30 %',
+        met: pct <= 30,
+        note: `cache reads ${c.cacheRead}, writes ${c.cacheWrite}; 15 reads of 8 KB files, 1.4k-token system prompt, 1,024-token cache minimum`,
+      },
+      {
+        figure: 'prompt caching, 15-step agent turn: input priced (writes 1.25×, reads 0.1×)',
+        baseline: 'same turn without caching (1×)',
+        value: `${fmt(weighted, 1)} %`,
+        target: '-',
+        met: undefined,
+        note: 'what the input of the turn costs with caching',
+      },
     ];
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -143,10 +201,15 @@ export async function runAgentBench(): Promise<BenchRow[]> {
 }
 
 if (require.main === module) {
-  runAgentBench().then((rows) => {
-    for (const r of rows) console.log(`${r.figure}: ${r.value} (baseline: ${r.baseline})${r.met === undefined ? '' : r.met ? ' [met]' : ' [NOT met]'}${r.note ? ` — ${r.note}` : ''}`);
-  }).catch((e: unknown) => {
-    console.error(e);
-    process.exitCode = 1;
-  });
+  runAgentBench()
+    .then((rows) => {
+      for (const r of rows)
+        console.log(
+          `${r.figure}: ${r.value} (baseline: ${r.baseline})${r.met === undefined ? '' : r.met ? ' [met]' : ' [NOT met]'}${r.note ? ` — ${r.note}` : ''}`,
+        );
+    })
+    .catch((e: unknown) => {
+      console.error(e);
+      process.exitCode = 1;
+    });
 }

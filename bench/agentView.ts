@@ -6,7 +6,14 @@
 // Run alone: npx tsx bench/agentView.ts   (section "agent view" of npm run bench)
 import { cpus, loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';
-import { buildChatBundle, launchChromium, msg, openChatPage, snapshot, startPageServer } from '../test/browser/chatPage';
+import {
+  buildChatBundle,
+  launchChromium,
+  msg,
+  openChatPage,
+  snapshot,
+  startPageServer,
+} from '../test/browser/chatPage';
 import type { ChatMessage } from '../src/shared/protocol/chat';
 import { fmt, fmtStats, stats, type BenchRow } from './table';
 
@@ -73,19 +80,40 @@ window.__agentStream = (tokensPerSecond, seconds, words, tokensPerStep, cardsPer
 function streamWords(): string[] {
   const words: string[] = [];
   for (let i = 0; i < 400; i++) {
-    words.push(i % 60 === 59 ? '\n\n```js\nconst x = 1;\nconsole.log(x);\n```\n\n' : i % 20 === 19 ? '.\n\n' : i % 7 === 0 ? ' **bold**' : ` word${i % 13}`);
+    words.push(
+      i % 60 === 59
+        ? '\n\n```js\nconst x = 1;\nconsole.log(x);\n```\n\n'
+        : i % 20 === 19
+          ? '.\n\n'
+          : i % 7 === 0
+            ? ' **bold**'
+            : ` word${i % 13}`,
+    );
   }
   return words;
 }
 
 /** Tool output as a card shows it: 2 KB of file text. */
-const RESULT = Array.from({ length: 60 }, (_, i) => `line ${i}: export const value${i} = compute(${i}); // some source`).join('\n').slice(0, 2048);
+const RESULT = Array.from({ length: 60 }, (_, i) => `line ${i}: export const value${i} = compute(${i}); // some source`)
+  .join('\n')
+  .slice(0, 2048);
 
 function conversation(count: number): ChatMessage[] {
-  return Array.from({ length: count }, (_, i) => (i % 2 === 0 ? msg(`m${i}`, 'user', `Question ${i}`) : msg(`m${i}`, 'assistant', `Answer ${i}: **text**, \`code\`.\n\n- a\n- b`)));
+  return Array.from({ length: count }, (_, i) =>
+    i % 2 === 0
+      ? msg(`m${i}`, 'user', `Question ${i}`)
+      : msg(`m${i}`, 'assistant', `Answer ${i}: **text**, \`code\`.\n\n- a\n- b`),
+  );
 }
 
-interface Run { fps: number; worst: number; long: number; tokens: number; cards: number; shown: number }
+interface Run {
+  fps: number;
+  worst: number;
+  long: number;
+  tokens: number;
+  cards: number;
+  shown: number;
+}
 
 async function once(browser: Browser, url: string, withCards: boolean): Promise<Run> {
   const chat = await openChatPage(browser, url);
@@ -93,7 +121,7 @@ async function once(browser: Browser, url: string, withCards: boolean): Promise<
     await chat.page.addScriptTag({ content: DRIVER }).catch(async () => chat.page.evaluate(DRIVER));
     await chat.play({ type: 'snapshot', snapshot: snapshot(conversation(50), { mode: 'agent', agent: { ok: true } }) });
     const args = [TOKENS_PER_SECOND, SECONDS, streamWords(), withCards ? TOKENS_PER_STEP : 0, CARDS_PER_STEP, RESULT];
-    return await chat.page.evaluate(`window.__agentStream(...${JSON.stringify(args)})`) as Run;
+    return (await chat.page.evaluate(`window.__agentStream(...${JSON.stringify(args)})`)) as Run;
   } finally {
     await chat.close();
   }
@@ -112,16 +140,20 @@ export async function runAgentViewBench(): Promise<BenchRow[]> {
       plain.push(await once(browser, server.url, false));
       agent.push(await once(browser, server.url, true));
     }
-    if (agent.some((r) => r.shown !== r.cards || r.cards === 0)) throw new Error(`cards shown ${agent.map((r) => `${r.shown}/${r.cards}`).join(', ')}`);
+    if (agent.some((r) => r.shown !== r.cards || r.cards === 0))
+      throw new Error(`cards shown ${agent.map((r) => `${r.shown}/${r.cards}`).join(', ')}`);
     const a = stats(agent.map((r) => r.fps));
     const p = stats(plain.map((r) => r.fps));
-    return [{
-      figure: 'agent turn streaming into the chat view (text + tool cards)',
-      baseline: `same text without cards (Ask streaming) ${fmtStats(p, 'fps')}`,
-      value: `${fmtStats(a, 'fps')}; ${fmt(a.median / p.median, 2)}× the baseline`,
-      target: '≥ 55 fps', met: a.median >= 55,
-      note: `met on the median; ${TOKENS_PER_SECOND} tokens/s for ${SECONDS} s, a step every ${TOKENS_PER_STEP} tokens with ${CARDS_PER_STEP} cards (proposed → running → done, 2 KB result) and a usage line: ${agent[0].cards} cards per run; ${ROUNDS} runs each, load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores; worst frame gap ${fmt(Math.max(...agent.map((r) => r.worst)))} ms (baseline ${fmt(Math.max(...plain.map((r) => r.worst)))} ms), frames > 25 ms: ${agent.map((r) => r.long).join('/')} (baseline ${plain.map((r) => r.long).join('/')})`,
-    }];
+    return [
+      {
+        figure: 'agent turn streaming into the chat view (text + tool cards)',
+        baseline: `same text without cards (Ask streaming) ${fmtStats(p, 'fps')}`,
+        value: `${fmtStats(a, 'fps')}; ${fmt(a.median / p.median, 2)}× the baseline`,
+        target: '≥ 55 fps',
+        met: a.median >= 55,
+        note: `met on the median; ${TOKENS_PER_SECOND} tokens/s for ${SECONDS} s, a step every ${TOKENS_PER_STEP} tokens with ${CARDS_PER_STEP} cards (proposed → running → done, 2 KB result) and a usage line: ${agent[0].cards} cards per run; ${ROUNDS} runs each, load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores; worst frame gap ${fmt(Math.max(...agent.map((r) => r.worst)))} ms (baseline ${fmt(Math.max(...plain.map((r) => r.worst)))} ms), frames > 25 ms: ${agent.map((r) => r.long).join('/')} (baseline ${plain.map((r) => r.long).join('/')})`,
+      },
+    ];
   } finally {
     await browser.close();
     await server.close();
@@ -129,7 +161,15 @@ export async function runAgentViewBench(): Promise<BenchRow[]> {
 }
 
 if (require.main === module) {
-  runAgentViewBench().then((rows) => {
-    for (const r of rows) console.log(`${r.figure}: ${r.value} [baseline: ${r.baseline}] (target ${r.target}: ${r.met ? 'met' : 'NOT met'})${r.note ? ` — ${r.note}` : ''}`);
-  }).catch((err) => { console.error(err); process.exit(1); });
+  runAgentViewBench()
+    .then((rows) => {
+      for (const r of rows)
+        console.log(
+          `${r.figure}: ${r.value} [baseline: ${r.baseline}] (target ${r.target}: ${r.met ? 'met' : 'NOT met'})${r.note ? ` — ${r.note}` : ''}`,
+        );
+    })
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
 }

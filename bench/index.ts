@@ -15,7 +15,10 @@ import { runAgentViewBench } from './agentView';
 
 const root = join(__dirname, '..');
 
-interface Section { name: string; run: () => Promise<BenchRow[]> }
+interface Section {
+  name: string;
+  run: () => Promise<BenchRow[]>;
+}
 
 const sections: Section[] = [
   { name: 'stream', run: () => runStreamBench() },
@@ -42,7 +45,8 @@ function readStored(file: string): StoredRow[] {
 async function main(): Promise<void> {
   const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const unknown = only.filter((n) => !sections.some((s) => s.name === n));
-  if (unknown.length) throw new Error(`unknown bench section(s) ${unknown.join(', ')}; known: ${sections.map((s) => s.name).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown bench section(s) ${unknown.join(', ')}; known: ${sections.map((s) => s.name).join(', ')}`);
   const rows: StoredRow[] = [];
   const ran: string[] = [];
   const failed: string[] = [];
@@ -56,7 +60,16 @@ async function main(): Promise<void> {
       measured = await section.run();
     } catch (err) {
       failed.push(section.name);
-      measured = [{ figure: section.name, baseline: '-', value: 'not measured', target: '-', met: undefined, note: String((err as Error).message ?? err).split('\n')[0] }];
+      measured = [
+        {
+          figure: section.name,
+          baseline: '-',
+          value: 'not measured',
+          target: '-',
+          met: undefined,
+          note: String((err as Error).message ?? err).split('\n')[0],
+        },
+      ];
     }
     const at = new Date().toISOString();
     rows.push(...measured.map((r) => ({ ...r, section: section.name, measuredAt: at, node: process.version })));
@@ -64,8 +77,16 @@ async function main(): Promise<void> {
   }
   console.log(renderTable(rows));
   const file = join(root, 'bench', 'results.json');
-  const merged = mergeRows(readStored(file), rows, ran, sections.map((s) => s.name));
-  writeFileSync(file, JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows: merged }, null, 2) + '\n');
+  const merged = mergeRows(
+    readStored(file),
+    rows,
+    ran,
+    sections.map((s) => s.name),
+  );
+  writeFileSync(
+    file,
+    JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows: merged }, null, 2) + '\n',
+  );
   // A figure that could not be measured is a failure of the run (the fresh-clone check of npm test relies on it).
   if (failed.length) {
     console.error(`[bench] not measured: ${failed.join(', ')}`);
@@ -73,4 +94,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => { console.error(err); process.exit(1); });
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

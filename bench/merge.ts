@@ -16,7 +16,8 @@ export function mergeRows(stored: StoredRow[], fresh: StoredRow[], ran: string[]
   const name = (figure: string) => figure.replace(/\s*\(.*$/s, '').trim();
   const figures = new Set(fresh.map((r) => r.figure));
   const names = new Set(fresh.map((r) => name(r.figure)));
-  const replaced = (r: StoredRow) => (r.section ? ran.includes(r.section) : names.has(name(r.figure))) || figures.has(r.figure);
+  const replaced = (r: StoredRow) =>
+    (r.section ? ran.includes(r.section) : names.has(name(r.figure))) || figures.has(r.figure);
   const kept = stored.filter((r) => !replaced(r));
   const order = (r: StoredRow) => {
     const i = r.section ? sectionOrder.indexOf(r.section) : -1;

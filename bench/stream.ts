@@ -9,7 +9,16 @@ import Anthropic from '@anthropic-ai/sdk';
 import { createGatewayClient } from '../src/gateway';
 import { fmt, fmtStats, stats, type BenchRow } from './table';
 
-const PIECES = ['Héllo wörld, ', 'naïve café ', '日本語のテキスト ', 'emoji 🚀✨ ', 'ελληνικά ', 'plain ascii words here ', '\\"quoted\\" ', 'line\\n'];
+const PIECES = [
+  'Héllo wörld, ',
+  'naïve café ',
+  '日本語のテキスト ',
+  'emoji 🚀✨ ',
+  'ελληνικά ',
+  'plain ascii words here ',
+  '\\"quoted\\" ',
+  'line\\n',
+];
 
 /** Builds a Messages SSE stream of `deltas` text deltas (multi-byte text), as gateways send it. */
 export function buildStream(deltas: number): Buffer {
@@ -19,11 +28,15 @@ export function buildStream(deltas: number): Buffer {
   ];
   for (let i = 0; i < deltas; i++) {
     const text = PIECES[i % PIECES.length] + PIECES[(i * 7 + 3) % PIECES.length];
-    parts.push(`event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${text}"}}\n\n`);
+    parts.push(
+      `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${text}"}}\n\n`,
+    );
     if (i % 5000 === 0) parts.push('event: ping\ndata: {"type": "ping"}\n\n');
   }
   parts.push('event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n');
-  parts.push(`event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":${deltas}}}\n\n`);
+  parts.push(
+    `event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":${deltas}}}\n\n`,
+  );
   parts.push('event: message_stop\ndata: {"type":"message_stop"}\n\n');
   return Buffer.from(parts.join(''), 'utf8');
 }
@@ -47,7 +60,14 @@ async function serve(payload: Buffer): Promise<{ url: string; close(): Promise<v
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 type Reader = () => Promise<number>;
@@ -61,7 +81,11 @@ async function timed(read: Reader, bytes: number): Promise<number> {
 }
 
 function readers(url: string, dispatcher: Agent): Record<'raw' | 'client' | 'sdk', Reader> {
-  const request0 = { model: 'claude-demo-sonnet', max_tokens: 100000, messages: [{ role: 'user' as const, content: 'bench' }] };
+  const request0 = {
+    model: 'claude-demo-sonnet',
+    max_tokens: 100000,
+    messages: [{ role: 'user' as const, content: 'bench' }],
+  };
   const client = createGatewayClient({ baseUrl: url, apiKey: 'bench-key', dispatcher });
   const sdk = new Anthropic({ baseURL: url, apiKey: 'bench-key', maxRetries: 0 });
   return {
@@ -109,20 +133,56 @@ export async function runStreamBench(): Promise<BenchRow[] & { rows: BenchRow[] 
   const sdk = stats(result.mbps.sdk);
   const size = `${fmt(result.bytes / 1e6)} MB, ${result.deltas} text deltas`;
   const rows: BenchRow[] = [
-    { figure: 'SSE stream: raw undici body read (a)', baseline: '-', value: fmtStats(raw, 'MB/s'), target: '-', met: undefined, note: size },
-    { figure: 'SSE stream: @anthropic-ai/sdk finalMessage (c)', baseline: '-', value: fmtStats(sdk, 'MB/s'), target: '-', met: undefined },
-    { figure: 'SSE stream: gateway client finalMessage (b)', baseline: `sdk ${fmt(sdk.median)} MB/s, raw ${fmt(raw.median)} MB/s`, value: fmtStats(client, 'MB/s'), target: '-', met: undefined },
-    { figure: 'ratio b/a (client vs raw read, medians)', baseline: 'raw undici read', value: fmt(client.median / raw.median, 2), target: '≥ 0.2', met: client.median / raw.median >= 0.2 },
-    { figure: 'ratio b/c (client vs official SDK, medians)', baseline: '@anthropic-ai/sdk', value: fmt(client.median / sdk.median, 2), target: '≥ 2', met: client.median / sdk.median >= 2 },
+    {
+      figure: 'SSE stream: raw undici body read (a)',
+      baseline: '-',
+      value: fmtStats(raw, 'MB/s'),
+      target: '-',
+      met: undefined,
+      note: size,
+    },
+    {
+      figure: 'SSE stream: @anthropic-ai/sdk finalMessage (c)',
+      baseline: '-',
+      value: fmtStats(sdk, 'MB/s'),
+      target: '-',
+      met: undefined,
+    },
+    {
+      figure: 'SSE stream: gateway client finalMessage (b)',
+      baseline: `sdk ${fmt(sdk.median)} MB/s, raw ${fmt(raw.median)} MB/s`,
+      value: fmtStats(client, 'MB/s'),
+      target: '-',
+      met: undefined,
+    },
+    {
+      figure: 'ratio b/a (client vs raw read, medians)',
+      baseline: 'raw undici read',
+      value: fmt(client.median / raw.median, 2),
+      target: '≥ 0.2',
+      met: client.median / raw.median >= 0.2,
+    },
+    {
+      figure: 'ratio b/c (client vs official SDK, medians)',
+      baseline: '@anthropic-ai/sdk',
+      value: fmt(client.median / sdk.median, 2),
+      target: '≥ 2',
+      met: client.median / sdk.median >= 2,
+    },
   ];
   return Object.assign(rows, { rows });
 }
 
 if (require.main === module) {
-  runStreamBench().then((rows) => {
-    for (const r of rows) console.log(`${r.figure}: ${r.value}${r.baseline !== '-' ? ` (baseline: ${r.baseline})` : ''}${r.met === undefined ? '' : r.met ? ' [met]' : ' [NOT met]'}${r.note ? ` — ${r.note}` : ''}`);
-  }).catch((e: unknown) => {
-    console.error(e);
-    process.exitCode = 1;
-  });
+  runStreamBench()
+    .then((rows) => {
+      for (const r of rows)
+        console.log(
+          `${r.figure}: ${r.value}${r.baseline !== '-' ? ` (baseline: ${r.baseline})` : ''}${r.met === undefined ? '' : r.met ? ' [met]' : ' [NOT met]'}${r.note ? ` — ${r.note}` : ''}`,
+        );
+    })
+    .catch((e: unknown) => {
+      console.error(e);
+      process.exitCode = 1;
+    });
 }

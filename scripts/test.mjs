@@ -10,7 +10,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run, killAll, killTree, killChildrenOnExit, secs, withDirLock, acquireSlot } from './lib/proc.mjs';
-import { provisionVersion, ensureDebianPackages, packageUses, SystemPackagesMissing, DEFAULT_VERSIONS } from './provision.mjs';
+import {
+  provisionVersion,
+  ensureDebianPackages,
+  packageUses,
+  SystemPackagesMissing,
+  DEFAULT_VERSIONS,
+} from './provision.mjs';
 import { packageVsix } from './package.mjs';
 import { runHostLayer, runUiLayer } from './lib/layers.mjs';
 import { freshCloneCheck } from './lib/freshClone.mjs';
@@ -39,8 +45,17 @@ Env: MG_VSCODE_SLOTS (as --slots), MG_HOST_ROUTE=payload|vsix (force the in-host
 Artefacts: test-results/ (logs of code-server, extension host and emulator; screenshots; results JSON).`;
 
 function parseArgs(argv) {
-  const opts = { layers: new Set(), grep: undefined, versions: DEFAULT_VERSIONS, keep: false, build: true, help: false,
-    clone: false, slots: Number(process.env.MG_VSCODE_SLOTS || 2), vsix: undefined };
+  const opts = {
+    layers: new Set(),
+    grep: undefined,
+    versions: DEFAULT_VERSIONS,
+    keep: false,
+    build: true,
+    help: false,
+    clone: false,
+    slots: Number(process.env.MG_VSCODE_SLOTS || 2),
+    vsix: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--unit' || a === '--host' || a === '--ui' || a === '--soak') opts.layers.add(a.slice(2));
@@ -48,8 +63,10 @@ function parseArgs(argv) {
     else if (a === '--vscode') opts.versions = argv[++i].split(',');
     else if (a === '--keep') opts.keep = true;
     else if (a === '--no-build') opts.build = false;
-    else if (a === '--vsix') { opts.vsix = path.resolve(argv[++i]); opts.build = false; }
-    else if (a === '--clone') opts.clone = true;
+    else if (a === '--vsix') {
+      opts.vsix = path.resolve(argv[++i]);
+      opts.build = false;
+    } else if (a === '--clone') opts.clone = true;
     else if (a === '--slots') opts.slots = Number(argv[++i]);
     else if (a === '--help' || a === '-h') opts.help = true;
     else throw new Error(`unknown option ${a} (see --help)`);
@@ -92,7 +109,14 @@ function keepTestTimes(layer, tests) {
     if (typeof t.durationMs !== 'number') continue;
     // Tests of one mocha run may come from several folders (test/unit, test/browser, …): label them by folder.
     const folder = /[\\/]test[\\/]([^\\/]+)[\\/]/.exec(t.file ?? '')?.[1];
-    testTimes.push({ layer: layer ?? folder, folder, title: t.title, suite: t.suite, hook: t.state === 'hook', ms: t.durationMs });
+    testTimes.push({
+      layer: layer ?? folder,
+      folder,
+      title: t.title,
+      suite: t.suite,
+      hook: t.state === 'hook',
+      ms: t.durationMs,
+    });
   }
 }
 
@@ -124,18 +148,34 @@ async function nodeMocha(name, globs, opts, timeoutMs) {
   // pid in the name: helpers may run their unit tests through the harness at the same time.
   const report = path.join(RESULTS, `${name.replace(/\W+/g, '-')}-report.${process.pid}.json`);
   fs.rmSync(report, { force: true });
-  const args = [path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--require', 'tsx/cjs', '--timeout', String(timeoutMs),
-    '--reporter', path.join(ROOT, 'scripts', 'lib', 'reporter.cjs'), ...globs];
+  const args = [
+    path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+    '--require',
+    'tsx/cjs',
+    '--timeout',
+    String(timeoutMs),
+    '--reporter',
+    path.join(ROOT, 'scripts', 'lib', 'reporter.cjs'),
+    ...globs,
+  ];
   if (opts.grep) args.push('--grep', opts.grep);
   const t0 = Date.now();
   console.log(`\n=== ${name} tests`);
   // Prefixed lines: VS Code layers may be printing at the same time.
-  await timed(`${name} tests`, () => run(process.execPath, args, {
-    cwd: ROOT, prefix: `[${name}]`, env: { ...process.env, MG_REPORT_FILE: report, MG_RESULTS_DIR: RESULTS },
-  }).catch(() => undefined)); // failures are counted from the report
+  await timed(`${name} tests`, () =>
+    run(process.execPath, args, {
+      cwd: ROOT,
+      prefix: `[${name}]`,
+      env: { ...process.env, MG_REPORT_FILE: report, MG_RESULTS_DIR: RESULTS },
+    }).catch(() => undefined),
+  ); // failures are counted from the report
   console.log(`=== ${name} tests: ${secs(t0)}s`);
   if (!fs.existsSync(report)) {
-    record({ layer: name, failed: 1, failures: [{ title: `mocha (${name})`, message: 'crashed before writing its report' }] });
+    record({
+      layer: name,
+      failed: 1,
+      failures: [{ title: `mocha (${name})`, message: 'crashed before writing its report' }],
+    });
     return undefined;
   }
   const { tests } = JSON.parse(fs.readFileSync(report, 'utf8'));
@@ -165,13 +205,21 @@ async function soakLayer(opts) {
   if (tests) record(countRow('soak', tests));
 }
 
-/** Static checks, one test each: strict typecheck of the node and webview tsconfigs, and ESLint. */
+/** Static checks, one test each: strict typecheck of the node and webview tsconfigs, ESLint, and Prettier. */
 async function checksLayer() {
   const bin = (...p) => path.join(ROOT, 'node_modules', ...p);
   const checks = [
     ['typecheck (node: src, test, bench)', [bin('typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json']],
-    ['typecheck (webviews)', [bin('typescript', 'bin', 'tsc'), '--noEmit', '-p', path.join('src', 'webview', 'tsconfig.json')]],
-    ['eslint (no-floating-promises, no vscode in pure layers)', [bin('eslint', 'bin', 'eslint.js'), 'src', 'test', 'bench']],
+    [
+      'typecheck (webviews)',
+      [bin('typescript', 'bin', 'tsc'), '--noEmit', '-p', path.join('src', 'webview', 'tsconfig.json')],
+    ],
+    [
+      'eslint (no-floating-promises, no vscode in pure layers)',
+      [bin('eslint', 'bin', 'eslint.js'), 'src', 'test', 'bench'],
+    ],
+    // `npm run format` fixes what this finds (.prettierrc.json, .prettierignore say what and how).
+    ['prettier (formatting)', [bin('prettier', 'bin', 'prettier.cjs'), '--check', '--log-level', 'warn', '.']],
   ];
   const row = { layer: 'checks', passed: 0, failed: 0, failures: [] };
   for (const [title, args] of checks) {
@@ -190,12 +238,23 @@ async function checksLayer() {
 
 /** Unit and browser tests in one mocha run; the report splits them by folder. */
 async function unitLayer(opts) {
-  const tests = await nodeMocha('unit + browser', ['test/unit/**/*.test.ts', 'test/peer/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/realgw/**/*.test.ts'], opts, 30_000);
+  const tests = await nodeMocha(
+    'unit + browser',
+    ['test/unit/**/*.test.ts', 'test/peer/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/realgw/**/*.test.ts'],
+    opts,
+    30_000,
+  );
   if (!tests) return;
   // test/realgw: our client through a real third-party gateway from npm (its own summary row).
   // test/peer: the official Anthropic SDK's own test cases replayed against our client (its own row).
-  const layerOf = (t) => (/[\\/]test[\\/]browser[\\/]/.test(t.file ?? '') ? 'browser' : /[\\/]test[\\/]realgw[\\/]/.test(t.file ?? '') ? 'real gateway'
-    : /[\\/]test[\\/]peer[\\/]/.test(t.file ?? '') ? 'peer' : 'unit');
+  const layerOf = (t) =>
+    /[\\/]test[\\/]browser[\\/]/.test(t.file ?? '')
+      ? 'browser'
+      : /[\\/]test[\\/]realgw[\\/]/.test(t.file ?? '')
+        ? 'real gateway'
+        : /[\\/]test[\\/]peer[\\/]/.test(t.file ?? '')
+          ? 'peer'
+          : 'unit';
   for (const layer of ['unit', 'peer', 'browser', 'real gateway']) {
     const mine = tests.filter((t) => layerOf(t) === layer);
     record({
@@ -211,7 +270,8 @@ async function unitLayer(opts) {
 /** VS Code rows after the others, by version then layer: layers that ran at once finish in any order. */
 function sortedSummary() {
   const rank = (r) => (r.version ? 1 + DEFAULT_VERSIONS.indexOf(r.version) : 0);
-  return summary.map((r, i) => ({ r, i }))
+  return summary
+    .map((r, i) => ({ r, i }))
     .sort((a, b) => rank(a.r) - rank(b.r) || (a.r.version ? a.r.layer.localeCompare(b.r.layer) : a.i - b.i))
     .map(({ r }) => r);
 }
@@ -222,7 +282,9 @@ function printTimings(t0) {
   const at = (ms) => `${Math.floor(ms / 60_000)}:${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}`;
   for (const e of [...timings].sort((a, b) => a.start - b.start)) {
     const end = e.end ?? Date.now();
-    console.log(`${e.name.padEnd(34)} ${at(e.start - t0).padStart(6)} → ${at(end - t0).padStart(5)}  ${((end - e.start) / 1000).toFixed(1).padStart(6)}s`);
+    console.log(
+      `${e.name.padEnd(34)} ${at(e.start - t0).padStart(6)} → ${at(end - t0).padStart(5)}  ${((end - e.start) / 1000).toFixed(1).padStart(6)}s`,
+    );
   }
   console.log(`${'total'.padEnd(34)} ${''.padStart(6)}   ${at(Date.now() - t0).padStart(5)}  ${secs(t0).padStart(6)}s`);
 }
@@ -266,7 +328,8 @@ function printSummary(t0) {
     const name = row.version ? `${row.layer} (VS Code ${row.version})` : row.layer;
     const extra = [row.pending ? `${row.pending} pending` : '', row.note ?? ''].filter(Boolean).join(', ');
     console.log(`${name.padEnd(26)} ${row.passed} passed, ${row.failed} failed${extra ? ` (${extra})` : ''}`);
-    for (const f of row.failures) console.log(`    ✗ ${f.title}\n      ${String(f.message).split('\n').slice(0, 6).join('\n      ')}`);
+    for (const f of row.failures)
+      console.log(`    ✗ ${f.title}\n      ${String(f.message).split('\n').slice(0, 6).join('\n      ')}`);
   }
   console.log(`total time ${secs(t0)}s; artefacts in ${path.relative(process.cwd(), RESULTS) || RESULTS}/`);
   console.log(`${passed} passed, ${failed} failed`);
@@ -279,22 +342,43 @@ function removeStaleRunDirs() {
   for (const d of fs.existsSync(base) ? fs.readdirSync(base) : []) {
     const m = /^(?:runs-keep|vsix)-(\d+)(?:-\d+)?$/.exec(d);
     if (!m) continue;
-    try { process.kill(Number(m[1]), 0); } catch { fs.rmSync(path.join(base, d), { recursive: true, force: true }); }
+    try {
+      process.kill(Number(m[1]), 0);
+    } catch {
+      fs.rmSync(path.join(base, d), { recursive: true, force: true });
+    }
   }
 }
 
 /** Packages the VSIX once per run into a folder of this run; the VS Code layers copy it into their slot. */
 async function packageStep(opts) {
   if (opts.vsix) {
-    if (!fs.existsSync(opts.vsix)) record({ layer: 'package VSIX', failed: 1, failures: [{ title: 'package VSIX', message: `--vsix ${opts.vsix}: no such file` }] });
+    if (!fs.existsSync(opts.vsix))
+      record({
+        layer: 'package VSIX',
+        failed: 1,
+        failures: [{ title: 'package VSIX', message: `--vsix ${opts.vsix}: no such file` }],
+      });
     return fs.existsSync(opts.vsix) ? opts.vsix : undefined;
   }
   if (!opts.build) {
     // --no-build: the newest VSIX a run left behind.
-    const found = [0, 1].map((i) => path.join(ROOT, '.vscode-test', `runs-${i}`, 'model-gateway.vsix'))
-      .concat(fs.readdirSync(ROOT).filter((f) => f.endsWith('.vsix')).map((f) => path.join(ROOT, f)))
-      .filter((f) => fs.existsSync(f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
-    if (!found) record({ layer: 'package VSIX', failed: 1, failures: [{ title: 'package VSIX', message: '--no-build but no VSIX from an earlier run' }] });
+    const found = [0, 1]
+      .map((i) => path.join(ROOT, '.vscode-test', `runs-${i}`, 'model-gateway.vsix'))
+      .concat(
+        fs
+          .readdirSync(ROOT)
+          .filter((f) => f.endsWith('.vsix'))
+          .map((f) => path.join(ROOT, f)),
+      )
+      .filter((f) => fs.existsSync(f))
+      .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
+    if (!found)
+      record({
+        layer: 'package VSIX',
+        failed: 1,
+        failures: [{ title: 'package VSIX', message: '--no-build but no VSIX from an earlier run' }],
+      });
     return found;
   }
   return step('package VSIX', async () => {
@@ -317,7 +401,9 @@ function provisionInBackground(versions) {
     entry.promise = chain = chain.then(async () => {
       const t0 = Date.now();
       try {
-        entry.info = await timed(`provision VS Code ${version}`, () => provisionVersion(version, { log: (l) => console.log(l) }));
+        entry.info = await timed(`provision VS Code ${version}`, () =>
+          provisionVersion(version, { log: (l) => console.log(l) }),
+        );
         console.log(`[provision] VS Code ${version}: ${entry.info.cached ? 'cached' : 'installed'} (${secs(t0)}s)`);
       } catch (err) {
         entry.error = err;
@@ -346,15 +432,21 @@ async function runJob(job, base, ready) {
   const label = `${job.layer} ${job.version}`;
   const { info, error } = ready[job.version];
   if (error) {
-    record({ layer: job.layer, version: job.version, failed: 1, failures: [{ title: `provision VS Code ${job.version}`, message: error.message }] });
+    record({
+      layer: job.layer,
+      version: job.version,
+      failed: 1,
+      failures: [{ title: `provision VS Code ${job.version}`, message: error.message }],
+    });
     return;
   }
   const ctx = { ...base, prefix: `[${label}]` };
   const t0 = Date.now();
   console.log(`\n=== ${label}: starting (slot ${base.slot})`);
   try {
-    const { tests, ...row } = await timed(`${job.layer === 'ui' ? 'UI' : 'host'} tests, VS Code ${job.version}`,
-      () => (job.layer === 'host' ? runHostLayer : runUiLayer)(ctx, info));
+    const { tests, ...row } = await timed(`${job.layer === 'ui' ? 'UI' : 'host'} tests, VS Code ${job.version}`, () =>
+      (job.layer === 'host' ? runHostLayer : runUiLayer)(ctx, info),
+    );
     keepTestTimes(label, tests);
     record({ layer: job.layer, version: job.version, ...row });
     console.log(`=== ${label}: ${row.passed ?? 0} passed, ${row.failed ?? 0} failed in ${secs(t0)}s`);
@@ -385,7 +477,10 @@ async function vscodeLayers(opts, vsix, ready) {
     const lock = await acquireSlot(locks, {
       // A second slot is only worth taking while jobs are still waiting.
       giveUp: () => n > 0 && !jobs.length,
-      onWait: n === 0 ? (pids) => console.log(`\n... waiting for a free VS Code slot (held by test runs ${pids.join(', ')})`) : undefined,
+      onWait:
+        n === 0
+          ? (pids) => console.log(`\n... waiting for a free VS Code slot (held by test runs ${pids.join(', ')})`)
+          : undefined,
     });
     if (!lock) return;
     try {
@@ -419,12 +514,16 @@ async function systemPackages(opts, vscode) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  if (opts.help) { console.log(HELP); return 0; }
+  if (opts.help) {
+    console.log(HELP);
+    return 0;
+  }
   killChildrenOnExit();
   const t0 = Date.now();
   const vscode = opts.layers.has('host') || opts.layers.has('ui');
   // 1. The machine: Chromium (browser tests) and code-server's packages, before the first layer that needs them.
-  if ((opts.layers.has('unit') || vscode) && !(await timed('system packages', () => systemPackages(opts, vscode)))) return 1;
+  if ((opts.layers.has('unit') || vscode) && !(await timed('system packages', () => systemPackages(opts, vscode))))
+    return 1;
   fs.mkdirSync(RESULTS, { recursive: true });
   removeStaleRunDirs();
   // 2. Provisioning in the background (cached: instant; cold: minutes) while the rest gets going.
@@ -438,7 +537,9 @@ async function main() {
   if (opts.layers.has('unit')) await unitLayer(opts);
   if (opts.layers.has('soak')) await soakLayer(opts);
   if (opts.clone) {
-    const row = await step('fresh clone', () => freshCloneCheck(ROOT, { log: (l) => console.log(`[fresh clone] ${l}`) }));
+    const row = await step('fresh clone', () =>
+      freshCloneCheck(ROOT, { log: (l) => console.log(`[fresh clone] ${l}`) }),
+    );
     if (row) record({ layer: 'fresh clone', ...row });
   }
   const ctx = await vscodeRun;
@@ -454,6 +555,14 @@ async function main() {
 }
 
 main().then(
-  async (code) => { await killAll(); process.exit(code); },
-  async (err) => { console.error(err); await killAll(); console.log('0 passed, 1 failed'); process.exit(1); },
+  async (code) => {
+    await killAll();
+    process.exit(code);
+  },
+  async (err) => {
+    console.error(err);
+    await killAll();
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  },
 );

@@ -42,12 +42,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const store = new DisposableStore();
   context.subscriptions.push(store);
   const services = store.add(timed('services', () => createServices(context)));
-  const loadFeature = <T extends vscode.Disposable>(name: string, create: () => T): (() => T) => lazy(() => {
-    const begun = performance.now();
-    const feature = store.add(create());
-    services.log.info(`Loaded the ${name} feature in ${(performance.now() - begun).toFixed(1)} ms.`);
-    return feature;
-  });
+  const loadFeature = <T extends vscode.Disposable>(name: string, create: () => T): (() => T) =>
+    lazy(() => {
+      const begun = performance.now();
+      const feature = store.add(create());
+      services.log.info(`Loaded the ${name} feature in ${(performance.now() - begun).toFixed(1)} ms.`);
+      return feature;
+    });
   const chat = loadFeature('chat', () => bundles.chat().registerChat(services));
   // The images bundle registers the panel serializer itself: the stub's registration gives way to it first.
   let serializerStub: vscode.Disposable | undefined;
@@ -65,15 +66,23 @@ export function activate(context: vscode.ExtensionContext): void {
     if (underTestHarness(context)) {
       // Each hook names the feature whose code serves it; calling one loads that feature like a command does.
       const owner: Record<string, () => { testHooks: TestHooks }> = {
-        setApiKey: commandFeatures, removeApiKey: commandFeatures, switchKey: commandFeatures,
-        checkConnection: commandFeatures, refreshModels: commandFeatures, copySupportInfo: commandFeatures,
-        generateImage: images, editImage: images, imageTasks: images,
+        setApiKey: commandFeatures,
+        removeApiKey: commandFeatures,
+        switchKey: commandFeatures,
+        checkConnection: commandFeatures,
+        refreshModels: commandFeatures,
+        copySupportInfo: commandFeatures,
+        generateImage: images,
+        editImage: images,
+        imageTasks: images,
       };
-      store.add(vscode.commands.registerCommand(TEST_HOOKS_COMMAND, (name: string, ...args: unknown[]) => {
-        const feature = owner[name];
-        if (!feature) throw new Error(`No test hook '${name}'.`);
-        return feature().testHooks[name](...args);
-      }));
+      store.add(
+        vscode.commands.registerCommand(TEST_HOOKS_COMMAND, (name: string, ...args: unknown[]) => {
+          const feature = owner[name];
+          if (!feature) throw new Error(`No test hook '${name}'.`);
+          return feature().testHooks[name](...args);
+        }),
+      );
     }
     registerChatStubs(store, chat);
     serializerStub = registerImageStubs(store, services, images);
@@ -94,9 +103,11 @@ function underTestHarness(context: vscode.ExtensionContext): boolean {
 
 /** The chat view and commands; the first resolve or command loads the chat bundle. */
 function registerChatStubs(store: DisposableStore, chat: () => ChatFeature): void {
-  store.add(vscode.window.registerWebviewViewProvider(Views.chat, {
-    resolveWebviewView: (view, resolveContext, token) => chat().view.resolveWebviewView(view, resolveContext, token),
-  }));
+  store.add(
+    vscode.window.registerWebviewViewProvider(Views.chat, {
+      resolveWebviewView: (view, resolveContext, token) => chat().view.resolveWebviewView(view, resolveContext, token),
+    }),
+  );
   store.add(registerCommandTable('chat', () => chat().commands));
 }
 
@@ -105,11 +116,17 @@ function registerChatStubs(store: DisposableStore, chat: () => ChatFeature): voi
  * an earlier window still pending at the gateway must resume on activation: only then is the bundle loaded
  * at once, after activate() returns.
  */
-function registerImageStubs(store: DisposableStore, services: Services, images: () => ImagesFeature): vscode.Disposable {
+function registerImageStubs(
+  store: DisposableStore,
+  services: Services,
+  images: () => ImagesFeature,
+): vscode.Disposable {
   store.add(registerCommandTable('images', () => images().commands));
-  const serializer = store.add(vscode.window.registerWebviewPanelSerializer(Views.imagePanel, {
-    deserializeWebviewPanel: (panel, state) => images().deserializeWebviewPanel(panel, state),
-  }));
+  const serializer = store.add(
+    vscode.window.registerWebviewPanelSerializer(Views.imagePanel, {
+      deserializeWebviewPanel: (panel, state) => images().deserializeWebviewPanel(panel, state),
+    }),
+  );
   if (!hasTasksToResume(services.context.globalState)) return serializer;
   const resume = setTimeout(() => {
     try {

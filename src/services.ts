@@ -19,14 +19,33 @@ export function createServices(context: vscode.ExtensionContext): Services & vsc
   const support = new SupportRing(50);
   const version = String((context.extension?.packageJSON as { version?: unknown } | undefined)?.version ?? '0');
   const gateway = createGatewayAccess({
-    config, keys, log, onSupportRecord: (record) => support.add(record), userAgent: `model-gateway-vscode/${version} vscode/${vscode.version}`,
+    config,
+    keys,
+    log,
+    onSupportRecord: (record) => support.add(record),
+    userAgent: `model-gateway-vscode/${version} vscode/${vscode.version}`,
   });
-  const catalog: ModelCatalog & vscode.Disposable = createModelCatalog({ context, config, keys, log, clientWithKey: () => gateway.clientWithKey() });
+  const catalog: ModelCatalog & vscode.Disposable = createModelCatalog({
+    context,
+    config,
+    keys,
+    log,
+    clientWithKey: () => gateway.clientWithKey(),
+  });
   const errors = createErrorPresenter({ config, log, catalog });
-  const configChanged = config.onDidChange((current) => log.info(`Settings changed; base URL ${current.baseUrl || '(none)'}.`));
+  const configChanged = config.onDidChange((current) =>
+    log.info(`Settings changed; base URL ${current.baseUrl || '(none)'}.`),
+  );
   void keys.ready.then(() => log.info(`Model Gateway ready; base URL ${config.current.baseUrl || '(not set)'}.`));
   return {
-    context, log, config, keys, gateway, catalog, support, errors,
+    context,
+    log,
+    config,
+    keys,
+    gateway,
+    catalog,
+    support,
+    errors,
     // The log last: the others may still write to it while they are disposed.
     dispose: () => disposeAll([configChanged, catalog, gateway, keys, config, log]),
   };

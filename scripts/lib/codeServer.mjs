@@ -31,14 +31,29 @@ export function prepareProfile(dir, { settings = {}, extensionsDir } = {}) {
     fs.mkdirSync(extDir, { recursive: true });
     fs.writeFileSync(path.join(extDir, 'extensions.json'), '[]');
   }
-  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 2));
+  fs.writeFileSync(
+    path.join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 2),
+  );
   return { dir, userDataDir, extDir, workspace };
 }
 
 /** Installs a VSIX into an extensions dir with code-server's CLI. */
 export async function installVsix(info, profile, vsix) {
-  await run(info.node, [info.entry, '--user-data-dir', profile.userDataDir, '--extensions-dir', profile.extDir,
-    '--install-extension', vsix, '--force'], { quiet: true, timeoutMs: 180_000 });
+  await run(
+    info.node,
+    [
+      info.entry,
+      '--user-data-dir',
+      profile.userDataDir,
+      '--extensions-dir',
+      profile.extDir,
+      '--install-extension',
+      vsix,
+      '--force',
+    ],
+    { quiet: true, timeoutMs: 180_000 },
+  );
 }
 
 /**
@@ -46,11 +61,22 @@ export async function installVsix(info, profile, vsix) {
  * Rejects early when the process exits (a crashed server fails fast instead of waiting for a timeout).
  */
 export async function startCodeServer(info, profile, { env = {}, logFile, timeoutMs = 120_000, port = 0 } = {}) {
-  const args = [info.entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
-    '--config', path.join(profile.dir, 'code-server.yaml'),
-    '--user-data-dir', profile.userDataDir, '--extensions-dir', profile.extDir,
-    '--disable-telemetry', '--disable-update-check',
-    profile.workspace];
+  const args = [
+    info.entry,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--config',
+    path.join(profile.dir, 'code-server.yaml'),
+    '--user-data-dir',
+    profile.userDataDir,
+    '--extensions-dir',
+    profile.extDir,
+    '--disable-telemetry',
+    '--disable-update-check',
+    profile.workspace,
+  ];
   const child = start(info.node, args, { env: { ...process.env, ...env }, cwd: profile.dir });
   fs.mkdirSync(path.dirname(logFile ?? profile.dir), { recursive: true });
   const log = fs.createWriteStream(logFile ?? path.join(profile.dir, 'code-server.log'));
@@ -58,21 +84,36 @@ export async function startCodeServer(info, profile, { env = {}, logFile, timeou
   child.stderr.pipe(log);
   const url = await new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => { killTree(child); reject(new Error(`code-server did not start in ${timeoutMs / 1000}s`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      killTree(child);
+      reject(new Error(`code-server did not start in ${timeoutMs / 1000}s`));
+    }, timeoutMs);
     const onData = (d) => {
       out += d;
       const m = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`code-server exited with ${code ?? signal} before listening:\n${out.split('\n').slice(-20).join('\n')}`));
+      reject(
+        new Error(
+          `code-server exited with ${code ?? signal} before listening:\n${out.split('\n').slice(-20).join('\n')}`,
+        ),
+      );
     });
   });
   await waitForHttp(url, child);
-  return { url, port: Number(new URL(url).port), child, workbenchUrl: `${url}/?folder=${encodeURIComponent(profile.workspace)}` };
+  return {
+    url,
+    port: Number(new URL(url).port),
+    child,
+    workbenchUrl: `${url}/?folder=${encodeURIComponent(profile.workspace)}`,
+  };
 }
 
 async function waitForHttp(url, child, timeoutMs = 60_000) {
@@ -82,7 +123,9 @@ async function waitForHttp(url, child, timeoutMs = 60_000) {
     try {
       const res = await fetch(url, { redirect: 'manual' });
       if (res.status < 500) return;
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`code-server at ${url} did not answer`);

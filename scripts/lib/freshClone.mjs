@@ -38,7 +38,8 @@ function linkInstalled(root, dir) {
   fs.mkdirSync(path.join(dir, '.vscode-test'));
   for (const d of fs.readdirSync(cache)) {
     // Only the provisioned builds (their markers hold absolute paths, which stay valid): no runs, profiles or locks.
-    if (/^(code-server-[\d.]+|node\d+)$/.test(d)) fs.symlinkSync(path.join(cache, d), path.join(dir, '.vscode-test', d), 'dir');
+    if (/^(code-server-[\d.]+|node\d+)$/.test(d))
+      fs.symlinkSync(path.join(cache, d), path.join(dir, '.vscode-test', d), 'dir');
   }
 }
 

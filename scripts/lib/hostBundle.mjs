@@ -7,14 +7,27 @@ import esbuild from 'esbuild';
 /** Builds into outDir; returns the list of test files bundled. */
 export async function bundleHostTests(root, outDir) {
   const hostDir = path.join(root, 'test', 'host');
-  const tests = fs.readdirSync(hostDir).filter((f) => f.endsWith('.test.ts')).sort();
+  const tests = fs
+    .readdirSync(hostDir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort();
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
   const common = {
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: 'inline',
-    external: ['vscode'], logLevel: 'error', absWorkingDir: root,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'inline',
+    external: ['vscode'],
+    logLevel: 'error',
+    absWorkingDir: root,
   };
-  await esbuild.build({ ...common, entryPoints: [path.join(hostDir, 'index.ts')], outfile: path.join(outDir, 'index.js') });
+  await esbuild.build({
+    ...common,
+    entryPoints: [path.join(hostDir, 'index.ts')],
+    outfile: path.join(outDir, 'index.js'),
+  });
   if (tests.length) {
     await esbuild.build({
       ...common,

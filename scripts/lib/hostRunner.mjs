@@ -29,27 +29,34 @@ export async function packageHostRunner(root, bundleDir, workDir) {
     repository: product.repository,
     // A tool of "another extension" for test/host/gatewayAgent.test.ts (vscode.lm.registerTool needs the declaration).
     contributes: {
-      languageModelTools: [{
-        name: 'modelGatewayTest_echo',
-        displayName: 'Echo (Model Gateway host tests)',
-        toolReferenceName: 'modelGatewayTestEcho',
-        canBeReferencedInPrompt: true,
-        modelDescription: 'Test-only: returns its text input. With wait: true it runs until cancelled.',
-        inputSchema: {
-          type: 'object',
-          properties: { text: { type: 'string' }, wait: { type: 'boolean' }, path: { type: 'string' } },
-          required: ['text'],
+      languageModelTools: [
+        {
+          name: 'modelGatewayTest_echo',
+          displayName: 'Echo (Model Gateway host tests)',
+          toolReferenceName: 'modelGatewayTestEcho',
+          canBeReferencedInPrompt: true,
+          modelDescription: 'Test-only: returns its text input. With wait: true it runs until cancelled.',
+          inputSchema: {
+            type: 'object',
+            properties: { text: { type: 'string' }, wait: { type: 'boolean' }, path: { type: 'string' } },
+            required: ['text'],
+          },
         },
-      }],
+      ],
     },
   };
   fs.writeFileSync(path.join(ext, 'package.json'), JSON.stringify(manifest, null, 2));
-  fs.writeFileSync(path.join(ext, 'README.md'), '# Model Gateway host tests\n\nTest-only extension built by scripts/test.mjs.\n');
+  fs.writeFileSync(
+    path.join(ext, 'README.md'),
+    '# Model Gateway host tests\n\nTest-only extension built by scripts/test.mjs.\n',
+  );
   fs.writeFileSync(path.join(ext, 'LICENSE'), 'MIT\n');
   fs.writeFileSync(path.join(ext, '.vscodeignore'), '');
   const vsix = path.join(workDir, 'host-tests.vsix');
   const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
-  await run(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix],
-    { cwd: ext, quiet: true });
+  await run(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix], {
+    cwd: ext,
+    quiet: true,
+  });
   return vsix;
 }

@@ -11,8 +11,16 @@ import { bundleHostTests } from './hostBundle.mjs';
 import { packageHostRunner } from './hostRunner.mjs';
 
 const DEMO_KEY = 'mg-demo-key-0001';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 /**
  * How the in-host suite gets into the extension host. `payload`: the workbench URL names the installed
@@ -41,7 +49,8 @@ function vscodeEnvironment(ctx, info, profile) {
     MG_WORKSPACE: profile?.workspace ?? '',
     MG_RESULTS_DIR: ctx.results,
   };
-  if (ctx.emulator) Object.assign(env, { MG_EMULATOR_URL: ctx.emulator.url, MG_EMULATOR_ADMIN_TOKEN: ctx.emulator.adminToken });
+  if (ctx.emulator)
+    Object.assign(env, { MG_EMULATOR_URL: ctx.emulator.url, MG_EMULATOR_ADMIN_TOKEN: ctx.emulator.adminToken });
   return { settings, env };
 }
 
@@ -66,7 +75,9 @@ async function freshServer(ctx, info, layer, extraVsix = []) {
   const profile = prepareProfile(profileDir, { settings });
   const t0 = Date.now();
   for (const vsix of [ctx.vsix, ...extraVsix]) await installVsix(info, profile, vsix);
-  log(`VSIX installed in ${secs(t0)}s; emulator ${ctx.emulator?.url ?? 'none'}; logs ${path.relative(ctx.root, logs)}/`);
+  log(
+    `VSIX installed in ${secs(t0)}s; emulator ${ctx.emulator?.url ?? 'none'}; logs ${path.relative(ctx.root, logs)}/`,
+  );
   return { logs, profile };
 }
 
@@ -101,11 +112,16 @@ export async function runHostLayer(ctx, info) {
   if (route === 'payload') {
     const installed = fs.readdirSync(profile.extDir).find((d) => d.startsWith('model-gateway.model-gateway-'));
     const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
-    const payload = [['extensionDevelopmentPath', remote(path.join(profile.extDir, installed))],
-      ['extensionTestsPath', remote(path.join(bundleDir, 'index.js'))]];
+    const payload = [
+      ['extensionDevelopmentPath', remote(path.join(profile.extDir, installed))],
+      ['extensionTestsPath', remote(path.join(bundleDir, 'index.js'))],
+    ];
     url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   }
-  const browser = await chromium.launch({ executablePath: process.env.MG_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.MG_CHROMIUM || '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(url);
@@ -118,7 +134,10 @@ export async function runHostLayer(ctx, info) {
       pending: results.pending,
       failures: results.failures,
       note: `route ${route}, vscode.version ${results.vscodeVersion}`,
-      tests: [...results.passes.map((t) => ({ ...t, state: 'passed' })), ...results.failures.map((t) => ({ ...t, state: 'failed' }))],
+      tests: [
+        ...results.passes.map((t) => ({ ...t, state: 'passed' })),
+        ...results.failures.map((t) => ({ ...t, state: 'failed' })),
+      ],
     };
   } finally {
     await browser.close();
@@ -156,7 +175,9 @@ async function waitForHostResults(resultsFile, child, log) {
     if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode} during the host suite`);
     if (Date.now() - t0 > limit) throw new Error(`host suite did not finish in ${limit / 1000}s`);
     if (Date.now() - lastChange > idle) {
-      throw new Error(`host suite silent for ${idle / 1000}s (${shown ? 'stuck in a test' : 'never started: see exthost log'})`);
+      throw new Error(
+        `host suite silent for ${idle / 1000}s (${shown ? 'stuck in a test' : 'never started: see exthost log'})`,
+      );
     }
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -165,7 +186,12 @@ async function waitForHostResults(resultsFile, child, log) {
 /** Runs test/ui/*.test.ts with mocha in node against a fresh code-server; returns the counts row. */
 export async function runUiLayer(ctx, info) {
   const uiDir = path.join(ctx.root, 'test', 'ui');
-  const files = fs.existsSync(uiDir) ? fs.readdirSync(uiDir).filter((f) => f.endsWith('.test.ts')).sort() : [];
+  const files = fs.existsSync(uiDir)
+    ? fs
+        .readdirSync(uiDir)
+        .filter((f) => f.endsWith('.test.ts'))
+        .sort()
+    : [];
   if (!files.length) return { note: 'no test/ui/*.test.ts' };
   const { logs, profile } = await freshServer(ctx, info, 'ui');
   const log = logger(ctx);
@@ -175,9 +201,20 @@ export async function runUiLayer(ctx, info) {
   const report = path.join(logs, 'ui-report.json');
   // One retry (as in the host suite): a real workbench on 2 loaded cores sometimes misses a deadline; twice fails.
   // uiHooks: the root hook that closes the workbench window the suites share (openWorkbench({ shared: true })).
-  const args = [path.join(ctx.root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--require', 'tsx/cjs',
-    '--require', path.join(ctx.root, 'test', 'support', 'uiHooks.ts'), '--timeout', '180000', '--retries', '1',
-    '--reporter', path.join(ctx.root, 'scripts', 'lib', 'reporter.cjs'), ...files.map((f) => path.join('test', 'ui', f))];
+  const args = [
+    path.join(ctx.root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+    '--require',
+    'tsx/cjs',
+    '--require',
+    path.join(ctx.root, 'test', 'support', 'uiHooks.ts'),
+    '--timeout',
+    '180000',
+    '--retries',
+    '1',
+    '--reporter',
+    path.join(ctx.root, 'scripts', 'lib', 'reporter.cjs'),
+    ...files.map((f) => path.join('test', 'ui', f)),
+  ];
   if (ctx.grep) args.push('--grep', ctx.grep);
   const t0 = Date.now();
   // A budget for the whole layer keeps a run with many hanging tests inside CI's time limit.
@@ -185,14 +222,21 @@ export async function runUiLayer(ctx, info) {
   fs.rmSync(report, { force: true });
   try {
     await run(process.execPath, args, {
-      cwd: ctx.root, timeoutMs: budgetMs, prefix: ctx.prefix,
+      cwd: ctx.root,
+      timeoutMs: budgetMs,
+      prefix: ctx.prefix,
       env: { ...process.env, ...env, MG_WORKBENCH_URL: server.workbenchUrl, MG_REPORT_FILE: report },
     }).catch(() => undefined); // failures are counted from the report
     log(`UI mocha: ${secs(t0)}s`);
-    if (!fs.existsSync(report)) return { failed: 1, failures: [{ title: 'mocha (UI)', message: 'crashed before writing its report' }] };
+    if (!fs.existsSync(report))
+      return { failed: 1, failures: [{ title: 'mocha (UI)', message: 'crashed before writing its report' }] };
     const { tests, done } = JSON.parse(fs.readFileSync(report, 'utf8'));
     const failures = tests.filter((t) => t.state === 'failed');
-    if (!done) failures.push({ title: 'UI layer', message: `stopped after ${budgetMs / 1000}s (MG_UI_LAYER_TIMEOUT_MS); later tests did not run` });
+    if (!done)
+      failures.push({
+        title: 'UI layer',
+        message: `stopped after ${budgetMs / 1000}s (MG_UI_LAYER_TIMEOUT_MS); later tests did not run`,
+      });
     return {
       passed: tests.filter((t) => t.state === 'passed').length,
       failed: failures.length,

@@ -14,7 +14,9 @@ export function run(cmd, args, opts = {}) {
   const { capture = false, env, cwd, quiet = false, timeoutMs, prefix } = opts;
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
-      cwd, env: env ?? process.env, detached: true,
+      cwd,
+      env: env ?? process.env,
+      detached: true,
       stdio: capture || quiet || prefix ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
     });
     children.add(child);
@@ -25,18 +27,28 @@ export function run(cmd, args, opts = {}) {
       child.stdout.pipe(prefixLines(prefix, process.stdout));
       child.stderr.pipe(prefixLines(prefix, process.stderr));
     } else {
-      child.stdout?.on('data', (d) => { out += d; });
-      child.stderr?.on('data', (d) => { err += d; });
+      child.stdout?.on('data', (d) => {
+        out += d;
+      });
+      child.stderr?.on('data', (d) => {
+        err += d;
+      });
     }
     const timer = timeoutMs ? setTimeout(() => killTree(child), timeoutMs) : undefined;
-    child.on('error', (e) => { clearTimeout(timer); children.delete(child); reject(e); });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      children.delete(child);
+      reject(e);
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       children.delete(child);
       if (code === 0) resolve(out);
       else {
         const tail = (out + err).split('\n').slice(-40).join('\n');
-        reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}${quiet || capture ? `\n${tail}` : ''}`));
+        reject(
+          new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}${quiet || capture ? `\n${tail}` : ''}`),
+        );
       }
     });
   });
@@ -70,7 +82,15 @@ export function start(cmd, args, opts = {}) {
 /** Kills a child and its process group (we start every child detached, so its pid is the group id). */
 export function killTree(child, signal = 'SIGTERM') {
   if (!child.pid || child.exitCode !== null) return;
-  try { process.kill(-child.pid, signal); } catch { try { child.kill(signal); } catch { /* gone */ } }
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      /* gone */
+    }
+  }
 }
 
 let stopping = false;
@@ -103,7 +123,9 @@ export function killChildrenOnExit() {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('exit', () => { for (const c of children) killTree(c, 'SIGKILL'); });
+  process.on('exit', () => {
+    for (const c of children) killTree(c, 'SIGKILL');
+  });
 }
 
 /** Returns a free TCP port on 127.0.0.1 (asks the OS for port 0). */
@@ -140,7 +162,11 @@ function tryLock(dir) {
     fs.mkdirSync(dir);
   } catch {
     let pid = NaN;
-    try { pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim()); } catch { /* being created */ }
+    try {
+      pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim());
+    } catch {
+      /* being created */
+    }
     if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) {
       fs.rmSync(dir, { recursive: true, force: true });
       return tryLock(dir);
@@ -153,7 +179,11 @@ function tryLock(dir) {
     if (released) return;
     released = true;
     let owner = '';
-    try { owner = fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim(); } catch { /* gone */ }
+    try {
+      owner = fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim();
+    } catch {
+      /* gone */
+    }
     if (owner === String(process.pid)) fs.rmSync(dir, { recursive: true, force: true });
   };
   process.once('exit', release);
@@ -174,7 +204,10 @@ export async function acquireSlot(dirs, { giveUp = () => false, onWait } = {}) {
       if (got.release) return { slot: i, release: got.release };
       owners.push(got.owner);
     }
-    if (!told && owners.every((o) => Number.isInteger(o))) { told = true; onWait?.(owners); }
+    if (!told && owners.every((o) => Number.isInteger(o))) {
+      told = true;
+      onWait?.(owners);
+    }
     await new Promise((r) => setTimeout(r, 1000 + Math.random() * 1000));
   }
 }
@@ -190,20 +223,36 @@ export async function withSlotLock(dirs, fn, onWait) {
     for (let i = 0; i < dirs.length; i++) {
       const got = tryLock(dirs[i]);
       if (got.release) {
-        try { return await fn(i); } finally { got.release(); }
+        try {
+          return await fn(i);
+        } finally {
+          got.release();
+        }
       }
       owners.push(got.owner);
     }
-    if (!told && owners.every((o) => Number.isInteger(o))) { told = true; onWait?.(owners); }
+    if (!told && owners.every((o) => Number.isInteger(o))) {
+      told = true;
+      onWait?.(owners);
+    }
     await new Promise((r) => setTimeout(r, 1000 + Math.random() * 1000));
   }
 }
 
 /** Runs fn while holding a lock directory. */
 export function withDirLock(dir, fn, onWait) {
-  return withSlotLock([dir], () => fn(), (owners) => onWait?.(owners[0]));
+  return withSlotLock(
+    [dir],
+    () => fn(),
+    (owners) => onWait?.(owners[0]),
+  );
 }
 
 function isAlive(pid) {
-  try { process.kill(pid, 0); return true; } catch (err) { return err.code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
 }

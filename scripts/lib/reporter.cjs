@@ -14,10 +14,14 @@ class HarnessReporter extends Base {
     const file = process.env.MG_REPORT_FILE;
     // Read at start: mocha applies --grep after constructing the reporter.
     let total = runner.total;
-    runner.once('start', () => { total = runner.total; });
+    runner.once('start', () => {
+      total = runner.total;
+    });
     let n = 0;
     // Written after every test too, so a run the harness has to kill still leaves its counts.
-    const save = (done) => { if (file) fs.writeFileSync(file, JSON.stringify({ tests, done }, null, 2)); };
+    const save = (done) => {
+      if (file) fs.writeFileSync(file, JSON.stringify({ tests, done }, null, 2));
+    };
     const time = (t) => (t.duration >= 100 ? ` (${(t.duration / 1000).toFixed(1)}s)` : '');
     const count = () => `[${++n}/${total}]`;
     // Title below the file's top-level suite (printed once as its header), nested describe()s included.
@@ -27,7 +31,13 @@ class HarnessReporter extends Base {
       if (s.parent?.root) Base.consoleLog(`  › ${s.title} (${s.total()} tests)`);
     });
     runner.on('pass', (t) => {
-      tests.push({ title: t.fullTitle(), suite: t.titlePath()[0], file: t.file, state: 'passed', durationMs: t.duration });
+      tests.push({
+        title: t.fullTitle(),
+        suite: t.titlePath()[0],
+        file: t.file,
+        state: 'passed',
+        durationMs: t.duration,
+      });
       Base.consoleLog(`    ✓ ${name(t)}${time(t)} ${count()}`);
       save(false);
     });
@@ -37,7 +47,14 @@ class HarnessReporter extends Base {
       save(false);
     });
     runner.on('fail', (t, err) => {
-      tests.push({ title: t.fullTitle(), suite: t.titlePath()[0], file: t.file ?? t.parent?.file, state: 'failed', durationMs: t.duration, message: String(err?.message ?? err) });
+      tests.push({
+        title: t.fullTitle(),
+        suite: t.titlePath()[0],
+        file: t.file ?? t.parent?.file,
+        state: 'failed',
+        durationMs: t.duration,
+        message: String(err?.message ?? err),
+      });
       // A failing hook is not one of the counted tests.
       Base.consoleLog(`    ✗ ${name(t)}${time(t)} ${t.type === 'hook' ? '' : count()}`);
       save(false);
@@ -46,7 +63,13 @@ class HarnessReporter extends Base {
     // with state 'hook' (not counted as a test).
     runner.on('hook end', (h) => {
       if (!(h.duration >= 1000)) return;
-      tests.push({ title: h.fullTitle(), suite: h.titlePath()[0], file: h.file ?? h.parent?.file, state: 'hook', durationMs: h.duration });
+      tests.push({
+        title: h.fullTitle(),
+        suite: h.titlePath()[0],
+        file: h.file ?? h.parent?.file,
+        state: 'hook',
+        durationMs: h.duration,
+      });
       Base.consoleLog(`    ⋯ ${h.title}${time(h)}`);
     });
     runner.once('end', () => {

@@ -7,7 +7,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
-const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+const opt = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
 
 const mod = await import(pathToFileURL(path.join(ROOT, 'src', 'emulator', 'index.ts')).href);
 const configFile = opt('--config');
@@ -18,7 +21,14 @@ const emulator = await mod.startEmulator({
   config,
   log: (line) => process.stderr.write(`${line}\n`),
 });
-process.stdout.write(`${JSON.stringify({ url: emulator.url, port: emulator.port, adminToken: emulator.adminToken })}\n`);
-const stop = () => { emulator.close().then(() => process.exit(0), () => process.exit(1)); };
+process.stdout.write(
+  `${JSON.stringify({ url: emulator.url, port: emulator.port, adminToken: emulator.adminToken })}\n`,
+);
+const stop = () => {
+  emulator.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

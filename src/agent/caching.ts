@@ -7,7 +7,10 @@ export const EPHEMERAL: CacheControl = Object.freeze({ type: 'ephemeral' });
 export const MAX_BREAKPOINTS = 4;
 
 /** Position of a conversation breakpoint: the last block of message `message`. */
-export interface BlockRef { message: number; block: number }
+export interface BlockRef {
+  message: number;
+  block: number;
+}
 
 /** The body of one agent request as sent: the system prompt as blocks, so that it can carry a breakpoint. */
 export interface AgentRequestBody {
@@ -23,7 +26,10 @@ export interface AgentRequestBody {
  * (`previous`, so that a hit survives a long step whose blocks exceed the server's lookback) and the
  * conversation's end. Returns the body and where its conversation breakpoint is. Never mutates `body`.
  */
-export function withBreakpoints(body: AgentRequestBody, previous: BlockRef | undefined): { body: AgentRequestBody; end: BlockRef | undefined } {
+export function withBreakpoints(
+  body: AgentRequestBody,
+  previous: BlockRef | undefined,
+): { body: AgentRequestBody; end: BlockRef | undefined } {
   const out: AgentRequestBody = { ...body, messages: [...body.messages] };
   let used = 0;
   if (out.tools && out.tools.length > 0) {
@@ -39,7 +45,7 @@ export function withBreakpoints(body: AgentRequestBody, previous: BlockRef | und
   const end = lastBlock(out.messages);
   const refs: BlockRef[] = [];
   if (end) refs.push(end);
-  if (previous && end && (previous.message < end.message) && blockExists(out.messages, previous)) refs.push(previous);
+  if (previous && end && previous.message < end.message && blockExists(out.messages, previous)) refs.push(previous);
   for (const ref of refs.slice(0, MAX_BREAKPOINTS - used)) markBlock(out.messages, ref);
   return { body: out, end };
 }
@@ -67,7 +73,8 @@ function blockExists(messages: MessageParam[], ref: BlockRef): boolean {
 
 function markBlock(messages: MessageParam[], ref: BlockRef): void {
   const message = messages[ref.message];
-  const blocks: ContentBlockParam[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
+  const blocks: ContentBlockParam[] =
+    typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
   blocks[ref.block] = { ...blocks[ref.block], cache_control: EPHEMERAL };
   messages[ref.message] = { ...message, content: blocks };
 }
@@ -88,7 +95,10 @@ export function isCacheControlRejection(error: unknown): boolean {
 export class CachingMemory {
   private readonly rejected: Set<string>;
 
-  constructor(initial: Iterable<string> = [], private readonly onChange?: (entries: string[]) => void) {
+  constructor(
+    initial: Iterable<string> = [],
+    private readonly onChange?: (entries: string[]) => void,
+  ) {
     this.rejected = new Set(initial);
   }
 

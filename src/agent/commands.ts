@@ -23,7 +23,8 @@ export const SHELL_METACHARACTERS: ReadonlyArray<{ text: string; why: (l10n: Loc
 ];
 
 /** Control and invisible characters a terminal may render as nothing (or as a line break). */
-const HIDDEN_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
+const HIDDEN_CHARACTERS =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
 
 /** Why `command` cannot be auto-approved by a prefix, or undefined when it is plain. */
 export function unsafeCommandSyntax(command: string, l10n: Localizer = english): string | undefined {

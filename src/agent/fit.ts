@@ -36,13 +36,14 @@ export function estimateMessages(messages: readonly MessageParam[]): number {
 
 function charsOf(value: unknown): number {
   let images = 0;
-  const json = JSON.stringify(value, (_k, v: unknown) => {
-    if (isImageBlock(v)) {
-      images++;
-      return { type: 'image' };
-    }
-    return v;
-  }) ?? '';
+  const json =
+    JSON.stringify(value, (_k, v: unknown) => {
+      if (isImageBlock(v)) {
+        images++;
+        return { type: 'image' };
+      }
+      return v;
+    }) ?? '';
   // Weighted so that dividing by CHARS_PER_TOKEN gives one token per non-ASCII character.
   const nonAscii = json.length - json.replace(/[^\x00-\x7f]/g, '').length;
   return json.length + nonAscii * (CHARS_PER_TOKEN - 1) + images * IMAGE_TOKENS * CHARS_PER_TOKEN;
@@ -73,7 +74,12 @@ export interface FitResult {
  * caller's history and caches stay valid. A target well below the budget keeps the shortened prompt stable for
  * several steps: shortening a little on every step would change the cached prefix each time and miss the cache.
  */
-export function fitToWindow(messages: readonly MessageParam[], fixedTokens: number, budgetTokens: number, targetTokens = budgetTokens): FitResult {
+export function fitToWindow(
+  messages: readonly MessageParam[],
+  fixedTokens: number,
+  budgetTokens: number,
+  targetTokens = budgetTokens,
+): FitResult {
   let total = fixedTokens + estimateMessages(messages);
   if (total <= budgetTokens) return { messages: messages as MessageParam[], fits: true, results: 0, charsOmitted: 0 };
   const goal = Math.min(targetTokens, budgetTokens);
@@ -100,17 +106,21 @@ export function fitToWindow(messages: readonly MessageParam[], fixedTokens: numb
     });
     if (changed) out[i] = { ...message, content: blocks };
   }
-  if (results === 0) return { messages: messages as MessageParam[], fits: total <= budgetTokens, results, charsOmitted };
+  if (results === 0)
+    return { messages: messages as MessageParam[], fits: total <= budgetTokens, results, charsOmitted };
   // Recount exactly: the running total above is an approximation of the per-message estimate.
   const fits = fixedTokens + estimateMessages(out) <= budgetTokens;
   return { messages: out, fits, results, charsOmitted };
 }
 
-function shorten(block: ToolResultBlockParam): { block: ToolResultBlockParam; omitted: number; saved: number } | undefined {
+function shorten(
+  block: ToolResultBlockParam,
+): { block: ToolResultBlockParam; omitted: number; saved: number } | undefined {
   const before = charsOf(block.content);
-  const text = typeof block.content === 'string'
-    ? block.content
-    : block.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+  const text =
+    typeof block.content === 'string'
+      ? block.content
+      : block.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
   const images = typeof block.content === 'string' ? 0 : block.content.filter((b) => b.type === 'image').length;
   const omitted = Math.max(0, text.length - KEEP_HEAD_CHARS) + images * IMAGE_TOKENS * CHARS_PER_TOKEN;
   // Already shortened: shortening it again would lose the original count.

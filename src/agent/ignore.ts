@@ -8,11 +8,31 @@ import { matchGlob } from './glob';
 /** Always on, whatever the settings: environment files, private keys, certificates and key stores, credentials. */
 export const DEFAULT_SECRET_PATTERNS: readonly string[] = [
   '.env*',
-  '*.pem', '*.key', '*.p8', '*.ppk',
+  '*.pem',
+  '*.key',
+  '*.p8',
+  '*.ppk',
   // OpenSSH private keys by their standard names (a bare `id_*` would also hide source files such as id_utils.ts).
-  'id_rsa*', 'id_dsa*', 'id_ecdsa*', 'id_ed25519*', 'id_xmss*',
-  '*.crt', '*.cer', '*.der', '*.p12', '*.pfx', '*.jks', '*.keystore', '*.kdbx',
-  '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.aws/', '.ssh/', '.gnupg/',
+  'id_rsa*',
+  'id_dsa*',
+  'id_ecdsa*',
+  'id_ed25519*',
+  'id_xmss*',
+  '*.crt',
+  '*.cer',
+  '*.der',
+  '*.p12',
+  '*.pfx',
+  '*.jks',
+  '*.keystore',
+  '*.kdbx',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.aws/',
+  '.ssh/',
+  '.gnupg/',
 ];
 
 /** Name of the optional ignore file at a workspace folder's root. */

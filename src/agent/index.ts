@@ -1,6 +1,20 @@
 // Public entry of the agent core (pure: no `vscode` import). Front ends supply tools, approvals and rendering.
-export { runAgentTurn, DEFAULT_MAX_STEPS, DEFAULT_CONTEXT_WINDOW, type AgentTurnOptions, type AgentTurnResult } from './loop';
-export { APPROVAL_RULES, PROTECTED_PATTERNS, decide, secretPattern, type ApprovalRule, type PolicyFacts, type PolicySettings } from './policy';
+export {
+  runAgentTurn,
+  DEFAULT_MAX_STEPS,
+  DEFAULT_CONTEXT_WINDOW,
+  type AgentTurnOptions,
+  type AgentTurnResult,
+} from './loop';
+export {
+  APPROVAL_RULES,
+  PROTECTED_PATTERNS,
+  decide,
+  secretPattern,
+  type ApprovalRule,
+  type PolicyFacts,
+  type PolicySettings,
+} from './policy';
 export { allowListMatch, unsafeCommandSyntax, SHELL_METACHARACTERS } from './commands';
 export { DEFAULT_SECRET_PATTERNS, IGNORE_FILE_NAME, matchIgnored, parseIgnoreFile } from './ignore';
 export { isPathInside, containingFolder, normalizeAbsolute, onRealFolder, relativeTo } from './paths';

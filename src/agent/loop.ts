@@ -3,7 +3,13 @@
 // outcome; only requests the gateway refused without billing (429, a 400 naming cache_control) are sent again.
 import { isGatewayError } from '../gateway/errors';
 import type { ContentBlock, GatewayClient, Message, MessageParam, ToolUseBlock } from '../gateway/types';
-import { CachingMemory, isCacheControlRejection, withBreakpoints, type AgentRequestBody, type BlockRef } from './caching';
+import {
+  CachingMemory,
+  isCacheControlRejection,
+  withBreakpoints,
+  type AgentRequestBody,
+  type BlockRef,
+} from './caching';
 import { estimateMessages, estimateTokens, fitToWindow } from './fit';
 import type { PolicySettings } from './policy';
 import { isValidToolInput, runToolCalls, type ToolCall } from './toolRunner';
@@ -57,7 +63,9 @@ export interface AgentTurnResult {
 }
 
 type Problems = ReadonlyArray<{ index: number; id?: string; raw: string; reason: string }>;
-type StepOutcome = { ok: true; message: Message; problems?: Problems } | { ok: false; reason: TurnEndReason; error?: unknown; partial?: Message };
+type StepOutcome =
+  | { ok: true; message: Message; problems?: Problems }
+  | { ok: false; reason: TurnEndReason; error?: unknown; partial?: Message };
 
 /** Runs one agent turn. Never throws for gateway, tool or approval failures: they end the turn with a reason. */
 export function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
@@ -110,8 +118,12 @@ class AgentTurn {
         return this.end(stopReasonOf(message.stop_reason));
       }
       const run = await runToolCalls(calls, step, {
-        tools: new Map(this.o.tools.map((t) => [t.name, t])), policy: this.o.policy, approve: this.o.approve,
-        emit: (e) => this.emit(e), signal: this.signal, turn: this.turnState,
+        tools: new Map(this.o.tools.map((t) => [t.name, t])),
+        policy: this.o.policy,
+        approve: this.o.approve,
+        emit: (e) => this.emit(e),
+        signal: this.signal,
+        turn: this.turnState,
       });
       this.messages.push({ role: 'user', content: run.results });
       if (run.stopped) return this.end('stopped');
@@ -133,7 +145,13 @@ class AgentTurn {
     let waits = 0;
     this.emit({ type: 'step_start', step, estimatedInputTokens: estimate, caching });
     for (;;) {
-      const base: AgentRequestBody = { model: this.o.model, max_tokens: this.o.maxTokens, system: this.system, tools: this.toolDefs.length > 0 ? this.toolDefs : undefined, messages: this.messages };
+      const base: AgentRequestBody = {
+        model: this.o.model,
+        max_tokens: this.o.maxTokens,
+        system: this.system,
+        tools: this.toolDefs.length > 0 ? this.toolDefs : undefined,
+        messages: this.messages,
+      };
       const marked = caching ? withBreakpoints(base, this.previousBreakpoint) : { body: base, end: undefined };
       try {
         const message = await this.stream(marked.body, step);
@@ -151,7 +169,13 @@ class AgentTurn {
           caching = false;
           if (c.memory.reject(c.keyId, this.o.model)) {
             const l10n = this.o.policy.l10n ?? english; // a note the user reads
-            this.emit({ type: 'caching_disabled', step, reason: l10n.t('The gateway rejected prompt caching (cache_control) for this model; it stays off for this key and model.') });
+            this.emit({
+              type: 'caching_disabled',
+              step,
+              reason: l10n.t(
+                'The gateway rejected prompt caching (cache_control) for this model; it stays off for this key and model.',
+              ),
+            });
           }
           continue;
         }
@@ -180,7 +204,8 @@ class AgentTurn {
       if (ev.type !== 'content_block_delta') continue;
       const d = ev.delta as { type?: string; text?: unknown; thinking?: unknown } | undefined;
       if (d?.type === 'text_delta' && typeof d.text === 'string') this.emit({ type: 'text', step, text: d.text });
-      else if (d?.type === 'thinking_delta' && typeof d.thinking === 'string') this.emit({ type: 'thinking', step, text: d.thinking });
+      else if (d?.type === 'thinking_delta' && typeof d.thinking === 'string')
+        this.emit({ type: 'thinking', step, text: d.thinking });
     }
     return stream.finalMessage();
   }
@@ -193,7 +218,13 @@ class AgentTurn {
 
   private end(reason: TurnEndReason, error?: unknown, partial?: Message): AgentTurnResult {
     // The user's language (the policy's Localizer, the host's vscode.l10n): the message is shown, never sent.
-    const message = endMessage(reason, { steps: this.steps, usage: this.usage, tokenBudget: this.o.tokenBudget, error, l10n: this.o.policy.l10n });
+    const message = endMessage(reason, {
+      steps: this.steps,
+      usage: this.usage,
+      tokenBudget: this.o.tokenBudget,
+      error,
+      l10n: this.o.policy.l10n,
+    });
     this.emit({ type: 'turn_end', reason, steps: this.steps, usage: { ...this.usage }, message });
     return { reason, message, messages: this.messages, steps: this.steps, usage: { ...this.usage }, partial, error };
   }

@@ -52,7 +52,8 @@ export function containingFolder(p: string, folders: readonly string[], style?: 
   let best: string | undefined;
   for (const folder of folders) {
     if (!isPathInside(p, folder, style)) continue;
-    if (best === undefined || (normalizeAbsolute(folder) ?? '').length > (normalizeAbsolute(best) ?? '').length) best = folder;
+    if (best === undefined || (normalizeAbsolute(folder) ?? '').length > (normalizeAbsolute(best) ?? '').length)
+      best = folder;
   }
   return best;
 }
@@ -70,7 +71,12 @@ export function relativeTo(p: string, folder: string): string {
  * a path written in a folder that was opened through a symlink (macOS /tmp, a linked home) is judged where the folder
  * really is, while symlinks inside the workspace stay as written. `p` unchanged when it is in no folder.
  */
-export function onRealFolder(p: string, lexicalFolders: readonly string[], realFolders: readonly string[], style?: PathStyle): string {
+export function onRealFolder(
+  p: string,
+  lexicalFolders: readonly string[],
+  realFolders: readonly string[],
+  style?: PathStyle,
+): string {
   if (lexicalFolders.length !== realFolders.length) return p;
   const folder = containingFolder(p, lexicalFolders, style);
   if (folder === undefined) return p;

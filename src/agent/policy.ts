@@ -43,7 +43,15 @@ export interface ApprovalRule {
 
 /** Paths that change how git, VS Code or the repository's tooling behave: writing them is code execution. */
 export const PROTECTED_PATTERNS = {
-  gitHooks: ['**/.git/hooks/', '.husky/', '.githooks/', '.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml', 'lefthook-local.yml'],
+  gitHooks: [
+    '**/.git/hooks/',
+    '.husky/',
+    '.githooks/',
+    '.pre-commit-config.yaml',
+    'lefthook.yml',
+    '.lefthook.yml',
+    'lefthook-local.yml',
+  ],
   gitDir: ['.git'],
   vscodeDir: ['.vscode'],
   codeWorkspace: ['*.code-workspace'],
@@ -52,54 +60,105 @@ export const PROTECTED_PATTERNS = {
 
 // Reasons are whole sentences through `l10n.t` (English for the model, the user's language for the prompt).
 export const APPROVAL_RULES: readonly ApprovalRule[] = [
-  rule('secret-file', 'refuse', true, (f, s, l10n) => eachPath(f, s, (rel) => {
-    const hit = matchIgnored(rel, [...DEFAULT_SECRET_PATTERNS, ...(s.secretPatterns ?? [])]);
-    return hit && l10n.t('{0} matches the secrets ignore list ({1}): it is not shared with the model.', rel, hit);
-  })),
+  rule('secret-file', 'refuse', true, (f, s, l10n) =>
+    eachPath(f, s, (rel) => {
+      const hit = matchIgnored(rel, [...DEFAULT_SECRET_PATTERNS, ...(s.secretPatterns ?? [])]);
+      return hit && l10n.t('{0} matches the secrets ignore list ({1}): it is not shared with the model.', rel, hit);
+    }),
+  ),
   // A link inside the workspace that leads out of it is a disguise, not a request: refused, not asked.
   rule('symlink-escape', 'refuse', true, (f, s, l10n) => {
-    const escape = (f.target.links ?? []).find((l) => containingFolder(l.written, s.workspaceFolders, style(s)) !== undefined &&
-      containingFolder(l.real, s.workspaceFolders, style(s)) === undefined);
-    return escape && l10n.t('{0} is a symbolic link to {1}, outside the workspace folders: it is not followed.', escape.written, escape.real);
+    const escape = (f.target.links ?? []).find(
+      (l) =>
+        containingFolder(l.written, s.workspaceFolders, style(s)) !== undefined &&
+        containingFolder(l.real, s.workspaceFolders, style(s)) === undefined,
+    );
+    return (
+      escape &&
+      l10n.t(
+        '{0} is a symbolic link to {1}, outside the workspace folders: it is not followed.',
+        escape.written,
+        escape.real,
+      )
+    );
   }),
   rule('outside-workspace', 'ask', true, (f, s, l10n) => {
     const outside = (f.target.paths ?? []).find((p) => containingFolder(p, s.workspaceFolders, style(s)) === undefined);
     return outside !== undefined ? l10n.t('{0} is outside the workspace folders.', outside) : undefined;
   }),
   rule('extension-settings', 'ask', true, (f, s, l10n) => {
-    if (f.target.settings && f.target.settings.length > 0) return l10n.t('changes settings: {0}.', f.target.settings.join(', '));
+    if (f.target.settings && f.target.settings.length > 0)
+      return l10n.t('changes settings: {0}.', f.target.settings.join(', '));
     const hit = (f.target.paths ?? []).find((p) => (s.protectedPaths ?? []).some((q) => isPathInside(p, q, style(s))));
     return hit && l10n.t("{0} holds the extension's own settings or state.", hit);
   }),
-  protectedRule('git-hooks', PROTECTED_PATTERNS.gitHooks, (rel, l10n) => l10n.t('{0} is a git hook or hook configuration.', rel)),
+  protectedRule('git-hooks', PROTECTED_PATTERNS.gitHooks, (rel, l10n) =>
+    l10n.t('{0} is a git hook or hook configuration.', rel),
+  ),
   protectedRule('git-dir', PROTECTED_PATTERNS.gitDir, (rel, l10n) => l10n.t('{0} is inside a .git folder.', rel)),
-  protectedRule('vscode-dir', PROTECTED_PATTERNS.vscodeDir, (rel, l10n) => l10n.t('{0} is VS Code workspace configuration (.vscode).', rel)),
-  protectedRule('code-workspace', PROTECTED_PATTERNS.codeWorkspace, (rel, l10n) => l10n.t('{0} is a VS Code workspace file.', rel)),
-  protectedRule('devcontainer', PROTECTED_PATTERNS.devcontainer, (rel, l10n) => l10n.t('{0} is dev container configuration (runs commands).', rel)),
-  rule('external-tool', 'ask', true, (f, _s, l10n) => f.approvalClass === 'external' ? l10n.t('{0} is provided by another extension or an MCP server.', f.toolName) : undefined),
-  rule('command-missing', 'ask', true, (f, _s, l10n) => f.approvalClass === 'command' && !f.target.command?.trim() ? l10n.t('the command line is not known in advance.') : undefined),
+  protectedRule('vscode-dir', PROTECTED_PATTERNS.vscodeDir, (rel, l10n) =>
+    l10n.t('{0} is VS Code workspace configuration (.vscode).', rel),
+  ),
+  protectedRule('code-workspace', PROTECTED_PATTERNS.codeWorkspace, (rel, l10n) =>
+    l10n.t('{0} is a VS Code workspace file.', rel),
+  ),
+  protectedRule('devcontainer', PROTECTED_PATTERNS.devcontainer, (rel, l10n) =>
+    l10n.t('{0} is dev container configuration (runs commands).', rel),
+  ),
+  rule('external-tool', 'ask', true, (f, _s, l10n) =>
+    f.approvalClass === 'external'
+      ? l10n.t('{0} is provided by another extension or an MCP server.', f.toolName)
+      : undefined,
+  ),
+  rule('command-missing', 'ask', true, (f, _s, l10n) =>
+    f.approvalClass === 'command' && !f.target.command?.trim()
+      ? l10n.t('the command line is not known in advance.')
+      : undefined,
+  ),
   rule('command-syntax', 'ask', true, (f, _s, l10n) => {
-    const why = f.approvalClass === 'command' && f.target.command !== undefined ? unsafeCommandSyntax(f.target.command, l10n) : undefined;
+    const why =
+      f.approvalClass === 'command' && f.target.command !== undefined
+        ? unsafeCommandSyntax(f.target.command, l10n)
+        : undefined;
     return why && l10n.t('the command {0}.', why);
   }),
   rule('command-mentions-secret', 'ask', true, (f, s, l10n) => {
     if (f.approvalClass !== 'command' || f.target.command === undefined) return undefined;
     const patterns = [...DEFAULT_SECRET_PATTERNS, ...(s.secretPatterns ?? [])];
-    const token = normalizeCommand(f.target.command).split(/[ =]/).map(unquote).find((t) => t && matchIgnored(t, patterns) !== undefined);
+    const token = normalizeCommand(f.target.command)
+      .split(/[ =]/)
+      .map(unquote)
+      .find((t) => t && matchIgnored(t, patterns) !== undefined);
     return token && l10n.t('the command names {0}, which matches the secrets ignore list.', token);
   }),
   // With writes auto-approved and `npm test` allow-listed, a model could rewrite package.json's test script and run
   // it unasked: after any write in the turn, even allow-listed commands ask.
-  rule('command-after-write', 'ask', false, (f, _s, l10n) => f.approvalClass === 'command' && f.wroteThisTurn
-    ? l10n.t('files were written in this turn, and an allow-listed command could run what was just written.') : undefined),
+  rule('command-after-write', 'ask', false, (f, _s, l10n) =>
+    f.approvalClass === 'command' && f.wroteThisTurn
+      ? l10n.t('files were written in this turn, and an allow-listed command could run what was just written.')
+      : undefined,
+  ),
   rule('command-allow-listed', 'auto', false, (f, s, l10n) => {
-    const hit = f.approvalClass === 'command' && f.target.command !== undefined ? allowListMatch(f.target.command, s.commandAllowList ?? []) : undefined;
+    const hit =
+      f.approvalClass === 'command' && f.target.command !== undefined
+        ? allowListMatch(f.target.command, s.commandAllowList ?? [])
+        : undefined;
     return hit && l10n.t('the command starts with "{0}", which is on the allow-list.', hit);
   }),
-  rule('command-asks', 'ask', true, (f, _s, l10n) => f.approvalClass === 'command' ? l10n.t('the command is not on the allow-list.') : undefined),
-  rule('write-auto-approved', 'auto', false, (f, s, l10n) => f.approvalClass === 'write' && s.autoApproveWrites === true && (f.target.paths ?? []).length > 0 ? l10n.t('writes inside the workspace are auto-approved in the settings.') : undefined),
-  rule('write-asks', 'ask', false, (f, _s, l10n) => f.approvalClass === 'write' ? l10n.t('writes ask unless auto-approved in the settings.') : undefined),
-  rule('read-in-workspace', 'auto', false, (f, _s, l10n) => f.approvalClass === 'read' ? l10n.t('reads inside the workspace are automatic.') : undefined),
+  rule('command-asks', 'ask', true, (f, _s, l10n) =>
+    f.approvalClass === 'command' ? l10n.t('the command is not on the allow-list.') : undefined,
+  ),
+  rule('write-auto-approved', 'auto', false, (f, s, l10n) =>
+    f.approvalClass === 'write' && s.autoApproveWrites === true && (f.target.paths ?? []).length > 0
+      ? l10n.t('writes inside the workspace are auto-approved in the settings.')
+      : undefined,
+  ),
+  rule('write-asks', 'ask', false, (f, _s, l10n) =>
+    f.approvalClass === 'write' ? l10n.t('writes ask unless auto-approved in the settings.') : undefined,
+  ),
+  rule('read-in-workspace', 'auto', false, (f, _s, l10n) =>
+    f.approvalClass === 'read' ? l10n.t('reads inside the workspace are automatic.') : undefined,
+  ),
 ];
 
 /**
@@ -109,7 +168,11 @@ export const APPROVAL_RULES: readonly ApprovalRule[] = [
 export function secretPattern(realPath: string, settings: PolicySettings): string | undefined {
   const patterns = [...DEFAULT_SECRET_PATTERNS, ...(settings.secretPatterns ?? [])];
   let hit: string | undefined;
-  eachPath({ toolName: '', approvalClass: 'read', target: { paths: [realPath] } }, settings, (rel) => (hit = matchIgnored(rel, patterns)));
+  eachPath(
+    { toolName: '', approvalClass: 'read', target: { paths: [realPath] } },
+    settings,
+    (rel) => (hit = matchIgnored(rel, patterns)),
+  );
   return hit;
 }
 
@@ -120,10 +183,21 @@ export function secretPattern(realPath: string, settings: PolicySettings): strin
 export function decide(facts: PolicyFacts, settings: PolicySettings): PolicyVerdict {
   for (const r of APPROVAL_RULES) {
     const reason = r.applies(facts, settings, english);
-    if (reason) return { decision: r.decision, rule: r.id, reason, shown: settings.l10n ? r.applies(facts, settings, settings.l10n) ?? reason : reason };
+    if (reason)
+      return {
+        decision: r.decision,
+        rule: r.id,
+        reason,
+        shown: settings.l10n ? (r.applies(facts, settings, settings.l10n) ?? reason) : reason,
+      };
   }
   const l10n = settings.l10n ?? english;
-  return { decision: 'ask', rule: 'default', reason: 'no rule allows this call without asking.', shown: l10n.t('no rule allows this call without asking.') };
+  return {
+    decision: 'ask',
+    rule: 'default',
+    reason: 'no rule allows this call without asking.',
+    shown: l10n.t('no rule allows this call without asking.'),
+  };
 }
 
 type RuleCheck = (facts: PolicyFacts, settings: PolicySettings, l10n: Localizer) => string | undefined;
@@ -132,7 +206,11 @@ function rule(id: string, decision: Decision, neverAuto: boolean, check: RuleChe
   return { id, decision, neverAuto, applies: (f, s, l10n) => check(f, s, l10n ?? english) };
 }
 
-function protectedRule(id: string, patterns: readonly string[], why: (rel: string, l10n: Localizer) => string): ApprovalRule {
+function protectedRule(
+  id: string,
+  patterns: readonly string[],
+  why: (rel: string, l10n: Localizer) => string,
+): ApprovalRule {
   return rule(id, 'ask', true, (f, s, l10n) => eachPath(f, s, (rel) => matchIgnored(rel, patterns) && why(rel, l10n)));
 }
 
@@ -144,10 +222,17 @@ function style(s: PolicySettings): PathStyle {
  * Runs `check` on each target path relative to every workspace folder containing it (a nested folder such
  * as /ws/.vscode must not hide that the file is under /ws/.vscode), or on the absolute path when outside.
  */
-function eachPath(f: PolicyFacts, s: PolicySettings, check: (rel: string) => string | undefined | false): string | undefined {
+function eachPath(
+  f: PolicyFacts,
+  s: PolicySettings,
+  check: (rel: string) => string | undefined | false,
+): string | undefined {
   for (const p of f.target.paths ?? []) {
     const folders = s.workspaceFolders.filter((w) => isPathInside(p, w, style(s)));
-    const rels = folders.length > 0 ? folders.map((w) => relativeTo(p, w)) : [(normalizeAbsolute(p) ?? p).replace(/^[a-zA-Z]:/, '')];
+    const rels =
+      folders.length > 0
+        ? folders.map((w) => relativeTo(p, w))
+        : [(normalizeAbsolute(p) ?? p).replace(/^[a-zA-Z]:/, '')];
     for (const rel of rels) {
       const reason = check(rel === '' ? '.' : rel);
       if (reason) return reason;

@@ -33,7 +33,11 @@ export interface ToolCall {
   problem?: { raw: string; reason: string };
 }
 
-export async function runToolCalls(calls: readonly ToolCall[], step: number, o: ToolRunnerOptions): Promise<ToolRunOutcome> {
+export async function runToolCalls(
+  calls: readonly ToolCall[],
+  step: number,
+  o: ToolRunnerOptions,
+): Promise<ToolRunOutcome> {
   const results: ToolResultBlockParam[] = [];
   let stopped = false;
   for (const { block: call, problem } of calls) {
@@ -45,24 +49,41 @@ export async function runToolCalls(calls: readonly ToolCall[], step: number, o: 
       const r = await runOne(call, problem, step, o);
       if (r === STOPPED) {
         stopped = true;
-        result = { content: 'Stopped by the user while it was pending or running; its effects may be partial.', isError: true };
+        result = {
+          content: 'Stopped by the user while it was pending or running; its effects may be partial.',
+          isError: true,
+        };
       } else {
         result = r;
       }
     }
-    o.emit({ type: 'tool_result', step, toolUseId: call.id, isError: result.isError === true, content: result.content, details: result.details });
+    o.emit({
+      type: 'tool_result',
+      step,
+      toolUseId: call.id,
+      isError: result.isError === true,
+      content: result.content,
+      details: result.details,
+    });
     results.push(toResultBlock(call.id, result));
   }
   return { results, stopped };
 }
 
-async function runOne(call: ToolUseBlock, problem: ToolCall['problem'], step: number, o: ToolRunnerOptions): Promise<ToolResult | typeof STOPPED> {
+async function runOne(
+  call: ToolUseBlock,
+  problem: ToolCall['problem'],
+  step: number,
+  o: ToolRunnerOptions,
+): Promise<ToolResult | typeof STOPPED> {
   const tool = o.tools.get(call.name);
   if (problem || !isValidToolInput(call.input)) {
     o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: problem?.raw ?? call.input });
-    const raw = problem?.raw ?? (typeof call.input === 'string' ? call.input : JSON.stringify(call.input) ?? '');
+    const raw = problem?.raw ?? (typeof call.input === 'string' ? call.input : (JSON.stringify(call.input) ?? ''));
     const why = problem ? `: ${problem.reason}` : '';
-    return error(`Not run: the input of this call is not a valid JSON object${why}. Send the call again with complete, valid JSON input. Received:\n${shorten(raw)}`);
+    return error(
+      `Not run: the input of this call is not a valid JSON object${why}. Send the call again with complete, valid JSON input. Received:\n${shorten(raw)}`,
+    );
   }
   if (!tool) {
     o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input });
@@ -77,14 +98,24 @@ async function runOne(call: ToolUseBlock, problem: ToolCall['problem'], step: nu
     return error(`Not run: ${messageOf(e)}`);
   }
   if (target === STOPPED) return STOPPED;
-  const verdict = decide({ toolName: tool.name, approvalClass: tool.approvalClass, target, wroteThisTurn: o.turn?.wroteFiles }, o.policy);
+  const verdict = decide(
+    { toolName: tool.name, approvalClass: tool.approvalClass, target, wroteThisTurn: o.turn?.wroteFiles },
+    o.policy,
+  );
   o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input, target, verdict });
   if (verdict.decision === 'refuse') {
     o.emit({ type: 'tool_refused', step, toolUseId: call.id, reason: verdict.reason, shown: verdict.shown });
     return error(`Refused: ${verdict.reason}`);
   }
   if (verdict.decision === 'ask') {
-    const request: ApprovalRequest = { toolUseId: call.id, toolName: tool.name, approvalClass: tool.approvalClass, input: call.input, target, verdict };
+    const request: ApprovalRequest = {
+      toolUseId: call.id,
+      toolName: tool.name,
+      approvalClass: tool.approvalClass,
+      input: call.input,
+      target,
+      verdict,
+    };
     let answer: ApprovalAnswer | typeof STOPPED;
     try {
       answer = await raceStop(o.approve(request, o.signal), o.signal);
@@ -105,13 +136,25 @@ async function runOne(call: ToolUseBlock, problem: ToolCall['problem'], step: nu
   return invoke(tool, input, call.id, step, o, verdict);
 }
 
-async function invoke(tool: Tool<never>, input: never, toolUseId: string, step: number, o: ToolRunnerOptions, verdict: PolicyVerdict): Promise<ToolResult | typeof STOPPED> {
+async function invoke(
+  tool: Tool<never>,
+  input: never,
+  toolUseId: string,
+  step: number,
+  o: ToolRunnerOptions,
+  verdict: PolicyVerdict,
+): Promise<ToolResult | typeof STOPPED> {
   // Each call gets its own signal, so that a tool holding on to it cannot observe a later call's Stop.
   const controller = new AbortController();
   const onStop = (): void => controller.abort();
   o.signal.addEventListener('abort', onStop, { once: true });
   try {
-    const ctx = { signal: controller.signal, toolUseId, verdict, progress: (text: string) => o.emit({ type: 'tool_progress', step, toolUseId, text }) };
+    const ctx = {
+      signal: controller.signal,
+      toolUseId,
+      verdict,
+      progress: (text: string) => o.emit({ type: 'tool_progress', step, toolUseId, text }),
+    };
     return await raceStop(tool.invoke(input, ctx), o.signal);
   } catch (e) {
     if (o.signal.aborted) return STOPPED;
@@ -131,8 +174,14 @@ function raceStop<T>(p: Promise<T>, signal: AbortSignal): Promise<T | typeof STO
     const onAbort = (): void => resolve(STOPPED);
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(
-      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
-      (e: unknown) => { signal.removeEventListener('abort', onAbort); reject(e); },
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
     );
   });
 }

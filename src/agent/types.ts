@@ -104,12 +104,27 @@ export type AgentEvent =
   | { type: 'step_start'; step: number; estimatedInputTokens: number; caching: boolean }
   | { type: 'text'; step: number; text: string }
   | { type: 'thinking'; step: number; text: string }
-  | { type: 'tool_proposed'; step: number; toolUseId: string; name: string; input: unknown; target?: ToolTarget; verdict?: PolicyVerdict }
+  | {
+      type: 'tool_proposed';
+      step: number;
+      toolUseId: string;
+      name: string;
+      input: unknown;
+      target?: ToolTarget;
+      verdict?: PolicyVerdict;
+    }
   | { type: 'tool_approved'; step: number; toolUseId: string; by: 'policy' | 'user' }
   | { type: 'tool_denied'; step: number; toolUseId: string; reason: string }
   | { type: 'tool_refused'; step: number; toolUseId: string; reason: string; shown?: string }
   | { type: 'tool_progress'; step: number; toolUseId: string; text: string }
-  | { type: 'tool_result'; step: number; toolUseId: string; isError: boolean; content: ToolResult['content']; details?: unknown }
+  | {
+      type: 'tool_result';
+      step: number;
+      toolUseId: string;
+      isError: boolean;
+      content: ToolResult['content'];
+      details?: unknown;
+    }
   | { type: 'usage'; step: number; usage: UsageTotals; turn: UsageTotals }
   | { type: 'rate_limited'; step: number; waitMs: number; attempt: number }
   | { type: 'caching_disabled'; step: number; reason: string }

@@ -8,11 +8,21 @@ export const ZERO_USAGE: Readonly<UsageTotals> = Object.freeze({ input: 0, outpu
 /** One step's usage from the Messages usage object (missing or null counts are 0). */
 export function usageOf(u: Usage | undefined): UsageTotals {
   const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
-  return { input: n(u?.input_tokens), output: n(u?.output_tokens), cacheRead: n(u?.cache_read_input_tokens), cacheWrite: n(u?.cache_creation_input_tokens) };
+  return {
+    input: n(u?.input_tokens),
+    output: n(u?.output_tokens),
+    cacheRead: n(u?.cache_read_input_tokens),
+    cacheWrite: n(u?.cache_creation_input_tokens),
+  };
 }
 
 export function addUsage(a: UsageTotals, b: UsageTotals): UsageTotals {
-  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite };
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+  };
 }
 
 export function totalTokens(u: UsageTotals): number {
@@ -20,20 +30,47 @@ export function totalTokens(u: UsageTotals): number {
 }
 
 /** What the user reads when the turn ends. */
-export function endMessage(reason: TurnEndReason, o: { steps: number; usage: UsageTotals; tokenBudget?: number; error?: unknown; l10n?: Localizer }): string {
+export function endMessage(
+  reason: TurnEndReason,
+  o: { steps: number; usage: UsageTotals; tokenBudget?: number; error?: unknown; l10n?: Localizer },
+): string {
   const l10n = o.l10n ?? english;
   switch (reason) {
-    case 'end_turn': return l10n.t('The agent finished.');
-    case 'stop_sequence': return l10n.t('The answer ended at a stop sequence.');
-    case 'max_tokens': return l10n.t('The answer reached its length limit (max tokens).');
-    case 'refusal': return l10n.t('The model declined to continue.');
-    case 'step_budget': return l10n.t('Stopped after {0} steps: the step budget of this turn is used up. Continue to let the agent go on.', o.steps);
-    case 'token_budget': return l10n.t('Stopped: this turn used {0} tokens of its budget of {1}. Continue to let the agent go on.', totalTokens(o.usage), o.tokenBudget ?? 0);
-    case 'context_full': return l10n.t('The conversation no longer fits the model\'s context window, even with older tool results shortened. Start a new conversation.');
-    case 'stopped': return l10n.t('Stopped.');
-    case 'outcome_unknown': return l10n.t('Step {0} was cut off ({1}). The gateway may have processed and billed it, so it was not sent again: retry it if you want.', o.steps, errorText(o.error, l10n));
-    case 'rate_limited': return l10n.t('The gateway is rate limiting ({0}). Try again later.', errorText(o.error, l10n));
-    case 'error': return l10n.t('Step {0} failed: {1}', o.steps, errorText(o.error, l10n));
+    case 'end_turn':
+      return l10n.t('The agent finished.');
+    case 'stop_sequence':
+      return l10n.t('The answer ended at a stop sequence.');
+    case 'max_tokens':
+      return l10n.t('The answer reached its length limit (max tokens).');
+    case 'refusal':
+      return l10n.t('The model declined to continue.');
+    case 'step_budget':
+      return l10n.t(
+        'Stopped after {0} steps: the step budget of this turn is used up. Continue to let the agent go on.',
+        o.steps,
+      );
+    case 'token_budget':
+      return l10n.t(
+        'Stopped: this turn used {0} tokens of its budget of {1}. Continue to let the agent go on.',
+        totalTokens(o.usage),
+        o.tokenBudget ?? 0,
+      );
+    case 'context_full':
+      return l10n.t(
+        "The conversation no longer fits the model's context window, even with older tool results shortened. Start a new conversation.",
+      );
+    case 'stopped':
+      return l10n.t('Stopped.');
+    case 'outcome_unknown':
+      return l10n.t(
+        'Step {0} was cut off ({1}). The gateway may have processed and billed it, so it was not sent again: retry it if you want.',
+        o.steps,
+        errorText(o.error, l10n),
+      );
+    case 'rate_limited':
+      return l10n.t('The gateway is rate limiting ({0}). Try again later.', errorText(o.error, l10n));
+    case 'error':
+      return l10n.t('Step {0} failed: {1}', o.steps, errorText(o.error, l10n));
   }
 }
 

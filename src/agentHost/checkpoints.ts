@@ -48,7 +48,8 @@ export class Checkpoints {
 
   /** Starts recording a turn. Its checkpoint exists (possibly empty) from now on. */
   begin(turnId: string): Promise<void> {
-    if (!TURN_ID.test(turnId)) return Promise.reject(new Error(`invalid turn id ${JSON.stringify(turnId)} (letters, digits, _ and - only)`));
+    if (!TURN_ID.test(turnId))
+      return Promise.reject(new Error(`invalid turn id ${JSON.stringify(turnId)} (letters, digits, _ and - only)`));
     return this.serial(async () => {
       const existing = await this.listNow();
       const found = existing.find((c) => c.turnId === turnId);
@@ -81,7 +82,10 @@ export class Checkpoints {
       const key = uri.toString();
       if (cur.info.files.some((f) => f.uri === key)) return false;
       const entry: CheckpointFile = { uri: key, existed: false };
-      const stat = await vscode.workspace.fs.stat(uri).then((s) => s, () => undefined);
+      const stat = await vscode.workspace.fs.stat(uri).then(
+        (s) => s,
+        () => undefined,
+      );
       if (stat && stat.type & vscode.FileType.Directory) return false;
       if (stat) {
         entry.existed = true;
@@ -89,7 +93,10 @@ export class Checkpoints {
           entry.tooLarge = true;
         } else {
           entry.blob = `${cur.info.files.length}.blob`;
-          await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(cur.dir, entry.blob), await vscode.workspace.fs.readFile(uri));
+          await vscode.workspace.fs.writeFile(
+            vscode.Uri.joinPath(cur.dir, entry.blob),
+            await vscode.workspace.fs.readFile(uri),
+          );
         }
       }
       cur.info.files.push(entry);
@@ -125,16 +132,23 @@ export class Checkpoints {
     });
   }
 
-  private async restoreFile(dir: vscode.Uri, f: CheckpointFile): Promise<{ action: RestoreReport['files'][number]['action']; message?: string }> {
+  private async restoreFile(
+    dir: vscode.Uri,
+    f: CheckpointFile,
+  ): Promise<{ action: RestoreReport['files'][number]['action']; message?: string }> {
     const uri = vscode.Uri.parse(f.uri, true);
     try {
       if (!f.existed) {
-        const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
+        const exists = await vscode.workspace.fs.stat(uri).then(
+          () => true,
+          () => false,
+        );
         if (!exists) return { action: 'unchanged' };
         await vscode.workspace.fs.delete(uri, { useTrash: false });
         return { action: 'deleted' };
       }
-      if (f.tooLarge || !f.blob) return { action: 'failed', message: vscode.l10n.t('the file was too large to keep a copy of') };
+      if (f.tooLarge || !f.blob)
+        return { action: 'failed', message: vscode.l10n.t('the file was too large to keep a copy of') };
       const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(dir, f.blob));
       await vscode.workspace.fs.writeFile(uri, bytes);
       await this.syncOpenDocument(uri, bytes);
@@ -168,7 +182,11 @@ export class Checkpoints {
     for (const [name, type] of entries) {
       if (!(type & vscode.FileType.Directory) || !TURN_ID.test(name)) continue;
       try {
-        const raw = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.root, name, 'manifest.json')))) as CheckpointInfo;
+        const raw = JSON.parse(
+          new TextDecoder().decode(
+            await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.root, name, 'manifest.json')),
+          ),
+        ) as CheckpointInfo;
         if (raw && raw.turnId === name && Array.isArray(raw.files) && typeof raw.seq === 'number') out.push(raw);
       } catch {
         // A folder without a readable manifest is not a checkpoint (e.g. cut by a crash before the first write).

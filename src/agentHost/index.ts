@@ -5,7 +5,13 @@ import * as vscode from 'vscode';
 import type { Tool } from '../agent';
 import { Checkpoints } from './checkpoints';
 import { PendingChanges } from './proposals';
-import { agentAvailability, snapshotWorkspace, type AgentStorage, type AgentWorkspaceSnapshot, type Availability } from './workspaceContext';
+import {
+  agentAvailability,
+  snapshotWorkspace,
+  type AgentStorage,
+  type AgentWorkspaceSnapshot,
+  type Availability,
+} from './workspaceContext';
 import type { Input, ToolHost } from './tools/common';
 import { CommandRunner, runCommandTool, type CommandToolOptions } from './tools/command';
 import { diagnosticsTool, editorContextTool } from './tools/editor';
@@ -89,7 +95,14 @@ export function createAgentHost(options: AgentHostOptions): AgentHost {
       if (!vscode.workspace.isTrusted) return [];
       const pick = selection.vscodeTools ?? true;
       if (pick === false) return [...builtIn];
-      return [...builtIn, ...lmBridgeTools(host, builtIn.map((t) => t.name), typeof pick === 'function' ? pick : undefined)];
+      return [
+        ...builtIn,
+        ...lmBridgeTools(
+          host,
+          builtIn.map((t) => t.name),
+          typeof pick === 'function' ? pick : undefined,
+        ),
+      ];
     },
     changes,
     checkpoints,
@@ -109,7 +122,10 @@ export function createAgentHost(options: AgentHostOptions): AgentHost {
 }
 
 /** For activate(): one host per window, disposed with the extension. */
-export function registerAgentHost(context: vscode.ExtensionContext, options: Omit<AgentHostOptions, 'storage'> = {}): AgentHost {
+export function registerAgentHost(
+  context: vscode.ExtensionContext,
+  options: Omit<AgentHostOptions, 'storage'> = {},
+): AgentHost {
   const host = createAgentHost({ ...options, storage: context });
   context.subscriptions.push(host);
   return host;

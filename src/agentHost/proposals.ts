@@ -13,7 +13,13 @@ export type ChangeKind = 'edit' | 'create' | 'delete';
 
 export type ChangeOutcome =
   /** saved false: `unsaved` says why (the user's own unsaved changes are theirs to save; or the save failed). */
-  | { status: 'accepted'; userEdited: boolean; saved: boolean; unsaved?: 'user-changes' | 'save-failed'; userChange?: string }
+  | {
+      status: 'accepted';
+      userEdited: boolean;
+      saved: boolean;
+      unsaved?: 'user-changes' | 'save-failed';
+      userChange?: string;
+    }
   | { status: 'rejected'; reason?: string }
   /** Nothing was written: the file changed under the proposal, or the write failed. */
   | { status: 'failed'; message: string };
@@ -82,10 +88,17 @@ class ProposalFileSystem implements vscode.FileSystemProvider {
   stat(uri: vscode.Uri): vscode.FileStat {
     const f = this.files.get(uri.path);
     if (f) {
-      return { type: vscode.FileType.File, ctime: f.mtime, mtime: f.mtime, size: f.data.length, permissions: f.readonly ? vscode.FilePermission.Readonly : undefined };
+      return {
+        type: vscode.FileType.File,
+        ctime: f.mtime,
+        mtime: f.mtime,
+        size: f.data.length,
+        permissions: f.readonly ? vscode.FilePermission.Readonly : undefined,
+      };
     }
     const dir = uri.path.endsWith('/') ? uri.path : uri.path + '/';
-    if ([...this.files.keys()].some((k) => k.startsWith(dir))) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    if ([...this.files.keys()].some((k) => k.startsWith(dir)))
+      return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     throw vscode.FileSystemError.FileNotFound(uri);
   }
 
@@ -143,10 +156,14 @@ export async function settledDocument(uri: vscode.Uri, ms = 3000): Promise<vscod
   const deadline = Date.now() + ms;
   for (;;) {
     if (doc.isDirty) return doc;
-    const disk = await vscode.workspace.fs.readFile(uri).then((b) => new TextDecoder().decode(b), () => undefined);
+    const disk = await vscode.workspace.fs.readFile(uri).then(
+      (b) => new TextDecoder().decode(b),
+      () => undefined,
+    );
     if (disk === undefined || disk.includes('\ufffd')) return doc;
     const text = doc.getText();
-    if (disk === text || disk.replace(/\r\n/g, '\n') === text.replace(/\r\n/g, '\n') || Date.now() > deadline) return doc;
+    if (disk === text || disk.replace(/\r\n/g, '\n') === text.replace(/\r\n/g, '\n') || Date.now() > deadline)
+      return doc;
     await sleep(100);
   }
 }
@@ -219,7 +236,12 @@ export class PendingChanges implements vscode.Disposable {
     let settle!: (o: ChangeOutcome) => void;
     const done = new Promise<ChangeOutcome>((resolve) => (settle = resolve));
     const info: PendingChangeInfo = {
-      id, kind: req.kind, path: req.target.display, uri: req.target.uri.toString(), toolUseId: req.toolUseId, turnId: req.turnId,
+      id,
+      kind: req.kind,
+      path: req.target.display,
+      uri: req.target.uri.toString(),
+      toolUseId: req.toolUseId,
+      turnId: req.turnId,
       ...lineStats(req.original, req.proposed),
     };
     this.pending.set(id, { info, req, originalUri, proposedUri, settle, done, busy: false });
@@ -231,8 +253,12 @@ export class PendingChanges implements vscode.Disposable {
   async open(id: string): Promise<boolean> {
     const p = this.pending.get(id);
     if (!p) return false;
-    const title = p.req.kind === 'create' ? vscode.l10n.t('{0} (new file)', p.info.path)
-      : p.req.kind === 'delete' ? vscode.l10n.t('{0} (delete)', p.info.path) : vscode.l10n.t('{0} (proposed edit)', p.info.path);
+    const title =
+      p.req.kind === 'create'
+        ? vscode.l10n.t('{0} (new file)', p.info.path)
+        : p.req.kind === 'delete'
+          ? vscode.l10n.t('{0} (delete)', p.info.path)
+          : vscode.l10n.t('{0} (proposed edit)', p.info.path);
     await vscode.commands.executeCommand('vscode.diff', p.originalUri, p.proposedUri, title, { preview: false });
     return true;
   }
@@ -251,7 +277,10 @@ export class PendingChanges implements vscode.Disposable {
     try {
       outcome = await this.apply(p);
     } catch (e) {
-      outcome = { status: 'failed', message: `the edit could not be applied: ${e instanceof Error ? e.message : String(e)}` };
+      outcome = {
+        status: 'failed',
+        message: `the edit could not be applied: ${e instanceof Error ? e.message : String(e)}`,
+      };
     }
     await this.finish(p, outcome);
     return outcome;
@@ -281,7 +310,7 @@ export class PendingChanges implements vscode.Disposable {
   private finalText(p: Pending): string | undefined {
     if (p.req.kind === 'delete') return undefined;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.proposedUri.toString());
-    return doc ? doc.getText() : this.fsp.text(p.proposedUri) ?? p.req.proposed;
+    return doc ? doc.getText() : (this.fsp.text(p.proposedUri) ?? p.req.proposed);
   }
 
   private async apply(p: Pending): Promise<ChangeOutcome> {
@@ -291,29 +320,47 @@ export class PendingChanges implements vscode.Disposable {
       // The approval was given for a real path: a symlink swapped since then must not redirect the write.
       const now = await realPathOf(uri.fsPath);
       if (now.real !== req.target.realPath) {
-        return { status: 'failed', message: `${req.target.display} now resolves to ${now.real}, not to ${req.target.realPath} as when it was proposed; nothing was written.` };
+        return {
+          status: 'failed',
+          message: `${req.target.display} now resolves to ${now.real}, not to ${req.target.realPath} as when it was proposed; nothing was written.`,
+        };
       }
     }
     let final = this.finalText(p);
     const userEdited = final !== undefined && final !== req.proposed;
-    const exists = await vscode.workspace.fs.stat(uri).then((s) => s.type, () => undefined);
+    const exists = await vscode.workspace.fs.stat(uri).then(
+      (s) => s.type,
+      () => undefined,
+    );
     if (req.kind === 'create') {
-      if (exists !== undefined) return { status: 'failed', message: `${req.target.display} was created by someone else while the proposal was open; nothing was written. Read it and propose an edit instead.` };
+      if (exists !== undefined)
+        return {
+          status: 'failed',
+          message: `${req.target.display} was created by someone else while the proposal was open; nothing was written. Read it and propose an edit instead.`,
+        };
       await this.options.beforeWrite?.(uri);
       const edit = new vscode.WorkspaceEdit();
       edit.createFile(uri, { overwrite: false, contents: new TextEncoder().encode(final ?? '') });
-      if (!(await vscode.workspace.applyEdit(edit))) return { status: 'failed', message: `VS Code refused to create ${req.target.display}.` };
+      if (!(await vscode.workspace.applyEdit(edit)))
+        return { status: 'failed', message: `VS Code refused to create ${req.target.display}.` };
       return this.accepted(p, userEdited, final ?? '', true);
     }
-    if (exists === undefined) return { status: 'failed', message: `${req.target.display} no longer exists; nothing was written.` };
-    if (exists & vscode.FileType.Directory) return { status: 'failed', message: `${req.target.display} is a directory.` };
+    if (exists === undefined)
+      return { status: 'failed', message: `${req.target.display} no longer exists; nothing was written.` };
+    if (exists & vscode.FileType.Directory)
+      return { status: 'failed', message: `${req.target.display} is a directory.` };
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (req.kind === 'delete') {
-      if (open?.isDirty) return { status: 'failed', message: `${req.target.display} has unsaved changes in the editor; it was not deleted.` };
+      if (open?.isDirty)
+        return {
+          status: 'failed',
+          message: `${req.target.display} has unsaved changes in the editor; it was not deleted.`,
+        };
       await this.options.beforeWrite?.(uri);
       const edit = new vscode.WorkspaceEdit();
       edit.deleteFile(uri, { ignoreIfNotExists: false });
-      if (!(await vscode.workspace.applyEdit(edit))) return { status: 'failed', message: `VS Code refused to delete ${req.target.display}.` };
+      if (!(await vscode.workspace.applyEdit(edit)))
+        return { status: 'failed', message: `VS Code refused to delete ${req.target.display}.` };
       return { status: 'accepted', userEdited: false, saved: true };
     }
     // An edit: against the editor's current text (unsaved changes included), never the disk.
@@ -322,7 +369,10 @@ export class PendingChanges implements vscode.Disposable {
     if (current !== req.original) {
       const redo = req.blocks && !userEdited ? applySearchReplace(current, req.blocks) : undefined;
       if (!redo?.ok) {
-        return { status: 'failed', message: `${req.target.display} changed in the editor while the proposal was open, and the proposal no longer applies to it; nothing was written. Read the file again and propose again.` };
+        return {
+          status: 'failed',
+          message: `${req.target.display} changed in the editor while the proposal was open, and the proposal no longer applies to it; nothing was written. Read the file again and propose again.`,
+        };
       }
       final = redo.text;
     }
@@ -330,16 +380,33 @@ export class PendingChanges implements vscode.Disposable {
     await this.options.beforeWrite?.(uri);
     const r = changedRange(current, final ?? '');
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(uri, new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.endA)), (final ?? '').slice(r.start, r.endB));
-    if (!(await vscode.workspace.applyEdit(edit))) return { status: 'failed', message: `VS Code refused the edit to ${req.target.display}.` };
+    edit.replace(
+      uri,
+      new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.endA)),
+      (final ?? '').slice(r.start, r.endB),
+    );
+    if (!(await vscode.workspace.applyEdit(edit)))
+      return { status: 'failed', message: `VS Code refused the edit to ${req.target.display}.` };
     // Saved unless the user had unsaved changes there: their work is theirs to save.
     if (wasDirty) return this.accepted(p, userEdited, final ?? '', false, 'user-changes');
     const saved = await doc.save();
     return this.accepted(p, userEdited, final ?? '', saved, saved ? undefined : 'save-failed');
   }
 
-  private accepted(p: Pending, userEdited: boolean, final: string, saved: boolean, unsaved?: 'user-changes' | 'save-failed'): ChangeOutcome {
-    return { status: 'accepted', userEdited, saved, unsaved, userChange: userEdited ? describeUserChange(p.req.proposed ?? '', final) : undefined };
+  private accepted(
+    p: Pending,
+    userEdited: boolean,
+    final: string,
+    saved: boolean,
+    unsaved?: 'user-changes' | 'save-failed',
+  ): ChangeOutcome {
+    return {
+      status: 'accepted',
+      userEdited,
+      saved,
+      unsaved,
+      userChange: userEdited ? describeUserChange(p.req.proposed ?? '', final) : undefined,
+    };
   }
 
   private async finish(p: Pending, outcome: ChangeOutcome): Promise<void> {
@@ -358,8 +425,10 @@ export class PendingChanges implements vscode.Disposable {
     for (const group of vscode.window.tabGroups.all) {
       for (const tab of group.tabs) {
         const input = tab.input;
-        if (input instanceof vscode.TabInputTextDiff && input.modified.toString() === p.proposedUri.toString()) tabs.push(tab);
-        else if (input instanceof vscode.TabInputText && input.uri.toString() === p.proposedUri.toString()) tabs.push(tab);
+        if (input instanceof vscode.TabInputTextDiff && input.modified.toString() === p.proposedUri.toString())
+          tabs.push(tab);
+        else if (input instanceof vscode.TabInputText && input.uri.toString() === p.proposedUri.toString())
+          tabs.push(tab);
       }
     }
     if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
@@ -372,12 +441,16 @@ export class PendingChanges implements vscode.Disposable {
 
 /** What the model is told about a reviewed change. */
 export function outcomeText(kind: ChangeKind, path: string, o: ChangeOutcome): string {
-  if (o.status === 'rejected') return `Rejected: the user rejected the ${kind === 'create' ? 'new file' : kind === 'delete' ? 'deletion of' : 'edit to'} ${path}; nothing was written.${o.reason ? ` Reason: ${o.reason}` : ''}`;
+  if (o.status === 'rejected')
+    return `Rejected: the user rejected the ${kind === 'create' ? 'new file' : kind === 'delete' ? 'deletion of' : 'edit to'} ${path}; nothing was written.${o.reason ? ` Reason: ${o.reason}` : ''}`;
   if (o.status === 'failed') return `Not applied: ${o.message}`;
   const what = kind === 'create' ? `created ${path}` : kind === 'delete' ? `deleted ${path}` : `edited ${path}`;
-  const save = o.saved ? ''
-    : o.unsaved === 'save-failed' ? ' The change is in the editor but saving it to disk failed (the file may have changed on disk); the user has to resolve it.'
+  const save = o.saved
+    ? ''
+    : o.unsaved === 'save-failed'
+      ? ' The change is in the editor but saving it to disk failed (the file may have changed on disk); the user has to resolve it.'
       : ' The file has other unsaved changes of the user in the editor, so it was not saved to disk yet.';
-  if (o.userEdited) return `Accepted with user changes: the user changed your proposal before accepting, then ${what}: ${o.userChange ?? ''}${save}`;
+  if (o.userEdited)
+    return `Accepted with user changes: the user changed your proposal before accepting, then ${what}: ${o.userChange ?? ''}${save}`;
   return `Accepted: ${what} as proposed.${save}`;
 }

@@ -54,7 +54,10 @@ export async function realPathOf(p: string, hops = 0): Promise<{ real: string; e
       if (isLink) {
         const target = nodePath.resolve(nodePath.dirname(cur), await fs.promises.readlink(cur));
         const resolved = await realPathOf(target, hops + 1);
-        return { real: rest.length > 0 ? nodePath.join(resolved.real, ...[...rest].reverse()) : resolved.real, exists: false };
+        return {
+          real: rest.length > 0 ? nodePath.join(resolved.real, ...[...rest].reverse()) : resolved.real,
+          exists: false,
+        };
       }
       const parent = nodePath.dirname(cur);
       if (parent === cur) return { real: nodePath.resolve(p), exists: false };
@@ -93,7 +96,10 @@ export async function resolveToolPath(raw: unknown, folderReals?: readonly strin
   let uri: vscode.Uri;
   const first = folders[0];
   if (nodePath.isAbsolute(text) || (first && first.uri.scheme !== 'file' && text.startsWith('/'))) {
-    uri = first && first.uri.scheme !== 'file' ? first.uri.with({ path: nodePath.posix.normalize(text) }) : vscode.Uri.file(nodePath.resolve(text));
+    uri =
+      first && first.uri.scheme !== 'file'
+        ? first.uri.with({ path: nodePath.posix.normalize(text) })
+        : vscode.Uri.file(nodePath.resolve(text));
   } else {
     if (!first) throw new Error('no workspace folder is open, so a relative path has no meaning.');
     const segments = text.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
@@ -109,20 +115,40 @@ export async function resolveToolPath(raw: unknown, folderReals?: readonly strin
     realPath = r.real;
     exists = r.exists;
   } else {
-    exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
+    exists = await vscode.workspace.fs.stat(uri).then(
+      () => true,
+      () => false,
+    );
   }
   const reals = folderReals ?? (await workspaceFolderRealPaths());
-  return { uri, lexicalPath, realPath, writtenPath: writtenIn(lexicalPath, folders, reals), exists, display: displayPath(realPath, lexicalPath, reals) };
+  return {
+    uri,
+    lexicalPath,
+    realPath,
+    writtenPath: writtenIn(lexicalPath, folders, reals),
+    exists,
+    display: displayPath(realPath, lexicalPath, reals),
+  };
 }
 
 /** `lexicalPath` with its workspace folder replaced by that folder's real path (see ResolvedPath.writtenPath). */
-function writtenIn(lexicalPath: string, folders: readonly vscode.WorkspaceFolder[], folderReals: readonly string[]): string {
-  return onRealFolder(lexicalPath, folders.map((f) => (f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.path)), folderReals);
+function writtenIn(
+  lexicalPath: string,
+  folders: readonly vscode.WorkspaceFolder[],
+  folderReals: readonly string[],
+): string {
+  return onRealFolder(
+    lexicalPath,
+    folders.map((f) => (f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.path)),
+    folderReals,
+  );
 }
 
 /** Workspace-relative (`/` separators) when inside a folder, else absolute. */
 export function displayPath(realPath: string, lexicalPath: string, folderReals: readonly string[]): string {
-  const lexicalFolders = (vscode.workspace.workspaceFolders ?? []).map((f) => (f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.path));
+  const lexicalFolders = (vscode.workspace.workspaceFolders ?? []).map((f) =>
+    f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.path,
+  );
   const lf = containingFolder(lexicalPath, lexicalFolders);
   if (lf !== undefined) return relativeTo(lexicalPath, lf) || '.';
   const rf = containingFolder(realPath, folderReals);
@@ -138,7 +164,12 @@ export function pathTarget(r: ResolvedPath): { paths: string[]; links?: Array<{ 
 }
 
 /** The secret pattern `realPath` matches (relative to its workspace folder), else undefined. */
-export function secretMatch(realPath: string, folderReals: readonly string[], patterns: readonly string[], caseInsensitive?: boolean): string | undefined {
+export function secretMatch(
+  realPath: string,
+  folderReals: readonly string[],
+  patterns: readonly string[],
+  caseInsensitive?: boolean,
+): string | undefined {
   const folder = containingFolder(realPath, folderReals, { caseInsensitive });
   const rel = folder !== undefined ? relativeTo(realPath, folder) : realPath.replace(/^[a-zA-Z]:/, '');
   return matchIgnored(rel || '.', patterns);

@@ -43,12 +43,22 @@ export function agentSettingsFrom(get: <T>(key: string) => Inspected<T> | undefi
   const timeout = get<number>('commandTimeoutSeconds');
   const userSteps = positiveInt(steps?.globalValue) ?? positiveInt(steps?.defaultValue) ?? DEFAULT_MAX_STEPS;
   // A workspace may lower the budget (cheaper), never raise it.
-  const localSteps = [steps?.workspaceValue, steps?.workspaceFolderValue].map(positiveInt).filter((n): n is number => n !== undefined);
-  const userTimeout = positiveInt(timeout?.globalValue) ?? positiveInt(timeout?.defaultValue) ?? DEFAULT_COMMAND_TIMEOUT_SECONDS;
+  const localSteps = [steps?.workspaceValue, steps?.workspaceFolderValue]
+    .map(positiveInt)
+    .filter((n): n is number => n !== undefined);
+  const userTimeout =
+    positiveInt(timeout?.globalValue) ?? positiveInt(timeout?.defaultValue) ?? DEFAULT_COMMAND_TIMEOUT_SECONDS;
   return {
     autoApproveWrites: approve?.globalValue === true,
     commandAllowList: strings(allow?.globalValue),
-    secretPatterns: [...new Set([...strings(secrets?.defaultValue), ...strings(secrets?.globalValue), ...strings(secrets?.workspaceValue), ...strings(secrets?.workspaceFolderValue)])],
+    secretPatterns: [
+      ...new Set([
+        ...strings(secrets?.defaultValue),
+        ...strings(secrets?.globalValue),
+        ...strings(secrets?.workspaceValue),
+        ...strings(secrets?.workspaceFolderValue),
+      ]),
+    ],
     maxSteps: Math.min(userSteps, ...localSteps),
     commandTimeoutMs: userTimeout * 1000,
   };

@@ -20,7 +20,10 @@ export function capHeadTail(text: string, max: number): { text: string; omitted:
   const head = Math.floor(max / 2);
   const tail = max - head;
   const omitted = text.length - head - tail;
-  return { text: `${text.slice(0, head)}\n[… ${omitted} characters omitted …]\n${text.slice(text.length - tail)}`, omitted };
+  return {
+    text: `${text.slice(0, head)}\n[… ${omitted} characters omitted …]\n${text.slice(text.length - tail)}`,
+    omitted,
+  };
 }
 
 /**
@@ -66,14 +69,16 @@ export class HeadTailBuffer {
  * integration marks 633/133), other escapes and carriage-return overwrites removed.
  */
 export function stripTerminalEscapes(text: string): string {
-  return text
-    .replace(/\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g, '')
-    .replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, '')
-    .replace(/\u001b[@-Z\\-_]/g, '')
-    .replace(/\r+\n/g, '\n')
-    // A lone \r moves the cursor to the line start: what follows overwrote the line (progress bars).
-    .replace(/[^\n]*\r(?=[^\n])/g, '')
-    .replace(/\r/g, '');
+  return (
+    text
+      .replace(/\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g, '')
+      .replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, '')
+      .replace(/\u001b[@-Z\\-_]/g, '')
+      .replace(/\r+\n/g, '\n')
+      // A lone \r moves the cursor to the line start: what follows overwrote the line (progress bars).
+      .replace(/[^\n]*\r(?=[^\n])/g, '')
+      .replace(/\r/g, '')
+  );
 }
 
 export interface SearchReplaceBlock {
@@ -82,8 +87,7 @@ export interface SearchReplaceBlock {
 }
 
 export type SearchReplaceOutcome =
-  | { ok: true; text: string }
-  | { ok: false; block: number; matches: number; message: string };
+  { ok: true; text: string } | { ok: false; block: number; matches: number; message: string };
 
 /** Occurrences of `needle` in `hay` (non-overlapping), stopping at `limit`. */
 function countOccurrences(hay: string, needle: string, limit: number): { count: number; first: number } {
@@ -111,19 +115,35 @@ export function applySearchReplace(original: string, blocks: readonly SearchRepl
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i];
     if (typeof b?.search !== 'string' || typeof b.replace !== 'string') {
-      return { ok: false, block: i + 1, matches: 0, message: `edit block ${i + 1} needs string "search" and "replace" fields.` };
+      return {
+        ok: false,
+        block: i + 1,
+        matches: 0,
+        message: `edit block ${i + 1} needs string "search" and "replace" fields.`,
+      };
     }
     if (b.search === '') {
-      return { ok: false, block: i + 1, matches: 0, message: `edit block ${i + 1} has an empty "search": quote the exact text to replace (use content for a whole-file write).` };
+      return {
+        ok: false,
+        block: i + 1,
+        matches: 0,
+        message: `edit block ${i + 1} has an empty "search": quote the exact text to replace (use content for a whole-file write).`,
+      };
     }
     const search = crlf && !b.search.includes('\r') ? b.search.replace(/\n/g, '\r\n') : b.search;
     const replace = crlf && !b.replace.includes('\r') ? b.replace.replace(/\n/g, '\r\n') : b.replace;
     const { count, first } = countOccurrences(text, search, 2);
     if (count !== 1) {
-      const why = count === 0
-        ? 'its "search" text was not found (it must match the current file exactly, whitespace included)'
-        : 'its "search" text occurs more than once (add surrounding lines so that it is unique)';
-      return { ok: false, block: i + 1, matches: count, message: `edit block ${i + 1} of ${blocks.length} failed: ${why}. No block was applied.` };
+      const why =
+        count === 0
+          ? 'its "search" text was not found (it must match the current file exactly, whitespace included)'
+          : 'its "search" text occurs more than once (add surrounding lines so that it is unique)';
+      return {
+        ok: false,
+        block: i + 1,
+        matches: count,
+        message: `edit block ${i + 1} of ${blocks.length} failed: ${why}. No block was applied.`,
+      };
     }
     text = text.slice(0, first) + replace + text.slice(first + search.length);
   }
@@ -168,7 +188,11 @@ export function describeUserChange(proposed: string, accepted: string, maxChars 
 }
 
 /** 1-based inclusive line slice with the total, for read_file. Lines keep their text without terminators. */
-export function sliceLines(text: string, startLine?: number, endLine?: number): { text: string; from: number; to: number; total: number } {
+export function sliceLines(
+  text: string,
+  startLine?: number,
+  endLine?: number,
+): { text: string; from: number; to: number; total: number } {
   const all = text.split(/\r?\n/);
   if (all.length > 1 && all[all.length - 1] === '') all.pop();
   const total = all.length;

@@ -30,7 +30,12 @@ export type Availability = { ok: true } | { ok: false; reason: string };
 /** Agent mode needs a trusted workspace: its tools read, write and run code there. */
 export function agentAvailability(): Availability {
   if (!vscode.workspace.isTrusted) {
-    return { ok: false, reason: vscode.l10n.t('Agent mode is unavailable in Restricted Mode: trust this workspace to let a model read files, propose edits and run commands. Ask mode still works.') };
+    return {
+      ok: false,
+      reason: vscode.l10n.t(
+        'Agent mode is unavailable in Restricted Mode: trust this workspace to let a model read files, propose edits and run commands. Ask mode still works.',
+      ),
+    };
   }
   return { ok: true };
 }
@@ -46,7 +51,10 @@ export async function probeCaseInsensitive(dir: string | undefined): Promise<boo
   const swapped = [...base].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
   if (swapped === base) return platformDefault;
   try {
-    const [a, b] = await Promise.all([fs.promises.stat(dir), fs.promises.stat(nodePath.join(nodePath.dirname(dir), swapped))]);
+    const [a, b] = await Promise.all([
+      fs.promises.stat(dir),
+      fs.promises.stat(nodePath.join(nodePath.dirname(dir), swapped)),
+    ]);
     return a.ino === b.ino && a.dev === b.dev;
   } catch {
     return false;

@@ -30,14 +30,25 @@ export function isFresh(entry: { fetchedAt: number }, lifetimeMs: number, now: n
  * A snapshot with kinds computed from the current overrides and the declared ids appended (so a settings
  * change applies without refetching). Declared ids already in the list keep the listed entry.
  */
-export function toSnapshot(entry: CacheEntry, overrides: Record<string, ModelKind>, declared: readonly string[] = []): CatalogSnapshot {
-  const models: CatalogModel[] = entry.models.map((raw) => ({ id: raw.id, kind: classifyModel(raw.id, overrides), raw }));
+export function toSnapshot(
+  entry: CacheEntry,
+  overrides: Record<string, ModelKind>,
+  declared: readonly string[] = [],
+): CatalogSnapshot {
+  const models: CatalogModel[] = entry.models.map((raw) => ({
+    id: raw.id,
+    kind: classifyModel(raw.id, overrides),
+    raw,
+  }));
   const listed = new Set(entry.models.map((model) => model.id));
   for (const id of declared) {
     if (!listed.has(id)) models.push({ id, kind: classifyModel(id, overrides), raw: { id }, declared: true });
   }
   return {
-    keyFingerprint: entry.keyFingerprint, baseUrl: entry.baseUrl, fetchedAt: entry.fetchedAt, models,
+    keyFingerprint: entry.keyFingerprint,
+    baseUrl: entry.baseUrl,
+    fetchedAt: entry.fetchedAt,
+    models,
     ...(entry.unlisted ? { listUnavailable: true } : {}),
   };
 }
@@ -60,7 +71,10 @@ export function readTable(value: unknown): CacheTable {
     if (typeof candidate.fetchedAt !== 'number' || !Array.isArray(candidate.models)) continue;
     const models = candidate.models.filter((model): model is ModelInfo => typeof (model as ModelInfo)?.id === 'string');
     table[key] = {
-      keyFingerprint: candidate.keyFingerprint, baseUrl: candidate.baseUrl, fetchedAt: candidate.fetchedAt, models,
+      keyFingerprint: candidate.keyFingerprint,
+      baseUrl: candidate.baseUrl,
+      fetchedAt: candidate.fetchedAt,
+      models,
       ...(candidate.unlisted === true ? { unlisted: true } : {}),
     };
   }

@@ -9,7 +9,14 @@
 // of fetch → onDidChange → reader → fetch. Listeners of onDidChange read with peek(), never get().
 import * as vscode from 'vscode';
 import type { GatewayClient, Logger } from '../gateway/types';
-import type { CatalogModel, CatalogSnapshot, ConfigService, KeyInfo, KeyStore, ModelCatalog } from '../platform/services';
+import type {
+  CatalogModel,
+  CatalogSnapshot,
+  ConfigService,
+  KeyInfo,
+  KeyStore,
+  ModelCatalog,
+} from '../platform/services';
 import type { ModelKind } from '../shared/config';
 import { disposeAll } from '../shared/dispose';
 import { cacheKey, isFresh, readTable, toSnapshot, withEntry, type CacheEntry, type CacheTable } from './cache';
@@ -37,13 +44,15 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog & vscode.Dis
   const gate = new FetchGate<CatalogSnapshot>({ minIntervalMs: deps.minIntervalMs ?? AUTO_FETCH_MIN_INTERVAL_MS });
   let activeFingerprint: string | undefined;
   let lastContext = '';
-  const settingsSignature = (): string => JSON.stringify([deps.config.current.modelKindOverrides, deps.config.current.declaredModels]);
+  const settingsSignature = (): string =>
+    JSON.stringify([deps.config.current.modelKindOverrides, deps.config.current.declaredModels]);
   let lastSettings = settingsSignature();
 
   const table = (): CacheTable => readTable(deps.context.globalState.get(STATE_KEY));
   const overrides = (): Record<string, ModelKind> => deps.config.current.modelKindOverrides;
   const declared = (): string[] => deps.config.current.declaredModels;
-  const contextKey = (): string => (activeFingerprint && deps.config.current.baseUrl ? cacheKey(activeFingerprint, deps.config.current.baseUrl) : '');
+  const contextKey = (): string =>
+    activeFingerprint && deps.config.current.baseUrl ? cacheKey(activeFingerprint, deps.config.current.baseUrl) : '';
 
   const peek = (): CatalogSnapshot | undefined => {
     const key = contextKey();
@@ -52,21 +61,33 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog & vscode.Dis
     if (entry) return toSnapshot(entry, overrides(), declared());
     // Nothing fetched yet: the declared ids alone (fetchedAt 0 = never fetched).
     if (declared().length === 0 || !activeFingerprint) return undefined;
-    return toSnapshot({ keyFingerprint: activeFingerprint, baseUrl: deps.config.current.baseUrl, fetchedAt: 0, models: [] }, overrides(), declared());
+    return toSnapshot(
+      { keyFingerprint: activeFingerprint, baseUrl: deps.config.current.baseUrl, fetchedAt: 0, models: [] },
+      overrides(),
+      declared(),
+    );
   };
 
-  const fetchInto = async (access: { client: GatewayClient; key: KeyInfo }, signal?: AbortSignal): Promise<CatalogSnapshot> => {
+  const fetchInto = async (
+    access: { client: GatewayClient; key: KeyInfo },
+    signal?: AbortSignal,
+  ): Promise<CatalogSnapshot> => {
     const listing = await listOrUnlisted(access.client, signal);
     // 404 with nothing declared: report it as before (the user must declare ids or fix the base URL).
     if (listing.unlisted && declared().length === 0) throw listing.error;
     const entry: CacheEntry = {
-      keyFingerprint: access.key.fingerprint, baseUrl: access.client.baseUrl, fetchedAt: Date.now(), models: listing.models,
+      keyFingerprint: access.key.fingerprint,
+      baseUrl: access.client.baseUrl,
+      fetchedAt: Date.now(),
+      models: listing.models,
       ...(listing.unlisted ? { unlisted: true } : {}),
     };
     await deps.context.globalState.update(STATE_KEY, withEntry(table(), entry));
-    deps.log.info(listing.unlisted
-      ? `Key ${access.key.name} (${access.key.fingerprint}) at ${entry.baseUrl}: the gateway does not list models (GET /v1/models: 404); using ${declared().length} declared.`
-      : `Model list for key ${access.key.name} (${access.key.fingerprint}) at ${entry.baseUrl}: ${listing.models.length} models.`);
+    deps.log.info(
+      listing.unlisted
+        ? `Key ${access.key.name} (${access.key.fingerprint}) at ${entry.baseUrl}: the gateway does not list models (GET /v1/models: 404); using ${declared().length} declared.`
+        : `Model list for key ${access.key.name} (${access.key.fingerprint}) at ${entry.baseUrl}: ${listing.models.length} models.`,
+    );
     const snapshot = toSnapshot(entry, overrides(), declared());
     if (access.key.fingerprint === activeFingerprint) emitter.fire(snapshot);
     return snapshot;
@@ -115,19 +136,25 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog & vscode.Dis
     lastSettings = settingsNow;
     emitter.fire(peek());
     if (contextChanged && context) {
-      await get().catch((error: unknown) => deps.log.warn('Could not fetch the model list after a key or base URL change.', error));
+      await get().catch((error: unknown) =>
+        deps.log.warn('Could not fetch the model list after a key or base URL change.', error),
+      );
     }
   };
-  const react = (): void => void onContextMaybeChanged().catch((error: unknown) => deps.log.error('Model catalog update failed.', error));
+  const react = (): void =>
+    void onContextMaybeChanged().catch((error: unknown) => deps.log.error('Model catalog update failed.', error));
   const subscriptions = [deps.keys.onDidChange(react), deps.config.onDidChange(react)];
   // At startup: tell early peek() callers what is cached, then fetch when the cache is stale or empty.
-  void deps.keys.active().then(async (key) => {
-    activeFingerprint = key?.fingerprint;
-    lastContext = contextKey();
-    if (!lastContext) return;
-    emitter.fire(peek());
-    await get().catch((error: unknown) => deps.log.warn('Could not fetch the model list at startup.', error));
-  }, () => undefined);
+  void deps.keys.active().then(
+    async (key) => {
+      activeFingerprint = key?.fingerprint;
+      lastContext = contextKey();
+      if (!lastContext) return;
+      emitter.fire(peek());
+      await get().catch((error: unknown) => deps.log.warn('Could not fetch the model list at startup.', error));
+    },
+    () => undefined,
+  );
 
   return {
     get,

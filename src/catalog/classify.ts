@@ -4,7 +4,16 @@ import type { ModelKind } from '../shared/config';
 
 /** Substrings of an id that mark an image model (case-insensitive). */
 export const IMAGE_ID_PATTERNS: readonly string[] = [
-  'image', 'dall-e', 'dalle', 'gpt-image', 'flux', 'imagen', 'midjourney', 'stable-diffusion', 'seedream', 'kolors',
+  'image',
+  'dall-e',
+  'dalle',
+  'gpt-image',
+  'flux',
+  'imagen',
+  'midjourney',
+  'stable-diffusion',
+  'seedream',
+  'kolors',
 ];
 
 /** `sd-` only counts at the start of the id or after a separator (`sd-xl`, `vendor/sd-3`), not inside a word (`usd-pro`). */
@@ -29,7 +38,10 @@ function findOverride(id: string, overrides: Record<string, ModelKind>): ModelKi
 }
 
 /** Ids split by kind, in list order. */
-export function splitByKind<T extends { id: string }>(models: readonly T[], overrides: Record<string, ModelKind> = {}): { chat: T[]; image: T[] } {
+export function splitByKind<T extends { id: string }>(
+  models: readonly T[],
+  overrides: Record<string, ModelKind> = {},
+): { chat: T[]; image: T[] } {
   const chat: T[] = [];
   const image: T[] = [];
   for (const model of models) (classifyModel(model.id, overrides) === 'image' ? image : chat).push(model);

@@ -40,18 +40,20 @@ export class FetchGate<T> {
       return { kind: 'skipped', error: state.error };
     }
     state.startedAt = now;
-    const promise = (async () => fetch())().then(
-      (value) => {
-        state.error = undefined;
-        return value;
-      },
-      (error: unknown) => {
-        state.error = error;
-        throw error;
-      },
-    ).finally(() => {
-      if (state.running === promise) state.running = undefined;
-    });
+    const promise = (async () => fetch())()
+      .then(
+        (value) => {
+          state.error = undefined;
+          return value;
+        },
+        (error: unknown) => {
+          state.error = error;
+          throw error;
+        },
+      )
+      .finally(() => {
+        if (state.running === promise) state.running = undefined;
+      });
     state.running = promise;
     return { kind: 'started', promise };
   }

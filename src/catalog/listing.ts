@@ -11,7 +11,10 @@ export function isListMissing(error: unknown): boolean {
 }
 
 /** The list, or `unlisted` when the route is missing. Any other failure throws. */
-export async function listOrUnlisted(client: GatewayClient, signal?: AbortSignal): Promise<{ models: ModelInfo[]; unlisted: boolean; error?: unknown }> {
+export async function listOrUnlisted(
+  client: GatewayClient,
+  signal?: AbortSignal,
+): Promise<{ models: ModelInfo[]; unlisted: boolean; error?: unknown }> {
   try {
     return { models: await client.listModels({ signal }), unlisted: false };
   } catch (error) {
@@ -49,5 +52,7 @@ export async function probeMessagesRoute(client: GatewayClient, signal?: AbortSi
 
 /** The sentence readers show when the list route is missing and nothing is declared (in `l10n`'s language). */
 export function unlistedHint(l10n: Localizer = english): string {
-  return l10n.t('This gateway answered 404 to GET /v1/models. If it has no model list, declare the model ids in the setting modelGateway.models.declared; otherwise check the base URL (Check Connection tells the two apart).');
+  return l10n.t(
+    'This gateway answered 404 to GET /v1/models. If it has no model list, declare the model ids in the setting modelGateway.models.declared; otherwise check the base URL (Check Connection tells the two apart).',
+  );
 }

@@ -2,7 +2,14 @@
 // The answer's `agent` record is the state the webview renders and the history stores; every change to it is
 // posted as one small typed message (a card, a usage line, a wait), never as the whole conversation.
 import type { AgentEvent, ApprovalRequest, ToolResult, TurnEndReason, UsageTotals } from '../agent';
-import type { AgentToolCard, AgentTokens, AgentTurnEnd, AgentTurnInfo, ChatMessage, HostToWebviewMessage } from '../shared/protocol/chat';
+import type {
+  AgentToolCard,
+  AgentTokens,
+  AgentTurnEnd,
+  AgentTurnInfo,
+  ChatMessage,
+  HostToWebviewMessage,
+} from '../shared/protocol/chat';
 import { english, type Localizer } from '../shared/l10n';
 
 /** Tool output shown in a card: the start of what the model got (the model gets it whole). */
@@ -13,7 +20,15 @@ export const PROGRESS_CHARS = 2000;
 export const PROGRESS_INTERVAL_MS = 100;
 
 /** End reasons after which sending the question again is the user's call (never automatic). */
-const RETRYABLE: ReadonlySet<TurnEndReason> = new Set<TurnEndReason>(['step_budget', 'token_budget', 'outcome_unknown', 'error', 'rate_limited', 'context_full', 'stopped']);
+const RETRYABLE: ReadonlySet<TurnEndReason> = new Set<TurnEndReason>([
+  'step_budget',
+  'token_budget',
+  'outcome_unknown',
+  'error',
+  'rate_limited',
+  'context_full',
+  'stopped',
+]);
 
 export interface AgentEventSink {
   post(message: HostToWebviewMessage): void;
@@ -27,18 +42,26 @@ export function tokensOf(u: UsageTotals): AgentTokens {
 }
 
 /** A one-line target: the policy's summary, else the exact command or paths, else the tool's name. */
-export function targetSummary(name: string, target: { summary?: string; command?: string; paths?: string[] } | undefined): string {
-  const line = target?.command ?? target?.summary ?? (target?.paths && target.paths.length > 0 ? target.paths.join(', ') : undefined) ?? name;
+export function targetSummary(
+  name: string,
+  target: { summary?: string; command?: string; paths?: string[] } | undefined,
+): string {
+  const line =
+    target?.command ??
+    target?.summary ??
+    (target?.paths && target.paths.length > 0 ? target.paths.join(', ') : undefined) ??
+    name;
   const flat = line.replace(/[\r\n]+/g, ' ⏎ ');
   return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
 }
 
 /** The text of a tool result for the card: text blocks as they are, images as a marker, capped. */
 export function resultPreview(content: ToolResult['content']): { text: string; truncated: boolean } {
-  const text = typeof content === 'string'
-    ? content
-    : content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
-  return text.length > RESULT_PREVIEW_CHARS ? { text: text.slice(0, RESULT_PREVIEW_CHARS), truncated: true } : { text, truncated: false };
+  const text =
+    typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
+  return text.length > RESULT_PREVIEW_CHARS
+    ? { text: text.slice(0, RESULT_PREVIEW_CHARS), truncated: true }
+    : { text, truncated: false };
 }
 
 export class AgentEventMapper {
@@ -76,7 +99,8 @@ export class AgentEventMapper {
       case 'step_start':
         this.clearWait();
         // Each step's text starts a new paragraph of the answer.
-        if (event.step > 1 && this.message.text.trim() !== '' && !this.message.text.endsWith('\n\n')) this.sink.text('text', '\n\n');
+        if (event.step > 1 && this.message.text.trim() !== '' && !this.message.text.endsWith('\n\n'))
+          this.sink.text('text', '\n\n');
         return;
       case 'text':
       case 'thinking':
@@ -102,9 +126,12 @@ export class AgentEventMapper {
           c.status = 'refused';
           delete c.ask;
           // The core's reasons are English for the model; the two the user causes are said in the user's words.
-          c.note = event.reason === 'the user denied this call' ? l10n.t('Denied: you declined this call.')
-            : event.reason === 'the user stopped the turn' ? l10n.t('Denied: the turn was stopped.')
-              : l10n.t('Denied: {0}', event.reason);
+          c.note =
+            event.reason === 'the user denied this call'
+              ? l10n.t('Denied: you declined this call.')
+              : event.reason === 'the user stopped the turn'
+                ? l10n.t('Denied: the turn was stopped.')
+                : l10n.t('Denied: {0}', event.reason);
         });
       case 'tool_refused':
         return this.update(event.toolUseId, (c) => {
@@ -137,9 +164,18 @@ export class AgentEventMapper {
         if (existing) existing.tokens = addTokens(existing.tokens, tokens);
         else this.info.steps.push({ step: event.step, tokens });
         this.info.tokens = tokensOf(event.turn);
-        this.message.usage = { inputTokens: event.turn.input + event.turn.cacheRead + event.turn.cacheWrite, outputTokens: event.turn.output };
+        this.message.usage = {
+          inputTokens: event.turn.input + event.turn.cacheRead + event.turn.cacheWrite,
+          outputTokens: event.turn.output,
+        };
         const step = existing ?? this.info.steps[this.info.steps.length - 1];
-        this.sink.post({ type: 'agentUsage', conversationId: this.conversationId, messageId: this.message.id, step: { step: step.step, tokens: { ...step.tokens } }, turn: { ...this.info.tokens } });
+        this.sink.post({
+          type: 'agentUsage',
+          conversationId: this.conversationId,
+          messageId: this.message.id,
+          step: { step: step.step, tokens: { ...step.tokens } },
+          turn: { ...this.info.tokens },
+        });
         return;
       }
       case 'rate_limited': {
@@ -151,9 +187,18 @@ export class AgentEventMapper {
       case 'caching_disabled':
         return this.note(event.reason);
       case 'context_trimmed':
-        return this.note(event.results === 1
-          ? l10n.t("To fit the model's context window, 1 older tool result was shortened ({0} characters left out).", event.charsOmitted)
-          : l10n.t("To fit the model's context window, {0} older tool results were shortened ({1} characters left out).", event.results, event.charsOmitted));
+        return this.note(
+          event.results === 1
+            ? l10n.t(
+                "To fit the model's context window, 1 older tool result was shortened ({0} characters left out).",
+                event.charsOmitted,
+              )
+            : l10n.t(
+                "To fit the model's context window, {0} older tool results were shortened ({1} characters left out).",
+                event.results,
+                event.charsOmitted,
+              ),
+        );
       case 'turn_end': {
         this.clearWait();
         this.flushProgress();
@@ -218,10 +263,20 @@ export class AgentEventMapper {
   private postCard(card: AgentToolCard): void {
     // This post carries the latest output: no separate progress post for this card is due any more.
     this.progressDue.delete(card.id);
-    this.sink.post({ type: 'agentTool', conversationId: this.conversationId, messageId: this.message.id, tool: structuredClone(card) });
+    this.sink.post({
+      type: 'agentTool',
+      conversationId: this.conversationId,
+      messageId: this.message.id,
+      tool: structuredClone(card),
+    });
   }
 }
 
 function addTokens(a: AgentTokens, b: AgentTokens): AgentTokens {
-  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite };
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+  };
 }

@@ -15,12 +15,15 @@ export const HISTORY_RESULT_CHARS = 2_000;
 export const HISTORY_INPUT_CHARS = 2_000;
 
 const shorten = (text: string, max: number): string =>
-  text.length <= max ? text : `${text.slice(0, max)}\n[… ${text.length - max} characters left out of this earlier tool call]`;
+  text.length <= max
+    ? text
+    : `${text.slice(0, max)}\n[… ${text.length - max} characters left out of this earlier tool call]`;
 
 function compactValue(value: unknown): unknown {
   if (typeof value === 'string') return shorten(value, HISTORY_INPUT_CHARS);
   if (Array.isArray(value)) return value.map(compactValue);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, compactValue(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, compactValue(v)]));
   return value;
 }
 
@@ -29,12 +32,26 @@ function compactBlock(block: ContentBlockParam): ContentBlockParam | undefined {
     case 'text':
       return block.text ? { type: 'text', text: block.text } : undefined;
     case 'tool_use':
-      return { type: 'tool_use', id: block.id, name: block.name, input: block.input && typeof block.input === 'object' && !Array.isArray(block.input) ? compactValue(block.input) : {} };
+      return {
+        type: 'tool_use',
+        id: block.id,
+        name: block.name,
+        input:
+          block.input && typeof block.input === 'object' && !Array.isArray(block.input)
+            ? compactValue(block.input)
+            : {},
+      };
     case 'tool_result': {
-      const text = typeof block.content === 'string'
-        ? block.content
-        : block.content.map((b) => (b.type === 'text' ? b.text : '[an image, left out of the history]')).join('\n');
-      return { type: 'tool_result', tool_use_id: block.tool_use_id, content: shorten(text, HISTORY_RESULT_CHARS), ...(block.is_error ? { is_error: true } : {}) };
+      const text =
+        typeof block.content === 'string'
+          ? block.content
+          : block.content.map((b) => (b.type === 'text' ? b.text : '[an image, left out of the history]')).join('\n');
+      return {
+        type: 'tool_result',
+        tool_use_id: block.tool_use_id,
+        content: shorten(text, HISTORY_RESULT_CHARS),
+        ...(block.is_error ? { is_error: true } : {}),
+      };
     }
     default:
       // Images the user attached stay with the user's message; thinking and anything else is not replayed.
@@ -50,7 +67,8 @@ export function compactTranscript(added: readonly MessageParam[]): MessageParam[
   const out: MessageParam[] = [];
   for (const m of added) {
     const blocks = (typeof m.content === 'string' ? [{ type: 'text', text: m.content } as TextBlockParam] : m.content)
-      .map(compactBlock).filter((b): b is ContentBlockParam => b !== undefined);
+      .map(compactBlock)
+      .filter((b): b is ContentBlockParam => b !== undefined);
     if (blocks.length > 0) out.push({ role: m.role, content: blocks });
   }
   return out;
@@ -66,7 +84,12 @@ function wellFormed(transcript: readonly MessageParam[]): boolean {
     const ids = m.content.filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id);
     if (ids.length === 0) continue;
     const next = transcript[i + 1];
-    const answered = next && typeof next.content !== 'string' ? new Set(next.content.filter((b) => b.type === 'tool_result').map((b) => (b as { tool_use_id: string }).tool_use_id)) : new Set<string>();
+    const answered =
+      next && typeof next.content !== 'string'
+        ? new Set(
+            next.content.filter((b) => b.type === 'tool_result').map((b) => (b as { tool_use_id: string }).tool_use_id),
+          )
+        : new Set<string>();
     if (!ids.every((id) => answered.has(id))) return false;
   }
   return true;
@@ -78,7 +101,10 @@ function wellFormed(transcript: readonly MessageParam[]): boolean {
  * ends with tool results (a turn stopped or cut by its budget) is followed by the next question in the same user
  * message, as the API wants roles to alternate.
  */
-export function agentHistory(history: readonly ChatMessage[], transcriptOf: (turnId: string) => readonly MessageParam[] | undefined): MessageParam[] {
+export function agentHistory(
+  history: readonly ChatMessage[],
+  transcriptOf: (turnId: string) => readonly MessageParam[] | undefined,
+): MessageParam[] {
   const out: MessageParam[] = [];
   let pending: ChatMessage[] = [];
   const flush = (): void => {
@@ -113,4 +139,3 @@ export function agentHistory(history: readonly ChatMessage[], transcriptOf: (tur
 function asBlocks(content: MessageParam['content']): ContentBlockParam[] {
   return typeof content === 'string' ? (content.trim() ? [{ type: 'text', text: content }] : []) : content;
 }
-

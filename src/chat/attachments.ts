@@ -14,8 +14,16 @@ export interface EditorText {
 
 export function makeAttachment(id: string, source: EditorText): ChatAttachment {
   const cut = source.text.length > ATTACHMENT_LIMIT;
-  const text = cut ? `${source.text.slice(0, ATTACHMENT_LIMIT)}\n… (cut: ${source.text.length - ATTACHMENT_LIMIT} more characters)` : source.text;
-  const attachment: ChatAttachment = { id, kind: source.selection ? 'selection' : 'file', path: source.path, languageId: source.languageId || 'plaintext', text };
+  const text = cut
+    ? `${source.text.slice(0, ATTACHMENT_LIMIT)}\n… (cut: ${source.text.length - ATTACHMENT_LIMIT} more characters)`
+    : source.text;
+  const attachment: ChatAttachment = {
+    id,
+    kind: source.selection ? 'selection' : 'file',
+    path: source.path,
+    languageId: source.languageId || 'plaintext',
+    text,
+  };
   if (source.selection) {
     attachment.startLine = source.selection.startLine + 1;
     attachment.endLine = source.selection.endLine + 1;

@@ -5,7 +5,12 @@ import * as vscode from 'vscode';
 import type { Logger } from '../gateway/types';
 import { WebviewChannel } from '../platform/webviewChannel';
 import { renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
-import { chatGuard, type ChatShapes, type HostToWebviewMessage, type WebviewToHostMessage } from '../shared/protocol/chat';
+import {
+  chatGuard,
+  type ChatShapes,
+  type HostToWebviewMessage,
+  type WebviewToHostMessage,
+} from '../shared/protocol/chat';
 import { Views } from '../shared/commands';
 import { webviewStringTable } from '../shared/webviewStrings';
 
@@ -36,7 +41,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   resolveWebviewView(view: vscode.WebviewView): void {
     view.webview.options = webviewOptions(this.extensionUri);
-    view.webview.html = renderWebviewHtml(view.webview, this.extensionUri, { script: 'chat', styles: ['common.css', 'chat.css'], title: 'Model Gateway Chat' });
+    view.webview.html = renderWebviewHtml(view.webview, this.extensionUri, {
+      script: 'chat',
+      styles: ['common.css', 'chat.css'],
+      title: 'Model Gateway Chat',
+    });
     this.channel.attach(view, view.onDidChangeVisibility);
   }
 

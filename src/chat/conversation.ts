@@ -75,7 +75,10 @@ export function findMessage(conversation: Conversation, messageId: string): Chat
 export function summarize(conversation: Conversation, l10n: Localizer = english): ConversationSummary {
   const title = !conversation.titled && conversation.title === UNTITLED ? l10n.t('New chat') : conversation.title;
   return {
-    id: conversation.id, title, updatedAt: conversation.updatedAt, messageCount: conversation.messages.length,
+    id: conversation.id,
+    title,
+    updatedAt: conversation.updatedAt,
+    messageCount: conversation.messages.length,
     ...(conversation.mode === 'agent' ? { mode: conversation.mode } : {}),
   };
 }

@@ -1,7 +1,15 @@
 // All conversations in memory, persisted through a HistoryStorage (pure: the host adapter does the I/O).
 import type { ConversationSummary } from '../shared/protocol/chat';
 import { createConversation, searchConversations, sortByRecent, summarize, type Conversation } from './conversation';
-import { conversationFile, INDEX_FILE, parseConversation, parseIndex, serializeConversation, serializeIndex, type HistoryStorage } from './history';
+import {
+  conversationFile,
+  INDEX_FILE,
+  parseConversation,
+  parseIndex,
+  serializeConversation,
+  serializeIndex,
+  type HistoryStorage,
+} from './history';
 import { english, type Localizer } from '../shared/l10n';
 
 export class ConversationStore {

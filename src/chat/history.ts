@@ -1,6 +1,14 @@
 // History persistence format (pure): one index of conversations plus one file per conversation,
 // versioned and validated on read so a damaged file loses only what is damaged.
-import type { AgentToolCard, AgentTokens, AgentTurnInfo, ChatAttachment, ChatMessage, ChatMessageStatus, ConversationSettings } from '../shared/protocol/chat';
+import type {
+  AgentToolCard,
+  AgentTokens,
+  AgentTurnInfo,
+  ChatAttachment,
+  ChatMessage,
+  ChatMessageStatus,
+  ConversationSettings,
+} from '../shared/protocol/chat';
 import type { Conversation } from './conversation';
 import { english, type Localizer } from '../shared/l10n';
 
@@ -9,7 +17,9 @@ export const HISTORY_VERSION = 1;
 export interface HistoryIndex {
   version: number;
   activeId?: string;
-  conversations: Array<Pick<Conversation, 'id' | 'title' | 'titled' | 'createdAt' | 'updatedAt'> & { messageCount: number }>;
+  conversations: Array<
+    Pick<Conversation, 'id' | 'title' | 'titled' | 'createdAt' | 'updatedAt'> & { messageCount: number }
+  >;
 }
 
 /** Where history lives: the host adapter maps names to files under globalStorageUri. */
@@ -33,7 +43,12 @@ export function serializeIndex(conversations: Conversation[], activeId: string |
     version: HISTORY_VERSION,
     activeId,
     conversations: conversations.map((c) => ({
-      id: c.id, title: c.title, titled: c.titled, createdAt: c.createdAt, updatedAt: c.updatedAt, messageCount: c.messages.length,
+      id: c.id,
+      title: c.title,
+      titled: c.titled,
+      createdAt: c.createdAt,
+      updatedAt: c.updatedAt,
+      messageCount: c.messages.length,
     })),
   };
   return JSON.stringify(index);
@@ -43,10 +58,12 @@ export function parseIndex(data: string | undefined): HistoryIndex {
   const empty: HistoryIndex = { version: HISTORY_VERSION, conversations: [] };
   const raw = safeParse(data);
   if (!isRecord(raw) || raw.version !== HISTORY_VERSION || !Array.isArray(raw.conversations)) return empty;
-  const conversations = raw.conversations.filter(
-    (c): c is HistoryIndex['conversations'][number] =>
-      isRecord(c) && isSafeId(c.id) && isString(c.title) && isNumber(c.createdAt) && isNumber(c.updatedAt),
-  ).map((c) => ({ ...c, titled: c.titled === true, messageCount: isNumber(c.messageCount) ? c.messageCount : 0 }));
+  const conversations = raw.conversations
+    .filter(
+      (c): c is HistoryIndex['conversations'][number] =>
+        isRecord(c) && isSafeId(c.id) && isString(c.title) && isNumber(c.createdAt) && isNumber(c.updatedAt),
+    )
+    .map((c) => ({ ...c, titled: c.titled === true, messageCount: isNumber(c.messageCount) ? c.messageCount : 0 }));
   return { version: HISTORY_VERSION, activeId: isSafeId(raw.activeId) ? raw.activeId : undefined, conversations };
 }
 
@@ -59,7 +76,14 @@ export function parseConversation(data: string | undefined, l10n: Localizer = en
   const raw = safeParse(data);
   if (!isRecord(raw) || raw.version !== HISTORY_VERSION || !isRecord(raw.conversation)) return undefined;
   const c = raw.conversation;
-  if (!isSafeId(c.id) || !isString(c.title) || !isNumber(c.createdAt) || !isNumber(c.updatedAt) || !Array.isArray(c.messages)) return undefined;
+  if (
+    !isSafeId(c.id) ||
+    !isString(c.title) ||
+    !isNumber(c.createdAt) ||
+    !isNumber(c.updatedAt) ||
+    !Array.isArray(c.messages)
+  )
+    return undefined;
   return {
     id: c.id,
     title: c.title,
@@ -82,10 +106,22 @@ function parseOverrides(value: unknown): Partial<ConversationSettings> {
 }
 
 function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined {
-  if (!isRecord(value) || !isSafeId(value.id) || (value.role !== 'user' && value.role !== 'assistant') || !isString(value.text)) return undefined;
+  if (
+    !isRecord(value) ||
+    !isSafeId(value.id) ||
+    (value.role !== 'user' && value.role !== 'assistant') ||
+    !isString(value.text)
+  )
+    return undefined;
   let status = STATUSES.includes(value.status as ChatMessageStatus) ? (value.status as ChatMessageStatus) : 'complete';
   if (status === 'streaming' || status === 'queued') status = 'cutOff';
-  const message: ChatMessage = { id: value.id, role: value.role, text: value.text, status, createdAt: isNumber(value.createdAt) ? value.createdAt : 0 };
+  const message: ChatMessage = {
+    id: value.id,
+    role: value.role,
+    text: value.text,
+    status,
+    createdAt: isNumber(value.createdAt) ? value.createdAt : 0,
+  };
   if (isString(value.thinking)) message.thinking = value.thinking;
   if (isString(value.model)) message.model = value.model;
   if (isRecord(value.usage) && isNumber(value.usage.inputTokens) && isNumber(value.usage.outputTokens)) {
@@ -95,7 +131,12 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
   if (Array.isArray(value.attachments)) message.attachments = value.attachments.filter(isAttachment);
   if (isRecord(value.error) && isString(value.error.title) && isString(value.error.detail)) {
     // A stored card keeps its words but no live actions that would resend (no queue, no countdown).
-    message.error = { title: value.error.title, detail: value.error.detail, actions: [], ...(isString(value.error.requestId) ? { requestId: value.error.requestId } : {}) };
+    message.error = {
+      title: value.error.title,
+      detail: value.error.detail,
+      actions: [],
+      ...(isString(value.error.requestId) ? { requestId: value.error.requestId } : {}),
+    };
   }
   const agent = parseAgent(value.agent, status, l10n);
   if (agent) message.agent = agent;
@@ -106,7 +147,12 @@ const TOOL_STATUSES = ['proposed', 'asking', 'running', 'done', 'error', 'refuse
 
 function parseTokens(v: unknown): AgentTokens | undefined {
   if (!isRecord(v) || ![v.input, v.output, v.cacheRead, v.cacheWrite].every(isNumber)) return undefined;
-  return { input: v.input as number, output: v.output as number, cacheRead: v.cacheRead as number, cacheWrite: v.cacheWrite as number };
+  return {
+    input: v.input as number,
+    output: v.output as number,
+    cacheRead: v.cacheRead as number,
+    cacheWrite: v.cacheWrite as number,
+  };
 }
 
 /**
@@ -115,19 +161,33 @@ function parseTokens(v: unknown): AgentTokens | undefined {
  */
 function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): AgentTurnInfo | undefined {
   if (!isRecord(v) || !isSafeId(v.turnId)) return undefined;
-  const tools: AgentToolCard[] = (Array.isArray(v.tools) ? v.tools : []).filter((t): t is Record<string, unknown> =>
-    isRecord(t) && isSafeId(t.id) && isNumber(t.step) && isString(t.name) && isString(t.summary) && TOOL_STATUSES.includes(t.status as string),
-  ).map((t) => {
-    const card: AgentToolCard = { id: t.id as string, step: t.step as number, name: t.name as string, summary: t.summary as string, status: t.status as AgentToolCard['status'] };
-    if (isString(t.note)) card.note = t.note;
-    if (isString(t.result)) card.result = t.result;
-    if (t.resultTruncated === true) card.resultTruncated = true;
-    if (card.status === 'asking' || card.status === 'running' || card.status === 'proposed') {
-      card.status = 'refused';
-      card.note = l10n.t('The turn ended before this call finished (the window was closed).');
-    }
-    return card;
-  });
+  const tools: AgentToolCard[] = (Array.isArray(v.tools) ? v.tools : [])
+    .filter(
+      (t): t is Record<string, unknown> =>
+        isRecord(t) &&
+        isSafeId(t.id) &&
+        isNumber(t.step) &&
+        isString(t.name) &&
+        isString(t.summary) &&
+        TOOL_STATUSES.includes(t.status as string),
+    )
+    .map((t) => {
+      const card: AgentToolCard = {
+        id: t.id as string,
+        step: t.step as number,
+        name: t.name as string,
+        summary: t.summary as string,
+        status: t.status as AgentToolCard['status'],
+      };
+      if (isString(t.note)) card.note = t.note;
+      if (isString(t.result)) card.result = t.result;
+      if (t.resultTruncated === true) card.resultTruncated = true;
+      if (card.status === 'asking' || card.status === 'running' || card.status === 'proposed') {
+        card.status = 'refused';
+        card.note = l10n.t('The turn ended before this call finished (the window was closed).');
+      }
+      return card;
+    });
   const steps = (Array.isArray(v.steps) ? v.steps : []).flatMap((s) => {
     const tokens = isRecord(s) && isNumber(s.step) ? parseTokens(s.tokens) : undefined;
     return tokens && isRecord(s) ? [{ step: s.step as number, tokens }] : [];
@@ -136,14 +196,23 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
   const tokens = parseTokens(v.tokens);
   if (tokens) info.tokens = tokens;
   if (Array.isArray(v.notes)) info.notes = v.notes.filter(isString);
-  if (isRecord(v.end) && isString(v.end.reason) && isString(v.end.message)) info.end = { reason: v.end.reason, message: v.end.message, retry: v.end.retry === true };
-  else if (status !== 'complete') info.end = { reason: 'stopped', message: l10n.t('The turn ended when the window was closed.'), retry: true };
+  if (isRecord(v.end) && isString(v.end.reason) && isString(v.end.message))
+    info.end = { reason: v.end.reason, message: v.end.message, retry: v.end.retry === true };
+  else if (status !== 'complete')
+    info.end = { reason: 'stopped', message: l10n.t('The turn ended when the window was closed.'), retry: true };
   if (v.restored === true) info.restored = true;
   return info;
 }
 
 function isAttachment(value: unknown): value is ChatAttachment {
-  return isRecord(value) && isSafeId(value.id) && (value.kind === 'selection' || value.kind === 'file') && isString(value.path) && isString(value.languageId) && isString(value.text);
+  return (
+    isRecord(value) &&
+    isSafeId(value.id) &&
+    (value.kind === 'selection' || value.kind === 'file') &&
+    isString(value.path) &&
+    isString(value.languageId) &&
+    isString(value.text)
+  );
 }
 
 function safeParse(data: string | undefined): unknown {

@@ -25,7 +25,10 @@ export async function insertCode(code: string, languageId: string | undefined): 
 }
 
 export async function openCodeInEditor(code: string, languageId: string | undefined): Promise<void> {
-  const document = await vscode.workspace.openTextDocument({ content: code, language: (await knownLanguage(languageId)) ?? 'plaintext' });
+  const document = await vscode.workspace.openTextDocument({
+    content: code,
+    language: (await knownLanguage(languageId)) ?? 'plaintext',
+  });
   await vscode.window.showTextDocument(document, { preview: false });
 }
 
@@ -43,7 +46,11 @@ export async function openLink(href: string): Promise<string | undefined> {
   linkPending = true;
   try {
     const open = vscode.l10n.t('Open Link');
-    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Open this link in your browser?'), { modal: true, detail: linkConfirmationDetail(verdict, vscode.l10n) }, open);
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Open this link in your browser?'),
+      { modal: true, detail: linkConfirmationDetail(verdict, vscode.l10n) },
+      open,
+    );
     if (choice !== open) return undefined;
     await vscode.env.openExternal(vscode.Uri.parse(verdict.display, true));
     return undefined;
@@ -55,13 +62,28 @@ export async function openLink(href: string): Promise<string | undefined> {
 /** Runs an error card's action, except 'retry' (the session replays its own request). */
 export async function runErrorAction(action: Exclude<ErrorActionId, 'retry'>): Promise<void> {
   switch (action) {
-    case 'replaceKey': await vscode.commands.executeCommand(Commands.setApiKey); return;
-    case 'checkConnection': await vscode.commands.executeCommand(Commands.checkConnection); return;
-    case 'openBaseUrlSetting': await vscode.commands.executeCommand(Commands.openSettings, 'baseUrl'); return;
-    case 'refreshModels': await vscode.commands.executeCommand(Commands.refreshModels); return;
-    case 'showLog': await vscode.commands.executeCommand(Commands.showLog); return;
+    case 'replaceKey':
+      await vscode.commands.executeCommand(Commands.setApiKey);
+      return;
+    case 'checkConnection':
+      await vscode.commands.executeCommand(Commands.checkConnection);
+      return;
+    case 'openBaseUrlSetting':
+      await vscode.commands.executeCommand(Commands.openSettings, 'baseUrl');
+      return;
+    case 'refreshModels':
+      await vscode.commands.executeCommand(Commands.refreshModels);
+      return;
+    case 'showLog':
+      await vscode.commands.executeCommand(Commands.showLog);
+      return;
     case 'openConsoleAdvice':
-      await vscode.window.showInformationMessage(vscode.l10n.t('In your gateway console, check: the key is active (not revoked or expired), its key group may use this model and route, the model is mapped for the group, and the balance covers the call.'), { modal: false });
+      await vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'In your gateway console, check: the key is active (not revoked or expired), its key group may use this model and route, the model is mapped for the group, and the balance covers the call.',
+        ),
+        { modal: false },
+      );
       return;
   }
 }

@@ -13,7 +13,14 @@ export function validateExternalLink(href: string): URL | undefined {
 
 /** What the confirmation shows: the exact address that will open, ASCII only, and why it may look different. */
 export function linkConfirmationDetail(verdict: Extract<LinkVerdict, { ok: true }>, l10n: Localizer = english): string {
-  const lines = [verdict.display, '', l10n.t('The link comes from model output. Its text can claim anything: check the address above.')];
-  if (verdict.internationalHost) lines.push(l10n.t('The host name has non-ASCII letters; it is shown in its ASCII (punycode) form, as it will be opened.'));
+  const lines = [
+    verdict.display,
+    '',
+    l10n.t('The link comes from model output. Its text can claim anything: check the address above.'),
+  ];
+  if (verdict.internationalHost)
+    lines.push(
+      l10n.t('The host name has non-ASCII letters; it is shown in its ASCII (punycode) form, as it will be opened.'),
+    );
   return lines.join('\n');
 }

@@ -29,10 +29,15 @@ export interface ChatFeature extends vscode.Disposable {
 
 export function registerChat(services: Services): ChatFeature {
   const { context, config, log } = services;
-  const provider: ChatViewProvider = new ChatViewProvider(context.extensionUri, (m) => handle(m), async () => {
-    await loaded;
-    return { type: 'snapshot', snapshot: session.snapshot() };
-  }, log);
+  const provider: ChatViewProvider = new ChatViewProvider(
+    context.extensionUri,
+    (m) => handle(m),
+    async () => {
+      await loaded;
+      return { type: 'snapshot', snapshot: session.snapshot() };
+    },
+    log,
+  );
   const agentHost = registerAgentHost(context);
   const agent = new AgentTurns({
     host: agentHost,
@@ -43,7 +48,7 @@ export function registerChat(services: Services): ChatFeature {
     client: async () => {
       if (!(await services.gateway.clientOrExplain())) return undefined;
       const withKey = await services.gateway.clientWithKey();
-      const secret = withKey && await services.keys.activeSecret();
+      const secret = withKey && (await services.keys.activeSecret());
       if (!withKey || !secret) return undefined;
       return { client: services.gateway.clientFor(secret, { maxRetries: 0 }), keyId: withKey.key.fingerprint };
     },
@@ -51,8 +56,17 @@ export function registerChat(services: Services): ChatFeature {
   const session = new SessionController({
     storage: historyFiles(context.globalStorageUri),
     getClient: () => services.gateway.clientOrExplain(),
-    errorCard: (error) => toErrorCard(error, (e) => adviseOnError(e, { baseUrl: config.current.baseUrl, surface: 'chat', l10n: vscode.l10n }), vscode.l10n),
-    defaults: () => ({ model: config.current.chat.defaultModel, maxTokens: config.current.chat.maxTokens, systemPrompt: config.current.chat.systemPrompt }),
+    errorCard: (error) =>
+      toErrorCard(
+        error,
+        (e) => adviseOnError(e, { baseUrl: config.current.baseUrl, surface: 'chat', l10n: vscode.l10n }),
+        vscode.l10n,
+      ),
+    defaults: () => ({
+      model: config.current.chat.defaultModel,
+      maxTokens: config.current.chat.maxTokens,
+      systemPrompt: config.current.chat.systemPrompt,
+    }),
     post: (message) => provider.post(message),
     setBusy: (busy) => void vscode.commands.executeCommand('setContext', CHAT_BUSY_CONTEXT, busy),
     newId: () => randomUUID(),
@@ -66,8 +80,15 @@ export function registerChat(services: Services): ChatFeature {
   /** Shows a snapshot's chat models. Never fetches: it runs on catalog changes, which a fetch causes. */
   function showModels(snapshot: CatalogSnapshot | undefined): void {
     const models = (snapshot?.models ?? []).filter((m) => m.kind === 'chat');
-    const problem = models.length ? undefined : snapshot?.listUnavailable ? unlistedHint(vscode.l10n) : vscode.l10n.t('No chat models for this key yet: set a key, then Refresh Models.');
-    session.setModels(models.map((m) => ({ id: m.id })), problem);
+    const problem = models.length
+      ? undefined
+      : snapshot?.listUnavailable
+        ? unlistedHint(vscode.l10n)
+        : vscode.l10n.t('No chat models for this key yet: set a key, then Refresh Models.');
+    session.setModels(
+      models.map((m) => ({ id: m.id })),
+      problem,
+    );
   }
 
   /** Startup only: the list (fetched when stale, through the catalog's coalescing). */
@@ -78,7 +99,10 @@ export function registerChat(services: Services): ChatFeature {
       const cached = services.catalog.peek();
       if (cached) return showModels(cached);
       const hint = isListMissing(error) ? ` ${unlistedHint(vscode.l10n)}` : '';
-      session.setModels([], `${vscode.l10n.t('Model list unavailable: {0}', error instanceof Error ? error.message : String(error))}${hint}`);
+      session.setModels(
+        [],
+        `${vscode.l10n.t('Model list unavailable: {0}', error instanceof Error ? error.message : String(error))}${hint}`,
+      );
     }
   }
 
@@ -97,11 +121,14 @@ export function registerChat(services: Services): ChatFeature {
     const { document, selection } = editor;
     const useSelection = !whole && !selection.isEmpty;
     await loaded;
-    session.addAttachment(makeAttachment(randomUUID(), {
-      path: vscode.workspace.asRelativePath(document.uri), languageId: document.languageId,
-      text: useSelection ? document.getText(selection) : document.getText(),
-      selection: useSelection ? { startLine: selection.start.line, endLine: selection.end.line } : undefined,
-    }));
+    session.addAttachment(
+      makeAttachment(randomUUID(), {
+        path: vscode.workspace.asRelativePath(document.uri),
+        languageId: document.languageId,
+        text: useSelection ? document.getText(selection) : document.getText(),
+        selection: useSelection ? { startLine: selection.start.line, endLine: selection.end.line } : undefined,
+      }),
+    );
     await provider.reveal();
     provider.post({ type: 'focusInput' });
   }
@@ -138,42 +165,76 @@ export function registerChat(services: Services): ChatFeature {
     services.catalog.onDidChange((snapshot) => showModels(snapshot)),
     agentHost.changes.onDidChange((changes) => provider.post({ type: 'changes', changes: changes.map(changeView) })),
     agentHost.onDidChangeAvailability((availability) => provider.post({ type: 'agentAvailability', availability })),
-    config.onDidChange(() => { if (provider.isReady) provider.post({ type: 'snapshot', snapshot: session.snapshot() }); }),
+    config.onDidChange(() => {
+      if (provider.isReady) provider.post({ type: 'snapshot', snapshot: session.snapshot() });
+    }),
   );
   return { commands, view: provider, dispose: () => disposables.dispose() };
 
   /** One validated webview request; returns a refusal to show, if any. */
   async function dispatch(s: SessionController, m: WebviewToHostMessage): Promise<string | undefined> {
     switch (m.type) {
-      case 'send': return s.send(m.text);
-      case 'stop': s.stop(); return undefined;
-      case 'regenerate': return s.regenerate(m.messageId);
-      case 'editAndResend': return s.editAndResend(m.messageId, m.text);
-      case 'continue': return s.continueAnswer(m.messageId);
-      case 'newConversation': s.newConversation(); return undefined;
-      case 'selectConversation': return s.selectConversation(m.conversationId) ? undefined : 'That conversation no longer exists.';
-      case 'deleteConversation': return s.deleteConversation(m.conversationId) ? undefined : 'That conversation no longer exists.';
-      case 'searchConversations': return undefined; // handle() answers it with the results
-      case 'setModel': s.setSettings({ model: m.model }); return undefined;
-      case 'setMaxTokens': s.setSettings({ maxTokens: m.maxTokens }); return undefined;
-      case 'setSystemPrompt': s.setSettings({ systemPrompt: m.systemPrompt }); return undefined;
-      case 'removeAttachment': s.removeAttachment(m.attachmentId); return undefined;
-      case 'copy': await copyToClipboard(m.text); return undefined;
-      case 'insertCode': await insertCode(m.code, m.languageId); return undefined;
-      case 'openCodeInEditor': await openCodeInEditor(m.code, m.languageId); return undefined;
-      case 'openLink': return openLink(m.href);
+      case 'send':
+        return s.send(m.text);
+      case 'stop':
+        s.stop();
+        return undefined;
+      case 'regenerate':
+        return s.regenerate(m.messageId);
+      case 'editAndResend':
+        return s.editAndResend(m.messageId, m.text);
+      case 'continue':
+        return s.continueAnswer(m.messageId);
+      case 'newConversation':
+        s.newConversation();
+        return undefined;
+      case 'selectConversation':
+        return s.selectConversation(m.conversationId) ? undefined : 'That conversation no longer exists.';
+      case 'deleteConversation':
+        return s.deleteConversation(m.conversationId) ? undefined : 'That conversation no longer exists.';
+      case 'searchConversations':
+        return undefined; // handle() answers it with the results
+      case 'setModel':
+        s.setSettings({ model: m.model });
+        return undefined;
+      case 'setMaxTokens':
+        s.setSettings({ maxTokens: m.maxTokens });
+        return undefined;
+      case 'setSystemPrompt':
+        s.setSettings({ systemPrompt: m.systemPrompt });
+        return undefined;
+      case 'removeAttachment':
+        s.removeAttachment(m.attachmentId);
+        return undefined;
+      case 'copy':
+        await copyToClipboard(m.text);
+        return undefined;
+      case 'insertCode':
+        await insertCode(m.code, m.languageId);
+        return undefined;
+      case 'openCodeInEditor':
+        await openCodeInEditor(m.code, m.languageId);
+        return undefined;
+      case 'openLink':
+        return openLink(m.href);
       case 'errorAction':
         if (m.action === 'retry') return s.retry(m.messageId);
         await runErrorAction(m.action);
         return undefined;
-      case 'setMode': return s.setMode(m.mode);
-      case 'approval': return agent.answer(m.toolUseId, m.approved) ? undefined : vscode.l10n.t('That call no longer waits for an answer.');
-      case 'change': return changeAction(agentHost, m.changeId, m.action);
+      case 'setMode':
+        return s.setMode(m.mode);
+      case 'approval':
+        return agent.answer(m.toolUseId, m.approved)
+          ? undefined
+          : vscode.l10n.t('That call no longer waits for an answer.');
+      case 'change':
+        return changeAction(agentHost, m.changeId, m.action);
       case 'changesAll':
         if (m.action === 'accept') await agentHost.changes.acceptAll();
         else await agentHost.changes.rejectAll('the user rejected all pending changes');
         return undefined;
-      case 'restoreCheckpoint': return restore(s, m.messageId);
+      case 'restoreCheckpoint':
+        return restore(s, m.messageId);
     }
   }
 
@@ -187,26 +248,55 @@ export function registerChat(services: Services): ChatFeature {
     if (index < 0) return vscode.l10n.t('Nothing to restore: this turn changed no files, or it was already restored.');
     const later = checkpoints.length - 1 - index;
     const restoreLabel = vscode.l10n.t('Restore');
-    const detail = later === 0
-      ? vscode.l10n.t('Files this agent turn changed go back to their previous content; files it created are deleted.')
-      : later === 1
-        ? vscode.l10n.t('Files this agent turn and the later turn changed go back to their previous content; files they created are deleted.')
-        : vscode.l10n.t('Files this agent turn and the {0} later turns changed go back to their previous content; files they created are deleted.', later);
-    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Restore the workspace to before this agent turn?'), { modal: true, detail }, restoreLabel);
+    const detail =
+      later === 0
+        ? vscode.l10n.t(
+            'Files this agent turn changed go back to their previous content; files it created are deleted.',
+          )
+        : later === 1
+          ? vscode.l10n.t(
+              'Files this agent turn and the later turn changed go back to their previous content; files they created are deleted.',
+            )
+          : vscode.l10n.t(
+              'Files this agent turn and the {0} later turns changed go back to their previous content; files they created are deleted.',
+              later,
+            );
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Restore the workspace to before this agent turn?'),
+      { modal: true, detail },
+      restoreLabel,
+    );
     if (choice !== restoreLabel) return undefined;
     const report = await agentHost.checkpoints.restore(turnId);
     s.markRestored(messageId);
     const failed = report.files.filter((f) => f.action === 'failed');
     const restored = report.files.length - failed.length;
-    const summary = restored === 1 ? vscode.l10n.t('Restored 1 file to before the turn.') : vscode.l10n.t('Restored {0} files to before the turn.', restored);
-    const failures = failed.map((f) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(f.uri))}${f.message ? ` (${f.message})` : ''}`).join('; ');
-    if (failed.length > 0) void vscode.window.showWarningMessage(`${summary} ${vscode.l10n.t('{0} could not be restored: {1}', failed.length, failures)}`);
+    const summary =
+      restored === 1
+        ? vscode.l10n.t('Restored 1 file to before the turn.')
+        : vscode.l10n.t('Restored {0} files to before the turn.', restored);
+    const failures = failed
+      .map((f) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(f.uri))}${f.message ? ` (${f.message})` : ''}`)
+      .join('; ');
+    if (failed.length > 0)
+      void vscode.window.showWarningMessage(
+        `${summary} ${vscode.l10n.t('{0} could not be restored: {1}', failed.length, failures)}`,
+      );
     else void vscode.window.showInformationMessage(summary);
     return undefined;
   }
 }
 
-async function changeAction(host: AgentHost, id: string, action: 'open' | 'accept' | 'reject'): Promise<string | undefined> {
-  const done = action === 'open' ? await host.changes.open(id) : action === 'accept' ? await host.changes.accept(id) : await host.changes.reject(id, 'the user rejected it');
+async function changeAction(
+  host: AgentHost,
+  id: string,
+  action: 'open' | 'accept' | 'reject',
+): Promise<string | undefined> {
+  const done =
+    action === 'open'
+      ? await host.changes.open(id)
+      : action === 'accept'
+        ? await host.changes.accept(id)
+        : await host.changes.reject(id, 'the user rejected it');
   return done ? undefined : vscode.l10n.t('That change is no longer pending.');
 }

@@ -6,7 +6,10 @@ import type { ChatAttachment, ChatMessage, ConversationSettings } from '../share
 export function formatAttachment(attachment: ChatAttachment): string {
   const longestRun = Math.max(2, ...[...attachment.text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longestRun + 1);
-  const lines = attachment.startLine !== undefined ? ` (lines ${attachment.startLine}-${attachment.endLine ?? attachment.startLine})` : '';
+  const lines =
+    attachment.startLine !== undefined
+      ? ` (lines ${attachment.startLine}-${attachment.endLine ?? attachment.startLine})`
+      : '';
   const label = attachment.kind === 'file' ? 'File' : 'Selection from';
   return `${label} \`${attachment.path}\`${lines}:\n${fence}${attachment.languageId}\n${attachment.text}\n${fence}`;
 }
@@ -42,7 +45,11 @@ export function toMessageParams(messages: ChatMessage[]): MessageParam[] {
 }
 
 export function buildMessagesRequest(messages: ChatMessage[], settings: ConversationSettings): MessagesRequest {
-  const request: MessagesRequest = { model: settings.model, max_tokens: settings.maxTokens, messages: toMessageParams(messages) };
+  const request: MessagesRequest = {
+    model: settings.model,
+    max_tokens: settings.maxTokens,
+    messages: toMessageParams(messages),
+  };
   if (settings.systemPrompt.trim()) request.system = settings.systemPrompt;
   return request;
 }

@@ -3,7 +3,16 @@
 import type { GatewayClient, Logger } from '../gateway/types';
 import type { WaitNotice } from '../gateway/retry';
 import type {
-  AgentAvailability, AgentTurnInfo, ChatAttachment, ChatMessage, ChatMode, ChatSnapshot, ConversationSettings, ErrorCard, HostToWebviewMessage, ModelOption,
+  AgentAvailability,
+  AgentTurnInfo,
+  ChatAttachment,
+  ChatMessage,
+  ChatMode,
+  ChatSnapshot,
+  ConversationSettings,
+  ErrorCard,
+  HostToWebviewMessage,
+  ModelOption,
   PendingChangeView,
 } from '../shared/protocol/chat';
 import type { AgentEventSink } from './agentEvents';
@@ -98,7 +107,13 @@ export class SessionController {
   constructor(private readonly deps: SessionDeps) {
     this.timers = deps.timers ?? nodeTimers;
     this.l10n = deps.l10n ?? english;
-    this.store = new ConversationStore(deps.storage, deps.newId, deps.now, (e) => deps.log?.error('chat history write failed', e), this.l10n);
+    this.store = new ConversationStore(
+      deps.storage,
+      deps.newId,
+      deps.now,
+      (e) => deps.log?.error('chat history write failed', e),
+      this.l10n,
+    );
   }
 
   load(): Promise<void> {
@@ -130,14 +145,17 @@ export class SessionController {
 
   agentAvailability(): AgentAvailability {
     const l10n = this.l10n;
-    return this.deps.agent?.availability() ?? { ok: false, reason: l10n.t('Agent mode is not available in this window.') };
+    return (
+      this.deps.agent?.availability() ?? { ok: false, reason: l10n.t('Agent mode is not available in this window.') }
+    );
   }
 
   /** Switches the active conversation between Ask and Agent; returns a refusal to show, if any. */
   setMode(mode: ChatMode): string | undefined {
     const conversation = this.store.active;
     const l10n = this.l10n;
-    if (this.active?.conversation === conversation || this.queued?.conversation === conversation) return l10n.t('A reply is still in progress. Stop it before switching modes.');
+    if (this.active?.conversation === conversation || this.queued?.conversation === conversation)
+      return l10n.t('A reply is still in progress. Stop it before switching modes.');
     if (mode === 'agent') {
       const available = this.agentAvailability();
       if (!available.ok) {
@@ -215,7 +233,9 @@ export class SessionController {
     const settings = this.settingsOf(conversation);
     const unknownModel = change.model && this.models.length > 0 && !this.models.some((m) => m.id === change.model);
     const l10n = this.l10n;
-    const warning = unknownModel ? l10n.t('"{0}" is not in the model list of your key: it may not be callable.', change.model as string) : undefined;
+    const warning = unknownModel
+      ? l10n.t('"{0}" is not in the model list of your key: it may not be callable.', change.model as string)
+      : undefined;
     this.deps.post({ type: 'settings', conversationId: conversation.id, settings, warning });
   }
 
@@ -273,8 +293,10 @@ export class SessionController {
     if (this.busy) return l10n.t('A reply is still in progress. Stop it first.');
     const conversation = this.store.active;
     const last = conversation.messages[conversation.messages.length - 1];
-    if (!last || last.id !== messageId || last.role !== 'assistant' || !last.text.trim()) return l10n.t('Only the last answer can be continued.');
-    if (last.agent || conversation.mode === 'agent') return l10n.t('An agent turn is not continued: send a new message (or Retry) instead.');
+    if (!last || last.id !== messageId || last.role !== 'assistant' || !last.text.trim())
+      return l10n.t('Only the last answer can be continued.');
+    if (last.agent || conversation.mode === 'agent')
+      return l10n.t('An agent turn is not continued: send a new message (or Retry) instead.');
     last.text = last.text.trimEnd();
     this.run(conversation, last, true);
     return undefined;
@@ -316,7 +338,8 @@ export class SessionController {
   private answer(conversation: Conversation): void {
     const assistant = this.message('assistant', '');
     assistant.status = 'streaming';
-    if (conversation.mode === 'agent' && this.deps.agent) assistant.agent = { turnId: turnIdOf(assistant.id), tools: [], steps: [] };
+    if (conversation.mode === 'agent' && this.deps.agent)
+      assistant.agent = { turnId: turnIdOf(assistant.id), tools: [], steps: [] };
     this.append(conversation, assistant);
     this.run(conversation, assistant, false);
   }
@@ -325,7 +348,13 @@ export class SessionController {
     message.status = 'streaming';
     delete message.error;
     this.deps.post({ type: 'messageUpdated', conversationId: conversation.id, message });
-    const answer: ActiveAnswer = { conversation, message, stopped: false, stop: () => undefined, flush: () => undefined };
+    const answer: ActiveAnswer = {
+      conversation,
+      message,
+      stopped: false,
+      stop: () => undefined,
+      flush: () => undefined,
+    };
     this.active = answer;
     this.deps.setBusy(true);
     this.deps.post({ type: 'busy', busy: true });
@@ -334,25 +363,45 @@ export class SessionController {
 
   private async stream(answer: ActiveAnswer, prefill: boolean): Promise<void> {
     const { conversation, message } = answer;
-    if (message.agent && this.deps.agent) return this.streamAgent(answer, message as ChatMessage & { agent: AgentTurnInfo }, this.deps.agent);
+    if (message.agent && this.deps.agent)
+      return this.streamAgent(answer, message as ChatMessage & { agent: AgentTurnInfo }, this.deps.agent);
     const settings = this.settingsOf(conversation);
     const history = conversation.messages.slice(0, conversation.messages.indexOf(message) + (prefill ? 1 : 0));
     const client = await this.deps.getClient();
     if (answer.stopped) return this.settle(answer, { status: 'stopped' });
     const l10n = this.l10n;
-    if (!client) return this.settle(answer, { status: 'error', error: new ChatSetupError(l10n.t('No API key or base URL is configured.'), ['replaceKey', 'openBaseUrlSetting']) });
+    if (!client)
+      return this.settle(answer, {
+        status: 'error',
+        error: new ChatSetupError(l10n.t('No API key or base URL is configured.'), [
+          'replaceKey',
+          'openBaseUrlSetting',
+        ]),
+      });
     if (!settings.model) {
-      return this.settle(answer, { status: 'error', error: new ChatSetupError(l10n.t('No chat model is available for your key. Refresh the model list or type a model id.'), ['refreshModels']) });
+      return this.settle(answer, {
+        status: 'error',
+        error: new ChatSetupError(
+          l10n.t('No chat model is available for your key. Refresh the model list or type a model id.'),
+          ['refreshModels'],
+        ),
+      });
     }
-    const stream = client.streamMessage(buildMessagesRequest(history, settings), { onWait: (notice) => this.showWait(answer, notice) });
+    const stream = client.streamMessage(buildMessagesRequest(history, settings), {
+      onWait: (notice) => this.showWait(answer, notice),
+    });
     answer.stop = () => stream.abort();
     if (answer.stopped) stream.abort();
     const batcher = this.deltaBatcher(answer);
-    const outcome = await consumeStream(stream, (kind, text) => {
-      if (kind === 'text') message.text += text;
-      else message.thinking = (message.thinking ?? '') + text;
-      batcher.push(kind, text);
-    }, () => answer.stopped);
+    const outcome = await consumeStream(
+      stream,
+      (kind, text) => {
+        if (kind === 'text') message.text += text;
+        else message.thinking = (message.thinking ?? '') + text;
+        batcher.push(kind, text);
+      },
+      () => answer.stopped,
+    );
     batcher.flush();
     if (message.model === undefined) message.model = settings.model;
     this.settle(answer, outcome);
@@ -361,12 +410,19 @@ export class SessionController {
   /** Batches an answer's text and thinking deltas into about one streamDelta message per frame; answer.flush sends what waits. */
   private deltaBatcher(answer: ActiveAnswer): DeltaBatcher {
     const { conversation, message } = answer;
-    const batcher = new DeltaBatcher(({ text, thinking }) => {
-      this.deps.post({
-        type: 'streamDelta', conversationId: conversation.id, messageId: message.id,
-        ...(text ? { text } : {}), ...(thinking ? { thinking } : {}),
-      });
-    }, this.deps.batchMs ?? 24, this.timers);
+    const batcher = new DeltaBatcher(
+      ({ text, thinking }) => {
+        this.deps.post({
+          type: 'streamDelta',
+          conversationId: conversation.id,
+          messageId: message.id,
+          ...(text ? { text } : {}),
+          ...(thinking ? { thinking } : {}),
+        });
+      },
+      this.deps.batchMs ?? 24,
+      this.timers,
+    );
     answer.flush = () => batcher.flush();
     return batcher;
   }
@@ -375,7 +431,11 @@ export class SessionController {
    * One agent turn. Its 429 waits happen inside the loop (shown as a countdown), so the outcome never goes
    * through the Ask queue: a billable turn is never sent again by itself.
    */
-  private async streamAgent(answer: ActiveAnswer, message: ChatMessage & { agent: AgentTurnInfo }, agent: AgentRunner): Promise<void> {
+  private async streamAgent(
+    answer: ActiveAnswer,
+    message: ChatMessage & { agent: AgentTurnInfo },
+    agent: AgentRunner,
+  ): Promise<void> {
     const { conversation } = answer;
     const settings = this.settingsOf(conversation);
     const controller = new AbortController();
@@ -386,10 +446,17 @@ export class SessionController {
     let outcome: AgentRunOutcome;
     try {
       outcome = await agent.run({
-        conversationId: conversation.id, message, history, settings, signal: controller.signal,
+        conversationId: conversation.id,
+        message,
+        history,
+        settings,
+        signal: controller.signal,
         sink: {
           // Text streamed so far goes out before a card, so the answer reads in the order it happened.
-          post: (m) => { batcher.flush(); this.deps.post(m); },
+          post: (m) => {
+            batcher.flush();
+            this.deps.post(m);
+          },
           text: (kind, text) => {
             if (kind === 'text') message.text += text;
             else message.thinking = (message.thinking ?? '') + text;
@@ -406,9 +473,18 @@ export class SessionController {
     if (message.model === undefined) message.model = outcome.model ?? settings.model;
     const status = answer.stopped ? 'stopped' : outcome.status;
     const l10n = this.l10n;
-    this.finish(conversation, message, status === 'error'
-      ? { status: 'error', error: outcome.error ?? new Error(message.agent.end?.message ?? l10n.t('The agent turn failed.')) }
-      : status === 'stopped' ? { status: 'stopped' } : { status: 'complete', stopReason: null });
+    this.finish(
+      conversation,
+      message,
+      status === 'error'
+        ? {
+            status: 'error',
+            error: outcome.error ?? new Error(message.agent.end?.message ?? l10n.t('The agent turn failed.')),
+          }
+        : status === 'stopped'
+          ? { status: 'stopped' }
+          : { status: 'complete', stopReason: null },
+    );
   }
 
   private settle(answer: ActiveAnswer, outcome: StreamOutcome | { status: 'stopped' }): void {
@@ -418,18 +494,32 @@ export class SessionController {
     this.finish(conversation, message, outcome);
   }
 
-  private finish(conversation: Conversation, message: ChatMessage, outcome: StreamOutcome | { status: 'stopped' }): void {
+  private finish(
+    conversation: Conversation,
+    message: ChatMessage,
+    outcome: StreamOutcome | { status: 'stopped' },
+  ): void {
     message.status = outcome.status;
     if ('usage' in outcome && outcome.usage) message.usage = outcome.usage;
     if ('model' in outcome && outcome.model) message.model = outcome.model;
     if (outcome.status === 'complete') message.stopReason = outcome.stopReason;
     if (outcome.status === 'error' || outcome.status === 'cutOff') {
       message.error = this.deps.errorCard(outcome.error);
-      this.deps.post({ type: 'errorCard', conversationId: conversation.id, messageId: message.id, card: message.error });
+      this.deps.post({
+        type: 'errorCard',
+        conversationId: conversation.id,
+        messageId: message.id,
+        card: message.error,
+      });
     }
     this.deps.post({
-      type: 'streamFinished', conversationId: conversation.id, messageId: message.id, status: message.status as Exclude<ChatMessage['status'], 'streaming' | 'queued'>,
-      usage: message.usage, stopReason: message.stopReason, model: message.model,
+      type: 'streamFinished',
+      conversationId: conversation.id,
+      messageId: message.id,
+      status: message.status as Exclude<ChatMessage['status'], 'streaming' | 'queued'>,
+      usage: message.usage,
+      stopReason: message.stopReason,
+      model: message.model,
     });
     conversation.updatedAt = this.deps.now();
     this.store.save(conversation);
@@ -451,7 +541,12 @@ export class SessionController {
       return;
     }
     const card = this.deps.errorCard(notice.error ?? notice);
-    message.error = { ...card, actions: card.actions.filter((a) => a !== 'retry'), retryAfterMs: notice.ms, queuedUntil: notice.until };
+    message.error = {
+      ...card,
+      actions: card.actions.filter((a) => a !== 'retry'),
+      retryAfterMs: notice.ms,
+      queuedUntil: notice.until,
+    };
     this.deps.post({ type: 'errorCard', conversationId: conversation.id, messageId: message.id, card: message.error });
   }
 
@@ -460,12 +555,20 @@ export class SessionController {
     const error = outcome.error as { kind?: unknown; retryAfterMs?: unknown };
     if (outcome.status !== 'error' || error?.kind !== 'rate_limited') return false;
     const { conversation, message } = answer;
-    const waitMs = typeof error.retryAfterMs === 'number' && error.retryAfterMs >= 0 ? error.retryAfterMs : (this.deps.defaultRetryMs ?? 10_000);
+    const waitMs =
+      typeof error.retryAfterMs === 'number' && error.retryAfterMs >= 0
+        ? error.retryAfterMs
+        : (this.deps.defaultRetryMs ?? 10_000);
     const prefill = message.text.length > 0;
     message.status = 'queued';
     const card = this.deps.errorCard(outcome.error);
     // Queued: it goes out by itself (Stop cancels), so no Retry button that would race the queue.
-    message.error = { ...card, actions: card.actions.filter((a) => a !== 'retry'), retryAfterMs: waitMs, queuedUntil: this.deps.now() + waitMs };
+    message.error = {
+      ...card,
+      actions: card.actions.filter((a) => a !== 'retry'),
+      retryAfterMs: waitMs,
+      queuedUntil: this.deps.now() + waitMs,
+    };
     this.deps.post({ type: 'errorCard', conversationId: conversation.id, messageId: message.id, card: message.error });
     const timer = this.timers.setTimeout(() => {
       if (this.queued?.message !== message) return;

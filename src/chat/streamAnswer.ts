@@ -20,7 +20,8 @@ export function deltaOf(event: StreamEvent): { kind: 'text' | 'thinking'; text: 
   if (event.type !== 'content_block_delta' || typeof event.delta !== 'object' || event.delta === null) return undefined;
   const delta = event.delta as { type?: unknown; text?: unknown; thinking?: unknown };
   if (delta.type === 'text_delta' && typeof delta.text === 'string') return { kind: 'text', text: delta.text };
-  if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string') return { kind: 'thinking', text: delta.thinking };
+  if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string')
+    return { kind: 'thinking', text: delta.thinking };
   return undefined;
 }
 
@@ -43,11 +44,21 @@ export async function consumeStream(
     }
     if (wasStopped()) return stoppedOutcome(stream);
     const message = await stream.finalMessage();
-    return { status: 'complete', usage: toChatUsage(message.usage), stopReason: message.stop_reason, model: message.model };
+    return {
+      status: 'complete',
+      usage: toChatUsage(message.usage),
+      stopReason: message.stop_reason,
+      model: message.model,
+    };
   } catch (error) {
     if (wasStopped() || (isGatewayError(error) && error.kind === 'aborted')) return stoppedOutcome(stream);
     const current = stream.currentMessage();
-    return { status: receivedContent ? 'cutOff' : 'error', error, usage: toChatUsage(current?.usage), model: current?.model };
+    return {
+      status: receivedContent ? 'cutOff' : 'error',
+      error,
+      usage: toChatUsage(current?.usage),
+      model: current?.model,
+    };
   }
 }
 

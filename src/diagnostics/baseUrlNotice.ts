@@ -10,7 +10,8 @@ import { baseUrlNoticeText } from './baseUrlNoticeText';
 const SHOWN_KEY = 'modelGateway.baseUrlNoticeShownFor';
 
 export function watchBaseUrl(services: Services): vscode.Disposable {
-  const check = (config: Config): void => void notifyOnce(services, config).catch((error: unknown) => services.log.warn('Base URL notice failed.', error));
+  const check = (config: Config): void =>
+    void notifyOnce(services, config).catch((error: unknown) => services.log.warn('Base URL notice failed.', error));
   check(services.config.current);
   return services.config.onDidChange(check);
 }
@@ -36,6 +37,7 @@ async function notifyOnce(services: Services, config: Config): Promise<void> {
 /** Writes the normalised root where the typed value came from (workspace or user settings). */
 async function saveRoot(baseUrl: string): Promise<void> {
   const inspected = vscode.workspace.getConfiguration('modelGateway').inspect<string>('baseUrl');
-  const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  const target =
+    inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
   await vscode.workspace.getConfiguration('modelGateway').update('baseUrl', baseUrl, target);
 }

@@ -10,6 +10,7 @@ export function baseUrlNoticeText(config: Config, l10n: Localizer = english): st
     const urls = endpointUrls(config.baseUrl);
     return `Model Gateway: ${config.baseUrlNotice} ${l10n.t('Calls will go to {0}, {1} and {2}.', urls.messages, urls.models, urls.images)}`;
   }
-  if (config.baseUrlRaw && config.baseUrlProblem) return `${l10n.t('Model Gateway: the base URL "{0}" cannot be used.', redact(config.baseUrlRaw))} ${config.baseUrlProblem}`;
+  if (config.baseUrlRaw && config.baseUrlProblem)
+    return `${l10n.t('Model Gateway: the base URL "{0}" cannot be used.', redact(config.baseUrlRaw))} ${config.baseUrlProblem}`;
   return undefined;
 }

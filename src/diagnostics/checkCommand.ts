@@ -38,12 +38,21 @@ export class ReportDocuments implements vscode.TextDocumentContentProvider {
   }
 }
 
-export async function checkConnection(services: Services, documents: ReportDocuments, status: StatusBar, args: CheckArgs = {}): Promise<ConnectionReport> {
+export async function checkConnection(
+  services: Services,
+  documents: ReportDocuments,
+  status: StatusBar,
+  args: CheckArgs = {},
+): Promise<ConnectionReport> {
   const show = args.show !== false;
   services.log.info('Check connection: started.');
   const access = await services.gateway.clientWithKey();
   const report = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Model Gateway: checking the connection…'), cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Model Gateway: checking the connection…'),
+      cancellable: true,
+    },
     async (progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
@@ -83,7 +92,13 @@ async function askBillable(model: string): Promise<boolean> {
   const send = vscode.l10n.t('Send 1-token Request');
   const choice = await vscode.window.showInformationMessage(
     vscode.l10n.t('Check the Messages route too?'),
-    { modal: true, detail: vscode.l10n.t('This sends POST /v1/messages to "{0}" with max_tokens 1. It is a real, billable request (a tiny one). It proves that your key group may call the route and that the version header is accepted.', model) },
+    {
+      modal: true,
+      detail: vscode.l10n.t(
+        'This sends POST /v1/messages to "{0}" with max_tokens 1. It is a real, billable request (a tiny one). It proves that your key group may call the route and that the version header is accepted.',
+        model,
+      ),
+    },
     send,
   );
   return choice === send;
@@ -95,11 +110,19 @@ async function present(services: Services, documents: ReportDocuments, report: C
   await vscode.window.showTextDocument(document, { preview: true, preserveFocus: false });
   const summary = summarize(report, vscode.l10n);
   const buttons = report.firstError
-    ? adviseOnError(report.firstError, { baseUrl: services.config.current.baseUrl, surface: 'connection', l10n: vscode.l10n }).actions
-      .filter((action) => action !== 'checkConnection').map((action) => actionButtonIn(vscode.l10n, action)).filter((button) => button !== undefined)
+    ? adviseOnError(report.firstError, {
+        baseUrl: services.config.current.baseUrl,
+        surface: 'connection',
+        l10n: vscode.l10n,
+      })
+        .actions.filter((action) => action !== 'checkConnection')
+        .map((action) => actionButtonIn(vscode.l10n, action))
+        .filter((button) => button !== undefined)
     : [];
   const labels = buttons.map((button) => button!.label);
-  const choice = report.ok ? await vscode.window.showInformationMessage(summary) : await vscode.window.showErrorMessage(summary, ...labels);
+  const choice = report.ok
+    ? await vscode.window.showInformationMessage(summary)
+    : await vscode.window.showErrorMessage(summary, ...labels);
   const chosen = buttons.find((button) => button!.label === choice);
   if (chosen) await vscode.commands.executeCommand(chosen.command, ...chosen.args);
 }

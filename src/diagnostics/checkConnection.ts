@@ -26,7 +26,12 @@ export interface CheckInputs {
 export async function runConnectionCheck(inputs: CheckInputs): Promise<ConnectionReport> {
   const { config } = inputs;
   const l10n = inputs.l10n ?? english;
-  const report: ConnectionReport = { startedAt: new Date().toISOString(), baseUrl: config.baseUrl, steps: [], ok: true };
+  const report: ConnectionReport = {
+    startedAt: new Date().toISOString(),
+    baseUrl: config.baseUrl,
+    steps: [],
+    ok: true,
+  };
   const add = (step: ReportStep, error?: unknown): void => {
     report.steps.push(step);
     if (step.status === 'fail') {
@@ -39,7 +44,16 @@ export async function runConnectionCheck(inputs: CheckInputs): Promise<Connectio
   add({ title: l10n.t('Network'), status: 'ok', lines: [inputs.proxyDescription] });
   if (!config.baseUrl) return report;
   if (!inputs.key || !inputs.client) {
-    add({ id: 'apiKey', title: l10n.t('API key'), status: 'fail', lines: [l10n.t('No API key is stored. Run Model Gateway: Set API Key (a dedicated key for this device, from your gateway console).')] });
+    add({
+      id: 'apiKey',
+      title: l10n.t('API key'),
+      status: 'fail',
+      lines: [
+        l10n.t(
+          'No API key is stored. Run Model Gateway: Set API Key (a dedicated key for this device, from your gateway console).',
+        ),
+      ],
+    });
     return report;
   }
   const models = await modelsSteps(inputs.client, inputs.key, config, add, l10n, inputs.signal);
@@ -50,7 +64,15 @@ export async function runConnectionCheck(inputs: CheckInputs): Promise<Connectio
 
 function baseUrlStep(config: Config, l10n: Localizer): ReportStep {
   if (!config.baseUrl) {
-    return { id: 'baseUrl', title: l10n.t('Base URL'), status: 'fail', lines: [config.baseUrlProblem ?? l10n.t('No base URL is set.'), l10n.t('Set modelGateway.baseUrl to the site root of your gateway, e.g. https://gw.example.com.')] };
+    return {
+      id: 'baseUrl',
+      title: l10n.t('Base URL'),
+      status: 'fail',
+      lines: [
+        config.baseUrlProblem ?? l10n.t('No base URL is set.'),
+        l10n.t('Set modelGateway.baseUrl to the site root of your gateway, e.g. https://gw.example.com.'),
+      ],
+    };
   }
   const urls = endpointUrls(config.baseUrl);
   const lines = [
@@ -60,18 +82,34 @@ function baseUrlStep(config: Config, l10n: Localizer): ReportStep {
     l10n.t('Calls: {0}', [urls.models, urls.messages, urls.images, urls.imagesAsync, urls.tasks].join(', ')),
     ...(config.problems ?? []).map((problem) => l10n.t('Setting ignored: {0}', problem)),
   ];
-  return { id: 'baseUrl', title: l10n.t('Base URL'), status: config.baseUrlNotice || (config.problems ?? []).length ? 'warn' : 'ok', lines };
+  return {
+    id: 'baseUrl',
+    title: l10n.t('Base URL'),
+    status: config.baseUrlNotice || (config.problems ?? []).length ? 'warn' : 'ok',
+    lines,
+  };
 }
 
 function adviceLines(error: unknown, config: Config, l10n: Localizer): string[] {
   const advice = adviseOnError(error, { baseUrl: config.baseUrl, surface: 'connection', l10n });
-  const status = isGatewayError(error) && error.status !== undefined ? `HTTP ${error.status}` : isGatewayError(error) ? error.kind : 'error';
-  const head = isGatewayError(error) && error.requestId ? l10n.t('{0} (request id {1})', status, error.requestId) : status;
+  const status =
+    isGatewayError(error) && error.status !== undefined
+      ? `HTTP ${error.status}`
+      : isGatewayError(error)
+        ? error.kind
+        : 'error';
+  const head =
+    isGatewayError(error) && error.requestId ? l10n.t('{0} (request id {1})', status, error.requestId) : status;
   return [`${head}: ${advice.title}`, ...(advice.detail ? [advice.detail] : [])];
 }
 
 async function modelsSteps(
-  client: GatewayClient, key: KeyInfo, config: Config, add: (step: ReportStep, error?: unknown) => void, l10n: Localizer, signal?: AbortSignal,
+  client: GatewayClient,
+  key: KeyInfo,
+  config: Config,
+  add: (step: ReportStep, error?: unknown) => void,
+  l10n: Localizer,
+  signal?: AbortSignal,
 ): Promise<ModelInfo[] | undefined> {
   const keyTitle = l10n.t('Key accepted ("{0}", {1})', key.name, key.fingerprint);
   const url = endpointUrls(config.baseUrl).models;
@@ -81,11 +119,33 @@ async function modelsSteps(
   } catch (error) {
     if (isListMissing(error)) return unlistedSteps(client, keyTitle, config, add, error, l10n, signal);
     const answered = isGatewayError(error) && error.status !== undefined;
-    add({ id: 'reachability', title: l10n.t('Reachability'), status: answered ? 'ok' : 'fail', lines: answered ? [l10n.t('{0} answered HTTP {1}.', url, (error as { status: number }).status)] : [l10n.t('No HTTP answer from {0}.', url), ...adviceLines(error, config, l10n)] }, error);
+    add(
+      {
+        id: 'reachability',
+        title: l10n.t('Reachability'),
+        status: answered ? 'ok' : 'fail',
+        lines: answered
+          ? [l10n.t('{0} answered HTTP {1}.', url, (error as { status: number }).status)]
+          : [l10n.t('No HTTP answer from {0}.', url), ...adviceLines(error, config, l10n)],
+      },
+      error,
+    );
     if (!answered) return undefined;
     const auth = isGatewayError(error) && error.kind === 'auth';
-    add({ id: 'key', title: keyTitle, status: auth ? 'fail' : 'skipped', lines: auth ? adviceLines(error, config, l10n) : [l10n.t('Not known: the model list failed first.')] }, error);
-    if (!auth) add({ id: 'models', title: l10n.t('Models listed'), status: 'fail', lines: adviceLines(error, config, l10n) }, error);
+    add(
+      {
+        id: 'key',
+        title: keyTitle,
+        status: auth ? 'fail' : 'skipped',
+        lines: auth ? adviceLines(error, config, l10n) : [l10n.t('Not known: the model list failed first.')],
+      },
+      error,
+    );
+    if (!auth)
+      add(
+        { id: 'models', title: l10n.t('Models listed'), status: 'fail', lines: adviceLines(error, config, l10n) },
+        error,
+      );
     return undefined;
   }
   const listed = new Set(models.map((m) => m.id));
@@ -100,7 +160,9 @@ async function modelsSteps(
     lines: [
       l10n.t('{0} models: {1} chat, {2} image.', models.length, split.chat.length, split.image.length),
       ...idLines(split, l10n),
-      ...(extra.length ? [l10n.t('Declared in modelGateway.models.declared and not listed (offered too): {0}', extra.join(', '))] : []),
+      ...(extra.length
+        ? [l10n.t('Declared in modelGateway.models.declared and not listed (offered too): {0}', extra.join(', '))]
+        : []),
     ],
   });
   return models;
@@ -112,42 +174,89 @@ async function modelsSteps(
  * stand in for the list.
  */
 async function unlistedSteps(
-  client: GatewayClient, keyTitle: string, config: Config, add: (step: ReportStep, error?: unknown) => void, listError: unknown, l10n: Localizer, signal?: AbortSignal,
+  client: GatewayClient,
+  keyTitle: string,
+  config: Config,
+  add: (step: ReportStep, error?: unknown) => void,
+  listError: unknown,
+  l10n: Localizer,
+  signal?: AbortSignal,
 ): Promise<ModelInfo[] | undefined> {
   const urls = endpointUrls(config.baseUrl);
   const probe = await probeMessagesRoute(client, signal);
   if (probe.exists !== true) {
     const noAnswer = probe.exists === undefined;
-    add({
-      id: 'reachability', title: l10n.t('Reachability'), status: 'fail',
-      lines: noAnswer
-        ? [l10n.t('{0} answered HTTP 404; {1} gave no answer.', urls.models, urls.messages), ...adviceLines(probe.error, config, l10n)]
-        : [l10n.t('{0} and {1} both answered HTTP 404: there is no gateway under this base URL.', urls.models, urls.messages), ...adviceLines(listError, config, l10n)],
-    }, noAnswer ? probe.error : listError);
+    add(
+      {
+        id: 'reachability',
+        title: l10n.t('Reachability'),
+        status: 'fail',
+        lines: noAnswer
+          ? [
+              l10n.t('{0} answered HTTP 404; {1} gave no answer.', urls.models, urls.messages),
+              ...adviceLines(probe.error, config, l10n),
+            ]
+          : [
+              l10n.t(
+                '{0} and {1} both answered HTTP 404: there is no gateway under this base URL.',
+                urls.models,
+                urls.messages,
+              ),
+              ...adviceLines(listError, config, l10n),
+            ],
+      },
+      noAnswer ? probe.error : listError,
+    );
     return undefined;
   }
   add({
-    id: 'reachability', title: l10n.t('Reachability'), status: 'ok',
+    id: 'reachability',
+    title: l10n.t('Reachability'),
+    status: 'ok',
     lines: [
       l10n.t('{0} answered HTTP 404: this gateway does not list models.', urls.models),
-      l10n.t('The base URL is right: {0} exists (it answered HTTP {1} to an empty test request, which names no model and cannot be billed).', urls.messages, probe.status),
+      l10n.t(
+        'The base URL is right: {0} exists (it answered HTTP {1} to an empty test request, which names no model and cannot be billed).',
+        urls.messages,
+        probe.status,
+      ),
     ],
   });
   if (probe.auth) {
     add({ id: 'key', title: keyTitle, status: 'fail', lines: adviceLines(probe.error, config, l10n) }, probe.error);
     return undefined;
   }
-  add({ id: 'key', title: keyTitle, status: probe.status === 403 ? 'warn' : 'ok', lines: [l10n.t('POST /v1/messages did not refuse the key (HTTP {0} to the empty test request).', probe.status)] });
+  add({
+    id: 'key',
+    title: keyTitle,
+    status: probe.status === 403 ? 'warn' : 'ok',
+    lines: [l10n.t('POST /v1/messages did not refuse the key (HTTP {0} to the empty test request).', probe.status)],
+  });
   const declared = config.declaredModels.map((id) => ({ id }));
   const split = splitByKind(declared, config.modelKindOverrides);
   if (!declared.length) {
-    add({ id: 'models', title: l10n.t('Models listed'), status: 'fail', lines: [l10n.t('This gateway does not list models and none are declared.'), l10n.t('Add the model ids you use to the setting modelGateway.models.declared.')] });
+    add({
+      id: 'models',
+      title: l10n.t('Models listed'),
+      status: 'fail',
+      lines: [
+        l10n.t('This gateway does not list models and none are declared.'),
+        l10n.t('Add the model ids you use to the setting modelGateway.models.declared.'),
+      ],
+    });
     return undefined;
   }
   add({
-    id: 'models', title: l10n.t('Models listed'), status: 'warn',
+    id: 'models',
+    title: l10n.t('Models listed'),
+    status: 'warn',
     lines: [
-      l10n.t('This gateway does not list models; using the {0} declared in modelGateway.models.declared: {1} chat, {2} image.', declared.length, split.chat.length, split.image.length),
+      l10n.t(
+        'This gateway does not list models; using the {0} declared in modelGateway.models.declared: {1} chat, {2} image.',
+        declared.length,
+        split.chat.length,
+        split.image.length,
+      ),
       ...idLines(split, l10n),
     ],
   });
@@ -162,10 +271,16 @@ function idLines(split: { chat: ModelInfo[]; image: ModelInfo[] }, l10n: Localiz
   ];
 }
 
-async function messagesSteps(inputs: CheckInputs, models: ModelInfo[], add: (step: ReportStep, error?: unknown) => void, l10n: Localizer): Promise<void> {
+async function messagesSteps(
+  inputs: CheckInputs,
+  models: ModelInfo[],
+  add: (step: ReportStep, error?: unknown) => void,
+  l10n: Localizer,
+): Promise<void> {
   const { config } = inputs;
   const chat = splitByKind(models, config.modelKindOverrides).chat.map((m) => m.id);
-  const model = config.chat.defaultModel && chat.includes(config.chat.defaultModel) ? config.chat.defaultModel : chat[0];
+  const model =
+    config.chat.defaultModel && chat.includes(config.chat.defaultModel) ? config.chat.defaultModel : chat[0];
   const headerLine = l10n.t('Version header: {0}: {1}', config.versionHeader, config.version);
   const route = l10n.t('Messages route permission');
   const header = l10n.t('Version header accepted');
@@ -175,20 +290,69 @@ async function messagesSteps(inputs: CheckInputs, models: ModelInfo[], add: (ste
     return;
   }
   if (config.chat.defaultModel && !chat.includes(config.chat.defaultModel)) {
-    add({ title: l10n.t('Default chat model'), status: 'warn', lines: [l10n.t('"{0}" is not in the list for this key; it may not be callable.', config.chat.defaultModel)] });
+    add({
+      title: l10n.t('Default chat model'),
+      status: 'warn',
+      lines: [l10n.t('"{0}" is not in the list for this key; it may not be callable.', config.chat.defaultModel)],
+    });
   }
   if (!(await inputs.allowBillable(model))) {
-    add({ title: route, status: 'skipped', lines: [l10n.t('Skipped: it needs a 1-token request, which is billable.')] });
+    add({
+      title: route,
+      status: 'skipped',
+      lines: [l10n.t('Skipped: it needs a 1-token request, which is billable.')],
+    });
     add({ title: header, status: 'skipped', lines: [headerLine, l10n.t('Not checked: needs the Messages request.')] });
     return;
   }
   try {
-    const reply = await inputs.client!.createMessage({ model, max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] }, { signal: inputs.signal });
-    add({ title: route, status: 'ok', lines: [l10n.t('POST {0} with {1}, max_tokens 1: allowed (stop reason {2}).', endpointUrls(config.baseUrl).messages, model, reply.stop_reason ?? 'none')] });
+    const reply = await inputs.client!.createMessage(
+      { model, max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] },
+      { signal: inputs.signal },
+    );
+    add({
+      title: route,
+      status: 'ok',
+      lines: [
+        l10n.t(
+          'POST {0} with {1}, max_tokens 1: allowed (stop reason {2}).',
+          endpointUrls(config.baseUrl).messages,
+          model,
+          reply.stop_reason ?? 'none',
+        ),
+      ],
+    });
     add({ title: header, status: 'ok', lines: [headerLine] });
   } catch (error) {
-    add({ title: route, status: 'fail', lines: [l10n.t('POST {0} with {1}:', endpointUrls(config.baseUrl).messages, model), ...adviceLines(error, config, l10n)] }, error);
-    const versionProblem = isGatewayError(error) && error.kind === 'bad_request' && /version/i.test(`${error.serverMessage ?? ''} ${error.message}`);
-    add({ title: header, status: versionProblem ? 'fail' : 'skipped', lines: [headerLine, versionProblem ? l10n.t('The gateway rejected the version header: set modelGateway.version (and versionHeader) to values it accepts.') : l10n.t('Not known: the request failed for another reason.')] }, error);
+    add(
+      {
+        title: route,
+        status: 'fail',
+        lines: [
+          l10n.t('POST {0} with {1}:', endpointUrls(config.baseUrl).messages, model),
+          ...adviceLines(error, config, l10n),
+        ],
+      },
+      error,
+    );
+    const versionProblem =
+      isGatewayError(error) &&
+      error.kind === 'bad_request' &&
+      /version/i.test(`${error.serverMessage ?? ''} ${error.message}`);
+    add(
+      {
+        title: header,
+        status: versionProblem ? 'fail' : 'skipped',
+        lines: [
+          headerLine,
+          versionProblem
+            ? l10n.t(
+                'The gateway rejected the version header: set modelGateway.version (and versionHeader) to values it accepts.',
+              )
+            : l10n.t('Not known: the request failed for another reason.'),
+        ],
+      },
+      error,
+    );
   }
 }

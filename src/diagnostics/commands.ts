@@ -35,7 +35,10 @@ export function createDiagnosticsCommands(services: Services, status: StatusBar)
     copySupportInfo: (limit: number) => copySupportInfo(services, limit),
   };
   // Report documents exist only after a check ran, so their provider is registered with the first check's code.
-  const disposables = vscode.Disposable.from(documents, vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, documents));
+  const disposables = vscode.Disposable.from(
+    documents,
+    vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, documents),
+  );
   return { commands, testHooks, dispose: () => disposables.dispose() };
 }
 
@@ -47,7 +50,11 @@ export async function copySupportInfo(services: Services, limit = 20): Promise<s
     // In a browser-hosted VS Code the clipboard can wait for page focus or permission: offer the text instead.
     services.log.warn('Copy Support Info: the clipboard did not answer; offering the text in an editor.');
     const open = vscode.l10n.t('Open as Document');
-    void vscode.window.showWarningMessage(vscode.l10n.t('Model Gateway: the clipboard is not available. Open the support info as a document to copy it?'), open)
+    void vscode.window
+      .showWarningMessage(
+        vscode.l10n.t('Model Gateway: the clipboard is not available. Open the support info as a document to copy it?'),
+        open,
+      )
       .then(async (choice) => {
         if (choice) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: text }));
       });
@@ -55,8 +62,13 @@ export async function copySupportInfo(services: Services, limit = 20): Promise<s
   }
   void vscode.window.showInformationMessage(
     records.length === 1
-      ? vscode.l10n.t('Model Gateway: copied 1 request (timestamp, route, model, HTTP status, request id). No key, prompt or answer is included.')
-      : vscode.l10n.t('Model Gateway: copied {0} requests (timestamp, route, model, HTTP status, request id). No key, prompt or answer is included.', records.length),
+      ? vscode.l10n.t(
+          'Model Gateway: copied 1 request (timestamp, route, model, HTTP status, request id). No key, prompt or answer is included.',
+        )
+      : vscode.l10n.t(
+          'Model Gateway: copied {0} requests (timestamp, route, model, HTTP status, request id). No key, prompt or answer is included.',
+          records.length,
+        ),
   );
   return text;
 }
@@ -68,7 +80,13 @@ async function withinMs(promise: Promise<unknown>, ms: number): Promise<boolean>
     timer = setTimeout(() => resolve(false), ms);
   });
   try {
-    return await Promise.race([promise.then(() => true, () => false), timeout]);
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -85,7 +103,9 @@ export interface RefreshArgs {
 export async function refreshModels(services: Services, args: RefreshArgs = {}): Promise<CatalogSnapshot | undefined> {
   const quiet = args.quiet === true;
   if (!(quiet ? await services.gateway.client() : await services.gateway.clientOrExplain())) {
-    services.log.info(`Refresh Models: nothing to fetch (missing: ${(await services.gateway.missing()) ?? 'the stored secret'}).`);
+    services.log.info(
+      `Refresh Models: nothing to fetch (missing: ${(await services.gateway.missing()) ?? 'the stored secret'}).`,
+    );
     return undefined;
   }
   try {
@@ -96,9 +116,14 @@ export async function refreshModels(services: Services, args: RefreshArgs = {}):
     if (snapshot && !quiet) {
       const split = splitByKind(snapshot.models, services.config.current.modelKindOverrides);
       const args = [snapshot.models.length, snapshot.keyFingerprint, split.chat.length, split.image.length] as const;
-      void vscode.window.showInformationMessage(snapshot.listUnavailable
-        ? vscode.l10n.t('Model Gateway: this gateway does not list models (GET /v1/models: 404); using the declared ones (modelGateway.models.declared): {0} models for key {1}: {2} chat, {3} image.', ...args)
-        : vscode.l10n.t('Model Gateway: {0} models for key {1}: {2} chat, {3} image.', ...args));
+      void vscode.window.showInformationMessage(
+        snapshot.listUnavailable
+          ? vscode.l10n.t(
+              'Model Gateway: this gateway does not list models (GET /v1/models: 404); using the declared ones (modelGateway.models.declared): {0} models for key {1}: {2} chat, {3} image.',
+              ...args,
+            )
+          : vscode.l10n.t('Model Gateway: {0} models for key {1}: {2} chat, {3} image.', ...args),
+      );
     }
     return snapshot;
   } catch (error) {

@@ -12,5 +12,11 @@ export interface DiagnosticsFeature extends vscode.Disposable {
 export function registerDiagnostics(services: Services): DiagnosticsFeature {
   const status = createStatusBar(services);
   const notice = watchBaseUrl(services);
-  return { status, dispose: () => { notice.dispose(); status.dispose(); } };
+  return {
+    status,
+    dispose: () => {
+      notice.dispose();
+      status.dispose();
+    },
+  };
 }

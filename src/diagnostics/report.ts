@@ -25,23 +25,38 @@ export interface ConnectionReport {
 
 function statusWord(status: StepStatus, l10n: Localizer): string {
   switch (status) {
-    case 'ok': return l10n.t('OK');
-    case 'warn': return l10n.t('WARNING');
-    case 'fail': return l10n.t('FAILED');
-    default: return l10n.t('SKIPPED');
+    case 'ok':
+      return l10n.t('OK');
+    case 'warn':
+      return l10n.t('WARNING');
+    case 'fail':
+      return l10n.t('FAILED');
+    default:
+      return l10n.t('SKIPPED');
   }
 }
 
 export function renderReport(report: ConnectionReport, l10n: Localizer = english): string {
-  const out = [`# ${l10n.t('Model Gateway: connection check')}`, '', report.ok
-    ? l10n.t('Started {0}. Result: **OK**.', report.startedAt)
-    : l10n.t('Started {0}. Result: **problems found**.', report.startedAt), ''];
+  const out = [
+    `# ${l10n.t('Model Gateway: connection check')}`,
+    '',
+    report.ok
+      ? l10n.t('Started {0}. Result: **OK**.', report.startedAt)
+      : l10n.t('Started {0}. Result: **problems found**.', report.startedAt),
+    '',
+  ];
   report.steps.forEach((step, i) => {
     out.push(`## ${i + 1}. ${step.title}: ${statusWord(step.status, l10n)}`, '');
     for (const line of step.lines) out.push(`- ${line}`);
     out.push('');
   });
-  out.push('---', l10n.t('The API key is never shown here. For support, use **Model Gateway: Copy Support Info** (timestamp, route, model, HTTP status, request id only).'), '');
+  out.push(
+    '---',
+    l10n.t(
+      'The API key is never shown here. For support, use **Model Gateway: Copy Support Info** (timestamp, route, model, HTTP status, request id only).',
+    ),
+    '',
+  );
   return out.join('\n');
 }
 
@@ -53,7 +68,8 @@ export function stepLogLine(step: ReportStep): string {
 /** The summary for the notification. */
 export function summarize(report: ConnectionReport, l10n: Localizer = english): string {
   const failed = report.steps.find((step) => step.status === 'fail');
-  if (failed) return `${l10n.t('Model Gateway: connection check failed at "{0}".', failed.title)} ${failed.lines[failed.lines.length - 1] ?? ''}`.trim();
+  if (failed)
+    return `${l10n.t('Model Gateway: connection check failed at "{0}".', failed.title)} ${failed.lines[failed.lines.length - 1] ?? ''}`.trim();
   const models = report.steps.find((step) => step.id === 'models');
   return `${l10n.t('Model Gateway: connection OK.')} ${models?.lines[0] ?? ''}`.trim();
 }

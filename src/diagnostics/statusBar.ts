@@ -22,7 +22,14 @@ export function createStatusBar(services: Services): StatusBar {
     const snapshot = services.catalog.peek();
     const chatIds = snapshot?.models.filter((m) => m.kind === 'chat').map((m) => m.id) ?? [];
     const chatModel = config.chat.defaultModel || chatIds[0];
-    const inputs = { keyName: key?.name, keyFingerprint: key?.fingerprint, baseUrl: config.baseUrl, state, chatModel, lastRecord };
+    const inputs = {
+      keyName: key?.name,
+      keyFingerprint: key?.fingerprint,
+      baseUrl: config.baseUrl,
+      state,
+      chatModel,
+      lastRecord,
+    };
     item.text = statusText(inputs, vscode.l10n);
     const tooltip = new vscode.MarkdownString(statusTooltip(inputs, vscode.l10n));
     tooltip.isTrusted = false;
@@ -31,7 +38,8 @@ export function createStatusBar(services: Services): StatusBar {
     item.backgroundColor = bad ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     item.show();
   };
-  const rerender = (): void => void render().catch((error: unknown) => services.log.warn('Status bar update failed.', error));
+  const rerender = (): void =>
+    void render().catch((error: unknown) => services.log.warn('Status bar update failed.', error));
 
   const resetState = (): void => {
     state = 'unknown';

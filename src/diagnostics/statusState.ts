@@ -3,7 +3,17 @@
 import type { SupportRecord } from '../gateway/types';
 import { english, type Localizer } from '../shared/l10n';
 
-export type ConnectionState = 'unknown' | 'ok' | 'no-base-url' | 'no-key' | 'key-rejected' | 'forbidden' | 'not-found' | 'rate-limited' | 'unreachable' | 'error';
+export type ConnectionState =
+  | 'unknown'
+  | 'ok'
+  | 'no-base-url'
+  | 'no-key'
+  | 'key-rejected'
+  | 'forbidden'
+  | 'not-found'
+  | 'rate-limited'
+  | 'unreachable'
+  | 'error';
 
 /** The connection state a finished request implies. */
 export function stateFromRecord(record: Pick<SupportRecord, 'status'>): ConnectionState {
@@ -27,22 +37,40 @@ export interface StatusInputs {
 }
 
 const ICONS: Record<ConnectionState, string> = {
-  unknown: '$(circle-outline)', ok: '$(pass)', 'no-base-url': '$(warning)', 'no-key': '$(key)', 'key-rejected': '$(error)',
-  forbidden: '$(error)', 'not-found': '$(error)', 'rate-limited': '$(watch)', unreachable: '$(debug-disconnect)', error: '$(warning)',
+  unknown: '$(circle-outline)',
+  ok: '$(pass)',
+  'no-base-url': '$(warning)',
+  'no-key': '$(key)',
+  'key-rejected': '$(error)',
+  forbidden: '$(error)',
+  'not-found': '$(error)',
+  'rate-limited': '$(watch)',
+  unreachable: '$(debug-disconnect)',
+  error: '$(warning)',
 };
 
 function stateWords(state: ConnectionState, l10n: Localizer): string {
   switch (state) {
-    case 'unknown': return l10n.t('not checked yet');
-    case 'ok': return l10n.t('connected');
-    case 'no-base-url': return l10n.t('no base URL set');
-    case 'no-key': return l10n.t('no API key');
-    case 'key-rejected': return l10n.t('key rejected (401)');
-    case 'forbidden': return l10n.t('refused (403)');
-    case 'not-found': return l10n.t('not found (404): check the base URL');
-    case 'rate-limited': return l10n.t('rate limited (429)');
-    case 'unreachable': return l10n.t('gateway unreachable');
-    default: return l10n.t('last request failed');
+    case 'unknown':
+      return l10n.t('not checked yet');
+    case 'ok':
+      return l10n.t('connected');
+    case 'no-base-url':
+      return l10n.t('no base URL set');
+    case 'no-key':
+      return l10n.t('no API key');
+    case 'key-rejected':
+      return l10n.t('key rejected (401)');
+    case 'forbidden':
+      return l10n.t('refused (403)');
+    case 'not-found':
+      return l10n.t('not found (404): check the base URL');
+    case 'rate-limited':
+      return l10n.t('rate limited (429)');
+    case 'unreachable':
+      return l10n.t('gateway unreachable');
+    default:
+      return l10n.t('last request failed');
   }
 }
 
@@ -73,7 +101,10 @@ export function statusTooltip(inputs: StatusInputs, l10n: Localizer = english): 
     l10n.t('Default chat model: {0}', inputs.chatModel ?? none),
   ];
   const last = inputs.lastRecord;
-  if (last) lines.push(l10n.t('Last request: {0} → {1} at {2}', last.route, last.status ?? l10n.t('no answer'), last.timestamp));
+  if (last)
+    lines.push(
+      l10n.t('Last request: {0} → {1} at {2}', last.route, last.status ?? l10n.t('no answer'), last.timestamp),
+    );
   lines.push('', l10n.t('Click for quick actions.'));
   return lines.join('  \n');
 }

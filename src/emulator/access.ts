@@ -10,7 +10,12 @@ export async function readJsonBody(ctx: Ctx): Promise<Record<string, unknown> | 
   // Tolerant of a missing content type (many proxies drop it), strict about a wrong one.
   if (type && !/^application\/(?:[\w.+-]*\+)?json\b/i.test(type)) {
     ctx.req.resume();
-    sendError(ctx, 400, `content-type: expected application/json, got '${type.split(';')[0]}'.`, 'invalid_content_type');
+    sendError(
+      ctx,
+      400,
+      `content-type: expected application/json, got '${type.split(';')[0]}'.`,
+      'invalid_content_type',
+    );
     return undefined;
   }
   const raw = await readRaw(ctx);
@@ -44,7 +49,10 @@ export async function readRaw(ctx: Ctx): Promise<Buffer | undefined> {
   }
 }
 
-export interface ResolvedModel { visible: string; upstream: string }
+export interface ResolvedModel {
+  visible: string;
+  upstream: string;
+}
 
 /**
  * Maps a visible model id through the key's group: 403 when the group does not list it,
@@ -59,7 +67,12 @@ export function resolveModel(ctx: Ctx, model: unknown, protocol: Protocol): Reso
   const group = ctx.state.config.groups[ctx.key!.group];
   const upstream = group.models[model];
   if (!upstream) {
-    sendFlat(ctx, 403, 'MODEL_NOT_AVAILABLE', `model not available for this group: '${model}' is not in key group '${ctx.key!.group}'. Use a model id from GET /v1/models.`);
+    sendFlat(
+      ctx,
+      403,
+      'MODEL_NOT_AVAILABLE',
+      `model not available for this group: '${model}' is not in key group '${ctx.key!.group}'. Use a model id from GET /v1/models.`,
+    );
     return undefined;
   }
   ctx.entry.upstreamModel = upstream;
@@ -78,7 +91,12 @@ export function charge(ctx: Ctx, amount: number): boolean {
   const key = ctx.key!;
   const price = Math.round(amount * 1e6) / 1e6;
   if (key.balance < price) {
-    sendFlat(ctx, 403, 'INSUFFICIENT_BALANCE', `Insufficient balance: this request costs ${price.toFixed(4)}, the key's balance is ${key.balance.toFixed(4)}. Top up in the console.`);
+    sendFlat(
+      ctx,
+      403,
+      'INSUFFICIENT_BALANCE',
+      `Insufficient balance: this request costs ${price.toFixed(4)}, the key's balance is ${key.balance.toFixed(4)}. Top up in the console.`,
+    );
     return false;
   }
   key.balance = Math.round((key.balance - price) * 1e6) / 1e6;

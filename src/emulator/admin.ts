@@ -22,26 +22,40 @@ const POST_ROUTES: Record<string, AdminHandler> = {
   '/admin/keys': (ctx, b) => {
     if (typeof b.group !== 'string') return adminError(ctx, 400, 'group is required');
     try {
-      const k = ctx.state.addKey({ group: b.group, name: str(b.name), balance: num(b.balance), key: str(b.key),
-        rateLimit: b.rateLimit as { requests: number; windowMs: number } | undefined });
+      const k = ctx.state.addKey({
+        group: b.group,
+        name: str(b.name),
+        balance: num(b.balance),
+        key: str(b.key),
+        rateLimit: b.rateLimit as { requests: number; windowMs: number } | undefined,
+      });
       sendJson(ctx, 200, { key: k.key, name: k.name });
     } catch (err) {
       adminError(ctx, 400, (err as Error).message);
     }
   },
-  '/admin/keys/revoke': (ctx, b) => withKey(ctx, b, (k) => { k.revoked = true; }),
+  '/admin/keys/revoke': (ctx, b) =>
+    withKey(ctx, b, (k) => {
+      k.revoked = true;
+    }),
   '/admin/keys/balance': (ctx, b) => {
     if (typeof b.balance !== 'number') return adminError(ctx, 400, 'balance must be a number');
-    withKey(ctx, b, (k) => { k.balance = b.balance as number; });
+    withKey(ctx, b, (k) => {
+      k.balance = b.balance as number;
+    });
   },
   '/admin/faults': (ctx, b) => {
     if (typeof b.key !== 'string') return adminError(ctx, 400, 'key is required');
     if (b.faults === null || b.faults === undefined) ctx.state.faults.delete(b.key);
-    else if (typeof b.faults === 'object' && !Array.isArray(b.faults)) ctx.state.faults.set(b.key, { ...(b.faults as Faults) });
+    else if (typeof b.faults === 'object' && !Array.isArray(b.faults))
+      ctx.state.faults.set(b.key, { ...(b.faults as Faults) });
     else return adminError(ctx, 400, 'faults must be an object or null');
     sendJson(ctx, 200, { ok: true });
   },
-  '/admin/reset': (ctx) => { ctx.state.reset(); sendJson(ctx, 200, { ok: true }); },
+  '/admin/reset': (ctx) => {
+    ctx.state.reset();
+    sendJson(ctx, 200, { ok: true });
+  },
 };
 
 function withKey(ctx: Ctx, b: Body, change: (k: { revoked?: boolean; balance: number }) => void): void {

@@ -37,10 +37,22 @@ export interface AgentScript {
   errors: string[];
 }
 
-export interface OfferedTool { name: string; input_schema?: unknown }
+export interface OfferedTool {
+  name: string;
+  input_schema?: unknown;
+}
 
-interface Message { role?: unknown; content?: unknown }
-interface Block { type?: unknown; text?: unknown; content?: unknown; is_error?: unknown; tool_use_id?: unknown }
+interface Message {
+  role?: unknown;
+  content?: unknown;
+}
+interface Block {
+  type?: unknown;
+  text?: unknown;
+  content?: unknown;
+  is_error?: unknown;
+  tool_use_id?: unknown;
+}
 
 const DIRECTIVE = /^\s*@(tools-parallel|tool|interleave|edit|run|steps|after-result-say)\b(.*)$/;
 /** Hard cap of `@steps`, so a typo cannot make an endless (and billable) loop. */
@@ -107,7 +119,8 @@ function parseCalls(text: string): ScriptCall[] {
     if (text[i] === '{') {
       const end = objectEnd(text, i);
       const parsed: unknown = JSON.parse(text.slice(i, end));
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('the input must be a JSON object');
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+        throw new Error('the input must be a JSON object');
       input = parsed as Record<string, unknown>;
       i = end;
     }
@@ -149,17 +162,24 @@ function unescape(s: string): string {
 function ownText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return (content as Block[]).filter((b) => b?.type === 'text' && typeof b.text === 'string').map((b) => b.text as string).join('\n');
+  return (content as Block[])
+    .filter((b) => b?.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join('\n');
 }
 
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return (content as Block[]).map((b) => (b?.type === 'text' && typeof b.text === 'string' ? b.text : b?.type === 'image' ? '[image]' : '')).join('\n');
+  return (content as Block[])
+    .map((b) => (b?.type === 'text' && typeof b.text === 'string' ? b.text : b?.type === 'image' ? '[image]' : ''))
+    .join('\n');
 }
 
 function hasToolUse(m: Message): boolean {
-  return m.role === 'assistant' && Array.isArray(m.content) && (m.content as Block[]).some((b) => b?.type === 'tool_use');
+  return (
+    m.role === 'assistant' && Array.isArray(m.content) && (m.content as Block[]).some((b) => b?.type === 'tool_use')
+  );
 }
 
 /** Where the conversation stands: the task (the latest user message with text of its own) and the steps taken since. */
@@ -174,15 +194,22 @@ export interface AgentState {
 export function agentState(messages: Message[]): AgentState | undefined {
   let taskIndex = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i]?.role === 'user' && ownText(messages[i].content).trim() !== '') { taskIndex = i; break; }
+    if (messages[i]?.role === 'user' && ownText(messages[i].content).trim() !== '') {
+      taskIndex = i;
+      break;
+    }
   }
   if (taskIndex < 0) return undefined;
   const stepsDone = messages.slice(taskIndex + 1).filter(hasToolUse).length;
   const last = messages[messages.length - 1];
-  const blocks = last?.role === 'user' && Array.isArray(last.content) ? last.content as Block[] : [];
-  const results = blocks.filter((b) => b?.type === 'tool_result').map((b) => ({
-    id: String(b.tool_use_id ?? ''), text: resultText(b.content), isError: b.is_error === true,
-  }));
+  const blocks = last?.role === 'user' && Array.isArray(last.content) ? (last.content as Block[]) : [];
+  const results = blocks
+    .filter((b) => b?.type === 'tool_result')
+    .map((b) => ({
+      id: String(b.tool_use_id ?? ''),
+      text: resultText(b.content),
+      isError: b.is_error === true,
+    }));
   return { taskIndex, taskText: ownText(messages[taskIndex].content), stepsDone, results };
 }
 
@@ -192,11 +219,19 @@ export function stepsSinceTask(messages: Message[], taskIndex: number): PlanStep
   for (let i = taskIndex + 1; i < messages.length; i++) {
     const m = messages[i];
     if (!hasToolUse(m)) continue;
-    const uses = (m.content as Array<Block & { id?: unknown; name?: unknown; input?: unknown }>).filter((b) => b?.type === 'tool_use');
+    const uses = (m.content as Array<Block & { id?: unknown; name?: unknown; input?: unknown }>).filter(
+      (b) => b?.type === 'tool_use',
+    );
     const next = messages[i + 1];
-    const replies = next?.role === 'user' && Array.isArray(next.content) ? (next.content as Block[]).filter((b) => b?.type === 'tool_result') : [];
+    const replies =
+      next?.role === 'user' && Array.isArray(next.content)
+        ? (next.content as Block[]).filter((b) => b?.type === 'tool_result')
+        : [];
     steps.push({
-      calls: uses.map((u) => ({ name: String(u.name ?? ''), input: u.input && typeof u.input === 'object' ? u.input as Record<string, unknown> : {} })),
+      calls: uses.map((u) => ({
+        name: String(u.name ?? ''),
+        input: u.input && typeof u.input === 'object' ? (u.input as Record<string, unknown>) : {},
+      })),
       results: uses.map((u) => {
         const r = replies.find((b) => b.tool_use_id === u.id);
         return r ? { text: resultText(r.content), isError: r.is_error === true } : undefined;
@@ -207,11 +242,14 @@ export function stepsSinceTask(messages: Message[], taskIndex: number): PlanStep
 }
 
 /** A planned tool_use block with its exact offered name and input. */
-export interface PlannedToolUse { id: string; name: string; input: Record<string, unknown> }
+export interface PlannedToolUse {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
 
 export type AgentTurn =
-  | { kind: 'tools'; text: string; calls: PlannedToolUse[]; interleave: boolean }
-  | { kind: 'final'; text: string };
+  { kind: 'tools'; text: string; calls: PlannedToolUse[]; interleave: boolean } | { kind: 'final'; text: string };
 
 const EDIT_NAMES = ['propose_edit', 'edit_file', 'str_replace', 'replace_in_file', 'apply_edit'];
 const RUN_NAMES = ['run_command', 'run_in_terminal', 'execute_command', 'bash', 'shell'];
@@ -234,20 +272,30 @@ function firstProp(p: Record<string, unknown>, names: string[], fallback: string
 }
 
 /** The call with its offered tool's exact name and an input shaped by that tool's schema; or why not. */
-function resolveCall(call: ScriptCall, tools: OfferedTool[]): { name: string; input: Record<string, unknown> } | string {
+function resolveCall(
+  call: ScriptCall,
+  tools: OfferedTool[],
+): { name: string; input: Record<string, unknown> } | string {
   if (call.kind === 'tool') {
     return tools.some((t) => t.name === call.name) ? { name: call.name, input: call.input } : `\`${call.name}\``;
   }
   if (call.kind === 'run') {
     const tool = findTool(tools, RUN_NAMES, /command|terminal|shell|exec/i);
     if (!tool) return 'a command tool (for @run)';
-    return { name: tool.name, input: { [firstProp(props(tool), ['command', 'cmd', 'commandLine'], 'command')]: call.command } };
+    return {
+      name: tool.name,
+      input: { [firstProp(props(tool), ['command', 'cmd', 'commandLine'], 'command')]: call.command },
+    };
   }
   const tool = findTool(tools, EDIT_NAMES, /edit|replace/i);
   if (!tool) return 'an edit tool (for @edit)';
   const p = props(tool);
   const pathKey = firstProp(p, ['path', 'file', 'filePath', 'file_path'], 'path');
-  if (p.edits?.type === 'array') return { name: tool.name, input: { [pathKey]: call.path, edits: [{ search: call.search, replace: call.replace }] } };
+  if (p.edits?.type === 'array')
+    return {
+      name: tool.name,
+      input: { [pathKey]: call.path, edits: [{ search: call.search, replace: call.replace }] },
+    };
   const searchKey = firstProp(p, ['search', 'old_string', 'old_str', 'oldText', 'find'], 'search');
   const replaceKey = firstProp(p, ['replace', 'new_string', 'new_str', 'newText', 'replacement'], 'replace');
   return { name: tool.name, input: { [pathKey]: call.path, [searchKey]: call.search, [replaceKey]: call.replace } };
@@ -255,7 +303,9 @@ function resolveCall(call: ScriptCall, tools: OfferedTool[]): { name: string; in
 
 /** A stable tool_use id: the same conversation gives the same ids, different steps and turns different ones. */
 function toolUseId(state: AgentState, step: number, index: number): string {
-  const h = createHash('sha256').update(`${state.taskIndex}\u0000${state.taskText}\u0000${step}\u0000${index}`).digest('hex');
+  const h = createHash('sha256')
+    .update(`${state.taskIndex}\u0000${state.taskText}\u0000${step}\u0000${index}`)
+    .digest('hex');
   return `toolu_emu_${h.slice(0, 24)}`;
 }
 
@@ -267,7 +317,9 @@ const firstLine = (text: string): string => {
 /** What the agent says about the results it just got. */
 function summary(results: AgentState['results']): string {
   if (results.length === 0) return '';
-  return results.map((r, i) => `Result ${i + 1}${r.isError ? ' (error)' : ''}: ${firstLine(r.text) || '(empty)'}`).join('\n');
+  return results
+    .map((r, i) => `Result ${i + 1}${r.isError ? ' (error)' : ''}: ${firstLine(r.text) || '(empty)'}`)
+    .join('\n');
 }
 
 /**
@@ -281,14 +333,29 @@ export function planAgentTurn(messages: Message[], tools: OfferedTool[], always:
   if (!directives && always && tools.length > 0) {
     const turn = planNaturalTurn(state.taskText, stepsSinceTask(messages, state.taskIndex), tools);
     if (turn.kind === 'final') return turn;
-    return { kind: 'tools', text: turn.text, interleave: false, calls: turn.calls.map((c, i) => ({ id: toolUseId(state, state.stepsDone, i), ...c })) };
+    return {
+      kind: 'tools',
+      text: turn.text,
+      interleave: false,
+      calls: turn.calls.map((c, i) => ({ id: toolUseId(state, state.stepsDone, i), ...c })),
+    };
   }
   if (!directives && !(always && state.results.length > 0)) return undefined;
   const script = parseAgentScript(state.taskText);
   const heard = summary(state.results);
   // `@steps N` alone: every step calls the first offered tool with an input made from its schema.
-  const steps = script.steps.length > 0 || tools.length === 0 ? script.steps
-    : [[{ kind: 'tool', name: tools[0].name, input: toolInput(tools[0].input_schema, 'emulated') } satisfies ScriptCall]];
+  const steps =
+    script.steps.length > 0 || tools.length === 0
+      ? script.steps
+      : [
+          [
+            {
+              kind: 'tool',
+              name: tools[0].name,
+              input: toolInput(tools[0].input_schema, 'emulated'),
+            } satisfies ScriptCall,
+          ],
+        ];
   if (state.stepsDone < script.total && steps.length > 0) {
     const step = steps[state.stepsDone % steps.length];
     const calls: PlannedToolUse[] = [];
@@ -300,10 +367,17 @@ export function planAgentTurn(messages: Message[], tools: OfferedTool[], always:
     });
     if (missing.length > 0) {
       const offered = tools.length > 0 ? tools.map((t) => `\`${t.name}\``).join(', ') : 'none';
-      return { kind: 'final', text: [heard, `I cannot continue: this request offers no tool ${missing.join(', ')} (offered: ${offered}).`].filter(Boolean).join('\n\n') };
+      return {
+        kind: 'final',
+        text: [heard, `I cannot continue: this request offers no tool ${missing.join(', ')} (offered: ${offered}).`]
+          .filter(Boolean)
+          .join('\n\n'),
+      };
     }
     const names = calls.map((c) => `\`${c.name}\``).join(', ');
-    const text = [heard, `Step ${state.stepsDone + 1} of ${script.total}: calling ${names}.`].filter(Boolean).join('\n\n');
+    const text = [heard, `Step ${state.stepsDone + 1} of ${script.total}: calling ${names}.`]
+      .filter(Boolean)
+      .join('\n\n');
     return { kind: 'tools', text, calls, interleave: script.interleave && calls.length > 1 };
   }
   const parts = [

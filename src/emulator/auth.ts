@@ -59,7 +59,12 @@ export function checkGroup(ctx: Ctx): boolean {
   if (ctx.route.startsWith('images.')) {
     sendFlat(ctx, 403, 'IMAGE_NOT_ENABLED', `image generation is not enabled for this group ('${groupName}').`);
   } else {
-    sendFlat(ctx, 403, 'ACCESS_DENIED', `The route ${ctx.req.method} ${ctx.url.pathname} is not enabled for this group ('${groupName}').`);
+    sendFlat(
+      ctx,
+      403,
+      'ACCESS_DENIED',
+      `The route ${ctx.req.method} ${ctx.url.pathname} is not enabled for this group ('${groupName}').`,
+    );
   }
   return false;
 }

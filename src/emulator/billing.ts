@@ -2,7 +2,14 @@
 
 import type { Prices } from './types';
 
-export interface ImageCharge { width: number; height: number; n: number; quality?: string; references: number; edit: boolean }
+export interface ImageCharge {
+  width: number;
+  height: number;
+  n: number;
+  quality?: string;
+  references: number;
+  edit: boolean;
+}
 
 /** One image costs `image` per started megapixel (at least 1) times the quality factor; edits add the rest. */
 export function imagePrice(p: Prices, c: ImageCharge): number {
@@ -17,7 +24,12 @@ export const CACHE_WRITE_FACTOR = 1.25;
 export const CACHE_READ_FACTOR = 0.1;
 
 /** Input tokens weighted by what they cost: uncached input at full price, cache writes and reads at their factors. */
-export function inputCostTokens(u: { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number }): number {
-  const weighted = u.input_tokens + CACHE_WRITE_FACTOR * u.cache_creation_input_tokens + CACHE_READ_FACTOR * u.cache_read_input_tokens;
+export function inputCostTokens(u: {
+  input_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}): number {
+  const weighted =
+    u.input_tokens + CACHE_WRITE_FACTOR * u.cache_creation_input_tokens + CACHE_READ_FACTOR * u.cache_read_input_tokens;
   return Math.round(weighted * 100) / 100;
 }

@@ -4,7 +4,11 @@ import { dialectByName } from './dialects';
 import type { EmulatorConfig, GroupConfig } from './types';
 
 const ALL_ROUTES: GroupConfig['routes'] = [
-  'messages', 'images.generations', 'images.edits', 'images.generations.async', 'images.edits.async',
+  'messages',
+  'images.generations',
+  'images.edits',
+  'images.generations.async',
+  'images.edits.async',
 ];
 
 /** A fresh copy of the default configuration. */
@@ -16,8 +20,13 @@ export function defaultConfig(): EmulatorConfig {
       { key: 'mg-low-balance-0003', name: 'low-balance', group: 'default', balance: 0.0001 },
       { key: 'mg-revoked-0004', name: 'revoked', group: 'default', balance: 100, revoked: true },
       { key: 'mg-alt-key-0005', name: 'alt', group: 'alt', balance: 100 },
-      { key: 'mg-rate-limited-0006', name: 'rate-limited', group: 'default', balance: 100,
-        rateLimit: { requests: 2, windowMs: 60_000 } },
+      {
+        key: 'mg-rate-limited-0006',
+        name: 'rate-limited',
+        group: 'default',
+        balance: 100,
+        rateLimit: { requests: 2, windowMs: 60_000 },
+      },
       { key: 'mg-disabled-group-0007', name: 'disabled-group', group: 'disabled', balance: 100 },
       // Its own group, so the default group's model list stays as every client test knows it.
       { key: 'mg-agent-key-0008', name: 'agent', group: 'agent', balance: 100 },
@@ -63,7 +72,9 @@ export function defaultConfig(): EmulatorConfig {
       edit: 0.02,
     },
     messages: {
-      versionHeader: 'anthropic-version', acceptedVersions: ['2023-06-01', '2023-01-01'], tokensPerSecond: 400,
+      versionHeader: 'anthropic-version',
+      acceptedVersions: ['2023-06-01', '2023-01-01'],
+      tokensPerSecond: 400,
       // cache_control accounting: prefixes under minTokens are not cached; entries live ttlMs after their last use.
       promptCache: { minTokens: 1024, ttlMs: 300_000 },
     },

@@ -6,9 +6,19 @@ import { sendJson, sendText, type Ctx } from './http';
 /** Messages-style error type for a status, as the upstream API names them. */
 export function messagesErrorType(status: number): string {
   const types: Record<number, string> = {
-    400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error',
-    404: 'not_found_error', 405: 'invalid_request_error', 413: 'request_too_large', 429: 'rate_limit_error',
-    500: 'api_error', 502: 'api_error', 503: 'overloaded_error', 504: 'timeout_error', 529: 'overloaded_error',
+    400: 'invalid_request_error',
+    401: 'authentication_error',
+    402: 'billing_error',
+    403: 'permission_error',
+    404: 'not_found_error',
+    405: 'invalid_request_error',
+    413: 'request_too_large',
+    429: 'rate_limit_error',
+    500: 'api_error',
+    502: 'api_error',
+    503: 'overloaded_error',
+    504: 'timeout_error',
+    529: 'overloaded_error',
   };
   return types[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
 }
@@ -24,12 +34,28 @@ function openAiType(status: number): string {
  * Sends an error in the route's style: Messages style on /v1/messages, OpenAI style on image routes.
  * `code` goes into the OpenAI body (Messages style has no code).
  */
-export function sendError(ctx: Ctx, status: number, message: string, code?: string, headers: Record<string, string> = {}): void {
+export function sendError(
+  ctx: Ctx,
+  status: number,
+  message: string,
+  code?: string,
+  headers: Record<string, string> = {},
+): void {
   if (viaDialect(ctx, { status, message, code, headers, source: 'gateway' })) return;
   if (ctx.style === 'messages') {
-    sendJson(ctx, status, { type: 'error', error: { type: messagesErrorType(status), message }, request_id: ctx.requestId }, headers);
+    sendJson(
+      ctx,
+      status,
+      { type: 'error', error: { type: messagesErrorType(status), message }, request_id: ctx.requestId },
+      headers,
+    );
   } else {
-    sendJson(ctx, status, { error: { message, type: openAiType(status), param: null, code: code ?? null }, request_id: ctx.requestId }, headers);
+    sendJson(
+      ctx,
+      status,
+      { error: { message, type: openAiType(status), param: null, code: code ?? null }, request_id: ctx.requestId },
+      headers,
+    );
   }
 }
 
@@ -47,12 +73,21 @@ export function sendHtmlError(ctx: Ctx, status: number, headers: Record<string, 
 
 /** 429 with both Retry-After (seconds) and retry-after-ms. */
 export function sendRateLimited(ctx: Ctx, waitMs: number, message: string): void {
-  const headers = { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))), 'retry-after-ms': String(Math.ceil(waitMs)) };
+  const headers = {
+    'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))),
+    'retry-after-ms': String(Math.ceil(waitMs)),
+  };
   sendError(ctx, 429, message, 'rate_limit_exceeded', headers);
 }
 
 /** An error of the provider behind the gateway (status faults): dialects forward or remap it their way. */
-export function sendUpstreamError(ctx: Ctx, status: number, message: string, code: string, headers: Record<string, string> = {}): void {
+export function sendUpstreamError(
+  ctx: Ctx,
+  status: number,
+  message: string,
+  code: string,
+  headers: Record<string, string> = {},
+): void {
   if (viaDialect(ctx, { status, message, code, headers, source: 'upstream' })) return;
   sendError(ctx, status, message, code, headers);
 }
@@ -63,7 +98,12 @@ function viaDialect(ctx: Ctx, e: DialectError): boolean {
   if (!reply) return false;
   if (reply.noRequestId && !ctx.res.headersSent) {
     // A proxy's page or a framework's own reply carries no gateway request id.
-    for (const name of ['request-id', 'x-request-id', ...Object.keys(ctx.dialect?.requestIdHeaders?.(ctx.requestId) ?? {})]) ctx.res.removeHeader(name);
+    for (const name of [
+      'request-id',
+      'x-request-id',
+      ...Object.keys(ctx.dialect?.requestIdHeaders?.(ctx.requestId) ?? {}),
+    ])
+      ctx.res.removeHeader(name);
   }
   sendText(ctx, reply.status, reply.body, reply.contentType, reply.headers ?? {});
   return true;

@@ -25,7 +25,11 @@ function consumeCount(ctx: Ctx): void {
   if (!stored || stored.status === undefined || stored.count === undefined) return;
   if (header(ctx.req, FAULT_HEADER)?.includes('"status"')) return; // the header's status wins; the key's stays
   stored.count -= 1;
-  if (stored.count <= 0) { delete stored.status; delete stored.count; delete stored.retryAfter; }
+  if (stored.count <= 0) {
+    delete stored.status;
+    delete stored.count;
+    delete stored.retryAfter;
+  }
 }
 
 /**

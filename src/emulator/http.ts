@@ -48,7 +48,13 @@ export function sendJson(ctx: Ctx, status: number, body: unknown, headers: Recor
   writeOut(ctx, text, true);
 }
 
-export function sendText(ctx: Ctx, status: number, text: string, contentType: string, headers: Record<string, string> = {}): void {
+export function sendText(
+  ctx: Ctx,
+  status: number,
+  text: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+): void {
   if (ctx.res.headersSent || ctx.res.destroyed) return;
   ctx.entry.status = status;
   ctx.res.writeHead(status, { 'content-type': contentType, ...headers });
@@ -83,7 +89,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.on('end', () => { if (size <= limit) resolve(Buffer.concat(chunks)); });
+    req.on('end', () => {
+      if (size <= limit) resolve(Buffer.concat(chunks));
+    });
     req.on('error', reject);
   });
 }

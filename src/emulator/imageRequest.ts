@@ -39,7 +39,12 @@ export async function readImageRequest(ctx: Ctx, edit: boolean): Promise<ImageRe
     }
     return validate(ctx, fields, sources, mask, edit);
   } catch (err) {
-    sendError(ctx, 400, err instanceof Invalid ? err.message : `Malformed multipart body: ${(err as Error).message}`, 'invalid_request');
+    sendError(
+      ctx,
+      400,
+      err instanceof Invalid ? err.message : `Malformed multipart body: ${(err as Error).message}`,
+      'invalid_request',
+    );
     return undefined;
   }
 }
@@ -58,9 +63,17 @@ function fromMultipart(parts: FormPart[]): { fields: Record<string, unknown>; so
 }
 
 function decodeDataUrl(value: unknown, what: string): Buffer {
-  const url = typeof value === 'string' ? value
-    : (value as { image_url?: unknown; url?: unknown } | null)?.image_url ?? (value as { url?: unknown } | null)?.url;
-  const text = typeof url === 'string' ? url : typeof (url as { url?: unknown })?.url === 'string' ? (url as { url: string }).url : undefined;
+  const url =
+    typeof value === 'string'
+      ? value
+      : ((value as { image_url?: unknown; url?: unknown } | null)?.image_url ??
+        (value as { url?: unknown } | null)?.url);
+  const text =
+    typeof url === 'string'
+      ? url
+      : typeof (url as { url?: unknown })?.url === 'string'
+        ? (url as { url: string }).url
+        : undefined;
   if (!text) throw new Invalid(`${what}: expected {image_url: "data:image/png;base64,..."}.`);
   const m = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(text);
   if (!m) throw new Invalid(`${what}: only data: URLs are accepted (the emulator does not fetch remote images).`);
@@ -75,22 +88,42 @@ function fromJsonImages(body: Record<string, unknown>): { sources: Buffer[]; mas
   return { sources, mask };
 }
 
-function validate(ctx: Ctx, f: Record<string, unknown>, sources: Buffer[], mask: Buffer | undefined, edit: boolean): ImageRequest {
+function validate(
+  ctx: Ctx,
+  f: Record<string, unknown>,
+  sources: Buffer[],
+  mask: Buffer | undefined,
+  edit: boolean,
+): ImageRequest {
   const cfg = ctx.state.config;
   if (typeof f.model === 'string') ctx.entry.model = f.model;
-  if (typeof f.prompt !== 'string' || !f.prompt.trim()) throw new Invalid('prompt: Field required (a text describing the image).');
+  if (typeof f.prompt !== 'string' || !f.prompt.trim())
+    throw new Invalid('prompt: Field required (a text describing the image).');
   const { width, height } = parseSize(f.size, cfg.images.defaultSize, cfg.images.minSide, cfg.images.maxSide);
   const n = f.n === undefined ? 1 : f.n;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > cfg.images.maxN) throw new Invalid(`n: must be an integer from 1 to ${cfg.images.maxN}.`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > cfg.images.maxN)
+    throw new Invalid(`n: must be an integer from 1 to ${cfg.images.maxN}.`);
   if (f.quality !== undefined && (typeof f.quality !== 'string' || !(f.quality in cfg.prices.quality))) {
     throw new Invalid(`quality: must be one of ${Object.keys(cfg.prices.quality).join(', ')}.`);
   }
   const format = f.response_format ?? 'b64_json';
   if (format !== 'url' && format !== 'b64_json') throw new Invalid("response_format: must be 'url' or 'b64_json'.");
   if (edit && sources.length === 0) throw new Invalid('image: at least one source image is required for an edit.');
-  sources.forEach((s, i) => { if (!looksLikeImage(s)) throw new Invalid(`image ${i + 1}: not an image (expected PNG, JPEG, GIF or WebP bytes).`); });
+  sources.forEach((s, i) => {
+    if (!looksLikeImage(s)) throw new Invalid(`image ${i + 1}: not an image (expected PNG, JPEG, GIF or WebP bytes).`);
+  });
   if (mask && !looksLikeImage(mask)) throw new Invalid('mask: not an image (expected PNG bytes).');
-  return { model: f.model, prompt: f.prompt, width, height, n, quality: f.quality as string | undefined, responseFormat: format, sources, mask };
+  return {
+    model: f.model,
+    prompt: f.prompt,
+    width,
+    height,
+    n,
+    quality: f.quality as string | undefined,
+    responseFormat: format,
+    sources,
+    mask,
+  };
 }
 
 function parseSize(size: unknown, fallback: string, min: number, max: number): { width: number; height: number } {
@@ -99,6 +132,7 @@ function parseSize(size: unknown, fallback: string, min: number, max: number): {
   if (!m) throw new Invalid(`size: expected <width>x<height>, e.g. ${fallback}.`);
   const width = Number(m[1]);
   const height = Number(m[2]);
-  if (width < min || height < min || width > max || height > max) throw new Invalid(`size: each side must be from ${min} to ${max} pixels.`);
+  if (width < min || height < min || width > max || height > max)
+    throw new Invalid(`size: each side must be from ${min} to ${max} pixels.`);
   return { width, height };
 }

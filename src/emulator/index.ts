@@ -5,6 +5,15 @@ export { startEmulator, DEFAULT_ADMIN_TOKEN } from './server';
 export { defaultConfig, completeConfig, parseConfigText } from './config';
 export { FAULT_HEADER } from './faults';
 export type {
-  Emulator, EmulatorConfig, Faults, GroupConfig, KeyConfig, Prices, Protocol, RequestLogEntry, RouteName,
-  StartOptions, UpstreamModel,
+  Emulator,
+  EmulatorConfig,
+  Faults,
+  GroupConfig,
+  KeyConfig,
+  Prices,
+  Protocol,
+  RequestLogEntry,
+  RouteName,
+  StartOptions,
+  UpstreamModel,
 } from './types';

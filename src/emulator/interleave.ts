@@ -10,10 +10,17 @@ export type StreamEvent = { type: string } & Record<string, unknown>;
 export function interleavedToolEvents(blocks: readonly FinalBlock[], start: number): StreamEvent[] {
   const tools = blocks.map((b, index) => ({ b, index })).filter((t) => t.index >= start && t.b.type === 'tool_use');
   const events: StreamEvent[] = [];
-  const delta = (index: number, piece: string): StreamEvent =>
-    ({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
+  const delta = (index: number, piece: string): StreamEvent => ({
+    type: 'content_block_delta',
+    index,
+    delta: { type: 'input_json_delta', partial_json: piece },
+  });
   tools.forEach(({ b, index }, j) => {
-    events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
+    events.push({
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} },
+    });
     if (b.pieces.length > 0) events.push(delta(index, b.pieces[0]));
     if (j < tools.length - 1) events.push({ type: 'content_block_stop', index });
   });

@@ -1,6 +1,11 @@
 // A minimal multipart/form-data parser (the body is already bounded by maxBodyBytes).
 
-export interface FormPart { name: string; filename?: string; contentType?: string; data: Buffer }
+export interface FormPart {
+  name: string;
+  filename?: string;
+  contentType?: string;
+  data: Buffer;
+}
 
 /** The boundary of a multipart content type, or undefined. */
 export function boundaryOf(contentType: string | undefined): string | undefined {

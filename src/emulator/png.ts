@@ -52,7 +52,8 @@ function encodeScanlines(width: number, height: number, raw: Buffer): Buffer {
 
 /** Width and height from a PNG's IHDR, or undefined when it is not a PNG. */
 export function pngSize(png: Buffer): { width: number; height: number } | undefined {
-  if (png.length < 24 || !png.subarray(0, 8).equals(PNG_SIGNATURE) || png.toString('ascii', 12, 16) !== 'IHDR') return undefined;
+  if (png.length < 24 || !png.subarray(0, 8).equals(PNG_SIGNATURE) || png.toString('ascii', 12, 16) !== 'IHDR')
+    return undefined;
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 

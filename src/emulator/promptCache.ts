@@ -17,12 +17,25 @@ export interface PromptCacheConfig {
 export const DEFAULT_PROMPT_CACHE: PromptCacheConfig = { minTokens: 1024, ttlMs: 5 * 60_000 };
 
 /** One block of the request in prefix order, with its token count and whether it carries a breakpoint. */
-interface Segment { tokens: number; canonical: string; breakpoint: boolean }
+interface Segment {
+  tokens: number;
+  canonical: string;
+  breakpoint: boolean;
+}
 
-interface Block { type?: unknown; text?: unknown; content?: unknown; name?: unknown; input?: unknown; thinking?: unknown; cache_control?: unknown }
+interface Block {
+  type?: unknown;
+  text?: unknown;
+  content?: unknown;
+  name?: unknown;
+  input?: unknown;
+  thinking?: unknown;
+  cache_control?: unknown;
+}
 
-const isBreakpoint = (b: unknown): boolean => (b as Block | null)?.cache_control !== undefined
-  && ((b as Block).cache_control as { type?: unknown } | null)?.type === 'ephemeral';
+const isBreakpoint = (b: unknown): boolean =>
+  (b as Block | null)?.cache_control !== undefined &&
+  ((b as Block).cache_control as { type?: unknown } | null)?.type === 'ephemeral';
 
 /** The block without its cache_control: moving a breakpoint must not change what the prefix is. */
 function canonical(kind: string, b: unknown): string {
@@ -39,7 +52,10 @@ const textBlock = (text: string): Record<string, unknown> => ({ type: 'text', te
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return (content as Block[]).map((b) => (b?.type === 'text' && typeof b.text === 'string' ? b.text : '')).filter(Boolean).join('\n');
+  return (content as Block[])
+    .map((b) => (b?.type === 'text' && typeof b.text === 'string' ? b.text : ''))
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** Tokens of one content block, counted like the rest of the emulator (text as text, tool inputs as JSON). */
@@ -47,18 +63,23 @@ function blockTokens(b: unknown): number {
   if (typeof b === 'string') return countTokens(b);
   const block = b as Block | null;
   switch (block?.type) {
-    case 'text': return typeof block.text === 'string' ? countTokens(block.text) : 0;
-    case 'tool_result': return countTokens(resultText(block.content));
-    case 'tool_use': return countTokens(`${String(block.name ?? '')} ${JSON.stringify(block.input ?? {})}`);
-    case 'thinking': return typeof block.thinking === 'string' ? countTokens(block.thinking) : 0;
-    default: return 0; // images and documents: not counted anywhere in the emulator
+    case 'text':
+      return typeof block.text === 'string' ? countTokens(block.text) : 0;
+    case 'tool_result':
+      return countTokens(resultText(block.content));
+    case 'tool_use':
+      return countTokens(`${String(block.name ?? '')} ${JSON.stringify(block.input ?? {})}`);
+    case 'thinking':
+      return typeof block.thinking === 'string' ? countTokens(block.thinking) : 0;
+    default:
+      return 0; // images and documents: not counted anywhere in the emulator
   }
 }
 
 /** The request as prefix-ordered segments. Each message adds 3 tokens of framing (as the emulator always counted). */
 function segments(body: Record<string, unknown>): Segment[] {
   const out: Segment[] = [];
-  const tools = Array.isArray(body.tools) ? body.tools as unknown[] : [];
+  const tools = Array.isArray(body.tools) ? (body.tools as unknown[]) : [];
   for (const t of tools) {
     const c = canonical('tool', t);
     // A tool definition costs what its JSON (name, description, schema) costs.
@@ -66,15 +87,24 @@ function segments(body: Record<string, unknown>): Segment[] {
   }
   const system = body.system;
   if (typeof system === 'string') {
-    if (system) out.push({ tokens: countTokens(system), canonical: canonical('system', textBlock(system)), breakpoint: false });
+    if (system)
+      out.push({ tokens: countTokens(system), canonical: canonical('system', textBlock(system)), breakpoint: false });
   } else if (Array.isArray(system)) {
-    for (const b of system) out.push({ tokens: blockTokens(b), canonical: canonical('system', b), breakpoint: isBreakpoint(b) });
+    for (const b of system)
+      out.push({ tokens: blockTokens(b), canonical: canonical('system', b), breakpoint: isBreakpoint(b) });
   }
-  const messages = Array.isArray(body.messages) ? body.messages as Array<{ role?: unknown; content?: unknown }> : [];
+  const messages = Array.isArray(body.messages) ? (body.messages as Array<{ role?: unknown; content?: unknown }>) : [];
   for (const m of messages) {
     const kind = `message:${String(m?.role)}`;
-    const blocks = typeof m?.content === 'string' ? [m.content] : Array.isArray(m?.content) ? m.content as unknown[] : [];
-    blocks.forEach((b, i) => out.push({ tokens: blockTokens(b) + (i === 0 ? 3 : 0), canonical: canonical(kind, typeof b === 'string' ? textBlock(b) : b), breakpoint: isBreakpoint(b) }));
+    const blocks =
+      typeof m?.content === 'string' ? [m.content] : Array.isArray(m?.content) ? (m.content as unknown[]) : [];
+    blocks.forEach((b, i) =>
+      out.push({
+        tokens: blockTokens(b) + (i === 0 ? 3 : 0),
+        canonical: canonical(kind, typeof b === 'string' ? textBlock(b) : b),
+        breakpoint: isBreakpoint(b),
+      }),
+    );
     if (blocks.length === 0) out.push({ tokens: 3, canonical: canonical(kind, ''), breakpoint: false });
   }
   return out;
@@ -88,7 +118,10 @@ export interface CacheUsage {
 
 /** Input tokens of a request: tool definitions, system and every message block (at least 1). */
 export function inputTokens(body: Record<string, unknown>): number {
-  return Math.max(1, segments(body).reduce((n, s) => n + s.tokens, 0));
+  return Math.max(
+    1,
+    segments(body).reduce((n, s) => n + s.tokens, 0),
+  );
 }
 
 const MAX_ENTRIES = 50_000;
@@ -110,11 +143,20 @@ export class PromptCache {
    * request has no breakpoint (nothing is cached; the caller keeps its usual count).
    * `owner` identifies the key (the key itself never leaves this map).
    */
-  account(owner: string, model: string, body: Record<string, unknown>, config: PromptCacheConfig, now = Date.now()): CacheUsage | undefined {
+  account(
+    owner: string,
+    model: string,
+    body: Record<string, unknown>,
+    config: PromptCacheConfig,
+    now = Date.now(),
+  ): CacheUsage | undefined {
     const segs = segments(body);
     if (!segs.some((s) => s.breakpoint)) return undefined;
     this.sweep(now);
-    const total = Math.max(1, segs.reduce((n, s) => n + s.tokens, 0));
+    const total = Math.max(
+      1,
+      segs.reduce((n, s) => n + s.tokens, 0),
+    );
     // One running hash over the prefix: the entry of a breakpoint is the hash of everything up to it.
     const hash: Hash = createHash('sha256').update(`${owner}\u0000${model}\u0000`);
     const points: Array<{ id: string; tokens: number }> = [];
@@ -143,7 +185,11 @@ export class PromptCache {
       written = Math.max(written, p.tokens);
     }
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-    return { input_tokens: total - written, cache_creation_input_tokens: written - read, cache_read_input_tokens: read };
+    return {
+      input_tokens: total - written,
+      cache_creation_input_tokens: written - read,
+      cache_read_input_tokens: read,
+    };
   }
 
   private sweep(now: number): void {

@@ -3,9 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { planAgentTurn, type OfferedTool } from './agentScript';
 import { inputTokens } from './promptCache';
-import {
-  parseDirectives, replyOfLength, splitJson, standardReply, thinkingText, tokenize, toolInput,
-} from './text';
+import { parseDirectives, replyOfLength, splitJson, standardReply, thinkingText, tokenize, toolInput } from './text';
 
 export interface FinalBlock {
   type: 'thinking' | 'text' | 'tool_use';
@@ -26,17 +24,23 @@ export interface ReplyPlan {
   interleave?: boolean;
 }
 
-interface MessageLike { role?: unknown; content?: unknown }
+interface MessageLike {
+  role?: unknown;
+  content?: unknown;
+}
 
 /** Text of a message: a string, or the text of its text / tool_result blocks. */
 export function messageText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((b: { type?: string; text?: unknown; content?: unknown }) => {
-    if (b?.type === 'text' && typeof b.text === 'string') return b.text;
-    if (b?.type === 'tool_result') return messageText(b.content);
-    return '';
-  }).filter(Boolean).join('\n');
+  return content
+    .map((b: { type?: string; text?: unknown; content?: unknown }) => {
+      if (b?.type === 'text' && typeof b.text === 'string') return b.text;
+      if (b?.type === 'tool_result') return messageText(b.content);
+      return '';
+    })
+    .filter(Boolean)
+    .join('\n');
 }
 
 function lastUser(messages: MessageLike[]): MessageLike | undefined {
@@ -67,7 +71,10 @@ function applyStopSequences(text: string, stops: unknown): { text: string; hit: 
   for (const s of stops) {
     if (typeof s !== 'string' || !s) continue;
     const at = text.indexOf(s);
-    if (at >= 0 && (cut < 0 || at < cut)) { cut = at; hit = s; }
+    if (at >= 0 && (cut < 0 || at < cut)) {
+      cut = at;
+      hit = s;
+    }
   }
   return cut >= 0 ? { text: text.slice(0, cut), hit } : { text, hit: null };
 }
@@ -95,19 +102,32 @@ export function planReply(body: Record<string, unknown>, model: string, agent = 
   const wantsTool = choice !== 'none' && (d.tool || choice === 'any' || choice === 'tool');
   const tool = wantsTool ? pickTool(body) : undefined;
   const base = standardReply(userText, model, imageCount(body.messages as MessageLike[]));
-  const stopped = applyStopSequences(d.tokens !== undefined ? replyOfLength(base, d.tokens) : base, body.stop_sequences);
+  const stopped = applyStopSequences(
+    d.tokens !== undefined ? replyOfLength(base, d.tokens) : base,
+    body.stop_sequences,
+  );
   const planned: FinalBlock[] = [];
   if (wantsThinking) planned.push({ type: 'thinking', pieces: tokenize(thinkingText(userText)) });
   if (tool) {
     const input = toolInput(tool.input_schema, userText);
     planned.push({ type: 'text', pieces: tokenize(`I will call the tool \`${tool.name}\`.`) });
-    planned.push({ type: 'tool_use', id: `toolu_${randomBytes(12).toString('hex')}`, name: tool.name, input,
-      pieces: splitJson(JSON.stringify(input)) });
+    planned.push({
+      type: 'tool_use',
+      id: `toolu_${randomBytes(12).toString('hex')}`,
+      name: tool.name,
+      input,
+      pieces: splitJson(JSON.stringify(input)),
+    });
   } else {
     planned.push({ type: 'text', pieces: tokenize(stopped.text) });
   }
-  return budget(planned, Number(body.max_tokens), inputTokenCount(body),
-    tool ? 'tool_use' : stopped.hit !== null ? 'stop_sequence' : 'end_turn', tool ? null : stopped.hit);
+  return budget(
+    planned,
+    Number(body.max_tokens),
+    inputTokenCount(body),
+    tool ? 'tool_use' : stopped.hit !== null ? 'stop_sequence' : 'end_turn',
+    tool ? null : stopped.hit,
+  );
 }
 
 function offeredTools(body: Record<string, unknown>): OfferedTool[] {
@@ -123,23 +143,45 @@ function planAgentReply(body: Record<string, unknown>, agent: boolean): ReplyPla
   const turn = planAgentTurn(body.messages as MessageLike[], offeredTools(body), agent);
   if (!turn) return undefined;
   const planned: FinalBlock[] = [];
-  if ((body.thinking as { type?: string } | undefined)?.type === 'enabled') planned.push({ type: 'thinking', pieces: tokenize(thinkingText(turn.text)) });
+  if ((body.thinking as { type?: string } | undefined)?.type === 'enabled')
+    planned.push({ type: 'thinking', pieces: tokenize(thinkingText(turn.text)) });
   planned.push({ type: 'text', pieces: tokenize(turn.text) });
   if (turn.kind === 'tools') {
-    for (const c of turn.calls) planned.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input, pieces: splitJson(JSON.stringify(c.input)) });
+    for (const c of turn.calls)
+      planned.push({
+        type: 'tool_use',
+        id: c.id,
+        name: c.name,
+        input: c.input,
+        pieces: splitJson(JSON.stringify(c.input)),
+      });
   }
-  const plan = budget(planned, Number(body.max_tokens), inputTokenCount(body), turn.kind === 'tools' ? 'tool_use' : 'end_turn', null);
+  const plan = budget(
+    planned,
+    Number(body.max_tokens),
+    inputTokenCount(body),
+    turn.kind === 'tools' ? 'tool_use' : 'end_turn',
+    null,
+  );
   return turn.kind === 'tools' && turn.interleave ? { ...plan, interleave: true } : plan;
 }
 
 /** Applies max_tokens over all blocks; a tool call that does not fit is dropped whole (no broken JSON). */
-function budget(blocks: FinalBlock[], maxTokens: number, inputTokens: number,
-  natural: ReplyPlan['stopReason'], stopSequence: string | null): ReplyPlan {
+function budget(
+  blocks: FinalBlock[],
+  maxTokens: number,
+  inputTokens: number,
+  natural: ReplyPlan['stopReason'],
+  stopSequence: string | null,
+): ReplyPlan {
   let left = maxTokens;
   const out: FinalBlock[] = [];
   let cut = false;
   for (const b of blocks) {
-    if (left <= 0 || (b.type === 'tool_use' && b.pieces.length > left)) { cut = true; break; }
+    if (left <= 0 || (b.type === 'tool_use' && b.pieces.length > left)) {
+      cut = true;
+      break;
+    }
     const pieces = b.pieces.slice(0, left);
     if (pieces.length < b.pieces.length) cut = true;
     out.push({ ...b, pieces });

@@ -18,16 +18,75 @@ export interface RouteDef {
   handler: (ctx: Ctx) => Promise<void> | void;
 }
 
-const exact = (p: string) => (path: string): boolean => path === p;
+const exact =
+  (p: string) =>
+  (path: string): boolean =>
+    path === p;
 
 export const ROUTES: RouteDef[] = [
-  { method: 'POST', match: exact('/v1/messages'), route: 'messages', auth: 'x-api-key', style: 'messages', billable: true, handler: handleMessages },
-  { method: 'GET', match: exact('/v1/models'), route: 'models', auth: 'either', style: 'openai', billable: false, handler: handleModels },
-  { method: 'POST', match: exact('/v1/images/generations'), route: 'images.generations', auth: 'bearer', style: 'openai', billable: true, handler: (c) => handleImageGeneration(c, false) },
-  { method: 'POST', match: exact('/v1/images/edits'), route: 'images.edits', auth: 'bearer', style: 'openai', billable: true, handler: (c) => handleImageEdit(c, false) },
-  { method: 'POST', match: exact('/v1/images/generations/async'), route: 'images.generations.async', auth: 'bearer', style: 'openai', billable: true, handler: (c) => handleImageGeneration(c, true) },
-  { method: 'POST', match: exact('/v1/images/edits/async'), route: 'images.edits.async', auth: 'bearer', style: 'openai', billable: true, handler: (c) => handleImageEdit(c, true) },
-  { method: 'GET', match: (p) => /^\/v1\/images\/tasks\/[^/]+$/.test(p), route: 'images.tasks', auth: 'bearer', style: 'openai', billable: false, handler: handleTaskRead },
+  {
+    method: 'POST',
+    match: exact('/v1/messages'),
+    route: 'messages',
+    auth: 'x-api-key',
+    style: 'messages',
+    billable: true,
+    handler: handleMessages,
+  },
+  {
+    method: 'GET',
+    match: exact('/v1/models'),
+    route: 'models',
+    auth: 'either',
+    style: 'openai',
+    billable: false,
+    handler: handleModels,
+  },
+  {
+    method: 'POST',
+    match: exact('/v1/images/generations'),
+    route: 'images.generations',
+    auth: 'bearer',
+    style: 'openai',
+    billable: true,
+    handler: (c) => handleImageGeneration(c, false),
+  },
+  {
+    method: 'POST',
+    match: exact('/v1/images/edits'),
+    route: 'images.edits',
+    auth: 'bearer',
+    style: 'openai',
+    billable: true,
+    handler: (c) => handleImageEdit(c, false),
+  },
+  {
+    method: 'POST',
+    match: exact('/v1/images/generations/async'),
+    route: 'images.generations.async',
+    auth: 'bearer',
+    style: 'openai',
+    billable: true,
+    handler: (c) => handleImageGeneration(c, true),
+  },
+  {
+    method: 'POST',
+    match: exact('/v1/images/edits/async'),
+    route: 'images.edits.async',
+    auth: 'bearer',
+    style: 'openai',
+    billable: true,
+    handler: (c) => handleImageEdit(c, true),
+  },
+  {
+    method: 'GET',
+    match: (p) => /^\/v1\/images\/tasks\/[^/]+$/.test(p),
+    route: 'images.tasks',
+    auth: 'bearer',
+    style: 'openai',
+    billable: false,
+    handler: handleTaskRead,
+  },
 ];
 
 /** The route for a path, and whether the method matches (a known path with the wrong method is a 405). */

@@ -38,14 +38,20 @@ export async function startEmulator(opts: StartOptions = {}): Promise<Emulator> 
   const host = opts.host ?? '127.0.0.1';
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
-    url, port, adminToken,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    url,
+    port,
+    adminToken,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
     requests: () => state.log.map((e) => ({ ...e })),
     billableCount: (route?: string) => billable(state, route),
-    setFaults: (key: string, f: Faults | null) => { if (f) state.faults.set(key, { ...f }); else state.faults.delete(key); },
+    setFaults: (key: string, f: Faults | null) => {
+      if (f) state.faults.set(key, { ...f });
+      else state.faults.delete(key);
+    },
     reset: () => state.reset(),
     balance: (key: string) => state.keys.get(key)?.balance,
   };
@@ -65,14 +71,27 @@ function newCtx(state: EmulatorState, req: IncomingMessage, res: ServerResponse,
     origin = 'http://localhost'; // a Host header that is not a host: still answer (404), never crash
     url = new URL((req.url ?? '/').replace(/[^\x21-\x7e]/g, ''), origin);
   }
-  const entry: RequestLogEntry = { id: requestId, time: new Date().toISOString(), method: req.method ?? 'GET',
-    path: url.pathname, route: 'unknown', status: 0, billable: false, durationMs: 0 };
+  const entry: RequestLogEntry = {
+    id: requestId,
+    time: new Date().toISOString(),
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    route: 'unknown',
+    status: 0,
+    billable: false,
+    durationMs: 0,
+  };
   const style: ErrorStyle = url.pathname.includes('messages') ? 'messages' : 'openai';
   return { req, res, requestId, url, route: 'unknown', entry, state, style, faults: {}, origin };
 }
 
-async function handle(state: EmulatorState, adminToken: string, log: StartOptions['log'],
-  req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  state: EmulatorState,
+  adminToken: string,
+  log: StartOptions['log'],
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const requestId = newId('req_emu_');
   res.setHeader('request-id', requestId);
   res.setHeader('x-request-id', requestId);
@@ -89,7 +108,8 @@ async function handle(state: EmulatorState, adminToken: string, log: StartOption
   if (!useDialect(ctx)) return;
   const apiPath = stripBasePath(state.config.basePath, ctx.url.pathname);
   if (apiPath !== undefined) ctx.url.pathname = apiPath;
-  const { def, wrongMethod } = apiPath === undefined ? { def: undefined, wrongMethod: false } : findRoute(ctx.entry.method, apiPath);
+  const { def, wrongMethod } =
+    apiPath === undefined ? { def: undefined, wrongMethod: false } : findRoute(ctx.entry.method, apiPath);
   // A gateway of this dialect has no such route at all (a router without a model list).
   if (!def || ctx.dialect?.missingRoutes?.has(def.route)) {
     notFound(ctx, wrongMethod);
@@ -138,7 +158,9 @@ function trackEntry(ctx: Ctx, log: StartOptions['log']): void {
     e.status = ctx.res.headersSent ? ctx.res.statusCode : 0;
     e.durationMs = Date.now() - started;
     if (!ctx.res.writableFinished && !ctx.serverDropped) e.aborted = true;
-    log?.(`${e.method} ${e.path} ${e.status}${e.aborted ? ' aborted' : ''} ${e.id} key=${e.keyName ?? '-'} model=${e.model ?? '-'} ${e.durationMs}ms`);
+    log?.(
+      `${e.method} ${e.path} ${e.status}${e.aborted ? ' aborted' : ''} ${e.id} key=${e.keyName ?? '-'} model=${e.model ?? '-'} ${e.durationMs}ms`,
+    );
   });
 }
 
@@ -150,8 +172,15 @@ function notFound(ctx: Ctx, wrongMethod: boolean): void {
     sendError(ctx, 405, `Method ${ctx.entry.method} is not allowed on ${path}.`, 'method_not_allowed');
     return;
   }
-  const doubled = path.includes('/v1/v1/') ? ' The path has /v1 twice: the base URL must not end in /v1 for Messages clients.' : '';
-  sendError(ctx, 404, `Not found: ${ctx.entry.method} ${path}.${doubled} Check the base URL: Messages clients use the site root (${root}); OpenAI-style clients use ${root}/v1. Routes: /v1/messages, /v1/models, /v1/images/generations[/async], /v1/images/edits[/async], /v1/images/tasks/<id>.`, 'not_found');
+  const doubled = path.includes('/v1/v1/')
+    ? ' The path has /v1 twice: the base URL must not end in /v1 for Messages clients.'
+    : '';
+  sendError(
+    ctx,
+    404,
+    `Not found: ${ctx.entry.method} ${path}.${doubled} Check the base URL: Messages clients use the site root (${root}); OpenAI-style clients use ${root}/v1. Routes: /v1/messages, /v1/models, /v1/images/generations[/async], /v1/images/edits[/async], /v1/images/tasks/<id>.`,
+    'not_found',
+  );
 }
 
 async function serveRoute(ctx: Ctx, def: RouteDef): Promise<void> {
@@ -174,7 +203,11 @@ async function serveRoute(ctx: Ctx, def: RouteDef): Promise<void> {
   if (!checkGroup(ctx)) return;
   const wait = ctx.state.takeRateSlot(key, Date.now());
   if (wait > 0) {
-    sendRateLimited(ctx, wait, `Rate limit exceeded for this key: at most ${key.rateLimit!.requests} requests per ${key.rateLimit!.windowMs / 1000} s.`);
+    sendRateLimited(
+      ctx,
+      wait,
+      `Rate limit exceeded for this key: at most ${key.rateLimit!.requests} requests per ${key.rateLimit!.windowMs / 1000} s.`,
+    );
     return;
   }
   await def.handler(ctx);

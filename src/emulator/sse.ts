@@ -15,7 +15,9 @@ export class SseWriter {
       connection: 'keep-alive',
     });
     ctx.res.flushHeaders();
-    ctx.res.on('close', () => { this.done = true; });
+    ctx.res.on('close', () => {
+      this.done = true;
+    });
     for (const frame of ctx.dialect?.sse.leadingFrames ?? []) writeOut(ctx, frame);
   }
 
@@ -45,11 +47,14 @@ export class SseWriter {
 
   private write(event: string, data: Record<string, unknown>): void {
     const habits = this.ctx.dialect?.sse ?? {};
-    const bare = (this.ctx.faults.noEventLines && (event === 'ping' || event === 'error'))
-      || habits.bareEvents === 'all' || (habits.bareEvents instanceof Set && habits.bareEvents.has(event));
+    const bare =
+      (this.ctx.faults.noEventLines && (event === 'ping' || event === 'error')) ||
+      habits.bareEvents === 'all' ||
+      (habits.bareEvents instanceof Set && habits.bareEvents.has(event));
     let frame = `${bare ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`;
     // Comment keep-alives are not events: they never count towards the drop/error faults.
-    if (habits.commentPing && (this.sent + 1) % habits.commentPing.every === 0) frame += `${habits.commentPing.text}\n\n`;
+    if (habits.commentPing && (this.sent + 1) % habits.commentPing.every === 0)
+      frame += `${habits.commentPing.text}\n\n`;
     writeOut(this.ctx, frame);
     this.sent++;
     this.ctx.entry.events = this.sent;

@@ -4,7 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { PromptCache } from './promptCache';
 import type { EmulatorConfig, Faults, KeyConfig, RequestLogEntry, RouteName } from './types';
 
-export interface ImageItem { png: Buffer; revisedPrompt: string }
+export interface ImageItem {
+  png: Buffer;
+  revisedPrompt: string;
+}
 
 export interface Task {
   id: string;
@@ -69,13 +72,23 @@ export class EmulatorState {
   }
 
   /** Adds a key at run time (admin API); generates the secret when none is given. */
-  addKey(input: { group: string; name?: string; balance?: number; key?: string;
-    rateLimit?: KeyConfig['rateLimit'] }): KeyConfig {
+  addKey(input: {
+    group: string;
+    name?: string;
+    balance?: number;
+    key?: string;
+    rateLimit?: KeyConfig['rateLimit'];
+  }): KeyConfig {
     if (!this.config.groups[input.group]) throw new Error(`unknown group '${input.group}'`);
     const key = input.key ?? `mg-${randomBytes(12).toString('hex')}`;
     if (this.keys.has(key)) throw new Error('key already exists');
-    const record: KeyConfig = { key, name: input.name ?? `key-${this.keys.size + 1}`, group: input.group,
-      balance: input.balance ?? 100, rateLimit: input.rateLimit };
+    const record: KeyConfig = {
+      key,
+      name: input.name ?? `key-${this.keys.size + 1}`,
+      group: input.group,
+      balance: input.balance ?? 100,
+      rateLimit: input.rateLimit,
+    };
     this.keys.set(key, record);
     return record;
   }
@@ -97,7 +110,11 @@ export class EmulatorState {
 
 /** Canonical route name for billableCount(): accepts 'messages', '/v1/messages' and 'POST /v1/messages'. */
 export function routeAlias(route: string): string {
-  const trimmed = route.trim().replace(/^(GET|POST)\s+/i, '').replace(/^\/?v1\//, '').replace(/^\//, '');
+  const trimmed = route
+    .trim()
+    .replace(/^(GET|POST)\s+/i, '')
+    .replace(/^\/?v1\//, '')
+    .replace(/^\//, '');
   return trimmed.replace(/\//g, '.');
 }
 

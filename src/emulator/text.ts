@@ -68,7 +68,10 @@ export function replyOfLength(base: string, count: number): string {
 }
 
 export function thinkingText(userText: string): string {
-  const head = userText.replace(/\[\[[^\]]*\]\]/g, '').trim().slice(0, 60);
+  const head = userText
+    .replace(/\[\[[^\]]*\]\]/g, '')
+    .trim()
+    .slice(0, 60);
   return `Let me think about "${head}". The emulator thinks deterministically, step by step: first read, then answer.`;
 }
 
@@ -81,7 +84,12 @@ export function toolInput(schema: unknown, userText: string): Record<string, unk
     else if (prop?.type === 'boolean') input[name] = true;
     else if (prop?.type === 'array') input[name] = ['emulated'];
     else if (prop?.type === 'object') input[name] = {};
-    else input[name] = userText.replace(/\[\[[^\]]*\]\]/g, '').trim().slice(0, 40) || 'emulated';
+    else
+      input[name] =
+        userText
+          .replace(/\[\[[^\]]*\]\]/g, '')
+          .trim()
+          .slice(0, 40) || 'emulated';
   }
   return input;
 }

@@ -7,7 +7,8 @@ import { english, type Localizer } from '../shared/l10n';
 import type { GatewayError } from './errors';
 import { isGatewayError } from './errors';
 
-export type AdviceAction = 'replaceKey' | 'checkConnection' | 'openBaseUrlSetting' | 'retry' | 'refreshModels' | 'openConsoleAdvice' | 'showLog';
+export type AdviceAction =
+  'replaceKey' | 'checkConnection' | 'openBaseUrlSetting' | 'retry' | 'refreshModels' | 'openConsoleAdvice' | 'showLog';
 export type AdviceSurface = 'chat' | 'image' | 'models' | 'connection';
 
 export interface AdviceContext {
@@ -35,12 +36,17 @@ export function adviseOnError(error: unknown, context: AdviceContext): Advice {
   }
   // A cut stream and an unusable tool input are explained by what happened, whatever the socket or
   // parser called it: the gateway was reached and answered (HTTP 200).
-  const adviser = error.kind === 'aborted' ? ADVISERS.aborted
-    : error.cut ? adviseCut
-      : error.toolInputProblems?.length && error.kind === 'protocol' ? adviseToolInput
-        : ADVISERS[error.kind] ?? adviseProtocol;
+  const adviser =
+    error.kind === 'aborted'
+      ? ADVISERS.aborted
+      : error.cut
+        ? adviseCut
+        : error.toolInputProblems?.length && error.kind === 'protocol'
+          ? adviseToolInput
+          : (ADVISERS[error.kind] ?? adviseProtocol);
   const advice = adviser(error, context, l10n);
-  if (error.requestId && error.kind !== 'aborted') advice.detail = `${advice.detail} ${l10n.t('Request ID: {0}.', error.requestId)}`.trim();
+  if (error.requestId && error.kind !== 'aborted')
+    advice.detail = `${advice.detail} ${l10n.t('Request ID: {0}.', error.requestId)}`.trim();
   return advice;
 }
 
@@ -64,15 +70,26 @@ function said(e: GatewayError, l10n: Localizer): string {
   const page = /^HTML error page( from ([^:]+))?: ([\s\S]*)$/.exec(e.serverMessage);
   if (page) {
     const text = page[3].replace(/[.\s]+$/, '');
-    return ` ${page[2]
-      ? l10n.t('The answer was an HTML error page from {0} ("{1}"): a proxy or CDN in front of the gateway answered, not the gateway\'s API.', page[2], text)
-      : l10n.t('The answer was an HTML error page ("{0}"): a proxy or CDN in front of the gateway answered, not the gateway\'s API.', text)}`;
+    return ` ${
+      page[2]
+        ? l10n.t(
+            'The answer was an HTML error page from {0} ("{1}"): a proxy or CDN in front of the gateway answered, not the gateway\'s API.',
+            page[2],
+            text,
+          )
+        : l10n.t(
+            'The answer was an HTML error page ("{0}"): a proxy or CDN in front of the gateway answered, not the gateway\'s API.',
+            text,
+          )
+    }`;
   }
   return ` ${l10n.t('The gateway said: "{0}".', e.serverMessage.replace(/[.\s]+$/, ''))}`;
 }
 
 function upstreamNote(l10n: Localizer): string {
-  return l10n.t('The gateway accepted your key; the error came from the provider behind the gateway and was only passed on.');
+  return l10n.t(
+    'The gateway accepted your key; the error came from the provider behind the gateway and was only passed on.',
+  );
 }
 
 function adviseAuth(e: GatewayError, _c: AdviceContext, l10n: Localizer): Advice {
@@ -83,12 +100,16 @@ function adviseAuth(e: GatewayError, _c: AdviceContext, l10n: Localizer): Advice
       actions: ['refreshModels', 'retry', 'showLog'],
     };
   }
-  const support = l10n.t('Never paste the key into a support request: Support only needs the timestamp, route, model, HTTP status and request ID (Copy Support Info).');
+  const support = l10n.t(
+    'Never paste the key into a support request: Support only needs the timestamp, route, model, HTTP status and request ID (Copy Support Info).',
+  );
   return {
     title: l10n.t('The gateway rejected the API key (401).'),
-    detail: `${e.serverCode
-      ? l10n.t('The key is incomplete, revoked or wrong ({0}).', e.serverCode)
-      : l10n.t('The key is incomplete, revoked or wrong.')} ${l10n.t('Create a dedicated key for this device in your gateway console and replace it here.')} ${support}`,
+    detail: `${
+      e.serverCode
+        ? l10n.t('The key is incomplete, revoked or wrong ({0}).', e.serverCode)
+        : l10n.t('The key is incomplete, revoked or wrong.')
+    } ${l10n.t('Create a dedicated key for this device in your gateway console and replace it here.')} ${support}`,
     actions: ['replaceKey', 'checkConnection'],
   };
 }
@@ -100,7 +121,8 @@ export function forbiddenCause(e: Pick<GatewayError, 'status' | 'serverCode' | '
   const text = `${e.serverCode ?? ''} ${e.serverMessage ?? ''}`.toLowerCase();
   if (e.status === 402 || /balance|quota|billing|credit|insufficient|payment|余额/.test(text)) return 'balance';
   if (/expired/.test(text)) return 'expired';
-  if (/not enabled|route|endpoint|image generation|permission to (use|call) (this|the) (api|route)/.test(text)) return 'route';
+  if (/not enabled|route|endpoint|image generation|permission to (use|call) (this|the) (api|route)/.test(text))
+    return 'route';
   if (/model/.test(text)) return 'model';
   if (/group/.test(text)) return 'group';
   return undefined;
@@ -108,11 +130,45 @@ export function forbiddenCause(e: Pick<GatewayError, 'status' | 'serverCode' | '
 
 function adviseForbidden(e: GatewayError, c: AdviceContext, l10n: Localizer): Advice {
   const causes: Record<Exclude<ForbiddenCause, undefined>, () => Advice> = {
-    balance: () => ({ title: l10n.t('Not enough balance for this call (403).'), detail: l10n.t('Your gateway balance does not allow this call. Top up or check your plan in the gateway console, then retry.'), actions: ['openConsoleAdvice', 'retry'] }),
-    route: () => ({ title: c.surface === 'image' ? l10n.t('Image generation is not enabled for your key (403).') : l10n.t('Your key may not call this route (403).'), detail: l10n.t('Your key group has no permission for {0}. Ask the gateway admin to enable it for your group, or use a key of a group that has it.', e.route), actions: ['openConsoleAdvice', 'checkConnection'] }),
-    model: () => ({ title: e.model ? l10n.t('The model "{0}" is not available to your key (403).', e.model) : l10n.t('The model is not available to your key (403).'), detail: l10n.t('Only models returned by GET /v1/models for this key are callable. Refresh the model list and pick one of them.'), actions: ['refreshModels', 'openConsoleAdvice'] }),
-    group: () => ({ title: l10n.t('Your key group does not allow this call (403).'), detail: l10n.t('The key group may be disabled or may not include this model or route. Check the key group in your gateway console.'), actions: ['openConsoleAdvice', 'checkConnection'] }),
-    expired: () => ({ title: l10n.t('The API key has expired (403).'), detail: l10n.t('Create a new key in your gateway console and replace it here.'), actions: ['replaceKey', 'openConsoleAdvice'] }),
+    balance: () => ({
+      title: l10n.t('Not enough balance for this call (403).'),
+      detail: l10n.t(
+        'Your gateway balance does not allow this call. Top up or check your plan in the gateway console, then retry.',
+      ),
+      actions: ['openConsoleAdvice', 'retry'],
+    }),
+    route: () => ({
+      title:
+        c.surface === 'image'
+          ? l10n.t('Image generation is not enabled for your key (403).')
+          : l10n.t('Your key may not call this route (403).'),
+      detail: l10n.t(
+        'Your key group has no permission for {0}. Ask the gateway admin to enable it for your group, or use a key of a group that has it.',
+        e.route,
+      ),
+      actions: ['openConsoleAdvice', 'checkConnection'],
+    }),
+    model: () => ({
+      title: e.model
+        ? l10n.t('The model "{0}" is not available to your key (403).', e.model)
+        : l10n.t('The model is not available to your key (403).'),
+      detail: l10n.t(
+        'Only models returned by GET /v1/models for this key are callable. Refresh the model list and pick one of them.',
+      ),
+      actions: ['refreshModels', 'openConsoleAdvice'],
+    }),
+    group: () => ({
+      title: l10n.t('Your key group does not allow this call (403).'),
+      detail: l10n.t(
+        'The key group may be disabled or may not include this model or route. Check the key group in your gateway console.',
+      ),
+      actions: ['openConsoleAdvice', 'checkConnection'],
+    }),
+    expired: () => ({
+      title: l10n.t('The API key has expired (403).'),
+      detail: l10n.t('Create a new key in your gateway console and replace it here.'),
+      actions: ['replaceKey', 'openConsoleAdvice'],
+    }),
   };
   if (e.upstream) {
     return {
@@ -122,13 +178,22 @@ function adviseForbidden(e: GatewayError, c: AdviceContext, l10n: Localizer): Ad
     };
   }
   const cause = forbiddenCause(e);
-  const advice = cause ? causes[cause]() : {
-    title: l10n.t('The gateway refused this call (403).'),
-    detail: e.model
-      ? l10n.t('Check the four things that govern access: the key group, whether the model "{0}" is visible to the key, your balance, and the route permission ({1}).', e.model, e.route)
-      : l10n.t('Check the four things that govern access: the key group, whether the model is visible to the key, your balance, and the route permission ({0}).', e.route),
-    actions: ['openConsoleAdvice', 'refreshModels', 'checkConnection'] as Advice['actions'],
-  };
+  const advice = cause
+    ? causes[cause]()
+    : {
+        title: l10n.t('The gateway refused this call (403).'),
+        detail: e.model
+          ? l10n.t(
+              'Check the four things that govern access: the key group, whether the model "{0}" is visible to the key, your balance, and the route permission ({1}).',
+              e.model,
+              e.route,
+            )
+          : l10n.t(
+              'Check the four things that govern access: the key group, whether the model is visible to the key, your balance, and the route permission ({0}).',
+              e.route,
+            ),
+        actions: ['openConsoleAdvice', 'refreshModels', 'checkConnection'] as Advice['actions'],
+      };
   return { ...advice, detail: advice.detail + said(e, l10n) };
 }
 
@@ -140,9 +205,16 @@ function calledUrl(e: GatewayError, c: AdviceContext): string {
 function adviseNotFound(e: GatewayError, c: AdviceContext, l10n: Localizer): Advice {
   const url = calledUrl(e, c);
   if (/model/i.test(`${e.serverCode ?? ''} ${e.serverMessage ?? ''}`) && e.model) {
-    return { title: l10n.t('The model "{0}" was not found (404).', e.model), detail: `${l10n.t('Refresh the model list and choose a model returned for this key.')}${said(e, l10n)}`, actions: ['refreshModels', 'checkConnection'] };
+    return {
+      title: l10n.t('The model "{0}" was not found (404).', e.model),
+      detail: `${l10n.t('Refresh the model list and choose a model returned for this key.')}${said(e, l10n)}`,
+      actions: ['refreshModels', 'checkConnection'],
+    };
   }
-  const imageHint = c.surface === 'image' && /async|tasks/.test(e.route) ? ` ${l10n.t('If your gateway has no async image routes, set modelGateway.images.mode to "sync".')}` : '';
+  const imageHint =
+    c.surface === 'image' && /async|tasks/.test(e.route)
+      ? ` ${l10n.t('If your gateway has no async image routes, set modelGateway.images.mode to "sync".')}`
+      : '';
   return {
     title: l10n.t('Not found (404): {0}', url),
     detail: `${l10n.t('A 404 almost always means a wrong base URL. Use the site root of your gateway (for example https://gw.example.com): no /v1, and no full endpoint such as /v1/messages; /v1 appended twice or a full endpoint as the base URL gives 404.')}${imageHint}`,
@@ -158,10 +230,18 @@ function adviseRateLimited(e: GatewayError, _c: AdviceContext, l10n: Localizer):
   const wait = e.retryAfterMs;
   return {
     title: l10n.t('Too many requests (429).'),
-    detail: (wait !== undefined
-      ? l10n.t('The gateway asked to wait {0} (Retry-After). Requests are queued and sent one at a time; retry after the wait, and do not resend a batch at once.', seconds(wait, l10n))
-      : l10n.t('Requests are queued and sent one at a time. Wait a moment before retrying, and do not resend a batch at once.')
-    ) + (e.upstream ? ` ${l10n.t("The limit is the upstream provider's, shared by everyone on this gateway, not your key's.")}${said(e, l10n)}` : ''),
+    detail:
+      (wait !== undefined
+        ? l10n.t(
+            'The gateway asked to wait {0} (Retry-After). Requests are queued and sent one at a time; retry after the wait, and do not resend a batch at once.',
+            seconds(wait, l10n),
+          )
+        : l10n.t(
+            'Requests are queued and sent one at a time. Wait a moment before retrying, and do not resend a batch at once.',
+          )) +
+      (e.upstream
+        ? ` ${l10n.t("The limit is the upstream provider's, shared by everyone on this gateway, not your key's.")}${said(e, l10n)}`
+        : ''),
     actions: ['retry'],
     ...(wait !== undefined ? { retryAfterMs: wait } : {}),
   };
@@ -173,49 +253,90 @@ function partialKept(e: GatewayError, l10n: Localizer): string {
 
 function adviseServer(e: GatewayError, c: AdviceContext, l10n: Localizer): Advice {
   const midStream = e.status === undefined || e.status < 500;
-  const title = !midStream ? l10n.t('The gateway had a server error (HTTP {0}).', e.status ?? '')
-    : e.serverCode === 'overloaded_error' ? l10n.t('The gateway reported that the model is overloaded during the answer.')
+  const title = !midStream
+    ? l10n.t('The gateway had a server error (HTTP {0}).', e.status ?? '')
+    : e.serverCode === 'overloaded_error'
+      ? l10n.t('The gateway reported that the model is overloaded during the answer.')
       : l10n.t('The gateway reported an error during the answer.');
   const safe = e.route.startsWith('GET ');
   const image = c.surface === 'image';
   const detail = safe
     ? l10n.t('It was retried a few times already. Try again later.')
     : e.outcomeUnknown
-      ? (image
-        ? l10n.t('Image calls are billable, so it was not replayed automatically (it may have been processed and charged: check your console usage first). Retry when you choose.')
-        : l10n.t('The call may be billable, so it was not replayed automatically (it may have been processed and charged: check your console usage first). Retry when you choose.'))
-      : (image
+      ? image
+        ? l10n.t(
+            'Image calls are billable, so it was not replayed automatically (it may have been processed and charged: check your console usage first). Retry when you choose.',
+          )
+        : l10n.t(
+            'The call may be billable, so it was not replayed automatically (it may have been processed and charged: check your console usage first). Retry when you choose.',
+          )
+      : image
         ? l10n.t('Image calls are billable, so it was not replayed automatically. Retry when you choose.')
-        : l10n.t('The call may be billable, so it was not replayed automatically. Retry when you choose.'));
+        : l10n.t('The call may be billable, so it was not replayed automatically. Retry when you choose.');
   const upstream = e.upstream ? ` ${l10n.t('The error came from the provider behind the gateway.')}` : '';
   return { title, detail: detail + partialKept(e, l10n) + upstream + said(e, l10n), actions: ['retry', 'showLog'] };
 }
 
 // The number is formatted once (grouping like 1,234); the words around it are whole messages per plural form.
 const grouped = (n: number): string => n.toLocaleString('en-US');
-const outputTokens = (n: number, l10n: Localizer): string => (n === 1 ? l10n.t('{0} output token', grouped(n)) : l10n.t('{0} output tokens', grouped(n)));
-const characters = (n: number, l10n: Localizer): string => (n === 1 ? l10n.t('{0} character', grouped(n)) : l10n.t('{0} characters', grouped(n)));
+const outputTokens = (n: number, l10n: Localizer): string =>
+  n === 1 ? l10n.t('{0} output token', grouped(n)) : l10n.t('{0} output tokens', grouped(n));
+const characters = (n: number, l10n: Localizer): string =>
+  n === 1 ? l10n.t('{0} character', grouped(n)) : l10n.t('{0} characters', grouped(n));
 
 /** A 200 stream cut mid-way: the gateway was reached; how far the answer got; billing unknown. */
 function adviseCut(e: GatewayError, c: AdviceContext, l10n: Localizer): Advice {
   const cut = e.cut ?? { characters: 0, how: 'dropped' as const };
   const status = e.status ?? 200;
   const stalledFor = e.message.match(/within (\d+ s)/)?.[1] ?? l10n.t('too long');
-  const reached = cut.how === 'stalled'
-    ? (c.baseUrl
-      ? l10n.t('The gateway at {0} was reached and answered (HTTP {1}), then the gateway sent nothing for {2} and the stream was closed.', c.baseUrl, status, stalledFor)
-      : l10n.t('The gateway was reached and answered (HTTP {0}), then the gateway sent nothing for {1} and the stream was closed.', status, stalledFor))
-    : cut.how === 'ended'
-      ? (c.baseUrl
-        ? l10n.t('The gateway at {0} was reached and answered (HTTP {1}), then the gateway closed the stream before the end of the answer.', c.baseUrl, status)
-        : l10n.t('The gateway was reached and answered (HTTP {0}), then the gateway closed the stream before the end of the answer.', status))
-      : (c.baseUrl
-        ? l10n.t('The gateway at {0} was reached and answered (HTTP {1}), then the connection broke during the answer.', c.baseUrl, status)
-        : l10n.t('The gateway was reached and answered (HTTP {0}), then the connection broke during the answer.', status));
-  const size = cut.outputTokens !== undefined ? `${outputTokens(cut.outputTokens, l10n)} (${characters(cut.characters, l10n)})` : characters(cut.characters, l10n);
-  const got = cut.characters > 0 || cut.outputTokens !== undefined ? l10n.t('The answer was cut after {0}; the partial answer is kept and marked as cut off.', size) : l10n.t('No text had arrived yet.');
+  const reached =
+    cut.how === 'stalled'
+      ? c.baseUrl
+        ? l10n.t(
+            'The gateway at {0} was reached and answered (HTTP {1}), then the gateway sent nothing for {2} and the stream was closed.',
+            c.baseUrl,
+            status,
+            stalledFor,
+          )
+        : l10n.t(
+            'The gateway was reached and answered (HTTP {0}), then the gateway sent nothing for {1} and the stream was closed.',
+            status,
+            stalledFor,
+          )
+      : cut.how === 'ended'
+        ? c.baseUrl
+          ? l10n.t(
+              'The gateway at {0} was reached and answered (HTTP {1}), then the gateway closed the stream before the end of the answer.',
+              c.baseUrl,
+              status,
+            )
+          : l10n.t(
+              'The gateway was reached and answered (HTTP {0}), then the gateway closed the stream before the end of the answer.',
+              status,
+            )
+        : c.baseUrl
+          ? l10n.t(
+              'The gateway at {0} was reached and answered (HTTP {1}), then the connection broke during the answer.',
+              c.baseUrl,
+              status,
+            )
+          : l10n.t(
+              'The gateway was reached and answered (HTTP {0}), then the connection broke during the answer.',
+              status,
+            );
+  const size =
+    cut.outputTokens !== undefined
+      ? `${outputTokens(cut.outputTokens, l10n)} (${characters(cut.characters, l10n)})`
+      : characters(cut.characters, l10n);
+  const got =
+    cut.characters > 0 || cut.outputTokens !== undefined
+      ? l10n.t('The answer was cut after {0}; the partial answer is kept and marked as cut off.', size)
+      : l10n.t('No text had arrived yet.');
   return {
-    title: cut.characters > 0 ? l10n.t('The answer was cut off after {0}.', size) : l10n.t('The answer was cut off before any text arrived.'),
+    title:
+      cut.characters > 0
+        ? l10n.t('The answer was cut off after {0}.', size)
+        : l10n.t('The answer was cut off before any text arrived.'),
     detail: `${reached} ${got} ${l10n.t('Whether and how much this call is billed is unknown (check your console usage). Retrying is your choice: it sends the request again and may be billed again.')}`,
     actions: ['retry', 'showLog'],
   };
@@ -229,19 +350,30 @@ function adviseToolInput(e: GatewayError, _c: AdviceContext, l10n: Localizer): A
   return {
     title: l10n.t("The model's call of {0} could not be read.", names),
     detail: maxTokens
-      ? l10n.t('The answer hit the max_tokens limit in the middle of the tool input, so the input is incomplete. Raise the maximum output tokens (modelGateway.chat.maxTokens) and retry.')
-      : l10n.t('The tool input the gateway sent is not valid JSON, so the tool was not called with it. Retry; if it persists, the gateway may be mangling tool calls.'),
+      ? l10n.t(
+          'The answer hit the max_tokens limit in the middle of the tool input, so the input is incomplete. Raise the maximum output tokens (modelGateway.chat.maxTokens) and retry.',
+        )
+      : l10n.t(
+          'The tool input the gateway sent is not valid JSON, so the tool was not called with it. Retry; if it persists, the gateway may be mangling tool calls.',
+        ),
     actions: ['retry', 'showLog'],
   };
 }
 
 function adviseTimeout(e: GatewayError, c: AdviceContext, l10n: Localizer): Advice {
   if (e.route.startsWith('GET ')) {
-    return { title: l10n.t('The gateway did not answer in time.'), detail: l10n.t('Reading is safe to repeat: retry, or check the connection.'), actions: ['retry', 'checkConnection'] };
+    return {
+      title: l10n.t('The gateway did not answer in time.'),
+      detail: l10n.t('Reading is safe to repeat: retry, or check the connection.'),
+      actions: ['retry', 'checkConnection'],
+    };
   }
-  const next = c.surface === 'image'
-    ? l10n.t('Image calls are billable and can take long: check your console (or the image tasks) before generating again, or raise modelGateway.requestTimeoutSeconds.')
-    : l10n.t('Check your console usage before sending it again, or raise modelGateway.requestTimeoutSeconds.');
+  const next =
+    c.surface === 'image'
+      ? l10n.t(
+          'Image calls are billable and can take long: check your console (or the image tasks) before generating again, or raise modelGateway.requestTimeoutSeconds.',
+        )
+      : l10n.t('Check your console usage before sending it again, or raise modelGateway.requestTimeoutSeconds.');
   return {
     title: l10n.t('No answer in time: the outcome is unknown.'),
     detail: `${l10n.t('The request may still have been processed and charged, so it was not replayed automatically.')} ${next}${partialKept(e, l10n)}`,
@@ -254,7 +386,9 @@ function adviseNetwork(e: GatewayError, c: AdviceContext, l10n: Localizer): Advi
     ? ` ${l10n.t('The connection dropped after the request was sent: the outcome is unknown and it may have been charged, so it was not replayed.')}`
     : '';
   return {
-    title: c.baseUrl ? l10n.t('Could not reach the gateway at {0}.', c.baseUrl) : l10n.t('Could not reach the gateway.'),
+    title: c.baseUrl
+      ? l10n.t('Could not reach the gateway at {0}.', c.baseUrl)
+      : l10n.t('Could not reach the gateway.'),
     detail: `${l10n.t('Check the base URL, your network and the proxy settings (http.proxy).')}${dropped}${partialKept(e, l10n)}`,
     actions: ['checkConnection', 'openBaseUrlSetting', 'retry'],
   };
@@ -264,26 +398,39 @@ function adviseProtocol(e: GatewayError, _c: AdviceContext, l10n: Localizer): Ad
   if (e.partial) {
     return {
       title: l10n.t('The answer was cut off.'),
-      detail: l10n.t('The stream ended before the answer was complete; the partial text is kept and marked as incomplete. It may have been charged, so it was not replayed.'),
+      detail: l10n.t(
+        'The stream ended before the answer was complete; the partial text is kept and marked as incomplete. It may have been charged, so it was not replayed.',
+      ),
       actions: ['retry', 'showLog'],
     };
   }
   return {
     title: l10n.t("The gateway's answer could not be read."),
-    detail: l10n.t('The base URL may point to something that is not a compatible gateway (for example a web page or a proxy). Run Check Connection to see the exact URLs.'),
+    detail: l10n.t(
+      'The base URL may point to something that is not a compatible gateway (for example a web page or a proxy). Run Check Connection to see the exact URLs.',
+    ),
     actions: ['checkConnection', 'openBaseUrlSetting', 'showLog'],
   };
 }
 
 function adviseBadRequest(e: GatewayError, c: AdviceContext, l10n: Localizer): Advice {
-  if (e.serverCode === 'INVALID_BASE_URL') return { title: l10n.t('The base URL cannot be used.'), detail: e.message, actions: ['openBaseUrlSetting'] };
-  if (e.status === 413) return { title: l10n.t('The request is too large (413).'), detail: `${l10n.t('Send fewer or smaller attachments or images.')}${said(e, l10n)}`, actions: ['showLog'] };
+  if (e.serverCode === 'INVALID_BASE_URL')
+    return { title: l10n.t('The base URL cannot be used.'), detail: e.message, actions: ['openBaseUrlSetting'] };
+  if (e.status === 413)
+    return {
+      title: l10n.t('The request is too large (413).'),
+      detail: `${l10n.t('Send fewer or smaller attachments or images.')}${said(e, l10n)}`,
+      actions: ['showLog'],
+    };
   const modelHint = /model/i.test(e.serverMessage ?? '') ? ['refreshModels' as const] : [];
-  const imageHint = c.surface === 'image'
-    ? ` ${l10n.t('Check the size, quality and number of images, and that the model is an image model returned for this key.')}`
-    : '';
+  const imageHint =
+    c.surface === 'image'
+      ? ` ${l10n.t('Check the size, quality and number of images, and that the model is an image model returned for this key.')}`
+      : '';
   return {
-    title: e.status ? l10n.t('The gateway rejected the request ({0}).', e.status) : l10n.t('The gateway rejected the request.'),
+    title: e.status
+      ? l10n.t('The gateway rejected the request ({0}).', e.status)
+      : l10n.t('The gateway rejected the request.'),
     detail: `${said(e, l10n).trim() || l10n.t('The request was not accepted.')}${imageHint}`,
     actions: [...modelHint, 'showLog'],
   };
@@ -291,5 +438,7 @@ function adviseBadRequest(e: GatewayError, c: AdviceContext, l10n: Localizer): A
 
 // Errors that are not GatewayErrors never hold the key, but be careful with anything token-like.
 function withoutSecrets(text: string): string {
-  return text.replace(/(bearer\s+|x-api-key[:=]\s*)\S+/gi, '$1[redacted]').replace(/\b(sk|mg)-[A-Za-z0-9_-]{8,}\b/g, '[redacted]');
+  return text
+    .replace(/(bearer\s+|x-api-key[:=]\s*)\S+/gi, '$1[redacted]')
+    .replace(/\b(sk|mg)-[A-Za-z0-9_-]{8,}\b/g, '[redacted]');
 }

@@ -39,14 +39,24 @@ export class MessageAssembler {
   apply(ev: StreamEvent): boolean {
     if (this.stopped) return false;
     switch (ev.type) {
-      case 'content_block_delta': return this.delta(ev);
-      case 'message_start': return this.start(ev);
-      case 'content_block_start': return this.blockStart(ev);
-      case 'content_block_stop': return this.blockStop(ev);
-      case 'message_delta': return this.messageDelta(ev);
-      case 'message_stop': this.stopped = true; return true;
-      case 'error': this.error = readError(ev); return true;
-      default: return false;
+      case 'content_block_delta':
+        return this.delta(ev);
+      case 'message_start':
+        return this.start(ev);
+      case 'content_block_start':
+        return this.blockStart(ev);
+      case 'content_block_stop':
+        return this.blockStop(ev);
+      case 'message_delta':
+        return this.messageDelta(ev);
+      case 'message_stop':
+        this.stopped = true;
+        return true;
+      case 'error':
+        this.error = readError(ev);
+        return true;
+      default:
+        return false;
     }
   }
 
@@ -70,8 +80,13 @@ export class MessageAssembler {
     const m = (isObj(ev.message) ? ev.message : {}) as Json;
     const usage = isObj(m.usage) ? { ...(m.usage as Json) } : {};
     this.message = {
-      ...m, id: String(m.id ?? ''), type: 'message', role: 'assistant', model: String(m.model ?? ''),
-      stop_reason: (m.stop_reason as string | null) ?? null, stop_sequence: (m.stop_sequence as string | null) ?? null,
+      ...m,
+      id: String(m.id ?? ''),
+      type: 'message',
+      role: 'assistant',
+      model: String(m.model ?? ''),
+      stop_reason: (m.stop_reason as string | null) ?? null,
+      stop_sequence: (m.stop_sequence as string | null) ?? null,
       usage: { input_tokens: 0, output_tokens: 0, ...usage } as Usage,
     };
     if (Array.isArray(m.content)) for (const b of m.content) if (isObj(b)) this.blocks.push({ base: { ...b } });
@@ -82,7 +97,9 @@ export class MessageAssembler {
   private blockStart(ev: StreamEvent): boolean {
     const index = blockIndex(ev.index, this.blocks.length);
     if (index < 0) return false;
-    this.blocks[index] = { base: isObj(ev.content_block) ? { ...(ev.content_block as Json) } : { type: 'text', text: '' } };
+    this.blocks[index] = {
+      base: isObj(ev.content_block) ? { ...(ev.content_block as Json) } : { type: 'text', text: '' },
+    };
     return true;
   }
 
@@ -91,14 +108,27 @@ export class MessageAssembler {
     if (!d) return false;
     const index = blockIndex(ev.index, this.blocks.length - 1);
     if (index < 0) return false;
-    const b = this.blocks[index] ?? (this.blocks[index] = { base: { type: d.type === 'thinking_delta' ? 'thinking' : 'text' } });
+    const b =
+      this.blocks[index] ??
+      (this.blocks[index] = { base: { type: d.type === 'thinking_delta' ? 'thinking' : 'text' } });
     switch (d.type) {
-      case 'text_delta': (b.text ??= []).push(toBytes(String(d.text ?? ''))); return true;
-      case 'thinking_delta': (b.thinking ??= []).push(String(d.thinking ?? '')); return true;
-      case 'signature_delta': (b.signature ??= []).push(String(d.signature ?? '')); return true;
-      case 'input_json_delta': (b.json ??= []).push(String(d.partial_json ?? '')); return true;
-      case 'citations_delta': (b.citations ??= []).push(d.citation); return true;
-      default: return false;
+      case 'text_delta':
+        (b.text ??= []).push(toBytes(String(d.text ?? '')));
+        return true;
+      case 'thinking_delta':
+        (b.thinking ??= []).push(String(d.thinking ?? ''));
+        return true;
+      case 'signature_delta':
+        (b.signature ??= []).push(String(d.signature ?? ''));
+        return true;
+      case 'input_json_delta':
+        (b.json ??= []).push(String(d.partial_json ?? ''));
+        return true;
+      case 'citations_delta':
+        (b.citations ??= []).push(d.citation);
+        return true;
+      default:
+        return false;
     }
   }
 
@@ -122,7 +152,8 @@ export class MessageAssembler {
     // Usage in message_delta is cumulative: overwrite the fields it carries, never add. A null (or absent)
     // counter means "not reported here" and keeps the earlier value, as the official SDK does.
     if (isObj(ev.usage)) {
-      for (const [k, v] of Object.entries(ev.usage as Json)) if (v !== undefined && v !== null) (m.usage as Json)[k] = v;
+      for (const [k, v] of Object.entries(ev.usage as Json))
+        if (v !== undefined && v !== null) (m.usage as Json)[k] = v;
       const out = (ev.usage as Json).output_tokens;
       if (typeof out === 'number') this.reportedOutputTokens = out;
     }
@@ -130,7 +161,15 @@ export class MessageAssembler {
   }
 
   private ensureMessage(): Omit<Message, 'content'> {
-    return (this.message ??= { id: '', type: 'message', role: 'assistant', model: '', stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } });
+    return (this.message ??= {
+      id: '',
+      type: 'message',
+      role: 'assistant',
+      model: '',
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 0, output_tokens: 0 },
+    });
   }
 
   /** True once anything (a message_start or a block) arrived. */
@@ -176,15 +215,24 @@ function buildBlock(b: BlockState, index: number, problems: ToolInputProblem[] |
  * Tool input from the concatenated partial_json: '' keeps the start value ({}); JSON that does not parse
  * to an object (the Messages API's input is always one) is not usable, with the reason.
  */
-export function readToolInputJson(raw: string, initial: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
+export function readToolInputJson(
+  raw: string,
+  initial: unknown,
+): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
   const start = (isObj(initial) ? initial : {}) as Record<string, unknown>;
   if (raw.trim() === '') return { ok: true, value: start };
   try {
     const value = JSON.parse(raw) as unknown;
     if (isObj(value)) return { ok: true, value: value as Record<string, unknown> };
-    return { ok: false, reason: `the input is JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an object` };
+    return {
+      ok: false,
+      reason: `the input is JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an object`,
+    };
   } catch (error) {
-    return { ok: false, reason: `the input is not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      ok: false,
+      reason: `the input is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
 }
 
@@ -194,7 +242,9 @@ function parseToolInput(b: BlockState, index: number, problems: ToolInputProblem
   const read = readToolInputJson(raw, b.base.input);
   if (read.ok) return read.value;
   problems?.push({
-    index, raw, reason: read.reason,
+    index,
+    raw,
+    reason: read.reason,
     ...(typeof b.base.id === 'string' ? { id: b.base.id } : {}),
     ...(typeof b.base.name === 'string' ? { name: b.base.name } : {}),
   });
@@ -205,7 +255,10 @@ function readError(ev: StreamEvent): StreamErrorEvent {
   const e = ev.error;
   if (isObj(e)) {
     const o = e as Json;
-    return { type: typeof o.type === 'string' ? o.type : undefined, message: typeof o.message === 'string' ? o.message : undefined };
+    return {
+      type: typeof o.type === 'string' ? o.type : undefined,
+      message: typeof o.message === 'string' ? o.message : undefined,
+    };
   }
   return { message: typeof e === 'string' ? e : typeof ev.message === 'string' ? ev.message : undefined };
 }
@@ -215,7 +268,6 @@ const STOP_FIELDS = new Set(['stop_reason', 'stop_sequence', 'stop_details']);
 // Deltas are slices of large network chunks: joining them every few hundred lets those chunks die young
 // instead of being promoted (copied) by the GC, and keeps the final join cheap.
 const COMPACT_EVERY = Number(process.env.MG_COMPACT ?? 256);
-
 
 /** A usable block index (a small non-negative integer), else `fallback`; -1 means "ignore". */
 function blockIndex(index: unknown, fallback: number): number {

@@ -5,14 +5,25 @@ import { createMessage } from './messages';
 import { listModels } from './models';
 import { openMessageStream } from './stream';
 import { getImageTask, submitImageTask, waitForImageTask } from './tasks';
-import type { GatewayClient, GatewayClientOptions, ImageEditRequest, ImageRequest, ImageTaskRef, RequestOptions } from './types';
+import type {
+  GatewayClient,
+  GatewayClientOptions,
+  ImageEditRequest,
+  ImageRequest,
+  ImageTaskRef,
+  RequestOptions,
+} from './types';
 
 /** Creates a gateway client. Never throws: an unusable base URL makes every call fail with its reason. */
 export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
   const ctx = createContext(options);
   function submit(kind: 'generation', request: ImageRequest, o?: RequestOptions): Promise<ImageTaskRef>;
   function submit(kind: 'edit', request: ImageEditRequest, o?: RequestOptions): Promise<ImageTaskRef>;
-  function submit(kind: 'generation' | 'edit', request: ImageRequest | ImageEditRequest, o?: RequestOptions): Promise<ImageTaskRef> {
+  function submit(
+    kind: 'generation' | 'edit',
+    request: ImageRequest | ImageEditRequest,
+    o?: RequestOptions,
+  ): Promise<ImageTaskRef> {
     return submitImageTask(ctx, kind, request, o);
   }
   return {

@@ -33,12 +33,19 @@ export function parseErrorBody(text: string, contentType?: string, serverHeader?
     const json = tryJson(trimmed);
     if (isObject(json)) return specificOnly(fromJson(json));
   }
-  if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body|\?xml)/i.test(trimmed) || /<\/(html|body|h1|p|div)>/i.test(trimmed)) {
+  if (
+    /html/i.test(contentType ?? '') ||
+    /^<(!doctype|html|head|body|\?xml)/i.test(trimmed) ||
+    /<\/(html|body|h1|p|div)>/i.test(trimmed)
+  ) {
     const page = htmlToText(trimmed);
     const server = serverOf(`${serverHeader ?? ''} ${page} ${trimmed.replace(/<[^>]*>/g, ' ')}`);
     // A specific page text stands on its own (Express: "Cannot GET /v1/models"); a bare reason phrase, or
     // a page a known proxy/CDN made, is labelled so the user knows the API itself did not answer.
-    return { message: server || isReasonPhrase(page) ? shorten(`HTML error page${server ? ` from ${server}` : ''}: ${page}`) : page };
+    return {
+      message:
+        server || isReasonPhrase(page) ? shorten(`HTML error page${server ? ` from ${server}` : ''}: ${page}`) : page,
+    };
   }
   const message = shorten(withoutStack(trimmed).replace(/\s+/g, ' '));
   const upstream = upstreamOrigin({ message });
@@ -52,9 +59,18 @@ function specificOnly(parsed: ParsedErrorBody): ParsedErrorBody {
 
 // Servers whose own error pages stand in front of gateways (reverse proxies, CDNs).
 const PAGE_SERVERS: Array<[RegExp, string]> = [
-  [/\bcloudflare\b/i, 'Cloudflare'], [/\bopenresty\b/i, 'OpenResty'], [/\bnginx\b/i, 'nginx'], [/\bcloudfront\b/i, 'CloudFront'],
-  [/\bakamai/i, 'Akamai'], [/\bvarnish\b/i, 'Varnish'], [/\bmicrosoft-iis\b/i, 'IIS'], [/\bapache\b/i, 'Apache'],
-  [/\bcaddy\b/i, 'Caddy'], [/\benvoy\b/i, 'Envoy'], [/\bhaproxy\b/i, 'HAProxy'], [/\btraefik\b/i, 'Traefik'],
+  [/\bcloudflare\b/i, 'Cloudflare'],
+  [/\bopenresty\b/i, 'OpenResty'],
+  [/\bnginx\b/i, 'nginx'],
+  [/\bcloudfront\b/i, 'CloudFront'],
+  [/\bakamai/i, 'Akamai'],
+  [/\bvarnish\b/i, 'Varnish'],
+  [/\bmicrosoft-iis\b/i, 'IIS'],
+  [/\bapache\b/i, 'Apache'],
+  [/\bcaddy\b/i, 'Caddy'],
+  [/\benvoy\b/i, 'Envoy'],
+  [/\bhaproxy\b/i, 'HAProxy'],
+  [/\btraefik\b/i, 'Traefik'],
 ];
 
 function serverOf(text: string): string | undefined {
@@ -82,12 +98,24 @@ function fromJson(json: Json): ParsedErrorBody {
     out.code = str(error.code) ?? out.type;
   }
   candidates.push(
-    str(json.message), detailText(json.detail), str(json.msg), str(json.error_msg), str(json.error_description),
-    str(json.errorMessage), listText(json.errors), typeof error === 'string' ? str(error) : undefined,
+    str(json.message),
+    detailText(json.detail),
+    str(json.msg),
+    str(json.error_msg),
+    str(json.error_description),
+    str(json.errorMessage),
+    listText(json.errors),
+    typeof error === 'string' ? str(error) : undefined,
   );
   out.message = pickMessage(candidates.map((c) => (c === undefined ? undefined : withoutStack(c))));
   // {"error":"model_not_found","message":"..."}: a token-like error string is the code.
-  if (typeof error === 'string' && out.message !== error.trim() && /^[A-Za-z0-9_.:-]{2,100}$/.test(error.trim()) && !isReasonPhrase(error)) out.code ??= error.trim();
+  if (
+    typeof error === 'string' &&
+    out.message !== error.trim() &&
+    /^[A-Za-z0-9_.:-]{2,100}$/.test(error.trim()) &&
+    !isReasonPhrase(error)
+  )
+    out.code ??= error.trim();
   out.code ??= str(json.code) ?? str(json.error_code) ?? (json.type !== 'error' ? str(json.type) : undefined);
   if (out.message) out.message = shorten(out.message);
   if (out.code && out.code.length > 100) out.code = out.code.slice(0, 100);
@@ -109,7 +137,8 @@ export function withoutStack(text: string): string {
   for (const m of head.matchAll(/(?:[A-Z][a-z0-9]*)*Error: /g)) {
     const before = head.slice(0, m.index).trim();
     const repeated = head.slice(m.index + m[0].length).trim();
-    if (before !== '' && (repeated === before || repeated.startsWith(before) || before.startsWith(repeated))) return before;
+    if (before !== '' && (repeated === before || repeated.startsWith(before) || before.startsWith(repeated)))
+      return before;
   }
   // Only the stack's first line: its message without the error's class name.
   return head.replace(/^(?:[A-Z][a-z0-9]*)*Error: /, '') || head;
@@ -125,24 +154,47 @@ function detailText(detail: unknown): string | undefined {
 /** A list of errors ({msg|message, loc?} or strings) as one line. */
 function listText(list: unknown): string | undefined {
   if (!Array.isArray(list)) return undefined;
-  const parts = list.slice(0, 5).map((item) => {
-    if (!isObject(item)) return str(item);
-    const text = str(item.msg) ?? str(item.message);
-    const loc = Array.isArray(item.loc) ? item.loc.filter((p) => p !== 'body').join('.') : undefined;
-    return text && loc ? `${loc}: ${text}` : text;
-  }).filter((t): t is string => t !== undefined);
+  const parts = list
+    .slice(0, 5)
+    .map((item) => {
+      if (!isObject(item)) return str(item);
+      const text = str(item.msg) ?? str(item.message);
+      const loc = Array.isArray(item.loc) ? item.loc.filter((p) => p !== 'body').join('.') : undefined;
+      return text && loc ? `${loc}: ${text}` : text;
+    })
+    .filter((t): t is string => t !== undefined);
   return parts.length ? parts.join('; ') : undefined;
 }
 
 // HTTP reason phrases (and bare words like "error") say nothing the status code did not.
 // Also the spellings proxies and frameworks use ("Gateway Time-out", Go's "404 page not found").
-const REASON_PHRASES = new Set([...Object.values(STATUS_CODES), 'error', 'unknown error', 'internal error', 'server error', 'request failed', 'failed',
-  'page not found', 'gateway time-out', 'service temporarily unavailable', 'request entity too large', 'request-uri too large', 'none']
-  .map((p) => String(p).toLowerCase()));
+const REASON_PHRASES = new Set(
+  [
+    ...Object.values(STATUS_CODES),
+    'error',
+    'unknown error',
+    'internal error',
+    'server error',
+    'request failed',
+    'failed',
+    'page not found',
+    'gateway time-out',
+    'service temporarily unavailable',
+    'request entity too large',
+    'request-uri too large',
+    'none',
+  ].map((p) => String(p).toLowerCase()),
+);
 
 /** True for a bare HTTP reason phrase, with or without its status: "Not Found", "502 Bad Gateway", "error". */
 export function isReasonPhrase(text: string): boolean {
-  return REASON_PHRASES.has(text.trim().replace(/^\d{3}\b[\s:-]*/, '').replace(/[.!\s]+$/, '').toLowerCase());
+  return REASON_PHRASES.has(
+    text
+      .trim()
+      .replace(/^\d{3}\b[\s:-]*/, '')
+      .replace(/[.!\s]+$/, '')
+      .toLowerCase(),
+  );
 }
 
 /** The first specific message; a reason phrase only when there is nothing else. */
@@ -174,10 +226,15 @@ export function upstreamOrigin(body: { type?: string; code?: string; message?: s
 export function htmlToText(html: string): string {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
   const heading = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1];
-  const body = (/<body[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ?? html).replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ');
+  const body = (/<body[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ?? html).replace(
+    /<(script|style)[^>]*>[\s\S]*?<\/\1>/gi,
+    ' ',
+  );
   const plain = (source: string | undefined): string | undefined => {
     if (source === undefined) return undefined;
-    const text = decodeEntities(source.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+    const text = decodeEntities(source.replace(/<[^>]*>/g, ' '))
+      .replace(/\s+/g, ' ')
+      .trim();
     return text === '' ? undefined : text;
   };
   // Express answers 404 with <title>Error</title><pre>Cannot GET /v1/models</pre>: skip generic titles.
@@ -220,14 +277,21 @@ export function kindForStatus(status: number): GatewayErrorKind {
 /** Error kind of a Messages-style error type (used for mid-stream `error` events). */
 export function kindForErrorType(type: string | undefined): GatewayErrorKind {
   switch (type) {
-    case 'authentication_error': return 'auth';
+    case 'authentication_error':
+      return 'auth';
     case 'permission_error':
-    case 'billing_error': return 'forbidden';
-    case 'not_found_error': return 'not_found';
-    case 'rate_limit_error': return 'rate_limited';
+    case 'billing_error':
+      return 'forbidden';
+    case 'not_found_error':
+      return 'not_found';
+    case 'rate_limit_error':
+      return 'rate_limited';
     case 'invalid_request_error':
-    case 'request_too_large': return 'bad_request';
-    case 'timeout_error': return 'timeout';
-    default: return 'server';
+    case 'request_too_large':
+      return 'bad_request';
+    case 'timeout_error':
+      return 'timeout';
+    default:
+      return 'server';
   }
 }

@@ -73,5 +73,11 @@ export class GatewayError extends Error {
 }
 
 export function isGatewayError(value: unknown): value is GatewayError {
-  return value instanceof GatewayError || (typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'GatewayError' && 'kind' in value);
+  return (
+    value instanceof GatewayError ||
+    (typeof value === 'object' &&
+      value !== null &&
+      (value as { name?: unknown }).name === 'GatewayError' &&
+      'kind' in value)
+  );
 }

@@ -7,7 +7,16 @@ import { codePointBytes } from './byteText';
 
 const PREFIX = '{"type":"content_block_delta","index":';
 const MIDDLE = ',"delta":{"type":"text_delta","text":"';
-const SIMPLE_ESCAPES: Record<number, string> = { 0x6e: '\n', 0x22: '"', 0x5c: '\\', 0x74: '\t', 0x2f: '/', 0x72: '\r', 0x62: '\b', 0x66: '\f' };
+const SIMPLE_ESCAPES: Record<number, string> = {
+  0x6e: '\n',
+  0x22: '"',
+  0x5c: '\\',
+  0x74: '\t',
+  0x2f: '/',
+  0x72: '\r',
+  0x62: '\b',
+  0x66: '\f',
+};
 const REPLACEMENT_BYTES = '\xef\xbf\xbd'; // U+FFFD, for a lone surrogate escape
 
 /** Block index of the last delta read by readTextDelta (valid only right after it returned a string). */
@@ -21,15 +30,28 @@ export function readTextDelta(data: string): string | undefined {
   let index = 0;
   const digitsFrom = i;
   for (let c = data.charCodeAt(i); c >= 48 && c <= 57; c = data.charCodeAt(++i)) index = index * 10 + (c - 48);
-  if (i === digitsFrom || i - digitsFrom > 6 || (data.charCodeAt(digitsFrom) === 48 && i - digitsFrom > 1)) return undefined;
+  if (i === digitsFrom || i - digitsFrom > 6 || (data.charCodeAt(digitsFrom) === 48 && i - digitsFrom > 1))
+    return undefined;
   if (data.slice(i, i + MIDDLE.length) !== MIDDLE) return undefined;
   const start = i + MIDDLE.length;
   let end = data.length;
-  for (let c = data.charCodeAt(end - 1); end > start && (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d); c = data.charCodeAt(end - 1)) end--;
+  for (
+    let c = data.charCodeAt(end - 1);
+    end > start && (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d);
+    c = data.charCodeAt(end - 1)
+  )
+    end--;
   const stop = end - 3;
-  if (stop < start || data.charCodeAt(stop) !== 0x22 || data.charCodeAt(stop + 1) !== 0x7d || data.charCodeAt(stop + 2) !== 0x7d) return undefined;
+  if (
+    stop < start ||
+    data.charCodeAt(stop) !== 0x22 ||
+    data.charCodeAt(stop + 1) !== 0x7d ||
+    data.charCodeAt(stop + 2) !== 0x7d
+  )
+    return undefined;
   const backslash = data.indexOf('\\', start);
-  const text = backslash === -1 || backslash >= stop ? plain(data, start, stop) : unescape(data, start, stop, backslash);
+  const text =
+    backslash === -1 || backslash >= stop ? plain(data, start, stop) : unescape(data, start, stop, backslash);
   if (text !== undefined) lastDelta.index = index;
   return text;
 }
@@ -71,7 +93,8 @@ function unicodeEscape(data: string, at: number, stop: number): { bytes: string;
   if (high < 0) return undefined;
   if (high >= 0xd800 && high <= 0xdbff && data.charCodeAt(at + 6) === 0x5c && data.charCodeAt(at + 7) === 0x75) {
     const low = hex4(data, at + 8, stop);
-    if (low >= 0xdc00 && low <= 0xdfff) return { bytes: codePointBytes(0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00)), next: at + 12 };
+    if (low >= 0xdc00 && low <= 0xdfff)
+      return { bytes: codePointBytes(0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00)), next: at + 12 };
   }
   const lone = high >= 0xd800 && high <= 0xdfff;
   return { bytes: lone ? REPLACEMENT_BYTES : codePointBytes(high), next: at + 6 };

@@ -41,9 +41,28 @@ export interface Exchange {
 export const ERROR_BODY_CAP = 64 * 1024;
 export const JSON_BODY_CAP = 128 * 1024 * 1024;
 // x-litellm-call-id: LiteLLM's id of each call (its logs are keyed by it).
-const REQUEST_ID_HEADERS = ['request-id', 'x-request-id', 'x-client-request-id', 'x-oneapi-request-id', 'x-litellm-call-id'];
+const REQUEST_ID_HEADERS = [
+  'request-id',
+  'x-request-id',
+  'x-client-request-id',
+  'x-oneapi-request-id',
+  'x-litellm-call-id',
+];
 // Errors raised before a byte of the request left this machine: the gateway cannot have processed it.
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_INVALID_ARG', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_INVALID_ARG',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /** First request-id header present. */
@@ -70,7 +89,13 @@ function buildHeaders(ctx: ClientContext, spec: CallSpec): Record<string, string
 /** Sends one request, applying the retry rules; resolves with a 2xx exchange, else throws a GatewayError. */
 export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange> {
   if (ctx.baseUrlProblem !== undefined) {
-    throw new GatewayError({ kind: 'bad_request', route: spec.route, serverCode: 'INVALID_BASE_URL', message: ctx.baseUrlProblem, model: spec.model });
+    throw new GatewayError({
+      kind: 'bad_request',
+      route: spec.route,
+      serverCode: 'INVALID_BASE_URL',
+      message: ctx.baseUrlProblem,
+      model: spec.model,
+    });
   }
   for (let attempt = 0; ; attempt++) {
     const release = await ctx.queue.admit(spec.signal, spec.route, ctx.maxRetryWaitMs, spec.onWait);
@@ -78,8 +103,13 @@ export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange
     let res: Dispatcher.ResponseData;
     try {
       res = await undici().request(spec.url, {
-        method: spec.method, headers: buildHeaders(ctx, spec), body: spec.body, signal: spec.signal,
-        dispatcher: ctx.dispatcher, headersTimeout: ctx.timeoutMs, bodyTimeout: ctx.timeoutMs,
+        method: spec.method,
+        headers: buildHeaders(ctx, spec),
+        body: spec.body,
+        signal: spec.signal,
+        dispatcher: ctx.dispatcher,
+        headersTimeout: ctx.timeoutMs,
+        bodyTimeout: ctx.timeoutMs,
       });
     } catch (cause) {
       release();
@@ -107,20 +137,36 @@ export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange
 }
 
 /** How long to wait before retrying an HTTP error, or undefined when it must not be retried. */
-function nextWait(ctx: ClientContext, spec: CallSpec, status: number, attempt: number, retryAfterMs?: number): number | undefined {
+function nextWait(
+  ctx: ClientContext,
+  spec: CallSpec,
+  status: number,
+  attempt: number,
+  retryAfterMs?: number,
+): number | undefined {
   if (attempt >= ctx.maxRetries) return undefined;
   if (status === 429) {
     const wait = retryAfterMs ?? backoffDelay(attempt, ctx.backoff);
     return wait > ctx.maxRetryWaitMs ? undefined : wait;
   }
-  if (status >= 500 && spec.method === 'GET') return Math.min(retryAfterMs ?? backoffDelay(attempt, ctx.backoff), ctx.maxRetryWaitMs);
+  if (status >= 500 && spec.method === 'GET')
+    return Math.min(retryAfterMs ?? backoffDelay(attempt, ctx.backoff), ctx.maxRetryWaitMs);
   return undefined;
 }
 
-function exchangeOf(ctx: ClientContext, spec: CallSpec, res: Dispatcher.ResponseData, requestId: string | undefined, started: number): Exchange {
+function exchangeOf(
+  ctx: ClientContext,
+  spec: CallSpec,
+  res: Dispatcher.ResponseData,
+  requestId: string | undefined,
+  started: number,
+): Exchange {
   let finished = false;
   return {
-    status: res.statusCode, headers: res.headers, body: res.body, requestId,
+    status: res.statusCode,
+    headers: res.headers,
+    body: res.body,
+    requestId,
     finish(error?: GatewayError): void {
       if (finished) return;
       finished = true;
@@ -130,7 +176,14 @@ function exchangeOf(ctx: ClientContext, spec: CallSpec, res: Dispatcher.Response
 }
 
 /** Logs one finished exchange and emits its support record (the five fields only). */
-export function report(ctx: ClientContext, spec: CallSpec, started: number, status: number | undefined, requestId: string | undefined, error?: GatewayError): void {
+export function report(
+  ctx: ClientContext,
+  spec: CallSpec,
+  started: number,
+  status: number | undefined,
+  requestId: string | undefined,
+  error?: GatewayError,
+): void {
   const ms = Date.now() - started;
   const line = `${spec.route} → ${status ?? error?.kind ?? '?'} in ${ms} ms${requestId ? ` (request id ${requestId})` : ''}`;
   try {
@@ -147,7 +200,13 @@ export function report(ctx: ClientContext, spec: CallSpec, started: number, stat
 }
 
 /** Builds the GatewayError of a non-2xx answer (reads at most ERROR_BODY_CAP of its body). */
-async function httpError(ctx: ClientContext, spec: CallSpec, res: Dispatcher.ResponseData, requestId: string | undefined, retryAfterMs: number | undefined): Promise<GatewayError> {
+async function httpError(
+  ctx: ClientContext,
+  spec: CallSpec,
+  res: Dispatcher.ResponseData,
+  requestId: string | undefined,
+  retryAfterMs: number | undefined,
+): Promise<GatewayError> {
   const text = await readCapped(res.body, ERROR_BODY_CAP, 'truncate').catch(() => '');
   const contentType = String(res.headers['content-type'] ?? '');
   const parsed = parseErrorBody(text, contentType, String(res.headers.server ?? ''));
@@ -156,28 +215,56 @@ async function httpError(ctx: ClientContext, spec: CallSpec, res: Dispatcher.Res
   const serverCode = parsed.code === undefined ? undefined : ctx.redact(parsed.code);
   const kind = status >= 300 && status < 400 ? 'protocol' : kindForStatus(status);
   const what = serverCode ? ` ${serverCode}` : '';
-  const detail = serverMessage ? `: ${serverMessage}` : status >= 300 && status < 400 ? ': unexpected redirect (check the base URL, e.g. http:// vs https://)' : '';
+  const detail = serverMessage
+    ? `: ${serverMessage}`
+    : status >= 300 && status < 400
+      ? ': unexpected redirect (check the base URL, e.g. http:// vs https://)'
+      : '';
   return new GatewayError({
-    kind, route: spec.route, status, requestId: requestId ?? parsed.requestId, retryAfterMs, model: spec.model,
-    serverMessage, serverCode, upstream: parsed.upstream,
+    kind,
+    route: spec.route,
+    status,
+    requestId: requestId ?? parsed.requestId,
+    retryAfterMs,
+    model: spec.model,
+    serverMessage,
+    serverCode,
+    upstream: parsed.upstream,
     outcomeUnknown: spec.method === 'POST' && (status === 502 || status === 504 || status === 524),
     message: ctx.redact(`${spec.route} failed: HTTP ${status}${what}${detail}`),
   });
 }
 
 /** Turns an undici/socket error into a GatewayError (aborted, timeout or network). */
-export function transportError(ctx: ClientContext, spec: CallSpec, cause: unknown, extra?: Partial<GatewayErrorInit>): GatewayError {
+export function transportError(
+  ctx: ClientContext,
+  spec: CallSpec,
+  cause: unknown,
+  extra?: Partial<GatewayErrorInit>,
+): GatewayError {
   const base = { route: spec.route, model: spec.model, cause: undefined, ...extra };
-  if (spec.signal?.aborted) return new GatewayError({ ...base, kind: 'aborted', message: `${spec.route} was cancelled.` });
+  if (spec.signal?.aborted)
+    return new GatewayError({ ...base, kind: 'aborted', message: `${spec.route} was cancelled.` });
   const code = errorCode(cause);
   const text = ctx.redact(cause instanceof Error ? cause.message : String(cause));
   const sent = !NOT_SENT_CODES.has(code ?? '');
   const outcomeUnknown = spec.method === 'POST' && sent;
   if (TIMEOUT_CODES.has(code ?? '')) {
-    return new GatewayError({ ...base, kind: 'timeout', outcomeUnknown, message: `${spec.route}: no answer within ${Math.round(ctx.timeoutMs / 1000)} s (${code}).` });
+    return new GatewayError({
+      ...base,
+      kind: 'timeout',
+      outcomeUnknown,
+      message: `${spec.route}: no answer within ${Math.round(ctx.timeoutMs / 1000)} s (${code}).`,
+    });
   }
-  if (code === 'UND_ERR_INVALID_ARG') return new GatewayError({ ...base, kind: 'bad_request', message: `${spec.route}: invalid request: ${text}` });
-  return new GatewayError({ ...base, kind: 'network', outcomeUnknown, message: `${spec.route}: connection failed${code ? ` (${code})` : ''}: ${text}` });
+  if (code === 'UND_ERR_INVALID_ARG')
+    return new GatewayError({ ...base, kind: 'bad_request', message: `${spec.route}: invalid request: ${text}` });
+  return new GatewayError({
+    ...base,
+    kind: 'network',
+    outcomeUnknown,
+    message: `${spec.route}: connection failed${code ? ` (${code})` : ''}: ${text}`,
+  });
 }
 
 function errorCode(e: unknown): string | undefined {
@@ -215,9 +302,10 @@ export async function readJson(ctx: ClientContext, spec: CallSpec, ex: Exchange)
   try {
     text = await readCapped(ex.body, JSON_BODY_CAP, 'throw');
   } catch (cause) {
-    const error = cause instanceof RangeError
-      ? protocolError(ctx, spec, ex, `the answer is larger than ${JSON_BODY_CAP / 1024 / 1024} MB`)
-      : transportError(ctx, spec, cause, { status: ex.status, requestId: ex.requestId });
+    const error =
+      cause instanceof RangeError
+        ? protocolError(ctx, spec, ex, `the answer is larger than ${JSON_BODY_CAP / 1024 / 1024} MB`)
+        : transportError(ctx, spec, cause, { status: ex.status, requestId: ex.requestId });
     ex.finish(error);
     throw error;
   }
@@ -226,16 +314,30 @@ export async function readJson(ctx: ClientContext, spec: CallSpec, ex: Exchange)
     ex.finish();
     return value;
   } catch {
-    const error = protocolError(ctx, spec, ex, text.trim() === '' ? 'the answer is empty' : 'the answer is not valid JSON');
+    const error = protocolError(
+      ctx,
+      spec,
+      ex,
+      text.trim() === '' ? 'the answer is empty' : 'the answer is not valid JSON',
+    );
     ex.finish(error);
     throw error;
   }
 }
 
 /** A `protocol` error: the gateway answered 2xx with something this client cannot read. */
-export function protocolError(ctx: ClientContext, spec: CallSpec, ex: { status?: number; requestId?: string }, why: string): GatewayError {
+export function protocolError(
+  ctx: ClientContext,
+  spec: CallSpec,
+  ex: { status?: number; requestId?: string },
+  why: string,
+): GatewayError {
   return new GatewayError({
-    kind: 'protocol', route: spec.route, status: ex.status, requestId: ex.requestId, model: spec.model,
+    kind: 'protocol',
+    route: spec.route,
+    status: ex.status,
+    requestId: ex.requestId,
+    model: spec.model,
     message: ctx.redact(`${spec.route}: unexpected answer: ${why}.`),
   });
 }

@@ -6,7 +6,17 @@ import { protocolError, readJson, send, type CallSpec } from './http';
 import type { GeneratedImage, ImageEditRequest, ImageInput, ImageRequest, ImageResult, RequestOptions } from './types';
 
 type Json = Record<string, unknown>;
-const REQUEST_FIELDS = ['model', 'prompt', 'size', 'n', 'quality', 'response_format', 'background', 'output_format', 'style'] as const;
+const REQUEST_FIELDS = [
+  'model',
+  'prompt',
+  'size',
+  'n',
+  'quality',
+  'response_format',
+  'background',
+  'output_format',
+  'style',
+] as const;
 
 /** Mime type of image bytes (PNG, JPEG, WebP, GIF), else from the file name, else octet-stream. */
 export function detectMime(data: Uint8Array, filename?: string): string {
@@ -16,7 +26,13 @@ export function detectMime(data: Uint8Array, filename?: string): string {
   if (b.length >= 12 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP') return 'image/webp';
   if (b.length >= 6 && ascii(b, 0, 4) === 'GIF8') return 'image/gif';
   const ext = /\.([a-z0-9]+)$/i.exec(filename ?? '')?.[1]?.toLowerCase();
-  const byExt: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' };
+  const byExt: Record<string, string> = {
+    png: 'image/png',
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    webp: 'image/webp',
+    gif: 'image/gif',
+  };
   return (ext && byExt[ext]) || 'application/octet-stream';
 }
 
@@ -103,7 +119,13 @@ export function imagesOf(list: unknown, baseUrl: string): GeneratedImage[] {
 export function imageResultOf(raw: unknown, baseUrl: string, requestId?: string): ImageResult | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const r = raw as Json;
-  const list = Array.isArray(r.data) ? r.data : Array.isArray(r.images) ? r.images : Array.isArray(r.results) ? r.results : undefined;
+  const list = Array.isArray(r.data)
+    ? r.data
+    : Array.isArray(r.images)
+      ? r.images
+      : Array.isArray(r.results)
+        ? r.results
+        : undefined;
   if (!list) return undefined;
   return { images: imagesOf(list, baseUrl), usage: r.usage, requestId, raw };
 }
@@ -118,15 +140,27 @@ async function imageCall(ctx: ClientContext, spec: CallSpec): Promise<ImageResul
 /** POST /v1/images/generations. */
 export function generateImage(ctx: ClientContext, req: ImageRequest, options?: RequestOptions): Promise<ImageResult> {
   return imageCall(ctx, {
-    method: 'POST', route: 'POST /v1/images/generations', url: ctx.baseUrl + '/v1/images/generations', auth: 'bearer',
-    body: JSON.stringify(imageFields(req)), model: req.model, signal: options?.signal, onWait: options?.onWait,
+    method: 'POST',
+    route: 'POST /v1/images/generations',
+    url: ctx.baseUrl + '/v1/images/generations',
+    auth: 'bearer',
+    body: JSON.stringify(imageFields(req)),
+    model: req.model,
+    signal: options?.signal,
+    onWait: options?.onWait,
   });
 }
 
 /** POST /v1/images/edits. */
 export function editImage(ctx: ClientContext, req: ImageEditRequest, options?: RequestOptions): Promise<ImageResult> {
   return imageCall(ctx, {
-    method: 'POST', route: 'POST /v1/images/edits', url: ctx.baseUrl + '/v1/images/edits', auth: 'bearer',
-    body: editBody(req, ctx.editEncoding), model: req.model, signal: options?.signal, onWait: options?.onWait,
+    method: 'POST',
+    route: 'POST /v1/images/edits',
+    url: ctx.baseUrl + '/v1/images/edits',
+    auth: 'bearer',
+    body: editBody(req, ctx.editEncoding),
+    model: req.model,
+    signal: options?.signal,
+    onWait: options?.onWait,
   });
 }

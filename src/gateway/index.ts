@@ -2,7 +2,14 @@
 export { createGatewayClient } from './client';
 export { normalizeBaseUrl, type NormalizedBaseUrl } from '../shared/baseUrl';
 export { GatewayError, isGatewayError, type GatewayErrorInit } from './errors';
-export { adviseOnError, forbiddenCause, type Advice, type AdviceAction, type AdviceContext, type AdviceSurface } from './advice';
+export {
+  adviseOnError,
+  forbiddenCause,
+  type Advice,
+  type AdviceAction,
+  type AdviceContext,
+  type AdviceSurface,
+} from './advice';
 export { detectMime } from './images';
 export { parseRetryAfter } from './retry';
 export { resolvePollUrl } from './tasks';

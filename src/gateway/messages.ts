@@ -11,8 +11,14 @@ export function asMessage(value: unknown): Message | undefined {
   const m = value as Partial<Message>;
   if (!Array.isArray(m.content)) return undefined;
   return {
-    ...m, id: String(m.id ?? ''), type: 'message', role: 'assistant', model: String(m.model ?? ''),
-    content: m.content, stop_reason: m.stop_reason ?? null, stop_sequence: m.stop_sequence ?? null,
+    ...m,
+    id: String(m.id ?? ''),
+    type: 'message',
+    role: 'assistant',
+    model: String(m.model ?? ''),
+    content: m.content,
+    stop_reason: m.stop_reason ?? null,
+    stop_sequence: m.stop_sequence ?? null,
     usage: { input_tokens: 0, output_tokens: 0, ...(m.usage ?? {}) },
   };
 }
@@ -27,30 +33,58 @@ export function normalizeToolInputs(message: Message): ToolInputProblem[] {
   message.content = message.content.map((block, index) => {
     const b = block as { type?: unknown; input?: unknown; id?: unknown; name?: unknown };
     if (!('input' in b) || (typeof b.input === 'object' && b.input !== null && !Array.isArray(b.input))) return block;
-    const raw = typeof b.input === 'string' ? b.input : JSON.stringify(b.input) ?? '';
+    const raw = typeof b.input === 'string' ? b.input : (JSON.stringify(b.input) ?? '');
     const read = readToolInputJson(raw, {});
     if (read.ok) return { ...block, input: read.value } as typeof block;
-    problems.push({ index, raw, reason: read.reason, ...(typeof b.id === 'string' ? { id: b.id } : {}), ...(typeof b.name === 'string' ? { name: b.name } : {}) });
+    problems.push({
+      index,
+      raw,
+      reason: read.reason,
+      ...(typeof b.id === 'string' ? { id: b.id } : {}),
+      ...(typeof b.name === 'string' ? { name: b.name } : {}),
+    });
     return { ...block, input: {} } as typeof block;
   });
   return problems;
 }
 
 /** The GatewayError for unusable tool inputs of a finished message (the message, with {} for them, is the partial). */
-export function toolInputError(ctx: ClientContext, spec: CallSpec, ex: { status?: number; requestId?: string }, message: Message, problems: ToolInputProblem[]): GatewayError {
+export function toolInputError(
+  ctx: ClientContext,
+  spec: CallSpec,
+  ex: { status?: number; requestId?: string },
+  message: Message,
+  problems: ToolInputProblem[],
+): GatewayError {
   const list = problems.map((p) => `${p.name ? `"${p.name}"` : 'a tool'} (block ${p.index}): ${p.reason}`).join('; ');
   const cutBy = message.stop_reason === 'max_tokens' ? ' It was cut by the max_tokens limit.' : '';
   return new GatewayError({
-    kind: 'protocol', route: spec.route, status: ex.status, requestId: ex.requestId, model: spec.model, partial: message, toolInputProblems: problems,
+    kind: 'protocol',
+    route: spec.route,
+    status: ex.status,
+    requestId: ex.requestId,
+    model: spec.model,
+    partial: message,
+    toolInputProblems: problems,
     message: ctx.redact(`${spec.route}: unusable tool input: ${list}.${cutBy}`),
   });
 }
 
 /** Sends a non-streaming Messages request and returns the message. */
-export async function createMessage(ctx: ClientContext, request: MessagesRequest, options?: RequestOptions): Promise<Message> {
+export async function createMessage(
+  ctx: ClientContext,
+  request: MessagesRequest,
+  options?: RequestOptions,
+): Promise<Message> {
   const spec: CallSpec = {
-    method: 'POST', route: 'POST /v1/messages', url: ctx.baseUrl + '/v1/messages', auth: 'messages',
-    body: JSON.stringify({ ...request, stream: false }), model: request.model, signal: options?.signal, onWait: options?.onWait,
+    method: 'POST',
+    route: 'POST /v1/messages',
+    url: ctx.baseUrl + '/v1/messages',
+    auth: 'messages',
+    body: JSON.stringify({ ...request, stream: false }),
+    model: request.model,
+    signal: options?.signal,
+    onWait: options?.onWait,
   };
   const ex = await send(ctx, spec);
   const message = asMessage(await readJson(ctx, spec, ex));

@@ -12,7 +12,14 @@ export async function listModels(ctx: ClientContext, options?: RequestOptions): 
   let after: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const query = after === undefined ? '' : `?after_id=${encodeURIComponent(after)}`;
-    const spec: CallSpec = { method: 'GET', route: 'GET /v1/models', url: ctx.baseUrl + '/v1/models' + query, auth: 'both', signal: options?.signal, onWait: options?.onWait };
+    const spec: CallSpec = {
+      method: 'GET',
+      route: 'GET /v1/models',
+      url: ctx.baseUrl + '/v1/models' + query,
+      auth: 'both',
+      signal: options?.signal,
+      onWait: options?.onWait,
+    };
     const ex = await send(ctx, spec);
     const body = await readJson(ctx, spec, ex);
     const entries = listOf(body);

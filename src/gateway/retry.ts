@@ -41,7 +41,13 @@ export type { WaitListener, WaitNotice };
 
 /** The 429 a wait stands for, described like the error it would have been (same card, same advice). */
 function rateLimitedWait(route: string, ms: number): GatewayError {
-  return new GatewayError({ kind: 'rate_limited', route, status: 429, retryAfterMs: ms, message: `${route}: rate limited; the gateway asked to wait ${Math.ceil(ms / 1000)} s. Sending again automatically.` });
+  return new GatewayError({
+    kind: 'rate_limited',
+    route,
+    status: 429,
+    retryAfterMs: ms,
+    message: `${route}: rate limited; the gateway asked to wait ${Math.ceil(ms / 1000)} s. Sending again automatically.`,
+  });
 }
 
 function notify(listener: WaitListener | undefined, notice: WaitNotice): void {
@@ -56,12 +62,24 @@ function notify(listener: WaitListener | undefined, notice: WaitNotice): void {
  * Sleeps `ms`, rejecting with an `aborted` GatewayError when the signal fires. With `onWait`, the wait is
  * announced (start and end), so no wait is ever silent.
  */
-export function sleep(ms: number, signal: AbortSignal | undefined, route: string, onWait?: WaitListener, reason: WaitNotice['reason'] = 'backoff'): Promise<void> {
+export function sleep(
+  ms: number,
+  signal: AbortSignal | undefined,
+  route: string,
+  onWait?: WaitListener,
+  reason: WaitNotice['reason'] = 'backoff',
+): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortError(route));
   if (ms <= 0) return Promise.resolve();
   if (onWait) {
     const until = Date.now() + ms;
-    notify(onWait, { ms, until, route, reason, error: reason === 'rate_limited' ? rateLimitedWait(route, ms) : undefined });
+    notify(onWait, {
+      ms,
+      until,
+      route,
+      reason,
+      error: reason === 'rate_limited' ? rateLimitedWait(route, ms) : undefined,
+    });
     const end = (): void => notify(onWait, { ms: 0, until: Date.now(), route, reason });
     return sleep(ms, signal, route).finally(end);
   }
@@ -98,7 +116,12 @@ export class RateLimitQueue {
   }
 
   /** Waits for this request's turn; returns the release function to call once its answer is known. */
-  async admit(signal: AbortSignal | undefined, route: string, maxWaitMs: number, onWait?: WaitListener): Promise<() => void> {
+  async admit(
+    signal: AbortSignal | undefined,
+    route: string,
+    maxWaitMs: number,
+    onWait?: WaitListener,
+  ): Promise<() => void> {
     if (this.remaining() === 0 && this.queued === 0) return noop;
     if (this.remaining() > maxWaitMs) throw this.tooLong(route);
     let release: () => void = noop;
@@ -135,7 +158,10 @@ export class RateLimitQueue {
   private tooLong(route: string): GatewayError {
     const retryAfterMs = this.remaining();
     return new GatewayError({
-      kind: 'rate_limited', route, status: 429, retryAfterMs,
+      kind: 'rate_limited',
+      route,
+      status: 429,
+      retryAfterMs,
       message: `${route}: rate limited; the gateway asked to wait ${Math.ceil(retryAfterMs / 1000)} s.`,
     });
   }
@@ -152,13 +178,16 @@ function raceAbort(p: Promise<void>, signal: AbortSignal | undefined, route: str
     const onAbort = (): void => reject(abortError(route));
     signal.addEventListener('abort', onAbort, { once: true });
     // Removed on both outcomes: callers reuse one long-lived signal for many requests.
-    p.then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, (error: unknown) => {
-      signal.removeEventListener('abort', onAbort);
-      reject(error);
-    });
+    p.then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
   });
 }
 
@@ -167,12 +196,19 @@ function raceAbort(p: Promise<void>, signal: AbortSignal | undefined, route: str
  * request waits before being sent (nothing left this machine yet), so the user can cancel the wait; once
  * the request is sent, cancelling no longer aborts it.
  */
-export function cancelOnlyWhileWaiting(outer: AbortSignal | undefined, onWait?: WaitListener): { signal: AbortSignal; onWait: WaitListener } {
+export function cancelOnlyWhileWaiting(
+  outer: AbortSignal | undefined,
+  onWait?: WaitListener,
+): { signal: AbortSignal; onWait: WaitListener } {
   const controller = new AbortController();
   let waiting = false;
-  outer?.addEventListener('abort', () => {
-    if (waiting) controller.abort();
-  }, { once: true });
+  outer?.addEventListener(
+    'abort',
+    () => {
+      if (waiting) controller.abort();
+    },
+    { once: true },
+  );
   return {
     signal: controller.signal,
     onWait: (notice) => {

@@ -9,7 +9,15 @@ import { bytesOf, fromBytes } from './byteText';
 import { lastDelta, readTextDelta } from './fastDelta';
 import { discardBody, protocolError, readJson, send, transportError, type CallSpec, type Exchange } from './http';
 import { asMessage, normalizeToolInputs, toolInputError } from './messages';
-import type { Message, MessagesRequest, MessageStream, RequestOptions, StreamCut, StreamEvent, ToolInputProblem } from './types';
+import type {
+  Message,
+  MessagesRequest,
+  MessageStream,
+  RequestOptions,
+  StreamCut,
+  StreamEvent,
+  ToolInputProblem,
+} from './types';
 
 const MAX_EVENT_BYTES = 32 * 1024 * 1024;
 // Read once: a live-binding import is a property getter on every access in CommonJS output.
@@ -21,7 +29,11 @@ interface Waiter {
 }
 
 /** Starts POST /v1/messages with stream: true. */
-export function openMessageStream(ctx: ClientContext, request: MessagesRequest, options?: RequestOptions): MessageStream {
+export function openMessageStream(
+  ctx: ClientContext,
+  request: MessagesRequest,
+  options?: RequestOptions,
+): MessageStream {
   return new GatewayMessageStream(ctx, request, options);
 }
 
@@ -44,11 +56,21 @@ class GatewayMessageStream implements MessageStream {
   /** Removes our listener from the caller's signal; called once the stream settles, on every path. */
   private detachOuter: () => void = noop;
 
-  constructor(private readonly ctx: ClientContext, request: MessagesRequest, options?: RequestOptions) {
+  constructor(
+    private readonly ctx: ClientContext,
+    request: MessagesRequest,
+    options?: RequestOptions,
+  ) {
     this.spec = {
-      method: 'POST', route: 'POST /v1/messages', url: ctx.baseUrl + '/v1/messages', auth: 'messages',
-      body: JSON.stringify({ ...request, stream: true }), model: request.model, signal: this.controller.signal,
-      accept: 'text/event-stream', onWait: options?.onWait,
+      method: 'POST',
+      route: 'POST /v1/messages',
+      url: ctx.baseUrl + '/v1/messages',
+      auth: 'messages',
+      body: JSON.stringify({ ...request, stream: true }),
+      model: request.model,
+      signal: this.controller.signal,
+      accept: 'text/event-stream',
+      onWait: options?.onWait,
     };
     this.done = new Promise<Message>((resolve, reject) => {
       this.resolveDone = resolve;
@@ -151,13 +173,23 @@ class GatewayMessageStream implements MessageStream {
       } catch {
         this.failProtocol('an unreadable event');
       }
-      if (!this.settled) this.failCut(errorInit(protocolError(this.ctx, this.spec, ex, 'the stream ended before message_stop (the answer is cut off)')), 'ended');
+      if (!this.settled)
+        this.failCut(
+          errorInit(
+            protocolError(this.ctx, this.spec, ex, 'the stream ended before message_stop (the answer is cut off)'),
+          ),
+          'ended',
+        );
     });
     body.on('error', (error) => {
       if (this.settled) return;
       // The gateway was reached (HTTP 200) and had started answering: this is a cut answer, not an
       // unreachable gateway, whatever the socket error says.
-      const e = transportError(this.ctx, this.spec, error, { status: ex.status, requestId: ex.requestId, outcomeUnknown: true });
+      const e = transportError(this.ctx, this.spec, error, {
+        status: ex.status,
+        requestId: ex.requestId,
+        outcomeUnknown: true,
+      });
       this.failCut(errorInit(e), e.kind === 'timeout' ? 'stalled' : 'dropped');
     });
   }
@@ -168,7 +200,11 @@ class GatewayMessageStream implements MessageStream {
     const bytes = readTextDelta(msg.data);
     if (bytes !== undefined && this.assembler.appendTextBytes(LAST_DELTA.index, bytes)) {
       if (this.keepEvents) {
-        this.events.push({ type: 'content_block_delta', index: LAST_DELTA.index, delta: { type: 'text_delta', text: fromBytes(bytes) } });
+        this.events.push({
+          type: 'content_block_delta',
+          index: LAST_DELTA.index,
+          delta: { type: 'text_delta', text: fromBytes(bytes) },
+        });
         this.wake();
       }
       return;
@@ -183,7 +219,8 @@ class GatewayMessageStream implements MessageStream {
     if (typeof ev.type !== 'string') {
       // LiteLLM writes an error after the stream started as a bare `data: {"error": {...}}` line: no
       // event line and no type. An `error` member is what makes it an error.
-      if (msg.event === undefined && !Array.isArray(ev) && ev.error !== undefined && ev.error !== null) ev.type = 'error';
+      if (msg.event === undefined && !Array.isArray(ev) && ev.error !== undefined && ev.error !== null)
+        ev.type = 'error';
       else if (msg.event === undefined || Array.isArray(ev)) return;
       else ev.type = fromBytes(msg.event);
     }
@@ -222,8 +259,13 @@ class GatewayMessageStream implements MessageStream {
     const e = this.assembler.error ?? {};
     const serverMessage = e.message === undefined ? undefined : this.ctx.redact(withoutStack(e.message));
     this.fail({
-      kind: kindForErrorType(e.type), serverCode: e.type, serverMessage, upstream: upstreamOrigin(e),
-      message: this.ctx.redact(`POST /v1/messages: the gateway reported an error mid-stream: ${e.type ?? 'error'}${serverMessage ? `: ${serverMessage}` : ''}`),
+      kind: kindForErrorType(e.type),
+      serverCode: e.type,
+      serverMessage,
+      upstream: upstreamOrigin(e),
+      message: this.ctx.redact(
+        `POST /v1/messages: the gateway reported an error mid-stream: ${e.type ?? 'error'}${serverMessage ? `: ${serverMessage}` : ''}`,
+      ),
     });
   }
 
@@ -241,7 +283,11 @@ class GatewayMessageStream implements MessageStream {
       if (typeof r.thinking === 'string') characters += r.thinking.length;
     }
     const outputTokens = this.assembler.reportedOutputTokens;
-    this.fail({ ...init, outcomeUnknown: true, cut: { characters, how, ...(outputTokens !== undefined ? { outputTokens } : {}) } });
+    this.fail({
+      ...init,
+      outcomeUnknown: true,
+      cut: { characters, how, ...(outputTokens !== undefined ? { outputTokens } : {}) },
+    });
   }
 
   /** Settles with an error, attaching the partial message; `ready` errors are used as they are. */
@@ -251,11 +297,18 @@ class GatewayMessageStream implements MessageStream {
     this.detachOuter();
     const problems: ToolInputProblem[] = [];
     const partial = this.assembler.hasContent() ? this.assembler.snapshot(problems) : undefined;
-    const error = ready && init instanceof GatewayError ? init : new GatewayError({
-      ...(init instanceof GatewayError ? errorInit(init) : init),
-      route: this.spec.route, model: this.spec.model, requestId: this.exchange?.requestId, status: init.status ?? this.exchange?.status,
-      partial, toolInputProblems: problems,
-    });
+    const error =
+      ready && init instanceof GatewayError
+        ? init
+        : new GatewayError({
+            ...(init instanceof GatewayError ? errorInit(init) : init),
+            route: this.spec.route,
+            model: this.spec.model,
+            requestId: this.exchange?.requestId,
+            status: init.status ?? this.exchange?.status,
+            partial,
+            toolInputProblems: problems,
+          });
     this.failure = error;
     if (this.exchange) discardBody(this.exchange.body);
     this.exchange?.finish(error);
@@ -303,9 +356,18 @@ class GatewayMessageStream implements MessageStream {
 
 function errorInit(e: GatewayError): Omit<GatewayErrorInit, 'route'> {
   return {
-    kind: e.kind, message: e.message, status: e.status, requestId: e.requestId, retryAfterMs: e.retryAfterMs,
-    outcomeUnknown: e.outcomeUnknown, model: e.model, serverMessage: e.serverMessage, serverCode: e.serverCode,
-    cut: e.cut, upstream: e.upstream, toolInputProblems: e.toolInputProblems,
+    kind: e.kind,
+    message: e.message,
+    status: e.status,
+    requestId: e.requestId,
+    retryAfterMs: e.retryAfterMs,
+    outcomeUnknown: e.outcomeUnknown,
+    model: e.model,
+    serverMessage: e.serverMessage,
+    serverCode: e.serverCode,
+    cut: e.cut,
+    upstream: e.upstream,
+    toolInputProblems: e.toolInputProblems,
   };
 }
 

@@ -5,16 +5,36 @@ import { GatewayError, isGatewayError } from './errors';
 import { protocolError, readJson, send, type CallSpec, type Headers } from './http';
 import { editBody, imageFields, imagesOf } from './images';
 import { parseRetryAfter, sleep } from './retry';
-import type { ImageEditRequest, ImageRequest, ImageTask, ImageTaskRef, ImageTaskStatus, RequestOptions, WaitForTaskOptions } from './types';
+import type {
+  ImageEditRequest,
+  ImageRequest,
+  ImageTask,
+  ImageTaskRef,
+  ImageTaskStatus,
+  RequestOptions,
+  WaitForTaskOptions,
+} from './types';
 
 type Json = Record<string, unknown>;
-const PENDING = new Set(['queued', 'pending', 'submitted', 'not_start', 'processing', 'in_progress', 'running', 'created', 'starting', 'waiting']);
+const PENDING = new Set([
+  'queued',
+  'pending',
+  'submitted',
+  'not_start',
+  'processing',
+  'in_progress',
+  'running',
+  'created',
+  'starting',
+  'waiting',
+]);
 const SUCCEEDED = new Set(['completed', 'succeeded', 'success', 'complete', 'done', 'finished']);
 const FAILED = new Set(['failed', 'failure', 'error', 'cancelled', 'canceled', 'expired', 'timeout']);
 const MAX_TRANSIENT_POLL_ERRORS = 5;
 
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const strOf = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : undefined);
+const strOf = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : undefined;
 
 /** The task record of a reply: the body itself, or its `data` object when the gateway wraps it. */
 function recordOf(raw: unknown): Json {
@@ -48,10 +68,23 @@ export function progressOf(value: unknown): number | undefined {
 }
 
 /** Normalises one task reply. */
-export function taskOf(raw: unknown, fallbackId: string, baseUrl: string, headers: Headers = {}, requestId?: string): ImageTask {
+export function taskOf(
+  raw: unknown,
+  fallbackId: string,
+  baseUrl: string,
+  headers: Headers = {},
+  requestId?: string,
+): ImageTask {
   const r = recordOf(raw);
   const result = r.result;
-  const list = (isObj(result) ? result.data ?? result.images : undefined) ?? (Array.isArray(r.data) ? r.data : undefined) ?? r.results ?? r.images ?? r.image_url ?? r.result_url ?? (typeof result === 'string' || Array.isArray(result) ? result : undefined);
+  const list =
+    (isObj(result) ? (result.data ?? result.images) : undefined) ??
+    (Array.isArray(r.data) ? r.data : undefined) ??
+    r.results ??
+    r.images ??
+    r.image_url ??
+    r.result_url ??
+    (typeof result === 'string' || Array.isArray(result) ? result : undefined);
   const images = imagesOf(list, baseUrl);
   const rawStatus = strOf(r.status) ?? strOf(r.state);
   const status = statusOf(rawStatus, images.length > 0);
@@ -85,7 +118,8 @@ export function resolvePollUrl(baseUrl: string, candidate: string | undefined): 
   let url: URL;
   try {
     const prefix = base.pathname.replace(/\/+$/, '');
-    const rooted = candidate.startsWith('/') && !candidate.startsWith('//') && prefix !== '' && !candidate.startsWith(prefix + '/');
+    const rooted =
+      candidate.startsWith('/') && !candidate.startsWith('//') && prefix !== '' && !candidate.startsWith(prefix + '/');
     url = new URL(rooted ? prefix + candidate : candidate, baseUrl + '/');
   } catch {
     return undefined;
@@ -94,10 +128,24 @@ export function resolvePollUrl(baseUrl: string, candidate: string | undefined): 
 }
 
 /** POST /v1/images/generations/async or /v1/images/edits/async. */
-export async function submitImageTask(ctx: ClientContext, kind: 'generation' | 'edit', req: ImageRequest | ImageEditRequest, options?: RequestOptions): Promise<ImageTaskRef> {
+export async function submitImageTask(
+  ctx: ClientContext,
+  kind: 'generation' | 'edit',
+  req: ImageRequest | ImageEditRequest,
+  options?: RequestOptions,
+): Promise<ImageTaskRef> {
   const path = kind === 'edit' ? '/v1/images/edits/async' : '/v1/images/generations/async';
   const body = kind === 'edit' ? editBody(req as ImageEditRequest, ctx.editEncoding) : JSON.stringify(imageFields(req));
-  const spec: CallSpec = { method: 'POST', route: `POST ${path}`, url: ctx.baseUrl + path, auth: 'bearer', body, model: req.model, signal: options?.signal, onWait: options?.onWait };
+  const spec: CallSpec = {
+    method: 'POST',
+    route: `POST ${path}`,
+    url: ctx.baseUrl + path,
+    auth: 'bearer',
+    body,
+    model: req.model,
+    signal: options?.signal,
+    onWait: options?.onWait,
+  };
   const ex = await send(ctx, spec);
   const raw = await readJson(ctx, spec, ex);
   const id = taskIdOf(raw);
@@ -109,30 +157,51 @@ export async function submitImageTask(ctx: ClientContext, kind: 'generation' | '
   const ref: ImageTaskRef = { id, status: task.status, raw };
   const pollUrl = resolvePollUrl(ctx.baseUrl, candidate);
   if (pollUrl !== undefined) ref.pollUrl = pollUrl;
-  else if (candidate) ctx.logger?.warn(`Ignoring a poll URL on another host for task ${id}: the key is only sent to the base URL.`);
+  else if (candidate)
+    ctx.logger?.warn(`Ignoring a poll URL on another host for task ${id}: the key is only sent to the base URL.`);
   if (task.retryAfterMs !== undefined) ref.retryAfterMs = task.retryAfterMs;
   if (ex.requestId !== undefined) ref.requestId = ex.requestId;
   return ref;
 }
 
 /** GET the task (poll URL when same-origin, else /v1/images/tasks/<id>); a 404 means expired. */
-export async function getImageTask(ctx: ClientContext, id: string, options?: RequestOptions & { pollUrl?: string }): Promise<ImageTask> {
-  const url = resolvePollUrl(ctx.baseUrl, options?.pollUrl) ?? `${ctx.baseUrl}/v1/images/tasks/${encodeURIComponent(id)}`;
-  const spec: CallSpec = { method: 'GET', route: `GET ${new URL(url).pathname}`, url, auth: 'bearer', signal: options?.signal };
+export async function getImageTask(
+  ctx: ClientContext,
+  id: string,
+  options?: RequestOptions & { pollUrl?: string },
+): Promise<ImageTask> {
+  const url =
+    resolvePollUrl(ctx.baseUrl, options?.pollUrl) ?? `${ctx.baseUrl}/v1/images/tasks/${encodeURIComponent(id)}`;
+  const spec: CallSpec = {
+    method: 'GET',
+    route: `GET ${new URL(url).pathname}`,
+    url,
+    auth: 'bearer',
+    signal: options?.signal,
+  };
   try {
     const ex = await send(ctx, spec);
     return taskOf(await readJson(ctx, spec, ex), id, ctx.baseUrl, ex.headers, ex.requestId);
   } catch (error) {
     if (!isGatewayError(error) || error.status !== 404) throw error;
     return {
-      id, status: 'failed', expired: true, images: [], requestId: error.requestId, raw: undefined,
+      id,
+      status: 'failed',
+      expired: true,
+      images: [],
+      requestId: error.requestId,
+      raw: undefined,
       error: 'The task was not found: it expired, or it belongs to another key.',
     };
   }
 }
 
 /** Polls until the task succeeded or failed: Retry-After when sent, else backoff growing 1 s → 10 s. */
-export async function waitForImageTask(ctx: ClientContext, id: string, options: WaitForTaskOptions = {}): Promise<ImageTask> {
+export async function waitForImageTask(
+  ctx: ClientContext,
+  id: string,
+  options: WaitForTaskOptions = {},
+): Promise<ImageTask> {
   let polls = 0;
   let transientErrors = 0;
   for (;;) {
@@ -142,7 +211,11 @@ export async function waitForImageTask(ctx: ClientContext, id: string, options: 
       transientErrors = 0;
     } catch (error) {
       if (!isTransient(error) || ++transientErrors > MAX_TRANSIENT_POLL_ERRORS) throw error;
-      await sleep(pollDelay(ctx, polls++, (error as GatewayError).retryAfterMs), options.signal, `GET /v1/images/tasks/${id}`);
+      await sleep(
+        pollDelay(ctx, polls++, (error as GatewayError).retryAfterMs),
+        options.signal,
+        `GET /v1/images/tasks/${id}`,
+      );
       continue;
     }
     options.onUpdate?.(task);
@@ -152,7 +225,13 @@ export async function waitForImageTask(ctx: ClientContext, id: string, options: 
 }
 
 function isTransient(error: unknown): boolean {
-  return isGatewayError(error) && (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'server' || (error.kind === 'rate_limited' && error.retryAfterMs !== undefined && error.retryAfterMs <= 60_000));
+  return (
+    isGatewayError(error) &&
+    (error.kind === 'network' ||
+      error.kind === 'timeout' ||
+      error.kind === 'server' ||
+      (error.kind === 'rate_limited' && error.retryAfterMs !== undefined && error.retryAfterMs <= 60_000))
+  );
 }
 
 function pollDelay(ctx: ClientContext, polls: number, retryAfterMs: number | undefined): number {

@@ -64,7 +64,10 @@ export type GatewayErrorKind =
 
 export interface RequestOptions {
   signal?: AbortSignal;
-  /** Told about every wait before the request goes out (a 429's Retry-After, a retry's backoff), so the user can see it; abort `signal` to cancel. */
+  /**
+   * Told about every wait before the request goes out (a 429's Retry-After, a retry's backoff), so the user can see
+   * it; abort `signal` to cancel.
+   */
   onWait?: WaitListener;
 }
 
@@ -79,10 +82,26 @@ export interface ModelInfo {
 export type Role = 'user' | 'assistant';
 
 /** A prompt-cache breakpoint: the prefix up to and including the marked block is cached (docs/gateway-protocol.md). */
-export interface CacheControl { type: 'ephemeral' }
-export interface TextBlockParam { type: 'text'; text: string; cache_control?: CacheControl }
-export interface ImageBlockParam { type: 'image'; source: { type: 'base64'; media_type: string; data: string }; cache_control?: CacheControl }
-export interface ToolUseBlockParam { type: 'tool_use'; id: string; name: string; input: unknown; cache_control?: CacheControl }
+export interface CacheControl {
+  type: 'ephemeral';
+}
+export interface TextBlockParam {
+  type: 'text';
+  text: string;
+  cache_control?: CacheControl;
+}
+export interface ImageBlockParam {
+  type: 'image';
+  source: { type: 'base64'; media_type: string; data: string };
+  cache_control?: CacheControl;
+}
+export interface ToolUseBlockParam {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+  cache_control?: CacheControl;
+}
 export interface ToolResultBlockParam {
   type: 'tool_result';
   tool_use_id: string;
@@ -124,12 +143,31 @@ export interface Usage {
   cache_read_input_tokens?: number | null;
 }
 
-export interface TextBlock { type: 'text'; text: string; citations?: unknown[] }
-export interface ThinkingBlock { type: 'thinking'; thinking: string; signature?: string }
-export interface RedactedThinkingBlock { type: 'redacted_thinking'; data: string }
-export interface ToolUseBlock { type: 'tool_use' | 'server_tool_use'; id: string; name: string; input: unknown }
+export interface TextBlock {
+  type: 'text';
+  text: string;
+  citations?: unknown[];
+}
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature?: string;
+}
+export interface RedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+export interface ToolUseBlock {
+  type: 'tool_use' | 'server_tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+}
 /** Block types this client does not know are kept as sent. */
-export interface OtherBlock { type: string; [field: string]: unknown }
+export interface OtherBlock {
+  type: string;
+  [field: string]: unknown;
+}
 export type ContentBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | OtherBlock;
 
 export type StopReason =

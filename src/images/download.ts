@@ -27,24 +27,31 @@ export async function obtainImageBytes(image: GeneratedImage, options: DownloadO
   } catch {
     throw new Error('The gateway returned an image URL that cannot be read.');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`Image URLs must be http(s); got ${url.protocol}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`Image URLs must be http(s); got ${url.protocol}`);
   return download(url, options);
 }
 
 async function download(url: URL, options: DownloadOptions): Promise<Uint8Array> {
   const response = await undici().fetch(url, {
-    dispatcher: options.dispatcher, signal: options.signal, redirect: 'follow', headers: { accept: 'image/*' },
+    dispatcher: options.dispatcher,
+    signal: options.signal,
+    redirect: 'follow',
+    headers: { accept: 'image/*' },
   });
   if (!response.ok) {
     await response.body?.cancel();
-    throw new Error(`Downloading the image failed: HTTP ${response.status} from ${url.host} (image URLs expire; the files may be gone).`);
+    throw new Error(
+      `Downloading the image failed: HTTP ${response.status} from ${url.host} (image URLs expire; the files may be gone).`,
+    );
   }
   const limit = options.maxBytes ?? MAX_IMAGE_BYTES;
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of response.body ?? []) {
     total += chunk.byteLength;
-    if (total > limit) throw new Error(`The image at ${url.host} is larger than ${Math.round(limit / 1048576)} MB; not saved.`);
+    if (total > limit)
+      throw new Error(`The image at ${url.host} is larger than ${Math.round(limit / 1048576)} MB; not saved.`);
     chunks.push(chunk);
   }
   return new Uint8Array(Buffer.concat(chunks));

@@ -26,7 +26,9 @@ export interface FollowOptions {
 type Report = (message: string, percent?: number) => void;
 
 const cancelledMessage = (): string =>
-  vscode.l10n.t('Stopped waiting for the image task. The gateway may still finish it and charge for it; it stays in "Show Image Tasks" so you can check it later.');
+  vscode.l10n.t(
+    'Stopped waiting for the image task. The gateway may still finish it and charge for it; it stays in "Show Image Tasks" so you can check it later.',
+  );
 
 export class Follower {
   private readonly running = new Map<string, AbortController>();
@@ -37,7 +39,10 @@ export class Follower {
   private readonly onSavedEmitter = new vscode.EventEmitter<RunResult>();
   readonly onSaved = this.onSavedEmitter.event;
 
-  constructor(private readonly services: Services, private readonly tracker: TaskTracker) {}
+  constructor(
+    private readonly services: Services,
+    private readonly tracker: TaskTracker,
+  ) {}
 
   isFollowing(localId: string): boolean {
     return this.running.has(localId);
@@ -47,7 +52,8 @@ export class Follower {
   cancel(localId: string): void {
     const running = this.running.get(localId);
     if (running) running.abort();
-    else if (['submitting', 'pending'].includes(this.tracker.get(localId)?.state ?? '')) this.cancelBeforeFollow.add(localId);
+    else if (['submitting', 'pending'].includes(this.tracker.get(localId)?.state ?? ''))
+      this.cancelBeforeFollow.add(localId);
   }
 
   /** Forgets an earlier Cancel: the user asked to follow the task again. */
@@ -62,58 +68,94 @@ export class Follower {
       this.detached.add(id);
       this.running.get(id)?.abort();
     }
-    for (let i = 0; i < 100 && ids.some((id) => this.tracker.isClaimed(id)); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && ids.some((id) => this.tracker.isClaimed(id)); i++)
+      await new Promise((r) => setTimeout(r, 50));
   }
 
   /** Polls a pending task (or completes an interrupted save) and saves its images once. */
   async follow(localId: string, options: FollowOptions = {}): Promise<RunResult> {
     if (!this.tracker.claim(localId)) {
       const record = this.tracker.get(localId);
-      return result(this.isFollowing(localId) ? 'busy' : 'failed', { localId, taskId: record?.taskId, message: vscode.l10n.t('This task is already being followed or is finished.') });
+      return result(this.isFollowing(localId) ? 'busy' : 'failed', {
+        localId,
+        taskId: record?.taskId,
+        message: vscode.l10n.t('This task is already being followed or is finished.'),
+      });
     }
     try {
       const record = this.tracker.get(localId) as TaskRecord;
-      return await this.withUi(`Model Gateway: ${describeTask(record, vscode.l10n)}`, options, localId, (report, signal) => this.pollAndSave(record, report, signal, options));
+      return await this.withUi(
+        `Model Gateway: ${describeTask(record, vscode.l10n)}`,
+        options,
+        localId,
+        (report, signal) => this.pollAndSave(record, report, signal, options),
+      );
     } finally {
       this.tracker.release(localId);
     }
   }
 
   /** Runs work under a notification (when wanted), merging its cancel, the caller's token and the panel's Cancel into one signal. */
-  withUi<T>(title: string, options: FollowOptions, localId: string | undefined, work: (report: Report, signal: AbortSignal) => Promise<T>): Promise<T> {
+  withUi<T>(
+    title: string,
+    options: FollowOptions,
+    localId: string | undefined,
+    work: (report: Report, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const controller = new AbortController();
     if (localId) this.running.set(localId, controller);
     if (localId && this.cancelBeforeFollow.delete(localId)) controller.abort();
     const outer = options.token?.onCancellationRequested(() => controller.abort());
-    const cleanup = () => { outer?.dispose(); if (localId) this.running.delete(localId); };
+    const cleanup = () => {
+      outer?.dispose();
+      if (localId) this.running.delete(localId);
+    };
     const base: Report = (message, percent) => options.onProgress?.(message, percent);
     if (options.notification === false) return work(base, controller.signal).finally(cleanup);
-    return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-      token.onCancellationRequested(() => controller.abort());
-      let last = 0;
-      const report: Report = (message, percent) => {
-        base(message, percent);
-        const increment = percent !== undefined && percent > last ? percent - last : undefined;
-        if (percent !== undefined) last = Math.max(last, percent);
-        progress.report({ message, increment });
-      };
-      return work(report, controller.signal);
-    })).finally(cleanup);
+    return Promise.resolve(
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+        (progress, token) => {
+          token.onCancellationRequested(() => controller.abort());
+          let last = 0;
+          const report: Report = (message, percent) => {
+            base(message, percent);
+            const increment = percent !== undefined && percent > last ? percent - last : undefined;
+            if (percent !== undefined) last = Math.max(last, percent);
+            progress.report({ message, increment });
+          };
+          return work(report, controller.signal);
+        },
+      ),
+    ).finally(cleanup);
   }
 
-  private async pollAndSave(record: TaskRecord, report: Report, signal: AbortSignal, options: FollowOptions): Promise<RunResult> {
+  private async pollAndSave(
+    record: TaskRecord,
+    report: Report,
+    signal: AbortSignal,
+    options: FollowOptions,
+  ): Promise<RunResult> {
     if (!record.taskId) {
-      const message = vscode.l10n.t('The window closed before the images of a synchronous request were saved; they cannot be fetched again.');
+      const message = vscode.l10n.t(
+        'The window closed before the images of a synchronous request were saved; they cannot be fetched again.',
+      );
       await this.tracker.apply(record.localId, { type: 'failed', error: message });
       return result('failed', { localId: record.localId, message });
     }
     const client = await this.services.gateway.client();
-    if (!client) return result('pending', { localId: record.localId, taskId: record.taskId, message: vscode.l10n.t('No API key or base URL: the task stays pending.') });
+    if (!client)
+      return result('pending', {
+        localId: record.localId,
+        taskId: record.taskId,
+        message: vscode.l10n.t('No API key or base URL: the task stays pending.'),
+      });
     report(vscode.l10n.t('Waiting for the gateway...'), record.progress);
     let task: ImageTask;
     try {
       task = await client.waitForImageTask(record.taskId, {
-        pollUrl: record.pollUrl, signal,
+        pollUrl: record.pollUrl,
+        signal,
         onUpdate: (update) => {
           report(progressText(update), update.progress);
           this.tracker.noteProgress(record, update.progress);
@@ -135,31 +177,57 @@ export class Follower {
     if (isGatewayError(error) && error.kind === 'aborted') {
       if (record.state === 'pending') await this.tracker.apply(record.localId, { type: 'cancelled' });
       const message = cancelledMessage();
-      if (options.announce !== false) void vscode.window.showInformationMessage(`Model Gateway: ${message}`, vscode.l10n.t('Show Image Tasks'))
-        .then((c) => c && vscode.commands.executeCommand('modelGateway.showImageTasks'));
+      if (options.announce !== false)
+        void vscode.window
+          .showInformationMessage(`Model Gateway: ${message}`, vscode.l10n.t('Show Image Tasks'))
+          .then((c) => c && vscode.commands.executeCommand('modelGateway.showImageTasks'));
       return result('cancelled', { ...base, message });
     }
     if (isGatewayError(error) && error.kind === 'not_found') {
-      return this.taskFailed(record, { expired: true, error: vscode.l10n.t('The gateway no longer knows this task.') }, options);
+      return this.taskFailed(
+        record,
+        { expired: true, error: vscode.l10n.t('The gateway no longer knows this task.') },
+        options,
+      );
     }
-    const message = vscode.l10n.t('Could not read the image task ({0}). It stays pending and is checked again on the next start, or from "Show Image Tasks".', runError(error).message);
+    const message = vscode.l10n.t(
+      'Could not read the image task ({0}). It stays pending and is checked again on the next start, or from "Show Image Tasks".',
+      runError(error).message,
+    );
     if (options.announce !== false) void this.services.errors.show(error, 'image');
     return result('pending', { ...base, message });
   }
 
-  private async taskFailed(record: TaskRecord, task: Pick<ImageTask, 'expired' | 'error'>, options: FollowOptions): Promise<RunResult> {
+  private async taskFailed(
+    record: TaskRecord,
+    task: Pick<ImageTask, 'expired' | 'error'>,
+    options: FollowOptions,
+  ): Promise<RunResult> {
     const message = task.expired
-      ? vscode.l10n.t('The image task {0} expired before its images were read. It is not retried; re-run it explicitly if you still want it.', record.taskId ?? '')
+      ? vscode.l10n.t(
+          'The image task {0} expired before its images were read. It is not retried; re-run it explicitly if you still want it.',
+          record.taskId ?? '',
+        )
       : task.error
         ? vscode.l10n.t('The gateway reports that image task {0} failed: {1}', record.taskId ?? '', task.error)
         : vscode.l10n.t('The gateway reports that image task {0} failed.', record.taskId ?? '');
     await this.tracker.apply(record.localId, task.expired ? { type: 'expired' } : { type: 'failed', error: message });
     if (options.announce !== false) void vscode.window.showErrorMessage(`Model Gateway: ${message}`);
-    return result(task.expired ? 'expired' : 'failed', { localId: record.localId, taskId: record.taskId, message, error: { message, kind: task.expired ? 'expired' : 'task_failed' } });
+    return result(task.expired ? 'expired' : 'failed', {
+      localId: record.localId,
+      taskId: record.taskId,
+      message,
+      error: { message, kind: task.expired ? 'expired' : 'task_failed' },
+    });
   }
 
   /** Downloads (at once: URLs expire), checks the bytes and writes files + sidecars exactly once. */
-  async saveImages(localId: string, images: GeneratedImage[], options: FollowOptions, signal?: AbortSignal): Promise<RunResult> {
+  async saveImages(
+    localId: string,
+    images: GeneratedImage[],
+    options: FollowOptions,
+    signal?: AbortSignal,
+  ): Promise<RunResult> {
     const claimedHere = this.tracker.claim(localId);
     const record = this.tracker.get(localId) as TaskRecord;
     let checked: CheckedImage[];
@@ -171,7 +239,12 @@ export class Follower {
       return this.saveFailed(localId, error, options, true);
     }
     try {
-      const saved = await saveTaskImages(this.tracker, localId, checked, workspaceSink(vscode.Uri.parse(record.workspaceFolder)));
+      const saved = await saveTaskImages(
+        this.tracker,
+        localId,
+        checked,
+        workspaceSink(vscode.Uri.parse(record.workspaceFolder)),
+      );
       const root = vscode.Uri.parse(saved.workspaceFolder);
       const files = (saved.files ?? []).map((f) => vscode.Uri.joinPath(root, ...f.split('/')).toString());
       const done = result('saved', { localId, taskId: saved.taskId, files, paths: saved.files ?? [] });
@@ -190,7 +263,11 @@ export class Follower {
     try {
       const checked: CheckedImage[] = [];
       for (const image of images) {
-        const bytes = await obtainImageBytes(image, { dispatcher, signal, baseUrl: this.services.config.current.baseUrl || undefined });
+        const bytes = await obtainImageBytes(image, {
+          dispatcher,
+          signal,
+          baseUrl: this.services.config.current.baseUrl || undefined,
+        });
         checked.push(checkImage(bytes, image.revisedPrompt));
       }
       return checked;
@@ -203,10 +280,16 @@ export class Follower {
    * Missing or bad image data fails the task. A failed write keeps 'saving' (its names stay reserved)
    * so the next start completes the same files.
    */
-  private async saveFailed(localId: string, error: unknown, options: FollowOptions, badData: boolean): Promise<RunResult> {
+  private async saveFailed(
+    localId: string,
+    error: unknown,
+    options: FollowOptions,
+    badData: boolean,
+  ): Promise<RunResult> {
     const record = this.tracker.get(localId);
     const message = vscode.l10n.t('The images could not be saved: {0}', runError(error).message);
-    if (badData && (record?.state === 'pending' || record?.state === 'saving')) await this.tracker.apply(localId, { type: 'failed', error: message });
+    if (badData && (record?.state === 'pending' || record?.state === 'saving'))
+      await this.tracker.apply(localId, { type: 'failed', error: message });
     if (options.announce !== false) void vscode.window.showErrorMessage(`Model Gateway: ${message}`);
     return result('failed', { localId, taskId: record?.taskId, message, error: runError(error) });
   }
@@ -220,9 +303,10 @@ function progressText(task: ImageTask): string {
 function announceSaved(done: RunResult): void {
   const open = vscode.l10n.t('Open');
   const reveal = vscode.l10n.t('Reveal in Explorer');
-  const text = done.paths.length === 1
-    ? vscode.l10n.t('Model Gateway: saved {0}.', done.paths[0])
-    : vscode.l10n.t('Model Gateway: saved {0} images ({1}, ...).', done.paths.length, done.paths[0]);
+  const text =
+    done.paths.length === 1
+      ? vscode.l10n.t('Model Gateway: saved {0}.', done.paths[0])
+      : vscode.l10n.t('Model Gateway: saved {0} images ({1}, ...).', done.paths.length, done.paths[0]);
   void vscode.window.showInformationMessage(text, open, reveal).then(async (choice) => {
     const first = vscode.Uri.parse(done.files[0]);
     if (choice === open) await vscode.commands.executeCommand('vscode.open', first);

@@ -3,7 +3,10 @@
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp' | 'gif';
 
-export interface ImageDimensions { width: number; height: number }
+export interface ImageDimensions {
+  width: number;
+  height: number;
+}
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -37,7 +40,9 @@ export function imageDimensions(bytes: Uint8Array): ImageDimensions | undefined 
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   switch (detectImageFormat(bytes)) {
     case 'png':
-      return bytes.length >= 24 && ascii(bytes, 12, 4) === 'IHDR' ? valid(view.getUint32(16), view.getUint32(20)) : undefined;
+      return bytes.length >= 24 && ascii(bytes, 12, 4) === 'IHDR'
+        ? valid(view.getUint32(16), view.getUint32(20))
+        : undefined;
     case 'gif':
       return bytes.length >= 10 ? valid(view.getUint16(6, true), view.getUint16(8, true)) : undefined;
     case 'jpeg':
@@ -59,8 +64,14 @@ function jpegDimensions(bytes: Uint8Array, view: DataView): ImageDimensions | un
   while (offset + 4 <= bytes.length) {
     if (bytes[offset] !== 0xff) return undefined;
     const marker = bytes[offset + 1];
-    if (marker === 0xff) { offset += 1; continue; } // fill byte
-    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) { offset += 2; continue; }
+    if (marker === 0xff) {
+      offset += 1;
+      continue;
+    } // fill byte
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      offset += 2;
+      continue;
+    }
     const length = view.getUint16(offset + 2);
     if (length < 2) return undefined;
     const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;

@@ -24,7 +24,9 @@ export async function readGallery(root: vscode.Uri, segments: string[]): Promise
   const folder = vscode.Uri.joinPath(root, ...segments);
   let names: string[];
   try {
-    names = (await vscode.workspace.fs.readDirectory(folder)).filter(([, type]) => type === vscode.FileType.File).map(([name]) => name);
+    names = (await vscode.workspace.fs.readDirectory(folder))
+      .filter(([, type]) => type === vscode.FileType.File)
+      .map(([name]) => name);
   } catch {
     return [];
   }
@@ -67,8 +69,14 @@ export async function toGalleryItems(entries: GalleryEntry[]): Promise<GalleryIt
   for (const [index, entry] of entries.entries()) {
     const s = entry.sidecar;
     items.push({
-      id: entry.id, path: entry.path, prompt: s.prompt, model: s.model, size: s.width && s.height ? `${s.width}x${s.height}` : s.size,
-      quality: s.quality, createdAt: s.createdAt, kind: s.kind,
+      id: entry.id,
+      path: entry.path,
+      prompt: s.prompt,
+      model: s.model,
+      size: s.width && s.height ? `${s.width}x${s.height}` : s.size,
+      quality: s.quality,
+      createdAt: s.createdAt,
+      kind: s.kind,
       thumbnail: index < MAX_THUMBNAILS ? await thumbnailOf(entry.image) : undefined,
     });
   }

@@ -6,7 +6,10 @@ export const MAX_SLUG_LENGTH = 40;
 
 /** Lower-case ASCII letters, digits and single dashes; 'image' when nothing usable is left. */
 export function promptSlug(prompt: string, maxLength = MAX_SLUG_LENGTH): string {
-  const ascii = prompt.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  const ascii = prompt
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
   const slug = ascii
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+/, '')
@@ -37,14 +40,22 @@ export function nextFreeName(base: string, ext: ImageExtension, taken: Iterable<
   const lower = new Set([...taken].map((name) => name.toLowerCase()));
   for (let attempt = 1; ; attempt++) {
     const candidate = attempt === 1 ? base : `${base}-${attempt}`;
-    if (!lower.has(`${candidate}.${ext}`.toLowerCase()) && !lower.has(sidecarName(`${candidate}.${ext}`).toLowerCase())) {
+    if (
+      !lower.has(`${candidate}.${ext}`.toLowerCase()) &&
+      !lower.has(sidecarName(`${candidate}.${ext}`).toLowerCase())
+    ) {
       return `${candidate}.${ext}`;
     }
   }
 }
 
 /** Names for all images of one request, each free and distinct from the others. */
-export function planFileNames(prompt: string, date: Date, extensions: ImageExtension[], taken: Iterable<string>): string[] {
+export function planFileNames(
+  prompt: string,
+  date: Date,
+  extensions: ImageExtension[],
+  taken: Iterable<string>,
+): string[] {
   const used = new Set(taken);
   return extensions.map((ext, index) => {
     const name = nextFreeName(imageBaseName(prompt, date, index), ext, used);

@@ -8,7 +8,15 @@ import { WebviewChannel } from '../platform/webviewChannel';
 import { renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
 import { Views } from '../shared/commands';
 import type { MessageOf } from '../shared/protocol/channel';
-import { imagesGuard, type HostToImagesMessage, type ImageForm, type ImagesShapes, type PanelSnapshot, type SubmitResult, type TaskView } from '../shared/protocol/images';
+import {
+  imagesGuard,
+  type HostToImagesMessage,
+  type ImageForm,
+  type ImagesShapes,
+  type PanelSnapshot,
+  type SubmitResult,
+  type TaskView,
+} from '../shared/protocol/images';
 import { webviewStringTable } from '../shared/webviewStrings';
 import { readGallery, thumbnailOf, toGalleryItems, type GalleryEntry } from './gallery';
 import { outputFolderSegments } from './paths';
@@ -25,7 +33,11 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
   private readonly subscriptions: vscode.Disposable[];
   private readonly channel: WebviewChannel<ImagesShapes>;
 
-  constructor(private readonly services: Services, private readonly runner: ImageRunner, private readonly lastEditor: () => vscode.TextEditor | undefined) {
+  constructor(
+    private readonly services: Services,
+    private readonly runner: ImageRunner,
+    private readonly lastEditor: () => vscode.TextEditor | undefined,
+  ) {
     this.channel = new WebviewChannel<ImagesShapes>({
       guard: imagesGuard,
       log: services.log,
@@ -42,7 +54,12 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
   /** Opens (or reveals) the panel, optionally with a form prefilled (Re-run with changes). */
   open(prefill?: ImageForm): void {
     if (!this.panel) {
-      const panel = vscode.window.createWebviewPanel(Views.imagePanel, vscode.l10n.t('Images'), vscode.ViewColumn.Active, { ...webviewOptions(this.services.context.extensionUri), retainContextWhenHidden: false });
+      const panel = vscode.window.createWebviewPanel(
+        Views.imagePanel,
+        vscode.l10n.t('Images'),
+        vscode.ViewColumn.Active,
+        { ...webviewOptions(this.services.context.extensionUri), retainContextWhenHidden: false },
+      );
       this.attach(panel);
     } else {
       this.panel.reveal();
@@ -69,7 +86,11 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
     const extensionUri = this.services.context.extensionUri;
     panel.webview.options = webviewOptions(extensionUri);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
-    panel.webview.html = renderWebviewHtml(panel.webview, extensionUri, { script: 'images', styles: ['common.css', 'images.css'], title: 'Images' });
+    panel.webview.html = renderWebviewHtml(panel.webview, extensionUri, {
+      script: 'images',
+      styles: ['common.css', 'images.css'],
+      title: 'Images',
+    });
     this.channel.attach(panel, panel.onDidChangeViewState, [
       panel.onDidDispose(() => {
         if (this.panel === panel) this.panel = undefined;
@@ -94,7 +115,12 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
       clearTimeout(timer);
       timer = setTimeout(() => void this.sendGallery(), 300);
     };
-    return vscode.Disposable.from(watcher, watcher.onDidCreate(refresh), watcher.onDidDelete(refresh), watcher.onDidChange(refresh));
+    return vscode.Disposable.from(
+      watcher,
+      watcher.onDidCreate(refresh),
+      watcher.onDidDelete(refresh),
+      watcher.onDidChange(refresh),
+    );
   }
 
   private root(): vscode.Uri | undefined {
@@ -107,13 +133,23 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
 
   private async handle(message: MessageOf<ImagesShapes['toHost']>): Promise<void> {
     switch (message.type) {
-      case 'refreshModels': await this.services.catalog.refresh().catch((e: unknown) => this.services.errors.show(e, 'models')); return this.sendModels();
-      case 'refreshGallery': return this.sendGallery();
-      case 'pick': return this.pick(message.slot);
-      case 'unpick': return;
-      case 'formChanged': return;
-      case 'cancelTask': this.runner.follower.cancel(message.localId); return;
-      case 'resumeTask': void resumeTask(this.runner, message.localId); return;
+      case 'refreshModels':
+        await this.services.catalog.refresh().catch((e: unknown) => this.services.errors.show(e, 'models'));
+        return this.sendModels();
+      case 'refreshGallery':
+        return this.sendGallery();
+      case 'pick':
+        return this.pick(message.slot);
+      case 'unpick':
+        return;
+      case 'formChanged':
+        return;
+      case 'cancelTask':
+        this.runner.follower.cancel(message.localId);
+        return;
+      case 'resumeTask':
+        void resumeTask(this.runner, message.localId);
+        return;
       case 'galleryAction': {
         const entry = this.gallery.get(message.id);
         if (!entry) return;
@@ -131,12 +167,24 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
     const size = this.services.context.globalState.get<string>(LAST_SIZE_KEY) ?? images.defaultSize;
     const sizes = [...new Set([images.defaultSize, size, ...COMMON_SIZES])];
     const snapshot: PanelSnapshot = {
-      models: models.ids, modelsNotice: models.notice,
+      models: models.ids,
+      modelsNotice: models.notice,
       sizes,
       qualities: QUALITIES,
-      form: { mode: 'generate', prompt: '', model: this.runner.defaultModel(models.ids) ?? '', size: images.defaultSize, quality: images.defaultQuality, n: 1, references: [] },
-      gallery: [], tasks: this.taskViews(), requestMode: images.mode,
-      folderName: root ? root.path.split('/').pop() : undefined, outputFolder: images.outputFolder,
+      form: {
+        mode: 'generate',
+        prompt: '',
+        model: this.runner.defaultModel(models.ids) ?? '',
+        size: images.defaultSize,
+        quality: images.defaultQuality,
+        n: 1,
+        references: [],
+      },
+      gallery: [],
+      tasks: this.taskViews(),
+      requestMode: images.mode,
+      folderName: root ? root.path.split('/').pop() : undefined,
+      outputFolder: images.outputFolder,
     };
     this.post({ type: 'snapshot', snapshot });
     await this.sendGallery();
@@ -145,9 +193,22 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
   private async modelList(): Promise<{ ids: string[]; notice?: string }> {
     try {
       const ids = await this.runner.imageModelIds();
-      return { ids, notice: ids.length ? undefined : vscode.l10n.t('Your key lists no image models (GET /v1/models). Its key group may lack image route permission.') };
+      return {
+        ids,
+        notice: ids.length
+          ? undefined
+          : vscode.l10n.t(
+              'Your key lists no image models (GET /v1/models). Its key group may lack image route permission.',
+            ),
+      };
     } catch (error) {
-      return { ids: [], notice: vscode.l10n.t('Could not load the model list: {0}', error instanceof Error ? error.message : String(error)) };
+      return {
+        ids: [],
+        notice: vscode.l10n.t(
+          'Could not load the model list: {0}',
+          error instanceof Error ? error.message : String(error),
+        ),
+      };
     }
   }
 
@@ -157,7 +218,15 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
   }
 
   private postModels(ids: string[]): void {
-    this.post({ type: 'models', models: ids, notice: ids.length ? undefined : vscode.l10n.t('Your key lists no image models (GET /v1/models). Its key group may lack image route permission.') });
+    this.post({
+      type: 'models',
+      models: ids,
+      notice: ids.length
+        ? undefined
+        : vscode.l10n.t(
+            'Your key lists no image models (GET /v1/models). Its key group may lack image route permission.',
+          ),
+    });
   }
 
   private async sendGallery(): Promise<void> {
@@ -170,7 +239,11 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
 
   private taskViews(): TaskView[] {
     const root = this.root()?.toString();
-    return this.runner.tracker.list().filter((r) => r.workspaceFolder === root).slice(0, 20).map(toTaskView);
+    return this.runner.tracker
+      .list()
+      .filter((r) => r.workspaceFolder === root)
+      .slice(0, 20)
+      .map(toTaskView);
   }
 
   private postTask(record: TaskRecord): void {
@@ -185,19 +258,38 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
     }
     const references = form.references.map(inside).filter((u): u is vscode.Uri => !!u);
     const run = await this.runner.run({
-      kind: form.mode === 'edit' ? 'edit' : 'generation', prompt: form.prompt, model: form.model || undefined, size: form.size,
-      quality: form.quality, n: form.n, source: inside(form.source), mask: inside(form.mask), references,
+      kind: form.mode === 'edit' ? 'edit' : 'generation',
+      prompt: form.prompt,
+      model: form.model || undefined,
+      size: form.size,
+      quality: form.quality,
+      n: form.n,
+      source: inside(form.source),
+      mask: inside(form.mask),
+      references,
     });
-    return { ok: run.status === 'saved', message: run.status === 'saved' ? vscode.l10n.t('Saved {0}', run.paths.join(', ')) : run.message };
+    return {
+      ok: run.status === 'saved',
+      message: run.status === 'saved' ? vscode.l10n.t('Saved {0}', run.paths.join(', ')) : run.message,
+    };
   }
 
   private async pick(slot: 'source' | 'mask' | 'reference'): Promise<void> {
     const root = this.root();
     if (!root) return;
     const images = (await workspaceImages()).filter((u) => relativeToRoot(root, u) !== undefined);
-    const picked = await vscode.window.showQuickPick(images.map((uri) => ({ label: relativeToRoot(root, uri) as string, uri })), {
-      title: slot === 'source' ? vscode.l10n.t('Image to edit') : slot === 'mask' ? vscode.l10n.t('Mask image') : vscode.l10n.t('Reference image'), placeHolder: vscode.l10n.t('Images in this workspace'),
-    });
+    const picked = await vscode.window.showQuickPick(
+      images.map((uri) => ({ label: relativeToRoot(root, uri) as string, uri })),
+      {
+        title:
+          slot === 'source'
+            ? vscode.l10n.t('Image to edit')
+            : slot === 'mask'
+              ? vscode.l10n.t('Mask image')
+              : vscode.l10n.t('Reference image'),
+        placeHolder: vscode.l10n.t('Images in this workspace'),
+      },
+    );
     if (!picked) return;
     this.post({ type: 'picked', slot, file: { path: picked.label, thumbnail: await thumbnailOf(picked.uri) } });
   }
@@ -205,8 +297,14 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
 
 function toTaskView(record: TaskRecord): TaskView {
   return {
-    localId: record.localId, taskId: record.taskId, prompt: record.request.prompt, model: record.request.model,
-    state: record.state, progress: record.progress, message: record.error, submittedAt: record.submittedAt,
+    localId: record.localId,
+    taskId: record.taskId,
+    prompt: record.request.prompt,
+    model: record.request.model,
+    state: record.state,
+    progress: record.progress,
+    message: record.error,
+    submittedAt: record.submittedAt,
   };
 }
 

@@ -15,12 +15,14 @@ const WINDOWS_DEVICE = /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i;
  */
 export function relativeSegments(input: string): SegmentsResult {
   const value = input.trim();
-  if (/^([a-zA-Z]:|[\\/]|~)/.test(value)) return { ok: false, reason: `"${value}" is absolute; use a folder relative to the workspace.` };
+  if (/^([a-zA-Z]:|[\\/]|~)/.test(value))
+    return { ok: false, reason: `"${value}" is absolute; use a folder relative to the workspace.` };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { ok: false, reason: `"${value}" is a URL, not a folder.` };
   const segments = value.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
   for (const segment of segments) {
     if (segment === '..') return { ok: false, reason: `"${value}" leaves the workspace ('..').` };
-    if (RESERVED_CHARS.test(segment)) return { ok: false, reason: `"${value}" contains a character that is not allowed in a file name.` };
+    if (RESERVED_CHARS.test(segment))
+      return { ok: false, reason: `"${value}" contains a character that is not allowed in a file name.` };
     if (WINDOWS_DEVICE.test(segment)) return { ok: false, reason: `"${value}" uses a reserved device name.` };
     if (/[. ]$/.test(segment)) return { ok: false, reason: `"${value}" has a segment ending in a dot or space.` };
   }
@@ -53,5 +55,8 @@ export function isSafeFileName(name: string): boolean {
 /** Relative link from a document's folder to an image (posix, for markdown), with spaces encoded. */
 export function markdownRelativeLink(fromFolder: string, imagePath: string): string {
   const relative = path.posix.relative(path.posix.normalize(fromFolder), path.posix.normalize(imagePath));
-  return relative.split('/').map((part) => encodeURIComponent(part)).join('/');
+  return relative
+    .split('/')
+    .map((part) => encodeURIComponent(part))
+    .join('/');
 }

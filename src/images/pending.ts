@@ -4,5 +4,7 @@ import { TaskTracker } from './tracker';
 
 /** Does globalState hold a task that resuming (tasksCommand.ts resumeOnActivation) would act on? */
 export function hasTasksToResume(state: vscode.Memento): boolean {
-  return new TaskTracker(state).list().some((r) => r.state === 'submitting' || r.state === 'pending' || r.state === 'saving');
+  return new TaskTracker(state)
+    .list()
+    .some((r) => r.state === 'submitting' || r.state === 'pending' || r.state === 'saving');
 }

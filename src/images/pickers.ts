@@ -9,7 +9,11 @@ export const QUALITIES = ['auto', 'low', 'medium', 'high', 'standard', 'hd'];
 
 export async function askPrompt(step: string, value?: string): Promise<string | undefined> {
   const prompt = await vscode.window.showInputBox({
-    title: step, prompt: vscode.l10n.t('Describe the image'), placeHolder: vscode.l10n.t('A watercolor lighthouse at dusk'), value, ignoreFocusOut: true,
+    title: step,
+    prompt: vscode.l10n.t('Describe the image'),
+    placeHolder: vscode.l10n.t('A watercolor lighthouse at dusk'),
+    value,
+    ignoreFocusOut: true,
     validateInput: (text) => (text.trim() ? undefined : vscode.l10n.t('Enter a prompt.')),
   });
   return prompt?.trim() || undefined;
@@ -25,7 +29,11 @@ export async function pickModel(services: Services, runner: ImageRunner, step: s
     return undefined;
   }
   if (models.length === 0) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Model Gateway: GET /v1/models returns no image models for this key. Its key group may not have image route permission; check it in the console.'));
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t(
+        'Model Gateway: GET /v1/models returns no image models for this key. Its key group may not have image route permission; check it in the console.',
+      ),
+    );
     return undefined;
   }
   const preferred = runner.defaultModel(models);
@@ -41,13 +49,29 @@ export async function pickModel(services: Services, runner: ImageRunner, step: s
 export async function pickSize(services: Services, step: string): Promise<string | undefined> {
   const defaultSize = services.config.current.images.defaultSize;
   const last = services.context.globalState.get<string>(LAST_SIZE_KEY);
-  const sizes = [defaultSize, ...(last && last !== defaultSize ? [last] : []), ...COMMON_SIZES.filter((s) => s !== defaultSize && s !== last)];
+  const sizes = [
+    defaultSize,
+    ...(last && last !== defaultSize ? [last] : []),
+    ...COMMON_SIZES.filter((s) => s !== defaultSize && s !== last),
+  ];
   const items = sizes.map((size) => ({
     label: size,
-    description: size === defaultSize ? vscode.l10n.t('default: one image at the default size (advised first call)') : size === last ? vscode.l10n.t('last used') : undefined,
-    detail: size === defaultSize ? undefined : vscode.l10n.t('May cost more than the default size (prices are in your console).'),
+    description:
+      size === defaultSize
+        ? vscode.l10n.t('default: one image at the default size (advised first call)')
+        : size === last
+          ? vscode.l10n.t('last used')
+          : undefined,
+    detail:
+      size === defaultSize
+        ? undefined
+        : vscode.l10n.t('May cost more than the default size (prices are in your console).'),
   }));
-  const picked = await vscode.window.showQuickPick(items, { title: step, placeHolder: vscode.l10n.t('Image size'), ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: step,
+    placeHolder: vscode.l10n.t('Image size'),
+    ignoreFocusOut: true,
+  });
   return picked?.label;
 }
 
@@ -60,7 +84,10 @@ export async function pickMask(source: vscode.Uri): Promise<vscode.Uri | undefin
   const images = (await workspaceImages()).filter((u) => u.toString() !== source.toString());
   const none = { label: vscode.l10n.t('No mask'), description: vscode.l10n.t('edit the whole image') };
   const items = [none, ...images.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri }))];
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Edit Image: mask (optional)'), ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Edit Image: mask (optional)'),
+    ignoreFocusOut: true,
+  });
   if (!picked) return 'cancel';
   return 'uri' in picked ? picked.uri : undefined;
 }
@@ -69,8 +96,13 @@ export async function pickReferences(source: vscode.Uri, mask?: vscode.Uri): Pro
   const exclude = new Set([source.toString(), mask?.toString()]);
   const images = (await workspaceImages()).filter((u) => !exclude.has(u.toString()));
   if (images.length === 0) return [];
-  const picked = await vscode.window.showQuickPick(images.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })), {
-    title: vscode.l10n.t('Edit Image: reference images (optional; each one may add to the charge)'), canPickMany: true, ignoreFocusOut: true,
-  });
+  const picked = await vscode.window.showQuickPick(
+    images.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
+    {
+      title: vscode.l10n.t('Edit Image: reference images (optional; each one may add to the charge)'),
+      canPickMany: true,
+      ignoreFocusOut: true,
+    },
+  );
   return picked?.map((p) => p.uri);
 }

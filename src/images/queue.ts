@@ -6,7 +6,10 @@ export class RequestQueue {
   private tail: Promise<unknown> = Promise.resolve();
   private notBefore = 0;
 
-  constructor(private readonly now: () => number = Date.now, private readonly sleep = defaultSleep) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly sleep = defaultSleep,
+  ) {}
 
   /** Runs `work` after every earlier request finished (and after any Retry-After pause). */
   run<T>(work: () => Promise<T>): Promise<T> {

@@ -33,7 +33,11 @@ export function registerImages(services: Services): ImagesFeature {
   const runner = new ImageRunner(services, tracker);
   let lastEditor = vscode.window.activeTextEditor;
   const panel = store.add(new ImagePanelManager(services, runner, () => lastEditor));
-  store.add(vscode.window.onDidChangeActiveTextEditor((editor) => { if (editor) lastEditor = editor; }));
+  store.add(
+    vscode.window.onDidChangeActiveTextEditor((editor) => {
+      if (editor) lastEditor = editor;
+    }),
+  );
 
   const generateImage = () => generateImageCommand(services, runner);
   // The explorer's context menu passes the file.
@@ -48,11 +52,16 @@ export function registerImages(services: Services): ImagesFeature {
   };
 
   let resumed: Promise<void> | undefined;
-  const resume = (): Promise<void> => (resumed ??= resumeOnActivation(services, runner)
-    .catch((error: unknown) => services.log.error('Resuming image tasks failed.', error)));
+  const resume = (): Promise<void> =>
+    (resumed ??= resumeOnActivation(services, runner).catch((error: unknown) =>
+      services.log.error('Resuming image tasks failed.', error),
+    ));
   const jobs: ImageJobs = { generate: (request, options) => generateForJobs(runner, request, options) };
   return {
-    commands, jobs, runner, resume,
+    commands,
+    jobs,
+    runner,
+    resume,
     testHooks: {
       generateImage: (arg: unknown) => generateImageCommand(services, runner, arg),
       editImage: (first: unknown, second?: unknown) => editImageCommand(services, runner, first, second),
@@ -64,10 +73,20 @@ export function registerImages(services: Services): ImagesFeature {
 }
 
 /** ImageJobs.generate: same path as the command, errors returned to the caller instead of shown. */
-async function generateForJobs(runner: ImageRunner, request: Parameters<ImageJobs['generate']>[0], options: Parameters<ImageJobs['generate']>[1] = {}): Promise<vscode.Uri[]> {
+async function generateForJobs(
+  runner: ImageRunner,
+  request: Parameters<ImageJobs['generate']>[0],
+  options: Parameters<ImageJobs['generate']>[1] = {},
+): Promise<vscode.Uri[]> {
   const done = await runner.run(
     { kind: 'generation', prompt: request.prompt, model: request.model, size: request.size, n: request.n },
-    { notification: false, presentErrors: false, announce: false, token: options.token, onProgress: options.onProgress },
+    {
+      notification: false,
+      presentErrors: false,
+      announce: false,
+      token: options.token,
+      onProgress: options.onProgress,
+    },
   );
   if (done.status === 'saved') return done.files.map((f) => vscode.Uri.parse(f));
   if (isGatewayError(done.cause)) throw done.cause;

@@ -2,7 +2,7 @@
 import { isGatewayError } from '../gateway/errors';
 
 export type RunStatus =
-  | 'saved' | 'failed' | 'cancelled' | 'expired' | 'unknown' | 'pending' | 'declined' | 'unavailable' | 'busy';
+  'saved' | 'failed' | 'cancelled' | 'expired' | 'unknown' | 'pending' | 'declined' | 'unavailable' | 'busy';
 
 export interface RunError {
   message: string;

@@ -40,7 +40,10 @@ export class ImageRunner {
   readonly queue = new RequestQueue();
   readonly follower: Follower;
 
-  constructor(private readonly services: Services, readonly tracker: TaskTracker) {
+  constructor(
+    private readonly services: Services,
+    readonly tracker: TaskTracker,
+  ) {
     this.follower = new Follower(services, tracker);
   }
 
@@ -51,16 +54,21 @@ export class ImageRunner {
 
   /** The model to preselect: the setting, else the last used, else the first image model. */
   defaultModel(models: string[]): string | undefined {
-    const candidates = [this.services.config.current.images.defaultModel, this.services.context.globalState.get<string>(LAST_MODEL_KEY)];
+    const candidates = [
+      this.services.config.current.images.defaultModel,
+      this.services.context.globalState.get<string>(LAST_MODEL_KEY),
+    ];
     return candidates.find((m) => m && models.includes(m)) ?? models[0];
   }
 
   async run(input: ImageRunRequest, options: RunOptions = {}): Promise<RunResult> {
     // Reference images travel on the edit route (the generation route takes no images).
-    const request: ImageRunRequest = input.kind === 'generation' && input.references?.length ? { ...input, kind: 'edit' } : input;
+    const request: ImageRunRequest =
+      input.kind === 'generation' && input.references?.length ? { ...input, kind: 'edit' } : input;
     const prepared = await this.prepare(request, options);
     if ('status' in prepared) return prepared;
-    if (!options.chargeConfirmed && !(await this.confirmCost(request, prepared.summary))) return result('declined', { message: vscode.l10n.t('Not sent: the charge was not confirmed.') });
+    if (!options.chargeConfirmed && !(await this.confirmCost(request, prepared.summary)))
+      return result('declined', { message: vscode.l10n.t('Not sent: the charge was not confirmed.') });
     await this.remember(prepared.summary);
     return this.services.config.current.images.mode === 'sync'
       ? this.runSync(prepared, options)
@@ -73,27 +81,46 @@ export class ImageRunner {
       return result(status, { message, error: { message, kind: 'precondition' } });
     };
     if (!request.prompt.trim()) return fail(vscode.l10n.t('An image request needs a prompt.'), 'declined');
-    const client = await (options.presentErrors === false ? this.services.gateway.client() : this.services.gateway.clientOrExplain());
+    const client = await (options.presentErrors === false
+      ? this.services.gateway.client()
+      : this.services.gateway.clientOrExplain());
     if (!client) {
       const message = vscode.l10n.t('No API key or base URL is configured.');
       return result('unavailable', { message, error: { message, kind: 'precondition' } });
     }
     const model = await this.resolveModel(request.model, options);
     if (typeof model !== 'string') return model.message ? fail(model.message) : result('unavailable');
-    const target = await resolveTarget(this.services.context.globalState, this.services.config.current.images.outputFolder, request.source);
+    const target = await resolveTarget(
+      this.services.context.globalState,
+      this.services.config.current.images.outputFolder,
+      request.source,
+    );
     if (!target) return result('declined', { message: vscode.l10n.t('No folder to save images into.') });
     const images = this.services.config.current.images;
     const summary: TaskRequestSummary = {
-      kind: request.kind, prompt: request.prompt.trim(), model, size: request.size || images.defaultSize,
-      quality: request.quality || images.defaultQuality || undefined, n: request.n ?? 1,
+      kind: request.kind,
+      prompt: request.prompt.trim(),
+      model,
+      size: request.size || images.defaultSize,
+      quality: request.quality || images.defaultQuality || undefined,
+      n: request.n ?? 1,
     };
     const inputs = request.kind === 'edit' ? await this.readInputs(request, target, summary) : undefined;
     if (typeof inputs === 'string') return fail(inputs, 'failed');
-    const base: ImageRequest = { model, prompt: summary.prompt, size: summary.size, n: summary.n, quality: summary.quality };
+    const base: ImageRequest = {
+      model,
+      prompt: summary.prompt,
+      size: summary.size,
+      n: summary.n,
+      quality: summary.quality,
+    };
     return { client, target, summary, body: inputs ? { ...base, ...inputs } : base };
   }
 
-  private async resolveModel(requested: string | undefined, options: RunOptions): Promise<string | { message?: string }> {
+  private async resolveModel(
+    requested: string | undefined,
+    options: RunOptions,
+  ): Promise<string | { message?: string }> {
     let models: string[];
     try {
       models = await this.imageModelIds();
@@ -102,15 +129,29 @@ export class ImageRunner {
       return { message: options.presentErrors === false ? runError(error).message : undefined };
     }
     if (models.length === 0) {
-      return { message: vscode.l10n.t('GET /v1/models returns no image models for this key. Its key group may not have image route permission: check the key group in the console, or use a key that lists image models.') };
+      return {
+        message: vscode.l10n.t(
+          'GET /v1/models returns no image models for this key. Its key group may not have image route permission: check the key group in the console, or use a key that lists image models.',
+        ),
+      };
     }
     if (!requested) return this.defaultModel(models) as string;
     if (models.includes(requested)) return requested;
-    return { message: vscode.l10n.t('"{0}" is not an image model returned for this key by GET /v1/models (image routes only accept those: {1}).', requested, models.join(', ')) };
+    return {
+      message: vscode.l10n.t(
+        '"{0}" is not an image model returned for this key by GET /v1/models (image routes only accept those: {1}).',
+        requested,
+        models.join(', '),
+      ),
+    };
   }
 
   /** Edit inputs: the source first, then reference images; every file checked to be an image by its bytes. */
-  private async readInputs(request: ImageRunRequest, target: ImageTarget, summary: TaskRequestSummary): Promise<Pick<ImageEditRequest, 'images' | 'mask'> | string> {
+  private async readInputs(
+    request: ImageRunRequest,
+    target: ImageTarget,
+    summary: TaskRequestSummary,
+  ): Promise<Pick<ImageEditRequest, 'images' | 'mask'> | string> {
     if (!request.source && !request.references?.length) return vscode.l10n.t('An edit needs a source image.');
     try {
       const read = async (uri: vscode.Uri): Promise<ImageInput> => {
@@ -118,7 +159,10 @@ export class ImageRunner {
         return { data: checked.bytes, filename: uri.path.split('/').pop(), mimeType: mimeTypeOf(checked.format) };
       };
       const references = request.references ?? [];
-      const images = [...(request.source ? [await read(request.source)] : []), ...(await Promise.all(references.map(read)))];
+      const images = [
+        ...(request.source ? [await read(request.source)] : []),
+        ...(await Promise.all(references.map(read))),
+      ];
       const mask = request.mask ? await read(request.mask) : undefined;
       const rel = (uri: vscode.Uri) => relativeToRoot(target.folder, uri) ?? uri.path.split('/').pop() ?? '';
       summary.source = request.source ? rel(request.source) : undefined;
@@ -126,20 +170,37 @@ export class ImageRunner {
       summary.references = references.map(rel);
       return { images, mask };
     } catch (error) {
-      return vscode.l10n.t('Cannot use the selected image: {0}', error instanceof Error ? error.message : String(error));
+      return vscode.l10n.t(
+        'Cannot use the selected image: {0}',
+        error instanceof Error ? error.message : String(error),
+      );
     }
   }
 
   private async confirmCost(request: ImageRunRequest, summary: TaskRequestSummary): Promise<boolean> {
-    const reasons = costFactors({
-      kind: summary.kind, n: summary.n, size: summary.size, quality: summary.quality,
-      referenceCount: request.references?.length ?? 0, hasMask: !!request.mask, hasSource: !!request.source,
-    }, { size: this.services.config.current.images.defaultSize }, vscode.l10n);
+    const reasons = costFactors(
+      {
+        kind: summary.kind,
+        n: summary.n,
+        size: summary.size,
+        quality: summary.quality,
+        referenceCount: request.references?.length ?? 0,
+        hasMask: !!request.mask,
+        hasSource: !!request.source,
+      },
+      { size: this.services.config.current.images.defaultSize },
+      vscode.l10n,
+    );
     if (reasons.length === 0 || !this.services.config.current.images.confirmCostlyRequests) return true;
     const send = vscode.l10n.t('Send Request');
-    const choice = await vscode.window.showWarningMessage(costConfirmationMessage(reasons, vscode.l10n), {
-      modal: true, detail: vscode.l10n.t('Turn this question off with the setting modelGateway.images.confirmCostlyRequests.'),
-    }, send);
+    const choice = await vscode.window.showWarningMessage(
+      costConfirmationMessage(reasons, vscode.l10n),
+      {
+        modal: true,
+        detail: vscode.l10n.t('Turn this question off with the setting modelGateway.images.confirmCostlyRequests.'),
+      },
+      send,
+    );
     return choice === send;
   }
 
@@ -150,16 +211,22 @@ export class ImageRunner {
 
   private async runAsync(prepared: Prepared, options: RunOptions): Promise<RunResult> {
     const { client, target, summary, body } = prepared;
-    const record = await this.tracker.begin({ request: summary, workspaceFolder: target.folder.toString(), outputFolder: target.outputFolder });
+    const record = await this.tracker.begin({
+      request: summary,
+      workspaceFolder: target.folder.toString(),
+      outputFolder: target.outputFolder,
+    });
     this.announcePause(options);
     options.onProgress?.(vscode.l10n.t('Submitting the image task...'));
     try {
       // No abort signal: once the POST left, cancelling would only make its outcome unknown. A wait before
       // sending (429 Retry-After) is shown, like the queue's pause.
       const wait = { onWait: (notice: WaitNotice) => this.announceWait(notice, options) };
-      const ref = await this.queue.run(() => summary.kind === 'edit'
-        ? client.submitImageTask('edit', body as ImageEditRequest, wait)
-        : client.submitImageTask('generation', body, wait));
+      const ref = await this.queue.run(() =>
+        summary.kind === 'edit'
+          ? client.submitImageTask('edit', body as ImageEditRequest, wait)
+          : client.submitImageTask('generation', body, wait),
+      );
       await this.tracker.apply(record.localId, { type: 'submitted', taskId: ref.id, pollUrl: ref.pollUrl });
     } catch (error) {
       return this.submitFailed(record.localId, error, options);
@@ -169,19 +236,28 @@ export class ImageRunner {
 
   private async runSync(prepared: Prepared, options: RunOptions): Promise<RunResult> {
     const { client, target, summary, body } = prepared;
-    const record = await this.tracker.begin({ request: summary, workspaceFolder: target.folder.toString(), outputFolder: target.outputFolder });
+    const record = await this.tracker.begin({
+      request: summary,
+      workspaceFolder: target.folder.toString(),
+      outputFolder: target.outputFolder,
+    });
     this.announcePause(options);
     options.onProgress?.(vscode.l10n.t('Waiting for the gateway (synchronous request)...'));
     let images;
     try {
-      const title = summary.kind === 'edit' ? vscode.l10n.t('Model Gateway: editing image') : vscode.l10n.t('Model Gateway: generating image');
+      const title =
+        summary.kind === 'edit'
+          ? vscode.l10n.t('Model Gateway: editing image')
+          : vscode.l10n.t('Model Gateway: generating image');
       const response = await this.follower.withUi(title, options, undefined, (report, signal) => {
         // Cancel works during a wait before sending (429 Retry-After), never once the billable POST left.
         const wait = cancelOnlyWhileWaiting(signal, (notice) => {
           if (notice.ms > 0) report(waitText(notice));
           else report(vscode.l10n.t('Waiting for the gateway (synchronous request)...'));
         });
-        return this.queue.run(() => summary.kind === 'edit' ? client.editImage(body as ImageEditRequest, wait) : client.generateImage(body, wait));
+        return this.queue.run(() =>
+          summary.kind === 'edit' ? client.editImage(body as ImageEditRequest, wait) : client.generateImage(body, wait),
+        );
       });
       images = response.images;
     } catch (error) {
@@ -204,16 +280,22 @@ export class ImageRunner {
   private announceWait(notice: WaitNotice, options: RunOptions): void {
     if (notice.ms <= 0) return;
     options.onProgress?.(waitText(notice));
-    if (options.announce !== false) vscode.window.setStatusBarMessage(`$(watch) Model Gateway: ${waitText(notice)}`, notice.ms);
+    if (options.announce !== false)
+      vscode.window.setStatusBarMessage(`$(watch) Model Gateway: ${waitText(notice)}`, notice.ms);
   }
 
   /** Timeouts and dropped connections are "outcome unknown": reported, never resubmitted. */
   private async submitFailed(localId: string, error: unknown, options: RunOptions): Promise<RunResult> {
     const unknown = isGatewayError(error) && (error.outcomeUnknown || error.kind === 'timeout');
     const message = unknown
-      ? vscode.l10n.t('The gateway did not answer the image request. It may still have been processed and charged, so it was NOT sent again. Check the console (usage / tasks) before re-running it.')
+      ? vscode.l10n.t(
+          'The gateway did not answer the image request. It may still have been processed and charged, so it was NOT sent again. Check the console (usage / tasks) before re-running it.',
+        )
       : runError(error).message;
-    await this.tracker.apply(localId, unknown ? { type: 'submitUnknown', error: message } : { type: 'submitFailed', error: message });
+    await this.tracker.apply(
+      localId,
+      unknown ? { type: 'submitUnknown', error: message } : { type: 'submitFailed', error: message },
+    );
     // The presenter words it per the spec (outcome unknown: not replayed; check the console) and logs the support record.
     if (options.presentErrors !== false) void this.services.errors.show(error, 'image');
     return result(unknown ? 'unknown' : 'failed', { localId, message, error: runError(error), cause: error });
@@ -221,5 +303,8 @@ export class ImageRunner {
 }
 
 function waitText(notice: Pick<WaitNotice, 'ms'>): string {
-  return vscode.l10n.t('Rate limited by the gateway: this request waits {0} s (Retry-After) before it is sent.', Math.max(1, Math.ceil(notice.ms / 1000)));
+  return vscode.l10n.t(
+    'Rate limited by the gateway: this request waits {0} s (Retry-After) before it is sent.',
+    Math.max(1, Math.ceil(notice.ms / 1000)),
+  );
 }

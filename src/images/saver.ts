@@ -23,7 +23,9 @@ export interface CheckedImage {
 
 export class NotAnImageError extends Error {
   constructor(byteLength: number) {
-    super(`The gateway returned data that is not a PNG, JPEG, WebP or GIF image (${byteLength} bytes); nothing was saved.`);
+    super(
+      `The gateway returned data that is not a PNG, JPEG, WebP or GIF image (${byteLength} bytes); nothing was saved.`,
+    );
     this.name = 'NotAnImageError';
   }
 }
@@ -36,7 +38,12 @@ export function checkImage(bytes: Uint8Array, revisedPrompt?: string): CheckedIm
 }
 
 /** Writes the images of a claimed task and its sidecars; resolves with the 'saved' record. */
-export async function saveTaskImages(tracker: TaskTracker, localId: string, images: CheckedImage[], sink: FileSink): Promise<TaskRecord> {
+export async function saveTaskImages(
+  tracker: TaskTracker,
+  localId: string,
+  images: CheckedImage[],
+  sink: FileSink,
+): Promise<TaskRecord> {
   let record = requireRecord(tracker, localId);
   const folder = outputFolderSegments(record.outputFolder);
   if (!folder.ok) throw new Error(`Image output folder: ${folder.reason}`);
@@ -44,12 +51,20 @@ export async function saveTaskImages(tracker: TaskTracker, localId: string, imag
   const reserved = record.state === 'saving' && record.files?.length === images.length ? record.files : undefined;
   const names = reserved
     ? reserved.map((f) => f.split('/').pop() as string)
-    : planFileNames(record.request.prompt, new Date(record.submittedAt), images.map((i) => extensionOf(i.format)), await sink.listNames(folder.segments));
+    : planFileNames(
+        record.request.prompt,
+        new Date(record.submittedAt),
+        images.map((i) => extensionOf(i.format)),
+        await sink.listNames(folder.segments),
+      );
   const files = names.map((name) => (prefix ? `${prefix}/${name}` : name));
   record = await tracker.apply(localId, { type: 'saving', files });
   for (const [index, image] of images.entries()) {
     await sink.write([...folder.segments, names[index]], image.bytes);
-    await sink.write([...folder.segments, sidecarName(names[index])], encode(serializeSidecar(sidecarFor(record, image, names, index))));
+    await sink.write(
+      [...folder.segments, sidecarName(names[index])],
+      encode(serializeSidecar(sidecarFor(record, image, names, index))),
+    );
   }
   return tracker.apply(localId, { type: 'saved', files });
 }
@@ -64,10 +79,24 @@ function sidecarFor(record: TaskRecord, image: CheckedImage, names: string[], in
   const size = imageDimensions(image.bytes);
   const r = record.request;
   return {
-    generator: 'model-gateway', version: 1, prompt: r.prompt, revisedPrompt: image.revisedPrompt, model: r.model,
-    size: r.size, quality: r.quality, n: r.n, kind: r.kind, taskId: record.taskId, createdAt: record.submittedAt,
-    file: names[index], files: names, width: size?.width, height: size?.height,
-    source: r.source, mask: r.mask, references: r.references?.length ? r.references : undefined,
+    generator: 'model-gateway',
+    version: 1,
+    prompt: r.prompt,
+    revisedPrompt: image.revisedPrompt,
+    model: r.model,
+    size: r.size,
+    quality: r.quality,
+    n: r.n,
+    kind: r.kind,
+    taskId: record.taskId,
+    createdAt: record.submittedAt,
+    file: names[index],
+    files: names,
+    width: size?.width,
+    height: size?.height,
+    source: r.source,
+    mask: r.mask,
+    references: r.references?.length ? r.references : undefined,
   };
 }
 

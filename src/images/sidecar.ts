@@ -44,17 +44,29 @@ export function parseSidecar(text: string): Sidecar | undefined {
   }
   if (typeof value !== 'object' || value === null) return undefined;
   const s = value as Record<string, unknown>;
-  if (s.generator !== 'model-gateway' || !str(s.prompt) || !str(s.model) || !str(s.file) || !str(s.createdAt)) return undefined;
+  if (s.generator !== 'model-gateway' || !str(s.prompt) || !str(s.model) || !str(s.file) || !str(s.createdAt))
+    return undefined;
   if (s.kind !== 'generation' && s.kind !== 'edit') return undefined;
   if (![s.size, s.quality, s.taskId, s.revisedPrompt, s.source, s.mask].every(optStr)) return undefined;
   if (/[\\/]/.test(s.file) || s.file.startsWith('.')) return undefined; // a sidecar only ever names a sibling
   return {
-    generator: 'model-gateway', version: 1, prompt: s.prompt, model: s.model, kind: s.kind, file: s.file,
-    createdAt: s.createdAt, n: typeof s.n === 'number' ? s.n : 1,
+    generator: 'model-gateway',
+    version: 1,
+    prompt: s.prompt,
+    model: s.model,
+    kind: s.kind,
+    file: s.file,
+    createdAt: s.createdAt,
+    n: typeof s.n === 'number' ? s.n : 1,
     files: Array.isArray(s.files) ? s.files.filter(str) : [s.file],
-    size: s.size as string | undefined, quality: s.quality as string | undefined, taskId: s.taskId as string | undefined,
-    revisedPrompt: s.revisedPrompt as string | undefined, source: s.source as string | undefined, mask: s.mask as string | undefined,
+    size: s.size as string | undefined,
+    quality: s.quality as string | undefined,
+    taskId: s.taskId as string | undefined,
+    revisedPrompt: s.revisedPrompt as string | undefined,
+    source: s.source as string | undefined,
+    mask: s.mask as string | undefined,
     references: Array.isArray(s.references) ? s.references.filter(str) : undefined,
-    width: typeof s.width === 'number' ? s.width : undefined, height: typeof s.height === 'number' ? s.height : undefined,
+    width: typeof s.width === 'number' ? s.width : undefined,
+    height: typeof s.height === 'number' ? s.height : undefined,
   };
 }

@@ -74,7 +74,10 @@ const ALLOWED: Record<TaskState, ReadonlyArray<TaskEvent['type']>> = {
 };
 
 export class TransitionError extends Error {
-  constructor(readonly from: TaskState, readonly event: TaskEvent['type']) {
+  constructor(
+    readonly from: TaskState,
+    readonly event: TaskEvent['type'],
+  ) {
     super(`Image task: '${event}' is not allowed in state '${from}'.`);
     this.name = 'TransitionError';
   }
@@ -85,17 +88,26 @@ export function transition(record: TaskRecord, event: TaskEvent, now: Date): Tas
   if (!ALLOWED[record.state].includes(event.type)) throw new TransitionError(record.state, event.type);
   const base = { ...record, updatedAt: now.toISOString() };
   switch (event.type) {
-    case 'submitted': return { ...base, state: 'pending', taskId: event.taskId, pollUrl: event.pollUrl };
-    case 'submitUnknown': return { ...base, state: 'unknown', error: event.error };
-    case 'submitFailed': return { ...base, state: 'failed', error: event.error };
+    case 'submitted':
+      return { ...base, state: 'pending', taskId: event.taskId, pollUrl: event.pollUrl };
+    case 'submitUnknown':
+      return { ...base, state: 'unknown', error: event.error };
+    case 'submitFailed':
+      return { ...base, state: 'failed', error: event.error };
     case 'saving':
-      if (record.state === 'saving' && !sameFiles(record.files, event.files)) throw new TransitionError(record.state, event.type);
+      if (record.state === 'saving' && !sameFiles(record.files, event.files))
+        throw new TransitionError(record.state, event.type);
       return { ...base, state: 'saving', files: event.files };
-    case 'saved': return { ...base, state: 'saved', files: event.files, progress: 100 };
-    case 'failed': return { ...base, state: 'failed', error: event.error };
-    case 'expired': return { ...base, state: 'expired' };
-    case 'cancelled': return { ...base, state: 'cancelled' };
-    case 'resumed': return { ...base, state: 'pending' };
+    case 'saved':
+      return { ...base, state: 'saved', files: event.files, progress: 100 };
+    case 'failed':
+      return { ...base, state: 'failed', error: event.error };
+    case 'expired':
+      return { ...base, state: 'expired' };
+    case 'cancelled':
+      return { ...base, state: 'cancelled' };
+    case 'resumed':
+      return { ...base, state: 'pending' };
   }
 }
 
@@ -119,10 +131,18 @@ export function parseTaskRecord(value: unknown): TaskRecord | undefined {
   const req = r.request as Partial<TaskRequestSummary> | undefined;
   const states: TaskState[] = ['submitting', 'pending', 'cancelled', 'saving', 'saved', 'failed', 'expired', 'unknown'];
   if (r.version !== 1 || typeof r.localId !== 'string' || !states.includes(r.state as TaskState)) return undefined;
-  if (!req || typeof req.prompt !== 'string' || typeof req.model !== 'string' || (req.kind !== 'generation' && req.kind !== 'edit')) return undefined;
-  if (typeof r.workspaceFolder !== 'string' || typeof r.outputFolder !== 'string' || typeof r.submittedAt !== 'string') return undefined;
+  if (
+    !req ||
+    typeof req.prompt !== 'string' ||
+    typeof req.model !== 'string' ||
+    (req.kind !== 'generation' && req.kind !== 'edit')
+  )
+    return undefined;
+  if (typeof r.workspaceFolder !== 'string' || typeof r.outputFolder !== 'string' || typeof r.submittedAt !== 'string')
+    return undefined;
   if (r.taskId !== undefined && typeof r.taskId !== 'string') return undefined;
-  if (r.files !== undefined && !(Array.isArray(r.files) && r.files.every((f) => typeof f === 'string'))) return undefined;
+  if (r.files !== undefined && !(Array.isArray(r.files) && r.files.every((f) => typeof f === 'string')))
+    return undefined;
   return r as TaskRecord;
 }
 
@@ -130,5 +150,7 @@ export function parseTaskRecord(value: unknown): TaskRecord | undefined {
 export function describeTask(record: TaskRecord, l10n: Localizer = english): string {
   const prompt = record.request.prompt.length > 60 ? `${record.request.prompt.slice(0, 57)}...` : record.request.prompt;
   const model = `${record.request.model}${record.request.size ? `, ${record.request.size}` : ''}`;
-  return record.request.kind === 'edit' ? l10n.t('Edit: "{0}" ({1})', prompt, model) : l10n.t('Image: "{0}" ({1})', prompt, model);
+  return record.request.kind === 'edit'
+    ? l10n.t('Edit: "{0}" ({1})', prompt, model)
+    : l10n.t('Image: "{0}" ({1})', prompt, model);
 }

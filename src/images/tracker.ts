@@ -4,7 +4,14 @@
 // process; the persisted 'saving' state with reserved file names makes a save interrupted by a
 // reload complete into the same files instead of creating a second set.
 import { randomUUID } from 'node:crypto';
-import { isFinal, parseTaskRecord, transition, type TaskEvent, type TaskRecord, type TaskRequestSummary } from './taskRecord';
+import {
+  isFinal,
+  parseTaskRecord,
+  transition,
+  type TaskEvent,
+  type TaskRecord,
+  type TaskRequestSummary,
+} from './taskRecord';
 
 export interface KeyValueStore {
   get<T>(key: string): T | undefined;
@@ -27,7 +34,10 @@ export class TaskTracker {
   private readonly claims = new Set<string>();
   private readonly listeners = new Set<(record: TaskRecord) => void>();
 
-  constructor(private readonly store: KeyValueStore, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   /** All valid records, newest first. */
   list(): TaskRecord[] {
@@ -49,8 +59,14 @@ export class TaskTracker {
   begin(task: NewTask): Promise<TaskRecord> {
     const time = this.now().toISOString();
     const record: TaskRecord = {
-      version: 1, localId: randomUUID(), request: task.request, submittedAt: time, updatedAt: time,
-      workspaceFolder: task.workspaceFolder, outputFolder: task.outputFolder, state: 'submitting',
+      version: 1,
+      localId: randomUUID(),
+      request: task.request,
+      submittedAt: time,
+      updatedAt: time,
+      workspaceFolder: task.workspaceFolder,
+      outputFolder: task.outputFolder,
+      state: 'submitting',
     };
     return this.write((records) => [record, ...records], record);
   }
@@ -62,7 +78,10 @@ export class TaskTracker {
       const current = records.find((r) => r.localId === localId);
       if (!current) throw new Error(`Image task ${localId} is not tracked.`);
       const next = transition(current, event, this.now());
-      await this.store.update(TASKS_STORAGE_KEY, records.map((r) => (r.localId === localId ? next : r)));
+      await this.store.update(
+        TASKS_STORAGE_KEY,
+        records.map((r) => (r.localId === localId ? next : r)),
+      );
       this.emit(next);
       return next;
     });

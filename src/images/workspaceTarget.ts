@@ -25,25 +25,43 @@ export function currentRoot(state: vscode.Memento, resource?: vscode.Uri): vscod
 }
 
 /** The target for saving; asks for a folder when no workspace is open. Undefined when the user declines or the setting is unsafe. */
-export async function resolveTarget(state: vscode.Memento, outputFolder: string, resource?: vscode.Uri): Promise<ImageTarget | undefined> {
+export async function resolveTarget(
+  state: vscode.Memento,
+  outputFolder: string,
+  resource?: vscode.Uri,
+): Promise<ImageTarget | undefined> {
   const checked = outputFolderSegments(outputFolder);
   if (!checked.ok) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Model Gateway: the image output folder setting is not usable: {0}', checked.reason), vscode.l10n.t('Open Settings'))
-      .then((choice) => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway.images.outputFolder'));
+    void vscode.window
+      .showErrorMessage(
+        vscode.l10n.t('Model Gateway: the image output folder setting is not usable: {0}', checked.reason),
+        vscode.l10n.t('Open Settings'),
+      )
+      .then(
+        (choice) =>
+          choice && vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway.images.outputFolder'),
+      );
     return undefined;
   }
   let folder = currentRoot(state, resource);
   if (!folder) {
     const picked = await vscode.window.showOpenDialog({
-      canSelectFolders: true, canSelectFiles: false, canSelectMany: false,
-      openLabel: vscode.l10n.t('Save images here'), title: vscode.l10n.t('No folder is open: where should generated images be saved?'),
+      canSelectFolders: true,
+      canSelectFiles: false,
+      canSelectMany: false,
+      openLabel: vscode.l10n.t('Save images here'),
+      title: vscode.l10n.t('No folder is open: where should generated images be saved?'),
     });
     if (!picked?.[0]) return undefined;
     folder = picked[0];
     await state.update(REMEMBERED_FOLDER_KEY, folder.toString());
   }
   if (await hasSymlink(folder, checked.segments)) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Model Gateway: the image output folder is (or passes through) a symbolic link; images are only written to real folders inside the workspace.'));
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t(
+        'Model Gateway: the image output folder is (or passes through) a symbolic link; images are only written to real folders inside the workspace.',
+      ),
+    );
     return undefined;
   }
   return { folder, outputFolder, segments: checked.segments };
@@ -67,12 +85,16 @@ async function hasSymlink(root: vscode.Uri, segments: string[]): Promise<boolean
 /** A workspace-relative path from a webview or an argument, resolved inside the root or undefined. */
 export function resolveInsideRoot(root: vscode.Uri, relative: string): vscode.Uri | undefined {
   const target = vscode.Uri.joinPath(root, ...relative.split(/[\\/]+/).filter(Boolean));
-  return relativeInside(root.path, target.path) !== undefined && !relative.split(/[\\/]+/).includes('..') ? target : undefined;
+  return relativeInside(root.path, target.path) !== undefined && !relative.split(/[\\/]+/).includes('..')
+    ? target
+    : undefined;
 }
 
 /** Path of a file relative to the root ('/' separators), or undefined when outside. */
 export function relativeToRoot(root: vscode.Uri, file: vscode.Uri): string | undefined {
-  return file.scheme === root.scheme && file.authority === root.authority ? relativeInside(root.path, file.path) : undefined;
+  return file.scheme === root.scheme && file.authority === root.authority
+    ? relativeInside(root.path, file.path)
+    : undefined;
 }
 
 /** The FileSink of the saver over workspace.fs, rooted at a folder. */

@@ -35,16 +35,29 @@ export async function checkKey(client: GatewayClient, options: KeyCheckOptions):
   }
 }
 
-async function checkWithoutList(client: GatewayClient, options: KeyCheckOptions, listError: unknown): Promise<KeyCheck> {
+async function checkWithoutList(
+  client: GatewayClient,
+  options: KeyCheckOptions,
+  listError: unknown,
+): Promise<KeyCheck> {
   const probe = await probeMessagesRoute(client, options.signal);
   // No Messages route either (or no answer): nothing proves this base URL is a gateway; report the list's 404.
-  if (probe.exists !== true) return { ok: false, verdict: 'unverified', error: probe.exists === undefined ? probe.error : listError };
+  if (probe.exists !== true)
+    return { ok: false, verdict: 'unverified', error: probe.exists === undefined ? probe.error : listError };
   if (probe.auth) return { ok: false, verdict: 'rejected', error: probe.error ?? listError };
   // 403 (balance, expired key, disabled group) and 5xx say something is wrong: let the user decide, as for the list.
-  if (probe.status === 403 || probe.status >= 500) return { ok: false, verdict: 'unverified', error: probe.error ?? listError };
+  if (probe.status === 403 || probe.status >= 500)
+    return { ok: false, verdict: 'unverified', error: probe.error ?? listError };
   const declared = (options.declared ?? []).map((id) => ({ id }));
   const split = splitByKind(declared, options.overrides);
-  return { ok: true, total: declared.length, chat: split.chat.length, image: split.image.length, unlisted: true, probeStatus: probe.status };
+  return {
+    ok: true,
+    total: declared.length,
+    chat: split.chat.length,
+    image: split.image.length,
+    unlisted: true,
+    probeStatus: probe.status,
+  };
 }
 
 function failed(error: unknown): KeyCheck {
@@ -53,14 +66,20 @@ function failed(error: unknown): KeyCheck {
 }
 
 /** "12 models (10 chat, 2 image)". */
-export function describeCount(check: { total: number; chat: number; image: number }, l10n: Localizer = english): string {
+export function describeCount(
+  check: { total: number; chat: number; image: number },
+  l10n: Localizer = english,
+): string {
   return check.total === 1
     ? l10n.t('1 model ({0} chat, {1} image)', check.chat, check.image)
     : l10n.t('{0} models ({1} chat, {2} image)', check.total, check.chat, check.image);
 }
 
 /** What Set API Key tells the user about a gateway that has no model list. */
-export function describeUnlisted(check: { total: number; chat: number; image: number; probeStatus?: number }, l10n: Localizer = english): string {
+export function describeUnlisted(
+  check: { total: number; chat: number; image: number; probeStatus?: number },
+  l10n: Localizer = english,
+): string {
   const declared = check.total
     ? l10n.t('Using the {0} declared in modelGateway.models.declared.', describeCount(check, l10n))
     : l10n.t('Declare the model ids you use in the setting modelGateway.models.declared.');

@@ -15,7 +15,11 @@ export function cleanKeyName(name: string): string | undefined {
 
 /** A secret as pasted: trimmed, with a stray "Bearer " or surrounding quotes removed; undefined when it cannot be a key. */
 export function cleanSecret(secret: string): string | undefined {
-  let value = secret.trim().replace(/^bearer\s+/i, '').replace(/^["']|["']$/g, '').trim();
+  let value = secret
+    .trim()
+    .replace(/^bearer\s+/i, '')
+    .replace(/^["']|["']$/g, '')
+    .trim();
   if (value === '' || /\s/.test(value) || value.length < 8) return undefined;
   value = value.normalize('NFC');
   return value;

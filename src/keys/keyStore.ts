@@ -61,32 +61,35 @@ export function createKeyStore(
     onSecretsKnown(values.filter((value): value is string => typeof value === 'string'));
   };
 
-  const set = (name: string, secret: string): Promise<KeyInfo> => serial(async () => {
-    const info: KeyInfo = { name, fingerprint: fingerprintOf(secret) };
-    const index = await readIndex();
-    await secrets.store(SECRET_KEY(name), secret);
-    await writeIndex({ active: name, keys: [...index.keys.filter((key) => key.name !== name), info] });
-    await publishSecrets();
-    fireSoon();
-    return info;
-  });
+  const set = (name: string, secret: string): Promise<KeyInfo> =>
+    serial(async () => {
+      const info: KeyInfo = { name, fingerprint: fingerprintOf(secret) };
+      const index = await readIndex();
+      await secrets.store(SECRET_KEY(name), secret);
+      await writeIndex({ active: name, keys: [...index.keys.filter((key) => key.name !== name), info] });
+      await publishSecrets();
+      fireSoon();
+      return info;
+    });
 
-  const remove = (name: string): Promise<void> => serial(async () => {
-    const index = await readIndex();
-    const keys = index.keys.filter((key) => key.name !== name);
-    const active = index.active === name ? keys[keys.length - 1]?.name : index.active;
-    await writeIndex({ active, keys });
-    await secrets.delete(SECRET_KEY(name));
-    await publishSecrets();
-    fireSoon();
-  });
+  const remove = (name: string): Promise<void> =>
+    serial(async () => {
+      const index = await readIndex();
+      const keys = index.keys.filter((key) => key.name !== name);
+      const active = index.active === name ? keys[keys.length - 1]?.name : index.active;
+      await writeIndex({ active, keys });
+      await secrets.delete(SECRET_KEY(name));
+      await publishSecrets();
+      fireSoon();
+    });
 
-  const switchTo = (name: string): Promise<void> => serial(async () => {
-    const index = await readIndex();
-    if (!index.keys.some((key) => key.name === name)) throw new Error(`No stored key named "${name}".`);
-    await writeIndex({ ...index, active: name });
-    fireSoon();
-  });
+  const switchTo = (name: string): Promise<void> =>
+    serial(async () => {
+      const index = await readIndex();
+      if (!index.keys.some((key) => key.name === name)) throw new Error(`No stored key named "${name}".`);
+      await writeIndex({ ...index, active: name });
+      fireSoon();
+    });
 
   const seed = async (): Promise<void> => {
     const fromEnv = cleanSecret(env[API_KEY_ENV] ?? '');
@@ -96,7 +99,9 @@ export function createKeyStore(
     const info = await set(ENV_KEY_NAME, fromEnv);
     log.info(`Stored the key from ${API_KEY_ENV} as "${ENV_KEY_NAME}" (${info.fingerprint}): no key was stored yet.`);
   };
-  const ready = serial(async () => undefined).then(seed).then(publishSecrets)
+  const ready = serial(async () => undefined)
+    .then(seed)
+    .then(publishSecrets)
     .catch((error: unknown) => log.error('Reading the stored keys failed.', error));
 
   const listener = secrets.onDidChange((event) => {
@@ -142,7 +147,9 @@ function parseIndex(text: string | undefined): KeyIndex {
   try {
     const parsed = JSON.parse(text) as Partial<KeyIndex>;
     const keys = Array.isArray(parsed.keys)
-      ? parsed.keys.filter((key): key is KeyInfo => typeof key?.name === 'string' && typeof key?.fingerprint === 'string')
+      ? parsed.keys.filter(
+          (key): key is KeyInfo => typeof key?.name === 'string' && typeof key?.fingerprint === 'string',
+        )
       : [];
     return { active: typeof parsed.active === 'string' ? parsed.active : undefined, keys };
   } catch {

@@ -17,7 +17,9 @@ export function offeredToolNames(facts: {
   selection?: ReadonlyMap<string, boolean>;
 }): string[] {
   const wanted = new Set(facts.referenced);
-  return [...new Set(facts.available)].filter((name) => wanted.has(name) && !/_internal$/.test(name) && facts.selection?.get(name) !== false);
+  return [...new Set(facts.available)].filter(
+    (name) => wanted.has(name) && !/_internal$/.test(name) && facts.selection?.get(name) !== false,
+  );
 }
 
 /** The request's tool selection as name → enabled, from `request.tools` (a Map keyed by name or tool info). */
@@ -25,7 +27,12 @@ export function selectionOf(tools: unknown): Map<string, boolean> | undefined {
   if (!(tools instanceof Map)) return undefined;
   const out = new Map<string, boolean>();
   for (const [key, value] of tools as Map<unknown, unknown>) {
-    const name = typeof key === 'string' ? key : typeof (key as { name?: unknown } | null)?.name === 'string' ? (key as { name: string }).name : undefined;
+    const name =
+      typeof key === 'string'
+        ? key
+        : typeof (key as { name?: unknown } | null)?.name === 'string'
+          ? (key as { name: string }).name
+          : undefined;
     if (name !== undefined && typeof value === 'boolean') out.set(name, value);
   }
   return out;
@@ -41,7 +48,14 @@ export function apiToolName(name: string, taken: Set<string>): string {
 }
 
 /** Policy rules whose 'ask' this front end turns into a refusal (see approveInVsCodeChat). */
-const NEVER_DELEGATED = new Set(['extension-settings', 'git-hooks', 'git-dir', 'vscode-dir', 'code-workspace', 'devcontainer']);
+const NEVER_DELEGATED = new Set([
+  'extension-settings',
+  'git-hooks',
+  'git-dir',
+  'vscode-dir',
+  'code-workspace',
+  'devcontainer',
+]);
 
 /**
  * The core's approval callback for @gateway. Each call goes through vscode.lm.invokeTool with the request's
@@ -53,7 +67,11 @@ const NEVER_DELEGATED = new Set(['extension-settings', 'git-hooks', 'git-dir', '
  */
 export function approveInVsCodeChat(rule: string): ApprovalAnswer {
   if (NEVER_DELEGATED.has(rule)) {
-    return { approved: false, reason: '@gateway does not pass calls that touch repository or editor configuration to VS Code tools, whose confirmation may be auto-approved. Ask the user to make this change, or to use the Model Gateway sidebar\'s Agent mode, which asks every time' };
+    return {
+      approved: false,
+      reason:
+        "@gateway does not pass calls that touch repository or editor configuration to VS Code tools, whose confirmation may be auto-approved. Ask the user to make this change, or to use the Model Gateway sidebar's Agent mode, which asks every time",
+    };
   }
   return { approved: true };
 }
@@ -79,7 +97,8 @@ export function pathsInInput(input: unknown): string[] {
     } else if (Array.isArray(value)) {
       for (const item of value) visit(item, pathKey, depth + 1);
     } else if (value && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) visit(item, PATH_KEY.test(key.toLowerCase().replace(/[_-]/g, '')), depth + 1);
+      for (const [key, item] of Object.entries(value))
+        visit(item, PATH_KEY.test(key.toLowerCase().replace(/[_-]/g, '')), depth + 1);
     }
   };
   visit(input, false, 0);
@@ -105,7 +124,10 @@ function asPath(value: string): string | undefined {
 
 /** Markdown-inert text for a progress line (it may quote model output): no links, emphasis, code or HTML. */
 export function inertText(text: string, max = 120): string {
-  const flat = text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const short = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
   // ':' and '@' stop autolinks (https:, mailto-like addresses); a dot after www stops GFM's www. links.
   return short.replace(/[\\`*_{}[\]()<>#+!|~&:@]/g, (c) => `\\${c}`).replace(/(www)\./gi, '$1\\.');
@@ -115,18 +137,26 @@ export function inertText(text: string, max = 120): string {
 export function toolCallLine(toolName: string, input: unknown, l10n: Localizer = english): string {
   let shown: string;
   try {
-    shown = input && typeof input === 'object' && Object.keys(input).length === 0 ? '' : JSON.stringify(input) ?? '';
+    shown = input && typeof input === 'object' && Object.keys(input).length === 0 ? '' : (JSON.stringify(input) ?? '');
   } catch {
     shown = '';
   }
-  return shown ? l10n.t('Running {0} {1}', inertText(toolName, 64), inertText(shown, 100)) : l10n.t('Running {0}', inertText(toolName, 64));
+  return shown
+    ? l10n.t('Running {0} {1}', inertText(toolName, 64), inertText(shown, 100))
+    : l10n.t('Running {0}', inertText(toolName, 64));
 }
 
 const count = (n: number): string => n.toLocaleString('en-US');
 
 /** The response footer: steps and the turn's tokens by kind (what the gateway bills), in `l10n`'s language. */
 export function usageFooter(steps: number, usage: UsageTotals, l10n: Localizer = english): string {
-  const tokens = l10n.t('tokens: input {0}, output {1}, cache read {2}, cache write {3}', count(usage.input), count(usage.output), count(usage.cacheRead), count(usage.cacheWrite));
+  const tokens = l10n.t(
+    'tokens: input {0}, output {1}, cache read {2}, cache write {3}',
+    count(usage.input),
+    count(usage.output),
+    count(usage.cacheRead),
+    count(usage.cacheWrite),
+  );
   return `${steps === 1 ? l10n.t('1 step') : l10n.t('{0} steps', steps)} · ${tokens}`;
 }
 
@@ -137,5 +167,7 @@ export const FOOTER_SEPARATOR = '\n\n---\n';
 export function withoutFooter(answer: string): string {
   const at = answer.lastIndexOf(FOOTER_SEPARATOR);
   // Any language: the footer is "<n> <steps> · <tokens>" on one line (usageFooter), right after the separator.
-  return at >= 0 && /^\d[^\n]* · [^\n]+\n?$/.test(answer.slice(at + FOOTER_SEPARATOR.length)) ? answer.slice(0, at) : answer;
+  return at >= 0 && /^\d[^\n]* · [^\n]+\n?$/.test(answer.slice(at + FOOTER_SEPARATOR.length))
+    ? answer.slice(0, at)
+    : answer;
 }

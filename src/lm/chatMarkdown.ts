@@ -54,7 +54,8 @@ export class ChatMarkdownSanitizer {
     this.lineSent = '';
     const fence = FENCE.exec(whole)?.[1];
     if (this.fence !== undefined) {
-      if (fence && fence[0] === this.fence[0] && fence.length >= this.fence.length && !whole.trim().slice(fence.length)) this.fence = undefined;
+      if (fence && fence[0] === this.fence[0] && fence.length >= this.fence.length && !whole.trim().slice(fence.length))
+        this.fence = undefined;
       return rest;
     }
     if (fence && !(fence[0] === '`' && whole.slice(whole.indexOf(fence) + fence.length).includes('`'))) {
@@ -70,16 +71,24 @@ export function sanitizeLine(line: string, lineStart = true): string {
   const definition = lineStart ? /^( {0,3}\[[^\]]+\]:\s*)(<[^>]*>|\S+)(.*)$/.exec(line) : null;
   if (definition) {
     const target = definition[2].replace(/^<|>$/g, '');
-    return checkLink(target).ok ? line : `${definition[1].replace(/^(\s*)\[/, '$1\\[').replace(/\]:/, '\\]:')}${codeSpan(target)}${definition[3]}`;
+    return checkLink(target).ok
+      ? line
+      : `${definition[1].replace(/^(\s*)\[/, '$1\\[').replace(/\]:/, '\\]:')}${codeSpan(target)}${definition[3]}`;
   }
   // Code spans are text already: only what is between them is rewritten.
   let out = '';
   let textStart = 0;
   for (let i = 0; i < line.length;) {
-    if (line[i] !== '`') { i++; continue; }
+    if (line[i] !== '`') {
+      i++;
+      continue;
+    }
     const run = /^`+/.exec(line.slice(i))![0];
     const close = findRun(line, run.length, i + run.length);
-    if (close < 0) { i += run.length; continue; }
+    if (close < 0) {
+      i += run.length;
+      continue;
+    }
     out += rewriteText(line.slice(textStart, i)) + line.slice(i, close + run.length);
     i = textStart = close + run.length;
   }
@@ -88,12 +97,14 @@ export function sanitizeLine(line: string, lineStart = true): string {
 
 /** Start of the next run of exactly `length` backticks from `from`, or -1. */
 function findRun(line: string, length: number, from: number): number {
-  for (const match of line.slice(from).matchAll(/`+/g)) if (match[0].length === length) return from + (match.index ?? 0);
+  for (const match of line.slice(from).matchAll(/`+/g))
+    if (match[0].length === length) return from + (match.index ?? 0);
   return -1;
 }
 
 const IMAGE = /!\[([^\]]*)\]\(\s*(<[^>]*>|[^\s)]*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
-const LINK = /(?<!\\)\[((?:[^[\]\\]|\\.)*)\]\(\s*(<[^>]*>|(?:[^\s()\\]|\\.|\([^\s()]*\))*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
+const LINK =
+  /(?<!\\)\[((?:[^[\]\\]|\\.)*)\]\(\s*(<[^>]*>|(?:[^\s()\\]|\\.|\([^\s()]*\))*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
 const AUTOLINK = /<([a-z][a-z0-9+.-]{1,31}:[^\s<>]*)>/gi;
 const BARE = /\b(?:https?:\/\/|www\.)[^\s<>`]*[^\s<>`.,:;"')\]!?*_~]/gi;
 
@@ -102,7 +113,9 @@ function rewriteText(text: string): string {
   const keep: string[] = [];
   const hold = (s: string) => `\u0000${keep.push(s) - 1}\u0000`;
   let out = text.replace(/\u0000/g, '');
-  out = out.replace(IMAGE, (_m, alt: string, src: string) => hold(`${codeSpan(`image not shown: ${alt || 'no description'}`)} ${codeSpan(unbracket(src))}`));
+  out = out.replace(IMAGE, (_m, alt: string, src: string) =>
+    hold(`${codeSpan(`image not shown: ${alt || 'no description'}`)} ${codeSpan(unbracket(src))}`),
+  );
   out = out.replace(LINK, (whole, label: string, dest: string) => {
     const target = unbracket(dest);
     // A refused link keeps its text (whose own addresses are checked too) and shows where it pointed.
@@ -117,7 +130,9 @@ function rewriteText(text: string): string {
 function rewriteAddresses(text: string, hold: (s: string) => string): string {
   return text
     .replace(AUTOLINK, (whole, target: string) => hold(checkLink(target).ok ? whole : codeSpan(target)))
-    .replace(BARE, (url: string) => hold(checkLink(/^www\./i.test(url) ? `http://${url}` : url).ok ? url : codeSpan(url)));
+    .replace(BARE, (url: string) =>
+      hold(checkLink(/^www\./i.test(url) ? `http://${url}` : url).ok ? url : codeSpan(url)),
+    );
 }
 
 function unbracket(dest: string): string {

@@ -6,19 +6,42 @@
 // the footer names the turn's tokens. Stop (the request's CancellationToken) closes the socket and cancels the
 // running tool. Kept apart from participant.ts so tests can drive it with real tools and a recording stream.
 import * as vscode from 'vscode';
-import { runAgentTurn, type AgentEvent, type AgentTurnOptions, type AgentTurnResult, type PolicySettings, type Tool, type ToolResult, type UsageTotals } from '../agent';
+import {
+  runAgentTurn,
+  type AgentEvent,
+  type AgentTurnOptions,
+  type AgentTurnResult,
+  type PolicySettings,
+  type Tool,
+  type ToolResult,
+  type UsageTotals,
+} from '../agent';
 import type { GatewayClient, MessageParam } from '../gateway/types';
 import { pathTarget, resolveToolPath, workspaceFolderRealPaths } from '../agentHost/resolve';
 import { capHeadTail } from '../agentHost/text';
 import { ChatMarkdownSanitizer, sanitizeLine } from './chatMarkdown';
-import { FOOTER_SEPARATOR, apiToolName, approveInVsCodeChat, inertText, offeredToolNames, pathsInInput, selectionOf, toolCallLine, usageFooter } from './agentText';
+import {
+  FOOTER_SEPARATOR,
+  apiToolName,
+  approveInVsCodeChat,
+  inertText,
+  offeredToolNames,
+  pathsInInput,
+  selectionOf,
+  toolCallLine,
+  usageFooter,
+} from './agentText';
 
 /** Longest tool result passed to the model (head and tail kept), as for the sidebar's VS Code tools. */
 export const TOOL_RESULT_CAP = 32 * 1024;
 
 interface LmToolsApi {
   tools: readonly vscode.LanguageModelToolInformation[];
-  invokeTool(name: string, options: vscode.LanguageModelToolInvocationOptions<object>, token?: vscode.CancellationToken): Thenable<vscode.LanguageModelToolResult>;
+  invokeTool(
+    name: string,
+    options: vscode.LanguageModelToolInvocationOptions<object>,
+    token?: vscode.CancellationToken,
+  ): Thenable<vscode.LanguageModelToolResult>;
 }
 
 /** vscode.lm.tools and vscode.lm.invokeTool when the running VS Code has them (stable since 1.95), else undefined. */
@@ -29,7 +52,8 @@ export function lmToolsApi(): LmToolsApi | undefined {
 
 /** Why @gateway cannot act as an agent in this window (plain chat still works), or undefined when it can. */
 export function agentUnavailableReason(): string | undefined {
-  if (!lmToolsApi()) return `VS Code ${vscode.version} has no vscode.lm.tools / vscode.lm.invokeTool: @gateway answers without tools.`;
+  if (!lmToolsApi())
+    return `VS Code ${vscode.version} has no vscode.lm.tools / vscode.lm.invokeTool: @gateway answers without tools.`;
   if (!vscode.workspace.isTrusted) return 'Restricted Mode: @gateway calls no tools until the workspace is trusted.';
   return undefined;
 }
@@ -52,11 +76,13 @@ export interface AgentChatStream {
 export function offeredTools(request: AgentChatRequest): vscode.LanguageModelToolInformation[] {
   const api = lmToolsApi();
   if (!api || !vscode.workspace.isTrusted) return [];
-  const names = new Set(offeredToolNames({
-    available: api.tools.map((t) => t.name),
-    referenced: (request.toolReferences ?? []).map((r) => r.name),
-    selection: selectionOf(request.tools),
-  }));
+  const names = new Set(
+    offeredToolNames({
+      available: api.tools.map((t) => t.name),
+      referenced: (request.toolReferences ?? []).map((r) => r.name),
+      selection: selectionOf(request.tools),
+    }),
+  );
   return api.tools.filter((t) => names.has(t.name));
 }
 
@@ -106,8 +132,16 @@ function tokenFrom(signal: AbortSignal): vscode.CancellationTokenSource {
 }
 
 /** One VS Code tool as a core Tool: invoked through vscode.lm.invokeTool with the chat request's token. */
-function adaptTool(api: LmToolsApi, info: vscode.LanguageModelToolInformation, name: string, invocationToken: vscode.ChatParticipantToolToken | undefined): Tool<Record<string, unknown>> {
-  const schema = info.inputSchema && typeof info.inputSchema === 'object' ? (info.inputSchema as Record<string, unknown>) : undefined;
+function adaptTool(
+  api: LmToolsApi,
+  info: vscode.LanguageModelToolInformation,
+  name: string,
+  invocationToken: vscode.ChatParticipantToolToken | undefined,
+): Tool<Record<string, unknown>> {
+  const schema =
+    info.inputSchema && typeof info.inputSchema === 'object'
+      ? (info.inputSchema as Record<string, unknown>)
+      : undefined;
   return {
     name,
     description: (info.description || `VS Code tool ${info.name}`).slice(0, 1024),
@@ -133,14 +167,20 @@ function adaptTool(api: LmToolsApi, info: vscode.LanguageModelToolInformation, n
       const cancel = tokenFrom(ctx.signal);
       try {
         const result = await api.invokeTool(info.name, { input, toolInvocationToken: invocationToken }, cancel.token);
-        return { content: capHeadTail(resultText(result), TOOL_RESULT_CAP).text || '(no output)', details: { vscodeTool: info.name } };
+        return {
+          content: capHeadTail(resultText(result), TOOL_RESULT_CAP).text || '(no output)',
+          details: { vscodeTool: info.name },
+        };
       } catch (error) {
         if (ctx.signal.aborted) throw error;
         // VS Code rejects with a cancellation when the user chooses not to run the tool in its confirmation.
         if (error instanceof vscode.CancellationError || (error as Error | undefined)?.name === 'Canceled') {
           return { content: `The user did not allow ${info.name} to run.`, isError: true };
         }
-        return { content: `The VS Code tool ${info.name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+        return {
+          content: `The VS Code tool ${info.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+          isError: true,
+        };
       } finally {
         cancel.dispose();
       }
@@ -154,7 +194,10 @@ class EventWriter {
   private wroteText = false;
   private readonly names = new Map<string, string>();
 
-  constructor(private readonly stream: AgentChatStream, private readonly displayName: (apiName: string) => string) {}
+  constructor(
+    private readonly stream: AgentChatStream,
+    private readonly displayName: (apiName: string) => string,
+  ) {}
 
   private write(markdown: string): void {
     if (!markdown) return;
@@ -185,13 +228,23 @@ class EventWriter {
       case 'tool_denied':
         this.flush();
         // Refusals carry the policy's reason in the user's language (`shown`); denials are @gateway's own English.
-        this.write(`\n\n_${vscode.l10n.t('{0} was not run: {1}', inertText(this.names.get(event.toolUseId) ?? vscode.l10n.t('A tool')), inertText((event.type === 'tool_refused' ? event.shown : undefined) ?? event.reason, 300))}_\n\n`);
+        this.write(
+          `\n\n_${vscode.l10n.t('{0} was not run: {1}', inertText(this.names.get(event.toolUseId) ?? vscode.l10n.t('A tool')), inertText((event.type === 'tool_refused' ? event.shown : undefined) ?? event.reason, 300))}_\n\n`,
+        );
         break;
       case 'rate_limited':
-        this.stream.progress(vscode.l10n.t('The gateway is rate limiting: waiting {0} s before step {1}…', Math.ceil(event.waitMs / 1000), event.step));
+        this.stream.progress(
+          vscode.l10n.t(
+            'The gateway is rate limiting: waiting {0} s before step {1}…',
+            Math.ceil(event.waitMs / 1000),
+            event.step,
+          ),
+        );
         break;
       case 'context_trimmed':
-        this.stream.progress(vscode.l10n.t('Older tool results were shortened to fit the context window ({0}).', event.results));
+        this.stream.progress(
+          vscode.l10n.t('Older tool results were shortened to fit the context window ({0}).', event.results),
+        );
         break;
       default:
         break;
@@ -200,7 +253,14 @@ class EventWriter {
 }
 
 export interface GatewayAgentResult extends vscode.ChatResult {
-  metadata: { command: 'agent'; model: string; reason: AgentTurnResult['reason']; steps: number; usage: UsageTotals; tools: string[] };
+  metadata: {
+    command: 'agent';
+    model: string;
+    reason: AgentTurnResult['reason'];
+    steps: number;
+    usage: UsageTotals;
+    tools: string[];
+  };
 }
 
 /**
@@ -217,18 +277,22 @@ export async function runGatewayAgent(
   const api = lmToolsApi();
   const taken = new Set<string>();
   const display = new Map<string, string>();
-  const adapted = api ? tools.map((info) => {
-    const name = apiToolName(info.name, taken);
-    display.set(name, info.name);
-    return adaptTool(api, info, name, request.toolInvocationToken);
-  }) : [];
+  const adapted = api
+    ? tools.map((info) => {
+        const name = apiToolName(info.name, taken);
+        display.set(name, info.name);
+        return adaptTool(api, info, name, request.toolInvocationToken);
+      })
+    : [];
   const writer = new EventWriter(stream, (n) => display.get(n) ?? n);
   const controller = new AbortController();
   const listener = token.onCancellationRequested(() => controller.abort());
   if (token.isCancellationRequested) controller.abort();
-  stream.progress(tools.length > 0
-    ? vscode.l10n.t('Asking {0} (tools: {1})…', o.model, tools.map((t) => inertText(t.name, 64)).join(', '))
-    : vscode.l10n.t('Asking {0} (no tools)…', o.model));
+  stream.progress(
+    tools.length > 0
+      ? vscode.l10n.t('Asking {0} (tools: {1})…', o.model, tools.map((t) => inertText(t.name, 64)).join(', '))
+      : vscode.l10n.t('Asking {0} (no tools)…', o.model),
+  );
   let result: AgentTurnResult;
   try {
     result = await runAgentTurn({
@@ -249,7 +313,14 @@ export async function runGatewayAgent(
     listener.dispose();
     writer.flush();
   }
-  const metadata = { command: 'agent' as const, model: o.model, reason: result.reason, steps: result.steps, usage: result.usage, tools: tools.map((t) => t.name) };
+  const metadata = {
+    command: 'agent' as const,
+    model: o.model,
+    reason: result.reason,
+    steps: result.steps,
+    usage: result.usage,
+    tools: tools.map((t) => t.name),
+  };
   let errorDetails: vscode.ChatErrorDetails | undefined;
   if (result.reason === 'error' || result.reason === 'rate_limited') {
     const words = o.describeError ? await o.describeError(result.error) : result.message;

@@ -30,7 +30,9 @@ export interface PrepareLanguageModelChatModelOptions {
 /** Mirrors vscode.LanguageModelChatRequestMessage (1.104). */
 export interface LanguageModelChatRequestMessage {
   readonly role: vscode.LanguageModelChatMessageRole;
-  readonly content: ReadonlyArray<vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart | vscode.LanguageModelToolCallPart | unknown>;
+  readonly content: ReadonlyArray<
+    vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart | vscode.LanguageModelToolCallPart | unknown
+  >;
   readonly name: string | undefined;
 }
 
@@ -42,12 +44,16 @@ export interface ProvideLanguageModelChatResponseOptions {
 }
 
 /** Mirrors vscode.LanguageModelResponsePart (1.104). */
-export type LanguageModelResponsePart = vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart | vscode.LanguageModelToolCallPart;
+export type LanguageModelResponsePart =
+  vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart | vscode.LanguageModelToolCallPart;
 
 /** Mirrors vscode.LanguageModelChatProvider (1.104). */
 export interface LanguageModelChatProvider<T extends LanguageModelChatInformation = LanguageModelChatInformation> {
   readonly onDidChangeLanguageModelChatInformation?: vscode.Event<void>;
-  provideLanguageModelChatInformation(options: PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): vscode.ProviderResult<T[]>;
+  provideLanguageModelChatInformation(
+    options: PrepareLanguageModelChatModelOptions,
+    token: vscode.CancellationToken,
+  ): vscode.ProviderResult<T[]>;
   provideLanguageModelChatResponse(
     model: T,
     messages: readonly LanguageModelChatRequestMessage[],
@@ -55,11 +61,18 @@ export interface LanguageModelChatProvider<T extends LanguageModelChatInformatio
     progress: vscode.Progress<LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Thenable<void>;
-  provideTokenCount(model: T, text: string | LanguageModelChatRequestMessage, token: vscode.CancellationToken): Thenable<number>;
+  provideTokenCount(
+    model: T,
+    text: string | LanguageModelChatRequestMessage,
+    token: vscode.CancellationToken,
+  ): Thenable<number>;
 }
 
 /** Mirrors `vscode.lm.registerLanguageModelChatProvider` (1.104). */
-export type RegisterLanguageModelChatProvider = (vendor: string, provider: LanguageModelChatProvider) => vscode.Disposable;
+export type RegisterLanguageModelChatProvider = (
+  vendor: string,
+  provider: LanguageModelChatProvider,
+) => vscode.Disposable;
 
 /** The register function when the running VS Code has it (1.104+), else undefined. Never throws. */
 export function nativeChatApi(): RegisterLanguageModelChatProvider | undefined {
@@ -69,11 +82,18 @@ export function nativeChatApi(): RegisterLanguageModelChatProvider | undefined {
 }
 
 /** Builds a LanguageModelError with a code (the d.ts of 1.100 only declares the static factories). */
-export function languageModelError(code: 'NoPermissions' | 'NotFound' | 'Blocked' | 'Unknown', message: string): vscode.LanguageModelError {
+export function languageModelError(
+  code: 'NoPermissions' | 'NotFound' | 'Blocked' | 'Unknown',
+  message: string,
+): vscode.LanguageModelError {
   switch (code) {
-    case 'NoPermissions': return vscode.LanguageModelError.NoPermissions(message);
-    case 'NotFound': return vscode.LanguageModelError.NotFound(message);
-    case 'Blocked': return vscode.LanguageModelError.Blocked(message);
-    default: return new vscode.LanguageModelError(message);
+    case 'NoPermissions':
+      return vscode.LanguageModelError.NoPermissions(message);
+    case 'NotFound':
+      return vscode.LanguageModelError.NotFound(message);
+    case 'Blocked':
+      return vscode.LanguageModelError.Blocked(message);
+    default:
+      return new vscode.LanguageModelError(message);
   }
 }

@@ -30,12 +30,17 @@ function scrub(text: string, secret: string | undefined): string {
 /** VS Code's code for a gateway failure; the words come from adviseOnError (the one place errors become words). */
 function codeOf(error: GatewayError): LmErrorCode {
   switch (error.kind) {
-    case 'auth': return 'NoPermissions';
+    case 'auth':
+      return 'NoPermissions';
     // A 403 naming the model as not visible for the key's group: for VS Code, that model does not exist.
-    case 'forbidden': return forbiddenCause(error) === 'model' ? 'NotFound' : 'NoPermissions';
-    case 'not_found': return 'NotFound';
-    case 'rate_limited': return 'Blocked';
-    default: return 'Unknown';
+    case 'forbidden':
+      return forbiddenCause(error) === 'model' ? 'NotFound' : 'NoPermissions';
+    case 'not_found':
+      return 'NotFound';
+    case 'rate_limited':
+      return 'Blocked';
+    default:
+      return 'Unknown';
   }
 }
 

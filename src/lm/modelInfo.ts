@@ -53,7 +53,10 @@ export interface ModelInfoOptions {
   keyName?: string;
 }
 
-export function toChatInformation(model: { id: string; raw: ModelInfo }, options: ModelInfoOptions): ChatModelInformation {
+export function toChatInformation(
+  model: { id: string; raw: ModelInfo },
+  options: ModelInfoOptions,
+): ChatModelInformation {
   const maxOutputTokens = numberField(model.raw, 'max_output_tokens', 'max_tokens') ?? options.maxOutputTokens;
   const contextWindow = numberField(model.raw, 'context_window', 'context_length');
   const maxInputTokens =

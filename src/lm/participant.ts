@@ -19,28 +19,51 @@ import { withoutFooter } from './agentText';
 /** Models and keys whose gateway rejected prompt caching (cache_control), for this window's @gateway agent turns. */
 const cachingMemory = new CachingMemory();
 
-type Handler = (request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult>;
+type Handler = (
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+) => Promise<vscode.ChatResult>;
 
 async function errorResult(services: Services, error: unknown): Promise<vscode.ChatResult> {
   if (error instanceof vscode.CancellationError) return {};
   const secret = await services.keys.activeSecret().catch(() => undefined);
-  const { message } = describeForLanguageModel(error, { baseUrl: services.config.current.baseUrl, secret, l10n: vscode.l10n });
+  const { message } = describeForLanguageModel(error, {
+    baseUrl: services.config.current.baseUrl,
+    secret,
+    l10n: vscode.l10n,
+  });
   return { errorDetails: { message } };
 }
 
-async function handleImage(images: ImageJobs, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+async function handleImage(
+  images: ImageJobs,
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
   const prompt = request.prompt.trim();
   if (!prompt) {
     stream.markdown(imageUsage(vscode.l10n));
     return {};
   }
   stream.progress(vscode.l10n.t('Starting an image task on the gateway…'));
-  const uris = await images.generate({ prompt }, {
-    token,
-    onProgress: (message, percent) => stream.progress(percent === undefined ? message : `${message} (${Math.round(percent)}%)`),
-  });
+  const uris = await images.generate(
+    { prompt },
+    {
+      token,
+      onProgress: (message, percent) =>
+        stream.progress(percent === undefined ? message : `${message} (${Math.round(percent)}%)`),
+    },
+  );
   if (token.isCancellationRequested) return {};
-  stream.markdown(imageResultMarkdown(uris.map((u) => path.basename(u.fsPath)), vscode.l10n) + '\n\n');
+  stream.markdown(
+    imageResultMarkdown(
+      uris.map((u) => path.basename(u.fsPath)),
+      vscode.l10n,
+    ) + '\n\n',
+  );
   for (const uri of uris) {
     stream.markdown('- ');
     stream.anchor(uri, path.basename(uri.fsPath));
@@ -60,13 +83,18 @@ async function handleModels(services: Services, stream: vscode.ChatResponseStrea
     stream.button({ command: Commands.setApiKey, title: vscode.l10n.t('Set API Key') });
     return {};
   }
-  stream.markdown(modelsMarkdown({
-    keyName: key.name,
-    baseUrl: snapshot.baseUrl,
-    fetchedAt: snapshot.fetchedAt,
-    chat: snapshot.models.filter((m) => m.kind === 'chat').map((m) => m.id),
-    image: snapshot.models.filter((m) => m.kind === 'image').map((m) => m.id),
-  }, vscode.l10n));
+  stream.markdown(
+    modelsMarkdown(
+      {
+        keyName: key.name,
+        baseUrl: snapshot.baseUrl,
+        fetchedAt: snapshot.fetchedAt,
+        chat: snapshot.models.filter((m) => m.kind === 'chat').map((m) => m.id),
+        image: snapshot.models.filter((m) => m.kind === 'image').map((m) => m.id),
+      },
+      vscode.l10n,
+    ),
+  );
   stream.button({ command: Commands.refreshModels, title: vscode.l10n.t('Refresh Models') });
   return { metadata: { command: 'models' } };
 }
@@ -83,7 +111,8 @@ function historyMessages(context: vscode.ChatContext): NeutralMessage[] {
         .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
         .join('');
       // An agent answer's footer (steps and tokens) is ours, not the model's: it is not sent back.
-      const said = (turn.result.metadata as { command?: unknown } | undefined)?.command === 'agent' ? withoutFooter(text) : text;
+      const said =
+        (turn.result.metadata as { command?: unknown } | undefined)?.command === 'agent' ? withoutFooter(text) : text;
       if (said) messages.push({ role: 'assistant', parts: [{ kind: 'text', text: said }] });
     }
   }
@@ -99,15 +128,28 @@ async function chatModelId(services: Services, request: vscode.ChatRequest): Pro
   return (await services.catalog.chatModels())[0]?.id;
 }
 
-async function handleChat(services: Services, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+async function handleChat(
+  services: Services,
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
   const client = await services.gateway.client();
   const model = client ? await chatModelId(services, request) : undefined;
   if (!client || !model) {
-    stream.markdown(client ? vscode.l10n.t('Your key lists no chat model. Run `/models` to see what it may call.') : noKeyMarkdown(vscode.l10n));
+    stream.markdown(
+      client
+        ? vscode.l10n.t('Your key lists no chat model. Run `/models` to see what it may call.')
+        : noKeyMarkdown(vscode.l10n),
+    );
     if (!client) stream.button({ command: Commands.setApiKey, title: vscode.l10n.t('Set API Key') });
     return {};
   }
-  const messages: NeutralMessage[] = [...historyMessages(context), { role: 'user', parts: [{ kind: 'text', text: request.prompt }] }];
+  const messages: NeutralMessage[] = [
+    ...historyMessages(context),
+    { role: 'user', parts: [{ kind: 'text', text: request.prompt }] },
+  ];
   const { chat } = services.config.current;
   const body = buildMessagesRequest({ model, messages, maxTokens: chat.maxTokens, systemPrompt: chat.systemPrompt });
   // Tools attached with # make the question an agent turn (agentText.offeredToolNames); without them it stays one request.
@@ -117,30 +159,57 @@ async function handleChat(services: Services, request: vscode.ChatRequest, conte
     if (tools.length > 0) {
       const snapshot = await snapshotWorkspace(services.context);
       const key = await services.keys.active();
-      return runGatewayAgent({
-        client, model, maxTokens: body.max_tokens, system: typeof body.system === 'string' ? body.system : undefined, messages: body.messages as MessageParam[],
-        policy: snapshot.policy, maxSteps: snapshot.settings.maxSteps,
-        caching: key ? { keyId: key.fingerprint, memory: cachingMemory } : { enabled: false, keyId: '', memory: cachingMemory },
-        describeError: async (error) => (await errorResult(services, error)).errorDetails?.message ?? vscode.l10n.t('the request failed'),
-      }, request, tools, stream, token);
+      return runGatewayAgent(
+        {
+          client,
+          model,
+          maxTokens: body.max_tokens,
+          system: typeof body.system === 'string' ? body.system : undefined,
+          messages: body.messages as MessageParam[],
+          policy: snapshot.policy,
+          maxSteps: snapshot.settings.maxSteps,
+          caching: key
+            ? { keyId: key.fingerprint, memory: cachingMemory }
+            : { enabled: false, keyId: '', memory: cachingMemory },
+          describeError: async (error) =>
+            (await errorResult(services, error)).errorDetails?.message ?? vscode.l10n.t('the request failed'),
+        },
+        request,
+        tools,
+        stream,
+        token,
+      );
     }
-    stream.progress(unavailable ?? vscode.l10n.t('None of the attached tools can be called here: answering without tools.'));
+    stream.progress(
+      unavailable ?? vscode.l10n.t('None of the attached tools can be called here: answering without tools.'),
+    );
   }
   const mapper = new StreamPartMapper();
   // Model output is untrusted: its links and images pass the link policy before VS Code's chat renders them.
   const safe = new ChatMarkdownSanitizer();
-  const write = (markdown: string) => { if (markdown) stream.markdown(untrustedMarkdown(markdown)); };
+  const write = (markdown: string) => {
+    if (markdown) stream.markdown(untrustedMarkdown(markdown));
+  };
   stream.progress(vscode.l10n.t('Asking {0}…', model));
   try {
-    await streamWithCancellation(client, body, token, (event) => {
-      for (const part of mapper.push(event)) if (part.kind === 'text') write(safe.push(part.text));
-    }, (notice) => {
-      if (notice.ms > 0) stream.progress(waitMessage(notice, vscode.l10n));
-    });
+    await streamWithCancellation(
+      client,
+      body,
+      token,
+      (event) => {
+        for (const part of mapper.push(event)) if (part.kind === 'text') write(safe.push(part.text));
+      },
+      (notice) => {
+        if (notice.ms > 0) stream.progress(waitMessage(notice, vscode.l10n));
+      },
+    );
   } finally {
     write(safe.end());
   }
-  if (mapper.stopReason === 'max_tokens') write(`\n\n_${vscode.l10n.t('The answer was cut off at the max_tokens limit (setting `modelGateway.chat.maxTokens`).')}_`);
+  if (mapper.stopReason === 'max_tokens')
+    write(
+      `\n\n_${vscode.l10n.t('The answer was cut off at the max_tokens limit (setting `modelGateway.chat.maxTokens`).')}_`,
+    );
   return { metadata: { command: 'chat', model } };
 }
 
@@ -162,9 +231,16 @@ export function createParticipantHandler(services: Services, images: ImageJobs):
 export function registerParticipant(services: Services, images: ImageJobs): vscode.Disposable {
   const chat = (vscode as { chat?: { createChatParticipant?: unknown } }).chat;
   if (typeof chat?.createChatParticipant !== 'function') return new vscode.Disposable(() => undefined);
-  const participant = vscode.chat.createChatParticipant(Views.chatParticipant, createParticipantHandler(services, images));
+  const participant = vscode.chat.createChatParticipant(
+    Views.chatParticipant,
+    createParticipantHandler(services, images),
+  );
   const unavailable = agentUnavailableReason();
-  services.log.info(unavailable ? `@gateway agent (# tools) unavailable: ${unavailable}` : '@gateway agent available: tools attached with # run as an agent turn.');
+  services.log.info(
+    unavailable
+      ? `@gateway agent (# tools) unavailable: ${unavailable}`
+      : '@gateway agent available: tools attached with # run as an agent turn.',
+  );
   participant.iconPath = new vscode.ThemeIcon('sparkle');
   return participant;
 }

@@ -25,10 +25,14 @@ export function modelsMarkdown(overview: ModelsOverview, l10n: Localizer = engli
   const baseUrl = escapeMarkdown(overview.baseUrl);
   const key = overview.keyName ? `**${escapeMarkdown(overview.keyName)}**` : undefined;
   const when = overview.fetchedAt ? new Date(overview.fetchedAt).toISOString() : undefined;
-  const heading = key && when ? l10n.t('Models the gateway at {0} lists for the key {1} (list from {2}):', baseUrl, key, when)
-    : key ? l10n.t('Models the gateway at {0} lists for the key {1}:', baseUrl, key)
-      : when ? l10n.t('Models the gateway at {0} lists (list from {1}):', baseUrl, when)
-        : l10n.t('Models the gateway at {0} lists:', baseUrl);
+  const heading =
+    key && when
+      ? l10n.t('Models the gateway at {0} lists for the key {1} (list from {2}):', baseUrl, key, when)
+      : key
+        ? l10n.t('Models the gateway at {0} lists for the key {1}:', baseUrl, key)
+        : when
+          ? l10n.t('Models the gateway at {0} lists (list from {1}):', baseUrl, when)
+          : l10n.t('Models the gateway at {0} lists:', baseUrl);
   return [
     heading,
     '',
@@ -38,23 +42,33 @@ export function modelsMarkdown(overview: ModelsOverview, l10n: Localizer = engli
     `**${l10n.t('Image models')}**`,
     bulletList(overview.image, l10n.t('none (image routes may be disabled for this key group)')),
     '',
-    l10n.t('The list is scoped to your key and is the authority: a model seen elsewhere is not guaranteed to be callable.'),
+    l10n.t(
+      'The list is scoped to your key and is the authority: a model seen elsewhere is not guaranteed to be callable.',
+    ),
   ].join('\n');
 }
 
 export function imageCostAdvice(l10n: Localizer = english): string {
-  return l10n.t('Image charges depend on size, quality, quantity, reference images and edits, and are applied when the request is made; prices are in the gateway console.');
+  return l10n.t(
+    'Image charges depend on size, quality, quantity, reference images and edits, and are applied when the request is made; prices are in the gateway console.',
+  );
 }
 
 export function imageUsage(l10n: Localizer = english): string {
-  return l10n.t('Describe the image after `/image`, for example `/image a lighthouse at dusk, watercolor`. One image at the default size is generated as an async task and saved into the workspace.');
+  return l10n.t(
+    'Describe the image after `/image`, for example `/image a lighthouse at dusk, watercolor`. One image at the default size is generated as an async task and saved into the workspace.',
+  );
 }
 
 export function imageResultMarkdown(fileNames: string[], l10n: Localizer = english): string {
   if (fileNames.length === 0) return l10n.t('The task finished without an image.');
-  return fileNames.length === 1 ? l10n.t('Saved the image into the workspace:') : l10n.t('Saved the {0} images into the workspace:', fileNames.length);
+  return fileNames.length === 1
+    ? l10n.t('Saved the image into the workspace:')
+    : l10n.t('Saved the {0} images into the workspace:', fileNames.length);
 }
 
 export function noKeyMarkdown(l10n: Localizer = english): string {
-  return l10n.t('No API key is set for Model Gateway. Set one with **Model Gateway: Set API Key** (it is kept in VS Code\'s secret storage).');
+  return l10n.t(
+    "No API key is set for Model Gateway. Set one with **Model Gateway: Set API Key** (it is kept in VS Code's secret storage).",
+  );
 }

@@ -35,15 +35,22 @@ export class GatewayChatProvider extends Disposable implements LanguageModelChat
   constructor(private readonly services: Services) {
     super();
     const refresh = (): void => this.changed.fire();
-    for (const event of [services.catalog.onDidChange, services.keys.onDidChange, services.config.onDidChange]) this._register(event(refresh));
+    for (const event of [services.catalog.onDidChange, services.keys.onDidChange, services.config.onDidChange])
+      this._register(event(refresh));
   }
 
-  async provideLanguageModelChatInformation(options: PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<LanguageModelChatInformation[]> {
+  async provideLanguageModelChatInformation(
+    options: PrepareLanguageModelChatModelOptions,
+    token: vscode.CancellationToken,
+  ): Promise<LanguageModelChatInformation[]> {
     let key = await this.services.keys.active();
     if (!key && !options.silent) {
       // Not silent: VS Code asked on behalf of the user (e.g. "Manage Models"), so asking for a key is expected.
       const setKey = vscode.l10n.t('Set API Key');
-      const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Model Gateway needs an API key to list its models.'), setKey);
+      const choice = await vscode.window.showInformationMessage(
+        vscode.l10n.t('Model Gateway needs an API key to list its models.'),
+        setKey,
+      );
       if (choice === setKey) await vscode.commands.executeCommand(Commands.setApiKey);
       key = await this.services.keys.active();
     }
@@ -61,7 +68,9 @@ export class GatewayChatProvider extends Disposable implements LanguageModelChat
     try {
       return await this.services.catalog.chatModels();
     } catch (error) {
-      this.services.log.warn(`Native chat: the model list could not be fetched: ${describeForLanguageModel(error).message}`);
+      this.services.log.warn(
+        `Native chat: the model list could not be fetched: ${describeForLanguageModel(error).message}`,
+      );
       if (!silent) void this.services.errors.show(error, 'models');
       // Offer what was listed before rather than nothing (the list is authoritative, but only the network failed).
       return this.services.catalog.peek()?.models.filter((m) => m.kind === 'chat') ?? [];
@@ -87,9 +96,15 @@ export class GatewayChatProvider extends Disposable implements LanguageModelChat
     const mapper = new StreamPartMapper();
     const wait = new WaitProgress();
     try {
-      await streamWithCancellation(client, request, token, (event) => {
-        for (const part of mapper.push(event)) progress.report(toResponsePart(part));
-      }, (notice) => wait.show(notice));
+      await streamWithCancellation(
+        client,
+        request,
+        token,
+        (event) => {
+          for (const part of mapper.push(event)) progress.report(toResponsePart(part));
+        },
+        (notice) => wait.show(notice),
+      );
     } catch (error) {
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       throw await this.toLanguageModelError(error, client);
@@ -98,7 +113,10 @@ export class GatewayChatProvider extends Disposable implements LanguageModelChat
     }
   }
 
-  async provideTokenCount(_model: LanguageModelChatInformation, text: string | LanguageModelChatRequestMessage): Promise<number> {
+  async provideTokenCount(
+    _model: LanguageModelChatInformation,
+    text: string | LanguageModelChatRequestMessage,
+  ): Promise<number> {
     if (typeof text === 'string') return estimateTextTokens(text);
     return estimateMessageTokens(messageFromVsCode({ role: text.role, content: text.content }));
   }
@@ -107,9 +125,12 @@ export class GatewayChatProvider extends Disposable implements LanguageModelChat
     const client = await this.services.gateway.client();
     if (client) return client;
     const { baseUrlProblem } = this.services.config.current;
-    throw languageModelError('NoPermissions', baseUrlProblem
-      ? vscode.l10n.t('Model Gateway cannot be used: {0}', baseUrlProblem)
-      : vscode.l10n.t('Model Gateway has no API key. Set one with "Model Gateway: Set API Key".'));
+    throw languageModelError(
+      'NoPermissions',
+      baseUrlProblem
+        ? vscode.l10n.t('Model Gateway cannot be used: {0}', baseUrlProblem)
+        : vscode.l10n.t('Model Gateway has no API key. Set one with "Model Gateway: Set API Key".'),
+    );
   }
 
   private async toLanguageModelError(error: unknown, client: GatewayClient): Promise<Error> {
@@ -117,7 +138,10 @@ export class GatewayChatProvider extends Disposable implements LanguageModelChat
     const { code, message } = describeForLanguageModel(error, { baseUrl: client.baseUrl, secret });
     this.services.log.warn(`Native chat request failed (${code}): ${message}`);
     // The chat shows the error to the user: in the display language (the log above stays English).
-    return languageModelError(code, describeForLanguageModel(error, { baseUrl: client.baseUrl, secret, l10n: vscode.l10n }).message);
+    return languageModelError(
+      code,
+      describeForLanguageModel(error, { baseUrl: client.baseUrl, secret, l10n: vscode.l10n }).message,
+    );
   }
 }
 
@@ -135,12 +159,16 @@ class WaitProgress {
     let settle: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (settle = resolve));
     this.finish = settle;
-    void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Model Gateway' }, (progress) => {
-      const tick = (): void => progress.report({ message: waitMessage({ ...notice, ms: notice.until - Date.now() }, vscode.l10n) });
-      tick();
-      const timer = setInterval(tick, 1000);
-      return done.finally(() => clearInterval(timer));
-    });
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Model Gateway' },
+      (progress) => {
+        const tick = (): void =>
+          progress.report({ message: waitMessage({ ...notice, ms: notice.until - Date.now() }, vscode.l10n) });
+        tick();
+        const timer = setInterval(tick, 1000);
+        return done.finally(() => clearInterval(timer));
+      },
+    );
   }
 
   end(): void {

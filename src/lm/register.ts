@@ -17,7 +17,9 @@ type Chunk = typeof import('./chunk');
 function registerProviderWhileEnabled(services: Services): vscode.Disposable {
   const register = nativeChatApi();
   if (!register) {
-    services.log.info(`Native chat models unavailable: VS Code ${vscode.version} has no vscode.lm.registerLanguageModelChatProvider (needs 1.104+). @gateway and the rest of the extension work.`);
+    services.log.info(
+      `Native chat models unavailable: VS Code ${vscode.version} has no vscode.lm.registerLanguageModelChatProvider (needs 1.104+). @gateway and the rest of the extension work.`,
+    );
     return new vscode.Disposable(() => undefined);
   }
   let active: vscode.Disposable | undefined;
@@ -30,7 +32,9 @@ function registerProviderWhileEnabled(services: Services): vscode.Disposable {
         active = vscode.Disposable.from(registration, provider);
         services.log.info('Native chat: gateway models offered to VS Code chat (vendor model-gateway).');
       } catch (error) {
-        services.log.error(`Native chat: registering the model provider failed: ${error instanceof Error ? error.message : String(error)}`);
+        services.log.error(
+          `Native chat: registering the model provider failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     } else if (!enabled && active) {
       active.dispose();
@@ -55,10 +59,16 @@ function registerParticipant(services: Services, images: ImageJobs, chunk: () =>
     if (handler) return handler;
     const loaded = chunk();
     const unavailable = loaded.agentUnavailableReason();
-    services.log.info(unavailable ? `@gateway agent (# tools) unavailable: ${unavailable}` : '@gateway agent available: tools attached with # run as an agent turn.');
+    services.log.info(
+      unavailable
+        ? `@gateway agent (# tools) unavailable: ${unavailable}`
+        : '@gateway agent available: tools attached with # run as an agent turn.',
+    );
     return (handler = loaded.createParticipantHandler(services, images));
   };
-  const participant = vscode.chat.createChatParticipant(Views.chatParticipant, (request, context, stream, token) => load()(request, context, stream, token));
+  const participant = vscode.chat.createChatParticipant(Views.chatParticipant, (request, context, stream, token) =>
+    load()(request, context, stream, token),
+  );
   participant.iconPath = new vscode.ThemeIcon('sparkle');
   return participant;
 }
@@ -70,6 +80,9 @@ export interface NativeChatFeature extends vscode.Disposable {
 export function registerNativeChat(services: Services, images: ImageJobs, chunk: () => Chunk): NativeChatFeature {
   const available = nativeChatApi() !== undefined;
   const manageLanguageModels = () => showManageQuickPick(services, available);
-  const disposables = vscode.Disposable.from(registerParticipant(services, images, chunk), registerProviderWhileEnabled(services));
+  const disposables = vscode.Disposable.from(
+    registerParticipant(services, images, chunk),
+    registerProviderWhileEnabled(services),
+  );
   return { commands: { [Commands.manageLanguageModels]: manageLanguageModels }, dispose: () => disposables.dispose() };
 }

@@ -168,7 +168,8 @@ export function buildMessagesRequest(input: BuildRequestInput): MessagesRequest 
   const temperature = numberOption(input.modelOptions, 'temperature');
   if (temperature !== undefined) request.temperature = temperature;
   const stop = input.modelOptions?.stop;
-  if (Array.isArray(stop) && stop.every((s) => typeof s === 'string') && stop.length > 0) request.stop_sequences = stop as string[];
+  if (Array.isArray(stop) && stop.every((s) => typeof s === 'string') && stop.length > 0)
+    request.stop_sequences = stop as string[];
   const tools = mapTools(input.tools);
   if (tools) {
     request.tools = tools;

@@ -5,8 +5,7 @@ import { GatewayError } from '../gateway/errors';
 import type { StreamEvent, ToolInputProblem } from '../gateway/types';
 
 export type OutputPart =
-  | { kind: 'text'; text: string }
-  | { kind: 'toolCall'; callId: string; name: string; input: object };
+  { kind: 'text'; text: string } | { kind: 'toolCall'; callId: string; name: string; input: object };
 
 interface PendingToolCall {
   id: string;
@@ -37,15 +36,19 @@ export class StreamPartMapper {
 
   push(event: StreamEvent): OutputPart[] {
     switch (event.type) {
-      case 'content_block_start': return this.blockStart(event);
-      case 'content_block_delta': return this.blockDelta(event);
+      case 'content_block_start':
+        return this.blockStart(event);
+      case 'content_block_delta':
+        return this.blockDelta(event);
       case 'message_delta': {
         const delta = isRecord(event.delta) ? event.delta : {};
         if (typeof delta.stop_reason === 'string') this.stop = delta.stop_reason;
         return [];
       }
-      case 'message_stop': return this.toolCallParts();
-      default: return [];
+      case 'message_stop':
+        return this.toolCallParts();
+      default:
+        return [];
     }
   }
 
@@ -56,7 +59,8 @@ export class StreamPartMapper {
       this.toolCalls.set(index, { id: block.id, name: block.name, json: '', startInput: block.input });
       return [];
     }
-    if (block.type === 'text' && typeof block.text === 'string' && block.text.length > 0) return [{ kind: 'text', text: block.text }];
+    if (block.type === 'text' && typeof block.text === 'string' && block.text.length > 0)
+      return [{ kind: 'text', text: block.text }];
     return [];
   }
 
@@ -84,7 +88,12 @@ export class StreamPartMapper {
     this.toolCalls.clear();
     if (problems.length) {
       const list = problems.map((p) => `"${p.name ?? 'tool'}": ${p.reason}`).join('; ');
-      throw new GatewayError({ kind: 'protocol', route: 'POST /v1/messages', toolInputProblems: problems, message: `POST /v1/messages: unusable tool input: ${list}.` });
+      throw new GatewayError({
+        kind: 'protocol',
+        route: 'POST /v1/messages',
+        toolInputProblems: problems,
+        message: `POST /v1/messages: unusable tool input: ${list}.`,
+      });
     }
     return parts;
   }

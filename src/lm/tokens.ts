@@ -21,9 +21,12 @@ export function estimateTextTokens(text: string): number {
 
 function partText(part: NeutralPart): string {
   switch (part.kind) {
-    case 'text': return part.text;
-    case 'toolCall': return part.name + JSON.stringify(part.input ?? {});
-    case 'toolResult': return part.content;
+    case 'text':
+      return part.text;
+    case 'toolCall':
+      return part.name + JSON.stringify(part.input ?? {});
+    case 'toolResult':
+      return part.content;
   }
 }
 

@@ -19,8 +19,13 @@ export type CommandTable<F extends Feature> = { readonly [Id in FeatureCommandId
 export type TestHooks = Record<string, (...args: any[]) => unknown>;
 
 /** Registers the feature's commands; `table` is the table itself or a (synchronous) loader of it, called on first use. */
-export function registerCommandTable<F extends Feature>(feature: F, table: CommandTable<F> | (() => CommandTable<F>)): vscode.Disposable {
+export function registerCommandTable<F extends Feature>(
+  feature: F,
+  table: CommandTable<F> | (() => CommandTable<F>),
+): vscode.Disposable {
   const resolve = typeof table === 'function' ? table : () => table;
   const ids: readonly FeatureCommandId<F>[] = FeatureCommands[feature];
-  return vscode.Disposable.from(...ids.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]) => resolve()[id](...args))));
+  return vscode.Disposable.from(
+    ...ids.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]) => resolve()[id](...args))),
+  );
 }

@@ -37,7 +37,10 @@ export function readProxySettings(): ProxySettings {
 
 /** The workspace as one string: its .code-workspace file, else its folders. */
 function workspaceIdentity(): string {
-  return vscode.workspace.workspaceFile?.toString() ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()).join('\n');
+  return (
+    vscode.workspace.workspaceFile?.toString() ??
+    (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()).join('\n')
+  );
 }
 
 export function createConfigService(allowances: AllowanceStore): HostConfigService {
@@ -51,7 +54,12 @@ export function createConfigService(allowances: AllowanceStore): HostConfigServi
     const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('baseUrl');
     const toAllow = workspaceBaseUrlToAllow({ user: inspected?.globalValue, workspace: inspected?.workspaceValue });
     if (!toAllow || allowed().includes(allowanceId(workspaceIdentity(), toAllow))) return config;
-    return { ...config, baseUrl: '', baseUrlProblem: workspaceBaseUrlProblem(toAllow, vscode.l10n), workspaceBaseUrlToAllow: toAllow };
+    return {
+      ...config,
+      baseUrl: '',
+      baseUrlProblem: workspaceBaseUrlProblem(toAllow, vscode.l10n),
+      workspaceBaseUrlToAllow: toAllow,
+    };
   };
   let current = read();
   let proxy = readProxySettings();
@@ -62,7 +70,9 @@ export function createConfigService(allowances: AllowanceStore): HostConfigServi
   };
   const listener = vscode.workspace.onDidChangeConfiguration((event) => {
     const ours = event.affectsConfiguration(SECTION);
-    const proxyChanged = ['http.proxy', 'http.noProxy', 'http.proxyStrictSSL'].some((key) => event.affectsConfiguration(key));
+    const proxyChanged = ['http.proxy', 'http.noProxy', 'http.proxyStrictSSL'].some((key) =>
+      event.affectsConfiguration(key),
+    );
     if (ours || proxyChanged) reload();
   });
   return {

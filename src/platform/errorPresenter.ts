@@ -23,10 +23,19 @@ export function createErrorPresenter(deps: ErrorPresenterDeps): ErrorPresenter {
       const advice = adviseOnError(error, { baseUrl: deps.config.current.baseUrl, surface, l10n: vscode.l10n });
       deps.log.error(`${advice.title} ${advice.detail}`.trim(), isGatewayError(error) ? error.supportRecord() : error);
       refreshCatalogWhenModelMissing(error, deps);
-      const buttons = dedupe(advice.actions.map((action) => actionButtonIn(vscode.l10n, action)).filter((button): button is ActionButton => button !== undefined));
+      const buttons = dedupe(
+        advice.actions
+          .map((action) => actionButtonIn(vscode.l10n, action))
+          .filter((button): button is ActionButton => button !== undefined),
+      );
       // The product name prefixes every notification, in every language.
-      const message = redact(`Model Gateway: ${advice.title}${advice.detail ? ` ${advice.detail}` : ''}${consoleNote(error)}`);
-      const severity = isGatewayError(error) && error.kind === 'rate_limited' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
+      const message = redact(
+        `Model Gateway: ${advice.title}${advice.detail ? ` ${advice.detail}` : ''}${consoleNote(error)}`,
+      );
+      const severity =
+        isGatewayError(error) && error.kind === 'rate_limited'
+          ? vscode.window.showWarningMessage
+          : vscode.window.showErrorMessage;
       const choice = await severity(message, ...buttons.map((button) => button.label));
       const chosen = buttons.find((button) => button.label === choice);
       if (chosen) await vscode.commands.executeCommand(chosen.command, ...chosen.args);
@@ -39,7 +48,9 @@ function refreshCatalogWhenModelMissing(error: unknown, deps: ErrorPresenterDeps
   if (!isGatewayError(error) || !error.model) return;
   if (error.kind !== 'forbidden' && error.kind !== 'not_found') return;
   // Automatic: skipped when the list was fetched moments ago, so a burst of such errors fetches once.
-  void deps.catalog.refresh({ automatic: true }).catch((refreshError: unknown) => deps.log.warn('Model list refresh after a model error failed.', refreshError));
+  void deps.catalog
+    .refresh({ automatic: true })
+    .catch((refreshError: unknown) => deps.log.warn('Model list refresh after a model error failed.', refreshError));
 }
 
 /** On 401 the user must hear that a revoked or exposed key is replaced in the console (docs/gateway-protocol.md#keys). */
@@ -53,4 +64,3 @@ function dedupe(buttons: ActionButton[]): ActionButton[] {
   const seen = new Set<string>();
   return buttons.filter((button) => !seen.has(button.label) && seen.add(button.label));
 }
-

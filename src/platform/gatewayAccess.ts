@@ -63,8 +63,16 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
     const config = deps.config.current;
     const key = await deps.keys.active();
     if (!key || !config.baseUrl) return undefined;
-    const signature = JSON.stringify([key.name, key.fingerprint, config.baseUrl, config.versionHeader, config.version,
-      config.requestTimeoutMs, config.images.editEncoding, deps.config.proxy]);
+    const signature = JSON.stringify([
+      key.name,
+      key.fingerprint,
+      config.baseUrl,
+      config.versionHeader,
+      config.version,
+      config.requestTimeoutMs,
+      config.images.editEncoding,
+      deps.config.proxy,
+    ]);
     if (cached?.signature === signature) return { client: cached.client, key: cached.key };
     const secret = await deps.keys.activeSecret();
     if (!secret) return undefined;
@@ -81,7 +89,8 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
     const access = await clientWithKey();
     if (access) return access.client;
     const pending = deps.config.current.workspaceBaseUrlToAllow;
-    if (pending) return (await askToAllowWorkspaceBaseUrl(pending, deps.config)) ? (await clientWithKey())?.client : undefined;
+    if (pending)
+      return (await askToAllowWorkspaceBaseUrl(pending, deps.config)) ? (await clientWithKey())?.client : undefined;
     await explainMissing(await missing(), deps.config.current);
     return undefined;
   };
@@ -110,9 +119,18 @@ async function askToAllowWorkspaceBaseUrl(baseUrl: string, config: GatewayAccess
   const allow = vscode.l10n.t('Allow for This Workspace');
   const open = vscode.l10n.t('Open Workspace Settings');
   const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t("Model Gateway: this workspace's settings (.vscode/settings.json) set the base URL to {0}, which is not your own setting.", baseUrl),
-    { modal: true, detail: vscode.l10n.t('Allowing it sends your API key to that address for requests from this workspace. Allow it only if you trust whoever wrote the workspace settings.') },
-    allow, open,
+    vscode.l10n.t(
+      "Model Gateway: this workspace's settings (.vscode/settings.json) set the base URL to {0}, which is not your own setting.",
+      baseUrl,
+    ),
+    {
+      modal: true,
+      detail: vscode.l10n.t(
+        'Allowing it sends your API key to that address for requests from this workspace. Allow it only if you trust whoever wrote the workspace settings.',
+      ),
+    },
+    allow,
+    open,
   );
   if (choice === open) await vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile');
   if (choice !== allow) return false;
@@ -129,7 +147,9 @@ async function explainMissing(what: 'key' | 'baseUrl' | undefined, config: Confi
     return;
   }
   const setKey = vscode.l10n.t('Set API Key');
-  const message = vscode.l10n.t('Model Gateway: no API key is stored. Create a dedicated key for this device in your gateway console, then set it here.');
+  const message = vscode.l10n.t(
+    'Model Gateway: no API key is stored. Create a dedicated key for this device in your gateway console, then set it here.',
+  );
   const choice = await vscode.window.showWarningMessage(message, setKey);
   if (choice === setKey) await vscode.commands.executeCommand(Commands.setApiKey);
 }

@@ -6,7 +6,8 @@ import type { HostLogger } from './services';
 export function createLogger(name = 'Model Gateway'): HostLogger {
   const channel = vscode.window.createOutputChannel(name, { log: true });
   let known: string[] = [];
-  const line = (message: string, args: unknown[]): string => redact(args.length ? `${message} ${formatLogArgs(args)}` : message, known);
+  const line = (message: string, args: unknown[]): string =>
+    redact(args.length ? `${message} ${formatLogArgs(args)}` : message, known);
   return {
     debug: (message, ...args) => channel.debug(line(message, args)),
     info: (message, ...args) => channel.info(line(message, args)),

@@ -14,27 +14,49 @@ export type ProxyPlan =
   | { kind: 'direct' }
   /** No proxy, but certificates are not verified (http.proxyStrictSSL = false, e.g. a self-signed gateway). */
   | { kind: 'direct-insecure' }
-  | { kind: 'proxy'; httpProxy: string; httpsProxy: string; noProxy: string; strictSSL: boolean; source: 'settings' | 'environment' };
+  | {
+      kind: 'proxy';
+      httpProxy: string;
+      httpsProxy: string;
+      noProxy: string;
+      strictSSL: boolean;
+      source: 'settings' | 'environment';
+    };
 
 /** Decides the dispatcher from the settings first, then the HTTP(S)_PROXY environment VS Code was started with. */
 export function planProxy(settings: ProxySettings, env: Record<string, string | undefined> = {}): ProxyPlan {
   const noProxy = [...settings.noProxy, ...splitList(env.NO_PROXY ?? env.no_proxy)].join(',');
   const configured = settings.proxy.trim();
   if (configured !== '') {
-    return { kind: 'proxy', httpProxy: configured, httpsProxy: configured, noProxy, strictSSL: settings.strictSSL, source: 'settings' };
+    return {
+      kind: 'proxy',
+      httpProxy: configured,
+      httpsProxy: configured,
+      noProxy,
+      strictSSL: settings.strictSSL,
+      source: 'settings',
+    };
   }
   const httpsProxy = (env.HTTPS_PROXY ?? env.https_proxy ?? '').trim();
   const httpProxy = (env.HTTP_PROXY ?? env.http_proxy ?? '').trim();
   if (httpsProxy !== '' || httpProxy !== '') {
     return {
-      kind: 'proxy', httpProxy: httpProxy || httpsProxy, httpsProxy: httpsProxy || httpProxy, noProxy, strictSSL: settings.strictSSL, source: 'environment',
+      kind: 'proxy',
+      httpProxy: httpProxy || httpsProxy,
+      httpsProxy: httpsProxy || httpProxy,
+      noProxy,
+      strictSSL: settings.strictSSL,
+      source: 'environment',
     };
   }
   return settings.strictSSL ? { kind: 'direct' } : { kind: 'direct-insecure' };
 }
 
 function splitList(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
+  return (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 }
 
 /** The dispatcher for a plan; undefined for a plain direct connection (undici's global agent). */
@@ -47,7 +69,12 @@ export function createDispatcher(plan: ProxyPlan): Dispatcher | undefined {
     case 'proxy': {
       const tls = { rejectUnauthorized: plan.strictSSL };
       return new (undici().EnvHttpProxyAgent)({
-        httpProxy: plan.httpProxy, httpsProxy: plan.httpsProxy, noProxy: plan.noProxy, requestTls: tls, proxyTls: tls, connect: tls,
+        httpProxy: plan.httpProxy,
+        httpsProxy: plan.httpsProxy,
+        noProxy: plan.noProxy,
+        requestTls: tls,
+        proxyTls: tls,
+        connect: tls,
       });
     }
   }

@@ -4,7 +4,8 @@
 export const REDACTED = '[REDACTED]';
 
 /** Header values that carry credentials, in `name: value`, `name=value` and JSON `"name":"value"` forms. */
-const AUTH_HEADER = /(["']?(?:authorization|x-api-key|api-key|proxy-authorization)["']?\s*[:=]\s*["']?)(?:bearer\s+|basic\s+)?[^\s"',;}]+/gi;
+const AUTH_HEADER =
+  /(["']?(?:authorization|x-api-key|api-key|proxy-authorization)["']?\s*[:=]\s*["']?)(?:bearer\s+|basic\s+)?[^\s"',;}]+/gi;
 /** Bearer tokens anywhere. */
 const BEARER = /(\bbearer\s+)[A-Za-z0-9._~+/=-]{6,}/gi;
 /** Key-like tokens: sk-…, mg-…, sk-ant-… and friends (prefix plus at least 8 token characters). */

@@ -42,7 +42,9 @@ export function formatSupportInfo(records: readonly SupportRecord[]): string {
   const lines = ['Model Gateway support info (timestamp, route, model, HTTP status, request id):'];
   if (records.length === 0) lines.push('(no requests recorded in this window yet)');
   for (const record of records) {
-    lines.push([record.timestamp, record.route, record.model ?? '-', record.status ?? '-', record.requestId ?? '-'].join('\t'));
+    lines.push(
+      [record.timestamp, record.route, record.model ?? '-', record.status ?? '-', record.requestId ?? '-'].join('\t'),
+    );
   }
   return lines.join('\n');
 }

@@ -10,7 +10,13 @@
 import type * as vscode from 'vscode';
 import type { Logger } from '../gateway/types';
 import {
-  RequestFailed, type Guard, type MessageOf, type RequestOf, type Shapes, type StringTable, type ToWebview,
+  RequestFailed,
+  type Guard,
+  type MessageOf,
+  type RequestOf,
+  type Shapes,
+  type StringTable,
+  type ToWebview,
 } from '../shared/protocol/channel';
 
 export interface WebviewChannelOptions<S extends Shapes> {
@@ -21,7 +27,10 @@ export interface WebviewChannelOptions<S extends Shapes> {
   /** The state a freshly loaded page needs (a snapshot), sent after the strings. */
   onReady?: () => Promise<void> | void;
   onNotification?: (message: MessageOf<S['toHost']>) => Promise<void> | void;
-  /** Answers a request with its result (the page checks it against the request's declaration); throw RequestFailed with words for the user to refuse it. */
+  /**
+   * Answers a request with its result (the page checks it against the request's declaration); throw RequestFailed
+   * with words for the user to refuse it.
+   */
   onRequest?: (message: RequestOf<S>) => Promise<unknown>;
   /**
    * Which messages posted before the page is ready wait for it. Others are dropped: the state sent on `ready`
@@ -115,7 +124,8 @@ export class WebviewChannel<S extends Shapes> implements vscode.Disposable {
       return;
     }
     const message = checked.message;
-    if (message.type === 'ready') return void this.becomeReady().catch((e: unknown) => this.options.log.error(`${this.name}: ready failed`, e));
+    if (message.type === 'ready')
+      return void this.becomeReady().catch((e: unknown) => this.options.log.error(`${this.name}: ready failed`, e));
     if ('requestId' in message) return void this.answer(message as RequestOf<S>);
     void Promise.resolve()
       .then(() => this.options.onNotification?.(message as MessageOf<S['toHost']>))

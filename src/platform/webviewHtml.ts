@@ -43,7 +43,8 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 
 export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: WebviewPage): string {
   const nonce = createNonce();
-  const asset = (...segments: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
+  const asset = (...segments: string[]) =>
+    webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
   const styles = [asset('dist', 'webview', 'codicon.css'), ...page.styles.map((s) => asset('media', s))]
     .map((href) => `<link rel="stylesheet" href="${href}">`)
     .join('\n    ');

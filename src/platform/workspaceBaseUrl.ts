@@ -29,5 +29,8 @@ export function allowanceId(workspaceIdentity: string, baseUrl: string): string 
 
 /** The words shown while the workspace's base URL waits for the user's decision. */
 export function workspaceBaseUrlProblem(baseUrl: string, l10n: Localizer = english): string {
-  return l10n.t("This workspace's settings point Model Gateway at {0}, which is not your own base URL setting. Your API key is not sent there until you allow it for this workspace.", baseUrl);
+  return l10n.t(
+    "This workspace's settings point Model Gateway at {0}, which is not your own base URL setting. Your API key is not sent there until you allow it for this workspace.",
+    baseUrl,
+  );
 }

@@ -31,8 +31,22 @@ export type CommandId = (typeof Commands)[keyof typeof Commands];
  */
 export const FeatureCommands = {
   keys: [Commands.setApiKey, Commands.removeApiKey, Commands.switchKey],
-  diagnostics: [Commands.checkConnection, Commands.copySupportInfo, Commands.showLog, Commands.refreshModels, Commands.openSettings, Commands.quickActions],
-  chat: [Commands.openChat, Commands.newChat, Commands.showConversations, Commands.stopResponse, Commands.askAboutSelection, Commands.askAboutFile],
+  diagnostics: [
+    Commands.checkConnection,
+    Commands.copySupportInfo,
+    Commands.showLog,
+    Commands.refreshModels,
+    Commands.openSettings,
+    Commands.quickActions,
+  ],
+  chat: [
+    Commands.openChat,
+    Commands.newChat,
+    Commands.showConversations,
+    Commands.stopResponse,
+    Commands.askAboutSelection,
+    Commands.askAboutFile,
+  ],
   images: [Commands.generateImage, Commands.editImage, Commands.openImagePanel, Commands.showImageTasks],
   nativeChat: [Commands.manageLanguageModels],
 } as const satisfies Record<string, readonly CommandId[]>;

@@ -40,11 +40,24 @@ export interface Config {
 
 /** Every `modelGateway.*` key parseConfig reads (relative to the section). */
 export const CONFIG_KEYS = [
-  'baseUrl', 'versionHeader', 'version',
-  'chat.defaultModel', 'chat.maxTokens', 'chat.systemPrompt',
-  'images.defaultModel', 'images.outputFolder', 'images.defaultSize', 'images.defaultQuality',
-  'images.mode', 'images.editEncoding', 'images.confirmCostlyRequests',
-  'requestTimeoutSeconds', 'models.cacheMinutes', 'models.kindOverrides', 'models.declared', 'nativeChat.enabled',
+  'baseUrl',
+  'versionHeader',
+  'version',
+  'chat.defaultModel',
+  'chat.maxTokens',
+  'chat.systemPrompt',
+  'images.defaultModel',
+  'images.outputFolder',
+  'images.defaultSize',
+  'images.defaultQuality',
+  'images.mode',
+  'images.editEncoding',
+  'images.confirmCostlyRequests',
+  'requestTimeoutSeconds',
+  'models.cacheMinutes',
+  'models.kindOverrides',
+  'models.declared',
+  'nativeChat.enabled',
 ] as const;
 
 export const CONFIG_DEFAULTS = {
@@ -76,8 +89,18 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
     baseUrlRaw: base.raw,
     ...(base.notice ? { baseUrlNotice: base.notice } : {}),
     ...(base.problem ? { baseUrlProblem: base.problem } : {}),
-    versionHeader: reader.matching('versionHeader', CONFIG_DEFAULTS.versionHeader, isUsableHeaderName, 'a plain HTTP header name other than an auth header'),
-    version: reader.matching('version', CONFIG_DEFAULTS.version, (v) => /^\d{4}-\d{2}-\d{2}$/.test(v), 'a date YYYY-MM-DD'),
+    versionHeader: reader.matching(
+      'versionHeader',
+      CONFIG_DEFAULTS.versionHeader,
+      isUsableHeaderName,
+      'a plain HTTP header name other than an auth header',
+    ),
+    version: reader.matching(
+      'version',
+      CONFIG_DEFAULTS.version,
+      (v) => /^\d{4}-\d{2}-\d{2}$/.test(v),
+      'a date YYYY-MM-DD',
+    ),
     chat: {
       defaultModel: reader.string('chat.defaultModel', ''),
       maxTokens: reader.integer('chat.maxTokens', CONFIG_DEFAULTS.maxTokens, 1, 1_000_000),
@@ -85,8 +108,18 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
     },
     images: {
       defaultModel: reader.string('images.defaultModel', ''),
-      outputFolder: reader.matching('images.outputFolder', CONFIG_DEFAULTS.outputFolder, isInsideFolder, 'a folder relative to the workspace, without ".."'),
-      defaultSize: reader.matching('images.defaultSize', CONFIG_DEFAULTS.defaultSize, (v) => /^\d{2,5}x\d{2,5}$/.test(v), 'WIDTHxHEIGHT'),
+      outputFolder: reader.matching(
+        'images.outputFolder',
+        CONFIG_DEFAULTS.outputFolder,
+        isInsideFolder,
+        'a folder relative to the workspace, without ".."',
+      ),
+      defaultSize: reader.matching(
+        'images.defaultSize',
+        CONFIG_DEFAULTS.defaultSize,
+        (v) => /^\d{2,5}x\d{2,5}$/.test(v),
+        'WIDTHxHEIGHT',
+      ),
       defaultQuality: reader.oneOf('images.defaultQuality', CONFIG_DEFAULTS.defaultQuality, QUALITIES),
       mode: reader.oneOf('images.mode', 'async', ['async', 'sync'] as const),
       editEncoding: reader.oneOf('images.editEncoding', 'json', ['json', 'multipart'] as const),
@@ -102,16 +135,30 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
 }
 
 /** The base URL as typed, normalised by the gateway core, with what changed or why it is unusable. */
-export function describeBaseUrl(typed: string, l10n: Localizer = english): { raw: string; baseUrl: string; notice?: string; problem?: string } {
+export function describeBaseUrl(
+  typed: string,
+  l10n: Localizer = english,
+): { raw: string; baseUrl: string; notice?: string; problem?: string } {
   const raw = typed.trim();
-  if (raw === '') return { raw, baseUrl: '', problem: l10n.t('No base URL is set. Enter the site root of your gateway in the setting modelGateway.baseUrl.') };
+  if (raw === '')
+    return {
+      raw,
+      baseUrl: '',
+      problem: l10n.t('No base URL is set. Enter the site root of your gateway in the setting modelGateway.baseUrl.'),
+    };
   const result = normalizeBaseUrl(raw, l10n);
   if (result.problem) return { raw, baseUrl: '', problem: result.problem };
   return { raw, baseUrl: result.baseUrl, ...(result.changed && result.notice ? { notice: result.notice } : {}) };
 }
 
 /** The exact URLs the extension calls for a normalised base URL (shown to the user). */
-export function endpointUrls(baseUrl: string): { messages: string; models: string; images: string; imagesAsync: string; tasks: string } {
+export function endpointUrls(baseUrl: string): {
+  messages: string;
+  models: string;
+  images: string;
+  imagesAsync: string;
+  tasks: string;
+} {
   return {
     messages: `${baseUrl}/v1/messages`,
     models: `${baseUrl}/v1/models`,
@@ -132,7 +179,10 @@ function isInsideFolder(value: string): boolean {
 
 /** Typed access to the raw record; an invalid value becomes the default and a line in `problems`. */
 class Reader {
-  constructor(private readonly raw: Record<string, unknown>, private readonly problems: string[]) {}
+  constructor(
+    private readonly raw: Record<string, unknown>,
+    private readonly problems: string[],
+  ) {}
 
   private invalid<T>(key: string, fallback: T, expected: string): T {
     this.problems.push(`modelGateway.${key}: expected ${expected}; using ${JSON.stringify(fallback)}.`);
@@ -154,7 +204,9 @@ class Reader {
 
   oneOf<T extends string>(key: string, fallback: T, allowed: readonly T[]): T {
     const value = this.string(key, fallback);
-    return (allowed as readonly string[]).includes(value) ? (value as T) : this.invalid(key, fallback, `one of ${allowed.join(', ')}`);
+    return (allowed as readonly string[]).includes(value)
+      ? (value as T)
+      : this.invalid(key, fallback, `one of ${allowed.join(', ')}`);
   }
 
   number(key: string, fallback: number, min: number, max: number): number {
@@ -199,7 +251,10 @@ class Reader {
       seen.add(id);
       ids.push(id);
     }
-    if (skipped) this.problems.push(`modelGateway.${key}: ${skipped} entr${skipped === 1 ? 'y is' : 'ies are'} not a model id (a non-empty string up to ${CONFIG_DEFAULTS.maxModelIdLength} characters); ignored.`);
+    if (skipped)
+      this.problems.push(
+        `modelGateway.${key}: ${skipped} entr${skipped === 1 ? 'y is' : 'ies are'} not a model id (a non-empty string up to ${CONFIG_DEFAULTS.maxModelIdLength} characters); ignored.`,
+      );
     return ids;
   }
 
@@ -207,7 +262,8 @@ class Reader {
     const value = this.raw[key];
     const result: Record<string, ModelKind> = {};
     if (value === undefined || value === null) return result;
-    if (typeof value !== 'object' || Array.isArray(value)) return this.invalid(key, result, 'an object of model id → "chat" | "image"');
+    if (typeof value !== 'object' || Array.isArray(value))
+      return this.invalid(key, result, 'an object of model id → "chat" | "image"');
     for (const [id, kind] of Object.entries(value as Record<string, unknown>)) {
       if (kind === 'chat' || kind === 'image') result[id] = kind;
       else this.problems.push(`modelGateway.${key}: "${id}" must map to "chat" or "image"; ignored.`);

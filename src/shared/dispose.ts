@@ -8,7 +8,14 @@ export interface IDisposable {
 /** A disposable that runs `fn` once. */
 export function toDisposable(fn: () => void): IDisposable {
   let done = false;
-  return { dispose: () => { if (!done) { done = true; fn(); } } };
+  return {
+    dispose: () => {
+      if (!done) {
+        done = true;
+        fn();
+      }
+    },
+  };
 }
 
 /**

@@ -32,7 +32,8 @@ export function costFactors(request: CostInput, defaults: CostDefaults, l10n: Lo
   if (request.quality && HIGH_QUALITY.has(request.quality.toLowerCase())) {
     reasons.push(l10n.t('{0} quality', request.quality.toLowerCase()));
   }
-  if (request.kind === 'edit' && request.hasSource !== false) reasons.push(request.hasMask ? l10n.t('an edit with a mask') : l10n.t('an edit of an existing image'));
+  if (request.kind === 'edit' && request.hasSource !== false)
+    reasons.push(request.hasMask ? l10n.t('an edit with a mask') : l10n.t('an edit of an existing image'));
   const refs = request.referenceCount ?? 0;
   if (refs > 0) reasons.push(refs === 1 ? l10n.t('1 reference image') : l10n.t('{0} reference images', refs));
   return reasons;
@@ -40,7 +41,10 @@ export function costFactors(request: CostInput, defaults: CostDefaults, l10n: Lo
 
 /** The confirmation text for a costlier request. */
 export function costConfirmationMessage(reasons: string[], l10n: Localizer = english): string {
-  return l10n.t('This image request may cost more than the default one: {0}. Charges are applied when the request is sent; prices are in your gateway console.', reasons.join(l10n.t('; ')));
+  return l10n.t(
+    'This image request may cost more than the default one: {0}. Charges are applied when the request is sent; prices are in your gateway console.',
+    reasons.join(l10n.t('; ')),
+  );
 }
 
 function normalizeSize(size: string): string {

@@ -8,5 +8,8 @@ export interface Localizer {
 
 /** The English default: the message itself with `{n}` replaced by the n-th argument (as vscode.l10n.t does). */
 export const english: Localizer = {
-  t: (message, ...args) => message.replace(/\{(\d+)\}/g, (whole, index: string) => (Number(index) < args.length ? String(args[Number(index)]) : whole)),
+  t: (message, ...args) =>
+    message.replace(/\{(\d+)\}/g, (whole, index: string) =>
+      Number(index) < args.length ? String(args[Number(index)]) : whole,
+    ),
 };

@@ -207,17 +207,32 @@ function linkMessages(l10n: Localizer): Array<[string, string]> {
   return [
     ['the link has no address', l10n.t('the link has no address')],
     ['the address is longer than {0} characters', l10n.t('the address is longer than {0} characters')],
-    ['the address contains invisible, control or direction-changing characters', l10n.t('the address contains invisible, control or direction-changing characters')],
-    ['the address contains encoded invisible, control or direction-changing characters', l10n.t('the address contains encoded invisible, control or direction-changing characters')],
+    [
+      'the address contains invisible, control or direction-changing characters',
+      l10n.t('the address contains invisible, control or direction-changing characters'),
+    ],
+    [
+      'the address contains encoded invisible, control or direction-changing characters',
+      l10n.t('the address contains encoded invisible, control or direction-changing characters'),
+    ],
     ['only http and https links are opened', l10n.t('only http and https links are opened')],
     ['the address contains a backslash', l10n.t('the address contains a backslash')],
     ['the address contains a user name or password', l10n.t('the address contains a user name or password')],
     ['the address is not a valid URL', l10n.t('the address is not a valid URL')],
     ['the address has no valid host', l10n.t('the address has no valid host')],
     ['the host name is not valid', l10n.t('the host name is not valid')],
-    ['the host name contains invisible or direction-changing characters', l10n.t('the host name contains invisible or direction-changing characters')],
-    ['the host name mixes writing systems (a look-alike of another address)', l10n.t('the host name mixes writing systems (a look-alike of another address)')],
-    ['the host name imitates a Latin address with look-alike letters', l10n.t('the host name imitates a Latin address with look-alike letters')],
+    [
+      'the host name contains invisible or direction-changing characters',
+      l10n.t('the host name contains invisible or direction-changing characters'),
+    ],
+    [
+      'the host name mixes writing systems (a look-alike of another address)',
+      l10n.t('the host name mixes writing systems (a look-alike of another address)'),
+    ],
+    [
+      'the host name imitates a Latin address with look-alike letters',
+      l10n.t('the host name imitates a Latin address with look-alike letters'),
+    ],
   ];
 }
 

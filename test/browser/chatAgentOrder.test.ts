@@ -10,15 +10,30 @@ describe('chat webview: agent text and tool cards interleaved (Chromium)', funct
   this.timeout(60_000);
   let chat: ChatPage;
   const pages = chatPageSuite();
-  beforeEach(() => { chat = pages.chat; });
+  beforeEach(() => {
+    chat = pages.chat;
+  });
   afterEach(async () => {
     assert.deepEqual(chat.errors, [], 'no page errors');
     await chat.close();
   });
 
-  const turn = (extra: Partial<AgentTurnInfo> = {}): AgentTurnInfo => ({ turnId: 'turn-a1', tools: [], steps: [], ...extra });
-  const card = (id: string, textAt: number | undefined, extra: Partial<AgentToolCard> = {}): AgentToolCard =>
-    ({ id, step: 1, name: 'read_file', summary: `${id}.ts`, status: 'done', result: 'x', ...(textAt === undefined ? {} : { textAt }), ...extra });
+  const turn = (extra: Partial<AgentTurnInfo> = {}): AgentTurnInfo => ({
+    turnId: 'turn-a1',
+    tools: [],
+    steps: [],
+    ...extra,
+  });
+  const card = (id: string, textAt: number | undefined, extra: Partial<AgentToolCard> = {}): AgentToolCard => ({
+    id,
+    step: 1,
+    name: 'read_file',
+    summary: `${id}.ts`,
+    status: 'done',
+    result: 'x',
+    ...(textAt === undefined ? {} : { textAt }),
+    ...extra,
+  });
 
   /** The answer's body as a sequence: "text:<first words>" or "card:<id>", in document order. */
   async function order(): Promise<string[]> {
@@ -41,32 +56,93 @@ describe('chat webview: agent text and tool cards interleaved (Chromium)', funct
   const LAST = '\n\nAll done here.';
 
   it('while streaming and once finished: text, card, text, two cards, text', async () => {
-    await chat.play({ type: 'snapshot', snapshot: snapshot([msg('u1', 'user', 'Go')], { mode: 'agent', agent: { ok: true }, busy: true }) });
-    await chat.play({ type: 'messageAppended', conversationId: 'c1', message: msg('a1', 'assistant', '', { status: 'streaming', agent: turn() }) });
+    await chat.play({
+      type: 'snapshot',
+      snapshot: snapshot([msg('u1', 'user', 'Go')], { mode: 'agent', agent: { ok: true }, busy: true }),
+    });
+    await chat.play({
+      type: 'messageAppended',
+      conversationId: 'c1',
+      message: msg('a1', 'assistant', '', { status: 'streaming', agent: turn() }),
+    });
     await chat.play({ type: 'streamDelta', conversationId: 'c1', messageId: 'a1', text: FIRST });
-    await chat.play({ type: 'agentTool', conversationId: 'c1', messageId: 'a1', tool: card('t1', FIRST.length, { status: 'proposed', result: undefined }) });
+    await chat.play({
+      type: 'agentTool',
+      conversationId: 'c1',
+      messageId: 'a1',
+      tool: card('t1', FIRST.length, { status: 'proposed', result: undefined }),
+    });
     await chat.play({ type: 'streamDelta', conversationId: 'c1', messageId: 'a1', text: SECOND });
-    await chat.play({ type: 'agentTool', conversationId: 'c1', messageId: 'a1', tool: card('t2', (FIRST + SECOND).length) });
-    await chat.play({ type: 'agentTool', conversationId: 'c1', messageId: 'a1', tool: card('t3', (FIRST + SECOND).length) });
+    await chat.play({
+      type: 'agentTool',
+      conversationId: 'c1',
+      messageId: 'a1',
+      tool: card('t2', (FIRST + SECOND).length),
+    });
+    await chat.play({
+      type: 'agentTool',
+      conversationId: 'c1',
+      messageId: 'a1',
+      tool: card('t3', (FIRST + SECOND).length),
+    });
     await chat.play({ type: 'agentTool', conversationId: 'c1', messageId: 'a1', tool: card('t1', FIRST.length) });
     await chat.play({ type: 'streamDelta', conversationId: 'c1', messageId: 'a1', text: LAST });
-    await chat.page.waitForFunction(() => document.querySelector('.message.assistant .body')?.textContent?.includes('All done here.'));
-    assert.deepEqual(await order(), ['text:Looking first.', 'card:t1', 'text:Then reading.', 'card:t2', 'card:t3', 'text:All done']);
-    assert.equal(await chat.page.locator('.tool-card[data-tool-id="t1"]').getAttribute('data-status'), 'done', 'an update changes the card in place');
+    await chat.page.waitForFunction(() =>
+      document.querySelector('.message.assistant .body')?.textContent?.includes('All done here.'),
+    );
+    assert.deepEqual(await order(), [
+      'text:Looking first.',
+      'card:t1',
+      'text:Then reading.',
+      'card:t2',
+      'card:t3',
+      'text:All done',
+    ]);
+    assert.equal(
+      await chat.page.locator('.tool-card[data-tool-id="t1"]').getAttribute('data-status'),
+      'done',
+      'an update changes the card in place',
+    );
     assert.equal(await chat.page.locator('.tool-card').count(), 3);
     await chat.play({ type: 'streamFinished', conversationId: 'c1', messageId: 'a1', status: 'complete' });
-    assert.deepEqual(await order(), ['text:Looking first.', 'card:t1', 'text:Then reading.', 'card:t2', 'card:t3', 'text:All done']);
+    assert.deepEqual(await order(), [
+      'text:Looking first.',
+      'card:t1',
+      'text:Then reading.',
+      'card:t2',
+      'card:t3',
+      'text:All done',
+    ]);
   });
 
   it('after a reload (a snapshot of the stored answer) the order is the same; cards without a place stay below the text', async () => {
     const text = FIRST + SECOND + LAST;
     const tools = [card('t1', FIRST.length), card('t2', (FIRST + SECOND).length), card('t3', (FIRST + SECOND).length)];
-    await chat.play({ type: 'snapshot', snapshot: snapshot([msg('u1', 'user', 'Go'), msg('a1', 'assistant', text, { agent: turn({ tools }) })], { mode: 'agent', agent: { ok: true } }) });
+    await chat.play({
+      type: 'snapshot',
+      snapshot: snapshot([msg('u1', 'user', 'Go'), msg('a1', 'assistant', text, { agent: turn({ tools }) })], {
+        mode: 'agent',
+        agent: { ok: true },
+      }),
+    });
     await chat.page.locator('.message.assistant .tool-card').first().waitFor({ state: 'attached' });
     await chat.page.locator('.message.assistant .body .segment').first().waitFor({ state: 'attached' });
-    assert.deepEqual(await order(), ['text:Looking first.', 'card:t1', 'text:Then reading.', 'card:t2', 'card:t3', 'text:All done']);
+    assert.deepEqual(await order(), [
+      'text:Looking first.',
+      'card:t1',
+      'text:Then reading.',
+      'card:t2',
+      'card:t3',
+      'text:All done',
+    ]);
 
-    await chat.play({ type: 'snapshot', snapshot: snapshot([msg('u1', 'user', 'Go'), msg('a1', 'assistant', text, { agent: turn({ tools: [card('old', undefined)] }) })], { mode: 'agent', agent: { ok: true } }) });
+    await chat.play({
+      type: 'snapshot',
+      snapshot: snapshot(
+        [msg('u1', 'user', 'Go'), msg('a1', 'assistant', text, { agent: turn({ tools: [card('old', undefined)] }) })],
+        { mode: 'agent', agent: { ok: true } },
+      ),
+    });
     await chat.page.locator('.message.assistant .tool-card[data-tool-id="old"]').waitFor({ state: 'attached' });
     const below = await chat.page.evaluate(() => {
       const c = document.querySelector('.message.assistant .tool-card')!;

@@ -41,11 +41,16 @@ describe('chat webview links (Chromium)', function () {
   const pages = chatPageSuite(async (chat) => {
     await chat.page.evaluate(VSCODE_HOST_CLICK_MODEL);
   });
-  beforeEach(() => { chat = pages.chat; });
-  afterEach(async () => { await chat.close(); });
+  beforeEach(() => {
+    chat = pages.chat;
+  });
+  afterEach(async () => {
+    await chat.close();
+  });
 
   const opened = () => chat.page.evaluate(() => (globalThis as unknown as { __hostOpened: string[] }).__hostOpened);
-  const linkPosts = async () => (await chat.posted()).filter((m) => m.type === 'openLink').map((m) => (m as { href: string }).href);
+  const linkPosts = async () =>
+    (await chat.posted()).filter((m) => m.type === 'openLink').map((m) => (m as { href: string }).href);
   const body = () => chat.page.locator('.message.assistant .body');
 
   async function showAnswer(text = ANSWER): Promise<void> {
@@ -55,22 +60,44 @@ describe('chat webview links (Chromium)', function () {
 
   it('leaves no anchor with an href in rendered model output; real addresses are in titles, in ASCII', async () => {
     await showAnswer();
-    assert.equal(await chat.page.locator('body [href], body area, body form, body iframe').count(), 0, 'nothing VS Code could navigate to');
-    const links = await body().locator('a').evaluateAll((as) => as.map((a) => ({
-      text: a.textContent, cls: a.className, href: (a as HTMLElement).dataset.href ?? null, title: a.getAttribute('title'),
-      role: a.getAttribute('role'), tabindex: a.getAttribute('tabindex'),
-    })));
+    assert.equal(
+      await chat.page.locator('body [href], body area, body form, body iframe').count(),
+      0,
+      'nothing VS Code could navigate to',
+    );
+    const links = await body()
+      .locator('a')
+      .evaluateAll((as) =>
+        as.map((a) => ({
+          text: a.textContent,
+          cls: a.className,
+          href: (a as HTMLElement).dataset.href ?? null,
+          title: a.getAttribute('title'),
+          role: a.getAttribute('role'),
+          tabindex: a.getAttribute('tabindex'),
+        })),
+      );
     const openable = links.filter((l) => l.cls === 'link');
-    assert.deepEqual(openable.map((l) => l.href), [
-      'https://example.com/docs', 'https://auto.example/a', 'https://bare.example/b', 'http://www.www-example.com', 'https://ref.example/c',
-    ]);
+    assert.deepEqual(
+      openable.map((l) => l.href),
+      [
+        'https://example.com/docs',
+        'https://auto.example/a',
+        'https://bare.example/b',
+        'http://www.www-example.com',
+        'https://ref.example/c',
+      ],
+    );
     for (const l of openable) {
       assert.equal(l.role, 'link');
       assert.equal(l.tabindex, '0');
       assert.match(l.title ?? '', /^https?:\/\/[\x21-\x7e]+$/, 'the title is the ASCII address');
     }
     const refused = links.filter((l) => l.cls === 'link-refused');
-    assert.deepEqual(refused.map((l) => l.text), ['login', 'gh', 'apple', 'rtl', 'cmd', 'file', 'data', 'js', 'vs']);
+    assert.deepEqual(
+      refused.map((l) => l.text),
+      ['login', 'gh', 'apple', 'rtl', 'cmd', 'file', 'data', 'js', 'vs'],
+    );
     for (const l of refused) assert.equal(l.href, null, `${l.text} has no address to open`);
     assert.match(refused.find((l) => l.text === 'login')?.title ?? '', /user name or password/);
     assert.match(refused.find((l) => l.text === 'apple')?.title ?? '', /mixes writing systems/);
@@ -83,11 +110,18 @@ describe('chat webview links (Chromium)', function () {
     await showAnswer();
     await body().locator('a', { hasText: 'docs' }).click();
     assert.deepEqual(await linkPosts(), ['https://example.com/docs']);
-    for (const text of ['login', 'gh', 'apple', 'rtl', 'cmd', 'file', 'data', 'js', 'vs']) await body().locator('a', { hasText: new RegExp(`^${text}$`) }).click();
+    for (const text of ['login', 'gh', 'apple', 'rtl', 'cmd', 'file', 'data', 'js', 'vs'])
+      await body()
+        .locator('a', { hasText: new RegExp(`^${text}$`) })
+        .click();
     assert.deepEqual(await linkPosts(), ['https://example.com/docs'], 'refused links post nothing');
     assert.match(await chat.page.locator('.notice').innerText(), /Not a link that can be opened/);
     await body().locator('a', { hasText: 'https://bare.example/b' }).dblclick();
-    assert.deepEqual(await linkPosts(), ['https://example.com/docs', 'https://bare.example/b', 'https://bare.example/b'], 'one request per click (the host drops a second one while it asks)');
+    assert.deepEqual(
+      await linkPosts(),
+      ['https://example.com/docs', 'https://bare.example/b', 'https://bare.example/b'],
+      'one request per click (the host drops a second one while it asks)',
+    );
     assert.deepEqual(await opened(), [], 'the VS Code host script never saw a link to open');
     assert.equal(chat.page.url(), pages.serverUrl, 'no navigation');
     assert.equal(chat.page.context().pages().length, 1, 'no window opened');
@@ -109,8 +143,16 @@ describe('chat webview links (Chromium)', function () {
   });
 
   it('links in a streaming answer carry no href either', async () => {
-    await chat.play({ type: 'snapshot', snapshot: snapshot([msg('u1', 'user', 'q'), msg('a1', 'assistant', '', { status: 'streaming' })]) });
-    for (const piece of ['See [do', 'cs](https://example.com/docs) and [x](https://user:pw@', 'example.com/) and https://bare.example/b\n\n', '```\ncode\n```\n\nmore [y](javascript:alert(1))']) {
+    await chat.play({
+      type: 'snapshot',
+      snapshot: snapshot([msg('u1', 'user', 'q'), msg('a1', 'assistant', '', { status: 'streaming' })]),
+    });
+    for (const piece of [
+      'See [do',
+      'cs](https://example.com/docs) and [x](https://user:pw@',
+      'example.com/) and https://bare.example/b\n\n',
+      '```\ncode\n```\n\nmore [y](javascript:alert(1))',
+    ]) {
       await chat.play({ type: 'streamDelta', conversationId: 'c1', messageId: 'a1', text: piece });
       await chat.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       assert.equal(await chat.page.locator('body [href]').count(), 0, `after ${JSON.stringify(piece)}`);

@@ -17,8 +17,13 @@ const ROOT = join(__dirname, '..', '..');
 /** The same policy as src/platform/webviewHtml.ts (which needs `vscode`, so it is not imported here). */
 function contentSecurityPolicy(cspSource: string, nonce: string): string {
   return [
-    "default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src ${cspSource}`, `font-src ${cspSource}`,
-    `img-src ${cspSource} data:`, "base-uri 'none'", "form-action 'none'",
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    "base-uri 'none'",
+    "form-action 'none'",
   ].join('; ');
 }
 
@@ -27,8 +32,15 @@ export async function buildChatBundle(minify = false): Promise<void> {
   await build({
     entryPoints: { chat: join(ROOT, 'src/webview/chat/main.ts') },
     outdir: join(ROOT, 'dist/webview'),
-    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify, sourcemap: minify ? false : 'linked',
-    legalComments: 'none', logLevel: 'warning', loader: { '.ttf': 'file' },
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify,
+    sourcemap: minify ? false : 'linked',
+    legalComments: 'none',
+    logLevel: 'warning',
+    loader: { '.ttf': 'file' },
   });
 }
 
@@ -51,7 +63,11 @@ export async function startPageServer(): Promise<{ url: string; close(): Promise
     if (!path.startsWith('/dist/') && !path.startsWith('/media/')) return void res.writeHead(404).end();
     try {
       const body = readFileSync(join(ROOT, path));
-      const type = path.endsWith('.js') ? 'text/javascript' : path.endsWith('.css') ? 'text/css' : 'application/octet-stream';
+      const type = path.endsWith('.js')
+        ? 'text/javascript'
+        : path.endsWith('.css')
+          ? 'text/css'
+          : 'application/octet-stream';
       res.writeHead(200, { 'content-type': type }).end(body);
     } catch {
       res.writeHead(404).end();
@@ -88,18 +104,38 @@ export interface ChatPage {
  * Opens the page as VS Code would show it: it says 'ready' and the host answers with the string table (English
  * unless `strings` is given), as src/platform/webviewChannel.ts does.
  */
-export async function openChatPage(browser: Browser, url: string, width = 400, strings: Record<string, string> = webviewStringTable(english)): Promise<ChatPage> {
+export async function openChatPage(
+  browser: Browser,
+  url: string,
+  width = 400,
+  strings: Record<string, string> = webviewStringTable(english),
+): Promise<ChatPage> {
   const context = await browser.newContext({ viewport: { width, height: 700 } });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); void d.dismiss(); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('dialog', (d) => {
+    errors.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
   await page.addInitScript({ content: FAKE_VSCODE_API });
   await page.goto(url);
-  await page.waitForFunction(() => (globalThis as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'), undefined, { timeout: 10_000 })
-    .catch((e: Error) => { throw new Error(`${e.message}\n${errors.join('\n')}`); });
-  await page.evaluate((m) => (globalThis as unknown as { __play(m: unknown): void }).__play(m), { type: 'strings', strings });
+  await page
+    .waitForFunction(
+      () => (globalThis as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'),
+      undefined,
+      { timeout: 10_000 },
+    )
+    .catch((e: Error) => {
+      throw new Error(`${e.message}\n${errors.join('\n')}`);
+    });
+  await page.evaluate((m) => (globalThis as unknown as { __play(m: unknown): void }).__play(m), {
+    type: 'strings',
+    strings,
+  });
   return {
     page,
     errors,
@@ -115,7 +151,11 @@ export { launchChromium };
  * The hooks every chat-page suite needs: the bundle, a page server and a browser per suite, a fresh page per test
  * (then `setup`, e.g. a first snapshot). Call it inside `describe`; read `.chat` in tests (each file closes its pages).
  */
-export function chatPageSuite(setup?: (chat: ChatPage, serverUrl: string) => Promise<void>): { readonly chat: ChatPage; readonly serverUrl: string; readonly browser: Browser } {
+export function chatPageSuite(setup?: (chat: ChatPage, serverUrl: string) => Promise<void>): {
+  readonly chat: ChatPage;
+  readonly serverUrl: string;
+  readonly browser: Browser;
+} {
   let browser: Browser | undefined;
   let server: { url: string; close(): Promise<void> } | undefined;
   let chat: ChatPage | undefined;
@@ -133,20 +173,36 @@ export function chatPageSuite(setup?: (chat: ChatPage, serverUrl: string) => Pro
     await setup?.(chat, server!.url);
   });
   return {
-    get chat() { return chat!; },
-    get serverUrl() { return server!.url; },
-    get browser() { return browser!; },
+    get chat() {
+      return chat!;
+    },
+    get serverUrl() {
+      return server!.url;
+    },
+    get browser() {
+      return browser!;
+    },
   };
 }
 
 export function snapshot(messages: ChatMessage[] = [], extra: Partial<ChatSnapshot> = {}): ChatSnapshot {
   return {
     conversations: [{ id: 'c1', title: 'Test chat', updatedAt: 1, messageCount: messages.length }],
-    activeId: 'c1', messages, settings: { model: 'claude-demo-sonnet', maxTokens: 1024, systemPrompt: '' },
-    models: [{ id: 'claude-demo-sonnet' }, { id: 'claude-demo-haiku' }], busy: false, attachments: [], ...extra,
+    activeId: 'c1',
+    messages,
+    settings: { model: 'claude-demo-sonnet', maxTokens: 1024, systemPrompt: '' },
+    models: [{ id: 'claude-demo-sonnet' }, { id: 'claude-demo-haiku' }],
+    busy: false,
+    attachments: [],
+    ...extra,
   };
 }
 
-export function msg(id: string, role: 'user' | 'assistant', text: string, extra: Partial<ChatMessage> = {}): ChatMessage {
+export function msg(
+  id: string,
+  role: 'user' | 'assistant',
+  text: string,
+  extra: Partial<ChatMessage> = {},
+): ChatMessage {
   return { id, role, text, status: 'complete', createdAt: 1, ...extra };
 }

@@ -5,19 +5,42 @@ import type { GalleryItem, PanelSnapshot } from '../../src/shared/protocol/image
 import { imagesGuard } from '../../src/shared/protocol/images';
 import { buildImagesBundle, launchChromium, openImagesPage, type ImagesPage } from './imagesPage';
 
-const PNG_1x1 = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const PNG_1x1 =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 function snapshot(extra: Partial<PanelSnapshot> = {}): PanelSnapshot {
   return {
-    models: ['gpt-image-demo', 'flux-demo-schnell'], sizes: ['1024x1024', '1536x1024', '512x512'], qualities: ['auto', 'low', 'high', 'hd'],
-    form: { mode: 'generate', prompt: '', model: 'gpt-image-demo', size: '1024x1024', quality: 'auto', n: 1, references: [] },
-    gallery: [], tasks: [], requestMode: 'async', folderName: 'ws', outputFolder: 'images', ...extra,
+    models: ['gpt-image-demo', 'flux-demo-schnell'],
+    sizes: ['1024x1024', '1536x1024', '512x512'],
+    qualities: ['auto', 'low', 'high', 'hd'],
+    form: {
+      mode: 'generate',
+      prompt: '',
+      model: 'gpt-image-demo',
+      size: '1024x1024',
+      quality: 'auto',
+      n: 1,
+      references: [],
+    },
+    gallery: [],
+    tasks: [],
+    requestMode: 'async',
+    folderName: 'ws',
+    outputFolder: 'images',
+    ...extra,
   };
 }
 
 const item = (over: Partial<GalleryItem> = {}): GalleryItem => ({
-  id: 'images/a-1.png', path: 'images/a-1.png', prompt: 'A red fox', model: 'gpt-image-demo', size: '1024x1024',
-  createdAt: '2026-11-21T10:00:00.000Z', kind: 'generation', thumbnail: PNG_1x1, ...over,
+  id: 'images/a-1.png',
+  path: 'images/a-1.png',
+  prompt: 'A red fox',
+  model: 'gpt-image-demo',
+  size: '1024x1024',
+  createdAt: '2026-11-21T10:00:00.000Z',
+  kind: 'generation',
+  thumbnail: PNG_1x1,
+  ...over,
 });
 
 describe('images webview (Chromium)', function () {
@@ -29,8 +52,12 @@ describe('images webview (Chromium)', function () {
     await buildImagesBundle();
     browser = await launchChromium();
   });
-  after(async () => { await browser?.close(); });
-  beforeEach(async () => { view = await openImagesPage(browser); });
+  after(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    view = await openImagesPage(browser);
+  });
   afterEach(async () => {
     const errors = view.errors;
     await view.close();
@@ -40,7 +67,10 @@ describe('images webview (Chromium)', function () {
   it('asks for a snapshot, then submits a well-formed request with the chosen fields', async () => {
     assert.deepEqual(await view.posted(), [{ type: 'ready' }]);
     await view.play({ type: 'snapshot', snapshot: snapshot() });
-    assert.deepEqual(await view.page.$$eval('#model option', (o) => o.map((x) => (x as unknown as { value: string }).value)), ['gpt-image-demo', 'flux-demo-schnell']);
+    assert.deepEqual(
+      await view.page.$$eval('#model option', (o) => o.map((x) => (x as unknown as { value: string }).value)),
+      ['gpt-image-demo', 'flux-demo-schnell'],
+    );
     await view.page.fill('#prompt', 'A lighthouse at dusk');
     await view.page.selectOption('#model', 'flux-demo-schnell');
     await view.page.selectOption('#size', '1536x1024');
@@ -49,16 +79,22 @@ describe('images webview (Chromium)', function () {
     const submit = (await view.posted()).find((m) => m.type === 'submit');
     assert.ok(submit && imagesGuard.toHost(submit).ok, 'the host guard accepts what the page sends');
     assert.deepEqual(submit.type === 'submit' && submit.form, {
-      mode: 'generate', prompt: 'A lighthouse at dusk', model: 'flux-demo-schnell', size: '1536x1024', quality: 'auto', n: 2, references: [],
+      mode: 'generate',
+      prompt: 'A lighthouse at dusk',
+      model: 'flux-demo-schnell',
+      size: '1536x1024',
+      quality: 'auto',
+      n: 2,
+      references: [],
     });
   });
 
   it('names what makes the request costlier as the form changes', async () => {
     await view.play({ type: 'snapshot', snapshot: snapshot() });
-    assert.match(await view.page.textContent('#cost-hint') ?? '', /default request/);
+    assert.match((await view.page.textContent('#cost-hint')) ?? '', /default request/);
     await view.page.fill('#count', '3');
     await view.page.selectOption('#quality', 'hd');
-    const hint = await view.page.textContent('#cost-hint') ?? '';
+    const hint = (await view.page.textContent('#cost-hint')) ?? '';
     assert.match(hint, /3 images/);
     assert.match(hint, /hd quality/);
   });
@@ -66,13 +102,13 @@ describe('images webview (Chromium)', function () {
   it('does not send without a prompt, and edit mode needs a picked source', async () => {
     await view.play({ type: 'snapshot', snapshot: snapshot() });
     await view.page.click('button[data-action="submit"]');
-    assert.match(await view.page.textContent('#status') ?? '', /Enter a prompt/);
+    assert.match((await view.page.textContent('#status')) ?? '', /Enter a prompt/);
     assert.equal(await view.page.isVisible('#edit-inputs'), false, 'no source/mask slots in generate mode');
     await view.page.click('button[data-action="mode-edit"]');
     assert.equal(await view.page.isVisible('#edit-inputs'), true);
     await view.page.fill('#prompt', 'make it blue');
     await view.page.click('button[data-action="submit"]');
-    assert.match(await view.page.textContent('#status') ?? '', /Pick the image/);
+    assert.match((await view.page.textContent('#status')) ?? '', /Pick the image/);
     await view.page.click('button[data-action="pick-source"]');
     await view.play({ type: 'picked', slot: 'source', file: { path: 'art/cat.png', thumbnail: PNG_1x1 } });
     await view.page.click('button[data-action="submit"]');
@@ -85,37 +121,69 @@ describe('images webview (Chromium)', function () {
 
   it('shows task progress and posts Cancel for a pending task', async () => {
     await view.play({ type: 'snapshot', snapshot: snapshot() });
-    const task = { localId: 'L1', taskId: 'imgtask_1', prompt: 'A fox', model: 'gpt-image-demo', state: 'pending' as const, submittedAt: '2026-11-21T10:00:00Z' };
+    const task = {
+      localId: 'L1',
+      taskId: 'imgtask_1',
+      prompt: 'A fox',
+      model: 'gpt-image-demo',
+      state: 'pending' as const,
+      submittedAt: '2026-11-21T10:00:00Z',
+    };
     await view.play({ type: 'task', task: { ...task, progress: 40 } });
-    assert.match(await view.page.textContent('[data-local-id="L1"] .task-status') ?? '', /Generating 40%/);
-    assert.equal(await view.page.$eval('[data-local-id="L1"] progress', (p) => (p as unknown as { value: number }).value), 40);
+    assert.match((await view.page.textContent('[data-local-id="L1"] .task-status')) ?? '', /Generating 40%/);
+    assert.equal(
+      await view.page.$eval('[data-local-id="L1"] progress', (p) => (p as unknown as { value: number }).value),
+      40,
+    );
     await view.page.click('[data-local-id="L1"] button[data-action="cancel-task"]');
     assert.ok((await view.posted()).some((m) => m.type === 'cancelTask' && m.localId === 'L1'));
     await view.play({ type: 'task', task: { ...task, state: 'cancelled', progress: 40 } });
-    assert.match(await view.page.textContent('[data-local-id="L1"]') ?? '', /may still be charged/);
+    assert.match((await view.page.textContent('[data-local-id="L1"]')) ?? '', /may still be charged/);
   });
 
   it('renders the gallery with prompt, model, size and actions; hostile text stays text', async () => {
     const hostile = '<img src=x onerror=alert(1)><script>alert(2)</script>';
-    await view.play({ type: 'snapshot', snapshot: snapshot({ gallery: [item(), item({ id: 'b', path: 'images/b.png', prompt: hostile, thumbnail: 'javascript:alert(3)' })] }) });
+    await view.play({
+      type: 'snapshot',
+      snapshot: snapshot({
+        gallery: [item(), item({ id: 'b', path: 'images/b.png', prompt: hostile, thumbnail: 'javascript:alert(3)' })],
+      }),
+    });
     const cards = view.page.locator('.card');
     assert.equal(await cards.count(), 2);
     assert.equal(await cards.nth(0).locator('.prompt').textContent(), 'A red fox');
-    assert.match(await cards.nth(0).locator('.meta').textContent() ?? '', /gpt-image-demo · 1024x1024/);
+    assert.match((await cards.nth(0).locator('.meta').textContent()) ?? '', /gpt-image-demo · 1024x1024/);
     assert.equal(await cards.nth(0).locator('img').getAttribute('src'), PNG_1x1);
     assert.equal(await cards.nth(1).locator('.prompt').textContent(), hostile);
-    assert.equal(await cards.nth(1).locator('img').count(), 0, 'a non-data: thumbnail is never used as an image source');
+    assert.equal(
+      await cards.nth(1).locator('img').count(),
+      0,
+      'a non-data: thumbnail is never used as an image source',
+    );
     for (const action of ['insert', 'reveal', 'open', 'copyPath', 'rerun']) {
       await cards.nth(0).locator(`button[data-action="${action}"]`).click();
     }
     const actions = (await view.posted()).filter((m) => m.type === 'galleryAction');
-    assert.deepEqual(actions.map((m) => m.type === 'galleryAction' && `${m.action}:${m.id}`),
-      ['insert', 'reveal', 'open', 'copyPath', 'rerun'].map((a) => `${a}:images/a-1.png`));
+    assert.deepEqual(
+      actions.map((m) => m.type === 'galleryAction' && `${m.action}:${m.id}`),
+      ['insert', 'reveal', 'open', 'copyPath', 'rerun'].map((a) => `${a}:images/a-1.png`),
+    );
   });
 
   it('Re-run with changes fills the form, and the form survives a reload through webview state', async () => {
     await view.play({ type: 'snapshot', snapshot: snapshot() });
-    await view.play({ type: 'prefill', form: { mode: 'generate', prompt: 'A red fox, at night', model: 'flux-demo-schnell', size: '512x512', quality: 'high', n: 1, references: [] } });
+    await view.play({
+      type: 'prefill',
+      form: {
+        mode: 'generate',
+        prompt: 'A red fox, at night',
+        model: 'flux-demo-schnell',
+        size: '512x512',
+        quality: 'high',
+        n: 1,
+        references: [],
+      },
+    });
     assert.equal(await view.page.inputValue('#prompt'), 'A red fox, at night');
     assert.equal(await view.page.inputValue('#model'), 'flux-demo-schnell');
     const state = await view.state();
@@ -127,9 +195,23 @@ describe('images webview (Chromium)', function () {
   });
 
   it('prompts and gateway messages full of links stay text: no anchor, nothing VS Code could open', async () => {
-    const links = '[docs](https://example.com/d) <https://auto.example/> https://bare.example/x [cmd](command:workbench.action.quit) <a href="https://raw.example/">raw</a>';
-    const task = { localId: 'L1', taskId: 'imgtask_1', prompt: `A fox ${links}`, model: 'gpt-image-demo', submittedAt: '2026-11-21T10:00:00Z' };
-    await view.play({ type: 'snapshot', snapshot: snapshot({ gallery: [item({ prompt: links })], modelsNotice: links, tasks: [{ ...task, state: 'failed', message: `Failed: see ${links}` }] }) });
+    const links =
+      '[docs](https://example.com/d) <https://auto.example/> https://bare.example/x [cmd](command:workbench.action.quit) <a href="https://raw.example/">raw</a>';
+    const task = {
+      localId: 'L1',
+      taskId: 'imgtask_1',
+      prompt: `A fox ${links}`,
+      model: 'gpt-image-demo',
+      submittedAt: '2026-11-21T10:00:00Z',
+    };
+    await view.play({
+      type: 'snapshot',
+      snapshot: snapshot({
+        gallery: [item({ prompt: links })],
+        modelsNotice: links,
+        tasks: [{ ...task, state: 'failed', message: `Failed: see ${links}` }],
+      }),
+    });
     await view.page.locator('.card').first().waitFor();
     assert.equal(await view.page.locator('body a, body [href]').count(), 0);
     assert.equal(await view.page.locator('.card .prompt').first().textContent(), links);
@@ -143,7 +225,10 @@ describe('images webview (Chromium)', function () {
   });
 
   it('shows why the model list is empty', async () => {
-    await view.play({ type: 'snapshot', snapshot: snapshot({ models: [], modelsNotice: 'Your key lists no image models.' }) });
+    await view.play({
+      type: 'snapshot',
+      snapshot: snapshot({ models: [], modelsNotice: 'Your key lists no image models.' }),
+    });
     assert.equal(await view.page.textContent('#models-notice'), 'Your key lists no image models.');
     assert.equal(await view.page.isDisabled('#model'), true);
   });

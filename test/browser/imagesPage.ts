@@ -20,14 +20,28 @@ const NONCE = 'aW1hZ2VzLXRlc3Qtbm9uY2U=';
 
 /** The policy of src/platform/webviewHtml.ts (which imports vscode, so it is restated here). */
 function csp(origin: string): string {
-  return ["default-src 'none'", `script-src 'nonce-${NONCE}'`, `style-src ${origin}`, `font-src ${origin}`,
-    `img-src ${origin} data:`, "base-uri 'none'", "form-action 'none'"].join('; ');
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${NONCE}'`,
+    `style-src ${origin}`,
+    `font-src ${origin}`,
+    `img-src ${origin} data:`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
 }
 
 export async function buildImagesBundle(): Promise<void> {
   await build({
-    entryPoints: { images: join(ROOT, 'src/webview/images/main.ts') }, outdir: join(ROOT, 'dist/webview'),
-    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: 'linked', logLevel: 'warning', loader: { '.ttf': 'file' },
+    entryPoints: { images: join(ROOT, 'src/webview/images/main.ts') },
+    outdir: join(ROOT, 'dist/webview'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    loader: { '.ttf': 'file' },
   });
 }
 
@@ -40,17 +54,25 @@ async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0]));
     if (path === '/favicon.ico') return void res.writeHead(204).end();
-    if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE(csp(`http://${req.headers.host}`)));
+    if (path === '/')
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE(csp(`http://${req.headers.host}`)));
     if (!path.startsWith('/dist/') && !path.startsWith('/media/')) return void res.writeHead(404).end();
     try {
-      const type = path.endsWith('.js') ? 'text/javascript' : path.endsWith('.css') ? 'text/css' : 'application/octet-stream';
+      const type = path.endsWith('.js')
+        ? 'text/javascript'
+        : path.endsWith('.css')
+          ? 'text/css'
+          : 'application/octet-stream';
       res.writeHead(200, { 'content-type': type }).end(readFileSync(join(ROOT, path)));
     } catch {
       res.writeHead(404).end();
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 const FAKE_VSCODE_API = `
@@ -74,24 +96,44 @@ export interface ImagesPage {
 }
 
 /** Opens the page; after its 'ready' the host's string table arrives (English unless `strings` is given). */
-export async function openImagesPage(browser: Browser, initialState?: unknown, strings: Record<string, string> = webviewStringTable(english)): Promise<ImagesPage> {
+export async function openImagesPage(
+  browser: Browser,
+  initialState?: unknown,
+  strings: Record<string, string> = webviewStringTable(english),
+): Promise<ImagesPage> {
   const server = await startServer();
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
-  page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); void d.dismiss(); });
-  await page.addInitScript(`window.__initialState = ${JSON.stringify(initialState ?? null) === 'null' ? 'undefined' : JSON.stringify(initialState)};${FAKE_VSCODE_API}`);
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  page.on('dialog', (d) => {
+    errors.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
+  await page.addInitScript(
+    `window.__initialState = ${JSON.stringify(initialState ?? null) === 'null' ? 'undefined' : JSON.stringify(initialState)};${FAKE_VSCODE_API}`,
+  );
   await page.goto(server.url);
-  await page.waitForFunction(() => (globalThis as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'));
-  await page.evaluate((m) => (globalThis as unknown as { __play(m: unknown): void }).__play(m), { type: 'strings', strings });
+  await page.waitForFunction(() =>
+    (globalThis as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'),
+  );
+  await page.evaluate((m) => (globalThis as unknown as { __play(m: unknown): void }).__play(m), {
+    type: 'strings',
+    strings,
+  });
   await page.waitForSelector('.images');
   return {
-    page, errors,
+    page,
+    errors,
     play: (message) => page.evaluate((m) => (globalThis as unknown as { __play(m: unknown): void }).__play(m), message),
     posted: () => page.evaluate(() => (globalThis as unknown as { __posted: ImagesToHostMessage[] }).__posted),
     state: () => page.evaluate(() => (globalThis as unknown as { __state: unknown }).__state),
-    close: async () => { await page.close(); await server.close(); },
+    close: async () => {
+      await page.close();
+      await server.close();
+    },
   };
 }
 

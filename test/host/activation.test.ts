@@ -14,7 +14,10 @@ const EXTENSION_ID = 'model-gateway.model-gateway';
 function loadedBundles(extensionPath: string): string[] {
   // Node caches modules by real path; the profile's extensions folder may sit behind a symlink.
   const dir = path.join(fs.realpathSync(extensionPath), 'dist', 'features') + path.sep;
-  return Object.keys(require.cache).filter((file) => file.startsWith(dir)).map((file) => path.basename(file, '.js')).sort();
+  return Object.keys(require.cache)
+    .filter((file) => file.startsWith(dir))
+    .map((file) => path.basename(file, '.js'))
+    .sort();
 }
 
 describe('lazy features', () => {
@@ -30,7 +33,10 @@ describe('lazy features', () => {
   it('activation loads no feature bundle, yet every command and the chat view are registered', async () => {
     assert.deepStrictEqual(loadedBundles(extensionPath), []);
     const registered = new Set(await vscode.commands.getCommands(true));
-    assert.deepStrictEqual(Object.values(Commands).filter((id) => !registered.has(id)), []);
+    assert.deepStrictEqual(
+      Object.values(Commands).filter((id) => !registered.has(id)),
+      [],
+    );
     assert.deepStrictEqual(loadedBundles(extensionPath), [], 'listing commands loads nothing');
   });
 
@@ -48,7 +54,9 @@ describe('lazy features', () => {
   it('a gateway tool call loads the native-chat bundle', async function () {
     const lm = vscode.lm as { invokeTool?: unknown };
     if (typeof lm.invokeTool !== 'function') return this.skip();
-    await vscode.lm.invokeTool(ToolNames.listModels, { input: {}, toolInvocationToken: undefined }).then(undefined, () => undefined);
+    await vscode.lm
+      .invokeTool(ToolNames.listModels, { input: {}, toolInvocationToken: undefined })
+      .then(undefined, () => undefined);
     assert.deepStrictEqual(loadedBundles(extensionPath), ['chat', 'images', 'lm']);
   });
 });

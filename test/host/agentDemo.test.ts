@@ -31,14 +31,26 @@ describe('agent demo: "add a test for titleCase" with the scripted agent model',
     if (!process.env.MG_EMULATOR_URL) this.skip();
     // The same small project `npm start` puts in its playground (scripts/start.mjs).
     if (fs.existsSync(path.join(root(), 'package.json'))) this.skip(); // never overwrite a real project file
-    write('package.json', `${JSON.stringify({ name: 'playground', private: true, type: 'module', scripts: { test: 'node --test' } }, null, 2)}\n`);
-    write('src/text.js', '// Small text helpers.\n\nexport function slugify(title) {\n  return title.trim().toLowerCase().split(/\\s+/).join(\'-\');\n}\n\n' +
-      'export function titleCase(text) {\n  return text.replace(/\\b\\w/g, (c) => c.toUpperCase());\n}\n');
-    write('test/slugify.test.js', "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slugify } from '../src/text.js';\n\n" +
-      "test('slugify', () => {\n  assert.equal(slugify(' Hello World '), 'hello-world');\n});\n");
+    write(
+      'package.json',
+      `${JSON.stringify({ name: 'playground', private: true, type: 'module', scripts: { test: 'node --test' } }, null, 2)}\n`,
+    );
+    write(
+      'src/text.js',
+      "// Small text helpers.\n\nexport function slugify(title) {\n  return title.trim().toLowerCase().split(/\\s+/).join('-');\n}\n\n" +
+        'export function titleCase(text) {\n  return text.replace(/\\b\\w/g, (c) => c.toUpperCase());\n}\n',
+    );
+    write(
+      'test/slugify.test.js',
+      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slugify } from '../src/text.js';\n\n" +
+        "test('slugify', () => {\n  assert.equal(slugify(' Hello World '), 'hello-world');\n});\n",
+    );
     storage = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-agent-demo-')));
     host = createAgentHost({
-      storage: { globalStorageUri: vscode.Uri.file(path.join(storage, 'global')), storageUri: vscode.Uri.file(path.join(storage, 'ws')) },
+      storage: {
+        globalStorageUri: vscode.Uri.file(path.join(storage, 'global')),
+        storageUri: vscode.Uri.file(path.join(storage, 'ws')),
+      },
       proposalScheme: 'model-gateway-proposal-demo',
       commands: { shellIntegrationWaitMs: 15_000 },
     });
@@ -72,25 +84,57 @@ describe('agent demo: "add a test for titleCase" with the scripted agent model',
       const snapshot = await host.snapshot();
       const result = await runAgentTurn({
         client: createGatewayClient({ baseUrl: process.env.MG_EMULATOR_URL!, apiKey: AGENT_KEY, maxRetries: 0 }),
-        model: 'claude-demo-agent', maxTokens: 4096, messages: [{ role: 'user', content: 'add a test for titleCase' }],
-        tools: host.tools({ vscodeTools: false }) as Array<Tool<never>>, policy: snapshot.policy,
+        model: 'claude-demo-agent',
+        maxTokens: 4096,
+        messages: [{ role: 'user', content: 'add a test for titleCase' }],
+        tools: host.tools({ vscodeTools: false }) as Array<Tool<never>>,
+        policy: snapshot.policy,
         onEvent: (e) => events.push(e),
         // As the chat does: a command waits for Approve (given here); a write's review is its approval.
-        approve: async (r) => { asked.push(r); return { approved: true }; },
+        approve: async (r) => {
+          asked.push(r);
+          return { approved: true };
+        },
       });
       assert.strictEqual(result.reason, 'end_turn', result.message);
-      const calls = events.filter((e): e is Extract<AgentEvent, { type: 'tool_proposed' }> => e.type === 'tool_proposed').map((e) => e.name);
-      assert.deepStrictEqual(calls, ['find_files', 'search_text', 'read_file', 'read_file', 'find_files', 'create_file', 'run_command']);
-      assert.deepStrictEqual(asked.map((r) => [r.approvalClass, r.target.command ?? '']), [['write', ''], ['command', 'npm test']]);
+      const calls = events
+        .filter((e): e is Extract<AgentEvent, { type: 'tool_proposed' }> => e.type === 'tool_proposed')
+        .map((e) => e.name);
+      assert.deepStrictEqual(calls, [
+        'find_files',
+        'search_text',
+        'read_file',
+        'read_file',
+        'find_files',
+        'create_file',
+        'run_command',
+      ]);
+      assert.deepStrictEqual(
+        asked.map((r) => [r.approvalClass, r.target.command ?? '']),
+        [
+          ['write', ''],
+          ['command', 'npm test'],
+        ],
+      );
       assert.strictEqual(accepted.length, 1, 'one file was proposed for review');
       const testFile = path.join(root(), 'test/text.test.js');
       assert.ok(fs.existsSync(testFile), 'the accepted test file is on disk');
       assert.match(fs.readFileSync(testFile, 'utf8'), /import \{ titleCase \} from '\.\.\/src\/text\.js';/);
-      const run = events.find((e): e is Extract<AgentEvent, { type: 'tool_result' }> => e.type === 'tool_result' && JSON.stringify(e.content).includes('Exit code'));
+      const run = events.find(
+        (e): e is Extract<AgentEvent, { type: 'tool_result' }> =>
+          e.type === 'tool_result' && JSON.stringify(e.content).includes('Exit code'),
+      );
       assert.ok(run, 'the command ran and its result reached the model');
       assert.match(JSON.stringify(run.content), /Exit code: 0/, JSON.stringify(run.content).slice(0, 2000));
-      const text = events.filter((e): e is Extract<AgentEvent, { type: 'text' }> => e.type === 'text').map((e) => e.text).join('');
-      assert.match(text, /Done: I added `test\/text\.test\.js`[\s\S]*`npm test` passed \(exit code 0\)/, text.slice(-600));
+      const text = events
+        .filter((e): e is Extract<AgentEvent, { type: 'text' }> => e.type === 'text')
+        .map((e) => e.text)
+        .join('');
+      assert.match(
+        text,
+        /Done: I added `test\/text\.test\.js`[\s\S]*`npm test` passed \(exit code 0\)/,
+        text.slice(-600),
+      );
       const usage = events.filter((e): e is Extract<AgentEvent, { type: 'usage' }> => e.type === 'usage');
       assert.strictEqual(usage.length, 5, 'tokens of every step');
       assert.ok(result.usage.input + result.usage.cacheRead + result.usage.cacheWrite > 0 && result.usage.output > 0);

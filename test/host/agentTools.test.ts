@@ -10,14 +10,24 @@ import * as vscode from 'vscode';
 import { decide, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Tool } from '../../src/agent';
 import { runToolCalls } from '../../src/agent/toolRunner';
 import type { ToolResultBlockParam } from '../../src/gateway/types';
-import { createAgentHost, excludedFromBridge, findRipgrep, lmToolsAvailable, type AgentHost } from '../../src/agentHost';
+import {
+  createAgentHost,
+  excludedFromBridge,
+  findRipgrep,
+  lmToolsAvailable,
+  type AgentHost,
+} from '../../src/agentHost';
 import { Checkpoints } from '../../src/agentHost/checkpoints';
 import { realPathOf } from '../../src/agentHost/resolve';
 
 const SCHEME = 'model-gateway-proposal-test';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
@@ -57,7 +67,11 @@ describe('agent tools in the extension host', function () {
   const settings = () => vscode.workspace.getConfiguration('modelGateway.agent');
 
   /** Runs one tool call the way the loop does (target → policy → approval → invoke). */
-  async function call(name: string, input: Record<string, unknown>, o: { approve?: (r: ApprovalRequest) => ApprovalAnswer; signal?: AbortSignal; h?: AgentHost } = {}) {
+  async function call(
+    name: string,
+    input: Record<string, unknown>,
+    o: { approve?: (r: ApprovalRequest) => ApprovalAnswer; signal?: AbortSignal; h?: AgentHost } = {},
+  ) {
     const h = o.h ?? host;
     const events: AgentEvent[] = [];
     const requests: ApprovalRequest[] = [];
@@ -74,7 +88,13 @@ describe('agent tools in the extension host', function () {
     });
     const result = out.results[0];
     const final = events.find((e): e is Extract<AgentEvent, { type: 'tool_result' }> => e.type === 'tool_result');
-    return { result, text: text(result), events, requests, details: final?.details as Record<string, unknown> | undefined };
+    return {
+      result,
+      text: text(result),
+      events,
+      requests,
+      details: final?.details as Record<string, unknown> | undefined,
+    };
   }
 
   before(async () => {
@@ -83,7 +103,10 @@ describe('agent tools in the extension host', function () {
     storage = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-agent-storage-')));
     outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-agent-outside-')));
     host = createAgentHost({
-      storage: { globalStorageUri: vscode.Uri.file(path.join(storage, 'global')), storageUri: vscode.Uri.file(path.join(storage, 'ws')) },
+      storage: {
+        globalStorageUri: vscode.Uri.file(path.join(storage, 'global')),
+        storageUri: vscode.Uri.file(path.join(storage, 'ws')),
+      },
       proposalScheme: SCHEME,
       commands: { shellIntegrationWaitMs: 15_000 },
     });
@@ -115,7 +138,18 @@ describe('agent tools in the extension host', function () {
   it('agent: is available in a trusted workspace and offers the built-in tools', () => {
     assert.deepStrictEqual(host.availability(), { ok: true });
     const names = host.tools({ vscodeTools: false }).map((t) => t.name);
-    assert.deepStrictEqual(names, ['read_file', 'list_directory', 'find_files', 'search_text', 'get_editor_context', 'get_diagnostics', 'propose_edit', 'create_file', 'delete_file', 'run_command']);
+    assert.deepStrictEqual(names, [
+      'read_file',
+      'list_directory',
+      'find_files',
+      'search_text',
+      'get_editor_context',
+      'get_diagnostics',
+      'propose_edit',
+      'create_file',
+      'delete_file',
+      'run_command',
+    ]);
     for (const t of host.tools({ vscodeTools: false })) {
       assert.strictEqual((t.inputSchema as { type?: string }).type, 'object', t.name);
       assert.ok(t.description.length > 10 && !t.description.includes('\n'), t.name);
@@ -180,13 +214,17 @@ describe('agent tools in the extension host', function () {
         const r = await call('read_file', { path: rel(name) });
         assert.strictEqual(r.result.is_error, true, name);
         assert.match(r.text, /^Refused: .*secrets ignore list/, name);
-        assert.ok(r.events.some((e) => e.type === 'tool_refused'), name);
+        assert.ok(
+          r.events.some((e) => e.type === 'tool_refused'),
+          name,
+        );
         assert.ok(!r.text.includes(token), name);
       }
       const search = await call('search_text', { query: token });
       assert.ok(!search.result.is_error, search.text);
       assert.match(search.text, new RegExp(`${rel('plain.txt').replace(/[.]/g, '\\.')}:1: the ${token}`));
-      for (const name of ['.env', 'prod.tfvars', 'notes.private', 'innocent.txt']) assert.ok(!search.text.includes(`${name}:`), `${name} in ${search.text}`);
+      for (const name of ['.env', 'prod.tfvars', 'notes.private', 'innocent.txt'])
+        assert.ok(!search.text.includes(`${name}:`), `${name} in ${search.text}`);
       const list = await call('list_directory', { path: path.basename(dir) });
       assert.match(list.text, /^\.env \(secret: not shared\)$/m);
       report(`search_text engine: ${String(search.details?.engine)}`);
@@ -197,7 +235,9 @@ describe('agent tools in the extension host', function () {
 
   it('agent: search_text uses the ripgrep that VS Code ships when present, and finds text with a glob', async () => {
     const rg = await findRipgrep();
-    report(`ripgrep: ${rg ? `${rg.source} ${rg.path}` : 'none (fallback search)'}; vscode.env.appRoot = ${vscode.env.appRoot}`);
+    report(
+      `ripgrep: ${rg ? `${rg.source} ${rg.path}` : 'none (fallback search)'}; vscode.env.appRoot = ${vscode.env.appRoot}`,
+    );
     // Every VS Code the harness runs ships its own ripgrep (the path differs between versions).
     assert.strictEqual(rg?.source, 'vscode', `ripgrep found: ${JSON.stringify(rg)}`);
     fs.writeFileSync(abs('needle.ts'), 'export const haystack = 1;\nexport const needleValue = 2;\n');
@@ -214,14 +254,24 @@ describe('agent tools in the extension host', function () {
 
   it('agent: propose_edit opens a diff editor; accept writes through WorkspaceEdit and is undoable', async () => {
     fs.writeFileSync(abs('edit.txt'), 'const a = 1;\nconst b = 2;\n');
-    const running = call('propose_edit', { path: rel('edit.txt'), edits: [{ search: 'const b = 2;', replace: 'const b = 3;' }] });
+    const running = call('propose_edit', {
+      path: rel('edit.txt'),
+      edits: [{ search: 'const b = 2;', replace: 'const b = 3;' }],
+    });
     const change = await waitFor('a pending change', () => host.changes.list()[0]);
     assert.strictEqual(change.kind, 'edit');
     assert.strictEqual(change.path, rel('edit.txt'));
     const tab = await waitFor('the diff tab', () => diffTabs()[0]);
     assert.strictEqual(tab.original.scheme, SCHEME);
-    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(tab.modified)), 'const a = 1;\nconst b = 3;\n');
-    assert.strictEqual(fs.readFileSync(abs('edit.txt'), 'utf8'), 'const a = 1;\nconst b = 2;\n', 'nothing written before accept');
+    assert.strictEqual(
+      new TextDecoder().decode(await vscode.workspace.fs.readFile(tab.modified)),
+      'const a = 1;\nconst b = 3;\n',
+    );
+    assert.strictEqual(
+      fs.readFileSync(abs('edit.txt'), 'utf8'),
+      'const a = 1;\nconst b = 2;\n',
+      'nothing written before accept',
+    );
     const outcome = await host.changes.accept(change.id);
     assert.strictEqual(outcome?.status, 'accepted');
     const done = await running;
@@ -249,7 +299,13 @@ describe('agent tools in the extension host', function () {
 
   it('agent: a block that does not match exactly once fails, naming the block; nothing is proposed', async () => {
     fs.writeFileSync(abs('twice.ts'), 'x();\nx();\ny();\n');
-    const r = await call('propose_edit', { path: rel('twice.ts'), edits: [{ search: 'y();', replace: 'z();' }, { search: 'x();', replace: 'w();' }] });
+    const r = await call('propose_edit', {
+      path: rel('twice.ts'),
+      edits: [
+        { search: 'y();', replace: 'z();' },
+        { search: 'x();', replace: 'w();' },
+      ],
+    });
     assert.strictEqual(r.result.is_error, true);
     assert.match(r.text, /edit block 2 of 2 failed: its "search" text occurs more than once/);
     const missing = await call('propose_edit', { path: rel('twice.ts'), edits: [{ search: 'nope', replace: '' }] });
@@ -276,18 +332,32 @@ describe('agent tools in the extension host', function () {
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit((b) => b.insert(new vscode.Position(0, 0), '// unsaved note\n'));
     assert.ok(doc.isDirty);
-    const running = call('propose_edit', { path: rel('dirty.txt'), edits: [{ search: 'const b = 2;', replace: 'const b = 20;' }] });
+    const running = call('propose_edit', {
+      path: rel('dirty.txt'),
+      edits: [{ search: 'const b = 2;', replace: 'const b = 20;' }],
+    });
     const change = await waitFor('a pending change', () => host.changes.list()[0]);
     const tab = await waitFor('the diff tab', () => diffTabs()[0]);
-    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(tab.original)), '// unsaved note\nconst a = 1;\nconst b = 2;\n');
+    assert.strictEqual(
+      new TextDecoder().decode(await vscode.workspace.fs.readFile(tab.original)),
+      '// unsaved note\nconst a = 1;\nconst b = 2;\n',
+    );
     // The user keeps typing while the proposal is open: the blocks are applied again to the new text.
     const again = await vscode.window.showTextDocument(doc, { preview: false });
     await again.edit((b) => b.insert(new vscode.Position(1, 0), '// second note\n'));
     assert.ok(doc.isDirty);
     await host.changes.accept(change.id);
     const done = await running;
-    assert.match(done.text, /^Accepted: edited .*dirty\.txt as proposed\. The file has other unsaved changes/, done.text);
-    assert.strictEqual(doc.getText(), '// unsaved note\n// second note\nconst a = 1;\nconst b = 20;\n', JSON.stringify(doc.getText()));
+    assert.match(
+      done.text,
+      /^Accepted: edited .*dirty\.txt as proposed\. The file has other unsaved changes/,
+      done.text,
+    );
+    assert.strictEqual(
+      doc.getText(),
+      '// unsaved note\n// second note\nconst a = 1;\nconst b = 20;\n',
+      JSON.stringify(doc.getText()),
+    );
     assert.ok(doc.isDirty, 'the user saves their own work');
     assert.strictEqual(fs.readFileSync(abs('dirty.txt'), 'utf8'), 'const a = 1;\nconst b = 2;\n');
   }
@@ -304,7 +374,10 @@ describe('agent tools in the extension host', function () {
     assert.ok(proposed.isDirty);
     await host.changes.accept(change.id);
     const done = await running;
-    assert.match(done.text, /^Accepted with user changes: .*lines 1–1 of your proposal became:\nexport const n = 42; \/\/ user/s);
+    assert.match(
+      done.text,
+      /^Accepted with user changes: .*lines 1–1 of your proposal became:\nexport const n = 42; \/\/ user/s,
+    );
     assert.strictEqual(fs.readFileSync(abs('adjust.ts'), 'utf8'), 'export const n = 42; // user\n');
   });
 
@@ -316,27 +389,36 @@ describe('agent tools in the extension host', function () {
     assert.match(auto.text, /^Accepted: edited/);
     assert.strictEqual(fs.readFileSync(abs('auto.ts'), 'utf8'), 'b\n');
     fs.mkdirSync(abs('.vscode'), { recursive: true });
-    const asked = await call('create_file', { path: rel('.vscode/settings.json'), content: '{"chat.tools.autoApprove": true}' }, { approve: () => ({ approved: false, reason: 'no' }) });
+    const asked = await call(
+      'create_file',
+      { path: rel('.vscode/settings.json'), content: '{"chat.tools.autoApprove": true}' },
+      { approve: () => ({ approved: false, reason: 'no' }) },
+    );
     assert.strictEqual(asked.requests.length, 1);
     assert.strictEqual(asked.requests[0].verdict.rule, 'vscode-dir');
     assert.ok(!fs.existsSync(abs('.vscode/settings.json')));
   });
 
-  it('agent: permission settings count only from user settings, never from a repository\'s .vscode/settings.json', async () => {
+  it("agent: permission settings count only from user settings, never from a repository's .vscode/settings.json", async () => {
     const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const file = path.join(root, '.vscode', 'settings.json');
     const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
     const existing = before ? (JSON.parse(before) as Record<string, unknown>) : {};
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify({
-      ...existing,
-      'modelGateway.agent.autoApproveWrites': true,
-      'modelGateway.agent.commandAllowList': ['rm', 'curl'],
-      'modelGateway.agent.secretPatterns': ['*.ws-secret'],
-      'modelGateway.agent.maxSteps': 5,
-    }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        ...existing,
+        'modelGateway.agent.autoApproveWrites': true,
+        'modelGateway.agent.commandAllowList': ['rm', 'curl'],
+        'modelGateway.agent.secretPatterns': ['*.ws-secret'],
+        'modelGateway.agent.maxSteps': 5,
+      }),
+    );
     try {
-      await waitFor('the workspace settings to load', () => settings().inspect<string[]>('secretPatterns')?.workspaceValue?.includes('*.ws-secret'));
+      await waitFor('the workspace settings to load', () =>
+        settings().inspect<string[]>('secretPatterns')?.workspaceValue?.includes('*.ws-secret'),
+      );
       const snap = await host.snapshot();
       assert.strictEqual(snap.policy.autoApproveWrites, false);
       assert.deepStrictEqual(snap.policy.commandAllowList, []);
@@ -351,7 +433,10 @@ describe('agent tools in the extension host', function () {
     } finally {
       if (before === undefined) fs.rmSync(file, { force: true });
       else fs.writeFileSync(file, before);
-      await waitFor('the workspace settings to unload', () => !settings().inspect<string[]>('secretPatterns')?.workspaceValue);
+      await waitFor(
+        'the workspace settings to unload',
+        () => !settings().inspect<string[]>('secretPatterns')?.workspaceValue,
+      );
     }
   });
 
@@ -365,7 +450,9 @@ describe('agent tools in the extension host', function () {
     assert.match(ctx.text, /Selection \(lines 2–2\):\nfunction beta\(\) {}/);
     const collection = vscode.languages.createDiagnosticCollection('agent-test');
     try {
-      collection.set(doc.uri, [new vscode.Diagnostic(new vscode.Range(0, 9, 0, 14), 'alpha is unused', vscode.DiagnosticSeverity.Warning)]);
+      collection.set(doc.uri, [
+        new vscode.Diagnostic(new vscode.Range(0, 9, 0, 14), 'alpha is unused', vscode.DiagnosticSeverity.Warning),
+      ]);
       const diags = await call('get_diagnostics', { path: rel('ctx.ts') });
       assert.match(diags.text, new RegExp(`ctx\\.ts:1:10: warning alpha is unused`));
       const all = await call('get_diagnostics', {});
@@ -376,15 +463,24 @@ describe('agent tools in the extension host', function () {
   });
 
   it('agent: run_command in a terminal returns output 42 and exit code 3', async () => {
-    const r = await call('run_command', { command: 'node -e "console.log(42); process.exit(3)"', cwd: path.basename(dir) });
-    report(`run_command mode on VS Code ${vscode.version}: ${String(r.details?.mode)}${r.details?.mode === 'process' ? ' (shell integration did not activate)' : ''}`);
+    const r = await call('run_command', {
+      command: 'node -e "console.log(42); process.exit(3)"',
+      cwd: path.basename(dir),
+    });
+    report(
+      `run_command mode on VS Code ${vscode.version}: ${String(r.details?.mode)}${r.details?.mode === 'process' ? ' (shell integration did not activate)' : ''}`,
+    );
     assert.ok(!r.result.is_error, r.text);
     assert.match(r.text, /^Exit code: 3$/m);
     assert.match(r.text, /^42$/m);
   });
 
   it('agent: run_command through the child-process fallback returns output 42 and exit code 3 and says so', async () => {
-    const fallback = createAgentHost({ storage: { globalStorageUri: vscode.Uri.file(path.join(storage, 'g2')) }, proposalScheme: `${SCHEME}-2`, commands: { shellIntegrationWaitMs: 0 } });
+    const fallback = createAgentHost({
+      storage: { globalStorageUri: vscode.Uri.file(path.join(storage, 'g2')) },
+      proposalScheme: `${SCHEME}-2`,
+      commands: { shellIntegrationWaitMs: 0 },
+    });
     try {
       const r = await call('run_command', { command: 'node -e "console.log(42); process.exit(3)"' }, { h: fallback });
       assert.strictEqual(r.details?.mode, 'process');
@@ -392,7 +488,11 @@ describe('agent tools in the extension host', function () {
       assert.match(r.text, /^Exit code: 3$/m);
       assert.match(r.text, /^42$/m);
       assert.ok(!r.text.includes(process.env.MODEL_GATEWAY_API_KEY || 'no key in this environment'));
-      const env = await call('run_command', { command: 'node -e "console.log(String(process.env.MODEL_GATEWAY_API_KEY))"' }, { h: fallback });
+      const env = await call(
+        'run_command',
+        { command: 'node -e "console.log(String(process.env.MODEL_GATEWAY_API_KEY))"' },
+        { h: fallback },
+      );
       assert.match(env.text, /^undefined$/m, 'the extension key is not in the command environment');
     } finally {
       fallback.dispose();
@@ -401,23 +501,46 @@ describe('agent tools in the extension host', function () {
 
   for (const mode of ['terminal', 'process'] as const) {
     it(`agent: Stop during a never-ending command ends it (${mode})`, async () => {
-      const h = mode === 'terminal' ? host : createAgentHost({ storage: { globalStorageUri: vscode.Uri.file(path.join(storage, 'g3')) }, proposalScheme: `${SCHEME}-3`, commands: { shellIntegrationWaitMs: 0 } });
+      const h =
+        mode === 'terminal'
+          ? host
+          : createAgentHost({
+              storage: { globalStorageUri: vscode.Uri.file(path.join(storage, 'g3')) },
+              proposalScheme: `${SCHEME}-3`,
+              commands: { shellIntegrationWaitMs: 0 },
+            });
       const pidFile = abs(`pid-${mode}.txt`);
       try {
         const stop = new AbortController();
-        const running = call('run_command', { command: `node -e "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)" "${pidFile}"` }, { h, signal: stop.signal });
-        const pid = Number(await waitFor('the command to start', () => (fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8') || undefined : undefined), 30_000));
+        const running = call(
+          'run_command',
+          {
+            command: `node -e "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)" "${pidFile}"`,
+          },
+          { h, signal: stop.signal },
+        );
+        const pid = Number(
+          await waitFor(
+            'the command to start',
+            () => (fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8') || undefined : undefined),
+            30_000,
+          ),
+        );
         stop.abort();
         const r = await running;
         assert.match(r.text, /Stopped by the user/);
-        await waitFor(`process ${pid} to end`, () => {
-          try {
-            process.kill(pid, 0);
-            return undefined;
-          } catch {
-            return true;
-          }
-        }, 15_000);
+        await waitFor(
+          `process ${pid} to end`,
+          () => {
+            try {
+              process.kill(pid, 0);
+              return undefined;
+            } catch {
+              return true;
+            }
+          },
+          15_000,
+        );
       } finally {
         if (h !== host) h.dispose();
       }
@@ -425,10 +548,18 @@ describe('agent tools in the extension host', function () {
   }
 
   it('agent: a command that outlives modelGateway.agent.commandTimeoutSeconds is interrupted and reported as timed out', async () => {
-    const h = createAgentHost({ storage: { globalStorageUri: vscode.Uri.file(path.join(storage, 'g4')) }, proposalScheme: `${SCHEME}-4`, commands: { shellIntegrationWaitMs: 0 } });
+    const h = createAgentHost({
+      storage: { globalStorageUri: vscode.Uri.file(path.join(storage, 'g4')) },
+      proposalScheme: `${SCHEME}-4`,
+      commands: { shellIntegrationWaitMs: 0 },
+    });
     await settings().update('commandTimeoutSeconds', 5, vscode.ConfigurationTarget.Global);
     try {
-      const r = await call('run_command', { command: 'node -e "console.log(\'started\'); setInterval(() => {}, 1000)"' }, { h });
+      const r = await call(
+        'run_command',
+        { command: 'node -e "console.log(\'started\'); setInterval(() => {}, 1000)"' },
+        { h },
+      );
       assert.strictEqual(r.result.is_error, true);
       assert.match(r.text, /Timed out after 5 s and was interrupted/);
       assert.match(r.text, /^started$/m);
@@ -448,16 +579,27 @@ describe('agent tools in the extension host', function () {
     assert.match((await call('delete_file', { path: rel('cp-del.ts') })).text, /^Accepted/);
     await host.endTurn();
     await host.beginTurn('turn_2');
-    assert.match((await call('propose_edit', { path: rel('cp-mod.ts'), content: 'changed twice\n' })).text, /^Accepted/);
+    assert.match(
+      (await call('propose_edit', { path: rel('cp-mod.ts'), content: 'changed twice\n' })).text,
+      /^Accepted/,
+    );
     await host.endTurn();
     assert.strictEqual(fs.readFileSync(abs('cp-mod.ts'), 'utf8'), 'changed twice\n');
     assert.ok(fs.existsSync(abs('sub/cp-new.ts')));
     assert.ok(!fs.existsSync(abs('cp-del.ts')));
 
     // A new instance on the same storage, as after a window reload.
-    const reloaded = new Checkpoints(vscode.Uri.joinPath(vscode.Uri.file(path.join(storage, 'ws')), 'agent-checkpoints'));
+    const reloaded = new Checkpoints(
+      vscode.Uri.joinPath(vscode.Uri.file(path.join(storage, 'ws')), 'agent-checkpoints'),
+    );
     const list = await reloaded.list();
-    assert.deepStrictEqual(list.map((c) => [c.turnId, c.files.length]), [['turn_1', 3], ['turn_2', 1]]);
+    assert.deepStrictEqual(
+      list.map((c) => [c.turnId, c.files.length]),
+      [
+        ['turn_1', 3],
+        ['turn_2', 1],
+      ],
+    );
     const restored = await reloaded.restore('turn_1');
     assert.deepStrictEqual(restored.turns, ['turn_2', 'turn_1']);
     assert.strictEqual(fs.readFileSync(abs('cp-mod.ts'), 'utf8'), 'original\n');
@@ -468,10 +610,21 @@ describe('agent tools in the extension host', function () {
 
   it('agent: the real paths of the folders and storage are resolved; VS Code tools are bridged where lm.tools exists', async () => {
     const snap = await host.snapshot();
-    assert.deepStrictEqual(snap.policy.workspaceFolders, [(await realPathOf(vscode.workspace.workspaceFolders![0].uri.fsPath)).real]);
+    assert.deepStrictEqual(snap.policy.workspaceFolders, [
+      (await realPathOf(vscode.workspace.workspaceFolders![0].uri.fsPath)).real,
+    ]);
     const available = lmToolsAvailable();
     const bridged = host.tools().filter((t) => t.approvalClass === 'external');
-    report(`vscode.lm.tools on ${vscode.version}: ${available ? `${vscode.lm.tools.length} tools (${vscode.lm.tools.slice(0, 5).map((t) => t.name).join(', ')})` : 'not available'}`);
+    report(
+      `vscode.lm.tools on ${vscode.version}: ${
+        available
+          ? `${vscode.lm.tools.length} tools (${vscode.lm.tools
+              .slice(0, 5)
+              .map((t) => t.name)
+              .join(', ')})`
+          : 'not available'
+      }`,
+    );
     const expected = available ? vscode.lm.tools.filter((t) => !excludedFromBridge(t.name)) : [];
     assert.strictEqual(bridged.length, expected.length);
     assert.ok(!bridged.some((t) => t.name.startsWith('modelGateway_')), 'our own tools are not bridged back');

@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { Commands, Views, TEST_HOOKS_COMMAND } from '../../src/shared/commands';
 import { EmulatorAdmin, type AdminFaults } from '../support/emulatorAdmin';
 /** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
-const hook = <T>(name: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
+const hook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
+  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 const DEMO = 'mg-demo-key-0001';
@@ -40,7 +41,8 @@ describe('catalog: bounded GET /v1/models for every edge setting (real commands,
 
   /** GET /v1/models logged since `since` (ISO time), any key. */
   const listCalls = async (since: string): Promise<number> =>
-    (await admin.requests()).filter((r) => r.time >= since && r.method === 'GET' && r.path.startsWith('/v1/models')).length;
+    (await admin.requests()).filter((r) => r.time >= since && r.method === 'GET' && r.path.startsWith('/v1/models'))
+      .length;
 
   /**
    * Runs `action`, waits until at least `atLeast` GET /v1/models of it are logged (a command may return before its
@@ -82,14 +84,41 @@ describe('catalog: bounded GET /v1/models for every edge setting (real commands,
   });
 
   const profiles: Profile[] = [
-    { name: 'cacheMinutes 0, nothing declared, timeout 0 (invalid)', settings: { 'models.cacheMinutes': 0, 'models.declared': [], requestTimeoutSeconds: 0 }, perAction: 1 },
-    { name: 'cacheMinutes unset, 5 000 declared ids, timeout 3600', settings: { 'models.declared': HUGE_DECLARED, requestTimeoutSeconds: 3600 }, perAction: 1 },
-    { name: 'cacheMinutes huge (10080), timeout 5', settings: { 'models.cacheMinutes': 10080, requestTimeoutSeconds: 5 }, perAction: 1 },
+    {
+      name: 'cacheMinutes 0, nothing declared, timeout 0 (invalid)',
+      settings: { 'models.cacheMinutes': 0, 'models.declared': [], requestTimeoutSeconds: 0 },
+      perAction: 1,
+    },
+    {
+      name: 'cacheMinutes unset, 5 000 declared ids, timeout 3600',
+      settings: { 'models.declared': HUGE_DECLARED, requestTimeoutSeconds: 3600 },
+      perAction: 1,
+    },
+    {
+      name: 'cacheMinutes huge (10080), timeout 5',
+      settings: { 'models.cacheMinutes': 10080, requestTimeoutSeconds: 5 },
+      perAction: 1,
+    },
     { name: 'cacheMinutes invalid (-5)', settings: { 'models.cacheMinutes': -5 }, perAction: 1 },
-    { name: 'cacheMinutes 0, no list route (404), nothing declared', settings: { 'models.cacheMinutes': 0, 'models.declared': [] }, faults: { noModelList: true }, perAction: 1 },
-    { name: 'cacheMinutes 0, no list route (404), two declared', settings: { 'models.cacheMinutes': 0, 'models.declared': ['claude-demo-haiku', 'gpt-image-demo'] }, faults: { noModelList: true }, perAction: 1 },
+    {
+      name: 'cacheMinutes 0, no list route (404), nothing declared',
+      settings: { 'models.cacheMinutes': 0, 'models.declared': [] },
+      faults: { noModelList: true },
+      perAction: 1,
+    },
+    {
+      name: 'cacheMinutes 0, no list route (404), two declared',
+      settings: { 'models.cacheMinutes': 0, 'models.declared': ['claude-demo-haiku', 'gpt-image-demo'] },
+      faults: { noModelList: true },
+      perAction: 1,
+    },
     // GET /v1/models is retried after a 5xx (2 retries): 3 per action at most, never more.
-    { name: 'cacheMinutes 0, gateway answers 500', settings: { 'models.cacheMinutes': 0 }, faults: { status: 500 }, perAction: 3 },
+    {
+      name: 'cacheMinutes 0, gateway answers 500',
+      settings: { 'models.cacheMinutes': 0 },
+      faults: { status: 500 },
+      perAction: 3,
+    },
     { name: 'base URL empty', settings: { 'models.cacheMinutes': 0, baseUrl: '' }, perAction: 0 },
   ];
 
@@ -98,10 +127,16 @@ describe('catalog: bounded GET /v1/models for every edge setting (real commands,
       await admin.setFaults(DEMO, profile.faults ?? null);
       // A settings change may fetch once when it changes the base URL (back); never more.
       const onChange = await countDuring(() => apply(profile.settings));
-      assert.ok(onChange <= 1 + (profile.perAction > 1 ? 2 : 0), `${onChange} GET /v1/models after changing the settings`);
+      assert.ok(
+        onChange <= 1 + (profile.perAction > 1 ? 2 : 0),
+        `${onChange} GET /v1/models after changing the settings`,
+      );
       const fetches = profile.perAction > 0 && !profile.faults?.status;
       const perAction = await countDuring(userAction, fetches ? 1 : 0);
-      assert.ok(perAction <= profile.perAction, `${perAction} GET /v1/models after one Refresh Models (at most ${profile.perAction})`);
+      assert.ok(
+        perAction <= profile.perAction,
+        `${perAction} GET /v1/models after one Refresh Models (at most ${profile.perAction})`,
+      );
       if (fetches) assert.ok(perAction >= 1, 'Refresh Models fetched');
     });
   }

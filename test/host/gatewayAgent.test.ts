@@ -8,7 +8,13 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { createGatewayClient } from '../../src/gateway';
 import { workspaceFolderRealPaths } from '../../src/agentHost/resolve';
-import { agentUnavailableReason, offeredTools, runGatewayAgent, type AgentChatRequest, type GatewayAgentResult } from '../../src/lm/gatewayAgent';
+import {
+  agentUnavailableReason,
+  offeredTools,
+  runGatewayAgent,
+  type AgentChatRequest,
+  type GatewayAgentResult,
+} from '../../src/lm/gatewayAgent';
 import { ToolNames } from '../../src/lm/tools/toolText';
 import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
 
@@ -19,7 +25,11 @@ const ECHO = 'modelGatewayTest_echo';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 20_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -33,20 +43,31 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T 
 class Recorder {
   readonly parts: Array<{ kind: 'markdown' | 'progress'; value: string; trusted?: boolean }> = [];
   markdown(value: string | vscode.MarkdownString): void {
-    this.parts.push(typeof value === 'string' ? { kind: 'markdown', value } : { kind: 'markdown', value: value.value, trusted: value.isTrusted === true });
+    this.parts.push(
+      typeof value === 'string'
+        ? { kind: 'markdown', value }
+        : { kind: 'markdown', value: value.value, trusted: value.isTrusted === true },
+    );
   }
   progress(value: string): void {
     this.parts.push({ kind: 'progress', value });
   }
   get text(): string {
-    return this.parts.filter((p) => p.kind === 'markdown').map((p) => p.value).join('');
+    return this.parts
+      .filter((p) => p.kind === 'markdown')
+      .map((p) => p.value)
+      .join('');
   }
   get progressLines(): string[] {
     return this.parts.filter((p) => p.kind === 'progress').map((p) => p.value);
   }
 }
 
-interface EchoCall { input: { text?: string; wait?: boolean }; cancelled: boolean; inChat: boolean }
+interface EchoCall {
+  input: { text?: string; wait?: boolean };
+  cancelled: boolean;
+  inChat: boolean;
+}
 
 describe('gateway agent: @gateway runs the agent core over VS Code tools', function () {
   this.timeout(90_000);
@@ -62,7 +83,11 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
     try {
       echo = vscode.lm.registerTool<EchoCall['input']>(ECHO, {
         async invoke(options, token) {
-          const call: EchoCall = { input: options.input, cancelled: false, inChat: options.toolInvocationToken !== undefined };
+          const call: EchoCall = {
+            input: options.input,
+            cancelled: false,
+            inChat: options.toolInvocationToken !== undefined,
+          };
           echoCalls.push(call);
           if (options.input.wait) {
             await new Promise<void>((resolve) => token.onCancellationRequested(() => resolve()));
@@ -73,11 +98,21 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
         },
       });
     } catch (error) {
-      console.log(`[gateway agent] the test tool cannot be registered here (${error instanceof Error ? error.message : String(error)}): using ${ToolNames.listModels}`);
+      console.log(
+        `[gateway agent] the test tool cannot be registered here (${error instanceof Error ? error.message : String(error)}): using ${ToolNames.listModels}`,
+      );
     }
-    await waitFor('our tools in vscode.lm.tools', () => (vscode.lm.tools.some((t) => t.name === ToolNames.listModels) ? true : undefined));
+    await waitFor('our tools in vscode.lm.tools', () =>
+      vscode.lm.tools.some((t) => t.name === ToolNames.listModels) ? true : undefined,
+    );
     // On the payload route (1.100.3) registerTool accepts the undeclared tool but VS Code never lists it.
-    const listed = echo && await waitFor('the test tool in vscode.lm.tools', () => (vscode.lm.tools.some((t) => t.name === ECHO) ? true : undefined), 5_000).catch(() => false);
+    const listed =
+      echo &&
+      (await waitFor(
+        'the test tool in vscode.lm.tools',
+        () => (vscode.lm.tools.some((t) => t.name === ECHO) ? true : undefined),
+        5_000,
+      ).catch(() => false));
     if (!listed) {
       console.log(`[gateway agent] ${ECHO} is not listed in vscode.lm.tools here: its tests are skipped`);
       echo?.dispose();
@@ -98,44 +133,75 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
   }
 
   const request = (prompt: string, referenced: string[]): AgentChatRequest => ({
-    prompt, toolReferences: referenced.map((name) => ({ name })), toolInvocationToken: undefined,
+    prompt,
+    toolReferences: referenced.map((name) => ({ name })),
+    toolInvocationToken: undefined,
   });
 
   async function messagesSince(before: Set<string>): Promise<AdminRequestEntry[]> {
     return (await admin!.requests()).filter((r) => !before.has(r.id) && r.path.startsWith('/v1/messages'));
   }
 
-  async function turn(prompt: string, referenced: string[], stream: Recorder, token = new vscode.CancellationTokenSource().token, maxSteps = 25): Promise<GatewayAgentResult> {
+  async function turn(
+    prompt: string,
+    referenced: string[],
+    stream: Recorder,
+    token = new vscode.CancellationTokenSource().token,
+    maxSteps = 25,
+  ): Promise<GatewayAgentResult> {
     const req = request(prompt, referenced);
     const tools = offeredTools(req);
-    return runGatewayAgent({
-      client: createGatewayClient({ baseUrl: process.env.MG_EMULATOR_URL!, apiKey: DEMO, maxRetries: 0 }),
-      model: MODEL,
-      maxTokens: 1024,
-      messages: [{ role: 'user', content: prompt }],
-      policy: { workspaceFolders: await workspaceFolderRealPaths() },
-      maxSteps,
-      describeError: (error) => `described: ${error instanceof Error ? error.message : String(error)}`,
-    }, req, tools, stream, token);
+    return runGatewayAgent(
+      {
+        client: createGatewayClient({ baseUrl: process.env.MG_EMULATOR_URL!, apiKey: DEMO, maxRetries: 0 }),
+        model: MODEL,
+        maxTokens: 1024,
+        messages: [{ role: 'user', content: prompt }],
+        policy: { workspaceFolders: await workspaceFolderRealPaths() },
+        maxSteps,
+        describeError: (error) => `described: ${error instanceof Error ? error.message : String(error)}`,
+      },
+      req,
+      tools,
+      stream,
+      token,
+    );
   }
 
   it('offers exactly the tools attached with #, and none to a plain question', () => {
     assert.deepStrictEqual(offeredTools(request('hello', [])), []);
-    assert.deepStrictEqual(offeredTools(request('x', [ToolNames.listModels, 'no_such_tool'])).map((t) => t.name), [ToolNames.listModels]);
+    assert.deepStrictEqual(
+      offeredTools(request('x', [ToolNames.listModels, 'no_such_tool'])).map((t) => t.name),
+      [ToolNames.listModels],
+    );
   });
 
-  it('the scripted model calls another extension\'s tool through vscode.lm.invokeTool: the tool gets the input, the model the result', async function () {
+  it("the scripted model calls another extension's tool through vscode.lm.invokeTool: the tool gets the input, the model the result", async function () {
     needsEcho(this);
     const before = new Set((await admin!.requests()).map((r) => r.id));
     const stream = new Recorder();
     const marker = `hello-${Date.now()}`;
-    const result = await turn(`Echo this.\n@tool ${ECHO} {"text":"${marker}"}\n@after-result-say Echo finished.`, [ECHO], stream);
+    const result = await turn(
+      `Echo this.\n@tool ${ECHO} {"text":"${marker}"}\n@after-result-say Echo finished.`,
+      [ECHO],
+      stream,
+    );
     assert.strictEqual(result.metadata.reason, 'end_turn', stream.text);
-    assert.deepStrictEqual(echoCalls.map((c) => c.input.text).filter((t) => t === marker), [marker], 'the tool ran once with the model\'s input');
+    assert.deepStrictEqual(
+      echoCalls.map((c) => c.input.text).filter((t) => t === marker),
+      [marker],
+      "the tool ran once with the model's input",
+    );
     // The scripted model quotes the first line of each tool result it was sent.
     assert.match(stream.text, new RegExp(`Echo finished\\.[\\s\\S]*Result 1: echo: ${marker}`));
-    assert.ok(stream.progressLines.some((l) => l.startsWith(`Running modelGatewayTest\\_echo`) && l.includes(marker)), stream.progressLines.join('\n'));
-    assert.ok(stream.parts.every((p) => p.trusted !== true), 'no trusted markdown');
+    assert.ok(
+      stream.progressLines.some((l) => l.startsWith(`Running modelGatewayTest\\_echo`) && l.includes(marker)),
+      stream.progressLines.join('\n'),
+    );
+    assert.ok(
+      stream.parts.every((p) => p.trusted !== true),
+      'no trusted markdown',
+    );
     assert.match(stream.text, /2 steps · tokens: input [\d,]+, output [\d,]+, cache read \d+, cache write \d+/);
     const sent = await messagesSince(before);
     assert.strictEqual(sent.length, 2, 'a tool step and the answer');
@@ -172,7 +238,9 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
     cancel.cancel();
     const result = await running;
     assert.strictEqual(result.metadata.reason, 'stopped');
-    const entry = await waitFor('the aborted request in the log', async () => (await messagesSince(before)).find((r) => r.aborted === true));
+    const entry = await waitFor('the aborted request in the log', async () =>
+      (await messagesSince(before)).find((r) => r.aborted === true),
+    );
     assert.strictEqual(entry.model, MODEL);
     await sleep(300);
     assert.strictEqual((await messagesSince(before)).length, 1, 'no request after Stop');
@@ -195,10 +263,18 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
     assert.match(stream.text, /_Stopped\._/);
   });
 
-  it('typed into VS Code\'s Chat view, @gateway with #tool runs the agent: the tool runs inside the chat request, the model continues', async function () {
+  it("typed into VS Code's Chat view, @gateway with #tool runs the agent: the tool runs inside the chat request, the model continues", async function () {
     needsEcho(this);
-    if (typeof (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider !== 'function') this.skip();
-    await waitFor('gateway models', async () => ((await vscode.lm.selectChatModels({ vendor: 'model-gateway' })).length > 0 ? true : undefined), 30_000);
+    if (
+      typeof (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider !==
+      'function'
+    )
+      this.skip();
+    await waitFor(
+      'gateway models',
+      async () => ((await vscode.lm.selectChatModels({ vendor: 'model-gateway' })).length > 0 ? true : undefined),
+      30_000,
+    );
     // A tool whose prepareInvocation asks nothing runs without a confirmation in the chat (checked on 1.139.1).
     try {
       const before = new Set((await admin!.requests()).map((r) => r.id));
@@ -208,12 +284,20 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
         query: `@gateway #modelGatewayTestEcho echo it\n@tool ${ECHO} {"text":"${marker}"}`,
         modelSelector: { vendor: 'model-gateway', id: MODEL },
       });
-      const call = await waitFor('the tool called from the Chat view', () => echoCalls.find((c) => c.input.text === marker), 60_000);
-      assert.strictEqual(call.inChat, true, 'invoked with the chat request\'s toolInvocationToken');
-      const sent = await waitFor('the step after the tool', async () => {
-        const m = await messagesSince(before);
-        return m.length >= 2 && m.every((r) => r.status === 200) ? m : undefined;
-      }, 30_000);
+      const call = await waitFor(
+        'the tool called from the Chat view',
+        () => echoCalls.find((c) => c.input.text === marker),
+        60_000,
+      );
+      assert.strictEqual(call.inChat, true, "invoked with the chat request's toolInvocationToken");
+      const sent = await waitFor(
+        'the step after the tool',
+        async () => {
+          const m = await messagesSince(before);
+          return m.length >= 2 && m.every((r) => r.status === 200) ? m : undefined;
+        },
+        30_000,
+      );
       assert.ok(sent.every((r) => r.model === MODEL && r.stream === true));
     } finally {
       await vscode.commands.executeCommand('workbench.action.chat.newChat');
@@ -223,14 +307,20 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
   it('the step budget ends a looping turn, and the response says so', async () => {
     const before = new Set((await admin!.requests()).map((r) => r.id));
     const stream = new Recorder();
-    const result = await turn(`Loop.\n@tool ${ToolNames.listModels}\n@steps 5`, [ToolNames.listModels], stream, undefined, 2);
+    const result = await turn(
+      `Loop.\n@tool ${ToolNames.listModels}\n@steps 5`,
+      [ToolNames.listModels],
+      stream,
+      undefined,
+      2,
+    );
     assert.strictEqual(result.metadata.reason, 'step_budget');
     assert.strictEqual((await messagesSince(before)).length, 2);
     assert.match(stream.text, /Stopped after 2 steps: the step budget/);
     assert.match(stream.text, /2 steps · tokens: input/);
   });
 
-  it('a gateway error ends the turn with the error\'s words in the chat\'s error details', async () => {
+  it("a gateway error ends the turn with the error's words in the chat's error details", async () => {
     await admin!.setFaults(DEMO, { status: 503, count: 1 });
     const stream = new Recorder();
     const result = await turn(`Fail.\n@tool ${ToolNames.listModels}`, [ToolNames.listModels], stream);

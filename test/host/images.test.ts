@@ -10,11 +10,13 @@ import type { RunResult } from '../../src/images/results';
 import type { TaskRecord } from '../../src/images/taskRecord';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 /** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
-const hook = <T>(name: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
+const hook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
+  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 const DEMO = 'mg-demo-key-0001';
-const run = <T>(command: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(command, ...args);
+const run = <T>(command: string, ...args: unknown[]): Thenable<T> =>
+  vscode.commands.executeCommand<T>(command, ...args);
 const generate = (args: Record<string, unknown>) => hook<RunResult>('generateImage', { notification: false, ...args });
 const tasks = () => hook<TaskRecord[]>('imageTasks', { action: 'list' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -34,7 +36,8 @@ describe('images in the extension host', function () {
   const admin = EmulatorAdmin.fromEnv();
   const settings = () => vscode.workspace.getConfiguration('modelGateway');
   const root = () => vscode.workspace.workspaceFolders![0].uri;
-  const readFile = async (path: string) => vscode.workspace.fs.readFile(vscode.Uri.joinPath(root(), ...path.split('/')));
+  const readFile = async (path: string) =>
+    vscode.workspace.fs.readFile(vscode.Uri.joinPath(root(), ...path.split('/')));
   const billable = async (route: string) => (await admin.counters()).billable[route] ?? 0;
 
   before(async () => {
@@ -60,7 +63,8 @@ describe('images in the extension host', function () {
 
   it('registers the image commands', async () => {
     const registered = new Set(await vscode.commands.getCommands(true));
-    for (const id of [Commands.generateImage, Commands.editImage, Commands.openImagePanel, Commands.showImageTasks]) assert.ok(registered.has(id), id);
+    for (const id of [Commands.generateImage, Commands.editImage, Commands.openImagePanel, Commands.showImageTasks])
+      assert.ok(registered.has(id), id);
   });
 
   it('generates through the command: a PNG in images/ at the requested size, a sidecar, one billable submission', async () => {
@@ -78,7 +82,7 @@ describe('images in the extension host', function () {
     assert.strictEqual(sidecar?.model, 'gpt-image-demo');
     assert.strictEqual(sidecar?.taskId, done.taskId);
     assert.ok(!sidecarText.includes(DEMO), 'no key in the sidecar');
-    assert.strictEqual(await billable('images.generations.async') - before, 1);
+    assert.strictEqual((await billable('images.generations.async')) - before, 1);
     const record = (await tasks()).find((t) => t.localId === done.localId);
     assert.strictEqual(record?.state, 'saved');
     assert.ok(!JSON.stringify(await tasks()).includes(DEMO), 'no key in globalState records');
@@ -89,7 +93,10 @@ describe('images in the extension host', function () {
     const done = await generate({ prompt: 'Slow fox' });
     assert.strictEqual(done.status, 'saved', done.message);
     const percents = (done.progress ?? []).map((p) => p.percent).filter((p): p is number => p !== undefined);
-    assert.ok(percents.some((p) => p > 0 && p < 100), `intermediate progress, got ${JSON.stringify(done.progress)}`);
+    assert.ok(
+      percents.some((p) => p > 0 && p < 100),
+      `intermediate progress, got ${JSON.stringify(done.progress)}`,
+    );
     assert.ok(percents.length >= 2);
   });
 
@@ -97,9 +104,12 @@ describe('images in the extension host', function () {
     const source = await generate({ prompt: 'Edit source', size: '256x256' });
     assert.strictEqual(source.status, 'saved', source.message);
     const before = await billable('images.edits.async');
-    const done = await hook<RunResult>('editImage', vscode.Uri.parse(source.files[0]), { prompt: 'make it blue', notification: false });
+    const done = await hook<RunResult>('editImage', vscode.Uri.parse(source.files[0]), {
+      prompt: 'make it blue',
+      notification: false,
+    });
     assert.strictEqual(done.status, 'saved', done.message);
-    assert.strictEqual(await billable('images.edits.async') - before, 1);
+    assert.strictEqual((await billable('images.edits.async')) - before, 1);
     const sidecar = parseSidecar(new TextDecoder().decode(await readFile(done.paths[0].replace(/\.png$/, '.json'))));
     assert.strictEqual(sidecar?.kind, 'edit');
     assert.strictEqual(sidecar?.source, source.paths[0]);
@@ -111,7 +121,13 @@ describe('images in the extension host', function () {
     assert.strictEqual(inputs.status, 'saved', inputs.message);
     assert.strictEqual(new Set(inputs.paths).size, 2);
     const [source, mask] = inputs.paths;
-    const done = await hook<RunResult>('editImage', { source, mask, references: [source], prompt: 'add a moon', notification: false });
+    const done = await hook<RunResult>('editImage', {
+      source,
+      mask,
+      references: [source],
+      prompt: 'add a moon',
+      notification: false,
+    });
     assert.strictEqual(done.status, 'saved', done.message);
     const sidecar = parseSidecar(new TextDecoder().decode(await readFile(done.paths[0].replace(/\.png$/, '.json'))));
     assert.deepStrictEqual([sidecar?.source, sidecar?.mask, sidecar?.references], [source, mask, [source]]);
@@ -122,7 +138,9 @@ describe('images in the extension host', function () {
   it('cancel stops polling, keeps the task listed as cancelled, and saves nothing', async () => {
     await admin.setFaults(DEMO, { taskDurationMs: 60_000 });
     const pending = generate({ prompt: 'Cancelled owl' });
-    const record = await waitFor('a pending task', async () => (await tasks()).find((t) => t.request.prompt === 'Cancelled owl' && t.state === 'pending'));
+    const record = await waitFor('a pending task', async () =>
+      (await tasks()).find((t) => t.request.prompt === 'Cancelled owl' && t.state === 'pending'),
+    );
     await hook('imageTasks', { action: 'cancel', localId: record.localId });
     const done = await pending;
     assert.strictEqual(done.status, 'cancelled');
@@ -136,8 +154,10 @@ describe('images in the extension host', function () {
     const done = await generate({ prompt: 'x', model: 'claude-demo-sonnet' });
     assert.strictEqual(done.status, 'unavailable');
     assert.match(done.message ?? '', /not an image model/);
-    assert.strictEqual((await admin.requests()).filter((r) => r.route.startsWith('images')).length,
-      (await admin.requests()).slice(0, before).filter((r) => r.route.startsWith('images')).length);
+    assert.strictEqual(
+      (await admin.requests()).filter((r) => r.route.startsWith('images')).length,
+      (await admin.requests()).slice(0, before).filter((r) => r.route.startsWith('images')).length,
+    );
   });
 
   it('a chat-only key lists no image models: explained as missing image route permission, nothing sent', async () => {
@@ -187,18 +207,28 @@ describe('images in the extension host', function () {
     await admin.setFaults(DEMO, { taskDurationMs: 3000 });
     const before = await billable('images.generations.async');
     const first = generate({ prompt: 'Reload heron' });
-    const record = await waitFor('a pending task', async () => (await tasks()).find((t) => t.request.prompt === 'Reload heron' && t.state === 'pending' && t.taskId ? t : undefined));
+    const record = await waitFor('a pending task', async () =>
+      (await tasks()).find((t) =>
+        t.request.prompt === 'Reload heron' && t.state === 'pending' && t.taskId ? t : undefined,
+      ),
+    );
     await hook('imageTasks', { action: 'simulateReload' });
     const detached = await first;
     assert.strictEqual(detached.status, 'pending', 'the first follower let go as a reload would');
-    const saved = await waitFor('the resumed task to be saved', async () => (await tasks()).find((t) => t.localId === record.localId && t.state === 'saved'));
+    const saved = await waitFor('the resumed task to be saved', async () =>
+      (await tasks()).find((t) => t.localId === record.localId && t.state === 'saved'),
+    );
     assert.strictEqual(saved.files?.length, 1);
-    assert.strictEqual(await billable('images.generations.async') - before, 1);
+    assert.strictEqual((await billable('images.generations.async')) - before, 1);
     // Resuming again finds nothing to do: still exactly one file for this task.
     await hook('imageTasks', { action: 'resumeAll' });
     await sleep(500);
     const entries = await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(root(), 'images'));
-    const sidecars = await Promise.all(entries.filter(([n]) => n.endsWith('.json')).map(async ([n]) => parseSidecar(new TextDecoder().decode(await readFile(`images/${n}`)))));
+    const sidecars = await Promise.all(
+      entries
+        .filter(([n]) => n.endsWith('.json'))
+        .map(async ([n]) => parseSidecar(new TextDecoder().decode(await readFile(`images/${n}`)))),
+    );
     assert.strictEqual(sidecars.filter((s) => s?.taskId === record.taskId).length, 1);
   });
 
@@ -207,14 +237,17 @@ describe('images in the extension host', function () {
     const before = await billable('images.generations');
     const done = await generate({ prompt: 'Sync sparrow', size: '256x256' });
     assert.strictEqual(done.status, 'saved', done.message);
-    assert.strictEqual(await billable('images.generations') - before, 1);
+    assert.strictEqual((await billable('images.generations')) - before, 1);
     assert.deepStrictEqual(imageDimensions(await readFile(done.paths[0])), { width: 256, height: 256 });
   });
 
   it('opens the image panel', async () => {
     await run(Commands.openImagePanel);
-    const tab = await waitFor('the Images tab', async () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-      .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('modelGateway.imagePanel')));
+    const tab = await waitFor('the Images tab', async () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('modelGateway.imagePanel')),
+    );
     assert.strictEqual(tab.label, 'Images');
   });
   // Last: after a 429 the image queue holds later submissions until Retry-After has passed. 61 s is just over

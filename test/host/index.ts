@@ -54,13 +54,21 @@ function vscodeVersion(): string {
 
 function createMocha(): Mocha {
   // One retry: a real workbench on 2 loaded cores sometimes misses a UI-level deadline; a test that fails twice fails.
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: Number(process.env.MG_HOST_TIMEOUT_MS || 60_000), retries: 1 });
+  const mocha = new Mocha({
+    ui: 'bdd',
+    color: false,
+    timeout: Number(process.env.MG_HOST_TIMEOUT_MS || 60_000),
+    retries: 1,
+  });
   if (process.env.MG_HOST_GREP) mocha.grep(process.env.MG_HOST_GREP);
   const dir = testDir();
   // The images suite goes last: its final test leaves the client's image queue paused for a 61 s Retry-After (it
   // must exceed the client's 60 s limit to test the failure), which any later image request would sit out.
   const last = (f: string) => (f === 'images.test.js' ? 1 : 0);
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort((a, b) => last(a) - last(b) || a.localeCompare(b));
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort((a, b) => last(a) - last(b) || a.localeCompare(b));
   for (const f of files) mocha.addFile(path.join(dir, f));
   progress(`[host] ${files.length} test files in ${dir}`);
   return mocha;
@@ -84,13 +92,23 @@ export async function runSuite(): Promise<HostResults> {
         progress(`    ✓ ${t.titlePath().slice(1).join(' › ')}${time(t.duration)}`);
       });
       runner.on('fail', (t, err: Error) => {
-        results.failures.push({ title: t.fullTitle(), suite: t.titlePath()[0], message: String(err?.message ?? err), stack: err?.stack, durationMs: t.duration });
-        progress(`    ✗ ${t.titlePath().slice(1).join(' › ')}${time(t.duration)}: ${String(err?.message ?? err).split('\n')[0]}`);
+        results.failures.push({
+          title: t.fullTitle(),
+          suite: t.titlePath()[0],
+          message: String(err?.message ?? err),
+          stack: err?.stack,
+          durationMs: t.duration,
+        });
+        progress(
+          `    ✗ ${t.titlePath().slice(1).join(' › ')}${time(t.duration)}: ${String(err?.message ?? err).split('\n')[0]}`,
+        );
       });
-      runner.on('pending', () => { results.pending++; });
+      runner.on('pending', () => {
+        results.pending++;
+      });
     });
   } catch (err) {
-    results.error = err instanceof Error ? err.stack ?? err.message : String(err);
+    results.error = err instanceof Error ? (err.stack ?? err.message) : String(err);
     results.failures.push({ title: 'host suite failed to load', message: results.error });
   }
   writeResults(results);

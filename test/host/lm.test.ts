@@ -8,14 +8,16 @@ import * as vscode from 'vscode';
 import { Commands, TEST_HOOKS_COMMAND } from '../../src/shared/commands';
 import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
 /** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
-const hook = <T>(name: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
+const hook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
+  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 const VENDOR = 'model-gateway';
 const DEMO_KEY = process.env.MODEL_GATEWAY_API_KEY || 'mg-demo-key-0001';
 
 const hasProviderApi = (): boolean =>
-  typeof (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider === 'function';
+  typeof (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider ===
+  'function';
 
 function logFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -80,7 +82,9 @@ describe('lm: gateway models in VS Code chat', function () {
 
   it('offers no models and throws nothing where the provider API is missing (VS Code < 1.104)', async function () {
     if (hasProviderApi()) this.skip(); // covered by the tests below on this version
-    console.log(`[lm] VS Code ${vscode.version}: native chat models unavailable (no vscode.lm.registerLanguageModelChatProvider), as expected`);
+    console.log(
+      `[lm] VS Code ${vscode.version}: native chat models unavailable (no vscode.lm.registerLanguageModelChatProvider), as expected`,
+    );
     assert.deepStrictEqual(await vscode.lm.selectChatModels({ vendor: VENDOR }), []);
   });
 
@@ -91,14 +95,19 @@ describe('lm: gateway models in VS Code chat', function () {
     const logs = workspace ? path.join(path.dirname(workspace), 'user', 'logs') : '';
     if (!logs || !fs.existsSync(logs)) this.skip();
     const expected = `Native chat models unavailable: VS Code ${vscode.version}`;
-    await waitFor('the unavailability line in the Model Gateway log', async () =>
-      logFiles(logs).some((file) => fs.readFileSync(file, 'utf8').includes(expected)) ? true : undefined, 10_000);
+    await waitFor(
+      'the unavailability line in the Model Gateway log',
+      async () => (logFiles(logs).some((file) => fs.readFileSync(file, 'utf8').includes(expected)) ? true : undefined),
+      10_000,
+    );
   });
 
   describe('with the provider API (VS Code 1.104+)', () => {
     before(function () {
       if (!hasProviderApi()) {
-        console.log(`[lm] skipped: VS Code ${vscode.version} has no vscode.lm.registerLanguageModelChatProvider (needs 1.104+)`);
+        console.log(
+          `[lm] skipped: VS Code ${vscode.version} has no vscode.lm.registerLanguageModelChatProvider (needs 1.104+)`,
+        );
         this.skip();
       }
       if (!admin) {
@@ -121,7 +130,11 @@ describe('lm: gateway models in VS Code chat', function () {
       const [model] = await gatewayModels();
       const before = new Set((await admin!.requests()).map((r) => r.id));
       const prompt = `Quote me: native-chat-${Date.now()}`;
-      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, new vscode.CancellationTokenSource().token);
+      const response = await model.sendRequest(
+        [vscode.LanguageModelChatMessage.User(prompt)],
+        {},
+        new vscode.CancellationTokenSource().token,
+      );
       const text = await collectText(response);
       assert.ok(text.includes(prompt), `answer does not quote the prompt: ${text.slice(0, 300)}`);
       const entries = await newMessagesEntries(admin!, before);
@@ -133,8 +146,18 @@ describe('lm: gateway models in VS Code chat', function () {
 
     it('passes tools through and returns the model tool_use as a LanguageModelToolCallPart', async () => {
       const [model] = await gatewayModels();
-      const tools: vscode.LanguageModelChatTool[] = [{ name: 'get_weather', description: 'Weather by city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
-      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('Weather in Oslo? [[tool]]')], { tools }, new vscode.CancellationTokenSource().token);
+      const tools: vscode.LanguageModelChatTool[] = [
+        {
+          name: 'get_weather',
+          description: 'Weather by city',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+      ];
+      const response = await model.sendRequest(
+        [vscode.LanguageModelChatMessage.User('Weather in Oslo? [[tool]]')],
+        { tools },
+        new vscode.CancellationTokenSource().token,
+      );
       const calls: vscode.LanguageModelToolCallPart[] = [];
       for await (const part of response.stream) if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
       assert.strictEqual(calls.length, 1);
@@ -152,7 +175,11 @@ describe('lm: gateway models in VS Code chat', function () {
       await admin!.setFaults(DEMO_KEY, { tokensPerSecond: 20 });
       const before = new Set((await admin!.requests()).map((r) => r.id));
       const cts = new vscode.CancellationTokenSource();
-      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('A long answer please [[tokens=4000]]')], {}, cts.token);
+      const response = await model.sendRequest(
+        [vscode.LanguageModelChatMessage.User('A long answer please [[tokens=4000]]')],
+        {},
+        cts.token,
+      );
       let received = '';
       try {
         for await (const chunk of response.text) {
@@ -163,24 +190,40 @@ describe('lm: gateway models in VS Code chat', function () {
         // Cancelling may end the stream with an error; what counts is what the emulator saw.
       }
       assert.ok(received.length > 0, 'nothing arrived before the cancel');
-      const entry = await waitFor('the aborted request in the emulator log', async () => {
-        const entries = await newMessagesEntries(admin!, before);
-        return entries.find((e) => e.aborted === true);
-      }, 10_000);
+      const entry = await waitFor(
+        'the aborted request in the emulator log',
+        async () => {
+          const entries = await newMessagesEntries(admin!, before);
+          return entries.find((e) => e.aborted === true);
+        },
+        10_000,
+      );
       assert.strictEqual(entry.stream, true);
     });
 
     it('follows the active key: switching to a key of another group changes the models', async () => {
       await gatewayModels();
-      const ids = async () => (await vscode.lm.selectChatModels({ vendor: VENDOR })).map((m) => m.id).sort().join(',');
+      const ids = async () =>
+        (await vscode.lm.selectChatModels({ vendor: VENDOR }))
+          .map((m) => m.id)
+          .sort()
+          .join(',');
       try {
         await hook('setApiKey', { name: 'lm-alt-test', secret: 'mg-alt-key-0005' });
-        await waitFor('the alt group models', async () => ((await ids()) === 'claude-alt-opus' ? true : undefined), 15_000);
+        await waitFor(
+          'the alt group models',
+          async () => ((await ids()) === 'claude-alt-opus' ? true : undefined),
+          15_000,
+        );
       } finally {
         await hook('switchKey', 'environment').then(undefined, () => undefined);
         await hook('removeApiKey', 'lm-alt-test').then(undefined, () => undefined);
       }
-      await waitFor('the demo models again', async () => ((await ids()) === 'claude-demo-haiku,claude-demo-sonnet' ? true : undefined), 15_000);
+      await waitFor(
+        'the demo models again',
+        async () => ((await ids()) === 'claude-demo-haiku,claude-demo-sonnet' ? true : undefined),
+        15_000,
+      );
     });
 
     it('withdraws the models when modelGateway.nativeChat.enabled is off, and offers them again when on', async () => {
@@ -188,8 +231,11 @@ describe('lm: gateway models in VS Code chat', function () {
       const config = () => vscode.workspace.getConfiguration('modelGateway');
       try {
         await config().update('nativeChat.enabled', false, vscode.ConfigurationTarget.Global);
-        await waitFor('the models to be withdrawn', async () =>
-          (await vscode.lm.selectChatModels({ vendor: VENDOR })).length === 0 ? true : undefined, 10_000);
+        await waitFor(
+          'the models to be withdrawn',
+          async () => ((await vscode.lm.selectChatModels({ vendor: VENDOR })).length === 0 ? true : undefined),
+          10_000,
+        );
       } finally {
         await config().update('nativeChat.enabled', undefined, vscode.ConfigurationTarget.Global);
       }
@@ -204,13 +250,19 @@ describe('lm: gateway models in VS Code chat', function () {
       await admin!.setFaults(DEMO_KEY, { status: 429, count: 5, retryAfter: 1 });
       let error: unknown;
       try {
-        const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('hello')], {}, new vscode.CancellationTokenSource().token);
+        const response = await model.sendRequest(
+          [vscode.LanguageModelChatMessage.User('hello')],
+          {},
+          new vscode.CancellationTokenSource().token,
+        );
         await collectText(response);
       } catch (e) {
         error = e;
       }
       assert.ok(error instanceof Error, 'the request did not fail');
-      console.log(`[lm] error seen by the caller: ${(error as Error).name} code=${(error as { code?: string }).code} ${(error as Error).message}`);
+      console.log(
+        `[lm] error seen by the caller: ${(error as Error).name} code=${(error as { code?: string }).code} ${(error as Error).message}`,
+      );
       assert.ok(error instanceof vscode.LanguageModelError, `not a LanguageModelError: ${(error as Error).name}`);
       assert.strictEqual(error.code, vscode.LanguageModelError.Blocked.name);
       assert.match(error.message, /429/);

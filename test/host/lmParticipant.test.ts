@@ -25,7 +25,10 @@ async function poll<T>(what: string, check: () => Promise<T | undefined>, timeou
 /** Types a request into a new chat in the Chat view, with a gateway model selected. */
 async function askInChatView(query: string): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.chat.newChat');
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query, modelSelector: { vendor: 'model-gateway', id: 'claude-demo-haiku' } });
+  await vscode.commands.executeCommand('workbench.action.chat.open', {
+    query,
+    modelSelector: { vendor: 'model-gateway', id: 'claude-demo-haiku' },
+  });
 }
 
 describe('lm: @gateway participant in the Chat view', function () {
@@ -34,14 +37,21 @@ describe('lm: @gateway participant in the Chat view', function () {
 
   before(async function () {
     await vscode.extensions.getExtension(EXTENSION_ID)?.activate();
-    if (typeof (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider !== 'function') {
-      console.log(`[lm] skipped: VS Code ${vscode.version} cannot select a gateway model in its chat view (needs 1.104+)`);
+    if (
+      typeof (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider !==
+      'function'
+    ) {
+      console.log(
+        `[lm] skipped: VS Code ${vscode.version} cannot select a gateway model in its chat view (needs 1.104+)`,
+      );
       this.skip();
     }
     if (!process.env.MG_EMULATOR_URL) this.skip();
     admin = EmulatorAdmin.fromEnv();
     // The chat view can only send once a model is resolved.
-    await poll('gateway models', async () => ((await vscode.lm.selectChatModels({ vendor: 'model-gateway' })).length > 0 ? true : undefined));
+    await poll('gateway models', async () =>
+      (await vscode.lm.selectChatModels({ vendor: 'model-gateway' })).length > 0 ? true : undefined,
+    );
   });
 
   afterEach(async () => {
@@ -52,7 +62,8 @@ describe('lm: @gateway participant in the Chat view', function () {
     const before = new Set((await admin.requests()).map((r) => r.id));
     await askInChatView(`@gateway Quote: participant-${Date.now()}`);
     const entry = await poll('/v1/messages from @gateway', async () =>
-      (await admin.requests()).find((r) => !before.has(r.id) && r.path.startsWith('/v1/messages') && r.status === 200));
+      (await admin.requests()).find((r) => !before.has(r.id) && r.path.startsWith('/v1/messages') && r.status === 200),
+    );
     assert.strictEqual(entry.stream, true);
     assert.strictEqual(entry.model, 'claude-demo-haiku');
   });
@@ -64,11 +75,18 @@ describe('lm: @gateway participant in the Chat view', function () {
     const pngsBefore = new Set((await vscode.workspace.findFiles('**/*.png')).map((u) => u.toString()));
     const before = new Set((await admin.requests()).map((r) => r.id));
     await askInChatView(`@gateway /image a red square ${Date.now()}`);
-    const submit = await poll('the async image submission', async () =>
-      (await admin.requests()).find((r) => !before.has(r.id) && r.path.startsWith('/v1/images/generations/async')), 100_000);
+    const submit = await poll(
+      'the async image submission',
+      async () =>
+        (await admin.requests()).find((r) => !before.has(r.id) && r.path.startsWith('/v1/images/generations/async')),
+      100_000,
+    );
     assert.strictEqual(submit.status, 202);
-    const saved = await poll('a new PNG in the workspace', async () =>
-      (await vscode.workspace.findFiles('**/*.png')).find((u) => !pngsBefore.has(u.toString())), 45_000);
+    const saved = await poll(
+      'a new PNG in the workspace',
+      async () => (await vscode.workspace.findFiles('**/*.png')).find((u) => !pngsBefore.has(u.toString())),
+      45_000,
+    );
     const bytes = await vscode.workspace.fs.readFile(saved);
     assert.deepStrictEqual([...bytes.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
   });

@@ -8,18 +8,27 @@ import * as vscode from 'vscode';
 import { Commands, TEST_HOOKS_COMMAND } from '../../src/shared/commands';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 /** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
-const hook = <T>(name: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
+const hook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
+  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 const DEMO = 'mg-demo-key-0001';
 const ALT = 'mg-alt-key-0005';
 const ALL_KEYS = [DEMO, 'mg-chat-only-0002', 'mg-low-balance-0003', 'mg-revoked-0004', ALT];
 
-interface Snapshot { keyFingerprint: string; baseUrl: string; models: { id: string; kind: 'chat' | 'image' }[] }
-interface Report { ok: boolean; steps: { title: string; status: string; lines: string[] }[] }
+interface Snapshot {
+  keyFingerprint: string;
+  baseUrl: string;
+  models: { id: string; kind: 'chat' | 'image' }[];
+}
+interface Report {
+  ok: boolean;
+  steps: { title: string; status: string; lines: string[] }[];
+}
 
 const fingerprint = (secret: string): string => createHash('sha256').update(secret).digest('hex').slice(0, 8);
-const refresh = (ifStale = false): Thenable<Snapshot | undefined> => hook<Snapshot | undefined>('refreshModels', { quiet: true, ifStale });
+const refresh = (ifStale = false): Thenable<Snapshot | undefined> =>
+  hook<Snapshot | undefined>('refreshModels', { quiet: true, ifStale });
 const check = (billable: boolean): Thenable<Report> => hook<Report>('checkConnection', { billable, show: false });
 const ids = (snapshot: Snapshot | undefined): string[] => (snapshot?.models ?? []).map((m) => m.id).sort();
 const step = (report: Report, title: string) => report.steps.find((s) => s.title.startsWith(title));
@@ -44,8 +53,17 @@ describe('platform: keys, models and diagnostics in the extension host', functio
 
   it('registers the platform commands', async () => {
     const registered = new Set(await vscode.commands.getCommands(true));
-    for (const id of [Commands.setApiKey, Commands.removeApiKey, Commands.switchKey, Commands.refreshModels, Commands.checkConnection,
-      Commands.copySupportInfo, Commands.showLog, Commands.quickActions, Commands.openSettings]) {
+    for (const id of [
+      Commands.setApiKey,
+      Commands.removeApiKey,
+      Commands.switchKey,
+      Commands.refreshModels,
+      Commands.checkConnection,
+      Commands.copySupportInfo,
+      Commands.showLog,
+      Commands.quickActions,
+      Commands.openSettings,
+    ]) {
       assert.ok(registered.has(id), id);
     }
   });
@@ -54,9 +72,19 @@ describe('platform: keys, models and diagnostics in the extension host', functio
     const snapshot = await refresh();
     assert.ok(snapshot, 'a model list');
     assert.strictEqual(snapshot.keyFingerprint, fingerprint(DEMO));
-    assert.deepStrictEqual(ids(snapshot), ['claude-demo-haiku', 'claude-demo-sonnet', 'flux-demo-schnell', 'gpt-image-demo']);
+    assert.deepStrictEqual(ids(snapshot), [
+      'claude-demo-haiku',
+      'claude-demo-sonnet',
+      'flux-demo-schnell',
+      'gpt-image-demo',
+    ]);
     const kinds = Object.fromEntries(snapshot.models.map((m) => [m.id, m.kind]));
-    assert.deepStrictEqual(kinds, { 'claude-demo-sonnet': 'chat', 'claude-demo-haiku': 'chat', 'gpt-image-demo': 'image', 'flux-demo-schnell': 'image' });
+    assert.deepStrictEqual(kinds, {
+      'claude-demo-sonnet': 'chat',
+      'claude-demo-haiku': 'chat',
+      'gpt-image-demo': 'image',
+      'flux-demo-schnell': 'image',
+    });
   });
 
   it('does not save a key the gateway rejects (401)', async () => {
@@ -65,7 +93,7 @@ describe('platform: keys, models and diagnostics in the extension host', functio
     await assert.rejects(Promise.resolve(hook('switchKey', 'revoked-test')), /No stored key/);
   });
 
-  it('saves a second key after checking it and lists that key\'s models', async () => {
+  it("saves a second key after checking it and lists that key's models", async () => {
     const saved = await hook<{ name: string; fingerprint: string }>('setApiKey', { name: 'alt-test', secret: ALT });
     assert.deepStrictEqual(saved, { name: 'alt-test', fingerprint: fingerprint(ALT) });
     const snapshot = await refresh();
@@ -79,7 +107,12 @@ describe('platform: keys, models and diagnostics in the extension host', functio
     await hook('switchKey', 'environment');
     const snapshot = await refresh(true);
     assert.strictEqual(snapshot?.keyFingerprint, fingerprint(DEMO));
-    assert.deepStrictEqual(ids(snapshot), ['claude-demo-haiku', 'claude-demo-sonnet', 'flux-demo-schnell', 'gpt-image-demo']);
+    assert.deepStrictEqual(ids(snapshot), [
+      'claude-demo-haiku',
+      'claude-demo-sonnet',
+      'flux-demo-schnell',
+      'gpt-image-demo',
+    ]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.strictEqual(await listCalls(), before, 'no GET /v1/models for a key whose list is cached');
   });
@@ -131,7 +164,10 @@ describe('platform: keys, models and diagnostics in the extension host', functio
     const normalised = await check(false);
     assert.ok(normalised.ok, JSON.stringify(normalised.steps));
     assert.match(step(normalised, 'Base URL')?.lines.join(' ') ?? '', /normalised/);
-    assert.match(step(normalised, 'Base URL')?.lines.join(' ') ?? '', new RegExp(`Used \\(site root\\): ${baseUrl?.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
+    assert.match(
+      step(normalised, 'Base URL')?.lines.join(' ') ?? '',
+      new RegExp(`Used \\(site root\\): ${baseUrl?.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`),
+    );
     await settings().update('baseUrl', `${baseUrl}/not-the-gateway`, vscode.ConfigurationTarget.Global);
     const wrong = await check(false);
     assert.strictEqual(wrong.ok, false);
@@ -143,7 +179,10 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   it('Copy Support Info copies only timestamp, route, model, status and request id', async () => {
     const text = await hook<string>('copySupportInfo', 10);
     // A browser-hosted workbench may keep the clipboard waiting for focus; compare when it answers.
-    const clipboard = await Promise.race([Promise.resolve(vscode.env.clipboard.readText()), new Promise<undefined>((r) => setTimeout(() => r(undefined), 3000))]);
+    const clipboard = await Promise.race([
+      Promise.resolve(vscode.env.clipboard.readText()),
+      new Promise<undefined>((r) => setTimeout(() => r(undefined), 3000)),
+    ]);
     if (clipboard !== undefined && clipboard !== '') assert.strictEqual(clipboard, text);
     const lines = text.split('\n').slice(1);
     assert.ok(lines.length > 0);
@@ -161,21 +200,30 @@ describe('platform: keys, models and diagnostics in the extension host', functio
     const userDir = workspace ? path.join(path.dirname(workspace), 'user') : '';
     if (!userDir || !fs.existsSync(userDir)) this.skip();
     await new Promise((resolve) => setTimeout(resolve, 1500)); // let the log and state writers flush
-    const files = [path.join(userDir, 'User', 'settings.json'), ...walk(path.join(userDir, 'logs')), ...globalStateFiles(userDir)];
+    const files = [
+      path.join(userDir, 'User', 'settings.json'),
+      ...walk(path.join(userDir, 'logs')),
+      ...globalStateFiles(userDir),
+    ];
     const found: string[] = [];
     for (const file of files) {
       const text = fs.readFileSync(file, 'latin1');
-      for (const key of ALL_KEYS) if (text.includes(key)) found.push(`${path.relative(userDir, file)} contains ${key.slice(0, 6)}…`);
+      for (const key of ALL_KEYS)
+        if (text.includes(key)) found.push(`${path.relative(userDir, file)} contains ${key.slice(0, 6)}…`);
     }
     assert.deepStrictEqual(found, []);
-    assert.ok(files.some((file) => /Model Gateway/.test(path.basename(file))), `the log channel file is among ${files.length} scanned files`);
+    assert.ok(
+      files.some((file) => /Model Gateway/.test(path.basename(file))),
+      `the log channel file is among ${files.length} scanned files`,
+    );
   });
 });
 
 function walk(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]);
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
 }
 
 /** globalState lives in state.vscdb (SQLite); secrets do not (they are in the secret store). */

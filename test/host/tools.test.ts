@@ -18,7 +18,8 @@ import { parseSidecar } from '../../src/images/sidecar';
 import { ToolNames } from '../../src/lm/tools/toolText';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 /** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
-const hook = <T>(name: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
+const hook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
+  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 const DEMO = process.env.MODEL_GATEWAY_API_KEY || 'mg-demo-key-0001';
@@ -28,7 +29,11 @@ type Lm = { tools?: readonly vscode.LanguageModelToolInformation[]; invokeTool?:
 const lm = (): Lm => (vscode as unknown as { lm?: Lm }).lm ?? {};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 20_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -76,15 +81,21 @@ describe('tools: gateway tools in vscode.lm', function () {
       console.log(`[tools] skipped: VS Code ${vscode.version} has no vscode.lm.invokeTool, or no emulator`);
       this.skip();
     }
-    await vscode.workspace.getConfiguration('modelGateway').update('images.mode', 'async', vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('modelGateway')
+      .update('images.mode', 'async', vscode.ConfigurationTarget.Global);
     // The runner's own "costs more" question stays on: after VS Code's confirmation the tools must not ask twice.
-    await vscode.workspace.getConfiguration('modelGateway').update('images.confirmCostlyRequests', true, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('modelGateway')
+      .update('images.confirmCostlyRequests', true, vscode.ConfigurationTarget.Global);
     await hook('refreshModels', { quiet: true });
     // VS Code's own test switch (1.139): global auto-approve without its opt-in dialog. Absent on 1.100.
     const inspect = vscode.workspace.getConfiguration('chat.tools.global').inspect('autoApprove');
     if (inspect?.defaultValue !== undefined) {
       await vscode.commands.executeCommand('setContext', AUTO_APPROVE_TEST_MODE, true);
-      await vscode.workspace.getConfiguration('chat.tools.global').update('autoApprove', true, vscode.ConfigurationTarget.Global);
+      await vscode.workspace
+        .getConfiguration('chat.tools.global')
+        .update('autoApprove', true, vscode.ConfigurationTarget.Global);
       autoApprove = true;
     }
   });
@@ -95,17 +106,25 @@ describe('tools: gateway tools in vscode.lm', function () {
 
   after(async () => {
     if (autoApprove) {
-      await vscode.workspace.getConfiguration('chat.tools.global').update('autoApprove', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace
+        .getConfiguration('chat.tools.global')
+        .update('autoApprove', undefined, vscode.ConfigurationTarget.Global);
       await vscode.commands.executeCommand('setContext', AUTO_APPROVE_TEST_MODE, undefined);
     }
-    await vscode.workspace.getConfiguration('modelGateway').update('images.mode', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration('modelGateway').update('images.confirmCostlyRequests', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('modelGateway')
+      .update('images.mode', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('modelGateway')
+      .update('images.confirmCostlyRequests', undefined, vscode.ConfigurationTarget.Global);
   });
 
   /** The charged tool calls need a confirmation nobody can click outside chat unless VS Code auto-approves. */
   function needsAutoApprove(test: Mocha.Context): void {
     if (!autoApprove) {
-      console.log(`[tools] charged invocation skipped: VS Code ${vscode.version} always asks with a modal dialog outside chat`);
+      console.log(
+        `[tools] charged invocation skipped: VS Code ${vscode.version} always asks with a modal dialog outside chat`,
+      );
       test.skip();
     }
   }
@@ -116,16 +135,24 @@ describe('tools: gateway tools in vscode.lm', function () {
       return found.length === 3 ? found : undefined;
     });
     const byName = new Map(ours.map((t) => [t.name, t]));
-    const schema = (name: string) => byName.get(name)?.inputSchema as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+    const schema = (name: string) =>
+      byName.get(name)?.inputSchema as { properties?: Record<string, unknown>; required?: string[] } | undefined;
     assert.deepStrictEqual(schema(ToolNames.generateImage)?.required, ['prompt']);
-    assert.deepStrictEqual(Object.keys(schema(ToolNames.generateImage)?.properties ?? {}).sort(), ['model', 'n', 'prompt', 'quality', 'references', 'size']);
+    assert.deepStrictEqual(Object.keys(schema(ToolNames.generateImage)?.properties ?? {}).sort(), [
+      'model',
+      'n',
+      'prompt',
+      'quality',
+      'references',
+      'size',
+    ]);
     assert.deepStrictEqual(schema(ToolNames.editImage)?.required, ['source', 'prompt']);
     assert.ok(schema(ToolNames.editImage)?.properties?.mask, 'edit image takes a mask');
     assert.deepStrictEqual(schema(ToolNames.listModels)?.properties, {});
     for (const tool of ours) assert.ok(tool.description.length > 40, `${tool.name} has a model description`);
   });
 
-  it('list gateway models returns the emulator\'s chat and image ids from the cache: no request, no key', async () => {
+  it("list gateway models returns the emulator's chat and image ids from the cache: no request, no key", async () => {
     const before = (await admin!.requests()).length;
     const result = text(await invoke(ToolNames.listModels, {}));
     assert.match(result, /^Chat models \(\d+\):$/m);
@@ -142,7 +169,9 @@ describe('tools: gateway tools in vscode.lm', function () {
     assert.match(relative.message, /source image path is not usable: "\.\.\/outside\.png" leaves the workspace/);
     const absolute = await rejection(invoke(ToolNames.editImage, { source: '/etc/hosts', prompt: 'make it blue' }));
     assert.match(absolute.message, /"\/etc\/hosts" is outside the workspace folder/);
-    const reference = await rejection(invoke(ToolNames.generateImage, { prompt: 'x', references: ['images/../../secret.png'] }));
+    const reference = await rejection(
+      invoke(ToolNames.generateImage, { prompt: 'x', references: ['images/../../secret.png'] }),
+    );
     assert.match(reference.message, /reference image path is not usable/);
     assert.strictEqual(await imageRequests(), before, 'no image request for a refused input');
   });
@@ -158,8 +187,12 @@ describe('tools: gateway tools in vscode.lm', function () {
     assert.strictEqual(detectImageFormat(await readFile(saved[0])), 'png');
     const sidecar = parseSidecar(new TextDecoder().decode(await readFile(saved[0].replace(/\.png$/, '.json'))));
     assert.strictEqual(sidecar?.prompt, 'Tool lighthouse');
-    assert.strictEqual(await billable() - before, 1, 'exactly one billable request');
-    assert.strictEqual(((await admin!.counters()).billable['images.generations.async'] ?? 0) - beforeAsync, 1, 'on the async route');
+    assert.strictEqual((await billable()) - before, 1, 'exactly one billable request');
+    assert.strictEqual(
+      ((await admin!.counters()).billable['images.generations.async'] ?? 0) - beforeAsync,
+      1,
+      'on the async route',
+    );
     assert.ok(!result.includes(DEMO), 'no key in the tool result');
     // The persisted task record is the panel's: listed by Show Image Tasks as saved.
     const tasks = await hook<Array<{ state: string; request: { prompt: string } }>>('imageTasks', { action: 'list' });
@@ -184,7 +217,7 @@ describe('tools: gateway tools in vscode.lm', function () {
     assert.strictEqual(((await admin!.counters()).billable['images.edits.async'] ?? 0) - before, 1);
   });
 
-  it('a gateway error comes back as the spec\'s advice, without the key', async function () {
+  it("a gateway error comes back as the spec's advice, without the key", async function () {
     needsAutoApprove(this);
     await admin!.setFaults(DEMO, { status: 401, count: 1 });
     const error = await rejection(invoke(ToolNames.generateImage, { prompt: 'Tool unauthorized' }));
@@ -202,7 +235,10 @@ describe('tools: gateway tools in vscode.lm', function () {
     assert.match(missing.message, /"no-such-image\.png" does not exist in the workspace/);
     // A link inside the workspace to a file outside it: never read, never uploaded.
     const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-tools-')), 'outside.png');
-    fs.writeFileSync(outside, new Uint8Array(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(root(), ...(await anyPng()).split('/')))));
+    fs.writeFileSync(
+      outside,
+      new Uint8Array(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(root(), ...(await anyPng()).split('/')))),
+    );
     fs.symlinkSync(outside, path.join(root().fsPath, 'linked-outside.png'));
     try {
       const linked = await rejection(invoke(ToolNames.editImage, { source: 'linked-outside.png', prompt: 'x' }));

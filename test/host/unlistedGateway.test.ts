@@ -6,14 +6,22 @@ import * as vscode from 'vscode';
 import { TEST_HOOKS_COMMAND } from '../../src/shared/commands';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 /** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
-const hook = <T>(name: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
+const hook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
+  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 const DEMO = 'mg-demo-key-0001';
 const DECLARED = ['claude-demo-haiku', 'gpt-image-demo'];
 
-interface Snapshot { keyFingerprint: string; models: { id: string; kind: 'chat' | 'image'; declared?: boolean }[]; listUnavailable?: boolean }
-interface Report { ok: boolean; steps: { title: string; status: string; lines: string[] }[] }
+interface Snapshot {
+  keyFingerprint: string;
+  models: { id: string; kind: 'chat' | 'image'; declared?: boolean }[];
+  listUnavailable?: boolean;
+}
+interface Report {
+  ok: boolean;
+  steps: { title: string; status: string; lines: string[] }[];
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -43,7 +51,13 @@ describe('unlisted gateway: no GET /v1/models, declared models instead', functio
     const snapshot = await hook<Snapshot | undefined>('refreshModels', { quiet: true });
     assert.ok(snapshot, 'a snapshot instead of a 404 error');
     assert.strictEqual(snapshot.listUnavailable, true);
-    assert.deepStrictEqual(snapshot.models.map((m) => [m.id, m.kind]), [['claude-demo-haiku', 'chat'], ['gpt-image-demo', 'image']]);
+    assert.deepStrictEqual(
+      snapshot.models.map((m) => [m.id, m.kind]),
+      [
+        ['claude-demo-haiku', 'chat'],
+        ['gpt-image-demo', 'image'],
+      ],
+    );
   });
 
   it('Set API Key accepts a key when the list route is missing (checked by an unbilled probe)', async () => {
@@ -54,7 +68,10 @@ describe('unlisted gateway: no GET /v1/models, declared models instead', functio
     assert.strictEqual(saved?.name, 'unlisted-test');
     const entries = (await admin.requests()).filter((r) => r.keyName === 'unlisted' && r.path === '/v1/messages');
     assert.ok(entries.length >= 1, 'the probe went to POST /v1/messages');
-    assert.ok(entries.every((r) => r.status === 400 && !(r.charged ?? 0)), 'the probe was rejected as invalid and not charged');
+    assert.ok(
+      entries.every((r) => r.status === 400 && !(r.charged ?? 0)),
+      'the probe was rejected as invalid and not charged',
+    );
     const balance = (await admin.keys()).find((k) => k.key === created.key)?.balance;
     assert.strictEqual(balance, 5);
     await hook('switchKey', 'environment');
@@ -70,14 +87,22 @@ describe('unlisted gateway: no GET /v1/models, declared models instead', functio
   });
 
   it('native chat offers a declared model and answers with it (VS Code 1.104+)', async function () {
-    if (typeof (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider !== 'function') this.skip();
+    if (
+      typeof (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider !==
+      'function'
+    )
+      this.skip();
     let model: vscode.LanguageModelChat | undefined;
     for (let i = 0; i < 80 && !model; i++) {
       model = (await vscode.lm.selectChatModels({ vendor: 'model-gateway' })).find((m) => m.id === 'claude-demo-haiku');
       if (!model) await sleep(250);
     }
     assert.ok(model, 'the declared chat model is offered');
-    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('Say hi [[tokens=5]]')], {}, new vscode.CancellationTokenSource().token);
+    const response = await model.sendRequest(
+      [vscode.LanguageModelChatMessage.User('Say hi [[tokens=5]]')],
+      {},
+      new vscode.CancellationTokenSource().token,
+    );
     let text = '';
     for await (const chunk of response.text) text += chunk;
     assert.ok(text.length > 0);

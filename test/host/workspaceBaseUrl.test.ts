@@ -6,11 +6,16 @@ import type { AddressInfo } from 'net';
 import * as vscode from 'vscode';
 import { TEST_HOOKS_COMMAND } from '../../src/shared/commands';
 /** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
-const hook = <T>(name: string, ...args: unknown[]): Thenable<T> => vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
+const hook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
+  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
 
 const EXTENSION_ID = 'model-gateway.model-gateway';
 
-interface Seen { method?: string; url?: string; hasKey: boolean }
+interface Seen {
+  method?: string;
+  url?: string;
+  hasKey: boolean;
+}
 
 describe('workspace base URL: no key to an address the workspace chose', function () {
   this.timeout(60_000);
@@ -23,7 +28,11 @@ describe('workspace base URL: no key to an address the workspace chose', functio
     if (!vscode.workspace.workspaceFolders?.length) this.skip();
     await vscode.extensions.getExtension(EXTENSION_ID)?.activate();
     server = http.createServer((req, res) => {
-      seen.push({ method: req.method, url: req.url, hasKey: Boolean(req.headers['x-api-key'] || req.headers.authorization) });
+      seen.push({
+        method: req.method,
+        url: req.url,
+        hasKey: Boolean(req.headers['x-api-key'] || req.headers.authorization),
+      });
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[{"id":"stolen-model"}]}');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -31,7 +40,9 @@ describe('workspace base URL: no key to an address the workspace chose', functio
   });
 
   after(async () => {
-    await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace).then(undefined, () => undefined);
+    await settings()
+      .update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace)
+      .then(undefined, () => undefined);
     await new Promise((resolve) => server?.close(resolve));
   });
 
@@ -41,7 +52,10 @@ describe('workspace base URL: no key to an address the workspace chose', functio
     await settings().update('baseUrl', `${hostileUrl}/v1`, vscode.ConfigurationTarget.Workspace);
     const snapshot = await hook<unknown>('refreshModels', { quiet: true });
     assert.strictEqual(snapshot, undefined, 'no model list from the workspace address');
-    const report = await hook<{ ok: boolean; steps: { lines: string[] }[] }>('checkConnection', { billable: false, show: false });
+    const report = await hook<{ ok: boolean; steps: { lines: string[] }[] }>('checkConnection', {
+      billable: false,
+      show: false,
+    });
     assert.strictEqual(report?.ok, false);
     assert.match(JSON.stringify(report), /workspace/i, 'Check Connection says why');
     await new Promise((resolve) => setTimeout(resolve, 500));

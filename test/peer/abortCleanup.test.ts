@@ -11,7 +11,16 @@ afterEach(async () => {
   server = undefined;
 });
 
-const MESSAGE = { id: 'msg_test', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'ok' }], model: 'claude-test', stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
+const MESSAGE = {
+  id: 'msg_test',
+  type: 'message',
+  role: 'assistant',
+  content: [{ type: 'text', text: 'ok' }],
+  model: 'claude-test',
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 1, output_tokens: 1 },
+};
 const SSE = sseOf([
   { type: 'message_start', message: { ...MESSAGE, content: [], stop_reason: null } },
   { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
@@ -23,7 +32,12 @@ const SSE = sseOf([
 const REQ = { model: 'claude-test', max_tokens: 16, messages: [{ role: 'user' as const, content: 'hi' }] };
 const listenerCount = (signal: AbortSignal): number => getEventListeners(signal, 'abort').length;
 
-function json(res: import('node:http').ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function json(
+  res: import('node:http').ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
@@ -38,7 +52,9 @@ describe('peer (SDK abort-listener cleanup): a long-lived signal', () => {
   });
 
   it('failed requests leave no listeners', async () => {
-    server = await peerServer((_req, res) => json(res, 400, { error: { type: 'invalid_request_error', message: 'bad' } }));
+    server = await peerServer((_req, res) =>
+      json(res, 400, { error: { type: 'invalid_request_error', message: 'bad' } }),
+    );
     const client = createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 0 });
     const session = new AbortController();
     await assert.rejects(client.createMessage(REQ, { signal: session.signal }));
@@ -56,7 +72,11 @@ describe('peer (SDK abort-listener cleanup): a long-lived signal', () => {
   });
 
   it('retried requests (429 with retry-after: 0, then 200) release each attempt', async () => {
-    server = await peerServer((_req, res, n) => (n === 1 ? json(res, 429, { error: { type: 'rate_limit_error', message: 'slow down' } }, { 'retry-after': '0' }) : json(res, 200, MESSAGE)));
+    server = await peerServer((_req, res, n) =>
+      n === 1
+        ? json(res, 429, { error: { type: 'rate_limit_error', message: 'slow down' } }, { 'retry-after': '0' })
+        : json(res, 200, MESSAGE),
+    );
     const client = createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 1 });
     const session = new AbortController();
     await client.createMessage(REQ, { signal: session.signal });
@@ -98,7 +118,8 @@ describe('peer (SDK abort-listener cleanup): a long-lived signal', () => {
     const stream = client.streamMessage(REQ, { signal: session.signal }).finalMessage();
     await new Promise((r) => setTimeout(r, 20));
     session.abort();
-    for (const p of [pending, stream]) await assert.rejects(p, (e: unknown) => isGatewayError(e) && e.kind === 'aborted');
+    for (const p of [pending, stream])
+      await assert.rejects(p, (e: unknown) => isGatewayError(e) && e.kind === 'aborted');
     assert.equal(listenerCount(session.signal), 0);
   });
 
@@ -135,7 +156,10 @@ describe('peer (SDK abort-listener cleanup): a long-lived signal', () => {
     } finally {
       process.off('warning', onWarning);
     }
-    assert.deepEqual(warnings.filter((w) => w === 'MaxListenersExceededWarning'), []);
+    assert.deepEqual(
+      warnings.filter((w) => w === 'MaxListenersExceededWarning'),
+      [],
+    );
     assert.equal(listenerCount(session.signal), 0);
   });
 });

@@ -12,7 +12,16 @@ afterEach(async () => {
   server = undefined;
 });
 
-const MESSAGE = { id: 'msg_r', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'ok' }], model: 'm', stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
+const MESSAGE = {
+  id: 'msg_r',
+  type: 'message',
+  role: 'assistant',
+  content: [{ type: 'text', text: 'ok' }],
+  model: 'm',
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 1, output_tokens: 1 },
+};
 const FAST = { retryBackoff: { baseMs: 1, maxMs: 5 } };
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -41,27 +50,43 @@ async function failure(p: Promise<unknown>): Promise<GatewayError> {
 describe('peer (SDK retries)', () => {
   it('retry on timeout: a GET whose first attempt never answers is retried once and succeeds', async () => {
     server = await failOnce(() => undefined);
-    const models = await createGatewayClient({ baseUrl: server.url, apiKey: 'k', timeoutMs: 300, ...FAST }).listModels();
-    assert.deepEqual(models.map((m) => m.id), ['a']);
+    const models = await createGatewayClient({
+      baseUrl: server.url,
+      apiKey: 'k',
+      timeoutMs: 300,
+      ...FAST,
+    }).listModels();
+    assert.deepEqual(
+      models.map((m) => m.id),
+      ['a'],
+    );
     assert.equal(server.seen.length, 2);
   });
 
   it('timeout on POST /v1/messages: NOT retried (the SDK retries; spec: outcome unknown, never replayed)', async () => {
     server = await failOnce(() => undefined);
-    const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k', timeoutMs: 300, ...FAST }).createMessage(REQUEST));
+    const e = await failure(
+      createGatewayClient({ baseUrl: server.url, apiKey: 'k', timeoutMs: 300, ...FAST }).createMessage(REQUEST),
+    );
     assert.equal(e.kind, 'timeout');
     assert.equal(e.outcomeUnknown, true);
     assert.equal(server.seen.length, 1);
   });
 
-  for (const [label, headers] of [['retry-after: 0.1 (seconds)', { 'retry-after': '0.1' }], ['retry-after-ms: 10', { 'retry-after-ms': '10' }]] as const) {
+  for (const [label, headers] of [
+    ['retry-after: 0.1 (seconds)', { 'retry-after': '0.1' }],
+    ['retry-after-ms: 10', { 'retry-after-ms': '10' }],
+  ] as const) {
     it(`retry on 429 with ${label}: GET and POST both sent again after the wait`, async () => {
       server = await failOnce((res) => {
         res.writeHead(429, headers);
         res.end();
       });
       const client = createGatewayClient({ baseUrl: server.url, apiKey: 'k', ...FAST });
-      assert.deepEqual((await client.listModels()).map((m) => m.id), ['a']);
+      assert.deepEqual(
+        (await client.listModels()).map((m) => m.id),
+        ['a'],
+      );
       assert.equal(server.seen.length, 2);
       await server.close();
       server = await failOnce((res) => {
@@ -75,7 +100,9 @@ describe('peer (SDK retries)', () => {
   }
 
   it('a 429 asking for more than 60 s is returned (with the wait) instead of slept through (the SDK falls back to its own backoff)', async () => {
-    server = await failOnce((res) => json(res, 429, { error: { type: 'rate_limit_error', message: 'slow down' } }, { 'retry-after': '120' }));
+    server = await failOnce((res) =>
+      json(res, 429, { error: { type: 'rate_limit_error', message: 'slow down' } }, { 'retry-after': '120' }),
+    );
     const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k', ...FAST }).createMessage(REQUEST));
     assert.equal(e.kind, 'rate_limited');
     assert.equal(e.retryAfterMs, 120_000);
@@ -84,7 +111,10 @@ describe('peer (SDK retries)', () => {
 
   it('5xx: a GET is retried; a POST /v1/messages is not (the SDK retries both; spec: the user decides, visible Retry)', async () => {
     server = await failOnce((res) => json(res, 503, { error: { type: 'overloaded_error', message: 'busy' } }));
-    assert.deepEqual((await createGatewayClient({ baseUrl: server.url, apiKey: 'k', ...FAST }).listModels()).map((m) => m.id), ['a']);
+    assert.deepEqual(
+      (await createGatewayClient({ baseUrl: server.url, apiKey: 'k', ...FAST }).listModels()).map((m) => m.id),
+      ['a'],
+    );
     assert.equal(server.seen.length, 2);
     await server.close();
     server = await failOnce((res) => json(res, 500, { error: { type: 'api_error', message: 'boom' } }));
@@ -100,7 +130,11 @@ describe('peer (SDK retries)', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       await writeChunks(res, [bytes.subarray(0, bytes.indexOf('event: content_block_stop'))], 'destroy');
     });
-    const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k', ...FAST }).streamMessage(REQUEST).finalMessage());
+    const e = await failure(
+      createGatewayClient({ baseUrl: server.url, apiKey: 'k', ...FAST })
+        .streamMessage(REQUEST)
+        .finalMessage(),
+    );
     assert.equal(e.cut?.how, 'dropped');
     assert.equal(e.cut?.characters, 'Hello there!'.length);
     assert.equal(server.seen.length, 1);
@@ -112,6 +146,10 @@ describe('peer (SDK retries)', () => {
       res.end();
     });
     await createGatewayClient({ baseUrl: server.url, apiKey: 'k', ...FAST }).listModels();
-    for (const seen of server.seen) assert.deepEqual(Object.keys(seen.headers).filter((h) => h.startsWith('x-stainless')), []);
+    for (const seen of server.seen)
+      assert.deepEqual(
+        Object.keys(seen.headers).filter((h) => h.startsWith('x-stainless')),
+        [],
+      );
   });
 });

@@ -6,9 +6,20 @@ import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
-import { createGatewayClient, isGatewayError, type GatewayClientOptions, type GatewayError, type Message, type StreamEvent } from '../../src/gateway';
+import {
+  createGatewayClient,
+  isGatewayError,
+  type GatewayClientOptions,
+  type GatewayError,
+  type Message,
+  type StreamEvent,
+} from '../../src/gateway';
 
-export const REQUEST = { model: 'claude-opus-4-8', max_tokens: 1024, messages: [{ role: 'user' as const, content: 'Say hello there!' }] };
+export const REQUEST = {
+  model: 'claude-opus-4-8',
+  max_tokens: 1024,
+  messages: [{ role: 'user' as const, content: 'Say hello there!' }],
+};
 
 /** A recorded SDK fixture (test/peer/fixtures), as bytes. */
 export function fixture(name: string): Buffer {
@@ -17,7 +28,10 @@ export function fixture(name: string): Buffer {
 
 /** Events as the Messages API frames them: `event: <type>` + `data: <json>` + blank line. */
 export function sseOf(events: object[]): Buffer {
-  return Buffer.from(events.map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`).join(''), 'utf8');
+  return Buffer.from(
+    events.map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`).join(''),
+    'utf8',
+  );
 }
 
 /** Splits bytes at the given offsets (any offset: inside a line, a CRLF or a UTF-8 character). */
@@ -97,15 +111,20 @@ export async function peerServer(handler: Handler): Promise<PeerServer> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** Writes the chunks one per event-loop turn (so they leave as separate writes), then ends or drops. */
-export async function writeChunks(res: http.ServerResponse, chunks: Buffer[], ending: 'end' | 'destroy' | 'hold' = 'end'): Promise<void> {
+export async function writeChunks(
+  res: http.ServerResponse,
+  chunks: Buffer[],
+  ending: 'end' | 'destroy' | 'hold' = 'end',
+): Promise<void> {
   for (const chunk of chunks) {
     if (res.destroyed) return;
     res.write(chunk);
@@ -116,7 +135,10 @@ export async function writeChunks(res: http.ServerResponse, chunks: Buffer[], en
 }
 
 /** A server replaying `chunks` as a 200 event stream to every request. */
-export function replay(chunks: Buffer[], o: { ending?: 'end' | 'destroy' | 'hold'; headers?: Record<string, string> } = {}): Promise<PeerServer> {
+export function replay(
+  chunks: Buffer[],
+  o: { ending?: 'end' | 'destroy' | 'hold'; headers?: Record<string, string> } = {},
+): Promise<PeerServer> {
   return peerServer(async (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream', ...o.headers });
     await writeChunks(res, chunks, o.ending);
@@ -131,8 +153,13 @@ export interface Outcome {
 }
 
 /** Our client: iterate the stream, then finalMessage(). */
-export async function viaGateway(url: string, options: Partial<GatewayClientOptions> = {}): Promise<Outcome & { error?: GatewayError }> {
-  const stream = createGatewayClient({ baseUrl: url, apiKey: 'k-peer', maxRetries: 0, ...options }).streamMessage(REQUEST);
+export async function viaGateway(
+  url: string,
+  options: Partial<GatewayClientOptions> = {},
+): Promise<Outcome & { error?: GatewayError }> {
+  const stream = createGatewayClient({ baseUrl: url, apiKey: 'k-peer', maxRetries: 0, ...options }).streamMessage(
+    REQUEST,
+  );
   const events: string[] = [];
   try {
     for await (const event of stream as AsyncIterable<StreamEvent>) events.push(event.type);
@@ -150,7 +177,9 @@ export async function viaSdk(url: string): Promise<Outcome> {
   try {
     for await (const event of stream) events.push(event.type);
     // parsed_output is the SDK's own structured-output helper field (null without output_format), not wire data.
-    const { parsed_output: _helper, ...message } = (await stream.finalMessage()) as unknown as Message & { parsed_output?: unknown };
+    const { parsed_output: _helper, ...message } = (await stream.finalMessage()) as unknown as Message & {
+      parsed_output?: unknown;
+    };
     return { events, message };
   } catch (error) {
     return { events, error };

@@ -9,7 +9,10 @@ import { useRealGateway } from './gateway';
 import { CUT_PREFIX } from './upstream';
 
 async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const error = await p.then(() => assert.fail('expected a failure'), (e: unknown) => e);
+  const error = await p.then(
+    () => assert.fail('expected a failure'),
+    (e: unknown) => e,
+  );
   assert.ok(isGatewayError(error), `a GatewayError, got ${String(error)}`);
   return error;
 }
@@ -17,7 +20,11 @@ async function failure(p: Promise<unknown>): Promise<GatewayError> {
 /** A message a user can act on: not a bare reason phrase, no stack frames or server file paths. */
 function assertSpecific(error: GatewayError, mustContain: string): void {
   for (const text of [error.message, error.serverMessage ?? '']) {
-    assert.doesNotMatch(text, /\n\s*at |\bat (async )?\w+ \(|node_modules|server\.cjs|processTicksAndRejections/, `no stack trace in: ${text}`);
+    assert.doesNotMatch(
+      text,
+      /\n\s*at |\bat (async )?\w+ \(|node_modules|server\.cjs|processTicksAndRejections/,
+      `no stack trace in: ${text}`,
+    );
   }
   assert.match(error.message, new RegExp(mustContain.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   assert.doesNotMatch(error.serverMessage ?? '', /^(Not Found|Internal Server Error|Unauthorized|Too Many Requests)$/i);
@@ -38,7 +45,7 @@ describe('real gateway (@musistudio/llms): errors', function () {
     assert.ok(!adviseOnError(error, { surface: 'models', baseUrl: gw().url }).actions.includes('replaceKey'));
   });
 
-  it('upstream 401: an auth error that carries the provider\'s words and is marked as coming from upstream (not the user\'s key)', async () => {
+  it("upstream 401: an auth error that carries the provider's words and is marked as coming from upstream (not the user's key)", async () => {
     const error = await failure(clientFor(gw().url).streamMessage(request('status401')).finalMessage());
     assert.equal(error.kind, 'auth');
     assert.equal(error.status, 401);
@@ -50,7 +57,7 @@ describe('real gateway (@musistudio/llms): errors', function () {
     assert.equal(gw().upstream.requests.length, 1);
   });
 
-  it('upstream 429: rate_limited with the provider\'s message; retried once (max 1 retry) then returned', async () => {
+  it("upstream 429: rate_limited with the provider's message; retried once (max 1 retry) then returned", async () => {
     const error = await failure(clientFor(gw().url).streamMessage(request('status429')).finalMessage());
     assert.equal(error.kind, 'rate_limited');
     assert.equal(error.status, 429);
@@ -59,12 +66,16 @@ describe('real gateway (@musistudio/llms): errors', function () {
     assert.equal(gw().upstream.requests.length, 2);
   });
 
-  it('upstream 500 on a POST: a server error with the provider\'s message, never replayed', async () => {
+  it("upstream 500 on a POST: a server error with the provider's message, never replayed", async () => {
     const error = await failure(clientFor(gw().url).createMessage(request('status500')));
     assert.equal(error.kind, 'server');
     assert.equal(error.status, 500);
     assertSpecific(error, 'The upstream model crashed while generating');
-    assert.equal(gw().upstream.requests.length, 1, 'a billable POST that failed with 5xx is not replayed automatically');
+    assert.equal(
+      gw().upstream.requests.length,
+      1,
+      'a billable POST that failed with 5xx is not replayed automatically',
+    );
     assert.ok(adviseOnError(error, { surface: 'chat' }).actions.includes('retry'));
   });
 
@@ -74,10 +85,16 @@ describe('real gateway (@musistudio/llms): errors', function () {
     assert.equal(text, CUT_PREFIX, 'every character that arrived is kept');
     assert.ok(error.kind === 'network' || error.kind === 'protocol', `kind ${error.kind}`);
     assert.equal(error.outcomeUnknown, true);
-    assert.deepEqual(error.cut && { how: error.cut.how, characters: error.cut.characters }, { how: 'dropped', characters: CUT_PREFIX.length });
+    assert.deepEqual(error.cut && { how: error.cut.how, characters: error.cut.characters }, {
+      how: 'dropped',
+      characters: CUT_PREFIX.length,
+    });
     const advice = adviseOnError(error, { surface: 'chat', baseUrl: gw().url });
     assert.match(advice.title, /cut off/);
-    assert.ok(!advice.actions.includes('replaceKey') && !advice.actions.includes('openBaseUrlSetting'), advice.actions.join(','));
+    assert.ok(
+      !advice.actions.includes('replaceKey') && !advice.actions.includes('openBaseUrlSetting'),
+      advice.actions.join(','),
+    );
     assert.equal(gw().upstream.requests.length, 1, 'never retried once content arrived');
   });
 
@@ -89,8 +106,10 @@ describe('real gateway (@musistudio/llms): errors', function () {
     assert.equal(gw().upstream.requests.length, 1);
   });
 
-  it('an unknown provider in the model id: a not_found error with the gateway\'s own words', async () => {
-    const error = await failure(clientFor(gw().url).createMessage({ ...request('text'), model: 'no-such-provider-model' }));
+  it("an unknown provider in the model id: a not_found error with the gateway's own words", async () => {
+    const error = await failure(
+      clientFor(gw().url).createMessage({ ...request('text'), model: 'no-such-provider-model' }),
+    );
     assert.equal(error.kind, 'not_found');
     assertSpecific(error, "Provider 'no-such-provider-model' not found");
     assert.equal(gw().upstream.requests.length, 0);

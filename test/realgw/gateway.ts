@@ -19,14 +19,23 @@ const ROOT = path.resolve(__dirname, '..', '..');
 
 export async function startRealGateway(): Promise<RealGateway> {
   const upstream = await startUpstream();
-  const child: ChildProcess = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(__dirname, 'llmsMain.ts'), upstream.chatUrl], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-    // The gateway must not pick up a proxy or a config from the environment of the test run.
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test' },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--require', 'tsx/cjs', path.join(__dirname, 'llmsMain.ts'), upstream.chatUrl],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // The gateway must not pick up a proxy or a config from the environment of the test run.
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test' },
+    },
+  );
   let out = '';
-  child.stdout?.on('data', (c: Buffer) => { out += c.toString('utf8'); });
-  child.stderr?.on('data', (c: Buffer) => { out += c.toString('utf8'); });
+  child.stdout?.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start within 20 s:\n${out}`)), 20_000);
     const check = (): void => {
@@ -65,7 +74,11 @@ export function useRealGateway(): () => RealGateway {
     this.timeout(30_000);
     gw = await startRealGateway();
   });
-  after(async () => { await gw?.close(); });
-  beforeEach(() => { gw?.upstream.requests.splice(0); });
+  after(async () => {
+    await gw?.close();
+  });
+  beforeEach(() => {
+    gw?.upstream.requests.splice(0);
+  });
   return () => gw!;
 }

@@ -27,21 +27,26 @@ const server = new Server({
     HOST: '127.0.0.1',
     // A string: '0' picks a free port ('0' is truthy where the number 0 would fall back to 3000).
     PORT: '0',
-    providers: [{
-      name: 'up',
-      // The provider URL is used as is (the full chat-completions endpoint), the key is sent as Bearer.
-      api_base_url: upstreamChatUrl,
-      api_key: 'sk-upstream-test-key',
-      models: ['up-model'],
-    }],
+    providers: [
+      {
+        name: 'up',
+        // The provider URL is used as is (the full chat-completions endpoint), the key is sent as Bearer.
+        api_base_url: upstreamChatUrl,
+        api_key: 'sk-upstream-test-key',
+        models: ['up-model'],
+      },
+    ],
   },
 });
 
-server.start().then(() => {
-  const address = server.app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  process.stdout.write(`LISTENING ${port}\n`);
-}).catch((error: unknown) => {
-  process.stderr.write(`gateway failed to start: ${String(error)}\n`);
-  process.exit(1);
-});
+server
+  .start()
+  .then(() => {
+    const address = server.app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    process.stdout.write(`LISTENING ${port}\n`);
+  })
+  .catch((error: unknown) => {
+    process.stderr.write(`gateway failed to start: ${String(error)}\n`);
+    process.exit(1);
+  });

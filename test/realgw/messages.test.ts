@@ -11,8 +11,16 @@ import { startTcpTap } from './tcpTap';
 import { waitFor } from '../unit/emulator/helpers';
 
 const TOOLS = [
-  { name: 'get_weather', description: 'Weather of a city', input_schema: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } } } },
-  { name: 'get_time', description: 'Time in a zone', input_schema: { type: 'object', properties: { zone: { type: 'string' } } } },
+  {
+    name: 'get_weather',
+    description: 'Weather of a city',
+    input_schema: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } } },
+  },
+  {
+    name: 'get_time',
+    description: 'Time in a zone',
+    input_schema: { type: 'object', properties: { zone: { type: 'string' } } },
+  },
 ];
 
 describe('real gateway (@musistudio/llms): Messages streams', function () {
@@ -48,11 +56,19 @@ describe('real gateway (@musistudio/llms): Messages streams', function () {
   });
 
   it('assembles two tool calls whose argument fragments interleave (a fragment for a block after its content_block_stop)', async () => {
-    const message = await clientFor(gw().url).streamMessage(request('tools', { tools: TOOLS })).finalMessage();
+    const message = await clientFor(gw().url)
+      .streamMessage(request('tools', { tools: TOOLS }))
+      .finalMessage();
     assert.equal(message.stop_reason, 'tool_use');
-    const tools = message.content.filter((b) => b.type === 'tool_use') as Array<{ id: string; name: string; input: unknown }>;
-    assert.deepEqual(tools.map((t) => ({ id: t.id, name: t.name, input: t.input })),
-      TOOL_CALLS.map((c) => ({ id: c.id, name: c.name, input: c.args })));
+    const tools = message.content.filter((b) => b.type === 'tool_use') as Array<{
+      id: string;
+      name: string;
+      input: unknown;
+    }>;
+    assert.deepEqual(
+      tools.map((t) => ({ id: t.id, name: t.name, input: t.input })),
+      TOOL_CALLS.map((c) => ({ id: c.id, name: c.name, input: c.args })),
+    );
     assert.deepEqual(message.content[0], { type: 'text', text: 'Let me check.' });
     // message_start said 0/0; the real counts only arrive in message_delta, input_tokens included.
     assert.equal(message.usage.input_tokens, TOOLS_USAGE.prompt_tokens);
@@ -64,23 +80,34 @@ describe('real gateway (@musistudio/llms): Messages streams', function () {
     let partialJson = '';
     for await (const ev of stream) {
       const delta = ev.delta as { type?: string; partial_json?: string } | undefined;
-      if (ev.type === 'content_block_delta' && delta?.type === 'input_json_delta') partialJson += delta.partial_json ?? '';
+      if (ev.type === 'content_block_delta' && delta?.type === 'input_json_delta')
+        partialJson += delta.partial_json ?? '';
     }
     const message = await stream.finalMessage();
     // Every fragment was delivered to the iterator as well, late ones included.
-    assert.equal(partialJson.length, TOOL_CALLS.reduce((n, c) => n + JSON.stringify(c.args).length, 0));
+    assert.equal(
+      partialJson.length,
+      TOOL_CALLS.reduce((n, c) => n + JSON.stringify(c.args).length, 0),
+    );
     const inputs = message.content.filter((b) => b.type === 'tool_use').map((b) => (b as { input: unknown }).input);
-    assert.deepEqual(inputs, TOOL_CALLS.map((c) => c.args));
+    assert.deepEqual(
+      inputs,
+      TOOL_CALLS.map((c) => c.args),
+    );
   });
 
-  it('removes its abort listener from the caller\'s signal once the stream settles', async () => {
+  it("removes its abort listener from the caller's signal once the stream settles", async () => {
     const controller = new AbortController();
     const stream = clientFor(gw().url).streamMessage(request('text'), { signal: controller.signal });
     await stream.finalMessage();
-    assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'a finished stream must not keep a listener (and the stream) alive on a long-lived signal');
+    assert.equal(
+      getEventListeners(controller.signal, 'abort').length,
+      0,
+      'a finished stream must not keep a listener (and the stream) alive on a long-lived signal',
+    );
   });
 
-  it('abort closes the client\'s connection to the gateway at once and rejects with kind aborted, partial kept', async () => {
+  it("abort closes the client's connection to the gateway at once and rejects with kind aborted, partial kept", async () => {
     const tap = await startTcpTap(Number(new URL(gw().url).port));
     try {
       const controller = new AbortController();
@@ -91,27 +118,50 @@ describe('real gateway (@musistudio/llms): Messages streams', function () {
         if (delta?.type === 'text_delta') text += delta.text ?? '';
         if (text.startsWith(SLOW_PREFIX)) break; // leaving the loop early aborts the stream
       }
-      const error = await stream.finalMessage().then(() => assert.fail('resolved after abort'), (e: unknown) => e as GatewayError);
+      const error = await stream.finalMessage().then(
+        () => assert.fail('resolved after abort'),
+        (e: unknown) => e as GatewayError,
+      );
       assert.ok(isGatewayError(error));
       assert.equal(error.kind, 'aborted');
-      assert.ok((error.partial?.content[0] as { text?: string } | undefined)?.text?.startsWith(SLOW_PREFIX), 'partial text kept');
-      await waitFor(() => tap.clientClosed('POST', '/v1/messages'), 'the client to close its socket to the gateway', 5000);
+      assert.ok(
+        (error.partial?.content[0] as { text?: string } | undefined)?.text?.startsWith(SLOW_PREFIX),
+        'partial text kept',
+      );
+      await waitFor(
+        () => tap.clientClosed('POST', '/v1/messages'),
+        'the client to close its socket to the gateway',
+        5000,
+      );
       assert.equal(adviseOnError(error, { surface: 'chat' }).title, 'Cancelled.');
     } finally {
       await tap.close();
     }
   });
 
-  it('abort through the caller\'s signal closes the connection too', async () => {
+  it("abort through the caller's signal closes the connection too", async () => {
     const tap = await startTcpTap(Number(new URL(gw().url).port));
     try {
       const controller = new AbortController();
       const stream = clientFor(tap.url).streamMessage(request('slow'), { signal: controller.signal });
-      await waitFor(() => (stream.currentMessage()?.content[0] as { text?: string } | undefined)?.text?.startsWith(SLOW_PREFIX) === true, 'the first text', 10_000);
+      await waitFor(
+        () =>
+          (stream.currentMessage()?.content[0] as { text?: string } | undefined)?.text?.startsWith(SLOW_PREFIX) ===
+          true,
+        'the first text',
+        10_000,
+      );
       controller.abort();
-      const error = await stream.finalMessage().then(() => assert.fail('resolved after abort'), (e: unknown) => e as GatewayError);
+      const error = await stream.finalMessage().then(
+        () => assert.fail('resolved after abort'),
+        (e: unknown) => e as GatewayError,
+      );
       assert.equal(error.kind, 'aborted');
-      await waitFor(() => tap.clientClosed('POST', '/v1/messages'), 'the client to close its socket to the gateway', 5000);
+      await waitFor(
+        () => tap.clientClosed('POST', '/v1/messages'),
+        'the client to close its socket to the gateway',
+        5000,
+      );
       assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
     } finally {
       await tap.close();

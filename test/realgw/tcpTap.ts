@@ -29,10 +29,15 @@ export async function startTcpTap(targetPort: number): Promise<TcpTap> {
     sockets.add(client);
     sockets.add(target);
     let targetGone = false;
-    client.once('data', (d: Buffer) => { conn.requestLine = d.toString('latin1').split('\r\n')[0]; });
+    client.once('data', (d: Buffer) => {
+      conn.requestLine = d.toString('latin1').split('\r\n')[0];
+    });
     client.pipe(target);
     target.pipe(client);
-    target.on('close', () => { targetGone = true; client.destroy(); });
+    target.on('close', () => {
+      targetGone = true;
+      client.destroy();
+    });
     client.on('close', () => {
       // Counted only when the client went first: a close caused by the gateway is not the client's doing.
       if (!targetGone) conn.closedByClient = true;
@@ -45,10 +50,12 @@ export async function startTcpTap(targetPort: number): Promise<TcpTap> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     connections,
-    clientClosed: (method, path) => connections.some((c) => c.closedByClient && c.requestLine.startsWith(`${method} ${path} `)),
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    clientClosed: (method, path) =>
+      connections.some((c) => c.closedByClient && c.requestLine.startsWith(`${method} ${path} `)),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

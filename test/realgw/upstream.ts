@@ -4,8 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Scenario =
-  | 'text' | 'multibyte' | 'tools' | 'status401' | 'status429' | 'status500' | 'cut' | 'slow';
+export type Scenario = 'text' | 'multibyte' | 'tools' | 'status401' | 'status429' | 'status500' | 'cut' | 'slow';
 
 export interface UpstreamRequest {
   scenario: Scenario | undefined;
@@ -42,7 +41,16 @@ export const CUT_PREFIX = 'This answer will be cut';
 /** Text streamed by the `slow` scenario at first (the rest trickles for a long time). */
 export const SLOW_PREFIX = 'Slow start';
 
-const SCENARIOS: readonly Scenario[] = ['text', 'multibyte', 'tools', 'status401', 'status429', 'status500', 'cut', 'slow'];
+const SCENARIOS: readonly Scenario[] = [
+  'text',
+  'multibyte',
+  'tools',
+  'status401',
+  'status429',
+  'status500',
+  'cut',
+  'slow',
+];
 
 /** The last user message's text, whether it came as a string or as content parts. */
 function lastUserText(body: Record<string, unknown>): string {
@@ -51,7 +59,8 @@ function lastUserText(body: Record<string, unknown>): string {
     const m = messages[i];
     if (m.role !== 'user') continue;
     if (typeof m.content === 'string') return m.content;
-    if (Array.isArray(m.content)) return m.content.map((p: { text?: unknown }) => (typeof p.text === 'string' ? p.text : '')).join(' ');
+    if (Array.isArray(m.content))
+      return m.content.map((p: { text?: unknown }) => (typeof p.text === 'string' ? p.text : '')).join(' ');
   }
   return '';
 }
@@ -63,16 +72,29 @@ function scenarioOf(body: Record<string, unknown>): Scenario | undefined {
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-function chunk(model: string, delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): string {
+function chunk(
+  model: string,
+  delta: Record<string, unknown>,
+  finish: string | null = null,
+  extra: Record<string, unknown> = {},
+): string {
   return `data: ${JSON.stringify({
-    id: 'chatcmpl-upstream-1', object: 'chat.completion.chunk', created: 1_700_000_000, model,
-    choices: [{ index: 0, delta, finish_reason: finish }], ...extra,
+    id: 'chatcmpl-upstream-1',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    ...extra,
   })}\n\n`;
 }
 
 function usageChunk(model: string, prompt: number, completion: number): string {
   return `data: ${JSON.stringify({
-    id: 'chatcmpl-upstream-1', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [],
+    id: 'chatcmpl-upstream-1',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model,
+    choices: [],
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
   })}\n\n`;
 }
@@ -84,7 +106,14 @@ async function write(res: ServerResponse, data: string | Buffer): Promise<void> 
   await delay(2);
 }
 
-function sendError(res: ServerResponse, status: number, message: string, type: string, code: string, headers: Record<string, string> = {}): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  code: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ error: { message, type, param: null, code } }));
 }
@@ -93,9 +122,22 @@ async function handle(req: IncomingMessage, res: ServerResponse, record: Upstrea
   const model = String(record.body.model ?? 'upstream-model');
   switch (record.scenario) {
     case 'status401':
-      return sendError(res, 401, 'Incorrect API key provided: sk-up***. You can find your API key at the provider console.', 'invalid_request_error', 'invalid_api_key');
+      return sendError(
+        res,
+        401,
+        'Incorrect API key provided: sk-up***. You can find your API key at the provider console.',
+        'invalid_request_error',
+        'invalid_api_key',
+      );
     case 'status429':
-      return sendError(res, 429, 'Rate limit reached for requests on this organization. Please try again in 2s.', 'requests', 'rate_limit_exceeded', { 'retry-after': '2' });
+      return sendError(
+        res,
+        429,
+        'Rate limit reached for requests on this organization. Please try again in 2s.',
+        'requests',
+        'rate_limit_exceeded',
+        { 'retry-after': '2' },
+      );
     case 'status500':
       return sendError(res, 500, 'The upstream model crashed while generating.', 'server_error', 'internal_error');
     default:
@@ -104,18 +146,36 @@ async function handle(req: IncomingMessage, res: ServerResponse, record: Upstrea
   if (record.body.stream !== true && record.scenario !== 'cut') {
     // Non-streaming: one chat.completion object.
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({
-      id: 'chatcmpl-upstream-2', object: 'chat.completion', created: 1_700_000_000, model,
-      choices: [{ index: 0, message: { role: 'assistant', content: record.scenario === 'multibyte' ? MULTIBYTE_REPLY : TEXT_REPLY }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 12, completion_tokens: 9, total_tokens: 21 },
-    }));
+    res.end(
+      JSON.stringify({
+        id: 'chatcmpl-upstream-2',
+        object: 'chat.completion',
+        created: 1_700_000_000,
+        model,
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: record.scenario === 'multibyte' ? MULTIBYTE_REPLY : TEXT_REPLY },
+            finish_reason: 'stop',
+          },
+        ],
+        usage: { prompt_tokens: 12, completion_tokens: 9, total_tokens: 21 },
+      }),
+    );
     record.finished = true;
     return;
   }
-  res.writeHead(200, { 'content-type': record.body.stream === true ? 'text/event-stream' : 'application/json', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, {
+    'content-type': record.body.stream === true ? 'text/event-stream' : 'application/json',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   if (record.body.stream !== true) {
     // Non-streaming `cut`: half a JSON body, then the socket dies.
-    await write(res, '{"id":"chatcmpl-upstream-3","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"This answer');
+    await write(
+      res,
+      '{"id":"chatcmpl-upstream-3","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"This answer',
+    );
     await delay(20);
     req.socket.destroy();
     return;
@@ -132,8 +192,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, record: Upstrea
       const [a, b] = TOOL_CALLS;
       const aArgs = JSON.stringify(a.args);
       const bArgs = JSON.stringify(b.args);
-      const tc = (index: number, fn: Record<string, unknown>, head?: { id: string }): Record<string, unknown> =>
-        ({ tool_calls: [{ index, ...(head ? { id: head.id, type: 'function' } : {}), function: fn }] });
+      const tc = (index: number, fn: Record<string, unknown>, head?: { id: string }): Record<string, unknown> => ({
+        tool_calls: [{ index, ...(head ? { id: head.id, type: 'function' } : {}), function: fn }],
+      });
       await write(res, chunk(model, { content: 'Let me check.' }));
       await write(res, chunk(model, tc(0, { name: a.name, arguments: '' }, { id: a.id })));
       await write(res, chunk(model, tc(0, { arguments: aArgs.slice(0, 9) })));
@@ -150,7 +211,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, record: Upstrea
       return;
     }
     case 'cut':
-      for (const piece of ['This ', 'answer ', 'will ', 'be ', 'cut']) await write(res, chunk(model, { content: piece }));
+      for (const piece of ['This ', 'answer ', 'will ', 'be ', 'cut'])
+        await write(res, chunk(model, { content: piece }));
       await delay(20);
       // No finish_reason, no [DONE]: the upstream dies mid-answer.
       req.socket.destroy();
@@ -174,7 +236,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, record: Upstrea
     await write(res, chunk(model, {}, 'stop'));
     await write(res, usageChunk(model, 12, 9));
   } else {
-    await write(res, chunk(model, {}, 'stop', { usage: { prompt_tokens: 12, completion_tokens: 9, total_tokens: 21 } }));
+    await write(
+      res,
+      chunk(model, {}, 'stop', { usage: { prompt_tokens: 12, completion_tokens: 9, total_tokens: 21 } }),
+    );
   }
   await write(res, 'data: [DONE]\n\n');
   res.end();
@@ -198,10 +263,18 @@ export async function startUpstream(): Promise<Upstream> {
         sendError(res, 400, 'body is not JSON', 'invalid_request_error', 'bad_json');
         return;
       }
-      const record: UpstreamRequest = { scenario: scenarioOf(body), body, headers: req.headers, closedEarly: false, finished: false };
+      const record: UpstreamRequest = {
+        scenario: scenarioOf(body),
+        body,
+        headers: req.headers,
+        closedEarly: false,
+        finished: false,
+      };
       requests.push(record);
       // 'close' on the response before it finished: the peer (the gateway) dropped the connection.
-      res.on('close', () => { if (!res.writableFinished) record.closedEarly = true; });
+      res.on('close', () => {
+        if (!res.writableFinished) record.closedEarly = true;
+      });
       handle(req, res, record).catch(() => res.destroy());
     });
   });
@@ -209,10 +282,13 @@ export async function startUpstream(): Promise<Upstream> {
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   return {
-    url, chatUrl: `${url}/v1/chat/completions`, requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    url,
+    chatUrl: `${url}/v1/chat/completions`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -15,13 +15,24 @@ describe('soak: faults through the gateway core', function () {
 
   before(async () => {
     const config = defaultConfig();
-    config.keys.push({ key: 'mg-storm-key', name: 'storm', group: 'default', balance: 1000, rateLimit: { requests: 5, windowMs: 1000 } });
+    config.keys.push({
+      key: 'mg-storm-key',
+      name: 'storm',
+      group: 'default',
+      balance: 1000,
+      rateLimit: { requests: 5, windowMs: 1000 },
+    });
     emulator = await startEmulator({ port: 0, config });
   });
   after(() => emulator.close());
 
   it('429 storm: 40 queued model-list reads all complete, never two in flight', async () => {
-    const client = createGatewayClient({ baseUrl: emulator.url, apiKey: 'mg-storm-key', maxRetries: 50, maxRetryWaitMs: 5000 });
+    const client = createGatewayClient({
+      baseUrl: emulator.url,
+      apiKey: 'mg-storm-key',
+      maxRetries: 50,
+      maxRetryWaitMs: 5000,
+    });
     const results = await Promise.all(Array.from({ length: 40 }, () => client.listModels()));
     assert.equal(results.length, 40);
     for (const models of results) assert.ok(models.length > 0);
@@ -29,7 +40,9 @@ describe('soak: faults through the gateway core', function () {
     const limited = log.filter((r) => r.status === 429).length;
     assert.ok(limited > 0, 'the storm really hit the rate limit');
     // After the first 429 the client queues: each request starts only after the previous one ended.
-    const after429 = log.slice(log.findIndex((r) => r.status === 429) + 1).sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+    const after429 = log
+      .slice(log.findIndex((r) => r.status === 429) + 1)
+      .sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
     for (let i = 1; i < after429.length; i++) {
       const previousEnd = Date.parse(after429[i - 1].time) + after429[i - 1].durationMs;
       assert.ok(Date.parse(after429[i].time) >= previousEnd - 2, `request ${i} started before request ${i - 1} ended`);
@@ -52,7 +65,11 @@ describe('soak: faults through the gateway core', function () {
     let failed = 0;
     for (let i = 0; i < 300; i++) {
       emulator.setFaults(KEY, faults[i % faults.length]);
-      const stream = client.streamMessage({ model: 'claude-demo-haiku', max_tokens: 400, messages: [{ role: 'user', content: `soak ${i} [[tokens=60]]` }] });
+      const stream = client.streamMessage({
+        model: 'claude-demo-haiku',
+        max_tokens: 400,
+        messages: [{ role: 'user', content: `soak ${i} [[tokens=60]]` }],
+      });
       try {
         const message = await stream.finalMessage();
         assert.ok(message.content.length > 0);

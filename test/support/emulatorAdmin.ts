@@ -19,16 +19,37 @@ export interface AdminRequestEntry {
 }
 
 export interface AdminFaults {
-  delayMs?: number; hang?: boolean; dropAfterEvents?: number; errorAfterEvents?: number; errorType?: string;
-  noEventLines?: boolean; status?: number; count?: number; retryAfter?: number; htmlError?: boolean;
-  tokensPerSecond?: number; taskDurationMs?: number; taskFails?: boolean; chunkBytes?: number; noModelList?: boolean;
+  delayMs?: number;
+  hang?: boolean;
+  dropAfterEvents?: number;
+  errorAfterEvents?: number;
+  errorType?: string;
+  noEventLines?: boolean;
+  status?: number;
+  count?: number;
+  retryAfter?: number;
+  htmlError?: boolean;
+  tokensPerSecond?: number;
+  taskDurationMs?: number;
+  taskFails?: boolean;
+  chunkBytes?: number;
+  noModelList?: boolean;
 }
 
-export interface AdminKey { key: string; name: string; group: string; balance: number; revoked?: boolean }
+export interface AdminKey {
+  key: string;
+  name: string;
+  group: string;
+  balance: number;
+  revoked?: boolean;
+}
 
 export class EmulatorAdmin {
   /** url: the emulator's site root (e.g. process.env.MG_EMULATOR_URL); token: its admin token. */
-  constructor(readonly url: string, private readonly token = 'emulator-admin') {}
+  constructor(
+    readonly url: string,
+    private readonly token = 'emulator-admin',
+  ) {}
 
   /** From MG_EMULATOR_URL / MG_EMULATOR_ADMIN_TOKEN (the in-host and UI test environment). */
   static fromEnv(): EmulatorAdmin {
@@ -49,8 +70,13 @@ export class EmulatorAdmin {
     return (await this.call<{ keys: AdminKey[] }>('GET', '/admin/keys')).keys;
   }
 
-  createKey(input: { group: string; name?: string; balance?: number; key?: string;
-    rateLimit?: { requests: number; windowMs: number } }): Promise<{ key: string; name: string }> {
+  createKey(input: {
+    group: string;
+    name?: string;
+    balance?: number;
+    key?: string;
+    rateLimit?: { requests: number; windowMs: number };
+  }): Promise<{ key: string; name: string }> {
     return this.call('POST', '/admin/keys', input);
   }
 
@@ -73,7 +99,10 @@ export class EmulatorAdmin {
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     const res = await fetch(this.url.replace(/\/+$/, '') + path, {
       method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();

@@ -61,7 +61,8 @@ export async function openWorkbench(url = workbenchUrl(), options: WorkbenchOpti
   try {
     const locale = options.browserLocale ?? options.displayLanguage;
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, ...(locale ? { locale } : {}) });
-    if (options.displayLanguage) await page.addInitScript(`globalThis._VSCODE_NLS_LANGUAGE = ${JSON.stringify(options.displayLanguage)};`);
+    if (options.displayLanguage)
+      await page.addInitScript(`globalThis._VSCODE_NLS_LANGUAGE = ${JSON.stringify(options.displayLanguage)};`);
     page.setDefaultTimeout(UI_TIMEOUT);
     await page.goto(url);
     await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
@@ -79,7 +80,9 @@ async function openShared(url: string): Promise<Workbench> {
     const entry = { url, opening: openWorkbench(url) };
     shared = entry;
     // A failed open is not kept: the next suite tries again.
-    entry.opening.catch(() => { if (shared === entry) shared = undefined; });
+    entry.opening.catch(() => {
+      if (shared === entry) shared = undefined;
+    });
   }
   const entry = shared;
   const wb = await entry.opening;
@@ -119,7 +122,12 @@ async function resetWorkbench(page: Page): Promise<void> {
   // background page, and every later wait takes seconds longer (measured: 2 s → 18 s per platform test).
   for (const other of page.context().pages()) if (other !== page) await other.close().catch(() => undefined);
   await page.bringToFront();
-  if (!(await page.locator('.monaco-workbench').isVisible().catch(() => false))) {
+  if (
+    !(await page
+      .locator('.monaco-workbench')
+      .isVisible()
+      .catch(() => false))
+  ) {
     await page.goto(shared?.url ?? workbenchUrl());
     await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
   }
@@ -136,13 +144,23 @@ async function resetWorkbench(page: Page): Promise<void> {
   await escapeDialogs();
   if (await notificationsText(page)) await runCommand(page, 'Notifications: Clear All Notifications');
   // VS Code's Chat view opened by a suite (a conversation in it keeps rendering, and narrows the editor area).
-  if (shared?.auxiliaryBar === false && (await auxiliaryBarVisible(page))) await runCommand(page, 'View: Hide Secondary Side Bar');
+  if (shared?.auxiliaryBar === false && (await auxiliaryBarVisible(page)))
+    await runCommand(page, 'View: Hide Secondary Side Bar');
   // A window whose chat webview stopped rendering (seen once on 1.139.1: after a reload under load no webview of ours
   // showed content until the next reload) would fail every later suite: it is loaded afresh, as a window of its own
   // would be. The suite that met it has failed already.
   await openView(page, CONTAINER_TITLE).catch(() => undefined);
-  const composer = page.frameLocator(`${WEBVIEW}[src*="purpose=webviewView"]:visible`).first().frameLocator('#active-frame').locator('.composer .input');
-  if (!(await composer.waitFor({ timeout: 15_000 }).then(() => true, () => false))) {
+  const composer = page
+    .frameLocator(`${WEBVIEW}[src*="purpose=webviewView"]:visible`)
+    .first()
+    .frameLocator('#active-frame')
+    .locator('.composer .input');
+  if (
+    !(await composer.waitFor({ timeout: 15_000 }).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     await page.goto(shared?.url ?? workbenchUrl());
     await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
     await activityEntry(page, CONTAINER_TITLE).waitFor({ timeout: 90_000 });
@@ -150,11 +168,18 @@ async function resetWorkbench(page: Page): Promise<void> {
   await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
 }
 
-const auxiliaryBarVisible = (page: Page): Promise<boolean> => page.locator('.part.auxiliarybar').first().isVisible().catch(() => false);
+const auxiliaryBarVisible = (page: Page): Promise<boolean> =>
+  page
+    .locator('.part.auxiliarybar')
+    .first()
+    .isVisible()
+    .catch(() => false);
 
 function activityEntry(page: Page, title: string) {
   // aria-label is the container title, plus " (keybinding)" for built-in containers.
-  return page.locator(`.activitybar .action-label[aria-label="${title}"], .activitybar .action-label[aria-label^="${title} ("]`).first();
+  return page
+    .locator(`.activitybar .action-label[aria-label="${title}"], .activitybar .action-label[aria-label^="${title} ("]`)
+    .first();
 }
 
 function createWorkbench(browser: Browser, page: Page): Workbench {
@@ -163,7 +188,8 @@ function createWorkbench(browser: Browser, page: Page): Workbench {
     runCommand: (title) => runCommand(page, title),
     openView: (title) => openView(page, title),
     // :visible: a view that VS Code moved or restored can leave a hidden webview iframe of ours behind.
-    chatWebview: () => page.frameLocator(`${WEBVIEW}[src*="purpose=webviewView"]:visible`).first().frameLocator('#active-frame'),
+    chatWebview: () =>
+      page.frameLocator(`${WEBVIEW}[src*="purpose=webviewView"]:visible`).first().frameLocator('#active-frame'),
     webviewByTitle: (title) => webviewByTitle(page, title),
     notificationsText: () => notificationsText(page),
     waitForNotification: async (pattern, timeoutMs = UI_TIMEOUT) => {
@@ -171,7 +197,8 @@ function createWorkbench(browser: Browser, page: Page): Workbench {
       for (;;) {
         const text = await notificationsText(page);
         if (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)) return text;
-        if (Date.now() > deadline) throw new Error(`no notification matching ${pattern}; visible: ${JSON.stringify(text)}`);
+        if (Date.now() > deadline)
+          throw new Error(`no notification matching ${pattern}; visible: ${JSON.stringify(text)}`);
         await page.waitForTimeout(250);
       }
     },
@@ -221,7 +248,8 @@ async function runCommand(page: Page, title: string): Promise<void> {
       await rows.nth(wanted).click();
       return;
     }
-    if (Date.now() > deadline) throw new Error(`command "${title}" not in the palette; rows: ${JSON.stringify(labels.slice(0, 8))}`);
+    if (Date.now() > deadline)
+      throw new Error(`command "${title}" not in the palette; rows: ${JSON.stringify(labels.slice(0, 8))}`);
     await page.waitForTimeout(200);
   }
 }
@@ -291,7 +319,10 @@ async function webviewByTitle(page: Page, title: string): Promise<FrameLocator> 
     const tab = page.locator(`.tabs-container .tab[aria-label*="${title}"]`).first();
     if (await tab.count()) {
       await tab.click();
-      return page.frameLocator(`${WEBVIEW}:not([src*="purpose=webviewView"]):visible`).first().frameLocator('#active-frame');
+      return page
+        .frameLocator(`${WEBVIEW}:not([src*="purpose=webviewView"]):visible`)
+        .first()
+        .frameLocator('#active-frame');
     }
     if (Date.now() > deadline) throw new Error(`no webview titled "${title}"`);
     await page.waitForTimeout(250);
@@ -302,5 +333,8 @@ async function notificationsText(page: Page): Promise<string> {
   const texts = await page
     .locator('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item')
     .allInnerTexts();
-  return texts.map((t) => t.trim()).filter(Boolean).join('\n');
+  return texts
+    .map((t) => t.trim())
+    .filter(Boolean)
+    .join('\n');
 }

@@ -24,9 +24,13 @@ describe('agent mode (UI)', function () {
   const settingsFile = () => path.join(path.dirname(ws()), 'user', 'User', 'settings.json');
   let userSettings = '';
   /** The chat view's page: the visible webview only (after a reload a stale, hidden frame can come first). */
-  const chatFrame = (): FrameLocator => wb.page
-    .frameLocator('iframe.webview[src*="extensionId=model-gateway.model-gateway"][src*="purpose=webviewView"]:visible').first()
-    .frameLocator('#active-frame');
+  const chatFrame = (): FrameLocator =>
+    wb.page
+      .frameLocator(
+        'iframe.webview[src*="extensionId=model-gateway.model-gateway"][src*="purpose=webviewView"]:visible',
+      )
+      .first()
+      .frameLocator('#active-frame');
 
   before(async () => {
     await admin.setFaults(KEY, null);
@@ -46,7 +50,8 @@ describe('agent mode (UI)', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await wb.screenshot(`agent-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await wb.screenshot(`agent-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
   });
 
   // A failed test must not leave a turn running (the next question would be refused while it does).
@@ -81,10 +86,21 @@ describe('agent mode (UI)', function () {
   }
 
   const lastAnswer = () => chat.locator('.message.assistant').last();
-  const finished = (status = 'complete') => lastAnswer().and(chat.locator(`[data-status="${status}"]`)).waitFor({ timeout: 90_000 });
-  const card = (name: string) => lastAnswer().locator('.tool-card', { has: chat.locator('.tool-name', { hasText: name }) }).last();
+  const finished = (status = 'complete') =>
+    lastAnswer()
+      .and(chat.locator(`[data-status="${status}"]`))
+      .waitFor({ timeout: 90_000 });
+  const card = (name: string) =>
+    lastAnswer()
+      .locator('.tool-card', { has: chat.locator('.tool-name', { hasText: name }) })
+      .last();
 
-  async function waitForDisk(rel: string, check: (text: string) => boolean, what: string, ms = 30_000): Promise<string> {
+  async function waitForDisk(
+    rel: string,
+    check: (text: string) => boolean,
+    what: string,
+    ms = 30_000,
+  ): Promise<string> {
     const deadline = Date.now() + ms;
     for (;;) {
       const text = fs.existsSync(file(rel)) ? fs.readFileSync(file(rel), 'utf8') : '';
@@ -125,7 +141,13 @@ describe('agent mode (UI)', function () {
       await box.press('Tab');
     }
     const deadline = Date.now() + 30_000;
-    const written = (): unknown => { try { return JSON.parse(fs.readFileSync(settingsFile(), 'utf8'))[id]; } catch { return undefined; } };
+    const written = (): unknown => {
+      try {
+        return JSON.parse(fs.readFileSync(settingsFile(), 'utf8'))[id];
+      } catch {
+        return undefined;
+      }
+    };
     // Back to a default value, the Settings editor removes the key instead of writing it.
     while (written() !== value && !(value === false && written() === undefined)) {
       if (Date.now() > deadline) throw new Error(`the Settings editor did not write ${id}`);
@@ -141,31 +163,52 @@ describe('agent mode (UI)', function () {
 
   it('reads a file, proposes an edit shown as a diff; Accept writes it; the cost footer shows tokens', async () => {
     await newAgentChat();
-    await send('Make the README greet the agent.\n@tool read_file {"path":"README.md"}\n@edit README.md Hello world.=>Hello agent.');
+    await send(
+      'Make the README greet the agent.\n@tool read_file {"path":"README.md"}\n@edit README.md Hello world.=>Hello agent.',
+    );
     await card('read_file').and(chat.locator('[data-status="done"]')).waitFor({ timeout: 90_000 });
     await card('read_file').locator('details.tool-result summary').click();
-    assert.match(await card('read_file').locator('details.tool-result pre').innerText(), /Hello world\./, 'the file was read');
+    assert.match(
+      await card('read_file').locator('details.tool-result pre').innerText(),
+      /Hello world\./,
+      'the file was read',
+    );
     // The edit waits for review: the pending change is listed and VS Code's diff editor shows it.
     const change = chat.locator('section.changes li.change', { hasText: 'README.md' });
     await change.waitFor({ timeout: 90_000 });
     await wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 60_000 });
     const tabs = await wb.page.locator('.tabs-container .tab').allInnerTexts();
-    assert.ok(tabs.some((t) => /README\.md.*proposed edit/.test(t)), `diff tab: ${JSON.stringify(tabs)}`);
+    assert.ok(
+      tabs.some((t) => /README\.md.*proposed edit/.test(t)),
+      `diff tab: ${JSON.stringify(tabs)}`,
+    );
     // Monaco renders spaces as no-break spaces (\s matches both).
-    assert.match(await wb.page.locator('.monaco-diff-editor .modified-in-monaco-diff-editor').first().innerText(), /Hello\s+agent\./);
+    assert.match(
+      await wb.page.locator('.monaco-diff-editor .modified-in-monaco-diff-editor').first().innerText(),
+      /Hello\s+agent\./,
+    );
     assert.equal(fs.readFileSync(file('README.md'), 'utf8'), README, 'nothing written before Accept');
     // The chat and the diff only (1.139 also shows VS Code's own Chat on the right): docs/images/agent.png.
     const side = await wb.page.locator('.part.sidebar').first().boundingBox();
     const editor = await wb.page.locator('.part.editor').first().boundingBox();
     const shot = path.join(resultsDir(), 'screenshots', vscodeVersion(), 'agent.png');
     fs.mkdirSync(path.dirname(shot), { recursive: true });
-    await wb.page.screenshot({ path: shot, clip: side && editor ? { x: side.x, y: 0, width: editor.x + Math.min(editor.width, 640) - side.x, height: side.y + side.height } : undefined });
+    await wb.page.screenshot({
+      path: shot,
+      clip:
+        side && editor
+          ? { x: side.x, y: 0, width: editor.x + Math.min(editor.width, 640) - side.x, height: side.y + side.height }
+          : undefined,
+    });
     assert.ok(fs.statSync(shot).size > 1000);
     await change.locator('button', { hasText: 'Accept' }).click();
     await waitForDisk('README.md', (t) => t.includes('Hello agent.'), 'Accept writes the file');
     await finished();
     assert.match(await lastAnswer().locator('.body').innerText(), /Accepted/);
-    assert.match(await lastAnswer().locator('.agent-cost summary').innerText(), /Turn tokens: in [\d,]+ · out [\d,]+ · cache read [\d,]+ · cache write [\d,]+/);
+    assert.match(
+      await lastAnswer().locator('.agent-cost summary').innerText(),
+      /Turn tokens: in [\d,]+ · out [\d,]+ · cache read [\d,]+ · cache write [\d,]+/,
+    );
     assert.equal(await chat.locator('section.changes').isVisible(), false, 'no change left pending');
   });
 
@@ -187,7 +230,11 @@ describe('agent mode (UI)', function () {
     await run.locator('button', { hasText: 'Approve' }).click();
     await finished();
     await run.locator('details.tool-result summary').click();
-    assert.match(await run.locator('details.tool-result pre').innerText(), /agent-ui-marker/, 'the output is the tool result the model got');
+    assert.match(
+      await run.locator('details.tool-result pre').innerText(),
+      /agent-ui-marker/,
+      'the output is the tool result the model got',
+    );
     assert.match(await lastAnswer().locator('.body').innerText(), /Result 1/);
   });
 
@@ -198,7 +245,11 @@ describe('agent mode (UI)', function () {
     await send('Auto-approved edit.\n@edit AUTO.md Hello world.=>Hello auto.');
     await finished();
     await waitForDisk('AUTO.md', (t) => t.includes('Hello auto.'), 'auto-approved write');
-    assert.equal(await lastAnswer().locator('.tool-card[data-status="asking"]').count(), 0, 'no question for a plain write');
+    assert.equal(
+      await lastAnswer().locator('.tool-card[data-status="asking"]').count(),
+      0,
+      'no question for a plain write',
+    );
     await send('Change the tab size.\n@edit .vscode/settings.json "editor.tabSize": 2=>"editor.tabSize": 4');
     const edit = card('propose_edit');
     await edit.and(chat.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
@@ -206,7 +257,11 @@ describe('agent mode (UI)', function () {
     const change = chat.locator('section.changes li.change', { hasText: 'settings.json' });
     await change.waitFor({ timeout: 60_000 });
     await new Promise((r) => setTimeout(r, 1500));
-    assert.match(fs.readFileSync(file('.vscode/settings.json'), 'utf8'), /"editor.tabSize": 2/, 'not written without the review');
+    assert.match(
+      fs.readFileSync(file('.vscode/settings.json'), 'utf8'),
+      /"editor.tabSize": 2/,
+      'not written without the review',
+    );
     await change.locator('button', { hasText: 'Reject' }).click();
     await finished();
     await setSetting('modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', false);
@@ -237,7 +292,10 @@ describe('agent mode (UI)', function () {
     await first.locator('button', { hasText: 'Restore to before this turn' }).click();
     const dialog = wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 30_000 });
-    await dialog.locator('.monaco-button', { hasText: /^Restore$/ }).first().click();
+    await dialog
+      .locator('.monaco-button', { hasText: /^Restore$/ })
+      .first()
+      .click();
     await waitForDisk('README.md', (t) => t === README, 'Restore brings back the file');
     await first.locator('.badge.restored').waitFor({ timeout: 30_000 });
   });

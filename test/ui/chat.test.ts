@@ -47,7 +47,10 @@ describe('chat view (UI)', function () {
   it('sends a message and the answer streams in', async () => {
     await admin.setFaults(KEY, { tokensPerSecond: 60 });
     await send('Hello from the UI test: show me some **markdown** [[tokens=120]]');
-    await chat.locator('.message.assistant[data-status="streaming"] .body').filter({ hasText: /\S/ }).waitFor({ timeout: 60_000 });
+    await chat
+      .locator('.message.assistant[data-status="streaming"] .body')
+      .filter({ hasText: /\S/ })
+      .waitFor({ timeout: 60_000 });
     const partial = (await lastAnswer().locator('.body').innerText()).length;
     await lastAnswer().and(chat.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
     const final = (await lastAnswer().locator('.body').innerText()).length;
@@ -64,7 +67,10 @@ describe('chat view (UI)', function () {
   it('Stop closes the request at the emulator and keeps the partial answer', async () => {
     await admin.setFaults(KEY, { tokensPerSecond: 20 });
     await send('Please stop me [[tokens=3000]]');
-    await chat.locator('.message.assistant[data-status="streaming"] .body').filter({ hasText: /\S/ }).waitFor({ timeout: 60_000 });
+    await chat
+      .locator('.message.assistant[data-status="streaming"] .body')
+      .filter({ hasText: /\S/ })
+      .waitFor({ timeout: 60_000 });
     await chat.locator('button[data-action="stop"]').click();
     await lastAnswer().and(chat.locator('[data-status="stopped"]')).waitFor({ timeout: 30_000 });
     assert.ok((await lastAnswer().locator('.body').innerText()).trim().length > 0, 'partial text kept');
@@ -126,7 +132,10 @@ describe('chat view (UI)', function () {
     const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
     const current = previous ? (JSON.parse(previous) as Record<string, unknown>) : {};
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify({ ...current, ...values, 'window.title': `${marker} \${activeEditorShort}` }, null, 2));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ ...current, ...values, 'window.title': `${marker} \${activeEditorShort}` }, null, 2),
+    );
     await wb.page.waitForFunction((m) => document.title.includes(m), marker, { timeout: 30_000 });
     return async () => {
       if (previous === undefined) fs.rmSync(file, { force: true });

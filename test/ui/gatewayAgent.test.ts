@@ -50,7 +50,11 @@ describe('gateway agent (UI)', function () {
     const response = page.locator('.interactive-item-container.interactive-response').last();
     try {
       await response.locator('.rendered-markdown', { hasText: 'tokens: input' }).first().waitFor({ timeout: 90_000 });
-      await page.waitForFunction(() => !document.querySelector('.interactive-response.chat-response-loading'), undefined, { timeout: 30_000 }).catch(() => undefined);
+      await page
+        .waitForFunction(() => !document.querySelector('.interactive-response.chat-response-loading'), undefined, {
+          timeout: 30_000,
+        })
+        .catch(() => undefined);
     } finally {
       await wb!.screenshot('gateway-agent');
     }
@@ -62,7 +66,11 @@ describe('gateway agent (UI)', function () {
     const sent = (await admin.requests()).filter((r) => !before.has(r.id) && r.path.startsWith('/v1/messages'));
     assert.strictEqual(sent.length, 2, 'the tool step and the answer');
     // For the README: the Chat view alone, with the steps (our progress lines and VS Code's tool call) expanded.
-    await response.getByText(/Completed \d+ steps?/).first().click({ timeout: 5_000 }).catch(() => undefined);
+    await response
+      .getByText(/Completed \d+ steps?/)
+      .first()
+      .click({ timeout: 5_000 })
+      .catch(() => undefined);
     await page.waitForTimeout(500);
     const shot = path.join(resultsDir(), 'screenshots', vscodeVersion(), 'gateway-agent.png');
     await page.locator('.part.auxiliarybar').first().screenshot({ path: shot });

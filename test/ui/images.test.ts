@@ -21,7 +21,8 @@ function imagesWithSlug(slug: string): string[] {
 /** The images of a slug once `count` of them exist, each with its sidecar (written just after the image). */
 async function waitForFiles(slug: string, count: number, timeoutMs = 90_000): Promise<string[]> {
   const end = Date.now() + timeoutMs;
-  const hasSidecar = (file: string) => fs.existsSync(path.join(workspaceDir(), 'images', file.replace(/\.\w+$/, '.json')));
+  const hasSidecar = (file: string) =>
+    fs.existsSync(path.join(workspaceDir(), 'images', file.replace(/\.\w+$/, '.json')));
   for (;;) {
     const files = imagesWithSlug(slug);
     if (files.length >= count && files.every(hasSidecar)) return files;
@@ -34,7 +35,8 @@ describe('images (UI)', function () {
   this.timeout(400_000);
   let wb: Workbench;
   const admin = EmulatorAdmin.fromEnv();
-  const asyncSubmissions = async () => (await admin.requests()).filter((r) => r.route === 'images.generations.async').length;
+  const asyncSubmissions = async () =>
+    (await admin.requests()).filter((r) => r.route === 'images.generations.async').length;
 
   before(async () => {
     await admin.setFaults(KEY, null);
@@ -53,7 +55,11 @@ describe('images (UI)', function () {
     await input.press('Enter');
     // Model, then size: accept the defaults (the first row: default model; one image at the default size).
     for (const expected of [/gpt-image-demo|flux-demo-schnell/, /1024x1024/]) {
-      await wb.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: expected }).first().waitFor({ timeout: 60_000 });
+      await wb.page
+        .locator('.quick-input-list .monaco-list-row')
+        .filter({ hasText: expected })
+        .first()
+        .waitFor({ timeout: 60_000 });
       await input.press('Enter');
     }
   }
@@ -64,8 +70,11 @@ describe('images (UI)', function () {
     const [file] = await waitForFiles('palette-test-a-paper-crane', 1);
     const bytes = fs.readFileSync(path.join(workspaceDir(), 'images', file));
     assert.deepStrictEqual(imageDimensions(bytes), { width: 1024, height: 1024 });
-    assert.ok(fs.existsSync(path.join(workspaceDir(), 'images', file.replace(/\.png$/, '.json'))), 'sidecar next to the image');
-    assert.strictEqual(await asyncSubmissions() - before, 1);
+    assert.ok(
+      fs.existsSync(path.join(workspaceDir(), 'images', file.replace(/\.png$/, '.json'))),
+      'sidecar next to the image',
+    );
+    assert.strictEqual((await asyncSubmissions()) - before, 1);
     await wb.waitForNotification(/saved images\//);
   });
 
@@ -75,7 +84,11 @@ describe('images (UI)', function () {
     const input = wb.page.locator('.quick-input-widget .quick-input-box input');
     await input.fill('Costly test: a big mural');
     await input.press('Enter');
-    await wb.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /gpt-image-demo|flux-demo-schnell/ }).first().waitFor();
+    await wb.page
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ hasText: /gpt-image-demo|flux-demo-schnell/ })
+      .first()
+      .waitFor();
     await input.press('Enter');
     await wb.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: '1536x1024' }).first().click();
     const dialog = wb.page.locator('.monaco-dialog-box');
@@ -111,7 +124,7 @@ describe('images (UI)', function () {
     const before = await asyncSubmissions();
     await paletteGenerate('Reload test: a slow snail');
     await wb.waitForNotification(/Reload test|slow snail|Waiting|processing/i);
-    while (await asyncSubmissions() === before) await sleep(100);
+    while ((await asyncSubmissions()) === before) await sleep(100);
     await sleep(500); // the task id is persisted before polling starts; give the storage a moment to flush
     await wb.runCommand('Developer: Reload Window');
     await wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
@@ -119,6 +132,10 @@ describe('images (UI)', function () {
     await sleep(3000); // a second save would show up here
     assert.deepStrictEqual(imagesWithSlug('reload-test-a-slow-snail'), files);
     assert.strictEqual(files.length, 1);
-    assert.strictEqual(await asyncSubmissions() - before, 1, 'one submission: the reload resumed polling, it did not resubmit');
+    assert.strictEqual(
+      (await asyncSubmissions()) - before,
+      1,
+      'one submission: the reload resumed polling, it did not resubmit',
+    );
   });
 });

@@ -24,9 +24,15 @@ describe('l10n: the workbench in Simplified Chinese (zh-cn)', function () {
       if (await input().isVisible()) break;
       await wb!.page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
       // A chat view that opens with the window (1.139) can take the focus back: click the editor area first.
-      await wb!.page.locator('.part.editor').first().click({ position: { x: 40, y: 40 } }).catch(() => undefined);
+      await wb!.page
+        .locator('.part.editor')
+        .first()
+        .click({ position: { x: 40, y: 40 } })
+        .catch(() => undefined);
       await wb!.page.keyboard.press(key);
-      await input().waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
+      await input()
+        .waitFor({ state: 'visible', timeout: 5_000 })
+        .catch(() => undefined);
     }
     await input().waitFor({ state: 'visible' });
     await input().fill(`>${filter}`);
@@ -41,7 +47,8 @@ describe('l10n: the workbench in Simplified Chinese (zh-cn)', function () {
   };
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await wb?.screenshot(`l10n-failed-${this.currentTest.title}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await wb?.screenshot(`l10n-failed-${this.currentTest.title}`).catch(() => undefined);
   });
 
   after(async () => {
@@ -54,7 +61,10 @@ describe('l10n: the workbench in Simplified Chinese (zh-cn)', function () {
     wb = await openWorkbench(undefined, { browserLocale: 'zh-CN' });
     try {
       const rows = await paletteRows('Model Gateway: ');
-      assert.ok(rows.some((l) => l.includes('Model Gateway: Set API Key')), `English titles expected; rows: ${JSON.stringify(rows.slice(0, 6))}`);
+      assert.ok(
+        rows.some((l) => l.includes('Model Gateway: Set API Key')),
+        `English titles expected; rows: ${JSON.stringify(rows.slice(0, 6))}`,
+      );
     } finally {
       await wb.close();
       wb = undefined;
@@ -69,28 +79,42 @@ describe('l10n: the workbench in Simplified Chinese (zh-cn)', function () {
     // One filter per title: the palette list is virtual and renders only the rows in view.
     for (const title of ['设置 API 密钥', '检查连接', '生成图像', '打开聊天']) {
       const rows = await paletteRows(`Model Gateway: ${title}`);
-      assert.ok(rows.some((l) => l.includes(`Model Gateway: ${title}`)), `palette row "Model Gateway: ${title}" in ${JSON.stringify(rows.slice(0, 8))}`);
+      assert.ok(
+        rows.some((l) => l.includes(`Model Gateway: ${title}`)),
+        `palette row "Model Gateway: ${title}" in ${JSON.stringify(rows.slice(0, 8))}`,
+      );
     }
     const english = await paletteRows('Model Gateway: Set API Key');
-    assert.ok(!english.some((l) => l.startsWith('Model Gateway: Set API Key')), `no English title shown: ${JSON.stringify(english.slice(0, 8))}`);
+    assert.ok(
+      !english.some((l) => l.startsWith('Model Gateway: Set API Key')),
+      `no English title shown: ${JSON.stringify(english.slice(0, 8))}`,
+    );
     await wb.screenshot('l10n-zh-cn-palette');
   });
 
   it('Set API Key with a revoked key: the steps and the 401 error in Chinese, the key not shown', async () => {
     assert.ok(wb, 'opened by the previous test');
     await wb.runCommand('Model Gateway: 设置 API 密钥');
-    await wb.page.locator('div.quick-input-widget', { hasText: '设置 API 密钥 (1/2)' }).first().waitFor({ state: 'visible' });
+    await wb.page
+      .locator('div.quick-input-widget', { hasText: '设置 API 密钥 (1/2)' })
+      .first()
+      .waitFor({ state: 'visible' });
     const prompt = await wb.page.locator('div.quick-input-widget').innerText();
     assert.match(prompt, /专用密钥/, 'the one-key-per-device advice in Chinese');
     await type('ui-l10n-revoked');
-    await wb.page.locator('div.quick-input-widget .quick-input-box input[type="password"]').waitFor({ state: 'visible' });
+    await wb.page
+      .locator('div.quick-input-widget .quick-input-box input[type="password"]')
+      .waitFor({ state: 'visible' });
     await type('mg-revoked-0004');
     const text = await wb.waitForNotification(/网关拒绝了此 API 密钥（401/, 60_000);
     assert.match(text, /没有被保存/);
     assert.match(text, /网关控制台中创建一个新密钥/);
     assert.ok(!text.includes('mg-revoked-0004'), 'the key never appears');
     // The button of the notification is translated too.
-    await wb.page.locator('.notifications-toasts .monaco-button', { hasText: '换一个密钥' }).first().waitFor({ state: 'visible' });
+    await wb.page
+      .locator('.notifications-toasts .monaco-button', { hasText: '换一个密钥' })
+      .first()
+      .waitFor({ state: 'visible' });
     await wb.screenshot('l10n-zh-cn-401');
   });
 
@@ -121,7 +145,11 @@ describe('l10n: the workbench in Simplified Chinese (zh-cn)', function () {
     await chat.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });
     // The new conversation's heading and the composer: the host's words and the webview's string table, in Chinese.
     await chat.locator('.title', { hasText: '新建聊天' }).first().waitFor({ timeout: 10_000 });
-    assert.match(await input.getAttribute('placeholder') ?? '', /[\u4e00-\u9fff]/, 'the composer placeholder in Chinese');
+    assert.match(
+      (await input.getAttribute('placeholder')) ?? '',
+      /[\u4e00-\u9fff]/,
+      'the composer placeholder in Chinese',
+    );
     await admin.setFaults('mg-demo-key-0001', { status: 401, count: 1 });
     try {
       await input.click();
@@ -130,13 +158,23 @@ describe('l10n: the workbench in Simplified Chinese (zh-cn)', function () {
       const card = chat.locator('.message.assistant').last().locator('.error-card');
       await card.waitFor({ timeout: 60_000 });
       // Title and advice: the host's words (src/gateway/advice.ts through vscode.l10n).
-      await chat.locator('.error-card .error-title', { hasText: '网关拒绝了此 API 密钥（401）' }).waitFor({ timeout: 10_000 });
+      await chat
+        .locator('.error-card .error-title', { hasText: '网关拒绝了此 API 密钥（401）' })
+        .waitFor({ timeout: 10_000 });
       const text = await card.innerText();
       assert.match(text, /密钥不完整、已被吊销或有误/, text);
       assert.match(text, /为这台设备创建一个专用密钥/, text);
-      assert.doesNotMatch(text, /The gateway rejected|Replace Key|dedicated key/, `no English left on the card: ${text}`);
+      assert.doesNotMatch(
+        text,
+        /The gateway rejected|Replace Key|dedicated key/,
+        `no English left on the card: ${text}`,
+      );
       // The buttons: the webview's string table, delivered by the host in the display language.
-      assert.equal(await card.locator('button', { hasText: '更换密钥' }).count(), 1, `a "Replace Key" button in Chinese: ${text}`);
+      assert.equal(
+        await card.locator('button', { hasText: '更换密钥' }).count(),
+        1,
+        `a "Replace Key" button in Chinese: ${text}`,
+      );
       await wb.screenshot('l10n-zh-cn-chat-401');
     } finally {
       await admin.setFaults('mg-demo-key-0001', null);

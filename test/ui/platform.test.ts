@@ -27,8 +27,12 @@ describe('platform: keys, models and errors in the workbench', function () {
   };
   /** Waits for the quick input a command opened (newer workbenches keep the palette rows for a moment). */
   const waitForQuickInput = async (labelPart: string): Promise<void> => {
-    await wb.page.locator(`div.quick-input-widget .quick-input-box input[aria-label*="${labelPart}"], div.quick-input-widget .quick-input-box input[placeholder*="${labelPart}"]`)
-      .first().waitFor({ state: 'visible' });
+    await wb.page
+      .locator(
+        `div.quick-input-widget .quick-input-box input[aria-label*="${labelPart}"], div.quick-input-widget .quick-input-box input[placeholder*="${labelPart}"]`,
+      )
+      .first()
+      .waitFor({ state: 'visible' });
   };
   const pick = async (label: string): Promise<void> => {
     const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
@@ -75,7 +79,13 @@ describe('platform: keys, models and errors in the workbench', function () {
         await box.press('Tab');
         // The Settings editor writes after a short debounce: until settings.json holds the value (the window and the
         // extension host have it then too).
-        const written = (): unknown => { try { return JSON.parse(fs.readFileSync(settingsFile, 'utf8'))['modelGateway.baseUrl']; } catch { return undefined; } };
+        const written = (): unknown => {
+          try {
+            return JSON.parse(fs.readFileSync(settingsFile, 'utf8'))['modelGateway.baseUrl'];
+          } catch {
+            return undefined;
+          }
+        };
         for (const end = Date.now() + 15_000; written() !== value;) {
           if (Date.now() > end) throw new Error(`the Settings editor did not write modelGateway.baseUrl = ${value}`);
           await wb.page.waitForTimeout(100);
@@ -95,22 +105,29 @@ describe('platform: keys, models and errors in the workbench', function () {
     await wb.runCommand('Model Gateway: Set API Key');
     await waitForQuickInput('Set API Key (1/2)');
     await type(name);
-    await wb.page.locator('div.quick-input-widget .quick-input-box input[type="password"]').waitFor({ state: 'visible' });
+    await wb.page
+      .locator('div.quick-input-widget .quick-input-box input[type="password"]')
+      .waitFor({ state: 'visible' });
     await type(secret);
     await quickInputClosed();
   };
 
   before(async () => {
     wb = await openWorkbench(undefined, { shared: true });
-    await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => undefined);
+    await wb.page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'])
+      .catch(() => undefined);
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await wb.screenshot(`platform-failed-${this.currentTest.title}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await wb.screenshot(`platform-failed-${this.currentTest.title}`).catch(() => undefined);
   });
 
   after(async () => {
-    if (!fs.readFileSync(settingsFile, 'utf8').includes(`"${emulatorUrl()}"`)) await setBaseUrl(emulatorUrl()).catch(() => undefined);
+    if (!fs.readFileSync(settingsFile, 'utf8').includes(`"${emulatorUrl()}"`))
+      await setBaseUrl(emulatorUrl()).catch(() => undefined);
     await admin.setFaults('mg-demo-key-0001', null).catch(() => undefined);
     await wb?.close();
   });
@@ -124,7 +141,9 @@ describe('platform: keys, models and errors in the workbench', function () {
     assert.match(prompt, /dedicated key for this device or workload/);
     await type('ui-alt');
     // The second step is a password box (the key is never shown while typed).
-    await wb.page.locator('div.quick-input-widget .quick-input-box input[type="password"]').waitFor({ state: 'visible' });
+    await wb.page
+      .locator('div.quick-input-widget .quick-input-box input[type="password"]')
+      .waitFor({ state: 'visible' });
     await type(ALT);
     await quickInputClosed();
     const text = await wb.waitForNotification(/key "ui-alt" \([0-9a-f]{8}\) works: 2 models \(1 chat, 1 image\)/);
@@ -185,7 +204,9 @@ describe('platform: keys, models and errors in the workbench', function () {
     await wb.runCommand('Model Gateway: Refresh Models');
     const text = await wb.waitForNotification(/rejected the API key \(401\)/);
     assert.match(text, /revoked[\s\S]*console/);
-    assert.ok(await wb.page.locator('.notification-list-item .monaco-button', { hasText: 'Replace Key' }).first().isVisible());
+    assert.ok(
+      await wb.page.locator('.notification-list-item .monaco-button', { hasText: 'Replace Key' }).first().isVisible(),
+    );
     await wb.screenshot('platform-401-replace-key');
     await wb.runCommand('Model Gateway: Remove API Key');
     await waitForQuickInput('Remove which key');
@@ -272,13 +293,26 @@ describe('platform: keys, models and errors in the workbench', function () {
       await wb.page.waitForTimeout(500);
     }
     await wb.openView('Model Gateway');
-    const dom = await wb.chatWebview().locator('body').innerHTML({ timeout: 30_000 }).catch(() => '');
-    const files = [settingsFile, ...walk(path.join(userDir, 'logs')), ...walk(path.join(userDir, 'User', 'globalStorage')).filter((f) => f.endsWith('state.vscdb'))];
-    assert.ok(files.some((file) => path.basename(file) === 'Model Gateway.log'), 'the log channel file is scanned');
+    const dom = await wb
+      .chatWebview()
+      .locator('body')
+      .innerHTML({ timeout: 30_000 })
+      .catch(() => '');
+    const files = [
+      settingsFile,
+      ...walk(path.join(userDir, 'logs')),
+      ...walk(path.join(userDir, 'User', 'globalStorage')).filter((f) => f.endsWith('state.vscdb')),
+    ];
+    assert.ok(
+      files.some((file) => path.basename(file) === 'Model Gateway.log'),
+      'the log channel file is scanned',
+    );
     const found: string[] = [];
     for (const key of [...KNOWN_KEYS, ...createdKeys]) {
       if (dom.includes(key)) found.push(`chat webview DOM: ${key.slice(0, 6)}…`);
-      for (const file of files) if (fs.readFileSync(file, 'latin1').includes(key)) found.push(`${path.relative(userDir, file)}: ${key.slice(0, 6)}…`);
+      for (const file of files)
+        if (fs.readFileSync(file, 'latin1').includes(key))
+          found.push(`${path.relative(userDir, file)}: ${key.slice(0, 6)}…`);
     }
     assert.deepStrictEqual(found, []);
   });
@@ -286,6 +320,7 @@ describe('platform: keys, models and errors in the workbench', function () {
 
 function walk(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]);
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
 }

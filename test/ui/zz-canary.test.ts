@@ -40,8 +40,11 @@ const READ_INDEXED_DB = `(async () => {
 
 function walk(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? walk(path.join(dir, entry.name)) : entry.isFile() ? [path.join(dir, entry.name)] : []);
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) =>
+      entry.isDirectory() ? walk(path.join(dir, entry.name)) : entry.isFile() ? [path.join(dir, entry.name)] : [],
+    );
 }
 
 describe('secrets: a canary key through a full UI run leaves no trace', function () {
@@ -57,8 +60,10 @@ describe('secrets: a canary key through a full UI run leaves no trace', function
     await input().press('Enter');
   };
   const chat = () => wb.chatWebview();
-  const recordNotifications = async (where: string) => seen.push({ where: `notifications after ${where}`, text: await wb.notificationsText() });
-  const recordChatDom = async (where: string) => seen.push({ where: `chat webview DOM after ${where}`, text: await chat().locator('html').innerHTML() });
+  const recordNotifications = async (where: string) =>
+    seen.push({ where: `notifications after ${where}`, text: await wb.notificationsText() });
+  const recordChatDom = async (where: string) =>
+    seen.push({ where: `chat webview DOM after ${where}`, text: await chat().locator('html').innerHTML() });
 
   async function send(text: string): Promise<void> {
     const answers = await chat().locator('.message.assistant').count();
@@ -72,7 +77,10 @@ describe('secrets: a canary key through a full UI run leaves no trace', function
   before(async () => {
     await admin.createKey({ group: 'default', name: 'canary', balance: 1000, key: CANARY });
     wb = await openWorkbench(undefined, { shared: true });
-    await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => undefined);
+    await wb.page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'])
+      .catch(() => undefined);
   });
   after(async () => {
     await admin.setFaults(CANARY, null).catch(() => undefined);
@@ -81,23 +89,37 @@ describe('secrets: a canary key through a full UI run leaves no trace', function
 
   it('sets the canary key by typing it', async () => {
     await wb.runCommand('Model Gateway: Set API Key');
-    await wb.page.locator('div.quick-input-widget .quick-input-box input[aria-label*="Set API Key (1/2)"], div.quick-input-widget .quick-input-box input[placeholder*="Set API Key (1/2)"]')
-      .first().waitFor({ state: 'visible' });
+    await wb.page
+      .locator(
+        'div.quick-input-widget .quick-input-box input[aria-label*="Set API Key (1/2)"], div.quick-input-widget .quick-input-box input[placeholder*="Set API Key (1/2)"]',
+      )
+      .first()
+      .waitFor({ state: 'visible' });
     await type('canary');
     // The second step is the password box: wait for it, so the key is never typed into the name step.
-    await wb.page.locator('div.quick-input-widget .quick-input-box input[type="password"]').waitFor({ state: 'visible' });
+    await wb.page
+      .locator('div.quick-input-widget .quick-input-box input[type="password"]')
+      .waitFor({ state: 'visible' });
     await type(CANARY);
     await wb.page.locator('div.quick-input-widget').waitFor({ state: 'hidden', timeout: 60_000 });
     await recordNotifications('Set API Key');
     // The status bar names the active key once it is saved (a toast may already have hidden).
-    await wb.page.locator('.statusbar-item[id$="modelGateway.status"]').filter({ hasText: 'canary' }).first().waitFor({ timeout: 60_000 });
+    await wb.page
+      .locator('.statusbar-item[id$="modelGateway.status"]')
+      .filter({ hasText: 'canary' })
+      .first()
+      .waitFor({ timeout: 60_000 });
   });
 
   it('chats with it, then meets a server error', async () => {
     await wb.openView(CONTAINER_TITLE);
     await chat().locator('.composer .input').waitFor({ timeout: 60_000 });
     await send('Canary run: say hello [[tokens=40]]');
-    await chat().locator('.message.assistant').last().and(chat().locator('[data-status="complete"]')).waitFor({ timeout: 90_000 });
+    await chat()
+      .locator('.message.assistant')
+      .last()
+      .and(chat().locator('[data-status="complete"]'))
+      .waitFor({ timeout: 90_000 });
     await admin.setFaults(CANARY, { status: 500, count: 1 });
     await send('Canary run: this one fails');
     await chat().locator('.error-card').last().waitFor({ timeout: 60_000 });
@@ -108,7 +130,11 @@ describe('secrets: a canary key through a full UI run leaves no trace', function
     await wb.runCommand('Model Gateway: Generate Image');
     await type('Canary run: a red kite');
     for (const expected of [/gpt-image-demo|flux-demo-schnell/, /1024x1024/]) {
-      await wb.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: expected }).first().waitFor({ timeout: 60_000 });
+      await wb.page
+        .locator('.quick-input-list .monaco-list-row')
+        .filter({ hasText: expected })
+        .first()
+        .waitFor({ timeout: 60_000 });
       await input().press('Enter');
     }
     await wb.waitForNotification(/saved images\//, 120_000);
@@ -119,7 +145,13 @@ describe('secrets: a canary key through a full UI run leaves no trace', function
     await wb.runCommand('Model Gateway: Check Connection');
     // A billable 1-token request is only sent when the user agrees: decline the modal if it shows.
     const dialog = wb.page.locator('.monaco-dialog-box');
-    if (await dialog.waitFor({ timeout: 15_000 }).then(() => true, () => false)) await wb.page.keyboard.press('Escape');
+    if (
+      await dialog.waitFor({ timeout: 15_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      await wb.page.keyboard.press('Escape');
     await wb.page.waitForTimeout(2000);
     await recordNotifications('Check Connection');
     await wb.runCommand('Model Gateway: Copy Support Info');
@@ -142,11 +174,24 @@ describe('secrets: a canary key through a full UI run leaves no trace', function
     // Give the log channel and storage a moment to flush to disk.
     await wb.page.waitForTimeout(2000);
     const files = [...walk(userDir), ...walk(workspaceDir())];
-    assert.ok(files.some((f) => path.basename(f) === 'Model Gateway.log'), 'the log channel file is among the scanned files');
-    const idb = (await wb.page.evaluate(READ_INDEXED_DB)) as { state: string[]; secretEntries: number; databases: string[] };
-    assert.ok(idb.state.some((entry) => entry.includes('model-gateway')), `the extension's globalState is among the scanned entries (${idb.databases.join(', ')})`);
+    assert.ok(
+      files.some((f) => path.basename(f) === 'Model Gateway.log'),
+      'the log channel file is among the scanned files',
+    );
+    const idb = (await wb.page.evaluate(READ_INDEXED_DB)) as {
+      state: string[];
+      secretEntries: number;
+      databases: string[];
+    };
+    assert.ok(
+      idb.state.some((entry) => entry.includes('model-gateway')),
+      `the extension's globalState is among the scanned entries (${idb.databases.join(', ')})`,
+    );
     seen.push(...idb.state.map((text) => ({ where: `IndexedDB ${text.split('=')[0]}`, text })));
-    assert.ok(walk(path.join(workspaceDir(), 'images')).some((f) => f.endsWith('.json')), 'an image sidecar is among the scanned files');
+    assert.ok(
+      walk(path.join(workspaceDir(), 'images')).some((f) => f.endsWith('.json')),
+      'an image sidecar is among the scanned files',
+    );
     const hits: string[] = [];
     for (const file of files) {
       if (fs.readFileSync(file).includes(CANARY)) hits.push(path.relative(path.dirname(userDir), file));

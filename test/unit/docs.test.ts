@@ -13,7 +13,10 @@ function read(rel: string): string {
 }
 
 function docFiles(): string[] {
-  const docs = fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+  const docs = fs
+    .readdirSync(path.join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`);
   return ['README.md', 'CONTRIBUTING.md', ...docs.sort()];
 }
 
@@ -100,13 +103,17 @@ function linksOf(markdown: string): string[] {
 /** undefined when `target` (relative to the file `from`, or to the repository root) resolves; else why not. */
 function problemOf(from: string, target: string, relativeToRoot = false): string | undefined {
   const [file, anchor] = target.split('#', 2);
-  const rel = file === '' ? from : path.posix.normalize(path.posix.join(relativeToRoot ? '' : path.posix.dirname(from), decodeURIComponent(file)));
+  const rel =
+    file === ''
+      ? from
+      : path.posix.normalize(path.posix.join(relativeToRoot ? '' : path.posix.dirname(from), decodeURIComponent(file)));
   if (rel.startsWith('..')) return `${target}: leaves the repository`;
   const abs = path.join(root, rel);
   if (!fs.existsSync(abs)) return `${target}: no file ${rel}`;
   if (anchor === undefined) return undefined;
   if (!rel.endsWith('.md')) return `${target}: an anchor into a file that is not markdown`;
-  if (!anchorsOf(fs.readFileSync(abs, 'utf8')).has(decodeURIComponent(anchor))) return `${target}: no section #${anchor} in ${rel}`;
+  if (!anchorsOf(fs.readFileSync(abs, 'utf8')).has(decodeURIComponent(anchor)))
+    return `${target}: no section #${anchor} in ${rel}`;
   return undefined;
 }
 
@@ -116,16 +123,25 @@ describe('docs', () => {
     assert.strictEqual(githubSlug("Gateway models in VS Code's chat"), 'gateway-models-in-vs-codes-chat');
     assert.strictEqual(githubSlug('Keys, CSP & links'), 'keys-csp--links');
     assert.strictEqual(githubSlug('snake_case stays'), 'snake_case-stays');
-    assert.deepStrictEqual([...anchorsOf('# A\n## Tests\n```\n# not a heading\n```\n### Tests\n')], ['a', 'tests', 'tests-1']);
+    assert.deepStrictEqual(
+      [...anchorsOf('# A\n## Tests\n```\n# not a heading\n```\n### Tests\n')],
+      ['a', 'tests', 'tests-1'],
+    );
   });
 
   it('finds relative links and ignores external ones and code', () => {
-    const md = '[a](docs/x.md#y) ![i](docs/images/p.png "t") [w](https://e.com) `[c](nope.md)`\n```\n[f](nope.md)\n```\n<img src="docs/images/q.png">\n[r]: CONTRIBUTING.md\n';
+    const md =
+      '[a](docs/x.md#y) ![i](docs/images/p.png "t") [w](https://e.com) `[c](nope.md)`\n```\n[f](nope.md)\n```\n<img src="docs/images/q.png">\n[r]: CONTRIBUTING.md\n';
     assert.deepStrictEqual(linksOf(md), ['docs/x.md#y', 'docs/images/p.png', 'docs/images/q.png', 'CONTRIBUTING.md']);
   });
 
   it('has every relative link of README.md, CONTRIBUTING.md and docs/*.md resolve to a file and a section', () => {
-    const problems = docFiles().flatMap((file) => linksOf(read(file)).map((t) => problemOf(file, t)).filter((p) => p).map((p) => `${file}: ${p}`));
+    const problems = docFiles().flatMap((file) =>
+      linksOf(read(file))
+        .map((t) => problemOf(file, t))
+        .filter((p) => p)
+        .map((p) => `${file}: ${p}`),
+    );
     assert.deepStrictEqual(problems, []);
   });
 
@@ -155,9 +171,11 @@ describe('docs', () => {
     ];
     const problems: string[] = [];
     for (const file of codeFiles()) {
-      read(file).split('\n').forEach((line, i) => {
-        for (const [pattern, why] of stale) if (pattern.test(line)) problems.push(`${file}:${i + 1}: ${why}`);
-      });
+      read(file)
+        .split('\n')
+        .forEach((line, i) => {
+          for (const [pattern, why] of stale) if (pattern.test(line)) problems.push(`${file}:${i + 1}: ${why}`);
+        });
     }
     assert.deepStrictEqual(problems, []);
   });
@@ -167,18 +185,33 @@ describe('docs', () => {
     assert.ok(Buffer.byteLength(readme) <= 12 * 1024, `README.md is ${Buffer.byteLength(readme)} bytes`);
     assert.ok(readme.includes('npm install && npm start'), 'README.md lost `npm install && npm start`');
     assert.ok(/^npm test\b/m.test(readme), 'README.md lost `npm test`');
-    const shipped = read('.vscodeignore').split('\n').map((l) => l.trim()).filter((l) => l.startsWith('!')).map((l) => l.slice(1));
+    const shipped = read('.vscodeignore')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith('!'))
+      .map((l) => l.slice(1));
     const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)|<img[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1] ?? m[2]);
     assert.ok(images.length > 0);
     for (const image of images) {
       assert.ok(!/^[a-z]+:/i.test(image), `${image}: README images stay relative (the VSIX ships them)`);
-      assert.ok(shipped.some((glob) => globMatch(image, glob)), `${image} is not shipped by .vscodeignore`);
+      assert.ok(
+        shipped.some((glob) => globMatch(image, glob)),
+        `${image} is not shipped by .vscodeignore`,
+      );
     }
   });
 });
 
 /** The glob of .vscodeignore patterns: `*` within a path segment, `**` across segments. */
 function globMatch(file: string, glob: string): boolean {
-  const re = glob.split('**').map((part) => part.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')).join('.*');
+  const re = glob
+    .split('**')
+    .map((part) =>
+      part
+        .split('*')
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*'),
+    )
+    .join('.*');
   return new RegExp(`^${re}$`).test(file);
 }

@@ -9,11 +9,24 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 
 const root = path.resolve(__dirname, '..', '..');
-const readJson = (file: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as Record<string, unknown>;
+const readJson = (file: string): Record<string, unknown> =>
+  JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as Record<string, unknown>;
 
 /** Folders (and files) whose user-visible host strings all go through vscode.l10n.t or a Localizer. */
-const LOCALIZED = ['src/keys', 'src/diagnostics', 'src/catalog', 'src/platform', 'src/images', 'src/chat', 'src/lm', 'src/agent', 'src/agentHost',
-  'src/extension.ts', 'src/services.ts', 'src/webview'];
+const LOCALIZED = [
+  'src/keys',
+  'src/diagnostics',
+  'src/catalog',
+  'src/platform',
+  'src/images',
+  'src/chat',
+  'src/lm',
+  'src/agent',
+  'src/agentHost',
+  'src/extension.ts',
+  'src/services.ts',
+  'src/webview',
+];
 /** Not localized yet (a later phase): only counted. The webviews' own, stricter check: test/unit/webview/strings.test.ts. */
 const PENDING: string[] = [];
 
@@ -29,8 +42,12 @@ const MODEL_FACING: Record<string, string[]> = {
 
 /** Translated bundles: l10n/bundle.l10n.<lang>.json and package.nls.<lang>.json. */
 function translations(dir: string, prefix: string): Array<{ lang: string; file: string }> {
-  return fs.readdirSync(path.join(root, dir))
-    .map((name) => ({ name, m: new RegExp(`^${prefix.replace(/\./g, '\\.')}\\.([a-z]{2}(?:-[a-z]+)?)\\.json$`).exec(name) }))
+  return fs
+    .readdirSync(path.join(root, dir))
+    .map((name) => ({
+      name,
+      m: new RegExp(`^${prefix.replace(/\./g, '\\.')}\\.([a-z]{2}(?:-[a-z]+)?)\\.json$`).exec(name),
+    }))
     .filter((x) => x.m)
     .map((x) => ({ lang: x.m![1], file: path.posix.join(dir === '.' ? '' : dir, x.name) }));
 }
@@ -38,19 +55,26 @@ function translations(dir: string, prefix: string): Array<{ lang: string; file: 
 /** What must survive translation: {n} placeholders, command links, setting links, inline code and URLs. */
 function tokens(text: string): string[] {
   const found = [
-    ...text.match(/\{\d+\}/g) ?? [],
-    ...text.match(/\(command:[^)]+\)/g) ?? [],
-    ...text.match(/#modelGateway\.[\w.]+#/g) ?? [],
-    ...text.match(/`[^`]+`/g) ?? [],
-    ...text.match(/https?:\/\/[\w./-]+[\w/]/g) ?? [],
+    ...(text.match(/\{\d+\}/g) ?? []),
+    ...(text.match(/\(command:[^)]+\)/g) ?? []),
+    ...(text.match(/#modelGateway\.[\w.]+#/g) ?? []),
+    ...(text.match(/`[^`]+`/g) ?? []),
+    ...(text.match(/https?:\/\/[\w./-]+[\w/]/g) ?? []),
   ];
   return found.sort();
 }
 
 function tokenMismatches(english: Record<string, unknown>, translated: Record<string, unknown>): string[] {
-  return Object.keys(english).filter((key) => typeof translated[key] === 'string'
-    && JSON.stringify(tokens(String(english[key]))) !== JSON.stringify(tokens(String(translated[key]))))
-    .map((key) => `${key}: ${JSON.stringify(tokens(String(english[key])))} vs ${JSON.stringify(tokens(String(translated[key])))}`);
+  return Object.keys(english)
+    .filter(
+      (key) =>
+        typeof translated[key] === 'string' &&
+        JSON.stringify(tokens(String(english[key]))) !== JSON.stringify(tokens(String(translated[key]))),
+    )
+    .map(
+      (key) =>
+        `${key}: ${JSON.stringify(tokens(String(english[key])))} vs ${JSON.stringify(tokens(String(translated[key])))}`,
+    );
 }
 
 /** Every "%key%" value in the manifest, with where it is. */
@@ -60,7 +84,8 @@ function manifestKeys(value: unknown, at = ''): Array<{ key: string; at: string 
     return m ? [{ key: m[1], at }] : [];
   }
   if (Array.isArray(value)) return value.flatMap((v, i) => manifestKeys(v, `${at}[${i}]`));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => manifestKeys(v, at ? `${at}.${k}` : k));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => manifestKeys(v, at ? `${at}.${k}` : k));
   return [];
 }
 
@@ -72,47 +97,84 @@ function manifestEnglish(pkg: Record<string, unknown>): string[] {
   };
   const c = (pkg.contributes ?? {}) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   plain(pkg.description, 'description');
-  for (const [i, v] of (c.viewsContainers?.activitybar ?? []).entries()) plain(v.title, `viewsContainers.activitybar[${i}].title`);
-  for (const [group, views] of Object.entries(c.views ?? {}) as Array<[string, any[]]>) { // eslint-disable-line @typescript-eslint/no-explicit-any
-    views.forEach((v, i) => { plain(v.name, `views.${group}[${i}].name`); plain(v.contextualTitle, `views.${group}[${i}].contextualTitle`); });
+  for (const [i, v] of (c.viewsContainers?.activitybar ?? []).entries())
+    plain(v.title, `viewsContainers.activitybar[${i}].title`);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  for (const [group, views] of Object.entries(c.views ?? {}) as Array<[string, any[]]>) {
+    views.forEach((v, i) => {
+      plain(v.name, `views.${group}[${i}].name`);
+      plain(v.contextualTitle, `views.${group}[${i}].contextualTitle`);
+    });
   }
-  for (const cmd of c.commands ?? []) { plain(cmd.title, `commands ${cmd.command} title`); plain(cmd.category, `commands ${cmd.command} category`); }
+  for (const cmd of c.commands ?? []) {
+    plain(cmd.title, `commands ${cmd.command} title`);
+    plain(cmd.category, `commands ${cmd.command} category`);
+  }
   const blocks = Array.isArray(c.configuration) ? c.configuration : c.configuration ? [c.configuration] : [];
   for (const block of blocks) {
     plain(block.title, 'configuration.title');
-    for (const [name, p] of Object.entries(block.properties ?? {}) as Array<[string, any]>) { // eslint-disable-line @typescript-eslint/no-explicit-any
-      for (const field of ['description', 'markdownDescription', 'patternErrorMessage', 'deprecationMessage', 'markdownDeprecationMessage']) plain(p[field], `${name}.${field}`);
-      for (const field of ['enumDescriptions', 'markdownEnumDescriptions']) (p[field] ?? []).forEach((v: unknown, i: number) => plain(v, `${name}.${field}[${i}]`));
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    for (const [name, p] of Object.entries(block.properties ?? {}) as Array<[string, any]>) {
+      for (const field of [
+        'description',
+        'markdownDescription',
+        'patternErrorMessage',
+        'deprecationMessage',
+        'markdownDeprecationMessage',
+      ])
+        plain(p[field], `${name}.${field}`);
+      for (const field of ['enumDescriptions', 'markdownEnumDescriptions'])
+        (p[field] ?? []).forEach((v: unknown, i: number) => plain(v, `${name}.${field}[${i}]`));
     }
   }
-  for (const t of c.languageModelTools ?? []) { plain(t.displayName, `languageModelTools ${t.name} displayName`); plain(t.userDescription, `languageModelTools ${t.name} userDescription`); }
+  for (const t of c.languageModelTools ?? []) {
+    plain(t.displayName, `languageModelTools ${t.name} displayName`);
+    plain(t.userDescription, `languageModelTools ${t.name} userDescription`);
+  }
   for (const p of c.chatParticipants ?? []) {
     plain(p.description, `chatParticipants ${p.id} description`);
     for (const pc of p.commands ?? []) plain(pc.description, `chatParticipants ${p.id} /${pc.name} description`);
   }
   for (const w of c.walkthroughs ?? []) {
-    plain(w.title, `walkthroughs ${w.id} title`); plain(w.description, `walkthroughs ${w.id} description`);
-    for (const s of w.steps ?? []) { plain(s.title, `walkthroughs ${w.id} ${s.id} title`); plain(s.description, `walkthroughs ${w.id} ${s.id} description`); }
+    plain(w.title, `walkthroughs ${w.id} title`);
+    plain(w.description, `walkthroughs ${w.id} description`);
+    for (const s of w.steps ?? []) {
+      plain(s.title, `walkthroughs ${w.id} ${s.id} title`);
+      plain(s.description, `walkthroughs ${w.id} ${s.id} description`);
+    }
   }
   return out;
 }
 
 // ---- English-only text in the sources (TypeScript AST) ----
 
-const UI_CALLS = /^(show(Information|Warning|Error)Message|setStatusBarMessage|showInputBox|showQuickPick|showOpenDialog|showSaveDialog|withProgress|createWebviewPanel)$/;
-/** Calls whose string arguments are not shown: the webview document's <title> (tests find webviews by it; the tab shows the panel title). */
+const UI_CALLS =
+  /^(show(Information|Warning|Error)Message|setStatusBarMessage|showInputBox|showQuickPick|showOpenDialog|showSaveDialog|withProgress|createWebviewPanel)$/;
+/**
+ * Calls whose string arguments are not shown: the webview document's <title> (tests find webviews by it; the tab shows
+ * the panel title).
+ */
 const NON_UI_CALLS = /^(renderWebviewHtml)$/;
-const UI_PROPS = /^(title|prompt|placeHolder|placeholder|label|description|detail|openLabel|tooltip|message|notice|validationMessage)$/;
+const UI_PROPS =
+  /^(title|prompt|placeHolder|placeholder|label|description|detail|openLabel|tooltip|message|notice|validationMessage)$/;
 
 /** Text a user would read: words, once the product name, codicons and interpolations are set aside. */
 function looksLikeWords(text: string): boolean {
-  const rest = text.replace(/Model Gateway/g, '').replace(/\$\([\w-]+\)/g, '').replace(/\{\d+\}/g, '').replace(/https?:\/\/\S+/g, '');
+  const rest = text
+    .replace(/Model Gateway/g, '')
+    .replace(/\$\([\w-]+\)/g, '')
+    .replace(/\{\d+\}/g, '')
+    .replace(/https?:\/\/\S+/g, '');
   return /[A-Za-z]{2,}[,.:;!?]?\s+[A-Za-z]{2,}/.test(rest) || /^\s*[A-Z][a-z]{2,}[.!?]?\s*$/.test(rest);
 }
 
 function isL10nCall(node: ts.Node): boolean {
-  return ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 't'
-    && /(^|\.)l10n$/.test(node.expression.expression.getText());
+  return (
+    ts.isCallExpression(node) &&
+    ts.isPropertyAccessExpression(node.expression) &&
+    node.expression.name.text === 't' &&
+    /(^|\.)l10n$/.test(node.expression.expression.getText())
+  );
 }
 
 /** User-visible English literals of one file: in UI calls' arguments or UI properties, not inside l10n.t(...). */
@@ -123,17 +185,27 @@ function englishLiterals(file: string): string[] {
   const modelFacing = MODEL_FACING[file.replace(/\\/g, '/')] ?? [];
   const visit = (node: ts.Node, inUi: boolean): void => {
     if (isL10nCall(node)) return; // its message is the key; its arguments are data
-    if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name && modelFacing.includes(node.name.getText())) return;
+    if (
+      (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) &&
+      node.name &&
+      modelFacing.includes(node.name.getText())
+    )
+      return;
     if (ts.isNewExpression(node) && /Error$/.test(node.expression.getText())) return;
     if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'inputSchema') return;
-    if (ts.isObjectLiteralExpression(node) && node.properties.some((p) => p.name && ts.isIdentifier(p.name) && p.name.text === 'inputSchema')) {
+    if (
+      ts.isObjectLiteralExpression(node) &&
+      node.properties.some((p) => p.name && ts.isIdentifier(p.name) && p.name.text === 'inputSchema')
+    ) {
       node.properties.forEach((p) => {
         if (!(ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'description')) visit(p, inUi);
       });
       return;
     }
     if (ts.isCallExpression(node)) {
-      const callee = ts.isPropertyAccessExpression(node.expression) ? node.expression.name.text : node.expression.getText();
+      const callee = ts.isPropertyAccessExpression(node.expression)
+        ? node.expression.name.text
+        : node.expression.getText();
       if (/^(info|warn|error|debug|trace)$/.test(callee)) return; // the log stays English (support reads it)
       if (NON_UI_CALLS.test(callee)) return;
       if (UI_CALLS.test(callee)) {
@@ -142,16 +214,30 @@ function englishLiterals(file: string): string[] {
         return;
       }
     }
-    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && UI_PROPS.test(node.name.text)) return visit(node.initializer, true);
-    if (inUi && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node))) {
-      const raw = ts.isTemplateExpression(node) ? [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join('{0}') : node.text;
-      if (looksLikeWords(raw)) found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${raw.slice(0, 80)}`);
+    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && UI_PROPS.test(node.name.text))
+      return visit(node.initializer, true);
+    if (
+      inUi &&
+      (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node))
+    ) {
+      const raw = ts.isTemplateExpression(node)
+        ? [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join('{0}')
+        : node.text;
+      if (looksLikeWords(raw))
+        found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${raw.slice(0, 80)}`);
       if (ts.isTemplateExpression(node)) node.templateSpans.forEach((s) => visit(s.expression, inUi));
       return;
     }
     // A UI argument stays UI through conditionals, arrays, parentheses and object literals, not into calls.
-    const keep = inUi && (ts.isConditionalExpression(node) || ts.isArrayLiteralExpression(node) || ts.isParenthesizedExpression(node)
-      || ts.isObjectLiteralExpression(node) || ts.isBinaryExpression(node) || ts.isSpreadElement(node) || ts.isAsExpression(node));
+    const keep =
+      inUi &&
+      (ts.isConditionalExpression(node) ||
+        ts.isArrayLiteralExpression(node) ||
+        ts.isParenthesizedExpression(node) ||
+        ts.isObjectLiteralExpression(node) ||
+        ts.isBinaryExpression(node) ||
+        ts.isSpreadElement(node) ||
+        ts.isAsExpression(node));
     ts.forEachChild(node, (child) => visit(child, keep));
   };
   visit(source, false);
@@ -179,45 +265,98 @@ describe('l10n: bundles and manifest strings', function () {
 
   before(async () => {
     // The same extraction as `npm run l10n:export` (@vscode/l10n-dev over src/, pure modules included).
-    const exporter = (await import(path.join(root, 'scripts', 'l10n-export.mjs'))) as { extractBundle(root: string): Promise<Record<string, string>> };
+    const exporter = (await import(path.join(root, 'scripts', 'l10n-export.mjs'))) as {
+      extractBundle(root: string): Promise<Record<string, string>>;
+    };
     used = await exporter.extractBundle(root);
   });
 
   it('has a Simplified Chinese bundle and manifest translation, and the manifest points at l10n/', () => {
     assert.equal(pkg.l10n, './l10n');
-    assert.ok(bundles.some((b) => b.lang === 'zh-cn'), 'l10n/bundle.l10n.zh-cn.json');
-    assert.ok(nlsTranslations.some((b) => b.lang === 'zh-cn'), 'package.nls.zh-cn.json');
+    assert.ok(
+      bundles.some((b) => b.lang === 'zh-cn'),
+      'l10n/bundle.l10n.zh-cn.json',
+    );
+    assert.ok(
+      nlsTranslations.some((b) => b.lang === 'zh-cn'),
+      'package.nls.zh-cn.json',
+    );
   });
 
   it('every key used in the sources is in bundle.l10n.json, and it has no stale keys (npm run l10n:export)', () => {
-    assert.ok(Object.keys(used).length > 100, `only ${Object.keys(used).length} keys extracted: is the extractor finding the calls?`);
-    assert.deepEqual(Object.keys(used).filter((key) => !(key in english)), [], 'missing from l10n/bundle.l10n.json');
-    assert.deepEqual(Object.keys(english).filter((key) => !(key in used)), [], 'stale in l10n/bundle.l10n.json');
-    assert.deepEqual(Object.keys(english).filter((key) => english[key] !== key), [], 'English values differ from their keys');
+    assert.ok(
+      Object.keys(used).length > 100,
+      `only ${Object.keys(used).length} keys extracted: is the extractor finding the calls?`,
+    );
+    assert.deepEqual(
+      Object.keys(used).filter((key) => !(key in english)),
+      [],
+      'missing from l10n/bundle.l10n.json',
+    );
+    assert.deepEqual(
+      Object.keys(english).filter((key) => !(key in used)),
+      [],
+      'stale in l10n/bundle.l10n.json',
+    );
+    assert.deepEqual(
+      Object.keys(english).filter((key) => english[key] !== key),
+      [],
+      'English values differ from their keys',
+    );
   });
 
   it('every translated bundle has exactly the English keys, non-empty, with the same placeholders', () => {
     for (const { file } of bundles) {
       const translated = readJson(file);
-      assert.deepEqual(Object.keys(english).filter((key) => !(key in translated)), [], `missing from ${file}`);
-      assert.deepEqual(Object.keys(translated).filter((key) => !(key in english)), [], `stale in ${file}`);
-      assert.deepEqual(Object.keys(translated).filter((key) => typeof translated[key] !== 'string' || !String(translated[key]).trim()), [], `empty in ${file}`);
+      assert.deepEqual(
+        Object.keys(english).filter((key) => !(key in translated)),
+        [],
+        `missing from ${file}`,
+      );
+      assert.deepEqual(
+        Object.keys(translated).filter((key) => !(key in english)),
+        [],
+        `stale in ${file}`,
+      );
+      assert.deepEqual(
+        Object.keys(translated).filter((key) => typeof translated[key] !== 'string' || !String(translated[key]).trim()),
+        [],
+        `empty in ${file}`,
+      );
       assert.deepEqual(tokenMismatches(english, translated), [], `placeholders changed in ${file}`);
     }
   });
 
   it('every %key% of package.json is in package.nls.json and every translation, and no nls file has stale keys', () => {
     const keys = [...new Set(manifestKeys(pkg).map((k) => k.key))];
-    for (const { file, values } of [{ file: 'package.nls.json', values: nlsEnglish }, ...nlsTranslations.map((t) => ({ file: t.file, values: readJson(t.file) }))]) {
-      assert.deepEqual(keys.filter((key) => typeof values[key] !== 'string' || !String(values[key]).trim()), [], `missing from ${file}`);
-      assert.deepEqual(Object.keys(values).filter((key) => !keys.includes(key)), [], `stale in ${file}`);
-      if (file !== 'package.nls.json') assert.deepEqual(tokenMismatches(nlsEnglish, values), [], `command links, setting links, code or placeholders changed in ${file}`);
+    for (const { file, values } of [
+      { file: 'package.nls.json', values: nlsEnglish },
+      ...nlsTranslations.map((t) => ({ file: t.file, values: readJson(t.file) })),
+    ]) {
+      assert.deepEqual(
+        keys.filter((key) => typeof values[key] !== 'string' || !String(values[key]).trim()),
+        [],
+        `missing from ${file}`,
+      );
+      assert.deepEqual(
+        Object.keys(values).filter((key) => !keys.includes(key)),
+        [],
+        `stale in ${file}`,
+      );
+      if (file !== 'package.nls.json')
+        assert.deepEqual(
+          tokenMismatches(nlsEnglish, values),
+          [],
+          `command links, setting links, code or placeholders changed in ${file}`,
+        );
     }
   });
 
   it('every walkthrough page has a translation per language (VS Code loads <page>.nls.<language>.md), with the same code and links', () => {
     const dir = 'media/walkthrough';
-    const pages = fs.readdirSync(path.join(root, dir)).filter((name) => name.endsWith('.md') && !name.includes('.nls.'));
+    const pages = fs
+      .readdirSync(path.join(root, dir))
+      .filter((name) => name.endsWith('.md') && !name.includes('.nls.'));
     assert.ok(pages.length > 0);
     for (const { lang } of nlsTranslations) {
       for (const page of pages) {
@@ -246,16 +385,23 @@ describe('l10n: bundles and manifest strings', function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-l10n-'));
     try {
       const file = path.join(dir, 'probe.ts');
-      fs.writeFileSync(file, [
-        "import * as vscode from 'vscode';",
-        "void vscode.window.showErrorMessage('Model Gateway: the key was rejected.', 'Open Settings');",
-        "void vscode.window.showErrorMessage(vscode.l10n.t('Model Gateway: the key was rejected.'), vscode.l10n.t('Open Settings'));",
-        "log.warn('Refresh failed for this key.');",
-        "void vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway.baseUrl');",
-        "const item = { label: `$(key) ${name}`, detail: cond ? 'Paste the whole key.' : undefined };",
-      ].join('\n'));
+      fs.writeFileSync(
+        file,
+        [
+          "import * as vscode from 'vscode';",
+          "void vscode.window.showErrorMessage('Model Gateway: the key was rejected.', 'Open Settings');",
+          "void vscode.window.showErrorMessage(vscode.l10n.t('Model Gateway: the key was rejected.'), vscode.l10n.t('Open Settings'));",
+          "log.warn('Refresh failed for this key.');",
+          "void vscode.commands.executeCommand('workbench.action.openSettings', 'modelGateway.baseUrl');",
+          "const item = { label: `$(key) ${name}`, detail: cond ? 'Paste the whole key.' : undefined };",
+        ].join('\n'),
+      );
       const found = englishLiterals(path.relative(root, file)).map((line) => line.replace(/^.*?:(\d+): /, '$1: '));
-      assert.deepEqual(found, ['2: Model Gateway: the key was rejected.', '2: Open Settings', '6: Paste the whole key.']);
+      assert.deepEqual(found, [
+        '2: Model Gateway: the key was rejected.',
+        '2: Open Settings',
+        '6: Paste the whole key.',
+      ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

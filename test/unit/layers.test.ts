@@ -15,7 +15,8 @@ interface LayersModule {
   layersPlugin: NonNullable<Linter.Config['plugins']>[string];
 }
 /** eslint.config.mjs, where the layer table and its rule live (the same module ESLint loads). */
-const layersModule = (): Promise<LayersModule> => import(pathToFileURL(path.join(ROOT, 'eslint.config.mjs')).href) as Promise<LayersModule>;
+const layersModule = (): Promise<LayersModule> =>
+  import(pathToFileURL(path.join(ROOT, 'eslint.config.mjs')).href) as Promise<LayersModule>;
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -31,7 +32,9 @@ function importsOf(file: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+['"](\.[^'"]+)['"]/gms)) {
     const base = path.resolve(path.dirname(file), m[1]);
-    const hit = [`${base}.ts`, path.join(base, 'index.ts'), base].find((c) => fs.existsSync(c) && fs.statSync(c).isFile());
+    const hit = [`${base}.ts`, path.join(base, 'index.ts'), base].find(
+      (c) => fs.existsSync(c) && fs.statSync(c).isFile(),
+    );
     if (hit) out.push(hit);
   }
   return out;
@@ -63,7 +66,8 @@ function cycles(graph: Map<string, string[]>): string[][] {
         meta.get(w)!.onStack = false;
         component.push(w);
       } while (w !== v);
-      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) found.push(component.map((f) => path.relative(ROOT, f)).sort());
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v))
+        found.push(component.map((f) => path.relative(ROOT, f)).sort());
     }
   };
   for (const v of graph.keys()) if (!meta.has(v)) visit(v);
@@ -78,12 +82,26 @@ describe('layers of src/', () => {
   });
 
   it('finds a cycle when there is one (the checker itself)', () => {
-    assert.deepEqual(cycles(new Map([['/a', ['/b']], ['/b', ['/c']], ['/c', ['/a']], ['/d', ['/a']]])).map((c) => c.length), [3]);
+    assert.deepEqual(
+      cycles(
+        new Map([
+          ['/a', ['/b']],
+          ['/b', ['/c']],
+          ['/c', ['/a']],
+          ['/d', ['/a']],
+        ]),
+      ).map((c) => c.length),
+      [3],
+    );
   });
 
   it('declares every folder of src/ in the layer table', async () => {
     const { LAYERS } = await layersModule();
-    const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const folders = fs
+      .readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     assert.deepEqual(Object.keys(LAYERS).sort(), folders);
   });
 
@@ -91,33 +109,59 @@ describe('layers of src/', () => {
     const lint = async (file: string, code: string, options: unknown[] = []): Promise<string[]> => {
       const { layersPlugin } = await layersModule();
       const linter = new Linter({ configType: 'flat' });
-      const config = [{
-        files: ['**/*.ts'],
-        languageOptions: { parser: tseslint.parser },
-        plugins: { layers: layersPlugin },
-        rules: { 'layers/imports': ['error', ...options] },
-      }] as Linter.Config[];
+      const config = [
+        {
+          files: ['**/*.ts'],
+          languageOptions: { parser: tseslint.parser },
+          plugins: { layers: layersPlugin },
+          rules: { 'layers/imports': ['error', ...options] },
+        },
+      ] as Linter.Config[];
       return linter.verify(code, config, { filename: path.join(SRC, file) }).map((m) => m.message);
     };
 
     it('allows imports down the table and inside a folder', async () => {
-      assert.deepEqual(await lint('chat/x.ts', "import { a } from '../gateway/types';\nimport { b } from './session';\nimport * as vscode from 'vscode';"), []);
+      assert.deepEqual(
+        await lint(
+          'chat/x.ts',
+          "import { a } from '../gateway/types';\nimport { b } from './session';\nimport * as vscode from 'vscode';",
+        ),
+        [],
+      );
       assert.deepEqual(await lint('webview/chat/x.ts', "import type { C } from '../../shared/protocol/chat';"), []);
       assert.deepEqual(await lint('extension.ts', "import { registerChat } from './chat/register';"), []);
     });
 
     it('reports an import up the table, sideways between features, of the composition root, and of vscode in a pure layer', async () => {
-      assert.match((await lint('gateway/x.ts', "import { a } from '../platform/services';")).join(), /src\/gateway may not import src\/platform/);
-      assert.match((await lint('webview/images/x.ts', "import { c } from '../../images/cost';")).join(), /src\/webview may not import src\/images/);
-      assert.match((await lint('images/x.ts', "export { c } from '../chat/session';")).join(), /src\/images may not import src\/chat/);
+      assert.match(
+        (await lint('gateway/x.ts', "import { a } from '../platform/services';")).join(),
+        /src\/gateway may not import src\/platform/,
+      );
+      assert.match(
+        (await lint('webview/images/x.ts', "import { c } from '../../images/cost';")).join(),
+        /src\/webview may not import src\/images/,
+      );
+      assert.match(
+        (await lint('images/x.ts', "export { c } from '../chat/session';")).join(),
+        /src\/images may not import src\/chat/,
+      );
       assert.match((await lint('platform/x.ts', "import { s } from '../services';")).join(), /composition root/);
       assert.match((await lint('agent/x.ts', "import * as vscode from 'vscode';")).join(), /pure: no vscode/);
-      assert.match((await lint('shared/x.ts', "const m = import('../gateway');")).join(), /src\/shared may not import src\/gateway/);
+      assert.match(
+        (await lint('shared/x.ts', "const m = import('../gateway');")).join(),
+        /src\/shared may not import src\/gateway/,
+      );
     });
 
-    it('keeps the pure modules of a feature folder away from vscode and their folder\'s glue', async () => {
-      assert.match((await lint('lm/tokens.ts', "import * as vscode from 'vscode';", [{ pureModule: true }])).join(), /no vscode/);
-      assert.match((await lint('lm/tokens.ts', "import { p } from './provider';", [{ pureModule: true }])).join(), /only the pure modules/);
+    it("keeps the pure modules of a feature folder away from vscode and their folder's glue", async () => {
+      assert.match(
+        (await lint('lm/tokens.ts', "import * as vscode from 'vscode';", [{ pureModule: true }])).join(),
+        /no vscode/,
+      );
+      assert.match(
+        (await lint('lm/tokens.ts', "import { p } from './provider';", [{ pureModule: true }])).join(),
+        /only the pure modules/,
+      );
       assert.deepEqual(await lint('lm/tokens.ts', "import { m } from './modelInfo';", [{ pureModule: true }]), []);
     });
   });

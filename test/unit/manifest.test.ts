@@ -13,7 +13,8 @@ interface Manifest {
   main: string;
   contributes: {
     commands: { command: string; title: string; category?: string }[];
-    configuration: { properties: Record<string, { markdownDescription?: string; description?: string }> }
+    configuration:
+      | { properties: Record<string, { markdownDescription?: string; description?: string }> }
       | { properties: Record<string, { markdownDescription?: string }> }[];
     viewsContainers?: { activitybar?: { id: string; title: string }[] };
     views?: Record<string, { id: string; type?: string }[]>;
@@ -23,7 +24,8 @@ interface Manifest {
 // As VS Code shows it in English: the user-visible strings are "%key%" placeholders filled from package.nls.json.
 const nls = JSON.parse(fs.readFileSync(path.join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'), (_key, value: unknown) =>
-  (typeof value === 'string' && /^%[^%\s]+%$/.test(value) && value.slice(1, -1) in nls ? nls[value.slice(1, -1)] : value)) as Manifest;
+  typeof value === 'string' && /^%[^%\s]+%$/.test(value) && value.slice(1, -1) in nls ? nls[value.slice(1, -1)] : value,
+) as Manifest;
 const harnessVersions = Object.keys(
   JSON.parse(fs.readFileSync(path.join(root, 'scripts', 'vscode-versions.json'), 'utf8')) as Record<string, unknown>,
 );
@@ -44,24 +46,39 @@ function compare(a: string, b: string): number {
 describe('package.json manifest', () => {
   it('declares every command id of src/shared/commands.ts', () => {
     const declared = new Set(manifest.contributes.commands.map((c) => c.command));
-    assert.deepStrictEqual(Object.values(Commands).filter((id) => !declared.has(id)), []);
+    assert.deepStrictEqual(
+      Object.values(Commands).filter((id) => !declared.has(id)),
+      [],
+    );
   });
 
   it('declares no command that the code does not know', () => {
     const known = new Set<string>(Object.values(Commands));
-    assert.deepStrictEqual(manifest.contributes.commands.map((c) => c.command).filter((id) => !known.has(id)), []);
+    assert.deepStrictEqual(
+      manifest.contributes.commands.map((c) => c.command).filter((id) => !known.has(id)),
+      [],
+    );
   });
 
   it('gives every command a title and the "Model Gateway" category', () => {
     const bad = manifest.contributes.commands.filter((c) => !c.title || c.category !== 'Model Gateway');
-    assert.deepStrictEqual(bad.map((c) => c.command), []);
+    assert.deepStrictEqual(
+      bad.map((c) => c.command),
+      [],
+    );
   });
 
   it('documents every setting with a markdownDescription, all under modelGateway.', () => {
     const all = settings();
     assert.ok(all.length > 0);
-    assert.deepStrictEqual(all.filter(([, s]) => !s.markdownDescription?.trim()).map(([k]) => k), []);
-    assert.deepStrictEqual(all.filter(([k]) => !k.startsWith('modelGateway.')).map(([k]) => k), []);
+    assert.deepStrictEqual(
+      all.filter(([, s]) => !s.markdownDescription?.trim()).map(([k]) => k),
+      [],
+    );
+    assert.deepStrictEqual(
+      all.filter(([k]) => !k.startsWith('modelGateway.')).map(([k]) => k),
+      [],
+    );
   });
 
   it('activates lazily (no "*")', () => {

@@ -10,8 +10,11 @@ const KEY = 'mg-demo-key-0001';
 
 /** Starts the emulator CLI in its own process and resolves with its URL. */
 function startEmulatorProcess(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '..', '..', 'src', 'emulator', 'cli.ts'), '--port', '0', '--quiet'],
-    { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(__dirname, '..', '..', 'src', 'emulator', 'cli.ts'), '--port', '0', '--quiet'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -40,7 +43,11 @@ describe('reliability: process death and name resolution', function () {
     const { child, url } = await startEmulatorProcess();
     try {
       const client = createGatewayClient({ baseUrl: url, apiKey: KEY });
-      const stream = client.streamMessage({ model: 'claude-demo-haiku', max_tokens: 2000, messages: [{ role: 'user', content: 'a long answer [[tokens=1000]]' }] });
+      const stream = client.streamMessage({
+        model: 'claude-demo-haiku',
+        max_tokens: 2000,
+        messages: [{ role: 'user', content: 'a long answer [[tokens=1000]]' }],
+      });
       let text = 0;
       const consumed = (async () => {
         for await (const event of stream) {
@@ -59,7 +66,12 @@ describe('reliability: process death and name resolution', function () {
   });
 
   it('a host that does not resolve: a typed network (or timeout) error, never a crash, no key in it', async () => {
-    const client = createGatewayClient({ baseUrl: 'http://gateway.invalid', apiKey: KEY, timeoutMs: 8000, maxRetries: 0 });
+    const client = createGatewayClient({
+      baseUrl: 'http://gateway.invalid',
+      apiKey: KEY,
+      timeoutMs: 8000,
+      maxRetries: 0,
+    });
     const err = await rejection(client.listModels());
     assert.ok(err.kind === 'network' || err.kind === 'timeout', err.kind);
     assert.equal(err.route, 'GET /v1/models');

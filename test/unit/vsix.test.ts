@@ -16,7 +16,10 @@ export function zipEntries(zip: Buffer): string[] {
   // End of central directory: the last 0x06054b50 signature (a trailing comment can follow it).
   let eocd = -1;
   for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
-    if (zip.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+    if (zip.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
   }
   if (eocd < 0) throw new Error('not a zip archive (no end of central directory)');
   const count = zip.readUInt16LE(eocd + 10);
@@ -49,13 +52,21 @@ export function unwanted(entry: string, images: readonly string[]): string | und
   if (!entry.startsWith('extension/')) return 'outside extension/';
   const file = entry.slice('extension/'.length);
   if (/\.map$/.test(file)) return 'a source map';
-  if (/(^|\/)(src|test|bench|scripts|node_modules|out|\.vscode-test|test-results|\.git)\//.test(file)) return 'a source, test or dependency folder';
+  if (/(^|\/)(src|test|bench|scripts|node_modules|out|\.vscode-test|test-results|\.git)\//.test(file))
+    return 'a source, test or dependency folder';
   const needed = [
-    /^package\.json$/, /^package\.nls(\.[a-z]{2}(-[a-z]+)?)?\.json$/, // the manifest and its translations
-    /^readme\.md$/, /^changelog\.md$/, /^LICENSE\.txt$/,
-    /^dist\/extension\.js$/, /^dist\/features\/[\w-]+\.js$/, /^dist\/vendor\/[\w-]+\.js$/, /^dist\/webview\/[\w-]+\.(js|css|ttf)$/, // the bundles
+    /^package\.json$/,
+    /^package\.nls(\.[a-z]{2}(-[a-z]+)?)?\.json$/, // the manifest and its translations
+    /^readme\.md$/,
+    /^changelog\.md$/,
+    /^LICENSE\.txt$/,
+    /^dist\/extension\.js$/,
+    /^dist\/features\/[\w-]+\.js$/,
+    /^dist\/vendor\/[\w-]+\.js$/,
+    /^dist\/webview\/[\w-]+\.(js|css|ttf)$/, // the bundles
     /^l10n\/bundle\.l10n(\.[a-z]{2}(-[a-z]+)?)?\.json$/, // host strings
-    /^media\/[\w-]+\.(css|png|svg)$/, /^media\/walkthrough\/[\w-]+(\.nls\.[a-z]{2}(-[a-z]+)?)?\.md$/,
+    /^media\/[\w-]+\.(css|png|svg)$/,
+    /^media\/walkthrough\/[\w-]+(\.nls\.[a-z]{2}(-[a-z]+)?)?\.md$/,
   ];
   if (needed.some((re) => re.test(file)) || images.includes(file)) return undefined;
   return 'not read by the installed extension';
@@ -64,9 +75,13 @@ export function unwanted(entry: string, images: readonly string[]): string | und
 function packageOnce(out: string): Promise<string> {
   return new Promise((resolve, reject) => {
     // `npm run package` is this script; --out keeps the project's own VSIX untouched.
-    execFile(process.execPath, [path.join(root, 'scripts', 'package.mjs'), '--out', out],
+    execFile(
+      process.execPath,
+      [path.join(root, 'scripts', 'package.mjs'), '--out', out],
       { cwd: root, env: { ...process.env, npm_config_update_notifier: 'false' }, maxBuffer: 16 << 20 },
-      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(`${stdout}\n${stderr}`)));
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(`${stdout}\n${stderr}`),
+    );
   });
 }
 
@@ -97,28 +112,66 @@ describe('VSIX: what `npm run package` ships', function () {
 
   it('contains only what users need', () => {
     const images = readmeImages();
-    const extra = entries.map((e) => ({ e, why: unwanted(e, images) })).filter((x) => x.why).map((x) => `${x.e}: ${x.why}`);
+    const extra = entries
+      .map((e) => ({ e, why: unwanted(e, images) }))
+      .filter((x) => x.why)
+      .map((x) => `${x.e}: ${x.why}`);
     assert.deepEqual(extra, []);
   });
 
   it('contains everything the manifest, the code and the README point at', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-      main: string; icon: string; l10n: string; contributes: { walkthroughs?: Array<{ steps: Array<{ media?: { markdown?: string } }> }> };
+      main: string;
+      icon: string;
+      l10n: string;
+      contributes: { walkthroughs?: Array<{ steps: Array<{ media?: { markdown?: string } }> }> };
     };
     const has = (file: string) => entries.includes(`extension/${file.replace(/^\.\//, '')}`);
     const wanted = [
-      pkg.main, pkg.icon, 'package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'readme.md', 'changelog.md', 'LICENSE.txt',
-      `${pkg.l10n}/bundle.l10n.json`, `${pkg.l10n}/bundle.l10n.zh-cn.json`,
-      ...(pkg.contributes.walkthroughs ?? []).flatMap((w) => w.steps.map((s) => s.media?.markdown).filter((m): m is string => !!m)),
+      pkg.main,
+      pkg.icon,
+      'package.json',
+      'package.nls.json',
+      'package.nls.zh-cn.json',
+      'readme.md',
+      'changelog.md',
+      'LICENSE.txt',
+      `${pkg.l10n}/bundle.l10n.json`,
+      `${pkg.l10n}/bundle.l10n.zh-cn.json`,
+      ...(pkg.contributes.walkthroughs ?? []).flatMap((w) =>
+        w.steps.map((s) => s.media?.markdown).filter((m): m is string => !!m),
+      ),
       ...readmeImages(),
       // Files the extension loads at run time by name (webview styles, the webview bundles and their icon font).
-      ...fs.readdirSync(path.join(root, 'media')).filter((f) => /\.(css|svg)$/.test(f)).map((f) => `media/${f}`),
-      'dist/vendor/gateway.js', 'dist/vendor/undici.js', 'dist/features/chat.js', 'dist/features/commands.js', 'dist/features/images.js', 'dist/features/lm.js', 'dist/webview/chat.js', 'dist/webview/images.js', 'dist/webview/codicon.css', 'dist/webview/codicon.ttf',
+      ...fs
+        .readdirSync(path.join(root, 'media'))
+        .filter((f) => /\.(css|svg)$/.test(f))
+        .map((f) => `media/${f}`),
+      'dist/vendor/gateway.js',
+      'dist/vendor/undici.js',
+      'dist/features/chat.js',
+      'dist/features/commands.js',
+      'dist/features/images.js',
+      'dist/features/lm.js',
+      'dist/webview/chat.js',
+      'dist/webview/images.js',
+      'dist/webview/codicon.css',
+      'dist/webview/codicon.ttf',
     ];
-    assert.deepEqual(wanted.filter((f) => !has(f)), [], 'missing from the VSIX');
+    assert.deepEqual(
+      wanted.filter((f) => !has(f)),
+      [],
+      'missing from the VSIX',
+    );
     // Every media file that ships is used: by the manifest, the walkthrough, or the code by name.
-    const sources = [fs.readFileSync(path.join(root, 'package.json'), 'utf8'), ...sourceTexts(path.join(root, 'src'))].join('\n');
-    const unused = entries.filter((e) => /^extension\/media\/[\w-]+\.\w+$/.test(e)).map((e) => path.posix.basename(e)).filter((f) => !sources.includes(f));
+    const sources = [
+      fs.readFileSync(path.join(root, 'package.json'), 'utf8'),
+      ...sourceTexts(path.join(root, 'src')),
+    ].join('\n');
+    const unused = entries
+      .filter((e) => /^extension\/media\/[\w-]+\.\w+$/.test(e))
+      .map((e) => path.posix.basename(e))
+      .filter((f) => !sources.includes(f));
     assert.deepEqual(unused, [], 'media files nothing refers to');
   });
 
@@ -132,11 +185,25 @@ describe('VSIX: what `npm run package` ships', function () {
 
   it('the check rejects sources, tests, source maps, dependencies and stray files', () => {
     const images = ['docs/images/chat.png'];
-    for (const bad of ['extension/src/extension.ts', 'extension/test/unit/vsix.test.ts', 'extension/dist/extension.js.map', 'extension/node_modules/undici/index.js',
-      'extension/bench/index.ts', 'extension/docs/architecture.md', 'extension/docs/images/other.png', 'extension/tsconfig.json', 'extension/model-gateway-0.1.0.vsix']) {
+    for (const bad of [
+      'extension/src/extension.ts',
+      'extension/test/unit/vsix.test.ts',
+      'extension/dist/extension.js.map',
+      'extension/node_modules/undici/index.js',
+      'extension/bench/index.ts',
+      'extension/docs/architecture.md',
+      'extension/docs/images/other.png',
+      'extension/tsconfig.json',
+      'extension/model-gateway-0.1.0.vsix',
+    ]) {
       assert.ok(unwanted(bad, images), bad);
     }
-    for (const good of ['extension/dist/extension.js', 'extension/docs/images/chat.png', 'extension/l10n/bundle.l10n.zh-cn.json', 'extension/package.nls.zh-cn.json']) {
+    for (const good of [
+      'extension/dist/extension.js',
+      'extension/docs/images/chat.png',
+      'extension/l10n/bundle.l10n.zh-cn.json',
+      'extension/package.nls.zh-cn.json',
+    ]) {
       assert.equal(unwanted(good, images), undefined, good);
     }
   });

@@ -36,7 +36,10 @@ export interface CommandOutcome {
 /** The extension's own key never reaches a command the model runs (it could print it). */
 const ENV_REMOVED: Record<string, null> = { [API_KEY_ENV]: null };
 
-function waitForShellIntegration(terminal: vscode.Terminal, ms: number): Promise<vscode.TerminalShellIntegration | undefined> {
+function waitForShellIntegration(
+  terminal: vscode.Terminal,
+  ms: number,
+): Promise<vscode.TerminalShellIntegration | undefined> {
   if (terminal.shellIntegration) return Promise.resolve(terminal.shellIntegration);
   if (ms <= 0) return Promise.resolve(undefined);
   return new Promise((resolve) => {
@@ -80,7 +83,12 @@ export class CommandRunner implements vscode.Disposable {
     this.idle.clear();
   }
 
-  async run(command: string, cwd: vscode.Uri, timeoutMs: number, ctx: Pick<ToolContext, 'signal' | 'progress'>): Promise<CommandOutcome> {
+  async run(
+    command: string,
+    cwd: vscode.Uri,
+    timeoutMs: number,
+    ctx: Pick<ToolContext, 'signal' | 'progress'>,
+  ): Promise<CommandOutcome> {
     const key = cwd.toString();
     let terminal = this.idle.get(key);
     this.idle.delete(key);
@@ -107,7 +115,13 @@ export class CommandRunner implements vscode.Disposable {
     return this.inProcess(command, cwd, timeoutMs, ctx, reason);
   }
 
-  private async inTerminal(terminal: vscode.Terminal, si: vscode.TerminalShellIntegration, command: string, timeoutMs: number, ctx: Pick<ToolContext, 'signal' | 'progress'>): Promise<CommandOutcome> {
+  private async inTerminal(
+    terminal: vscode.Terminal,
+    si: vscode.TerminalShellIntegration,
+    command: string,
+    timeoutMs: number,
+    ctx: Pick<ToolContext, 'signal' | 'progress'>,
+  ): Promise<CommandOutcome> {
     const buffer = new HeadTailBuffer(OUTPUT_CAP_CHARS * 2);
     let resolveEnd!: (code: number | undefined) => void;
     const ended = new Promise<number | undefined>((r) => (resolveEnd = r));
@@ -135,7 +149,10 @@ export class CommandRunner implements vscode.Disposable {
       exitCode = await ended;
     } else {
       terminal.sendText('\u0003', false);
-      const after = await Promise.race([ended.then((c) => ({ c })), delay(this.options.killGraceMs ?? 3000).then(() => undefined)]);
+      const after = await Promise.race([
+        ended.then((c) => ({ c })),
+        delay(this.options.killGraceMs ?? 3000).then(() => undefined),
+      ]);
       if (after === undefined) terminal.dispose();
       exitCode = after?.c;
     }
@@ -143,10 +160,23 @@ export class CommandRunner implements vscode.Disposable {
     // The stream ends with the execution; a short wait collects its last chunk without hanging on a killed terminal.
     await Promise.race([reading, delay(1000)]);
     const { text, omitted } = finalOutput(buffer);
-    return { mode: 'terminal', exitCode, output: text, omitted, stopped: interrupt === 'stopped', timedOut: interrupt === 'timeout' };
+    return {
+      mode: 'terminal',
+      exitCode,
+      output: text,
+      omitted,
+      stopped: interrupt === 'stopped',
+      timedOut: interrupt === 'timeout',
+    };
   }
 
-  private async inProcess(command: string, cwd: vscode.Uri, timeoutMs: number, ctx: Pick<ToolContext, 'signal' | 'progress'>, reason: string): Promise<CommandOutcome> {
+  private async inProcess(
+    command: string,
+    cwd: vscode.Uri,
+    timeoutMs: number,
+    ctx: Pick<ToolContext, 'signal' | 'progress'>,
+    reason: string,
+  ): Promise<CommandOutcome> {
     const buffer = new HeadTailBuffer(OUTPUT_CAP_CHARS * 2);
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env[API_KEY_ENV];
@@ -154,9 +184,24 @@ export class CommandRunner implements vscode.Disposable {
     let child: ChildProcess;
     try {
       // detached on POSIX: the command gets its own process group, so Stop ends its children too.
-      child = spawn(command, { cwd: cwd.fsPath, shell: vscode.env.shell || true, env, detached: posix, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      child = spawn(command, {
+        cwd: cwd.fsPath,
+        shell: vscode.env.shell || true,
+        env,
+        detached: posix,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+      });
     } catch (e) {
-      return { mode: 'process', exitCode: undefined, output: `Could not start the command: ${e instanceof Error ? e.message : String(e)}`, omitted: 0, stopped: false, timedOut: false, fallbackReason: reason };
+      return {
+        mode: 'process',
+        exitCode: undefined,
+        output: `Could not start the command: ${e instanceof Error ? e.message : String(e)}`,
+        omitted: 0,
+        stopped: false,
+        timedOut: false,
+        fallbackReason: reason,
+      };
     }
     const onData = (chunk: Buffer) => {
       const s = chunk.toString('utf8');
@@ -186,7 +231,10 @@ export class CommandRunner implements vscode.Disposable {
       exitCode = await ended;
     } else {
       kill('SIGINT');
-      const after = await Promise.race([ended.then((c) => ({ c })), delay(this.options.killGraceMs ?? 3000).then(() => undefined)]);
+      const after = await Promise.race([
+        ended.then((c) => ({ c })),
+        delay(this.options.killGraceMs ?? 3000).then(() => undefined),
+      ]);
       if (after === undefined) {
         kill('SIGKILL');
         exitCode = await Promise.race([ended, delay(2000).then(() => undefined)]);
@@ -195,11 +243,23 @@ export class CommandRunner implements vscode.Disposable {
       }
     }
     const { text, omitted } = finalOutput(buffer);
-    return { mode: 'process', exitCode, output: text, omitted, stopped: interrupt === 'stopped', timedOut: interrupt === 'timeout', fallbackReason: reason };
+    return {
+      mode: 'process',
+      exitCode,
+      output: text,
+      omitted,
+      stopped: interrupt === 'stopped',
+      timedOut: interrupt === 'timeout',
+      fallbackReason: reason,
+    };
   }
 
   /** Resolves undefined when the command ended by itself, else why it must be interrupted. */
-  private async waitOrInterrupt(ended: Promise<unknown>, timeoutMs: number, signal: AbortSignal): Promise<'stopped' | 'timeout' | undefined> {
+  private async waitOrInterrupt(
+    ended: Promise<unknown>,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<'stopped' | 'timeout' | undefined> {
     if (signal.aborted) return 'stopped';
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -228,17 +288,33 @@ function finalOutput(buffer: HeadTailBuffer): { text: string; omitted: number } 
   if (clean.length <= OUTPUT_CAP_CHARS) return { text: clean, omitted: buffer.omitted };
   const half = OUTPUT_CAP_CHARS / 2;
   const dropped = clean.length - OUTPUT_CAP_CHARS;
-  return { text: `${clean.slice(0, half)}\n[… ${dropped} characters omitted …]\n${clean.slice(clean.length - half)}`, omitted: buffer.omitted + dropped };
+  return {
+    text: `${clean.slice(0, half)}\n[… ${dropped} characters omitted …]\n${clean.slice(clean.length - half)}`,
+    omitted: buffer.omitted + dropped,
+  };
 }
 
 /** The result text the model reads. */
 export function commandResultText(command: string, o: CommandOutcome, timeoutMs: number): string {
   const lines: string[] = [];
-  if (o.mode === 'process') lines.push(`[Ran as a background process in the workspace folder, not in a terminal: ${o.fallbackReason ?? 'no terminal'}.]`);
-  if (o.stopped) lines.push('[Stopped by the user: the command was interrupted (Ctrl+C, then killed if needed); its effects may be partial.]');
-  if (o.timedOut) lines.push(`[Timed out after ${Math.round(timeoutMs / 1000)} s and was interrupted; its effects may be partial.]`);
-  lines.push(o.exitCode === undefined ? 'Exit code: unknown (the shell did not report it).' : `Exit code: ${o.exitCode}`);
-  lines.push(o.output === '' ? 'Output: (none)' : `Output${o.omitted > 0 ? ` (${o.omitted} characters omitted from the middle)` : ''}:\n${o.output}`);
+  if (o.mode === 'process')
+    lines.push(
+      `[Ran as a background process in the workspace folder, not in a terminal: ${o.fallbackReason ?? 'no terminal'}.]`,
+    );
+  if (o.stopped)
+    lines.push(
+      '[Stopped by the user: the command was interrupted (Ctrl+C, then killed if needed); its effects may be partial.]',
+    );
+  if (o.timedOut)
+    lines.push(`[Timed out after ${Math.round(timeoutMs / 1000)} s and was interrupted; its effects may be partial.]`);
+  lines.push(
+    o.exitCode === undefined ? 'Exit code: unknown (the shell did not report it).' : `Exit code: ${o.exitCode}`,
+  );
+  lines.push(
+    o.output === ''
+      ? 'Output: (none)'
+      : `Output${o.omitted > 0 ? ` (${o.omitted} characters omitted from the middle)` : ''}:\n${o.output}`,
+  );
   return lines.join('\n');
 }
 
@@ -247,12 +323,16 @@ export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Inpu
   const cwdOf = (input: Input) => ({ ...input, cwd: str(input, 'cwd') ?? '.' });
   return {
     name: 'run_command',
-    description: 'Run a shell command in a VS Code terminal in the workspace folder (the user approves it); returns the exit code and the output (capped at 16 KB).',
+    description:
+      'Run a shell command in a VS Code terminal in the workspace folder (the user approves it); returns the exit code and the output (capped at 16 KB).',
     inputSchema: {
       type: 'object',
       properties: {
         command: { type: 'string', description: 'The command line, e.g. "npm test -- --grep parser".' },
-        cwd: { type: 'string', description: 'Working folder relative to the workspace folder. Default: the workspace folder.' },
+        cwd: {
+          type: 'string',
+          description: 'Working folder relative to the workspace folder. Default: the workspace folder.',
+        },
       },
       required: ['command'],
       additionalProperties: false,
@@ -271,13 +351,21 @@ export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Inpu
       const snap = await host.snapshot();
       const r = await inputs.forInvoke(cwdOf(input), 'cwd', snap.policy.workspaceFolders);
       if (!r.exists) return errorResult(`the working folder ${r.display} does not exist.`);
-      if (r.uri.scheme !== 'file') return errorResult('commands run only in local folders (this workspace is not on a local file system).');
+      if (r.uri.scheme !== 'file')
+        return errorResult('commands run only in local folders (this workspace is not on a local file system).');
       const timeoutMs = snap.settings.commandTimeoutMs;
       const outcome = await runner.run(command, vscode.Uri.file(r.realPath), timeoutMs, ctx);
       return {
         content: commandResultText(command, outcome, timeoutMs),
         isError: outcome.stopped || outcome.timedOut,
-        details: { command, mode: outcome.mode, exitCode: outcome.exitCode, stopped: outcome.stopped, timedOut: outcome.timedOut, omitted: outcome.omitted },
+        details: {
+          command,
+          mode: outcome.mode,
+          exitCode: outcome.exitCode,
+          stopped: outcome.stopped,
+          timedOut: outcome.timedOut,
+          omitted: outcome.omitted,
+        },
       };
     },
   };

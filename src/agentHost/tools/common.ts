@@ -68,7 +68,9 @@ export class ResolvedInputs {
     const approved = this.byInput.get(input);
     const now = await resolveToolPath(input[key], folderReals);
     if (approved && approved.realPath !== now.realPath) {
-      throw new Error(`${now.display} now resolves to ${now.realPath}, not to ${approved.realPath} as when it was approved.`);
+      throw new Error(
+        `${now.display} now resolves to ${now.realPath}, not to ${approved.realPath} as when it was approved.`,
+      );
     }
     return now;
   }

@@ -40,7 +40,10 @@ export function editorContextTool(host: ToolHost): Tool<Input> {
       const uri = editor?.document.uri;
       // Untitled buffers, proposals and views (output, git, …) have no file behind them to judge.
       const fileScheme = vscode.workspace.workspaceFolders?.[0]?.uri.scheme ?? 'file';
-      const paths = uri && (uri.scheme === 'file' || uri.scheme === fileScheme) ? [await realOf(uri)] : [...snap.policy.workspaceFolders];
+      const paths =
+        uri && (uri.scheme === 'file' || uri.scheme === fileScheme)
+          ? [await realOf(uri)]
+          : [...snap.policy.workspaceFolders];
       return { paths, summary: 'Read the active editor and the list of open editors' };
     },
     async invoke() {
@@ -52,13 +55,19 @@ export function editorContextTool(host: ToolHost): Tool<Input> {
       const details: Record<string, unknown> = {};
       if (editor) {
         const doc = editor.document;
-        const isFile = doc.uri.scheme === 'file' || doc.uri.scheme === vscode.workspace.workspaceFolders?.[0]?.uri.scheme;
+        const isFile =
+          doc.uri.scheme === 'file' || doc.uri.scheme === vscode.workspace.workspaceFolders?.[0]?.uri.scheme;
         const real = isFile ? await realOf(doc.uri) : undefined;
         const name = real ? displayPath(real, lexicalOf(doc.uri), folders) : `${doc.uri.scheme}:${doc.uri.path}`;
         const sel = editor.selection;
-        lines.push(`Active editor: ${name} (${doc.languageId}, ${doc.lineCount} lines${doc.isDirty ? ', unsaved changes' : ''})`);
+        lines.push(
+          `Active editor: ${name} (${doc.languageId}, ${doc.lineCount} lines${doc.isDirty ? ', unsaved changes' : ''})`,
+        );
         lines.push(`Cursor: line ${sel.active.line + 1}, column ${sel.active.character + 1}`);
-        const secret = real && (secretMatch(real, folders, snap.allSecretPatterns, snap.policy.caseInsensitive) || secretMatch(lexicalOf(doc.uri), folders, snap.allSecretPatterns, snap.policy.caseInsensitive));
+        const secret =
+          real &&
+          (secretMatch(real, folders, snap.allSecretPatterns, snap.policy.caseInsensitive) ||
+            secretMatch(lexicalOf(doc.uri), folders, snap.allSecretPatterns, snap.policy.caseInsensitive));
         if (secret) {
           lines.push(`Selection: not shared (${name} matches the secrets ignore list).`);
         } else if (!sel.isEmpty) {
@@ -77,13 +86,16 @@ export function editorContextTool(host: ToolHost): Tool<Input> {
         for (const tab of group.tabs) {
           const uri = uriOfTab(tab);
           if (!uri || uri.scheme.startsWith(PROPOSAL_SCHEME_PREFIX)) continue;
-          const shown = uri.scheme === 'untitled' ? `untitled:${uri.path}` : displayPath(lexicalOf(uri), lexicalOf(uri), folders);
+          const shown =
+            uri.scheme === 'untitled' ? `untitled:${uri.path}` : displayPath(lexicalOf(uri), lexicalOf(uri), folders);
           if (seen.has(shown)) continue;
           seen.add(shown);
           open.push(`${shown}${tab.isDirty ? ' (unsaved)' : ''}`);
         }
       }
-      lines.push(`Open editors (${open.length}):${open.length ? '\n' + open.slice(0, OPEN_EDITORS_CAP).join('\n') : ' none'}${open.length > OPEN_EDITORS_CAP ? `\n[${open.length - OPEN_EDITORS_CAP} more]` : ''}`);
+      lines.push(
+        `Open editors (${open.length}):${open.length ? '\n' + open.slice(0, OPEN_EDITORS_CAP).join('\n') : ' none'}${open.length > OPEN_EDITORS_CAP ? `\n[${open.length - OPEN_EDITORS_CAP} more]` : ''}`,
+      );
       details.open = open.length;
       return { content: lines.join('\n'), details };
     },
@@ -103,9 +115,21 @@ export function diagnosticsTool(host: ToolHost): Tool<Input> {
     inputSchema: {
       type: 'object',
       properties: {
-        path: { type: 'string', description: 'Only this file (relative to the workspace folder). Default: all workspace files.' },
-        minSeverity: { type: 'string', enum: [...SEVERITY], description: 'Least severe level to include (default "warning").' },
-        maxResults: { type: 'integer', minimum: 1, maximum: DIAGNOSTICS_MAX, description: `Default ${DIAGNOSTICS_DEFAULT}.` },
+        path: {
+          type: 'string',
+          description: 'Only this file (relative to the workspace folder). Default: all workspace files.',
+        },
+        minSeverity: {
+          type: 'string',
+          enum: [...SEVERITY],
+          description: 'Least severe level to include (default "warning").',
+        },
+        maxResults: {
+          type: 'integer',
+          minimum: 1,
+          maximum: DIAGNOSTICS_MAX,
+          description: `Default ${DIAGNOSTICS_DEFAULT}.`,
+        },
       },
       additionalProperties: false,
     },
@@ -114,8 +138,10 @@ export function diagnosticsTool(host: ToolHost): Tool<Input> {
       const snap = await host.snapshot();
       int(input, 'maxResults', 1, DIAGNOSTICS_MAX);
       const sev = str(input, 'minSeverity');
-      if (sev !== undefined && !(SEVERITY as readonly string[]).includes(sev)) throw new Error(`"minSeverity" must be one of ${SEVERITY.join(', ')}.`);
-      if (str(input, 'path') === undefined) return { paths: [...snap.policy.workspaceFolders], summary: 'Read the problems of the workspace' };
+      if (sev !== undefined && !(SEVERITY as readonly string[]).includes(sev))
+        throw new Error(`"minSeverity" must be one of ${SEVERITY.join(', ')}.`);
+      if (str(input, 'path') === undefined)
+        return { paths: [...snap.policy.workspaceFolders], summary: 'Read the problems of the workspace' };
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
       return { ...pathTarget(r), summary: `Read the problems of ${r.display}` };
     },
@@ -134,7 +160,15 @@ export function diagnosticsTool(host: ToolHost): Tool<Input> {
         entries = vscode.languages.getDiagnostics().filter(([uri]) => {
           // Whole-workspace listing: only files inside the folders, never secret files (messages can quote them).
           const p = lexicalOf(uri);
-          return lexicalFolders.some((f) => p === f || p.startsWith(f.endsWith('/') || f.endsWith('\\') ? f : f + (uri.scheme === 'file' && process.platform === 'win32' ? '\\' : '/')));
+          return lexicalFolders.some(
+            (f) =>
+              p === f ||
+              p.startsWith(
+                f.endsWith('/') || f.endsWith('\\')
+                  ? f
+                  : f + (uri.scheme === 'file' && process.platform === 'win32' ? '\\' : '/'),
+              ),
+          );
         });
       }
       const lines: string[] = [];
@@ -148,10 +182,13 @@ export function diagnosticsTool(host: ToolHost): Tool<Input> {
           total++;
           if (lines.length >= max) continue;
           const code = typeof d.code === 'object' ? d.code.value : d.code;
-          lines.push(`${shown}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${SEVERITY[d.severity]}${d.source ? ` [${d.source}${code !== undefined ? ` ${code}` : ''}]` : ''} ${d.message.split('\n')[0].slice(0, 500)}`);
+          lines.push(
+            `${shown}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${SEVERITY[d.severity]}${d.source ? ` [${d.source}${code !== undefined ? ` ${code}` : ''}]` : ''} ${d.message.split('\n')[0].slice(0, 500)}`,
+          );
         }
       }
-      const head = total === 0 ? 'No problems reported.' : `[${total} problems${total > max ? `; the first ${max} shown` : ''}]`;
+      const head =
+        total === 0 ? 'No problems reported.' : `[${total} problems${total > max ? `; the first ${max} shown` : ''}]`;
       return { content: `${head}\n${lines.join('\n')}`.trimEnd(), details: { total } };
     },
   };

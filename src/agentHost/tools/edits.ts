@@ -16,23 +16,41 @@ export interface EditToolOptions {
 
 const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 
-async function review(host: ToolHost, toolName: string, req: ProposeRequest, ctx: ToolContext, options: EditToolOptions): Promise<ToolResult> {
+async function review(
+  host: ToolHost,
+  toolName: string,
+  req: ProposeRequest,
+  ctx: ToolContext,
+  options: EditToolOptions,
+): Promise<ToolResult> {
   const snap = await host.snapshot();
   // The verdict the loop reached: 'auto' only when the settings auto-approve writes and no protection applies.
-  const auto = (ctx.verdict ?? decide({ toolName, approvalClass: 'write', target: pathTarget(req.target) }, snap.policy)).decision === 'auto';
-  const { id, done } = host.proposals.propose({ ...req, toolUseId: ctx.toolUseId, turnId: host.checkpoints.currentTurn });
+  const auto =
+    (ctx.verdict ?? decide({ toolName, approvalClass: 'write', target: pathTarget(req.target) }, snap.policy))
+      .decision === 'auto';
+  const { id, done } = host.proposals.propose({
+    ...req,
+    toolUseId: ctx.toolUseId,
+    turnId: host.checkpoints.currentTurn,
+  });
   const onAbort = () => void host.proposals.reject(id, 'the user stopped the turn');
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   try {
     if (ctx.signal.aborted) onAbort();
     else if (auto) void host.proposals.accept(id);
     else {
-      ctx.progress(`Waiting for the user to review the ${req.kind === 'edit' ? 'edit to' : req.kind === 'create' ? 'new file' : 'deletion of'} ${req.target.display}`);
+      ctx.progress(
+        `Waiting for the user to review the ${req.kind === 'edit' ? 'edit to' : req.kind === 'create' ? 'new file' : 'deletion of'} ${req.target.display}`,
+      );
       // Not awaited: the user's decision (accept/reject, or Stop) ends the wait, not how long the diff editor takes to open.
       if (options.openDiff !== false) void host.proposals.open(id).catch(() => undefined);
     }
     const outcome = await done;
-    return { content: outcomeText(req.kind, req.target.display, outcome), isError: outcome.status === 'failed', details: { changeId: id, kind: req.kind, path: req.target.display, outcome, autoApproved: auto } };
+    return {
+      content: outcomeText(req.kind, req.target.display, outcome),
+      isError: outcome.status === 'failed',
+      details: { changeId: id, kind: req.kind, path: req.target.display, outcome, autoApproved: auto },
+    };
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
   }
@@ -41,10 +59,12 @@ async function review(host: ToolHost, toolName: string, req: ProposeRequest, ctx
 function blocksOf(input: Input): SearchReplaceBlock[] | undefined {
   const v = input.edits;
   if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v) || v.length === 0) throw new Error('"edits" must be a non-empty array of {search, replace} blocks.');
+  if (!Array.isArray(v) || v.length === 0)
+    throw new Error('"edits" must be a non-empty array of {search, replace} blocks.');
   return v.map((b, i) => {
     const o = b as { search?: unknown; replace?: unknown } | null;
-    if (!o || typeof o.search !== 'string' || typeof o.replace !== 'string') throw new Error(`edit block ${i + 1} needs string "search" and "replace" fields.`);
+    if (!o || typeof o.search !== 'string' || typeof o.replace !== 'string')
+      throw new Error(`edit block ${i + 1} needs string "search" and "replace" fields.`);
     return { search: o.search, replace: o.replace };
   });
 }
@@ -69,15 +89,22 @@ export function proposeEditTool(host: ToolHost, options: EditToolOptions = {}): 
   const inputs = new ResolvedInputs();
   return {
     name: 'propose_edit',
-    description: 'Propose an edit to an existing file, as search/replace blocks (each search must match exactly once) or as the whole new content; the user reviews it in a diff.',
+    description:
+      'Propose an edit to an existing file, as search/replace blocks (each search must match exactly once) or as the whole new content; the user reviews it in a diff.',
     inputSchema: {
       type: 'object',
       properties: {
         path: { type: 'string', description: 'File path relative to the workspace folder.' },
         edits: {
           type: 'array',
-          description: 'Applied in order. Each "search" is exact text of the current file (whitespace included) that occurs exactly once; include enough surrounding lines to make it unique.',
-          items: { type: 'object', properties: { search: { type: 'string' }, replace: { type: 'string' } }, required: ['search', 'replace'], additionalProperties: false },
+          description:
+            'Applied in order. Each "search" is exact text of the current file (whitespace included) that occurs exactly once; include enough surrounding lines to make it unique.',
+          items: {
+            type: 'object',
+            properties: { search: { type: 'string' }, replace: { type: 'string' } },
+            required: ['search', 'replace'],
+            additionalProperties: false,
+          },
         },
         content: { type: 'string', description: 'The complete new file content (instead of edits).' },
       },
@@ -88,10 +115,14 @@ export function proposeEditTool(host: ToolHost, options: EditToolOptions = {}): 
     async target(input) {
       const blocks = blocksOf(input);
       const content = str(input, 'content');
-      if ((blocks === undefined) === (content === undefined)) throw new Error('give either "edits" or "content", not both and not neither.');
+      if ((blocks === undefined) === (content === undefined))
+        throw new Error('give either "edits" or "content", not both and not neither.');
       const snap = await host.snapshot();
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
-      return { ...pathTarget(r), summary: `Edit ${r.display}${blocks ? ` (${blocks.length} block${blocks.length > 1 ? 's' : ''})` : ' (whole file)'}` };
+      return {
+        ...pathTarget(r),
+        summary: `Edit ${r.display}${blocks ? ` (${blocks.length} block${blocks.length > 1 ? 's' : ''})` : ' (whole file)'}`,
+      };
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
@@ -111,7 +142,13 @@ export function proposeEditTool(host: ToolHost, options: EditToolOptions = {}): 
         proposed = inEol(content ?? '', cur.text);
       }
       if (proposed === cur.text) return { content: `No change: the proposal leaves ${r.display} as it is.` };
-      return review(host, 'propose_edit', { kind: 'edit', target: r, original: cur.text, proposed, blocks }, ctx, options);
+      return review(
+        host,
+        'propose_edit',
+        { kind: 'edit', target: r, original: cur.text, proposed, blocks },
+        ctx,
+        options,
+      );
     },
   };
 }
@@ -120,7 +157,8 @@ export function createFileTool(host: ToolHost, options: EditToolOptions = {}): T
   const inputs = new ResolvedInputs();
   return {
     name: 'create_file',
-    description: 'Propose a new file with the given content (parent folders are created); the user reviews it in a diff.',
+    description:
+      'Propose a new file with the given content (parent folders are created); the user reviews it in a diff.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -142,8 +180,21 @@ export function createFileTool(host: ToolHost, options: EditToolOptions = {}): T
       const snap = await host.snapshot();
       const r = await inputs.forInvoke(input, 'path', snap.policy.workspaceFolders);
       const content = str(input, 'content', true);
-      if (r.exists || (await vscode.workspace.fs.stat(r.uri).then(() => true, () => false))) return errorResult(`${r.display} already exists: read it and use propose_edit.`);
-      return review(host, 'create_file', { kind: 'create', target: r, original: undefined, proposed: content }, ctx, options);
+      if (
+        r.exists ||
+        (await vscode.workspace.fs.stat(r.uri).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return errorResult(`${r.display} already exists: read it and use propose_edit.`);
+      return review(
+        host,
+        'create_file',
+        { kind: 'create', target: r, original: undefined, proposed: content },
+        ctx,
+        options,
+      );
     },
   };
 }
@@ -171,7 +222,8 @@ export function deleteFileTool(host: ToolHost, options: EditToolOptions = {}): T
       const r = await inputs.forInvoke(input, 'path', snap.policy.workspaceFolders);
       if (!r.exists) return errorResult(`${r.display} does not exist.`);
       const stat = await vscode.workspace.fs.stat(r.uri);
-      if (stat.type & vscode.FileType.Directory) return errorResult(`${r.display} is a folder; delete_file deletes files only.`);
+      if (stat.type & vscode.FileType.Directory)
+        return errorResult(`${r.display} is a folder; delete_file deletes files only.`);
       const cur = await currentText(r.uri).catch(() => ({ error: 'unreadable' }));
       const original = 'text' in cur ? cur.text : `[${cur.error}: ${stat.size} bytes]`;
       return review(host, 'delete_file', { kind: 'delete', target: r, original, proposed: undefined }, ctx, options);

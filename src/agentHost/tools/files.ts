@@ -18,7 +18,13 @@ export function tokenFrom(signal: AbortSignal): { token: vscode.CancellationToke
   const onAbort = () => source.cancel();
   if (signal.aborted) source.cancel();
   else signal.addEventListener('abort', onAbort, { once: true });
-  return { token: source.token, dispose: () => { signal.removeEventListener('abort', onAbort); source.dispose(); } };
+  return {
+    token: source.token,
+    dispose: () => {
+      signal.removeEventListener('abort', onAbort);
+      source.dispose();
+    },
+  };
 }
 
 /** The URI to read bytes from: the approved real path for local files, so a symlink cannot redirect the read. */
@@ -30,13 +36,18 @@ export function readFileTool(host: ToolHost): Tool<Input> {
   const inputs = new ResolvedInputs();
   return {
     name: 'read_file',
-    description: 'Read a text file of the workspace, whole or a 1-based line range; output is capped at 256 KB and binary files are refused.',
+    description:
+      'Read a text file of the workspace, whole or a 1-based line range; output is capped at 256 KB and binary files are refused.',
     inputSchema: {
       type: 'object',
       properties: {
         path: { type: 'string', description: 'File path relative to the workspace folder (or absolute).' },
         startLine: { type: 'integer', minimum: 1, description: 'First line to read (1-based, inclusive). Default 1.' },
-        endLine: { type: 'integer', minimum: 1, description: 'Last line to read (inclusive). Default: the end of the file.' },
+        endLine: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Last line to read (inclusive). Default: the end of the file.',
+        },
       },
       required: ['path'],
       additionalProperties: false,
@@ -67,13 +78,18 @@ export function readFileTool(host: ToolHost): Tool<Input> {
         text = doc.getText();
         if (doc.isDirty) note = ' (open in the editor with unsaved changes: this is the editor text)';
       } else {
-        if (stat.size > MAX_READ_BYTES) return errorResult(`${r.display} is ${stat.size} bytes, above the ${MAX_READ_BYTES}-byte limit; use search_text to find the part you need.`);
+        if (stat.size > MAX_READ_BYTES)
+          return errorResult(
+            `${r.display} is ${stat.size} bytes, above the ${MAX_READ_BYTES}-byte limit; use search_text to find the part you need.`,
+          );
         const bytes = await vscode.workspace.fs.readFile(readUri(r));
-        if (looksBinary(bytes)) return errorResult(`${r.display} is a binary file (${bytes.length} bytes); it was not read.`);
+        if (looksBinary(bytes))
+          return errorResult(`${r.display} is a binary file (${bytes.length} bytes); it was not read.`);
         text = new TextDecoder('utf-8').decode(bytes);
       }
       const slice = sliceLines(text, start, end);
-      if (slice.total > 0 && slice.from > slice.total) return errorResult(`${r.display} has ${slice.total} lines; startLine ${slice.from} is past the end.`);
+      if (slice.total > 0 && slice.from > slice.total)
+        return errorResult(`${r.display} has ${slice.total} lines; startLine ${slice.from} is past the end.`);
       let body = slice.text;
       let to = slice.to;
       let truncated = '';
@@ -83,8 +99,14 @@ export function readFileTool(host: ToolHost): Tool<Input> {
         to = slice.from + body.split('\n').length - 1;
         truncated = `\n[Truncated at ${READ_CAP_CHARS / 1024} KB: lines ${slice.from}–${to} of ${slice.total} shown. Read on with startLine ${to + 1}.]`;
       }
-      const header = slice.total === 0 ? `[${r.display}: empty file${note}]` : `[${r.display}: lines ${slice.from}–${to} of ${slice.total}${note}]`;
-      return { content: `${header}\n${body}${truncated}`, details: { path: r.display, from: slice.from, to, total: slice.total, truncated: truncated !== '' } };
+      const header =
+        slice.total === 0
+          ? `[${r.display}: empty file${note}]`
+          : `[${r.display}: lines ${slice.from}–${to} of ${slice.total}${note}]`;
+      return {
+        content: `${header}\n${body}${truncated}`,
+        details: { path: r.display, from: slice.from, to, total: slice.total, truncated: truncated !== '' },
+      };
     },
   };
 }
@@ -94,10 +116,16 @@ export function listDirectoryTool(host: ToolHost): Tool<Input> {
   const pathOf = (input: Input) => ({ ...input, path: str(input, 'path') ?? '.' });
   return {
     name: 'list_directory',
-    description: 'List the entries of a workspace directory (directories end with /); secret files are marked and never readable.',
+    description:
+      'List the entries of a workspace directory (directories end with /); secret files are marked and never readable.',
     inputSchema: {
       type: 'object',
-      properties: { path: { type: 'string', description: 'Directory relative to the workspace folder. Default: the workspace folder.' } },
+      properties: {
+        path: {
+          type: 'string',
+          description: 'Directory relative to the workspace folder. Default: the workspace folder.',
+        },
+      },
       additionalProperties: false,
     },
     approvalClass: 'read',
@@ -123,11 +151,21 @@ export function listDirectoryTool(host: ToolHost): Tool<Input> {
       for (const [name, type] of entries.slice(0, LIST_CAP)) {
         const childReal = `${r.realPath.replace(/[\\/]+$/, '')}/${name}`;
         const isDir = (type & vscode.FileType.Directory) !== 0;
-        const secret = secretMatch(childReal, snap.policy.workspaceFolders, snap.allSecretPatterns, snap.policy.caseInsensitive);
-        lines.push(`${name}${isDir ? '/' : ''}${type & vscode.FileType.SymbolicLink ? ' (symlink)' : ''}${secret ? ' (secret: not shared)' : ''}`);
+        const secret = secretMatch(
+          childReal,
+          snap.policy.workspaceFolders,
+          snap.allSecretPatterns,
+          snap.policy.caseInsensitive,
+        );
+        lines.push(
+          `${name}${isDir ? '/' : ''}${type & vscode.FileType.SymbolicLink ? ' (symlink)' : ''}${secret ? ' (secret: not shared)' : ''}`,
+        );
       }
       const more = entries.length > LIST_CAP ? `\n[${entries.length - LIST_CAP} more entries not shown]` : '';
-      return { content: `[${r.display}: ${entries.length} entries]\n${lines.join('\n')}${more}`, details: { path: r.display, count: entries.length } };
+      return {
+        content: `[${r.display}: ${entries.length} entries]\n${lines.join('\n')}${more}`,
+        details: { path: r.display, count: entries.length },
+      };
     },
   };
 }
@@ -149,8 +187,16 @@ export function findFilesTool(host: ToolHost): Tool<Input> {
     inputSchema: {
       type: 'object',
       properties: {
-        pattern: { type: 'string', description: 'Glob relative to the workspace folder: * within a name, ** across folders, {a,b} alternatives.' },
-        maxResults: { type: 'integer', minimum: 1, maximum: FIND_MAX, description: `At most this many paths (default ${FIND_DEFAULT}).` },
+        pattern: {
+          type: 'string',
+          description: 'Glob relative to the workspace folder: * within a name, ** across folders, {a,b} alternatives.',
+        },
+        maxResults: {
+          type: 'integer',
+          minimum: 1,
+          maximum: FIND_MAX,
+          description: `At most this many paths (default ${FIND_DEFAULT}).`,
+        },
       },
       required: ['pattern'],
       additionalProperties: false,
@@ -173,12 +219,24 @@ export function findFilesTool(host: ToolHost): Tool<Input> {
       const found: string[] = [];
       try {
         for (const folder of folders) {
-          const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, pattern.replace(/^\.?\//, '')), defaultExcludes(pattern), max + 1 - found.length, cancel.token);
+          const uris = await vscode.workspace.findFiles(
+            new vscode.RelativePattern(folder, pattern.replace(/^\.?\//, '')),
+            defaultExcludes(pattern),
+            max + 1 - found.length,
+            cancel.token,
+          );
           for (const u of uris) {
             const lexical = u.scheme === 'file' ? u.fsPath : u.path;
             const shown = displayPath(lexical, lexical, snap.policy.workspaceFolders);
-            const secret = secretMatch(lexical, (folders.map((f) => (f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.path))), snap.allSecretPatterns, snap.policy.caseInsensitive);
-            found.push(`${folders.length > 1 ? `${folder.name}/` : ''}${shown}${secret ? ' (secret: not shared)' : ''}`);
+            const secret = secretMatch(
+              lexical,
+              folders.map((f) => (f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.path)),
+              snap.allSecretPatterns,
+              snap.policy.caseInsensitive,
+            );
+            found.push(
+              `${folders.length > 1 ? `${folder.name}/` : ''}${shown}${secret ? ' (secret: not shared)' : ''}`,
+            );
           }
           if (found.length > max) break;
         }
@@ -189,7 +247,10 @@ export function findFilesTool(host: ToolHost): Tool<Input> {
       const capped = found.length > max;
       const shown = found.slice(0, max);
       return {
-        content: shown.length === 0 ? `No files match ${pattern}.` : `[${shown.length}${capped ? '+' : ''} files match ${pattern}${capped ? `; showing the first ${max}` : ''}]\n${shown.join('\n')}`,
+        content:
+          shown.length === 0
+            ? `No files match ${pattern}.`
+            : `[${shown.length}${capped ? '+' : ''} files match ${pattern}${capped ? `; showing the first ${max}` : ''}]\n${shown.join('\n')}`,
         details: { count: shown.length, capped },
       };
     },

@@ -33,8 +33,11 @@ const OWN_EXTENSION_ID = 'model-gateway.model-gateway';
  */
 export function excludedFromBridge(name: string): boolean {
   if (/_internal$/.test(name)) return true;
-  const own = (vscode.extensions.getExtension(OWN_EXTENSION_ID)?.packageJSON as { contributes?: { languageModelTools?: Array<{ name?: unknown }> } } | undefined)
-    ?.contributes?.languageModelTools ?? [];
+  const own =
+    (
+      vscode.extensions.getExtension(OWN_EXTENSION_ID)?.packageJSON as
+        { contributes?: { languageModelTools?: Array<{ name?: unknown }> } } | undefined
+    )?.contributes?.languageModelTools ?? [];
   return own.some((t) => t.name === name);
 }
 
@@ -53,7 +56,8 @@ function resultText(result: vscode.LanguageModelToolResult): string {
   const parts: string[] = [];
   for (const part of result.content) {
     if (part instanceof vscode.LanguageModelTextPart) parts.push(part.value);
-    else if (part && typeof (part as { value?: unknown }).value === 'string') parts.push((part as { value: string }).value);
+    else if (part && typeof (part as { value?: unknown }).value === 'string')
+      parts.push((part as { value: string }).value);
     else {
       try {
         parts.push(JSON.stringify((part as { value?: unknown }).value ?? part));
@@ -69,7 +73,11 @@ function resultText(result: vscode.LanguageModelToolResult): string {
  * Wraps each tool of vscode.lm.tools (names the core's own tools already use get a `vscode_` prefix).
  * `filter` picks which to offer: every tool definition is sent (and paid for) with every request.
  */
-export function lmBridgeTools(host: ToolHost, reservedNames: readonly string[], filter?: (t: vscode.LanguageModelToolInformation) => boolean): Tool<Input>[] {
+export function lmBridgeTools(
+  host: ToolHost,
+  reservedNames: readonly string[],
+  filter?: (t: vscode.LanguageModelToolInformation) => boolean,
+): Tool<Input>[] {
   const lm = lmApi();
   if (!lm) return [];
   const taken = new Set(reservedNames);
@@ -77,20 +85,30 @@ export function lmBridgeTools(host: ToolHost, reservedNames: readonly string[], 
   for (const info of lm.tools ?? []) {
     if (excludedFromBridge(info.name) || (filter && !filter(info))) continue;
     const name = apiName(info.name, taken);
-    const schema = info.inputSchema && typeof info.inputSchema === 'object' ? (info.inputSchema as Record<string, unknown>) : { type: 'object', properties: {} };
+    const schema =
+      info.inputSchema && typeof info.inputSchema === 'object'
+        ? (info.inputSchema as Record<string, unknown>)
+        : { type: 'object', properties: {} };
     out.push({
       name,
       description: (info.description || `VS Code tool ${info.name}`).split('\n')[0].slice(0, 1000),
       inputSchema: schema.type === 'object' ? schema : { type: 'object', properties: {} },
       approvalClass: 'external',
       // The tool card's line (the user reads it); the model sees the tool by its name and description.
-      target: () => ({ summary: info.tags.length ? vscode.l10n.t('Run the VS Code tool {0} ({1})', info.name, info.tags.slice(0, 3).join(', ')) : vscode.l10n.t('Run the VS Code tool {0}', info.name) }),
+      target: () => ({
+        summary: info.tags.length
+          ? vscode.l10n.t('Run the VS Code tool {0} ({1})', info.name, info.tags.slice(0, 3).join(', '))
+          : vscode.l10n.t('Run the VS Code tool {0}', info.name),
+      }),
       async invoke(input, ctx): Promise<ToolResult> {
         if (!host.trusted()) return errorResult(UNTRUSTED);
         const cancel = tokenFrom(ctx.signal);
         try {
           const result = await lm.invokeTool!(info.name, { input, toolInvocationToken: undefined }, cancel.token);
-          return { content: capHeadTail(resultText(result), EXTERNAL_RESULT_CAP).text || '(no output)', details: { vscodeTool: info.name } };
+          return {
+            content: capHeadTail(resultText(result), EXTERNAL_RESULT_CAP).text || '(no output)',
+            details: { vscodeTool: info.name },
+          };
         } catch (e) {
           return errorResult(`The VS Code tool ${info.name} failed: ${e instanceof Error ? e.message : String(e)}`);
         } finally {

@@ -24,7 +24,11 @@ const FALLBACK_MAX_FILE_BYTES = 2 * 1024 * 1024;
  * per-platform `@vscode/ripgrep-<os>-<arch>`, and since 2025 `@vscode/ripgrep-universal/bin/<os>-<arch>/`),
  * and desktop builds unpack it next to node_modules.asar while servers keep plain node_modules.
  */
-export function ripgrepCandidates(appRoot: string, platform: string = process.platform, arch: string = process.arch): string[] {
+export function ripgrepCandidates(
+  appRoot: string,
+  platform: string = process.platform,
+  arch: string = process.arch,
+): string[] {
   const rg = platform === 'win32' ? 'rg.exe' : 'rg';
   const out: string[] = [];
   for (const modules of ['node_modules', 'node_modules.asar.unpacked']) {
@@ -53,7 +57,8 @@ let probed: Promise<{ path: string; source: 'vscode' | 'path' } | undefined> | u
 /** The ripgrep to use, probed once per window: VS Code's own first, then PATH. */
 export function findRipgrep(): Promise<{ path: string; source: 'vscode' | 'path' } | undefined> {
   probed ??= (async () => {
-    for (const c of ripgrepCandidates(vscode.env.appRoot)) if (await executable(c)) return { path: c, source: 'vscode' as const };
+    for (const c of ripgrepCandidates(vscode.env.appRoot))
+      if (await executable(c)) return { path: c, source: 'vscode' as const };
     const rg = process.platform === 'win32' ? 'rg.exe' : 'rg';
     for (const dir of (process.env.PATH ?? '').split(nodePath.delimiter)) {
       if (!dir) continue;
@@ -77,9 +82,24 @@ function capLine(text: string): string {
 }
 
 /** Runs ripgrep in one folder; resolves with the matches (at most `max`, the process is killed beyond). */
-function ripgrep(rg: string, cwd: string, q: { query: string; regex: boolean; caseSensitive: boolean; glob?: string; secrets: readonly string[] }, max: number, signal: AbortSignal): Promise<{ matches: Match[]; error?: string }> {
+function ripgrep(
+  rg: string,
+  cwd: string,
+  q: { query: string; regex: boolean; caseSensitive: boolean; glob?: string; secrets: readonly string[] },
+  max: number,
+  signal: AbortSignal,
+): Promise<{ matches: Match[]; error?: string }> {
   // --hidden: dotfiles such as .github/ and .eslintrc matter; secret dotfiles are excluded by the globs below.
-  const args = ['--json', '--no-config', '--no-follow', '--hidden', '--max-columns', String(LINE_CAP * 2), '--max-filesize', '5M'];
+  const args = [
+    '--json',
+    '--no-config',
+    '--no-follow',
+    '--hidden',
+    '--max-columns',
+    String(LINE_CAP * 2),
+    '--max-filesize',
+    '5M',
+  ];
   args.push(q.caseSensitive ? '--case-sensitive' : '--ignore-case');
   if (!q.regex) args.push('--fixed-strings');
   if (q.glob) args.push('--glob', q.glob);
@@ -112,9 +132,16 @@ function ripgrep(rg: string, cwd: string, q: { query: string; regex: boolean; ca
         const line = pending.slice(0, nl);
         pending = pending.slice(nl + 1);
         try {
-          const ev = JSON.parse(line) as { type?: string; data?: { path?: { text?: string }; line_number?: number; lines?: { text?: string } } };
+          const ev = JSON.parse(line) as {
+            type?: string;
+            data?: { path?: { text?: string }; line_number?: number; lines?: { text?: string } };
+          };
           if (ev.type !== 'match' || !ev.data?.path?.text) continue;
-          matches.push({ file: nodePath.resolve(cwd, ev.data.path.text), line: ev.data.line_number ?? 0, text: capLine(ev.data.lines?.text ?? '') });
+          matches.push({
+            file: nodePath.resolve(cwd, ev.data.path.text),
+            line: ev.data.line_number ?? 0,
+            text: capLine(ev.data.lines?.text ?? ''),
+          });
           if (matches.length >= max) {
             child.kill();
             finish();
@@ -140,7 +167,11 @@ function escapeRegExp(s: string): string {
 }
 
 /** No ripgrep: findFiles + read + a line-by-line search (lines capped, so a hostile regex stays bounded per line). */
-async function fallbackSearch(q: { query: string; regex: boolean; caseSensitive: boolean; glob?: string }, max: number, signal: AbortSignal): Promise<{ matches: Match[]; error?: string; filesCapped: boolean }> {
+async function fallbackSearch(
+  q: { query: string; regex: boolean; caseSensitive: boolean; glob?: string },
+  max: number,
+  signal: AbortSignal,
+): Promise<{ matches: Match[]; error?: string; filesCapped: boolean }> {
   let re: RegExp;
   try {
     re = new RegExp(q.regex ? q.query : escapeRegExp(q.query), q.caseSensitive ? '' : 'i');
@@ -153,18 +184,30 @@ async function fallbackSearch(q: { query: string; regex: boolean; caseSensitive:
   try {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const include = new vscode.RelativePattern(folder, q.glob ?? '**/*');
-      const uris = await vscode.workspace.findFiles(include, defaultExcludes(q.glob ?? ''), FALLBACK_MAX_FILES, cancel.token);
+      const uris = await vscode.workspace.findFiles(
+        include,
+        defaultExcludes(q.glob ?? ''),
+        FALLBACK_MAX_FILES,
+        cancel.token,
+      );
       if (uris.length >= FALLBACK_MAX_FILES) filesCapped = true;
       for (const uri of uris) {
         if (signal.aborted || matches.length >= max) break;
-        const stat = await vscode.workspace.fs.stat(uri).then((s) => s, () => undefined);
+        const stat = await vscode.workspace.fs.stat(uri).then(
+          (s) => s,
+          () => undefined,
+        );
         if (!stat || stat.size > FALLBACK_MAX_FILE_BYTES) continue;
-        const bytes = await vscode.workspace.fs.readFile(uri).then((b) => b, () => undefined);
+        const bytes = await vscode.workspace.fs.readFile(uri).then(
+          (b) => b,
+          () => undefined,
+        );
         if (!bytes || looksBinary(bytes)) continue;
         const lines = new TextDecoder().decode(bytes).split(/\r?\n/);
         for (let i = 0; i < lines.length && matches.length < max; i++) {
           const line = lines[i].length > 4 * LINE_CAP ? lines[i].slice(0, 4 * LINE_CAP) : lines[i];
-          if (re.test(line)) matches.push({ file: uri.scheme === 'file' ? uri.fsPath : uri.path, line: i + 1, text: capLine(lines[i]) });
+          if (re.test(line))
+            matches.push({ file: uri.scheme === 'file' ? uri.fsPath : uri.path, line: i + 1, text: capLine(lines[i]) });
         }
       }
     }
@@ -178,17 +221,27 @@ async function fallbackSearch(q: { query: string; regex: boolean; caseSensitive:
  * Matches the model may see: neither the file as named nor where it really is (a symlink to .env, a link out
  * of the workspace) is a secret, and the real file is inside a workspace folder.
  */
-async function visibleMatches(matches: Match[], folderReals: readonly string[], secrets: readonly string[], caseInsensitive: boolean | undefined): Promise<Match[]> {
-  const lexicalFolders = (vscode.workspace.workspaceFolders ?? []).map((f) => (f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.path));
+async function visibleMatches(
+  matches: Match[],
+  folderReals: readonly string[],
+  secrets: readonly string[],
+  caseInsensitive: boolean | undefined,
+): Promise<Match[]> {
+  const lexicalFolders = (vscode.workspace.workspaceFolders ?? []).map((f) =>
+    f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.path,
+  );
   const verdicts = new Map<string, boolean>();
   const out: Match[] = [];
   for (const m of matches) {
     let ok = verdicts.get(m.file);
     if (ok === undefined) {
-      const real = nodePath.isAbsolute(m.file) ? (await realPathOf(m.file).catch(() => ({ real: m.file }))).real : m.file;
-      ok = !secretMatch(m.file, lexicalFolders, secrets, caseInsensitive)
-        && !secretMatch(real, folderReals, secrets, caseInsensitive)
-        && containingFolder(real, folderReals, { caseInsensitive }) !== undefined;
+      const real = nodePath.isAbsolute(m.file)
+        ? (await realPathOf(m.file).catch(() => ({ real: m.file }))).real
+        : m.file;
+      ok =
+        !secretMatch(m.file, lexicalFolders, secrets, caseInsensitive) &&
+        !secretMatch(real, folderReals, secrets, caseInsensitive) &&
+        containingFolder(real, folderReals, { caseInsensitive }) !== undefined;
       verdicts.set(m.file, ok);
     }
     if (ok) out.push(m);
@@ -199,15 +252,24 @@ async function visibleMatches(matches: Match[], folderReals: readonly string[], 
 export function searchTextTool(host: ToolHost): Tool<Input> {
   return {
     name: 'search_text',
-    description: 'Search the text of workspace files (ripgrep; .gitignore honoured; secret files skipped); returns path:line: text, capped.',
+    description:
+      'Search the text of workspace files (ripgrep; .gitignore honoured; secret files skipped); returns path:line: text, capped.',
     inputSchema: {
       type: 'object',
       properties: {
         query: { type: 'string', description: 'Text to find (a regular expression when isRegex is true).' },
-        isRegex: { type: 'boolean', description: 'Treat query as a regular expression (Rust/ripgrep syntax). Default false.' },
+        isRegex: {
+          type: 'boolean',
+          description: 'Treat query as a regular expression (Rust/ripgrep syntax). Default false.',
+        },
         caseSensitive: { type: 'boolean', description: 'Default false.' },
         glob: { type: 'string', description: 'Only files matching this glob, e.g. "src/**/*.ts".' },
-        maxResults: { type: 'integer', minimum: 1, maximum: SEARCH_MAX, description: `At most this many matching lines (default ${SEARCH_DEFAULT}).` },
+        maxResults: {
+          type: 'integer',
+          minimum: 1,
+          maximum: SEARCH_MAX,
+          description: `At most this many matching lines (default ${SEARCH_DEFAULT}).`,
+        },
       },
       required: ['query'],
       additionalProperties: false,
@@ -220,13 +282,21 @@ export function searchTextTool(host: ToolHost): Tool<Input> {
       bool(input, 'caseSensitive');
       int(input, 'maxResults', 1, SEARCH_MAX);
       const snap = await host.snapshot();
-      return { paths: [...snap.policy.workspaceFolders], summary: `Search for ${JSON.stringify(query.length > 80 ? query.slice(0, 80) + '…' : query)}` };
+      return {
+        paths: [...snap.policy.workspaceFolders],
+        summary: `Search for ${JSON.stringify(query.length > 80 ? query.slice(0, 80) + '…' : query)}`,
+      };
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
       const query = str(input, 'query', true);
       if (query === '') return errorResult('the "query" field is empty.');
-      const q = { query, regex: bool(input, 'isRegex') ?? false, caseSensitive: bool(input, 'caseSensitive') ?? false, glob: str(input, 'glob')?.trim() || undefined };
+      const q = {
+        query,
+        regex: bool(input, 'isRegex') ?? false,
+        caseSensitive: bool(input, 'caseSensitive') ?? false,
+        glob: str(input, 'glob')?.trim() || undefined,
+      };
       const max = int(input, 'maxResults', 1, SEARCH_MAX) ?? SEARCH_DEFAULT;
       const snap = await host.snapshot();
       const rg = await findRipgrep();
@@ -239,7 +309,13 @@ export function searchTextTool(host: ToolHost): Tool<Input> {
         engine = `ripgrep (${rg.source === 'vscode' ? "VS Code's" : 'PATH'}: ${rg.path})`;
         for (const f of folders) {
           // One extra: a match filtered out as secret below must not hide that the list was capped.
-          const r = await ripgrep(rg.path, f.uri.fsPath, { ...q, secrets: snap.allSecretPatterns }, max + 1 - matches.length, ctx.signal);
+          const r = await ripgrep(
+            rg.path,
+            f.uri.fsPath,
+            { ...q, secrets: snap.allSecretPatterns },
+            max + 1 - matches.length,
+            ctx.signal,
+          );
           matches.push(...r.matches);
           error ??= r.error;
           if (matches.length > max) break;
@@ -252,11 +328,24 @@ export function searchTextTool(host: ToolHost): Tool<Input> {
         if (r.filesCapped) note = ` Only the first ${FALLBACK_MAX_FILES} files of each folder were searched.`;
       }
       if (error && matches.length === 0) return errorResult(`Search failed: ${error}`);
-      const visible = await visibleMatches(matches, snap.policy.workspaceFolders, snap.allSecretPatterns, snap.policy.caseInsensitive);
+      const visible = await visibleMatches(
+        matches,
+        snap.policy.workspaceFolders,
+        snap.allSecretPatterns,
+        snap.policy.caseInsensitive,
+      );
       const capped = visible.length > max;
-      const shown = visible.slice(0, max).map((m) => `${displayPath(m.file, m.file, snap.policy.workspaceFolders)}:${m.line}: ${m.text}`);
-      const head = shown.length === 0 ? `No matches for ${JSON.stringify(query)}.` : `[${shown.length}${capped ? '+' : ''} matching lines${capped ? `; the first ${max} shown` : ''}]`;
-      return { content: `${head}${note}\n${shown.join('\n')}`.trimEnd(), details: { engine, count: shown.length, capped } };
+      const shown = visible
+        .slice(0, max)
+        .map((m) => `${displayPath(m.file, m.file, snap.policy.workspaceFolders)}:${m.line}: ${m.text}`);
+      const head =
+        shown.length === 0
+          ? `No matches for ${JSON.stringify(query)}.`
+          : `[${shown.length}${capped ? '+' : ''} matching lines${capped ? `; the first ${max} shown` : ''}]`;
+      return {
+        content: `${head}${note}\n${shown.join('\n')}`.trimEnd(),
+        details: { engine, count: shown.length, capped },
+      };
     },
   };
 }

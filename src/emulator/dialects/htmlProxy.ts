@@ -8,11 +8,19 @@ import { randomBytes } from 'node:crypto';
 import type { Dialect, DialectCtx, DialectError, DialectReply } from './types';
 
 const NGINX: Record<number, string> = {
-  413: 'Request Entity Too Large', 502: 'Bad Gateway', 503: 'Service Temporarily Unavailable', 504: 'Gateway Time-out',
+  413: 'Request Entity Too Large',
+  502: 'Bad Gateway',
+  503: 'Service Temporarily Unavailable',
+  504: 'Gateway Time-out',
 };
 const CLOUDFLARE: Record<number, string> = {
-  520: 'Web server is returning an unknown error', 521: 'Web server is down', 522: 'Connection timed out',
-  523: 'Origin is unreachable', 524: 'A timeout occurred', 525: 'SSL handshake failed', 526: 'Invalid SSL certificate',
+  520: 'Web server is returning an unknown error',
+  521: 'Web server is down',
+  522: 'Connection timed out',
+  523: 'Origin is unreachable',
+  524: 'A timeout occurred',
+  525: 'SSL handshake failed',
+  526: 'Invalid SSL certificate',
 };
 
 function nginxPage(status: number): string {
@@ -29,11 +37,23 @@ export const htmlProxy: Dialect = {
   name: 'html-proxy',
   error(ctx: DialectCtx, e: DialectError): DialectReply | undefined {
     if (NGINX[e.status]) {
-      return { status: e.status, body: nginxPage(e.status), contentType: 'text/html', headers: { server: 'nginx', ...e.headers }, noRequestId: true };
+      return {
+        status: e.status,
+        body: nginxPage(e.status),
+        contentType: 'text/html',
+        headers: { server: 'nginx', ...e.headers },
+        noRequestId: true,
+      };
     }
     if (CLOUDFLARE[e.status]) {
       const ray = `${randomBytes(8).toString('hex')}-FRA`;
-      return { status: e.status, body: cloudflarePage(ctx, e.status, ray), contentType: 'text/html; charset=UTF-8', headers: { server: 'cloudflare', 'cf-ray': ray, ...e.headers }, noRequestId: true };
+      return {
+        status: e.status,
+        body: cloudflarePage(ctx, e.status, ray),
+        contentType: 'text/html; charset=UTF-8',
+        headers: { server: 'cloudflare', 'cf-ray': ray, ...e.headers },
+        noRequestId: true,
+      };
     }
     return undefined;
   },

@@ -8,10 +8,23 @@ import { router } from './router';
 import { sub2api } from './sub2api';
 import { DIALECT_HEADER, DIALECT_NAMES, type Dialect, type DialectName } from './types';
 
-export { DIALECT_HEADER, DIALECT_NAMES, type Dialect, type DialectError, type DialectName, type DialectReply, type SseHabits } from './types';
+export {
+  DIALECT_HEADER,
+  DIALECT_NAMES,
+  type Dialect,
+  type DialectError,
+  type DialectName,
+  type DialectReply,
+  type SseHabits,
+} from './types';
 
 export const DIALECTS: Record<DialectName, Dialect> = {
-  'new-api': newApi, 'one-api': oneApi, sub2api, litellm, router, 'html-proxy': htmlProxy,
+  'new-api': newApi,
+  'one-api': oneApi,
+  sub2api,
+  litellm,
+  router,
+  'html-proxy': htmlProxy,
 };
 
 /** The dialect for a name; 'default', '' and undefined mean none; an unknown name throws. */

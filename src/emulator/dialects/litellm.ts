@@ -42,20 +42,38 @@ export const litellm: Dialect = {
     if (e.status === 401 && e.source === 'gateway') {
       const key = presentedKey(ctx);
       const hash = createHash('sha256').update(key).digest('hex');
-      return json(401, { error: {
-        message: `Authentication Error, Invalid proxy server token passed. Received API Key = sk-...${key.slice(-4)}, Key Hash (Token) =${hash}. Unable to find token in cache or \`LiteLLM_VerificationTokenTable\``,
-        type: 'token_not_found_in_db', param: 'key', code,
-      } }, e.headers);
+      return json(
+        401,
+        {
+          error: {
+            message: `Authentication Error, Invalid proxy server token passed. Received API Key = sk-...${key.slice(-4)}, Key Hash (Token) =${hash}. Unable to find token in cache or \`LiteLLM_VerificationTokenTable\``,
+            type: 'token_not_found_in_db',
+            param: 'key',
+            code,
+          },
+        },
+        e.headers,
+      );
     }
     if (e.source === 'upstream') {
       const [cls, type] = EXCEPTIONS[e.status] ?? ['APIError', 'None'];
-      return json(e.status, { error: { message: `litellm.${cls}: ${cls}: OpenAIException - ${e.message}`, type, param: 'None', code } }, e.headers);
+      return json(
+        e.status,
+        { error: { message: `litellm.${cls}: ${cls}: OpenAIException - ${e.message}`, type, param: 'None', code } },
+        e.headers,
+      );
     }
     return json(e.status, { error: { message: e.message, type: e.code ?? 'None', param: 'None', code } }, e.headers);
   },
   sse: {
-    errorFrame: (type, message) => `data: ${JSON.stringify({ error: {
-      message: `litellm.InternalServerError: AnthropicException - ${message}`, type, param: 'None', code: '500',
-    } })}\n\n`,
+    errorFrame: (type, message) =>
+      `data: ${JSON.stringify({
+        error: {
+          message: `litellm.InternalServerError: AnthropicException - ${message}`,
+          type,
+          param: 'None',
+          code: '500',
+        },
+      })}\n\n`,
   },
 };

@@ -14,7 +14,14 @@ import { json, messagesType, type Dialect, type DialectCtx, type DialectError, t
 const withId = (message: string, id: string): string => `${message} (request id: ${id})`;
 
 function invalidUrl(ctx: DialectCtx): DialectReply {
-  return json(404, { error: { message: `Invalid URL (${ctx.entry.method} ${ctx.entry.path})`, type: 'invalid_request_error', param: '', code: '' } });
+  return json(404, {
+    error: {
+      message: `Invalid URL (${ctx.entry.method} ${ctx.entry.path})`,
+      type: 'invalid_request_error',
+      param: '',
+      code: '',
+    },
+  });
 }
 
 export const newApi: Dialect = {
@@ -28,7 +35,12 @@ export const newApi: Dialect = {
     if (middleware || ctx.style !== 'messages') {
       return json(e.status, { error: { message, type: 'new_api_error', param: '', code: e.code ?? '' } }, e.headers);
     }
-    const type = e.source === 'upstream' ? (e.code && !e.code.startsWith('emulated_') ? e.code : messagesType(e.status)) : 'new_api_error';
+    const type =
+      e.source === 'upstream'
+        ? e.code && !e.code.startsWith('emulated_')
+          ? e.code
+          : messagesType(e.status)
+        : 'new_api_error';
     return json(e.status, { type: 'error', error: { type, message } }, e.headers);
   },
   sse: { commentPing: { text: ': PING', every: 4 }, leadingFrames: [': PING\n\n'] },

@@ -12,26 +12,57 @@
 //   block's content_block_stop (it closes a block as soon as the next starts, while fragments still come).
 import { json, type Dialect, type DialectCtx, type DialectError, type DialectReply } from './types';
 
-const STACK = '\n    at nt (/app/node_modules/@musistudio/llms/dist/cjs/server.cjs:67:20940)\n    at w0 (/app/node_modules/@musistudio/llms/dist/cjs/server.cjs:67:23904)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)';
+const STACK =
+  '\n    at nt (/app/node_modules/@musistudio/llms/dist/cjs/server.cjs:67:20940)\n    at w0 (/app/node_modules/@musistudio/llms/dist/cjs/server.cjs:67:23904)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)';
 
 function routeNotFound(ctx: DialectCtx): DialectReply {
-  return json(404, { message: `Route ${ctx.entry.method}:${ctx.entry.path} not found`, error: 'Not Found', statusCode: 404 }, undefined);
+  return json(
+    404,
+    { message: `Route ${ctx.entry.method}:${ctx.entry.path} not found`, error: 'Not Found', statusCode: 404 },
+    undefined,
+  );
 }
 
 export const router: Dialect = {
   name: 'router',
   requestIdHeaders: () => ({}),
-  missingRoutes: new Set(['models', 'images.generations', 'images.edits', 'images.generations.async', 'images.edits.async', 'images.tasks']),
+  missingRoutes: new Set([
+    'models',
+    'images.generations',
+    'images.edits',
+    'images.generations.async',
+    'images.edits.async',
+    'images.tasks',
+  ]),
   error(ctx: DialectCtx, e: DialectError): DialectReply | undefined {
     if (e.status === 404 && e.code === 'not_found') return routeNotFound(ctx);
     if (e.source === 'upstream') {
-      if (e.status === 500) return json(500, { statusCode: 500, error: 'Internal Server Error', message: 'terminated' }, e.headers);
+      if (e.status === 500)
+        return json(500, { statusCode: 500, error: 'Internal Server Error', message: 'terminated' }, e.headers);
       const model = ctx.entry.model ?? 'model';
-      const provider = JSON.stringify({ error: { message: e.message, type: 'upstream_error', param: null, code: e.code ?? null } });
+      const provider = JSON.stringify({
+        error: { message: e.message, type: 'upstream_error', param: null, code: e.code ?? null },
+      });
       const message = `Error from provider(emu,${model}: ${e.status}): ${provider}`;
-      return json(e.status, { error: { message: `${message}Error: ${message}${STACK}`, type: 'api_error', code: 'provider_response_error' } }, e.headers);
+      return json(
+        e.status,
+        {
+          error: { message: `${message}Error: ${message}${STACK}`, type: 'api_error', code: 'provider_response_error' },
+        },
+        e.headers,
+      );
     }
-    return json(e.status, { error: { message: `${e.message}Error: ${e.message}${STACK}`, type: 'api_error', code: e.code ?? 'internal_error' } }, e.headers);
+    return json(
+      e.status,
+      {
+        error: {
+          message: `${e.message}Error: ${e.message}${STACK}`,
+          type: 'api_error',
+          code: e.code ?? 'internal_error',
+        },
+      },
+      e.headers,
+    );
   },
   sse: { usageOnlyInDelta: true, lateToolFragment: true, omitEvents: new Set(['ping']) },
 };

@@ -13,24 +13,34 @@ import { json, messagesType, type Dialect, type DialectError, type DialectReply 
 const FLAT_401: Record<string, string> = { missing_api_key: 'API_KEY_REQUIRED' };
 
 function upstream(status: number): { status: number; type: string; message: string } {
-  if (status === 401) return { status: 502, type: 'upstream_error', message: 'Upstream authentication failed, please contact administrator' };
-  if (status === 403) return { status: 502, type: 'upstream_error', message: 'Upstream access forbidden, please contact administrator' };
-  if (status === 429) return { status: 429, type: 'rate_limit_error', message: 'Upstream rate limit exceeded, please retry later' };
-  if (status === 529) return { status: 503, type: 'overloaded_error', message: 'Upstream service overloaded, please retry later' };
-  if ([500, 502, 503, 504].includes(status)) return { status: 502, type: 'upstream_error', message: 'Upstream service temporarily unavailable' };
+  if (status === 401)
+    return {
+      status: 502,
+      type: 'upstream_error',
+      message: 'Upstream authentication failed, please contact administrator',
+    };
+  if (status === 403)
+    return { status: 502, type: 'upstream_error', message: 'Upstream access forbidden, please contact administrator' };
+  if (status === 429)
+    return { status: 429, type: 'rate_limit_error', message: 'Upstream rate limit exceeded, please retry later' };
+  if (status === 529)
+    return { status: 503, type: 'overloaded_error', message: 'Upstream service overloaded, please retry later' };
+  if ([500, 502, 503, 504].includes(status))
+    return { status: 502, type: 'upstream_error', message: 'Upstream service temporarily unavailable' };
   return { status: 502, type: 'upstream_error', message: 'Upstream request failed' };
 }
 
 export const sub2api: Dialect = {
   name: 'sub2api',
   error(_ctx, e: DialectError): DialectReply | undefined {
-    if (e.status === 404 && e.code === 'not_found') return { status: 404, body: '404 page not found', contentType: 'text/plain' };
+    if (e.status === 404 && e.code === 'not_found')
+      return { status: 404, body: '404 page not found', contentType: 'text/plain' };
     if (e.source === 'upstream') {
       const u = upstream(e.status);
       return json(u.status, { type: 'error', error: { type: u.type, message: u.message } }, e.headers);
     }
     if (e.flat || e.status === 401) {
-      const code = e.code ? FLAT_401[e.code] ?? e.code : 'INVALID_API_KEY';
+      const code = e.code ? (FLAT_401[e.code] ?? e.code) : 'INVALID_API_KEY';
       return json(e.status, { code, message: e.message }, e.headers);
     }
     return json(e.status, { type: 'error', error: { type: messagesType(e.status), message: e.message } }, e.headers);

@@ -13,7 +13,7 @@ export interface DialectCtx {
 }
 
 export const DIALECT_NAMES = ['new-api', 'one-api', 'sub2api', 'litellm', 'router', 'html-proxy'] as const;
-export type DialectName = typeof DIALECT_NAMES[number];
+export type DialectName = (typeof DIALECT_NAMES)[number];
 
 /** Selects the dialect of one request (overrides emulator.json's "dialect"); "default" = none. */
 export const DIALECT_HEADER = 'x-emulator-dialect';
@@ -73,14 +73,25 @@ export interface Dialect {
   sse: SseHabits;
 }
 
-export const json = (status: number, body: unknown, headers?: Record<string, string>): DialectReply =>
-  ({ status, body: JSON.stringify(body), contentType: 'application/json; charset=utf-8', headers });
+export const json = (status: number, body: unknown, headers?: Record<string, string>): DialectReply => ({
+  status,
+  body: JSON.stringify(body),
+  contentType: 'application/json; charset=utf-8',
+  headers,
+});
 
 /** Messages-style error type for a status, as the upstream API names them. */
 export function messagesType(status: number): string {
   const types: Record<number, string> = {
-    400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error',
-    404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error',
+    400: 'invalid_request_error',
+    401: 'authentication_error',
+    402: 'billing_error',
+    403: 'permission_error',
+    404: 'not_found_error',
+    413: 'request_too_large',
+    429: 'rate_limit_error',
+    500: 'api_error',
+    529: 'overloaded_error',
   };
   return types[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
 }

@@ -10,6 +10,10 @@ export function handleFile(ctx: Ctx): void {
     sendError(ctx, 404, 'File not found or expired.', 'file_not_found');
     return;
   }
-  ctx.res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(file.png.length), 'cache-control': 'private, max-age=3600' });
+  ctx.res.writeHead(200, {
+    'content-type': 'image/png',
+    'content-length': String(file.png.length),
+    'cache-control': 'private, max-age=3600',
+  });
   ctx.res.end(file.png);
 }

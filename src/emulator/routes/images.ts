@@ -22,7 +22,12 @@ async function serveImages(ctx: Ctx, edit: boolean, async: boolean): Promise<voi
   if (!req) return;
   if (!resolveModel(ctx, req.model, 'images')) return;
   const price = imagePrice(ctx.state.config.prices, {
-    width: req.width, height: req.height, n: req.n, quality: req.quality, references: req.sources.length, edit,
+    width: req.width,
+    height: req.height,
+    n: req.n,
+    quality: req.quality,
+    references: req.sources.length,
+    edit,
   });
   if (!charge(ctx, price)) return;
   const render = (): ImageItem[] => renderAll(req, edit);
@@ -33,13 +38,17 @@ async function serveImages(ctx: Ctx, edit: boolean, async: boolean): Promise<voi
   sendJson(ctx, 200, {
     created: Math.floor(Date.now() / 1000),
     data: imageData(ctx, render(), req.responseFormat),
-    output_format: 'png', size: `${req.width}x${req.height}`, quality: req.quality ?? 'auto',
+    output_format: 'png',
+    size: `${req.width}x${req.height}`,
+    quality: req.quality ?? 'auto',
     usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
   });
 }
 
 function renderAll(req: ImageRequest, edit: boolean): ImageItem[] {
-  const seed = edit ? `${req.prompt} [edit of ${req.sources.length} image(s)${req.mask ? ' with mask' : ''}]` : req.prompt;
+  const seed = edit
+    ? `${req.prompt} [edit of ${req.sources.length} image(s)${req.mask ? ' with mask' : ''}]`
+    : req.prompt;
   return Array.from({ length: req.n }, (_, i) => ({
     png: renderPromptImage(seed, req.width, req.height, i),
     revisedPrompt: req.prompt,

@@ -27,19 +27,33 @@ export async function handleMessages(ctx: Ctx): Promise<void> {
     return;
   }
   sendJson(ctx, 200, {
-    id, type: 'message', role: 'assistant', model: model.visible,
+    id,
+    type: 'message',
+    role: 'assistant',
+    model: model.visible,
     content: plan.blocks.map(blockJson),
-    stop_reason: plan.stopReason, stop_sequence: plan.stopSequence,
+    stop_reason: plan.stopReason,
+    stop_sequence: plan.stopSequence,
     usage: usage(ctx, plan, plan.outputTokens, cached),
   });
 }
 
 /** The usage object; the final one (message_delta, JSON body) is also written to the request log. */
-function usage(ctx: Ctx | undefined, plan: ReplyPlan, output: number, cached: CacheUsage | undefined): Record<string, number> {
+function usage(
+  ctx: Ctx | undefined,
+  plan: ReplyPlan,
+  output: number,
+  cached: CacheUsage | undefined,
+): Record<string, number> {
   const u = cached ?? { input_tokens: plan.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   if (ctx) {
-    ctx.entry.usage = { input: u.input_tokens, cacheWrite: u.cache_creation_input_tokens, cacheRead: u.cache_read_input_tokens,
-      output, inputCostTokens: inputCostTokens(u) };
+    ctx.entry.usage = {
+      input: u.input_tokens,
+      cacheWrite: u.cache_creation_input_tokens,
+      cacheRead: u.cache_read_input_tokens,
+      output,
+      inputCostTokens: inputCostTokens(u),
+    };
   }
   return { ...u, output_tokens: output };
 }
@@ -52,40 +66,69 @@ function checkVersion(ctx: Ctx): boolean {
     return false;
   }
   if (!acceptedVersions.includes(value)) {
-    sendError(ctx, 400, `${versionHeader}: '${value}' is not a supported version. Supported: ${acceptedVersions.join(', ')}.`);
+    sendError(
+      ctx,
+      400,
+      `${versionHeader}: '${value}' is not a supported version. Supported: ${acceptedVersions.join(', ')}.`,
+    );
     return false;
   }
   return true;
 }
 
 function validate(ctx: Ctx, body: Record<string, unknown>): boolean {
-  const fail = (m: string): boolean => { sendError(ctx, 400, m); return false; };
+  const fail = (m: string): boolean => {
+    sendError(ctx, 400, m);
+    return false;
+  };
   if (typeof body.model !== 'string' || !body.model) return fail('model: Field required');
   ctx.entry.model = body.model;
   const max = body.max_tokens;
-  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1) return fail('max_tokens: must be a positive integer');
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1)
+    return fail('max_tokens: must be a positive integer');
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) return fail('messages: at least one message is required');
   for (const [i, m] of messages.entries()) {
     const role = (m as { role?: unknown })?.role;
     if (role !== 'user' && role !== 'assistant') return fail(`messages.${i}.role: must be 'user' or 'assistant'`);
     const content = (m as { content?: unknown }).content;
-    if (typeof content !== 'string' && !Array.isArray(content)) return fail(`messages.${i}.content: must be a string or an array of blocks`);
+    if (typeof content !== 'string' && !Array.isArray(content))
+      return fail(`messages.${i}.content: must be a string or an array of blocks`);
   }
-  if ((messages[0] as { role: string }).role !== 'user') return fail('messages: the first message must use the user role');
+  if ((messages[0] as { role: string }).role !== 'user')
+    return fail('messages: the first message must use the user role');
   return true;
 }
 
 /** Streams the plan as SSE, paced at tokensPerSecond; stops as soon as the client goes away. */
-async function streamReply(ctx: Ctx, id: string, model: string, plan: ReplyPlan, cached: CacheUsage | undefined): Promise<void> {
+async function streamReply(
+  ctx: Ctx,
+  id: string,
+  model: string,
+  plan: ReplyPlan,
+  cached: CacheUsage | undefined,
+): Promise<void> {
   const sse = new SseWriter(ctx);
   const tps = ctx.faults.tokensPerSecond ?? ctx.state.config.messages.tokensPerSecond;
   const perDelta = tps > 0 ? Math.min(20, Math.max(1, Math.round(tps / 50))) : 8;
   const pause = tps > 0 ? (perDelta / tps) * 1000 : 0;
   const habits = ctx.dialect?.sse ?? {};
-  if (!sse.send('message_start', { type: 'message_start', message: {
-    id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
-    usage: habits.usageOnlyInDelta ? { input_tokens: 0, output_tokens: 0 } : usage(undefined, plan, 1, cached) } })) return;
+  if (
+    !sse.send('message_start', {
+      type: 'message_start',
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: habits.usageOnlyInDelta ? { input_tokens: 0, output_tokens: 0 } : usage(undefined, plan, 1, cached),
+      },
+    })
+  )
+    return;
   let emitted = 0;
   for (const [index, block] of plan.blocks.entries()) {
     if (plan.interleave && block.type === 'tool_use') {
@@ -97,12 +140,14 @@ async function streamReply(ctx: Ctx, id: string, model: string, plan: ReplyPlan,
       }
       break;
     }
-    if (!sse.send('content_block_start', { type: 'content_block_start', index, content_block: startBlock(block) })) return;
+    if (!sse.send('content_block_start', { type: 'content_block_start', index, content_block: startBlock(block) }))
+      return;
     if (index === 0 && !sse.send('ping', { type: 'ping' })) return;
     // Tool input goes one JSON piece per delta, so clients must concatenate partial_json.
     const step = block.type === 'tool_use' ? 1 : perDelta;
     // Some routers close a tool block before its last input fragment (see dialects/router.ts).
-    const late = habits.lateToolFragment && block.type === 'tool_use' && block.pieces.length > 1 ? block.pieces.at(-1) : undefined;
+    const late =
+      habits.lateToolFragment && block.type === 'tool_use' && block.pieces.length > 1 ? block.pieces.at(-1) : undefined;
     const pieces = late === undefined ? block.pieces : block.pieces.slice(0, -1);
     for (let i = 0; i < pieces.length; i += step) {
       if (pause > 0) await sleep((pause * step) / perDelta);
@@ -110,16 +155,29 @@ async function streamReply(ctx: Ctx, id: string, model: string, plan: ReplyPlan,
       if (!sse.send('content_block_delta', { type: 'content_block_delta', index, delta: delta(block, piece) })) return;
       emitted += Math.min(step, pieces.length - i);
     }
-    if (block.type === 'thinking' && !sse.send('content_block_delta', { type: 'content_block_delta', index,
-      delta: { type: 'signature_delta', signature: signatureFor(block.pieces.join('')) } })) return;
+    if (
+      block.type === 'thinking' &&
+      !sse.send('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'signature_delta', signature: signatureFor(block.pieces.join('')) },
+      })
+    )
+      return;
     if (!sse.send('content_block_stop', { type: 'content_block_stop', index })) return;
     if (late !== undefined) {
       if (!sse.send('content_block_delta', { type: 'content_block_delta', index, delta: delta(block, late) })) return;
       emitted++;
     }
   }
-  if (!sse.send('message_delta', { type: 'message_delta', delta: { stop_reason: plan.stopReason, stop_sequence: plan.stopSequence },
-    usage: usage(ctx, plan, Math.max(emitted, plan.outputTokens), cached) })) return;
+  if (
+    !sse.send('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: plan.stopReason, stop_sequence: plan.stopSequence },
+      usage: usage(ctx, plan, Math.max(emitted, plan.outputTokens), cached),
+    })
+  )
+    return;
   if (!sse.send('message_stop', { type: 'message_stop' })) return;
   sse.end();
 }

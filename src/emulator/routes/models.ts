@@ -24,6 +24,10 @@ export function handleModels(ctx: Ctx): void {
   const hasMore = Number.isInteger(limit) && limit > 0 && data.length > limit;
   if (hasMore) data = data.slice(0, limit);
   sendJson(ctx, 200, {
-    object: 'list', data, has_more: hasMore, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null,
+    object: 'list',
+    data,
+    has_more: hasMore,
+    first_id: data[0]?.id ?? null,
+    last_id: data[data.length - 1]?.id ?? null,
   });
 }

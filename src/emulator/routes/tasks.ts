@@ -12,18 +12,33 @@ export function createTask(ctx: Ctx, render: () => ImageItem[], responseFormat: 
   const { tasks } = ctx.state.config;
   const now = Date.now();
   const task: Task = {
-    id: newId('imgtask_'), key: ctx.key!.key, route: ctx.route, createdAt: now,
-    durationMs: ctx.faults.taskDurationMs ?? tasks.durationMs, fails: ctx.faults.taskFails === true,
-    expiresAt: now + tasks.ttlMs, render, responseFormat,
+    id: newId('imgtask_'),
+    key: ctx.key!.key,
+    route: ctx.route,
+    createdAt: now,
+    durationMs: ctx.faults.taskDurationMs ?? tasks.durationMs,
+    fails: ctx.faults.taskFails === true,
+    expiresAt: now + tasks.ttlMs,
+    render,
+    responseFormat,
   };
   ctx.state.sweep(now);
   ctx.state.tasks.set(task.id, task);
   const location = `/v1/images/tasks/${task.id}`;
-  sendJson(ctx, 202, {
-    id: task.id, task_id: task.id,
-    object: ctx.route.startsWith('images.edits') ? 'image.edit.task' : 'image.generation.task',
-    status: 'processing', created_at: seconds(now), expires_at: seconds(task.expiresAt), poll_url: location,
-  }, { location, 'retry-after': String(tasks.retryAfterSec) });
+  sendJson(
+    ctx,
+    202,
+    {
+      id: task.id,
+      task_id: task.id,
+      object: ctx.route.startsWith('images.edits') ? 'image.edit.task' : 'image.generation.task',
+      status: 'processing',
+      created_at: seconds(now),
+      expires_at: seconds(task.expiresAt),
+      poll_url: location,
+    },
+    { location, 'retry-after': String(tasks.retryAfterSec) },
+  );
 }
 
 export function handleTaskRead(ctx: Ctx): void {
@@ -36,20 +51,44 @@ export function handleTaskRead(ctx: Ctx): void {
     return;
   }
   const elapsed = now - task.createdAt;
-  const base = { id: task.id, task_id: task.id, created_at: seconds(task.createdAt), expires_at: seconds(task.expiresAt) };
+  const base = {
+    id: task.id,
+    task_id: task.id,
+    created_at: seconds(task.createdAt),
+    expires_at: seconds(task.expiresAt),
+  };
   if (elapsed < task.durationMs) {
     const progress = Math.min(99, Math.floor((elapsed / Math.max(1, task.durationMs)) * 100));
-    sendJson(ctx, 200, { ...base, status: 'processing', progress }, { 'retry-after': String(ctx.state.config.tasks.retryAfterSec) });
+    sendJson(
+      ctx,
+      200,
+      { ...base, status: 'processing', progress },
+      { 'retry-after': String(ctx.state.config.tasks.retryAfterSec) },
+    );
     return;
   }
   const completedAt = seconds(task.createdAt + task.durationMs);
   if (task.fails) {
-    sendJson(ctx, 200, { ...base, status: 'failed', progress: 100, completed_at: completedAt,
-      error: { code: 'generation_failed', message: 'Emulated task failure: the upstream model could not generate the image.' } });
+    sendJson(ctx, 200, {
+      ...base,
+      status: 'failed',
+      progress: 100,
+      completed_at: completedAt,
+      error: {
+        code: 'generation_failed',
+        message: 'Emulated task failure: the upstream model could not generate the image.',
+      },
+    });
     return;
   }
   task.result ??= imageData(ctx, task.render(), task.responseFormat);
-  sendJson(ctx, 200, { ...base, status: 'completed', progress: 100, completed_at: completedAt, result: { data: task.result } });
+  sendJson(ctx, 200, {
+    ...base,
+    status: 'completed',
+    progress: 100,
+    completed_at: completedAt,
+    result: { data: task.result },
+  });
 }
 
 function safeDecode(text: string): string {

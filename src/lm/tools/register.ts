@@ -20,14 +20,25 @@ export function toolApi(): RegisterTool | undefined {
   return typeof register === 'function' ? (register.bind(lm) as RegisterTool) : undefined;
 }
 
-export function registerGatewayTools(services: Services, runner: () => ImageRunner, impl: () => Impl): vscode.Disposable {
+export function registerGatewayTools(
+  services: Services,
+  runner: () => ImageRunner,
+  impl: () => Impl,
+): vscode.Disposable {
   const register = toolApi();
   if (!register) {
-    services.log.info(`Gateway tools unavailable: VS Code ${vscode.version} has no vscode.lm.registerTool. The rest of the extension works.`);
+    services.log.info(
+      `Gateway tools unavailable: VS Code ${vscode.version} has no vscode.lm.registerTool. The rest of the extension works.`,
+    );
     return new vscode.Disposable(() => undefined);
   }
   // The runner (the images bundle) is read only by the image tools.
-  const deps = { services, get runner() { return runner(); } };
+  const deps = {
+    services,
+    get runner() {
+      return runner();
+    },
+  };
   const image = (kind: 'generation' | 'edit'): vscode.LanguageModelTool<unknown> => ({
     prepareInvocation: (options) => impl().prepareImage(deps, kind, options.input),
     invoke: (options, token) => impl().invokeImage(deps, kind, options.input, token),
@@ -45,7 +56,9 @@ export function registerGatewayTools(services: Services, runner: () => ImageRunn
     );
   } catch (error) {
     // A VS Code that knows the API but refuses the tools (e.g. the contribution is not recognised) must not break activation.
-    services.log.warn(`Gateway tools unavailable: registering them failed: ${error instanceof Error ? error.message : String(error)}`);
+    services.log.warn(
+      `Gateway tools unavailable: registering them failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return vscode.Disposable.from(...disposables);
 }

@@ -8,8 +8,15 @@ import type { Services } from '../../platform/services';
 import { describeForLanguageModel } from '../lmErrors';
 import { languageModelError } from '../lmApi';
 import {
-  checkImageInput, imageConfirmation, imageInvocationMessage, imageResultText, modelsResultText, pathShape, scrubSecret,
-  type ChargeSummary, type ImageToolInput,
+  checkImageInput,
+  imageConfirmation,
+  imageInvocationMessage,
+  imageResultText,
+  modelsResultText,
+  pathShape,
+  scrubSecret,
+  type ChargeSummary,
+  type ImageToolInput,
 } from './toolText';
 
 export interface ToolDeps {
@@ -45,7 +52,9 @@ async function resolveFile(root: vscode.Uri, value: string, role: string, stat: 
     const asFile = vscode.Uri.file(shape.path);
     uri = root.with({ path: asFile.path });
     if (relativeToRoot(root, uri) === undefined) {
-      throw new ToolInputError(`The ${role} "${value}" is outside the workspace folder; only files inside the workspace can be used.`);
+      throw new ToolInputError(
+        `The ${role} "${value}" is outside the workspace folder; only files inside the workspace can be used.`,
+      );
     }
   }
   if (!stat) return uri;
@@ -56,34 +65,53 @@ async function resolveFile(root: vscode.Uri, value: string, role: string, stat: 
     throw new ToolInputError(`The ${role} "${value}" does not exist in the workspace.`);
   }
   // A link inside the workspace may point anywhere: its target is never read or uploaded.
-  if (info.type & vscode.FileType.SymbolicLink) throw new ToolInputError(`The ${role} "${value}" is a symbolic link; use the image file itself.`);
+  if (info.type & vscode.FileType.SymbolicLink)
+    throw new ToolInputError(`The ${role} "${value}" is a symbolic link; use the image file itself.`);
   if (!(info.type & vscode.FileType.File)) throw new ToolInputError(`The ${role} "${value}" is not a file.`);
   return uri;
 }
 
-async function resolveImageInput(deps: ToolDeps, kind: 'generation' | 'edit', raw: unknown, stat: boolean): Promise<Resolved> {
+async function resolveImageInput(
+  deps: ToolDeps,
+  kind: 'generation' | 'edit',
+  raw: unknown,
+  stat: boolean,
+): Promise<Resolved> {
   const checked = checkImageInput(kind, raw);
   if (!checked.ok) throw new ToolInputError(checked.reason);
   const input = checked.value;
   const root = currentRoot(deps.services.context.globalState);
-  if (!root) throw new ToolInputError('No workspace folder is open: the image tools save into the workspace, so open a folder first.');
+  if (!root)
+    throw new ToolInputError(
+      'No workspace folder is open: the image tools save into the workspace, so open a folder first.',
+    );
   const source = input.source ? await resolveFile(root, input.source, 'source image', stat) : undefined;
   const mask = input.mask ? await resolveFile(root, input.mask, 'mask', stat) : undefined;
   const references: vscode.Uri[] = [];
-  for (const reference of input.references) references.push(await resolveFile(root, reference, 'reference image', stat));
+  for (const reference of input.references)
+    references.push(await resolveFile(root, reference, 'reference image', stat));
   return { input, root, source, mask, references };
 }
 
 function summaryOf(deps: ToolDeps, resolved: Resolved): ChargeSummary {
   const images = deps.services.config.current.images;
-  const rel = (uri: vscode.Uri | undefined) => (uri ? relativeToRoot(resolved.root, uri) ?? uri.path : undefined);
+  const rel = (uri: vscode.Uri | undefined) => (uri ? (relativeToRoot(resolved.root, uri) ?? uri.path) : undefined);
   // The default model as the runner will pick it, from the cached list only (no network before the user agrees).
-  const cached = deps.services.catalog.peek()?.models.filter((m) => m.kind === 'image').map((m) => m.id) ?? [];
+  const cached =
+    deps.services.catalog
+      .peek()
+      ?.models.filter((m) => m.kind === 'image')
+      .map((m) => m.id) ?? [];
   const model = resolved.input.model ?? (cached.length > 0 ? deps.runner.defaultModel(cached) : undefined);
   return {
-    input: resolved.input, model, size: resolved.input.size ?? images.defaultSize, defaultSize: images.defaultSize,
+    input: resolved.input,
+    model,
+    size: resolved.input.size ?? images.defaultSize,
+    defaultSize: images.defaultSize,
     quality: resolved.input.quality ?? (images.defaultQuality || undefined),
-    source: rel(resolved.source), mask: rel(resolved.mask), references: resolved.references.map((r) => rel(r) ?? ''),
+    source: rel(resolved.source),
+    mask: rel(resolved.mask),
+    references: resolved.references.map((r) => rel(r) ?? ''),
   };
 }
 
@@ -100,7 +128,11 @@ async function asToolError(services: Services, error: unknown): Promise<Error> {
   return languageModelError(code, message);
 }
 
-export async function prepareImage(deps: ToolDeps, kind: 'generation' | 'edit', raw: unknown): Promise<vscode.PreparedToolInvocation> {
+export async function prepareImage(
+  deps: ToolDeps,
+  kind: 'generation' | 'edit',
+  raw: unknown,
+): Promise<vscode.PreparedToolInvocation> {
   let resolved: Resolved;
   try {
     resolved = await resolveImageInput(deps, kind, raw, false);
@@ -117,21 +149,45 @@ export async function prepareImage(deps: ToolDeps, kind: 'generation' | 'edit', 
   };
 }
 
-export async function invokeImage(deps: ToolDeps, kind: 'generation' | 'edit', raw: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+export async function invokeImage(
+  deps: ToolDeps,
+  kind: 'generation' | 'edit',
+  raw: unknown,
+  token: vscode.CancellationToken,
+): Promise<vscode.LanguageModelToolResult> {
   const { services, runner } = deps;
   try {
     const resolved = await resolveImageInput(deps, kind, raw, true);
     const { input } = resolved;
     const done = await runner.run(
-      { kind, prompt: input.prompt, model: input.model, size: input.size, quality: input.quality, n: input.n, source: resolved.source, mask: resolved.mask, references: resolved.references },
+      {
+        kind,
+        prompt: input.prompt,
+        model: input.model,
+        size: input.size,
+        quality: input.quality,
+        n: input.n,
+        source: resolved.source,
+        mask: resolved.mask,
+        references: resolved.references,
+      },
       // VS Code showed the charge factors in its confirmation (prepareImage) before calling invoke: no second
       // question. VS Code shows the tool's progress in chat; the task stays in Show Image Tasks for a later look.
       { notification: false, presentErrors: false, announce: false, token, chargeConfirmed: true },
     );
     if (done.status === 'saved') {
       const summary = summaryOf(deps, resolved);
-      const text = imageResultText({ paths: done.paths, model: summary.model, size: summary.size, taskId: done.taskId, kind, source: summary.source });
-      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(scrubSecret(text, await secret(services)))]);
+      const text = imageResultText({
+        paths: done.paths,
+        model: summary.model,
+        size: summary.size,
+        taskId: done.taskId,
+        kind,
+        source: summary.source,
+      });
+      return new vscode.LanguageModelToolResult([
+        new vscode.LanguageModelTextPart(scrubSecret(text, await secret(services))),
+      ]);
     }
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     if (done.cause !== undefined) throw done.cause;
@@ -151,14 +207,21 @@ export async function invokeListModels(deps: ToolDeps): Promise<vscode.LanguageM
     // fetches rate-limited), so repeated tool calls never become a request loop.
     if (!snapshot || snapshot.fetchedAt === 0) snapshot = await services.catalog.get();
     if (!key || !snapshot) {
-      throw new ToolInputError('No API key is set for Model Gateway: the user sets one with the command "Model Gateway: Set API Key".');
+      throw new ToolInputError(
+        'No API key is set for Model Gateway: the user sets one with the command "Model Gateway: Set API Key".',
+      );
     }
     const text = modelsResultText({
-      keyName: key.name, baseUrl: snapshot.baseUrl, fetchedAt: snapshot.fetchedAt, listUnavailable: snapshot.listUnavailable,
+      keyName: key.name,
+      baseUrl: snapshot.baseUrl,
+      fetchedAt: snapshot.fetchedAt,
+      listUnavailable: snapshot.listUnavailable,
       chat: snapshot.models.filter((m) => m.kind === 'chat').map((m) => m.id),
       image: snapshot.models.filter((m) => m.kind === 'image').map((m) => m.id),
     });
-    return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(scrubSecret(text, await secret(services)))]);
+    return new vscode.LanguageModelToolResult([
+      new vscode.LanguageModelTextPart(scrubSecret(text, await secret(services))),
+    ]);
   } catch (error) {
     throw await asToolError(services, error);
   }

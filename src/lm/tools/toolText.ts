@@ -45,13 +45,15 @@ function optionalString(value: unknown, name: string, max = 200): Checked<string
 export function checkImageInput(kind: 'generation' | 'edit', input: unknown): Checked<ImageToolInput> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('The input must be an object.');
   const v = input as Record<string, unknown>;
-  if (typeof v.prompt !== 'string' || !v.prompt.trim()) return fail('"prompt" is required: describe the image (or the change).');
+  if (typeof v.prompt !== 'string' || !v.prompt.trim())
+    return fail('"prompt" is required: describe the image (or the change).');
   if (v.prompt.length > MAX_PROMPT_CHARS) return fail(`"prompt" is longer than ${MAX_PROMPT_CHARS} characters.`);
   const model = optionalString(v.model, 'model');
   if (!model.ok) return model;
   const size = optionalString(v.size, 'size', 20);
   if (!size.ok) return size;
-  if (size.value && !/^\d{2,5}x\d{2,5}$/i.test(size.value)) return fail(`"size" must be WIDTHxHEIGHT, for example 1024x1024 (got "${size.value}").`);
+  if (size.value && !/^\d{2,5}x\d{2,5}$/i.test(size.value))
+    return fail(`"size" must be WIDTHxHEIGHT, for example 1024x1024 (got "${size.value}").`);
   const quality = optionalString(v.quality, 'quality', 20);
   if (!quality.ok) return quality;
   if (quality.value && !(QUALITIES as readonly string[]).includes(quality.value.toLowerCase())) {
@@ -67,8 +69,10 @@ export function checkImageInput(kind: 'generation' | 'edit', input: unknown): Ch
     paths[name] = checked.value;
   }
   if (kind === 'edit' && !paths.source) return fail('"source" is required: the workspace path of the image to edit.');
-  if (kind === 'generation' && (paths.source || paths.mask)) return fail('"source" and "mask" belong to the edit image tool.');
-  if (v.references !== undefined && !Array.isArray(v.references)) return fail('"references" must be a list of workspace paths.');
+  if (kind === 'generation' && (paths.source || paths.mask))
+    return fail('"source" and "mask" belong to the edit image tool.');
+  if (v.references !== undefined && !Array.isArray(v.references))
+    return fail('"references" must be a list of workspace paths.');
   const references: string[] = [];
   for (const item of (v.references as unknown[] | undefined) ?? []) {
     if (typeof item !== 'string' || !item.trim()) return fail('"references" must be a list of workspace paths.');
@@ -78,26 +82,38 @@ export function checkImageInput(kind: 'generation' | 'edit', input: unknown): Ch
   return {
     ok: true,
     value: {
-      kind, prompt: v.prompt.trim(), model: model.value, size: size.value?.toLowerCase(), quality: quality.value?.toLowerCase(),
-      n: v.n as number | undefined, source: paths.source, mask: paths.mask, references,
+      kind,
+      prompt: v.prompt.trim(),
+      model: model.value,
+      size: size.value?.toLowerCase(),
+      quality: quality.value?.toLowerCase(),
+      n: v.n as number | undefined,
+      source: paths.source,
+      mask: paths.mask,
+      references,
     },
   };
 }
 
 /** How the host should resolve a path: relative segments under the workspace folder, or an absolute path to check. */
-export type PathShape = { kind: 'relative'; segments: string[] } | { kind: 'absolute'; path: string } | { kind: 'invalid'; reason: string };
+export type PathShape =
+  { kind: 'relative'; segments: string[] } | { kind: 'absolute'; path: string } | { kind: 'invalid'; reason: string };
 
 /** Classifies a path from tool input. Relative paths reuse the images feature's rules (no '..', no reserved names). */
 export function pathShape(input: string): PathShape {
   const value = input.trim();
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { kind: 'invalid', reason: `"${value}" is a URL; give a path inside the workspace.` };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value))
+    return { kind: 'invalid', reason: `"${value}" is a URL; give a path inside the workspace.` };
   // An absolute path is accepted only when it lies inside the workspace folder (checked by the host).
   if (/^([a-zA-Z]:[\\/]|\/)/.test(value)) {
-    return value.split(/[\\/]+/).includes('..') ? { kind: 'invalid', reason: `"${value}" leaves the workspace ('..').` } : { kind: 'absolute', path: value };
+    return value.split(/[\\/]+/).includes('..')
+      ? { kind: 'invalid', reason: `"${value}" leaves the workspace ('..').` }
+      : { kind: 'absolute', path: value };
   }
   const checked = relativeSegments(value);
   if (!checked.ok) return { kind: 'invalid', reason: checked.reason };
-  if (checked.segments.length === 0) return { kind: 'invalid', reason: `"${value}" names the workspace folder, not an image file.` };
+  if (checked.segments.length === 0)
+    return { kind: 'invalid', reason: `"${value}" names the workspace folder, not an image file.` };
   return { kind: 'relative', segments: checked.segments };
 }
 
@@ -118,27 +134,49 @@ const quote = (text: string, max = 300): string => escapeMarkdown(text.length > 
 
 /** The charge factors in words (size, quality, count, edit, references); empty for the default request. */
 export function chargeFactors(summary: ChargeSummary, l10n: Localizer = english): string[] {
-  return costFactors({
-    kind: summary.input.kind === 'edit' || summary.references.length > 0 ? 'edit' : 'generation',
-    n: summary.input.n ?? 1, size: summary.size, quality: summary.quality,
-    referenceCount: summary.references.length, hasMask: !!summary.mask, hasSource: !!summary.source,
-  }, { size: summary.defaultSize }, l10n);
+  return costFactors(
+    {
+      kind: summary.input.kind === 'edit' || summary.references.length > 0 ? 'edit' : 'generation',
+      n: summary.input.n ?? 1,
+      size: summary.size,
+      quality: summary.quality,
+      referenceCount: summary.references.length,
+      hasMask: !!summary.mask,
+      hasSource: !!summary.source,
+    },
+    { size: summary.defaultSize },
+    l10n,
+  );
 }
 
 /**
  * VS Code's confirmation: title and markdown body naming every factor of the charge, in the user's language
  * (`l10n`; the values — prompt, model, paths — are escaped before they go into the translated sentences).
  */
-export function imageConfirmation(summary: ChargeSummary, l10n: Localizer = english): { title: string; message: string } {
+export function imageConfirmation(
+  summary: ChargeSummary,
+  l10n: Localizer = english,
+): { title: string; message: string } {
   const n = summary.input.n ?? 1;
   const edit = !!summary.source;
-  const title = edit ? l10n.t('Edit an image with the gateway (charged to your key)?')
-    : n === 1 ? l10n.t('Generate an image with the gateway (charged to your key)?') : l10n.t('Generate {0} images with the gateway (charged to your key)?', n);
+  const title = edit
+    ? l10n.t('Edit an image with the gateway (charged to your key)?')
+    : n === 1
+      ? l10n.t('Generate an image with the gateway (charged to your key)?')
+      : l10n.t('Generate {0} images with the gateway (charged to your key)?', n);
   const factors = chargeFactors(summary, l10n);
-  const model = summary.model ? `\`${summary.model.replace(/`/g, "'")}\`` : l10n.t('the default image model of your key');
-  const size = summary.size === summary.defaultSize ? l10n.t('{0} (default)', escapeMarkdown(summary.size)) : escapeMarkdown(summary.size);
-  const editLine = !edit ? l10n.t('no')
-    : summary.mask ? l10n.t('yes, of {0} with the mask {1}', quote(summary.source ?? '', 200), quote(summary.mask, 200)) : l10n.t('yes, of {0}', quote(summary.source ?? '', 200));
+  const model = summary.model
+    ? `\`${summary.model.replace(/`/g, "'")}\``
+    : l10n.t('the default image model of your key');
+  const size =
+    summary.size === summary.defaultSize
+      ? l10n.t('{0} (default)', escapeMarkdown(summary.size))
+      : escapeMarkdown(summary.size);
+  const editLine = !edit
+    ? l10n.t('no')
+    : summary.mask
+      ? l10n.t('yes, of {0} with the mask {1}', quote(summary.source ?? '', 200), quote(summary.mask, 200))
+      : l10n.t('yes, of {0}', quote(summary.source ?? '', 200));
   const lines = [
     `**${l10n.t('Prompt:')}** ${quote(summary.input.prompt)}`,
     '',
@@ -152,7 +190,9 @@ export function imageConfirmation(summary: ChargeSummary, l10n: Localizer = engl
     factors.length > 0
       ? l10n.t('This request costs more than the default one: {0}.', escapeMarkdown(factors.join(l10n.t('; '))))
       : l10n.t('One image at the default size: the cheapest request.'),
-    l10n.t('Charges are applied when the request is sent (prices are in your gateway console). It is sent once and never repeated automatically; the images are saved into the workspace.'),
+    l10n.t(
+      'Charges are applied when the request is sent (prices are in your gateway console). It is sent once and never repeated automatically; the images are saved into the workspace.',
+    ),
   ];
   return { title, message: lines.join('\n') };
 }
@@ -160,18 +200,33 @@ export function imageConfirmation(summary: ChargeSummary, l10n: Localizer = engl
 /** The short line VS Code shows while the tool runs. */
 export function imageInvocationMessage(input: ImageToolInput, l10n: Localizer = english): string {
   const short = input.prompt.length > 60 ? `${input.prompt.slice(0, 60)}…` : input.prompt;
-  return input.kind === 'edit' ? l10n.t('Editing an image on the gateway: "{0}"', short) : l10n.t('Generating an image on the gateway: "{0}"', short);
+  return input.kind === 'edit'
+    ? l10n.t('Editing an image on the gateway: "{0}"', short)
+    : l10n.t('Generating an image on the gateway: "{0}"', short);
 }
 
 /** The text returned to the calling model after a save. */
-export function imageResultText(saved: { paths: string[]; model?: string; size?: string; taskId?: string; kind: 'generation' | 'edit'; source?: string }): string {
+export function imageResultText(saved: {
+  paths: string[];
+  model?: string;
+  size?: string;
+  taskId?: string;
+  kind: 'generation' | 'edit';
+  source?: string;
+}): string {
   if (saved.paths.length === 0) return 'The image task finished without an image; nothing was saved.';
   const what = saved.kind === 'edit' ? `Edited ${saved.source ?? 'the image'}` : 'Generated';
-  const details = [saved.model && `model ${saved.model}`, saved.size && `size ${saved.size}`, saved.taskId && `task ${saved.taskId}`].filter(Boolean).join(', ');
+  const details = [
+    saved.model && `model ${saved.model}`,
+    saved.size && `size ${saved.size}`,
+    saved.taskId && `task ${saved.taskId}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   return [
     `${what}: saved ${saved.paths.length} image${saved.paths.length === 1 ? '' : 's'} into the workspace${details ? ` (${details})` : ''}:`,
     ...saved.paths.map((p) => `- ${p}`),
-    'A JSON sidecar next to each image records the prompt, model and task. The request was charged to the user\'s gateway key; do not repeat it unless the user asks.',
+    "A JSON sidecar next to each image records the prompt, model and task. The request was charged to the user's gateway key; do not repeat it unless the user asks.",
   ].join('\n');
 }
 
@@ -189,13 +244,17 @@ export function modelsResultText(view: ModelsToolView): string {
   const oneLine = (id: string) => id.replace(/[\r\n\t]+/g, ' ');
   const source = view.listUnavailable
     ? 'the gateway has no model list route; these are the models declared in the settings'
-    : view.fetchedAt ? `list fetched ${new Date(view.fetchedAt).toISOString()}` : 'declared in the settings (no list fetched yet)';
+    : view.fetchedAt
+      ? `list fetched ${new Date(view.fetchedAt).toISOString()}`
+      : 'declared in the settings (no list fetched yet)';
   return [
     `Models the gateway at ${view.baseUrl} lists for the active key${view.keyName ? ` "${view.keyName}"` : ''} (${source}).`,
     `Chat models (${view.chat.length}):`,
     ...(view.chat.length ? view.chat.map((id) => `- ${oneLine(id)}`) : ['- none']),
     `Image models (${view.image.length}):`,
-    ...(view.image.length ? view.image.map((id) => `- ${oneLine(id)}`) : ['- none (the key group may not have image route permission)']),
+    ...(view.image.length
+      ? view.image.map((id) => `- ${oneLine(id)}`)
+      : ['- none (the key group may not have image route permission)']),
     'Only these ids may be used with this key; image tools accept only the image models.',
   ].join('\n');
 }

@@ -39,37 +39,65 @@ export type Fields<T> = { [K in keyof T]-?: Check<T[K]> };
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 
-export const str = (max: number, min = 0): Check<string> =>
-  (v): v is string => typeof v === 'string' && v.length >= min && v.length <= max;
-export const matches = (pattern: RegExp): Check<string> => (v): v is string => typeof v === 'string' && pattern.test(v);
+export const str =
+  (max: number, min = 0): Check<string> =>
+  (v): v is string =>
+    typeof v === 'string' && v.length >= min && v.length <= max;
+export const matches =
+  (pattern: RegExp): Check<string> =>
+  (v): v is string =>
+    typeof v === 'string' && pattern.test(v);
 /** Ids the webview names (messages, conversations, tool calls, changes): short, no path characters. */
 export const id: Check<string> = matches(/^[A-Za-z0-9_.:-]{1,128}$/);
-export const int = (min: number, max: number): Check<number> =>
-  (v): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+export const int =
+  (min: number, max: number): Check<number> =>
+  (v): v is number =>
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 export const num: Check<number> = (v): v is number => typeof v === 'number' && Number.isFinite(v);
 export const bool: Check<boolean> = (v): v is boolean => typeof v === 'boolean';
-export const oneOf = <T extends string | number | boolean>(values: readonly T[]): Check<T> => (v): v is T => values.includes(v as T);
-export const opt = <T>(check: Check<T>): Check<T | undefined> => (v, trail): v is T | undefined => v === undefined || check(v, trail);
-export const nullable = <T>(check: Check<T>): Check<T | null> => (v, trail): v is T | null => v === null || check(v, trail);
+export const oneOf =
+  <T extends string | number | boolean>(values: readonly T[]): Check<T> =>
+  (v): v is T =>
+    values.includes(v as T);
+export const opt =
+  <T>(check: Check<T>): Check<T | undefined> =>
+  (v, trail): v is T | undefined =>
+    v === undefined || check(v, trail);
+export const nullable =
+  <T>(check: Check<T>): Check<T | null> =>
+  (v, trail): v is T | null =>
+    v === null || check(v, trail);
 /** Matches when any of the checks does (a union of object shapes). */
-export const anyOf = <T>(...checks: Array<Check<T>>): Check<T> => (v): v is T => checks.some((c) => c(v));
+export const anyOf =
+  <T>(...checks: Array<Check<T>>): Check<T> =>
+  (v): v is T =>
+    checks.some((c) => c(v));
 
-export const arr = <T>(check: Check<T>, max: number): Check<T[]> => (v, trail): v is T[] => {
-  if (!Array.isArray(v)) return trail?.fail('not a list') ?? false;
-  if (v.length > max) return trail?.fail('too many items') ?? false;
-  return v.every((item, index) => within(trail, String(index), () => check(item, trail)));
-};
+export const arr =
+  <T>(check: Check<T>, max: number): Check<T[]> =>
+  (v, trail): v is T[] => {
+    if (!Array.isArray(v)) return trail?.fail('not a list') ?? false;
+    if (v.length > max) return trail?.fail('too many items') ?? false;
+    return v.every((item, index) => within(trail, String(index), () => check(item, trail)));
+  };
 
 /** A plain object with exactly these fields: each one checked, nothing else allowed. */
-export const obj = <T>(fields: Fields<T>): Check<T> => (v, trail): v is T => fieldsMatch(v, fields as Record<string, Check<unknown>>, [], trail);
+export const obj =
+  <T>(fields: Fields<T>): Check<T> =>
+  (v, trail): v is T =>
+    fieldsMatch(v, fields as Record<string, Check<unknown>>, [], trail);
 
 /** A string-keyed table (the string table): bounded size, keys and values checked. */
-export const table = <V>(key: Check<string>, value: Check<V>, max: number): Check<Record<string, V>> => (v, trail): v is Record<string, V> => {
-  if (!isRecord(v)) return trail?.fail('not an object') ?? false;
-  const entries = Object.entries(v);
-  if (entries.length > max) return trail?.fail('too many entries') ?? false;
-  return entries.every(([k, item]) => (key(k) || (trail?.fail('bad key') ?? false)) && within(trail, k, () => value(item, trail)));
-};
+export const table =
+  <V>(key: Check<string>, value: Check<V>, max: number): Check<Record<string, V>> =>
+  (v, trail): v is Record<string, V> => {
+    if (!isRecord(v)) return trail?.fail('not an object') ?? false;
+    const entries = Object.entries(v);
+    if (entries.length > max) return trail?.fail('too many entries') ?? false;
+    return entries.every(
+      ([k, item]) => (key(k) || (trail?.fail('bad key') ?? false)) && within(trail, k, () => value(item, trail)),
+    );
+  };
 
 function within(trail: Trail | undefined, key: string, run: () => boolean): boolean {
   trail?.enter(key);
@@ -79,14 +107,20 @@ function within(trail: Trail | undefined, key: string, run: () => boolean): bool
   return ok;
 }
 
-function fieldsMatch(v: unknown, fields: Record<string, Check<unknown>>, allowed: readonly string[], trail?: Trail): boolean {
+function fieldsMatch(
+  v: unknown,
+  fields: Record<string, Check<unknown>>,
+  allowed: readonly string[],
+  trail?: Trail,
+): boolean {
   if (!isRecord(v)) return trail?.fail('not an object') ?? false;
   for (const key of Object.keys(v)) {
     // The name of an unexpected field is the sender's text: say that there was one, not what it was called.
     if (!has(fields, key) && !allowed.includes(key)) return trail?.fail('unexpected field') ?? false;
   }
   return Object.entries(fields).every(([key, check]) =>
-    within(trail, key, () => check(v[key], trail) || (trail?.fail(has(v, key) ? 'invalid' : 'missing') ?? false)));
+    within(trail, key, () => check(v[key], trail) || (trail?.fail(has(v, key) ? 'invalid' : 'missing') ?? false)),
+  );
 }
 
 // ---- protocols ----
@@ -111,20 +145,30 @@ export interface Protocol<S extends Shapes> {
   readonly name: string;
   readonly toWebview: { [K in keyof S['toWebview']]: Fields<S['toWebview'][K]> };
   readonly toHost: { [K in keyof S['toHost']]: Fields<S['toHost'][K]> };
-  readonly requests: { [K in keyof S['requests']]: RequestSpec<S['requests'][K]['params'], S['requests'][K]['result']> };
+  readonly requests: {
+    [K in keyof S['requests']]: RequestSpec<S['requests'][K]['params'], S['requests'][K]['result']>;
+  };
 }
 
 /** The message union of a type → fields map. */
 export type MessageOf<M> = { [K in keyof M & string]: { type: K } & M[K] }[keyof M & string];
-export type RequestOf<S extends Shapes> = { [K in keyof S['requests'] & string]: { type: K; requestId: string } & S['requests'][K]['params'] }[keyof S['requests'] & string];
+export type RequestOf<S extends Shapes> = {
+  [K in keyof S['requests'] & string]: { type: K; requestId: string } & S['requests'][K]['params'];
+}[keyof S['requests'] & string];
 export type RequestType<S extends Shapes> = keyof S['requests'] & string;
 export type ParamsOf<S extends Shapes, K extends RequestType<S>> = S['requests'][K]['params'];
 export type ResultOf<S extends Shapes, K extends RequestType<S>> = S['requests'][K]['result'];
 
 export type StringTable = Record<string, string>;
-export interface ReadyMessage { type: 'ready' }
-export interface StringsMessage { type: 'strings'; strings: StringTable }
-export type ReplyMessage = { type: 'reply'; requestId: string; result?: unknown } | { type: 'reply'; requestId: string; error: string };
+export interface ReadyMessage {
+  type: 'ready';
+}
+export interface StringsMessage {
+  type: 'strings';
+  strings: StringTable;
+}
+export type ReplyMessage =
+  { type: 'reply'; requestId: string; result?: unknown } | { type: 'reply'; requestId: string; error: string };
 
 /** Everything the host may receive from a webview of this protocol. */
 export type ToHost<S extends Shapes> = ReadyMessage | MessageOf<S['toHost']> | RequestOf<S>;
@@ -139,7 +183,12 @@ export const CHANNEL_LIMITS = { strings: 2_000, stringKey: 200, stringValue: 4_0
 const CHANNEL_TYPES = ['ready', 'strings', 'reply'];
 const stringTable = table(str(CHANNEL_LIMITS.stringKey, 1), str(CHANNEL_LIMITS.stringValue), CHANNEL_LIMITS.strings);
 
-function judge<T>(v: unknown, fields: Record<string, Check<unknown>>, allowed: readonly string[], type: string): Verdict<T> {
+function judge<T>(
+  v: unknown,
+  fields: Record<string, Check<unknown>>,
+  allowed: readonly string[],
+  type: string,
+): Verdict<T> {
   const trail = new Trail();
   return fieldsMatch(v, fields, ['type', ...allowed], trail)
     ? { ok: true, message: v as T }
@@ -167,7 +216,8 @@ export function guard<S extends Shapes>(protocol: Protocol<S>): Guard<S> {
   for (const name of Object.keys(toHost).concat(Object.keys(requests), Object.keys(toWebview))) {
     if (CHANNEL_TYPES.includes(name)) throw new Error(`${protocol.name}: '${name}' is a channel message`);
   }
-  for (const name of Object.keys(toHost)) if (has(requests, name)) throw new Error(`${protocol.name}: '${name}' declared twice`);
+  for (const name of Object.keys(toHost))
+    if (has(requests, name)) throw new Error(`${protocol.name}: '${name}' declared twice`);
 
   return {
     protocol,
@@ -177,7 +227,13 @@ export function guard<S extends Shapes>(protocol: Protocol<S>): Guard<S> {
       const fields = lookup(toHost, type);
       if (fields) return judge(value, fields, [], type as string);
       const request = lookup(requests, type);
-      if (request) return judge(value, { ...(request.params as Record<string, Check<unknown>>), requestId: id }, [], type as string);
+      if (request)
+        return judge(
+          value,
+          { ...(request.params as Record<string, Check<unknown>>), requestId: id },
+          [],
+          type as string,
+        );
       return { ok: false, reason: 'unknown message type' };
     },
     toWebview(value) {
@@ -186,8 +242,8 @@ export function guard<S extends Shapes>(protocol: Protocol<S>): Guard<S> {
       if (type === 'reply' && isRecord(value)) {
         return has(value, 'error')
           ? judge(value, { requestId: id, error: str(CHANNEL_LIMITS.error) }, [], 'reply')
-          // The result's own shape is checked by `result` once the request it answers is known.
-          : judge(value, { requestId: id, result: (_v): _v is unknown => true }, [], 'reply');
+          : // The result's own shape is checked by `result` once the request it answers is known.
+            judge(value, { requestId: id, result: (_v): _v is unknown => true }, [], 'reply');
       }
       const fields = lookup(toWebview, type);
       if (fields) return judge(value, fields, [], type as string);

@@ -2,8 +2,25 @@
 // Declared once as a Protocol (./channel.ts): the host validates every incoming message with chatGuard.toHost, the
 // webview every host message with chatGuard.toWebview.
 import {
-  anyOf, arr, bool, guard, id, int, matches, none, nullable, num, obj, oneOf, opt, str,
-  type Check, type Fields, type MessageOf, type Protocol, type RequestOf,
+  anyOf,
+  arr,
+  bool,
+  guard,
+  id,
+  int,
+  matches,
+  none,
+  nullable,
+  num,
+  obj,
+  oneOf,
+  opt,
+  str,
+  type Check,
+  type Fields,
+  type MessageOf,
+  type Protocol,
+  type RequestOf,
 } from './channel';
 
 // ---- shared shapes ----
@@ -33,16 +50,16 @@ export interface ChatUsage {
 
 /** Reactions an error card may offer (the spec's error table, as buttons). */
 export type ErrorActionId =
-  | 'replaceKey'
-  | 'checkConnection'
-  | 'openBaseUrlSetting'
-  | 'retry'
-  | 'refreshModels'
-  | 'openConsoleAdvice'
-  | 'showLog';
+  'replaceKey' | 'checkConnection' | 'openBaseUrlSetting' | 'retry' | 'refreshModels' | 'openConsoleAdvice' | 'showLog';
 
 export const ERROR_ACTIONS: readonly ErrorActionId[] = [
-  'replaceKey', 'checkConnection', 'openBaseUrlSetting', 'retry', 'refreshModels', 'openConsoleAdvice', 'showLog',
+  'replaceKey',
+  'checkConnection',
+  'openBaseUrlSetting',
+  'retry',
+  'refreshModels',
+  'openConsoleAdvice',
+  'showLog',
 ];
 
 export interface ErrorCard {
@@ -300,28 +317,66 @@ const text = str(Number.MAX_SAFE_INTEGER);
 const many = <T>(check: Check<T>) => arr(check, 1_000_000);
 
 const attachment = obj<ChatAttachment>({
-  id: text, kind: oneOf(['selection', 'file'] as const), path: text, languageId: text, text, startLine: opt(num), endLine: opt(num),
+  id: text,
+  kind: oneOf(['selection', 'file'] as const),
+  path: text,
+  languageId: text,
+  text,
+  startLine: opt(num),
+  endLine: opt(num),
 });
 const usage = obj<ChatUsage>({ inputTokens: num, outputTokens: num });
 const errorCard = obj<ErrorCard>({
-  title: text, detail: text, actions: many(oneOf(ERROR_ACTIONS)), kind: opt(text), status: opt(num), requestId: opt(text),
-  retryAfterMs: opt(num), queuedUntil: opt(num), outcomeUnknown: opt(bool),
+  title: text,
+  detail: text,
+  actions: many(oneOf(ERROR_ACTIONS)),
+  kind: opt(text),
+  status: opt(num),
+  requestId: opt(text),
+  retryAfterMs: opt(num),
+  queuedUntil: opt(num),
+  outcomeUnknown: opt(bool),
 });
 const tokens = obj<AgentTokens>({ input: num, output: num, cacheRead: num, cacheWrite: num });
 const toolCard = obj<AgentToolCard>({
-  id: text, step: num, name: text, summary: text,
+  id: text,
+  step: num,
+  name: text,
+  summary: text,
   status: oneOf(['proposed', 'asking', 'running', 'done', 'error', 'refused'] as const),
-  ask: opt(obj<NonNullable<AgentToolCard['ask']>>({ kind: oneOf(['approve', 'review'] as const), reason: text, command: opt(text), paths: opt(many(text)) })),
-  note: opt(text), progress: opt(text), result: opt(text), resultTruncated: opt(bool), textAt: opt(num),
+  ask: opt(
+    obj<NonNullable<AgentToolCard['ask']>>({
+      kind: oneOf(['approve', 'review'] as const),
+      reason: text,
+      command: opt(text),
+      paths: opt(many(text)),
+    }),
+  ),
+  note: opt(text),
+  progress: opt(text),
+  result: opt(text),
+  resultTruncated: opt(bool),
+  textAt: opt(num),
 });
 const stepUsage = obj<AgentStepUsage>({ step: num, tokens });
 const turnEnd = obj<AgentTurnEnd>({ reason: text, message: text, retry: bool });
 const turnInfo = obj<AgentTurnInfo>({
-  turnId: text, tools: many(toolCard), steps: many(stepUsage), tokens: opt(tokens), notes: opt(many(text)), end: opt(turnEnd),
-  waitUntil: opt(num), restored: opt(bool),
+  turnId: text,
+  tools: many(toolCard),
+  steps: many(stepUsage),
+  tokens: opt(tokens),
+  notes: opt(many(text)),
+  end: opt(turnEnd),
+  waitUntil: opt(num),
+  restored: opt(bool),
 });
 const change = obj<PendingChangeView>({
-  id: text, kind: oneOf(['edit', 'create', 'delete'] as const), path: text, added: num, removed: num, toolUseId: opt(text),
+  id: text,
+  kind: oneOf(['edit', 'create', 'delete'] as const),
+  path: text,
+  added: num,
+  removed: num,
+  toolUseId: opt(text),
 });
 const availability: Check<AgentAvailability> = anyOf<AgentAvailability>(
   obj<{ ok: true }>({ ok: oneOf([true] as const) }),
@@ -329,15 +384,40 @@ const availability: Check<AgentAvailability> = anyOf<AgentAvailability>(
 );
 const messageStatus = oneOf<ChatMessageStatus>(['streaming', 'complete', 'stopped', 'cutOff', 'error', 'queued']);
 const message = obj<ChatMessage>({
-  id: text, role: oneOf(['user', 'assistant'] as const), text, thinking: opt(text), attachments: opt(many(attachment)), status: messageStatus,
-  model: opt(text), usage: opt(usage), stopReason: opt(nullable(text)), error: opt(errorCard), createdAt: num, agent: opt(turnInfo),
+  id: text,
+  role: oneOf(['user', 'assistant'] as const),
+  text,
+  thinking: opt(text),
+  attachments: opt(many(attachment)),
+  status: messageStatus,
+  model: opt(text),
+  usage: opt(usage),
+  stopReason: opt(nullable(text)),
+  error: opt(errorCard),
+  createdAt: num,
+  agent: opt(turnInfo),
 });
-const conversation = obj<ConversationSummary>({ id: text, title: text, updatedAt: num, messageCount: num, mode: opt(oneOf(CHAT_MODES)) });
+const conversation = obj<ConversationSummary>({
+  id: text,
+  title: text,
+  updatedAt: num,
+  messageCount: num,
+  mode: opt(oneOf(CHAT_MODES)),
+});
 const settings = obj<ConversationSettings>({ model: text, maxTokens: num, systemPrompt: text });
 const model = obj<ModelOption>({ id: text });
 const chatSnapshot = obj<ChatSnapshot>({
-  conversations: many(conversation), activeId: text, messages: many(message), settings, models: many(model), modelsProblem: opt(text),
-  busy: bool, attachments: many(attachment), mode: opt(oneOf(CHAT_MODES)), agent: opt(availability), changes: opt(many(change)),
+  conversations: many(conversation),
+  activeId: text,
+  messages: many(message),
+  settings,
+  models: many(model),
+  modelsProblem: opt(text),
+  busy: bool,
+  attachments: many(attachment),
+  mode: opt(oneOf(CHAT_MODES)),
+  agent: opt(availability),
+  changes: opt(many(change)),
 });
 const inConversation = { conversationId: text, messageId: text };
 const nothing: Fields<object> = {};
@@ -352,8 +432,11 @@ export const chatProtocol: Protocol<ChatShapes> = {
     messagesTruncated: { conversationId: text, fromMessageId: text },
     streamDelta: { ...inConversation, text: opt(text), thinking: opt(text) },
     streamFinished: {
-      ...inConversation, status: oneOf(['complete', 'stopped', 'cutOff', 'error'] as const), usage: opt(usage),
-      stopReason: opt(nullable(text)), model: opt(text),
+      ...inConversation,
+      status: oneOf(['complete', 'stopped', 'cutOff', 'error'] as const),
+      usage: opt(usage),
+      stopReason: opt(nullable(text)),
+      model: opt(text),
     },
     errorCard: { ...inConversation, card: nullable(errorCard) },
     models: { models: many(model), problem: opt(text) },

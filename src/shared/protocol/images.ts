@@ -1,7 +1,22 @@
 // Messages of the image panel webview, both directions, declared once as a Protocol (./channel.ts): the host
 // validates every incoming message with imagesGuard.toHost (the webview is untrusted input), the webview every
 // host message with imagesGuard.toWebview.
-import { arr, bool, guard, int, num, obj, oneOf, opt, str, type Check, type MessageOf, type Protocol, type RequestOf, type ToHost } from './channel';
+import {
+  arr,
+  bool,
+  guard,
+  int,
+  num,
+  obj,
+  oneOf,
+  opt,
+  str,
+  type Check,
+  type MessageOf,
+  type Protocol,
+  type RequestOf,
+  type ToHost,
+} from './channel';
 
 export type ImageMode = 'generate' | 'edit';
 export type InputSlot = 'source' | 'mask' | 'reference';
@@ -41,7 +56,8 @@ export interface GalleryItem {
   thumbnail?: string;
 }
 
-export type TaskViewState = 'submitting' | 'pending' | 'cancelled' | 'saving' | 'saved' | 'failed' | 'expired' | 'unknown';
+export type TaskViewState =
+  'submitting' | 'pending' | 'cancelled' | 'saving' | 'saved' | 'failed' | 'expired' | 'unknown';
 
 export interface TaskView {
   localId: string;
@@ -119,21 +135,57 @@ const many = <T>(check: Check<T>) => arr(check, 1_000_000);
 
 /** A form coming from the webview: every field typed and bounded. */
 export const imageForm = obj<ImageForm>({
-  mode: oneOf(['generate', 'edit'] as const), prompt: short(MAX_TEXT), model: short(200), size: short(20), quality: short(20),
-  n: int(1, 10), source: opt(short()), mask: opt(short()), references: arr(short(), 16),
+  mode: oneOf(['generate', 'edit'] as const),
+  prompt: short(MAX_TEXT),
+  model: short(200),
+  size: short(20),
+  quality: short(20),
+  n: int(1, 10),
+  source: opt(short()),
+  mask: opt(short()),
+  references: arr(short(), 16),
 });
 const galleryItem = obj<GalleryItem>({
-  id: text, path: text, prompt: text, model: text, size: opt(text), quality: opt(text), createdAt: text,
-  kind: oneOf(['generation', 'edit'] as const), thumbnail: opt(text),
+  id: text,
+  path: text,
+  prompt: text,
+  model: text,
+  size: opt(text),
+  quality: opt(text),
+  createdAt: text,
+  kind: oneOf(['generation', 'edit'] as const),
+  thumbnail: opt(text),
 });
 const taskView = obj<TaskView>({
-  localId: text, taskId: opt(text), prompt: text, model: text,
-  state: oneOf<TaskViewState>(['submitting', 'pending', 'cancelled', 'saving', 'saved', 'failed', 'expired', 'unknown']),
-  progress: opt(num), message: opt(text), submittedAt: text,
+  localId: text,
+  taskId: opt(text),
+  prompt: text,
+  model: text,
+  state: oneOf<TaskViewState>([
+    'submitting',
+    'pending',
+    'cancelled',
+    'saving',
+    'saved',
+    'failed',
+    'expired',
+    'unknown',
+  ]),
+  progress: opt(num),
+  message: opt(text),
+  submittedAt: text,
 });
 const panelSnapshot = obj<PanelSnapshot>({
-  models: many(text), modelsNotice: opt(text), sizes: many(text), qualities: many(text), form: imageForm, gallery: many(galleryItem),
-  tasks: many(taskView), requestMode: oneOf(['async', 'sync'] as const), folderName: opt(text), outputFolder: text,
+  models: many(text),
+  modelsNotice: opt(text),
+  sizes: many(text),
+  qualities: many(text),
+  form: imageForm,
+  gallery: many(galleryItem),
+  tasks: many(taskView),
+  requestMode: oneOf(['async', 'sync'] as const),
+  folderName: opt(text),
+  outputFolder: text,
 });
 
 export const imagesProtocol: Protocol<ImagesShapes> = {

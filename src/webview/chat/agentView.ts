@@ -1,24 +1,48 @@
 // Agent mode in the chat webview: tool cards with inline approvals, the turn's cost, end and Restore, and the
 // pending changes list. Everything a tool or model produced (summaries, results, progress, paths, commands)
 // is untrusted and goes into the DOM as text only (textContent), never as HTML; no link is ever made of it.
-import type { AgentStepUsage, AgentTokens, AgentToolCard, AgentTurnEnd, AgentTurnInfo, PendingChangeView } from '../../shared/protocol/chat';
+import type {
+  AgentStepUsage,
+  AgentTokens,
+  AgentToolCard,
+  AgentTurnEnd,
+  AgentTurnInfo,
+  PendingChangeView,
+} from '../../shared/protocol/chat';
 import { renderMarkdown } from './markdown';
 import { el, textButton } from '../common/dom';
 import { t, type WebviewStringKey } from '../common/strings';
 
 const STATUS_LABELS: Record<AgentToolCard['status'], WebviewStringKey> = {
-  proposed: 'agent.status.proposed', asking: 'agent.status.asking', running: 'agent.status.running', done: 'agent.status.done',
-  error: 'agent.status.error', refused: 'agent.status.refused',
+  proposed: 'agent.status.proposed',
+  asking: 'agent.status.asking',
+  running: 'agent.status.running',
+  done: 'agent.status.done',
+  error: 'agent.status.error',
+  refused: 'agent.status.refused',
 };
 
 const STATUS_ICONS: Record<AgentToolCard['status'], string> = {
-  proposed: 'circle-outline', asking: 'question', running: 'loading', done: 'check', error: 'error', refused: 'circle-slash',
+  proposed: 'circle-outline',
+  asking: 'question',
+  running: 'loading',
+  done: 'check',
+  error: 'error',
+  refused: 'circle-slash',
 };
 
 const END_LABELS: Record<string, WebviewStringKey> = {
-  end_turn: 'agent.end.finished', stop_sequence: 'agent.end.finished', max_tokens: 'agent.end.max_tokens', refusal: 'agent.end.refusal',
-  step_budget: 'agent.end.step_budget', token_budget: 'agent.end.token_budget', context_full: 'agent.end.context_full', stopped: 'agent.end.stopped',
-  outcome_unknown: 'agent.end.outcome_unknown', rate_limited: 'agent.end.rate_limited', error: 'agent.end.error',
+  end_turn: 'agent.end.finished',
+  stop_sequence: 'agent.end.finished',
+  max_tokens: 'agent.end.max_tokens',
+  refusal: 'agent.end.refusal',
+  step_budget: 'agent.end.step_budget',
+  token_budget: 'agent.end.token_budget',
+  context_full: 'agent.end.context_full',
+  stopped: 'agent.end.stopped',
+  outcome_unknown: 'agent.end.outcome_unknown',
+  rate_limited: 'agent.end.rate_limited',
+  error: 'agent.end.error',
 };
 
 /** The end reason in words (an unknown reason as the host named it). */
@@ -28,7 +52,13 @@ const format = (n: number): string => n.toLocaleString('en-US');
 
 /** "in 1,234 · out 56 · cache read 1,000 · cache write 200" */
 export function tokensText(tokens: AgentTokens): string {
-  return t('agent.tokens', format(tokens.input), format(tokens.output), format(tokens.cacheRead), format(tokens.cacheWrite));
+  return t(
+    'agent.tokens',
+    format(tokens.input),
+    format(tokens.output),
+    format(tokens.cacheRead),
+    format(tokens.cacheWrite),
+  );
 }
 
 /** The agent part of one answer (below its text). Cards are updated one at a time, never the whole turn. */
@@ -43,14 +73,27 @@ export class AgentSection {
   private info: AgentTurnInfo;
 
   /** `placeCard`: a card that stands between texts arrived (its node and place); the message view puts it there. */
-  constructor(info: AgentTurnInfo, private readonly messageId: string, private readonly announce: (text: string) => void, private readonly placeCard?: (node: HTMLElement, at: number) => void) {
+  constructor(
+    info: AgentTurnInfo,
+    private readonly messageId: string,
+    private readonly announce: (text: string) => void,
+    private readonly placeCard?: (node: HTMLElement, at: number) => void,
+  ) {
     this.info = info;
     this.tools = el('div', { className: 'agent-tools' });
     this.notes = el('div', { className: 'agent-notes' });
     this.wait = el('div', { className: 'agent-wait' });
     this.cost = el('div', { className: 'agent-cost' });
     this.end = el('div', { className: 'agent-end' });
-    this.element = el('div', { className: 'agent', attrs: { 'data-turn': info.turnId } }, this.tools, this.notes, this.wait, this.end, this.cost);
+    this.element = el(
+      'div',
+      { className: 'agent', attrs: { 'data-turn': info.turnId } },
+      this.tools,
+      this.notes,
+      this.wait,
+      this.end,
+      this.cost,
+    );
     this.reset(info);
   }
 
@@ -96,7 +139,11 @@ export class AgentSection {
     if (until === null) delete this.info.waitUntil;
     else this.info.waitUntil = until;
     // The shared countdown ticker (errorCardView.updateCountdowns) refreshes `.countdown` every second.
-    this.wait.replaceChildren(until === null ? '' : el('div', { className: 'countdown', attrs: { 'data-until': String(until), role: 'status' } }));
+    this.wait.replaceChildren(
+      until === null
+        ? ''
+        : el('div', { className: 'countdown', attrs: { 'data-until': String(until), role: 'status' } }),
+    );
     this.wait.hidden = until === null;
   }
 
@@ -133,11 +180,17 @@ export class AgentSection {
    * The same for a streaming answer: the element the text after the last card streams into, where that text starts,
    * and the cards' group just before it (a next card at the same place joins it).
    */
-  layoutStreaming(body: HTMLElement, text: string): { element: HTMLElement; from: number; group: HTMLElement } | undefined {
+  layoutStreaming(
+    body: HTMLElement,
+    text: string,
+  ): { element: HTMLElement; from: number; group: HTMLElement } | undefined {
     return this.place(body, text);
   }
 
-  private place(body: HTMLElement, text: string): { element: HTMLElement; from: number; group: HTMLElement } | undefined {
+  private place(
+    body: HTMLElement,
+    text: string,
+  ): { element: HTMLElement; from: number; group: HTMLElement } | undefined {
     const groups = new Map<number, HTMLElement[]>();
     for (const card of this.info.tools) {
       const node = this.cards.get(card.id);
@@ -168,7 +221,11 @@ export class AgentSection {
       this.cost.replaceChildren();
       return;
     }
-    const steps = el('ol', { className: 'agent-steps' }, ...this.info.steps.map((s) => el('li', { text: t('agent.step', s.step, tokensText(s.tokens)) })));
+    const steps = el(
+      'ol',
+      { className: 'agent-steps' },
+      ...this.info.steps.map((s) => el('li', { text: t('agent.step', s.step, tokensText(s.tokens)) })),
+    );
     const details = el('details', {}, el('summary', { text: t('agent.turnTokens', tokensText(turn)) }), steps);
     this.cost.replaceChildren(details);
   }
@@ -180,11 +237,21 @@ export class AgentSection {
       return;
     }
     const label = endLabel(end.reason);
-    const line = el('div', { className: `agent-end-line reason-${end.reason.replace(/[^a-z_]/g, '')}`, attrs: { 'data-reason': end.reason } },
-      el('strong', { text: `${t('agent.endLabel', label)} ` }), el('span', { text: end.message }));
+    const line = el(
+      'div',
+      {
+        className: `agent-end-line reason-${end.reason.replace(/[^a-z_]/g, '')}`,
+        attrs: { 'data-reason': end.reason },
+      },
+      el('strong', { text: `${t('agent.endLabel', label)} ` }),
+      el('span', { text: end.message }),
+    );
     const actions = el('div', { className: 'agent-actions' });
     // Never automatic: the user decides whether the question goes out again (a new, billable turn).
-    if (end.retry) actions.append(textButton(t('agent.retry'), 'regenerate', { 'data-message-id': this.messageId, title: t('agent.retryTitle') }));
+    if (end.retry)
+      actions.append(
+        textButton(t('agent.retry'), 'regenerate', { 'data-message-id': this.messageId, title: t('agent.retryTitle') }),
+      );
     if (this.info.restored) actions.append(el('span', { className: 'badge restored', text: t('agent.restored') }));
     else actions.append(textButton(t('agent.restore'), 'restoreCheckpoint', { 'data-message-id': this.messageId }));
     this.end.replaceChildren(line, actions);
@@ -192,7 +259,12 @@ export class AgentSection {
 }
 
 function noteLine(text: string): HTMLElement {
-  return el('div', { className: 'agent-note' }, el('span', { className: 'codicon codicon-info', attrs: { 'aria-hidden': 'true' } }), ` ${text}`);
+  return el(
+    'div',
+    { className: 'agent-note' },
+    el('span', { className: 'codicon codicon-info', attrs: { 'aria-hidden': 'true' } }),
+    ` ${text}`,
+  );
 }
 
 /** Renders a card into `node` (kept: its identity and the open state of its result survive updates). */
@@ -202,19 +274,31 @@ function renderCard(card: AgentToolCard, node?: HTMLElement): HTMLElement {
   root.dataset.toolId = card.id;
   root.dataset.status = card.status;
   root.setAttribute('aria-label', t('agent.toolLabel', card.name, t(STATUS_LABELS[card.status])));
-  const head = el('div', { className: 'tool-head' },
-    el('span', { className: `codicon codicon-${STATUS_ICONS[card.status]}${card.status === 'running' ? ' codicon-modifier-spin' : ''}`, attrs: { 'aria-hidden': 'true' } }),
+  const head = el(
+    'div',
+    { className: 'tool-head' },
+    el('span', {
+      className: `codicon codicon-${STATUS_ICONS[card.status]}${card.status === 'running' ? ' codicon-modifier-spin' : ''}`,
+      attrs: { 'aria-hidden': 'true' },
+    }),
     el('span', { className: 'tool-name', text: card.name }),
     el('span', { className: 'tool-target', text: card.summary, attrs: { title: card.summary } }),
-    el('span', { className: 'tool-status', text: t(STATUS_LABELS[card.status]) }));
+    el('span', { className: 'tool-status', text: t(STATUS_LABELS[card.status]) }),
+  );
   const parts: HTMLElement[] = [head];
   if (card.status === 'asking' && card.ask) parts.push(renderAsk(card));
   if (card.note) parts.push(el('div', { className: 'tool-note', text: card.note }));
-  if (card.progress && card.status === 'running') parts.push(el('pre', { className: 'tool-progress', text: card.progress, attrs: { 'aria-label': t('agent.outputSoFar') } }));
+  if (card.progress && card.status === 'running')
+    parts.push(
+      el('pre', { className: 'tool-progress', text: card.progress, attrs: { 'aria-label': t('agent.outputSoFar') } }),
+    );
   if (card.result !== undefined) {
-    const details = el('details', { className: 'tool-result' },
+    const details = el(
+      'details',
+      { className: 'tool-result' },
       el('summary', { text: card.status === 'error' ? t('agent.error') : t('agent.result') }),
-      el('pre', { text: card.result + (card.resultTruncated ? `\n${t('agent.previewShortened')}` : '') }));
+      el('pre', { text: card.result + (card.resultTruncated ? `\n${t('agent.previewShortened')}` : '') }),
+    );
     details.open = wasOpen;
     parts.push(details);
   }
@@ -225,14 +309,30 @@ function renderCard(card: AgentToolCard, node?: HTMLElement): HTMLElement {
 /** The approval prompt: the exact command or paths and the policy's reason, then Approve / Deny. */
 function renderAsk(card: AgentToolCard): HTMLElement {
   const ask = card.ask!;
-  const box = el('div', { className: 'tool-ask', attrs: { role: 'group', 'aria-label': t('agent.approvalFor', card.name) } });
-  if (ask.command !== undefined) box.append(el('div', { className: 'ask-label', text: t('agent.command') }), el('pre', { className: 'ask-command', text: ask.command }));
-  if (ask.paths && ask.paths.length > 0) box.append(el('div', { className: 'ask-label', text: ask.paths.length === 1 ? t('agent.path') : t('agent.paths') }), el('pre', { className: 'ask-paths', text: ask.paths.join('\n') }));
+  const box = el('div', {
+    className: 'tool-ask',
+    attrs: { role: 'group', 'aria-label': t('agent.approvalFor', card.name) },
+  });
+  if (ask.command !== undefined)
+    box.append(
+      el('div', { className: 'ask-label', text: t('agent.command') }),
+      el('pre', { className: 'ask-command', text: ask.command }),
+    );
+  if (ask.paths && ask.paths.length > 0)
+    box.append(
+      el('div', { className: 'ask-label', text: ask.paths.length === 1 ? t('agent.path') : t('agent.paths') }),
+      el('pre', { className: 'ask-paths', text: ask.paths.join('\n') }),
+    );
   box.append(el('div', { className: 'ask-reason', text: t('agent.asksBecause', ask.reason) }));
   if (ask.kind === 'approve') {
-    box.append(el('div', { className: 'ask-actions' },
-      textButton(t('agent.approve'), 'approve', { 'data-tool-id': card.id }, false),
-      textButton(t('agent.deny'), 'deny', { 'data-tool-id': card.id })));
+    box.append(
+      el(
+        'div',
+        { className: 'ask-actions' },
+        textButton(t('agent.approve'), 'approve', { 'data-tool-id': card.id }, false),
+        textButton(t('agent.deny'), 'deny', { 'data-tool-id': card.id }),
+      ),
+    );
   } else {
     box.append(el('div', { className: 'ask-review', text: t('agent.reviewDiff') }));
   }
@@ -248,26 +348,67 @@ export class ChangesView {
   constructor() {
     this.heading = el('span', { className: 'changes-title' });
     this.list = el('ul', { className: 'changes-list' });
-    const head = el('div', { className: 'changes-head' }, this.heading,
+    const head = el(
+      'div',
+      { className: 'changes-head' },
+      this.heading,
       textButton(t('changes.acceptAll'), 'changesAll', { 'data-change-action': 'accept' }, false),
-      textButton(t('changes.rejectAll'), 'changesAll', { 'data-change-action': 'reject' }));
-    this.element = el('section', { className: 'changes', attrs: { 'aria-label': t('changes.pending') } }, head, this.list);
+      textButton(t('changes.rejectAll'), 'changesAll', { 'data-change-action': 'reject' }),
+    );
+    this.element = el(
+      'section',
+      { className: 'changes', attrs: { 'aria-label': t('changes.pending') } },
+      head,
+      this.list,
+    );
     this.element.hidden = true;
   }
 
   set(changes: PendingChangeView[]): void {
     this.element.hidden = changes.length === 0;
     this.heading.textContent = t('changes.pendingCount', changes.length);
-    this.list.replaceChildren(...changes.map((c) => {
-      const ids = { 'data-change-id': c.id };
-      return el('li', { className: 'change', attrs: { 'data-change-id': c.id } },
-        el('span', { className: `codicon codicon-${c.kind === 'create' ? 'new-file' : c.kind === 'delete' ? 'trash' : 'diff'}`, attrs: { 'aria-hidden': 'true' } }),
-        el('span', { className: 'change-path', text: c.path, attrs: { title: t(`changes.title.${c.kind}`, c.path) } }),
-        el('span', { className: 'change-stats', text: `+${c.added} −${c.removed}`, attrs: { 'aria-label': t('changes.stats', c.added, c.removed) } }),
-        el('span', { className: 'change-actions' },
-          textButton(t('changes.openDiff'), 'change', { ...ids, 'data-change-action': 'open', 'aria-label': t('changes.openDiffOf', c.path) }),
-          textButton(t('changes.accept'), 'change', { ...ids, 'data-change-action': 'accept', 'aria-label': t(`changes.accept.${c.kind}`, c.path) }, false),
-          textButton(t('changes.reject'), 'change', { ...ids, 'data-change-action': 'reject', 'aria-label': t(`changes.reject.${c.kind}`, c.path) })));
-    }));
+    this.list.replaceChildren(
+      ...changes.map((c) => {
+        const ids = { 'data-change-id': c.id };
+        return el(
+          'li',
+          { className: 'change', attrs: { 'data-change-id': c.id } },
+          el('span', {
+            className: `codicon codicon-${c.kind === 'create' ? 'new-file' : c.kind === 'delete' ? 'trash' : 'diff'}`,
+            attrs: { 'aria-hidden': 'true' },
+          }),
+          el('span', {
+            className: 'change-path',
+            text: c.path,
+            attrs: { title: t(`changes.title.${c.kind}`, c.path) },
+          }),
+          el('span', {
+            className: 'change-stats',
+            text: `+${c.added} −${c.removed}`,
+            attrs: { 'aria-label': t('changes.stats', c.added, c.removed) },
+          }),
+          el(
+            'span',
+            { className: 'change-actions' },
+            textButton(t('changes.openDiff'), 'change', {
+              ...ids,
+              'data-change-action': 'open',
+              'aria-label': t('changes.openDiffOf', c.path),
+            }),
+            textButton(
+              t('changes.accept'),
+              'change',
+              { ...ids, 'data-change-action': 'accept', 'aria-label': t(`changes.accept.${c.kind}`, c.path) },
+              false,
+            ),
+            textButton(t('changes.reject'), 'change', {
+              ...ids,
+              'data-change-action': 'reject',
+              'aria-label': t(`changes.reject.${c.kind}`, c.path),
+            }),
+          ),
+        );
+      }),
+    );
   }
 }

@@ -5,7 +5,11 @@ import { Channel, getState, RequestError, setState } from '../common/channel';
 export const channel = new Channel<ChatShapes>(chatGuard);
 
 /** A request as the page writes it: its type and params (the channel adds the request id). */
-type Outgoing = WebviewToHostMessage extends infer M ? (M extends { requestId: string } ? Omit<M, 'requestId'> : never) : never;
+type Outgoing = WebviewToHostMessage extends infer M
+  ? M extends { requestId: string }
+    ? Omit<M, 'requestId'>
+    : never
+  : never;
 
 export interface DraftState {
   draft?: string;

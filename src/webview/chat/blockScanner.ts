@@ -32,7 +32,12 @@ export function scan(state: ScanState, text: string): void {
 function scanLine(state: ScanState, line: string, start: number, next: number): void {
   if (state.fence) {
     const close = line.trim();
-    if (close.length >= state.fence.marker.length && close === close[0].repeat(close.length) && close[0] === state.fence.marker[0]) state.fence = undefined;
+    if (
+      close.length >= state.fence.marker.length &&
+      close === close[0].repeat(close.length) &&
+      close[0] === state.fence.marker[0]
+    )
+      state.fence = undefined;
     return;
   }
   const open = FENCE_OPEN.exec(line);

@@ -1,5 +1,11 @@
 // The input area: attachments, the question, Send / Stop, and the conversation's settings.
-import type { AgentAvailability, ChatAttachment, ChatMode, ConversationSettings, ModelOption } from '../../shared/protocol/chat';
+import type {
+  AgentAvailability,
+  ChatAttachment,
+  ChatMode,
+  ConversationSettings,
+  ModelOption,
+} from '../../shared/protocol/chat';
 import { post } from './api';
 import { el, iconButton } from '../common/dom';
 import { t } from '../common/strings';
@@ -25,26 +31,82 @@ export class Composer {
 
   constructor(private readonly onDraft: (text: string) => void) {
     this.chips = el('div', { className: 'chips', attrs: { 'aria-label': t('chat.attachments') } });
-    this.input = el('textarea', { className: 'input', attrs: { rows: '3', 'aria-label': t('chat.inputLabel'), placeholder: t('chat.inputPlaceholder') } });
+    this.input = el('textarea', {
+      className: 'input',
+      attrs: { rows: '3', 'aria-label': t('chat.inputLabel'), placeholder: t('chat.inputPlaceholder') },
+    });
     this.sendButton = iconButton('send', t('chat.send'), 'send');
     this.stopButton = iconButton('debug-stop', t('chat.stop'), 'stop');
     this.stopButton.hidden = true;
     this.modelList = el('datalist', { attrs: { id: 'model-options' } });
-    this.model = el('input', { className: 'model', attrs: { list: 'model-options', 'aria-label': t('chat.model'), spellcheck: 'false', placeholder: t('chat.modelPlaceholder') } });
-    this.maxTokens = el('input', { className: 'max-tokens', attrs: { type: 'number', min: '1', max: '1000000', 'aria-label': t('chat.maxTokens'), title: t('chat.maxTokens') } });
-    this.systemPrompt = el('textarea', { className: 'system-prompt', attrs: { rows: '3', 'aria-label': t('chat.systemPromptLabel'), placeholder: t('chat.systemPromptLabel') } });
+    this.model = el('input', {
+      className: 'model',
+      attrs: {
+        list: 'model-options',
+        'aria-label': t('chat.model'),
+        spellcheck: 'false',
+        placeholder: t('chat.modelPlaceholder'),
+      },
+    });
+    this.maxTokens = el('input', {
+      className: 'max-tokens',
+      attrs: {
+        type: 'number',
+        min: '1',
+        max: '1000000',
+        'aria-label': t('chat.maxTokens'),
+        title: t('chat.maxTokens'),
+      },
+    });
+    this.systemPrompt = el('textarea', {
+      className: 'system-prompt',
+      attrs: { rows: '3', 'aria-label': t('chat.systemPromptLabel'), placeholder: t('chat.systemPromptLabel') },
+    });
     this.warning = el('div', { className: 'warning', attrs: { role: 'status' } });
-    this.mode = el('select', { className: 'mode', attrs: { 'aria-label': t('chat.modeLabel'), title: t('chat.mode') } },
-      el('option', { text: t('chat.modeAsk'), attrs: { value: 'ask' } }), el('option', { text: t('chat.modeAgent'), attrs: { value: 'agent' } }));
+    this.mode = el(
+      'select',
+      { className: 'mode', attrs: { 'aria-label': t('chat.modeLabel'), title: t('chat.mode') } },
+      el('option', { text: t('chat.modeAsk'), attrs: { value: 'ask' } }),
+      el('option', { text: t('chat.modeAgent'), attrs: { value: 'agent' } }),
+    );
     this.modeNote = el('div', { className: 'mode-note', attrs: { role: 'status' } });
-    const settings = el('details', { className: 'settings' },
-      el('summary', { text: t('chat.systemPrompt') }), this.systemPrompt);
-    const toolbar = el('div', { className: 'toolbar' },
+    const settings = el(
+      'details',
+      { className: 'settings' },
+      el('summary', { text: t('chat.systemPrompt') }),
+      this.systemPrompt,
+    );
+    const toolbar = el(
+      'div',
+      { className: 'toolbar' },
       this.mode,
-      el('label', { className: 'field' }, el('span', { className: 'codicon codicon-sparkle', attrs: { 'aria-hidden': 'true' } }), this.model),
-      el('label', { className: 'field' }, el('span', { text: t('chat.maxShort'), attrs: { 'aria-hidden': 'true' } }), this.maxTokens),
-      el('span', { className: 'spacer' }), this.stopButton, this.sendButton);
-    this.element = el('div', { className: 'composer' }, this.chips, this.input, toolbar, this.modeNote, this.modelList, this.warning, settings);
+      el(
+        'label',
+        { className: 'field' },
+        el('span', { className: 'codicon codicon-sparkle', attrs: { 'aria-hidden': 'true' } }),
+        this.model,
+      ),
+      el(
+        'label',
+        { className: 'field' },
+        el('span', { text: t('chat.maxShort'), attrs: { 'aria-hidden': 'true' } }),
+        this.maxTokens,
+      ),
+      el('span', { className: 'spacer' }),
+      this.stopButton,
+      this.sendButton,
+    );
+    this.element = el(
+      'div',
+      { className: 'composer' },
+      this.chips,
+      this.input,
+      toolbar,
+      this.modeNote,
+      this.modelList,
+      this.warning,
+      settings,
+    );
     this.wire();
   }
 
@@ -113,7 +175,14 @@ export class Composer {
 
   private wire(): void {
     this.input.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      if (
+        event.key === 'Enter' &&
+        !event.shiftKey &&
+        !event.isComposing &&
+        !event.altKey &&
+        !event.ctrlKey &&
+        !event.metaKey
+      ) {
         event.preventDefault();
         this.send();
       }
@@ -124,7 +193,9 @@ export class Composer {
       const value = Math.floor(Number(this.maxTokens.value));
       if (Number.isInteger(value) && value >= 1 && value <= 1_000_000) post({ type: 'setMaxTokens', maxTokens: value });
     });
-    this.systemPrompt.addEventListener('change', () => post({ type: 'setSystemPrompt', systemPrompt: this.systemPrompt.value }));
+    this.systemPrompt.addEventListener('change', () =>
+      post({ type: 'setSystemPrompt', systemPrompt: this.systemPrompt.value }),
+    );
     this.mode.addEventListener('change', () => {
       const mode: ChatMode = this.mode.value === 'agent' ? 'agent' : 'ask';
       // The host confirms with a 'mode' message (or refuses and says why); until then show the current mode.

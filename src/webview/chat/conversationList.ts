@@ -14,9 +14,17 @@ export class ConversationList {
   private lastSearch = 0;
 
   constructor() {
-    this.search = el('input', { className: 'search', attrs: { type: 'search', 'aria-label': t('chat.search'), placeholder: t('chat.search') } });
+    this.search = el('input', {
+      className: 'search',
+      attrs: { type: 'search', 'aria-label': t('chat.search'), placeholder: t('chat.search') },
+    });
     this.list = el('ul', { className: 'conversation-list', attrs: { 'aria-label': t('chat.conversations') } });
-    this.element = el('div', { className: 'conversations', attrs: { role: 'region', 'aria-label': t('chat.conversations') } }, this.search, this.list);
+    this.element = el(
+      'div',
+      { className: 'conversations', attrs: { role: 'region', 'aria-label': t('chat.conversations') } },
+      this.search,
+      this.list,
+    );
     this.element.hidden = true;
     this.search.addEventListener('input', () => this.runSearch());
   }
@@ -40,21 +48,54 @@ export class ConversationList {
   /** Asks the host (it searches the text too); a failed or timed-out search leaves the list as it is. */
   private runSearch(): void {
     const search = ++this.lastSearch;
-    channel.request('searchConversations', { query: this.search.value }).then((conversations) => {
-      if (search === this.lastSearch) this.render(conversations);
-    }, () => undefined);
+    channel.request('searchConversations', { query: this.search.value }).then(
+      (conversations) => {
+        if (search === this.lastSearch) this.render(conversations);
+      },
+      () => undefined,
+    );
   }
 
   private render(conversations: ConversationSummary[]): void {
     if (conversations.length === 0) {
-      this.list.replaceChildren(el('li', { className: 'none', text: this.all.length ? t('chat.noMatch') : t('chat.noConversations') }));
+      this.list.replaceChildren(
+        el('li', { className: 'none', text: this.all.length ? t('chat.noMatch') : t('chat.noConversations') }),
+      );
       return;
     }
-    this.list.replaceChildren(...conversations.map((c) => {
-      const open = el('button', { className: 'conversation-open', text: c.title, attrs: { type: 'button', 'data-action': 'selectConversation', 'data-conversation-id': c.id, title: t('chat.conversationTitle', c.title, c.messageCount, new Date(c.updatedAt).toLocaleString()) } });
-      if (c.id === this.activeId) open.setAttribute('aria-current', 'true');
-      const mode = c.mode === 'agent' ? [el('span', { className: 'badge mode-badge', text: t('chat.modeAgent'), attrs: { title: t('chat.agentModeBadge') } })] : [];
-      return el('li', {}, open, ...mode, iconButton('trash', t('chat.deleteConversation', c.title), 'deleteConversation', { 'data-conversation-id': c.id }));
-    }));
+    this.list.replaceChildren(
+      ...conversations.map((c) => {
+        const open = el('button', {
+          className: 'conversation-open',
+          text: c.title,
+          attrs: {
+            type: 'button',
+            'data-action': 'selectConversation',
+            'data-conversation-id': c.id,
+            title: t('chat.conversationTitle', c.title, c.messageCount, new Date(c.updatedAt).toLocaleString()),
+          },
+        });
+        if (c.id === this.activeId) open.setAttribute('aria-current', 'true');
+        const mode =
+          c.mode === 'agent'
+            ? [
+                el('span', {
+                  className: 'badge mode-badge',
+                  text: t('chat.modeAgent'),
+                  attrs: { title: t('chat.agentModeBadge') },
+                }),
+              ]
+            : [];
+        return el(
+          'li',
+          {},
+          open,
+          ...mode,
+          iconButton('trash', t('chat.deleteConversation', c.title), 'deleteConversation', {
+            'data-conversation-id': c.id,
+          }),
+        );
+      }),
+    );
   }
 }

@@ -14,16 +14,40 @@ const ACTION_LABELS: Record<ErrorActionId, WebviewStringKey> = {
 };
 
 export function renderErrorCard(card: ErrorCard, messageId: string): HTMLElement {
-  const root = el('div', { className: `error-card${card.queuedUntil ? ' queued' : ''}`, attrs: { role: 'alert', 'data-kind': card.kind ?? 'other' } });
+  const root = el('div', {
+    className: `error-card${card.queuedUntil ? ' queued' : ''}`,
+    attrs: { role: 'alert', 'data-kind': card.kind ?? 'other' },
+  });
   const icon = card.queuedUntil ? 'watch' : card.outcomeUnknown ? 'question' : 'error';
-  root.append(el('div', { className: 'error-title' }, el('span', { className: `codicon codicon-${icon}`, attrs: { 'aria-hidden': 'true' } }), ` ${card.title}`));
+  root.append(
+    el(
+      'div',
+      { className: 'error-title' },
+      el('span', { className: `codicon codicon-${icon}`, attrs: { 'aria-hidden': 'true' } }),
+      ` ${card.title}`,
+    ),
+  );
   root.append(el('div', { className: 'error-detail', text: card.detail }));
-  if (card.queuedUntil) root.append(el('div', { className: 'countdown', attrs: { 'data-until': String(card.queuedUntil), 'aria-live': 'off' } }));
-  const facts = [card.status !== undefined ? t('error.http', card.status) : '', card.requestId ? t('error.requestId', card.requestId) : ''].filter(Boolean);
+  if (card.queuedUntil)
+    root.append(
+      el('div', { className: 'countdown', attrs: { 'data-until': String(card.queuedUntil), 'aria-live': 'off' } }),
+    );
+  const facts = [
+    card.status !== undefined ? t('error.http', card.status) : '',
+    card.requestId ? t('error.requestId', card.requestId) : '',
+  ].filter(Boolean);
   if (facts.length) root.append(el('div', { className: 'error-facts', text: facts.join(' · ') }));
   if (card.actions.length) {
     const actions = el('div', { className: 'error-actions' });
-    for (const action of card.actions) actions.append(textButton(t(ACTION_LABELS[action]), 'errorAction', { 'data-error-action': action, 'data-message-id': messageId }, action !== card.actions[0]));
+    for (const action of card.actions)
+      actions.append(
+        textButton(
+          t(ACTION_LABELS[action]),
+          'errorAction',
+          { 'data-error-action': action, 'data-message-id': messageId },
+          action !== card.actions[0],
+        ),
+      );
     root.append(actions);
   }
   updateCountdowns(root);

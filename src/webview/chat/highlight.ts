@@ -24,7 +24,30 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 
-const LANGUAGES = { bash, c, cpp, csharp, css, diff, go, java, javascript, json, kotlin, markdown, php, python, ruby, rust, shell, sql, swift, typescript, xml, yaml };
+const LANGUAGES = {
+  bash,
+  c,
+  cpp,
+  csharp,
+  css,
+  diff,
+  go,
+  java,
+  javascript,
+  json,
+  kotlin,
+  markdown,
+  php,
+  python,
+  ruby,
+  rust,
+  shell,
+  sql,
+  swift,
+  typescript,
+  xml,
+  yaml,
+};
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
 
 /** Longer code is shown plain: highlighting a megabyte would freeze the view. */
@@ -45,9 +68,23 @@ export function vscodeLanguageId(language: string | undefined): string | undefin
   if (!language) return undefined;
   const lower = language.toLowerCase();
   const map: Record<string, string> = {
-    js: 'javascript', jsx: 'javascriptreact', ts: 'typescript', tsx: 'typescriptreact', py: 'python', sh: 'shellscript',
-    bash: 'shellscript', shell: 'shellscript', zsh: 'shellscript', rb: 'ruby', rs: 'rust', 'c++': 'cpp', cs: 'csharp',
-    yml: 'yaml', md: 'markdown', html: 'html', kt: 'kotlin',
+    js: 'javascript',
+    jsx: 'javascriptreact',
+    ts: 'typescript',
+    tsx: 'typescriptreact',
+    py: 'python',
+    sh: 'shellscript',
+    bash: 'shellscript',
+    shell: 'shellscript',
+    zsh: 'shellscript',
+    rb: 'ruby',
+    rs: 'rust',
+    'c++': 'cpp',
+    cs: 'csharp',
+    yml: 'yaml',
+    md: 'markdown',
+    html: 'html',
+    kt: 'kotlin',
   };
   const id = map[lower] ?? lower;
   return /^[a-z0-9_.+#-]{1,64}$/.test(id) ? id : undefined;

@@ -19,10 +19,26 @@ function build(): (message: HostToWebviewMessage) => void {
   const messages = new MessageList();
   const composer = new Composer((text) => saveDraft({ ...loadDraft(), draft: text }));
   const changes = new ChangesView();
-  const header = el('div', { className: 'header' }, title,
-    iconButton('history', t('chat.conversations'), 'toggleConversations'), iconButton('add', t('chat.newChat'), 'newConversation'));
+  const header = el(
+    'div',
+    { className: 'header' },
+    title,
+    iconButton('history', t('chat.conversations'), 'toggleConversations'),
+    iconButton('add', t('chat.newChat'), 'newConversation'),
+  );
   const root = document.getElementById('root') ?? document.body;
-  root.replaceChildren(el('div', { className: 'chat' }, header, conversations.element, messages.element, messages.live, changes.element, composer.element));
+  root.replaceChildren(
+    el(
+      'div',
+      { className: 'chat' },
+      header,
+      conversations.element,
+      messages.element,
+      messages.live,
+      changes.element,
+      composer.element,
+    ),
+  );
   composer.setText(draft.draft ?? '');
   let activeId = '';
   let busy = false;
@@ -87,7 +103,12 @@ function build(): (message: HostToWebviewMessage) => void {
         return;
       case 'streamFinished':
         if (message.conversationId === activeId) {
-          messages.finish(message.messageId, { status: message.status, usage: message.usage, stopReason: message.stopReason, model: message.model });
+          messages.finish(message.messageId, {
+            status: message.status,
+            usage: message.usage,
+            stopReason: message.stopReason,
+            model: message.model,
+          });
         }
         return;
       case 'errorCard':
@@ -135,7 +156,10 @@ function build(): (message: HostToWebviewMessage) => void {
 
   function codeOf(button: HTMLElement): { code: string; languageId?: string } {
     const block = button.closest<HTMLElement>('.code-block');
-    return { code: block?.querySelector('code')?.textContent ?? '', languageId: vscodeLanguageId(block?.dataset.language) };
+    return {
+      code: block?.querySelector('code')?.textContent ?? '',
+      languageId: vscodeLanguageId(block?.dataset.language),
+    };
   }
 
   /**
@@ -171,35 +195,80 @@ function build(): (message: HostToWebviewMessage) => void {
   });
 
   function runAction(button: HTMLElement): void {
-    const { messageId = '', conversationId = '', attachmentId = '', toolId = '', changeId = '', changeAction = '' } = button.dataset;
+    const {
+      messageId = '',
+      conversationId = '',
+      attachmentId = '',
+      toolId = '',
+      changeId = '',
+      changeAction = '',
+    } = button.dataset;
     switch (button.dataset.action) {
-      case 'send': composer.send(); return;
-      case 'stop': post({ type: 'stop' }); return;
-      case 'newConversation': post({ type: 'newConversation' }); composer.input.focus(); return;
-      case 'toggleConversations': conversations.toggle(); return;
-      case 'selectConversation': post({ type: 'selectConversation', conversationId }); conversations.toggle(false); return;
-      case 'deleteConversation': post({ type: 'deleteConversation', conversationId }); return;
-      case 'removeAttachment': post({ type: 'removeAttachment', attachmentId }); return;
-      case 'copyMessage': post({ type: 'copy', text: messageText(messageId) }); showNotice(t('chat.copied')); return;
-      case 'regenerate': post({ type: 'regenerate', messageId }); return;
-      case 'continue': post({ type: 'continue', messageId }); return;
-      case 'edit': startEdit(messageId); return;
-      case 'errorAction': post({ type: 'errorAction', messageId, action: button.dataset.errorAction as never }); return;
-      case 'copyCode': post({ type: 'copy', text: codeOf(button).code }); showNotice(t('chat.codeCopied')); return;
-      case 'insertCode': post({ type: 'insertCode', ...codeOf(button) }); return;
-      case 'openCode': post({ type: 'openCodeInEditor', ...codeOf(button) }); return;
-      case 'approve': case 'deny':
+      case 'send':
+        composer.send();
+        return;
+      case 'stop':
+        post({ type: 'stop' });
+        return;
+      case 'newConversation':
+        post({ type: 'newConversation' });
+        composer.input.focus();
+        return;
+      case 'toggleConversations':
+        conversations.toggle();
+        return;
+      case 'selectConversation':
+        post({ type: 'selectConversation', conversationId });
+        conversations.toggle(false);
+        return;
+      case 'deleteConversation':
+        post({ type: 'deleteConversation', conversationId });
+        return;
+      case 'removeAttachment':
+        post({ type: 'removeAttachment', attachmentId });
+        return;
+      case 'copyMessage':
+        post({ type: 'copy', text: messageText(messageId) });
+        showNotice(t('chat.copied'));
+        return;
+      case 'regenerate':
+        post({ type: 'regenerate', messageId });
+        return;
+      case 'continue':
+        post({ type: 'continue', messageId });
+        return;
+      case 'edit':
+        startEdit(messageId);
+        return;
+      case 'errorAction':
+        post({ type: 'errorAction', messageId, action: button.dataset.errorAction as never });
+        return;
+      case 'copyCode':
+        post({ type: 'copy', text: codeOf(button).code });
+        showNotice(t('chat.codeCopied'));
+        return;
+      case 'insertCode':
+        post({ type: 'insertCode', ...codeOf(button) });
+        return;
+      case 'openCode':
+        post({ type: 'openCodeInEditor', ...codeOf(button) });
+        return;
+      case 'approve':
+      case 'deny':
         // One answer per prompt: the buttons go inert until the host's card update replaces them.
         for (const b of Array.from(button.parentElement?.querySelectorAll('button') ?? [])) b.disabled = true;
         post({ type: 'approval', toolUseId: toolId, approved: button.dataset.action === 'approve' });
         return;
       case 'change':
-        if (changeAction === 'open' || changeAction === 'accept' || changeAction === 'reject') post({ type: 'change', changeId, action: changeAction });
+        if (changeAction === 'open' || changeAction === 'accept' || changeAction === 'reject')
+          post({ type: 'change', changeId, action: changeAction });
         return;
       case 'changesAll':
         if (changeAction === 'accept' || changeAction === 'reject') post({ type: 'changesAll', action: changeAction });
         return;
-      case 'restoreCheckpoint': post({ type: 'restoreCheckpoint', messageId }); return;
+      case 'restoreCheckpoint':
+        post({ type: 'restoreCheckpoint', messageId });
+        return;
     }
   }
 
@@ -209,7 +278,10 @@ function build(): (message: HostToWebviewMessage) => void {
     if (!view || busy) return;
     const body = view.element.querySelector<HTMLElement>('.body');
     if (!body) return;
-    const editor = el('textarea', { className: 'input edit', attrs: { 'aria-label': t('chat.editQuestion'), rows: '3' } });
+    const editor = el('textarea', {
+      className: 'input edit',
+      attrs: { 'aria-label': t('chat.editQuestion'), rows: '3' },
+    });
     editor.value = view.message.text;
     const original = Array.from(body.childNodes);
     body.replaceChildren(editor);

@@ -8,7 +8,12 @@ import { localizer, t } from '../common/strings';
 import { highlightInto } from './highlight';
 
 const escapeHtml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 
 const marked = new Marked({
   gfm: true,
@@ -23,8 +28,37 @@ const marked = new Marked({
 });
 
 const ALLOWED_TAGS = [
-  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 'del', 's', 'code', 'pre', 'blockquote',
-  'ul', 'ol', 'li', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'img', 'span', 'div', 'sup', 'sub',
+  'p',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'strong',
+  'em',
+  'del',
+  's',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'img',
+  'span',
+  'div',
+  'sup',
+  'sub',
 ];
 const ALLOWED_ATTR = ['href', 'title', 'alt', 'src', 'start', 'align', 'class'];
 const SAFE_IMAGE = /^data:image\/(png|gif|jpe?g|webp);base64,[a-z0-9+/=\s]+$/i;
@@ -107,7 +141,12 @@ export function decorateCodeBlock(pre: HTMLElement, plain: boolean): HTMLElement
   const label = document.createElement('span');
   label.className = 'code-language';
   label.textContent = language ?? t('chat.plainText');
-  bar.append(label, codeButton('copyCode', 'copy', t('chat.copyCode')), codeButton('insertCode', 'insert', t('chat.insertCode')), codeButton('openCode', 'go-to-file', t('chat.openCode')));
+  bar.append(
+    label,
+    codeButton('copyCode', 'copy', t('chat.copyCode')),
+    codeButton('insertCode', 'insert', t('chat.insertCode')),
+    codeButton('openCode', 'go-to-file', t('chat.openCode')),
+  );
   pre.replaceWith(block);
   block.append(bar, pre);
   return block;

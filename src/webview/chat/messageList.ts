@@ -1,6 +1,14 @@
 // The message list: lazy rendering of finished messages, one rAF loop for streaming deltas,
 // stick-to-bottom scrolling, and an aria-live region that reads finished blocks of the answer.
-import type { AgentStepUsage, AgentTokens, AgentToolCard, AgentTurnEnd, ChatMessage, ChatMessageStatus, ErrorCard } from '../../shared/protocol/chat';
+import type {
+  AgentStepUsage,
+  AgentTokens,
+  AgentToolCard,
+  AgentTurnEnd,
+  ChatMessage,
+  ChatMessageStatus,
+  ErrorCard,
+} from '../../shared/protocol/chat';
 import { el } from '../common/dom';
 import { t, type WebviewStringKey } from '../common/strings';
 import { updateCountdowns } from './errorCardView';
@@ -8,7 +16,10 @@ import { MessageView } from './messageView';
 
 /** What is read out when an answer ends. */
 const FINISHED: Partial<Record<ChatMessageStatus, WebviewStringKey>> = {
-  complete: 'chat.answerComplete', stopped: 'chat.answerStopped', cutOff: 'chat.answerCutOff', error: 'chat.answerError',
+  complete: 'chat.answerComplete',
+  stopped: 'chat.answerStopped',
+  cutOff: 'chat.answerCutOff',
+  error: 'chat.answerError',
 };
 
 export class MessageList {
@@ -24,13 +35,20 @@ export class MessageList {
   private countdownTimer: number | undefined;
 
   constructor() {
-    this.element = el('div', { className: 'messages', attrs: { role: 'log', 'aria-label': t('chat.conversation'), tabindex: '0' } });
+    this.element = el('div', {
+      className: 'messages',
+      attrs: { role: 'log', 'aria-label': t('chat.conversation'), tabindex: '0' },
+    });
     this.live = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polite', 'aria-atomic': 'false' } });
-    this.element.addEventListener('scroll', () => {
-      const { scrollTop, scrollHeight, clientHeight } = this.element;
-      this.stickToBottom = scrollHeight - scrollTop - clientHeight < 40;
-      this.scheduleLazyRender();
-    }, { passive: true });
+    this.element.addEventListener(
+      'scroll',
+      () => {
+        const { scrollTop, scrollHeight, clientHeight } = this.element;
+        this.stickToBottom = scrollHeight - scrollTop - clientHeight < 40;
+        this.scheduleLazyRender();
+      },
+      { passive: true },
+    );
   }
 
   private scheduleLazyRender(): void {
@@ -217,7 +235,10 @@ export class MessageList {
 }
 
 function emptyState(): HTMLElement {
-  return el('div', { className: 'empty' },
+  return el(
+    'div',
+    { className: 'empty' },
     el('p', { text: t('chat.emptyHint') }),
-    el('p', { text: t('chat.emptyAttach') }));
+    el('p', { text: t('chat.emptyAttach') }),
+  );
 }

@@ -9,8 +9,13 @@ import { renderMarkdown } from './markdown';
 import { StreamingBody } from './streamingBody';
 
 const STOP_LABELS: Record<string, WebviewStringKey> = {
-  end_turn: 'chat.stop.end_turn', max_tokens: 'chat.stop.max_tokens', stop_sequence: 'chat.stop.stop_sequence', tool_use: 'chat.stop.tool_use',
-  pause_turn: 'chat.stop.pause_turn', refusal: 'chat.stop.refusal', model_context_window_exceeded: 'chat.stop.model_context_window_exceeded',
+  end_turn: 'chat.stop.end_turn',
+  max_tokens: 'chat.stop.max_tokens',
+  stop_sequence: 'chat.stop.stop_sequence',
+  tool_use: 'chat.stop.tool_use',
+  pause_turn: 'chat.stop.pause_turn',
+  refusal: 'chat.stop.refusal',
+  model_context_window_exceeded: 'chat.stop.model_context_window_exceeded',
 };
 
 export class MessageView {
@@ -28,11 +33,26 @@ export class MessageView {
   private streamFrom = 0;
   private streamGroup: HTMLElement | undefined;
 
-  constructor(public message: ChatMessage, private readonly announce: (text: string) => void) {
+  constructor(
+    public message: ChatMessage,
+    private readonly announce: (text: string) => void,
+  ) {
     const isUser = message.role === 'user';
-    this.element = el('div', { className: `message ${message.role}`, attrs: { 'data-id': message.id, role: 'article', 'aria-label': isUser ? t('chat.yourMessage') : t('chat.answer') } });
+    this.element = el('div', {
+      className: `message ${message.role}`,
+      attrs: {
+        'data-id': message.id,
+        role: 'article',
+        'aria-label': isUser ? t('chat.yourMessage') : t('chat.answer'),
+      },
+    });
     this.thinkingText = document.createTextNode('');
-    this.thinking = el('details', { className: 'thinking' }, el('summary', { text: t('chat.thinking') }), el('div', { className: 'thinking-text' }, this.thinkingText));
+    this.thinking = el(
+      'details',
+      { className: 'thinking' },
+      el('summary', { text: t('chat.thinking') }),
+      el('div', { className: 'thinking-text' }, this.thinkingText),
+    );
     this.body = el('div', { className: 'body' });
     this.footer = el('div', { className: 'footer' });
     this.errorSlot = el('div', { className: 'error-slot' });
@@ -55,7 +75,10 @@ export class MessageView {
     this.element.style.removeProperty('min-height');
     const m = this.message;
     if (m.role === 'user') {
-      this.body.replaceChildren(...attachmentChips(m.attachments ?? []), el('div', { className: 'user-text', text: m.text }));
+      this.body.replaceChildren(
+        ...attachmentChips(m.attachments ?? []),
+        el('div', { className: 'user-text', text: m.text }),
+      );
     } else {
       if (!this.agent?.layout(this.body, m.text)) this.body.replaceChildren(renderMarkdown(m.text));
     }
@@ -120,10 +143,16 @@ export class MessageView {
     const actions = el('span', { className: 'actions' });
     if (m.status !== 'streaming' && m.status !== 'queued') {
       actions.append(iconButton('copy', t('chat.copyMessage'), 'copyMessage', { 'data-message-id': m.id }));
-      if (m.role === 'user') actions.append(iconButton('edit', t('chat.editAndResend'), 'edit', { 'data-message-id': m.id }));
+      if (m.role === 'user')
+        actions.append(iconButton('edit', t('chat.editAndResend'), 'edit', { 'data-message-id': m.id }));
       else actions.append(iconButton('refresh', t('chat.regenerate'), 'regenerate', { 'data-message-id': m.id }));
     }
-    const canContinue = m.role === 'assistant' && !m.agent && isLast && m.text.trim() !== '' && (m.stopReason === 'max_tokens' || m.status === 'stopped' || m.status === 'cutOff');
+    const canContinue =
+      m.role === 'assistant' &&
+      !m.agent &&
+      isLast &&
+      m.text.trim() !== '' &&
+      (m.stopReason === 'max_tokens' || m.status === 'stopped' || m.status === 'cutOff');
     if (canContinue) actions.append(textButton(t('chat.continue'), 'continue', { 'data-message-id': m.id }));
     this.footer.replaceChildren(...parts, actions);
   }
@@ -201,10 +230,19 @@ function assistantMeta(m: ChatMessage): Array<Node | string> {
 export function attachmentChips(attachments: ChatAttachment[], removable = false): HTMLElement[] {
   return attachments.map((a) => {
     const lines = a.startLine !== undefined ? `:${a.startLine}-${a.endLine ?? a.startLine}` : '';
-    const chip = el('span', { className: 'chip', attrs: { title: `${a.path}${lines} (${a.languageId})` } },
-      el('span', { className: `codicon codicon-${a.kind === 'file' ? 'file' : 'selection'}`, attrs: { 'aria-hidden': 'true' } }),
-      el('span', { className: 'chip-label', text: `${a.path}${lines}` }));
-    if (removable) chip.append(iconButton('close', t('chat.removeAttachment', a.path), 'removeAttachment', { 'data-attachment-id': a.id }));
+    const chip = el(
+      'span',
+      { className: 'chip', attrs: { title: `${a.path}${lines} (${a.languageId})` } },
+      el('span', {
+        className: `codicon codicon-${a.kind === 'file' ? 'file' : 'selection'}`,
+        attrs: { 'aria-hidden': 'true' },
+      }),
+      el('span', { className: 'chip-label', text: `${a.path}${lines}` }),
+    );
+    if (removable)
+      chip.append(
+        iconButton('close', t('chat.removeAttachment', a.path), 'removeAttachment', { 'data-attachment-id': a.id }),
+      );
     return chip;
   });
 }

@@ -12,7 +12,10 @@ export class StreamingBody {
   private state: ScanState = newScanState();
   private openFence: { start: number; code: Text; length: number } | undefined;
 
-  constructor(element: HTMLElement, private readonly onFinishedBlock?: (text: string) => void) {
+  constructor(
+    element: HTMLElement,
+    private readonly onFinishedBlock?: (text: string) => void,
+  ) {
     this.element = element;
     this.done = document.createElement('div');
     this.tail = document.createElement('div');
@@ -56,7 +59,12 @@ export class StreamingBody {
       const head = this.text.slice(this.rendered, start);
       const pre = document.createElement('pre');
       const code = document.createElement('code');
-      const info = this.text.slice(start, infoEnd).trim().replace(/^[`~]+/, '').trim().split(/\s+/)[0];
+      const info = this.text
+        .slice(start, infoEnd)
+        .trim()
+        .replace(/^[`~]+/, '')
+        .trim()
+        .split(/\s+/)[0];
       if (info && /^[\w+#.-]{1,40}$/.test(info)) code.className = `language-${info}`;
       const node = document.createTextNode('');
       code.append(node);

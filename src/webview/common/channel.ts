@@ -3,7 +3,15 @@
 // protocol's guard (a bad one is dropped with a console warning, without its content); sends notifications; and sends
 // requests whose replies resolve a promise (rejected with the host's refusal, or after the request's timeout).
 import type {
-  Guard, MessageOf, ParamsOf, ReplyMessage, RequestType, ResultOf, Shapes, StringsMessage, StringTable,
+  Guard,
+  MessageOf,
+  ParamsOf,
+  ReplyMessage,
+  RequestType,
+  ResultOf,
+  Shapes,
+  StringsMessage,
+  StringTable,
 } from '../../shared/protocol/channel';
 import { setStrings } from './strings';
 
@@ -32,7 +40,10 @@ export function setState(state: unknown): void {
 
 /** A request the host refused (its words, already localized; may be empty), or one that got no reply in time. */
 export class RequestError extends Error {
-  constructor(message: string, readonly timedOut = false) {
+  constructor(
+    message: string,
+    readonly timedOut = false,
+  ) {
     super(message);
   }
 }

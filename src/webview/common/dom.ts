@@ -23,24 +23,48 @@ export function codicon(name: string): HTMLElement {
 }
 
 /** An icon-only button: its label is the tooltip and the accessible name; clicks are routed by data-action. */
-export function iconButton(icon: string, label: string, action: string, extra: Record<string, string> = {}): HTMLButtonElement {
-  const node = el('button', { className: 'icon', attrs: { type: 'button', title: label, 'aria-label': label, 'data-action': action, ...extra } });
+export function iconButton(
+  icon: string,
+  label: string,
+  action: string,
+  extra: Record<string, string> = {},
+): HTMLButtonElement {
+  const node = el('button', {
+    className: 'icon',
+    attrs: { type: 'button', title: label, 'aria-label': label, 'data-action': action, ...extra },
+  });
   node.append(codicon(icon));
   return node;
 }
 
 /** A text button routed by data-action. */
-export function textButton(label: string, action: string, extra: Record<string, string> = {}, secondary = true): HTMLButtonElement {
-  return el('button', { className: secondary ? 'secondary' : '', text: label, attrs: { type: 'button', 'data-action': action, ...extra } });
+export function textButton(
+  label: string,
+  action: string,
+  extra: Record<string, string> = {},
+  secondary = true,
+): HTMLButtonElement {
+  return el('button', {
+    className: secondary ? 'secondary' : '',
+    text: label,
+    attrs: { type: 'button', 'data-action': action, ...extra },
+  });
 }
 
 /** A button with its own click handler, an optional icon before the label. */
-export function button(label: string, onClick: () => void, options: { icon?: string; secondary?: boolean; title?: string; action?: string } = {}): HTMLButtonElement {
+export function button(
+  label: string,
+  onClick: () => void,
+  options: { icon?: string; secondary?: boolean; title?: string; action?: string } = {},
+): HTMLButtonElement {
   const attrs: Record<string, string> = { type: 'button' };
   if (options.action) attrs['data-action'] = options.action;
-  const node = el('button', { className: options.secondary ? 'secondary' : '', title: options.title ?? label, attrs },
+  const node = el(
+    'button',
+    { className: options.secondary ? 'secondary' : '', title: options.title ?? label, attrs },
     options.icon ? codicon(options.icon) : undefined,
-    el('span', { text: label }));
+    el('span', { text: label }),
+  );
   node.addEventListener('click', onClick);
   return node;
 }

@@ -23,5 +23,7 @@ export const localizer: Localizer = {
 };
 
 function fill(text: string, args: ReadonlyArray<string | number | boolean>): string {
-  return text.replace(/\{(\d+)\}/g, (whole, index: string) => (Number(index) < args.length ? String(args[Number(index)]) : whole));
+  return text.replace(/\{(\d+)\}/g, (whole, index: string) =>
+    Number(index) < args.length ? String(args[Number(index)]) : whole,
+  );
 }

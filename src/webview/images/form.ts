@@ -19,7 +19,9 @@ export class FormView {
   private mask?: PickedFile;
   private references: PickedFile[] = [];
   private defaultSize = '1024x1024';
-  private readonly prompt = el('textarea', { attrs: { id: 'prompt', rows: '3', placeholder: t('images.promptPlaceholder'), 'aria-label': t('images.prompt') } });
+  private readonly prompt = el('textarea', {
+    attrs: { id: 'prompt', rows: '3', placeholder: t('images.promptPlaceholder'), 'aria-label': t('images.prompt') },
+  });
   private readonly model = select('model', [], '');
   private readonly size = select('size', [], '');
   private readonly quality = select('quality', [], '');
@@ -33,11 +35,22 @@ export class FormView {
 
   constructor(private readonly callbacks: FormCallbacks) {
     this.modeButtons = {
-      generate: button(t('images.generate'), () => this.setMode('generate'), { icon: 'sparkle', action: 'mode-generate' }),
+      generate: button(t('images.generate'), () => this.setMode('generate'), {
+        icon: 'sparkle',
+        action: 'mode-generate',
+      }),
       edit: button(t('images.edit'), () => this.setMode('edit'), { icon: 'edit', action: 'mode-edit' }),
     };
-    this.submitButton = button(t('images.generate'), () => this.callbacks.submit(this.value()), { icon: 'play', action: 'submit' });
-    const refresh = button('', () => this.callbacks.refreshModels(), { icon: 'refresh', secondary: true, title: t('images.refreshModels'), action: 'refresh-models' });
+    this.submitButton = button(t('images.generate'), () => this.callbacks.submit(this.value()), {
+      icon: 'play',
+      action: 'submit',
+    });
+    const refresh = button('', () => this.callbacks.refreshModels(), {
+      icon: 'refresh',
+      secondary: true,
+      title: t('images.refreshModels'),
+      action: 'refresh-models',
+    });
     refresh.classList.add('icon');
     for (const control of [this.prompt, this.model, this.size, this.quality, this.count]) {
       control.addEventListener('input', () => this.onChange());
@@ -46,17 +59,40 @@ export class FormView {
     this.prompt.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) this.callbacks.submit(this.value());
     });
-    this.element = el('form', { className: 'image-form', attrs: { 'aria-label': t('images.request') } },
-      el('div', { className: 'modes', attrs: { role: 'group', 'aria-label': t('images.mode') } }, this.modeButtons.generate, this.modeButtons.edit),
+    this.element = el(
+      'form',
+      { className: 'image-form', attrs: { 'aria-label': t('images.request') } },
+      el(
+        'div',
+        { className: 'modes', attrs: { role: 'group', 'aria-label': t('images.mode') } },
+        this.modeButtons.generate,
+        this.modeButtons.edit,
+      ),
       this.editInputs,
       labelled(t('images.prompt'), 'prompt', this.prompt),
-      el('div', { className: 'row' },
-        el('div', { className: 'field grow' }, el('label', { text: t('images.model'), attrs: { for: 'model' } }), el('div', { className: 'inline' }, this.model, refresh)),
-        labelled(t('images.size'), 'size', this.size), labelled(t('images.quality'), 'quality', this.quality), labelled(t('images.count'), 'count', this.count)),
+      el(
+        'div',
+        { className: 'row' },
+        el(
+          'div',
+          { className: 'field grow' },
+          el('label', { text: t('images.model'), attrs: { for: 'model' } }),
+          el('div', { className: 'inline' }, this.model, refresh),
+        ),
+        labelled(t('images.size'), 'size', this.size),
+        labelled(t('images.quality'), 'quality', this.quality),
+        labelled(t('images.count'), 'count', this.count),
+      ),
       this.modelsNotice,
-      el('div', { className: 'field' }, el('span', { className: 'label', text: t('images.references') }), this.referenceList),
+      el(
+        'div',
+        { className: 'field' },
+        el('span', { className: 'label', text: t('images.references') }),
+        this.referenceList,
+      ),
       this.costHint,
-      el('div', { className: 'actions' }, this.submitButton));
+      el('div', { className: 'actions' }, this.submitButton),
+    );
     this.element.addEventListener('submit', (e) => e.preventDefault());
     this.render();
   }
@@ -83,7 +119,8 @@ export class FormView {
     this.prompt.value = form.prompt;
     if (form.model) this.model.value = form.model;
     if (form.size) {
-      if (![...this.size.options].some((o) => o.value === form.size)) this.size.append(el('option', { text: form.size, attrs: { value: form.size } }));
+      if (![...this.size.options].some((o) => o.value === form.size))
+        this.size.append(el('option', { text: form.size, attrs: { value: form.size } }));
       this.size.value = form.size;
     }
     if (form.quality) this.quality.value = form.quality;
@@ -104,8 +141,14 @@ export class FormView {
   value(): ImageForm {
     const n = Math.min(10, Math.max(1, Math.round(Number(this.count.value) || 1)));
     return {
-      mode: this.mode, prompt: this.prompt.value, model: this.model.value, size: this.size.value, quality: this.quality.value, n,
-      source: this.mode === 'edit' ? this.source?.path : undefined, mask: this.mode === 'edit' ? this.mask?.path : undefined,
+      mode: this.mode,
+      prompt: this.prompt.value,
+      model: this.model.value,
+      size: this.size.value,
+      quality: this.quality.value,
+      n,
+      source: this.mode === 'edit' ? this.source?.path : undefined,
+      mask: this.mode === 'edit' ? this.mask?.path : undefined,
       references: this.references.map((r) => r.path),
     };
   }
@@ -125,29 +168,75 @@ export class FormView {
       node.setAttribute('aria-pressed', String(mode === this.mode));
       node.classList.toggle('secondary', mode !== this.mode);
     }
-    this.submitButton.querySelector('span:last-child')!.textContent = this.mode === 'edit' ? t('images.editImage') : t('images.generate');
+    this.submitButton.querySelector('span:last-child')!.textContent =
+      this.mode === 'edit' ? t('images.editImage') : t('images.generate');
     this.editInputs.hidden = this.mode !== 'edit';
-    this.editInputs.replaceChildren(this.fileSlot(t('images.source'), 'source', this.source), this.fileSlot(t('images.mask'), 'mask', this.mask));
+    this.editInputs.replaceChildren(
+      this.fileSlot(t('images.source'), 'source', this.source),
+      this.fileSlot(t('images.mask'), 'mask', this.mask),
+    );
     this.referenceList.replaceChildren(
-      ...this.references.map((ref, index) => this.chip(ref, () => { this.references.splice(index, 1); this.onChange(); })),
-      button(t('images.add'), () => this.callbacks.pick('reference'), { icon: 'add', secondary: true, action: 'add-reference' }));
+      ...this.references.map((ref, index) =>
+        this.chip(ref, () => {
+          this.references.splice(index, 1);
+          this.onChange();
+        }),
+      ),
+      button(t('images.add'), () => this.callbacks.pick('reference'), {
+        icon: 'add',
+        secondary: true,
+        action: 'add-reference',
+      }),
+    );
     const form = this.value();
-    const reasons = costFactors({ kind: form.mode === 'edit' ? 'edit' : 'generation', n: form.n, size: form.size, quality: form.quality,
-      referenceCount: form.references.length, hasMask: !!form.mask }, { size: this.defaultSize }, localizer);
-    this.costHint.textContent = reasons.length ? t('images.costMore', reasons.join(localizer.t('; '))) : t('images.costDefault');
+    const reasons = costFactors(
+      {
+        kind: form.mode === 'edit' ? 'edit' : 'generation',
+        n: form.n,
+        size: form.size,
+        quality: form.quality,
+        referenceCount: form.references.length,
+        hasMask: !!form.mask,
+      },
+      { size: this.defaultSize },
+      localizer,
+    );
+    this.costHint.textContent = reasons.length
+      ? t('images.costMore', reasons.join(localizer.t('; ')))
+      : t('images.costDefault');
     this.costHint.classList.toggle('costly', reasons.length > 0);
   }
 
   private fileSlot(label: string, slot: InputSlot, file: PickedFile | undefined): HTMLElement {
-    const clear = () => { if (slot === 'source') this.source = undefined; else this.mask = undefined; this.onChange(); };
-    return el('div', { className: 'field slot', attrs: { 'data-slot': slot } }, el('span', { className: 'label', text: label }),
-      file ? this.chip(file, clear) : button(t('images.pick'), () => this.callbacks.pick(slot), { icon: 'folder-opened', secondary: true, action: `pick-${slot}` }));
+    const clear = () => {
+      if (slot === 'source') this.source = undefined;
+      else this.mask = undefined;
+      this.onChange();
+    };
+    return el(
+      'div',
+      { className: 'field slot', attrs: { 'data-slot': slot } },
+      el('span', { className: 'label', text: label }),
+      file
+        ? this.chip(file, clear)
+        : button(t('images.pick'), () => this.callbacks.pick(slot), {
+            icon: 'folder-opened',
+            secondary: true,
+            action: `pick-${slot}`,
+          }),
+    );
   }
 
   private chip(file: PickedFile, remove: () => void): HTMLElement {
     const src = safeImageSrc(file.thumbnail);
     const close = button('', remove, { icon: 'close', secondary: true, title: t('images.remove', file.path) });
     close.classList.add('icon');
-    return el('span', { className: 'chip', title: file.path }, src ? el('img', { attrs: { src, alt: '' } }) : undefined, el('span', { text: file.path }), close);
+    return el(
+      'span',
+      { className: 'chip', title: file.path },
+      src ? el('img', { attrs: { src, alt: '' } }) : undefined,
+      el('span', { text: file.path }),
+      close,
+    );
   }
 }

@@ -4,12 +4,21 @@ import { button, el, safeImageSrc } from '../common/dom';
 import { t, type WebviewStringKey } from '../common/strings';
 
 const STATE_TEXT: Record<TaskView['state'], WebviewStringKey> = {
-  submitting: 'images.state.submitting', pending: 'images.state.pending', cancelled: 'images.state.cancelled', saving: 'images.state.saving',
-  saved: 'images.state.saved', failed: 'images.state.failed', expired: 'images.state.expired', unknown: 'images.state.unknown',
+  submitting: 'images.state.submitting',
+  pending: 'images.state.pending',
+  cancelled: 'images.state.cancelled',
+  saving: 'images.state.saving',
+  saved: 'images.state.saved',
+  failed: 'images.state.failed',
+  expired: 'images.state.expired',
+  unknown: 'images.state.unknown',
 };
 
 export class TaskList {
-  readonly element = el('section', { className: 'tasks', attrs: { 'aria-label': t('images.imageTasks'), id: 'tasks' } });
+  readonly element = el('section', {
+    className: 'tasks',
+    attrs: { 'aria-label': t('images.imageTasks'), id: 'tasks' },
+  });
   private readonly tasks = new Map<string, TaskView>();
 
   constructor(private readonly actions: { cancel(localId: string): void; resume(localId: string): void }) {}
@@ -39,13 +48,33 @@ export class TaskList {
     if (task.progress !== undefined) progress.value = task.progress;
     if (task.state === 'saved') progress.value = 100;
     const status = `${t(STATE_TEXT[task.state])}${active && task.progress !== undefined ? ` ${Math.round(task.progress)}%` : ''}`;
-    return el('div', { className: `task state-${task.state}`, attrs: { 'data-local-id': task.localId, 'data-state': task.state } },
-      el('div', { className: 'task-text' }, el('span', { className: 'task-prompt', text: task.prompt }),
-        el('span', { className: 'task-status', text: status, title: task.message ?? '' })),
+    return el(
+      'div',
+      { className: `task state-${task.state}`, attrs: { 'data-local-id': task.localId, 'data-state': task.state } },
+      el(
+        'div',
+        { className: 'task-text' },
+        el('span', { className: 'task-prompt', text: task.prompt }),
+        el('span', { className: 'task-status', text: status, title: task.message ?? '' }),
+      ),
       active || task.state === 'saved' ? progress : undefined,
-      task.state === 'pending' ? button(t('images.cancel'), () => this.actions.cancel(task.localId), { icon: 'debug-stop', secondary: true, action: 'cancel-task', title: t('images.cancelTitle') }) : undefined,
-      task.state === 'cancelled' ? button(t('images.check'), () => this.actions.resume(task.localId), { icon: 'sync', secondary: true, action: 'resume-task' }) : undefined,
-      task.message && !active ? el('div', { className: 'task-message', text: task.message }) : undefined);
+      task.state === 'pending'
+        ? button(t('images.cancel'), () => this.actions.cancel(task.localId), {
+            icon: 'debug-stop',
+            secondary: true,
+            action: 'cancel-task',
+            title: t('images.cancelTitle'),
+          })
+        : undefined,
+      task.state === 'cancelled'
+        ? button(t('images.check'), () => this.actions.resume(task.localId), {
+            icon: 'sync',
+            secondary: true,
+            action: 'resume-task',
+          })
+        : undefined,
+      task.message && !active ? el('div', { className: 'task-message', text: task.message }) : undefined,
+    );
   }
 }
 
@@ -58,13 +87,19 @@ const ACTIONS: Array<{ action: GalleryAction; label: WebviewStringKey; icon: str
 ];
 
 export class Gallery {
-  readonly element = el('section', { className: 'gallery', attrs: { 'aria-label': t('images.results'), id: 'gallery' } });
+  readonly element = el('section', {
+    className: 'gallery',
+    attrs: { 'aria-label': t('images.results'), id: 'gallery' },
+  });
 
   constructor(private readonly onAction: (action: GalleryAction, id: string) => void) {}
 
   set(items: GalleryItem[], emptyText: string): void {
     const grid = el('div', { className: 'grid' }, ...items.map((item) => this.card(item)));
-    this.element.replaceChildren(el('h3', { text: t('images.resultsCount', items.length) }), items.length ? grid : el('p', { className: 'empty', text: emptyText }));
+    this.element.replaceChildren(
+      el('h3', { text: t('images.resultsCount', items.length) }),
+      items.length ? grid : el('p', { className: 'empty', text: emptyText }),
+    );
   }
 
   private card(item: GalleryItem): HTMLElement {
@@ -77,10 +112,20 @@ export class Gallery {
       b.setAttribute('aria-label', label);
       return b;
     });
-    return el('figure', { className: 'card', attrs: { 'data-id': item.id } },
-      src ? el('img', { attrs: { src, alt: item.prompt, loading: 'lazy' } }) : el('div', { className: 'no-thumb', text: item.path }),
-      el('figcaption', {}, el('div', { className: 'prompt', text: item.prompt, title: item.prompt }),
-        el('div', { className: 'meta', text: meta, title: item.path }), el('div', { className: 'card-actions' }, ...buttons)));
+    return el(
+      'figure',
+      { className: 'card', attrs: { 'data-id': item.id } },
+      src
+        ? el('img', { attrs: { src, alt: item.prompt, loading: 'lazy' } })
+        : el('div', { className: 'no-thumb', text: item.path }),
+      el(
+        'figcaption',
+        {},
+        el('div', { className: 'prompt', text: item.prompt, title: item.prompt }),
+        el('div', { className: 'meta', text: meta, title: item.path }),
+        el('div', { className: 'card-actions' }, ...buttons),
+      ),
+    );
   }
 }
 

@@ -25,7 +25,18 @@ function build(): (message: HostToImagesMessage) => void {
   });
   const gallery = new Gallery((action, id) => post({ type: 'galleryAction', action, id }));
   const root = document.getElementById('root') ?? document.body;
-  root.replaceChildren(el('main', { className: 'images' }, el('h2', { text: t('images.title') }), folder, form.element, status, tasks.element, gallery.element));
+  root.replaceChildren(
+    el(
+      'main',
+      { className: 'images' },
+      el('h2', { text: t('images.title') }),
+      folder,
+      form.element,
+      status,
+      tasks.element,
+      gallery.element,
+    ),
+  );
 
   // The panel renders no links (all text goes through textContent). Should an anchor ever appear, its clicks stop
   // here: VS Code's webview script, listening on window, opens any clicked <a href> itself, without our checks.
@@ -49,8 +60,13 @@ function build(): (message: HostToImagesMessage) => void {
     }
     status.textContent = value.mode === 'edit' ? t('images.sendingEdit') : t('images.sendingRequest');
     channel.request('submit', { form: value }).then(
-      (result) => { status.textContent = result.message ?? (result.ok ? t('images.done') : ''); },
-      (error: unknown) => { status.textContent = error instanceof Error ? error.message : ''; });
+      (result) => {
+        status.textContent = result.message ?? (result.ok ? t('images.done') : '');
+      },
+      (error: unknown) => {
+        status.textContent = error instanceof Error ? error.message : '';
+      },
+    );
   }
 
   function apply(message: HostToImagesMessage): void {
@@ -60,16 +76,29 @@ function build(): (message: HostToImagesMessage) => void {
         form.setChoices(s.models, s.sizes, s.qualities, s.sizes[0] ?? '1024x1024', s.modelsNotice);
         form.fill(savedForm() ?? s.form);
         folder.textContent = s.folderName
-          ? t('images.savingTo', s.outputFolder || '.', s.folderName, s.requestMode === 'async' ? t('images.asyncTasks') : t('images.syncRequests'))
+          ? t(
+              'images.savingTo',
+              s.outputFolder || '.',
+              s.folderName,
+              s.requestMode === 'async' ? t('images.asyncTasks') : t('images.syncRequests'),
+            )
           : t('images.noFolder');
         tasks.set(s.tasks);
         gallery.set(s.gallery, t('images.noImages'));
         return;
       }
-      case 'models': form.setModels(message.models, message.notice); return;
-      case 'gallery': gallery.set(message.items, t('images.noImages')); return;
-      case 'task': tasks.update(message.task); return;
-      case 'picked': form.picked(message.slot, message.file); return;
+      case 'models':
+        form.setModels(message.models, message.notice);
+        return;
+      case 'gallery':
+        gallery.set(message.items, t('images.noImages'));
+        return;
+      case 'task':
+        tasks.update(message.task);
+        return;
+      case 'picked':
+        form.picked(message.slot, message.file);
+        return;
       case 'prefill':
         form.fill(message.form);
         saveForm(form.value());

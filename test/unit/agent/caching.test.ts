@@ -5,7 +5,14 @@ import { CachingMemory, isCacheControlRejection, runAgentTurn, type AgentTurnOpt
 import { withBreakpoints } from '../../../src/agent/caching';
 import { GatewayError } from '../../../src/gateway';
 import { eventLog, fakeWorkspace, WS } from './fakeTools';
-import { startScriptedGateway, text, toolUse, type AgentRequest, type Script, type ScriptedGateway } from './scriptedGateway';
+import {
+  startScriptedGateway,
+  text,
+  toolUse,
+  type AgentRequest,
+  type Script,
+  type ScriptedGateway,
+} from './scriptedGateway';
 
 /** Paths of every object carrying cache_control in a request body, e.g. "tools[1]", "messages[2].content[0]". */
 function breakpoints(body: AgentRequest): string[] {
@@ -27,9 +34,17 @@ function breakpoints(body: AgentRequest): string[] {
   return found;
 }
 
-const threeSteps: Script = (_req, n) => n <= 2
-  ? { kind: 'message', blocks: [text(`step ${n}`), toolUse(`t${n}a`, 'read_file', { path: 'a' }), toolUse(`t${n}b`, 'read_file', { path: 'a' })] }
-  : { kind: 'message', blocks: [text('done')] };
+const threeSteps: Script = (_req, n) =>
+  n <= 2
+    ? {
+        kind: 'message',
+        blocks: [
+          text(`step ${n}`),
+          toolUse(`t${n}a`, 'read_file', { path: 'a' }),
+          toolUse(`t${n}b`, 'read_file', { path: 'a' }),
+        ],
+      }
+    : { kind: 'message', blocks: [text('done')] };
 
 describe('agent loop: prompt caching', () => {
   let gw: ScriptedGateway | undefined;
@@ -40,8 +55,15 @@ describe('agent loop: prompt caching', () => {
 
   function options(g: ScriptedGateway, extra: Partial<AgentTurnOptions>): AgentTurnOptions {
     return {
-      client: g.client, model: 'agent-model', maxTokens: 100, tools: fakeWorkspace({ '/ws/a': 'A' }).tools, system: 'You are careful.',
-      messages: [{ role: 'user', content: 'go' }], policy: { workspaceFolders: [WS] }, approve: async () => ({ approved: true }), ...extra,
+      client: g.client,
+      model: 'agent-model',
+      maxTokens: 100,
+      tools: fakeWorkspace({ '/ws/a': 'A' }).tools,
+      system: 'You are careful.',
+      messages: [{ role: 'user', content: 'go' }],
+      policy: { workspaceFolders: [WS] },
+      approve: async () => ({ approved: true }),
+      ...extra,
     };
   }
 
@@ -57,7 +79,10 @@ describe('agent loop: prompt caching', () => {
     assert.deepEqual(b3, ['system[0]', 'tools[2]', 'messages[2].content[1]', 'messages[4].content[1]']);
     for (const b of [b1, b2, b3]) assert.ok(b.length <= 4);
     // The stored conversation carries no cache_control: breakpoints exist only in what is sent.
-    assert.deepEqual(breakpoints({ model: '', max_tokens: 0, messages: result.messages as AgentRequest['messages'] }), []);
+    assert.deepEqual(
+      breakpoints({ model: '', max_tokens: 0, messages: result.messages as AgentRequest['messages'] }),
+      [],
+    );
   });
 
   it('sends no cache_control when caching is switched off', async () => {
@@ -67,9 +92,20 @@ describe('agent loop: prompt caching', () => {
   });
 
   it('a 400 naming cache_control: the same request once more without it, remembered per key and model, said once', async () => {
-    const rejecting: Script = (req) => JSON.stringify(req).includes('cache_control')
-      ? { kind: 'status', status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'messages.0.content.0.cache_control: Extra inputs are not permitted' } } }
-      : { kind: 'message', blocks: [text('ok')] };
+    const rejecting: Script = (req) =>
+      JSON.stringify(req).includes('cache_control')
+        ? {
+            kind: 'status',
+            status: 400,
+            body: {
+              type: 'error',
+              error: {
+                type: 'invalid_request_error',
+                message: 'messages.0.content.0.cache_control: Extra inputs are not permitted',
+              },
+            },
+          }
+        : { kind: 'message', blocks: [text('ok')] };
     gw = await startScriptedGateway(rejecting);
     const saved: string[][] = [];
     const memory = new CachingMemory([], (entries) => saved.push(entries));
@@ -92,7 +128,11 @@ describe('agent loop: prompt caching', () => {
   });
 
   it('a 400 that does not name cache_control is not retried', async () => {
-    gw = await startScriptedGateway(() => ({ kind: 'status', status: 400, body: { error: { message: 'max_tokens: too large' } } }));
+    gw = await startScriptedGateway(() => ({
+      kind: 'status',
+      status: 400,
+      body: { error: { message: 'max_tokens: too large' } },
+    }));
     const memory = new CachingMemory();
     const result = await runAgentTurn(options(gw, { caching: { keyId: 'k1', memory } }));
     assert.equal(result.reason, 'error');
@@ -101,14 +141,25 @@ describe('agent loop: prompt caching', () => {
   });
 
   it('a second rejection of the request without cache_control ends the turn (no loop)', async () => {
-    gw = await startScriptedGateway(() => ({ kind: 'status', status: 400, body: { error: { message: 'unknown field cache_control' } } }));
+    gw = await startScriptedGateway(() => ({
+      kind: 'status',
+      status: 400,
+      body: { error: { message: 'unknown field cache_control' } },
+    }));
     const result = await runAgentTurn(options(gw, { caching: { keyId: 'k1', memory: new CachingMemory() } }));
     assert.equal(result.reason, 'error');
     assert.equal(gw.bodies.length, 2);
   });
 
   it('recognises rejections by status and wording only', () => {
-    const e = (status: number, serverMessage: string) => new GatewayError({ kind: 'bad_request', route: 'POST /v1/messages', status, serverMessage, message: `HTTP ${status}` });
+    const e = (status: number, serverMessage: string) =>
+      new GatewayError({
+        kind: 'bad_request',
+        route: 'POST /v1/messages',
+        status,
+        serverMessage,
+        message: `HTTP ${status}`,
+      });
     assert.equal(isCacheControlRejection(e(400, 'Unrecognized request argument supplied: cache_control')), true);
     assert.equal(isCacheControlRejection(e(422, 'body.system.0.cache-control: extra fields not permitted')), true);
     assert.equal(isCacheControlRejection(e(400, 'prompt is too long')), false);
@@ -117,13 +168,29 @@ describe('agent loop: prompt caching', () => {
   });
 
   it('never marks a thinking block, and marks a string message by turning it into a text block', () => {
-    const { body } = withBreakpoints({
-      model: 'm', max_tokens: 1, messages: [
-        { role: 'user', content: 'question' },
-        { role: 'assistant', content: [{ type: 'text', text: 'partial' }, { type: 'thinking', thinking: 'hmm', signature: 's' } as never] },
-      ],
-    }, { message: 0, block: 0 });
-    assert.deepEqual(breakpoints(body as unknown as AgentRequest), ['messages[0].content[0]', 'messages[1].content[0]']);
-    assert.deepEqual(body.messages[0].content, [{ type: 'text', text: 'question', cache_control: { type: 'ephemeral' } }]);
+    const { body } = withBreakpoints(
+      {
+        model: 'm',
+        max_tokens: 1,
+        messages: [
+          { role: 'user', content: 'question' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'text', text: 'partial' },
+              { type: 'thinking', thinking: 'hmm', signature: 's' } as never,
+            ],
+          },
+        ],
+      },
+      { message: 0, block: 0 },
+    );
+    assert.deepEqual(breakpoints(body as unknown as AgentRequest), [
+      'messages[0].content[0]',
+      'messages[1].content[0]',
+    ]);
+    assert.deepEqual(body.messages[0].content, [
+      { type: 'text', text: 'question', cache_control: { type: 'ephemeral' } },
+    ]);
   });
 });

@@ -5,7 +5,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runAgentTurn, secretPattern, type AgentTurnOptions, type Tool } from '../../../src/agent';
 import { eventLog, fakeWorkspace, WS } from './fakeTools';
-import { lastToolResults, startScriptedGateway, text, toolUse, type Script, type ScriptedGateway } from './scriptedGateway';
+import {
+  lastToolResults,
+  startScriptedGateway,
+  text,
+  toolUse,
+  type Script,
+  type ScriptedGateway,
+} from './scriptedGateway';
 
 describe('agent loop: edge cases', () => {
   let gw: ScriptedGateway | undefined;
@@ -19,37 +26,84 @@ describe('agent loop: edge cases', () => {
     const ws = fakeWorkspace({ '/ws/a': 'A' });
     const log = eventLog();
     const result = await runAgentTurn({
-      client: gw.client, model: 'm', maxTokens: 100, tools: ws.tools, policy: { workspaceFolders: [WS] },
-      messages: [{ role: 'user', content: 'go' }], approve: async () => ({ approved: true }), onEvent: log.onEvent, ...extra,
+      client: gw.client,
+      model: 'm',
+      maxTokens: 100,
+      tools: ws.tools,
+      policy: { workspaceFolders: [WS] },
+      messages: [{ role: 'user', content: 'go' }],
+      approve: async () => ({ approved: true }),
+      onEvent: log.onEvent,
+      ...extra,
     });
     return { result, ws, log, gw };
   }
 
   it('a tool input cut by max_tokens is answered with an error (the message was billed), and the turn goes on', async () => {
-    const { result, ws, gw } = await turn((_req, n) => n === 1
-      ? { kind: 'message', stopReason: 'max_tokens', blocks: [toolUse('t1', 'read_file', { path: 'a' }), toolUse('t2', 'write_file', '{"path":"b","content":"hal')] }
-      : { kind: 'message', blocks: [text('I will write less at once.')] });
+    const { result, ws, gw } = await turn((_req, n) =>
+      n === 1
+        ? {
+            kind: 'message',
+            stopReason: 'max_tokens',
+            blocks: [
+              toolUse('t1', 'read_file', { path: 'a' }),
+              toolUse('t2', 'write_file', '{"path":"b","content":"hal'),
+            ],
+          }
+        : { kind: 'message', blocks: [text('I will write less at once.')] },
+    );
     assert.equal(result.reason, 'end_turn');
-    assert.deepEqual(ws.invoked.map((i) => i.name), ['read_file']);
+    assert.deepEqual(
+      ws.invoked.map((i) => i.name),
+      ['read_file'],
+    );
     const results = lastToolResults(gw.bodies[1]);
-    assert.deepEqual(results.map((r) => r.is_error === true), [false, true]);
+    assert.deepEqual(
+      results.map((r) => r.is_error === true),
+      [false, true],
+    );
     assert.match(String(results[1].content), /"content":"hal/, 'the model sees what it sent');
   });
 
   it('an unknown tool, a failing tool and a failing approval prompt each become an error result', async () => {
     const failing: Tool<Record<string, unknown>> = {
-      name: 'explode', description: 'fails', approvalClass: 'write', inputSchema: { type: 'object' },
+      name: 'explode',
+      description: 'fails',
+      approvalClass: 'write',
+      inputSchema: { type: 'object' },
       target: () => ({ paths: [`${WS}/x`] }),
-      invoke: async () => { throw new Error('disk full'); },
+      invoke: async () => {
+        throw new Error('disk full');
+      },
     };
-    const broken: Tool<Record<string, unknown>> = { ...failing, name: 'bad_target', target: () => { throw new Error('path escapes the workspace'); } };
-    const { result, gw, log } = await turn((_req, n) => n === 1
-      ? { kind: 'message', blocks: [toolUse('t1', 'nope', {}), toolUse('t2', 'explode', {}), toolUse('t3', 'bad_target', {})] }
-      : { kind: 'message', blocks: [text('ok')] },
-    { tools: [failing as Tool<never>, broken as Tool<never>], approve: async () => { throw new Error('webview gone'); } });
+    const broken: Tool<Record<string, unknown>> = {
+      ...failing,
+      name: 'bad_target',
+      target: () => {
+        throw new Error('path escapes the workspace');
+      },
+    };
+    const { result, gw, log } = await turn(
+      (_req, n) =>
+        n === 1
+          ? {
+              kind: 'message',
+              blocks: [toolUse('t1', 'nope', {}), toolUse('t2', 'explode', {}), toolUse('t3', 'bad_target', {})],
+            }
+          : { kind: 'message', blocks: [text('ok')] },
+      {
+        tools: [failing as Tool<never>, broken as Tool<never>],
+        approve: async () => {
+          throw new Error('webview gone');
+        },
+      },
+    );
     assert.equal(result.reason, 'end_turn');
     const results = lastToolResults(gw.bodies[1]);
-    assert.deepEqual(results.map((r) => r.is_error), [true, true, true]);
+    assert.deepEqual(
+      results.map((r) => r.is_error),
+      [true, true, true],
+    );
     assert.match(String(results[0].content), /no tool named "nope"/);
     assert.match(String(results[1].content), /approval prompt failed: webview gone/);
     assert.match(String(results[2].content), /path escapes the workspace/);
@@ -58,26 +112,56 @@ describe('agent loop: edge cases', () => {
 
   it('a tool that throws after approval reports its error to the model', async () => {
     const failing: Tool<Record<string, unknown>> = {
-      name: 'explode', description: 'fails', approvalClass: 'read', inputSchema: { type: 'object' },
+      name: 'explode',
+      description: 'fails',
+      approvalClass: 'read',
+      inputSchema: { type: 'object' },
       target: () => ({ paths: [`${WS}/x`] }),
-      invoke: async () => { throw new Error('disk full'); },
+      invoke: async () => {
+        throw new Error('disk full');
+      },
     };
-    const { gw } = await turn((_req, n) => n === 1 ? { kind: 'message', blocks: [toolUse('t1', 'explode', {})] } : { kind: 'message', blocks: [text('ok')] }, { tools: [failing as Tool<never>] });
-    assert.deepEqual(lastToolResults(gw.bodies[1]).map((r) => [r.is_error, r.content]), [[true, 'The tool failed: disk full']]);
+    const { gw } = await turn(
+      (_req, n) =>
+        n === 1
+          ? { kind: 'message', blocks: [toolUse('t1', 'explode', {})] }
+          : { kind: 'message', blocks: [text('ok')] },
+      { tools: [failing as Tool<never>] },
+    );
+    assert.deepEqual(
+      lastToolResults(gw.bodies[1]).map((r) => [r.is_error, r.content]),
+      [[true, 'The tool failed: disk full']],
+    );
   });
 
   it('a renderer that throws does not break the turn', async () => {
-    const { result } = await turn((_req, n) => n === 1 ? { kind: 'message', blocks: [toolUse('t1', 'read_file', { path: 'a' })] } : { kind: 'message', blocks: [text('ok')] },
-      { onEvent: () => { throw new Error('render bug'); } });
+    const { result } = await turn(
+      (_req, n) =>
+        n === 1
+          ? { kind: 'message', blocks: [toolUse('t1', 'read_file', { path: 'a' })] }
+          : { kind: 'message', blocks: [text('ok')] },
+      {
+        onEvent: () => {
+          throw new Error('render bug');
+        },
+      },
+    );
     assert.equal(result.reason, 'end_turn');
     assert.equal(result.messages.length, 4);
   });
 
   it('pause_turn sends the conversation again to let the model go on (counted as a step)', async () => {
-    const { result, gw } = await turn((_req, n) => n === 1 ? { kind: 'message', stopReason: 'pause_turn', blocks: [text('working…')] } : { kind: 'message', blocks: [text('done')] });
+    const { result, gw } = await turn((_req, n) =>
+      n === 1
+        ? { kind: 'message', stopReason: 'pause_turn', blocks: [text('working…')] }
+        : { kind: 'message', blocks: [text('done')] },
+    );
     assert.equal(result.reason, 'end_turn');
     assert.equal(result.steps, 2);
-    assert.deepEqual(gw.bodies[1].messages.map((m) => m.role), ['user', 'assistant']);
+    assert.deepEqual(
+      gw.bodies[1].messages.map((m) => m.role),
+      ['user', 'assistant'],
+    );
   });
 
   it('max_tokens without tool calls ends the turn with that reason', async () => {

@@ -11,14 +11,19 @@ export interface FakeWorkspace {
 }
 
 /** read_file, write_file and run_command over an in-memory workspace rooted at /ws. */
-export function fakeWorkspace(files: Record<string, string> = {}, hooks: { onCommand?: (signal: AbortSignal) => Promise<ToolResult> } = {}): FakeWorkspace {
+export function fakeWorkspace(
+  files: Record<string, string> = {},
+  hooks: { onCommand?: (signal: AbortSignal) => Promise<ToolResult> } = {},
+): FakeWorkspace {
   const ws: FakeWorkspace = { files: new Map(Object.entries(files)), invoked: [], tools: [] };
   const resolve = (p: unknown): string => {
     if (typeof p !== 'string' || p === '') throw new Error('path must be a non-empty string');
     return p.startsWith('/') ? p : `${WS}/${p}`;
   };
   const read: Tool<{ path: string }> = {
-    name: 'read_file', description: 'Read a file', approvalClass: 'read',
+    name: 'read_file',
+    description: 'Read a file',
+    approvalClass: 'read',
     inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
     target: (input) => ({ paths: [resolve(input.path)] }),
     invoke: async (input) => {
@@ -28,8 +33,14 @@ export function fakeWorkspace(files: Record<string, string> = {}, hooks: { onCom
     },
   };
   const write: Tool<{ path: string; content: string }> = {
-    name: 'write_file', description: 'Write a file', approvalClass: 'write',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+    name: 'write_file',
+    description: 'Write a file',
+    approvalClass: 'write',
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'string' }, content: { type: 'string' } },
+      required: ['path', 'content'],
+    },
     target: (input) => ({ paths: [resolve(input.path)] }),
     invoke: async (input) => {
       ws.invoked.push({ name: 'write_file', input });
@@ -38,7 +49,9 @@ export function fakeWorkspace(files: Record<string, string> = {}, hooks: { onCom
     },
   };
   const command: Tool<{ command: string }> = {
-    name: 'run_command', description: 'Run a command', approvalClass: 'command',
+    name: 'run_command',
+    description: 'Run a command',
+    approvalClass: 'command',
     inputSchema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
     target: (input) => ({ command: input.command, paths: [WS] }),
     invoke: async (input, ctx) => {
@@ -52,16 +65,30 @@ export function fakeWorkspace(files: Record<string, string> = {}, hooks: { onCom
 }
 
 /** An approval callback that records every request and answers with `answer`. */
-export function recordingApprover(answer: ApprovalAnswer = { approved: true }): { asked: ApprovalRequest[]; approve(r: ApprovalRequest): Promise<ApprovalAnswer> } {
+export function recordingApprover(answer: ApprovalAnswer = { approved: true }): {
+  asked: ApprovalRequest[];
+  approve(r: ApprovalRequest): Promise<ApprovalAnswer>;
+} {
   const asked: ApprovalRequest[] = [];
-  return { asked, approve: async (r) => { asked.push(r); return answer; } };
+  return {
+    asked,
+    approve: async (r) => {
+      asked.push(r);
+      return answer;
+    },
+  };
 }
 
-export function eventLog(): { events: AgentEvent[]; onEvent(e: AgentEvent): void; ofType<T extends AgentEvent['type']>(t: T): Array<Extract<AgentEvent, { type: T }>> } {
+export function eventLog(): {
+  events: AgentEvent[];
+  onEvent(e: AgentEvent): void;
+  ofType<T extends AgentEvent['type']>(t: T): Array<Extract<AgentEvent, { type: T }>>;
+} {
   const events: AgentEvent[] = [];
   return {
     events,
     onEvent: (e) => events.push(e),
-    ofType: <T extends AgentEvent['type']>(t: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === t),
+    ofType: <T extends AgentEvent['type']>(t: T) =>
+      events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === t),
   };
 }

@@ -23,7 +23,12 @@ describe('agent context fitting', () => {
     assert.ok(small >= 1000 && small < 1020, String(small));
     const cjk = estimateMessages([{ role: 'user', content: '字'.repeat(1000) }]);
     assert.ok(cjk >= 1000 && cjk < 1020, String(cjk));
-    const image = estimateMessages([{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(400_000) } }] }]);
+    const image = estimateMessages([
+      {
+        role: 'user',
+        content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(400_000) } }],
+      },
+    ]);
     assert.ok(image >= 1600 && image < 1700, String(image));
   });
 
@@ -37,7 +42,12 @@ describe('agent context fitting', () => {
 
   it('shortens the oldest tool results first, keeps their start, and marks what was omitted', () => {
     const big = 'A'.repeat(20_000);
-    const messages: MessageParam[] = [{ role: 'user', content: 'go' }, ...toolRound('a', big), ...toolRound('b', big), ...toolRound('c', big)];
+    const messages: MessageParam[] = [
+      { role: 'user', content: 'go' },
+      ...toolRound('a', big),
+      ...toolRound('b', big),
+      ...toolRound('c', big),
+    ];
     const before = JSON.stringify(messages);
     const fit = fitToWindow(messages, 100, 16_000);
     assert.equal(fit.fits, true);
@@ -45,8 +55,11 @@ describe('agent context fitting', () => {
     assert.equal(resultText(fit.messages, 2), `${'A'.repeat(400)}\n${omittedMarker(19_600)}`);
     assert.equal(resultText(fit.messages, 4), big);
     assert.equal(resultText(fit.messages, 6), big);
-    assert.match(omittedMarker(19_600), /^\[… 19600 characters of an older tool result omitted to fit the context window\]$/);
-    assert.equal(JSON.stringify(messages), before, 'the caller\'s messages are not mutated');
+    assert.match(
+      omittedMarker(19_600),
+      /^\[… 19600 characters of an older tool result omitted to fit the context window\]$/,
+    );
+    assert.equal(JSON.stringify(messages), before, "the caller's messages are not mutated");
     // Fitting again is stable: a shortened result is not shortened twice.
     const again = fitToWindow(fit.messages, 100, 16_000);
     assert.equal(again.results, 0);
@@ -54,15 +67,28 @@ describe('agent context fitting', () => {
 
   it('shortens down to the target, below the budget, so the prompt (and its cache) stays stable for several steps', () => {
     const big = 'A'.repeat(20_000);
-    const messages: MessageParam[] = [{ role: 'user', content: 'go' }, ...toolRound('a', big), ...toolRound('b', big), ...toolRound('c', big)];
+    const messages: MessageParam[] = [
+      { role: 'user', content: 'go' },
+      ...toolRound('a', big),
+      ...toolRound('b', big),
+      ...toolRound('c', big),
+    ];
     const fit = fitToWindow(messages, 100, 16_000, 9_000);
     assert.equal(fit.results, 2, 'two results shortened to reach the target');
     const grown = [...fit.messages, ...toolRound('d', 'D'.repeat(6_000))];
-    assert.equal(fitToWindow(grown, 100, 16_000, 9_000).results, 0, 'the next step still fits: nothing shortened, same prefix');
+    assert.equal(
+      fitToWindow(grown, 100, 16_000, 9_000).results,
+      0,
+      'the next step still fits: nothing shortened, same prefix',
+    );
   });
 
   it('shortens the newest results only when the older ones are not enough, and says when nothing fits', () => {
-    const messages: MessageParam[] = [{ role: 'user', content: 'go' }, ...toolRound('a', 'A'.repeat(8000)), ...toolRound('b', 'B'.repeat(40_000))];
+    const messages: MessageParam[] = [
+      { role: 'user', content: 'go' },
+      ...toolRound('a', 'A'.repeat(8000)),
+      ...toolRound('b', 'B'.repeat(40_000)),
+    ];
     const fit = fitToWindow(messages, 0, 2000);
     assert.equal(fit.fits, true);
     assert.equal(fit.results, 2);
@@ -79,18 +105,29 @@ describe('agent context fitting', () => {
 
     it('sends older tool results shortened when the window would overflow, and reports it', async () => {
       const big = 'line of a big file\n'.repeat(1500); // ~28 500 characters, ~7 000 tokens
-      gw = await startScriptedGateway((_req, n) => n <= 3
-        ? { kind: 'message', blocks: [toolUse(`t${n}`, 'read_file', { path: 'big.txt' })] }
-        : { kind: 'message', blocks: [text('done')] });
+      gw = await startScriptedGateway((_req, n) =>
+        n <= 3
+          ? { kind: 'message', blocks: [toolUse(`t${n}`, 'read_file', { path: 'big.txt' })] }
+          : { kind: 'message', blocks: [text('done')] },
+      );
       const log = eventLog();
       const result = await runAgentTurn({
-        client: gw.client, model: 'm', maxTokens: 1000, contextWindow: 17_000, tools: fakeWorkspace({ '/ws/big.txt': big }).tools,
-        policy: { workspaceFolders: [WS] }, messages: [{ role: 'user', content: 'read it thrice' }], approve: async () => ({ approved: true }),
+        client: gw.client,
+        model: 'm',
+        maxTokens: 1000,
+        contextWindow: 17_000,
+        tools: fakeWorkspace({ '/ws/big.txt': big }).tools,
+        policy: { workspaceFolders: [WS] },
+        messages: [{ role: 'user', content: 'read it thrice' }],
+        approve: async () => ({ approved: true }),
         onEvent: log.onEvent,
       });
       assert.equal(result.reason, 'end_turn');
       const last = gw.bodies[3];
-      assert.match(JSON.stringify(last.messages[2]), /characters of an older tool result omitted to fit the context window/);
+      assert.match(
+        JSON.stringify(last.messages[2]),
+        /characters of an older tool result omitted to fit the context window/,
+      );
       assert.equal(lastToolResults(last)[0].content, big, 'the newest result is intact');
       assert.ok(log.ofType('context_trimmed').length >= 1);
       assert.ok(JSON.stringify(last).length / 4 < 17_000 - 1000);
@@ -99,8 +136,14 @@ describe('agent context fitting', () => {
     it('ends the turn when even shortened results cannot fit', async () => {
       gw = await startScriptedGateway(() => ({ kind: 'message', blocks: [text('never')] }));
       const result = await runAgentTurn({
-        client: gw.client, model: 'm', maxTokens: 1000, contextWindow: 2000, tools: [], policy: { workspaceFolders: [WS] },
-        messages: [{ role: 'user', content: 'x'.repeat(40_000) }], approve: async () => ({ approved: true }),
+        client: gw.client,
+        model: 'm',
+        maxTokens: 1000,
+        contextWindow: 2000,
+        tools: [],
+        policy: { workspaceFolders: [WS] },
+        messages: [{ role: 'user', content: 'x'.repeat(40_000) }],
+        approve: async () => ({ approved: true }),
       });
       assert.equal(result.reason, 'context_full');
       assert.equal(gw.bodies.length, 0, 'nothing sent that would be refused (or billed) anyway');

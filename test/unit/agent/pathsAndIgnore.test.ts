@@ -1,6 +1,12 @@
 // Path containment and the secrets ignore list (pure helpers the approval policy stands on).
 import * as assert from 'node:assert/strict';
-import { containingFolder, DEFAULT_SECRET_PATTERNS, isPathInside, matchIgnored, parseIgnoreFile } from '../../../src/agent';
+import {
+  containingFolder,
+  DEFAULT_SECRET_PATTERNS,
+  isPathInside,
+  matchIgnored,
+  parseIgnoreFile,
+} from '../../../src/agent';
 import { matchGlob } from '../../../src/agent/glob';
 
 describe('agent path containment', () => {
@@ -43,24 +49,57 @@ describe('agent path containment', () => {
   }
 
   it('picks the deepest containing workspace folder', () => {
-    assert.equal(containingFolder('/ws/packages/app/x.ts', ['/ws', '/ws/packages/app', '/ws/packages/app2']), '/ws/packages/app');
+    assert.equal(
+      containingFolder('/ws/packages/app/x.ts', ['/ws', '/ws/packages/app', '/ws/packages/app2']),
+      '/ws/packages/app',
+    );
     assert.equal(containingFolder('/ws2/x', ['/ws']), undefined);
   });
 });
 
 describe('agent secrets ignore list', () => {
-  const refused = ['.env', '.env.local', 'config/.env.production', '.envrc', 'certs/server.pem', 'tls/site.key', 'TLS/SITE.KEY', 'deploy/id_rsa',
-    'id_ed25519', 'home/.ssh/known_hosts', 'keystore/app.p12', 'cert.crt', '.npmrc', '.aws/credentials'];
-  const allowed = ['src/env.ts', 'src/id_utils.ts', 'guide/keys.md', 'src/environment.ts', 'keyboard.ts', 'src/monkey.ts', 'README.md', 'pem.txt'];
-  for (const p of refused) it(`refuses ${p}`, () => assert.notEqual(matchIgnored(p, DEFAULT_SECRET_PATTERNS), undefined));
+  const refused = [
+    '.env',
+    '.env.local',
+    'config/.env.production',
+    '.envrc',
+    'certs/server.pem',
+    'tls/site.key',
+    'TLS/SITE.KEY',
+    'deploy/id_rsa',
+    'id_ed25519',
+    'home/.ssh/known_hosts',
+    'keystore/app.p12',
+    'cert.crt',
+    '.npmrc',
+    '.aws/credentials',
+  ];
+  const allowed = [
+    'src/env.ts',
+    'src/id_utils.ts',
+    'guide/keys.md',
+    'src/environment.ts',
+    'keyboard.ts',
+    'src/monkey.ts',
+    'README.md',
+    'pem.txt',
+  ];
+  for (const p of refused)
+    it(`refuses ${p}`, () => assert.notEqual(matchIgnored(p, DEFAULT_SECRET_PATTERNS), undefined));
   for (const p of allowed) it(`allows ${p}`, () => assert.equal(matchIgnored(p, DEFAULT_SECRET_PATTERNS), undefined));
 
   it('applies user and ignore-file patterns: names at any depth, anchored paths, directories and their contents', () => {
-    const patterns = parseIgnoreFile('# secrets\r\n\nprivate/\n/config/prod.json\n*.sqlite\n!.env\n  data/**/dump-*.sql  \n');
+    const patterns = parseIgnoreFile(
+      '# secrets\r\n\nprivate/\n/config/prod.json\n*.sqlite\n!.env\n  data/**/dump-*.sql  \n',
+    );
     assert.deepEqual(patterns, ['private/', '/config/prod.json', '*.sqlite', 'data/**/dump-*.sql']);
     assert.equal(matchIgnored('private/notes.txt', patterns), 'private/');
     assert.equal(matchIgnored('a/b/private/deep/x', patterns), 'private/');
-    assert.equal(matchIgnored('private', patterns), undefined, 'a directory-only pattern does not match a file of that name');
+    assert.equal(
+      matchIgnored('private', patterns),
+      undefined,
+      'a directory-only pattern does not match a file of that name',
+    );
     assert.equal(matchIgnored('config/prod.json', patterns), '/config/prod.json');
     assert.equal(matchIgnored('sub/config/prod.json', patterns), undefined, 'anchored at the folder root');
     assert.equal(matchIgnored('x/y/app.SQLITE', patterns), '*.sqlite');

@@ -8,56 +8,134 @@ const WS = '/home/dev/ws';
 /** Everything a user could switch on: auto-approved writes and a generous allow-list. */
 const PERMISSIVE: PolicySettings = {
   workspaceFolders: [WS, '/home/dev/other'],
-  protectedPaths: ['/home/dev/.config/Code/User/settings.json', '/home/dev/.config/Code/User/globalStorage/model-gateway.model-gateway'],
+  protectedPaths: [
+    '/home/dev/.config/Code/User/settings.json',
+    '/home/dev/.config/Code/User/globalStorage/model-gateway.model-gateway',
+  ],
   autoApproveWrites: true,
   commandAllowList: ['npm test', 'git', 'ls', 'cat', 'echo', 'curl'],
   secretPatterns: ['secrets/', '*.sqlite'],
 };
 
 const read = (...paths: string[]): PolicyFacts => ({ toolName: 'read_file', approvalClass: 'read', target: { paths } });
-const write = (...paths: string[]): PolicyFacts => ({ toolName: 'write_file', approvalClass: 'write', target: { paths } });
-const command = (cmd: string | undefined): PolicyFacts => ({ toolName: 'run_command', approvalClass: 'command', target: { command: cmd, paths: [WS] } });
+const write = (...paths: string[]): PolicyFacts => ({
+  toolName: 'write_file',
+  approvalClass: 'write',
+  target: { paths },
+});
+const command = (cmd: string | undefined): PolicyFacts => ({
+  toolName: 'run_command',
+  approvalClass: 'command',
+  target: { command: cmd, paths: [WS] },
+});
 
 /** One case per rule id: facts that reach the rule under PERMISSIVE settings (or the settings given). */
 const CASES: Record<string, Array<{ facts: PolicyFacts; settings?: PolicySettings }>> = {
   'secret-file': [
-    { facts: read(`${WS}/.env`) }, { facts: read(`${WS}/config/.env.production`) }, { facts: write(`${WS}/certs/server.pem`) },
-    { facts: read(`${WS}/deploy/id_rsa`) }, { facts: read(`${WS}/deploy/id_ed25519.pub`) }, { facts: read(`${WS}/tls/site.KEY`) },
-    { facts: read(`${WS}/secrets/db.json`) }, { facts: read(`${WS}/data/app.sqlite`) }, { facts: read('/home/dev/.ssh/config') },
+    { facts: read(`${WS}/.env`) },
+    { facts: read(`${WS}/config/.env.production`) },
+    { facts: write(`${WS}/certs/server.pem`) },
+    { facts: read(`${WS}/deploy/id_rsa`) },
+    { facts: read(`${WS}/deploy/id_ed25519.pub`) },
+    { facts: read(`${WS}/tls/site.KEY`) },
+    { facts: read(`${WS}/secrets/db.json`) },
+    { facts: read(`${WS}/data/app.sqlite`) },
+    { facts: read('/home/dev/.ssh/config') },
   ],
   'symlink-escape': [
-    { facts: { ...read(`${WS}/notes`, '/etc'), target: { paths: ['/etc', `${WS}/notes`], links: [{ written: `${WS}/notes`, real: '/etc' }] } } },
-    { facts: { ...write(`${WS}/link/x`, '/home/dev/ws2/x'), target: { paths: ['/home/dev/ws2/x', `${WS}/link/x`], links: [{ written: `${WS}/link/x`, real: '/home/dev/ws2/x' }] } } },
+    {
+      facts: {
+        ...read(`${WS}/notes`, '/etc'),
+        target: { paths: ['/etc', `${WS}/notes`], links: [{ written: `${WS}/notes`, real: '/etc' }] },
+      },
+    },
+    {
+      facts: {
+        ...write(`${WS}/link/x`, '/home/dev/ws2/x'),
+        target: {
+          paths: ['/home/dev/ws2/x', `${WS}/link/x`],
+          links: [{ written: `${WS}/link/x`, real: '/home/dev/ws2/x' }],
+        },
+      },
+    },
   ],
   'outside-workspace': [
-    { facts: read('/etc/passwd') }, { facts: write('/home/dev/ws2/file.ts') }, { facts: read(`${WS}/../ws2/x`) },
-    { facts: write('relative/path.ts') }, { facts: read(`${WS}/src/a.ts`), settings: { ...PERMISSIVE, workspaceFolders: [] } },
+    { facts: read('/etc/passwd') },
+    { facts: write('/home/dev/ws2/file.ts') },
+    { facts: read(`${WS}/../ws2/x`) },
+    { facts: write('relative/path.ts') },
+    { facts: read(`${WS}/src/a.ts`), settings: { ...PERMISSIVE, workspaceFolders: [] } },
     { facts: command('npm test'), settings: { ...PERMISSIVE, workspaceFolders: ['/elsewhere'] } },
   ],
   'extension-settings': [
-    { facts: write('/home/dev/.config/Code/User/settings.json'), settings: { ...PERMISSIVE, workspaceFolders: ['/home/dev'] } },
-    { facts: { toolName: 'set_setting', approvalClass: 'write', target: { settings: ['modelGateway.agent.autoApproveWrites'], paths: [`${WS}/x`] } } },
+    {
+      facts: write('/home/dev/.config/Code/User/settings.json'),
+      settings: { ...PERMISSIVE, workspaceFolders: ['/home/dev'] },
+    },
+    {
+      facts: {
+        toolName: 'set_setting',
+        approvalClass: 'write',
+        target: { settings: ['modelGateway.agent.autoApproveWrites'], paths: [`${WS}/x`] },
+      },
+    },
   ],
-  'git-hooks': [{ facts: write(`${WS}/.git/hooks/pre-commit`) }, { facts: write(`${WS}/.husky/pre-push`) }, { facts: write(`${WS}/.pre-commit-config.yaml`) }],
-  'git-dir': [{ facts: write(`${WS}/.git/config`) }, { facts: read(`${WS}/.git/config`) }, { facts: write(`${WS}/vendor/lib/.git/HEAD`) }, { facts: write(`${WS}/.GIT/config`) }],
+  'git-hooks': [
+    { facts: write(`${WS}/.git/hooks/pre-commit`) },
+    { facts: write(`${WS}/.husky/pre-push`) },
+    { facts: write(`${WS}/.pre-commit-config.yaml`) },
+  ],
+  'git-dir': [
+    { facts: write(`${WS}/.git/config`) },
+    { facts: read(`${WS}/.git/config`) },
+    { facts: write(`${WS}/vendor/lib/.git/HEAD`) },
+    { facts: write(`${WS}/.GIT/config`) },
+  ],
   'vscode-dir': [
-    { facts: write(`${WS}/.vscode/settings.json`) }, { facts: write(`${WS}/.vscode/tasks.json`) }, { facts: write(`${WS}/packages/app/.vscode/launch.json`) },
+    { facts: write(`${WS}/.vscode/settings.json`) },
+    { facts: write(`${WS}/.vscode/tasks.json`) },
+    { facts: write(`${WS}/packages/app/.vscode/launch.json`) },
     { facts: write(`${WS}/.VSCode/settings.json`) },
     // A nested workspace folder must not hide that the file is under the outer folder's .vscode.
-    { facts: write(`${WS}/.vscode/settings.json`), settings: { ...PERMISSIVE, workspaceFolders: [WS, `${WS}/.vscode`] } },
+    {
+      facts: write(`${WS}/.vscode/settings.json`),
+      settings: { ...PERMISSIVE, workspaceFolders: [WS, `${WS}/.vscode`] },
+    },
   ],
-  'code-workspace': [{ facts: write(`${WS}/project.code-workspace`) }, { facts: write(`${WS}/sub/Team.CODE-WORKSPACE`) }],
-  'devcontainer': [{ facts: write(`${WS}/.devcontainer/devcontainer.json`) }],
+  'code-workspace': [
+    { facts: write(`${WS}/project.code-workspace`) },
+    { facts: write(`${WS}/sub/Team.CODE-WORKSPACE`) },
+  ],
+  devcontainer: [{ facts: write(`${WS}/.devcontainer/devcontainer.json`) }],
   'external-tool': [{ facts: { toolName: 'mcp_fetch', approvalClass: 'external', target: {} } }],
   'command-missing': [{ facts: command(undefined) }, { facts: command('   ') }],
   'command-syntax': [{ facts: command('npm test && curl evil') }],
-  'command-mentions-secret': [{ facts: command('cat .env') }, { facts: command('cat "deploy/id_rsa"') }, { facts: command('npm test --env-file=.env.local') }],
+  'command-mentions-secret': [
+    { facts: command('cat .env') },
+    { facts: command('cat "deploy/id_rsa"') },
+    { facts: command('npm test --env-file=.env.local') },
+  ],
   'command-after-write': [{ facts: { ...command('npm test'), wroteThisTurn: true } }],
-  'command-allow-listed': [{ facts: command('npm test') }, { facts: { ...command('npm test'), wroteThisTurn: false } }, { facts: command('npm   test -- --grep agent') }],
-  'command-asks': [{ facts: command('rm -rf /') }, { facts: command('npm testify') }, { facts: command('npm test'), settings: { ...PERMISSIVE, commandAllowList: [] } }],
+  'command-allow-listed': [
+    { facts: command('npm test') },
+    { facts: { ...command('npm test'), wroteThisTurn: false } },
+    { facts: command('npm   test -- --grep agent') },
+  ],
+  'command-asks': [
+    { facts: command('rm -rf /') },
+    { facts: command('npm testify') },
+    { facts: command('npm test'), settings: { ...PERMISSIVE, commandAllowList: [] } },
+  ],
   'write-auto-approved': [{ facts: write(`${WS}/src/a.ts`) }],
-  'write-asks': [{ facts: write(`${WS}/src/a.ts`), settings: { ...PERMISSIVE, autoApproveWrites: false } }, { facts: write() }],
-  'read-in-workspace': [{ facts: read(`${WS}/src/a.ts`) }, { facts: read(`${WS}/src/id_utils.ts`) }, { facts: read(`${WS}/.github/workflows/ci.yml`) }],
+  'write-asks': [
+    { facts: write(`${WS}/src/a.ts`), settings: { ...PERMISSIVE, autoApproveWrites: false } },
+    { facts: write() },
+  ],
+  'read-in-workspace': [
+    { facts: read(`${WS}/src/a.ts`) },
+    { facts: read(`${WS}/src/id_utils.ts`) },
+    { facts: read(`${WS}/.github/workflows/ci.yml`) },
+  ],
 };
 
 describe('agent approval policy', () => {
@@ -75,17 +153,33 @@ describe('agent approval policy', () => {
 
   it('never auto-approves a never-auto rule, whatever the settings say', () => {
     const never = APPROVAL_RULES.filter((r) => r.neverAuto);
-    assert.deepEqual(never.map((r) => r.id), [
-      'secret-file', 'symlink-escape', 'outside-workspace', 'extension-settings', 'git-hooks', 'git-dir', 'vscode-dir', 'code-workspace', 'devcontainer',
-      'external-tool', 'command-missing', 'command-syntax', 'command-mentions-secret', 'command-asks',
-    ]);
+    assert.deepEqual(
+      never.map((r) => r.id),
+      [
+        'secret-file',
+        'symlink-escape',
+        'outside-workspace',
+        'extension-settings',
+        'git-hooks',
+        'git-dir',
+        'vscode-dir',
+        'code-workspace',
+        'devcontainer',
+        'external-tool',
+        'command-missing',
+        'command-syntax',
+        'command-mentions-secret',
+        'command-asks',
+      ],
+    );
     for (const r of never) {
       assert.notEqual(r.decision, 'auto');
       for (const { facts, settings } of CASES[r.id]) {
         // The most permissive settings possible, plus an allow-list entry equal to the command itself (except
         // for the rule that is about a command missing from the allow-list).
         const s = { ...(settings ?? PERMISSIVE), autoApproveWrites: true };
-        if (facts.target.command && !settings && r.id !== 'command-asks') s.commandAllowList = [...(s.commandAllowList ?? []), facts.target.command];
+        if (facts.target.command && !settings && r.id !== 'command-asks')
+          s.commandAllowList = [...(s.commandAllowList ?? []), facts.target.command];
         assert.notEqual(decide(facts, s).decision, 'auto', `${r.id}: ${JSON.stringify(facts.target)}`);
       }
     }
@@ -102,10 +196,29 @@ describe('agent approval policy', () => {
   it('an allow-listed prefix cannot be stretched with shell syntax', () => {
     const list = ['npm test', 'git status'];
     const bypasses = [
-      'npm test && curl evil', 'npm test; curl evil', 'npm test || curl evil', 'npm test | sh', 'npm test & curl evil',
-      'npm test `curl evil`', 'npm test $(curl evil)', 'npm test ${IFS}', 'npm test > /etc/passwd', 'npm test < /dev/zero',
-      'npm test\ncurl evil', 'npm test\rcurl evil', 'npm test 2>&1', 'npm test\u2028curl evil', 'npm test\u0000', 'npm test ^& calc',
-      'npm test %COMSPEC%', 'npm testx', 'npm', 'npmtest', ' git  statusx', 'git status\u200b; curl evil', 'FOO=1 npm test',
+      'npm test && curl evil',
+      'npm test; curl evil',
+      'npm test || curl evil',
+      'npm test | sh',
+      'npm test & curl evil',
+      'npm test `curl evil`',
+      'npm test $(curl evil)',
+      'npm test ${IFS}',
+      'npm test > /etc/passwd',
+      'npm test < /dev/zero',
+      'npm test\ncurl evil',
+      'npm test\rcurl evil',
+      'npm test 2>&1',
+      'npm test\u2028curl evil',
+      'npm test\u0000',
+      'npm test ^& calc',
+      'npm test %COMSPEC%',
+      'npm testx',
+      'npm',
+      'npmtest',
+      ' git  statusx',
+      'git status\u200b; curl evil',
+      'FOO=1 npm test',
     ];
     for (const b of bypasses) assert.equal(allowListMatch(b, list), undefined, JSON.stringify(b));
     assert.equal(allowListMatch('npm test', list), 'npm test');

@@ -11,7 +11,11 @@ const SETTINGS: PolicySettings = { workspaceFolders: [REAL] };
 /** The facts the agent host builds for a read of `written` whose bytes really are at `real` (pathTarget). */
 function readFacts(written: string, real: string): PolicyFacts {
   const judged = onRealFolder(written, [OPENED], [REAL]);
-  return { toolName: 'read_file', approvalClass: 'read', target: judged === real ? { paths: [real] } : { paths: [real, judged], links: [{ written: judged, real }] } };
+  return {
+    toolName: 'read_file',
+    approvalClass: 'read',
+    target: judged === real ? { paths: [real] } : { paths: [real, judged], links: [{ written: judged, real }] },
+  };
 }
 
 describe('agent paths: a workspace opened through a symlink', () => {
@@ -21,7 +25,11 @@ describe('agent paths: a workspace opened through a symlink', () => {
     assert.equal(onRealFolder('/tmp/other/a.ts', [OPENED], [REAL]), '/tmp/other/a.ts');
     assert.equal(onRealFolder('/w/a.ts', ['/w'], ['/w']), '/w/a.ts');
     assert.equal(onRealFolder('C:\\link\\src\\a.ts', ['C:\\link'], ['D:\\real']), 'D:\\real\\src\\a.ts');
-    assert.equal(onRealFolder('/tmp/ws/a', ['/tmp/ws', '/x'], [REAL]), '/tmp/ws/a', 'folders and real paths out of step: unchanged');
+    assert.equal(
+      onRealFolder('/tmp/ws/a', ['/tmp/ws', '/x'], [REAL]),
+      '/tmp/ws/a',
+      'folders and real paths out of step: unchanged',
+    );
   });
 
   it('a plain read there is automatic; a link inside it that leads out is refused; the old judging asked for every read', () => {
@@ -30,7 +38,14 @@ describe('agent paths: a workspace opened through a symlink', () => {
     assert.equal(escape.decision, 'refuse');
     assert.equal(escape.rule, 'symlink-escape');
     // What the host sent before (the path as written, folder link unresolved): a read inside the workspace asked.
-    const before: PolicyFacts = { toolName: 'read_file', approvalClass: 'read', target: { paths: ['/private/tmp/ws/README.md', '/tmp/ws/README.md'], links: [{ written: '/tmp/ws/README.md', real: '/private/tmp/ws/README.md' }] } };
+    const before: PolicyFacts = {
+      toolName: 'read_file',
+      approvalClass: 'read',
+      target: {
+        paths: ['/private/tmp/ws/README.md', '/tmp/ws/README.md'],
+        links: [{ written: '/tmp/ws/README.md', real: '/private/tmp/ws/README.md' }],
+      },
+    };
     assert.equal(decide(before, SETTINGS).decision, 'ask');
   });
 });

@@ -10,7 +10,12 @@ export type ScriptBlock =
   /** `input` as an object is sent as JSON fragments; as a string it is sent verbatim (e.g. broken JSON). */
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> | string };
 
-export interface ScriptUsage { input_tokens?: number; output_tokens?: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number }
+export interface ScriptUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+}
 
 export type Reply =
   | { kind: 'message'; blocks: ScriptBlock[]; stopReason?: string; usage?: ScriptUsage; interleave?: boolean }
@@ -41,7 +46,10 @@ export interface ScriptedGateway {
   close(): Promise<void>;
 }
 
-export async function startScriptedGateway(script: Script, clientOptions: { timeoutMs?: number } = {}): Promise<ScriptedGateway> {
+export async function startScriptedGateway(
+  script: Script,
+  clientOptions: { timeoutMs?: number } = {},
+): Promise<ScriptedGateway> {
   const bodies: AgentRequest[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
@@ -53,7 +61,12 @@ export async function startScriptedGateway(script: Script, clientOptions: { time
     bodies.push(request);
     await answer(res, await script(request, bodies.length));
   });
-  const client = createGatewayClient({ baseUrl: server.url, apiKey: 'test-key', maxRetries: 0, timeoutMs: clientOptions.timeoutMs });
+  const client = createGatewayClient({
+    baseUrl: server.url,
+    apiKey: 'test-key',
+    maxRetries: 0,
+    timeoutMs: clientOptions.timeoutMs,
+  });
   return { server, client, bodies, maxInFlight: () => maxInFlight, close: () => server.close() };
 }
 
@@ -78,24 +91,53 @@ async function answer(res: http.ServerResponse, reply: Reply): Promise<void> {
 
 /** The SSE events of a reply: message_start, blocks (tool inputs in fragments), message_delta, message_stop. */
 export function messageEvents(reply: Exclude<Reply, { kind: 'status' }>): Array<Record<string, unknown>> {
-  const usage = reply.kind === 'message' ? reply.usage ?? {} : {};
-  const events: Array<Record<string, unknown>> = [{
-    type: 'message_start',
-    message: {
-      id: 'msg_1', type: 'message', role: 'assistant', model: 'agent-model', content: [], stop_reason: null, stop_sequence: null,
-      usage: { input_tokens: usage.input_tokens ?? 10, output_tokens: 1, cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0, cache_read_input_tokens: usage.cache_read_input_tokens ?? 0 },
+  const usage = reply.kind === 'message' ? (reply.usage ?? {}) : {};
+  const events: Array<Record<string, unknown>> = [
+    {
+      type: 'message_start',
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'agent-model',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: {
+          input_tokens: usage.input_tokens ?? 10,
+          output_tokens: 1,
+          cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+          cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+        },
+      },
     },
-  }];
+  ];
   const starts: Array<Record<string, unknown>> = [];
   const deltas: Array<Array<Record<string, unknown>>> = [];
   reply.blocks.forEach((b, index) => {
     if (b.type === 'text') {
       starts.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-      deltas.push(fragments(b.text, 5).map((text) => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } })));
+      deltas.push(
+        fragments(b.text, 5).map((text) => ({
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'text_delta', text },
+        })),
+      );
     } else {
-      starts.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
+      starts.push({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} },
+      });
       const json = typeof b.input === 'string' ? b.input : JSON.stringify(b.input);
-      deltas.push(fragments(json, 4).map((partial_json) => ({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } })));
+      deltas.push(
+        fragments(json, 4).map((partial_json) => ({
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json },
+        })),
+      );
     }
   });
   const stops = reply.blocks.map((_b, index) => ({ type: 'content_block_stop', index }));
@@ -107,8 +149,15 @@ export function messageEvents(reply: Exclude<Reply, { kind: 'status' }>): Array<
   } else {
     reply.blocks.forEach((_b, i) => events.push(starts[i], ...deltas[i], stops[i]));
   }
-  const stopReason = reply.kind === 'message' ? reply.stopReason ?? (reply.blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn') : 'end_turn';
-  events.push({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens ?? 5 } });
+  const stopReason =
+    reply.kind === 'message'
+      ? (reply.stopReason ?? (reply.blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'))
+      : 'end_turn';
+  events.push({
+    type: 'message_delta',
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens ?? 5 },
+  });
   events.push({ type: 'message_stop' });
   return events;
 }

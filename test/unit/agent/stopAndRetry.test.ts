@@ -2,7 +2,14 @@
 import * as assert from 'node:assert/strict';
 import { runAgentTurn, type AgentTurnOptions, type ToolResult } from '../../../src/agent';
 import { eventLog, fakeWorkspace, WS } from './fakeTools';
-import { lastToolResults, startScriptedGateway, text, toolUse, type Script, type ScriptedGateway } from './scriptedGateway';
+import {
+  lastToolResults,
+  startScriptedGateway,
+  text,
+  toolUse,
+  type Script,
+  type ScriptedGateway,
+} from './scriptedGateway';
 
 describe('agent loop: stop, cut and rate limits', () => {
   let gw: ScriptedGateway | undefined;
@@ -11,57 +18,102 @@ describe('agent loop: stop, cut and rate limits', () => {
     gw = undefined;
   });
 
-  function options(g: ScriptedGateway, tools: AgentTurnOptions['tools'], extra: Partial<AgentTurnOptions> = {}): AgentTurnOptions {
+  function options(
+    g: ScriptedGateway,
+    tools: AgentTurnOptions['tools'],
+    extra: Partial<AgentTurnOptions> = {},
+  ): AgentTurnOptions {
     return {
-      client: g.client, model: 'agent-model', maxTokens: 100, tools, messages: [{ role: 'user', content: 'go' }],
-      policy: { workspaceFolders: [WS], commandAllowList: ['npm test'] }, approve: async () => ({ approved: true }), ...extra,
+      client: g.client,
+      model: 'agent-model',
+      maxTokens: 100,
+      tools,
+      messages: [{ role: 'user', content: 'go' }],
+      policy: { workspaceFolders: [WS], commandAllowList: ['npm test'] },
+      approve: async () => ({ approved: true }),
+      ...extra,
     };
   }
 
   it('Stop during a running tool cancels it, answers every call and sends nothing more', async () => {
     const controller = new AbortController();
     let toolSignal: AbortSignal | undefined;
-    const ws = fakeWorkspace({}, {
-      onCommand: (signal) => {
-        toolSignal = signal;
-        // Stop arrives while the command runs; the tool ends only when its signal fires.
-        setImmediate(() => controller.abort());
-        return new Promise<ToolResult>((resolve) => signal.addEventListener('abort', () => resolve({ content: 'killed', isError: true })));
+    const ws = fakeWorkspace(
+      {},
+      {
+        onCommand: (signal) => {
+          toolSignal = signal;
+          // Stop arrives while the command runs; the tool ends only when its signal fires.
+          setImmediate(() => controller.abort());
+          return new Promise<ToolResult>((resolve) =>
+            signal.addEventListener('abort', () => resolve({ content: 'killed', isError: true })),
+          );
+        },
       },
-    });
-    gw = await startScriptedGateway(() => ({ kind: 'message', blocks: [toolUse('t1', 'run_command', { command: 'npm test' }), toolUse('t2', 'read_file', { path: 'a' })] }));
+    );
+    gw = await startScriptedGateway(() => ({
+      kind: 'message',
+      blocks: [toolUse('t1', 'run_command', { command: 'npm test' }), toolUse('t2', 'read_file', { path: 'a' })],
+    }));
     const log = eventLog();
     const result = await runAgentTurn(options(gw, ws.tools, { signal: controller.signal, onEvent: log.onEvent }));
     assert.equal(result.reason, 'stopped');
     assert.equal(toolSignal?.aborted, true);
     assert.equal(gw.bodies.length, 1);
-    assert.deepEqual(ws.invoked.map((i) => i.name), ['run_command']);
-    const last = result.messages[result.messages.length - 1].content as Array<{ tool_use_id: string; is_error?: boolean; content: string }>;
-    assert.deepEqual(last.map((r) => [r.tool_use_id, r.is_error]), [['t1', true], ['t2', true]]);
+    assert.deepEqual(
+      ws.invoked.map((i) => i.name),
+      ['run_command'],
+    );
+    const last = result.messages[result.messages.length - 1].content as Array<{
+      tool_use_id: string;
+      is_error?: boolean;
+      content: string;
+    }>;
+    assert.deepEqual(
+      last.map((r) => [r.tool_use_id, r.is_error]),
+      [
+        ['t1', true],
+        ['t2', true],
+      ],
+    );
     assert.match(last[1].content, /Not run/);
   });
 
   it('Stop does not wait for a tool that ignores its signal', async () => {
     const controller = new AbortController();
-    const ws = fakeWorkspace({}, {
-      onCommand: () => {
-        setImmediate(() => controller.abort());
-        return new Promise<ToolResult>(() => undefined); // never settles
+    const ws = fakeWorkspace(
+      {},
+      {
+        onCommand: () => {
+          setImmediate(() => controller.abort());
+          return new Promise<ToolResult>(() => undefined); // never settles
+        },
       },
-    });
-    gw = await startScriptedGateway(() => ({ kind: 'message', blocks: [toolUse('t1', 'run_command', { command: 'npm test' })] }));
+    );
+    gw = await startScriptedGateway(() => ({
+      kind: 'message',
+      blocks: [toolUse('t1', 'run_command', { command: 'npm test' })],
+    }));
     const result = await runAgentTurn(options(gw, ws.tools, { signal: controller.signal }));
     assert.equal(result.reason, 'stopped');
   });
 
   it('Stop during streaming closes the connection and keeps the partial answer out of the conversation', async () => {
     const controller = new AbortController();
-    gw = await startScriptedGateway(() => ({ kind: 'hang', blocks: [text('thinking about it for a long while')], events: 4 }));
-    const closed = gw.server.nextClose();
-    const result = await runAgentTurn(options(gw, [], {
-      signal: controller.signal,
-      onEvent: (e) => { if (e.type === 'text') controller.abort(); },
+    gw = await startScriptedGateway(() => ({
+      kind: 'hang',
+      blocks: [text('thinking about it for a long while')],
+      events: 4,
     }));
+    const closed = gw.server.nextClose();
+    const result = await runAgentTurn(
+      options(gw, [], {
+        signal: controller.signal,
+        onEvent: (e) => {
+          if (e.type === 'text') controller.abort();
+        },
+      }),
+    );
     await closed;
     assert.equal(result.reason, 'stopped');
     assert.equal(result.messages.length, 1);
@@ -71,7 +123,11 @@ describe('agent loop: stop, cut and rate limits', () => {
 
   it('a stream cut mid-way (tool call half sent) is never replayed and runs no tool', async () => {
     const ws = fakeWorkspace({ '/ws/a': 'A' });
-    gw = await startScriptedGateway(() => ({ kind: 'cut', blocks: [text('Let me look.'), toolUse('t1', 'read_file', { path: 'a' })], events: 9 }));
+    gw = await startScriptedGateway(() => ({
+      kind: 'cut',
+      blocks: [text('Let me look.'), toolUse('t1', 'read_file', { path: 'a' })],
+      events: 9,
+    }));
     const log = eventLog();
     const result = await runAgentTurn(options(gw, ws.tools, { onEvent: log.onEvent }));
     assert.equal(result.reason, 'outcome_unknown');
@@ -90,19 +146,37 @@ describe('agent loop: stop, cut and rate limits', () => {
   });
 
   it('a 429 waits visibly (Retry-After), then sends the same request again, one at a time', async () => {
-    const script: Script = (_req, n) => n === 1
-      ? { kind: 'status', status: 429, headers: { 'retry-after-ms': '40' }, body: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } } }
-      : n === 2
-        ? { kind: 'message', blocks: [toolUse('t1', 'read_file', { path: 'a' })] }
-        : n === 3
-          ? { kind: 'status', status: 429, body: { type: 'error', error: { type: 'rate_limit_error', message: 'again' } } }
-          : { kind: 'message', blocks: [text('done')] };
+    const script: Script = (_req, n) =>
+      n === 1
+        ? {
+            kind: 'status',
+            status: 429,
+            headers: { 'retry-after-ms': '40' },
+            body: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } },
+          }
+        : n === 2
+          ? { kind: 'message', blocks: [toolUse('t1', 'read_file', { path: 'a' })] }
+          : n === 3
+            ? {
+                kind: 'status',
+                status: 429,
+                body: { type: 'error', error: { type: 'rate_limit_error', message: 'again' } },
+              }
+            : { kind: 'message', blocks: [text('done')] };
     gw = await startScriptedGateway(script);
     const ws = fakeWorkspace({ '/ws/a': 'A' });
     const log = eventLog();
-    const result = await runAgentTurn(options(gw, ws.tools, { onEvent: log.onEvent, rateLimit: { defaultWaitMs: 25 } }));
+    const result = await runAgentTurn(
+      options(gw, ws.tools, { onEvent: log.onEvent, rateLimit: { defaultWaitMs: 25 } }),
+    );
     assert.equal(result.reason, 'end_turn');
-    assert.deepEqual(log.ofType('rate_limited').map((e) => [e.step, e.waitMs, e.attempt]), [[1, 40, 1], [2, 25, 1]]);
+    assert.deepEqual(
+      log.ofType('rate_limited').map((e) => [e.step, e.waitMs, e.attempt]),
+      [
+        [1, 40, 1],
+        [2, 25, 1],
+      ],
+    );
     assert.equal(gw.bodies.length, 4);
     assert.deepEqual(gw.bodies[0], gw.bodies[1], 'the refused request goes again unchanged');
     assert.equal(gw.maxInFlight(), 1);
@@ -111,7 +185,12 @@ describe('agent loop: stop, cut and rate limits', () => {
   });
 
   it('a 429 asking for longer than the limit ends the turn instead of sleeping through it', async () => {
-    gw = await startScriptedGateway(() => ({ kind: 'status', status: 429, headers: { 'retry-after': '3600' }, body: { error: { message: 'quota' } } }));
+    gw = await startScriptedGateway(() => ({
+      kind: 'status',
+      status: 429,
+      headers: { 'retry-after': '3600' },
+      body: { error: { message: 'quota' } },
+    }));
     const log = eventLog();
     const result = await runAgentTurn(options(gw, [], { onEvent: log.onEvent, rateLimit: { maxWaitMs: 60_000 } }));
     assert.equal(result.reason, 'rate_limited');
@@ -120,7 +199,11 @@ describe('agent loop: stop, cut and rate limits', () => {
   });
 
   it('a 5xx on the POST is not replayed', async () => {
-    gw = await startScriptedGateway(() => ({ kind: 'status', status: 500, body: { type: 'error', error: { type: 'api_error', message: 'boom' } } }));
+    gw = await startScriptedGateway(() => ({
+      kind: 'status',
+      status: 500,
+      body: { type: 'error', error: { type: 'api_error', message: 'boom' } },
+    }));
     const result = await runAgentTurn(options(gw, []));
     assert.equal(result.reason, 'error');
     assert.equal(gw.bodies.length, 1);

@@ -3,21 +3,37 @@
 // is told when the user changed a proposal.
 import * as assert from 'assert';
 import {
-  applySearchReplace, capHeadTail, changedRange, describeUserChange, HeadTailBuffer, looksBinary, sliceLines, stripTerminalEscapes,
+  applySearchReplace,
+  capHeadTail,
+  changedRange,
+  describeUserChange,
+  HeadTailBuffer,
+  looksBinary,
+  sliceLines,
+  stripTerminalEscapes,
 } from '../../../src/agentHost/text';
 
 describe('agent host text helpers', () => {
   describe('applySearchReplace', () => {
     it('applies blocks in order, each to the result of the previous one', () => {
-      const r = applySearchReplace('a\nb\nc\n', [{ search: 'b\n', replace: 'B\n' }, { search: 'B\nc', replace: 'C' }]);
+      const r = applySearchReplace('a\nb\nc\n', [
+        { search: 'b\n', replace: 'B\n' },
+        { search: 'B\nc', replace: 'C' },
+      ]);
       assert.deepStrictEqual(r, { ok: true, text: 'a\nC\n' });
     });
 
     it('fails the whole edit when a block matches zero or several times, naming that block', () => {
-      const none = applySearchReplace('x\ny\n', [{ search: 'x', replace: 'X' }, { search: 'zzz', replace: '' }]);
+      const none = applySearchReplace('x\ny\n', [
+        { search: 'x', replace: 'X' },
+        { search: 'zzz', replace: '' },
+      ]);
       assert.strictEqual(none.ok, false);
       assert.ok(!none.ok && none.block === 2 && none.matches === 0);
-      assert.match(!none.ok ? none.message : '', /edit block 2 of 2 failed: its "search" text was not found.*No block was applied/);
+      assert.match(
+        !none.ok ? none.message : '',
+        /edit block 2 of 2 failed: its "search" text was not found.*No block was applied/,
+      );
       const twice = applySearchReplace('x\nx\n', [{ search: 'x', replace: 'X' }]);
       assert.ok(!twice.ok && twice.block === 1 && twice.matches === 2);
       assert.match(!twice.ok ? twice.message : '', /occurs more than once/);
@@ -25,7 +41,10 @@ describe('agent host text helpers', () => {
 
     it('refuses an empty search and non-string fields', () => {
       assert.match(JSON.stringify(applySearchReplace('x', [{ search: '', replace: 'y' }])), /empty/);
-      assert.match(JSON.stringify(applySearchReplace('x', [{ search: 1 as unknown as string, replace: 'y' }])), /string/);
+      assert.match(
+        JSON.stringify(applySearchReplace('x', [{ search: 1 as unknown as string, replace: 'y' }])),
+        /string/,
+      );
     });
 
     it('matches LF blocks in a CRLF file and writes CRLF', () => {
@@ -34,7 +53,10 @@ describe('agent host text helpers', () => {
     });
 
     it('treats replacement text literally ($& and $1 are not patterns)', () => {
-      assert.deepStrictEqual(applySearchReplace('price', [{ search: 'price', replace: '$& $1 $$' }]), { ok: true, text: '$& $1 $$' });
+      assert.deepStrictEqual(applySearchReplace('price', [{ search: 'price', replace: '$& $1 $$' }]), {
+        ok: true,
+        text: '$& $1 $$',
+      });
     });
   });
 

@@ -9,7 +9,10 @@ import { parseConfig } from '../../../src/shared/config';
 function deferred<T>() {
   let resolve!: (v: T) => void;
   let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
   return { promise, resolve, reject };
 }
 
@@ -17,20 +20,38 @@ describe('catalog: fetch gate', () => {
   let now = 1_000_000;
   const clock = () => now;
   let calls = 0;
-  beforeEach(() => { now = 1_000_000; calls = 0; });
-  const counted = <T>(value: T) => async () => { calls++; return value; };
+  beforeEach(() => {
+    now = 1_000_000;
+    calls = 0;
+  });
+  const counted =
+    <T>(value: T) =>
+    async () => {
+      calls++;
+      return value;
+    };
 
   it('shares one running fetch between every caller, automatic or not', async () => {
     const gate = new FetchGate<string>({ minIntervalMs: 10_000, now: clock });
     const pending = deferred<string>();
-    const first = gate.run('k@u', () => { calls++; return pending.promise; }, true);
+    const first = gate.run(
+      'k@u',
+      () => {
+        calls++;
+        return pending.promise;
+      },
+      true,
+    );
     const second = gate.run('k@u', counted('other'), false);
     const third = gate.run('k@u', counted('other'), true);
     assert.equal(first.kind, 'started');
     assert.equal(second.kind, 'joined');
     assert.equal(third.kind, 'joined');
     pending.resolve('list');
-    assert.deepEqual(await Promise.all([first, second, third].map((d) => (d as { promise: Promise<string> }).promise)), ['list', 'list', 'list']);
+    assert.deepEqual(
+      await Promise.all([first, second, third].map((d) => (d as { promise: Promise<string> }).promise)),
+      ['list', 'list', 'list'],
+    );
     assert.equal(calls, 1);
   });
 
@@ -60,7 +81,14 @@ describe('catalog: fetch gate', () => {
   it('answers a skipped automatic fetch with the last error, without a request', async () => {
     const gate = new FetchGate<string>({ minIntervalMs: 10_000, now: clock });
     const failure = new Error('HTTP 500');
-    const first = gate.run('k@u', async () => { calls++; throw failure; }, true) as { promise: Promise<string> };
+    const first = gate.run(
+      'k@u',
+      async () => {
+        calls++;
+        throw failure;
+      },
+      true,
+    ) as { promise: Promise<string> };
     await assert.rejects(first.promise, /HTTP 500/);
     const skipped = gate.run('k@u', counted('x'), true);
     assert.deepEqual(skipped, { kind: 'skipped', error: failure });
@@ -76,13 +104,24 @@ describe('catalog: fetch gate', () => {
 });
 
 describe('catalog: declared models', () => {
-  const entry = { keyFingerprint: 'ffff0000', baseUrl: 'https://gw', fetchedAt: 5, models: [{ id: 'claude-a', extra: 1 }, { id: 'gpt-image-1' }] };
+  const entry = {
+    keyFingerprint: 'ffff0000',
+    baseUrl: 'https://gw',
+    fetchedAt: 5,
+    models: [{ id: 'claude-a', extra: 1 }, { id: 'gpt-image-1' }],
+  };
 
   it('appends declared ids that the list lacks, classified, and keeps listed entries as listed', () => {
     const snapshot = toSnapshot(entry, { 'my-painter': 'image' }, ['claude-a', 'my-painter', 'claude-b']);
-    assert.deepEqual(snapshot.models.map((m) => [m.id, m.kind, m.declared === true]), [
-      ['claude-a', 'chat', false], ['gpt-image-1', 'image', false], ['my-painter', 'image', true], ['claude-b', 'chat', true],
-    ]);
+    assert.deepEqual(
+      snapshot.models.map((m) => [m.id, m.kind, m.declared === true]),
+      [
+        ['claude-a', 'chat', false],
+        ['gpt-image-1', 'image', false],
+        ['my-painter', 'image', true],
+        ['claude-b', 'chat', true],
+      ],
+    );
     assert.equal(snapshot.models[0].raw.extra, 1);
     assert.equal(snapshot.listUnavailable, undefined);
   });
@@ -93,13 +132,18 @@ describe('catalog: declared models', () => {
     assert.equal(table.b.unlisted, undefined);
     const snapshot = toSnapshot(table.a, {}, ['claude-x']);
     assert.equal(snapshot.listUnavailable, true);
-    assert.deepEqual(snapshot.models.map((m) => m.id), ['claude-x']);
+    assert.deepEqual(
+      snapshot.models.map((m) => m.id),
+      ['claude-x'],
+    );
   });
 
   it('reads modelGateway.models.declared: trimmed, de-duplicated, bad entries and the excess reported', () => {
     assert.deepEqual(parseConfig({}).declaredModels, []);
     assert.deepEqual(parseConfig({ 'models.declared': [] }).declaredModels, []);
-    const mixed = parseConfig({ 'models.declared': [' claude-a ', 'claude-a', '', 7, null, 'x'.repeat(300), 'bad\nid', 'gpt-image-1'] });
+    const mixed = parseConfig({
+      'models.declared': [' claude-a ', 'claude-a', '', 7, null, 'x'.repeat(300), 'bad\nid', 'gpt-image-1'],
+    });
     assert.deepEqual(mixed.declaredModels, ['claude-a', 'gpt-image-1']);
     assert.match(mixed.problems!.join(' '), /5 entries are not a model id/);
     const huge = parseConfig({ 'models.declared': Array.from({ length: 50_000 }, (_, i) => `model-${i}`) });

@@ -4,7 +4,13 @@
 import { strict as assert } from 'node:assert';
 import type { AgentEvent, ApprovalRequest, Tool } from '../../../src/agent';
 import type { AgentHost } from '../../../src/agentHost';
-import { AgentEventMapper, PROGRESS_CHARS, PROGRESS_INTERVAL_MS, RESULT_PREVIEW_CHARS, targetSummary } from '../../../src/chat/agentEvents';
+import {
+  AgentEventMapper,
+  PROGRESS_CHARS,
+  PROGRESS_INTERVAL_MS,
+  RESULT_PREVIEW_CHARS,
+  targetSummary,
+} from '../../../src/chat/agentEvents';
 import { AgentTurns } from '../../../src/chat/agentTurn';
 import { toErrorCard } from '../../../src/chat/errorCard';
 import type { HistoryStorage } from '../../../src/chat/history';
@@ -22,33 +28,84 @@ describe('agent events → chat protocol (pure)', () => {
   function mapper() {
     const posted: Posted[] = [];
     const texts: string[] = [];
-    const message: ChatMessage & { agent: AgentTurnInfo } = { id: 'a1', role: 'assistant', text: '', status: 'streaming', createdAt: 0, agent: { turnId: 't1', tools: [], steps: [] } };
+    const message: ChatMessage & { agent: AgentTurnInfo } = {
+      id: 'a1',
+      role: 'assistant',
+      text: '',
+      status: 'streaming',
+      createdAt: 0,
+      agent: { turnId: 't1', tools: [], steps: [] },
+    };
     const m = new AgentEventMapper('c1', message, {
       post: (p) => posted.push(structuredClone(p)),
-      text: (kind, text) => { texts.push(`${kind}:${text}`); if (kind === 'text') message.text += text; },
+      text: (kind, text) => {
+        texts.push(`${kind}:${text}`);
+        if (kind === 'text') message.text += text;
+      },
       now: () => 1_000,
     });
-    const cards = () => posted.filter((p): p is Extract<Posted, { type: 'agentTool' }> => p.type === 'agentTool').map((p) => p.tool);
+    const cards = () =>
+      posted.filter((p): p is Extract<Posted, { type: 'agentTool' }> => p.type === 'agentTool').map((p) => p.tool);
     return { m, posted, texts, message, cards };
   }
   const ev = (e: AgentEvent) => e;
 
   it('a command: proposed → asking (exact command, reason) → running → done with a result preview', () => {
     const { m, cards, message } = mapper();
-    m.handle(ev({ type: 'tool_proposed', step: 1, toolUseId: 'tu1', name: 'run_command', input: { command: 'npm test' }, target: { command: 'npm test', summary: 'Run npm test' }, verdict: { decision: 'ask', rule: 'command-asks', reason: 'the command is not on the allow-list.' } }));
-    const request: ApprovalRequest = { toolUseId: 'tu1', toolName: 'run_command', approvalClass: 'command', input: { command: 'npm test' }, target: { command: 'npm test' }, verdict: { decision: 'ask', rule: 'command-asks', reason: 'the command is not on the allow-list.' } };
+    m.handle(
+      ev({
+        type: 'tool_proposed',
+        step: 1,
+        toolUseId: 'tu1',
+        name: 'run_command',
+        input: { command: 'npm test' },
+        target: { command: 'npm test', summary: 'Run npm test' },
+        verdict: { decision: 'ask', rule: 'command-asks', reason: 'the command is not on the allow-list.' },
+      }),
+    );
+    const request: ApprovalRequest = {
+      toolUseId: 'tu1',
+      toolName: 'run_command',
+      approvalClass: 'command',
+      input: { command: 'npm test' },
+      target: { command: 'npm test' },
+      verdict: { decision: 'ask', rule: 'command-asks', reason: 'the command is not on the allow-list.' },
+    };
     m.asking(request);
     m.handle(ev({ type: 'tool_approved', step: 1, toolUseId: 'tu1', by: 'user' }));
-    for (let i = 0; i < 50; i++) m.handle(ev({ type: 'tool_progress', step: 1, toolUseId: 'tu1', text: 'x'.repeat(PROGRESS_CHARS / 10 + 1) }));
+    for (let i = 0; i < 50; i++)
+      m.handle(ev({ type: 'tool_progress', step: 1, toolUseId: 'tu1', text: 'x'.repeat(PROGRESS_CHARS / 10 + 1) }));
     assert.equal(cards().length, 3, 'live output is not posted per chunk');
     m.flushProgress();
     m.flushProgress();
-    m.handle(ev({ type: 'tool_result', step: 1, toolUseId: 'tu1', isError: false, content: [{ type: 'text', text: 'passed' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: '' } }] }));
+    m.handle(
+      ev({
+        type: 'tool_result',
+        step: 1,
+        toolUseId: 'tu1',
+        isError: false,
+        content: [
+          { type: 'text', text: 'passed' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: '' } },
+        ],
+      }),
+    );
     const seen = cards();
-    assert.deepEqual(seen.map((c) => c.status), ['proposed', 'asking', 'running', 'running', 'done']);
+    assert.deepEqual(
+      seen.map((c) => c.status),
+      ['proposed', 'asking', 'running', 'running', 'done'],
+    );
     assert.equal(seen[0].summary, 'npm test', 'the exact command, not a paraphrase');
-    assert.deepEqual(seen[1].ask, { kind: 'approve', reason: 'the command is not on the allow-list.', command: 'npm test' });
-    assert.equal(seen[3].progress!.length, PROGRESS_CHARS, 'live output is capped to its tail, and posted once per interval');
+    assert.deepEqual(seen[1].ask, {
+      kind: 'approve',
+      reason: 'the command is not on the allow-list.',
+      command: 'npm test',
+    });
+    assert.equal(
+      seen[3].progress!.length,
+      PROGRESS_CHARS,
+      'live output is capped to its tail, and posted once per interval',
+    );
     assert.equal(seen[4].result, 'passed\n[image]');
     assert.equal(seen[4].ask, undefined);
     assert.equal(message.agent.tools.length, 1, 'one card per tool_use id');
@@ -61,29 +118,77 @@ describe('agent events → chat protocol (pure)', () => {
     m.handle(ev({ type: 'tool_progress', step: 1, toolUseId: 'p1', text: 'one ' }));
     m.handle(ev({ type: 'tool_progress', step: 1, toolUseId: 'p1', text: 'two' }));
     await new Promise((r) => setTimeout(r, PROGRESS_INTERVAL_MS * 3));
-    assert.deepEqual(cards().map((c) => c.progress), [undefined, undefined, 'one two']);
+    assert.deepEqual(
+      cards().map((c) => c.progress),
+      [undefined, undefined, 'one two'],
+    );
   });
 
   it('a write is asked by its diff review: the card stays asking after the policy approval, until the result', () => {
     const { m, cards } = mapper();
-    m.handle(ev({ type: 'tool_proposed', step: 1, toolUseId: 'w1', name: 'propose_edit', input: {}, target: { paths: ['/ws/.vscode/settings.json'] } }));
-    m.asking({ toolUseId: 'w1', toolName: 'propose_edit', approvalClass: 'write', input: {}, target: { paths: ['/ws/.vscode/settings.json'] }, verdict: { decision: 'ask', rule: 'vscode-dir', reason: '.vscode/settings.json is VS Code workspace configuration (.vscode).' } });
+    m.handle(
+      ev({
+        type: 'tool_proposed',
+        step: 1,
+        toolUseId: 'w1',
+        name: 'propose_edit',
+        input: {},
+        target: { paths: ['/ws/.vscode/settings.json'] },
+      }),
+    );
+    m.asking({
+      toolUseId: 'w1',
+      toolName: 'propose_edit',
+      approvalClass: 'write',
+      input: {},
+      target: { paths: ['/ws/.vscode/settings.json'] },
+      verdict: {
+        decision: 'ask',
+        rule: 'vscode-dir',
+        reason: '.vscode/settings.json is VS Code workspace configuration (.vscode).',
+      },
+    });
     m.handle(ev({ type: 'tool_approved', step: 1, toolUseId: 'w1', by: 'user' }));
     assert.equal(cards().at(-1)!.status, 'asking');
     assert.equal(cards().at(-1)!.ask!.kind, 'review');
     assert.deepEqual(cards().at(-1)!.ask!.paths, ['/ws/.vscode/settings.json']);
-    m.handle(ev({ type: 'tool_result', step: 1, toolUseId: 'w1', isError: false, content: 'Rejected: the user rejected the edit.' }));
+    m.handle(
+      ev({
+        type: 'tool_result',
+        step: 1,
+        toolUseId: 'w1',
+        isError: false,
+        content: 'Rejected: the user rejected the edit.',
+      }),
+    );
     assert.equal(cards().at(-1)!.status, 'done');
   });
 
   it('refusals and denials close the card with the reason; long results are cut for the card only', () => {
     const { m, cards } = mapper();
-    m.handle(ev({ type: 'tool_proposed', step: 1, toolUseId: 'r1', name: 'read_file', input: {}, target: { paths: ['/ws/.env'] } }));
+    m.handle(
+      ev({
+        type: 'tool_proposed',
+        step: 1,
+        toolUseId: 'r1',
+        name: 'read_file',
+        input: {},
+        target: { paths: ['/ws/.env'] },
+      }),
+    );
     m.handle(ev({ type: 'tool_refused', step: 1, toolUseId: 'r1', reason: '.env matches the secrets ignore list' }));
     m.handle(ev({ type: 'tool_proposed', step: 1, toolUseId: 'r2', name: 'run_command', input: {} }));
     m.handle(ev({ type: 'tool_denied', step: 1, toolUseId: 'r2', reason: 'the user denied this call' }));
     m.handle(ev({ type: 'tool_proposed', step: 2, toolUseId: 'r3', name: 'read_file', input: {} }));
-    m.handle(ev({ type: 'tool_result', step: 2, toolUseId: 'r3', isError: false, content: 'y'.repeat(RESULT_PREVIEW_CHARS + 5) }));
+    m.handle(
+      ev({
+        type: 'tool_result',
+        step: 2,
+        toolUseId: 'r3',
+        isError: false,
+        content: 'y'.repeat(RESULT_PREVIEW_CHARS + 5),
+      }),
+    );
     const last = new Map(cards().map((c) => [c.id, c]));
     assert.equal(last.get('r1')!.status, 'refused');
     assert.match(last.get('r1')!.note!, /secrets ignore list/);
@@ -97,20 +202,55 @@ describe('agent events → chat protocol (pure)', () => {
     const { m, posted, texts, message } = mapper();
     m.handle(ev({ type: 'step_start', step: 1, estimatedInputTokens: 10, caching: true }));
     m.handle(ev({ type: 'text', step: 1, text: 'Reading.' }));
-    m.handle(ev({ type: 'usage', step: 1, usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 100 }, turn: { input: 10, output: 5, cacheRead: 0, cacheWrite: 100 } }));
+    m.handle(
+      ev({
+        type: 'usage',
+        step: 1,
+        usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 100 },
+        turn: { input: 10, output: 5, cacheRead: 0, cacheWrite: 100 },
+      }),
+    );
     m.handle(ev({ type: 'rate_limited', step: 2, waitMs: 3000, attempt: 1 }));
     m.handle(ev({ type: 'step_start', step: 2, estimatedInputTokens: 10, caching: true }));
     m.handle(ev({ type: 'caching_disabled', step: 2, reason: 'The gateway rejected prompt caching.' }));
-    m.handle(ev({ type: 'usage', step: 2, usage: { input: 3, output: 7, cacheRead: 100, cacheWrite: 0 }, turn: { input: 13, output: 12, cacheRead: 100, cacheWrite: 100 } }));
-    m.handle(ev({ type: 'turn_end', reason: 'step_budget', steps: 2, usage: { input: 13, output: 12, cacheRead: 100, cacheWrite: 100 }, message: 'Stopped after 2 steps (the step budget).' }));
+    m.handle(
+      ev({
+        type: 'usage',
+        step: 2,
+        usage: { input: 3, output: 7, cacheRead: 100, cacheWrite: 0 },
+        turn: { input: 13, output: 12, cacheRead: 100, cacheWrite: 100 },
+      }),
+    );
+    m.handle(
+      ev({
+        type: 'turn_end',
+        reason: 'step_budget',
+        steps: 2,
+        usage: { input: 13, output: 12, cacheRead: 100, cacheWrite: 100 },
+        message: 'Stopped after 2 steps (the step budget).',
+      }),
+    );
     assert.deepEqual(texts, ['text:Reading.', 'text:\n\n'], 'each step starts a new paragraph');
-    assert.deepEqual(posted.filter((p) => p.type === 'agentWait').map((p) => (p as { until: number | null }).until), [4000, null]);
+    assert.deepEqual(
+      posted.filter((p) => p.type === 'agentWait').map((p) => (p as { until: number | null }).until),
+      [4000, null],
+    );
     const usage = posted.filter((p): p is Extract<Posted, { type: 'agentUsage' }> => p.type === 'agentUsage');
-    assert.deepEqual(usage.map((u) => u.step), [{ step: 1, tokens: { input: 10, output: 5, cacheRead: 0, cacheWrite: 100 } }, { step: 2, tokens: { input: 3, output: 7, cacheRead: 100, cacheWrite: 0 } }]);
+    assert.deepEqual(
+      usage.map((u) => u.step),
+      [
+        { step: 1, tokens: { input: 10, output: 5, cacheRead: 0, cacheWrite: 100 } },
+        { step: 2, tokens: { input: 3, output: 7, cacheRead: 100, cacheWrite: 0 } },
+      ],
+    );
     assert.deepEqual(message.agent.tokens, { input: 13, output: 12, cacheRead: 100, cacheWrite: 100 });
     assert.deepEqual(message.usage, { inputTokens: 213, outputTokens: 12 });
     assert.deepEqual(message.agent.notes, ['The gateway rejected prompt caching.']);
-    assert.deepEqual(message.agent.end, { reason: 'step_budget', message: 'Stopped after 2 steps (the step budget).', retry: true });
+    assert.deepEqual(message.agent.end, {
+      reason: 'step_budget',
+      message: 'Stopped after 2 steps (the step budget).',
+      retry: true,
+    });
     for (const reason of ['end_turn', 'refusal'] as const) {
       const x = mapper();
       x.m.handle(ev({ type: 'turn_end', reason, steps: 1, usage: ZERO, message: '' }));
@@ -121,7 +261,14 @@ describe('agent events → chat protocol (pure)', () => {
   it('Stop during an approval: the open card is closed, so no prompt stays live', () => {
     const { m, message } = mapper();
     m.handle(ev({ type: 'tool_proposed', step: 1, toolUseId: 's1', name: 'run_command', input: {} }));
-    m.asking({ toolUseId: 's1', toolName: 'run_command', approvalClass: 'command', input: {}, target: { command: 'sleep 100' }, verdict: { decision: 'ask', rule: 'command-asks', reason: 'x' } });
+    m.asking({
+      toolUseId: 's1',
+      toolName: 'run_command',
+      approvalClass: 'command',
+      input: {},
+      target: { command: 'sleep 100' },
+      verdict: { decision: 'ask', rule: 'command-asks', reason: 'x' },
+    });
     m.handle(ev({ type: 'turn_end', reason: 'stopped', steps: 1, usage: ZERO, message: 'Stopped.' }));
     assert.equal(message.agent.tools[0].status, 'refused');
     assert.equal(message.agent.tools[0].ask, undefined);
@@ -136,10 +283,40 @@ describe('agent events → chat protocol (pure)', () => {
 
   it('an agent answer round-trips through history; open cards of a turn cut by a window close come back closed', () => {
     const message: ChatMessage = {
-      id: 'a1', role: 'assistant', text: 'hi', status: 'streaming', createdAt: 1,
-      agent: { turnId: 'turn-a1', tools: [{ id: 'tu1', step: 1, name: 'run_command', summary: 'npm test', status: 'asking', ask: { kind: 'approve', reason: 'r', command: 'npm test' } }, { id: 'tu2', step: 1, name: 'read_file', summary: 'a.ts', status: 'done', result: 'x' }], steps: [{ step: 1, tokens: { input: 1, output: 2, cacheRead: 3, cacheWrite: 4 } }], tokens: { input: 1, output: 2, cacheRead: 3, cacheWrite: 4 } },
+      id: 'a1',
+      role: 'assistant',
+      text: 'hi',
+      status: 'streaming',
+      createdAt: 1,
+      agent: {
+        turnId: 'turn-a1',
+        tools: [
+          {
+            id: 'tu1',
+            step: 1,
+            name: 'run_command',
+            summary: 'npm test',
+            status: 'asking',
+            ask: { kind: 'approve', reason: 'r', command: 'npm test' },
+          },
+          { id: 'tu2', step: 1, name: 'read_file', summary: 'a.ts', status: 'done', result: 'x' },
+        ],
+        steps: [{ step: 1, tokens: { input: 1, output: 2, cacheRead: 3, cacheWrite: 4 } }],
+        tokens: { input: 1, output: 2, cacheRead: 3, cacheWrite: 4 },
+      },
     };
-    const back = parseConversation(serializeConversation({ id: 'c1', title: 't', titled: true, createdAt: 1, updatedAt: 1, overrides: {}, messages: [message], mode: 'agent' }))!;
+    const back = parseConversation(
+      serializeConversation({
+        id: 'c1',
+        title: 't',
+        titled: true,
+        createdAt: 1,
+        updatedAt: 1,
+        overrides: {},
+        messages: [message],
+        mode: 'agent',
+      }),
+    )!;
     assert.equal(back.mode, 'agent');
     const agent = back.messages[0].agent!;
     assert.equal(agent.turnId, 'turn-a1', 'Restore works after a reload');
@@ -148,7 +325,20 @@ describe('agent events → chat protocol (pure)', () => {
     assert.equal(agent.tools[1].result, 'x');
     assert.deepEqual(agent.tokens, { input: 1, output: 2, cacheRead: 3, cacheWrite: 4 });
     assert.equal(agent.end?.retry, true);
-    assert.equal(parseConversation(serializeConversation({ id: 'c1', title: 't', titled: true, createdAt: 1, updatedAt: 1, overrides: {}, messages: [{ ...message, agent: { turnId: '../x' } as never }] }))!.messages[0].agent, undefined);
+    assert.equal(
+      parseConversation(
+        serializeConversation({
+          id: 'c1',
+          title: 't',
+          titled: true,
+          createdAt: 1,
+          updatedAt: 1,
+          overrides: {},
+          messages: [{ ...message, agent: { turnId: '../x' } as never }],
+        }),
+      )!.messages[0].agent,
+      undefined,
+    );
   });
 });
 
@@ -156,7 +346,11 @@ describe('agent events → chat protocol (pure)', () => {
 
 function memoryStorage(): HistoryStorage {
   const files = new Map<string, string>();
-  return { read: async (n) => files.get(n), write: async (n, d) => void files.set(n, d), remove: async (n) => void files.delete(n) };
+  return {
+    read: async (n) => files.get(n),
+    write: async (n, d) => void files.set(n, d),
+    remove: async (n) => void files.delete(n),
+  };
 }
 
 const until = async (check: () => boolean, what: string, ms = 15_000) => {
@@ -170,23 +364,31 @@ const until = async (check: () => boolean, what: string, ms = 15_000) => {
 /** In-memory tools implementing the core's Tool: a file map, and a "command" that waits for its signal. */
 function tools(files: Record<string, string>, ran: string[]): Tool[] {
   const read: Tool = {
-    name: 'read_file', description: 'Read a file.', approvalClass: 'read',
+    name: 'read_file',
+    description: 'Read a file.',
+    approvalClass: 'read',
     inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
     target: (i) => ({ paths: [`/ws/${String(i.path)}`], summary: String(i.path) }),
-    invoke: async (i) => (String(i.path) in files ? { content: files[String(i.path)] } : { content: `no such file ${String(i.path)}`, isError: true }),
+    invoke: async (i) =>
+      String(i.path) in files
+        ? { content: files[String(i.path)] }
+        : { content: `no such file ${String(i.path)}`, isError: true },
   };
   const run: Tool = {
-    name: 'run_command', description: 'Run a command.', approvalClass: 'command',
+    name: 'run_command',
+    description: 'Run a command.',
+    approvalClass: 'command',
     inputSchema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
     target: (i) => ({ command: String(i.command) }),
-    invoke: (i, ctx) => new Promise((resolve) => {
-      ran.push(String(i.command));
-      if (String(i.command).startsWith('sleep')) {
-        ctx.signal.addEventListener('abort', () => resolve({ content: 'killed', isError: true }), { once: true });
-        return;
-      }
-      resolve({ content: `ran ${String(i.command)}: exit 0, 3 tests passed` });
-    }),
+    invoke: (i, ctx) =>
+      new Promise((resolve) => {
+        ran.push(String(i.command));
+        if (String(i.command).startsWith('sleep')) {
+          ctx.signal.addEventListener('abort', () => resolve({ content: 'killed', isError: true }), { once: true });
+          return;
+        }
+        resolve({ content: `ran ${String(i.command)}: exit 0, 3 tests passed` });
+      }),
   };
   return [read, run];
 }
@@ -194,8 +396,12 @@ function tools(files: Record<string, string>, ran: string[]): Tool[] {
 describe('Agent mode through the session (emulator, real loop)', function () {
   this.timeout(30_000);
   let emulator: Emulator;
-  before(async () => { emulator = await startEmulator({ port: 0 }); });
-  after(async () => { await emulator.close(); });
+  before(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  after(async () => {
+    await emulator.close();
+  });
   beforeEach(() => emulator.reset());
 
   function setup(opts: { trusted?: boolean; maxSteps?: number } = {}) {
@@ -204,9 +410,16 @@ describe('Agent mode through the session (emulator, real loop)', function () {
     const turns: string[] = [];
     let n = 0;
     const host = {
-      availability: () => (opts.trusted === false ? { ok: false as const, reason: 'Agent mode is unavailable in Restricted Mode.' } : { ok: true as const }),
+      availability: () =>
+        opts.trusted === false
+          ? { ok: false as const, reason: 'Agent mode is unavailable in Restricted Mode.' }
+          : { ok: true as const },
       changes: { list: () => [] },
-      snapshot: async () => ({ policy: { workspaceFolders: ['/ws'] }, settings: { maxSteps: opts.maxSteps ?? 25 }, allSecretPatterns: [] }),
+      snapshot: async () => ({
+        policy: { workspaceFolders: ['/ws'] },
+        settings: { maxSteps: opts.maxSteps ?? 25 },
+        allSecretPatterns: [],
+      }),
       tools: () => tools({ 'a.ts': 'export const a = 1;\n' }, ran),
       beginTurn: async (id: string) => void turns.push(`begin ${id}`),
       endTurn: async () => void turns.push('end'),
@@ -214,8 +427,15 @@ describe('Agent mode through the session (emulator, real loop)', function () {
     const state = new Map<string, unknown>();
     const agent = new AgentTurns({
       host,
-      state: { get: (k: string) => state.get(k), update: async (k: string, v: unknown) => void state.set(k, v), keys: () => [...state.keys()] } as never,
-      client: async () => ({ client: createGatewayClient({ baseUrl: emulator.url, apiKey: 'mg-agent-key-0008', maxRetries: 0 }), keyId: 'fp' }),
+      state: {
+        get: (k: string) => state.get(k),
+        update: async (k: string, v: unknown) => void state.set(k, v),
+        keys: () => [...state.keys()],
+      } as never,
+      client: async () => ({
+        client: createGatewayClient({ baseUrl: emulator.url, apiKey: 'mg-agent-key-0008', maxRetries: 0 }),
+        keyId: 'fp',
+      }),
     });
     const s = new SessionController({
       storage: memoryStorage(),
@@ -229,7 +449,8 @@ describe('Agent mode through the session (emulator, real loop)', function () {
       batchMs: 16,
       agent,
     });
-    const of = <T extends Posted['type']>(type: T) => posted.filter((m): m is Extract<Posted, { type: T }> => m.type === type);
+    const of = <T extends Posted['type']>(type: T) =>
+      posted.filter((m): m is Extract<Posted, { type: T }> => m.type === type);
     return { s, agent, posted, of, ran, turns };
   }
 

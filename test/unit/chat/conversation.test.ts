@@ -1,8 +1,22 @@
 import { strict as assert } from 'node:assert';
-import { appendMessage, createConversation, deriveTitle, effectiveSettings, searchConversations, truncateFrom, UNTITLED } from '../../../src/chat/conversation';
+import {
+  appendMessage,
+  createConversation,
+  deriveTitle,
+  effectiveSettings,
+  searchConversations,
+  truncateFrom,
+  UNTITLED,
+} from '../../../src/chat/conversation';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 
-const m = (id: string, role: 'user' | 'assistant', text: string): ChatMessage => ({ id, role, text, status: 'complete', createdAt: 0 });
+const m = (id: string, role: 'user' | 'assistant', text: string): ChatMessage => ({
+  id,
+  role,
+  text,
+  status: 'complete',
+  createdAt: 0,
+});
 
 describe('chat conversation model', () => {
   it('derives a one-line title without markdown, directives or control characters', () => {
@@ -32,11 +46,15 @@ describe('chat conversation model', () => {
 
   it('truncates from a message id, and refuses unknown ids', () => {
     const c = createConversation('c1', 1);
-    for (const [i, role] of (['user', 'assistant', 'user', 'assistant'] as const).entries()) appendMessage(c, m(String(i), role, `t${i}`), i);
+    for (const [i, role] of (['user', 'assistant', 'user', 'assistant'] as const).entries())
+      appendMessage(c, m(String(i), role, `t${i}`), i);
     assert.equal(truncateFrom(c, 'nope'), false);
     assert.equal(c.messages.length, 4);
     assert.equal(truncateFrom(c, '2'), true);
-    assert.deepEqual(c.messages.map((x) => x.id), ['0', '1']);
+    assert.deepEqual(
+      c.messages.map((x) => x.id),
+      ['0', '1'],
+    );
   });
 
   it('applies per-conversation overrides over the defaults', () => {
@@ -53,9 +71,18 @@ describe('chat conversation model', () => {
     const b = createConversation('b', 1);
     appendMessage(b, m('2', 'user', 'Python'), 20);
     appendMessage(b, m('3', 'assistant', 'About rust and python interop'), 30);
-    assert.deepEqual(searchConversations([a, b], 'rust').map((c) => c.id), ['b', 'a']);
-    assert.deepEqual(searchConversations([a, b], 'RUST lifetimes').map((c) => c.id), ['a']);
+    assert.deepEqual(
+      searchConversations([a, b], 'rust').map((c) => c.id),
+      ['b', 'a'],
+    );
+    assert.deepEqual(
+      searchConversations([a, b], 'RUST lifetimes').map((c) => c.id),
+      ['a'],
+    );
     assert.deepEqual(searchConversations([a, b], 'haskell'), []);
-    assert.deepEqual(searchConversations([a, b], '  ').map((c) => c.id), ['b', 'a']);
+    assert.deepEqual(
+      searchConversations([a, b], '  ').map((c) => c.id),
+      ['b', 'a'],
+    );
   });
 });

@@ -11,10 +11,22 @@ function manualTimers(): Timers & { fire(): void; pending(): number; clock: numb
   let next = 0;
   return {
     clock: 1000,
-    now() { return this.clock; },
-    setTimeout: (fn) => { const handle = next++; queue.push({ fn, handle }); return handle; },
-    clearTimeout: (handle) => { queue = queue.filter((t) => t.handle !== handle); },
-    fire: () => { const due = queue; queue = []; for (const t of due) t.fn(); },
+    now() {
+      return this.clock;
+    },
+    setTimeout: (fn) => {
+      const handle = next++;
+      queue.push({ fn, handle });
+      return handle;
+    },
+    clearTimeout: (handle) => {
+      queue = queue.filter((t) => t.handle !== handle);
+    },
+    fire: () => {
+      const due = queue;
+      queue = [];
+      for (const t of due) t.fn();
+    },
     pending: () => queue.length,
   };
 }
@@ -46,14 +58,30 @@ describe('chat helpers', () => {
   it('opens only plain http(s) links', () => {
     assert.equal(validateExternalLink('https://example.com/a?b=c#d')?.hostname, 'example.com');
     assert.ok(validateExternalLink('http://localhost:3000/'));
-    for (const href of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,<script>', 'file:///etc/passwd', 'vscode://x', 'command:workbench.action.quit',
-      'https://user:pw@example.com', 'https://exa mple.com', 'https://example.com/\nx', '//example.com', 'example.com']) {
+    for (const href of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'data:text/html,<script>',
+      'file:///etc/passwd',
+      'vscode://x',
+      'command:workbench.action.quit',
+      'https://user:pw@example.com',
+      'https://exa mple.com',
+      'https://example.com/\nx',
+      '//example.com',
+      'example.com',
+    ]) {
       assert.equal(validateExternalLink(href), undefined, href);
     }
   });
 
   it('makes attachments with 1-based lines and a size cap', () => {
-    const a = makeAttachment('id', { path: 'a.ts', languageId: 'typescript', text: 'x', selection: { startLine: 0, endLine: 4 } });
+    const a = makeAttachment('id', {
+      path: 'a.ts',
+      languageId: 'typescript',
+      text: 'x',
+      selection: { startLine: 0, endLine: 4 },
+    });
     assert.deepEqual([a.kind, a.startLine, a.endLine], ['selection', 1, 5]);
     const big = makeAttachment('id', { path: 'b.js', languageId: '', text: 'y'.repeat(ATTACHMENT_LIMIT + 10) });
     assert.equal(big.kind, 'file');
@@ -63,14 +91,32 @@ describe('chat helpers', () => {
 
   it('error cards: advice words plus status, request id and retry-after; no Retry after a timeout', () => {
     const advise = (e: unknown) => adviseOnError(e, { baseUrl: 'http://gw', surface: 'chat' });
-    const rateLimited = toErrorCard(new GatewayError({ kind: 'rate_limited', route: 'POST /v1/messages', message: 'x', status: 429, retryAfterMs: 3000, requestId: 'req_9' }), advise);
+    const rateLimited = toErrorCard(
+      new GatewayError({
+        kind: 'rate_limited',
+        route: 'POST /v1/messages',
+        message: 'x',
+        status: 429,
+        retryAfterMs: 3000,
+        requestId: 'req_9',
+      }),
+      advise,
+    );
     assert.equal(rateLimited.status, 429);
     assert.equal(rateLimited.retryAfterMs, 3000);
     assert.equal(rateLimited.requestId, 'req_9');
-    const timeout = toErrorCard(new GatewayError({ kind: 'timeout', route: 'POST /v1/messages', message: 'x', outcomeUnknown: true }), advise);
+    const timeout = toErrorCard(
+      new GatewayError({ kind: 'timeout', route: 'POST /v1/messages', message: 'x', outcomeUnknown: true }),
+      advise,
+    );
     assert.equal(timeout.outcomeUnknown, true);
     assert.ok(!timeout.actions.includes('retry'));
-    assert.ok(toErrorCard(new GatewayError({ kind: 'auth', route: 'POST /v1/messages', message: 'x', status: 401 }), advise).actions.includes('replaceKey'));
+    assert.ok(
+      toErrorCard(
+        new GatewayError({ kind: 'auth', route: 'POST /v1/messages', message: 'x', status: 401 }),
+        advise,
+      ).actions.includes('replaceKey'),
+    );
     assert.deepEqual(toErrorCard(new ChatSetupError('no key', ['replaceKey']), advise).actions, ['replaceKey']);
     assert.deepEqual(toErrorCard(new Error('boom'), advise).actions, ['showLog']);
   });

@@ -1,7 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { appendMessage, createConversation } from '../../../src/chat/conversation';
 import { ConversationStore } from '../../../src/chat/conversationStore';
-import { parseConversation, parseIndex, serializeConversation, serializeIndex, type HistoryStorage } from '../../../src/chat/history';
+import {
+  parseConversation,
+  parseIndex,
+  serializeConversation,
+  serializeIndex,
+  type HistoryStorage,
+} from '../../../src/chat/history';
 
 function memoryStorage(): HistoryStorage & { files: Map<string, string> } {
   const files = new Map<string, string>();
@@ -17,8 +23,42 @@ describe('chat history format', () => {
   it('round-trips a conversation with overrides, attachments, usage and error cards', () => {
     const c = createConversation('c1', 1);
     c.overrides = { model: 'm', maxTokens: 7 };
-    appendMessage(c, { id: 'u', role: 'user', text: 'q', status: 'complete', createdAt: 1, attachments: [{ id: 'a', kind: 'selection', path: 'x.ts', languageId: 'typescript', text: 'code', startLine: 1, endLine: 2 }] }, 2);
-    appendMessage(c, { id: 'a1', role: 'assistant', text: 'partial', status: 'cutOff', createdAt: 2, usage: { inputTokens: 3, outputTokens: 4 }, stopReason: null, error: { title: 'T', detail: 'D', actions: ['retry'], requestId: 'req_1' } }, 3);
+    appendMessage(
+      c,
+      {
+        id: 'u',
+        role: 'user',
+        text: 'q',
+        status: 'complete',
+        createdAt: 1,
+        attachments: [
+          {
+            id: 'a',
+            kind: 'selection',
+            path: 'x.ts',
+            languageId: 'typescript',
+            text: 'code',
+            startLine: 1,
+            endLine: 2,
+          },
+        ],
+      },
+      2,
+    );
+    appendMessage(
+      c,
+      {
+        id: 'a1',
+        role: 'assistant',
+        text: 'partial',
+        status: 'cutOff',
+        createdAt: 2,
+        usage: { inputTokens: 3, outputTokens: 4 },
+        stopReason: null,
+        error: { title: 'T', detail: 'D', actions: ['retry'], requestId: 'req_1' },
+      },
+      3,
+    );
     const back = parseConversation(serializeConversation(c));
     assert.ok(back);
     assert.deepEqual(back.overrides, { model: 'm', maxTokens: 7 });
@@ -33,17 +73,49 @@ describe('chat history format', () => {
     const c = createConversation('c1', 1);
     appendMessage(c, { id: 'a', role: 'assistant', text: 'half', status: 'streaming', createdAt: 1 }, 1);
     appendMessage(c, { id: 'b', role: 'assistant', text: '', status: 'queued', createdAt: 1 }, 1);
-    assert.deepEqual(parseConversation(serializeConversation(c))?.messages.map((m) => m.status), ['cutOff', 'cutOff']);
+    assert.deepEqual(
+      parseConversation(serializeConversation(c))?.messages.map((m) => m.status),
+      ['cutOff', 'cutOff'],
+    );
   });
 
   it('drops what is damaged and keeps the rest', () => {
     assert.equal(parseConversation('{not json'), undefined);
     assert.equal(parseConversation(JSON.stringify({ version: 99, conversation: {} })), undefined);
-    assert.equal(parseConversation(JSON.stringify({ version: 1, conversation: { id: '../x', title: 't', createdAt: 1, updatedAt: 1, messages: [] } })), undefined);
-    const raw = { version: 1, conversation: { id: 'c', title: 't', createdAt: 1, updatedAt: 1, messages: [{ id: 'ok', role: 'user', text: 'x' }, { id: 'bad', role: 'system', text: 'x' }, 5] } };
-    assert.deepEqual(parseConversation(JSON.stringify(raw))?.messages.map((m) => m.id), ['ok']);
-    const index = parseIndex(JSON.stringify({ version: 1, activeId: 'a', conversations: [{ id: 'a', title: 't', createdAt: 1, updatedAt: 2 }, { id: 'b' }] }));
-    assert.deepEqual(index.conversations.map((c) => c.id), ['a']);
+    assert.equal(
+      parseConversation(
+        JSON.stringify({
+          version: 1,
+          conversation: { id: '../x', title: 't', createdAt: 1, updatedAt: 1, messages: [] },
+        }),
+      ),
+      undefined,
+    );
+    const raw = {
+      version: 1,
+      conversation: {
+        id: 'c',
+        title: 't',
+        createdAt: 1,
+        updatedAt: 1,
+        messages: [{ id: 'ok', role: 'user', text: 'x' }, { id: 'bad', role: 'system', text: 'x' }, 5],
+      },
+    };
+    assert.deepEqual(
+      parseConversation(JSON.stringify(raw))?.messages.map((m) => m.id),
+      ['ok'],
+    );
+    const index = parseIndex(
+      JSON.stringify({
+        version: 1,
+        activeId: 'a',
+        conversations: [{ id: 'a', title: 't', createdAt: 1, updatedAt: 2 }, { id: 'b' }],
+      }),
+    );
+    assert.deepEqual(
+      index.conversations.map((c) => c.id),
+      ['a'],
+    );
     assert.deepEqual(parseIndex(undefined).conversations, []);
     assert.ok(serializeIndex([], undefined));
   });
@@ -51,7 +123,11 @@ describe('chat history format', () => {
   it('store: persists, reloads, keeps the active conversation and deletes files', async () => {
     const storage = memoryStorage();
     let n = 0;
-    const store = new ConversationStore(storage, () => `id${n++}`, () => 1000 + n);
+    const store = new ConversationStore(
+      storage,
+      () => `id${n++}`,
+      () => 1000 + n,
+    );
     await store.load();
     const first = store.active;
     appendMessage(first, { id: 'u1', role: 'user', text: 'Hello there', status: 'complete', createdAt: 1 }, 5);
@@ -63,11 +139,25 @@ describe('chat history format', () => {
     store.select(first.id);
     await store.flushed();
 
-    const reloaded = new ConversationStore(storage, () => 'new', () => 0);
+    const reloaded = new ConversationStore(
+      storage,
+      () => 'new',
+      () => 0,
+    );
     await reloaded.load();
     assert.equal(reloaded.active.id, first.id);
-    assert.deepEqual(reloaded.summaries().map((s) => s.title).sort(), ['Hello there', 'Second'], 'empty conversations are not kept');
-    assert.deepEqual(reloaded.search('second').map((s) => s.id), [second.id]);
+    assert.deepEqual(
+      reloaded
+        .summaries()
+        .map((s) => s.title)
+        .sort(),
+      ['Hello there', 'Second'],
+      'empty conversations are not kept',
+    );
+    assert.deepEqual(
+      reloaded.search('second').map((s) => s.id),
+      [second.id],
+    );
     reloaded.delete(first.id);
     await reloaded.flushed();
     assert.equal(storage.files.has(`conversation-${first.id}.json`), false);

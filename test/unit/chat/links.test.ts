@@ -24,8 +24,12 @@ describe('links from model output', () => {
   });
 
   it('shows an international host in punycode and says so', () => {
-    for (const [href, display] of [['https://münchen.de/x', 'https://xn--mnchen-3ya.de/x'], ['https://日本語.jp', 'https://xn--wgv71a119e.jp/'],
-      ['https://пример.рф/', 'https://xn--e1afmkfd.xn--p1ai/'], ['https://xn--mnchen-3ya.de/', 'https://xn--mnchen-3ya.de/']]) {
+    for (const [href, display] of [
+      ['https://münchen.de/x', 'https://xn--mnchen-3ya.de/x'],
+      ['https://日本語.jp', 'https://xn--wgv71a119e.jp/'],
+      ['https://пример.рф/', 'https://xn--e1afmkfd.xn--p1ai/'],
+      ['https://xn--mnchen-3ya.de/', 'https://xn--mnchen-3ya.de/'],
+    ]) {
       const verdict = checkLink(href);
       assert.ok(verdict.ok, href);
       assert.equal(verdict.display, display);

@@ -11,7 +11,11 @@ import type { HostToWebviewMessage } from '../../../src/shared/protocol/chat';
 
 function memoryStorage(): HistoryStorage {
   const files = new Map<string, string>();
-  return { read: async (n) => files.get(n), write: async (n, d) => void files.set(n, d), remove: async (n) => void files.delete(n) };
+  return {
+    read: async (n) => files.get(n),
+    write: async (n, d) => void files.set(n, d),
+    remove: async (n) => void files.delete(n),
+  };
 }
 
 const until = async (check: () => boolean, what: string, ms = 10_000) => {
@@ -25,8 +29,12 @@ const until = async (check: () => boolean, what: string, ms = 10_000) => {
 describe('chat session controller (emulator)', function () {
   this.timeout(20_000);
   let emulator: Emulator;
-  before(async () => { emulator = await startEmulator({ port: 0 }); });
-  after(async () => { await emulator.close(); });
+  before(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  after(async () => {
+    await emulator.close();
+  });
   beforeEach(() => emulator.reset());
 
   function session(key = 'mg-demo-key-0001', timeoutMs = 10_000, maxRetries = 0) {
@@ -44,7 +52,8 @@ describe('chat session controller (emulator)', function () {
       batchMs: 16,
       defaultRetryMs: 200,
     });
-    const of = <T extends HostToWebviewMessage['type']>(type: T) => posted.filter((m): m is Extract<HostToWebviewMessage, { type: T }> => m.type === type);
+    const of = <T extends HostToWebviewMessage['type']>(type: T) =>
+      posted.filter((m): m is Extract<HostToWebviewMessage, { type: T }> => m.type === type);
     const finished = () => of('streamFinished');
     return { s, posted, of, finished };
   }
@@ -106,7 +115,11 @@ describe('chat session controller (emulator)', function () {
     await until(() => finished().length === 1, 'finish');
     const answer = snap.messages[1];
     assert.equal(answer.status, 'streaming');
-    const later = posted.slice(from).filter((m) => m.type === 'streamDelta').map((m) => (m as { text?: string }).text ?? '').join('');
+    const later = posted
+      .slice(from)
+      .filter((m) => m.type === 'streamDelta')
+      .map((m) => (m as { text?: string }).text ?? '')
+      .join('');
     assert.equal(answer.text + later, s.store.active.messages[1].text);
   });
 
@@ -142,7 +155,10 @@ describe('chat session controller (emulator)', function () {
     emulator.setFaults('mg-demo-key-0001', { status: 429, count: 1, retryAfter: 1 });
     await s.load();
     s.send('rate limited once [[tokens=20]]');
-    await until(() => of('errorCard').some((c) => c.card?.queuedUntil !== undefined), 'countdown card on the first 429');
+    await until(
+      () => of('errorCard').some((c) => c.card?.queuedUntil !== undefined),
+      'countdown card on the first 429',
+    );
     const card = of('errorCard').find((c) => c.card)!.card!;
     assert.equal(card.kind, 'rate_limited');
     assert.ok(card.retryAfterMs! > 0 && card.retryAfterMs! <= 1000, `wait ${card.retryAfterMs}`);
@@ -154,7 +170,7 @@ describe('chat session controller (emulator)', function () {
     assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 2);
   });
 
-  it('stop during the client\'s own 429 wait sends nothing more', async () => {
+  it("stop during the client's own 429 wait sends nothing more", async () => {
     const { s, finished, of } = session('mg-demo-key-0001', 10_000, 2);
     emulator.setFaults('mg-demo-key-0001', { status: 429, count: 1, retryAfter: 1 });
     await s.load();

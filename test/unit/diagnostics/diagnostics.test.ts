@@ -22,8 +22,23 @@ describe('platform: status bar state', () => {
   it('asks for what is missing first, then shows key and model', () => {
     assert.match(statusText({ baseUrl: '', state: 'ok' }), /set base URL/);
     assert.match(statusText({ baseUrl: 'https://gw', state: 'ok' }), /set key/);
-    assert.equal(statusText({ baseUrl: 'https://gw', keyName: 'laptop', keyFingerprint: 'abcd1234', state: 'ok', chatModel: 'm1' }), '$(pass) laptop · m1');
-    const tooltip = statusTooltip({ baseUrl: 'https://gw', keyName: 'laptop', keyFingerprint: 'abcd1234', state: 'not-found', chatModel: 'm1' });
+    assert.equal(
+      statusText({
+        baseUrl: 'https://gw',
+        keyName: 'laptop',
+        keyFingerprint: 'abcd1234',
+        state: 'ok',
+        chatModel: 'm1',
+      }),
+      '$(pass) laptop · m1',
+    );
+    const tooltip = statusTooltip({
+      baseUrl: 'https://gw',
+      keyName: 'laptop',
+      keyFingerprint: 'abcd1234',
+      state: 'not-found',
+      chatModel: 'm1',
+    });
     assert.match(tooltip, /abcd1234/);
     assert.match(tooltip, /404/);
   });
@@ -57,7 +72,8 @@ describe('platform: key check and connection check against the emulator', functi
   });
   beforeEach(() => emulator.reset());
 
-  const client = (key: string, baseUrl = emulator.url) => createGatewayClient({ baseUrl, apiKey: key, maxRetries: 0, timeoutMs: 5_000 });
+  const client = (key: string, baseUrl = emulator.url) =>
+    createGatewayClient({ baseUrl, apiKey: key, maxRetries: 0, timeoutMs: 5_000 });
 
   it('accepts a good key and counts chat and image models', async () => {
     const check = await checkKey(client('mg-demo-key-0001'), { overrides: {} });
@@ -88,10 +104,16 @@ describe('platform: key check and connection check against the emulator', functi
     const skipped = await runConnectionCheck(inputs('mg-demo-key-0001', false));
     assert.equal(skipped.ok, true);
     assert.equal(emulator.billableCount('POST /v1/messages'), 0, 'no billable request without consent');
-    assert.deepEqual(skipped.steps.map((s) => s.status), ['ok', 'ok', 'ok', 'ok', 'ok', 'skipped', 'skipped']);
+    assert.deepEqual(
+      skipped.steps.map((s) => s.status),
+      ['ok', 'ok', 'ok', 'ok', 'ok', 'skipped', 'skipped'],
+    );
     const full = await runConnectionCheck(inputs('mg-demo-key-0001', true));
     assert.equal(full.ok, true);
-    assert.deepEqual(full.steps.map((s) => s.status), ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
+    assert.deepEqual(
+      full.steps.map((s) => s.status),
+      ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok'],
+    );
     assert.equal(emulator.requests().filter((r) => r.path === '/v1/messages').length, 1);
     const text = renderReport(full);
     assert.match(text, /2 chat, 2 image/);

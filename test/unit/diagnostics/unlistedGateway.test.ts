@@ -15,19 +15,26 @@ const REVOKED = 'mg-revoked-0004';
 describe('platform: a gateway without a model list (emulator noModelList)', function () {
   this.timeout(20_000);
   let emulator: Emulator;
-  before(async () => { emulator = await startEmulator({ port: 0 }); });
-  after(async () => { await emulator.close(); });
+  before(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  after(async () => {
+    await emulator.close();
+  });
   beforeEach(() => {
     emulator.reset();
     for (const key of [DEMO, REVOKED]) emulator.setFaults(key, { noModelList: true });
   });
 
-  const client = (key: string, baseUrl = emulator.url) => createGatewayClient({ baseUrl, apiKey: key, maxRetries: 0, timeoutMs: 5_000 });
+  const client = (key: string, baseUrl = emulator.url) =>
+    createGatewayClient({ baseUrl, apiKey: key, maxRetries: 0, timeoutMs: 5_000 });
   const messagesCalls = () => emulator.requests().filter((r) => r.path === '/v1/messages');
   // The emulator's billable counter counts every request to a billable route; what costs money is a charge.
   const charges = () => messagesCalls().filter((r) => (r.charged ?? 0) > 0).length;
   let balance = 0;
-  beforeEach(() => { balance = emulator.balance(DEMO) ?? 0; });
+  beforeEach(() => {
+    balance = emulator.balance(DEMO) ?? 0;
+  });
   const unbilled = (what: string) => {
     assert.equal(charges(), 0, `${what}: no charge in the request log`);
     assert.equal(emulator.balance(DEMO), balance, `${what}: balance unchanged`);
@@ -35,20 +42,30 @@ describe('platform: a gateway without a model list (emulator noModelList)', func
   const inputs = (key: string, billable: boolean, declared: string[], baseUrl = emulator.url) => {
     const config = parseConfig({ baseUrl, 'models.declared': declared });
     return {
-      config, key: { name: 'test', fingerprint: 'ffffffff' }, client: client(key, config.baseUrl),
-      proxyDescription: 'direct connection (no proxy)', allowBillable: async () => billable,
+      config,
+      key: { name: 'test', fingerprint: 'ffffffff' },
+      client: client(key, config.baseUrl),
+      proxyDescription: 'direct connection (no proxy)',
+      allowBillable: async () => billable,
     };
   };
 
   it('the emulator switch: GET /v1/models answers 404 while POST /v1/messages still works', async () => {
     await assert.rejects(client(DEMO).listModels(), (e: unknown) => isListMissing(e));
-    const reply = await client(DEMO).createMessage({ model: 'claude-demo-haiku', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
+    const reply = await client(DEMO).createMessage({
+      model: 'claude-demo-haiku',
+      max_tokens: 5,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     assert.ok(reply.content.length > 0);
   });
 
   it('the probe proves the Messages route exists, and is never billed', async () => {
     const probe = await probeMessagesRoute(client(DEMO));
-    assert.deepEqual({ exists: probe.exists, status: (probe as { status?: number }).status }, { exists: true, status: 400 });
+    assert.deepEqual(
+      { exists: probe.exists, status: (probe as { status?: number }).status },
+      { exists: true, status: 400 },
+    );
     unbilled('the empty probe');
     const sent = messagesCalls();
     assert.equal(sent.length, 1);
@@ -58,13 +75,19 @@ describe('platform: a gateway without a model list (emulator noModelList)', func
     assert.equal(wrong.exists, false);
   });
 
-  it('Set API Key\'s check accepts a key when the list route is missing, and counts the declared models', async () => {
+  it("Set API Key's check accepts a key when the list route is missing, and counts the declared models", async () => {
     const check = await checkKey(client(DEMO), { overrides: {}, declared: ['claude-x', 'gpt-image-x'] });
     assert.deepEqual(check, { ok: true, total: 2, chat: 1, image: 1, unlisted: true, probeStatus: 400 });
-    assert.match(describeUnlisted(check as { total: number; chat: number; image: number }), /does not list models.*2 models \(1 chat, 1 image\) declared/);
+    assert.match(
+      describeUnlisted(check as { total: number; chat: number; image: number }),
+      /does not list models.*2 models \(1 chat, 1 image\) declared/,
+    );
     const none = await checkKey(client(DEMO), { overrides: {} });
     assert.equal(none.ok && none.unlisted && none.total, 0);
-    assert.match(describeUnlisted(none as { total: number; chat: number; image: number }), /modelGateway\.models\.declared/);
+    assert.match(
+      describeUnlisted(none as { total: number; chat: number; image: number }),
+      /modelGateway\.models\.declared/,
+    );
     unbilled('key check / connection check');
   });
 

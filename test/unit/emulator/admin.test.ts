@@ -10,7 +10,10 @@ describe('emulator: admin API', () => {
 
   it('refuses requests without the admin token (401)', async () => {
     assert.equal((await fetch(`${emu().url}/admin/requests`)).status, 401);
-    assert.equal((await fetch(`${emu().url}/admin/requests`, { headers: { authorization: `Bearer ${DEMO}` } })).status, 401);
+    assert.equal(
+      (await fetch(`${emu().url}/admin/requests`, { headers: { authorization: `Bearer ${DEMO}` } })).status,
+      401,
+    );
     await assert.rejects(new EmulatorAdmin(emu().url, 'wrong').requests(), /HTTP 401/);
   });
 
@@ -20,8 +23,27 @@ describe('emulator: admin API', () => {
     const log = await admin().requests();
     assert.equal(log.length, 2);
     assert.deepEqual(
-      { route: log[0].route, keyName: log[0].keyName, model: log[0].model, status: log[0].status, billable: log[0].billable, stream: log[0].stream, method: log[0].method, path: log[0].path },
-      { route: 'messages', keyName: 'demo', model: 'claude-demo-sonnet', status: 200, billable: true, stream: true, method: 'POST', path: '/v1/messages' });
+      {
+        route: log[0].route,
+        keyName: log[0].keyName,
+        model: log[0].model,
+        status: log[0].status,
+        billable: log[0].billable,
+        stream: log[0].stream,
+        method: log[0].method,
+        path: log[0].path,
+      },
+      {
+        route: 'messages',
+        keyName: 'demo',
+        model: 'claude-demo-sonnet',
+        status: 200,
+        billable: true,
+        stream: true,
+        method: 'POST',
+        path: '/v1/messages',
+      },
+    );
     assert.equal(log[1].billable, false);
     assert.ok(log.every((e) => typeof e.durationMs === 'number' && !Number.isNaN(Date.parse(e.time))));
     assert.deepEqual(await admin().counters(), { billable: { messages: 1 }, totalBillable: 1 });
@@ -31,8 +53,13 @@ describe('emulator: admin API', () => {
     const created = await admin().createKey({ group: 'chat-only', name: 'ci', balance: 5 });
     assert.equal(created.name, 'ci');
     assert.ok(!JSON.stringify(emu().requests()).includes(created.key), 'the log never holds a key');
-    const models = await (await fetch(`${emu().url}/v1/models`, { headers: { authorization: `Bearer ${created.key}` } })).json() as { data: Array<{ id: string }> };
-    assert.deepEqual(models.data.map((m) => m.id), ['claude-demo-sonnet', 'claude-demo-haiku']);
+    const models = (await (
+      await fetch(`${emu().url}/v1/models`, { headers: { authorization: `Bearer ${created.key}` } })
+    ).json()) as { data: Array<{ id: string }> };
+    assert.deepEqual(
+      models.data.map((m) => m.id),
+      ['claude-demo-sonnet', 'claude-demo-haiku'],
+    );
     await admin().setBalance(created.key, 0);
     assert.equal((await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders(created.key))).status, 403);
     await admin().revokeKey(created.key);
@@ -45,8 +72,28 @@ describe('emulator: admin API', () => {
 
   it('sets and clears faults per key', async () => {
     await admin().setFaults(DEMO, { status: 500, count: 1 });
-    assert.equal((await post(emu(), '/v1/images/generations', { model: 'gpt-image-demo', prompt: 'p', size: '16x16' }, imageHeaders())).status, 500);
-    assert.equal((await post(emu(), '/v1/images/generations', { model: 'gpt-image-demo', prompt: 'p', size: '16x16' }, imageHeaders())).status, 200);
+    assert.equal(
+      (
+        await post(
+          emu(),
+          '/v1/images/generations',
+          { model: 'gpt-image-demo', prompt: 'p', size: '16x16' },
+          imageHeaders(),
+        )
+      ).status,
+      500,
+    );
+    assert.equal(
+      (
+        await post(
+          emu(),
+          '/v1/images/generations',
+          { model: 'gpt-image-demo', prompt: 'p', size: '16x16' },
+          imageHeaders(),
+        )
+      ).status,
+      200,
+    );
     await admin().setFaults(DEMO, { htmlError: true });
     assert.equal((await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders())).status, 502);
     await admin().setFaults(DEMO, null);

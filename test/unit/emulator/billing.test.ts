@@ -26,15 +26,30 @@ describe('emulator: billing', () => {
   });
 
   it('a generation is charged at request time and logged with the charge', async () => {
-    const res = await post(emu(), '/v1/images/generations', { model: 'flux-demo-schnell', prompt: 'p', size: '2048x1024', quality: 'high', n: 2 }, imageHeaders());
+    const res = await post(
+      emu(),
+      '/v1/images/generations',
+      { model: 'flux-demo-schnell', prompt: 'p', size: '2048x1024', quality: 'high', n: 2 },
+      imageHeaders(),
+    );
     assert.equal(res.status, 200);
     assert.equal(emu().balance(DEMO), 100 - 2 * 0.04 * 2 * 2);
     assert.equal(emu().requests()[0].charged, 0.32);
   });
 
   it('an edit adds reference images and the edit surcharge (JSON data URLs with a mask)', async () => {
-    const res = await post(emu(), '/v1/images/edits', { model: 'gpt-image-demo', prompt: 'p', size: '64x64',
-      images: [{ image_url: dataUrl() }, { image_url: dataUrl() }], mask: { image_url: dataUrl() } }, imageHeaders());
+    const res = await post(
+      emu(),
+      '/v1/images/edits',
+      {
+        model: 'gpt-image-demo',
+        prompt: 'p',
+        size: '64x64',
+        images: [{ image_url: dataUrl() }, { image_url: dataUrl() }],
+        mask: { image_url: dataUrl() },
+      },
+      imageHeaders(),
+    );
     assert.equal(res.status, 200);
     assert.equal(emu().requests()[0].charged, 0.04 + 2 * 0.01 + 0.02);
   });
@@ -43,10 +58,20 @@ describe('emulator: billing', () => {
     const none = await post(emu(), '/v1/images/edits', { model: 'gpt-image-demo', prompt: 'p' }, imageHeaders());
     assert.equal(none.status, 400);
     const text = `data:image/png;base64,${Buffer.from('this is not a png at all').toString('base64')}`;
-    const bad = await post(emu(), '/v1/images/edits', { model: 'gpt-image-demo', prompt: 'p', images: [{ image_url: text }] }, imageHeaders());
+    const bad = await post(
+      emu(),
+      '/v1/images/edits',
+      { model: 'gpt-image-demo', prompt: 'p', images: [{ image_url: text }] },
+      imageHeaders(),
+    );
     assert.equal(bad.status, 400);
     assert.match(await bad.text(), /not an image/);
-    const remote = await post(emu(), '/v1/images/edits', { model: 'gpt-image-demo', prompt: 'p', images: [{ image_url: 'https://x/y.png' }] }, imageHeaders());
+    const remote = await post(
+      emu(),
+      '/v1/images/edits',
+      { model: 'gpt-image-demo', prompt: 'p', images: [{ image_url: 'https://x/y.png' }] },
+      imageHeaders(),
+    );
     assert.equal(remote.status, 400);
     assert.equal(emu().balance(DEMO), 100);
   });
@@ -54,15 +79,21 @@ describe('emulator: billing', () => {
   it('messages are charged per request; a balance below the price gets 403 INSUFFICIENT_BALANCE and no charge', async () => {
     await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders());
     assert.equal(emu().balance(DEMO), 100 - prices.message);
-    const low = await post(emu(), '/v1/images/generations', { model: 'gpt-image-demo', prompt: 'p' }, imageHeaders(LOW_BALANCE));
+    const low = await post(
+      emu(),
+      '/v1/images/generations',
+      { model: 'gpt-image-demo', prompt: 'p' },
+      imageHeaders(LOW_BALANCE),
+    );
     assert.equal(low.status, 403);
-    assert.equal((await low.json() as { code: string }).code, 'INSUFFICIENT_BALANCE');
+    assert.equal(((await low.json()) as { code: string }).code, 'INSUFFICIENT_BALANCE');
     assert.equal(emu().balance(LOW_BALANCE), 0.0001);
   });
 
   it('the balance runs out: the call that would overdraw is refused', async () => {
     await new EmulatorAdmin(emu().url).setBalance(DEMO, 0.1);
-    const gen = (): Promise<Response> => post(emu(), '/v1/images/generations', { model: 'gpt-image-demo', prompt: 'p', size: '16x16' }, imageHeaders());
+    const gen = (): Promise<Response> =>
+      post(emu(), '/v1/images/generations', { model: 'gpt-image-demo', prompt: 'p', size: '16x16' }, imageHeaders());
     assert.equal((await gen()).status, 200);
     assert.equal((await gen()).status, 200);
     assert.equal((await gen()).status, 403);

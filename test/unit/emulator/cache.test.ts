@@ -10,9 +10,20 @@ const EPH = { type: 'ephemeral' };
 const AGENT_KEY = 'mg-agent-key-0008'; // its group has claude-demo-sonnet too
 /** A system prompt of a few hundred tokens (the test config caches prefixes from 100 tokens). */
 const SYSTEM = Array.from({ length: 120 }, (_v, i) => `Rule ${i}: be precise.`).join(' ');
-const TOOLS = [{ name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }];
+const TOOLS = [
+  {
+    name: 'read_file',
+    description: 'Read a file',
+    input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+  },
+];
 
-type Usage = { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number; output_tokens: number };
+type Usage = {
+  input_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  output_tokens: number;
+};
 
 function lowMinimum(): EmulatorConfig {
   const c = defaultConfig();
@@ -21,9 +32,15 @@ function lowMinimum(): EmulatorConfig {
   return c;
 }
 
-function body(messages: Array<Record<string, unknown>>, cached = true, model = 'claude-demo-sonnet'): Record<string, unknown> {
+function body(
+  messages: Array<Record<string, unknown>>,
+  cached = true,
+  model = 'claude-demo-sonnet',
+): Record<string, unknown> {
   return {
-    model, max_tokens: 200, tools: TOOLS,
+    model,
+    max_tokens: 200,
+    tools: TOOLS,
     system: [{ type: 'text', text: SYSTEM, ...(cached ? { cache_control: EPH } : {}) }],
     messages,
   };
@@ -47,7 +64,10 @@ describe('emulator: prompt-cache accounting', () => {
     assert.ok(a.cache_creation_input_tokens > 100, JSON.stringify(a));
     assert.equal(a.input_tokens + a.cache_creation_input_tokens, total, 'the split adds up to the uncached count');
     const b = await usageOf(body(first));
-    assert.deepEqual([b.cache_read_input_tokens, b.cache_creation_input_tokens, b.input_tokens], [a.cache_creation_input_tokens, 0, a.input_tokens]);
+    assert.deepEqual(
+      [b.cache_read_input_tokens, b.cache_creation_input_tokens, b.input_tokens],
+      [a.cache_creation_input_tokens, 0, a.input_tokens],
+    );
   });
 
   it('without cache_control nothing is cached or read, however often the same request comes', async () => {
@@ -57,7 +77,12 @@ describe('emulator: prompt-cache accounting', () => {
       assert.deepEqual([u.cache_creation_input_tokens, u.cache_read_input_tokens], [0, 0]);
       assert.equal(u.input_tokens, inputTokens(body(plain, false)));
     }
-    assert.equal(emu().requests().every((r) => r.usage?.cacheRead === 0 && r.usage.cacheWrite === 0), true);
+    assert.equal(
+      emu()
+        .requests()
+        .every((r) => r.usage?.cacheRead === 0 && r.usage.cacheWrite === 0),
+      true,
+    );
   });
 
   it('a growing conversation reads the previous breakpoint and writes only what was added', async () => {
@@ -69,7 +94,10 @@ describe('emulator: prompt-cache accounting', () => {
     ];
     const b = await usageOf(body(grown));
     assert.equal(b.cache_read_input_tokens, a.cache_creation_input_tokens, 'the old prefix is a hit');
-    assert.equal(b.cache_read_input_tokens + b.cache_creation_input_tokens + b.input_tokens, inputTokens(body(grown, false)));
+    assert.equal(
+      b.cache_read_input_tokens + b.cache_creation_input_tokens + b.input_tokens,
+      inputTokens(body(grown, false)),
+    );
     assert.ok(b.cache_creation_input_tokens > 0 && b.cache_creation_input_tokens < a.cache_creation_input_tokens);
   });
 
@@ -83,15 +111,26 @@ describe('emulator: prompt-cache accounting', () => {
   });
 
   it('string content and the same text as one block are the same prefix (a client may mark a string message later)', async () => {
-    const asString = [{ role: 'user', content: 'hello there' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: [{ type: 'text', text: 'next', cache_control: EPH }] }];
+    const asString = [
+      { role: 'user', content: 'hello there' },
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: [{ type: 'text', text: 'next', cache_control: EPH }] },
+    ];
     const a = await usageOf(body(asString));
-    const asBlock = [{ role: 'user', content: [{ type: 'text', text: 'hello there', cache_control: EPH }] }, ...asString.slice(1)];
+    const asBlock = [
+      { role: 'user', content: [{ type: 'text', text: 'hello there', cache_control: EPH }] },
+      ...asString.slice(1),
+    ];
     const b = await usageOf(body(asBlock));
     assert.equal(b.cache_read_input_tokens, a.cache_creation_input_tokens);
   });
 
   it('a prefix under the minimum is not cached (all input at full price)', async () => {
-    const small = { model: 'claude-demo-sonnet', max_tokens: 50, messages: [{ role: 'user', content: [{ type: 'text', text: 'tiny', cache_control: EPH }] }] };
+    const small = {
+      model: 'claude-demo-sonnet',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'tiny', cache_control: EPH }] }],
+    };
     for (let i = 0; i < 2; i++) {
       const u = await usageOf(small);
       assert.deepEqual([u.cache_creation_input_tokens, u.cache_read_input_tokens], [0, 0]);
@@ -109,7 +148,10 @@ describe('emulator: prompt-cache accounting', () => {
     assert.equal(end.cache_read_input_tokens, start.cache_read_input_tokens);
     const logged = emu().requests().at(-1)!.usage!;
     assert.equal(logged.cacheRead, end.cache_read_input_tokens);
-    assert.equal(logged.inputCostTokens, Math.round((logged.input + 1.25 * logged.cacheWrite + 0.1 * logged.cacheRead) * 100) / 100);
+    assert.equal(
+      logged.inputCostTokens,
+      Math.round((logged.input + 1.25 * logged.cacheWrite + 0.1 * logged.cacheRead) * 100) / 100,
+    );
     const write = emu().requests()[0].usage!;
     assert.equal(write.inputCostTokens, Math.round((write.input + 1.25 * write.cacheWrite) * 100) / 100);
   });
@@ -128,6 +170,10 @@ describe('emulator: prompt-cache accounting', () => {
     assert.ok(cache.account('k', 'm', b, cfg, 900)!.cache_read_input_tokens > 0, 'within the lifetime');
     assert.ok(cache.account('k', 'm', b, cfg, 1800)!.cache_read_input_tokens > 0, 'renewed by the hit at 900');
     assert.equal(cache.account('k', 'm', b, cfg, 2801)!.cache_read_input_tokens, 0, 'expired');
-    assert.equal(cache.account('k', 'm', body([{ role: 'user', content: 'x' }], false), cfg, 0), undefined, 'no breakpoint: no accounting');
+    assert.equal(
+      cache.account('k', 'm', body([{ role: 'user', content: 'x' }], false), cfg, 0),
+      undefined,
+      'no breakpoint: no accounting',
+    );
   });
 });

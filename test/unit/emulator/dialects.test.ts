@@ -5,17 +5,39 @@
 // wrong base URL. Real sockets on 127.0.0.1; the dialect is chosen by emulator.json's "dialect".
 import assert from 'node:assert/strict';
 import { STATUS_CODES } from 'node:http';
-import { createGatewayClient, forbiddenCause, isGatewayError, type GatewayClient, type GatewayError, type Message, type MessagesRequest } from '../../../src/gateway';
+import {
+  createGatewayClient,
+  forbiddenCause,
+  isGatewayError,
+  type GatewayClient,
+  type GatewayError,
+  type Message,
+  type MessagesRequest,
+} from '../../../src/gateway';
 import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
 import { DIALECT_NAMES } from '../../../src/emulator/dialects';
 import { DEMO, LOW_BALANCE, useEmulator } from './helpers';
 
 const PROFILES = ['default', ...DIALECT_NAMES] as const;
-type Profile = typeof PROFILES[number];
+type Profile = (typeof PROFILES)[number];
 
-const TOOLS = [{ name: 'lookup', description: 'Looks a word up', input_schema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }];
-const TEXT_REQUEST: MessagesRequest = { model: 'claude-demo-sonnet', max_tokens: 4096, messages: [{ role: 'user', content: 'Dialect check: ünïcödé 世界 🚀' }] };
-const TOOL_REQUEST: MessagesRequest = { ...TEXT_REQUEST, messages: [{ role: 'user', content: 'Look this up [[tool]]' }], tools: TOOLS };
+const TOOLS = [
+  {
+    name: 'lookup',
+    description: 'Looks a word up',
+    input_schema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+  },
+];
+const TEXT_REQUEST: MessagesRequest = {
+  model: 'claude-demo-sonnet',
+  max_tokens: 4096,
+  messages: [{ role: 'user', content: 'Dialect check: ünïcödé 世界 🚀' }],
+};
+const TOOL_REQUEST: MessagesRequest = {
+  ...TEXT_REQUEST,
+  messages: [{ role: 'user', content: 'Look this up [[tool]]' }],
+  tools: TOOLS,
+};
 
 /** Status a dialect answers for an upstream failure of `status` (sub2api remaps them, see dialects/sub2api.ts). */
 function answeredStatus(profile: Profile, status: number): number {
@@ -28,7 +50,11 @@ function answeredStatus(profile: Profile, status: number): number {
 const REASON_PHRASES = new Set(Object.values(STATUS_CODES).map((p) => String(p).toLowerCase()));
 /** "Not Found", "502 Bad Gateway", "404 page not found": words that say nothing the status did not. */
 function isBareReason(text: string): boolean {
-  const t = text.trim().replace(/^\d{3}\s*/, '').replace(/[.!\s]+$/, '').toLowerCase();
+  const t = text
+    .trim()
+    .replace(/^\d{3}\s*/, '')
+    .replace(/[.!\s]+$/, '')
+    .toLowerCase();
   return t === '' || REASON_PHRASES.has(t) || t === 'page not found';
 }
 
@@ -45,14 +71,23 @@ function assertSpecific(error: GatewayError, status: number): void {
 }
 
 async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const error = await p.then(() => assert.fail('expected a failure'), (e: unknown) => e);
+  const error = await p.then(
+    () => assert.fail('expected a failure'),
+    (e: unknown) => e,
+  );
   assert.ok(isGatewayError(error), `a GatewayError, got ${String(error)}`);
   return error;
 }
 
-const textOf = (m: Message | undefined): string => (m?.content ?? []).filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('');
+const textOf = (m: Message | undefined): string =>
+  (m?.content ?? [])
+    .filter((b) => b.type === 'text')
+    .map((b) => (b as { text: string }).text)
+    .join('');
 const toolsOf = (m: Message): Array<{ name: string; input: unknown }> =>
-  m.content.filter((b) => b.type === 'tool_use').map((b) => ({ name: (b as { name: string }).name, input: (b as { input: unknown }).input }));
+  m.content
+    .filter((b) => b.type === 'tool_use')
+    .map((b) => ({ name: (b as { name: string }).name, input: (b as { input: unknown }).input }));
 
 describe('client over gateway dialects', function () {
   this.timeout(30_000);
@@ -62,7 +97,10 @@ describe('client over gateway dialects', function () {
     const emu = await startEmulator();
     try {
       const c = createGatewayClient({ baseUrl: emu.url, apiKey: DEMO, maxRetries: 0 });
-      reference = { text: await c.streamMessage(TEXT_REQUEST).finalMessage(), tool: await c.streamMessage(TOOL_REQUEST).finalMessage() };
+      reference = {
+        text: await c.streamMessage(TEXT_REQUEST).finalMessage(),
+        tool: await c.streamMessage(TOOL_REQUEST).finalMessage(),
+      };
     } finally {
       await emu.close();
     }
@@ -70,7 +108,10 @@ describe('client over gateway dialects', function () {
 
   for (const profile of PROFILES) {
     describe(`dialect ${profile}`, () => {
-      const emu: () => Emulator = useEmulator(() => ({ ...defaultConfig(), ...(profile === 'default' ? {} : { dialect: profile }) }));
+      const emu: () => Emulator = useEmulator(() => ({
+        ...defaultConfig(),
+        ...(profile === 'default' ? {} : { dialect: profile }),
+      }));
       const client = (key = DEMO, baseUrl?: string): GatewayClient =>
         createGatewayClient({ baseUrl: baseUrl ?? emu().url, apiKey: key, maxRetries: 0, timeoutMs: 10_000 });
       afterEach(() => emu().setFaults(DEMO, null));
@@ -115,7 +156,8 @@ describe('client over gateway dialects', function () {
         assert.ok(!`${error.message} ${error.serverMessage}`.includes(wrong), 'the key is never repeated');
         // Support needs the request id: every dialect that sends one must have it captured.
         if (profile !== 'router') assert.ok(error.requestId, 'request id captured');
-        if (profile === 'new-api' || profile === 'one-api') assert.ok(error.serverMessage?.includes(`(request id: ${error.requestId})`), error.serverMessage);
+        if (profile === 'new-api' || profile === 'one-api')
+          assert.ok(error.serverMessage?.includes(`(request id: ${error.requestId})`), error.serverMessage);
       });
 
       it('a key without balance is forbidden, and the cause (balance) is recognised', async () => {

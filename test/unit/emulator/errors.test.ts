@@ -3,7 +3,17 @@
 import { strict as assert } from 'node:assert';
 import { defaultConfig, startEmulator } from '../../../src/emulator';
 import {
-  ALT, CHAT_ONLY, DEMO, DISABLED_GROUP, LOW_BALANCE, REVOKED, chatBody, imageHeaders, messagesHeaders, post, useEmulator,
+  ALT,
+  CHAT_ONLY,
+  DEMO,
+  DISABLED_GROUP,
+  LOW_BALANCE,
+  REVOKED,
+  chatBody,
+  imageHeaders,
+  messagesHeaders,
+  post,
+  useEmulator,
 } from './helpers';
 
 const IMAGE = { model: 'gpt-image-demo', prompt: 'p', size: '64x64' };
@@ -15,7 +25,7 @@ describe('emulator: error rows', () => {
     assert.equal(res.status, status);
     const id = res.headers.get('request-id');
     assert.ok(id && id === res.headers.get('x-request-id'));
-    const body = await res.json() as { type: string; error: { type: string; message: string }; request_id: string };
+    const body = (await res.json()) as { type: string; error: { type: string; message: string }; request_id: string };
     assert.equal(body.type, 'error');
     assert.equal(body.error.type, type);
     assert.match(body.error.message, pattern);
@@ -24,7 +34,10 @@ describe('emulator: error rows', () => {
 
   async function expectOpenAiError(res: Response, status: number, pattern: RegExp, code?: string): Promise<void> {
     assert.equal(res.status, status);
-    const body = await res.json() as { error: { message: string; type: string; code: string | null }; request_id: string };
+    const body = (await res.json()) as {
+      error: { message: string; type: string; code: string | null };
+      request_id: string;
+    };
     assert.match(body.error.message, pattern);
     if (code) assert.equal(body.error.code, code);
     assert.equal(body.request_id, res.headers.get('request-id'));
@@ -32,7 +45,7 @@ describe('emulator: error rows', () => {
 
   async function expectFlat(res: Response, code: string, pattern: RegExp): Promise<void> {
     assert.equal(res.status, 403);
-    const body = await res.json() as { code: string; message: string; request_id: string };
+    const body = (await res.json()) as { code: string; message: string; request_id: string };
     assert.equal(body.code, code);
     assert.match(body.message, pattern);
     assert.equal(body.request_id, res.headers.get('request-id'));
@@ -41,36 +54,104 @@ describe('emulator: error rows', () => {
   it('401 on /v1/messages: missing, wrong and revoked keys each say why (Messages style)', async () => {
     const h = messagesHeaders();
     delete h['x-api-key'];
-    await expectMessagesError(await post(emu(), '/v1/messages', chatBody('x'), h), 401, 'authentication_error', /Missing API key.*x-api-key/);
-    await expectMessagesError(await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders('mg-wrong')), 401, 'authentication_error', /Invalid API key/);
-    await expectMessagesError(await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders(REVOKED)), 401, 'authentication_error', /revoked/);
+    await expectMessagesError(
+      await post(emu(), '/v1/messages', chatBody('x'), h),
+      401,
+      'authentication_error',
+      /Missing API key.*x-api-key/,
+    );
+    await expectMessagesError(
+      await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders('mg-wrong')),
+      401,
+      'authentication_error',
+      /Invalid API key/,
+    );
+    await expectMessagesError(
+      await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders(REVOKED)),
+      401,
+      'authentication_error',
+      /revoked/,
+    );
   });
 
   it('401 on image routes: OpenAI style; x-api-key alone is not accepted there', async () => {
-    await expectOpenAiError(await post(emu(), '/v1/images/generations', IMAGE, imageHeaders('mg-wrong')), 401, /Invalid API key/, 'INVALID_API_KEY');
-    await expectOpenAiError(await post(emu(), '/v1/images/generations', IMAGE, imageHeaders(REVOKED)), 401, /revoked/, 'API_KEY_DISABLED');
-    await expectOpenAiError(await post(emu(), '/v1/images/generations', IMAGE, { 'x-api-key': DEMO, 'content-type': 'application/json' }), 401, /Bearer/);
+    await expectOpenAiError(
+      await post(emu(), '/v1/images/generations', IMAGE, imageHeaders('mg-wrong')),
+      401,
+      /Invalid API key/,
+      'INVALID_API_KEY',
+    );
+    await expectOpenAiError(
+      await post(emu(), '/v1/images/generations', IMAGE, imageHeaders(REVOKED)),
+      401,
+      /revoked/,
+      'API_KEY_DISABLED',
+    );
+    await expectOpenAiError(
+      await post(emu(), '/v1/images/generations', IMAGE, { 'x-api-key': DEMO, 'content-type': 'application/json' }),
+      401,
+      /Bearer/,
+    );
   });
 
   it('GET /v1/models takes either auth header and is scoped to the key', async () => {
-    const viaBearer = await (await fetch(`${emu().url}/v1/models`, { headers: { authorization: `Bearer ${ALT}` } })).json() as { data: Array<{ id: string }> };
-    assert.deepEqual(viaBearer.data.map((m) => m.id), ['claude-alt-opus', 'flux-demo-schnell']);
-    const viaApiKey = await (await fetch(`${emu().url}/v1/models`, { headers: { 'x-api-key': CHAT_ONLY } })).json() as { data: Array<{ id: string }> };
-    assert.deepEqual(viaApiKey.data.map((m) => m.id), ['claude-demo-sonnet', 'claude-demo-haiku']);
+    const viaBearer = (await (
+      await fetch(`${emu().url}/v1/models`, { headers: { authorization: `Bearer ${ALT}` } })
+    ).json()) as { data: Array<{ id: string }> };
+    assert.deepEqual(
+      viaBearer.data.map((m) => m.id),
+      ['claude-alt-opus', 'flux-demo-schnell'],
+    );
+    const viaApiKey = (await (
+      await fetch(`${emu().url}/v1/models`, { headers: { 'x-api-key': CHAT_ONLY } })
+    ).json()) as { data: Array<{ id: string }> };
+    assert.deepEqual(
+      viaApiKey.data.map((m) => m.id),
+      ['claude-demo-sonnet', 'claude-demo-haiku'],
+    );
     assert.equal((await fetch(`${emu().url}/v1/models`)).status, 401);
   });
 
   it('403: group disabled, route not enabled, model not in group, balance: each its own code and message', async () => {
-    await expectFlat(await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders(DISABLED_GROUP)), 'GROUP_DISABLED', /disabled/);
-    await expectFlat(await post(emu(), '/v1/images/generations', IMAGE, imageHeaders(CHAT_ONLY)), 'IMAGE_NOT_ENABLED', /image generation is not enabled for this group/);
-    await expectFlat(await post(emu(), '/v1/messages', chatBody('x', { model: 'claude-alt-opus' }), messagesHeaders(DEMO)), 'MODEL_NOT_AVAILABLE', /model not available for this group/);
-    await expectFlat(await post(emu(), '/v1/images/generations', { ...IMAGE, model: 'gpt-image-demo' }, imageHeaders(ALT)), 'MODEL_NOT_AVAILABLE', /gpt-image-demo/);
-    await expectFlat(await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders(LOW_BALANCE)), 'INSUFFICIENT_BALANCE', /balance/);
+    await expectFlat(
+      await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders(DISABLED_GROUP)),
+      'GROUP_DISABLED',
+      /disabled/,
+    );
+    await expectFlat(
+      await post(emu(), '/v1/images/generations', IMAGE, imageHeaders(CHAT_ONLY)),
+      'IMAGE_NOT_ENABLED',
+      /image generation is not enabled for this group/,
+    );
+    await expectFlat(
+      await post(emu(), '/v1/messages', chatBody('x', { model: 'claude-alt-opus' }), messagesHeaders(DEMO)),
+      'MODEL_NOT_AVAILABLE',
+      /model not available for this group/,
+    );
+    await expectFlat(
+      await post(emu(), '/v1/images/generations', { ...IMAGE, model: 'gpt-image-demo' }, imageHeaders(ALT)),
+      'MODEL_NOT_AVAILABLE',
+      /gpt-image-demo/,
+    );
+    await expectFlat(
+      await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders(LOW_BALANCE)),
+      'INSUFFICIENT_BALANCE',
+      /balance/,
+    );
   });
 
   it('a chat model on an image route and an image model on /v1/messages are refused with a clear message', async () => {
-    await expectOpenAiError(await post(emu(), '/v1/images/generations', { ...IMAGE, model: 'claude-demo-sonnet' }, imageHeaders()), 400, /chat \(Messages\) model.*image routes/);
-    await expectMessagesError(await post(emu(), '/v1/messages', chatBody('x', { model: 'flux-demo-schnell' }), messagesHeaders()), 400, 'invalid_request_error', /image model.*\/v1\/messages/);
+    await expectOpenAiError(
+      await post(emu(), '/v1/images/generations', { ...IMAGE, model: 'claude-demo-sonnet' }, imageHeaders()),
+      400,
+      /chat \(Messages\) model.*image routes/,
+    );
+    await expectMessagesError(
+      await post(emu(), '/v1/messages', chatBody('x', { model: 'flux-demo-schnell' }), messagesHeaders()),
+      400,
+      'invalid_request_error',
+      /image model.*\/v1\/messages/,
+    );
   });
 
   it('404 with a base-URL hint for wrong paths; 405 for a wrong method', async () => {
@@ -81,22 +162,63 @@ describe('emulator: error rows', () => {
       const text = await res.text();
       assert.match(text, /base URL/, path);
     }
-    await expectMessagesError(await post(emu(), '/v1/v1/messages', chatBody('x'), messagesHeaders()), 404, 'not_found_error', /\/v1 twice/);
+    await expectMessagesError(
+      await post(emu(), '/v1/v1/messages', chatBody('x'), messagesHeaders()),
+      404,
+      'not_found_error',
+      /\/v1 twice/,
+    );
     assert.equal((await fetch(`${emu().url}/v1/messages`, { headers: messagesHeaders() })).status, 405);
   });
 
   it('400: missing or unknown version header, malformed JSON, bad fields', async () => {
     const h = messagesHeaders();
     delete h['anthropic-version'];
-    await expectMessagesError(await post(emu(), '/v1/messages', chatBody('x'), h), 400, 'invalid_request_error', /anthropic-version: header is required/);
-    await expectMessagesError(await post(emu(), '/v1/messages', chatBody('x'), { ...messagesHeaders(), 'anthropic-version': '1999-01-01' }), 400, 'invalid_request_error', /not a supported version/);
-    await expectMessagesError(await post(emu(), '/v1/messages', '{"model": "claude', messagesHeaders()), 400, 'invalid_request_error', /Malformed JSON/);
-    await expectMessagesError(await post(emu(), '/v1/messages', { model: 'claude-demo-sonnet', messages: [] }, messagesHeaders()), 400, 'invalid_request_error', /max_tokens/);
+    await expectMessagesError(
+      await post(emu(), '/v1/messages', chatBody('x'), h),
+      400,
+      'invalid_request_error',
+      /anthropic-version: header is required/,
+    );
+    await expectMessagesError(
+      await post(emu(), '/v1/messages', chatBody('x'), { ...messagesHeaders(), 'anthropic-version': '1999-01-01' }),
+      400,
+      'invalid_request_error',
+      /not a supported version/,
+    );
+    await expectMessagesError(
+      await post(emu(), '/v1/messages', '{"model": "claude', messagesHeaders()),
+      400,
+      'invalid_request_error',
+      /Malformed JSON/,
+    );
+    await expectMessagesError(
+      await post(emu(), '/v1/messages', { model: 'claude-demo-sonnet', messages: [] }, messagesHeaders()),
+      400,
+      'invalid_request_error',
+      /max_tokens/,
+    );
     await expectOpenAiError(await post(emu(), '/v1/images/generations', '[1,2', imageHeaders()), 400, /Malformed JSON/);
-    await expectOpenAiError(await post(emu(), '/v1/images/generations', IMAGE, { ...imageHeaders(), 'content-type': 'text/plain' }), 400, /content-type: expected application\/json/);
-    await expectOpenAiError(await post(emu(), '/v1/images/generations', { ...IMAGE, size: '4096x4096' }, imageHeaders()), 400, /size/);
-    await expectOpenAiError(await post(emu(), '/v1/images/generations', { ...IMAGE, size: '8x8' }, imageHeaders()), 400, /16 to 2048/);
-    await expectOpenAiError(await post(emu(), '/v1/images/generations', { ...IMAGE, prompt: '' }, imageHeaders()), 400, /prompt/);
+    await expectOpenAiError(
+      await post(emu(), '/v1/images/generations', IMAGE, { ...imageHeaders(), 'content-type': 'text/plain' }),
+      400,
+      /content-type: expected application\/json/,
+    );
+    await expectOpenAiError(
+      await post(emu(), '/v1/images/generations', { ...IMAGE, size: '4096x4096' }, imageHeaders()),
+      400,
+      /size/,
+    );
+    await expectOpenAiError(
+      await post(emu(), '/v1/images/generations', { ...IMAGE, size: '8x8' }, imageHeaders()),
+      400,
+      /16 to 2048/,
+    );
+    await expectOpenAiError(
+      await post(emu(), '/v1/images/generations', { ...IMAGE, prompt: '' }, imageHeaders()),
+      400,
+      /prompt/,
+    );
   });
 
   it('the version header name is configurable', async () => {
@@ -104,7 +226,11 @@ describe('emulator: error rows', () => {
     config.messages.versionHeader = 'vendor-version';
     const other = await startEmulator({ config });
     try {
-      const ok = await post(other, '/v1/messages', chatBody('x'), { 'x-api-key': DEMO, 'vendor-version': '2023-06-01', 'content-type': 'application/json' });
+      const ok = await post(other, '/v1/messages', chatBody('x'), {
+        'x-api-key': DEMO,
+        'vendor-version': '2023-06-01',
+        'content-type': 'application/json',
+      });
       assert.equal(ok.status, 200);
       const missing = await post(other, '/v1/messages', chatBody('x'), messagesHeaders());
       assert.equal(missing.status, 400);

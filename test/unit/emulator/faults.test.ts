@@ -21,18 +21,36 @@ describe('emulator: faults', () => {
     const ctrl = new AbortController();
     const pending = post(emu(), '/v1/messages', chatBody('x'), { ...messagesHeaders(), ...fault({ hang: true }) });
     void pending.catch(() => undefined);
-    const abortable = fetch(`${emu().url}/v1/messages`, { method: 'POST', signal: ctrl.signal,
-      headers: { ...messagesHeaders(), ...fault({ hang: true }) }, body: JSON.stringify(chatBody('y')) });
+    const abortable = fetch(`${emu().url}/v1/messages`, {
+      method: 'POST',
+      signal: ctrl.signal,
+      headers: { ...messagesHeaders(), ...fault({ hang: true }) },
+      body: JSON.stringify(chatBody('y')),
+    });
     await waitFor(() => emu().requests().length === 2, 'both requests logged');
     ctrl.abort();
     await assert.rejects(abortable);
-    await waitFor(() => emu().requests().some((r) => r.aborted), 'the abort');
+    await waitFor(
+      () =>
+        emu()
+          .requests()
+          .some((r) => r.aborted),
+      'the abort',
+    );
     assert.equal(emu().billableCount('messages'), 2);
-    assert.equal(emu().requests().filter((r) => r.status === 0).length, 2);
+    assert.equal(
+      emu()
+        .requests()
+        .filter((r) => r.status === 0).length,
+      2,
+    );
   });
 
   it('dropAfterEvents: the socket closes mid-stream without message_stop', async () => {
-    const res = await post(emu(), '/v1/messages', streamBody(), { ...messagesHeaders(), ...fault({ dropAfterEvents: 4 }) });
+    const res = await post(emu(), '/v1/messages', streamBody(), {
+      ...messagesHeaders(),
+      ...fault({ dropAfterEvents: 4 }),
+    });
     assert.equal(res.status, 200);
     await assert.rejects(res.text(), /terminated|other side closed|aborted/i);
     await waitFor(() => emu().requests()[0].status === 200 && emu().requests()[0].events === 4, 'the log entry');
@@ -40,7 +58,10 @@ describe('emulator: faults', () => {
   });
 
   it('errorAfterEvents: an error event (type configurable) then the stream ends', async () => {
-    const res = await post(emu(), '/v1/messages', streamBody(), { ...messagesHeaders(), ...fault({ errorAfterEvents: 3, errorType: 'api_error' }) });
+    const res = await post(emu(), '/v1/messages', streamBody(), {
+      ...messagesHeaders(),
+      ...fault({ errorAfterEvents: 3, errorType: 'api_error' }),
+    });
     const events = parseSse(await res.text());
     assert.equal(events.length, 4);
     assert.equal(events[3].event, 'error');
@@ -49,10 +70,16 @@ describe('emulator: faults', () => {
   });
 
   it('noEventLines: ping and error come as bare data lines', async () => {
-    const res = await post(emu(), '/v1/messages', streamBody(), { ...messagesHeaders(), ...fault({ noEventLines: true, errorAfterEvents: 5 }) });
+    const res = await post(emu(), '/v1/messages', streamBody(), {
+      ...messagesHeaders(),
+      ...fault({ noEventLines: true, errorAfterEvents: 5 }),
+    });
     const events = parseSse(await res.text());
     const bare = events.filter((e) => e.event === '');
-    assert.deepEqual(bare.map((e) => e.data.type), ['ping', 'error']);
+    assert.deepEqual(
+      bare.map((e) => e.data.type),
+      ['ping', 'error'],
+    );
     assert.equal((bare[1].data as { error: { type: string } }).error.type, 'overloaded_error');
   });
 
@@ -62,7 +89,10 @@ describe('emulator: faults', () => {
     assert.equal(first.status, 503);
     assert.equal(first.headers.get('retry-after'), '2');
     assert.equal(((await first.json()) as { error: { type: string } }).error.type, 'overloaded_error');
-    assert.equal((await post(emu(), '/v1/images/generations', { model: 'gpt-image-demo', prompt: 'p' }, imageHeaders())).status, 503);
+    assert.equal(
+      (await post(emu(), '/v1/images/generations', { model: 'gpt-image-demo', prompt: 'p' }, imageHeaders())).status,
+      503,
+    );
     assert.equal((await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders())).status, 200);
     assert.equal(emu().billableCount(), 3);
     assert.equal(emu().billableCount('/v1/messages'), 2);
@@ -71,14 +101,20 @@ describe('emulator: faults', () => {
   });
 
   it('429 storm via header: Retry-After and retry-after-ms', async () => {
-    const res = await post(emu(), '/v1/messages', chatBody('x'), { ...messagesHeaders(), ...fault({ status: 429, retryAfter: 7 }) });
+    const res = await post(emu(), '/v1/messages', chatBody('x'), {
+      ...messagesHeaders(),
+      ...fault({ status: 429, retryAfter: 7 }),
+    });
     assert.equal(res.status, 429);
     assert.equal(res.headers.get('retry-after'), '7');
     assert.equal(res.headers.get('retry-after-ms'), '7000');
   });
 
   it('htmlError: an HTML error page (502 by default) with a request id', async () => {
-    const res = await post(emu(), '/v1/messages', chatBody('x'), { ...messagesHeaders(), ...fault({ htmlError: true }) });
+    const res = await post(emu(), '/v1/messages', chatBody('x'), {
+      ...messagesHeaders(),
+      ...fault({ htmlError: true }),
+    });
     assert.equal(res.status, 502);
     assert.match(res.headers.get('content-type') ?? '', /text\/html/);
     assert.match(await res.text(), /<html>.*502 Bad Gateway/s);
@@ -87,7 +123,10 @@ describe('emulator: faults', () => {
 
   it('tokensPerSecond: sets how many tokens go into each delta (0 = as fast as possible)', async () => {
     const deltas = async (tps: number): Promise<number> => {
-      const res = await post(emu(), '/v1/messages', chatBody('x [[tokens=40]]', { stream: true }), { ...messagesHeaders(), ...fault({ tokensPerSecond: tps }) });
+      const res = await post(emu(), '/v1/messages', chatBody('x [[tokens=40]]', { stream: true }), {
+        ...messagesHeaders(),
+        ...fault({ tokensPerSecond: tps }),
+      });
       const events = parseSse(await res.text());
       assert.equal(events.at(-1)?.event, 'message_stop');
       return events.filter((e) => e.event === 'content_block_delta').length;
@@ -99,10 +138,14 @@ describe('emulator: faults', () => {
   it('chunkBytes: the body arrives in small pieces that split multi-byte characters, and still decodes', async () => {
     const pieces: Buffer[] = [];
     await new Promise<void>((resolve, reject) => {
-      const req = request(`${emu().url}/v1/messages`, { method: 'POST', headers: { ...messagesHeaders(), ...fault({ chunkBytes: 5 }) } }, (res) => {
-        res.on('data', (c: Buffer) => pieces.push(c));
-        res.on('end', () => resolve());
-      });
+      const req = request(
+        `${emu().url}/v1/messages`,
+        { method: 'POST', headers: { ...messagesHeaders(), ...fault({ chunkBytes: 5 }) } },
+        (res) => {
+          res.on('data', (c: Buffer) => pieces.push(c));
+          res.on('end', () => resolve());
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify(chatBody('🚀 split', { stream: true })));
     });

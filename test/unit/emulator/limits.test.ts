@@ -2,7 +2,16 @@
 
 import { strict as assert } from 'node:assert';
 import { fetch as undiciFetch } from 'undici';
-import { DEMO, RATE_LIMITED, chatBody, imageHeaders, messagesHeaders, post, sendHugeBody, useEmulator } from './helpers';
+import {
+  DEMO,
+  RATE_LIMITED,
+  chatBody,
+  imageHeaders,
+  messagesHeaders,
+  post,
+  sendHugeBody,
+  useEmulator,
+} from './helpers';
 
 describe('emulator: limits', () => {
   const emu = useEmulator();
@@ -25,7 +34,11 @@ describe('emulator: limits', () => {
   });
 
   it('undici (the client library of the extension) gets the 413 for a 100 MB body', async () => {
-    const res = await undiciFetch(`${emu().url}/v1/images/generations`, { method: 'POST', headers: imageHeaders(), body: Buffer.alloc(100 * 1024 * 1024, 0x20) });
+    const res = await undiciFetch(`${emu().url}/v1/images/generations`, {
+      method: 'POST',
+      headers: imageHeaders(),
+      body: Buffer.alloc(100 * 1024 * 1024, 0x20),
+    });
     assert.equal(res.status, 413);
     assert.match(await res.text(), /request_too_large|too large/);
   });
@@ -39,7 +52,7 @@ describe('emulator: limits', () => {
     const ms = Number(limited.headers.get('retry-after-ms'));
     assert.ok(seconds >= 1 && seconds <= 60, `retry-after ${seconds}`);
     assert.ok(ms > 0 && ms <= 60_000 && Math.ceil(ms / 1000) === seconds);
-    const body = await limited.json() as { error: { type: string } };
+    const body = (await limited.json()) as { error: { type: string } };
     assert.equal(body.error.type, 'rate_limit_error');
     // Other keys are not affected.
     assert.equal((await post(emu(), '/v1/messages', chatBody('4'), messagesHeaders(DEMO))).status, 200);

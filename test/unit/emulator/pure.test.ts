@@ -25,7 +25,10 @@ describe('emulator: pure modules', () => {
     const png = encodePng(2, 2, rgb);
     assert.deepEqual(pngSize(png), { width: 2, height: 2 });
     const parts = chunks(png);
-    assert.deepEqual(parts.map((c) => c.type), ['IHDR', 'IDAT', 'IEND']);
+    assert.deepEqual(
+      parts.map((c) => c.type),
+      ['IHDR', 'IDAT', 'IEND'],
+    );
     assert.deepEqual([...parts[0].data.subarray(8, 13)], [8, 2, 0, 0, 0]);
     assert.deepEqual([...inflateSync(parts[1].data)], [0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 10, 20, 30]);
   });
@@ -52,7 +55,9 @@ describe('emulator: pure modules', () => {
     const bin = Buffer.from([0, 13, 10, 45, 45, 255]);
     const body = Buffer.concat([
       Buffer.from('------x42\r\nContent-Disposition: form-data; name="prompt"\r\n\r\nhi 👋\r\n'),
-      Buffer.from('------x42\r\nContent-Disposition: form-data; name="image[]"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n'),
+      Buffer.from(
+        '------x42\r\nContent-Disposition: form-data; name="image[]"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n',
+      ),
       bin,
       Buffer.from('\r\n------x42--\r\n'),
     ]);
@@ -84,8 +89,11 @@ describe('emulator: pure modules', () => {
   });
 
   it('planReply: a tool call that does not fit max_tokens is dropped, not cut', () => {
-    const body = { max_tokens: 7, messages: [{ role: 'user', content: 'x [[tool]]' }],
-      tools: [{ name: 't', input_schema: { type: 'object', properties: { q: { type: 'string' } } } }] };
+    const body = {
+      max_tokens: 7,
+      messages: [{ role: 'user', content: 'x [[tool]]' }],
+      tools: [{ name: 't', input_schema: { type: 'object', properties: { q: { type: 'string' } } } }],
+    };
     const plan = planReply(body, 'm');
     assert.equal(plan.stopReason, 'max_tokens');
     assert.ok(plan.blocks.every((b) => b.type !== 'tool_use'));
@@ -96,9 +104,26 @@ describe('emulator: pure modules', () => {
     const base = { max_tokens: 500, tools, messages: [{ role: 'user', content: 'plain' }] };
     assert.equal(planReply({ ...base, tool_choice: { type: 'any' } }, 'm').stopReason, 'tool_use');
     assert.equal(planReply({ ...base, tool_choice: { type: 'tool', name: 'lookup' } }, 'm').stopReason, 'tool_use');
-    assert.equal(planReply({ ...base, messages: [{ role: 'user', content: 'x [[tool]]' }], tool_choice: { type: 'none' } }, 'm').stopReason, 'end_turn');
-    const withImage = planReply({ max_tokens: 500, messages: [{ role: 'user', content: [
-      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }, { type: 'text', text: 'see' }] }] }, 'm');
+    assert.equal(
+      planReply({ ...base, messages: [{ role: 'user', content: 'x [[tool]]' }], tool_choice: { type: 'none' } }, 'm')
+        .stopReason,
+      'end_turn',
+    );
+    const withImage = planReply(
+      {
+        max_tokens: 500,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
+              { type: 'text', text: 'see' },
+            ],
+          },
+        ],
+      },
+      'm',
+    );
     assert.ok(withImage.blocks[0].pieces.join('').includes('You wrote:\n\nsee\n\nI received 1 image.'));
   });
 
@@ -108,7 +133,10 @@ describe('emulator: pure modules', () => {
     assert.equal(cfg.tasks.retryAfterSec, 3);
     assert.deepEqual(cfg.keys, defaultConfig().keys);
     assert.throws(() => parseConfigText('[]'), /JSON object/);
-    assert.throws(() => parseConfigText(JSON.stringify({ keys: [{ key: 'k', name: 'n', group: 'ghost', balance: 1 }] })), /unknown group/);
+    assert.throws(
+      () => parseConfigText(JSON.stringify({ keys: [{ key: 'k', name: 'n', group: 'ghost', balance: 1 }] })),
+      /unknown group/,
+    );
   });
 
   it('emulator.json at the repo root is the default config', async () => {

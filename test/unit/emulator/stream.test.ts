@@ -9,15 +9,20 @@ describe('emulator: messages stream', () => {
   const emu = useEmulator();
 
   async function stream(text: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-    const res = await post(emu(), '/v1/messages', chatBody(text, { stream: true, ...extra }), { ...messagesHeaders(), ...headers });
+    const res = await post(emu(), '/v1/messages', chatBody(text, { stream: true, ...extra }), {
+      ...messagesHeaders(),
+      ...headers,
+    });
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
     return parseSse(await res.text());
   }
 
-  const texts = (events: ReturnType<typeof parseSse>): string => events
-    .filter((e) => e.event === 'content_block_delta' && (e.data.delta as { type: string }).type === 'text_delta')
-    .map((e) => (e.data.delta as { text: string }).text).join('');
+  const texts = (events: ReturnType<typeof parseSse>): string =>
+    events
+      .filter((e) => e.event === 'content_block_delta' && (e.data.delta as { type: string }).type === 'text_delta')
+      .map((e) => (e.data.delta as { text: string }).text)
+      .join('');
 
   it('sends message_start, ping, block events, message_delta with usage, message_stop, in order', async () => {
     const events = await stream('Order **check** `x` 🚀');
@@ -31,7 +36,10 @@ describe('emulator: messages stream', () => {
     assert.ok(text.startsWith('You wrote:\n\nOrder **check** `x` 🚀\n\n'));
     assert.ok(text.includes('```ts\n'));
     assert.ok(text.endsWith(MULTIBYTE_LINE));
-    const delta = events[events.length - 2].data as { delta: { stop_reason: string }; usage: { output_tokens: number; input_tokens: number } };
+    const delta = events[events.length - 2].data as {
+      delta: { stop_reason: string };
+      usage: { output_tokens: number; input_tokens: number };
+    };
     assert.equal(delta.delta.stop_reason, 'end_turn');
     assert.ok(delta.usage.output_tokens > 20);
     assert.ok(delta.usage.input_tokens > 0);
@@ -55,10 +63,16 @@ describe('emulator: messages stream', () => {
 
   it('non-streaming honours max_tokens and stop_sequences too', async () => {
     const res = await post(emu(), '/v1/messages', chatBody('x [[tokens=100]]', { max_tokens: 7 }), messagesHeaders());
-    const body = await res.json() as { stop_reason: string; usage: { output_tokens: number }; content: Array<{ text: string }> };
+    const body = (await res.json()) as {
+      stop_reason: string;
+      usage: { output_tokens: number };
+      content: Array<{ text: string }>;
+    };
     assert.equal(body.stop_reason, 'max_tokens');
     assert.equal(body.usage.output_tokens, 7);
-    const stopped = await (await post(emu(), '/v1/messages', chatBody('abc', { stop_sequences: ['deterministic'] }), messagesHeaders())).json() as { stop_reason: string; stop_sequence: string; content: Array<{ text: string }> };
+    const stopped = (await (
+      await post(emu(), '/v1/messages', chatBody('abc', { stop_sequences: ['deterministic'] }), messagesHeaders())
+    ).json()) as { stop_reason: string; stop_sequence: string; content: Array<{ text: string }> };
     assert.equal(stopped.stop_reason, 'stop_sequence');
     assert.equal(stopped.stop_sequence, 'deterministic');
     assert.ok(!stopped.content[0].text.includes('deterministic'));
@@ -66,15 +80,22 @@ describe('emulator: messages stream', () => {
 
   it('[[thinking]] streams a thinking block with a signature before the text', async () => {
     const events = await stream('why? [[thinking]]');
-    const starts = events.filter((e) => e.event === 'content_block_start').map((e) => (e.data.content_block as { type: string }).type);
+    const starts = events
+      .filter((e) => e.event === 'content_block_start')
+      .map((e) => (e.data.content_block as { type: string }).type);
     assert.deepEqual(starts, ['thinking', 'text']);
-    const deltaTypes = new Set(events.filter((e) => e.event === 'content_block_delta').map((e) => (e.data.delta as { type: string }).type));
+    const deltaTypes = new Set(
+      events.filter((e) => e.event === 'content_block_delta').map((e) => (e.data.delta as { type: string }).type),
+    );
     assert.deepEqual([...deltaTypes].sort(), ['signature_delta', 'text_delta', 'thinking_delta']);
   });
 
   it('[[tool]] with tools: input_json_delta split across several deltas, stop_reason tool_use', async () => {
-    const events = await stream('do it [[tool]]', { tools: [{ name: 'run', input_schema: { type: 'object', properties: { command: { type: 'string' } } } }] });
-    const parts = events.filter((e) => (e.data.delta as { type?: string } | undefined)?.type === 'input_json_delta')
+    const events = await stream('do it [[tool]]', {
+      tools: [{ name: 'run', input_schema: { type: 'object', properties: { command: { type: 'string' } } } }],
+    });
+    const parts = events
+      .filter((e) => (e.data.delta as { type?: string } | undefined)?.type === 'input_json_delta')
       .map((e) => (e.data.delta as { partial_json: string }).partial_json);
     assert.ok(parts.length > 2);
     assert.deepEqual(JSON.parse(parts.join('')), { command: 'do it' });
@@ -87,14 +108,27 @@ describe('emulator: messages stream', () => {
     const url = new URL(`${emu().url}/v1/messages`);
     const body = JSON.stringify(chatBody('long [[tokens=100000]]', { stream: true, max_tokens: 200000 }));
     await new Promise<void>((resolve, reject) => {
-      const req = request(url, { method: 'POST', headers: { ...messagesHeaders(), 'x-emulator-fault': '{"tokensPerSecond":200}' } }, (res) => {
-        res.once('data', () => { req.destroy(); resolve(); });
-      });
+      const req = request(
+        url,
+        { method: 'POST', headers: { ...messagesHeaders(), 'x-emulator-fault': '{"tokensPerSecond":200}' } },
+        (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        },
+      );
       req.on('error', () => undefined);
       req.end(body);
       setTimeout(() => reject(new Error('no data')), 5000);
     });
-    await waitFor(() => emu().requests().some((r) => r.aborted), 'the aborted entry');
+    await waitFor(
+      () =>
+        emu()
+          .requests()
+          .some((r) => r.aborted),
+      'the aborted entry',
+    );
     const entry = emu().requests()[0];
     assert.equal(entry.aborted, true);
     assert.equal(entry.stream, true);

@@ -5,8 +5,19 @@ import { defaultConfig } from '../../../src/emulator';
 import { pngSize, renderPromptImage } from '../../../src/emulator/png';
 import { ALT, DEMO, imageHeaders, post, useEmulator } from './helpers';
 
-interface TaskBody { id: string; task_id: string; status: string; progress?: number; poll_url?: string; object?: string;
-  result?: { data: Array<{ b64_json?: string; url?: string }> }; error?: { message: string }; created_at: number; expires_at: number; completed_at?: number }
+interface TaskBody {
+  id: string;
+  task_id: string;
+  status: string;
+  progress?: number;
+  poll_url?: string;
+  object?: string;
+  result?: { data: Array<{ b64_json?: string; url?: string }> };
+  error?: { message: string };
+  created_at: number;
+  expires_at: number;
+  completed_at?: number;
+}
 
 describe('emulator: async image tasks', () => {
   const emu = useEmulator(() => {
@@ -15,14 +26,23 @@ describe('emulator: async image tasks', () => {
     return c;
   });
 
-  async function submit(extra: Record<string, unknown> = {}, headers: Record<string, string> = {}, path = '/v1/images/generations/async'): Promise<{ res: Response; body: TaskBody }> {
-    const res = await post(emu(), path, { model: 'gpt-image-demo', prompt: 'a task', size: '64x32', ...extra }, { ...imageHeaders(), ...headers });
-    return { res, body: await res.json() as TaskBody };
+  async function submit(
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+    path = '/v1/images/generations/async',
+  ): Promise<{ res: Response; body: TaskBody }> {
+    const res = await post(
+      emu(),
+      path,
+      { model: 'gpt-image-demo', prompt: 'a task', size: '64x32', ...extra },
+      { ...imageHeaders(), ...headers },
+    );
+    return { res, body: (await res.json()) as TaskBody };
   }
 
   async function read(id: string, key = DEMO): Promise<{ res: Response; body: TaskBody }> {
     const res = await fetch(`${emu().url}/v1/images/tasks/${id}`, { headers: { authorization: `Bearer ${key}` } });
-    return { res, body: await res.json() as TaskBody };
+    return { res, body: (await res.json()) as TaskBody };
   }
 
   it('submit answers 202 with Location, Retry-After and a processing task', async () => {
@@ -59,7 +79,11 @@ describe('emulator: async image tasks', () => {
 
   it('edits/async with response_format=url: the URL serves the PNG', async () => {
     const src = `data:image/png;base64,${renderPromptImage('s', 16, 16).toString('base64')}`;
-    const { res, body } = await submit({ images: [{ image_url: src }], response_format: 'url' }, { 'x-emulator-fault': '{"taskDurationMs":0}' }, '/v1/images/edits/async');
+    const { res, body } = await submit(
+      { images: [{ image_url: src }], response_format: 'url' },
+      { 'x-emulator-fault': '{"taskDurationMs":0}' },
+      '/v1/images/edits/async',
+    );
     assert.equal(res.status, 202);
     assert.equal(body.object, 'image.edit.task');
     const done = (await read(body.id)).body;
@@ -103,9 +127,15 @@ describe('emulator: task expiry', () => {
   });
 
   it('after ttlMs the task reads as 404', async () => {
-    const res = await post(emu(), '/v1/images/generations/async', { model: 'gpt-image-demo', prompt: 'p', size: '16x16' }, imageHeaders());
-    const { id } = await res.json() as { id: string };
-    const read = (): Promise<Response> => fetch(`${emu().url}/v1/images/tasks/${id}`, { headers: { authorization: `Bearer ${DEMO}` } });
+    const res = await post(
+      emu(),
+      '/v1/images/generations/async',
+      { model: 'gpt-image-demo', prompt: 'p', size: '16x16' },
+      imageHeaders(),
+    );
+    const { id } = (await res.json()) as { id: string };
+    const read = (): Promise<Response> =>
+      fetch(`${emu().url}/v1/images/tasks/${id}`, { headers: { authorization: `Bearer ${DEMO}` } });
     assert.equal((await read()).status, 200);
     await new Promise((r) => setTimeout(r, 1100));
     assert.equal((await read()).status, 404);

@@ -6,7 +6,10 @@ import { defaultConfig, startEmulator } from '../../../src/emulator';
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 
 async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   assert.ok(isGatewayError(e), `expected a GatewayError, got ${String(e)}`);
   return e;
 }
@@ -31,7 +34,11 @@ describe('gateway client against the emulator', function () {
   });
 
   it('streams a reply that quotes the prompt, multi-byte text intact', async () => {
-    const stream = client().streamMessage({ model: 'claude-demo-sonnet', max_tokens: 400, messages: [{ role: 'user', content: 'Say ünïcødé 🚀 please' }] });
+    const stream = client().streamMessage({
+      model: 'claude-demo-sonnet',
+      max_tokens: 400,
+      messages: [{ role: 'user', content: 'Say ünïcødé 🚀 please' }],
+    });
     const m = await stream.finalMessage();
     const text = m.content.map((b) => (b.type === 'text' ? (b as { text: string }).text : '')).join('');
     assert.ok(text.includes('Say ünïcødé 🚀 please'), text);
@@ -40,14 +47,22 @@ describe('gateway client against the emulator', function () {
   });
 
   it('creates a message without streaming', async () => {
-    const m = await client().createMessage({ model: 'claude-demo-haiku', max_tokens: 100, messages: [{ role: 'user', content: 'hello' }] });
+    const m = await client().createMessage({
+      model: 'claude-demo-haiku',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hello' }],
+    });
     assert.ok(m.content.length > 0);
   });
 
   it('generates an image and runs an async task to completion', async () => {
     const sync = await client().generateImage({ model: 'gpt-image-demo', prompt: 'a lighthouse', size: '256x256' });
     assert.equal(sync.images.length, 1);
-    const ref = await client().submitImageTask('generation', { model: 'gpt-image-demo', prompt: 'a lighthouse', size: '256x256' });
+    const ref = await client().submitImageTask('generation', {
+      model: 'gpt-image-demo',
+      prompt: 'a lighthouse',
+      size: '256x256',
+    });
     const task = await client().waitForImageTask(ref.id, { pollUrl: ref.pollUrl });
     assert.equal(task.status, 'succeeded');
     assert.ok(task.images.length >= 1);
@@ -56,10 +71,18 @@ describe('gateway client against the emulator', function () {
   it('revoked key → auth; low balance → forbidden with balance advice; chat-only key → image route refused', async () => {
     const revoked = await failure(client('mg-revoked-0004').listModels());
     assert.equal(revoked.kind, 'auth');
-    const poor = await failure(client('mg-low-balance-0003').createMessage({ model: 'claude-demo-sonnet', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }));
+    const poor = await failure(
+      client('mg-low-balance-0003').createMessage({
+        model: 'claude-demo-sonnet',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+    );
     assert.equal(poor.kind, 'forbidden');
     assert.match(adviseOnError(poor, { surface: 'chat' }).title, /balance/i);
-    const chatOnly = await failure(client('mg-chat-only-0002').generateImage({ model: 'gpt-image-demo', prompt: 'p', size: '256x256' }));
+    const chatOnly = await failure(
+      client('mg-chat-only-0002').generateImage({ model: 'gpt-image-demo', prompt: 'p', size: '256x256' }),
+    );
     assert.equal(chatOnly.kind, 'forbidden');
     assert.notEqual(adviseOnError(chatOnly, { surface: 'image' }).title, '');
   });

@@ -3,26 +3,42 @@ import { htmlToText, kindForErrorType, kindForStatus, parseErrorBody } from '../
 
 describe('error bodies', () => {
   it('reads the Messages style', () => {
-    const b = parseErrorBody('{"type":"error","error":{"type":"rate_limit_error","message":"Slow down"},"request_id":"req_9"}');
-    assert.deepEqual(b, { message: 'Slow down', type: 'rate_limit_error', code: 'rate_limit_error', requestId: 'req_9' });
+    const b = parseErrorBody(
+      '{"type":"error","error":{"type":"rate_limit_error","message":"Slow down"},"request_id":"req_9"}',
+    );
+    assert.deepEqual(b, {
+      message: 'Slow down',
+      type: 'rate_limit_error',
+      code: 'rate_limit_error',
+      requestId: 'req_9',
+    });
   });
   it('reads the OpenAI style (code wins over type)', () => {
-    const b = parseErrorBody('{"error":{"message":"model not available for this group","type":"invalid_request_error","param":null,"code":"model_not_found"}}');
+    const b = parseErrorBody(
+      '{"error":{"message":"model not available for this group","type":"invalid_request_error","param":null,"code":"model_not_found"}}',
+    );
     assert.equal(b.message, 'model not available for this group');
     assert.equal(b.code, 'model_not_found');
   });
   it('reads the flat gateway style', () => {
-    assert.deepEqual(parseErrorBody('{"code":"INSUFFICIENT_BALANCE","message":"Balance too low"}'), { code: 'INSUFFICIENT_BALANCE', message: 'Balance too low', requestId: undefined });
+    assert.deepEqual(parseErrorBody('{"code":"INSUFFICIENT_BALANCE","message":"Balance too low"}'), {
+      code: 'INSUFFICIENT_BALANCE',
+      message: 'Balance too low',
+      requestId: undefined,
+    });
   });
   it('reads a string error and a numeric code', () => {
     assert.equal(parseErrorBody('{"error":"bad key"}').message, 'bad key');
     assert.equal(parseErrorBody('{"code":403,"msg":"denied"}').code, '403');
   });
   it('turns an HTML page into short text without markup', () => {
-    const html = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title><style>body{}</style></head><body><h1>Bad Gateway</h1><p>nginx</p></body></html>';
+    const html =
+      '<!DOCTYPE html><html><head><title>502 Bad Gateway</title><style>body{}</style></head><body><h1>Bad Gateway</h1><p>nginx</p></body></html>';
     assert.equal(parseErrorBody(html, 'text/html').message, 'HTML error page from nginx: 502 Bad Gateway');
     assert.equal(htmlToText('<html><body><h1>Not &amp; Found</h1></body></html>'), 'Not & Found');
-    const noTitle = parseErrorBody('<html><body><div>Error <b>1020</b>: Access denied</div><script>var x=1</script></body></html>').message ?? '';
+    const noTitle =
+      parseErrorBody('<html><body><div>Error <b>1020</b>: Access denied</div><script>var x=1</script></body></html>')
+        .message ?? '';
     assert.equal(noTitle, 'Error 1020 : Access denied');
   });
   it('keeps plain text, truncated JSON and junk as short text, never throwing', () => {
@@ -35,7 +51,21 @@ describe('error bodies', () => {
     assert.equal(parseErrorBody('null').message, 'null');
   });
   it('maps statuses to kinds', () => {
-    const expected: Array<[number, string]> = [[400, 'bad_request'], [413, 'bad_request'], [422, 'bad_request'], [401, 'auth'], [402, 'forbidden'], [403, 'forbidden'], [404, 'not_found'], [429, 'rate_limited'], [500, 'server'], [502, 'server'], [503, 'server'], [504, 'server'], [529, 'server']];
+    const expected: Array<[number, string]> = [
+      [400, 'bad_request'],
+      [413, 'bad_request'],
+      [422, 'bad_request'],
+      [401, 'auth'],
+      [402, 'forbidden'],
+      [403, 'forbidden'],
+      [404, 'not_found'],
+      [429, 'rate_limited'],
+      [500, 'server'],
+      [502, 'server'],
+      [503, 'server'],
+      [504, 'server'],
+      [529, 'server'],
+    ];
     for (const [status, kind] of expected) assert.equal(kindForStatus(status), kind, String(status));
   });
   it('maps mid-stream error types to kinds', () => {
@@ -51,60 +81,119 @@ describe('error bodies', () => {
 
 describe('error bodies: web-framework shapes (a reason phrase never wins over a specific message)', () => {
   const cases: Array<[string, string, string]> = [
-    ['fastify 404', '{"statusCode":404,"error":"Not Found","message":"Route GET:/v1/models not found"}', 'Route GET:/v1/models not found'],
+    [
+      'fastify 404',
+      '{"statusCode":404,"error":"Not Found","message":"Route GET:/v1/models not found"}',
+      'Route GET:/v1/models not found',
+    ],
     ['fastify 500', '{"statusCode":500,"error":"Internal Server Error","message":"terminated"}', 'terminated'],
-    ['hapi/Boom', '{"statusCode":400,"error":"Bad Request","message":"Invalid request payload input"}', 'Invalid request payload input'],
+    [
+      'hapi/Boom',
+      '{"statusCode":400,"error":"Bad Request","message":"Invalid request payload input"}',
+      'Invalid request payload input',
+    ],
     ['express json', '{"error":"model claude-x is not available"}', 'model claude-x is not available'],
     ['koa-style message + status', '{"status":502,"message":"upstream timed out"}', 'upstream timed out'],
     ['FastAPI / LiteLLM detail', '{"detail":"Not authenticated: invalid key"}', 'Not authenticated: invalid key'],
-    ['FastAPI validation list', '{"detail":[{"loc":["body","max_tokens"],"msg":"field required","type":"value_error.missing"}]}', 'max_tokens: field required'],
+    [
+      'FastAPI validation list',
+      '{"detail":[{"loc":["body","max_tokens"],"msg":"field required","type":"value_error.missing"}]}',
+      'max_tokens: field required',
+    ],
     ['LiteLLM nested detail', '{"detail":{"error":"budget exceeded for key"}}', 'budget exceeded for key'],
     ['msg', '{"code":1001,"msg":"签名错误"}', '签名错误'],
     ['errors list', '{"errors":[{"message":"model is required"}]}', 'model is required'],
-    ['error object with a generic message, specific top-level one', '{"error":{"message":"Bad Request"},"message":"max_tokens must be positive"}', 'max_tokens must be positive'],
+    [
+      'error object with a generic message, specific top-level one',
+      '{"error":{"message":"Bad Request"},"message":"max_tokens must be positive"}',
+      'max_tokens must be positive',
+    ],
   ];
   for (const [shape, body, message] of cases) {
     it(`${shape}: "${message}"`, () => assert.equal(parseErrorBody(body, 'application/json').message, message));
   }
   it('a body that is only a reason phrase gives no message (the status already says it)', () => {
-    for (const body of ['{"statusCode":404,"error":"Not Found","message":"Not Found"}', '{"error":"Not Found"}', '{"detail":"Not Found"}', '404 page not found', 'Bad Gateway', '{"error":{"message":"502 Bad Gateway"}}']) {
+    for (const body of [
+      '{"statusCode":404,"error":"Not Found","message":"Not Found"}',
+      '{"error":"Not Found"}',
+      '{"detail":"Not Found"}',
+      '404 page not found',
+      'Bad Gateway',
+      '{"error":{"message":"502 Bad Gateway"}}',
+    ]) {
       assert.equal(parseErrorBody(body).message, undefined, body);
     }
   });
   it('an HTML page says it is one, naming the proxy or CDN that made it (page text or Server header)', () => {
-    const nginx = '<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+    const nginx =
+      '<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
     assert.equal(parseErrorBody(nginx, 'text/html').message, 'HTML error page from nginx: 504 Gateway Time-out');
-    assert.equal(parseErrorBody('<html><head><title>503 Service Unavailable</title></head><body></body></html>', 'text/html', 'cloudflare').message, 'HTML error page from Cloudflare: 503 Service Unavailable');
-    const cf = '<!DOCTYPE html><html><head><title>gw.example.com | 524: A timeout occurred</title></head><body><h1>A timeout occurred</h1><p>Visit cloudflare.com for more information.</p></body></html>';
-    assert.equal(parseErrorBody(cf, 'text/html').message, 'HTML error page from Cloudflare: gw.example.com | 524: A timeout occurred');
+    assert.equal(
+      parseErrorBody(
+        '<html><head><title>503 Service Unavailable</title></head><body></body></html>',
+        'text/html',
+        'cloudflare',
+      ).message,
+      'HTML error page from Cloudflare: 503 Service Unavailable',
+    );
+    const cf =
+      '<!DOCTYPE html><html><head><title>gw.example.com | 524: A timeout occurred</title></head><body><h1>A timeout occurred</h1><p>Visit cloudflare.com for more information.</p></body></html>';
+    assert.equal(
+      parseErrorBody(cf, 'text/html').message,
+      'HTML error page from Cloudflare: gw.example.com | 524: A timeout occurred',
+    );
   });
   it('a token-like error string next to a message becomes the code', () => {
-    assert.deepEqual(parseErrorBody('{"error":"model_not_found","message":"no such model: x"}'), { code: 'model_not_found', message: 'no such model: x', requestId: undefined });
+    assert.deepEqual(parseErrorBody('{"error":"model_not_found","message":"no such model: x"}'), {
+      code: 'model_not_found',
+      message: 'no such model: x',
+      requestId: undefined,
+    });
   });
   it("express's default HTML page: the <pre> text, not the generic <title>Error</title>", () => {
-    const html = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot GET /v1/models</pre>\n</body>\n</html>\n';
+    const html =
+      '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot GET /v1/models</pre>\n</body>\n</html>\n';
     assert.equal(parseErrorBody(html, 'text/html; charset=utf-8').message, 'Cannot GET /v1/models');
   });
 });
 
 describe('error bodies: stack traces appended by Node gateways are dropped', () => {
-  const frames = '\n    at nt (/srv/node_modules/@musistudio/llms/dist/cjs/server.cjs:67:20940)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)';
+  const frames =
+    '\n    at nt (/srv/node_modules/@musistudio/llms/dist/cjs/server.cjs:67:20940)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)';
   const cases: Array<[string, string, string]> = [
-    ['message + its own stack', `Provider 'x' not foundError: Provider 'x' not found${frames}`, "Provider 'x' not found"],
+    [
+      'message + its own stack',
+      `Provider 'x' not foundError: Provider 'x' not found${frames}`,
+      "Provider 'x' not found",
+    ],
     ['class name glued to the message', `terminatedTypeError: terminated${frames}`, 'terminated'],
-    ['a message holding JSON', `Error from provider(up: 500): {"error":{"message":"crashed"}}Error: Error from provider(up: 500): {"error":{"message":"crashed"}}${frames}`, 'Error from provider(up: 500): {"error":{"message":"crashed"}}'],
+    [
+      'a message holding JSON',
+      `Error from provider(up: 500): {"error":{"message":"crashed"}}Error: Error from provider(up: 500): {"error":{"message":"crashed"}}${frames}`,
+      'Error from provider(up: 500): {"error":{"message":"crashed"}}',
+    ],
     ['only a stack', `TypeError: fetch failed${frames}`, 'fetch failed'],
   ];
   for (const [label, message, expected] of cases) {
     it(`${label}: "${expected}"`, () => {
       assert.equal(parseErrorBody(JSON.stringify({ error: { message, type: 'api_error' } })).message, expected);
-      assert.equal(parseErrorBody(JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message })).message, expected);
+      assert.equal(
+        parseErrorBody(JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message })).message,
+        expected,
+      );
     });
   }
   it('a plain-text body with a stack keeps only the message', () => {
-    assert.equal(parseErrorBody(`upstream exploded\nError: upstream exploded${frames}`, 'text/plain').message, 'upstream exploded');
+    assert.equal(
+      parseErrorBody(`upstream exploded\nError: upstream exploded${frames}`, 'text/plain').message,
+      'upstream exploded',
+    );
   });
   it('text that merely mentions "Error: " without frames is kept whole', () => {
-    assert.equal(parseErrorBody('{"message":"litellm.AuthenticationError: AuthenticationError: OpenAIException - bad key"}').message, 'litellm.AuthenticationError: AuthenticationError: OpenAIException - bad key');
+    assert.equal(
+      parseErrorBody('{"message":"litellm.AuthenticationError: AuthenticationError: OpenAIException - bad key"}')
+        .message,
+      'litellm.AuthenticationError: AuthenticationError: OpenAIException - bad key',
+    );
   });
 });

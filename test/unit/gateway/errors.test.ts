@@ -1,7 +1,13 @@
 // HTTP errors: every body shape, the key never leaks (canary), capped error bodies, timeouts, drops.
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
-import { createGatewayClient, isGatewayError, type GatewayError, type Logger, type SupportRecord } from '../../../src/gateway';
+import {
+  createGatewayClient,
+  isGatewayError,
+  type GatewayError,
+  type Logger,
+  type SupportRecord,
+} from '../../../src/gateway';
 import { CANARY_KEY, json, startServer, type TestServer } from './server';
 import { MESSAGE_REQUEST } from './streamHelpers';
 
@@ -12,7 +18,10 @@ afterEach(async () => {
 });
 
 async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   assert.ok(isGatewayError(e), `expected a GatewayError, got ${String(e)}`);
   return e;
 }
@@ -24,16 +33,60 @@ function recordingLogger(lines: string[]): Logger {
 
 describe('gateway errors: bodies and kinds', () => {
   const cases: Array<{ status: number; body: string; type?: string; kind: string; message?: string; code?: string }> = [
-    { status: 400, body: '{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: too big"}}', kind: 'bad_request', message: 'max_tokens: too big', code: 'invalid_request_error' },
-    { status: 401, body: '{"error":{"message":"Invalid API key","type":"authentication_error","code":"INVALID_API_KEY"}}', kind: 'auth', message: 'Invalid API key', code: 'INVALID_API_KEY' },
-    { status: 402, body: '{"code":"INSUFFICIENT_BALANCE","message":"Balance too low"}', kind: 'forbidden', code: 'INSUFFICIENT_BALANCE' },
-    { status: 403, body: 'image generation is not enabled for this group', type: 'text/plain', kind: 'forbidden', message: 'image generation is not enabled for this group' },
-    { status: 404, body: '<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>', type: 'text/html', kind: 'not_found', message: 'HTML error page: 404 Not Found' },
-    { status: 413, body: '{"type":"error","error":{"type":"request_too_large","message":"too large"}}', kind: 'bad_request' },
+    {
+      status: 400,
+      body: '{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: too big"}}',
+      kind: 'bad_request',
+      message: 'max_tokens: too big',
+      code: 'invalid_request_error',
+    },
+    {
+      status: 401,
+      body: '{"error":{"message":"Invalid API key","type":"authentication_error","code":"INVALID_API_KEY"}}',
+      kind: 'auth',
+      message: 'Invalid API key',
+      code: 'INVALID_API_KEY',
+    },
+    {
+      status: 402,
+      body: '{"code":"INSUFFICIENT_BALANCE","message":"Balance too low"}',
+      kind: 'forbidden',
+      code: 'INSUFFICIENT_BALANCE',
+    },
+    {
+      status: 403,
+      body: 'image generation is not enabled for this group',
+      type: 'text/plain',
+      kind: 'forbidden',
+      message: 'image generation is not enabled for this group',
+    },
+    {
+      status: 404,
+      body: '<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>',
+      type: 'text/html',
+      kind: 'not_found',
+      message: 'HTML error page: 404 Not Found',
+    },
+    {
+      status: 413,
+      body: '{"type":"error","error":{"type":"request_too_large","message":"too large"}}',
+      kind: 'bad_request',
+    },
     { status: 422, body: '', kind: 'bad_request' },
     { status: 500, body: '{"error":{"message":"cut', kind: 'server', message: '{"error":{"message":"cut' },
-    { status: 502, body: '<html><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>', type: 'text/html', kind: 'server', message: 'HTML error page from nginx: 502 Bad Gateway' },
-    { status: 529, body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', kind: 'server', code: 'overloaded_error' },
+    {
+      status: 502,
+      body: '<html><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+      type: 'text/html',
+      kind: 'server',
+      message: 'HTML error page from nginx: 502 Bad Gateway',
+    },
+    {
+      status: 529,
+      body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+      kind: 'server',
+      code: 'overloaded_error',
+    },
   ];
   for (const c of cases) {
     it(`HTTP ${c.status} (${c.type ?? 'json'}) → ${c.kind}`, async () => {
@@ -85,7 +138,13 @@ describe('gateway errors: the API key never leaks (canary)', () => {
     });
     const lines: string[] = [];
     const records: SupportRecord[] = [];
-    const client = createGatewayClient({ baseUrl: server.url, apiKey: CANARY_KEY, logger: recordingLogger(lines), onSupportRecord: (r) => records.push(r), maxRetries: 0 });
+    const client = createGatewayClient({
+      baseUrl: server.url,
+      apiKey: CANARY_KEY,
+      logger: recordingLogger(lines),
+      onSupportRecord: (r) => records.push(r),
+      maxRetries: 0,
+    });
     const errors: GatewayError[] = [];
     errors.push(await failure(client.createMessage(MESSAGE_REQUEST)));
     errors.push(await failure(client.listModels()));
@@ -108,7 +167,9 @@ describe('gateway errors: the API key never leaks (canary)', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end(`data: {"type":"error","error":{"type":"api_error","message":"bad key ${CANARY_KEY}"}}\n\n`);
     });
-    const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: CANARY_KEY }).streamMessage(MESSAGE_REQUEST).finalMessage());
+    const e = await failure(
+      createGatewayClient({ baseUrl: server.url, apiKey: CANARY_KEY }).streamMessage(MESSAGE_REQUEST).finalMessage(),
+    );
     assert.ok(!JSON.stringify({ ...e, m: e.message }).includes(CANARY_KEY));
   });
 });
@@ -116,7 +177,9 @@ describe('gateway errors: the API key never leaks (canary)', () => {
 describe('gateway errors: timeouts and dropped connections', () => {
   it('no headers within timeoutMs → timeout; a POST timeout leaves the outcome unknown and is not replayed', async () => {
     server = await startServer(() => undefined);
-    const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k', timeoutMs: 150 }).createMessage(MESSAGE_REQUEST));
+    const e = await failure(
+      createGatewayClient({ baseUrl: server.url, apiKey: 'k', timeoutMs: 150 }).createMessage(MESSAGE_REQUEST),
+    );
     assert.equal(e.kind, 'timeout');
     assert.equal(e.outcomeUnknown, true);
     assert.equal(server.requests.length, 1);
@@ -125,9 +188,15 @@ describe('gateway errors: timeouts and dropped connections', () => {
   it('idle time between body chunks counts too (a stream that stalls → timeout, partial kept)', async () => {
     server = await startServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('data: {"type":"message_start","message":{"id":"m"}}\n\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"so far"}}\n\n');
+      res.write(
+        'data: {"type":"message_start","message":{"id":"m"}}\n\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"so far"}}\n\n',
+      );
     });
-    const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k', timeoutMs: 800 }).streamMessage(MESSAGE_REQUEST).finalMessage());
+    const e = await failure(
+      createGatewayClient({ baseUrl: server.url, apiKey: 'k', timeoutMs: 800 })
+        .streamMessage(MESSAGE_REQUEST)
+        .finalMessage(),
+    );
     assert.equal(e.kind, 'timeout');
     assert.equal(e.outcomeUnknown, true);
     assert.equal((e.partial?.content[0] as { text: string }).text, 'so far');
@@ -136,7 +205,12 @@ describe('gateway errors: timeouts and dropped connections', () => {
 
   it('a POST whose connection drops after sending: network, outcome unknown, never replayed', async () => {
     server = await startServer((req) => void req.socket.destroy());
-    const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 3 }).generateImage({ model: 'x', prompt: 'p' }));
+    const e = await failure(
+      createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 3 }).generateImage({
+        model: 'x',
+        prompt: 'p',
+      }),
+    );
     assert.equal(e.kind, 'network');
     assert.equal(e.outcomeUnknown, true);
     assert.equal(server.requests.length, 1);
@@ -149,7 +223,11 @@ describe('gateway errors: timeouts and dropped connections', () => {
         s.close(() => resolve(p));
       });
     });
-    const e = await failure(createGatewayClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k', maxRetries: 0 }).createMessage(MESSAGE_REQUEST));
+    const e = await failure(
+      createGatewayClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k', maxRetries: 0 }).createMessage(
+        MESSAGE_REQUEST,
+      ),
+    );
     assert.equal(e.kind, 'network');
     assert.equal(e.outcomeUnknown, false);
   });
@@ -173,7 +251,12 @@ describe('gateway logging and support records', () => {
     });
     const lines: string[] = [];
     const records: SupportRecord[] = [];
-    const client = createGatewayClient({ baseUrl: server.url, apiKey: 'k', logger: recordingLogger(lines), onSupportRecord: (r) => records.push(r) });
+    const client = createGatewayClient({
+      baseUrl: server.url,
+      apiKey: 'k',
+      logger: recordingLogger(lines),
+      onSupportRecord: (r) => records.push(r),
+    });
     await client.listModels();
     await client.streamMessage(MESSAGE_REQUEST).finalMessage();
     assert.match(lines[0], /^GET \/v1\/models → 200 in \d+ ms \(request id req_log\)$/);
@@ -185,8 +268,14 @@ describe('gateway logging and support records', () => {
 
   it('a throwing logger never breaks a request', async () => {
     server = await startServer((_req, res) => json(res, 200, { data: [] }));
-    const bad = (): never => { throw new Error('logger down'); };
-    const client = createGatewayClient({ baseUrl: server.url, apiKey: 'k', logger: { debug: bad, info: bad, warn: bad, error: bad } });
+    const bad = (): never => {
+      throw new Error('logger down');
+    };
+    const client = createGatewayClient({
+      baseUrl: server.url,
+      apiKey: 'k',
+      logger: { debug: bad, info: bad, warn: bad, error: bad },
+    });
     assert.deepEqual(await client.listModels(), []);
   });
 });

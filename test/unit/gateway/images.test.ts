@@ -24,7 +24,17 @@ describe('image helpers', () => {
   });
 
   it('normalises results: url, b64_json, revised_prompt, data URLs, relative URLs, usage', () => {
-    const raw = { created: 1, data: [{ url: 'https://cdn/x.png', revised_prompt: 'better' }, { b64_json: 'aGVsbG8gd29ybGQgaW1hZ2U=' }, 'data:image/png;base64,QUJDRA==', { url: '/files/y.png' }, { nothing: true }], usage: { total_tokens: 5 } };
+    const raw = {
+      created: 1,
+      data: [
+        { url: 'https://cdn/x.png', revised_prompt: 'better' },
+        { b64_json: 'aGVsbG8gd29ybGQgaW1hZ2U=' },
+        'data:image/png;base64,QUJDRA==',
+        { url: '/files/y.png' },
+        { nothing: true },
+      ],
+      usage: { total_tokens: 5 },
+    };
     const r = imageResultOf(raw, 'https://gw.example.com/prefix', 'req_1');
     assert.deepEqual(r?.images, [
       { url: 'https://cdn/x.png', revisedPrompt: 'better' },
@@ -41,17 +51,36 @@ describe('image helpers', () => {
 
 describe('image routes', () => {
   beforeEach(async () => {
-    server = await startServer((_req, res) => json(res, 200, { created: 1, data: [{ b64_json: 'aW1hZ2VieXRlc2hlcmU=' }] }));
+    server = await startServer((_req, res) =>
+      json(res, 200, { created: 1, data: [{ b64_json: 'aW1hZ2VieXRlc2hlcmU=' }] }),
+    );
   });
 
   it('generateImage sends only the fields given', async () => {
-    const r = await createGatewayClient({ baseUrl: server!.url, apiKey: 'k' }).generateImage({ model: 'gpt-image-demo', prompt: 'a cat', size: '1024x1024', quality: 'high', n: 1 });
-    assert.deepEqual(JSON.parse(server!.requests[0].body.toString()), { model: 'gpt-image-demo', prompt: 'a cat', size: '1024x1024', n: 1, quality: 'high' });
+    const r = await createGatewayClient({ baseUrl: server!.url, apiKey: 'k' }).generateImage({
+      model: 'gpt-image-demo',
+      prompt: 'a cat',
+      size: '1024x1024',
+      quality: 'high',
+      n: 1,
+    });
+    assert.deepEqual(JSON.parse(server!.requests[0].body.toString()), {
+      model: 'gpt-image-demo',
+      prompt: 'a cat',
+      size: '1024x1024',
+      n: 1,
+      quality: 'high',
+    });
     assert.deepEqual(r.images, [{ b64: 'aW1hZ2VieXRlc2hlcmU=' }]);
   });
 
   it('editImage (json, default): images as data URLs with detected mime, mask as {image_url}', async () => {
-    await createGatewayClient({ baseUrl: server!.url, apiKey: 'k' }).editImage({ model: 'gpt-image-demo', prompt: 'edit', images: [{ data: PNG }, { data: JPEG }], mask: { data: PNG } });
+    await createGatewayClient({ baseUrl: server!.url, apiKey: 'k' }).editImage({
+      model: 'gpt-image-demo',
+      prompt: 'edit',
+      images: [{ data: PNG }, { data: JPEG }],
+      mask: { data: PNG },
+    });
     const seen = server!.requests[0];
     assert.equal(seen.url, '/v1/images/edits');
     assert.equal(seen.headers['content-type'], 'application/json');
@@ -65,7 +94,13 @@ describe('image routes', () => {
 
   it('editImage (multipart): image[] for several sources, image for one, mask, fields, Bearer', async () => {
     const client = createGatewayClient({ baseUrl: server!.url, apiKey: 'k', editEncoding: 'multipart' });
-    await client.editImage({ model: 'm', prompt: 'p', size: '512x512', images: [{ data: PNG, filename: 'a.png' }, { data: JPEG }], mask: { data: PNG } });
+    await client.editImage({
+      model: 'm',
+      prompt: 'p',
+      size: '512x512',
+      images: [{ data: PNG, filename: 'a.png' }, { data: JPEG }],
+      mask: { data: PNG },
+    });
     await client.editImage({ model: 'm', prompt: 'p', images: [{ data: WEBP }] });
     const [several, one] = server!.requests;
     assert.match(String(several.headers['content-type']), /^multipart\/form-data; boundary=/);
@@ -86,7 +121,11 @@ describe('image routes', () => {
       if (seen.length === 1) return json(res, 429, {}, { 'retry-after-ms': '5' });
       json(res, 200, { data: [{ url: `https://cdn/${body.length}.png` }] });
     });
-    const r = await createGatewayClient({ baseUrl: server.url, apiKey: 'k', editEncoding: 'multipart' }).editImage({ model: 'm', prompt: 'p', images: [{ data: PNG }] });
+    const r = await createGatewayClient({ baseUrl: server.url, apiKey: 'k', editEncoding: 'multipart' }).editImage({
+      model: 'm',
+      prompt: 'p',
+      images: [{ data: PNG }],
+    });
     assert.equal(server.requests.length, 2);
     assert.equal(server.requests[1].body.length, server.requests[0].body.length);
     assert.equal(r.images.length, 1);

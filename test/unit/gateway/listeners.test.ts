@@ -13,16 +13,28 @@ afterEach(async () => {
 });
 
 const listeners = (signal: AbortSignal): number => getEventListeners(signal, 'abort').length;
-const MESSAGE = { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
+const MESSAGE = {
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'm',
+  content: [{ type: 'text', text: 'ok' }],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 1, output_tokens: 1 },
+};
 
 /** Answers by the first word of the user's prompt: ok | cut | drop | error | http500 | hang | json. */
 async function gateway(): Promise<GatewayClient> {
   server = await startServer(async (req, res, body) => {
-    if (req.url?.startsWith('/v1/images/tasks/')) return json(res, 200, { id: 't1', status: 'succeeded', data: [{ url: 'http://x/1.png' }] });
+    if (req.url?.startsWith('/v1/images/tasks/'))
+      return json(res, 200, { id: 't1', status: 'succeeded', data: [{ url: 'http://x/1.png' }] });
     if (req.url === '/v1/models') return json(res, 200, { data: [{ id: 'a' }] });
     if (req.url === '/v1/images/generations') return json(res, 200, { created: 1, data: [{ url: 'http://x/1.png' }] });
     if (req.url === '/v1/images/generations/async') return json(res, 202, { id: 't1', status: 'processing' });
-    const mode = String((JSON.parse(body.toString()) as { messages: Array<{ content: string }> }).messages[0].content).split(' ')[0];
+    const mode = String(
+      (JSON.parse(body.toString()) as { messages: Array<{ content: string }> }).messages[0].content,
+    ).split(' ')[0];
     if (mode === 'http500') return json(res, 500, { error: { type: 'api_error', message: 'boom' } });
     if (mode === 'json') return json(res, 200, MESSAGE);
     res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -38,7 +50,10 @@ async function gateway(): Promise<GatewayClient> {
   return createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 0 });
 }
 
-const ask = (word: string) => ({ ...MESSAGE_REQUEST, messages: [{ role: 'user' as const, content: `${word} please` }] });
+const ask = (word: string) => ({
+  ...MESSAGE_REQUEST,
+  messages: [{ role: 'user' as const, content: `${word} please` }],
+});
 
 describe('gateway: no abort listener is left on a long-lived caller signal', () => {
   it('12 streams on one signal (finished, mid-stream error, ended early, dropped, JSON reply) leave 0 listeners', async () => {
@@ -46,7 +61,10 @@ describe('gateway: no abort listener is left on a long-lived caller signal', () 
     const session = new AbortController();
     const modes = ['ok', 'error', 'cut', 'drop', 'json', 'http500'];
     for (let i = 0; i < 12; i++) {
-      await client.streamMessage(ask(modes[i % modes.length]), { signal: session.signal }).finalMessage().catch(() => undefined);
+      await client
+        .streamMessage(ask(modes[i % modes.length]), { signal: session.signal })
+        .finalMessage()
+        .catch(() => undefined);
     }
     assert.equal(listeners(session.signal), 0);
   });

@@ -11,16 +11,33 @@ afterEach(async () => {
 });
 
 const FAST = { retryBackoff: { baseMs: 5, maxMs: 20 } };
-const OK_MESSAGE = { id: 'm', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
+const OK_MESSAGE = {
+  id: 'm',
+  type: 'message',
+  role: 'assistant',
+  model: 'm',
+  content: [],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 1, output_tokens: 1 },
+};
 
 async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   assert.ok(isGatewayError(e), `expected a GatewayError, got ${String(e)}`);
   return e;
 }
 
 /** A server answering the first `n` requests with `status` (+ headers), then 200 with `ok`. */
-function failingFirst(n: number, status: number, headers: Record<string, string>, ok: unknown = OK_MESSAGE): Promise<TestServer> {
+function failingFirst(
+  n: number,
+  status: number,
+  headers: Record<string, string>,
+  ok: unknown = OK_MESSAGE,
+): Promise<TestServer> {
   return startServer((_req, res, _body, seen) => {
     if (seen.length <= n) return json(res, status, { error: { message: `status ${status}` } }, headers);
     return json(res, 200, ok);
@@ -41,7 +58,12 @@ describe('parseRetryAfter', () => {
 });
 
 describe('gateway retries: 429', () => {
-  for (const [label, headers] of [['retry-after-ms', { 'retry-after-ms': '30' }], ['Retry-After seconds', { 'retry-after': '0' }], ['Retry-After date', { 'retry-after': new Date(Date.now() - 1000).toUTCString() }], ['no Retry-After', {}]] as const) {
+  for (const [label, headers] of [
+    ['retry-after-ms', { 'retry-after-ms': '30' }],
+    ['Retry-After seconds', { 'retry-after': '0' }],
+    ['Retry-After date', { 'retry-after': new Date(Date.now() - 1000).toUTCString() }],
+    ['no Retry-After', {}],
+  ] as const) {
     it(`waits (${label}) and retries a POST after 429`, async () => {
       server = await failingFirst(1, 429, headers);
       const m = await createGatewayClient({ baseUrl: server.url, apiKey: 'k', ...FAST }).createMessage(MESSAGE_REQUEST);
@@ -77,7 +99,9 @@ describe('gateway retries: 429', () => {
 
   it('gives up after maxRetries retries of a 429 storm', async () => {
     server = await failingFirst(100, 429, { 'retry-after-ms': '5' });
-    const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 2 }).createMessage(MESSAGE_REQUEST));
+    const e = await failure(
+      createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 2 }).createMessage(MESSAGE_REQUEST),
+    );
     assert.equal(e.kind, 'rate_limited');
     assert.equal(server.requests.length, 3);
   });
@@ -95,7 +119,11 @@ describe('gateway retries: 429', () => {
     });
     let limited: () => void = () => undefined;
     const got429 = new Promise<void>((r) => (limited = r));
-    const client = createGatewayClient({ baseUrl: server.url, apiKey: 'k', onSupportRecord: (rec) => rec.status === 429 && limited() });
+    const client = createGatewayClient({
+      baseUrl: server.url,
+      apiKey: 'k',
+      onSupportRecord: (rec) => rec.status === 429 && limited(),
+    });
     const first = client.listModels();
     await got429; // the 429 has arrived: the client is now waiting
     const batch = await Promise.all([first, client.listModels(), client.listModels(), client.listModels()]);
@@ -115,7 +143,9 @@ describe('gateway retries: 5xx and network errors', () => {
 
   it('stops after maxRetries and reports the server error', async () => {
     server = await failingFirst(100, 500, {});
-    const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 2, ...FAST }).listModels());
+    const e = await failure(
+      createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 2, ...FAST }).listModels(),
+    );
     assert.equal(e.kind, 'server');
     assert.equal(server.requests.length, 3);
   });
@@ -124,10 +154,14 @@ describe('gateway retries: 5xx and network errors', () => {
     it(`never replays a POST (${route}) after 5xx`, async () => {
       server = await failingFirst(100, 502, {});
       const client = createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 3, ...FAST });
-      const call = route === 'messages' ? client.createMessage(MESSAGE_REQUEST)
-        : route === 'image' ? client.generateImage({ model: 'x', prompt: 'p' })
-          : route === 'async image' ? client.submitImageTask('generation', { model: 'x', prompt: 'p' })
-            : client.streamMessage(MESSAGE_REQUEST).finalMessage();
+      const call =
+        route === 'messages'
+          ? client.createMessage(MESSAGE_REQUEST)
+          : route === 'image'
+            ? client.generateImage({ model: 'x', prompt: 'p' })
+            : route === 'async image'
+              ? client.submitImageTask('generation', { model: 'x', prompt: 'p' })
+              : client.streamMessage(MESSAGE_REQUEST).finalMessage();
       const e = await failure(call);
       assert.equal(e.kind, 'server');
       assert.equal(e.status, 502);
@@ -153,7 +187,11 @@ describe('gateway retries: 5xx and network errors', () => {
       await new Promise((r) => setTimeout(r, 10));
       req.socket.destroy();
     });
-    const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 3 }).streamMessage(MESSAGE_REQUEST).finalMessage());
+    const e = await failure(
+      createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 3 })
+        .streamMessage(MESSAGE_REQUEST)
+        .finalMessage(),
+    );
     assert.equal(e.kind, 'network');
     assert.ok(e.partial);
     assert.equal(server.requests.length, 2);

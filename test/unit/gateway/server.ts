@@ -10,7 +10,12 @@ export interface SeenRequest {
   body: Buffer;
 }
 
-export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, seen: SeenRequest[]) => void | Promise<void>;
+export type Handler = (
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  body: Buffer,
+  seen: SeenRequest[],
+) => void | Promise<void>;
 
 export interface TestServer {
   url: string;
@@ -51,18 +56,26 @@ export async function startServer(handler: Handler): Promise<TestServer> {
   const port = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
   return {
-    url: origin, origin, requests,
+    url: origin,
+    origin,
+    requests,
     nextClose: () => new Promise<void>((resolve) => closeWaiters.push(resolve)),
     openSockets: () => sockets.size,
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** Sends JSON with a status and optional headers. */
-export function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function json(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);

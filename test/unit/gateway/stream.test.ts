@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { createGatewayClient, isGatewayError, type GatewayError, type Message, type StreamEvent } from '../../../src/gateway';
+import {
+  createGatewayClient,
+  isGatewayError,
+  type GatewayError,
+  type Message,
+  type StreamEvent,
+} from '../../../src/gateway';
 import { startServer, writeChunked, type TestServer } from './server';
 import { fixture, MESSAGE_REQUEST, sseServer } from './streamHelpers';
 
@@ -9,7 +15,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function streamFixture(name: string, o: { eol?: '\n' | '\r\n' | '\r'; chunkSize?: number; ending?: 'end' | 'destroy' } = {}): Promise<Message> {
+async function streamFixture(
+  name: string,
+  o: { eol?: '\n' | '\r\n' | '\r'; chunkSize?: number; ending?: 'end' | 'destroy' } = {},
+): Promise<Message> {
   server = await sseServer(fixture(name, o.eol), { chunkSize: o.chunkSize, ending: o.ending });
   const client = createGatewayClient({ baseUrl: server.url, apiKey: 'k-test' });
   return client.streamMessage(MESSAGE_REQUEST).finalMessage();
@@ -49,11 +58,20 @@ describe('gateway stream: recorded SSE fixtures', () => {
 
   it('assembles thinking + signature, redacted thinking, citations and tool input parsed at block stop', async () => {
     const m = await streamFixture('thinking_tool_citations.sse', { chunkSize: 2 });
-    assert.deepEqual(m.content[0], { type: 'thinking', thinking: 'Let me think step by step.', signature: 'EqQBCgIYAhIM' });
+    assert.deepEqual(m.content[0], {
+      type: 'thinking',
+      thinking: 'Let me think step by step.',
+      signature: 'EqQBCgIYAhIM',
+    });
     assert.deepEqual(m.content[1], { type: 'redacted_thinking', data: 'opaque-blob' });
     assert.equal((m.content[2] as { text: string }).text, 'The answer, with a source.');
     assert.equal((m.content[2] as { citations: unknown[] }).citations.length, 1);
-    assert.deepEqual(m.content[3], { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { location: 'San Francisco, CA', unit: '°C' } });
+    assert.deepEqual(m.content[3], {
+      type: 'tool_use',
+      id: 'toolu_01',
+      name: 'get_weather',
+      input: { location: 'San Francisco, CA', unit: '°C' },
+    });
     assert.equal(m.stop_reason, 'tool_use');
     assert.equal(m.usage.cache_read_input_tokens, 10);
   });
@@ -61,7 +79,10 @@ describe('gateway stream: recorded SSE fixtures', () => {
   it('overwrites cumulative usage (never adds), ignores unknown events, deltas and [DONE], keeps unknown blocks', async () => {
     const m = await streamFixture('usage_and_unknown.sse');
     assert.deepEqual(m.usage, { input_tokens: 100, output_tokens: 30, cache_creation_input_tokens: 5 });
-    assert.deepEqual(m.content, [{ type: 'text', text: 'abc' }, { type: 'hologram', payload: { kept: true } }]);
+    assert.deepEqual(m.content, [
+      { type: 'text', text: 'abc' },
+      { type: 'hologram', payload: { kept: true } },
+    ]);
   });
 
   it('rejects on a mid-stream error event with a typed error and keeps the partial message', async () => {
@@ -83,7 +104,10 @@ describe('gateway stream: recorded SSE fixtures', () => {
     const error = await rejection(streamFixture('cut_off.sse', { chunkSize: 3 }));
     assert.equal(error.kind, 'protocol');
     assert.equal(error.outcomeUnknown, true);
-    assert.equal(error.partial?.content[0] && (error.partial.content[0] as { text: string }).text, 'This answer is cut off');
+    assert.equal(
+      error.partial?.content[0] && (error.partial.content[0] as { text: string }).text,
+      'This answer is cut off',
+    );
   });
 
   it('a dropped connection mid-stream rejects as network, outcome unknown, partial kept', async () => {
@@ -100,7 +124,16 @@ describe('gateway stream: iteration, snapshots, abort', () => {
     const stream = createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST);
     const types: string[] = [];
     for await (const ev of stream) types.push(ev.type);
-    assert.deepEqual(types, ['message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    assert.deepEqual(types, [
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
     assert.equal(((await stream.finalMessage()).content[0] as { text: string }).text, BASIC_TEXT);
     assert.equal(stream.requestId, 'req_sse_1');
   });
@@ -109,9 +142,16 @@ describe('gateway stream: iteration, snapshots, abort', () => {
     server = await sseServer(fixture('mid_stream_error.sse'));
     const stream = createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST);
     const seen: StreamEvent[] = [];
-    const error = await rejection((async () => { for await (const ev of stream) seen.push(ev); })());
+    const error = await rejection(
+      (async () => {
+        for await (const ev of stream) seen.push(ev);
+      })(),
+    );
     assert.equal(error.kind, 'server');
-    assert.deepEqual(seen.slice(-2).map((e) => e.type), ['content_block_delta', 'error']);
+    assert.deepEqual(
+      seen.slice(-2).map((e) => e.type),
+      ['content_block_delta', 'error'],
+    );
   });
 
   it('abort() closes the socket at once (the server sees the close) and rejects with aborted + partial', async () => {
@@ -124,7 +164,9 @@ describe('gateway stream: iteration, snapshots, abort', () => {
     });
     const stream = createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST);
     const events = stream[Symbol.asyncIterator]();
-    while ((await events.next()).value?.type !== 'content_block_delta') { /* wait for content */ }
+    while ((await events.next()).value?.type !== 'content_block_delta') {
+      /* wait for content */
+    }
     const closed = server.nextClose();
     stream.abort();
     await closed;
@@ -149,7 +191,9 @@ describe('gateway stream: iteration, snapshots, abort', () => {
   it('abort() via an AbortSignal before the headers arrive closes the socket too', async () => {
     server = await startServer(() => undefined); // never answers
     const controller = new AbortController();
-    const stream = createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST, { signal: controller.signal });
+    const stream = createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST, {
+      signal: controller.signal,
+    });
     while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
     const closed = server.nextClose();
     controller.abort();
@@ -160,7 +204,18 @@ describe('gateway stream: iteration, snapshots, abort', () => {
   it('currentMessage() gives snapshots while streaming; a JSON reply to stream:true is accepted', async () => {
     server = await startServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'm', type: 'message', role: 'assistant', model: 'x', content: [{ type: 'text', text: 'whole' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } }));
+      res.end(
+        JSON.stringify({
+          id: 'm',
+          type: 'message',
+          role: 'assistant',
+          model: 'x',
+          content: [{ type: 'text', text: 'whole' }],
+          stop_reason: 'end_turn',
+          stop_sequence: null,
+          usage: { input_tokens: 1, output_tokens: 1 },
+        }),
+      );
     });
     const stream = createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST);
     assert.equal(stream.currentMessage(), undefined);
@@ -172,7 +227,9 @@ describe('gateway stream: iteration, snapshots, abort', () => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<html><title>Sign in</title></html>');
     });
-    const error = await rejection(createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST).finalMessage());
+    const error = await rejection(
+      createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST).finalMessage(),
+    );
     assert.equal(error.kind, 'protocol');
     assert.equal(error.outcomeUnknown, false);
     assert.equal(error.status, 200);
@@ -180,7 +237,9 @@ describe('gateway stream: iteration, snapshots, abort', () => {
 
   it('sends stream: true with the Messages headers and an event-stream accept', async () => {
     server = await sseServer(fixture('text_basic.sse'));
-    await createGatewayClient({ baseUrl: server.url, apiKey: 'k-stream' }).streamMessage(MESSAGE_REQUEST).finalMessage();
+    await createGatewayClient({ baseUrl: server.url, apiKey: 'k-stream' })
+      .streamMessage(MESSAGE_REQUEST)
+      .finalMessage();
     const seen = server.requests[0];
     assert.equal(JSON.parse(seen.body.toString()).stream, true);
     assert.equal(seen.headers['x-api-key'], 'k-stream');

@@ -28,4 +28,8 @@ export function sseServer(payload: Buffer, o: SseServeOptions = {}): Promise<Tes
   });
 }
 
-export const MESSAGE_REQUEST = { model: 'claude-demo-sonnet', max_tokens: 64, messages: [{ role: 'user' as const, content: 'hi' }] };
+export const MESSAGE_REQUEST = {
+  model: 'claude-demo-sonnet',
+  max_tokens: 64,
+  messages: [{ role: 'user' as const, content: 'hi' }],
+};

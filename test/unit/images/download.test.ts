@@ -12,10 +12,23 @@ describe('images/download', () => {
   before(async () => {
     server = http.createServer((req, res) => {
       seen.push(req.headers);
-      if (req.url === '/img.png') { res.writeHead(200, { 'content-type': 'image/png' }); res.end(Buffer.from(pngHeader(64, 32))); return; }
-      if (req.url === '/moved') { res.writeHead(302, { location: '/img.png' }); res.end(); return; }
-      if (req.url === '/big') { res.writeHead(200); res.end(Buffer.alloc(4096)); return; }
-      res.writeHead(404); res.end('gone');
+      if (req.url === '/img.png') {
+        res.writeHead(200, { 'content-type': 'image/png' });
+        res.end(Buffer.from(pngHeader(64, 32)));
+        return;
+      }
+      if (req.url === '/moved') {
+        res.writeHead(302, { location: '/img.png' });
+        res.end();
+        return;
+      }
+      if (req.url === '/big') {
+        res.writeHead(200);
+        res.end(Buffer.alloc(4096));
+        return;
+      }
+      res.writeHead(404);
+      res.end('gone');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,6 +1,13 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { imageBaseName, nextFreeName, planFileNames, promptSlug, sidecarName, timestampPart } from '../../../src/images/naming';
+import {
+  imageBaseName,
+  nextFreeName,
+  planFileNames,
+  promptSlug,
+  sidecarName,
+  timestampPart,
+} from '../../../src/images/naming';
 import { isSafeFileName } from '../../../src/images/paths';
 
 describe('images/naming', () => {
@@ -36,16 +43,22 @@ describe('images/naming', () => {
 
   it('plans distinct names for every image of a request', () => {
     const names = planFileNames('a cat', date, ['png', 'png', 'jpg'], ['a-cat-20261121-100734-2.png']);
-    assert.deepEqual(names, ['a-cat-20261121-100734-1.png', 'a-cat-20261121-100734-2-2.png', 'a-cat-20261121-100734-3.jpg']);
+    assert.deepEqual(names, [
+      'a-cat-20261121-100734-1.png',
+      'a-cat-20261121-100734-2-2.png',
+      'a-cat-20261121-100734-3.jpg',
+    ]);
     assert.equal(sidecarName(names[0]), 'a-cat-20261121-100734-1.json');
   });
 
   it('property: any prompt gives a safe, bounded file name', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 300 }), fc.nat({ max: 20 }), (prompt, index) => {
-      const name = nextFreeName(imageBaseName(prompt, date, index), 'png', []);
-      assert.ok(isSafeFileName(name), name);
-      assert.match(name, /^[a-z0-9-]+\.png$/);
-      assert.ok(name.length <= 80);
-    }));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), fc.nat({ max: 20 }), (prompt, index) => {
+        const name = nextFreeName(imageBaseName(prompt, date, index), 'png', []);
+        assert.ok(isSafeFileName(name), name);
+        assert.match(name, /^[a-z0-9-]+\.png$/);
+        assert.ok(name.length <= 80);
+      }),
+    );
   });
 });

@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { isInside, isSafeFileName, markdownRelativeLink, outputFolderSegments, relativeInside, relativeSegments } from '../../../src/images/paths';
+import {
+  isInside,
+  isSafeFileName,
+  markdownRelativeLink,
+  outputFolderSegments,
+  relativeInside,
+  relativeSegments,
+} from '../../../src/images/paths';
 
 describe('images/paths', () => {
   it('accepts relative output folders and normalises separators', () => {
@@ -11,8 +18,19 @@ describe('images/paths', () => {
   });
 
   it('refuses absolute, home, drive, URL and parent paths', () => {
-    for (const hostile of ['/etc', '\\\\server\\share', 'C:\\Users', 'c:/x', '~/Pictures', '..', '../outside', 'images/../../x',
-      'a/./../..', 'file:///etc', 'https://evil.example/x']) {
+    for (const hostile of [
+      '/etc',
+      '\\\\server\\share',
+      'C:\\Users',
+      'c:/x',
+      '~/Pictures',
+      '..',
+      '../outside',
+      'images/../../x',
+      'a/./../..',
+      'file:///etc',
+      'https://evil.example/x',
+    ]) {
       const result = outputFolderSegments(hostile);
       assert.equal(result.ok, false, hostile);
     }
@@ -35,7 +53,17 @@ describe('images/paths', () => {
   });
 
   it('treats hostile server-style names as unsafe file names', () => {
-    for (const hostile of ['../x.png', 'a/b.png', '..\\x.png', '/abs.png', 'C:x.png', 'x'.repeat(200), '', '.', 'con.png']) {
+    for (const hostile of [
+      '../x.png',
+      'a/b.png',
+      '..\\x.png',
+      '/abs.png',
+      'C:x.png',
+      'x'.repeat(200),
+      '',
+      '.',
+      'con.png',
+    ]) {
       assert.equal(isSafeFileName(hostile), false, hostile);
     }
     assert.ok(isSafeFileName('cat-20261121-100734-1.png'));

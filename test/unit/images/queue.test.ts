@@ -6,15 +6,16 @@ describe('images/queue', () => {
     const queue = new RequestQueue();
     const log: string[] = [];
     let inFlight = 0;
-    const job = (name: string) => queue.run(async () => {
-      inFlight++;
-      assert.equal(inFlight, 1);
-      log.push(`start ${name}`);
-      await new Promise((r) => setImmediate(r));
-      log.push(`end ${name}`);
-      inFlight--;
-      return name;
-    });
+    const job = (name: string) =>
+      queue.run(async () => {
+        inFlight++;
+        assert.equal(inFlight, 1);
+        log.push(`start ${name}`);
+        await new Promise((r) => setImmediate(r));
+        log.push(`end ${name}`);
+        inFlight--;
+        return name;
+      });
     assert.deepEqual(await Promise.all([job('a'), job('b'), job('c')]), ['a', 'b', 'c']);
     assert.deepEqual(log, ['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
   });
@@ -22,8 +23,16 @@ describe('images/queue', () => {
   it('after a 429 with Retry-After, the next request waits that long (virtual clock)', async () => {
     let clock = 1000;
     const slept: number[] = [];
-    const queue = new RequestQueue(() => clock, async (ms) => { slept.push(ms); clock += ms; });
-    await assert.rejects(queue.run(() => Promise.reject(Object.assign(new Error('429'), { kind: 'rate_limited', retryAfterMs: 5000 }))));
+    const queue = new RequestQueue(
+      () => clock,
+      async (ms) => {
+        slept.push(ms);
+        clock += ms;
+      },
+    );
+    await assert.rejects(
+      queue.run(() => Promise.reject(Object.assign(new Error('429'), { kind: 'rate_limited', retryAfterMs: 5000 }))),
+    );
     assert.equal(queue.pendingPauseMs(), 5000);
     assert.equal(await queue.run(async () => 'ok'), 'ok');
     assert.deepEqual(slept, [5000]);

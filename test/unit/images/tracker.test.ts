@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { needsResume, parseTaskRecord, transition, TransitionError, type TaskRecord } from '../../../src/images/taskRecord';
+import {
+  needsResume,
+  parseTaskRecord,
+  transition,
+  TransitionError,
+  type TaskRecord,
+} from '../../../src/images/taskRecord';
 import { TASKS_STORAGE_KEY, TaskTracker, type KeyValueStore } from '../../../src/images/tracker';
 import { checkImage, saveTaskImages, type FileSink } from '../../../src/images/saver';
 import { parseSidecar } from '../../../src/images/sidecar';
@@ -25,7 +31,10 @@ class MemorySink implements FileSink {
   failAfterWrites = Infinity;
   async listNames(folder: string[]): Promise<string[]> {
     const prefix = folder.length ? `${folder.join('/')}/` : '';
-    return [...this.files.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)).filter((k) => !k.includes('/'));
+    return [...this.files.keys()]
+      .filter((k) => k.startsWith(prefix))
+      .map((k) => k.slice(prefix.length))
+      .filter((k) => !k.includes('/'));
   }
   async write(path: string[], bytes: Uint8Array): Promise<void> {
     if (this.writes >= this.failAfterWrites) throw new Error('window reloaded');
@@ -34,14 +43,26 @@ class MemorySink implements FileSink {
   }
 }
 
-const request = { kind: 'generation' as const, prompt: 'A lighthouse at dusk', model: 'gpt-image-demo', size: '1024x1024', n: 2 };
+const request = {
+  kind: 'generation' as const,
+  prompt: 'A lighthouse at dusk',
+  model: 'gpt-image-demo',
+  size: '1024x1024',
+  n: 2,
+};
 const newTask = { request, workspaceFolder: 'file:///ws', outputFolder: 'images' };
 const images = () => [checkImage(pngHeader(1024, 1024)), checkImage(pngHeader(1024, 1024), 'a lighthouse, dusk')];
 
 describe('images/taskRecord state machine', () => {
   const base: TaskRecord = {
-    version: 1, localId: 'l1', request, submittedAt: '2026-11-21T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z',
-    workspaceFolder: 'file:///ws', outputFolder: 'images', state: 'submitting',
+    version: 1,
+    localId: 'l1',
+    request,
+    submittedAt: '2026-11-21T10:00:00.000Z',
+    updatedAt: '2026-11-21T10:00:00.000Z',
+    workspaceFolder: 'file:///ws',
+    outputFolder: 'images',
+    state: 'submitting',
   };
   const now = new Date('2026-11-21T10:01:00.000Z');
 
@@ -148,7 +169,12 @@ describe('images/saver: exactly once across a reload', () => {
     assert.equal(record.state, 'saved');
     const stamp = timestampPart(new Date(record.submittedAt));
     const base = `images/a-lighthouse-at-dusk-${stamp}`;
-    assert.deepEqual([...sink.files.keys()].sort(), [`${base}-1.json`, `${base}-1.png`, `${base}-2.json`, `${base}-2.png`]);
+    assert.deepEqual([...sink.files.keys()].sort(), [
+      `${base}-1.json`,
+      `${base}-1.png`,
+      `${base}-2.json`,
+      `${base}-2.png`,
+    ]);
     const sidecar = parseSidecar(new TextDecoder().decode(sink.files.get(record.files![1].replace('.png', '.json'))));
     assert.equal(sidecar?.taskId, 'imgtask_7');
     assert.equal(sidecar?.revisedPrompt, 'a lighthouse, dusk');

@@ -2,7 +2,18 @@
 // confirms, which input values the policy judges as paths, and that progress lines cannot carry links.
 import { strict as assert } from 'node:assert';
 import { decide, DEFAULT_SECRET_PATTERNS } from '../../../src/agent';
-import { apiToolName, approveInVsCodeChat, FOOTER_SEPARATOR, withoutFooter, inertText, offeredToolNames, pathsInInput, selectionOf, toolCallLine, usageFooter } from '../../../src/lm/agentText';
+import {
+  apiToolName,
+  approveInVsCodeChat,
+  FOOTER_SEPARATOR,
+  withoutFooter,
+  inertText,
+  offeredToolNames,
+  pathsInInput,
+  selectionOf,
+  toolCallLine,
+  usageFooter,
+} from '../../../src/lm/agentText';
 
 describe('lm agentText', () => {
   describe('offeredToolNames', () => {
@@ -10,21 +21,49 @@ describe('lm agentText', () => {
 
     it('offers no tool without a # reference: a plain question stays one request', () => {
       assert.deepEqual(offeredToolNames({ available, referenced: [] }), []);
-      assert.deepEqual(offeredToolNames({ available, referenced: [], selection: new Map([['copilot_readFile', true]]) }), []);
+      assert.deepEqual(
+        offeredToolNames({ available, referenced: [], selection: new Map([['copilot_readFile', true]]) }),
+        [],
+      );
     });
 
     it('offers exactly the referenced tools that exist, once each, never *_internal ones', () => {
-      assert.deepEqual(offeredToolNames({ available, referenced: ['modelGateway_listModels', 'nope', 'modelGateway_listModels', 'editor_apply_internal'] }), ['modelGateway_listModels']);
+      assert.deepEqual(
+        offeredToolNames({
+          available,
+          referenced: ['modelGateway_listModels', 'nope', 'modelGateway_listModels', 'editor_apply_internal'],
+        }),
+        ['modelGateway_listModels'],
+      );
     });
 
-    it('drops a referenced tool the request\'s selection switched off', () => {
-      const selection = new Map([['copilot_readFile', false], ['mcp_github_search', true]]);
-      assert.deepEqual(offeredToolNames({ available, referenced: ['copilot_readFile', 'mcp_github_search'], selection }), ['mcp_github_search']);
+    it("drops a referenced tool the request's selection switched off", () => {
+      const selection = new Map([
+        ['copilot_readFile', false],
+        ['mcp_github_search', true],
+      ]);
+      assert.deepEqual(
+        offeredToolNames({ available, referenced: ['copilot_readFile', 'mcp_github_search'], selection }),
+        ['mcp_github_search'],
+      );
     });
 
     it('reads a selection keyed by names or by tool infos, and ignores anything else', () => {
-      const sel = selectionOf(new Map<unknown, unknown>([['a', true], [{ name: 'b' }, false], [{}, true], ['c', 'yes']]));
-      assert.deepEqual([...sel!], [['a', true], ['b', false]]);
+      const sel = selectionOf(
+        new Map<unknown, unknown>([
+          ['a', true],
+          [{ name: 'b' }, false],
+          [{}, true],
+          ['c', 'yes'],
+        ]),
+      );
+      assert.deepEqual(
+        [...sel!],
+        [
+          ['a', true],
+          ['b', false],
+        ],
+      );
       assert.equal(selectionOf(undefined), undefined);
       assert.equal(selectionOf({ a: true }), undefined);
     });
@@ -40,9 +79,10 @@ describe('lm agentText', () => {
 
   describe('approval in VS Code chat', () => {
     const policy = { workspaceFolders: ['/ws'] };
-    const verdict = (paths: string[]) => decide({ toolName: 't', approvalClass: 'external', target: { paths } }, policy);
+    const verdict = (paths: string[]) =>
+      decide({ toolName: 't', approvalClass: 'external', target: { paths } }, policy);
 
-    it('leaves ordinary external calls to VS Code\'s confirmation', () => {
+    it("leaves ordinary external calls to VS Code's confirmation", () => {
       assert.equal(verdict(['/ws/src/a.ts']).rule, 'external-tool');
       assert.deepEqual(approveInVsCodeChat(verdict(['/ws/src/a.ts']).rule), { approved: true });
       assert.deepEqual(approveInVsCodeChat(verdict([]).rule), { approved: true });
@@ -55,7 +95,12 @@ describe('lm agentText', () => {
     });
 
     it('denies calls touching repository or editor configuration (auto-approve could let them through)', () => {
-      for (const p of ['/ws/.vscode/settings.json', '/ws/.git/hooks/pre-commit', '/ws/.devcontainer/devcontainer.json', '/ws/x.code-workspace']) {
+      for (const p of [
+        '/ws/.vscode/settings.json',
+        '/ws/.git/hooks/pre-commit',
+        '/ws/.devcontainer/devcontainer.json',
+        '/ws/x.code-workspace',
+      ]) {
         const v = verdict([p]);
         assert.equal(v.decision, 'ask', p);
         const answer = approveInVsCodeChat(v.rule);
@@ -74,11 +119,20 @@ describe('lm agentText', () => {
         cwd: '/ws',
         query: '.env',
       };
-      assert.deepEqual(pathsInInput(input).sort(), ['.vscode/settings.json', '/ws', '/ws/.env', '/ws/b c.ts', 'src/a.ts']);
+      assert.deepEqual(pathsInInput(input).sort(), [
+        '.vscode/settings.json',
+        '/ws',
+        '/ws/.env',
+        '/ws/b c.ts',
+        'src/a.ts',
+      ]);
     });
 
     it('skips globs, other schemes, empty strings and non-strings; keeps Windows drive paths', () => {
-      assert.deepEqual(pathsInInput({ path: '**/*.ts', file: '', dir: 3, uri: 'vscode-remote://x/y', filename: 'C:\\ws\\a.ts' }), ['C:\\ws\\a.ts']);
+      assert.deepEqual(
+        pathsInInput({ path: '**/*.ts', file: '', dir: 3, uri: 'vscode-remote://x/y', filename: 'C:\\ws\\a.ts' }),
+        ['C:\\ws\\a.ts'],
+      );
       assert.deepEqual(pathsInInput({ uri: 'file:///c:/ws/a.ts' }), ['c:/ws/a.ts']);
       assert.deepEqual(pathsInInput('a.ts'), []);
     });
@@ -86,7 +140,10 @@ describe('lm agentText', () => {
 
   describe('progress lines', () => {
     it('show the tool name and a short input, with no markdown that could link or format', () => {
-      const line = toolCallLine('mcp_fetch', { url: 'https://evil.example/[x](https://a.b)', note: '<img src=x> `code` *b* www.evil.example a@b.c' });
+      const line = toolCallLine('mcp_fetch', {
+        url: 'https://evil.example/[x](https://a.b)',
+        note: '<img src=x> `code` *b* www.evil.example a@b.c',
+      });
       assert.ok(line.startsWith('Running mcp\\_fetch '));
       assert.doesNotMatch(line, /(^|[^\\])[[\]()<>`*]/);
       assert.doesNotMatch(line, /https:\/\//);
@@ -103,8 +160,11 @@ describe('lm agentText', () => {
     });
   });
 
-  it('usageFooter names the turn\'s tokens by kind', () => {
-    assert.equal(usageFooter(3, { input: 1200, output: 45, cacheRead: 3000, cacheWrite: 0 }), '3 steps · tokens: input 1,200, output 45, cache read 3,000, cache write 0');
+  it("usageFooter names the turn's tokens by kind", () => {
+    assert.equal(
+      usageFooter(3, { input: 1200, output: 45, cacheRead: 3000, cacheWrite: 0 }),
+      '3 steps · tokens: input 1,200, output 45, cache read 3,000, cache write 0',
+    );
     assert.match(usageFooter(1, { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }), /^1 step · /);
   });
 

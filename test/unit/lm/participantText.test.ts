@@ -7,7 +7,12 @@ describe('lm/participantText', () => {
   });
 
   it('lists chat and image models as code spans, and says when there are none', () => {
-    const md = modelsMarkdown({ keyName: 'demo', baseUrl: 'http://127.0.0.1:1', chat: ['claude-demo-sonnet', 'evil`id'], image: [] });
+    const md = modelsMarkdown({
+      keyName: 'demo',
+      baseUrl: 'http://127.0.0.1:1',
+      chat: ['claude-demo-sonnet', 'evil`id'],
+      image: [],
+    });
     assert.match(md, /\*\*demo\*\*/);
     assert.match(md, /- `claude-demo-sonnet`/);
     assert.match(md, /- `evil'id`/);

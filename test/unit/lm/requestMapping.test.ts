@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { buildMessagesRequest, mapConversation, messageFromVsCode, partFromVsCode, roleFromVsCode, type NeutralMessage } from '../../../src/lm/requestMapping';
+import {
+  buildMessagesRequest,
+  mapConversation,
+  messageFromVsCode,
+  partFromVsCode,
+  roleFromVsCode,
+  type NeutralMessage,
+} from '../../../src/lm/requestMapping';
 
 // Shapes of VS Code's part classes (LanguageModelTextPart, ToolCallPart, ToolResultPart, DataPart) as plain objects.
 const text = (value: string) => ({ value });
@@ -15,8 +22,17 @@ describe('lm/requestMapping', () => {
 
   it('recognises text, tool call and tool result parts by shape and drops unknown parts', () => {
     assert.deepEqual(partFromVsCode(text('hi')), { kind: 'text', text: 'hi' });
-    assert.deepEqual(partFromVsCode(toolCall('c1', 'search', { q: 'x' })), { kind: 'toolCall', callId: 'c1', name: 'search', input: { q: 'x' } });
-    assert.deepEqual(partFromVsCode(toolResult('c1', [text('found '), text('2')])), { kind: 'toolResult', callId: 'c1', content: 'found 2' });
+    assert.deepEqual(partFromVsCode(toolCall('c1', 'search', { q: 'x' })), {
+      kind: 'toolCall',
+      callId: 'c1',
+      name: 'search',
+      input: { q: 'x' },
+    });
+    assert.deepEqual(partFromVsCode(toolResult('c1', [text('found '), text('2')])), {
+      kind: 'toolResult',
+      callId: 'c1',
+      content: 'found 2',
+    });
     assert.equal(partFromVsCode({ mimeType: 'image/png', data: new Uint8Array([1, 2]) }), undefined);
     assert.equal(partFromVsCode(42), undefined);
   });
@@ -24,7 +40,11 @@ describe('lm/requestMapping', () => {
   it('reads text-like data parts inside tool results and stringifies other values', () => {
     const data = { mimeType: 'application/json', data: new TextEncoder().encode('{"a":1}') };
     const tsx = { value: { node: 'x' } };
-    assert.deepEqual(partFromVsCode(toolResult('c', [data, tsx])), { kind: 'toolResult', callId: 'c', content: '{"a":1}{"node":"x"}' });
+    assert.deepEqual(partFromVsCode(toolResult('c', [data, tsx])), {
+      kind: 'toolResult',
+      callId: 'c',
+      content: '{"a":1}{"node":"x"}',
+    });
   });
 
   it('sends plain text turns as strings and system turns as the system field', () => {
@@ -53,26 +73,54 @@ describe('lm/requestMapping', () => {
   it('maps a tool round trip to tool_use / tool_result blocks, tool results first in the user turn', () => {
     const conversation: NeutralMessage[] = [
       { role: 'user', parts: [{ kind: 'text', text: 'weather?' }] },
-      { role: 'assistant', parts: [{ kind: 'text', text: 'Checking.' }, { kind: 'toolCall', callId: 'toolu_1', name: 'weather', input: { city: 'Oslo' } }] },
-      { role: 'user', parts: [{ kind: 'text', text: 'and be quick' }, { kind: 'toolResult', callId: 'toolu_1', content: 'rain' }] },
+      {
+        role: 'assistant',
+        parts: [
+          { kind: 'text', text: 'Checking.' },
+          { kind: 'toolCall', callId: 'toolu_1', name: 'weather', input: { city: 'Oslo' } },
+        ],
+      },
+      {
+        role: 'user',
+        parts: [
+          { kind: 'text', text: 'and be quick' },
+          { kind: 'toolResult', callId: 'toolu_1', content: 'rain' },
+        ],
+      },
     ];
     const { messages } = mapConversation(conversation);
     assert.deepEqual(messages[1], {
       role: 'assistant',
-      content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Oslo' } }],
+      content: [
+        { type: 'text', text: 'Checking.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Oslo' } },
+      ],
     });
     assert.deepEqual(messages[2], {
       role: 'user',
-      content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'rain' }, { type: 'text', text: 'and be quick' }],
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_1', content: 'rain' },
+        { type: 'text', text: 'and be quick' },
+      ],
     });
   });
 
   it('builds the request with tools, tool choice, options and the system prompt', () => {
     const request = buildMessagesRequest({
       model: 'claude-demo-sonnet',
-      messages: [{ role: 'system', parts: [{ kind: 'text', text: 'From VS Code.' }] }, { role: 'user', parts: [{ kind: 'text', text: 'Hi' }] }],
+      messages: [
+        { role: 'system', parts: [{ kind: 'text', text: 'From VS Code.' }] },
+        { role: 'user', parts: [{ kind: 'text', text: 'Hi' }] },
+      ],
       maxTokens: 4096,
-      tools: [{ name: 'weather', description: 'Weather by city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }, { name: 'noschema', description: '' }],
+      tools: [
+        {
+          name: 'weather',
+          description: 'Weather by city',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+        { name: 'noschema', description: '' },
+      ],
       toolMode: 2,
       modelOptions: { temperature: 0.2, max_tokens: 100, stop: ['END'], ignored: 'x' },
       systemPrompt: 'Be kind.',
@@ -88,15 +136,34 @@ describe('lm/requestMapping', () => {
   });
 
   it('uses auto tool choice by default and omits tools when none are given', () => {
-    const withTools = buildMessagesRequest({ model: 'm', messages: [{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }], maxTokens: 10, tools: [{ name: 't' }], toolMode: 1 });
+    const withTools = buildMessagesRequest({
+      model: 'm',
+      messages: [{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }],
+      maxTokens: 10,
+      tools: [{ name: 't' }],
+      toolMode: 1,
+    });
     assert.deepEqual(withTools.tool_choice, { type: 'auto' });
-    const without = buildMessagesRequest({ model: 'm', messages: [{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }], maxTokens: 10, tools: [] });
+    const without = buildMessagesRequest({
+      model: 'm',
+      messages: [{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }],
+      maxTokens: 10,
+      tools: [],
+    });
     assert.equal(without.tools, undefined);
     assert.equal(without.tool_choice, undefined);
     assert.equal(without.max_tokens, 10);
   });
 
   it('refuses a conversation with nothing to send', () => {
-    assert.throws(() => buildMessagesRequest({ model: 'm', messages: [{ role: 'system', parts: [{ kind: 'text', text: 's' }] }], maxTokens: 10 }), /no user message/);
+    assert.throws(
+      () =>
+        buildMessagesRequest({
+          model: 'm',
+          messages: [{ role: 'system', parts: [{ kind: 'text', text: 's' }] }],
+          maxTokens: 10,
+        }),
+      /no user message/,
+    );
   });
 });

@@ -17,10 +17,16 @@ class TokenSource {
   constructor() {
     const isCancelled = (): boolean => this.cancelled;
     this.token = {
-      get isCancellationRequested() { return isCancelled(); },
+      get isCancellationRequested() {
+        return isCancelled();
+      },
       onCancellationRequested: (listener) => {
         this.listeners.push(listener);
-        return { dispose: () => { this.listeners = this.listeners.filter((l) => l !== listener); } };
+        return {
+          dispose: () => {
+            this.listeners = this.listeners.filter((l) => l !== listener);
+          },
+        };
       },
     };
   }
@@ -38,9 +44,15 @@ describe('lm/streaming (emulator)', function () {
   this.timeout(20_000);
   let emulator: Emulator;
 
-  before(async () => { emulator = await startEmulator({ port: 0 }); });
-  after(async () => { await emulator.close(); });
-  afterEach(() => { emulator.setFaults(KEY, null); });
+  before(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  after(async () => {
+    await emulator.close();
+  });
+  afterEach(() => {
+    emulator.setFaults(KEY, null);
+  });
 
   function client() {
     return createGatewayClient({ baseUrl: emulator.url, apiKey: KEY, maxRetries: 0 });
@@ -48,10 +60,16 @@ describe('lm/streaming (emulator)', function () {
 
   it('streams text parts that add up to the final answer, which quotes the prompt', async () => {
     const prompt = 'Quote this: *native* chat ✓';
-    const request = buildMessagesRequest({ model: 'claude-demo-haiku', messages: [{ role: 'user', parts: [{ kind: 'text', text: prompt }] }], maxTokens: 1024 });
+    const request = buildMessagesRequest({
+      model: 'claude-demo-haiku',
+      messages: [{ role: 'user', parts: [{ kind: 'text', text: prompt }] }],
+      maxTokens: 1024,
+    });
     const mapper = new StreamPartMapper();
     const parts: OutputPart[] = [];
-    const final = await streamWithCancellation(client(), request, new TokenSource().token, (e) => parts.push(...mapper.push(e)));
+    const final = await streamWithCancellation(client(), request, new TokenSource().token, (e) =>
+      parts.push(...mapper.push(e)),
+    );
     const text = parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
     assert.ok(parts.length > 1, 'expected several text deltas');
     assert.ok(text.includes(prompt), text.slice(0, 200));
@@ -65,7 +83,13 @@ describe('lm/streaming (emulator)', function () {
       model: 'claude-demo-sonnet',
       messages: [{ role: 'user', parts: [{ kind: 'text', text: 'Weather in Oslo? [[tool]]' }] }],
       maxTokens: 1024,
-      tools: [{ name: 'get_weather', description: 'Weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+      ],
     });
     const mapper = new StreamPartMapper();
     const parts: OutputPart[] = [];
@@ -81,11 +105,17 @@ describe('lm/streaming (emulator)', function () {
 
   it('closes the connection when the token is cancelled mid-stream; the emulator logs the abort', async () => {
     emulator.setFaults(KEY, { tokensPerSecond: 20 });
-    const request = buildMessagesRequest({ model: 'claude-demo-haiku', messages: [{ role: 'user', parts: [{ kind: 'text', text: 'long [[tokens=3000]]' }] }], maxTokens: 4000 });
+    const request = buildMessagesRequest({
+      model: 'claude-demo-haiku',
+      messages: [{ role: 'user', parts: [{ kind: 'text', text: 'long [[tokens=3000]]' }] }],
+      maxTokens: 4000,
+    });
     const tokens = new TokenSource();
     let events = 0;
     await assert.rejects(
-      streamWithCancellation(client(), request, tokens.token, () => { if (++events === 3) tokens.cancel(); }),
+      streamWithCancellation(client(), request, tokens.token, () => {
+        if (++events === 3) tokens.cancel();
+      }),
       (error: unknown) => isGatewayError(error) && error.kind === 'aborted',
     );
     let entry;
@@ -101,10 +131,20 @@ describe('lm/streaming (emulator)', function () {
     const before = emulator.requests().length;
     const tokens = new TokenSource();
     tokens.cancel();
-    const request = buildMessagesRequest({ model: 'claude-demo-haiku', messages: [{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }], maxTokens: 10 });
-    await assert.rejects(streamWithCancellation(client(), request, tokens.token, () => undefined), (e: unknown) => isGatewayError(e) && e.kind === 'aborted');
+    const request = buildMessagesRequest({
+      model: 'claude-demo-haiku',
+      messages: [{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }],
+      maxTokens: 10,
+    });
+    await assert.rejects(
+      streamWithCancellation(client(), request, tokens.token, () => undefined),
+      (e: unknown) => isGatewayError(e) && e.kind === 'aborted',
+    );
     await sleep(100);
-    const sent = emulator.requests().slice(before).filter((r) => r.path.startsWith('/v1/messages') && !r.aborted);
+    const sent = emulator
+      .requests()
+      .slice(before)
+      .filter((r) => r.path.startsWith('/v1/messages') && !r.aborted);
     assert.equal(sent.length, 0);
   });
 });

@@ -16,7 +16,14 @@ describe('lm/tokens', () => {
   });
 
   it('adds a per-message overhead and counts tool calls and results', () => {
-    const tokens = estimateMessageTokens({ role: 'assistant', parts: [{ kind: 'text', text: 'abcd' }, { kind: 'toolCall', callId: 'c', name: 'ab', input: { a: 1 } }, { kind: 'toolResult', callId: 'c', content: 'abcdabcd' }] });
+    const tokens = estimateMessageTokens({
+      role: 'assistant',
+      parts: [
+        { kind: 'text', text: 'abcd' },
+        { kind: 'toolCall', callId: 'c', name: 'ab', input: { a: 1 } },
+        { kind: 'toolResult', callId: 'c', content: 'abcdabcd' },
+      ],
+    });
     // 'abcd' → 1; 'ab' + '{"a":1}' (9 chars) → 3; 'abcdabcd' → 2
     assert.equal(tokens, MESSAGE_OVERHEAD_TOKENS + 1 + 3 + 2);
   });

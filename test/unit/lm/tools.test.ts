@@ -4,16 +4,30 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
-  ToolNames, checkImageInput, imageConfirmation, imageResultText, modelsResultText, pathShape, scrubSecret, type ChargeSummary,
+  ToolNames,
+  checkImageInput,
+  imageConfirmation,
+  imageResultText,
+  modelsResultText,
+  pathShape,
+  scrubSecret,
+  type ChargeSummary,
 } from '../../../src/lm/tools/toolText';
 
 interface ToolContribution {
-  name: string; toolReferenceName?: string; canBeReferencedInPrompt?: boolean; icon?: string;
-  userDescription?: string; modelDescription?: string; displayName?: string;
+  name: string;
+  toolReferenceName?: string;
+  canBeReferencedInPrompt?: boolean;
+  icon?: string;
+  userDescription?: string;
+  modelDescription?: string;
+  displayName?: string;
   inputSchema?: { type: string; properties: Record<string, { type: string }>; required?: string[] };
 }
 
-const manifest = JSON.parse(readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as { contributes: { languageModelTools?: ToolContribution[] } };
+const manifest = JSON.parse(readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as {
+  contributes: { languageModelTools?: ToolContribution[] };
+};
 
 const summary = (over: Partial<ChargeSummary> = {}, input: Record<string, unknown> = {}): ChargeSummary => {
   const checked = checkImageInput(over.source ? 'edit' : 'generation', { prompt: 'a fox', ...input });
@@ -27,8 +41,14 @@ describe('lm/tools: gateway tools (pure part)', () => {
     assert.deepEqual(tools.map((t) => t.name).sort(), Object.values(ToolNames).sort());
     for (const tool of tools) {
       assert.match(tool.name, /^[\w-]+$/, tool.name);
-      assert.ok(tool.canBeReferencedInPrompt && tool.toolReferenceName && /^[\w]+$/.test(tool.toolReferenceName), `${tool.name} is referencable as #`);
-      assert.ok(tool.icon && tool.userDescription && tool.modelDescription && tool.displayName, `${tool.name} describes itself`);
+      assert.ok(
+        tool.canBeReferencedInPrompt && tool.toolReferenceName && /^[\w]+$/.test(tool.toolReferenceName),
+        `${tool.name} is referencable as #`,
+      );
+      assert.ok(
+        tool.icon && tool.userDescription && tool.modelDescription && tool.displayName,
+        `${tool.name} describes itself`,
+      );
       assert.equal(tool.inputSchema?.type, 'object');
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
@@ -55,8 +75,28 @@ describe('lm/tools: gateway tools (pure part)', () => {
     assert.match(reason('edit', { prompt: 'x' }), /source.*required/);
     assert.match(reason('generation', { prompt: 'x', references: 'a.png' }), /list/);
     assert.match(reason('generation', { prompt: 'x', references: [3] }), /list/);
-    const ok = checkImageInput('edit', { prompt: ' blue ', source: ' img/a.png ', size: '512X512', quality: 'HD', n: 2, references: ['r.png'] });
-    assert.deepEqual(ok, { ok: true, value: { kind: 'edit', prompt: 'blue', model: undefined, size: '512x512', quality: 'hd', n: 2, source: 'img/a.png', mask: undefined, references: ['r.png'] } });
+    const ok = checkImageInput('edit', {
+      prompt: ' blue ',
+      source: ' img/a.png ',
+      size: '512X512',
+      quality: 'HD',
+      n: 2,
+      references: ['r.png'],
+    });
+    assert.deepEqual(ok, {
+      ok: true,
+      value: {
+        kind: 'edit',
+        prompt: 'blue',
+        model: undefined,
+        size: '512x512',
+        quality: 'hd',
+        n: 2,
+        source: 'img/a.png',
+        mask: undefined,
+        references: ['r.png'],
+      },
+    });
   });
 
   it('classifies paths: relative ones with the images rules, absolute ones for the host to check, escapes refused', () => {
@@ -64,7 +104,16 @@ describe('lm/tools: gateway tools (pure part)', () => {
     assert.deepEqual(pathShape('./images\\a.png'), { kind: 'relative', segments: ['images', 'a.png'] });
     assert.deepEqual(pathShape('/work/ws/a.png'), { kind: 'absolute', path: '/work/ws/a.png' });
     assert.deepEqual(pathShape('C:\\ws\\a.png'), { kind: 'absolute', path: 'C:\\ws\\a.png' });
-    for (const escape of ['../outside.png', 'images/../../x.png', '/work/ws/../../etc/passwd', '~/a.png', 'file:///etc/passwd', 'https://x/a.png', '.', 'con.png']) {
+    for (const escape of [
+      '../outside.png',
+      'images/../../x.png',
+      '/work/ws/../../etc/passwd',
+      '~/a.png',
+      'file:///etc/passwd',
+      'https://x/a.png',
+      '.',
+      'con.png',
+    ]) {
       assert.equal(pathShape(escape).kind, 'invalid', escape);
     }
   });
@@ -73,9 +122,26 @@ describe('lm/tools: gateway tools (pure part)', () => {
     const plain = imageConfirmation(summary());
     assert.match(plain.title, /Generate an image.*charged/);
     assert.match(plain.message, /cheapest request/);
-    const costly = imageConfirmation(summary({ size: '2048x2048', quality: 'high', source: 'images/a.png', mask: 'images/m.png', references: ['r1.png', 'r2.png'] }, { n: 3, source: 'images/a.png' }));
+    const costly = imageConfirmation(
+      summary(
+        {
+          size: '2048x2048',
+          quality: 'high',
+          source: 'images/a.png',
+          mask: 'images/m.png',
+          references: ['r1.png', 'r2.png'],
+        },
+        { n: 3, source: 'images/a.png' },
+      ),
+    );
     assert.match(costly.title, /Edit an image/);
-    for (const factor of [/3 images instead of one/, /size 2048x2048 instead of the default 1024x1024/, /high quality/, /an edit with a mask/, /2 reference images/]) {
+    for (const factor of [
+      /3 images instead of one/,
+      /size 2048x2048 instead of the default 1024x1024/,
+      /high quality/,
+      /an edit with a mask/,
+      /2 reference images/,
+    ]) {
       assert.match(costly.message, factor);
     }
     assert.match(costly.message, /Count: 3 images/);
@@ -89,13 +155,21 @@ describe('lm/tools: gateway tools (pure part)', () => {
   });
 
   it('the prompt is untrusted: markdown in it is escaped in the confirmation', () => {
-    const message = imageConfirmation(summary({}, { prompt: '[click](command:workbench.action.openSettings) **bold**' })).message;
+    const message = imageConfirmation(
+      summary({}, { prompt: '[click](command:workbench.action.openSettings) **bold**' }),
+    ).message;
     assert.ok(!message.includes('[click](command:'), message);
     assert.match(message, /\\\[click\\\]\\\(command:/);
   });
 
   it('returns the saved paths and a short description to the model', () => {
-    const text = imageResultText({ paths: ['images/a-1.png', 'images/a-2.png'], model: 'gpt-image-demo', size: '512x512', taskId: 't1', kind: 'generation' });
+    const text = imageResultText({
+      paths: ['images/a-1.png', 'images/a-2.png'],
+      model: 'gpt-image-demo',
+      size: '512x512',
+      taskId: 't1',
+      kind: 'generation',
+    });
     assert.match(text, /saved 2 images into the workspace \(model gpt-image-demo, size 512x512, task t1\)/);
     assert.match(text, /^- images\/a-1\.png$/m);
     assert.match(text, /^- images\/a-2\.png$/m);
@@ -103,7 +177,13 @@ describe('lm/tools: gateway tools (pure part)', () => {
   });
 
   it('lists chat and image model ids, one per line (ids cannot add lines)', () => {
-    const text = modelsResultText({ keyName: 'work', baseUrl: 'http://127.0.0.1:1', fetchedAt: Date.UTC(2026, 0, 1), chat: ['claude-demo-sonnet', 'evil\n- injected'], image: [] });
+    const text = modelsResultText({
+      keyName: 'work',
+      baseUrl: 'http://127.0.0.1:1',
+      fetchedAt: Date.UTC(2026, 0, 1),
+      chat: ['claude-demo-sonnet', 'evil\n- injected'],
+      image: [],
+    });
     assert.match(text, /^Chat models \(2\):$/m);
     assert.match(text, /^- claude-demo-sonnet$/m);
     assert.match(text, /^- evil - injected$/m);

@@ -17,12 +17,20 @@ describe('platform: error classes from the emulator → guidance and buttons', f
   });
   beforeEach(() => emulator.reset());
 
-  const client = (key: string, baseUrl = emulator.url) => createGatewayClient({ baseUrl, apiKey: key, maxRetries: 0, timeoutMs: 5_000 });
+  const client = (key: string, baseUrl = emulator.url) =>
+    createGatewayClient({ baseUrl, apiKey: key, maxRetries: 0, timeoutMs: 5_000 });
   const present = async (call: Promise<unknown>, surface: AdviceSurface) => {
-    const error = await call.then(() => assert.fail('the call should fail'), (e: unknown) => e);
+    const error = await call.then(
+      () => assert.fail('the call should fail'),
+      (e: unknown) => e,
+    );
     const advice = adviseOnError(error, { baseUrl: emulator.url, surface });
     const buttons = advice.actions.map(actionButton).filter((b) => b !== undefined);
-    return { text: `${advice.title} ${advice.detail}`, buttons: buttons.map((b) => b.label), commands: buttons.map((b) => b.command) };
+    return {
+      text: `${advice.title} ${advice.detail}`,
+      buttons: buttons.map((b) => b.label),
+      commands: buttons.map((b) => b.command),
+    };
   };
 
   it('revoked key (401): Replace Key runs Set API Key, and the words say to replace it in the console', async () => {
@@ -35,13 +43,23 @@ describe('platform: error classes from the emulator → guidance and buttons', f
   });
 
   it('low balance (403) on a billable call names the balance', async () => {
-    const shown = await present(client('mg-low-balance-0003').createMessage({ model: 'claude-demo-sonnet', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] }), 'chat');
+    const shown = await present(
+      client('mg-low-balance-0003').createMessage({
+        model: 'claude-demo-sonnet',
+        max_tokens: 5,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+      'chat',
+    );
     assert.match(shown.text, /balance/i);
     assert.match(shown.text, /403/);
   });
 
   it('chat-only group calling an image route (403) names the route permission', async () => {
-    const shown = await present(client('mg-chat-only-0002').generateImage({ model: 'gpt-image-demo', prompt: 'a cat', size: '1024x1024' }), 'image');
+    const shown = await present(
+      client('mg-chat-only-0002').generateImage({ model: 'gpt-image-demo', prompt: 'a cat', size: '1024x1024' }),
+      'image',
+    );
     assert.match(shown.text, /403/);
     assert.match(shown.text, /Image generation is not enabled for your key \(403\)/);
     assert.match(shown.text, /key group/);
@@ -60,6 +78,9 @@ describe('platform: error classes from the emulator → guidance and buttons', f
     const shown = await present(client('mg-demo-key-0001').listModels(), 'models');
     assert.match(shown.text, /429/);
     assert.match(shown.text, /2 min/);
-    assert.deepEqual(shown.commands.filter((c) => c === Commands.refreshModels), []);
+    assert.deepEqual(
+      shown.commands.filter((c) => c === Commands.refreshModels),
+      [],
+    );
   });
 });

@@ -11,7 +11,12 @@ describe('platform: log redaction', () => {
   });
 
   it('removes sk- and mg- tokens even when unknown', () => {
-    for (const token of ['sk-ant-api03-abcdefghijklmnop', 'sk-proj-ABCDEFGH12345678', 'mg-demo-key-0001', 'mg-alt-key-0005']) {
+    for (const token of [
+      'sk-ant-api03-abcdefghijklmnop',
+      'sk-proj-ABCDEFGH12345678',
+      'mg-demo-key-0001',
+      'mg-alt-key-0005',
+    ]) {
       const out = redact(`failed with ${token} today`);
       assert.ok(!out.includes(token), token);
       assert.ok(out.includes('failed with') && out.includes('today'));
@@ -29,12 +34,22 @@ describe('platform: log redaction', () => {
     ];
     for (const text of cases) {
       const out = redact(text);
-      for (const secret of ['abc.def.ghi-123456', 'dXNlcjpwYXNz', 'plain-secret-value-42', 'another-secret-99', 'zzzzzzzzzzzzzzzz', 'qwertyuiopasdf']) {
+      for (const secret of [
+        'abc.def.ghi-123456',
+        'dXNlcjpwYXNz',
+        'plain-secret-value-42',
+        'another-secret-99',
+        'zzzzzzzzzzzzzzzz',
+        'qwertyuiopasdf',
+      ]) {
         assert.ok(!out.includes(secret), `${text} → ${out}`);
       }
       assert.ok(out.includes(REDACTED), out);
     }
-    assert.ok(redact('{"x-api-key":"plain-secret-value-42","other":1}').includes('"other":1'), 'the rest of the JSON is kept');
+    assert.ok(
+      redact('{"x-api-key":"plain-secret-value-42","other":1}').includes('"other":1'),
+      'the rest of the JSON is kept',
+    );
   });
 
   it('removes credentials inside URLs', () => {
@@ -49,7 +64,10 @@ describe('platform: log redaction', () => {
   });
 
   it('formats errors, objects and credential headers inside objects', () => {
-    const text = formatLogArgs([new Error('boom', { cause: new Error('inner') }), { headers: { Authorization: 'Bearer secret-abcdef', accept: 'json' } }]);
+    const text = formatLogArgs([
+      new Error('boom', { cause: new Error('inner') }),
+      { headers: { Authorization: 'Bearer secret-abcdef', accept: 'json' } },
+    ]);
     assert.match(text, /Error: boom \(cause: Error: inner\)/);
     assert.ok(!text.includes('secret-abcdef'));
     assert.ok(text.includes('"accept":"json"'));

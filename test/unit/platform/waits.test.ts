@@ -12,13 +12,27 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('gateway waits are announced and cancellable (emulator)', function () {
   this.timeout(20_000);
   let emulator: Emulator;
-  before(async () => { emulator = await startEmulator({ port: 0 }); });
-  after(async () => { await emulator.close(); });
+  before(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  after(async () => {
+    await emulator.close();
+  });
   beforeEach(() => emulator.reset());
 
   // The extension's settings: default retries (2), so the client itself waits out a single 429.
-  const client = () => createGatewayClient({ baseUrl: emulator.url, apiKey: KEY, timeoutMs: 5_000, retryBackoff: { baseMs: 50, maxMs: 100 } });
-  const request = { model: 'claude-demo-haiku', max_tokens: 16, messages: [{ role: 'user' as const, content: 'hi [[tokens=3]]' }] };
+  const client = () =>
+    createGatewayClient({
+      baseUrl: emulator.url,
+      apiKey: KEY,
+      timeoutMs: 5_000,
+      retryBackoff: { baseMs: 50, maxMs: 100 },
+    });
+  const request = {
+    model: 'claude-demo-haiku',
+    max_tokens: 16,
+    messages: [{ role: 'user' as const, content: 'hi [[tokens=3]]' }],
+  };
   const messagesSent = () => emulator.requests().filter((r) => r.path === '/v1/messages').length;
 
   it('a single 429: the wait is announced with its length and cause, then ended, and the request succeeds', async () => {
@@ -29,7 +43,9 @@ describe('gateway waits are announced and cancellable (emulator)', function () {
     assert.equal(notices.length, 2, 'start and end');
     assert.equal(notices[0].reason, 'rate_limited');
     assert.ok(notices[0].ms > 0 && notices[0].ms <= 1000);
-    assert.ok(isGatewayError(notices[0].error) && notices[0].error.kind === 'rate_limited' && notices[0].error.status === 429);
+    assert.ok(
+      isGatewayError(notices[0].error) && notices[0].error.kind === 'rate_limited' && notices[0].error.status === 429,
+    );
     assert.equal(notices[1].ms, 0);
     assert.equal(messagesSent(), 2);
     assert.match(waitMessage(notices[0]), /Rate limited by the gateway \(429\): sending in 1 s/);
@@ -40,7 +56,13 @@ describe('gateway waits are announced and cancellable (emulator)', function () {
     const notices: WaitNotice[] = [];
     const models = await client().listModels({ onWait: (n) => notices.push(n) });
     assert.ok(models.length > 0);
-    assert.deepEqual(notices.map((n) => [n.reason, n.ms > 0]), [['backoff', true], ['backoff', false]]);
+    assert.deepEqual(
+      notices.map((n) => [n.reason, n.ms > 0]),
+      [
+        ['backoff', true],
+        ['backoff', false],
+      ],
+    );
   });
 
   it('native chat: cancelling during the wait sends nothing more', async () => {
@@ -48,11 +70,26 @@ describe('gateway waits are announced and cancellable (emulator)', function () {
     let cancel: () => void = () => undefined;
     const token = {
       isCancellationRequested: false,
-      onCancellationRequested(listener: () => unknown) { cancel = () => { token.isCancellationRequested = true; listener(); }; return { dispose: () => undefined }; },
+      onCancellationRequested(listener: () => unknown) {
+        cancel = () => {
+          token.isCancellationRequested = true;
+          listener();
+        };
+        return { dispose: () => undefined };
+      },
     };
     const notices: WaitNotice[] = [];
     await assert.rejects(
-      streamWithCancellation(client(), request, token, () => undefined, (n) => { notices.push(n); if (n.ms > 0) cancel(); }),
+      streamWithCancellation(
+        client(),
+        request,
+        token,
+        () => undefined,
+        (n) => {
+          notices.push(n);
+          if (n.ms > 0) cancel();
+        },
+      ),
       (e: unknown) => isGatewayError(e) && e.kind === 'aborted',
     );
     assert.ok(notices[0].ms > 0);
@@ -63,8 +100,13 @@ describe('gateway waits are announced and cancellable (emulator)', function () {
   it('images: cancel works during the wait before sending, never once the billable POST left', async () => {
     emulator.setFaults(KEY, { status: 429, count: 1, retryAfter: 1 });
     const outer = new AbortController();
-    const waiting = cancelOnlyWhileWaiting(outer.signal, (n) => { if (n.ms > 0) outer.abort(); });
-    await assert.rejects(client().createMessage(request, waiting), (e: unknown) => isGatewayError(e) && e.kind === 'aborted');
+    const waiting = cancelOnlyWhileWaiting(outer.signal, (n) => {
+      if (n.ms > 0) outer.abort();
+    });
+    await assert.rejects(
+      client().createMessage(request, waiting),
+      (e: unknown) => isGatewayError(e) && e.kind === 'aborted',
+    );
     await sleep(1300);
     assert.equal(messagesSent(), 1);
 

@@ -34,7 +34,13 @@ function fakeView() {
   const posted: Array<{ type: string } & Record<string, unknown>> = [];
   const surface = {
     visible: true,
-    webview: { onDidReceiveMessage: received.event, postMessage: async (m: never) => { posted.push(m); return true; } },
+    webview: {
+      onDidReceiveMessage: received.event,
+      postMessage: async (m: never) => {
+        posted.push(m);
+        return true;
+      },
+    },
     onDidDispose: disposed.event,
   };
   return { surface, asSurface: surface as unknown as WebviewSurface, received, disposed, visibility, posted };
@@ -77,7 +83,11 @@ describe('webview channel (host side)', () => {
     assert.deepEqual(view.posted, []);
     view.received.fire({ type: 'ready' });
     await settle();
-    assert.deepEqual(view.posted, [{ type: 'strings', strings: { 'a.b': 'Text' } }, { type: 'state', count: 1 }, { type: 'focus' }]);
+    assert.deepEqual(view.posted, [
+      { type: 'strings', strings: { 'a.b': 'Text' } },
+      { type: 'state', count: 1 },
+      { type: 'focus' },
+    ]);
     channel.post({ type: 'state', count: 7 });
     assert.deepEqual(view.posted.at(-1), { type: 'state', count: 7 });
   });
@@ -97,7 +107,10 @@ describe('webview channel (host side)', () => {
     view.visibility.fire();
     view.received.fire({ type: 'ready' });
     await settle();
-    assert.deepEqual(view.posted.slice(before), [{ type: 'strings', strings: { 'a.b': 'Text' } }, { type: 'state', count: 2 }]);
+    assert.deepEqual(view.posted.slice(before), [
+      { type: 'strings', strings: { 'a.b': 'Text' } },
+      { type: 'state', count: 2 },
+    ]);
   });
 
   it('drops and logs a malformed incoming message without its content; valid notifications reach the handler', async () => {

@@ -4,16 +4,26 @@ import { allowanceId, workspaceBaseUrlToAllow } from '../../../src/platform/work
 
 describe('workspace base URL allowance', () => {
   it('asks for a workspace value that differs from the user value, normalised', () => {
-    assert.strictEqual(workspaceBaseUrlToAllow({ user: 'https://gw.example.com', workspace: 'https://evil.example/v1' }), 'https://evil.example');
+    assert.strictEqual(
+      workspaceBaseUrlToAllow({ user: 'https://gw.example.com', workspace: 'https://evil.example/v1' }),
+      'https://evil.example',
+    );
     assert.strictEqual(workspaceBaseUrlToAllow({ workspace: 'http://127.0.0.1:9/v1/messages' }), 'http://127.0.0.1:9');
-    assert.strictEqual(workspaceBaseUrlToAllow({ user: 'https://gw.example.com', workspace: 'https://gw.example.com.evil.example' }),
-      'https://gw.example.com.evil.example');
-    assert.strictEqual(workspaceBaseUrlToAllow({ user: 'https://gw.example.com', workspace: 'https://gw.example.com/proxy' }),
-      'https://gw.example.com/proxy');
+    assert.strictEqual(
+      workspaceBaseUrlToAllow({ user: 'https://gw.example.com', workspace: 'https://gw.example.com.evil.example' }),
+      'https://gw.example.com.evil.example',
+    );
+    assert.strictEqual(
+      workspaceBaseUrlToAllow({ user: 'https://gw.example.com', workspace: 'https://gw.example.com/proxy' }),
+      'https://gw.example.com/proxy',
+    );
   });
 
   it('does not ask when the workspace repeats the user value in another spelling, sets none, or sets an unusable one', () => {
-    assert.strictEqual(workspaceBaseUrlToAllow({ user: 'https://gw.example.com', workspace: 'https://gw.example.com/v1/' }), undefined);
+    assert.strictEqual(
+      workspaceBaseUrlToAllow({ user: 'https://gw.example.com', workspace: 'https://gw.example.com/v1/' }),
+      undefined,
+    );
     assert.strictEqual(workspaceBaseUrlToAllow({ user: 'https://gw.example.com' }), undefined);
     assert.strictEqual(workspaceBaseUrlToAllow({ user: 'https://gw.example.com', workspace: 'ftp://x' }), undefined);
     assert.strictEqual(workspaceBaseUrlToAllow({ user: 'https://gw.example.com', workspace: '' }), undefined);

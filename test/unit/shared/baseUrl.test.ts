@@ -63,7 +63,10 @@ describe('normalizeBaseUrl', () => {
   }
 
   it('rejects credentials in the URL without echoing them', () => {
-    for (const input of ['https://user:sk-SECRET-123456@gw.example.com', 'https://sk-SECRET-123456@gw.example.com/v1']) {
+    for (const input of [
+      'https://user:sk-SECRET-123456@gw.example.com',
+      'https://sk-SECRET-123456@gw.example.com/v1',
+    ]) {
       const r = normalizeBaseUrl(input);
       assert.match(r.problem ?? '', /user name or password/);
       assert.ok(!JSON.stringify(r).includes('SECRET'));

@@ -10,7 +10,13 @@ describe('platform: parseConfig', () => {
     assert.equal(config.version, '2023-06-01');
     assert.deepEqual(config.chat, { defaultModel: '', maxTokens: 4096, systemPrompt: '' });
     assert.deepEqual(config.images, {
-      defaultModel: '', outputFolder: 'images', defaultSize: '1024x1024', defaultQuality: 'auto', mode: 'async', editEncoding: 'json', confirmCostlyRequests: true,
+      defaultModel: '',
+      outputFolder: 'images',
+      defaultSize: '1024x1024',
+      defaultQuality: 'auto',
+      mode: 'async',
+      editEncoding: 'json',
+      confirmCostlyRequests: true,
     });
     assert.equal(config.requestTimeoutMs, 120_000);
     assert.equal(config.modelCacheMs, 3_600_000);
@@ -21,10 +27,16 @@ describe('platform: parseConfig', () => {
 
   it('matches the defaults declared in package.json', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const manifest = require('../../../package.json') as { contributes: { configuration: { properties: Record<string, { default: unknown }> } } };
+    const manifest = require('../../../package.json') as {
+      contributes: { configuration: { properties: Record<string, { default: unknown }> } };
+    };
     const raw: Record<string, unknown> = {};
-    for (const key of CONFIG_KEYS) raw[key] = manifest.contributes.configuration.properties[`modelGateway.${key}`]?.default;
-    assert.ok(CONFIG_KEYS.every((key) => `modelGateway.${key}` in manifest.contributes.configuration.properties), 'every key is declared');
+    for (const key of CONFIG_KEYS)
+      raw[key] = manifest.contributes.configuration.properties[`modelGateway.${key}`]?.default;
+    assert.ok(
+      CONFIG_KEYS.every((key) => `modelGateway.${key}` in manifest.contributes.configuration.properties),
+      'every key is declared',
+    );
     const fromManifest = parseConfig(raw);
     const fromNothing = parseConfig({});
     assert.deepEqual(fromManifest, fromNothing);
@@ -51,7 +63,12 @@ describe('platform: parseConfig', () => {
   }
 
   it('reports an unusable base URL instead of using it', () => {
-    for (const typed of ['gw.example.com', 'ftp://gw.example.com', 'https://user:pw@gw.example.com', 'https://gw.example.com/?a=1']) {
+    for (const typed of [
+      'gw.example.com',
+      'ftp://gw.example.com',
+      'https://user:pw@gw.example.com',
+      'https://gw.example.com/?a=1',
+    ]) {
       const config = parseConfig({ baseUrl: typed });
       assert.equal(config.baseUrl, '', typed);
       assert.ok(config.baseUrlProblem, typed);
@@ -73,9 +90,15 @@ describe('platform: parseConfig', () => {
 
   it('replaces invalid values by defaults and says so', () => {
     const config = parseConfig({
-      version: '2023/06/01', versionHeader: 'x-api-key', 'chat.maxTokens': 0, 'images.defaultSize': 'big',
-      'images.mode': 'later', 'images.outputFolder': '../outside', requestTimeoutSeconds: 'soon', 'nativeChat.enabled': 'yes',
-      'models.kindOverrides': { 'my-painter': 'image', 'odd': 'video' },
+      version: '2023/06/01',
+      versionHeader: 'x-api-key',
+      'chat.maxTokens': 0,
+      'images.defaultSize': 'big',
+      'images.mode': 'later',
+      'images.outputFolder': '../outside',
+      requestTimeoutSeconds: 'soon',
+      'nativeChat.enabled': 'yes',
+      'models.kindOverrides': { 'my-painter': 'image', odd: 'video' },
     });
     assert.equal(config.version, '2023-06-01');
     assert.equal(config.versionHeader, 'anthropic-version', 'an auth header cannot be the version header');
@@ -87,16 +110,34 @@ describe('platform: parseConfig', () => {
     assert.equal(config.nativeChatEnabled, true);
     assert.deepEqual(config.modelKindOverrides, { 'my-painter': 'image' });
     const problems = (config.problems ?? []).join('\n');
-    for (const key of ['version', 'versionHeader', 'chat.maxTokens', 'images.defaultSize', 'images.mode', 'images.outputFolder', 'requestTimeoutSeconds', 'nativeChat.enabled', 'odd']) {
+    for (const key of [
+      'version',
+      'versionHeader',
+      'chat.maxTokens',
+      'images.defaultSize',
+      'images.mode',
+      'images.outputFolder',
+      'requestTimeoutSeconds',
+      'nativeChat.enabled',
+      'odd',
+    ]) {
       assert.ok(problems.includes(key), `problem mentions ${key}`);
     }
   });
 
   it('keeps valid non-default values', () => {
     const config = parseConfig({
-      versionHeader: 'vendor-version', version: '2024-01-31', 'chat.defaultModel': ' claude-x ', 'chat.maxTokens': 100,
-      'chat.systemPrompt': '  be brief\n', 'images.mode': 'sync', 'images.editEncoding': 'multipart', 'images.defaultQuality': 'hd',
-      'images.outputFolder': 'out/pics', 'images.confirmCostlyRequests': false, 'nativeChat.enabled': false,
+      versionHeader: 'vendor-version',
+      version: '2024-01-31',
+      'chat.defaultModel': ' claude-x ',
+      'chat.maxTokens': 100,
+      'chat.systemPrompt': '  be brief\n',
+      'images.mode': 'sync',
+      'images.editEncoding': 'multipart',
+      'images.defaultQuality': 'hd',
+      'images.outputFolder': 'out/pics',
+      'images.confirmCostlyRequests': false,
+      'nativeChat.enabled': false,
     });
     assert.equal(config.versionHeader, 'vendor-version');
     assert.equal(config.version, '2024-01-31');

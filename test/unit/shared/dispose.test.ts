@@ -13,8 +13,17 @@ const recorder = () => {
 describe('disposal', () => {
   it('disposeAll disposes every item in order even when one throws, then rethrows the first error', () => {
     const { log, item } = recorder();
-    const failing = { dispose: () => { log.push('b'); throw new Error('b failed'); } };
-    const alsoFailing = { dispose: () => { throw new Error('c failed'); } };
+    const failing = {
+      dispose: () => {
+        log.push('b');
+        throw new Error('b failed');
+      },
+    };
+    const alsoFailing = {
+      dispose: () => {
+        throw new Error('c failed');
+      },
+    };
     assert.throws(() => disposeAll([item('a'), failing, alsoFailing, undefined, item('d')]), /b failed/);
     assert.deepStrictEqual(log, ['a', 'b', 'd']);
   });
@@ -77,8 +86,12 @@ describe('lazy', () => {
 describe('command tables', () => {
   it('every command id belongs to exactly one feature', () => {
     const owners = new Map<string, string[]>();
-    for (const [feature, ids] of Object.entries(FeatureCommands)) for (const id of ids) owners.set(id, [...(owners.get(id) ?? []), feature]);
-    assert.deepStrictEqual(Object.values(Commands).filter((id) => owners.get(id)?.length !== 1), []);
+    for (const [feature, ids] of Object.entries(FeatureCommands))
+      for (const id of ids) owners.set(id, [...(owners.get(id) ?? []), feature]);
+    assert.deepStrictEqual(
+      Object.values(Commands).filter((id) => owners.get(id)?.length !== 1),
+      [],
+    );
     assert.strictEqual([...owners.keys()].length, Object.values(Commands).length);
   });
 });

@@ -11,7 +11,10 @@ describe('shared/imageCost', () => {
   });
 
   it('lists each factor that makes a request costlier', () => {
-    const reasons = costFactors({ kind: 'edit', n: 3, size: '1536x1024', quality: 'HD', referenceCount: 2, hasMask: true }, defaults);
+    const reasons = costFactors(
+      { kind: 'edit', n: 3, size: '1536x1024', quality: 'HD', referenceCount: 2, hasMask: true },
+      defaults,
+    );
     assert.deepEqual(reasons, [
       '3 images instead of one (each image is charged)',
       'size 1536x1024 instead of the default 1024x1024',
@@ -22,7 +25,9 @@ describe('shared/imageCost', () => {
     assert.deepEqual(costFactors({ kind: 'generation', quality: 'high' }, defaults), ['high quality']);
     assert.deepEqual(costFactors({ kind: 'edit' }, defaults), ['an edit of an existing image']);
     assert.deepEqual(costFactors({ kind: 'generation', referenceCount: 1 }, defaults), ['1 reference image']);
-    assert.deepEqual(costFactors({ kind: 'edit', hasSource: false, referenceCount: 2 }, defaults), ['2 reference images']);
+    assert.deepEqual(costFactors({ kind: 'edit', hasSource: false, referenceCount: 2 }, defaults), [
+      '2 reference images',
+    ]);
   });
 
   it('states the reasons and invents no price', () => {

@@ -16,7 +16,10 @@ const protocol: Protocol<Shapes> = {
   name: 'test',
   toWebview: { state: { count: int(0, 100) } },
   toHost: { clicked: { n: int(0, 9) } },
-  requests: { lookup: { params: { query: str(10) }, result: arr(str(100), 10) }, slow: { params: {}, result: none, timeoutMs: 30 } },
+  requests: {
+    lookup: { params: { query: str(10) }, result: arr(str(100), 10) },
+    slow: { params: {}, result: none, timeoutMs: 30 },
+  },
 };
 
 const posted: Array<Record<string, unknown>> = [];
@@ -40,7 +43,11 @@ describe('webview channel (page side)', () => {
   before(() => {
     // Only for this suite: other suites run in the same process and must not see a `window`.
     g.window = page;
-    g.acquireVsCodeApi = () => ({ postMessage: (m: Record<string, unknown>) => void posted.push(m), getState: () => undefined, setState: () => undefined });
+    g.acquireVsCodeApi = () => ({
+      postMessage: (m: Record<string, unknown>) => void posted.push(m),
+      getState: () => undefined,
+      setState: () => undefined,
+    });
     console.warn = (message: string) => void warnings.push(message);
   });
   after(() => {
@@ -71,7 +78,10 @@ describe('webview channel (page side)', () => {
     host({ type: 'state', count: 2 });
     host({ type: 'state', count: 2, html: '<img>' });
     host({ type: 'nope' });
-    assert.deepEqual(seen, [{ type: 'state', count: 1 }, { type: 'state', count: 2 }]);
+    assert.deepEqual(seen, [
+      { type: 'state', count: 1 },
+      { type: 'state', count: 2 },
+    ]);
     assert.deepEqual(warnings, [
       "test: ignored a malformed message from the host ('state': unexpected field)",
       'test: ignored a malformed message from the host (unknown message type)',
@@ -91,11 +101,14 @@ describe('webview channel (page side)', () => {
     assert.equal(channel.waiting, 0);
   });
 
-  it('rejects a request with the host\'s refusal, and one whose result has the wrong shape', async () => {
+  it("rejects a request with the host's refusal, and one whose result has the wrong shape", async () => {
     const channel = connected();
     const refused = channel.request('lookup', { query: 'x' });
     host({ type: 'reply', requestId: posted.at(-1)!.requestId, error: 'That conversation no longer exists.' });
-    await assert.rejects(refused, (e: unknown) => e instanceof RequestError && e.message === 'That conversation no longer exists.' && !e.timedOut);
+    await assert.rejects(
+      refused,
+      (e: unknown) => e instanceof RequestError && e.message === 'That conversation no longer exists.' && !e.timedOut,
+    );
     const wrong = channel.request('lookup', { query: 'y' });
     host({ type: 'reply', requestId: posted.at(-1)!.requestId, result: 'not a list' });
     await assert.rejects(wrong, (e: unknown) => e instanceof RequestError && e.message === '');

@@ -18,9 +18,11 @@ function files(dir: string): string[] {
 }
 
 /** Calls whose string arguments are not shown to the user. */
-const NOT_SHOWN_CALLS = /^(t|querySelector|querySelectorAll|closest|matches|addEventListener|removeEventListener|getElementById|createElement|warn|error|log|debug|add|remove|toggle|contains|replace|test|exec|getAttribute|removeAttribute|hasAttribute|registerLanguage|request|notify|post|toLocaleString|padStart|split|join|startsWith|endsWith|includes)$/;
+const NOT_SHOWN_CALLS =
+  /^(t|querySelector|querySelectorAll|closest|matches|addEventListener|removeEventListener|getElementById|createElement|warn|error|log|debug|add|remove|toggle|contains|replace|test|exec|getAttribute|removeAttribute|hasAttribute|registerLanguage|request|notify|post|toLocaleString|padStart|split|join|startsWith|endsWith|includes)$/;
 /** Properties whose values are not shown: class names, ids, data and routing. */
-const NOT_SHOWN_PROPS = /^(className|type|action|id|role|icon|kind|status|list|rel|href|src|loading|tabindex|spellcheck|for|value|rows|min|max|name|mode|slot)$/;
+const NOT_SHOWN_PROPS =
+  /^(className|type|action|id|role|icon|kind|status|list|rel|href|src|loading|tabindex|spellcheck|for|value|rows|min|max|name|mode|slot)$/;
 
 function wordsOf(text: string): boolean {
   return /[A-Za-z]{2,}[,.:;!?…]?\s+[A-Za-z]{2,}/.test(text) || /^\s*[A-Z][a-z]{2,}[.!?:…]?\s*$/.test(text);
@@ -28,12 +30,19 @@ function wordsOf(text: string): boolean {
 
 /** String literals in src/webview that read like words and are not in a place where text is never shown. */
 function englishIn(file: string): string[] {
-  const source = ts.createSourceFile(file, fs.readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const source = ts.createSourceFile(
+    file,
+    fs.readFileSync(path.join(root, file), 'utf8'),
+    ts.ScriptTarget.Latest,
+    true,
+  );
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) || ts.isTypeNode(node) || ts.isExportDeclaration(node)) return;
     if (ts.isCallExpression(node)) {
-      const callee = ts.isPropertyAccessExpression(node.expression) ? node.expression.name.text : node.expression.getText();
+      const callee = ts.isPropertyAccessExpression(node.expression)
+        ? node.expression.name.text
+        : node.expression.getText();
       if (NOT_SHOWN_CALLS.test(callee)) return;
     }
     if (ts.isPropertyAssignment(node)) {
@@ -41,11 +50,19 @@ function englishIn(file: string): string[] {
       if (NOT_SHOWN_PROPS.test(name) || name.startsWith('data-')) return;
     }
     if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsEqualsEqualsToken) return;
-    if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && /\.(className|id|type)$/.test(node.left.getText())) return;
+    if (
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      /\.(className|id|type)$/.test(node.left.getText())
+    )
+      return;
     if (ts.isCaseClause(node)) return node.statements.forEach(visit);
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) {
-      const raw = ts.isTemplateExpression(node) ? [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' x ') : node.text;
-      if (wordsOf(raw) && !/^codicon /.test(raw)) found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${raw.slice(0, 80)}`);
+      const raw = ts.isTemplateExpression(node)
+        ? [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' x ')
+        : node.text;
+      if (wordsOf(raw) && !/^codicon /.test(raw))
+        found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${raw.slice(0, 80)}`);
       if (ts.isTemplateExpression(node)) node.templateSpans.forEach((s) => visit(s.expression));
       return;
     }
@@ -56,21 +73,27 @@ function englishIn(file: string): string[] {
 }
 
 describe('webview strings', () => {
-  it('the pages hold no English: every word they show is looked up in the host\'s table', () => {
+  it("the pages hold no English: every word they show is looked up in the host's table", () => {
     assert.deepEqual(files('src/webview').flatMap(englishIn), []);
   });
 
   it('the scan would find English in a page (the checker itself)', () => {
     const probe = path.join('test-results', `webview-probe-${process.pid}.ts`);
     fs.mkdirSync(path.join(root, 'test-results'), { recursive: true });
-    fs.writeFileSync(path.join(root, probe), [
-      "el('button', { className: 'icon secondary', text: 'Send now', attrs: { 'aria-label': 'Send the question' } });",
-      "node.title = t('chat.send');",
-      "if (mode === 'Agent mode') console.warn('ignored a malformed message');",
-      "status.textContent = `Saving to ${folder}`;",
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(root, probe),
+      [
+        "el('button', { className: 'icon secondary', text: 'Send now', attrs: { 'aria-label': 'Send the question' } });",
+        "node.title = t('chat.send');",
+        "if (mode === 'Agent mode') console.warn('ignored a malformed message');",
+        'status.textContent = `Saving to ${folder}`;',
+      ].join('\n'),
+    );
     try {
-      assert.deepEqual(englishIn(probe).map((l) => l.replace(/^.*?:(\d+): /, '$1: ')), ['1: Send now', '1: Send the question', '4: Saving to  x ']);
+      assert.deepEqual(
+        englishIn(probe).map((l) => l.replace(/^.*?:(\d+): /, '$1: ')),
+        ['1: Send now', '1: Send the question', '4: Saving to  x '],
+      );
     } finally {
       fs.rmSync(path.join(root, probe), { force: true });
     }

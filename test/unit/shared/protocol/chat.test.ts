@@ -31,10 +31,26 @@ describe('chat protocol guard', () => {
   });
 
   it('rejects non-objects, unknown types and missing or bad request ids', () => {
-    for (const v of [null, undefined, 1, 'send', [], { type: 'nope', requestId: 'r' }, { type: 'send', text: 'x' }, { type: 'send', requestId: '', text: 'x' },
-      { type: 'send', requestId: 'has space', text: 'x' }, { type: 'send', requestId: 'r'.repeat(129), text: 'x' }, { type: 'toString', requestId: 'r' },
-      { type: '__proto__', requestId: 'r' }, { type: 'constructor', requestId: 'r' }, { type: 'ready', requestId: 'r' },
-      { type: 'hasOwnProperty', requestId: 'r' }, { type: 'reply', requestId: 'r' }, { type: 'strings', strings: {} }]) bad(v);
+    for (const v of [
+      null,
+      undefined,
+      1,
+      'send',
+      [],
+      { type: 'nope', requestId: 'r' },
+      { type: 'send', text: 'x' },
+      { type: 'send', requestId: '', text: 'x' },
+      { type: 'send', requestId: 'has space', text: 'x' },
+      { type: 'send', requestId: 'r'.repeat(129), text: 'x' },
+      { type: 'toString', requestId: 'r' },
+      { type: '__proto__', requestId: 'r' },
+      { type: 'constructor', requestId: 'r' },
+      { type: 'ready', requestId: 'r' },
+      { type: 'hasOwnProperty', requestId: 'r' },
+      { type: 'reply', requestId: 'r' },
+      { type: 'strings', strings: {} },
+    ])
+      bad(v);
   });
 
   it('rejects wrong field types, extra fields and out-of-range values', () => {
@@ -63,7 +79,8 @@ describe('chat protocol guard: Agent mode messages', () => {
     ok({ type: 'setMode', requestId: 'r1', mode: 'ask' });
     ok({ type: 'approval', requestId: 'r1', toolUseId: 'toolu_emu_0123456789abcdef01234567', approved: true });
     ok({ type: 'approval', requestId: 'r1', toolUseId: 'toolu_1', approved: false });
-    for (const action of ['open', 'accept', 'reject']) ok({ type: 'change', requestId: 'r1', changeId: 'lq2x-1', action });
+    for (const action of ['open', 'accept', 'reject'])
+      ok({ type: 'change', requestId: 'r1', changeId: 'lq2x-1', action });
     ok({ type: 'changesAll', requestId: 'r1', action: 'accept' });
     ok({ type: 'changesAll', requestId: 'r1', action: 'reject' });
     ok({ type: 'restoreCheckpoint', requestId: 'r1', messageId: 'm-1' });
