@@ -7,6 +7,7 @@ import type { CatalogSnapshot, Services } from '../platform/services';
 import { WebviewChannel } from '../platform/webviewChannel';
 import { renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
 import { Views } from '../shared/commands';
+import { DisposableStore } from '../shared/dispose';
 import type { MessageOf } from '../shared/protocol/channel';
 import {
   imagesGuard,
@@ -30,7 +31,7 @@ import { currentRoot, relativeToRoot, resolveInsideRoot } from './workspaceTarge
 export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private gallery = new Map<string, GalleryEntry>();
-  private readonly subscriptions: vscode.Disposable[];
+  private readonly subscriptions = new DisposableStore();
   private readonly channel: WebviewChannel<ImagesShapes>;
 
   constructor(
@@ -48,7 +49,8 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
       // A prefill (Re-run with changes) opens the panel: it must reach the page that is still loading.
       waitsForReady: (message) => message.type === 'prefill',
     });
-    this.subscriptions = [vscode.window.registerWebviewPanelSerializer(Views.imagePanel, this), this.channel];
+    this.subscriptions.add(vscode.window.registerWebviewPanelSerializer(Views.imagePanel, this));
+    this.subscriptions.add(this.channel);
   }
 
   /** Opens (or reveals) the panel, optionally with a form prefilled (Re-run with changes). */
@@ -74,7 +76,7 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
 
   dispose(): void {
     this.panel?.dispose();
-    this.subscriptions.forEach((d) => d.dispose());
+    this.subscriptions.dispose();
   }
 
   get isOpen(): boolean {
