@@ -27,7 +27,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly extensionUri: vscode.Uri,
     onRequest: ChatRequestHandler,
     onReady: () => Promise<HostToWebviewMessage>,
-    log: Pick<Logger, 'warn' | 'error'>,
+    log: Pick<Logger, 'info' | 'warn' | 'error'>,
   ) {
     this.channel = new WebviewChannel<ChatShapes>({
       guard: chatGuard,

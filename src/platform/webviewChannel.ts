@@ -3,8 +3,13 @@
 // - validation: every incoming message goes through the protocol's guard; a bad one is logged (reason, no content)
 //   and dropped. Outgoing messages are checked too, so a host bug shows up in the log instead of a silent webview.
 // - the ready handshake: nothing reaches a page before it said `ready`; then it gets the string table, the state
-//   (`onReady`, e.g. a snapshot) and whatever waited in the queue. A hidden page (no retainContextWhenHidden) is
-//   gone, so the channel stops posting until the reloaded page says `ready` again.
+//   (`onReady`, e.g. a snapshot) and whatever waited in the queue.
+// - whether a page is there: only VS Code knows. A hidden page (no retainContextWhenHidden) is usually gone, but not
+//   always: VS Code reports a view hidden and keeps its page when the view is released by a layout change it did not
+//   own (OverlayWebview.release checks the owner). Guessing from visibility left a live page that never got another
+//   message (seen in the UI tests after a window reload). So the channel believes postMessage: a message that was
+//   not delivered means the page is gone, and posting stops until the next page says `ready`; a message from a page
+//   the channel thought gone proves it is there, and it is brought up to date (strings and state again).
 // - subscriptions: `attach` takes the webview and everything that lives with it, and disposes all of it when the
 //   view is disposed or another webview is attached; a provider cannot add listeners of its own on each resolve.
 import type * as vscode from 'vscode';
@@ -21,7 +26,7 @@ import {
 
 export interface WebviewChannelOptions<S extends Shapes> {
   guard: Guard<S>;
-  log: Pick<Logger, 'warn' | 'error'>;
+  log: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** The localized string table, sent first after every `ready`. */
   strings: () => StringTable;
   /** The state a freshly loaded page needs (a snapshot), sent after the strings. */
@@ -49,6 +54,10 @@ export interface WebviewSurface {
 export class WebviewChannel<S extends Shapes> implements vscode.Disposable {
   private surface: WebviewSurface | undefined;
   private ready = false;
+  /** Counts `ready`s: a delivery result that comes back after a newer page said ready is about the older page. */
+  private generation = 0;
+  /** Messages not posted since the page was last known to be there (they are in the state it gets on `ready`). */
+  private dropped = 0;
   private queue: Array<MessageOf<S['toWebview']>> = [];
   private subscriptions: vscode.Disposable[] = [];
 
@@ -68,9 +77,8 @@ export class WebviewChannel<S extends Shapes> implements vscode.Disposable {
     this.subscriptions = [
       ...lifetime,
       surface.webview.onDidReceiveMessage((value: unknown) => this.receive(value)),
-      visibility(() => {
-        if (!surface.visible) this.ready = false;
-      }),
+      // Not a reason to stop posting (see the top of this file); postMessage's answer is.
+      visibility(() => undefined),
       surface.onDidDispose(() => {
         if (this.surface === surface) this.detach();
       }),
@@ -94,6 +102,7 @@ export class WebviewChannel<S extends Shapes> implements vscode.Disposable {
   post(message: MessageOf<S['toWebview']>): void {
     if (this.ready) return this.send(message);
     if (this.options.waitsForReady?.(message)) this.queue.push(message);
+    else this.dropped++;
   }
 
   dispose(): void {
@@ -114,7 +123,20 @@ export class WebviewChannel<S extends Shapes> implements vscode.Disposable {
       this.options.log.warn(`${this.name}: did not post a malformed message to the webview (${checked.reason})`);
       return;
     }
-    void this.surface?.webview.postMessage(message);
+    const surface = this.surface;
+    if (!surface) return;
+    const generation = this.generation;
+    surface.webview.postMessage(message).then(
+      (delivered) => {
+        if (delivered || this.surface !== surface || generation !== this.generation) return;
+        // The page is gone (hidden without retainContextWhenHidden): the next one says `ready` and gets the state.
+        if (this.ready) this.ready = false;
+        if (message.type !== 'strings' && message.type !== 'reply' && this.options.waitsForReady?.(message as never)) {
+          this.queue.push(message as MessageOf<S['toWebview']>);
+        } else this.dropped++;
+      },
+      () => undefined,
+    );
   }
 
   private receive(value: unknown): void {
@@ -124,16 +146,31 @@ export class WebviewChannel<S extends Shapes> implements vscode.Disposable {
       return;
     }
     const message = checked.message;
-    if (message.type === 'ready')
-      return void this.becomeReady().catch((e: unknown) => this.options.log.error(`${this.name}: ready failed`, e));
+    if (message.type === 'ready') return this.whenReady('page ready');
+    // A page is speaking, so it is there; if the channel thought otherwise it may have missed messages.
+    if (!this.ready) this.whenReady(`resynchronized a live page that was thought gone (by its '${message.type}')`);
     if ('requestId' in message) return void this.answer(message as RequestOf<S>);
     void Promise.resolve()
       .then(() => this.options.onNotification?.(message as MessageOf<S['toHost']>))
       .catch((e: unknown) => this.options.log.error(`${this.name}: '${message.type}' failed`, e));
   }
 
+  private whenReady(why: string): void {
+    const started = Date.now();
+    const dropped = this.dropped;
+    this.dropped = 0;
+    this.becomeReady().then(
+      () =>
+        this.options.log.info(
+          `${this.name}: ${why}; state sent in ${Date.now() - started} ms${dropped ? ` (${dropped} earlier messages left to it)` : ''}`,
+        ),
+      (e: unknown) => this.options.log.error(`${this.name}: ready failed`, e),
+    );
+  }
+
   private async becomeReady(): Promise<void> {
     this.ready = true;
+    this.generation++;
     this.send({ type: 'strings', strings: this.options.strings() });
     await this.options.onReady?.();
     const waiting = this.queue;

@@ -64,6 +64,7 @@ export async function openWorkbench(url = workbenchUrl(), options: WorkbenchOpti
     if (options.displayLanguage)
       await page.addInitScript(`globalThis._VSCODE_NLS_LANGUAGE = ${JSON.stringify(options.displayLanguage)};`);
     page.setDefaultTimeout(UI_TIMEOUT);
+    keepWebviewWarnings(page);
     await page.goto(url);
     await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
     await activityEntry(page, CONTAINER_TITLE).waitFor({ timeout: 90_000 });
@@ -72,6 +73,20 @@ export async function openWorkbench(url = workbenchUrl(), options: WorkbenchOpti
     await browser.close();
     throw err;
   }
+}
+
+/**
+ * Our pages report what their channel dropped (a malformed or unexpected host message) only on their console:
+ * those lines go to test-results/<version>/webview-console.log, next to the extension host's log.
+ */
+function keepWebviewWarnings(page: Page): void {
+  const file = path.join(resultsDir(), vscodeVersion(), 'webview-console.log');
+  page.on('console', (message) => {
+    if (message.type() !== 'warning' && message.type() !== 'error') return;
+    if (!/^(chat|images)[: ]/.test(message.text())) return;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.appendFileSync(file, `${new Date().toISOString()} [${message.type()}] ${message.text()}\n`);
+  });
 }
 
 async function openShared(url: string): Promise<Workbench> {

@@ -1,5 +1,7 @@
-// The host side of the one webview channel (src/platform/webviewChannel.ts) against fake webviews: the ready
-// handshake, what waits for it, validation both ways, request replies, and subscriptions that live with the view.
+// The host side of the one webview channel (src/platform/webviewChannel.ts) against fake webviews that answer
+// postMessage as VS Code does (delivered only while a page is there): the ready handshake, what waits for it, a page
+// that goes away and one that VS Code reports hidden but keeps, validation both ways, request replies, and
+// subscriptions that live with the view.
 import * as assert from 'node:assert/strict';
 import { WebviewChannel, type WebviewSurface } from '../../../src/platform/webviewChannel';
 import { arr, guard, int, none, oneOf, RequestFailed, str, type Protocol } from '../../../src/shared/protocol/channel';
@@ -34,9 +36,12 @@ function fakeView() {
   const posted: Array<{ type: string } & Record<string, unknown>> = [];
   const surface = {
     visible: true,
+    /** Whether a page exists to deliver to (VS Code: false once a hidden view's page was destroyed). */
+    pageThere: true,
     webview: {
       onDidReceiveMessage: received.event,
       postMessage: async (m: never) => {
+        if (!surface.pageThere) return false;
         posted.push(m);
         return true;
       },
@@ -54,7 +59,11 @@ function setup(overrides: Partial<ConstructorParameters<typeof WebviewChannel<Sh
   let count = 0;
   const channel: WebviewChannel<Shapes> = new WebviewChannel<Shapes>({
     guard: guard(protocol),
-    log: { warn: (m: string) => void logs.push(`warn ${m}`), error: (m: string) => void logs.push(`error ${m}`) },
+    log: {
+      info: () => undefined,
+      warn: (m: string) => void logs.push(`warn ${m}`),
+      error: (m: string) => void logs.push(`error ${m}`),
+    },
     strings: () => ({ 'a.b': 'Text' }),
     onReady: () => channel.post({ type: 'state', count: ++count }),
     onNotification: (m) => void notifications.push(m),
@@ -92,7 +101,53 @@ describe('webview channel (host side)', () => {
     assert.deepEqual(view.posted.at(-1), { type: 'state', count: 7 });
   });
 
-  it('a hidden page is gone: nothing is posted until the reloaded page says ready, which gets strings and state again', async () => {
+  it('a page that is gone gets nothing more; the next page that says ready gets strings, state and what waited', async () => {
+    const { channel } = setup();
+    const view = fakeView();
+    channel.attach(view.asSurface, view.visibility.event);
+    view.received.fire({ type: 'ready' });
+    await settle();
+    // Hidden without retainContextWhenHidden: VS Code destroys the page and reports the message as not delivered.
+    view.surface.visible = false;
+    view.surface.pageThere = false;
+    view.visibility.fire();
+    channel.post({ type: 'state', count: 9 });
+    await settle();
+    assert.equal(channel.isReady, false);
+    channel.post({ type: 'focus' });
+    channel.post({ type: 'state', count: 10 });
+    const before = view.posted.length;
+    view.surface.visible = true;
+    view.surface.pageThere = true;
+    view.visibility.fire();
+    view.received.fire({ type: 'ready' });
+    await settle();
+    assert.deepEqual(view.posted.slice(before), [
+      { type: 'strings', strings: { 'a.b': 'Text' } },
+      { type: 'state', count: 2 },
+      { type: 'focus' },
+    ]);
+  });
+
+  it('a message that waits for the page and was not delivered is delivered to the next page', async () => {
+    const { channel } = setup();
+    const view = fakeView();
+    channel.attach(view.asSurface, view.visibility.event);
+    view.received.fire({ type: 'ready' });
+    await settle();
+    view.surface.pageThere = false;
+    channel.post({ type: 'focus' });
+    await settle();
+    view.surface.pageThere = true;
+    view.received.fire({ type: 'ready' });
+    await settle();
+    assert.deepEqual(
+      view.posted.filter((m) => m.type === 'focus'),
+      [{ type: 'focus' }],
+    );
+  });
+
+  it('a page that VS Code reports hidden but keeps (released by another owner) keeps getting messages', async () => {
     const { channel } = setup();
     const view = fakeView();
     channel.attach(view.asSurface, view.visibility.event);
@@ -100,17 +155,56 @@ describe('webview channel (host side)', () => {
     await settle();
     view.surface.visible = false;
     view.visibility.fire();
-    assert.equal(channel.isReady, false);
-    channel.post({ type: 'state', count: 9 });
-    const before = view.posted.length;
     view.surface.visible = true;
     view.visibility.fire();
+    channel.post({ type: 'state', count: 42 });
+    await settle();
+    assert.equal(channel.isReady, true);
+    assert.deepEqual(view.posted.at(-1), { type: 'state', count: 42 });
+  });
+
+  it('a live page the channel thought gone is brought up to date by its next message, which is then handled', async () => {
+    const { channel, notifications } = setup();
+    const view = fakeView();
+    channel.attach(view.asSurface, view.visibility.event);
     view.received.fire({ type: 'ready' });
     await settle();
+    view.surface.pageThere = false;
+    channel.post({ type: 'state', count: 50 });
+    await settle();
+    assert.equal(channel.isReady, false);
+    // The page was there after all (a transient failure): it speaks, and gets the strings and the state again.
+    view.surface.pageThere = true;
+    const before = view.posted.length;
+    view.received.fire({ type: 'clicked', button: 'a' });
+    await settle();
+    assert.equal(channel.isReady, true);
     assert.deepEqual(view.posted.slice(before), [
       { type: 'strings', strings: { 'a.b': 'Text' } },
       { type: 'state', count: 2 },
     ]);
+    assert.deepEqual(notifications, [{ type: 'clicked', button: 'a' }]);
+  });
+
+  it('a late "not delivered" about an earlier page does not silence the page that said ready since', async () => {
+    let release: (delivered: boolean) => void = () => undefined;
+    const { channel } = setup();
+    const view = fakeView();
+    channel.attach(view.asSurface, view.visibility.event);
+    view.received.fire({ type: 'ready' });
+    await settle();
+    const postMessage = view.surface.webview.postMessage;
+    view.surface.webview.postMessage = () => new Promise<boolean>((resolve) => (release = resolve));
+    channel.post({ type: 'state', count: 60 });
+    view.surface.webview.postMessage = postMessage;
+    view.received.fire({ type: 'ready' });
+    await settle();
+    release(false);
+    await settle();
+    assert.equal(channel.isReady, true);
+    channel.post({ type: 'state', count: 61 });
+    await settle();
+    assert.deepEqual(view.posted.at(-1), { type: 'state', count: 61 });
   });
 
   it('drops and logs a malformed incoming message without its content; valid notifications reach the handler', async () => {
