@@ -8,6 +8,7 @@
 // and thinking blocks are left out (earlier turns' thinking may be omitted; their signatures forbid editing it).
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '../gateway/types';
 import type { ChatMessage } from '../shared/protocol/chat';
+import { agentSummaries } from './agentSummary';
 import { toMessageParams } from './requestBuilder';
 
 /** Characters kept of each tool result and of each string in a tool input, in later turns' history. */
@@ -99,17 +100,25 @@ function wellFormed(transcript: readonly MessageParam[]): boolean {
  * The request messages for an agent turn: like toMessageParams, but each earlier agent answer whose transcript is
  * known is sent as that transcript (tool calls and results included) instead of its plain text. A transcript that
  * ends with tool results (a turn stopped or cut by its budget) is followed by the next question in the same user
- * message, as the API wants roles to alternate.
+ * message, as the API wants roles to alternate. An agent answer whose transcript is gone is sent as its text with
+ * a plain-text note of its calls (agentSummary.ts).
  */
 export function agentHistory(
   history: readonly ChatMessage[],
   transcriptOf: (turnId: string) => readonly MessageParam[] | undefined,
 ): MessageParam[] {
+  const transcripts = new Map<ChatMessage, readonly MessageParam[]>();
+  for (const message of history) {
+    const transcript = message.role === 'assistant' && message.agent ? transcriptOf(message.agent.turnId) : undefined;
+    if (transcript && wellFormed(transcript)) transcripts.set(message, transcript);
+  }
+  // Turns sent as text (their transcript is gone) get the plain-text note of their calls, within one budget.
+  const notes = agentSummaries(history.filter((m) => !transcripts.has(m)));
   const out: MessageParam[] = [];
   let pending: ChatMessage[] = [];
   const flush = (): void => {
     if (pending.length === 0) return;
-    for (const p of toMessageParams(pending)) push(p);
+    for (const p of toMessageParams(pending, notes)) push(p);
     pending = [];
   };
   const push = (m: MessageParam): void => {
@@ -122,8 +131,8 @@ export function agentHistory(
     out.push({ role: m.role, content: typeof m.content === 'string' ? m.content : [...m.content] });
   };
   for (const message of history) {
-    const transcript = message.role === 'assistant' && message.agent ? transcriptOf(message.agent.turnId) : undefined;
-    if (transcript && wellFormed(transcript)) {
+    const transcript = transcripts.get(message);
+    if (transcript) {
       flush();
       if (out.length === 0) continue; // an answer before any question is never sent (as in toMessageParams)
       for (const m of transcript) push(m);

@@ -33,16 +33,20 @@ export interface AgentTurnsDeps {
   host: AgentHost;
   /** A client for the agent loop (its own 429 retries off: the loop waits visibly), and the key's fingerprint. */
   client(): Promise<{ client: Pick<GatewayClient, 'streamMessage'>; keyId: string } | undefined>;
-  /** globalState, for the prompt-caching memory. */
+  /** globalState, for the prompt-caching memory and the earlier turns' transcripts. */
   state: vscode.Memento;
   log?: Logger;
   /** The user's language for setup errors, cards and notes (vscode.l10n; English when absent). */
   l10n?: Localizer;
 }
 
+/** Turn ids forgotten in this window that a turn still running could store again on its way out (see forget). */
+const MAX_FORGOTTEN = 200;
+
 export class AgentTurns implements AgentRunner {
   private readonly approvals = new Map<string, { resolve(answer: ApprovalAnswer): void }>();
   private readonly caching: CachingMemory;
+  private readonly forgotten = new Set<string>();
 
   constructor(private readonly deps: AgentTurnsDeps) {
     const stored = deps.state.get<unknown>(CACHING_MEMORY_KEY);
@@ -144,13 +148,36 @@ export class AgentTurns implements AgentRunner {
     return this.transcripts().find((t) => t.turnId === turnId)?.messages;
   }
 
+  /**
+   * Drops the stored transcripts of these turns (their conversation was deleted, or their answers replaced).
+   * One read and at most one write of the globalState entry; nothing else is loaded. A turn still running (its
+   * conversation deleted while it stops) is remembered so that it does not store its transcript afterwards.
+   */
+  forget(turnIds: readonly string[]): void {
+    const ids = new Set(turnIds);
+    if (ids.size === 0) return;
+    for (const id of ids) this.forgotten.add(id);
+    for (const id of this.forgotten) {
+      if (this.forgotten.size <= MAX_FORGOTTEN) break;
+      this.forgotten.delete(id); // the oldest first (a Set keeps insertion order)
+    }
+    const stored = this.transcripts();
+    const kept = stored.filter((t) => !ids.has(t.turnId));
+    if (kept.length === stored.length) return;
+    this.store(kept);
+  }
+
   private keepTranscript(turnId: string, messages: MessageParam[]): void {
-    if (messages.length === 0) return;
+    if (messages.length === 0 || this.forgotten.has(turnId)) return;
     const kept = [...this.transcripts().filter((t) => t.turnId !== turnId), { turnId, messages }].slice(
       -MAX_TRANSCRIPTS,
     );
-    void Promise.resolve(this.deps.state.update(TRANSCRIPTS_KEY, kept)).catch((e) =>
-      this.deps.log?.error("agent: keeping the turn's transcript failed", e),
+    this.store(kept);
+  }
+
+  private store(transcripts: Array<{ turnId: string; messages: MessageParam[] }>): void {
+    void Promise.resolve(this.deps.state.update(TRANSCRIPTS_KEY, transcripts)).catch((e) =>
+      this.deps.log?.error('agent: storing the turn transcripts failed', e),
     );
   }
 

@@ -1,6 +1,7 @@
 // Builds the POST /v1/messages body from a conversation (pure).
 import type { MessageParam, MessagesRequest } from '../gateway/types';
 import type { ChatAttachment, ChatMessage, ConversationSettings } from '../shared/protocol/chat';
+import { agentSummaries } from './agentSummary';
 
 /** The attachment as the model reads it: path, language and lines, then the text in a fence long enough not to close early. */
 export function formatAttachment(attachment: ChatAttachment): string {
@@ -24,12 +25,19 @@ export function userContent(message: ChatMessage): string {
 /**
  * The messages array for a request: user/assistant alternating, starting with a user turn.
  * Failed answers without text are left out (their question merges with the next one); partial
- * answers (stopped, cut off) are kept as they were shown.
+ * answers (stopped, cut off) are kept as they were shown. An agent answer starts with a plain-text note of its
+ * tool calls (agentSummary.ts): a request without tools cannot carry tool_use blocks, and the model should
+ * still know what it did. `notes` lets a caller that sends only part of the history share one size budget.
  */
-export function toMessageParams(messages: ChatMessage[]): MessageParam[] {
+export function toMessageParams(
+  messages: ChatMessage[],
+  notes: ReadonlyMap<ChatMessage, string> = agentSummaries(messages),
+): MessageParam[] {
   const params: MessageParam[] = [];
   for (const message of messages) {
-    const content = message.role === 'user' ? userContent(message) : message.text;
+    const note = notes.get(message);
+    const text = message.role === 'user' ? userContent(message) : message.text;
+    const content = note === undefined ? text : text.trim() ? `${note}\n\n${text}` : note;
     if (!content.trim()) continue;
     const last = params[params.length - 1];
     if (last && last.role === message.role && typeof last.content === 'string') {

@@ -71,6 +71,13 @@ export interface AgentRunner {
   availability(): AgentAvailability;
   run(context: AgentRunContext): Promise<AgentRunOutcome>;
   changes(): PendingChangeView[];
+  /** Drops what is stored about these turns (their tool-call transcripts): their answers are gone from the history. */
+  forget?(turnIds: readonly string[]): void;
+}
+
+/** The agent turns among these messages (their answers' turn ids). */
+function turnIdsOf(messages: readonly ChatMessage[]): string[] {
+  return messages.flatMap((m) => (m.role === 'assistant' && m.agent ? [m.agent.turnId] : []));
 }
 
 /** A checkpoint id from a message id (letters, digits, _ and - only). */
@@ -221,7 +228,9 @@ export class SessionController {
 
   deleteConversation(id: string): boolean {
     if (this.active?.conversation.id === id || this.queued?.conversation.id === id) this.stop();
+    const turnIds = turnIdsOf(this.store.get(id)?.messages ?? []);
     if (!this.store.delete(id)) return false;
+    this.forgetTurns(turnIds);
     this.postSnapshot();
     return true;
   }
@@ -598,9 +607,23 @@ export class SessionController {
   }
 
   private truncate(conversation: Conversation, messageId: string): void {
+    const from = conversation.messages.findIndex((m) => m.id === messageId);
+    const turnIds = from < 0 ? [] : turnIdsOf(conversation.messages.slice(from));
     truncateFrom(conversation, messageId);
+    // Regenerate and edit-and-resend replace these answers for good: what their turns did is not sent again.
+    this.forgetTurns(turnIds);
     this.store.save(conversation);
     this.deps.post({ type: 'messagesTruncated', conversationId: conversation.id, fromMessageId: messageId });
+  }
+
+  /** The agent side drops its records of these turns (a privacy matter too: deleting a chat deletes what it did). */
+  private forgetTurns(turnIds: readonly string[]): void {
+    if (turnIds.length === 0) return;
+    try {
+      this.deps.agent?.forget?.(turnIds);
+    } catch (error) {
+      this.deps.log?.error('chat: forgetting agent turns failed', error);
+    }
   }
 
   private postSnapshot(): void {
