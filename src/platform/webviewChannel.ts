@@ -14,6 +14,7 @@
 //   view is disposed or another webview is attached; a provider cannot add listeners of its own on each resolve.
 import type * as vscode from 'vscode';
 import type { Logger } from '../gateway/types';
+import { disposeAll } from '../shared/dispose';
 import {
   RequestFailed,
   type Guard,
@@ -114,7 +115,7 @@ export class WebviewChannel<S extends Shapes> implements vscode.Disposable {
     this.subscriptions = [];
     this.surface = undefined;
     this.ready = false;
-    for (const d of subscriptions) d.dispose();
+    disposeAll(subscriptions);
   }
 
   private send(message: ToWebview<S>): void {
