@@ -28,6 +28,19 @@ const STATE_KEY = 'modelGateway.catalog.v1';
 /** Automatic fetches of one (key, base URL) start at most this often; Refresh Models is not limited. */
 export const AUTO_FETCH_MIN_INTERVAL_MS = 10_000;
 
+/**
+ * Host tests only (the harness sets MG_HOST_RESULTS; the tests share this process): a shorter interval in
+ * this variable lets a test show within a second or two that nothing fetches in the background, where the
+ * real interval would have to be waited out. Read at each decision, so a test can set it for a while.
+ */
+export const AUTO_FETCH_INTERVAL_TEST_ENV = 'MG_TEST_CATALOG_AUTO_FETCH_MS';
+
+function autoFetchIntervalMs(): number {
+  const shortened = process.env.MG_HOST_RESULTS ? Number(process.env[AUTO_FETCH_INTERVAL_TEST_ENV]) : NaN;
+  // Never below 100 ms: even a test value keeps automatic fetches bounded.
+  return Number.isFinite(shortened) && shortened > 0 ? Math.max(100, shortened) : AUTO_FETCH_MIN_INTERVAL_MS;
+}
+
 export interface CatalogDeps {
   context: vscode.ExtensionContext;
   config: ConfigService;
@@ -41,7 +54,12 @@ export interface CatalogDeps {
 
 export function createModelCatalog(deps: CatalogDeps): ModelCatalog & vscode.Disposable {
   const emitter = new vscode.EventEmitter<CatalogSnapshot | undefined>();
-  const gate = new FetchGate<CatalogSnapshot>({ minIntervalMs: deps.minIntervalMs ?? AUTO_FETCH_MIN_INTERVAL_MS });
+  // A getter: the gate reads the interval at each decision (see AUTO_FETCH_INTERVAL_TEST_ENV).
+  const gate = new FetchGate<CatalogSnapshot>({
+    get minIntervalMs() {
+      return deps.minIntervalMs ?? autoFetchIntervalMs();
+    },
+  });
   let activeFingerprint: string | undefined;
   let lastContext = '';
   const settingsSignature = (): string =>
