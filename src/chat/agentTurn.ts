@@ -161,10 +161,20 @@ export class AgentTurns implements AgentRunner {
       if (this.forgotten.size <= MAX_FORGOTTEN) break;
       this.forgotten.delete(id); // the oldest first (a Set keeps insertion order)
     }
+    this.storeIf((t) => !ids.has(t.turnId));
+  }
+
+  /** Drops the transcripts of turns no conversation holds (see SessionController.load). */
+  keepOnly(turnIds: readonly string[]): void {
+    const ids = new Set(turnIds);
+    this.storeIf((t) => ids.has(t.turnId));
+  }
+
+  /** Writes the transcripts that pass `keep`, only when that drops one. */
+  private storeIf(keep: (t: { turnId: string }) => boolean): void {
     const stored = this.transcripts();
-    const kept = stored.filter((t) => !ids.has(t.turnId));
-    if (kept.length === stored.length) return;
-    this.store(kept);
+    const kept = stored.filter(keep);
+    if (kept.length !== stored.length) this.store(kept);
   }
 
   private keepTranscript(turnId: string, messages: MessageParam[]): void {

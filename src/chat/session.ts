@@ -73,6 +73,8 @@ export interface AgentRunner {
   changes(): PendingChangeView[];
   /** Drops what is stored about these turns (their tool-call transcripts): their answers are gone from the history. */
   forget?(turnIds: readonly string[]): void;
+  /** Drops what is stored about every turn not in this list (called once the history is loaded). */
+  keepOnly?(turnIds: readonly string[]): void;
 }
 
 /** The agent turns among these messages (their answers' turn ids). */
@@ -123,8 +125,15 @@ export class SessionController {
     );
   }
 
-  load(): Promise<void> {
-    return this.store.load();
+  async load(): Promise<void> {
+    await this.store.load();
+    // Records of turns no conversation holds any more (deleted before deletions dropped them, or in another
+    // window) are dropped once per load: the conversations are in memory already, so this reads nothing more.
+    try {
+      this.deps.agent?.keepOnly?.(turnIdsOf(this.store.all().flatMap((c) => c.messages)));
+    } catch (error) {
+      this.deps.log?.error('chat: pruning agent turn records failed', error);
+    }
   }
 
   get busy(): boolean {

@@ -7,7 +7,13 @@ import type { Tool } from '../../../src/agent';
 import type { AgentHost } from '../../../src/agentHost';
 import { AgentTurns } from '../../../src/chat/agentTurn';
 import { toErrorCard } from '../../../src/chat/errorCard';
-import type { HistoryStorage } from '../../../src/chat/history';
+import {
+  conversationFile,
+  INDEX_FILE,
+  serializeConversation,
+  serializeIndex,
+  type HistoryStorage,
+} from '../../../src/chat/history';
 import { SessionController } from '../../../src/chat/session';
 import { startEmulator } from '../../../src/emulator';
 import type { Emulator } from '../../../src/emulator/types';
@@ -219,6 +225,39 @@ describe('after an agent turn: Ask follow-ups and deleted conversations', functi
     const newTurn = t.s.store.active.messages[1].agent!.turnId;
     assert.notEqual(newTurn, secondTurn);
     assert.deepEqual(t.stored(), [newTurn]);
+  });
+
+  it('loading the history drops stored tool calls of turns no conversation holds (deleted before this fix)', async () => {
+    const t = setup();
+    const conversation = {
+      id: 'c1',
+      title: 'kept',
+      titled: true,
+      createdAt: 1,
+      updatedAt: 1,
+      overrides: {},
+      mode: 'agent' as const,
+      messages: [
+        { id: 'q1', role: 'user' as const, text: 'q', status: 'complete' as const, createdAt: 1 },
+        {
+          id: 'a1',
+          role: 'assistant' as const,
+          text: 'a',
+          status: 'complete' as const,
+          createdAt: 1,
+          agent: { turnId: 'turn-kept', tools: [], steps: [] },
+        },
+      ],
+    };
+    t.storage.files.set(INDEX_FILE, serializeIndex([conversation], 'c1'));
+    t.storage.files.set(conversationFile('c1'), serializeConversation(conversation));
+    const transcript = [{ role: 'assistant', content: [{ type: 'text', text: 'a' }] }];
+    t.state.set(TRANSCRIPTS_KEY, [
+      { turnId: 'turn-orphan', messages: transcript },
+      { turnId: 'turn-kept', messages: transcript },
+    ]);
+    await t.s.load();
+    assert.deepEqual(t.stored(), ['turn-kept']);
   });
 
   it('deleting a conversation while its turn waits for an approval: the stopping turn stores nothing afterwards', async () => {
