@@ -16,6 +16,8 @@ import {
 } from '../test/browser/chatPage';
 import type { ChatMessage } from '../src/shared/protocol/chat';
 import { fmt, fmtStats, stats, type BenchRow } from './table';
+import { FRAME_COUNTER_SCRIPT, streamedAnswerWords } from './chatStreamingPage';
+import { runAndPrintRows } from './runAndPrintRows';
 
 const ROUNDS = 3;
 const SECONDS = 5;
@@ -25,19 +27,15 @@ const TOKENS_PER_STEP = 1000;
 const CARDS_PER_STEP = 2;
 
 // In-page driver, as a string (functions passed through tsx would carry its helpers along).
-const DRIVER = `
+const DRIVER = `${FRAME_COUNTER_SCRIPT}
 window.__agentStream = (tokensPerSecond, seconds, words, tokensPerStep, cardsPerStep, result) => new Promise((resolve) => {
   const withCards = tokensPerStep > 0;
   window.__play({ type: 'messageAppended', conversationId: 'c1', message: { id: 'st', role: 'assistant', text: '', status: 'streaming', createdAt: 0,
     ...(withCards ? { agent: { turnId: 'turn-st', tools: [], steps: [] } } : {}) } });
   const started = performance.now();
-  let sent = 0, frames = 0, last = started, worst = 0, long = 0, textLength = 0, step = 0, cards = 0;
+  const frames = window.__countFrames(started, seconds);
+  let sent = 0, textLength = 0, step = 0, cards = 0;
   const pending = [];
-  const frame = (t) => {
-    frames++; worst = Math.max(worst, t - last); if (t - last > 25) long++; last = t;
-    if (t - started < seconds * 1000) requestAnimationFrame(frame);
-  };
-  requestAnimationFrame(frame);
   const card = (id, status, extra) => ({ type: 'agentTool', conversationId: 'c1', messageId: 'st',
     tool: { id, step, name: id.endsWith('a') ? 'read_file' : 'run_command', summary: id.endsWith('a') ? 'src/module' + step + '.ts' : 'npm test -- --grep step' + step, status, textAt: extra.textAt, ...extra } });
   // The host batches deltas every ~24 ms (DeltaBatcher) and posts each card change as its own message.
@@ -69,29 +67,12 @@ window.__agentStream = (tokensPerSecond, seconds, words, tokensPerStep, cardsPer
     else {
       window.__play({ type: 'streamFinished', conversationId: 'c1', messageId: 'st', status: 'complete', stopReason: 'end_turn' });
       const shown = document.querySelectorAll('.message[data-id="st"] .tool-card').length;
-      resolve({ fps: frames / ((last - started) / 1000), worst, long, tokens: sent, cards, shown });
+      resolve({ ...frames.result(), tokens: sent, cards, shown });
     }
   };
   setTimeout(tick, 24);
 });
 `;
-
-/** Words of a streamed answer: markdown, a code block now and then (as the plain streaming row uses). */
-function streamWords(): string[] {
-  const words: string[] = [];
-  for (let i = 0; i < 400; i++) {
-    words.push(
-      i % 60 === 59
-        ? '\n\n```js\nconst x = 1;\nconsole.log(x);\n```\n\n'
-        : i % 20 === 19
-          ? '.\n\n'
-          : i % 7 === 0
-            ? ' **bold**'
-            : ` word${i % 13}`,
-    );
-  }
-  return words;
-}
 
 /** Tool output as a card shows it: 2 KB of file text. */
 const RESULT = Array.from({ length: 60 }, (_, i) => `line ${i}: export const value${i} = compute(${i}); // some source`)
@@ -120,7 +101,14 @@ async function once(browser: Browser, url: string, withCards: boolean): Promise<
   try {
     await chat.page.addScriptTag({ content: DRIVER }).catch(async () => chat.page.evaluate(DRIVER));
     await chat.play({ type: 'snapshot', snapshot: snapshot(conversation(50), { mode: 'agent', agent: { ok: true } }) });
-    const args = [TOKENS_PER_SECOND, SECONDS, streamWords(), withCards ? TOKENS_PER_STEP : 0, CARDS_PER_STEP, RESULT];
+    const args = [
+      TOKENS_PER_SECOND,
+      SECONDS,
+      streamedAnswerWords(),
+      withCards ? TOKENS_PER_STEP : 0,
+      CARDS_PER_STEP,
+      RESULT,
+    ];
     return (await chat.page.evaluate(`window.__agentStream(...${JSON.stringify(args)})`)) as Run;
   } finally {
     await chat.close();
@@ -160,16 +148,4 @@ export async function runAgentViewBench(): Promise<BenchRow[]> {
   }
 }
 
-if (require.main === module) {
-  runAgentViewBench()
-    .then((rows) => {
-      for (const r of rows)
-        console.log(
-          `${r.figure}: ${r.value} [baseline: ${r.baseline}] (target ${r.target}: ${r.met ? 'met' : 'NOT met'})${r.note ? ` — ${r.note}` : ''}`,
-        );
-    })
-    .catch((err) => {
-      console.error(err);
-      process.exit(1);
-    });
-}
+if (require.main === module) runAndPrintRows(runAgentViewBench);

@@ -14,12 +14,14 @@ import {
 } from '../test/browser/chatPage';
 import type { ChatMessage } from '../src/shared/protocol/chat';
 import { fmt, fmtStats, stats, type BenchRow } from './table';
+import { FRAME_COUNTER_SCRIPT, streamedAnswerWords } from './chatStreamingPage';
+import { runAndPrintRows } from './runAndPrintRows';
 
 const FRAME_MS = 16.7;
 const ROUNDS = 3;
 
 // In-page helpers, as a string (functions passed through tsx would carry its helpers along).
-const PAGE_HELPERS = `
+const PAGE_HELPERS = `${FRAME_COUNTER_SCRIPT}
 window.__afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => {
   const channel = new MessageChannel();
   channel.port1.onmessage = () => resolve(performance.now());
@@ -51,12 +53,8 @@ window.__keystrokes = () => {
 window.__stream = (tokensPerSecond, seconds, words) => new Promise((resolve) => {
   window.__play({ type: 'messageAppended', conversationId: 'c1', message: { id: 'st', role: 'assistant', text: '', status: 'streaming', createdAt: 0 } });
   const started = performance.now();
-  let sent = 0, frames = 0, last = started, worst = 0, long = 0;
-  const frame = (t) => {
-    frames++; worst = Math.max(worst, t - last); if (t - last > 25) long++; last = t;
-    if (t - started < seconds * 1000) requestAnimationFrame(frame);
-  };
-  requestAnimationFrame(frame);
+  const frames = window.__countFrames(started, seconds);
+  let sent = 0;
   // The host sends a batch every ~24 ms (DeltaBatcher), each with the tokens due by then.
   const tick = () => {
     const now = performance.now();
@@ -67,7 +65,7 @@ window.__stream = (tokensPerSecond, seconds, words) => new Promise((resolve) => 
     if (now - started < seconds * 1000) setTimeout(tick, 24);
     else {
       window.__play({ type: 'streamFinished', conversationId: 'c1', messageId: 'st', status: 'complete', stopReason: 'end_turn' });
-      resolve({ fps: frames / ((last - started) / 1000), worst, long, tokens: sent, chars: document.querySelector('.message[data-id="st"]').textContent.length });
+      resolve({ ...frames.result(), tokens: sent, chars: document.querySelector('.message[data-id="st"]').textContent.length });
     }
   };
   setTimeout(tick, 24);
@@ -89,23 +87,6 @@ function longConversation(count: number): ChatMessage[] {
       ? msg(`m${i}`, 'user', `Question ${i}: how does f${i} work?`)
       : msg(`m${i}`, 'assistant', answerText(i)),
   );
-}
-
-/** Tokens of a streamed answer: words with markdown, code blocks now and then. */
-function streamWords(): string[] {
-  const words: string[] = [];
-  for (let i = 0; i < 400; i++) {
-    words.push(
-      i % 60 === 59
-        ? '\n\n```js\nconst x = 1;\nconsole.log(x);\n```\n\n'
-        : i % 20 === 19
-          ? '.\n\n'
-          : i % 7 === 0
-            ? ' **bold**'
-            : ` word${i % 13}`,
-    );
-  }
-  return words;
 }
 
 async function withPage<T>(
@@ -168,7 +149,8 @@ async function heapFigures(browser: Browser, url: string): Promise<number[]> {
     await page.locator('.composer .input').focus();
     for (let i = 0; i < 50; i++) await page.keyboard.type('x');
     figures.push(await heap());
-    for (let i = 0; i < 5; i++) await page.evaluate(`window.__stream(2000, 1, ${JSON.stringify(streamWords())})`);
+    for (let i = 0; i < 5; i++)
+      await page.evaluate(`window.__stream(2000, 1, ${JSON.stringify(streamedAnswerWords())})`);
     figures.push(await heap());
     return figures;
   });
@@ -186,7 +168,7 @@ async function streamingFps(
         url,
         longConversation(50),
         (page) =>
-          page.evaluate(`window.__stream(2000, 5, ${JSON.stringify(streamWords())})`) as Promise<{
+          page.evaluate(`window.__stream(2000, 5, ${JSON.stringify(streamedAnswerWords())})`) as Promise<{
             fps: number;
             worst: number;
             long: number;
@@ -260,16 +242,4 @@ export async function runWebviewBench(): Promise<BenchRow[]> {
   }
 }
 
-if (require.main === module) {
-  runWebviewBench()
-    .then((rows) => {
-      for (const r of rows)
-        console.log(
-          `${r.figure}: ${r.value} [baseline: ${r.baseline}] (target ${r.target}: ${r.met ? 'met' : 'NOT met'})${r.note ? ` — ${r.note}` : ''}`,
-        );
-    })
-    .catch((err) => {
-      console.error(err);
-      process.exit(1);
-    });
-}
+if (require.main === module) runAndPrintRows(runWebviewBench);
