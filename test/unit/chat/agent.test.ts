@@ -3,7 +3,6 @@
 // small in-memory implementations of the core's Tool interface (the VS Code tools are covered by host and UI tests).
 import { strict as assert } from 'node:assert';
 import type { AgentEvent, ApprovalRequest, Tool } from '../../../src/agent';
-import type { AgentHost } from '../../../src/agentHost';
 import {
   AgentEventMapper,
   PROGRESS_CHARS,
@@ -11,15 +10,10 @@ import {
   RESULT_PREVIEW_CHARS,
   targetSummary,
 } from '../../../src/chat/agentEvents';
-import { AgentTurns } from '../../../src/chat/agentTurn';
-import { toErrorCard } from '../../../src/chat/errorCard';
-import type { HistoryStorage } from '../../../src/chat/history';
 import { parseConversation, serializeConversation } from '../../../src/chat/history';
-import { SessionController, turnIdOf } from '../../../src/chat/session';
-import { startEmulator } from '../../../src/emulator';
-import type { Emulator } from '../../../src/emulator/types';
-import { adviseOnError, createGatewayClient } from '../../../src/gateway';
+import { turnIdOf } from '../../../src/chat/session';
 import type { AgentTurnInfo, ChatMessage, HostToWebviewMessage } from '../../../src/shared/protocol/chat';
+import { agentSession, emulatorForSuite, readFileTool, waitUntil } from './chatSessionFixture';
 
 type Posted = HostToWebviewMessage;
 const ZERO = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -49,6 +43,13 @@ describe('agent events → chat protocol (pure)', () => {
     return { m, posted, texts, message, cards };
   }
   const ev = (e: AgentEvent) => e;
+  /** A tool proposed with no input; `target` where the card shows one. */
+  const proposed = (step: number, toolUseId: string, name: string, target?: { paths: string[] }) =>
+    ev({ type: 'tool_proposed', step, toolUseId, name, input: {}, ...(target ? { target } : {}) });
+  const result = (step: number, toolUseId: string, content: Extract<AgentEvent, { type: 'tool_result' }>['content']) =>
+    ev({ type: 'tool_result', step, toolUseId, isError: false, content });
+  type Tokens = typeof ZERO;
+  const usageEvent = (step: number, ofStep: Tokens, turn: Tokens) => ev({ type: 'usage', step, usage: ofStep, turn });
 
   it('a command: proposed → asking (exact command, reason) → running → done with a result preview', () => {
     const { m, cards, message } = mapper();
@@ -113,7 +114,7 @@ describe('agent events → chat protocol (pure)', () => {
 
   it('live output is posted by itself after the interval (the last chunk is never lost)', async () => {
     const { m, cards } = mapper();
-    m.handle(ev({ type: 'tool_proposed', step: 1, toolUseId: 'p1', name: 'run_command', input: {} }));
+    m.handle(proposed(1, 'p1', 'run_command'));
     m.handle(ev({ type: 'tool_approved', step: 1, toolUseId: 'p1', by: 'policy' }));
     m.handle(ev({ type: 'tool_progress', step: 1, toolUseId: 'p1', text: 'one ' }));
     m.handle(ev({ type: 'tool_progress', step: 1, toolUseId: 'p1', text: 'two' }));
@@ -126,16 +127,7 @@ describe('agent events → chat protocol (pure)', () => {
 
   it('a write is asked by its diff review: the card stays asking after the policy approval, until the result', () => {
     const { m, cards } = mapper();
-    m.handle(
-      ev({
-        type: 'tool_proposed',
-        step: 1,
-        toolUseId: 'w1',
-        name: 'propose_edit',
-        input: {},
-        target: { paths: ['/ws/.vscode/settings.json'] },
-      }),
-    );
+    m.handle(proposed(1, 'w1', 'propose_edit', { paths: ['/ws/.vscode/settings.json'] }));
     m.asking({
       toolUseId: 'w1',
       toolName: 'propose_edit',
@@ -152,43 +144,18 @@ describe('agent events → chat protocol (pure)', () => {
     assert.equal(cards().at(-1)!.status, 'asking');
     assert.equal(cards().at(-1)!.ask!.kind, 'review');
     assert.deepEqual(cards().at(-1)!.ask!.paths, ['/ws/.vscode/settings.json']);
-    m.handle(
-      ev({
-        type: 'tool_result',
-        step: 1,
-        toolUseId: 'w1',
-        isError: false,
-        content: 'Rejected: the user rejected the edit.',
-      }),
-    );
+    m.handle(result(1, 'w1', 'Rejected: the user rejected the edit.'));
     assert.equal(cards().at(-1)!.status, 'done');
   });
 
   it('refusals and denials close the card with the reason; long results are cut for the card only', () => {
     const { m, cards } = mapper();
-    m.handle(
-      ev({
-        type: 'tool_proposed',
-        step: 1,
-        toolUseId: 'r1',
-        name: 'read_file',
-        input: {},
-        target: { paths: ['/ws/.env'] },
-      }),
-    );
+    m.handle(proposed(1, 'r1', 'read_file', { paths: ['/ws/.env'] }));
     m.handle(ev({ type: 'tool_refused', step: 1, toolUseId: 'r1', reason: '.env matches the secrets ignore list' }));
-    m.handle(ev({ type: 'tool_proposed', step: 1, toolUseId: 'r2', name: 'run_command', input: {} }));
+    m.handle(proposed(1, 'r2', 'run_command'));
     m.handle(ev({ type: 'tool_denied', step: 1, toolUseId: 'r2', reason: 'the user denied this call' }));
-    m.handle(ev({ type: 'tool_proposed', step: 2, toolUseId: 'r3', name: 'read_file', input: {} }));
-    m.handle(
-      ev({
-        type: 'tool_result',
-        step: 2,
-        toolUseId: 'r3',
-        isError: false,
-        content: 'y'.repeat(RESULT_PREVIEW_CHARS + 5),
-      }),
-    );
+    m.handle(proposed(2, 'r3', 'read_file'));
+    m.handle(result(2, 'r3', 'y'.repeat(RESULT_PREVIEW_CHARS + 5)));
     const last = new Map(cards().map((c) => [c.id, c]));
     assert.equal(last.get('r1')!.status, 'refused');
     assert.match(last.get('r1')!.note!, /secrets ignore list/);
@@ -202,24 +169,17 @@ describe('agent events → chat protocol (pure)', () => {
     const { m, posted, texts, message } = mapper();
     m.handle(ev({ type: 'step_start', step: 1, estimatedInputTokens: 10, caching: true }));
     m.handle(ev({ type: 'text', step: 1, text: 'Reading.' }));
-    m.handle(
-      ev({
-        type: 'usage',
-        step: 1,
-        usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 100 },
-        turn: { input: 10, output: 5, cacheRead: 0, cacheWrite: 100 },
-      }),
-    );
+    const firstStep = { input: 10, output: 5, cacheRead: 0, cacheWrite: 100 };
+    m.handle(usageEvent(1, firstStep, firstStep));
     m.handle(ev({ type: 'rate_limited', step: 2, waitMs: 3000, attempt: 1 }));
     m.handle(ev({ type: 'step_start', step: 2, estimatedInputTokens: 10, caching: true }));
     m.handle(ev({ type: 'caching_disabled', step: 2, reason: 'The gateway rejected prompt caching.' }));
     m.handle(
-      ev({
-        type: 'usage',
-        step: 2,
-        usage: { input: 3, output: 7, cacheRead: 100, cacheWrite: 0 },
-        turn: { input: 13, output: 12, cacheRead: 100, cacheWrite: 100 },
-      }),
+      usageEvent(
+        2,
+        { input: 3, output: 7, cacheRead: 100, cacheWrite: 0 },
+        { input: 13, output: 12, cacheRead: 100, cacheWrite: 100 },
+      ),
     );
     m.handle(
       ev({
@@ -260,7 +220,7 @@ describe('agent events → chat protocol (pure)', () => {
 
   it('Stop during an approval: the open card is closed, so no prompt stays live', () => {
     const { m, message } = mapper();
-    m.handle(ev({ type: 'tool_proposed', step: 1, toolUseId: 's1', name: 'run_command', input: {} }));
+    m.handle(proposed(1, 's1', 'run_command'));
     m.asking({
       toolUseId: 's1',
       toolName: 'run_command',
@@ -280,6 +240,21 @@ describe('agent events → chat protocol (pure)', () => {
     assert.equal(targetSummary('get_diagnostics', undefined), 'get_diagnostics');
     assert.equal(targetSummary('x', { summary: 'z'.repeat(1000) }).length, 300);
   });
+
+  /** A conversation with these messages through the history file format and back. */
+  const roundTrip = (messages: ChatMessage[], mode?: 'agent') =>
+    parseConversation(
+      serializeConversation({
+        id: 'c1',
+        title: 't',
+        titled: true,
+        createdAt: 1,
+        updatedAt: 1,
+        overrides: {},
+        messages,
+        ...(mode ? { mode } : {}),
+      }),
+    )!;
 
   it('an agent answer round-trips through history; open cards of a turn cut by a window close come back closed', () => {
     const message: ChatMessage = {
@@ -305,18 +280,7 @@ describe('agent events → chat protocol (pure)', () => {
         tokens: { input: 1, output: 2, cacheRead: 3, cacheWrite: 4 },
       },
     };
-    const back = parseConversation(
-      serializeConversation({
-        id: 'c1',
-        title: 't',
-        titled: true,
-        createdAt: 1,
-        updatedAt: 1,
-        overrides: {},
-        messages: [message],
-        mode: 'agent',
-      }),
-    )!;
+    const back = roundTrip([message], 'agent');
     assert.equal(back.mode, 'agent');
     const agent = back.messages[0].agent!;
     assert.equal(agent.turnId, 'turn-a1', 'Restore works after a reload');
@@ -325,55 +289,14 @@ describe('agent events → chat protocol (pure)', () => {
     assert.equal(agent.tools[1].result, 'x');
     assert.deepEqual(agent.tokens, { input: 1, output: 2, cacheRead: 3, cacheWrite: 4 });
     assert.equal(agent.end?.retry, true);
-    assert.equal(
-      parseConversation(
-        serializeConversation({
-          id: 'c1',
-          title: 't',
-          titled: true,
-          createdAt: 1,
-          updatedAt: 1,
-          overrides: {},
-          messages: [{ ...message, agent: { turnId: '../x' } as never }],
-        }),
-      )!.messages[0].agent,
-      undefined,
-    );
+    assert.equal(roundTrip([{ ...message, agent: { turnId: '../x' } as never }]).messages[0].agent, undefined);
   });
 });
 
 // ---- whole turns against the emulator ----
 
-function memoryStorage(): HistoryStorage {
-  const files = new Map<string, string>();
-  return {
-    read: async (n) => files.get(n),
-    write: async (n, d) => void files.set(n, d),
-    remove: async (n) => void files.delete(n),
-  };
-}
-
-const until = async (check: () => boolean, what: string, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
-
 /** In-memory tools implementing the core's Tool: a file map, and a "command" that waits for its signal. */
 function tools(files: Record<string, string>, ran: string[]): Tool[] {
-  const read: Tool = {
-    name: 'read_file',
-    description: 'Read a file.',
-    approvalClass: 'read',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-    target: (i) => ({ paths: [`/ws/${String(i.path)}`], summary: String(i.path) }),
-    invoke: async (i) =>
-      String(i.path) in files
-        ? { content: files[String(i.path)] }
-        : { content: `no such file ${String(i.path)}`, isError: true },
-  };
   const run: Tool = {
     name: 'run_command',
     description: 'Run a command.',
@@ -390,68 +313,27 @@ function tools(files: Record<string, string>, ran: string[]): Tool[] {
         resolve({ content: `ran ${String(i.command)}: exit 0, 3 tests passed` });
       }),
   };
-  return [read, run];
+  return [readFileTool(files), run];
 }
 
 describe('Agent mode through the session (emulator, real loop)', function () {
   this.timeout(30_000);
-  let emulator: Emulator;
-  before(async () => {
-    emulator = await startEmulator({ port: 0 });
-  });
-  after(async () => {
-    await emulator.close();
-  });
-  beforeEach(() => emulator.reset());
+  const emulator = emulatorForSuite({ resetEachTest: true });
 
   function setup(opts: { trusted?: boolean; maxSteps?: number } = {}) {
-    const posted: Posted[] = [];
     const ran: string[] = [];
-    const turns: string[] = [];
-    let n = 0;
-    const host = {
-      availability: () =>
-        opts.trusted === false
-          ? { ok: false as const, reason: 'Agent mode is unavailable in Restricted Mode.' }
-          : { ok: true as const },
-      changes: { list: () => [] },
-      snapshot: async () => ({
-        policy: { workspaceFolders: ['/ws'] },
-        settings: { maxSteps: opts.maxSteps ?? 25 },
-        allSecretPatterns: [],
-      }),
-      tools: () => tools({ 'a.ts': 'export const a = 1;\n' }, ran),
-      beginTurn: async (id: string) => void turns.push(`begin ${id}`),
-      endTurn: async () => void turns.push('end'),
-    } as unknown as AgentHost;
-    const state = new Map<string, unknown>();
-    const agent = new AgentTurns({
-      host,
-      state: {
-        get: (k: string) => state.get(k),
-        update: async (k: string, v: unknown) => void state.set(k, v),
-        keys: () => [...state.keys()],
-      } as never,
-      client: async () => ({
-        client: createGatewayClient({ baseUrl: emulator.url, apiKey: 'mg-agent-key-0008', maxRetries: 0 }),
-        keyId: 'fp',
-      }),
-    });
-    const s = new SessionController({
-      storage: memoryStorage(),
-      getClient: async () => undefined,
-      errorCard: (e) => toErrorCard(e, (x) => adviseOnError(x, { baseUrl: emulator.url, surface: 'chat' })),
-      defaults: () => ({ model: 'claude-demo-agent', maxTokens: 1024, systemPrompt: '' }),
-      post: (m) => posted.push(JSON.parse(JSON.stringify(m)) as Posted),
-      setBusy: () => undefined,
-      newId: () => `m${n++}`,
-      now: () => Date.now(),
-      batchMs: 16,
-      agent,
-    });
-    const of = <T extends Posted['type']>(type: T) =>
-      posted.filter((m): m is Extract<Posted, { type: T }> => m.type === type);
-    return { s, agent, posted, of, ran, turns };
+    const files = { 'a.ts': 'export const a = 1;\n' };
+    return { ...agentSession({ emulator: emulator(), tools: () => tools(files, ran), ...opts }), ran };
+  }
+
+  /** A fresh agent conversation that sends `text` (a command for run_command) and waits for its approval prompt. */
+  async function untilAsked(text: string) {
+    const t = setup();
+    await t.s.load();
+    t.s.setMode('agent');
+    t.s.send(text);
+    await waitUntil(() => t.of('agentTool').some((m) => m.tool.status === 'asking'), 'approval prompt');
+    return { ...t, asking: t.of('agentTool').find((m) => m.tool.status === 'asking')!.tool };
   }
 
   it('reads a file: card done with the file text, the model gets it, cost per step, end_turn, checkpoint begun and ended', async () => {
@@ -461,7 +343,7 @@ describe('Agent mode through the session (emulator, real loop)', function () {
     assert.equal(s.snapshot().mode, 'agent');
     assert.equal(s.store.summaries()[0].mode, 'agent', 'the mode is part of the conversation history');
     assert.equal(s.send('Look at it.\n@tool read_file {"path":"a.ts"}'), undefined);
-    await until(() => of('streamFinished').length === 1, 'finish');
+    await waitUntil(() => of('streamFinished').length === 1, 'finish');
     const answer = s.store.active.messages[1];
     assert.equal(answer.status, 'complete');
     const done = of('agentTool').filter((t) => t.tool.status === 'done');
@@ -477,45 +359,32 @@ describe('Agent mode through the session (emulator, real loop)', function () {
   });
 
   it('a command asks; approving runs it and its output reaches the model; a second answer to the same prompt is refused', async () => {
-    const { s, agent, of, ran } = setup();
-    await s.load();
-    s.setMode('agent');
-    s.send('Run the tests.\n@run "npm test"');
-    await until(() => of('agentTool').some((t) => t.tool.status === 'asking'), 'approval prompt');
-    const asking = of('agentTool').find((t) => t.tool.status === 'asking')!.tool;
+    const { s, agent, of, ran, asking } = await untilAsked('Run the tests.\n@run "npm test"');
     assert.equal(asking.ask!.command, 'npm test');
     assert.deepEqual(ran, [], 'nothing runs before the approval');
     assert.equal(agent.answer('toolu_unknown', true), false);
     assert.equal(agent.answer(asking.id, true), true);
     assert.equal(agent.answer(asking.id, true), false, 'one answer per prompt');
-    await until(() => of('streamFinished').length === 1, 'finish');
+    await waitUntil(() => of('streamFinished').length === 1, 'finish');
     assert.deepEqual(ran, ['npm test']);
     assert.match(s.store.active.messages[1].text, /ran npm test: exit 0, 3 tests passed/);
   });
 
   it('deny: the command never runs and the model is told', async () => {
-    const { s, agent, of, ran } = setup();
-    await s.load();
-    s.setMode('agent');
-    s.send('@run "rm -rf build"');
-    await until(() => of('agentTool').some((t) => t.tool.status === 'asking'), 'approval prompt');
-    agent.answer(of('agentTool').find((t) => t.tool.status === 'asking')!.tool.id, false);
-    await until(() => of('streamFinished').length === 1, 'finish');
+    const { s, agent, of, ran, asking } = await untilAsked('@run "rm -rf build"');
+    agent.answer(asking.id, false);
+    await waitUntil(() => of('streamFinished').length === 1, 'finish');
     assert.deepEqual(ran, []);
     assert.equal(s.store.active.messages[1].agent!.tools[0].status, 'refused');
     assert.match(s.store.active.messages[1].text, /Denied/);
   });
 
   it('Stop during a running command cancels it and ends the turn as stopped', async () => {
-    const { s, agent, of, ran } = setup();
-    await s.load();
-    s.setMode('agent');
-    s.send('@run "sleep 100"');
-    await until(() => of('agentTool').some((t) => t.tool.status === 'asking'), 'approval prompt');
-    agent.answer(of('agentTool').find((t) => t.tool.status === 'asking')!.tool.id, true);
-    await until(() => ran.length === 1, 'command started');
+    const { s, agent, of, ran, asking } = await untilAsked('@run "sleep 100"');
+    agent.answer(asking.id, true);
+    await waitUntil(() => ran.length === 1, 'command started');
     s.stop();
-    await until(() => of('streamFinished').length === 1, 'finish');
+    await waitUntil(() => of('streamFinished').length === 1, 'finish');
     assert.equal(of('streamFinished')[0].status, 'stopped');
     assert.equal(s.store.active.messages[1].agent!.end!.reason, 'stopped');
     assert.equal(s.busy, false);
@@ -526,11 +395,11 @@ describe('Agent mode through the session (emulator, real loop)', function () {
     await s.load();
     s.setMode('agent');
     s.send('Loop.\n@steps 30\n@tool read_file {"path":"a.ts"}');
-    await until(() => of('streamFinished').length === 1, 'finish');
+    await waitUntil(() => of('streamFinished').length === 1, 'finish');
     const end = of('agentEnd')[0].end;
     assert.equal(end.reason, 'step_budget');
     assert.equal(end.retry, true);
-    assert.equal(emulator.billableCount('messages'), 3, 'three requests, not one more');
+    assert.equal(emulator().billableCount('messages'), 3, 'three requests, not one more');
   });
 
   it('untrusted workspace: Agent cannot be chosen, and an agent conversation refuses to send (Ask still works)', async () => {
@@ -541,9 +410,9 @@ describe('Agent mode through the session (emulator, real loop)', function () {
     assert.equal(s.snapshot().agent?.ok, false);
     s.store.active.mode = 'agent';
     assert.match(s.send('@tool read_file {"path":"a.ts"}') ?? '', /Restricted Mode/);
-    assert.equal(emulator.billableCount('messages'), 0);
+    assert.equal(emulator().billableCount('messages'), 0);
     assert.equal(s.setMode('ask'), undefined);
     assert.equal(s.send('hello'), undefined);
-    await until(() => of('streamFinished').length === 1, 'ask answer');
+    await waitUntil(() => of('streamFinished').length === 1, 'ask answer');
   });
 });

@@ -4,104 +4,26 @@
 // against the emulator over a socket; the request bodies are recorded on their way out.
 import { strict as assert } from 'node:assert';
 import type { Tool } from '../../../src/agent';
-import type { AgentHost } from '../../../src/agentHost';
 import { agentHistory, compactTranscript, HISTORY_RESULT_CHARS } from '../../../src/chat/agentHistory';
-import { AgentTurns } from '../../../src/chat/agentTurn';
-import { toErrorCard } from '../../../src/chat/errorCard';
-import type { HistoryStorage } from '../../../src/chat/history';
-import { SessionController } from '../../../src/chat/session';
-import { startEmulator } from '../../../src/emulator';
-import type { Emulator } from '../../../src/emulator/types';
-import { adviseOnError, createGatewayClient } from '../../../src/gateway';
-import type { ContentBlockParam, MessageParam, MessagesRequest } from '../../../src/gateway/types';
-import type { ChatMessage, HostToWebviewMessage } from '../../../src/shared/protocol/chat';
-
-const until = async (check: () => boolean, what: string, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+import type { ContentBlockParam, MessageParam } from '../../../src/gateway/types';
+import type { ChatMessage } from '../../../src/shared/protocol/chat';
+import { agentSession, emulatorForSuite, memoryHistoryStorage, readFileTool } from './chatSessionFixture';
 
 const BIG = 'x'.repeat(HISTORY_RESULT_CHARS * 3);
 
-function readTool(): Tool {
-  const files: Record<string, string> = { 'a.ts': 'export const a = 1;\n', 'big.txt': BIG };
-  return {
-    name: 'read_file',
-    description: 'Read a file.',
-    approvalClass: 'read',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-    target: (i) => ({ paths: [`/ws/${String(i.path)}`], summary: String(i.path) }),
-    invoke: async (i) =>
-      String(i.path) in files
-        ? { content: files[String(i.path)] }
-        : { content: `no such file ${String(i.path)}`, isError: true },
-  };
-}
+const readTool = (): Tool => readFileTool({ 'a.ts': 'export const a = 1;\n', 'big.txt': BIG });
 
 const blocks = (m: MessageParam): ContentBlockParam[] =>
   typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
 
 describe('agent history: earlier turns keep their tool calls', function () {
   this.timeout(30_000);
-  let emulator: Emulator;
-  before(async () => {
-    emulator = await startEmulator({ port: 0 });
-  });
-  after(async () => {
-    await emulator.close();
-  });
+  const emulator = emulatorForSuite();
 
   /** A session with Agent mode; `state` and `storage` survive a "reload" when passed again. */
-  function setup(state = new Map<string, unknown>(), storage = memoryStorage(), maxSteps = 25) {
-    const posted: HostToWebviewMessage[] = [];
-    const sent: MessagesRequest[] = [];
-    let n = 0;
-    const host = {
-      availability: () => ({ ok: true as const }),
-      changes: { list: () => [] },
-      snapshot: async () => ({ policy: { workspaceFolders: ['/ws'] }, settings: { maxSteps }, allSecretPatterns: [] }),
-      tools: () => [readTool()],
-      beginTurn: async () => undefined,
-      endTurn: async () => undefined,
-    } as unknown as AgentHost;
-    const real = createGatewayClient({ baseUrl: emulator.url, apiKey: 'mg-agent-key-0008', maxRetries: 0 });
-    const client = {
-      streamMessage: (body: MessagesRequest, opts?: Parameters<typeof real.streamMessage>[1]) => {
-        sent.push(JSON.parse(JSON.stringify(body)) as MessagesRequest);
-        return real.streamMessage(body, opts);
-      },
-    };
-    const agent = new AgentTurns({
-      host,
-      state: {
-        get: (k: string) => state.get(k),
-        update: async (k: string, v: unknown) => void state.set(k, JSON.parse(JSON.stringify(v))),
-        keys: () => [...state.keys()],
-      } as never,
-      client: async () => ({ client, keyId: 'fp' }),
-    });
-    const s = new SessionController({
-      storage,
-      getClient: async () => undefined,
-      errorCard: (e) => toErrorCard(e, (x) => adviseOnError(x, { baseUrl: emulator.url, surface: 'chat' })),
-      defaults: () => ({ model: 'claude-demo-agent', maxTokens: 1024, systemPrompt: '' }),
-      post: (m) => posted.push(m),
-      setBusy: () => undefined,
-      newId: () => `m${Date.now()}-${n++}`,
-      now: () => Date.now(),
-      batchMs: 16,
-      agent,
-    });
-    const finished = () => posted.filter((m) => m.type === 'streamFinished').length;
-    const ask = async (text: string) => {
-      const before = finished();
-      assert.equal(s.send(text), undefined);
-      await until(() => finished() === before + 1, 'the turn to finish');
-    };
-    return { s, sent, state, storage, ask };
+  function setup(state = new Map<string, unknown>(), storage = memoryHistoryStorage(), maxSteps = 25) {
+    const t = agentSession({ emulator: emulator(), tools: () => [readTool()], state, storage, maxSteps });
+    return { ...t, ask: (text: string) => t.sendUntilFinished(text) };
   }
 
   it("a follow-up question carries the first turn's tool_use and tool_result (long results shortened), also after a reload", async () => {
@@ -168,7 +90,7 @@ describe('agent history: earlier turns keep their tool calls', function () {
   });
 
   it('a turn cut by the step budget ends with tool results: the next question joins that user message', async () => {
-    const t = setup(new Map(), memoryStorage(), 1);
+    const t = setup(new Map(), memoryHistoryStorage(), 1);
     await t.s.load();
     t.s.setMode('agent');
     await t.ask('Loop.\n@steps 5\n@tool read_file {"path":"a.ts"}');
@@ -263,12 +185,3 @@ describe('agent history: earlier turns keep their tool calls', function () {
     );
   });
 });
-
-function memoryStorage(): HistoryStorage {
-  const files = new Map<string, string>();
-  return {
-    read: async (n) => files.get(n),
-    write: async (n, d) => void files.set(n, d),
-    remove: async (n) => void files.delete(n),
-  };
-}

@@ -1,23 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { appendMessage, createConversation } from '../../../src/chat/conversation';
 import { ConversationStore } from '../../../src/chat/conversationStore';
-import {
-  parseConversation,
-  parseIndex,
-  serializeConversation,
-  serializeIndex,
-  type HistoryStorage,
-} from '../../../src/chat/history';
-
-function memoryStorage(): HistoryStorage & { files: Map<string, string> } {
-  const files = new Map<string, string>();
-  return {
-    files,
-    read: async (name) => files.get(name),
-    write: async (name, data) => void files.set(name, data),
-    remove: async (name) => void files.delete(name),
-  };
-}
+import { parseConversation, parseIndex, serializeConversation, serializeIndex } from '../../../src/chat/history';
+import { memoryHistoryStorage } from './chatSessionFixture';
 
 describe('chat history format', () => {
   it('round-trips a conversation with overrides, attachments, usage and error cards', () => {
@@ -121,7 +106,7 @@ describe('chat history format', () => {
   });
 
   it('store: persists, reloads, keeps the active conversation and deletes files', async () => {
-    const storage = memoryStorage();
+    const storage = memoryHistoryStorage();
     let n = 0;
     const store = new ConversationStore(
       storage,

@@ -1,68 +1,42 @@
 // The session controller against the real emulator over real sockets, with the real gateway client.
 import { strict as assert } from 'node:assert';
 import { createGatewayClient } from '../../../src/gateway';
-import { adviseOnError } from '../../../src/gateway';
-import { startEmulator } from '../../../src/emulator';
-import type { Emulator } from '../../../src/emulator/types';
-import { toErrorCard } from '../../../src/chat/errorCard';
-import type { HistoryStorage } from '../../../src/chat/history';
-import { SessionController } from '../../../src/chat/session';
-import type { HostToWebviewMessage } from '../../../src/shared/protocol/chat';
-
-function memoryStorage(): HistoryStorage {
-  const files = new Map<string, string>();
-  return {
-    read: async (n) => files.get(n),
-    write: async (n, d) => void files.set(n, d),
-    remove: async (n) => void files.delete(n),
-  };
-}
-
-const until = async (check: () => boolean, what: string, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+import { chatSession, emulatorForSuite, waitUntil } from './chatSessionFixture';
 
 describe('chat session controller (emulator)', function () {
   this.timeout(20_000);
-  let emulator: Emulator;
-  before(async () => {
-    emulator = await startEmulator({ port: 0 });
-  });
-  after(async () => {
-    await emulator.close();
-  });
-  beforeEach(() => emulator.reset());
+  const emulator = emulatorForSuite({ resetEachTest: true });
 
   function session(key = 'mg-demo-key-0001', timeoutMs = 10_000, maxRetries = 0) {
-    const posted: HostToWebviewMessage[] = [];
-    let n = 0;
-    const s = new SessionController({
-      storage: memoryStorage(),
-      getClient: async () => createGatewayClient({ baseUrl: emulator.url, apiKey: key, maxRetries, timeoutMs }),
-      errorCard: (e) => toErrorCard(e, (x) => adviseOnError(x, { baseUrl: emulator.url, surface: 'chat' })),
-      defaults: () => ({ model: 'claude-demo-sonnet', maxTokens: 1024, systemPrompt: '' }),
-      post: (m) => posted.push(JSON.parse(JSON.stringify(m)) as HostToWebviewMessage),
-      setBusy: () => undefined,
-      newId: () => `m${n++}`,
-      now: () => Date.now(),
-      batchMs: 16,
+    const t = chatSession(emulator(), {
+      getClient: async () => createGatewayClient({ baseUrl: emulator().url, apiKey: key, maxRetries, timeoutMs }),
+      model: 'claude-demo-sonnet',
       defaultRetryMs: 200,
     });
-    const of = <T extends HostToWebviewMessage['type']>(type: T) =>
-      posted.filter((m): m is Extract<HostToWebviewMessage, { type: T }> => m.type === type);
-    const finished = () => of('streamFinished');
-    return { s, posted, of, finished };
+    return { ...t, finished: () => t.of('streamFinished') };
+  }
+
+  /** POST /v1/messages the emulator received in this test. */
+  const messageRequests = () =>
+    emulator()
+      .requests()
+      .filter((r) => r.route?.includes('messages')).length;
+
+  /** Sends `text` into one 429 (Retry-After 1 s) and waits for the countdown card; `maxRetries`: the client's own. */
+  async function sendIntoOne429(text: string, maxRetries = 0) {
+    const t = session('mg-demo-key-0001', 10_000, maxRetries);
+    emulator().setFaults('mg-demo-key-0001', { status: 429, count: 1, retryAfter: 1 });
+    await t.s.load();
+    t.s.send(text);
+    await waitUntil(() => t.of('errorCard').some((c) => c.card?.queuedUntil !== undefined), 'the countdown card');
+    return t;
   }
 
   it('streams an answer as batched deltas and finishes with usage and stop reason', async () => {
     const { s, of, finished } = session();
     await s.load();
     assert.equal(s.send('Hello **world** [[tokens=300]]'), undefined);
-    await until(() => finished().length === 1, 'finish');
+    await waitUntil(() => finished().length === 1, 'finish');
     const answer = s.store.active.messages[1];
     const deltas = of('streamDelta');
     assert.equal(deltas.map((d) => d.text ?? '').join(''), answer.text, 'deltas add up to the answer');
@@ -76,18 +50,24 @@ describe('chat session controller (emulator)', function () {
 
   it('stop closes the request at the emulator and keeps the partial answer marked stopped', async () => {
     const { s, of, finished } = session();
-    emulator.setFaults('mg-demo-key-0001', { tokensPerSecond: 50 });
+    emulator().setFaults('mg-demo-key-0001', { tokensPerSecond: 50 });
     await s.load();
     s.send('Tell me a long story [[tokens=5000]]');
-    await until(() => of('streamDelta').length >= 2, 'some deltas');
+    await waitUntil(() => of('streamDelta').length >= 2, 'some deltas');
     assert.ok(s.send('again') !== undefined, 'no second request while one runs');
     s.stop();
-    await until(() => finished().length === 1, 'finish');
+    await waitUntil(() => finished().length === 1, 'finish');
     assert.equal(finished()[0].status, 'stopped');
     const answer = s.store.active.messages[1];
     assert.ok(answer.text.length > 0 && answer.status === 'stopped');
-    await until(() => emulator.requests().some((r) => r.aborted === true), 'emulator sees the abort');
-    assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 1);
+    await waitUntil(
+      () =>
+        emulator()
+          .requests()
+          .some((r) => r.aborted === true),
+      'emulator sees the abort',
+    );
+    assert.equal(messageRequests(), 1);
   });
 
   it('model picker: catalog models, a free-typed id is kept with a warning, the default is the first chat model', async () => {
@@ -106,13 +86,13 @@ describe('chat session controller (emulator)', function () {
 
   it('a snapshot taken mid-stream (view shown again) plus the later deltas give the answer exactly once', async () => {
     const { s, posted, finished } = session();
-    emulator.setFaults('mg-demo-key-0001', { tokensPerSecond: 200 });
+    emulator().setFaults('mg-demo-key-0001', { tokensPerSecond: 200 });
     await s.load();
     s.send('Snapshot me [[tokens=300]]');
-    await until(() => posted.filter((m) => m.type === 'streamDelta').length >= 3, 'some deltas');
+    await waitUntil(() => posted.filter((m) => m.type === 'streamDelta').length >= 3, 'some deltas');
     const snap = JSON.parse(JSON.stringify(s.snapshot())) as ReturnType<typeof s.snapshot>;
     const from = posted.length;
-    await until(() => finished().length === 1, 'finish');
+    await waitUntil(() => finished().length === 1, 'finish');
     const answer = snap.messages[1];
     assert.equal(answer.status, 'streaming');
     const later = posted
@@ -125,89 +105,70 @@ describe('chat session controller (emulator)', function () {
 
   it('a stream cut mid-way keeps the partial text as cut off, with an error card', async () => {
     const { s, finished, of } = session();
-    emulator.setFaults('mg-demo-key-0001', { dropAfterEvents: 8 });
+    emulator().setFaults('mg-demo-key-0001', { dropAfterEvents: 8 });
     await s.load();
     s.send('Cut me [[tokens=400]]');
-    await until(() => finished().length === 1, 'finish');
+    await waitUntil(() => finished().length === 1, 'finish');
     assert.equal(finished()[0].status, 'cutOff');
     assert.ok(s.store.active.messages[1].text.length > 0);
     assert.ok(of('errorCard')[0].card);
   });
 
   it('429 queues with a countdown and sends again by itself, one request at a time', async () => {
-    const { s, finished, of } = session();
-    emulator.setFaults('mg-demo-key-0001', { status: 429, count: 1, retryAfter: 1 });
-    await s.load();
-    s.send('rate limited [[tokens=20]]');
-    await until(() => of('errorCard').some((c) => c.card?.queuedUntil !== undefined), 'queued card');
+    const { s, finished, of } = await sendIntoOne429('rate limited [[tokens=20]]');
     const card = of('errorCard').find((c) => c.card)!.card!;
     assert.equal(card.retryAfterMs, 1000);
     assert.ok(s.busy);
     assert.ok(s.send('another') !== undefined, 'no concurrent send while queued');
-    await until(() => finished().length === 1, 'finish', 8000);
+    await waitUntil(() => finished().length === 1, 'finish', 8000);
     assert.equal(finished()[0].status, 'complete');
-    assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 2);
+    assert.equal(messageRequests(), 2);
   });
 
   // The extension's clients retry a 429 themselves (maxRetries 2): that wait, too, shows the countdown at once.
   it('a single 429 retried by the client shows the countdown card during the wait, clears it, then answers', async () => {
-    const { s, finished, of } = session('mg-demo-key-0001', 10_000, 2);
-    emulator.setFaults('mg-demo-key-0001', { status: 429, count: 1, retryAfter: 1 });
-    await s.load();
-    s.send('rate limited once [[tokens=20]]');
-    await until(
-      () => of('errorCard').some((c) => c.card?.queuedUntil !== undefined),
-      'countdown card on the first 429',
-    );
+    const { s, finished, of } = await sendIntoOne429('rate limited once [[tokens=20]]', 2);
     const card = of('errorCard').find((c) => c.card)!.card!;
     assert.equal(card.kind, 'rate_limited');
     assert.ok(card.retryAfterMs! > 0 && card.retryAfterMs! <= 1000, `wait ${card.retryAfterMs}`);
     assert.ok(!card.actions.includes('retry'), 'no Retry button racing the automatic send');
-    await until(() => finished().length === 1, 'finish', 8000);
+    await waitUntil(() => finished().length === 1, 'finish', 8000);
     assert.equal(finished()[0].status, 'complete');
     assert.equal(of('errorCard').at(-1)!.card, null, 'the card is cleared once the request went out');
     assert.equal(s.store.active.messages[1].error, undefined);
-    assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 2);
+    assert.equal(messageRequests(), 2);
   });
 
   it("stop during the client's own 429 wait sends nothing more", async () => {
-    const { s, finished, of } = session('mg-demo-key-0001', 10_000, 2);
-    emulator.setFaults('mg-demo-key-0001', { status: 429, count: 1, retryAfter: 1 });
-    await s.load();
-    s.send('rate limited, then stopped');
-    await until(() => of('errorCard').some((c) => c.card?.queuedUntil !== undefined), 'countdown card');
+    const { s, finished } = await sendIntoOne429('rate limited, then stopped', 2);
     s.stop();
-    await until(() => finished().length === 1, 'finish');
+    await waitUntil(() => finished().length === 1, 'finish');
     assert.equal(finished()[0].status, 'stopped');
     await new Promise((r) => setTimeout(r, 1300));
-    assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 1);
+    assert.equal(messageRequests(), 1);
   });
 
   it('stop cancels a queued request (nothing is sent later)', async () => {
-    const { s, finished, of } = session();
-    emulator.setFaults('mg-demo-key-0001', { status: 429, count: 1, retryAfter: 1 });
-    await s.load();
-    s.send('queued then stopped');
-    await until(() => of('errorCard').some((c) => c.card?.queuedUntil !== undefined), 'queued card');
+    const { s, finished } = await sendIntoOne429('queued then stopped');
     s.stop();
     assert.equal(finished()[0].status, 'stopped');
     await new Promise((r) => setTimeout(r, 1300));
-    assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 1);
+    assert.equal(messageRequests(), 1);
   });
 
   it('5xx shows Retry and is never resent automatically; Retry sends once', async () => {
     const { s, finished, of } = session();
-    emulator.setFaults('mg-demo-key-0001', { status: 503, count: 1 });
+    emulator().setFaults('mg-demo-key-0001', { status: 503, count: 1 });
     await s.load();
     s.send('server error');
-    await until(() => finished().length === 1, 'finish');
+    await waitUntil(() => finished().length === 1, 'finish');
     assert.equal(finished()[0].status, 'error');
     assert.ok(of('errorCard')[0].card!.actions.includes('retry'));
     await new Promise((r) => setTimeout(r, 300));
-    assert.equal(emulator.requests().filter((r) => r.route?.includes('messages')).length, 1);
+    assert.equal(messageRequests(), 1);
     const failed = s.store.active.messages[1];
     assert.equal(s.retry(failed.id), undefined);
-    await until(() => finished().length === 2, 'second finish');
+    await waitUntil(() => finished().length === 2, 'second finish');
     assert.equal(finished()[1].status, 'complete');
   });
 
@@ -215,21 +176,21 @@ describe('chat session controller (emulator)', function () {
     const revoked = session('mg-revoked-0004');
     await revoked.s.load();
     revoked.s.send('hi');
-    await until(() => revoked.finished().length === 1, '401');
+    await waitUntil(() => revoked.finished().length === 1, '401');
     assert.ok(revoked.of('errorCard')[0].card!.actions.includes('replaceKey'));
 
     const poor = session('mg-low-balance-0003');
     await poor.s.load();
     poor.s.send('hi');
-    await until(() => poor.finished().length === 1, '403');
+    await waitUntil(() => poor.finished().length === 1, '403');
     assert.equal(poor.of('errorCard')[0].card!.status, 403);
     assert.ok(poor.of('errorCard')[0].card!.actions.includes('checkConnection'));
 
-    emulator.setFaults('mg-demo-key-0001', { hang: true });
+    emulator().setFaults('mg-demo-key-0001', { hang: true });
     const slow = session('mg-demo-key-0001', 300);
     await slow.s.load();
     slow.s.send('hi');
-    await until(() => slow.finished().length === 1, 'timeout');
+    await waitUntil(() => slow.finished().length === 1, 'timeout');
     const card = slow.of('errorCard')[0].card!;
     assert.equal(card.outcomeUnknown, true);
     assert.ok(!card.actions.includes('retry'));
@@ -240,23 +201,23 @@ describe('chat session controller (emulator)', function () {
     await s.load();
     s.setSettings({ maxTokens: 10 });
     s.send('long please [[tokens=200]]');
-    await until(() => finished().length === 1, 'first');
+    await waitUntil(() => finished().length === 1, 'first');
     const answer = s.store.active.messages[1];
     assert.equal(answer.stopReason, 'max_tokens');
     const before = answer.text;
     assert.equal(s.continueAnswer(answer.id), undefined);
-    await until(() => finished().length === 2, 'continued');
+    await waitUntil(() => finished().length === 2, 'continued');
     assert.equal(s.store.active.messages.length, 2);
     assert.ok(answer.text.length > before.trimEnd().length && answer.text.startsWith(before.trimEnd()));
 
     assert.equal(s.regenerate(answer.id), undefined);
-    await until(() => finished().length === 3, 'regenerated');
+    await waitUntil(() => finished().length === 3, 'regenerated');
     assert.ok(of('messagesTruncated').some((t) => t.fromMessageId === answer.id));
     assert.equal(s.store.active.messages.length, 2);
 
     const question = s.store.active.messages[0];
     assert.equal(s.editAndResend(question.id, 'edited question'), undefined);
-    await until(() => finished().length === 4, 'edited');
+    await waitUntil(() => finished().length === 4, 'edited');
     assert.equal(s.store.active.messages.length, 2);
     assert.equal(s.store.active.messages[0].text, 'edited question');
     assert.ok(s.store.active.messages[1].text.includes('edited question'), 'the emulator quotes the new question');
@@ -265,10 +226,10 @@ describe('chat session controller (emulator)', function () {
     const { s, of, finished } = session();
     await s.load();
     assert.equal(s.send('   \n  '), 'Nothing to send.');
-    assert.equal(emulator.requests().length, 0, 'nothing was sent');
+    assert.equal(emulator().requests().length, 0, 'nothing was sent');
     const huge = 'x'.repeat(21 * 1024 * 1024);
     assert.equal(s.send(huge), undefined);
-    await until(() => finished().length === 1, 'the 413', 20_000);
+    await waitUntil(() => finished().length === 1, 'the 413', 20_000);
     const card = of('errorCard').find((c) => c.card)?.card;
     assert.ok(card, 'an error card');
     assert.equal(card.status, 413);

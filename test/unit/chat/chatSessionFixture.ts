@@ -1,0 +1,171 @@
+// What the chat tests that run whole turns share: the emulator per suite, conversation files in memory, a wait
+// for a condition, and the session in Agent mode (SessionController + AgentTurns + the real loop and the real
+// gateway client against the emulator over a socket; the host is in memory, with the test's tools).
+import { strict as assert } from 'node:assert';
+import type { Tool } from '../../../src/agent';
+import type { AgentHost } from '../../../src/agentHost';
+import { AgentTurns } from '../../../src/chat/agentTurn';
+import { toErrorCard } from '../../../src/chat/errorCard';
+import type { HistoryStorage } from '../../../src/chat/history';
+import { SessionController, type SessionDeps } from '../../../src/chat/session';
+import { startEmulator } from '../../../src/emulator';
+import type { Emulator } from '../../../src/emulator/types';
+import { adviseOnError, createGatewayClient } from '../../../src/gateway';
+import type { MessagesRequest } from '../../../src/gateway/types';
+import type { HostToWebviewMessage } from '../../../src/shared/protocol/chat';
+
+/**
+ * Starts the emulator before the enclosing suite and closes it after; `resetEachTest` resets its state before each
+ * test. Returns a getter, since the emulator only exists once the suite runs.
+ */
+export function emulatorForSuite(options: { resetEachTest?: boolean } = {}): () => Emulator {
+  let emulator: Emulator | undefined;
+  before(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  after(async () => {
+    await emulator?.close();
+  });
+  if (options.resetEachTest) beforeEach(() => emulator?.reset());
+  return () => {
+    if (!emulator) throw new Error('the emulator starts in the suite’s before()');
+    return emulator;
+  };
+}
+
+/** The chat's conversation files in a Map (`files`, for tests that look at or plant them). */
+export function memoryHistoryStorage(): HistoryStorage & { files: Map<string, string> } {
+  const files = new Map<string, string>();
+  return {
+    files,
+    read: async (name) => files.get(name),
+    write: async (name, data) => void files.set(name, data),
+    remove: async (name) => void files.delete(name),
+  };
+}
+
+/** Polls `check` every 10 ms; throws after `ms`, naming `what` it waited for. */
+export async function waitUntil(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** read_file over a map of workspace-relative paths; a missing file is an error result, as the real tool's. */
+export function readFileTool(files: Record<string, string>): Tool {
+  return {
+    name: 'read_file',
+    description: 'Read a file.',
+    approvalClass: 'read',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    target: (i) => ({ paths: [`/ws/${String(i.path)}`], summary: String(i.path) }),
+    invoke: async (i) =>
+      String(i.path) in files
+        ? { content: files[String(i.path)] }
+        : { content: `no such file ${String(i.path)}`, isError: true },
+  };
+}
+
+/** Message ids unique across the sessions of a test run, so that a reloaded session never reuses one. */
+let nextMessageId = 0;
+
+/**
+ * A SessionController against the emulator: `posted` holds what it posted to the view (deep copies, as the webview
+ * receives them), `of(type)` those of one type. The rest of SessionDeps as the extension sets them.
+ */
+export function chatSession(
+  emulator: Emulator,
+  deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs'> & { model: string; storage?: HistoryStorage },
+) {
+  const posted: HostToWebviewMessage[] = [];
+  const s = new SessionController({
+    storage: deps.storage ?? memoryHistoryStorage(),
+    getClient: deps.getClient,
+    errorCard: (e) => toErrorCard(e, (x) => adviseOnError(x, { baseUrl: emulator.url, surface: 'chat' })),
+    defaults: () => ({ model: deps.model, maxTokens: 1024, systemPrompt: '' }),
+    post: (m) => posted.push(JSON.parse(JSON.stringify(m)) as HostToWebviewMessage),
+    setBusy: () => undefined,
+    newId: () => `m${nextMessageId++}`,
+    now: () => Date.now(),
+    batchMs: 16,
+    defaultRetryMs: deps.defaultRetryMs,
+    agent: deps.agent,
+  });
+  const of = <T extends HostToWebviewMessage['type']>(type: T) =>
+    posted.filter((m): m is Extract<HostToWebviewMessage, { type: T }> => m.type === type);
+  return { s, posted, of };
+}
+
+export interface AgentSessionOptions {
+  emulator: Emulator;
+  tools: () => Tool[];
+  maxSteps?: number;
+  /** false: the host reports Restricted Mode (no Agent). */
+  trusted?: boolean;
+  /** AgentTurns' globalState; pass a session's `state` (and `storage`) again to "reload" it. */
+  state?: Map<string, unknown>;
+  storage?: HistoryStorage & { files: Map<string, string> };
+  /** Ask questions go to the gateway too; otherwise Ask has no client (as without a key). */
+  askThroughGateway?: boolean;
+}
+
+/**
+ * A chat session with Agent mode. `sent`: every request body on its way out; `turns`: the checkpoints begun and
+ * ended; `of(type)`: the messages posted to the view of one type (deep copies, as the webview receives them).
+ */
+export function agentSession(options: AgentSessionOptions) {
+  const { emulator } = options;
+  const sent: MessagesRequest[] = [];
+  const turns: string[] = [];
+  const state = options.state ?? new Map<string, unknown>();
+  const storage = options.storage ?? memoryHistoryStorage();
+  const host = {
+    availability: () =>
+      options.trusted === false
+        ? { ok: false as const, reason: 'Agent mode is unavailable in Restricted Mode.' }
+        : { ok: true as const },
+    changes: { list: () => [] },
+    snapshot: async () => ({
+      policy: { workspaceFolders: ['/ws'] },
+      settings: { maxSteps: options.maxSteps ?? 25 },
+      allSecretPatterns: [],
+    }),
+    tools: options.tools,
+    beginTurn: async (id: string) => void turns.push(`begin ${id}`),
+    endTurn: async () => void turns.push('end'),
+  } as unknown as AgentHost;
+  const real = createGatewayClient({ baseUrl: emulator.url, apiKey: 'mg-agent-key-0008', maxRetries: 0 });
+  const client = {
+    streamMessage: (body: MessagesRequest, opts?: Parameters<typeof real.streamMessage>[1]) => {
+      sent.push(JSON.parse(JSON.stringify(body)) as MessagesRequest);
+      return real.streamMessage(body, opts);
+    },
+  };
+  const agent = new AgentTurns({
+    host,
+    state: {
+      get: (k: string) => state.get(k),
+      update: async (k: string, v: unknown) => void state.set(k, JSON.parse(JSON.stringify(v))),
+      keys: () => [...state.keys()],
+    } as never,
+    client: async () => ({ client: client as never, keyId: 'fp' }),
+  });
+  const { s, posted, of } = chatSession(emulator, {
+    storage,
+    getClient: async () => (options.askThroughGateway ? (client as never) : undefined),
+    model: 'claude-demo-agent',
+    agent,
+  });
+  /** Sends `text` and waits for its answer to finish; `approveAll`: answers every approval prompt with Approve. */
+  const sendUntilFinished = async (text: string, { approveAll = false } = {}): Promise<void> => {
+    const before = of('streamFinished').length;
+    assert.equal(s.send(text), undefined);
+    await waitUntil(() => {
+      if (approveAll) for (const m of of('agentTool')) if (m.tool.status === 'asking') agent.answer(m.tool.id, true);
+      return of('streamFinished').length > before;
+    }, 'the answer to finish');
+  };
+  return { s, agent, posted, of, sent, turns, state, storage, sendUntilFinished };
+}
