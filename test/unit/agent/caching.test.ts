@@ -4,14 +4,15 @@ import * as assert from 'node:assert/strict';
 import { CachingMemory, isCacheControlRejection, runAgentTurn, type AgentTurnOptions } from '../../../src/agent';
 import { withBreakpoints } from '../../../src/agent/caching';
 import { GatewayError } from '../../../src/gateway';
-import { eventLog, fakeWorkspace, WS } from './fakeTools';
+import { eventLog, fakeWorkspace } from './fakeTools';
+import { goTurnOptions } from './turnOptions';
 import {
-  startScriptedGateway,
   text,
   toolUse,
   type AgentRequest,
   type Script,
   type ScriptedGateway,
+  scriptedGatewayPerTest,
 } from './scriptedGateway';
 
 /** Paths of every object carrying cache_control in a request body, e.g. "tools[1]", "messages[2].content[0]". */
@@ -47,28 +48,13 @@ const threeSteps: Script = (_req, n) =>
     : { kind: 'message', blocks: [text('done')] };
 
 describe('agent loop: prompt caching', () => {
-  let gw: ScriptedGateway | undefined;
-  afterEach(async () => {
-    await gw?.close();
-    gw = undefined;
-  });
+  const startGateway = scriptedGatewayPerTest();
 
-  function options(g: ScriptedGateway, extra: Partial<AgentTurnOptions>): AgentTurnOptions {
-    return {
-      client: g.client,
-      model: 'agent-model',
-      maxTokens: 100,
-      tools: fakeWorkspace({ '/ws/a': 'A' }).tools,
-      system: 'You are careful.',
-      messages: [{ role: 'user', content: 'go' }],
-      policy: { workspaceFolders: [WS] },
-      approve: async () => ({ approved: true }),
-      ...extra,
-    };
-  }
+  const options = (gw: ScriptedGateway, extra: Partial<AgentTurnOptions>) =>
+    goTurnOptions(gw, fakeWorkspace({ '/ws/a': 'A' }).tools, { system: 'You are careful.', ...extra });
 
   it('puts breakpoints on the last tool, the system prompt and the growing conversation (at most 4)', async () => {
-    gw = await startScriptedGateway(threeSteps);
+    const gw = await startGateway(threeSteps);
     const memory = new CachingMemory();
     const result = await runAgentTurn(options(gw, { caching: { keyId: 'k1', memory } }));
     assert.equal(result.reason, 'end_turn');
@@ -86,7 +72,7 @@ describe('agent loop: prompt caching', () => {
   });
 
   it('sends no cache_control when caching is switched off', async () => {
-    gw = await startScriptedGateway(threeSteps);
+    const gw = await startGateway(threeSteps);
     await runAgentTurn(options(gw, { caching: { keyId: 'k1', memory: new CachingMemory(), enabled: false } }));
     assert.deepEqual(gw.bodies.flatMap(breakpoints), []);
   });
@@ -106,7 +92,7 @@ describe('agent loop: prompt caching', () => {
             },
           }
         : { kind: 'message', blocks: [text('ok')] };
-    gw = await startScriptedGateway(rejecting);
+    const gw = await startGateway(rejecting);
     const saved: string[][] = [];
     const memory = new CachingMemory([], (entries) => saved.push(entries));
     const log = eventLog();
@@ -128,7 +114,7 @@ describe('agent loop: prompt caching', () => {
   });
 
   it('a 400 that does not name cache_control is not retried', async () => {
-    gw = await startScriptedGateway(() => ({
+    const gw = await startGateway(() => ({
       kind: 'status',
       status: 400,
       body: { error: { message: 'max_tokens: too large' } },
@@ -141,7 +127,7 @@ describe('agent loop: prompt caching', () => {
   });
 
   it('a second rejection of the request without cache_control ends the turn (no loop)', async () => {
-    gw = await startScriptedGateway(() => ({
+    const gw = await startGateway(() => ({
       kind: 'status',
       status: 400,
       body: { error: { message: 'unknown field cache_control' } },

@@ -5,37 +5,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runAgentTurn, secretPattern, type AgentTurnOptions, type Tool } from '../../../src/agent';
 import { eventLog, fakeWorkspace, WS } from './fakeTools';
-import {
-  lastToolResults,
-  startScriptedGateway,
-  text,
-  toolUse,
-  type Script,
-  type ScriptedGateway,
-} from './scriptedGateway';
+import { goTurnOptions } from './turnOptions';
+import { lastToolResults, text, toolUse, type Script, scriptedGatewayPerTest } from './scriptedGateway';
 
 describe('agent loop: edge cases', () => {
-  let gw: ScriptedGateway | undefined;
-  afterEach(async () => {
-    await gw?.close();
-    gw = undefined;
-  });
+  const startGateway = scriptedGatewayPerTest();
 
   async function turn(script: Script, extra: Partial<AgentTurnOptions> = {}) {
-    gw = await startScriptedGateway(script);
+    const gw = await startGateway(script);
     const ws = fakeWorkspace({ '/ws/a': 'A' });
     const log = eventLog();
-    const result = await runAgentTurn({
-      client: gw.client,
-      model: 'm',
-      maxTokens: 100,
-      tools: ws.tools,
-      policy: { workspaceFolders: [WS] },
-      messages: [{ role: 'user', content: 'go' }],
-      approve: async () => ({ approved: true }),
-      onEvent: log.onEvent,
-      ...extra,
-    });
+    const result = await runAgentTurn(goTurnOptions(gw, ws.tools, { onEvent: log.onEvent, ...extra }));
     return { result, ws, log, gw };
   }
 

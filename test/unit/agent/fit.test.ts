@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { estimateMessages, fitToWindow, omittedMarker, runAgentTurn } from '../../../src/agent';
 import type { MessageParam } from '../../../src/gateway/types';
 import { eventLog, fakeWorkspace, WS } from './fakeTools';
-import { lastToolResults, startScriptedGateway, text, toolUse, type ScriptedGateway } from './scriptedGateway';
+import { lastToolResults, text, toolUse, scriptedGatewayPerTest } from './scriptedGateway';
 
 function toolRound(id: string, result: string): MessageParam[] {
   return [
@@ -32,6 +32,14 @@ describe('agent context fitting', () => {
     assert.ok(image >= 1600 && image < 1700, String(image));
   });
 
+  /** "go", then three tool rounds (a, b, c) whose results are each `big`. */
+  const threeBigRounds = (big: string): MessageParam[] => [
+    { role: 'user', content: 'go' },
+    ...toolRound('a', big),
+    ...toolRound('b', big),
+    ...toolRound('c', big),
+  ];
+
   it('leaves a conversation that fits untouched (same array)', () => {
     const messages: MessageParam[] = [{ role: 'user', content: 'hi' }, ...toolRound('a', 'x'.repeat(1000))];
     const fit = fitToWindow(messages, 0, 10_000);
@@ -42,12 +50,7 @@ describe('agent context fitting', () => {
 
   it('shortens the oldest tool results first, keeps their start, and marks what was omitted', () => {
     const big = 'A'.repeat(20_000);
-    const messages: MessageParam[] = [
-      { role: 'user', content: 'go' },
-      ...toolRound('a', big),
-      ...toolRound('b', big),
-      ...toolRound('c', big),
-    ];
+    const messages = threeBigRounds(big);
     const before = JSON.stringify(messages);
     const fit = fitToWindow(messages, 100, 16_000);
     assert.equal(fit.fits, true);
@@ -67,12 +70,7 @@ describe('agent context fitting', () => {
 
   it('shortens down to the target, below the budget, so the prompt (and its cache) stays stable for several steps', () => {
     const big = 'A'.repeat(20_000);
-    const messages: MessageParam[] = [
-      { role: 'user', content: 'go' },
-      ...toolRound('a', big),
-      ...toolRound('b', big),
-      ...toolRound('c', big),
-    ];
+    const messages = threeBigRounds(big);
     const fit = fitToWindow(messages, 100, 16_000, 9_000);
     assert.equal(fit.results, 2, 'two results shortened to reach the target');
     const grown = [...fit.messages, ...toolRound('d', 'D'.repeat(6_000))];
@@ -97,15 +95,11 @@ describe('agent context fitting', () => {
   });
 
   describe('in the loop', () => {
-    let gw: ScriptedGateway | undefined;
-    afterEach(async () => {
-      await gw?.close();
-      gw = undefined;
-    });
+    const startGateway = scriptedGatewayPerTest();
 
     it('sends older tool results shortened when the window would overflow, and reports it', async () => {
       const big = 'line of a big file\n'.repeat(1500); // ~28 500 characters, ~7 000 tokens
-      gw = await startScriptedGateway((_req, n) =>
+      const gw = await startGateway((_req, n) =>
         n <= 3
           ? { kind: 'message', blocks: [toolUse(`t${n}`, 'read_file', { path: 'big.txt' })] }
           : { kind: 'message', blocks: [text('done')] },
@@ -134,7 +128,7 @@ describe('agent context fitting', () => {
     });
 
     it('ends the turn when even shortened results cannot fit', async () => {
-      gw = await startScriptedGateway(() => ({ kind: 'message', blocks: [text('never')] }));
+      const gw = await startGateway(() => ({ kind: 'message', blocks: [text('never')] }));
       const result = await runAgentTurn({
         client: gw.client,
         model: 'm',

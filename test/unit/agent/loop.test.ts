@@ -2,38 +2,20 @@
 import * as assert from 'node:assert/strict';
 import { runAgentTurn, type AgentTurnOptions } from '../../../src/agent';
 import { eventLog, fakeWorkspace, recordingApprover, WS } from './fakeTools';
-import {
-  lastToolResults,
-  startScriptedGateway,
-  text,
-  toolUse,
-  type Script,
-  type ScriptedGateway,
-} from './scriptedGateway';
+import { goTurnOptions } from './turnOptions';
+import { lastToolResults, text, toolUse, type Script, scriptedGatewayPerTest } from './scriptedGateway';
 
 describe('agent loop', () => {
-  let gw: ScriptedGateway | undefined;
-  afterEach(async () => {
-    await gw?.close();
-    gw = undefined;
-  });
+  const startGateway = scriptedGatewayPerTest();
 
   async function turn(script: Script, extra: Partial<AgentTurnOptions> = {}, files: Record<string, string> = {}) {
-    gw = await startScriptedGateway(script);
+    const gw = await startGateway(script);
     const ws = fakeWorkspace(files);
     const log = eventLog();
     const approver = recordingApprover();
-    const result = await runAgentTurn({
-      client: gw.client,
-      model: 'agent-model',
-      maxTokens: 1000,
-      tools: ws.tools,
-      policy: { workspaceFolders: [WS] },
-      messages: [{ role: 'user', content: 'go' }],
-      approve: (r) => approver.approve(r),
-      onEvent: log.onEvent,
-      ...extra,
-    });
+    const result = await runAgentTurn(
+      goTurnOptions(gw, ws.tools, { approve: (r) => approver.approve(r), onEvent: log.onEvent, ...extra }),
+    );
     return { result, ws, log, approver, gw };
   }
 
@@ -224,23 +206,21 @@ describe('agent loop', () => {
   });
 
   it('tells the model when the user denies a call, and does not run it', async () => {
-    gw = await startScriptedGateway((_req, n) =>
+    const gw = await startGateway((_req, n) =>
       n === 1
         ? { kind: 'message', blocks: [toolUse('t1', 'run_command', { command: 'rm -rf build' })] }
         : { kind: 'message', blocks: [text('fine')] },
     );
     const ws = fakeWorkspace();
     const log = eventLog();
-    const result = await runAgentTurn({
-      client: gw.client,
-      model: 'm',
-      maxTokens: 100,
-      tools: ws.tools,
-      policy: { workspaceFolders: [WS], commandAllowList: ['npm test'] },
-      messages: [{ role: 'user', content: 'clean' }],
-      onEvent: log.onEvent,
-      approve: async () => ({ approved: false, reason: 'use npm run clean' }),
-    });
+    const result = await runAgentTurn(
+      goTurnOptions(gw, ws.tools, {
+        policy: { workspaceFolders: [WS], commandAllowList: ['npm test'] },
+        messages: [{ role: 'user', content: 'clean' }],
+        onEvent: log.onEvent,
+        approve: async () => ({ approved: false, reason: 'use npm run clean' }),
+      }),
+    );
     assert.equal(result.reason, 'end_turn');
     assert.equal(ws.invoked.length, 0);
     assert.deepEqual(

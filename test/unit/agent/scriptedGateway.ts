@@ -181,3 +181,16 @@ export function text(t: string): ScriptBlock {
 export function toolUse(id: string, name: string, input: Record<string, unknown> | string): ScriptBlock {
   return { type: 'tool_use', id, name, input };
 }
+
+/**
+ * For a suite whose tests each start one scripted gateway: returns the start function to call in a test, and closes
+ * the gateway it started after that test.
+ */
+export function scriptedGatewayPerTest(): typeof startScriptedGateway {
+  let current: ScriptedGateway | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (script, clientOptions) => (current = await startScriptedGateway(script, clientOptions));
+}

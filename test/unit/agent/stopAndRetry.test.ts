@@ -2,38 +2,22 @@
 import * as assert from 'node:assert/strict';
 import { runAgentTurn, type AgentTurnOptions, type ToolResult } from '../../../src/agent';
 import { eventLog, fakeWorkspace, WS } from './fakeTools';
+import { goTurnOptions } from './turnOptions';
 import {
   lastToolResults,
-  startScriptedGateway,
   text,
   toolUse,
   type Script,
   type ScriptedGateway,
+  scriptedGatewayPerTest,
 } from './scriptedGateway';
 
 describe('agent loop: stop, cut and rate limits', () => {
-  let gw: ScriptedGateway | undefined;
-  afterEach(async () => {
-    await gw?.close();
-    gw = undefined;
-  });
+  const startGateway = scriptedGatewayPerTest();
 
-  function options(
-    g: ScriptedGateway,
-    tools: AgentTurnOptions['tools'],
-    extra: Partial<AgentTurnOptions> = {},
-  ): AgentTurnOptions {
-    return {
-      client: g.client,
-      model: 'agent-model',
-      maxTokens: 100,
-      tools,
-      messages: [{ role: 'user', content: 'go' }],
-      policy: { workspaceFolders: [WS], commandAllowList: ['npm test'] },
-      approve: async () => ({ approved: true }),
-      ...extra,
-    };
-  }
+  /** Every test here may run `npm test` without asking. */
+  const options = (gw: ScriptedGateway, tools: AgentTurnOptions['tools'], extra: Partial<AgentTurnOptions> = {}) =>
+    goTurnOptions(gw, tools, { policy: { workspaceFolders: [WS], commandAllowList: ['npm test'] }, ...extra });
 
   it('Stop during a running tool cancels it, answers every call and sends nothing more', async () => {
     const controller = new AbortController();
@@ -51,7 +35,7 @@ describe('agent loop: stop, cut and rate limits', () => {
         },
       },
     );
-    gw = await startScriptedGateway(() => ({
+    const gw = await startGateway(() => ({
       kind: 'message',
       blocks: [toolUse('t1', 'run_command', { command: 'npm test' }), toolUse('t2', 'read_file', { path: 'a' })],
     }));
@@ -90,7 +74,7 @@ describe('agent loop: stop, cut and rate limits', () => {
         },
       },
     );
-    gw = await startScriptedGateway(() => ({
+    const gw = await startGateway(() => ({
       kind: 'message',
       blocks: [toolUse('t1', 'run_command', { command: 'npm test' })],
     }));
@@ -100,7 +84,7 @@ describe('agent loop: stop, cut and rate limits', () => {
 
   it('Stop during streaming closes the connection and keeps the partial answer out of the conversation', async () => {
     const controller = new AbortController();
-    gw = await startScriptedGateway(() => ({
+    const gw = await startGateway(() => ({
       kind: 'hang',
       blocks: [text('thinking about it for a long while')],
       events: 4,
@@ -123,7 +107,7 @@ describe('agent loop: stop, cut and rate limits', () => {
 
   it('a stream cut mid-way (tool call half sent) is never replayed and runs no tool', async () => {
     const ws = fakeWorkspace({ '/ws/a': 'A' });
-    gw = await startScriptedGateway(() => ({
+    const gw = await startGateway(() => ({
       kind: 'cut',
       blocks: [text('Let me look.'), toolUse('t1', 'read_file', { path: 'a' })],
       events: 9,
@@ -139,7 +123,7 @@ describe('agent loop: stop, cut and rate limits', () => {
   });
 
   it('a step that timed out is never replayed', async () => {
-    gw = await startScriptedGateway(() => ({ kind: 'hang', blocks: [text('slow')], events: 0 }), { timeoutMs: 300 });
+    const gw = await startGateway(() => ({ kind: 'hang', blocks: [text('slow')], events: 0 }), { timeoutMs: 300 });
     const result = await runAgentTurn(options(gw, []));
     assert.equal(result.reason, 'outcome_unknown');
     assert.equal(gw.bodies.length, 1);
@@ -163,7 +147,7 @@ describe('agent loop: stop, cut and rate limits', () => {
                 body: { type: 'error', error: { type: 'rate_limit_error', message: 'again' } },
               }
             : { kind: 'message', blocks: [text('done')] };
-    gw = await startScriptedGateway(script);
+    const gw = await startGateway(script);
     const ws = fakeWorkspace({ '/ws/a': 'A' });
     const log = eventLog();
     const result = await runAgentTurn(
@@ -185,7 +169,7 @@ describe('agent loop: stop, cut and rate limits', () => {
   });
 
   it('a 429 asking for longer than the limit ends the turn instead of sleeping through it', async () => {
-    gw = await startScriptedGateway(() => ({
+    const gw = await startGateway(() => ({
       kind: 'status',
       status: 429,
       headers: { 'retry-after': '3600' },
@@ -199,7 +183,7 @@ describe('agent loop: stop, cut and rate limits', () => {
   });
 
   it('a 5xx on the POST is not replayed', async () => {
-    gw = await startScriptedGateway(() => ({
+    const gw = await startGateway(() => ({
       kind: 'status',
       status: 500,
       body: { type: 'error', error: { type: 'api_error', message: 'boom' } },
