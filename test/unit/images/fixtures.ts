@@ -40,43 +40,40 @@ export function jpegHeader(width: number, height: number): Uint8Array {
   return new Uint8Array([0xff, 0xd8, ...app0, ...dqt, ...sof, 0xff, 0xd9]);
 }
 
-export function webpVp8x(width: number, height: number): Uint8Array {
+/** A 30-byte RIFF/WEBP file whose one chunk is `chunk` ('VP8X', 'VP8L' or 'VP8 '); the caller writes its payload. */
+function webpWithChunk(chunk: string, writePayload: (b: Buffer) => void): Uint8Array {
   const b = Buffer.alloc(30);
   b.write('RIFF', 0, 'ascii');
   b.writeUInt32LE(22, 4);
   b.write('WEBP', 8, 'ascii');
-  b.write('VP8X', 12, 'ascii');
+  b.write(chunk, 12, 'ascii');
   b.writeUInt32LE(10, 16);
-  b.writeUIntLE(width - 1, 24, 3);
-  b.writeUIntLE(height - 1, 27, 3);
+  writePayload(b);
   return new Uint8Array(b);
+}
+
+export function webpVp8x(width: number, height: number): Uint8Array {
+  return webpWithChunk('VP8X', (b) => {
+    b.writeUIntLE(width - 1, 24, 3);
+    b.writeUIntLE(height - 1, 27, 3);
+  });
 }
 
 export function webpVp8l(width: number, height: number): Uint8Array {
-  const b = Buffer.alloc(30);
-  b.write('RIFF', 0, 'ascii');
-  b.writeUInt32LE(22, 4);
-  b.write('WEBP', 8, 'ascii');
-  b.write('VP8L', 12, 'ascii');
-  b.writeUInt32LE(10, 16);
-  b[20] = 0x2f;
-  b.writeUInt32LE(((width - 1) & 0x3fff) | (((height - 1) & 0x3fff) << 14), 21);
-  return new Uint8Array(b);
+  return webpWithChunk('VP8L', (b) => {
+    b[20] = 0x2f;
+    b.writeUInt32LE(((width - 1) & 0x3fff) | (((height - 1) & 0x3fff) << 14), 21);
+  });
 }
 
 export function webpVp8(width: number, height: number): Uint8Array {
-  const b = Buffer.alloc(30);
-  b.write('RIFF', 0, 'ascii');
-  b.writeUInt32LE(22, 4);
-  b.write('WEBP', 8, 'ascii');
-  b.write('VP8 ', 12, 'ascii');
-  b.writeUInt32LE(10, 16);
-  b[23] = 0x9d;
-  b[24] = 0x01;
-  b[25] = 0x2a;
-  b.writeUInt16LE(width, 26);
-  b.writeUInt16LE(height, 28);
-  return new Uint8Array(b);
+  return webpWithChunk('VP8 ', (b) => {
+    b[23] = 0x9d;
+    b[24] = 0x01;
+    b[25] = 0x2a;
+    b.writeUInt16LE(width, 26);
+    b.writeUInt16LE(height, 28);
+  });
 }
 
 export function gifHeader(width: number, height: number): Uint8Array {
