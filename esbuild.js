@@ -43,6 +43,7 @@ const featureEntries = {
   images: 'src/images/register.ts',
   lm: 'src/lm/chunk.ts',
   commands: 'src/diagnostics/chunk.ts',
+  errors: 'src/platform/errorPresenter.ts',
 };
 
 /**
@@ -59,6 +60,28 @@ const gatewayClientAsVendorFile = (from) => ({
     );
   },
 });
+
+/**
+ * `import * as vscode from 'vscode'` bundles as `__toESM(require("vscode"))` in every module that has it: a copy of
+ * all the API object's properties (some 200 getters) per module, about 15 modules in dist/extension.js and more in
+ * each feature bundle. Read as TypeScript's `import vscode = require('vscode')` it is the plain require, shared by
+ * all: the same bindings without the copies (docs/performance.md, activate()). The sources keep the ESM form.
+ */
+const vscodeAsPlainRequire = {
+  name: 'vscode-as-plain-require',
+  setup(build) {
+    const esmImport = /^import \* as vscode from 'vscode';$/m;
+    build.onLoad({ filter: /\.ts$/ }, async (args) => {
+      const text = await fs.promises.readFile(args.path, 'utf8');
+      if (!esmImport.test(text)) return undefined;
+      return {
+        contents: text.replace(esmImport, "import vscode = require('vscode');"),
+        loader: 'ts',
+        watchFiles: [args.path],
+      };
+    });
+  },
+};
 
 /** dist/extension.js leaves `require('./features/x.js')` to run time. */
 const featuresExternal = {
@@ -78,7 +101,7 @@ const targets = {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [undiciAsVendorFile('.'), gatewayClientAsVendorFile('.'), featuresExternal],
+    plugins: [undiciAsVendorFile('.'), gatewayClientAsVendorFile('.'), featuresExternal, vscodeAsPlainRequire],
   },
   gateway: {
     ...common,
@@ -97,7 +120,7 @@ const targets = {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [undiciAsVendorFile('..'), gatewayClientAsVendorFile('..')],
+    plugins: [undiciAsVendorFile('..'), gatewayClientAsVendorFile('..'), vscodeAsPlainRequire],
   },
   vendor: {
     ...common,

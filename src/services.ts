@@ -5,14 +5,23 @@ import * as vscode from 'vscode';
 import { createModelCatalog } from './catalog/catalog';
 import { createKeyStore } from './keys/keyStore';
 import { createConfigService } from './platform/config';
-import { createErrorPresenter } from './platform/errorPresenter';
 import { createGatewayAccess } from './platform/gatewayAccess';
 import { createLogger } from './platform/log';
-import type { ModelCatalog, Services } from './platform/services';
+import type { ErrorPresenter, ModelCatalog, Services } from './platform/services';
 import { disposeAll } from './shared/dispose';
+import { lazy } from './shared/lazy';
 import { SupportRing } from './platform/supportLog';
 
-export function createServices(context: vscode.ExtensionContext): Services & vscode.Disposable {
+/** Code the services load on first use (src/extension.ts `bundles`), so that activation does not parse it. */
+export interface ServiceBundles {
+  /** The error presenter with the gateway core's advice (its words and tables): loaded with the first error shown. */
+  errors(): typeof import('./platform/errorPresenter');
+}
+
+export function createServices(
+  context: vscode.ExtensionContext,
+  bundles: ServiceBundles,
+): Services & vscode.Disposable {
   const log = createLogger();
   const config = createConfigService(context.globalState);
   const keys = createKeyStore(context, (secrets) => log.setKnownSecrets(secrets), log);
@@ -32,7 +41,8 @@ export function createServices(context: vscode.ExtensionContext): Services & vsc
     log,
     clientWithKey: () => gateway.clientWithKey(),
   });
-  const errors = createErrorPresenter({ config, log, catalog });
+  const presenter = lazy(() => bundles.errors().createErrorPresenter({ config, log, catalog }));
+  const errors: ErrorPresenter = { show: async (error, surface) => presenter().show(error, surface) };
   const configChanged = config.onDidChange((current) =>
     log.info(`Settings changed; base URL ${current.baseUrl || '(none)'}.`),
   );

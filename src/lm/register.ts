@@ -1,8 +1,10 @@
 // Native chat: gateway models in VS Code's own chat (vendor 'model-gateway', VS Code 1.104+), the
 // @gateway participant and the management command. On a VS Code without the provider API nothing is
 // registered for it and nothing throws: the rest of the extension works as before.
-// The model provider answers from here (VS Code asks for the model list early); the participant's handler and
-// the agent live in their own bundle (src/lm/chunk.ts, dist/features/lm.js), loaded on the first @gateway request.
+// Only thin stubs are registered here: the model provider answers the model list itself (VS Code asks for it
+// early) and the management command's quick pick is small; the participant's handler and the agent, the
+// provider's responses and token counts live in the native-chat bundle (src/lm/chunk.ts, dist/features/lm.js),
+// loaded on their first use.
 import * as vscode from 'vscode';
 import { Commands, Views } from '../shared/commands';
 import type { CommandTable } from '../platform/commands';
@@ -14,7 +16,7 @@ import { GatewayChatProvider } from './provider';
 type Chunk = typeof import('./chunk');
 
 /** Registers the provider while modelGateway.nativeChat.enabled is on; re-checks on every settings change. */
-function registerProviderWhileEnabled(services: Services): vscode.Disposable {
+function registerProviderWhileEnabled(services: Services, chunk: () => Chunk): vscode.Disposable {
   const register = nativeChatApi();
   if (!register) {
     services.log.info(
@@ -27,7 +29,7 @@ function registerProviderWhileEnabled(services: Services): vscode.Disposable {
     const enabled = services.config.current.nativeChatEnabled;
     if (enabled && !active) {
       try {
-        const provider = new GatewayChatProvider(services);
+        const provider = new GatewayChatProvider(services, chunk);
         const registration = register(Views.lmVendor, provider);
         active = vscode.Disposable.from(registration, provider);
         services.log.info('Native chat: gateway models offered to VS Code chat (vendor model-gateway).');
@@ -82,7 +84,7 @@ export function registerNativeChat(services: Services, images: ImageJobs, chunk:
   const manageLanguageModels = () => showManageQuickPick(services, available);
   const disposables = vscode.Disposable.from(
     registerParticipant(services, images, chunk),
-    registerProviderWhileEnabled(services),
+    registerProviderWhileEnabled(services, chunk),
   );
   return { commands: { [Commands.manageLanguageModels]: manageLanguageModels }, dispose: () => disposables.dispose() };
 }
