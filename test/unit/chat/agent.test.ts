@@ -13,7 +13,8 @@ import {
 import { parseConversation, serializeConversation } from '../../../src/chat/history';
 import { turnIdOf } from '../../../src/chat/session';
 import type { AgentTurnInfo, ChatMessage, HostToWebviewMessage } from '../../../src/shared/protocol/chat';
-import { agentSession, emulatorForSuite, readFileTool, waitUntil } from './chatSessionFixture';
+import { agentSession, readFileTool, waitUntil } from './chatSessionFixture';
+import { useEmulator } from '../emulator/helpers';
 
 type Posted = HostToWebviewMessage;
 const ZERO = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -318,7 +319,7 @@ function tools(files: Record<string, string>, ran: string[]): Tool[] {
 
 describe('Agent mode through the session (emulator, real loop)', function () {
   this.timeout(30_000);
-  const emulator = emulatorForSuite({ resetEachTest: true });
+  const emulator = useEmulator();
 
   function setup(opts: { trusted?: boolean; maxSteps?: number } = {}) {
     const ran: string[] = [];

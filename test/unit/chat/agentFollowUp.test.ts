@@ -5,7 +5,8 @@
 import { strict as assert } from 'node:assert';
 import type { Tool } from '../../../src/agent';
 import { conversationFile, INDEX_FILE, serializeConversation, serializeIndex } from '../../../src/chat/history';
-import { agentSession, emulatorForSuite, waitUntil } from './chatSessionFixture';
+import { agentSession, waitUntil } from './chatSessionFixture';
+import { useEmulator } from '../emulator/helpers';
 
 /** Where AgentTurns keeps transcripts (src/chat/agentTurn.ts TRANSCRIPTS_KEY). */
 const TRANSCRIPTS_KEY = 'modelGateway.agent.transcripts';
@@ -51,7 +52,7 @@ function tools(): Tool[] {
 
 describe('after an agent turn: Ask follow-ups and deleted conversations', function () {
   this.timeout(30_000);
-  const emulator = emulatorForSuite();
+  const emulator = useEmulator();
 
   function setup() {
     const t = agentSession({ emulator: emulator(), tools, askThroughGateway: true });

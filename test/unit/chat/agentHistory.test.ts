@@ -7,7 +7,8 @@ import type { Tool } from '../../../src/agent';
 import { agentHistory, compactTranscript, HISTORY_RESULT_CHARS } from '../../../src/chat/agentHistory';
 import type { ContentBlockParam, MessageParam } from '../../../src/gateway/types';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
-import { agentSession, emulatorForSuite, memoryHistoryStorage, readFileTool } from './chatSessionFixture';
+import { agentSession, memoryHistoryStorage, readFileTool } from './chatSessionFixture';
+import { useEmulator } from '../emulator/helpers';
 
 const BIG = 'x'.repeat(HISTORY_RESULT_CHARS * 3);
 
@@ -18,7 +19,7 @@ const blocks = (m: MessageParam): ContentBlockParam[] =>
 
 describe('agent history: earlier turns keep their tool calls', function () {
   this.timeout(30_000);
-  const emulator = emulatorForSuite();
+  const emulator = useEmulator();
 
   /** A session with Agent mode; `state` and `storage` survive a "reload" when passed again. */
   function setup(state = new Map<string, unknown>(), storage = memoryHistoryStorage(), maxSteps = 25) {

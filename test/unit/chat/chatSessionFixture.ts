@@ -1,6 +1,7 @@
-// What the chat tests that run whole turns share: the emulator per suite, conversation files in memory, a wait
-// for a condition, and the session in Agent mode (SessionController + AgentTurns + the real loop and the real
-// gateway client against the emulator over a socket; the host is in memory, with the test's tools).
+// What the chat tests that run whole turns share: conversation files in memory, a wait for a condition, a session
+// against the emulator, and the session in Agent mode (SessionController + AgentTurns + the real loop and the real
+// gateway client against the emulator over a socket; the host is in memory, with the test's tools). The emulator
+// per suite is test/unit/emulator/helpers.ts useEmulator.
 import { strict as assert } from 'node:assert';
 import type { Tool } from '../../../src/agent';
 import type { AgentHost } from '../../../src/agentHost';
@@ -8,30 +9,10 @@ import { AgentTurns } from '../../../src/chat/agentTurn';
 import { toErrorCard } from '../../../src/chat/errorCard';
 import type { HistoryStorage } from '../../../src/chat/history';
 import { SessionController, type SessionDeps } from '../../../src/chat/session';
-import { startEmulator } from '../../../src/emulator';
 import type { Emulator } from '../../../src/emulator/types';
 import { adviseOnError, createGatewayClient } from '../../../src/gateway';
 import type { MessagesRequest } from '../../../src/gateway/types';
 import type { HostToWebviewMessage } from '../../../src/shared/protocol/chat';
-
-/**
- * Starts the emulator before the enclosing suite and closes it after; `resetEachTest` resets its state before each
- * test. Returns a getter, since the emulator only exists once the suite runs.
- */
-export function emulatorForSuite(options: { resetEachTest?: boolean } = {}): () => Emulator {
-  let emulator: Emulator | undefined;
-  before(async () => {
-    emulator = await startEmulator({ port: 0 });
-  });
-  after(async () => {
-    await emulator?.close();
-  });
-  if (options.resetEachTest) beforeEach(() => emulator?.reset());
-  return () => {
-    if (!emulator) throw new Error('the emulator starts in the suite’s before()');
-    return emulator;
-  };
-}
 
 /** The chat's conversation files in a Map (`files`, for tests that look at or plant them). */
 export function memoryHistoryStorage(): HistoryStorage & { files: Map<string, string> } {

@@ -1,11 +1,12 @@
 // The session controller against the real emulator over real sockets, with the real gateway client.
 import { strict as assert } from 'node:assert';
 import { createGatewayClient } from '../../../src/gateway';
-import { chatSession, emulatorForSuite, waitUntil } from './chatSessionFixture';
+import { chatSession, waitUntil } from './chatSessionFixture';
+import { useEmulator } from '../emulator/helpers';
 
 describe('chat session controller (emulator)', function () {
   this.timeout(20_000);
-  const emulator = emulatorForSuite({ resetEachTest: true });
+  const emulator = useEmulator();
 
   function session(key = 'mg-demo-key-0001', timeoutMs = 10_000, maxRetries = 0) {
     const t = chatSession(emulator(), {

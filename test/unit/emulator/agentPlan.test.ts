@@ -25,7 +25,7 @@ import {
   type PlanStep,
 } from '../../../src/emulator/agentPlan';
 import { planAgentTurn } from '../../../src/emulator/agentScript';
-import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
+import { instantAnswers, useEmulator } from './helpers';
 import { createGatewayClient } from '../../../src/gateway';
 
 const AGENT_KEY = 'mg-agent-key-0008';
@@ -161,22 +161,14 @@ const JS_PROJECT = {
 
 describe('emulator: the scripted agent model answers plain requests', function () {
   this.timeout(120_000);
-  let emu: Emulator;
-  before(async () => {
-    const config = defaultConfig();
-    config.messages.tokensPerSecond = 0;
-    emu = await startEmulator({ config });
-  });
-  after(async () => {
-    await emu.close();
-  });
+  const emulator = useEmulator(instantAnswers);
 
   async function turn(root: string, task: string, opts: { reject?: boolean; deny?: boolean } = {}) {
     const { tools, invoked } = projectTools(root, opts);
     const asked: ApprovalRequest[] = [];
     const events: AgentEvent[] = [];
     const result = await runAgentTurn({
-      client: createGatewayClient({ baseUrl: emu.url, apiKey: AGENT_KEY, maxRetries: 0 }),
+      client: createGatewayClient({ baseUrl: emulator().url, apiKey: AGENT_KEY, maxRetries: 0 }),
       model: 'claude-demo-agent',
       maxTokens: 4096,
       tools,

@@ -3,7 +3,7 @@
 // caching: the emulator's usage adds up to the loop's totals, and caching moves input to cache reads.
 import { strict as assert } from 'node:assert';
 import { CachingMemory, runAgentTurn, type AgentTurnResult } from '../../../src/agent';
-import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
+import { instantAnswers, useEmulator } from './helpers';
 import { createGatewayClient } from '../../../src/gateway';
 import { eventLog, fakeWorkspace, WS } from '../agent/fakeTools';
 
@@ -15,23 +15,15 @@ const TASK =
 
 describe('agent loop × emulator: a 15-step scripted turn', function () {
   this.timeout(60_000);
-  let emu: Emulator;
-  before(async () => {
-    const config = defaultConfig();
-    config.messages.tokensPerSecond = 0;
-    emu = await startEmulator({ config });
-  });
-  after(async () => {
-    await emu.close();
-  });
+  const emulator = useEmulator(instantAnswers);
 
   async function turn(
     caching: boolean,
   ): Promise<{ result: AgentTurnResult; invoked: number; usageEvents: number; text: string }> {
-    emu.reset();
+    emulator().reset();
     const ws = fakeWorkspace({ '/ws/big.ts': BIG });
     const log = eventLog();
-    const client = createGatewayClient({ baseUrl: emu.url, apiKey: AGENT_KEY, maxRetries: 0 });
+    const client = createGatewayClient({ baseUrl: emulator().url, apiKey: AGENT_KEY, maxRetries: 0 });
     const result = await runAgentTurn({
       client,
       model: 'claude-demo-agent',
@@ -59,7 +51,7 @@ describe('agent loop × emulator: a 15-step scripted turn', function () {
 
   function emulatorTotals(): { input: number; output: number; cacheRead: number; cacheWrite: number } {
     const t = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-    for (const r of emu.requests()) {
+    for (const r of emulator().requests()) {
       if (!r.usage) continue;
       t.input += r.usage.input;
       t.output += r.usage.output;
@@ -91,7 +83,9 @@ describe('agent loop × emulator: a 15-step scripted turn', function () {
     // Same conversation, same tokens: caching only splits them differently.
     assert.equal(u.input + u.cacheRead + u.cacheWrite, plain.result.usage.input);
     assert.equal(u.output, plain.result.usage.output);
-    const perStep = emu.requests().map((r) => r.usage!);
+    const perStep = emulator()
+      .requests()
+      .map((r) => r.usage!);
     assert.equal(perStep.length, 16);
     assert.ok(
       perStep.slice(2).every((s) => s.cacheRead > 0),

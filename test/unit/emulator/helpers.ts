@@ -1,7 +1,7 @@
 // Shared helpers of the emulator tests: start/stop per suite, and small raw HTTP calls.
 
 import { request } from 'node:http';
-import { startEmulator, type Emulator, type EmulatorConfig } from '../../../src/emulator';
+import { defaultConfig, startEmulator, type Emulator, type EmulatorConfig } from '../../../src/emulator';
 
 export const DEMO = 'mg-demo-key-0001';
 export const CHAT_ONLY = 'mg-chat-only-0002';
@@ -22,6 +22,13 @@ export function useEmulator(config?: () => EmulatorConfig): () => Emulator {
   });
   beforeEach(() => emu?.reset());
   return () => emu!;
+}
+
+/** The default configuration with answers sent at once (no streaming pace): for tests that run whole agent turns. */
+export function instantAnswers(): EmulatorConfig {
+  const config = defaultConfig();
+  config.messages.tokensPerSecond = 0;
+  return config;
 }
 
 export const messagesHeaders = (key = DEMO): Record<string, string> => ({
