@@ -87,6 +87,13 @@ function keepWebviewWarnings(page: Page): void {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.appendFileSync(file, `${new Date().toISOString()} [${message.type()}] ${message.text()}\n`);
   });
+  page.on('pageerror', (error) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.appendFileSync(
+      file,
+      `${new Date().toISOString()} [pageerror] ${String(error.stack ?? error).slice(0, 1_000)}\n`,
+    );
+  });
 }
 
 async function openShared(url: string): Promise<Workbench> {

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { FrameLocator } from 'playwright-core';
+import { chatView, setUserSetting, userSettingsFile, waitForWorkspaceFile, type ChatView } from '../support/chatView';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { resultsDir, vscodeVersion, workspaceDir } from '../support/env';
 import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
@@ -17,35 +17,26 @@ const README = '# Demo project\n\nHello world.\n';
 describe('agent mode (UI)', function () {
   this.timeout(300_000);
   let wb: Workbench;
-  let chat: FrameLocator;
+  let view: ChatView;
   const admin = EmulatorAdmin.fromEnv();
   const ws = () => workspaceDir();
   const file = (rel: string) => path.join(ws(), rel);
-  const settingsFile = () => path.join(path.dirname(ws()), 'user', 'User', 'settings.json');
   let userSettings = '';
-  /** The chat view's page: the visible webview only (after a reload a stale, hidden frame can come first). */
-  const chatFrame = (): FrameLocator =>
-    wb.page
-      .frameLocator(
-        'iframe.webview[src*="extensionId=model-gateway.model-gateway"][src*="purpose=webviewView"]:visible',
-      )
-      .first()
-      .frameLocator('#active-frame');
 
   before(async () => {
     await admin.setFaults(KEY, null);
     fs.writeFileSync(file('README.md'), README);
     fs.mkdirSync(file('.vscode'), { recursive: true });
     fs.writeFileSync(file('.vscode/settings.json'), '{\n  "editor.tabSize": 2\n}\n');
-    userSettings = fs.readFileSync(settingsFile(), 'utf8');
+    userSettings = fs.readFileSync(userSettingsFile(), 'utf8');
     wb = await openWorkbench();
     await wb.openView(CONTAINER_TITLE);
-    chat = chatFrame();
-    await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
+    view = chatView(wb);
+    await view.reopen();
   });
   after(async () => {
     await admin.setFaults(KEY, null).catch(() => undefined);
-    if (userSettings) fs.writeFileSync(settingsFile(), userSettings);
+    if (userSettings) fs.writeFileSync(userSettingsFile(), userSettings);
     await wb?.close();
   });
 
@@ -55,118 +46,20 @@ describe('agent mode (UI)', function () {
   });
 
   // A failed test must not leave a turn running (the next question would be refused while it does).
-  beforeEach(async () => {
-    // Nor a Settings editor left open over the chat (1.139 shows it as a modal).
-    const modalClose = wb.page.locator('[class*="modal"] .codicon-close:visible').first();
-    if (await modalClose.count()) await modalClose.click().catch(() => undefined);
-    const stop = chat.locator('button[data-action="stop"]');
-    if (await stop.isVisible().catch(() => false)) {
-      await stop.click();
-      await stop.waitFor({ state: 'hidden', timeout: 30_000 }).catch(() => undefined);
-    }
-  });
+  beforeEach(() => view.stopRunningTurn());
 
-  /** A new conversation in Agent mode (the host confirms the switch). */
-  async function newAgentChat(): Promise<void> {
-    await chat.locator('.header button[data-action="newConversation"]').click();
-    // The host answers with the new conversation's snapshot: wait for it, or the mode goes to the old one.
-    await chat.locator('.messages .empty').waitFor({ timeout: 30_000 });
-    await chat.locator('.composer[data-mode="ask"]').waitFor({ timeout: 30_000 });
-    await chat.locator('.composer select.mode').selectOption('agent');
-    await chat.locator('.composer[data-mode="agent"]').waitFor({ timeout: 30_000 });
-  }
-
-  async function send(text: string): Promise<void> {
-    const answers = await chat.locator('.message.assistant').count();
-    const input = chat.locator('.composer .input');
-    await input.click();
-    await input.fill(text);
-    await input.press('Enter');
-    await chat.locator('.message.assistant').nth(answers).waitFor({ state: 'attached', timeout: 30_000 });
-  }
-
-  const lastAnswer = () => chat.locator('.message.assistant').last();
-  const finished = (status = 'complete') =>
-    lastAnswer()
-      .and(chat.locator(`[data-status="${status}"]`))
-      .waitFor({ timeout: 90_000 });
   const card = (name: string) =>
-    lastAnswer()
-      .locator('.tool-card', { has: chat.locator('.tool-name', { hasText: name }) })
+    view
+      .lastAnswer()
+      .locator('.tool-card', { has: view.frame.locator('.tool-name', { hasText: name }) })
       .last();
 
-  async function waitForDisk(
-    rel: string,
-    check: (text: string) => boolean,
-    what: string,
-    ms = 30_000,
-  ): Promise<string> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const text = fs.existsSync(file(rel)) ? fs.readFileSync(file(rel), 'utf8') : '';
-      if (check(text)) return text;
-      if (Date.now() > deadline) throw new Error(`${what}: ${rel} is ${JSON.stringify(text.slice(0, 200))}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-
-  /** Sets a user setting through the Settings editor, as a user would (the workbench ignores outside writes to settings.json). */
-  async function setSetting(id: string, title: string, value: boolean | number): Promise<void> {
-    const page = wb.page;
-    await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
-    await wb.runCommand('Preferences: Open Settings (UI)');
-    const searchBox = page.locator('.settings-editor .settings-header .monaco-editor').first();
-    await searchBox.waitFor({ state: 'visible', timeout: 30_000 });
-    const row = page.locator('.settings-editor .setting-item', { hasText: title }).first();
-    // The search box may not take keys until the editor has settled: type again until the row shows.
-    for (let attempt = 0; ; attempt++) {
-      await searchBox.click();
-      await page.keyboard.press('Control+A');
-      await page.keyboard.type(id);
-      try {
-        await row.waitFor({ state: 'visible', timeout: 10_000 });
-        break;
-      } catch (e) {
-        if (attempt >= 2) throw e;
-      }
-    }
-    if (typeof value === 'boolean') {
-      const box = row.locator('.setting-value-checkbox').first();
-      await box.waitFor({ state: 'visible', timeout: 30_000 });
-      if ((await box.getAttribute('aria-checked')) !== String(value)) await box.click();
-    } else {
-      const box = row.locator('.setting-item-control input').first();
-      await box.waitFor({ state: 'visible', timeout: 30_000 });
-      await box.fill(String(value));
-      await box.press('Tab');
-    }
-    const deadline = Date.now() + 30_000;
-    const written = (): unknown => {
-      try {
-        return JSON.parse(fs.readFileSync(settingsFile(), 'utf8'))[id];
-      } catch {
-        return undefined;
-      }
-    };
-    // Back to a default value, the Settings editor removes the key instead of writing it.
-    while (written() !== value && !(value === false && written() === undefined)) {
-      if (Date.now() > deadline) throw new Error(`the Settings editor did not write ${id}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const modalClose = page.locator('[class*="modal"] .codicon-close:visible').first();
-    if (await modalClose.count()) await modalClose.click();
-    await wb.runCommand('View: Close All Editors');
-    await wb.openView(CONTAINER_TITLE);
-    chat = chatFrame();
-    await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
-  }
-
   it('reads a file, proposes an edit shown as a diff; Accept writes it; the cost footer shows tokens', async () => {
-    await newAgentChat();
-    await send(
+    await view.newAgentChat();
+    await view.send(
       'Make the README greet the agent.\n@tool read_file {"path":"README.md"}\n@edit README.md Hello world.=>Hello agent.',
     );
-    await card('read_file').and(chat.locator('[data-status="done"]')).waitFor({ timeout: 90_000 });
+    await card('read_file').and(view.frame.locator('[data-status="done"]')).waitFor({ timeout: 90_000 });
     await card('read_file').locator('details.tool-result summary').click();
     assert.match(
       await card('read_file').locator('details.tool-result pre').innerText(),
@@ -174,7 +67,7 @@ describe('agent mode (UI)', function () {
       'the file was read',
     );
     // The edit waits for review: the pending change is listed and VS Code's diff editor shows it.
-    const change = chat.locator('section.changes li.change', { hasText: 'README.md' });
+    const change = view.frame.locator('section.changes li.change', { hasText: 'README.md' });
     await change.waitFor({ timeout: 90_000 });
     await wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 60_000 });
     const tabs = await wb.page.locator('.tabs-container .tab').allInnerTexts();
@@ -202,59 +95,59 @@ describe('agent mode (UI)', function () {
     });
     assert.ok(fs.statSync(shot).size > 1000);
     await change.locator('button', { hasText: 'Accept' }).click();
-    await waitForDisk('README.md', (t) => t.includes('Hello agent.'), 'Accept writes the file');
-    await finished();
-    assert.match(await lastAnswer().locator('.body').innerText(), /Accepted/);
+    await waitForWorkspaceFile('README.md', (t) => !!t?.includes('Hello agent.'), 'Accept writes the file');
+    await view.finished();
+    assert.match(await view.lastAnswer().locator('.body').innerText(), /Accepted/);
     assert.match(
-      await lastAnswer().locator('.agent-cost summary').innerText(),
+      await view.lastAnswer().locator('.agent-cost summary').innerText(),
       /Turn tokens: in [\d,]+ · out [\d,]+ · cache read [\d,]+ · cache write [\d,]+/,
     );
-    assert.equal(await chat.locator('section.changes').isVisible(), false, 'no change left pending');
+    assert.equal(await view.frame.locator('section.changes').isVisible(), false, 'no change left pending');
   });
 
   it('Reject writes nothing and the model is told', async () => {
-    await send('Now try another greeting.\n@edit README.md Hello agent.=>Hello rejected.');
-    const change = chat.locator('section.changes li.change', { hasText: 'README.md' });
+    await view.send('Now try another greeting.\n@edit README.md Hello agent.=>Hello rejected.');
+    const change = view.frame.locator('section.changes li.change', { hasText: 'README.md' });
     await change.waitFor({ timeout: 90_000 });
     await change.locator('button', { hasText: 'Reject' }).click();
-    await finished();
-    assert.match(await lastAnswer().locator('.body').innerText(), /Rejected/);
+    await view.finished();
+    assert.match(await view.lastAnswer().locator('.body').innerText(), /Rejected/);
     assert.match(fs.readFileSync(file('README.md'), 'utf8'), /Hello agent\./);
   });
 
   it('a command asks with the exact command, runs after Approve, and its output reaches the model', async () => {
-    await send('Check the greeting.\n@run "echo agent-ui-marker"');
+    await view.send('Check the greeting.\n@run "echo agent-ui-marker"');
     const run = card('run_command');
-    await run.and(chat.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
+    await run.and(view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
     assert.equal(await run.locator('.ask-command').innerText(), 'echo agent-ui-marker');
     await run.locator('button', { hasText: 'Approve' }).click();
-    await finished();
+    await view.finished();
     await run.locator('details.tool-result summary').click();
     assert.match(
       await run.locator('details.tool-result pre').innerText(),
       /agent-ui-marker/,
       'the output is the tool result the model got',
     );
-    assert.match(await lastAnswer().locator('.body').innerText(), /Result 1/);
+    assert.match(await view.lastAnswer().locator('.body').innerText(), /Result 1/);
   });
 
   it('a write to .vscode/settings.json asks even with auto-approved writes (a README edit does not)', async () => {
-    await setSetting('modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', true);
-    await newAgentChat();
+    await setUserSetting(wb, view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', true);
+    await view.newAgentChat();
     fs.writeFileSync(file('AUTO.md'), 'Hello world.\n');
-    await send('Auto-approved edit.\n@edit AUTO.md Hello world.=>Hello auto.');
-    await finished();
-    await waitForDisk('AUTO.md', (t) => t.includes('Hello auto.'), 'auto-approved write');
+    await view.send('Auto-approved edit.\n@edit AUTO.md Hello world.=>Hello auto.');
+    await view.finished();
+    await waitForWorkspaceFile('AUTO.md', (t) => !!t?.includes('Hello auto.'), 'auto-approved write');
     assert.equal(
-      await lastAnswer().locator('.tool-card[data-status="asking"]').count(),
+      await view.lastAnswer().locator('.tool-card[data-status="asking"]').count(),
       0,
       'no question for a plain write',
     );
-    await send('Change the tab size.\n@edit .vscode/settings.json "editor.tabSize": 2=>"editor.tabSize": 4');
+    await view.send('Change the tab size.\n@edit .vscode/settings.json "editor.tabSize": 2=>"editor.tabSize": 4');
     const edit = card('propose_edit');
-    await edit.and(chat.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
+    await edit.and(view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
     assert.match(await edit.locator('.ask-reason').innerText(), /\.vscode/);
-    const change = chat.locator('section.changes li.change', { hasText: 'settings.json' });
+    const change = view.frame.locator('section.changes li.change', { hasText: 'settings.json' });
     await change.waitFor({ timeout: 60_000 });
     await new Promise((r) => setTimeout(r, 1500));
     assert.match(
@@ -263,21 +156,21 @@ describe('agent mode (UI)', function () {
       'not written without the review',
     );
     await change.locator('button', { hasText: 'Reject' }).click();
-    await finished();
-    await setSetting('modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', false);
+    await view.finished();
+    await setUserSetting(wb, view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', false);
   });
 
   it('Stop during a running command ends it (what it would do later never happens)', async () => {
-    await newAgentChat();
-    await send('Wait a while.\n@run "sleep 8 && echo late > late.txt"');
+    await view.newAgentChat();
+    await view.send('Wait a while.\n@run "sleep 8 && echo late > late.txt"');
     const run = card('run_command');
-    await run.and(chat.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
+    await run.and(view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
     await run.locator('button', { hasText: 'Approve' }).click();
-    await run.and(chat.locator('[data-status="running"]')).waitFor({ timeout: 60_000 });
+    await run.and(view.frame.locator('[data-status="running"]')).waitFor({ timeout: 60_000 });
     await new Promise((r) => setTimeout(r, 1000));
-    await chat.locator('button[data-action="stop"]').click();
-    await finished('stopped');
-    assert.match(await lastAnswer().locator('.agent-end').innerText(), /Stopped/);
+    await view.frame.locator('button[data-action="stop"]').click();
+    await view.finished('stopped');
+    assert.match(await view.lastAnswer().locator('.agent-end').innerText(), /Stopped/);
     await new Promise((r) => setTimeout(r, 10_000));
     assert.equal(fs.existsSync(file('late.txt')), false, 'the command was ended');
   });
@@ -286,9 +179,9 @@ describe('agent mode (UI)', function () {
   // agentSafety.test.ts, which looks for the view's frame again until it answers).
   it('Restore to before a turn from a conversation reopened from history (the accepted README edit is undone)', async function () {
     if (!/Hello agent\./.test(fs.readFileSync(file('README.md'), 'utf8'))) this.skip(); // needs the first test's accepted edit
-    await chat.locator('.header button[data-action="toggleConversations"]').click();
-    await chat.locator('button[data-action="selectConversation"]', { hasText: 'Make the README greet' }).click();
-    const first = chat.locator('.message.assistant').first();
+    await view.frame.locator('.header button[data-action="toggleConversations"]').click();
+    await view.frame.locator('button[data-action="selectConversation"]', { hasText: 'Make the README greet' }).click();
+    const first = view.frame.locator('.message.assistant').first();
     await first.locator('button', { hasText: 'Restore to before this turn' }).click();
     const dialog = wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 30_000 });
@@ -296,31 +189,31 @@ describe('agent mode (UI)', function () {
       .locator('.monaco-button', { hasText: /^Restore$/ })
       .first()
       .click();
-    await waitForDisk('README.md', (t) => t === README, 'Restore brings back the file');
+    await waitForWorkspaceFile('README.md', (t) => t === README, 'Restore brings back the file');
     await first.locator('.badge.restored').waitFor({ timeout: 30_000 });
   });
 
   it('the step budget ends a loop (maxSteps 3), with Retry left to the user', async () => {
-    await setSetting('modelGateway.agent.maxSteps', 'Max Steps', 3);
-    await newAgentChat();
+    await setUserSetting(wb, view, 'modelGateway.agent.maxSteps', 'Max Steps', 3);
+    await view.newAgentChat();
     const before = (await admin.requests()).filter((r) => r.path.includes('/v1/messages')).length;
-    await send('Loop forever.\n@steps 30\n@tool read_file {"path":"README.md"}');
-    await finished();
-    const end = lastAnswer().locator('.agent-end');
+    await view.send('Loop forever.\n@steps 30\n@tool read_file {"path":"README.md"}');
+    await view.finished();
+    const end = view.lastAnswer().locator('.agent-end');
     assert.match(await end.innerText(), /Step budget reached/);
     assert.equal(await end.locator('button', { hasText: 'Retry' }).count(), 1);
     assert.equal((await admin.requests()).filter((r) => r.path.includes('/v1/messages')).length - before, 3);
   });
 
   it('a 429 inside the loop shows its countdown and the turn goes on by itself (the client does not retry silently)', async () => {
-    await newAgentChat();
+    await view.newAgentChat();
     await admin.setFaults(KEY, { status: 429, count: 1, retryAfter: 3 });
     try {
-      await send('Read it.\n@tool read_file {"path":"README.md"}');
-      const countdown = lastAnswer().locator('.agent-wait .countdown');
+      await view.send('Read it.\n@tool read_file {"path":"README.md"}');
+      const countdown = view.lastAnswer().locator('.agent-wait .countdown');
       await countdown.waitFor({ timeout: 60_000 });
       assert.match(await countdown.innerText(), /in \d+ s/);
-      await finished();
+      await view.finished();
       assert.equal(await countdown.count(), 0, 'the countdown goes when the wait is over');
       assert.equal(await card('read_file').getAttribute('data-status'), 'done');
     } finally {

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { FrameLocator } from 'playwright-core';
+import { chatView, setUserSetting, userSettingsFile, waitForWorkspaceFile, type ChatView } from '../support/chatView';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { workspaceDir } from '../support/env';
 import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
@@ -18,19 +18,11 @@ const SECRET = 'agent-safety-secret-7f3a';
 describe('agent safety (UI)', function () {
   this.timeout(300_000);
   let wb: Workbench;
-  let chat: FrameLocator;
+  let view: ChatView;
   let outside = '';
   const admin = EmulatorAdmin.fromEnv();
   const file = (rel: string) => path.join(workspaceDir(), rel);
-  const settingsFile = () => path.join(path.dirname(workspaceDir()), 'user', 'User', 'settings.json');
   let userSettings = '';
-  const chatFrame = (): FrameLocator =>
-    wb.page
-      .frameLocator(
-        'iframe.webview[src*="extensionId=model-gateway.model-gateway"][src*="purpose=webviewView"]:visible',
-      )
-      .first()
-      .frameLocator('#active-frame');
 
   before(async () => {
     await admin.setFaults(KEY, null);
@@ -41,132 +33,46 @@ describe('agent safety (UI)', function () {
     fs.writeFileSync(file('.env'), `API_TOKEN=${SECRET}\n`);
     fs.mkdirSync(file('.vscode'), { recursive: true });
     fs.writeFileSync(file('.vscode/settings.json'), '{\n  "editor.tabSize": 2\n}\n');
-    userSettings = fs.readFileSync(settingsFile(), 'utf8');
+    userSettings = fs.readFileSync(userSettingsFile(), 'utf8');
     wb = await openWorkbench();
     await wb.openView(CONTAINER_TITLE);
-    chat = chatFrame();
-    await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
+    view = chatView(wb);
+    await view.reopen();
   });
   after(async () => {
     fs.rmSync(file('outside-link'), { force: true });
     fs.rmSync(file('.env'), { force: true });
     if (outside) fs.rmSync(outside, { recursive: true, force: true });
-    if (userSettings) fs.writeFileSync(settingsFile(), userSettings);
+    if (userSettings) fs.writeFileSync(userSettingsFile(), userSettings);
     await wb?.close();
   });
   afterEach(async function () {
     if (this.currentTest?.state === 'failed')
       await wb.screenshot(`agent-safety-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
   });
-  beforeEach(async () => {
-    const modalClose = wb.page.locator('[class*="modal"] .codicon-close:visible').first();
-    if (await modalClose.count()) await modalClose.click().catch(() => undefined);
-    const stop = chat.locator('button[data-action="stop"]');
-    if (await stop.isVisible().catch(() => false)) {
-      await stop.click();
-      await stop.waitFor({ state: 'hidden', timeout: 30_000 }).catch(() => undefined);
-    }
-  });
+  // A failed test must not leave a turn running (the next question would be refused while it does).
+  beforeEach(() => view.stopRunningTurn());
 
-  async function newAgentChat(): Promise<void> {
-    await chat.locator('.header button[data-action="newConversation"]').click();
-    await chat.locator('.messages .empty').waitFor({ timeout: 30_000 });
-    await chat.locator('.composer[data-mode="ask"]').waitFor({ timeout: 30_000 });
-    await chat.locator('.composer select.mode').selectOption('agent');
-    await chat.locator('.composer[data-mode="agent"]').waitFor({ timeout: 30_000 });
-  }
-
-  async function send(text: string): Promise<void> {
-    const answers = await chat.locator('.message.assistant').count();
-    const input = chat.locator('.composer .input');
-    await input.click();
-    await input.fill(text);
-    await input.press('Enter');
-    await chat.locator('.message.assistant').nth(answers).waitFor({ state: 'attached', timeout: 30_000 });
-  }
-
-  const lastAnswer = () => chat.locator('.message.assistant').last();
-  const finished = (status = 'complete') =>
-    lastAnswer()
-      .and(chat.locator(`[data-status="${status}"]`))
-      .waitFor({ timeout: 90_000 });
   const cards = (name: string) =>
-    lastAnswer().locator('.tool-card', { has: chat.locator('.tool-name', { hasText: name }) });
-  const chatText = () => chat.locator('body').innerText();
-
-  async function waitForDisk(
-    rel: string,
-    check: (text: string | undefined) => boolean,
-    what: string,
-    ms = 30_000,
-  ): Promise<void> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const text = fs.existsSync(file(rel)) ? fs.readFileSync(file(rel), 'utf8') : undefined;
-      if (check(text)) return;
-      if (Date.now() > deadline) throw new Error(`${what}: ${rel} is ${JSON.stringify(text?.slice(0, 200))}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-
-  /** A user setting through the Settings editor (the workbench ignores outside writes to settings.json). */
-  async function setSetting(id: string, title: string, value: boolean): Promise<void> {
-    const page = wb.page;
-    await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
-    await wb.runCommand('Preferences: Open Settings (UI)');
-    const searchBox = page.locator('.settings-editor .settings-header .monaco-editor').first();
-    await searchBox.waitFor({ state: 'visible', timeout: 30_000 });
-    const row = page.locator('.settings-editor .setting-item', { hasText: title }).first();
-    for (let attempt = 0; ; attempt++) {
-      await searchBox.click();
-      await page.keyboard.press('Control+A');
-      await page.keyboard.type(id);
-      try {
-        await row.waitFor({ state: 'visible', timeout: 10_000 });
-        break;
-      } catch (e) {
-        if (attempt >= 2) throw e;
-      }
-    }
-    const box = row.locator('.setting-value-checkbox').first();
-    await box.waitFor({ state: 'visible', timeout: 30_000 });
-    if ((await box.getAttribute('aria-checked')) !== String(value)) await box.click();
-    const deadline = Date.now() + 30_000;
-    const written = (): unknown => {
-      try {
-        return JSON.parse(fs.readFileSync(settingsFile(), 'utf8'))[id];
-      } catch {
-        return undefined;
-      }
-    };
-    while (written() !== value && !(value === false && written() === undefined)) {
-      if (Date.now() > deadline) throw new Error(`the Settings editor did not write ${id}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const modalClose = page.locator('[class*="modal"] .codicon-close:visible').first();
-    if (await modalClose.count()) await modalClose.click();
-    await wb.runCommand('View: Close All Editors');
-    await wb.openView(CONTAINER_TITLE);
-    chat = chatFrame();
-    await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
-  }
+    view.lastAnswer().locator('.tool-card', { has: view.frame.locator('.tool-name', { hasText: name }) });
+  const chatText = () => view.frame.locator('body').innerText();
 
   it('a symbolic link that leads out of the workspace is refused with a visible note; nothing behind it is read', async () => {
-    await newAgentChat();
-    await send('Read the linked notes.\n@tool read_file {"path":"outside-link/notes.txt"}');
-    await finished();
+    await view.newAgentChat();
+    await view.send('Read the linked notes.\n@tool read_file {"path":"outside-link/notes.txt"}');
+    await view.finished();
     const card = cards('read_file').first();
     assert.equal(await card.getAttribute('data-status'), 'refused');
     assert.match(await card.locator('.tool-note').innerText(), /symbolic link[\s\S]*outside the workspace/);
-    // The model got only the refusal: the answer quotes it, and the file's text is nowhere in the chat.
-    assert.match(await lastAnswer().locator('.body').innerText(), /Result 1 \(error\)/);
+    // The model got only the refusal: the answer quotes it, and the file's text is nowhere in the view.frame.
+    assert.match(await view.lastAnswer().locator('.body').innerText(), /Result 1 \(error\)/);
     assert.ok(!(await chatText()).includes(SECRET), 'nothing of the linked file reached the chat');
   });
 
   it('an ignored .env is refused with a visible note; its text is never shown nor sent', async () => {
-    await newAgentChat();
-    await send('Read the env.\n@tool read_file {"path":".env"}');
-    await finished();
+    await view.newAgentChat();
+    await view.send('Read the env.\n@tool read_file {"path":".env"}');
+    await view.finished();
     const card = cards('read_file').first();
     assert.equal(await card.getAttribute('data-status'), 'refused');
     assert.match(await card.locator('.tool-note').innerText(), /\.env[\s\S]*secrets ignore list/);
@@ -187,23 +93,23 @@ describe('agent safety (UI)', function () {
     );
     fs.mkdirSync(file('precious'), { recursive: true });
     fs.writeFileSync(file('precious/keep.txt'), 'keep\n');
-    await setSetting('modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', true);
+    await setUserSetting(wb, view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', true);
     try {
-      await newAgentChat();
-      await send(
+      await view.newAgentChat();
+      await view.send(
         'Follow the notes.\n@tool read_file {"path":"HOSTILE.md"}\n@run "echo hostile-check"\n@edit .vscode/settings.json "editor.tabSize": 2=>"editor.tabSize": 2, "modelGateway.agent.autoApproveWrites": true',
       );
-      await cards('read_file').and(chat.locator('[data-status="done"]')).waitFor({ timeout: 90_000 });
+      await cards('read_file').and(view.frame.locator('[data-status="done"]')).waitFor({ timeout: 90_000 });
       // The command asks with its exact text (the file's text did not turn approvals off).
       const run = cards('run_command').first();
-      await run.and(chat.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
+      await run.and(view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
       assert.equal(await run.locator('.ask-command').innerText(), 'echo hostile-check');
       await run.locator('button', { hasText: 'Deny' }).click();
       // The settings write waits for its review although writes are auto-approved.
       const edit = cards('propose_edit').first();
-      await edit.and(chat.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
+      await edit.and(view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
       assert.match(await edit.locator('.ask-reason').innerText(), /\.vscode/);
-      const change = chat.locator('section.changes li.change', { hasText: 'settings.json' });
+      const change = view.frame.locator('section.changes li.change', { hasText: 'settings.json' });
       await change.waitFor({ timeout: 60_000 });
       assert.match(
         fs.readFileSync(file('.vscode/settings.json'), 'utf8'),
@@ -211,34 +117,34 @@ describe('agent safety (UI)', function () {
         'nothing written without the review',
       );
       await change.locator('button', { hasText: 'Reject' }).click();
-      await finished();
+      await view.finished();
       // Exactly the three calls the user asked for: the file's own directives were data, not steps.
-      assert.equal(await lastAnswer().locator('.tool-card').count(), 3);
+      assert.equal(await view.lastAnswer().locator('.tool-card').count(), 3);
       assert.equal(await run.getAttribute('data-status'), 'refused');
       assert.ok(fs.existsSync(file('precious/keep.txt')), 'nothing was deleted');
       assert.match(fs.readFileSync(file('.vscode/settings.json'), 'utf8'), /^\{\n {2}"editor.tabSize": 2\n\}\n$/);
     } finally {
-      await setSetting('modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', false);
+      await setUserSetting(wb, view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', false);
     }
   });
 
   it('Restore after a real window reload brings back an edited file and removes a created one', async () => {
     fs.writeFileSync(file('RESTORE.md'), 'before the turn\n');
     fs.rmSync(file('RESTORE-NEW.md'), { force: true });
-    await newAgentChat();
-    await send(
+    await view.newAgentChat();
+    await view.send(
       'Change and add.\n@edit RESTORE.md before the turn=>after the turn\n@tool create_file {"path":"RESTORE-NEW.md","content":"created by the agent\\n"}',
     );
     const accept = async (name: string) => {
-      const change = chat.locator('section.changes li.change', { hasText: name });
+      const change = view.frame.locator('section.changes li.change', { hasText: name });
       await change.waitFor({ timeout: 90_000 });
       await change.locator('button', { hasText: 'Accept' }).click();
     };
     await accept('RESTORE.md');
-    await waitForDisk('RESTORE.md', (t) => t === 'after the turn\n', 'the edit is accepted');
+    await waitForWorkspaceFile('RESTORE.md', (t) => t === 'after the turn\n', 'the edit is accepted');
     await accept('RESTORE-NEW.md');
-    await waitForDisk('RESTORE-NEW.md', (t) => t === 'created by the agent\n', 'the new file is accepted');
-    await finished();
+    await waitForWorkspaceFile('RESTORE-NEW.md', (t) => t === 'created by the agent\n', 'the new file is accepted');
+    await view.finished();
 
     await wb.page.reload();
     await wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
@@ -246,15 +152,15 @@ describe('agent safety (UI)', function () {
     const deadline = Date.now() + 120_000;
     for (;;) {
       await wb.openView(CONTAINER_TITLE);
-      chat = chatFrame();
+      view = chatView(wb);
       try {
-        await chat.locator('.message.assistant .agent-end').last().waitFor({ timeout: 20_000 });
+        await view.frame.locator('.message.assistant .agent-end').last().waitFor({ timeout: 20_000 });
         break;
       } catch (e) {
         if (Date.now() > deadline) throw e;
       }
     }
-    const answer = chat.locator('.message.assistant').last();
+    const answer = view.frame.locator('.message.assistant').last();
     await answer.locator('button', { hasText: 'Restore to before this turn' }).click();
     const dialog = wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 30_000 });
@@ -262,8 +168,8 @@ describe('agent safety (UI)', function () {
       .locator('.monaco-button', { hasText: /^Restore$/ })
       .first()
       .click();
-    await waitForDisk('RESTORE.md', (t) => t === 'before the turn\n', 'Restore brings back the edited file');
-    await waitForDisk('RESTORE-NEW.md', (t) => t === undefined, 'Restore removes the created file');
+    await waitForWorkspaceFile('RESTORE.md', (t) => t === 'before the turn\n', 'Restore brings back the edited file');
+    await waitForWorkspaceFile('RESTORE-NEW.md', (t) => t === undefined, 'Restore removes the created file');
     await answer.locator('.badge.restored').waitFor({ timeout: 30_000 });
   });
 });

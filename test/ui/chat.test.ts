@@ -3,7 +3,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { FrameLocator } from 'playwright-core';
+import { chatView, recordChatFailure, type ChatView } from '../support/chatView';
 import { EmulatorAdmin, type AdminFaults } from '../support/emulatorAdmin';
 import { resultsDir, vscodeVersion, workspaceDir } from '../support/env';
 import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
@@ -13,68 +13,60 @@ const KEY = 'mg-demo-key-0001';
 describe('chat view (UI)', function () {
   this.timeout(300_000);
   let wb: Workbench;
-  let chat: FrameLocator;
+  let view: ChatView;
   const admin = EmulatorAdmin.fromEnv();
 
   before(async () => {
     await admin.setFaults(KEY, null);
     wb = await openWorkbench(undefined, { shared: true });
     await wb.openView(CONTAINER_TITLE);
-    chat = wb.chatWebview();
-    await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
+    view = chatView(wb);
+    await view.frame.locator('.composer .input').waitFor({ timeout: 60_000 });
     // Suites share the profile: start from an empty conversation, not the one an earlier suite left active.
     await wb.runCommand('Model Gateway: New Chat');
-    await chat.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });
+    await view.frame.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });
   });
   after(async () => {
     await admin.setFaults(KEY, null).catch(() => undefined);
     await wb?.close();
   });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await recordChatFailure(wb, this.currentTest.title);
+  });
 
-  /** Sends a question and waits until its answer's message exists (so lastAnswer() is the new one). */
-  async function send(text: string): Promise<void> {
-    const answers = await chat.locator('.message.assistant').count();
-    const input = chat.locator('.composer .input');
-    await input.click();
-    await input.fill(text);
-    await input.press('Enter');
-    await chat.locator('.message.assistant').nth(answers).waitFor({ state: 'attached', timeout: 30_000 });
-  }
-
-  const lastAnswer = () => chat.locator('.message.assistant').last();
   const messagesRequests = async () => (await admin.requests()).filter((r) => r.path.includes('/v1/messages'));
 
   it('sends a message and the answer streams in', async () => {
     await admin.setFaults(KEY, { tokensPerSecond: 60 });
-    await send('Hello from the UI test: show me some **markdown** [[tokens=120]]');
-    await chat
+    await view.send('Hello from the UI test: show me some **markdown** [[tokens=120]]');
+    await view.frame
       .locator('.message.assistant[data-status="streaming"] .body')
       .filter({ hasText: /\S/ })
       .waitFor({ timeout: 60_000 });
-    const partial = (await lastAnswer().locator('.body').innerText()).length;
-    await lastAnswer().and(chat.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
-    const final = (await lastAnswer().locator('.body').innerText()).length;
+    const partial = (await view.lastAnswer().locator('.body').innerText()).length;
+    await view.lastAnswer().and(view.frame.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
+    const final = (await view.lastAnswer().locator('.body').innerText()).length;
     assert.ok(final > partial, `text grew while streaming (${partial} → ${final})`);
-    assert.match(await lastAnswer().locator('.meta').innerText(), /in \/ \d+ out tokens/);
+    assert.match(await view.lastAnswer().locator('.meta').innerText(), /in \/ \d+ out tokens/);
     await admin.setFaults(KEY, null);
-    await send('Write a tiny TypeScript function, please.');
-    await lastAnswer().and(chat.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
-    const shot = path.join(resultsDir(), 'screenshots', vscodeVersion(), 'chat.png'); // README's docs/images/ copy is refreshed by hand
+    await view.send('Write a tiny TypeScript function, please.');
+    await view.lastAnswer().and(view.frame.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
+    const shot = path.join(resultsDir(), 'screenshots', vscodeVersion(), 'view.frame.png'); // README's docs/images/ copy is refreshed by hand
     await wb.page.locator('.part.sidebar').first().screenshot({ path: shot });
     assert.ok(fs.statSync(shot).size > 1000);
   });
 
   it('Stop closes the request at the emulator and keeps the partial answer', async () => {
     await admin.setFaults(KEY, { tokensPerSecond: 20 });
-    await send('Please stop me [[tokens=3000]]');
-    await chat
+    await view.send('Please stop me [[tokens=3000]]');
+    await view.frame
       .locator('.message.assistant[data-status="streaming"] .body')
       .filter({ hasText: /\S/ })
       .waitFor({ timeout: 60_000 });
-    await chat.locator('button[data-action="stop"]').click();
-    await lastAnswer().and(chat.locator('[data-status="stopped"]')).waitFor({ timeout: 30_000 });
-    assert.ok((await lastAnswer().locator('.body').innerText()).trim().length > 0, 'partial text kept');
-    assert.equal(await lastAnswer().locator('.badge.stopped').count(), 1);
+    await view.frame.locator('button[data-action="stop"]').click();
+    await view.lastAnswer().and(view.frame.locator('[data-status="stopped"]')).waitFor({ timeout: 30_000 });
+    assert.ok((await view.lastAnswer().locator('.body').innerText()).trim().length > 0, 'partial text kept');
+    assert.equal(await view.lastAnswer().locator('.badge.stopped').count(), 1);
     const deadline = Date.now() + 15_000;
     for (;;) {
       const last = (await messagesRequests()).pop();
@@ -94,8 +86,8 @@ describe('chat view (UI)', function () {
   for (const c of cases) {
     it(`${c.name} shows its error card with "${c.button}"`, async () => {
       await admin.setFaults(KEY, c.faults);
-      await send(`error case ${c.name}`);
-      const card = lastAnswer().locator('.error-card');
+      await view.send(`error case ${c.name}`);
+      const card = view.lastAnswer().locator('.error-card');
       await card.waitFor({ timeout: 60_000 });
       assert.match(await card.innerText(), c.card);
       assert.equal(await card.locator('button', { hasText: c.button }).count(), 1);
@@ -105,18 +97,18 @@ describe('chat view (UI)', function () {
 
   it('5xx Retry sends once more (never automatically)', async () => {
     const before = (await messagesRequests()).length;
-    await lastAnswer().locator('.error-card button', { hasText: 'Retry' }).click();
-    await lastAnswer().and(chat.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
+    await view.lastAnswer().locator('.error-card button', { hasText: 'Retry' }).click();
+    await view.lastAnswer().and(view.frame.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
     assert.equal((await messagesRequests()).length, before + 1);
   });
 
   it('429 queues with a countdown and sends by itself when the wait is over', async () => {
     // The client retries short 429s itself twice; the third one reaches the chat's queue.
     await admin.setFaults(KEY, { status: 429, count: 3, retryAfter: 3 });
-    await send('rate limited question');
-    await lastAnswer().locator('.countdown').waitFor({ timeout: 60_000 });
-    assert.match(await lastAnswer().locator('.countdown').innerText(), /automatically in \d+ s/);
-    await lastAnswer().and(chat.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
+    await view.send('rate limited question');
+    await view.lastAnswer().locator('.countdown').waitFor({ timeout: 60_000 });
+    assert.match(await view.lastAnswer().locator('.countdown').innerText(), /automatically in \d+ s/);
+    await view.lastAnswer().and(view.frame.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
   });
 
   /**
@@ -147,10 +139,10 @@ describe('chat view (UI)', function () {
   it('timeout says the outcome is unknown and offers no blind Retry', async () => {
     const restore = await applyWorkspaceSettings({ 'modelGateway.requestTimeoutSeconds': 5 }, 'mg-timeout-5');
     try {
-      await chat.locator('.composer .input').waitFor({ timeout: 60_000 });
+      await view.frame.locator('.composer .input').waitFor({ timeout: 60_000 });
       await admin.setFaults(KEY, { hang: true });
-      await send('this will hang');
-      const card = lastAnswer().locator('.error-card');
+      await view.send('this will hang');
+      const card = view.lastAnswer().locator('.error-card');
       // 5 s timeout, plus slack for a loaded machine (far below the 120 s default it replaces).
       await card.waitFor({ timeout: 45_000 });
       assert.match(await card.innerText(), /outcome is unknown/i);
@@ -164,18 +156,18 @@ describe('chat view (UI)', function () {
   it('reloading the window restores the conversation', async () => {
     // The earlier tests left at least 4 messages; wait for them to be rendered (the view may be re-rendering its
     // snapshot after the settings change of the previous test) before counting what the reload must bring back.
-    await chat.locator('.message').nth(3).waitFor({ state: 'attached', timeout: 30_000 });
-    const count = await chat.locator('.message').count();
+    await view.frame.locator('.message').nth(3).waitFor({ state: 'attached', timeout: 30_000 });
+    const count = await view.frame.locator('.message').count();
     assert.ok(count >= 4);
     await wb.page.reload();
     await wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
     await wb.openView(CONTAINER_TITLE);
-    chat = wb.chatWebview();
-    await chat.locator('.message.user').first().waitFor({ state: 'attached', timeout: 60_000 });
-    assert.equal(await chat.locator('.message').count(), count);
+    view = chatView(wb);
+    await view.frame.locator('.message.user').first().waitFor({ state: 'attached', timeout: 60_000 });
+    assert.equal(await view.frame.locator('.message').count(), count);
     // Messages far from the bottom render when scrolled into view.
-    await chat.locator('.message.user').first().scrollIntoViewIfNeeded();
-    await chat.locator('.message.user .user-text').first().waitFor();
-    assert.match(await chat.locator('.message.user .user-text').first().innerText(), /Hello from the UI test/);
+    await view.frame.locator('.message.user').first().scrollIntoViewIfNeeded();
+    await view.frame.locator('.message.user .user-text').first().waitFor();
+    assert.match(await view.frame.locator('.message.user .user-text').first().innerText(), /Hello from the UI test/);
   });
 });

@@ -114,14 +114,23 @@ export class Channel<S extends Shapes> {
         this.handler = build(strings);
         const early = this.early;
         this.early = [];
-        for (const m of early) this.handler(m);
+        for (const m of early) this.apply(m);
       }
       return;
     }
     if (message.type === 'reply') return this.settle(message as ReplyMessage);
     const notification = message as HostMessage<S>;
-    if (this.handler) this.handler(notification);
+    if (this.handler) this.apply(notification);
     else this.early.push(notification);
+  }
+
+  /** One host message; a page bug is reported on the console (type and error, no content) and the next one still applies. */
+  private apply(message: HostMessage<S>): void {
+    try {
+      this.handler?.(message);
+    } catch (error) {
+      console.error(`${this.guard.protocol.name}: could not apply '${message.type}' (${String(error).slice(0, 200)})`);
+    }
   }
 
   private settle(reply: ReplyMessage): void {

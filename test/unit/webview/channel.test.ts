@@ -88,6 +88,31 @@ describe('webview channel (page side)', () => {
     ]);
   });
 
+  it('a message the page fails to apply is reported on the console (type, no content); the next one still applies', () => {
+    const channel = new Channel(guard(protocol));
+    const seen: number[] = [];
+    const errors: string[] = [];
+    const originalError = console.error;
+    console.error = (message: string) => void errors.push(message);
+    try {
+      channel.connect(() => (m) => {
+        if (m.count === 13) throw new Error('render failed');
+        seen.push(m.count);
+      });
+      host({ type: 'state', count: 13 });
+      host({ type: 'strings', strings: {} });
+      host({ type: 'state', count: 13 });
+      host({ type: 'state', count: 14 });
+    } finally {
+      console.error = originalError;
+    }
+    assert.deepEqual(seen, [14]);
+    assert.deepEqual(errors, [
+      "test: could not apply 'state' (Error: render failed)",
+      "test: could not apply 'state' (Error: render failed)",
+    ]);
+  });
+
   it('matches replies to their requests by id, whatever the order', async () => {
     const channel = connected();
     const a = channel.request('lookup', { query: 'a' });

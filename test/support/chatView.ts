@@ -1,0 +1,176 @@
+// Driving our chat view in the real workbench, the way a user does: type into the composer and press Enter, switch
+// to Agent mode, wait for an answer to finish; and the Settings editor for user settings. One copy for every UI suite.
+import * as fs from 'fs';
+import * as path from 'path';
+import type { FrameLocator, Locator } from 'playwright-core';
+import { resultsDir, vscodeVersion, workspaceDir } from './env';
+import { CONTAINER_TITLE, type Workbench } from './workbench';
+
+export interface ChatView {
+  /** The chat view's page (the visible webview; after a reload a stale, hidden frame can come first). */
+  readonly frame: FrameLocator;
+  /** Sends a question and waits until its answer's message exists (so lastAnswer() is the new one). */
+  send(text: string, timeoutMs?: number): Promise<void>;
+  lastAnswer(): Locator;
+  /** Waits until the last answer has this status ('complete', 'stopped', 'error', …). */
+  finished(status?: string, timeoutMs?: number): Promise<void>;
+  /** A new conversation in Agent mode (the host confirms the switch). */
+  newAgentChat(): Promise<void>;
+  /** Stops a turn a failed test left running (the next question would be refused while it runs). */
+  stopRunningTurn(): Promise<void>;
+  /** Opens our view container again and takes its page (after a reload or an editor that covered it). */
+  reopen(): Promise<void>;
+}
+
+export function chatView(wb: Workbench): ChatView {
+  let frame = wb.chatWebview();
+  const lastAnswer = () => frame.locator('.message.assistant').last();
+  return {
+    get frame() {
+      return frame;
+    },
+    async send(text, timeoutMs = 30_000) {
+      const answers = await frame.locator('.message.assistant').count();
+      const input = frame.locator('.composer .input');
+      await input.click();
+      await input.fill(text);
+      await input.press('Enter');
+      await frame.locator('.message.assistant').nth(answers).waitFor({ state: 'attached', timeout: timeoutMs });
+    },
+    lastAnswer,
+    async finished(status = 'complete', timeoutMs = 90_000) {
+      await lastAnswer()
+        .and(frame.locator(`[data-status="${status}"]`))
+        .waitFor({ timeout: timeoutMs });
+    },
+    async newAgentChat() {
+      await frame.locator('.header button[data-action="newConversation"]').click();
+      // The host answers with the new conversation's snapshot: wait for it, or the mode goes to the old one.
+      await frame.locator('.messages .empty').waitFor({ timeout: 30_000 });
+      await frame.locator('.composer[data-mode="ask"]').waitFor({ timeout: 30_000 });
+      await frame.locator('.composer select.mode').selectOption('agent');
+      await frame.locator('.composer[data-mode="agent"]').waitFor({ timeout: 30_000 });
+    },
+    async stopRunningTurn() {
+      // Nor a Settings editor left open over the chat (1.139 shows it as a modal).
+      const modalClose = wb.page.locator('[class*="modal"] .codicon-close:visible').first();
+      if (await modalClose.count()) await modalClose.click().catch(() => undefined);
+      const stop = frame.locator('button[data-action="stop"]');
+      if (await stop.isVisible().catch(() => false)) {
+        await stop.click();
+        await stop.waitFor({ state: 'hidden', timeout: 30_000 }).catch(() => undefined);
+      }
+    },
+    async reopen() {
+      await wb.openView(CONTAINER_TITLE);
+      frame = wb.chatWebview();
+      await frame.locator('.composer .input').waitFor({ timeout: 60_000 });
+    },
+  };
+}
+
+/** A workspace file's text once `check` accepts it (undefined: the file does not exist); throws after `ms`. */
+export async function waitForWorkspaceFile(
+  rel: string,
+  check: (text: string | undefined) => boolean,
+  what: string,
+  ms = 30_000,
+): Promise<string | undefined> {
+  const file = path.join(workspaceDir(), rel);
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    if (check(text)) return text;
+    if (Date.now() > deadline) throw new Error(`${what}: ${rel} is ${JSON.stringify(text?.slice(0, 200))}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The profile's user settings.json (next to the workspace folder the harness makes). */
+export const userSettingsFile = (): string => path.join(path.dirname(workspaceDir()), 'user', 'User', 'settings.json');
+
+/**
+ * Sets a user setting through the Settings editor, as a user would (the workbench ignores outside writes to
+ * settings.json), waits until it is written, closes the editor and brings the chat view back.
+ */
+export async function setUserSetting(
+  wb: Workbench,
+  chat: ChatView,
+  id: string,
+  title: string,
+  value: boolean | number,
+): Promise<void> {
+  const page = wb.page;
+  await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+  await wb.runCommand('Preferences: Open Settings (UI)');
+  const searchBox = page.locator('.settings-editor .settings-header .monaco-editor').first();
+  await searchBox.waitFor({ state: 'visible', timeout: 30_000 });
+  const row = page.locator('.settings-editor .setting-item', { hasText: title }).first();
+  // The search box may not take keys until the editor has settled: type again until the row shows.
+  for (let attempt = 0; ; attempt++) {
+    await searchBox.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(id);
+    try {
+      await row.waitFor({ state: 'visible', timeout: 10_000 });
+      break;
+    } catch (e) {
+      if (attempt >= 2) throw e;
+    }
+  }
+  if (typeof value === 'boolean') {
+    const box = row.locator('.setting-value-checkbox').first();
+    await box.waitFor({ state: 'visible', timeout: 30_000 });
+    if ((await box.getAttribute('aria-checked')) !== String(value)) await box.click();
+  } else {
+    const box = row.locator('.setting-item-control input').first();
+    await box.waitFor({ state: 'visible', timeout: 30_000 });
+    await box.fill(String(value));
+    await box.press('Tab');
+  }
+  const deadline = Date.now() + 30_000;
+  const written = (): unknown => {
+    try {
+      return JSON.parse(fs.readFileSync(userSettingsFile(), 'utf8'))[id];
+    } catch {
+      return undefined;
+    }
+  };
+  // Back to a default value, the Settings editor removes the key instead of writing it.
+  while (written() !== value && !(value === false && written() === undefined)) {
+    if (Date.now() > deadline) throw new Error(`the Settings editor did not write ${id}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const modalClose = page.locator('[class*="modal"] .codicon-close:visible').first();
+  if (await modalClose.count()) await modalClose.click();
+  await wb.runCommand('View: Close All Editors');
+  await chat.reopen();
+}
+
+/**
+ * What a failed chat test saw, for the next person to read: a screenshot, and for every webview of ours whether it
+ * is visible and what its page shows (test-results/<version>/failures/).
+ */
+export async function recordChatFailure(wb: Workbench, title: string): Promise<void> {
+  const dir = path.join(resultsDir(), vscodeVersion(), 'failures');
+  fs.mkdirSync(dir, { recursive: true });
+  const name = title.replace(/[^\w-]+/g, '-').slice(0, 60);
+  await wb.page.screenshot({ path: path.join(dir, `${name}.png`) }).catch(() => undefined);
+  const lines: string[] = [];
+  const frames = wb.page.locator('iframe.webview[src*="extensionId=model-gateway.model-gateway"]');
+  for (let i = 0; i < (await frames.count()); i++) {
+    const frame = frames.nth(i);
+    const src = (await frame.getAttribute('src')) ?? '';
+    const purpose = /purpose=(\w+)/.exec(src)?.[1] ?? '?';
+    const visible = await frame.isVisible().catch(() => false);
+    const body = await frame
+      .contentFrame()
+      .locator('#active-frame')
+      .contentFrame()
+      .locator('body')
+      .innerHTML({ timeout: 2_000 })
+      .catch((e: Error) => `(unreadable: ${e.message.split('\n')[0]})`);
+    lines.push(`webview ${i}: purpose=${purpose} visible=${visible}\n${body.slice(0, 6_000)}\n`);
+  }
+  fs.writeFileSync(path.join(dir, `${name}.txt`), lines.join('\n') || 'no webview of ours');
+}
