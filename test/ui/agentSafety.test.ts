@@ -64,7 +64,7 @@ describe('agent safety (UI)', function () {
     const card = cards('read_file').first();
     assert.equal(await card.getAttribute('data-status'), 'refused');
     assert.match(await card.locator('.tool-note').innerText(), /symbolic link[\s\S]*outside the workspace/);
-    // The model got only the refusal: the answer quotes it, and the file's text is nowhere in the view.frame.
+    // The model got only the refusal: the answer quotes it, and the file's text is nowhere in the chat.
     assert.match(await view.lastAnswer().locator('.body').innerText(), /Result 1 \(error\)/);
     assert.ok(!(await chatText()).includes(SECRET), 'nothing of the linked file reached the chat');
   });

@@ -51,7 +51,7 @@ describe('chat view (UI)', function () {
     await admin.setFaults(KEY, null);
     await view.send('Write a tiny TypeScript function, please.');
     await view.lastAnswer().and(view.frame.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
-    const shot = path.join(resultsDir(), 'screenshots', vscodeVersion(), 'view.frame.png'); // README's docs/images/ copy is refreshed by hand
+    const shot = path.join(resultsDir(), 'screenshots', vscodeVersion(), 'chat.png'); // README's docs/images/ copy is refreshed by hand
     await wb.page.locator('.part.sidebar').first().screenshot({ path: shot });
     assert.ok(fs.statSync(shot).size > 1000);
   });
