@@ -148,17 +148,12 @@ export async function openChatPage(
 export { launchChromium };
 
 /**
- * The hooks every chat-page suite needs: the bundle, a page server and a browser per suite, a fresh page per test
- * (then `setup`, e.g. a first snapshot). Call it inside `describe`; read `.chat` in tests (each file closes its pages).
+ * The chat bundle, a page server and a browser for the enclosing suite (before/after). Call it inside `describe`;
+ * read `.serverUrl` and `.browser` in tests.
  */
-export function chatPageSuite(setup?: (chat: ChatPage, serverUrl: string) => Promise<void>): {
-  readonly chat: ChatPage;
-  readonly serverUrl: string;
-  readonly browser: Browser;
-} {
+export function pageServerSuite(): { readonly serverUrl: string; readonly browser: Browser } {
   let browser: Browser | undefined;
   let server: { url: string; close(): Promise<void> } | undefined;
-  let chat: ChatPage | undefined;
   before(async () => {
     await buildChatBundle();
     server = await startPageServer();
@@ -168,19 +163,40 @@ export function chatPageSuite(setup?: (chat: ChatPage, serverUrl: string) => Pro
     await browser?.close();
     await server?.close();
   });
+  return {
+    get serverUrl() {
+      return server!.url;
+    },
+    get browser() {
+      return browser!;
+    },
+  };
+}
+
+/**
+ * The hooks every chat-page suite needs: pageServerSuite, and a fresh page per test (then `setup`, e.g. a first
+ * snapshot). Call it inside `describe`; read `.chat` in tests (each file closes its pages).
+ */
+export function chatPageSuite(setup?: (chat: ChatPage, serverUrl: string) => Promise<void>): {
+  readonly chat: ChatPage;
+  readonly serverUrl: string;
+  readonly browser: Browser;
+} {
+  const suite = pageServerSuite();
+  let chat: ChatPage | undefined;
   beforeEach(async () => {
-    chat = await openChatPage(browser!, server!.url);
-    await setup?.(chat, server!.url);
+    chat = await openChatPage(suite.browser, suite.serverUrl);
+    await setup?.(chat, suite.serverUrl);
   });
   return {
     get chat() {
       return chat!;
     },
     get serverUrl() {
-      return server!.url;
+      return suite.serverUrl;
     },
     get browser() {
-      return browser!;
+      return suite.browser;
     },
   };
 }

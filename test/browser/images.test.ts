@@ -1,35 +1,12 @@
 // The image panel bundle in real Chromium: form → typed submit, host messages → DOM, hostile text stays text.
 import * as assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import type { GalleryItem, PanelSnapshot } from '../../src/shared/protocol/images';
+import type { GalleryItem } from '../../src/shared/protocol/images';
 import { imagesGuard } from '../../src/shared/protocol/images';
-import { buildImagesBundle, launchChromium, openImagesPage, type ImagesPage } from './imagesPage';
+import { buildImagesBundle, launchChromium, openImagesPage, panelSnapshot, type ImagesPage } from './imagesPage';
 
 const PNG_1x1 =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-
-function snapshot(extra: Partial<PanelSnapshot> = {}): PanelSnapshot {
-  return {
-    models: ['gpt-image-demo', 'flux-demo-schnell'],
-    sizes: ['1024x1024', '1536x1024', '512x512'],
-    qualities: ['auto', 'low', 'high', 'hd'],
-    form: {
-      mode: 'generate',
-      prompt: '',
-      model: 'gpt-image-demo',
-      size: '1024x1024',
-      quality: 'auto',
-      n: 1,
-      references: [],
-    },
-    gallery: [],
-    tasks: [],
-    requestMode: 'async',
-    folderName: 'ws',
-    outputFolder: 'images',
-    ...extra,
-  };
-}
 
 const item = (over: Partial<GalleryItem> = {}): GalleryItem => ({
   id: 'images/a-1.png',
@@ -66,7 +43,7 @@ describe('images webview (Chromium)', function () {
 
   it('asks for a snapshot, then submits a well-formed request with the chosen fields', async () => {
     assert.deepEqual(await view.posted(), [{ type: 'ready' }]);
-    await view.play({ type: 'snapshot', snapshot: snapshot() });
+    await view.play({ type: 'snapshot', snapshot: panelSnapshot() });
     assert.deepEqual(
       await view.page.$$eval('#model option', (o) => o.map((x) => (x as unknown as { value: string }).value)),
       ['gpt-image-demo', 'flux-demo-schnell'],
@@ -90,7 +67,7 @@ describe('images webview (Chromium)', function () {
   });
 
   it('names what makes the request costlier as the form changes', async () => {
-    await view.play({ type: 'snapshot', snapshot: snapshot() });
+    await view.play({ type: 'snapshot', snapshot: panelSnapshot() });
     assert.match((await view.page.textContent('#cost-hint')) ?? '', /default request/);
     await view.page.fill('#count', '3');
     await view.page.selectOption('#quality', 'hd');
@@ -100,7 +77,7 @@ describe('images webview (Chromium)', function () {
   });
 
   it('does not send without a prompt, and edit mode needs a picked source', async () => {
-    await view.play({ type: 'snapshot', snapshot: snapshot() });
+    await view.play({ type: 'snapshot', snapshot: panelSnapshot() });
     await view.page.click('button[data-action="submit"]');
     assert.match((await view.page.textContent('#status')) ?? '', /Enter a prompt/);
     assert.equal(await view.page.isVisible('#edit-inputs'), false, 'no source/mask slots in generate mode');
@@ -120,7 +97,7 @@ describe('images webview (Chromium)', function () {
   });
 
   it('shows task progress and posts Cancel for a pending task', async () => {
-    await view.play({ type: 'snapshot', snapshot: snapshot() });
+    await view.play({ type: 'snapshot', snapshot: panelSnapshot() });
     const task = {
       localId: 'L1',
       taskId: 'imgtask_1',
@@ -145,7 +122,7 @@ describe('images webview (Chromium)', function () {
     const hostile = '<img src=x onerror=alert(1)><script>alert(2)</script>';
     await view.play({
       type: 'snapshot',
-      snapshot: snapshot({
+      snapshot: panelSnapshot({
         gallery: [item(), item({ id: 'b', path: 'images/b.png', prompt: hostile, thumbnail: 'javascript:alert(3)' })],
       }),
     });
@@ -171,7 +148,7 @@ describe('images webview (Chromium)', function () {
   });
 
   it('Re-run with changes fills the form, and the form survives a reload through webview state', async () => {
-    await view.play({ type: 'snapshot', snapshot: snapshot() });
+    await view.play({ type: 'snapshot', snapshot: panelSnapshot() });
     await view.play({
       type: 'prefill',
       form: {
@@ -189,7 +166,7 @@ describe('images webview (Chromium)', function () {
     const state = await view.state();
     await view.close();
     view = await openImagesPage(browser, state);
-    await view.play({ type: 'snapshot', snapshot: snapshot() });
+    await view.play({ type: 'snapshot', snapshot: panelSnapshot() });
     assert.equal(await view.page.inputValue('#prompt'), 'A red fox, at night');
     assert.equal(await view.page.inputValue('#size'), '512x512');
   });
@@ -206,7 +183,7 @@ describe('images webview (Chromium)', function () {
     };
     await view.play({
       type: 'snapshot',
-      snapshot: snapshot({
+      snapshot: panelSnapshot({
         gallery: [item({ prompt: links })],
         modelsNotice: links,
         tasks: [{ ...task, state: 'failed', message: `Failed: see ${links}` }],
@@ -227,7 +204,7 @@ describe('images webview (Chromium)', function () {
   it('shows why the model list is empty', async () => {
     await view.play({
       type: 'snapshot',
-      snapshot: snapshot({ models: [], modelsNotice: 'Your key lists no image models.' }),
+      snapshot: panelSnapshot({ models: [], modelsNotice: 'Your key lists no image models.' }),
     });
     assert.equal(await view.page.textContent('#models-notice'), 'Your key lists no image models.');
     assert.equal(await view.page.isDisabled('#model'), true);

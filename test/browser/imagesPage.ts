@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'esbuild';
 import type { ToHost, ToWebview } from '../../src/shared/protocol/channel';
-import type { ImagesShapes } from '../../src/shared/protocol/images';
+import type { ImagesShapes, PanelSnapshot } from '../../src/shared/protocol/images';
 import { english } from '../../src/shared/l10n';
 import { webviewStringTable } from '../../src/shared/webviewStrings';
 
@@ -138,3 +138,27 @@ export async function openImagesPage(
 }
 
 export { launchChromium };
+
+/** The panel's first snapshot as the host sends it (generate form, a few models, sizes and qualities); `extra` overrides. */
+export function panelSnapshot(extra: Partial<PanelSnapshot> = {}): PanelSnapshot {
+  return {
+    models: ['gpt-image-demo', 'flux-demo-schnell'],
+    sizes: ['1024x1024', '1536x1024', '512x512'],
+    qualities: ['auto', 'low', 'high', 'hd'],
+    form: {
+      mode: 'generate',
+      prompt: '',
+      model: 'gpt-image-demo',
+      size: '1024x1024',
+      quality: 'auto',
+      n: 1,
+      references: [],
+    },
+    gallery: [],
+    tasks: [],
+    requestMode: 'async',
+    folderName: 'ws',
+    outputFolder: 'images',
+    ...extra,
+  };
+}

@@ -4,18 +4,9 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { webviewStringTable } from '../../src/shared/webviewStrings';
-import {
-  buildChatBundle,
-  launchChromium,
-  msg,
-  openChatPage,
-  snapshot,
-  startPageServer,
-  type ChatPage,
-} from './chatPage';
-import { buildImagesBundle, openImagesPage } from './imagesPage';
+import { msg, openChatPage, pageServerSuite, snapshot, type ChatPage } from './chatPage';
+import { buildImagesBundle, openImagesPage, panelSnapshot } from './imagesPage';
 
 const zh = JSON.parse(readFileSync(join(__dirname, '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<
   string,
@@ -30,27 +21,17 @@ const table = webviewStringTable({
 
 describe('webviews in Simplified Chinese (Chromium)', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: { url: string; close(): Promise<void> };
+  const suite = pageServerSuite();
   let chat: ChatPage | undefined;
 
-  before(async () => {
-    await buildChatBundle();
-    await buildImagesBundle();
-    server = await startPageServer();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  before(buildImagesBundle);
   afterEach(async () => {
     await chat?.close();
     chat = undefined;
   });
 
   it('chat: labels, placeholders, the empty state and error card buttons come from the table', async () => {
-    chat = await openChatPage(browser, server.url, 400, table);
+    chat = await openChatPage(suite.browser, suite.serverUrl, 400, table);
     await chat.play({ type: 'snapshot', snapshot: snapshot() });
     const page = chat.page;
     assert.equal(await page.locator('textarea.input').getAttribute('placeholder'), '提个问题…');
@@ -89,7 +70,7 @@ describe('webviews in Simplified Chinese (Chromium)', function () {
   });
 
   it('chat: a refused request and a refused link say why in Chinese; a malformed host message changes nothing', async () => {
-    chat = await openChatPage(browser, server.url, 400, table);
+    chat = await openChatPage(suite.browser, suite.serverUrl, 400, table);
     await chat.play({
       type: 'snapshot',
       snapshot: snapshot([msg('u1', 'user', 'q'), msg('a1', 'assistant', 'see [this](https://user:pw@example.com/x)')]),
@@ -115,29 +96,11 @@ describe('webviews in Simplified Chinese (Chromium)', function () {
   });
 
   it('images: the form, the folder line and the submit reply use the table', async () => {
-    const view = await openImagesPage(browser, undefined, table);
+    const view = await openImagesPage(suite.browser, undefined, table);
     try {
       await view.play({
         type: 'snapshot',
-        snapshot: {
-          models: ['gpt-image-demo'],
-          sizes: ['1024x1024'],
-          qualities: ['auto'],
-          gallery: [],
-          tasks: [],
-          requestMode: 'async',
-          folderName: 'ws',
-          outputFolder: 'images',
-          form: {
-            mode: 'generate',
-            prompt: '',
-            model: 'gpt-image-demo',
-            size: '1024x1024',
-            quality: 'auto',
-            n: 1,
-            references: [],
-          },
-        },
+        snapshot: panelSnapshot({ models: ['gpt-image-demo'], sizes: ['1024x1024'], qualities: ['auto'] }),
       });
       assert.equal(await view.page.textContent('h2'), '图像');
       assert.equal(await view.page.textContent('#folder'), '保存到 ws 中的 images/ · 异步任务');
