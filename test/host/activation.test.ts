@@ -7,8 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { Commands } from '../../src/shared/commands';
 import { ToolNames } from '../../src/lm/tools/toolText';
-
-const EXTENSION_ID = 'model-gateway.model-gateway';
+import { EXTENSION_ID } from '../support/hostTest';
 
 /** Which feature bundles the extension host has loaded (Node's module cache, shared by every extension). */
 function loadedBundles(extensionPath: string): string[] {

@@ -19,23 +19,9 @@ import {
 } from '../../src/agentHost';
 import { Checkpoints } from '../../src/agentHost/checkpoints';
 import { realPathOf } from '../../src/agentHost/resolve';
+import { waitForValue } from '../support/hostTest';
 
 const SCHEME = 'model-gateway-proposal-test';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(
-  what: string,
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 /** A line in the harness's live progress output (which ripgrep, which command path): facts for the report. */
 function report(line: string): void {
@@ -258,10 +244,10 @@ describe('agent tools in the extension host', function () {
       path: rel('edit.txt'),
       edits: [{ search: 'const b = 2;', replace: 'const b = 3;' }],
     });
-    const change = await waitFor('a pending change', () => host.changes.list()[0]);
+    const change = await waitForValue('a pending change', () => host.changes.list()[0]);
     assert.strictEqual(change.kind, 'edit');
     assert.strictEqual(change.path, rel('edit.txt'));
-    const tab = await waitFor('the diff tab', () => diffTabs()[0]);
+    const tab = await waitForValue('the diff tab', () => diffTabs()[0]);
     assert.strictEqual(tab.original.scheme, SCHEME);
     assert.strictEqual(
       new TextDecoder().decode(await vscode.workspace.fs.readFile(tab.modified)),
@@ -281,15 +267,15 @@ describe('agent tools in the extension host', function () {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs('edit.txt')));
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('undo');
-    await waitFor('undo', () => doc.getText() === 'const a = 1;\nconst b = 2;\n');
+    await waitForValue('undo', () => doc.getText() === 'const a = 1;\nconst b = 2;\n');
     await doc.save();
   });
 
   it('agent: reject leaves the file untouched and tells the model', async () => {
     fs.writeFileSync(abs('keep.txt'), 'let x = 1;\n');
     const running = call('propose_edit', { path: rel('keep.txt'), content: 'let x = 2;\n' });
-    const change = await waitFor('a pending change', () => host.changes.list()[0]);
-    await waitFor('the diff tab', () => diffTabs()[0]);
+    const change = await waitForValue('a pending change', () => host.changes.list()[0]);
+    await waitForValue('the diff tab', () => diffTabs()[0]);
     await host.changes.reject(change.id);
     const done = await running;
     assert.match(done.text, /^Rejected: the user rejected the edit to .*keep\.txt; nothing was written\./);
@@ -336,8 +322,8 @@ describe('agent tools in the extension host', function () {
       path: rel('dirty.txt'),
       edits: [{ search: 'const b = 2;', replace: 'const b = 20;' }],
     });
-    const change = await waitFor('a pending change', () => host.changes.list()[0]);
-    const tab = await waitFor('the diff tab', () => diffTabs()[0]);
+    const change = await waitForValue('a pending change', () => host.changes.list()[0]);
+    const tab = await waitForValue('the diff tab', () => diffTabs()[0]);
     assert.strictEqual(
       new TextDecoder().decode(await vscode.workspace.fs.readFile(tab.original)),
       '// unsaved note\nconst a = 1;\nconst b = 2;\n',
@@ -365,8 +351,8 @@ describe('agent tools in the extension host', function () {
   it('agent: the user edits the proposed side before accepting: the model is told what changed', async () => {
     fs.writeFileSync(abs('adjust.ts'), 'export const n = 1;\n');
     const running = call('propose_edit', { path: rel('adjust.ts'), content: 'export const n = 2;\n' });
-    const change = await waitFor('a pending change', () => host.changes.list()[0]);
-    const tab = await waitFor('the diff tab', () => diffTabs()[0]);
+    const change = await waitForValue('a pending change', () => host.changes.list()[0]);
+    const tab = await waitForValue('the diff tab', () => diffTabs()[0]);
     const proposed = await vscode.workspace.openTextDocument(tab.modified);
     const edit = new vscode.WorkspaceEdit();
     edit.replace(tab.modified, new vscode.Range(0, 0, 1, 0), 'export const n = 42; // user\n');
@@ -416,7 +402,7 @@ describe('agent tools in the extension host', function () {
       }),
     );
     try {
-      await waitFor('the workspace settings to load', () =>
+      await waitForValue('the workspace settings to load', () =>
         settings().inspect<string[]>('secretPatterns')?.workspaceValue?.includes('*.ws-secret'),
       );
       const snap = await host.snapshot();
@@ -433,7 +419,7 @@ describe('agent tools in the extension host', function () {
     } finally {
       if (before === undefined) fs.rmSync(file, { force: true });
       else fs.writeFileSync(file, before);
-      await waitFor(
+      await waitForValue(
         'the workspace settings to unload',
         () => !settings().inspect<string[]>('secretPatterns')?.workspaceValue,
       );
@@ -520,7 +506,7 @@ describe('agent tools in the extension host', function () {
           { h, signal: stop.signal },
         );
         const pid = Number(
-          await waitFor(
+          await waitForValue(
             'the command to start',
             () => (fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8') || undefined : undefined),
             30_000,
@@ -529,7 +515,7 @@ describe('agent tools in the extension host', function () {
         stop.abort();
         const r = await running;
         assert.match(r.text, /Stopped by the user/);
-        await waitFor(
+        await waitForValue(
           `process ${pid} to end`,
           () => {
             try {

@@ -5,14 +5,11 @@
 // event → the chat view re-reads → stale → fetch ...).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { Commands, Views, TEST_HOOKS_COMMAND } from '../../src/shared/commands';
+import { Commands, Views } from '../../src/shared/commands';
 import { EmulatorAdmin, type AdminFaults } from '../support/emulatorAdmin';
 import { AUTO_FETCH_INTERVAL_TEST_ENV } from '../../src/catalog/catalog';
-/** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
-const hook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
-  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
+import { EXTENSION_ID, sleep, testHook } from '../support/hostTest';
 
-const EXTENSION_ID = 'model-gateway.model-gateway';
 const DEMO = 'mg-demo-key-0001';
 /**
  * Long enough for a loop to show (it ran at 21-160 requests per second: 30 or more here, where at most 3 pass),
@@ -30,7 +27,6 @@ interface Profile {
   perAction: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const HUGE_DECLARED = Array.from({ length: 5_000 }, (_, i) => `declared-model-${i}`);
 
 describe('catalog: bounded GET /v1/models for every edge setting (real commands, emulator request log)', function () {
@@ -66,7 +62,7 @@ describe('catalog: bounded GET /v1/models for every edge setting (real commands,
 
   /** One user action: Refresh Models, then the two views that show the list. */
   const userAction = async (): Promise<void> => {
-    await hook('refreshModels', { quiet: true }).then(undefined, () => undefined);
+    await testHook('refreshModels', { quiet: true }).then(undefined, () => undefined);
     await vscode.commands.executeCommand(`${Views.chat}.focus`).then(undefined, () => undefined);
     await vscode.commands.executeCommand(Commands.openImagePanel).then(undefined, () => undefined);
   };
@@ -167,7 +163,7 @@ describe('catalog: bounded GET /v1/models for every edge setting (real commands,
       // The control: a reader of the stale list now does fetch (else the shortened interval was not in effect and
       // the window proved nothing). The hook resolves after its fetch.
       const controlSince = new Date().toISOString();
-      await hook('refreshModels', { quiet: true, ifStale: true });
+      await testHook('refreshModels', { quiet: true, ifStale: true });
       const control = await listCalls(controlSince);
       assert.strictEqual(control, 1, `${control} GET /v1/models for one automatic read of the stale list`);
     } finally {

@@ -17,27 +17,10 @@ import {
 } from '../../src/lm/gatewayAgent';
 import { ToolNames } from '../../src/lm/tools/toolText';
 import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
+import { DEMO_KEY, EXTENSION_ID, sleep, waitForValue } from '../support/hostTest';
 
-const EXTENSION_ID = 'model-gateway.model-gateway';
-const DEMO = process.env.MODEL_GATEWAY_API_KEY || 'mg-demo-key-0001';
 const MODEL = 'claude-demo-haiku';
 const ECHO = 'modelGatewayTest_echo';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /** A ChatResponseStream stand-in that records what the agent writes. */
 class Recorder {
@@ -102,13 +85,13 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
         `[gateway agent] the test tool cannot be registered here (${error instanceof Error ? error.message : String(error)}): using ${ToolNames.listModels}`,
       );
     }
-    await waitFor('our tools in vscode.lm.tools', () =>
+    await waitForValue('our tools in vscode.lm.tools', () =>
       vscode.lm.tools.some((t) => t.name === ToolNames.listModels) ? true : undefined,
     );
     // On the payload route (1.100.3) registerTool accepts the undeclared tool but VS Code never lists it.
     const listed =
       echo &&
-      (await waitFor(
+      (await waitForValue(
         'the test tool in vscode.lm.tools',
         () => (vscode.lm.tools.some((t) => t.name === ECHO) ? true : undefined),
         5_000,
@@ -121,7 +104,7 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
   });
 
   afterEach(async () => {
-    await admin?.setFaults(DEMO, null);
+    await admin?.setFaults(DEMO_KEY, null);
   });
 
   after(() => {
@@ -153,7 +136,7 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
     const tools = offeredTools(req);
     return runGatewayAgent(
       {
-        client: createGatewayClient({ baseUrl: process.env.MG_EMULATOR_URL!, apiKey: DEMO, maxRetries: 0 }),
+        client: createGatewayClient({ baseUrl: process.env.MG_EMULATOR_URL!, apiKey: DEMO_KEY, maxRetries: 0 }),
         model: MODEL,
         maxTokens: 1024,
         messages: [{ role: 'user', content: prompt }],
@@ -229,16 +212,16 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
   });
 
   it('Stop while the model streams closes the socket: the emulator logs the request aborted, nothing follows', async () => {
-    await admin!.setFaults(DEMO, { tokensPerSecond: 20 });
+    await admin!.setFaults(DEMO_KEY, { tokensPerSecond: 20 });
     const before = new Set((await admin!.requests()).map((r) => r.id));
     const stream = new Recorder();
     const cancel = new vscode.CancellationTokenSource();
     const running = turn('Talk for long. [[tokens=3000]]', [ToolNames.listModels], stream, cancel.token);
-    await waitFor('streamed text', () => (stream.text.length > 0 ? true : undefined));
+    await waitForValue('streamed text', () => (stream.text.length > 0 ? true : undefined));
     cancel.cancel();
     const result = await running;
     assert.strictEqual(result.metadata.reason, 'stopped');
-    const entry = await waitFor('the aborted request in the log', async () =>
+    const entry = await waitForValue('the aborted request in the log', async () =>
       (await messagesSince(before)).find((r) => r.aborted === true),
     );
     assert.strictEqual(entry.model, MODEL);
@@ -253,11 +236,11 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
     const stream = new Recorder();
     const cancel = new vscode.CancellationTokenSource();
     const running = turn(`Wait.\n@tool ${ECHO} {"text":"${marker}","wait":true}`, [ECHO], stream, cancel.token);
-    const call = await waitFor('the tool to start', () => echoCalls.find((c) => c.input.text === marker));
+    const call = await waitForValue('the tool to start', () => echoCalls.find((c) => c.input.text === marker));
     cancel.cancel();
     const result = await running;
     assert.strictEqual(result.metadata.reason, 'stopped');
-    await waitFor('the tool to see the cancellation', () => (call.cancelled ? true : undefined), 5_000);
+    await waitForValue('the tool to see the cancellation', () => (call.cancelled ? true : undefined), 5_000);
     await sleep(300);
     assert.strictEqual((await messagesSince(before)).length, 1, 'only the step that called the tool');
     assert.match(stream.text, /_Stopped\._/);
@@ -270,7 +253,7 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
       'function'
     )
       this.skip();
-    await waitFor(
+    await waitForValue(
       'gateway models',
       async () => ((await vscode.lm.selectChatModels({ vendor: 'model-gateway' })).length > 0 ? true : undefined),
       30_000,
@@ -284,13 +267,13 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
         query: `@gateway #modelGatewayTestEcho echo it\n@tool ${ECHO} {"text":"${marker}"}`,
         modelSelector: { vendor: 'model-gateway', id: MODEL },
       });
-      const call = await waitFor(
+      const call = await waitForValue(
         'the tool called from the Chat view',
         () => echoCalls.find((c) => c.input.text === marker),
         60_000,
       );
       assert.strictEqual(call.inChat, true, "invoked with the chat request's toolInvocationToken");
-      const sent = await waitFor(
+      const sent = await waitForValue(
         'the step after the tool',
         async () => {
           const m = await messagesSince(before);
@@ -321,18 +304,18 @@ describe('gateway agent: @gateway runs the agent core over VS Code tools', funct
   });
 
   it("a gateway error ends the turn with the error's words in the chat's error details", async () => {
-    await admin!.setFaults(DEMO, { status: 503, count: 1 });
+    await admin!.setFaults(DEMO_KEY, { status: 503, count: 1 });
     const stream = new Recorder();
     const result = await turn(`Fail.\n@tool ${ToolNames.listModels}`, [ToolNames.listModels], stream);
     assert.strictEqual(result.metadata.reason, 'error');
     assert.match(result.errorDetails?.message ?? '', /^Step 1: described: /);
-    assert.ok(!(result.errorDetails?.message ?? '').includes(DEMO), 'no key in the words');
+    assert.ok(!(result.errorDetails?.message ?? '').includes(DEMO_KEY), 'no key in the words');
   });
 
   it('a cut stream ends the turn as outcome unknown and is not sent again', async () => {
     const before = new Set((await admin!.requests()).map((r) => r.id));
     const billable = (await admin!.counters()).billable.messages ?? 0;
-    await admin!.setFaults(DEMO, { dropAfterEvents: 4 });
+    await admin!.setFaults(DEMO_KEY, { dropAfterEvents: 4 });
     const stream = new Recorder();
     const result = await turn('Answer at length. [[tokens=400]]', [ToolNames.listModels], stream);
     assert.strictEqual(result.metadata.reason, 'outcome_unknown', stream.text);

@@ -3,33 +3,24 @@
 // exactly-once save across a simulated reload (followers dropped as a reload drops them, then resumed).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { Commands, TEST_HOOKS_COMMAND } from '../../src/shared/commands';
+import { Commands } from '../../src/shared/commands';
 import { imageDimensions, detectImageFormat } from '../../src/images/format';
 import { parseSidecar } from '../../src/images/sidecar';
 import type { RunResult } from '../../src/images/results';
 import type { TaskRecord } from '../../src/images/taskRecord';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
-/** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
-const hook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
-  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
+import { EXTENSION_ID, sleep, testHook, waitForValue } from '../support/hostTest';
 
-const EXTENSION_ID = 'model-gateway.model-gateway';
 const DEMO = 'mg-demo-key-0001';
 const run = <T>(command: string, ...args: unknown[]): Thenable<T> =>
   vscode.commands.executeCommand<T>(command, ...args);
-const generate = (args: Record<string, unknown>) => hook<RunResult>('generateImage', { notification: false, ...args });
-const tasks = () => hook<TaskRecord[]>('imageTasks', { action: 'list' });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const generate = (args: Record<string, unknown>) =>
+  testHook<RunResult>('generateImage', { notification: false, ...args });
+const tasks = () => testHook<TaskRecord[]>('imageTasks', { action: 'list' });
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await sleep(100);
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
+/** What this file waits for takes longer: 30 s unless a test says otherwise. */
+const waitFor = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000) =>
+  waitForValue(what, probe, timeoutMs);
 
 describe('images in the extension host', function () {
   this.timeout(120_000);
@@ -43,10 +34,10 @@ describe('images in the extension host', function () {
   before(async () => {
     await vscode.extensions.getExtension(EXTENSION_ID)?.activate();
     // This suite runs last (test/host/index.ts): start from the demo key whatever the suites before left active.
-    await hook('switchKey', 'environment').then(undefined, () => undefined);
+    await testHook('switchKey', 'environment').then(undefined, () => undefined);
     await settings().update('images.confirmCostlyRequests', false, vscode.ConfigurationTarget.Global);
     await settings().update('images.mode', 'async', vscode.ConfigurationTarget.Global);
-    await hook('refreshModels', { quiet: true });
+    await testHook('refreshModels', { quiet: true });
   });
 
   afterEach(async () => {
@@ -58,7 +49,7 @@ describe('images in the extension host', function () {
     await settings().update('images.confirmCostlyRequests', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('images.mode', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
-    await hook('switchKey', 'environment').then(undefined, () => undefined);
+    await testHook('switchKey', 'environment').then(undefined, () => undefined);
   });
 
   it('registers the image commands', async () => {
@@ -104,7 +95,7 @@ describe('images in the extension host', function () {
     const source = await generate({ prompt: 'Edit source', size: '256x256' });
     assert.strictEqual(source.status, 'saved', source.message);
     const before = await billable('images.edits.async');
-    const done = await hook<RunResult>('editImage', vscode.Uri.parse(source.files[0]), {
+    const done = await testHook<RunResult>('editImage', vscode.Uri.parse(source.files[0]), {
       prompt: 'make it blue',
       notification: false,
     });
@@ -121,7 +112,7 @@ describe('images in the extension host', function () {
     assert.strictEqual(inputs.status, 'saved', inputs.message);
     assert.strictEqual(new Set(inputs.paths).size, 2);
     const [source, mask] = inputs.paths;
-    const done = await hook<RunResult>('editImage', {
+    const done = await testHook<RunResult>('editImage', {
       source,
       mask,
       references: [source],
@@ -131,7 +122,11 @@ describe('images in the extension host', function () {
     assert.strictEqual(done.status, 'saved', done.message);
     const sidecar = parseSidecar(new TextDecoder().decode(await readFile(done.paths[0].replace(/\.png$/, '.json'))));
     assert.deepStrictEqual([sidecar?.source, sidecar?.mask, sidecar?.references], [source, mask, [source]]);
-    const outside = await hook<RunResult>('editImage', { source: '../outside.png', prompt: 'x', notification: false });
+    const outside = await testHook<RunResult>('editImage', {
+      source: '../outside.png',
+      prompt: 'x',
+      notification: false,
+    });
     assert.strictEqual(outside.status, 'declined', 'a path leaving the workspace is never read');
   });
 
@@ -141,7 +136,7 @@ describe('images in the extension host', function () {
     const record = await waitFor('a pending task', async () =>
       (await tasks()).find((t) => t.request.prompt === 'Cancelled owl' && t.state === 'pending'),
     );
-    await hook('imageTasks', { action: 'cancel', localId: record.localId });
+    await testHook('imageTasks', { action: 'cancel', localId: record.localId });
     const done = await pending;
     assert.strictEqual(done.status, 'cancelled');
     assert.match(done.message ?? '', /may still finish it and charge/);
@@ -161,19 +156,19 @@ describe('images in the extension host', function () {
   });
 
   it('a chat-only key lists no image models: explained as missing image route permission, nothing sent', async () => {
-    await hook('setApiKey', { name: 'images-chat-only', secret: 'mg-chat-only-0002' });
+    await testHook('setApiKey', { name: 'images-chat-only', secret: 'mg-chat-only-0002' });
     try {
       const done = await generate({ prompt: 'x' });
       assert.strictEqual(done.status, 'unavailable');
       assert.match(done.message ?? '', /no image models.*image route permission/);
     } finally {
-      await hook('switchKey', 'environment');
-      await hook('removeApiKey', 'images-chat-only').then(undefined, () => undefined);
+      await testHook('switchKey', 'environment');
+      await testHook('removeApiKey', 'images-chat-only').then(undefined, () => undefined);
     }
   });
 
   it('low balance: 403 from the image route, reported, not retried', async () => {
-    await hook('setApiKey', { name: 'images-low', secret: 'mg-low-balance-0003' });
+    await testHook('setApiKey', { name: 'images-low', secret: 'mg-low-balance-0003' });
     try {
       const done = await generate({ prompt: 'Expensive', model: 'gpt-image-demo' });
       assert.strictEqual(done.status, 'failed');
@@ -181,8 +176,8 @@ describe('images in the extension host', function () {
       const state = (await tasks()).find((t) => t.localId === done.localId)?.state;
       assert.strictEqual(state, 'failed');
     } finally {
-      await hook('switchKey', 'environment');
-      await hook('removeApiKey', 'images-low').then(undefined, () => undefined);
+      await testHook('switchKey', 'environment');
+      await testHook('removeApiKey', 'images-low').then(undefined, () => undefined);
     }
   });
 
@@ -212,7 +207,7 @@ describe('images in the extension host', function () {
         t.request.prompt === 'Reload heron' && t.state === 'pending' && t.taskId ? t : undefined,
       ),
     );
-    await hook('imageTasks', { action: 'simulateReload' });
+    await testHook('imageTasks', { action: 'simulateReload' });
     const detached = await first;
     assert.strictEqual(detached.status, 'pending', 'the first follower let go as a reload would');
     const saved = await waitFor('the resumed task to be saved', async () =>
@@ -221,7 +216,7 @@ describe('images in the extension host', function () {
     assert.strictEqual(saved.files?.length, 1);
     assert.strictEqual((await billable('images.generations.async')) - before, 1);
     // Resuming again finds nothing to do: still exactly one file for this task.
-    await hook('imageTasks', { action: 'resumeAll' });
+    await testHook('imageTasks', { action: 'resumeAll' });
     await sleep(500);
     const entries = await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(root(), 'images'));
     const sidecars = await Promise.all(

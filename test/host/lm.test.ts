@@ -5,15 +5,11 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { Commands, TEST_HOOKS_COMMAND } from '../../src/shared/commands';
+import { Commands } from '../../src/shared/commands';
 import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
-/** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
-const hook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
-  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
+import { DEMO_KEY, EXTENSION_ID, testHook, waitForValue } from '../support/hostTest';
 
-const EXTENSION_ID = 'model-gateway.model-gateway';
 const VENDOR = 'model-gateway';
-const DEMO_KEY = process.env.MODEL_GATEWAY_API_KEY || 'mg-demo-key-0001';
 
 const hasProviderApi = (): boolean =>
   typeof (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider ===
@@ -27,23 +23,8 @@ function logFiles(dir: string): string[] {
   });
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls until the check returns a value (the provider registers and lists models asynchronously after activation). */
-async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
-
 async function gatewayModels(): Promise<vscode.LanguageModelChat[]> {
-  return waitFor('gateway models in vscode.lm', async () => {
+  return waitForValue('gateway models in vscode.lm', async () => {
     const models = await vscode.lm.selectChatModels({ vendor: VENDOR });
     return models.length > 0 ? models : undefined;
   });
@@ -95,7 +76,7 @@ describe('lm: gateway models in VS Code chat', function () {
     const logs = workspace ? path.join(path.dirname(workspace), 'user', 'logs') : '';
     if (!logs || !fs.existsSync(logs)) this.skip();
     const expected = `Native chat models unavailable: VS Code ${vscode.version}`;
-    await waitFor(
+    await waitForValue(
       'the unavailability line in the Model Gateway log',
       async () => (logFiles(logs).some((file) => fs.readFileSync(file, 'utf8').includes(expected)) ? true : undefined),
       10_000,
@@ -190,7 +171,7 @@ describe('lm: gateway models in VS Code chat', function () {
         // Cancelling may end the stream with an error; what counts is what the emulator saw.
       }
       assert.ok(received.length > 0, 'nothing arrived before the cancel');
-      const entry = await waitFor(
+      const entry = await waitForValue(
         'the aborted request in the emulator log',
         async () => {
           const entries = await newMessagesEntries(admin!, before);
@@ -209,17 +190,17 @@ describe('lm: gateway models in VS Code chat', function () {
           .sort()
           .join(',');
       try {
-        await hook('setApiKey', { name: 'lm-alt-test', secret: 'mg-alt-key-0005' });
-        await waitFor(
+        await testHook('setApiKey', { name: 'lm-alt-test', secret: 'mg-alt-key-0005' });
+        await waitForValue(
           'the alt group models',
           async () => ((await ids()) === 'claude-alt-opus' ? true : undefined),
           15_000,
         );
       } finally {
-        await hook('switchKey', 'environment').then(undefined, () => undefined);
-        await hook('removeApiKey', 'lm-alt-test').then(undefined, () => undefined);
+        await testHook('switchKey', 'environment').then(undefined, () => undefined);
+        await testHook('removeApiKey', 'lm-alt-test').then(undefined, () => undefined);
       }
-      await waitFor(
+      await waitForValue(
         'the demo models again',
         async () => ((await ids()) === 'claude-demo-haiku,claude-demo-sonnet' ? true : undefined),
         15_000,
@@ -231,7 +212,7 @@ describe('lm: gateway models in VS Code chat', function () {
       const config = () => vscode.workspace.getConfiguration('modelGateway');
       try {
         await config().update('nativeChat.enabled', false, vscode.ConfigurationTarget.Global);
-        await waitFor(
+        await waitForValue(
           'the models to be withdrawn',
           async () => ((await vscode.lm.selectChatModels({ vendor: VENDOR })).length === 0 ? true : undefined),
           10_000,

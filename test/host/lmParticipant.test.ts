@@ -4,23 +4,11 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
+import { DEMO_KEY, EXTENSION_ID, waitForValue } from '../support/hostTest';
 
-const EXTENSION_ID = 'model-gateway.model-gateway';
-const DEMO_KEY = process.env.MODEL_GATEWAY_API_KEY || 'mg-demo-key-0001';
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function poll<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
+/** What this file waits for takes longer: 30 s unless a test says otherwise. */
+const poll = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000) =>
+  waitForValue(what, probe, timeoutMs);
 
 /** Types a request into a new chat in the Chat view, with a gateway model selected. */
 async function askInChatView(query: string): Promise<void> {

@@ -5,13 +5,10 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { Commands, TEST_HOOKS_COMMAND } from '../../src/shared/commands';
+import { Commands } from '../../src/shared/commands';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
-/** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
-const hook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
-  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
+import { EXTENSION_ID, testHook } from '../support/hostTest';
 
-const EXTENSION_ID = 'model-gateway.model-gateway';
 const DEMO = 'mg-demo-key-0001';
 const ALT = 'mg-alt-key-0005';
 const ALL_KEYS = [DEMO, 'mg-chat-only-0002', 'mg-low-balance-0003', 'mg-revoked-0004', ALT];
@@ -28,8 +25,8 @@ interface Report {
 
 const fingerprint = (secret: string): string => createHash('sha256').update(secret).digest('hex').slice(0, 8);
 const refresh = (ifStale = false): Thenable<Snapshot | undefined> =>
-  hook<Snapshot | undefined>('refreshModels', { quiet: true, ifStale });
-const check = (billable: boolean): Thenable<Report> => hook<Report>('checkConnection', { billable, show: false });
+  testHook<Snapshot | undefined>('refreshModels', { quiet: true, ifStale });
+const check = (billable: boolean): Thenable<Report> => testHook<Report>('checkConnection', { billable, show: false });
 const ids = (snapshot: Snapshot | undefined): string[] => (snapshot?.models ?? []).map((m) => m.id).sort();
 const step = (report: Report, title: string) => report.steps.find((s) => s.title.startsWith(title));
 
@@ -47,8 +44,8 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   after(async () => {
     await admin.setFaults(DEMO, null).catch(() => undefined);
     await settings().update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
-    for (const name of ['alt-test', 'low-test']) await hook('removeApiKey', name).then(undefined, () => undefined);
-    await hook('switchKey', 'environment').then(undefined, () => undefined);
+    for (const name of ['alt-test', 'low-test']) await testHook('removeApiKey', name).then(undefined, () => undefined);
+    await testHook('switchKey', 'environment').then(undefined, () => undefined);
   });
 
   it('registers the platform commands', async () => {
@@ -88,13 +85,13 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   });
 
   it('does not save a key the gateway rejects (401)', async () => {
-    const saved = await hook('setApiKey', { name: 'revoked-test', secret: 'mg-revoked-0004' });
+    const saved = await testHook('setApiKey', { name: 'revoked-test', secret: 'mg-revoked-0004' });
     assert.strictEqual(saved, undefined);
-    await assert.rejects(Promise.resolve(hook('switchKey', 'revoked-test')), /No stored key/);
+    await assert.rejects(Promise.resolve(testHook('switchKey', 'revoked-test')), /No stored key/);
   });
 
   it("saves a second key after checking it and lists that key's models", async () => {
-    const saved = await hook<{ name: string; fingerprint: string }>('setApiKey', { name: 'alt-test', secret: ALT });
+    const saved = await testHook<{ name: string; fingerprint: string }>('setApiKey', { name: 'alt-test', secret: ALT });
     assert.deepStrictEqual(saved, { name: 'alt-test', fingerprint: fingerprint(ALT) });
     const snapshot = await refresh();
     assert.strictEqual(snapshot?.keyFingerprint, fingerprint(ALT));
@@ -104,7 +101,7 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   it('switches back to the first key and serves its cached list without a request (cache per key)', async () => {
     const listCalls = async () => (await admin.requests()).filter((r) => r.path.startsWith('/v1/models')).length;
     const before = await listCalls();
-    await hook('switchKey', 'environment');
+    await testHook('switchKey', 'environment');
     const snapshot = await refresh(true);
     assert.strictEqual(snapshot?.keyFingerprint, fingerprint(DEMO));
     assert.deepStrictEqual(ids(snapshot), [
@@ -118,8 +115,8 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   });
 
   it('removes a key', async () => {
-    assert.strictEqual(await hook('removeApiKey', 'alt-test'), true);
-    await assert.rejects(Promise.resolve(hook('switchKey', 'alt-test')), /No stored key/);
+    assert.strictEqual(await testHook('removeApiKey', 'alt-test'), true);
+    await assert.rejects(Promise.resolve(testHook('switchKey', 'alt-test')), /No stored key/);
   });
 
   it('Check Connection passes every step and sends the billable request only when allowed', async () => {
@@ -137,15 +134,15 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   });
 
   it('Check Connection explains a low balance (403) on the Messages route', async () => {
-    await hook('setApiKey', { name: 'low-test', secret: 'mg-low-balance-0003' });
+    await testHook('setApiKey', { name: 'low-test', secret: 'mg-low-balance-0003' });
     const report = await check(true);
     assert.strictEqual(report.ok, false);
     const messages = step(report, 'Messages route');
     assert.strictEqual(messages?.status, 'fail');
     assert.match(messages?.lines.join(' ') ?? '', /403/);
     assert.match(messages?.lines.join(' ') ?? '', /balance/i);
-    await hook('removeApiKey', 'low-test');
-    await hook('switchKey', 'environment');
+    await testHook('removeApiKey', 'low-test');
+    await testHook('switchKey', 'environment');
   });
 
   it('Check Connection explains 429 with Retry-After', async () => {
@@ -177,7 +174,7 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   });
 
   it('Copy Support Info copies only timestamp, route, model, status and request id', async () => {
-    const text = await hook<string>('copySupportInfo', 10);
+    const text = await testHook<string>('copySupportInfo', 10);
     // A browser-hosted workbench may keep the clipboard waiting for focus; compare when it answers.
     const clipboard = await Promise.race([
       Promise.resolve(vscode.env.clipboard.readText()),

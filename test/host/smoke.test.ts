@@ -3,8 +3,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { Commands } from '../../src/shared/commands';
-
-const EXTENSION_ID = 'model-gateway.model-gateway';
+import { EXTENSION_ID } from '../support/hostTest';
 
 describe('extension host smoke', () => {
   it('runs inside a real VS Code', () => {

@@ -12,36 +12,16 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { TEST_HOOKS_COMMAND } from '../../src/shared/commands';
 import { detectImageFormat } from '../../src/images/format';
 import { parseSidecar } from '../../src/images/sidecar';
 import { ToolNames } from '../../src/lm/tools/toolText';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
-/** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
-const hook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
-  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
+import { DEMO_KEY, EXTENSION_ID, testHook, waitForValue } from '../support/hostTest';
 
-const EXTENSION_ID = 'model-gateway.model-gateway';
-const DEMO = process.env.MODEL_GATEWAY_API_KEY || 'mg-demo-key-0001';
 const AUTO_APPROVE_TEST_MODE = 'vscode.chat.tools.global.autoApprove.testMode';
 
 type Lm = { tools?: readonly vscode.LanguageModelToolInformation[]; invokeTool?: unknown };
 const lm = (): Lm => (vscode as unknown as { lm?: Lm }).lm ?? {};
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 function invoke(name: string, input: object): Thenable<vscode.LanguageModelToolResult> {
   return vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
@@ -88,7 +68,7 @@ describe('tools: gateway tools in vscode.lm', function () {
     await vscode.workspace
       .getConfiguration('modelGateway')
       .update('images.confirmCostlyRequests', true, vscode.ConfigurationTarget.Global);
-    await hook('refreshModels', { quiet: true });
+    await testHook('refreshModels', { quiet: true });
     // VS Code's own test switch (1.139): global auto-approve without its opt-in dialog. Absent on 1.100.
     const inspect = vscode.workspace.getConfiguration('chat.tools.global').inspect('autoApprove');
     if (inspect?.defaultValue !== undefined) {
@@ -101,7 +81,7 @@ describe('tools: gateway tools in vscode.lm', function () {
   });
 
   afterEach(async () => {
-    await admin?.setFaults(DEMO, null);
+    await admin?.setFaults(DEMO_KEY, null);
   });
 
   after(async () => {
@@ -130,7 +110,7 @@ describe('tools: gateway tools in vscode.lm', function () {
   }
 
   it('lists the three tools in vscode.lm.tools with their input schemas', async () => {
-    const ours = await waitFor('our tools in vscode.lm.tools', () => {
+    const ours = await waitForValue('our tools in vscode.lm.tools', () => {
       const found = (lm().tools ?? []).filter((t) => (Object.values(ToolNames) as string[]).includes(t.name));
       return found.length === 3 ? found : undefined;
     });
@@ -159,7 +139,7 @@ describe('tools: gateway tools in vscode.lm', function () {
     assert.match(result, /^- claude-demo-sonnet$/m);
     assert.match(result, /^Image models \(\d+\):\n(- .*\n)*- gpt-image-demo$/m);
     assert.ok(!/^- gpt-image-demo$/m.test(result.split('Image models')[0]), 'image ids are not listed as chat models');
-    assert.ok(!result.includes(DEMO), 'no key in the tool result');
+    assert.ok(!result.includes(DEMO_KEY), 'no key in the tool result');
     assert.strictEqual((await admin!.requests()).length, before, 'answered from the cached list: nothing sent');
   });
 
@@ -193,9 +173,11 @@ describe('tools: gateway tools in vscode.lm', function () {
       1,
       'on the async route',
     );
-    assert.ok(!result.includes(DEMO), 'no key in the tool result');
+    assert.ok(!result.includes(DEMO_KEY), 'no key in the tool result');
     // The persisted task record is the panel's: listed by Show Image Tasks as saved.
-    const tasks = await hook<Array<{ state: string; request: { prompt: string } }>>('imageTasks', { action: 'list' });
+    const tasks = await testHook<Array<{ state: string; request: { prompt: string } }>>('imageTasks', {
+      action: 'list',
+    });
     assert.strictEqual(tasks.find((t) => t.request.prompt === 'Tool lighthouse')?.state, 'saved');
   });
 
@@ -219,11 +201,11 @@ describe('tools: gateway tools in vscode.lm', function () {
 
   it("a gateway error comes back as the spec's advice, without the key", async function () {
     needsAutoApprove(this);
-    await admin!.setFaults(DEMO, { status: 401, count: 1 });
+    await admin!.setFaults(DEMO_KEY, { status: 401, count: 1 });
     const error = await rejection(invoke(ToolNames.generateImage, { prompt: 'Tool unauthorized' }));
     assert.match(error.message, /401/);
     assert.match(error.message, /replace it/i);
-    assert.ok(!error.message.includes(DEMO), 'no key in the error');
+    assert.ok(!error.message.includes(DEMO_KEY), 'no key in the error');
   });
 
   it('a missing source file or a model that is not an image model of the key is refused before anything is sent', async function () {

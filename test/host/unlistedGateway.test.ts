@@ -3,13 +3,9 @@
 // modelGateway.models.declared.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { TEST_HOOKS_COMMAND } from '../../src/shared/commands';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
-/** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
-const hook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
-  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
+import { EXTENSION_ID, sleep, testHook } from '../support/hostTest';
 
-const EXTENSION_ID = 'model-gateway.model-gateway';
 const DEMO = 'mg-demo-key-0001';
 const DECLARED = ['claude-demo-haiku', 'gpt-image-demo'];
 
@@ -22,8 +18,6 @@ interface Report {
   ok: boolean;
   steps: { title: string; status: string; lines: string[] }[];
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('unlisted gateway: no GET /v1/models, declared models instead', function () {
   this.timeout(60_000);
@@ -42,13 +36,13 @@ describe('unlisted gateway: no GET /v1/models, declared models instead', functio
   after(async () => {
     await admin.setFaults(DEMO, null);
     if (extraKey) await admin.setFaults(extraKey, null).catch(() => undefined);
-    await hook('switchKey', 'environment').then(undefined, () => undefined);
-    await hook('removeApiKey', 'unlisted-test').then(undefined, () => undefined);
+    await testHook('switchKey', 'environment').then(undefined, () => undefined);
+    await testHook('removeApiKey', 'unlisted-test').then(undefined, () => undefined);
     await settings().update('models.declared', declaredBefore, vscode.ConfigurationTarget.Global);
   });
 
   it('Refresh Models offers the declared ids, classified, and says the gateway does not list', async () => {
-    const snapshot = await hook<Snapshot | undefined>('refreshModels', { quiet: true });
+    const snapshot = await testHook<Snapshot | undefined>('refreshModels', { quiet: true });
     assert.ok(snapshot, 'a snapshot instead of a 404 error');
     assert.strictEqual(snapshot.listUnavailable, true);
     assert.deepStrictEqual(
@@ -64,7 +58,10 @@ describe('unlisted gateway: no GET /v1/models, declared models instead', functio
     const created = await admin.createKey({ group: 'default', name: 'unlisted', balance: 5 });
     extraKey = created.key;
     await admin.setFaults(created.key, { noModelList: true });
-    const saved = await hook<{ name: string } | undefined>('setApiKey', { name: 'unlisted-test', secret: created.key });
+    const saved = await testHook<{ name: string } | undefined>('setApiKey', {
+      name: 'unlisted-test',
+      secret: created.key,
+    });
     assert.strictEqual(saved?.name, 'unlisted-test');
     const entries = (await admin.requests()).filter((r) => r.keyName === 'unlisted' && r.path === '/v1/messages');
     assert.ok(entries.length >= 1, 'the probe went to POST /v1/messages');
@@ -74,11 +71,11 @@ describe('unlisted gateway: no GET /v1/models, declared models instead', functio
     );
     const balance = (await admin.keys()).find((k) => k.key === created.key)?.balance;
     assert.strictEqual(balance, 5);
-    await hook('switchKey', 'environment');
+    await testHook('switchKey', 'environment');
   });
 
   it('Check Connection tells "does not list models" from a wrong base URL', async () => {
-    const report = await hook<Report>('checkConnection', { billable: false, show: false });
+    const report = await testHook<Report>('checkConnection', { billable: false, show: false });
     const reach = report.steps.find((s) => s.title === 'Reachability');
     assert.strictEqual(reach?.status, 'ok');
     assert.match(reach?.lines.join(' ') ?? '', /does not list models/);

@@ -4,12 +4,7 @@ import * as assert from 'assert';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as vscode from 'vscode';
-import { TEST_HOOKS_COMMAND } from '../../src/shared/commands';
-/** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
-const hook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
-  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
-
-const EXTENSION_ID = 'model-gateway.model-gateway';
+import { EXTENSION_ID, testHook } from '../support/hostTest';
 
 interface Seen {
   method?: string;
@@ -50,9 +45,9 @@ describe('workspace base URL: no key to an address the workspace chose', functio
     const userValue = settings().inspect<string>('baseUrl')?.globalValue;
     assert.ok(userValue, 'the harness sets a user-level base URL');
     await settings().update('baseUrl', `${hostileUrl}/v1`, vscode.ConfigurationTarget.Workspace);
-    const snapshot = await hook<unknown>('refreshModels', { quiet: true });
+    const snapshot = await testHook<unknown>('refreshModels', { quiet: true });
     assert.strictEqual(snapshot, undefined, 'no model list from the workspace address');
-    const report = await hook<{ ok: boolean; steps: { lines: string[] }[] }>('checkConnection', {
+    const report = await testHook<{ ok: boolean; steps: { lines: string[] }[] }>('checkConnection', {
       billable: false,
       show: false,
     });
@@ -64,7 +59,7 @@ describe('workspace base URL: no key to an address the workspace chose', functio
 
   it('uses the user value again once the workspace value is gone', async () => {
     await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
-    const snapshot = await hook<{ models: unknown[] } | undefined>('refreshModels', { quiet: true });
+    const snapshot = await testHook<{ models: unknown[] } | undefined>('refreshModels', { quiet: true });
     assert.ok(snapshot && snapshot.models.length > 0, 'the emulator list is back');
     assert.deepStrictEqual(seen, []);
   });

@@ -1,0 +1,33 @@
+// What the host tests (test/host, run inside the extension host) share: the extension's id, the key the harness
+// seeds, the extension's test-only hook command, and waiting for something the extension does asynchronously.
+import * as vscode from 'vscode';
+import { TEST_HOOKS_COMMAND } from '../../src/shared/commands';
+
+export const EXTENSION_ID = 'model-gateway.model-gateway';
+
+/** The key the harness seeds (MODEL_GATEWAY_API_KEY); the emulator's demo key where it is not set. */
+export const DEMO_KEY = process.env.MODEL_GATEWAY_API_KEY || 'mg-demo-key-0001';
+
+/** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
+export const testHook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
+  vscode.commands.executeCommand<T>(TEST_HOOKS_COMMAND, name, ...args);
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls `probe` every 100 ms until it returns something other than undefined or false, and returns that; throws
+ * after `timeoutMs`, naming `what` it waited for.
+ */
+export async function waitForValue<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
