@@ -26,14 +26,23 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   constructor(
     private readonly extensionUri: vscode.Uri,
     onRequest: ChatRequestHandler,
-    onReady: () => Promise<HostToWebviewMessage>,
+    /** Resolves when the state can be read (the history is loaded). */
+    stateReady: () => Promise<void>,
+    /** The page's whole state, read when it is posted. */
+    snapshot: () => HostToWebviewMessage,
     log: Pick<Logger, 'info' | 'warn' | 'error'>,
   ) {
     this.channel = new WebviewChannel<ChatShapes>({
       guard: chatGuard,
       log,
       strings: () => webviewStringTable(vscode.l10n),
-      onReady: async () => this.channel.post(await onReady()),
+      // Read and posted in one step after the wait: a snapshot read before an await and posted after it could land
+      // after a newer one (New Chat waiting for the same history load), and the page would show a conversation that
+      // is no longer the active one, ignoring every message of the active one (seen in the UI tests on a slow load).
+      onReady: async () => {
+        await stateReady();
+        this.channel.post(snapshot());
+      },
       onRequest,
       waitsForReady: (message) => WAIT_FOR_READY.has(message.type),
     });

@@ -15,6 +15,8 @@ import { english, type Localizer } from '../shared/l10n';
 export class ConversationStore {
   private readonly conversations = new Map<string, Conversation>();
   private activeId = '';
+  /** Until the history is read, the index is not written (it would list only what was read so far). */
+  private loaded = false;
   /** Writes are chained so a slow write never lands after a newer one. */
   private writes: Promise<void> = Promise.resolve();
 
@@ -29,12 +31,31 @@ export class ConversationStore {
 
   async load(): Promise<void> {
     const index = parseIndex(await this.storage.read(INDEX_FILE));
-    for (const entry of index.conversations) {
-      const conversation = parseConversation(await this.storage.read(conversationFile(entry.id)), this.l10n);
+    // All files at once: each read is a round trip through VS Code's file service, and a slow load is a window in
+    // which the view waits for its state.
+    const texts = await Promise.all(index.conversations.map((entry) => this.storage.read(conversationFile(entry.id))));
+    // From here on one synchronous step. A conversation made while the files were read (something asked for the
+    // active one) is kept only if it holds messages; the index is written only now, so it never lists half the
+    // history (written earlier and followed by a closed window, it would have lost the rest).
+    const made = new Map(this.conversations);
+    this.conversations.clear();
+    index.conversations.forEach((entry, i) => {
+      const conversation = parseConversation(texts[i], this.l10n);
       if (conversation && conversation.id === entry.id) this.conversations.set(conversation.id, conversation);
+    });
+    let keptMade = false;
+    for (const [id, conversation] of made) {
+      if (conversation.messages.length === 0 || this.conversations.has(id)) continue;
+      this.conversations.set(id, conversation);
+      keptMade = true;
     }
-    const active = index.activeId && this.conversations.get(index.activeId);
-    this.activeId = active ? active.id : (sortByRecent([...this.conversations.values()])[0]?.id ?? this.create().id);
+    const madeActive = keptMade && this.conversations.has(this.activeId) ? this.activeId : undefined;
+    const indexActive = index.activeId && this.conversations.has(index.activeId) ? index.activeId : undefined;
+    this.loaded = true;
+    const recent = madeActive ?? indexActive ?? sortByRecent(this.all())[0]?.id;
+    if (recent) this.activeId = recent;
+    else this.create();
+    if (keptMade) this.saveIndex();
   }
 
   get active(): Conversation {
@@ -101,6 +122,7 @@ export class ConversationStore {
   }
 
   private saveIndex(): void {
+    if (!this.loaded) return;
     const data = serializeIndex(this.all(), this.activeId);
     this.enqueue(() => this.storage.write(INDEX_FILE, data));
   }

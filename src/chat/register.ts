@@ -32,10 +32,8 @@ export function registerChat(services: Services): ChatFeature {
   const provider: ChatViewProvider = new ChatViewProvider(
     context.extensionUri,
     (m) => handle(m),
-    async () => {
-      await loaded;
-      return { type: 'snapshot', snapshot: session.snapshot() };
-    },
+    () => loaded,
+    () => ({ type: 'snapshot', snapshot: session.snapshot() }),
     log,
   );
   const agentHost = registerAgentHost(context);

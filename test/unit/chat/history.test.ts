@@ -105,6 +105,57 @@ describe('chat history format', () => {
     assert.ok(serializeIndex([], undefined));
   });
 
+  it('store: asked for the active conversation while the history loads, it writes no half index and loses nothing', async () => {
+    const storage = memoryHistoryStorage();
+    let n = 0;
+    const before = new ConversationStore(
+      storage,
+      () => `old${n++}`,
+      () => 1000 + n,
+    );
+    await before.load();
+    for (const text of ['One', 'Two', 'Three']) {
+      const c = before.create();
+      appendMessage(c, { id: `u-${text}`, role: 'user', text, status: 'complete', createdAt: 1 }, 5);
+      before.save(c);
+    }
+    await before.flushed();
+    const indexBefore = storage.files.get('index.json');
+
+    // Reads that wait until released: the store is asked for its active conversation in the middle of the load.
+    const gates: Array<() => void> = [];
+    const slow = {
+      ...storage,
+      read: async (name: string) => {
+        await new Promise<void>((resolve) => gates.push(resolve));
+        return storage.read(name);
+      },
+    };
+    const store = new ConversationStore(
+      slow,
+      () => 'made-during-load',
+      () => 2000,
+    );
+    const loading = store.load();
+    gates.shift()?.(); // the index
+    await new Promise((r) => setImmediate(r));
+    const early = store.active;
+    await new Promise((r) => setImmediate(r));
+    assert.equal(storage.files.get('index.json'), indexBefore, 'no index was written while loading');
+    while (gates.length) gates.shift()?.();
+    await loading;
+    await store.flushed();
+    assert.deepEqual(
+      store
+        .summaries()
+        .map((s) => s.title)
+        .sort(),
+      ['One', 'Three', 'Two'],
+    );
+    assert.notEqual(store.active.id, early.id, 'the empty conversation made during the load is not kept');
+    assert.equal(storage.files.get('index.json'), indexBefore, 'nothing to write: the history is as it was');
+  });
+
   it('store: persists, reloads, keeps the active conversation and deletes files', async () => {
     const storage = memoryHistoryStorage();
     let n = 0;
