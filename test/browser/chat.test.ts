@@ -64,6 +64,21 @@ describe('chat webview (Chromium)', function () {
     );
   });
 
+  it("a page that shows another conversation than the host's active one asks for the whole state again", async () => {
+    const conversations = [
+      { id: 'c1', title: 'Test chat', updatedAt: 1, messageCount: 1 },
+      { id: 'c2', title: 'New chat', updatedAt: 2, messageCount: 1 },
+    ];
+    await chat.play({ type: 'conversations', conversations, activeId: 'c2' });
+    assert.equal((await posted('ready')).length, 1, 'before any snapshot the state is on its way: no second ready');
+    await chat.play({ type: 'snapshot', snapshot: snapshot([msg('u1', 'user', 'Hi')]) });
+    await chat.play({ type: 'conversations', conversations, activeId: 'c1' });
+    assert.equal((await posted('ready')).length, 1, 'in step: nothing asked');
+    // A snapshot went missing: the host's active conversation is c2, the page still shows c1.
+    await chat.play({ type: 'conversations', conversations, activeId: 'c2' });
+    assert.equal((await posted('ready')).length, 2);
+  });
+
   it('Enter sends, Shift+Enter adds a line, Escape stops while busy', async () => {
     await chat.play({ type: 'snapshot', snapshot: snapshot() });
     const input = chat.page.locator('.composer .input');

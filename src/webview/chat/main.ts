@@ -86,6 +86,9 @@ function build(): (message: HostToWebviewMessage) => void {
       case 'changes':
         return changes.set(message.changes);
       case 'conversations':
+        // The host's active conversation is not the one shown: this page missed a snapshot, and would ignore every
+        // message of the active conversation. It asks for the whole state again.
+        if (activeId && message.activeId !== activeId) channel.resync();
         conversations.set(message.conversations, message.activeId);
         title.textContent = message.conversations.find((c) => c.id === activeId)?.title ?? title.textContent;
         return;

@@ -75,6 +75,11 @@ export class Channel<S extends Shapes> {
     vscodeApi().postMessage({ type: 'ready' });
   }
 
+  /** Asks for the strings and the whole state again, as a fresh page would (the page found itself out of step). */
+  resync(): void {
+    vscodeApi().postMessage({ type: 'ready' });
+  }
+
   notify<K extends keyof S['toHost'] & string>(type: K, fields: S['toHost'][K]): void {
     vscodeApi().postMessage({ ...fields, type });
   }
