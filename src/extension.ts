@@ -17,6 +17,7 @@ import type { ImageJobs, Services } from './platform/services';
 import { TEST_HOOKS_COMMAND, Views } from './shared/commands';
 import { DisposableStore } from './shared/dispose';
 import { lazy } from './shared/lazy';
+import { closeRestoredProposalTabs } from './agentHost/staleProposalTabs';
 
 /** The feature bundles, by name (esbuild.js `features`). `require` is synchronous: a first use waits for nothing. */
 const bundles = {
@@ -96,6 +97,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const loading = codeLoadingMs(context.extension.id);
   const loaded = loading === undefined ? '' : `; code loading ${loading} ms before`;
   services.log.info(`Activated in ${(performance.now() - started).toFixed(1)} ms (${timings.join(', ')})${loaded}.`);
+  // After the timing: a reload restored the diff tabs of proposals that died with the previous window.
+  closeRestoredProposalTabs().then(
+    (closed) => closed && services.log.info(`Closed ${closed} proposal tab(s) an earlier window left open.`),
+    (error: unknown) => services.log.warn(`Could not close proposal tabs of an earlier window: ${String(error)}`),
+  );
 }
 
 /**

@@ -6,8 +6,9 @@
 import * as vscode from 'vscode';
 import { applySearchReplace, changedRange, describeUserChange, type SearchReplaceBlock } from './text';
 import { realPathOf, type ResolvedPath } from './resolve';
+import { PROPOSAL_SCHEME_PREFIX } from './staleProposalTabs';
 
-export const PROPOSAL_SCHEME = 'model-gateway-proposal';
+export const PROPOSAL_SCHEME = PROPOSAL_SCHEME_PREFIX;
 
 export type ChangeKind = 'edit' | 'create' | 'delete';
 

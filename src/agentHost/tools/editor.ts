@@ -4,6 +4,7 @@ import type { Tool } from '../../agent';
 import { displayPath, realPathOf, secretMatch, pathTarget } from '../resolve';
 import { capHeadTail } from '../text';
 import { errorResult, int, ResolvedInputs, str, UNTRUSTED, type Input, type ToolHost } from './common';
+import { PROPOSAL_SCHEME_PREFIX } from '../staleProposalTabs';
 
 export const SELECTION_CAP = 32 * 1024;
 export const OPEN_EDITORS_CAP = 50;
@@ -101,9 +102,6 @@ export function editorContextTool(host: ToolHost): Tool<Input> {
     },
   };
 }
-
-/** The proposal scheme (kept literal here so this file does not depend on the proposals module). */
-const PROPOSAL_SCHEME_PREFIX = 'model-gateway-proposal';
 
 const SEVERITY = ['error', 'warning', 'info', 'hint'] as const;
 
