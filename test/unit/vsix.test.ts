@@ -151,6 +151,7 @@ describe('VSIX: what `npm run package` ships', function () {
       'dist/vendor/undici.js',
       'dist/features/chat.js',
       'dist/features/commands.js',
+      'dist/features/errors.js',
       'dist/features/images.js',
       'dist/features/lm.js',
       'dist/webview/chat.js',
