@@ -59,6 +59,14 @@ class HarnessReporter extends Base {
       Base.consoleLog(`    ✗ ${name(t)}${time(t)} ${t.type === 'hook' ? '' : count()}`);
       save(false);
     });
+    // A test that failed and is run again (--retries in the VS Code layers): its first failure is shown, so a test
+    // that passes on its second try does not hide a flaky first one.
+    runner.on('retry', (t, err) => {
+      const reason = String(err?.message ?? err)
+        .split('\n')[0]
+        .slice(0, 200);
+      Base.consoleLog(`    ↻ ${name(t)}${time(t)} failed, tried again: ${reason}`);
+    });
     // Slow hooks (a workbench opened in before(), say) are where a suite's time can hide: shown and kept too,
     // with state 'hook' (not counted as a test).
     runner.on('hook end', (h) => {
