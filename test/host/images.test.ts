@@ -199,7 +199,9 @@ describe('images in the extension host', function () {
   });
 
   it('exactly once across a simulated reload: a pending task resumes, one submission, one saved file', async () => {
-    await admin.setFaults(DEMO, { taskDurationMs: 3000 });
+    // Long enough to still be pending when the reload is simulated: 3 s was not, once, in a fresh-clone CI run on a
+    // loaded machine (the follower had saved the image before the reload came).
+    await admin.setFaults(DEMO, { taskDurationMs: 8000 });
     const before = await billable('images.generations.async');
     const first = generate({ prompt: 'Reload heron' });
     const record = await waitFor('a pending task', async () =>
