@@ -32,6 +32,19 @@ export interface Workbench {
 }
 
 const WEBVIEW = `iframe.webview[src*="extensionId=${EXTENSION_ID}"]`;
+/**
+ * Our chat view's page (inner #active-frame). Its iframe says `purpose=webviewView` only until VS Code makes the page
+ * again (hidden and shown, a reload that restores the view hidden): the extension sets `webview.options`, and the
+ * overlay's options setter replaces the ones VS Code created the view with, purpose included. So a visible webview
+ * of ours without a purpose counts too (an editor webview has none either: suites with the image panel open find it
+ * by title). :visible: a view that VS Code moved or restored can leave a hidden iframe of ours behind.
+ */
+function chatViewFrame(page: Page): FrameLocator {
+  return page
+    .frameLocator(`${WEBVIEW}[src*="purpose=webviewView"]:visible, ${WEBVIEW}:not([src*="purpose="]):visible`)
+    .first()
+    .frameLocator('#active-frame');
+}
 
 export interface WorkbenchOptions {
   /**
@@ -172,11 +185,7 @@ async function resetWorkbench(page: Page): Promise<void> {
   // showed content until the next reload) would fail every later suite: it is loaded afresh, as a window of its own
   // would be. The suite that met it has failed already.
   await openView(page, CONTAINER_TITLE).catch(() => undefined);
-  const composer = page
-    .frameLocator(`${WEBVIEW}[src*="purpose=webviewView"]:visible`)
-    .first()
-    .frameLocator('#active-frame')
-    .locator('.composer .input');
+  const composer = chatViewFrame(page).locator('.composer .input');
   if (
     !(await composer.waitFor({ timeout: 15_000 }).then(
       () => true,
@@ -209,9 +218,7 @@ function createWorkbench(browser: Browser, page: Page): Workbench {
     page,
     runCommand: (title) => runCommand(page, title),
     openView: (title) => openView(page, title),
-    // :visible: a view that VS Code moved or restored can leave a hidden webview iframe of ours behind.
-    chatWebview: () =>
-      page.frameLocator(`${WEBVIEW}[src*="purpose=webviewView"]:visible`).first().frameLocator('#active-frame'),
+    chatWebview: () => chatViewFrame(page),
     webviewByTitle: (title) => webviewByTitle(page, title),
     notificationsText: () => notificationsText(page),
     waitForNotification: async (pattern, timeoutMs = UI_TIMEOUT) => {
