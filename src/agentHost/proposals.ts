@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { applySearchReplace, changedRange, describeUserChange, type SearchReplaceBlock } from './text';
 import { realPathOf, type ResolvedPath } from './resolve';
-import { PROPOSAL_SCHEME_PREFIX } from './staleProposalTabs';
+import { PROPOSAL_SCHEME_PREFIX, proposalTabs } from './staleProposalTabs';
 
 export const PROPOSAL_SCHEME = PROPOSAL_SCHEME_PREFIX;
 
@@ -422,16 +422,7 @@ export class PendingChanges implements vscode.Disposable {
   private async closeDiff(p: Pending): Promise<void> {
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.proposedUri.toString());
     if (doc?.isDirty) await doc.save();
-    const tabs: vscode.Tab[] = [];
-    for (const group of vscode.window.tabGroups.all) {
-      for (const tab of group.tabs) {
-        const input = tab.input;
-        if (input instanceof vscode.TabInputTextDiff && input.modified.toString() === p.proposedUri.toString())
-          tabs.push(tab);
-        else if (input instanceof vscode.TabInputText && input.uri.toString() === p.proposedUri.toString())
-          tabs.push(tab);
-      }
-    }
+    const tabs = proposalTabs(p.proposedUri);
     if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
   }
 

@@ -12,15 +12,19 @@ function isProposal(uri: vscode.Uri | undefined): boolean {
   return uri?.scheme.startsWith(PROPOSAL_SCHEME_PREFIX) === true;
 }
 
-/** The tabs that show a proposal: a diff with a proposed side, or a proposed side opened alone. */
-export function proposalTabs(): vscode.Tab[] {
+/**
+ * The tabs that show a proposal: a diff with a proposed side, or a proposed side opened alone. With `proposedUri`,
+ * only those that show that one proposal.
+ */
+export function proposalTabs(proposedUri?: vscode.Uri): vscode.Tab[] {
+  const wanted = proposedUri?.toString();
+  const shows = (uri: vscode.Uri | undefined) => (wanted ? uri?.toString() === wanted : isProposal(uri));
   const tabs: vscode.Tab[] = [];
   for (const group of vscode.window.tabGroups.all) {
     for (const tab of group.tabs) {
       const input = tab.input;
-      if (input instanceof vscode.TabInputTextDiff && (isProposal(input.modified) || isProposal(input.original)))
-        tabs.push(tab);
-      else if (input instanceof vscode.TabInputText && isProposal(input.uri)) tabs.push(tab);
+      if (input instanceof vscode.TabInputTextDiff && (shows(input.modified) || shows(input.original))) tabs.push(tab);
+      else if (input instanceof vscode.TabInputText && shows(input.uri)) tabs.push(tab);
     }
   }
   return tabs;

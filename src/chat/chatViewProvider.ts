@@ -55,7 +55,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       styles: ['common.css', 'chat.css'],
       title: 'Model Gateway Chat',
     });
-    this.channel.attach(view, view.onDidChangeVisibility);
+    this.channel.attach(view);
   }
 
   /** How many subscriptions the current view has (tests: stays constant however often the view is resolved). */

@@ -93,7 +93,7 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
       styles: ['common.css', 'images.css'],
       title: 'Images',
     });
-    this.channel.attach(panel, panel.onDidChangeViewState, [
+    this.channel.attach(panel, [
       panel.onDidDispose(() => {
         if (this.panel === panel) this.panel = undefined;
       }),

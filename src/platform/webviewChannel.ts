@@ -48,7 +48,6 @@ export interface WebviewChannelOptions<S extends Shapes> {
 /** What the channel needs from a WebviewView or a WebviewPanel. */
 export interface WebviewSurface {
   readonly webview: vscode.Webview;
-  readonly visible: boolean;
   onDidDispose: vscode.Event<void>;
 }
 
@@ -69,17 +68,15 @@ export class WebviewChannel<S extends Shapes> implements vscode.Disposable {
   }
 
   /**
-   * Connects a (new) webview. `visibility` fires when it is shown or hidden; `lifetime` are subscriptions that live
-   * exactly as long as this webview. Whatever the previous webview had is disposed first.
+   * Connects a (new) webview. `lifetime` are subscriptions that live exactly as long as this webview. Whatever the
+   * previous webview had is disposed first. Its visibility is not watched on purpose (see the top of this file).
    */
-  attach(surface: WebviewSurface, visibility: vscode.Event<unknown>, lifetime: vscode.Disposable[] = []): void {
+  attach(surface: WebviewSurface, lifetime: vscode.Disposable[] = []): void {
     this.detach();
     this.surface = surface;
     this.subscriptions = [
       ...lifetime,
       surface.webview.onDidReceiveMessage((value: unknown) => this.receive(value)),
-      // Not a reason to stop posting (see the top of this file); postMessage's answer is.
-      visibility(() => undefined),
       surface.onDidDispose(() => {
         if (this.surface === surface) this.detach();
       }),

@@ -32,7 +32,6 @@ class Emitter<T> {
 function fakeView() {
   const received = new Emitter<unknown>();
   const disposed = new Emitter<void>();
-  const visibility = new Emitter<void>();
   const posted: Array<{ type: string } & Record<string, unknown>> = [];
   const surface = {
     visible: true,
@@ -48,7 +47,7 @@ function fakeView() {
     },
     onDidDispose: disposed.event,
   };
-  return { surface, asSurface: surface as unknown as WebviewSurface, received, disposed, visibility, posted };
+  return { surface, asSurface: surface as unknown as WebviewSurface, received, disposed, posted };
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -82,11 +81,21 @@ function setup(overrides: Partial<ConstructorParameters<typeof WebviewChannel<Sh
   return { channel, logs, notifications };
 }
 
+/** A channel with a fake view attached whose page has said `ready` and been brought up to date. */
+async function readyView(overrides: Parameters<typeof setup>[0] = {}) {
+  const fixture = setup(overrides);
+  const view = fakeView();
+  fixture.channel.attach(view.asSurface);
+  view.received.fire({ type: 'ready' });
+  await settle();
+  return { ...fixture, view };
+}
+
 describe('webview channel (host side)', () => {
   it('posts nothing before ready; then the strings, the state, and what waited for the page', async () => {
     const { channel } = setup();
     const view = fakeView();
-    channel.attach(view.asSurface, view.visibility.event);
+    channel.attach(view.asSurface);
     channel.post({ type: 'state', count: 50 });
     channel.post({ type: 'focus' });
     assert.deepEqual(view.posted, []);
@@ -102,15 +111,10 @@ describe('webview channel (host side)', () => {
   });
 
   it('a page that is gone gets nothing more; the next page that says ready gets strings, state and what waited', async () => {
-    const { channel } = setup();
-    const view = fakeView();
-    channel.attach(view.asSurface, view.visibility.event);
-    view.received.fire({ type: 'ready' });
-    await settle();
+    const { channel, view } = await readyView();
     // Hidden without retainContextWhenHidden: VS Code destroys the page and reports the message as not delivered.
     view.surface.visible = false;
     view.surface.pageThere = false;
-    view.visibility.fire();
     channel.post({ type: 'state', count: 9 });
     await settle();
     assert.equal(channel.isReady, false);
@@ -119,7 +123,6 @@ describe('webview channel (host side)', () => {
     const before = view.posted.length;
     view.surface.visible = true;
     view.surface.pageThere = true;
-    view.visibility.fire();
     view.received.fire({ type: 'ready' });
     await settle();
     assert.deepEqual(view.posted.slice(before), [
@@ -130,11 +133,7 @@ describe('webview channel (host side)', () => {
   });
 
   it('a message that waits for the page and was not delivered is delivered to the next page', async () => {
-    const { channel } = setup();
-    const view = fakeView();
-    channel.attach(view.asSurface, view.visibility.event);
-    view.received.fire({ type: 'ready' });
-    await settle();
+    const { channel, view } = await readyView();
     view.surface.pageThere = false;
     channel.post({ type: 'focus' });
     await settle();
@@ -148,15 +147,9 @@ describe('webview channel (host side)', () => {
   });
 
   it('a page that VS Code reports hidden but keeps (released by another owner) keeps getting messages', async () => {
-    const { channel } = setup();
-    const view = fakeView();
-    channel.attach(view.asSurface, view.visibility.event);
-    view.received.fire({ type: 'ready' });
-    await settle();
+    const { channel, view } = await readyView();
     view.surface.visible = false;
-    view.visibility.fire();
     view.surface.visible = true;
-    view.visibility.fire();
     channel.post({ type: 'state', count: 42 });
     await settle();
     assert.equal(channel.isReady, true);
@@ -164,11 +157,7 @@ describe('webview channel (host side)', () => {
   });
 
   it('a live page the channel thought gone is brought up to date by its next message, which is then handled', async () => {
-    const { channel, notifications } = setup();
-    const view = fakeView();
-    channel.attach(view.asSurface, view.visibility.event);
-    view.received.fire({ type: 'ready' });
-    await settle();
+    const { channel, notifications, view } = await readyView();
     view.surface.pageThere = false;
     channel.post({ type: 'state', count: 50 });
     await settle();
@@ -188,11 +177,7 @@ describe('webview channel (host side)', () => {
 
   it('a late "not delivered" about an earlier page does not silence the page that said ready since', async () => {
     let release: (delivered: boolean) => void = () => undefined;
-    const { channel } = setup();
-    const view = fakeView();
-    channel.attach(view.asSurface, view.visibility.event);
-    view.received.fire({ type: 'ready' });
-    await settle();
+    const { channel, view } = await readyView();
     const postMessage = view.surface.webview.postMessage;
     view.surface.webview.postMessage = () => new Promise<boolean>((resolve) => (release = resolve));
     channel.post({ type: 'state', count: 60 });
@@ -210,7 +195,7 @@ describe('webview channel (host side)', () => {
   it('drops and logs a malformed incoming message without its content; valid notifications reach the handler', async () => {
     const { channel, logs, notifications } = setup();
     const view = fakeView();
-    channel.attach(view.asSurface, view.visibility.event);
+    channel.attach(view.asSurface);
     view.received.fire({ type: 'clicked', button: 'sk-secret-key' });
     view.received.fire({ type: 'clicked', button: 'a', injected: '<script>' });
     view.received.fire({ type: 'lookup', query: 'no id' });
@@ -227,7 +212,7 @@ describe('webview channel (host side)', () => {
   it('answers requests by id: the result, a refusal in words, or an empty error for a bug (logged)', async () => {
     const { channel, logs } = setup();
     const view = fakeView();
-    channel.attach(view.asSurface, view.visibility.event);
+    channel.attach(view.asSurface);
     view.received.fire({ type: 'ready' });
     view.received.fire({ type: 'lookup', requestId: 'r1', query: 'x' });
     view.received.fire({ type: 'lookup', requestId: 'r2', query: 'refuse' });
@@ -245,11 +230,7 @@ describe('webview channel (host side)', () => {
   });
 
   it('does not post a malformed outgoing message (a host bug shows in the log, not as a silent page)', async () => {
-    const { channel, logs } = setup();
-    const view = fakeView();
-    channel.attach(view.asSurface, view.visibility.event);
-    view.received.fire({ type: 'ready' });
-    await settle();
+    const { channel, logs, view } = await readyView();
     const before = view.posted.length;
     channel.post({ type: 'state', count: 1, internal: 'x' } as never);
     channel.post({ type: 'state', count: 1000 });
@@ -265,14 +246,14 @@ describe('webview channel (host side)', () => {
     const first = fakeView();
     let lifetimeDisposed = 0;
     const lifetime = () => [{ dispose: () => void lifetimeDisposed++ }];
-    channel.attach(first.asSurface, first.visibility.event, lifetime());
+    channel.attach(first.asSurface, lifetime());
     const count = channel.subscriptionCount;
     const second = fakeView();
-    for (let i = 0; i < 5; i++) channel.attach(second.asSurface, second.visibility.event, lifetime());
+    for (let i = 0; i < 5; i++) channel.attach(second.asSurface, lifetime());
     assert.equal(channel.subscriptionCount, count);
     assert.equal(lifetimeDisposed, 5);
     // The first view's listeners are gone: its messages reach no one.
-    assert.equal(first.received.listeners.size + first.disposed.listeners.size + first.visibility.listeners.size, 0);
+    assert.equal(first.received.listeners.size + first.disposed.listeners.size, 0);
     assert.equal(second.received.listeners.size, 1);
     first.received.fire({ type: 'clicked', button: 'a' });
     await settle();
@@ -281,6 +262,6 @@ describe('webview channel (host side)', () => {
     assert.equal(lifetimeDisposed, 6);
     assert.equal(channel.subscriptionCount, 0);
     assert.equal(channel.isAttached, false);
-    assert.equal(second.received.listeners.size + second.disposed.listeners.size + second.visibility.listeners.size, 0);
+    assert.equal(second.received.listeners.size + second.disposed.listeners.size, 0);
   });
 });
