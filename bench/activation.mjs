@@ -198,20 +198,9 @@ export async function runActivationBench(root, { samples = Number(process.env.MG
   const beforeRef = process.env.MG_BENCH_BEFORE;
   const beforeVsix = beforeRef ? await vsixAt(root, beforeRef, path.join(work, 'before.vsix')) : undefined;
   const { killAll } = await lib(root, 'lib/proc.mjs');
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: process.env.MG_CHROMIUM || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  const { launchChromium } = await lib(root, 'lib/chromium.mjs');
+  const browser = await launchChromium();
+
   let before;
   let after;
   try {

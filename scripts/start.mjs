@@ -135,11 +135,9 @@ function startEmulatorConfig() {
 }
 
 async function check(url) {
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: process.env.MG_CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
-  });
+  const { launchChromium } = await import('./lib/chromium.mjs');
+  const browser = await launchChromium();
+
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(url);

@@ -3,7 +3,7 @@
 // code-server; logs land in test-results/<version>/<layer>/.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 import { run, killTree, secs } from './proc.mjs';
 import { prepareProfile, installVsix, startCodeServer, collectLogs } from './codeServer.mjs';
 import { startEmulatorProcess } from './emulator.mjs';
@@ -11,16 +11,6 @@ import { bundleHostTests } from './hostBundle.mjs';
 import { packageHostRunner } from './hostRunner.mjs';
 
 const DEMO_KEY = 'mg-demo-key-0001';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 /**
  * How the in-host suite gets into the extension host. `payload`: the workbench URL names the installed
@@ -118,10 +108,7 @@ export async function runHostLayer(ctx, info) {
     ];
     url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   }
-  const browser = await chromium.launch({
-    executablePath: process.env.MG_CHROMIUM || '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(url);

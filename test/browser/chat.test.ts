@@ -10,9 +10,6 @@ describe('chat webview (Chromium)', function () {
   beforeEach(() => {
     chat = pages.chat;
   });
-  afterEach(async () => {
-    await chat.close();
-  });
 
   const posted = async (type: string) => (await chat.posted()).filter((m) => m.type === type);
   const frame = () =>

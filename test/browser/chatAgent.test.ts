@@ -11,18 +11,16 @@ const HOSTILE = `<img src=x onerror="${PWN}"><script>${PWN}</script><a href="jav
 describe('chat webview: Agent mode (Chromium)', function () {
   this.timeout(60_000);
   let chat: ChatPage;
-  const pages = chatPageSuite();
-  beforeEach(() => {
-    chat = pages.chat;
-  });
-  afterEach(async () => {
-    assert.deepEqual(chat.errors, [], 'no page errors, no dialogs');
+  const pages = chatPageSuite(undefined, async (page) => {
+    assert.deepEqual(page.errors, [], 'no page errors, no dialogs');
     assert.equal(
-      await chat.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+      await page.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
       undefined,
       'no injected script ran',
     );
-    await chat.close();
+  });
+  beforeEach(() => {
+    chat = pages.chat;
   });
 
   const posted = async <T extends WebviewToHostMessage['type']>(type: T) =>

@@ -9,13 +9,9 @@ import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
 describe('chat webview: agent text and tool cards interleaved (Chromium)', function () {
   this.timeout(60_000);
   let chat: ChatPage;
-  const pages = chatPageSuite();
+  const pages = chatPageSuite(undefined, (page) => assert.deepEqual(page.errors, [], 'no page errors'));
   beforeEach(() => {
     chat = pages.chat;
-  });
-  afterEach(async () => {
-    assert.deepEqual(chat.errors, [], 'no page errors');
-    await chat.close();
   });
 
   const turn = (extra: Partial<AgentTurnInfo> = {}): AgentTurnInfo => ({
@@ -54,6 +50,8 @@ describe('chat webview: agent text and tool cards interleaved (Chromium)', funct
   const FIRST = 'Looking first.';
   const SECOND = '\n\nThen reading.';
   const LAST = '\n\nAll done here.';
+  /** The order the model wrote the answer of these tests in (order() reads text segments and cards). */
+  const AS_WRITTEN = ['text:Looking first.', 'card:t1', 'text:Then reading.', 'card:t2', 'card:t3', 'text:All done'];
 
   it('while streaming and once finished: text, card, text, two cards, text', async () => {
     await chat.play({
@@ -90,14 +88,7 @@ describe('chat webview: agent text and tool cards interleaved (Chromium)', funct
     await chat.page.waitForFunction(() =>
       document.querySelector('.message.assistant .body')?.textContent?.includes('All done here.'),
     );
-    assert.deepEqual(await order(), [
-      'text:Looking first.',
-      'card:t1',
-      'text:Then reading.',
-      'card:t2',
-      'card:t3',
-      'text:All done',
-    ]);
+    assert.deepEqual(await order(), AS_WRITTEN);
     assert.equal(
       await chat.page.locator('.tool-card[data-tool-id="t1"]').getAttribute('data-status'),
       'done',
@@ -105,14 +96,7 @@ describe('chat webview: agent text and tool cards interleaved (Chromium)', funct
     );
     assert.equal(await chat.page.locator('.tool-card').count(), 3);
     await chat.play({ type: 'streamFinished', conversationId: 'c1', messageId: 'a1', status: 'complete' });
-    assert.deepEqual(await order(), [
-      'text:Looking first.',
-      'card:t1',
-      'text:Then reading.',
-      'card:t2',
-      'card:t3',
-      'text:All done',
-    ]);
+    assert.deepEqual(await order(), AS_WRITTEN);
   });
 
   it('after a reload (a snapshot of the stored answer) the order is the same; cards without a place stay below the text', async () => {
@@ -127,14 +111,7 @@ describe('chat webview: agent text and tool cards interleaved (Chromium)', funct
     });
     await chat.page.locator('.message.assistant .tool-card').first().waitFor({ state: 'attached' });
     await chat.page.locator('.message.assistant .body .segment').first().waitFor({ state: 'attached' });
-    assert.deepEqual(await order(), [
-      'text:Looking first.',
-      'card:t1',
-      'text:Then reading.',
-      'card:t2',
-      'card:t3',
-      'text:All done',
-    ]);
+    assert.deepEqual(await order(), AS_WRITTEN);
 
     await chat.play({
       type: 'snapshot',

@@ -44,9 +44,6 @@ describe('chat webview links (Chromium)', function () {
   beforeEach(() => {
     chat = pages.chat;
   });
-  afterEach(async () => {
-    await chat.close();
-  });
 
   const opened = () => chat.page.evaluate(() => (globalThis as unknown as { __hostOpened: string[] }).__hostOpened);
   const linkPosts = async () =>

@@ -175,9 +175,13 @@ export function pageServerSuite(): { readonly serverUrl: string; readonly browse
 
 /**
  * The hooks every chat-page suite needs: pageServerSuite, and a fresh page per test (then `setup`, e.g. a first
- * snapshot). Call it inside `describe`; read `.chat` in tests (each file closes its pages).
+ * snapshot), closed after the test; `afterEachCheck` runs on the page first (e.g. no page errors). Call it inside
+ * `describe`; read `.chat` in tests.
  */
-export function chatPageSuite(setup?: (chat: ChatPage, serverUrl: string) => Promise<void>): {
+export function chatPageSuite(
+  setup?: (chat: ChatPage, serverUrl: string) => Promise<void>,
+  afterEachCheck?: (chat: ChatPage) => Promise<void> | void,
+): {
   readonly chat: ChatPage;
   readonly serverUrl: string;
   readonly browser: Browser;
@@ -187,6 +191,15 @@ export function chatPageSuite(setup?: (chat: ChatPage, serverUrl: string) => Pro
   beforeEach(async () => {
     chat = await openChatPage(suite.browser, suite.serverUrl);
     await setup?.(chat, suite.serverUrl);
+  });
+  afterEach(async () => {
+    const page = chat;
+    chat = undefined;
+    try {
+      if (page) await afterEachCheck?.(page);
+    } finally {
+      await page?.close();
+    }
   });
   return {
     get chat() {

@@ -58,9 +58,6 @@ describe('chat webview: hostile model output (Chromium)', function () {
   beforeEach(() => {
     chat = pages.chat;
   });
-  afterEach(async () => {
-    await chat.close();
-  });
 
   async function assertInert(): Promise<void> {
     const page = chat.page;

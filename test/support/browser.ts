@@ -1,5 +1,6 @@
 // Headless Debian Chromium through playwright-core, with the flags that work offline on these machines
-// (docs/testing.md#browser-and-workbench-helpers). Used by the webview bundle tests (test/browser) and by workbench.ts.
+// (docs/testing.md#browser-and-workbench-helpers). Used by the webview bundle tests (test/browser) and by workbench.ts;
+// the scripts have the same in scripts/lib/chromium.mjs.
 import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
 
 /** Chromium binary: MG_CHROMIUM or Debian's. */

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { resultsDir, vscodeVersion, workspaceDir } from './env';
-import { CONTAINER_TITLE, type Workbench } from './workbench';
+import { CONTAINER_TITLE, openWorkbench, type Workbench } from './workbench';
 
 export interface ChatView {
   /** The chat view's page (the visible webview; after a reload a stale, hidden frame can come first). */
@@ -173,4 +173,50 @@ export async function recordChatFailure(wb: Workbench, title: string): Promise<v
     lines.push(`webview ${i}: purpose=${purpose} visible=${visible}\n${body.slice(0, 6_000)}\n`);
   }
   fs.writeFileSync(path.join(dir, `${name}.txt`), lines.join('\n') || 'no webview of ours');
+}
+
+/**
+ * The hooks of a suite that works in our chat view in a window of its own (the agent suites): the emulator's faults
+ * cleared, `prepare` (workspace files) before the window opens, the chat view's page taken; after it the user
+ * settings a test changed are put back and `cleanup` runs; a failed test is recorded (recordChatFailure), and a
+ * turn it left running is stopped before the next test (the next question would be refused while it runs).
+ */
+export function chatViewSuite(options: {
+  admin: { setFaults(key: string, faults: null): Promise<unknown> };
+  key: string;
+  prepare?: () => void;
+  cleanup?: () => void;
+}): { readonly wb: Workbench; readonly view: ChatView } {
+  let wb: Workbench | undefined;
+  let view: ChatView | undefined;
+  let userSettings = '';
+  before(async () => {
+    await options.admin.setFaults(options.key, null);
+    options.prepare?.();
+    userSettings = fs.readFileSync(userSettingsFile(), 'utf8');
+    wb = await openWorkbench();
+    await wb.openView(CONTAINER_TITLE);
+    view = chatView(wb);
+    await view.reopen();
+  });
+  after(async () => {
+    await options.admin.setFaults(options.key, null).catch(() => undefined);
+    options.cleanup?.();
+    if (userSettings) fs.writeFileSync(userSettingsFile(), userSettings);
+    await wb?.close();
+  });
+  afterEach(async function () {
+    if (wb && this.currentTest?.state === 'failed') await recordChatFailure(wb, this.currentTest.title);
+  });
+  beforeEach(() => view?.stopRunningTurn());
+  return {
+    get wb() {
+      if (!wb) throw new Error('the suite has no workbench yet (used outside a test?)');
+      return wb;
+    },
+    get view() {
+      if (!view) throw new Error('the suite has no chat view yet (used outside a test?)');
+      return view;
+    },
+  };
 }

@@ -1,40 +1,11 @@
 // Tiny client for the emulator's admin API (/admin/*). Uses the global fetch, so it works in plain node 20
-// and inside a VS Code extension host. Types are declared here (no import of src/emulator) so a host test
-// bundle stays small.
+// and inside a VS Code extension host. Only types come from src/emulator (erased when a host test is bundled).
+import type { Faults, RequestLogEntry } from '../../src/emulator/types';
 
-export interface AdminRequestEntry {
-  id: string;
-  time: string;
-  method: string;
-  path: string;
-  route: string;
-  keyName?: string;
-  model?: string;
-  status: number;
-  billable: boolean;
-  stream?: boolean;
-  aborted?: boolean;
-  durationMs: number;
-  charged?: number;
-}
-
-export interface AdminFaults {
-  delayMs?: number;
-  hang?: boolean;
-  dropAfterEvents?: number;
-  errorAfterEvents?: number;
-  errorType?: string;
-  noEventLines?: boolean;
-  status?: number;
-  count?: number;
-  retryAfter?: number;
-  htmlError?: boolean;
-  tokensPerSecond?: number;
-  taskDurationMs?: number;
-  taskFails?: boolean;
-  chunkBytes?: number;
-  noModelList?: boolean;
-}
+/** One request as the emulator logged it (GET /admin/requests). */
+export type AdminRequestEntry = RequestLogEntry;
+/** Fault switches of a key (POST /admin/faults). */
+export type AdminFaults = Faults;
 
 export interface AdminKey {
   key: string;

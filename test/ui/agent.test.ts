@@ -6,60 +6,40 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { chatView, setUserSetting, userSettingsFile, waitForWorkspaceFile, type ChatView } from '../support/chatView';
+import { chatViewSuite, setUserSetting, waitForWorkspaceFile } from '../support/chatView';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { resultsDir, vscodeVersion, workspaceDir } from '../support/env';
-import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
 
 const KEY = 'mg-demo-key-0001';
 const README = '# Demo project\n\nHello world.\n';
 
 describe('agent mode (UI)', function () {
   this.timeout(300_000);
-  let wb: Workbench;
-  let view: ChatView;
   const admin = EmulatorAdmin.fromEnv();
   const ws = () => workspaceDir();
   const file = (rel: string) => path.join(ws(), rel);
-  let userSettings = '';
-
-  before(async () => {
-    await admin.setFaults(KEY, null);
-    fs.writeFileSync(file('README.md'), README);
-    fs.mkdirSync(file('.vscode'), { recursive: true });
-    fs.writeFileSync(file('.vscode/settings.json'), '{\n  "editor.tabSize": 2\n}\n');
-    userSettings = fs.readFileSync(userSettingsFile(), 'utf8');
-    wb = await openWorkbench();
-    await wb.openView(CONTAINER_TITLE);
-    view = chatView(wb);
-    await view.reopen();
+  const ui = chatViewSuite({
+    admin,
+    key: KEY,
+    prepare: () => {
+      fs.writeFileSync(file('README.md'), README);
+      fs.mkdirSync(file('.vscode'), { recursive: true });
+      fs.writeFileSync(file('.vscode/settings.json'), '{\n  "editor.tabSize": 2\n}\n');
+    },
   });
-  after(async () => {
-    await admin.setFaults(KEY, null).catch(() => undefined);
-    if (userSettings) fs.writeFileSync(userSettingsFile(), userSettings);
-    await wb?.close();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed')
-      await wb.screenshot(`agent-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
-  });
-
-  // A failed test must not leave a turn running (the next question would be refused while it does).
-  beforeEach(() => view.stopRunningTurn());
 
   const card = (name: string) =>
-    view
+    ui.view
       .lastAnswer()
-      .locator('.tool-card', { has: view.frame.locator('.tool-name', { hasText: name }) })
+      .locator('.tool-card', { has: ui.view.frame.locator('.tool-name', { hasText: name }) })
       .last();
 
   it('reads a file, proposes an edit shown as a diff; Accept writes it; the cost footer shows tokens', async () => {
-    await view.newAgentChat();
-    await view.send(
+    await ui.view.newAgentChat();
+    await ui.view.send(
       'Make the README greet the agent.\n@tool read_file {"path":"README.md"}\n@edit README.md Hello world.=>Hello agent.',
     );
-    await card('read_file').and(view.frame.locator('[data-status="done"]')).waitFor({ timeout: 90_000 });
+    await card('read_file').and(ui.view.frame.locator('[data-status="done"]')).waitFor({ timeout: 90_000 });
     await card('read_file').locator('details.tool-result summary').click();
     assert.match(
       await card('read_file').locator('details.tool-result pre').innerText(),
@@ -67,26 +47,26 @@ describe('agent mode (UI)', function () {
       'the file was read',
     );
     // The edit waits for review: the pending change is listed and VS Code's diff editor shows it.
-    const change = view.frame.locator('section.changes li.change', { hasText: 'README.md' });
+    const change = ui.view.frame.locator('section.changes li.change', { hasText: 'README.md' });
     await change.waitFor({ timeout: 90_000 });
-    await wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 60_000 });
-    const tabs = await wb.page.locator('.tabs-container .tab').allInnerTexts();
+    await ui.wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const tabs = await ui.wb.page.locator('.tabs-container .tab').allInnerTexts();
     assert.ok(
       tabs.some((t) => /README\.md.*proposed edit/.test(t)),
       `diff tab: ${JSON.stringify(tabs)}`,
     );
     // Monaco renders spaces as no-break spaces (\s matches both).
     assert.match(
-      await wb.page.locator('.monaco-diff-editor .modified-in-monaco-diff-editor').first().innerText(),
+      await ui.wb.page.locator('.monaco-diff-editor .modified-in-monaco-diff-editor').first().innerText(),
       /Hello\s+agent\./,
     );
     assert.equal(fs.readFileSync(file('README.md'), 'utf8'), README, 'nothing written before Accept');
     // The chat and the diff only (1.139 also shows VS Code's own Chat on the right): docs/images/agent.png.
-    const side = await wb.page.locator('.part.sidebar').first().boundingBox();
-    const editor = await wb.page.locator('.part.editor').first().boundingBox();
+    const side = await ui.wb.page.locator('.part.sidebar').first().boundingBox();
+    const editor = await ui.wb.page.locator('.part.editor').first().boundingBox();
     const shot = path.join(resultsDir(), 'screenshots', vscodeVersion(), 'agent.png');
     fs.mkdirSync(path.dirname(shot), { recursive: true });
-    await wb.page.screenshot({
+    await ui.wb.page.screenshot({
       path: shot,
       clip:
         side && editor
@@ -96,58 +76,58 @@ describe('agent mode (UI)', function () {
     assert.ok(fs.statSync(shot).size > 1000);
     await change.locator('button', { hasText: 'Accept' }).click();
     await waitForWorkspaceFile('README.md', (t) => !!t?.includes('Hello agent.'), 'Accept writes the file');
-    await view.finished();
-    assert.match(await view.lastAnswer().locator('.body').innerText(), /Accepted/);
+    await ui.view.finished();
+    assert.match(await ui.view.lastAnswer().locator('.body').innerText(), /Accepted/);
     assert.match(
-      await view.lastAnswer().locator('.agent-cost summary').innerText(),
+      await ui.view.lastAnswer().locator('.agent-cost summary').innerText(),
       /Turn tokens: in [\d,]+ · out [\d,]+ · cache read [\d,]+ · cache write [\d,]+/,
     );
-    assert.equal(await view.frame.locator('section.changes').isVisible(), false, 'no change left pending');
+    assert.equal(await ui.view.frame.locator('section.changes').isVisible(), false, 'no change left pending');
   });
 
   it('Reject writes nothing and the model is told', async () => {
-    await view.send('Now try another greeting.\n@edit README.md Hello agent.=>Hello rejected.');
-    const change = view.frame.locator('section.changes li.change', { hasText: 'README.md' });
+    await ui.view.send('Now try another greeting.\n@edit README.md Hello agent.=>Hello rejected.');
+    const change = ui.view.frame.locator('section.changes li.change', { hasText: 'README.md' });
     await change.waitFor({ timeout: 90_000 });
     await change.locator('button', { hasText: 'Reject' }).click();
-    await view.finished();
-    assert.match(await view.lastAnswer().locator('.body').innerText(), /Rejected/);
+    await ui.view.finished();
+    assert.match(await ui.view.lastAnswer().locator('.body').innerText(), /Rejected/);
     assert.match(fs.readFileSync(file('README.md'), 'utf8'), /Hello agent\./);
   });
 
   it('a command asks with the exact command, runs after Approve, and its output reaches the model', async () => {
-    await view.send('Check the greeting.\n@run "echo agent-ui-marker"');
+    await ui.view.send('Check the greeting.\n@run "echo agent-ui-marker"');
     const run = card('run_command');
-    await run.and(view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
+    await run.and(ui.view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
     assert.equal(await run.locator('.ask-command').innerText(), 'echo agent-ui-marker');
     await run.locator('button', { hasText: 'Approve' }).click();
-    await view.finished();
+    await ui.view.finished();
     await run.locator('details.tool-result summary').click();
     assert.match(
       await run.locator('details.tool-result pre').innerText(),
       /agent-ui-marker/,
       'the output is the tool result the model got',
     );
-    assert.match(await view.lastAnswer().locator('.body').innerText(), /Result 1/);
+    assert.match(await ui.view.lastAnswer().locator('.body').innerText(), /Result 1/);
   });
 
   it('a write to .vscode/settings.json asks even with auto-approved writes (a README edit does not)', async () => {
-    await setUserSetting(wb, view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', true);
-    await view.newAgentChat();
+    await setUserSetting(ui.wb, ui.view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', true);
+    await ui.view.newAgentChat();
     fs.writeFileSync(file('AUTO.md'), 'Hello world.\n');
-    await view.send('Auto-approved edit.\n@edit AUTO.md Hello world.=>Hello auto.');
-    await view.finished();
+    await ui.view.send('Auto-approved edit.\n@edit AUTO.md Hello world.=>Hello auto.');
+    await ui.view.finished();
     await waitForWorkspaceFile('AUTO.md', (t) => !!t?.includes('Hello auto.'), 'auto-approved write');
     assert.equal(
-      await view.lastAnswer().locator('.tool-card[data-status="asking"]').count(),
+      await ui.view.lastAnswer().locator('.tool-card[data-status="asking"]').count(),
       0,
       'no question for a plain write',
     );
-    await view.send('Change the tab size.\n@edit .vscode/settings.json "editor.tabSize": 2=>"editor.tabSize": 4');
+    await ui.view.send('Change the tab size.\n@edit .vscode/settings.json "editor.tabSize": 2=>"editor.tabSize": 4');
     const edit = card('propose_edit');
-    await edit.and(view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
+    await edit.and(ui.view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
     assert.match(await edit.locator('.ask-reason').innerText(), /\.vscode/);
-    const change = view.frame.locator('section.changes li.change', { hasText: 'settings.json' });
+    const change = ui.view.frame.locator('section.changes li.change', { hasText: 'settings.json' });
     await change.waitFor({ timeout: 60_000 });
     await new Promise((r) => setTimeout(r, 1500));
     assert.match(
@@ -156,21 +136,21 @@ describe('agent mode (UI)', function () {
       'not written without the review',
     );
     await change.locator('button', { hasText: 'Reject' }).click();
-    await view.finished();
-    await setUserSetting(wb, view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', false);
+    await ui.view.finished();
+    await setUserSetting(ui.wb, ui.view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', false);
   });
 
   it('Stop during a running command ends it (what it would do later never happens)', async () => {
-    await view.newAgentChat();
-    await view.send('Wait a while.\n@run "sleep 8 && echo late > late.txt"');
+    await ui.view.newAgentChat();
+    await ui.view.send('Wait a while.\n@run "sleep 8 && echo late > late.txt"');
     const run = card('run_command');
-    await run.and(view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
+    await run.and(ui.view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
     await run.locator('button', { hasText: 'Approve' }).click();
-    await run.and(view.frame.locator('[data-status="running"]')).waitFor({ timeout: 60_000 });
+    await run.and(ui.view.frame.locator('[data-status="running"]')).waitFor({ timeout: 60_000 });
     await new Promise((r) => setTimeout(r, 1000));
-    await view.frame.locator('button[data-action="stop"]').click();
-    await view.finished('stopped');
-    assert.match(await view.lastAnswer().locator('.agent-end').innerText(), /Stopped/);
+    await ui.view.frame.locator('button[data-action="stop"]').click();
+    await ui.view.finished('stopped');
+    assert.match(await ui.view.lastAnswer().locator('.agent-end').innerText(), /Stopped/);
     await new Promise((r) => setTimeout(r, 10_000));
     assert.equal(fs.existsSync(file('late.txt')), false, 'the command was ended');
   });
@@ -179,11 +159,13 @@ describe('agent mode (UI)', function () {
   // agentSafety.test.ts, which looks for the view's frame again until it answers).
   it('Restore to before a turn from a conversation reopened from history (the accepted README edit is undone)', async function () {
     if (!/Hello agent\./.test(fs.readFileSync(file('README.md'), 'utf8'))) this.skip(); // needs the first test's accepted edit
-    await view.frame.locator('.header button[data-action="toggleConversations"]').click();
-    await view.frame.locator('button[data-action="selectConversation"]', { hasText: 'Make the README greet' }).click();
-    const first = view.frame.locator('.message.assistant').first();
+    await ui.view.frame.locator('.header button[data-action="toggleConversations"]').click();
+    await ui.view.frame
+      .locator('button[data-action="selectConversation"]', { hasText: 'Make the README greet' })
+      .click();
+    const first = ui.view.frame.locator('.message.assistant').first();
     await first.locator('button', { hasText: 'Restore to before this turn' }).click();
-    const dialog = wb.page.locator('.monaco-dialog-box');
+    const dialog = ui.wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 30_000 });
     await dialog
       .locator('.monaco-button', { hasText: /^Restore$/ })
@@ -194,26 +176,26 @@ describe('agent mode (UI)', function () {
   });
 
   it('the step budget ends a loop (maxSteps 3), with Retry left to the user', async () => {
-    await setUserSetting(wb, view, 'modelGateway.agent.maxSteps', 'Max Steps', 3);
-    await view.newAgentChat();
+    await setUserSetting(ui.wb, ui.view, 'modelGateway.agent.maxSteps', 'Max Steps', 3);
+    await ui.view.newAgentChat();
     const before = (await admin.requests()).filter((r) => r.path.includes('/v1/messages')).length;
-    await view.send('Loop forever.\n@steps 30\n@tool read_file {"path":"README.md"}');
-    await view.finished();
-    const end = view.lastAnswer().locator('.agent-end');
+    await ui.view.send('Loop forever.\n@steps 30\n@tool read_file {"path":"README.md"}');
+    await ui.view.finished();
+    const end = ui.view.lastAnswer().locator('.agent-end');
     assert.match(await end.innerText(), /Step budget reached/);
     assert.equal(await end.locator('button', { hasText: 'Retry' }).count(), 1);
     assert.equal((await admin.requests()).filter((r) => r.path.includes('/v1/messages')).length - before, 3);
   });
 
   it('a 429 inside the loop shows its countdown and the turn goes on by itself (the client does not retry silently)', async () => {
-    await view.newAgentChat();
+    await ui.view.newAgentChat();
     await admin.setFaults(KEY, { status: 429, count: 1, retryAfter: 3 });
     try {
-      await view.send('Read it.\n@tool read_file {"path":"README.md"}');
-      const countdown = view.lastAnswer().locator('.agent-wait .countdown');
+      await ui.view.send('Read it.\n@tool read_file {"path":"README.md"}');
+      const countdown = ui.view.lastAnswer().locator('.agent-wait .countdown');
       await countdown.waitFor({ timeout: 60_000 });
       assert.match(await countdown.innerText(), /in \d+ s/);
-      await view.finished();
+      await ui.view.finished();
       assert.equal(await countdown.count(), 0, 'the countdown goes when the wait is over');
       assert.equal(await card('read_file').getAttribute('data-status'), 'done');
     } finally {

@@ -7,72 +7,57 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { chatView, setUserSetting, userSettingsFile, waitForWorkspaceFile, type ChatView } from '../support/chatView';
+import { chatViewSuite, setUserSetting, waitForWorkspaceFile } from '../support/chatView';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { workspaceDir } from '../support/env';
-import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
 
 const KEY = 'mg-demo-key-0001';
 const SECRET = 'agent-safety-secret-7f3a';
 
 describe('agent safety (UI)', function () {
   this.timeout(300_000);
-  let wb: Workbench;
-  let view: ChatView;
   let outside = '';
   const admin = EmulatorAdmin.fromEnv();
   const file = (rel: string) => path.join(workspaceDir(), rel);
-  let userSettings = '';
-
-  before(async () => {
-    await admin.setFaults(KEY, null);
-    outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-ui-outside-')));
-    fs.writeFileSync(path.join(outside, 'notes.txt'), `${SECRET} outside\n`);
-    fs.rmSync(file('outside-link'), { force: true, recursive: true });
-    fs.symlinkSync(outside, file('outside-link'), 'dir');
-    fs.writeFileSync(file('.env'), `API_TOKEN=${SECRET}\n`);
-    fs.mkdirSync(file('.vscode'), { recursive: true });
-    fs.writeFileSync(file('.vscode/settings.json'), '{\n  "editor.tabSize": 2\n}\n');
-    userSettings = fs.readFileSync(userSettingsFile(), 'utf8');
-    wb = await openWorkbench();
-    await wb.openView(CONTAINER_TITLE);
-    view = chatView(wb);
-    await view.reopen();
+  const ui = chatViewSuite({
+    admin,
+    key: KEY,
+    prepare: () => {
+      outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-ui-outside-')));
+      fs.writeFileSync(path.join(outside, 'notes.txt'), `${SECRET} outside\n`);
+      fs.rmSync(file('outside-link'), { force: true, recursive: true });
+      fs.symlinkSync(outside, file('outside-link'), 'dir');
+      fs.writeFileSync(file('.env'), `API_TOKEN=${SECRET}\n`);
+      fs.mkdirSync(file('.vscode'), { recursive: true });
+      fs.writeFileSync(file('.vscode/settings.json'), '{\n  "editor.tabSize": 2\n}\n');
+    },
+    cleanup: () => {
+      fs.rmSync(file('outside-link'), { force: true });
+      fs.rmSync(file('.env'), { force: true });
+      if (outside) fs.rmSync(outside, { recursive: true, force: true });
+    },
   });
-  after(async () => {
-    fs.rmSync(file('outside-link'), { force: true });
-    fs.rmSync(file('.env'), { force: true });
-    if (outside) fs.rmSync(outside, { recursive: true, force: true });
-    if (userSettings) fs.writeFileSync(userSettingsFile(), userSettings);
-    await wb?.close();
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed')
-      await wb.screenshot(`agent-safety-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
-  });
-  // A failed test must not leave a turn running (the next question would be refused while it does).
-  beforeEach(() => view.stopRunningTurn());
 
   const cards = (name: string) =>
-    view.lastAnswer().locator('.tool-card', { has: view.frame.locator('.tool-name', { hasText: name }) });
-  const chatText = () => view.frame.locator('body').innerText();
+    ui.view.lastAnswer().locator('.tool-card', { has: ui.view.frame.locator('.tool-name', { hasText: name }) });
+  const chatText = () => ui.view.frame.locator('body').innerText();
 
   it('a symbolic link that leads out of the workspace is refused with a visible note; nothing behind it is read', async () => {
-    await view.newAgentChat();
-    await view.send('Read the linked notes.\n@tool read_file {"path":"outside-link/notes.txt"}');
-    await view.finished();
+    await ui.view.newAgentChat();
+    await ui.view.send('Read the linked notes.\n@tool read_file {"path":"outside-link/notes.txt"}');
+    await ui.view.finished();
     const card = cards('read_file').first();
     assert.equal(await card.getAttribute('data-status'), 'refused');
     assert.match(await card.locator('.tool-note').innerText(), /symbolic link[\s\S]*outside the workspace/);
     // The model got only the refusal: the answer quotes it, and the file's text is nowhere in the chat.
-    assert.match(await view.lastAnswer().locator('.body').innerText(), /Result 1 \(error\)/);
+    assert.match(await ui.view.lastAnswer().locator('.body').innerText(), /Result 1 \(error\)/);
     assert.ok(!(await chatText()).includes(SECRET), 'nothing of the linked file reached the chat');
   });
 
   it('an ignored .env is refused with a visible note; its text is never shown nor sent', async () => {
-    await view.newAgentChat();
-    await view.send('Read the env.\n@tool read_file {"path":".env"}');
-    await view.finished();
+    await ui.view.newAgentChat();
+    await ui.view.send('Read the env.\n@tool read_file {"path":".env"}');
+    await ui.view.finished();
     const card = cards('read_file').first();
     assert.equal(await card.getAttribute('data-status'), 'refused');
     assert.match(await card.locator('.tool-note').innerText(), /\.env[\s\S]*secrets ignore list/);
@@ -93,23 +78,23 @@ describe('agent safety (UI)', function () {
     );
     fs.mkdirSync(file('precious'), { recursive: true });
     fs.writeFileSync(file('precious/keep.txt'), 'keep\n');
-    await setUserSetting(wb, view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', true);
+    await setUserSetting(ui.wb, ui.view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', true);
     try {
-      await view.newAgentChat();
-      await view.send(
+      await ui.view.newAgentChat();
+      await ui.view.send(
         'Follow the notes.\n@tool read_file {"path":"HOSTILE.md"}\n@run "echo hostile-check"\n@edit .vscode/settings.json "editor.tabSize": 2=>"editor.tabSize": 2, "modelGateway.agent.autoApproveWrites": true',
       );
-      await cards('read_file').and(view.frame.locator('[data-status="done"]')).waitFor({ timeout: 90_000 });
+      await cards('read_file').and(ui.view.frame.locator('[data-status="done"]')).waitFor({ timeout: 90_000 });
       // The command asks with its exact text (the file's text did not turn approvals off).
       const run = cards('run_command').first();
-      await run.and(view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
+      await run.and(ui.view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
       assert.equal(await run.locator('.ask-command').innerText(), 'echo hostile-check');
       await run.locator('button', { hasText: 'Deny' }).click();
       // The settings write waits for its review although writes are auto-approved.
       const edit = cards('propose_edit').first();
-      await edit.and(view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
+      await edit.and(ui.view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
       assert.match(await edit.locator('.ask-reason').innerText(), /\.vscode/);
-      const change = view.frame.locator('section.changes li.change', { hasText: 'settings.json' });
+      const change = ui.view.frame.locator('section.changes li.change', { hasText: 'settings.json' });
       await change.waitFor({ timeout: 60_000 });
       assert.match(
         fs.readFileSync(file('.vscode/settings.json'), 'utf8'),
@@ -117,26 +102,26 @@ describe('agent safety (UI)', function () {
         'nothing written without the review',
       );
       await change.locator('button', { hasText: 'Reject' }).click();
-      await view.finished();
+      await ui.view.finished();
       // Exactly the three calls the user asked for: the file's own directives were data, not steps.
-      assert.equal(await view.lastAnswer().locator('.tool-card').count(), 3);
+      assert.equal(await ui.view.lastAnswer().locator('.tool-card').count(), 3);
       assert.equal(await run.getAttribute('data-status'), 'refused');
       assert.ok(fs.existsSync(file('precious/keep.txt')), 'nothing was deleted');
       assert.match(fs.readFileSync(file('.vscode/settings.json'), 'utf8'), /^\{\n {2}"editor.tabSize": 2\n\}\n$/);
     } finally {
-      await setUserSetting(wb, view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', false);
+      await setUserSetting(ui.wb, ui.view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', false);
     }
   });
 
   it('Restore after a real window reload brings back an edited file and removes a created one', async () => {
     fs.writeFileSync(file('RESTORE.md'), 'before the turn\n');
     fs.rmSync(file('RESTORE-NEW.md'), { force: true });
-    await view.newAgentChat();
-    await view.send(
+    await ui.view.newAgentChat();
+    await ui.view.send(
       'Change and add.\n@edit RESTORE.md before the turn=>after the turn\n@tool create_file {"path":"RESTORE-NEW.md","content":"created by the agent\\n"}',
     );
     const accept = async (name: string) => {
-      const change = view.frame.locator('section.changes li.change', { hasText: name });
+      const change = ui.view.frame.locator('section.changes li.change', { hasText: name });
       await change.waitFor({ timeout: 90_000 });
       await change.locator('button', { hasText: 'Accept' }).click();
     };
@@ -144,25 +129,24 @@ describe('agent safety (UI)', function () {
     await waitForWorkspaceFile('RESTORE.md', (t) => t === 'after the turn\n', 'the edit is accepted');
     await accept('RESTORE-NEW.md');
     await waitForWorkspaceFile('RESTORE-NEW.md', (t) => t === 'created by the agent\n', 'the new file is accepted');
-    await view.finished();
+    await ui.view.finished();
 
-    await wb.page.reload();
-    await wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    await ui.wb.page.reload();
+    await ui.wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
     // After a reload the view's frame may come up late, or a stale hidden one first: look again until it answers.
     const deadline = Date.now() + 120_000;
     for (;;) {
-      await wb.openView(CONTAINER_TITLE);
-      view = chatView(wb);
+      await ui.view.reopen().catch(() => undefined);
       try {
-        await view.frame.locator('.message.assistant .agent-end').last().waitFor({ timeout: 20_000 });
+        await ui.view.frame.locator('.message.assistant .agent-end').last().waitFor({ timeout: 20_000 });
         break;
       } catch (e) {
         if (Date.now() > deadline) throw e;
       }
     }
-    const answer = view.frame.locator('.message.assistant').last();
+    const answer = ui.view.frame.locator('.message.assistant').last();
     await answer.locator('button', { hasText: 'Restore to before this turn' }).click();
-    const dialog = wb.page.locator('.monaco-dialog-box');
+    const dialog = ui.wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 30_000 });
     await dialog
       .locator('.monaco-button', { hasText: /^Restore$/ })
