@@ -5,5 +5,4 @@
 export { createParticipantHandler } from './participant';
 export { agentUnavailableReason } from './gatewayAgent';
 export { countTokens, provideChatResponse } from './response';
-export { describeForLanguageModel } from './lmErrors';
 export { invokeImage, invokeListModels, prepareImage, type ToolDeps } from './tools/toolImpl';

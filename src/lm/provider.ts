@@ -17,10 +17,7 @@ import type {
 import { toChatInformation } from './modelInfo';
 
 /** What the provider asks of the native-chat bundle (src/lm/chunk.ts). */
-export type ResponsePath = Pick<
-  typeof import('./chunk'),
-  'provideChatResponse' | 'countTokens' | 'describeForLanguageModel'
->;
+export type ResponsePath = Pick<typeof import('./chunk'), 'provideChatResponse' | 'countTokens'>;
 
 export class GatewayChatProvider extends Disposable implements LanguageModelChatProvider, vscode.Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
@@ -65,9 +62,8 @@ export class GatewayChatProvider extends Disposable implements LanguageModelChat
     try {
       return await this.services.catalog.chatModels();
     } catch (error) {
-      this.services.log.warn(
-        `Native chat: the model list could not be fetched: ${this.chunk().describeForLanguageModel(error).message}`,
-      );
+      // The logger formats and redacts the error; describing it in words would load the native-chat bundle at startup.
+      this.services.log.warn('Native chat: the model list could not be fetched:', error);
       if (!silent) void this.services.errors.show(error, 'models');
       // Offer what was listed before rather than nothing (the list is authoritative, but only the network failed).
       return this.services.catalog.peek()?.models.filter((m) => m.kind === 'chat') ?? [];

@@ -72,10 +72,13 @@ export class Channel<S extends Shapes> {
    */
   connect(build: (strings: StringTable) => (message: HostMessage<S>) => void): void {
     window.addEventListener('message', (event: MessageEvent) => this.receive(event.data, build));
-    vscodeApi().postMessage({ type: 'ready' });
+    this.resync();
   }
 
-  /** Asks for the strings and the whole state again, as a fresh page would (the page found itself out of step). */
+  /**
+   * Says `ready`: the host answers with the strings and the whole state. A new page says it once; a page that found
+   * itself out of step says it again (the page is built once; the state replaces what it shows).
+   */
   resync(): void {
     vscodeApi().postMessage({ type: 'ready' });
   }
