@@ -53,8 +53,7 @@ export function chatView(wb: Workbench): ChatView {
     },
     async stopRunningTurn() {
       // Nor a Settings editor left open over the chat (1.139 shows it as a modal).
-      const modalClose = wb.page.locator('[class*="modal"] .codicon-close:visible').first();
-      if (await modalClose.count()) await modalClose.click().catch(() => undefined);
+      await wb.closeModalEditor();
       const stop = frame.locator('button[data-action="stop"]');
       if (await stop.isVisible().catch(() => false)) {
         await stop.click();
@@ -141,8 +140,7 @@ export async function setUserSetting(
     if (Date.now() > deadline) throw new Error(`the Settings editor did not write ${id}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  const modalClose = page.locator('[class*="modal"] .codicon-close:visible').first();
-  if (await modalClose.count()) await modalClose.click();
+  await wb.closeModalEditor();
   await wb.runCommand('View: Close All Editors');
   await chat.reopen();
 }

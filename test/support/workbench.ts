@@ -22,6 +22,11 @@ export interface Workbench {
   chatWebview(): FrameLocator;
   /** A webview whose document title or editor tab title contains `title` (inner #active-frame). */
   webviewByTitle(title: string): Promise<FrameLocator>;
+  /**
+   * Closes the Settings editor where VS Code shows it as a modal (1.139: it blocks the palette, Close All Editors
+   * does not reach it, Escape would also dismiss notifications) by its own close button; elsewhere does nothing.
+   */
+  closeModalEditor(): Promise<void>;
   /** Text of every visible notification toast and of the notification center, joined by newlines. */
   notificationsText(): Promise<string>;
   /** Waits until a notification contains `pattern`; returns all notification text. */
@@ -171,9 +176,7 @@ async function resetWorkbench(page: Page): Promise<void> {
     await quickInput.press('Escape').catch(() => undefined);
     await quickInput.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
   }
-  // 1.139 shows the Settings editor as a modal: its close button (Close All Editors does not reach it).
-  const modalClose = page.locator('[class*="modal"] .codicon-close:visible').first();
-  if (await modalClose.count()) await modalClose.click({ timeout: 5_000 }).catch(() => undefined);
+  await closeModalEditor(page);
   // Palette commands cost a second or more on a loaded machine: only when there is something to close.
   if (await page.locator('.tabs-container .tab').count()) await runCommand(page, 'View: Close All Editors');
   await escapeDialogs();
@@ -223,6 +226,7 @@ function createWorkbench(browser: Browser, page: Page): Workbench {
     openView: (title) => openView(page, title),
     chatWebview: () => chatViewFrame(page),
     webviewByTitle: (title) => webviewByTitle(page, title),
+    closeModalEditor: () => closeModalEditor(page),
     notificationsText: () => notificationsText(page),
     waitForNotification: async (pattern, timeoutMs = UI_TIMEOUT) => {
       const deadline = Date.now() + timeoutMs;
@@ -361,6 +365,11 @@ async function webviewByTitle(page: Page, title: string): Promise<FrameLocator> 
     if (Date.now() > deadline) throw new Error(`no webview titled "${title}"`);
     await page.waitForTimeout(250);
   }
+}
+
+async function closeModalEditor(page: Page): Promise<void> {
+  const close = page.locator('[class*="modal"] .codicon-close:visible').first();
+  if (await close.count()) await close.click({ timeout: 5_000 }).catch(() => undefined);
 }
 
 async function notificationsText(page: Page): Promise<string> {

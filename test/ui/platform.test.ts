@@ -92,8 +92,7 @@ describe('platform: keys, models and errors in the workbench', function () {
         }
         // Escape would also dismiss the notification the change brings: close a modal Settings editor (1.139) by
         // its own close button instead; a Settings editor tab (1.100) does not block anything and stays.
-        const modalClose = wb.page.locator('[class*="modal"] .codicon-close:visible').first();
-        if (await modalClose.count()) await modalClose.click();
+        await wb.closeModalEditor();
         return;
       } catch (err) {
         if (attempt >= 2) throw err;
