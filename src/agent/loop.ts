@@ -33,6 +33,11 @@ export interface AgentTurnOptions {
   messages: readonly MessageParam[];
   tools: ReadonlyArray<Tool<never>>;
   policy: PolicySettings;
+  /**
+   * Files were written (or restored) earlier in this conversation: allow-listed commands ask from the first step.
+   * The conversation's record of its tool cards is the source (src/chat/agentTurn.ts), so a reload keeps it.
+   */
+  filesWritten?: boolean;
   approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
   onEvent?(event: AgentEvent): void;
   /** Stop: closes the in-flight request and cancels the running tool. */
@@ -78,7 +83,7 @@ class AgentTurn {
   private usage: UsageTotals = { ...ZERO_USAGE };
   private previousBreakpoint: BlockRef | undefined;
   private readonly signal: AbortSignal;
-  private readonly turnState = { wroteFiles: false };
+  private readonly turnState: { wroteFiles: boolean };
   private readonly system: AgentRequestBody['system'];
   private readonly toolDefs: NonNullable<AgentRequestBody['tools']>;
   private readonly fixedTokens: number;
@@ -86,6 +91,7 @@ class AgentTurn {
   constructor(private readonly o: AgentTurnOptions) {
     this.messages = [...o.messages];
     this.signal = o.signal ?? new AbortController().signal;
+    this.turnState = { wroteFiles: o.filesWritten === true };
     this.system = o.system?.trim() ? [{ type: 'text', text: o.system }] : undefined;
     this.toolDefs = o.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
     this.fixedTokens = estimateTokens({ system: this.system, tools: this.toolDefs });

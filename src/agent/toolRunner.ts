@@ -10,7 +10,10 @@ export interface ToolRunnerOptions {
   approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
   emit(event: AgentEvent): void;
   signal: AbortSignal;
-  /** State of the whole turn, shared by its steps: set once a write tool ran (the policy then asks before commands). */
+  /**
+   * State shared by the steps of a turn, started from the conversation's: set once a write tool ran (the policy then
+   * asks before commands until the conversation ends).
+   */
   turn?: { wroteFiles: boolean };
 }
 
@@ -99,7 +102,7 @@ async function runOne(
   }
   if (target === STOPPED) return STOPPED;
   const verdict = decide(
-    { toolName: tool.name, approvalClass: tool.approvalClass, target, wroteThisTurn: o.turn?.wroteFiles },
+    { toolName: tool.name, approvalClass: tool.approvalClass, target, filesWritten: o.turn?.wroteFiles },
     o.policy,
   );
   o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input, target, verdict });

@@ -12,6 +12,12 @@ export interface ToolTarget {
   links?: Array<{ written: string; real: string }>;
   /** The exact command line a `command` tool would run. */
   command?: string;
+  /** The real path of the folder a `command` tool would run in (auto-approval needs a workspace folder itself). */
+  cwd?: string;
+  /** Code-running settings in the configuration of the git repository a command would use (found by the host). */
+  repoConfig?: Array<{ file: string; key: string }>;
+  /** package.json keys whose commands a write would change (scripts, hook managers): never auto-approved. */
+  packageKeys?: { file: string; keys: string[] };
   /** Configuration keys the call would change (never auto-approved). */
   settings?: string[];
   /** A one-line summary for the approval prompt and the chat card. */
