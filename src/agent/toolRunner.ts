@@ -135,7 +135,8 @@ async function runOne(
   } else {
     o.emit({ type: 'tool_approved', step, toolUseId: call.id, by: 'policy' });
   }
-  if (tool.approvalClass === 'write' && o.turn) o.turn.wroteFiles = true;
+  // Another extension's tool may write files too: once it ran, allow-listed commands ask as after a write.
+  if ((tool.approvalClass === 'write' || tool.approvalClass === 'external') && o.turn) o.turn.wroteFiles = true;
   return invoke(tool, input, call.id, step, o, verdict);
 }
 

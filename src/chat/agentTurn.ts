@@ -8,6 +8,7 @@ import type { AgentHost, PendingChangeInfo } from '../agentHost';
 import type { GatewayClient, Logger, MessageParam } from '../gateway/types';
 import { english, type Localizer } from '../shared/l10n';
 import type { PendingChangeView } from '../shared/protocol/chat';
+import { conversationWroteFiles } from './agentArming';
 import { AgentEventMapper } from './agentEvents';
 import { ChatSetupError } from './errorCard';
 import { agentHistory, compactTranscript } from './agentHistory';
@@ -102,14 +103,17 @@ export class AgentTurns implements AgentRunner {
     await host.beginTurn(ctx.message.agent.turnId);
     try {
       const messages = agentHistory(ctx.history, (turnId) => this.transcript(turnId));
+      const tools = host.tools();
+      const classes = new Map(tools.map((t) => [t.name, t.approvalClass]));
       const result = await runAgentTurn({
         client: access.client,
         model: ctx.settings.model,
         maxTokens: ctx.settings.maxTokens,
         system,
         messages,
-        tools: host.tools(),
+        tools,
         policy: snapshot.policy,
+        filesWritten: conversationWroteFiles(ctx.history, (name) => classes.get(name)),
         maxSteps: snapshot.settings.maxSteps,
         caching: { keyId: access.keyId, memory: this.caching },
         signal: ctx.signal,

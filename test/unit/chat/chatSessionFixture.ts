@@ -3,6 +3,7 @@
 // gateway client against the emulator over a socket; the host is in memory, with the test's tools). The emulator
 // per suite is test/unit/emulator/helpers.ts useEmulator.
 import { strict as assert } from 'node:assert';
+import type { PolicySettings } from '../../../src/agent';
 import type { Tool } from '../../../src/agent';
 import type { AgentHost } from '../../../src/agentHost';
 import { AgentTurns } from '../../../src/chat/agentTurn';
@@ -90,6 +91,8 @@ export interface AgentSessionOptions {
   storage?: HistoryStorage & { files: Map<string, string> };
   /** Ask questions go to the gateway too; otherwise Ask has no client (as without a key). */
   askThroughGateway?: boolean;
+  /** The approval settings the host reports (default: the workspace folder only, everything asks). */
+  policy?: Partial<PolicySettings>;
 }
 
 /**
@@ -109,7 +112,7 @@ export function agentSession(options: AgentSessionOptions) {
         : { ok: true as const },
     changes: { list: () => [] },
     snapshot: async () => ({
-      policy: { workspaceFolders: ['/ws'] },
+      policy: { workspaceFolders: ['/ws'], ...options.policy },
       settings: { maxSteps: options.maxSteps ?? 25 },
       allSecretPatterns: [],
     }),
