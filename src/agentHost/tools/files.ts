@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Tool, ToolResult } from '../../agent';
 import { displayPath, secretMatch, pathTarget } from '../resolve';
 import { looksBinary, sliceLines } from '../text';
+import { visibleToModel } from '../visible';
 import { errorResult, int, openDocument, ResolvedInputs, str, UNTRUSTED, type Input, type ToolHost } from './common';
 
 /** What read_file returns at most, in characters (the model pays for every one). */
@@ -227,6 +228,12 @@ export function findFilesTool(host: ToolHost): Tool<Input> {
           );
           for (const u of uris) {
             const lexical = u.scheme === 'file' ? u.fsPath : u.path;
+            // A folder symlink out of the workspace or into .git: findFiles followed it, list_directory would not.
+            if (
+              u.scheme === 'file' &&
+              !(await visibleToModel(lexical, snap.policy.workspaceFolders, snap.policy.caseInsensitive))
+            )
+              continue;
             const shown = displayPath(lexical, lexical, snap.policy.workspaceFolders);
             const secret = secretMatch(
               lexical,
