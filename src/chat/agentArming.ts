@@ -6,7 +6,7 @@ import type { ChatMessage } from '../shared/protocol/chat';
 
 /**
  * True when an earlier agent turn of `history` may have written files: a call of a write tool (or of another
- * extension's tool, or one whose class is no longer known) that was not refused, or a checkpoint restore.
+ * extension's tool, or one whose class is no longer known) that was not refused or rejected in review, or a checkpoint restore.
  */
 export function conversationWroteFiles(
   history: readonly ChatMessage[],
@@ -18,7 +18,9 @@ export function conversationWroteFiles(
       (m.agent.restored === true ||
         m.agent.tools.some((t) => {
           const c = classOf(t.name);
-          return (c === undefined || c === 'write' || c === 'external') && t.status !== 'refused';
+          return (
+            (c === undefined || c === 'write' || c === 'external') && t.status !== 'refused' && t.status !== 'rejected'
+          );
         })),
   );
 }

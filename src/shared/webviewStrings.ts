@@ -89,6 +89,7 @@ export function webviewStrings(l10n: Localizer = english) {
     'agent.status.done': l10n.t('done'),
     'agent.status.error': l10n.t('error'),
     'agent.status.refused': l10n.t('refused'),
+    'agent.status.rejected': l10n.t('rejected'),
     'agent.end.finished': l10n.t('Finished'),
     'agent.end.max_tokens': l10n.t('Stopped at the max tokens limit'),
     'agent.end.refusal': l10n.t('The model refused'),
