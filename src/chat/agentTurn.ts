@@ -37,6 +37,8 @@ export interface AgentTurnsDeps {
   /** globalState, for the prompt-caching memory and the earlier turns' transcripts. */
   state: vscode.Memento;
   log?: Logger;
+  /** Why there is no client, in the user's words (see SessionDeps.accessProblem). */
+  accessProblem?(): string;
   /** The user's language for setup errors, cards and notes (vscode.l10n; English when absent). */
   l10n?: Localizer;
 }
@@ -92,7 +94,7 @@ export class AgentTurns implements AgentRunner {
     if (!access)
       return {
         status: 'error',
-        error: new ChatSetupError(l10n.t('No API key or base URL is configured.'), [
+        error: new ChatSetupError(this.deps.accessProblem?.() ?? l10n.t('No API key or base URL is configured.'), [
           'replaceKey',
           'openBaseUrlSetting',
         ]),

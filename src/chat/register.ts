@@ -18,6 +18,7 @@ import { toErrorCard } from './errorCard';
 import { historyFiles } from './historyFiles';
 import { copyToClipboard, insertCode, openCodeInEditor, openLink, runErrorAction } from './hostActions';
 import { SessionController } from './session';
+import { accessProblem } from '../platform/workspaceSettings';
 
 export const CHAT_BUSY_CONTEXT = 'modelGateway.chatBusy';
 
@@ -42,6 +43,7 @@ export function registerChat(services: Services): ChatFeature {
     state: context.globalState,
     log,
     l10n: vscode.l10n,
+    accessProblem: () => accessProblem(config.current, vscode.l10n),
     // Its own client with the client's 429 retries off: the loop waits itself and shows every wait.
     client: async () => {
       if (!(await services.gateway.clientOrExplain())) return undefined;
@@ -54,6 +56,7 @@ export function registerChat(services: Services): ChatFeature {
   const session = new SessionController({
     storage: historyFiles(context.globalStorageUri),
     getClient: () => services.gateway.clientOrExplain(),
+    accessProblem: () => accessProblem(config.current, vscode.l10n),
     errorCard: (error) =>
       toErrorCard(
         error,

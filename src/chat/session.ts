@@ -29,6 +29,8 @@ export interface SessionDeps {
   storage: HistoryStorage;
   /** A client, or undefined after telling the user what is missing. */
   getClient(): Promise<GatewayClient | undefined>;
+  /** Why there is no client, in the user's words (a workspace base URL that was not allowed is not "no key"). */
+  accessProblem?(): string;
   /** Turns an error into the inline card (the spec's reaction as actions). */
   errorCard(error: unknown): ErrorCard;
   defaults(): ConversationSettings;
@@ -391,7 +393,7 @@ export class SessionController {
     if (!client)
       return this.settle(answer, {
         status: 'error',
-        error: new ChatSetupError(l10n.t('No API key or base URL is configured.'), [
+        error: new ChatSetupError(this.deps.accessProblem?.() ?? l10n.t('No API key or base URL is configured.'), [
           'replaceKey',
           'openBaseUrlSetting',
         ]),

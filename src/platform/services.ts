@@ -13,6 +13,8 @@ export interface ConfigService {
   readonly proxy: ProxySettings;
   /** Remembers that the user allowed the workspace's base URL (current.workspaceBaseUrlToAllow) for this workspace. */
   allowWorkspaceBaseUrl(): Promise<void>;
+  /** Remembers that this workspace's system prompt (config.workspaceSystemPromptToAllow) may be used here. */
+  allowWorkspaceSystemPrompt(): Promise<void>;
 }
 
 /** The output channel, redacting keys (src/platform/log.ts). */

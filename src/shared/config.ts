@@ -16,6 +16,10 @@ export interface Config {
   baseUrlProblem?: string;
   /** A base URL from the workspace's settings that waits for the user's allowance (src/platform/workspaceBaseUrl.ts). */
   workspaceBaseUrlToAllow?: string;
+  /** A system prompt from the workspace's settings, not used until the user allows it (src/platform/workspaceSettings.ts). */
+  workspaceSystemPromptToAllow?: string;
+  /** The file that set a value waiting for allowance (`.vscode/settings.json`, or the `.code-workspace` file). */
+  workspaceSettingsFile?: string;
   versionHeader: string;
   version: string;
   chat: { defaultModel: string; maxTokens: number; systemPrompt: string };
