@@ -184,6 +184,7 @@ export function allowListMatch(command: string, allowList: readonly string[]): s
   return undefined;
 }
 
+/** Not an option, not an assignment, and no glob a shell would expand (`cat .en?` is `cat .env`). */
 function isPlainPositional(word: string): boolean {
-  return word !== '' && !word.startsWith('-') && !word.includes('=');
+  return word !== '' && !word.startsWith('-') && !word.includes('=') && !/[*?[\]{}]/.test(word);
 }

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { commandWords, type Tool, type ToolContext, type ToolResult } from '../../agent';
 import { API_KEY_ENV } from '../../shared/commands';
 import { disposeAll } from '../../shared/dispose';
+import { linkedArgumentPaths } from '../commandPaths';
 import { HARDENED_GIT_ENV, isGitCommand, repositoryConfigRisks } from '../gitConfig';
 import { pathTarget } from '../resolve';
 import { HeadTailBuffer, stripTerminalEscapes } from '../text';
@@ -352,9 +353,13 @@ export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Inpu
         r.uri.scheme === 'file' && isGitCommand(commandWords(command.trim()))
           ? repositoryConfigRisks(r.realPath)
           : undefined;
+      const base = pathTarget(r);
+      // Arguments reached through a symlink are judged where they really are (a link to .env, or out of the workspace).
+      const linked = r.uri.scheme === 'file' ? await linkedArgumentPaths(command, r.realPath) : [];
       return {
         command,
-        ...pathTarget(r),
+        ...base,
+        paths: [...base.paths, ...linked],
         cwd: r.realPath,
         ...(repoConfig && repoConfig.length > 0 ? { repoConfig } : {}),
         summary: `Run \`${command}\`${r.display === '.' ? '' : ` in ${r.display}`}`,
