@@ -368,6 +368,7 @@ describe('agent tools in the extension host', function () {
   });
 
   it('agent: find_files and search_text treat symlinks as list_directory does: no names from outside or from .git', async () => {
+    for (const name of ['farlink', 'gitlink']) fs.rmSync(abs(name), { force: true });
     fs.mkdirSync(path.join(outside, 'far'), { recursive: true });
     fs.writeFileSync(path.join(outside, 'far', 'outside-secret-name.txt'), 'needleFar\n');
     fs.symlinkSync(path.join(outside, 'far'), abs('farlink'), 'dir');
