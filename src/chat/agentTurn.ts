@@ -18,6 +18,13 @@ import type { AgentRunContext, AgentRunner, AgentRunOutcome } from './session';
 const CACHING_MEMORY_KEY = 'modelGateway.agent.cachingRejected';
 /** What earlier agent turns did (their tool calls and results, compacted), by turn id: later turns send it again. */
 const TRANSCRIPTS_KEY = 'modelGateway.agent.transcripts';
+/**
+ * Conversations in which the agent wrote files (or a checkpoint restored some): their allow-listed commands ask. Kept
+ * apart from the history too, so that regenerating or editing away the answer that wrote does not disarm it.
+ */
+const ARMED_KEY = 'modelGateway.agent.armedConversations';
+/** Conversation ids remembered as armed (the oldest go first). */
+const MAX_ARMED = 500;
 /** Turns whose transcripts are kept (the oldest go first); each is at most ~25 steps of 2 KB results. */
 const MAX_TRANSCRIPTS = 60;
 
@@ -65,6 +72,20 @@ export class AgentTurns implements AgentRunner {
 
   changes(): PendingChangeView[] {
     return this.deps.host.changes.list().map(changeView);
+  }
+
+  /** Remembers that files were written in this conversation (a write, or a checkpoint restore). */
+  arm(conversationId: string): void {
+    const armed = this.armedConversations();
+    if (armed.includes(conversationId)) return;
+    void Promise.resolve(this.deps.state.update(ARMED_KEY, [...armed, conversationId].slice(-MAX_ARMED))).catch((e) =>
+      this.deps.log?.error('agent: remembering a write failed', e),
+    );
+  }
+
+  private armedConversations(): string[] {
+    const stored = this.deps.state.get<unknown>(ARMED_KEY);
+    return Array.isArray(stored) ? stored.filter((s): s is string => typeof s === 'string') : [];
   }
 
   /** The user's answer to an approval prompt; false when nothing waits for it (answered, stopped, stale page). */
@@ -115,13 +136,16 @@ export class AgentTurns implements AgentRunner {
         messages,
         tools,
         policy: snapshot.policy,
-        filesWritten: conversationWroteFiles(ctx.history, (name) => classes.get(name)),
+        filesWritten:
+          this.armedConversations().includes(ctx.conversationId) ||
+          conversationWroteFiles(ctx.history, (name) => classes.get(name)),
         maxSteps: snapshot.settings.maxSteps,
         caching: { keyId: access.keyId, memory: this.caching },
         signal: ctx.signal,
         approve: (request, signal) => this.ask(request, signal, mapper),
         onEvent: (event) => mapper.handle(event),
       });
+      if (conversationWroteFiles([ctx.message], (name) => classes.get(name))) this.arm(ctx.conversationId);
       this.keepTranscript(ctx.message.agent.turnId, compactTranscript(result.messages.slice(messages.length)));
       if (result.reason === 'stopped') return { status: 'stopped' };
       // A gateway error that ended the turn gets its error card (advice and actions), as in Ask mode.

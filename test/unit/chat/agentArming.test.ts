@@ -88,6 +88,23 @@ describe('writes arm allow-listed commands for the whole conversation', function
     assert.deepEqual(ranAfter, ['npm test'], 'another conversation is not armed');
   });
 
+  it('editing away the answer that wrote does not disarm the conversation', async () => {
+    const files = new Map<string, string>();
+    const ran: string[] = [];
+    const t = agentSession({ emulator: emulator(), tools: tools(files, ran), policy });
+    await t.s.load();
+    t.s.setMode('agent');
+    await t.sendUntilFinished('@tool write_file {"path":"package.json","content":"{}"}');
+    assert.ok(files.has('package.json'));
+    const question = t.s.store.active.messages[0];
+    assert.equal(t.s.editAndResend(question.id, '@run "npm test"'), undefined);
+    await waitUntil(() => t.of('agentTool').some((m) => m.tool.status === 'asking'), 'the prompt after the edit');
+    assert.equal(t.s.store.active.messages.length, 2, 'the answer that wrote is gone from the history');
+    assert.deepEqual(ran, []);
+    t.agent.answer(t.of('agentTool').find((m) => m.tool.status === 'asking')!.tool.id, false);
+    await waitUntil(() => t.of('streamFinished').length === 2, 'finish');
+  });
+
   it('reads the record: applied or pending writes and restores arm, refused ones and reads do not', () => {
     const classes: Record<string, 'read' | 'write' | 'command'> = {
       read_file: 'read',
