@@ -188,7 +188,7 @@ export const APPROVAL_RULES: readonly ApprovalRule[] = [
     if (f.approvalClass !== 'command' || f.target.command === undefined) return undefined;
     const patterns = [...DEFAULT_SECRET_PATTERNS, ...(s.secretPatterns ?? [])];
     const token = commandWords(normalizeCommand(f.target.command))
-      .flatMap((w) => w.split('='))
+      .flatMap((w) => w.split(/[=:]/))
       .map(unquote)
       .find((t) => t && matchIgnored(t, patterns) !== undefined);
     return token && l10n.t('the command names {0}, which matches the secrets ignore list.', token);

@@ -143,6 +143,8 @@ const CASES: Record<string, Array<{ facts: PolicyFacts; settings?: PolicySetting
     { facts: command('cat .env') },
     { facts: command('cat "deploy/id_rsa"') },
     { facts: command('npm test --env-file=.env.local') },
+    { facts: command('git show HEAD:config/.env') },
+    { facts: command('cat ".e"nv') },
   ],
   'command-env-prefix': [{ facts: command('NODE_OPTIONS=--require=./x.js npm test') }, { facts: command('A=1 ls') }],
   'command-code-option': [
