@@ -3,7 +3,7 @@
 import { adviseOnError } from '../gateway';
 import { isGatewayError } from '../gateway/errors';
 import type { GatewayClient, ModelInfo } from '../gateway/types';
-import { splitByKind } from '../catalog/classify';
+import { kindLabel, splitByKind, type KindSplit } from '../catalog/classify';
 import { isListMissing, probeMessagesRoute } from '../catalog/listing';
 import { endpointUrls, type Config } from '../shared/config';
 import type { KeyInfo } from '../platform/services';
@@ -263,11 +263,14 @@ async function unlistedSteps(
   return declared;
 }
 
-function idLines(split: { chat: ModelInfo[]; image: ModelInfo[] }, l10n: Localizer): string[] {
+function idLines(split: KindSplit<ModelInfo>, l10n: Localizer): string[] {
   const none = l10n.t('(none)');
   return [
     l10n.t('Chat: {0}', split.chat.map((m) => m.id).join(', ') || none),
     l10n.t('Image: {0}', split.image.map((m) => m.id).join(', ') || none),
+    ...split.other.map((g) =>
+      l10n.t('Not offered in chat or images, {0}: {1}', kindLabel(g.kind, l10n), g.models.map((m) => m.id).join(', ')),
+    ),
   ];
 }
 

@@ -189,6 +189,12 @@ async function serveRoute(ctx: Ctx, def: RouteDef): Promise<void> {
   const key = authenticate(ctx, def.auth);
   if (!key) return;
   ctx.key = key;
+  // A route this gateway has but does not implement: refused before any processing, never billable.
+  if (ctx.dialect?.notImplemented?.has(def.route)) {
+    ctx.req.resume();
+    sendError(ctx, 501, 'API not implemented', 'api_not_implemented');
+    return;
+  }
   if (def.billable) {
     ctx.entry.billable = true;
     ctx.state.countBillable(def.route);

@@ -41,6 +41,7 @@ export type Protocol = 'messages' | 'images';
 export type RouteName =
   | 'messages'
   | 'models'
+  | 'model.info'
   | 'images.generations'
   | 'images.edits'
   | 'images.generations.async'
@@ -70,8 +71,13 @@ export interface GroupConfig {
   routes: RouteName[];
 }
 
+/** What a listed model is when it is neither a Messages nor an image model (dialects hint it in their lists; calls are refused). */
+export type OtherModelKind = 'embedding' | 'audio' | 'video' | 'rerank' | 'moderation' | 'responses';
+
 export interface UpstreamModel {
   protocol: Protocol;
+  /** A model that is neither chat nor image: listed with its gateway's hints, refused on the Messages and image routes. */
+  kind?: OtherModelKind;
   displayName?: string;
   /** A scripted agent model (src/emulator/agentScript.ts): it also summarises tool_results without directives. */
   agent?: boolean;

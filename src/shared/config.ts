@@ -3,7 +3,18 @@
 import { normalizeBaseUrl } from './baseUrl';
 import { english, type Localizer } from './l10n';
 
-export type ModelKind = 'chat' | 'image';
+/** Model kinds: only chat and image models are offered by the chat and image flows; the others are listed under their kind. */
+export const MODEL_KINDS = [
+  'chat',
+  'image',
+  'embedding',
+  'audio',
+  'video',
+  'rerank',
+  'moderation',
+  'responses-only',
+] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
 
 export interface Config {
   /** Normalised site root, or '' when not set or invalid (see baseUrlProblem). */
@@ -263,10 +274,10 @@ class Reader {
     const result: Record<string, ModelKind> = {};
     if (value === undefined || value === null) return result;
     if (typeof value !== 'object' || Array.isArray(value))
-      return this.invalid(key, result, 'an object of model id → "chat" | "image"');
+      return this.invalid(key, result, `an object of model id → ${MODEL_KINDS.map((k) => `"${k}"`).join(' | ')}`);
     for (const [id, kind] of Object.entries(value as Record<string, unknown>)) {
-      if (kind === 'chat' || kind === 'image') result[id] = kind;
-      else this.problems.push(`modelGateway.${key}: "${id}" must map to "chat" or "image"; ignored.`);
+      if ((MODEL_KINDS as readonly unknown[]).includes(kind)) result[id] = kind as ModelKind;
+      else this.problems.push(`modelGateway.${key}: "${id}" must map to one of ${MODEL_KINDS.join(', ')}; ignored.`);
     }
     return result;
   }

@@ -98,7 +98,7 @@ describe('platform: parseConfig', () => {
       'images.outputFolder': '../outside',
       requestTimeoutSeconds: 'soon',
       'nativeChat.enabled': 'yes',
-      'models.kindOverrides': { 'my-painter': 'image', odd: 'video' },
+      'models.kindOverrides': { 'my-painter': 'image', odd: 'hologram' },
     });
     assert.equal(config.version, '2023-06-01');
     assert.equal(config.versionHeader, 'anthropic-version', 'an auth header cannot be the version header');
