@@ -21,7 +21,7 @@ export const IMAGE_ID_PATTERNS: readonly string[] = [
   'stable-diffusion',
   'seedream',
   'kolors',
-  // Image models of real lists whose ids do not say so (REAL-GATEWAYS.md#model-list).
+  // Image models of real lists whose ids do not say so (docs/gateway-protocol.md#real-gateways).
   'mj_imagine',
   'cogview',
   'jimeng',

@@ -65,7 +65,7 @@ export function resolveModel(ctx: Ctx, model: unknown, protocol: Protocol): Reso
   }
   ctx.entry.model = model;
   const group = ctx.state.config.groups[ctx.key!.group];
-  const upstream = group.models[model];
+  const upstream = ctx.faults.modelUnavailable ? undefined : group.models[model];
   if (!upstream) {
     const reply = ctx.dialect?.modelUnavailable?.(ctx, model, ctx.key!.group);
     if (reply) {

@@ -33,6 +33,10 @@ export interface Faults {
   taskFails?: boolean;
   /** Write every response in pieces of this many bytes (splits UTF-8 characters and SSE lines across chunks). */
   chunkBytes?: number;
+  /** Every model is refused as not available to this key (in the dialect's words: new-api 503 model_not_found, …). */
+  modelUnavailable?: boolean;
+  /** Answer this key's requests in a gateway dialect (src/emulator/dialects), e.g. for host tests that share one emulator. */
+  dialect?: string;
 }
 
 export type Protocol = 'messages' | 'images';

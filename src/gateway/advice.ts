@@ -207,7 +207,7 @@ function adviseForbidden(e: GatewayError, c: AdviceContext, l10n: Localizer): Ad
 }
 
 /**
- * The gateway says the key may not call this model, whatever status it uses for it (REAL-GATEWAYS.md):
+ * The gateway says the key may not call this model, whatever status it uses for it (docs/gateway-protocol.md#real-gateways):
  * new-api 503 `model_not_found` "当前分组 … 无可用渠道", sub2api 503 "No available accounts … supporting model",
  * LiteLLM 400 "Invalid model name", a 403 about the model's visibility.
  */

@@ -1,6 +1,6 @@
 // GET /v1/models: both list shapes of docs/gateway-protocol.md#models-list, paginated with after_id while has_more.
 // Asked with `Authorization: Bearer` only (the spec does not say which header the route takes; the spec's
-// service and every gateway of REAL-GATEWAYS.md read it): with x-api-key + anthropic-version new-api answers
+// service and every gateway of docs/gateway-protocol.md#real-gateways read it): with x-api-key + anthropic-version new-api answers
 // its Anthropic-shaped list without `supported_endpoint_types`, the hints the catalog classifies by.
 // A LiteLLM proxy (its `x-litellm-*` response headers) lists ids only; its GET /model/info (free, one call)
 // gives each model's mode and limits, merged into the entries so the catalog caches them with the list.

@@ -58,12 +58,14 @@ export type TaskEvent =
   | { type: 'saved'; files: string[] }
   | { type: 'failed'; error: string }
   | { type: 'expired' }
+  /** Still pending when polling had to end (its expiry or images.taskTimeoutMinutes): the outcome is unknown. */
+  | { type: 'timedOut'; error: string }
   | { type: 'cancelled' }
   | { type: 'resumed' };
 
 const ALLOWED: Record<TaskState, ReadonlyArray<TaskEvent['type']>> = {
   submitting: ['submitted', 'submitUnknown', 'submitFailed'],
-  pending: ['saving', 'failed', 'expired', 'cancelled'],
+  pending: ['saving', 'failed', 'expired', 'cancelled', 'timedOut'],
   cancelled: ['resumed'],
   // 'saving' again: a save interrupted by a reload is completed into the same reserved names.
   saving: ['saving', 'saved', 'failed', 'expired'],
@@ -104,6 +106,8 @@ export function transition(record: TaskRecord, event: TaskEvent, now: Date): Tas
       return { ...base, state: 'failed', error: event.error };
     case 'expired':
       return { ...base, state: 'expired' };
+    case 'timedOut':
+      return { ...base, state: 'unknown', error: event.error };
     case 'cancelled':
       return { ...base, state: 'cancelled' };
     case 'resumed':

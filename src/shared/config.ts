@@ -38,6 +38,8 @@ export interface Config {
     mode: 'async' | 'sync';
     editEncoding: 'json' | 'multipart';
     confirmCostlyRequests: boolean;
+    /** How long an async task is polled from its submission before its outcome is called unknown. */
+    taskTimeoutMs: number;
   };
   requestTimeoutMs: number;
   modelCacheMs: number;
@@ -64,6 +66,7 @@ export const CONFIG_KEYS = [
   'images.mode',
   'images.editEncoding',
   'images.confirmCostlyRequests',
+  'images.taskTimeoutMinutes',
   'requestTimeoutSeconds',
   'models.cacheMinutes',
   'models.kindOverrides',
@@ -135,6 +138,8 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
       mode: reader.oneOf('images.mode', 'async', ['async', 'sync'] as const),
       editEncoding: reader.oneOf('images.editEncoding', 'json', ['json', 'multipart'] as const),
       confirmCostlyRequests: reader.boolean('images.confirmCostlyRequests', true),
+      // docs/gateway-protocol.md#async-image-tasks: tasks get about 30 minutes to run (and 24 h to be read).
+      taskTimeoutMs: reader.number('images.taskTimeoutMinutes', 30, 1, 1440) * 60_000,
     },
     requestTimeoutMs: reader.number('requestTimeoutSeconds', CONFIG_DEFAULTS.requestTimeoutSeconds, 5, 3600) * 1000,
     modelCacheMs: reader.number('models.cacheMinutes', CONFIG_DEFAULTS.cacheMinutes, 0, 10080) * 60_000,

@@ -11,7 +11,7 @@
 //   included, plus cache_read_input_tokens: 0); a tool call's input_json_delta can arrive after that
 //   block's content_block_stop (it closes a block as soon as the next starts, while fragments still come).
 // - An error inside a stream is written as {"type":"error","message":{"type","message"}}: the reason sits in
-//   an object under `message` (REAL-GATEWAYS.md, @musistudio/llms); Retry-After is dropped.
+//   an object under `message` (docs/gateway-protocol.md#real-gateways, @musistudio/llms); Retry-After is dropped.
 import { json, type Dialect, type DialectCtx, type DialectError, type DialectReply } from './types';
 
 const STACK =

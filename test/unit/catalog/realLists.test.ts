@@ -1,4 +1,4 @@
-// Model kinds from what each gateway says (REAL-GATEWAYS.md#model-list): the client lists a realistic
+// Model kinds from what each gateway says (docs/gateway-protocol.md#real-gateways): the client lists a realistic
 // key's models through every emulator dialect over 127.0.0.1, and the catalog's kinds must keep embedding,
 // speech, video, rerank and Responses-only models out of the chat picker and let the image models in.
 import { strict as assert } from 'node:assert';

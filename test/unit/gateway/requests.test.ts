@@ -70,7 +70,7 @@ describe('gateway requests: headers per route', () => {
   });
 
   // Bearer only: with x-api-key + anthropic-version new-api answers its hint-less Anthropic list shape
-  // (REAL-GATEWAYS.md#model-list); the spec does not say which header the list takes.
+  // (docs/gateway-protocol.md#real-gateways); the spec does not say which header the list takes.
   it('GET /v1/models: Authorization: Bearer only (no x-api-key, no version header); request id captured in the support record', async () => {
     const records: unknown[] = [];
     const client = createGatewayClient({

@@ -1,4 +1,4 @@
-// "The key may not call this model", as each real gateway says it (REAL-GATEWAYS.md): new-api 503
+// "The key may not call this model", as each real gateway says it (docs/gateway-protocol.md#real-gateways): new-api 503
 // model_not_found, sub2api 503 "No available accounts", LiteLLM 400 "Invalid model name", the spec's 403.
 // One POST over 127.0.0.1 per dialect, no replay, and one diagnosis: the spec's causes, Refresh Models,
 // never retry, never the provider's fault. Also: a 404 on a route while the list works, and 501.

@@ -17,6 +17,7 @@ describe('platform: parseConfig', () => {
       mode: 'async',
       editEncoding: 'json',
       confirmCostlyRequests: true,
+      taskTimeoutMs: 1_800_000,
     });
     assert.equal(config.requestTimeoutMs, 120_000);
     assert.equal(config.modelCacheMs, 3_600_000);
