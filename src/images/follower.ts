@@ -10,7 +10,7 @@ import type { Services } from '../platform/services';
 import { obtainImageBytes } from './download';
 import { result, runError, type RunResult } from './results';
 import { checkImage, saveTaskImages, type CheckedImage } from './saver';
-import { describeTask, type TaskRecord } from './taskRecord';
+import { describeTask, pollDeadline, type TaskRecord } from './taskRecord';
 import type { TaskTracker } from './tracker';
 import { workspaceSink } from './workspaceTarget';
 
@@ -334,8 +334,3 @@ function announceSaved(done: RunResult): void {
   });
 }
 
-/** When polling of this task ends: its submission plus images.taskTimeoutMinutes. */
-export function pollDeadline(record: Pick<TaskRecord, 'submittedAt'>, timeoutMs: number): number | undefined {
-  const submitted = Date.parse(record.submittedAt);
-  return Number.isNaN(submitted) ? undefined : submitted + timeoutMs;
-}

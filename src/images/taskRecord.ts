@@ -158,3 +158,9 @@ export function describeTask(record: TaskRecord, l10n: Localizer = english): str
     ? l10n.t('Edit: "{0}" ({1})', prompt, model)
     : l10n.t('Image: "{0}" ({1})', prompt, model);
 }
+
+/** When polling of this task ends: its submission plus images.taskTimeoutMinutes (a reload does not restart the clock). */
+export function pollDeadline(record: Pick<TaskRecord, 'submittedAt'>, timeoutMs: number): number | undefined {
+  const submitted = Date.parse(record.submittedAt);
+  return Number.isNaN(submitted) ? undefined : submitted + timeoutMs;
+}
