@@ -333,4 +333,3 @@ function announceSaved(done: RunResult): void {
     if (choice === reveal) await vscode.commands.executeCommand('revealInExplorer', first);
   });
 }
-
