@@ -7,7 +7,7 @@ import type { CommandTable, TestHooks } from '../platform/commands';
 import type { ImageJobs, Services } from '../platform/services';
 import { Commands } from '../shared/commands';
 import { DisposableStore } from '../shared/dispose';
-import { SYNC_ONLY_STATE_KEY } from './asyncRoutes';
+import { SYNC_ONLY_STATE_KEY } from '../platform/imageRoutes';
 import { isGatewayError } from '../gateway/errors';
 import { editImageCommand, generateImageCommand } from './commands';
 import { ImagePanelManager } from './panel';

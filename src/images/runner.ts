@@ -7,7 +7,7 @@ import { cancelOnlyWhileWaiting, type WaitNotice } from '../gateway/retry';
 import type { GatewayClient, ImageEditRequest, ImageInput, ImageRequest } from '../gateway/types';
 import type { Services } from '../platform/services';
 import { costConfirmationMessage, costFactors } from '../shared/imageCost';
-import { isAsyncRouteMissing, knownWithoutAsync, rememberWithoutAsync } from './asyncRoutes';
+import { isAsyncRouteMissing, knownWithoutAsync, rememberWithoutAsync } from '../platform/imageRoutes';
 import { Follower, type FollowOptions } from './follower';
 import { RequestQueue } from './queue';
 import { result, runError, type RunResult } from './results';

@@ -9,7 +9,7 @@ import {
   isAsyncRouteMissing,
   knownWithoutAsync,
   rememberWithoutAsync,
-} from '../../../src/images/asyncRoutes';
+} from '../../../src/platform/imageRoutes';
 
 const DEMO = 'mg-demo-key-0001';
 
