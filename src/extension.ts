@@ -79,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): void {
         generateImage: images,
         editImage: images,
         imageTasks: images,
+        forgetSyncOnlyImageRoutes: images,
       };
       store.add(
         vscode.commands.registerCommand(TEST_HOOKS_COMMAND, (name: string, ...args: unknown[]) => {

@@ -15,6 +15,7 @@ import type { PolicySettings } from './policy';
 import { isValidToolInput, runToolCalls, type ToolCall } from './toolRunner';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, TurnEndReason, UsageTotals } from './types';
 import { addUsage, endMessage, usageOf, ZERO_USAGE } from './usage';
+import { usageUnreported } from '../gateway/usageReport';
 import { english } from '../shared/l10n';
 
 export const DEFAULT_MAX_STEPS = 25;
@@ -162,11 +163,11 @@ class AgentTurn {
       try {
         const message = await this.stream(marked.body, step);
         if (caching) this.previousBreakpoint = marked.end;
-        this.countUsage(step, message);
+        this.countUsage(step, message, estimate);
         return { ok: true, message };
       } catch (error) {
         const partial = isGatewayError(error) ? error.partial : undefined;
-        if (partial) this.countUsage(step, partial);
+        if (partial) this.countUsage(step, partial, estimate);
         const problems = unreadableToolInputs(error);
         // The message arrived whole (billed) but a tool input is not JSON: answer that call with an error.
         if (partial && problems) return { ok: true, message: partial, problems };
@@ -216,10 +217,23 @@ class AgentTurn {
     return stream.finalMessage();
   }
 
-  private countUsage(step: number, message: Message): void {
-    const stepUsage = usageOf(message.usage);
+  /**
+   * Adds a step's usage. Usage of all zeros on a message with content was not reported by the gateway: the
+   * budget counts the request's estimate and the answer's size instead, so a silent gateway is never free.
+   */
+  private countUsage(step: number, message: Message, requestEstimate: number): void {
+    const unreported = usageUnreported(message.usage, message.content);
+    const stepUsage = unreported
+      ? { ...ZERO_USAGE, input: requestEstimate, output: estimateTokens(message.content) }
+      : usageOf(message.usage);
     this.usage = addUsage(this.usage, stepUsage);
-    this.emit({ type: 'usage', step, usage: stepUsage, turn: { ...this.usage } });
+    this.emit({
+      type: 'usage',
+      step,
+      usage: stepUsage,
+      turn: { ...this.usage },
+      ...(unreported ? { unreported } : {}),
+    });
   }
 
   private end(reason: TurnEndReason, error?: unknown, partial?: Message): AgentTurnResult {

@@ -131,7 +131,8 @@ export type AgentEvent =
       content: ToolResult['content'];
       details?: unknown;
     }
-  | { type: 'usage'; step: number; usage: UsageTotals; turn: UsageTotals }
+  /** `unreported`: the gateway sent zeros on a message with content; `usage` is then an estimate. */
+  | { type: 'usage'; step: number; usage: UsageTotals; turn: UsageTotals; unreported?: true }
   | { type: 'rate_limited'; step: number; waitMs: number; attempt: number }
   | { type: 'caching_disabled'; step: number; reason: string }
   | { type: 'context_trimmed'; step: number; results: number; charsOmitted: number }

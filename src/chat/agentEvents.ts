@@ -203,6 +203,8 @@ export class AgentEventMapper {
         this.message.usage = {
           inputTokens: event.turn.input + event.turn.cacheRead + event.turn.cacheWrite,
           outputTokens: event.turn.output,
+          // The turn's counts hold estimates for a step whose usage the gateway did not report.
+          ...(event.unreported || this.message.usage?.notReported ? { notReported: true } : {}),
         };
         const step = existing ?? this.info.steps[this.info.steps.length - 1];
         this.sink.post({

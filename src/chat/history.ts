@@ -125,7 +125,11 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
   if (isString(value.thinking)) message.thinking = value.thinking;
   if (isString(value.model)) message.model = value.model;
   if (isRecord(value.usage) && isNumber(value.usage.inputTokens) && isNumber(value.usage.outputTokens)) {
-    message.usage = { inputTokens: value.usage.inputTokens, outputTokens: value.usage.outputTokens };
+    message.usage = {
+      inputTokens: value.usage.inputTokens,
+      outputTokens: value.usage.outputTokens,
+      ...(value.usage.notReported === true ? { notReported: true } : {}),
+    };
   }
   if (isString(value.stopReason) || value.stopReason === null) message.stopReason = value.stopReason;
   if (Array.isArray(value.attachments)) message.attachments = value.attachments.filter(isAttachment);

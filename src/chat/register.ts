@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
 import type { CatalogSnapshot, Services } from '../platform/services';
 import type { CommandTable } from '../platform/commands';
+import { listWorksAt } from '../platform/listWorks';
 import { isListMissing, unlistedHint } from '../catalog/listing';
 import { Commands } from '../shared/commands';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
@@ -60,7 +61,13 @@ export function registerChat(services: Services): ChatFeature {
     errorCard: (error) =>
       toErrorCard(
         error,
-        (e) => adviseOnError(e, { baseUrl: config.current.baseUrl, surface: 'chat', l10n: vscode.l10n }),
+        (e) =>
+          adviseOnError(e, {
+            baseUrl: config.current.baseUrl,
+            surface: 'chat',
+            l10n: vscode.l10n,
+            listWorks: listWorksAt(services.catalog, config.current.baseUrl),
+          }),
         vscode.l10n,
       ),
     defaults: () => ({

@@ -3,7 +3,7 @@
 import { adviseOnError } from '../gateway';
 import { isGatewayError } from '../gateway/errors';
 import type { GatewayClient, ModelInfo } from '../gateway/types';
-import { splitByKind } from '../catalog/classify';
+import { kindLabel, splitByKind, type KindSplit } from '../catalog/classify';
 import { isListMissing, probeMessagesRoute } from '../catalog/listing';
 import { endpointUrls, type Config } from '../shared/config';
 import type { KeyInfo } from '../platform/services';
@@ -21,6 +21,8 @@ export interface CheckInputs {
   signal?: AbortSignal;
   /** Translates the report (vscode.l10n from the command; English by default). */
   l10n?: Localizer;
+  /** This base URL answered 404/405 to the async image submit before (remembered; see src/platform/imageRoutes.ts). */
+  withoutAsyncImages?: boolean;
 }
 
 export async function runConnectionCheck(inputs: CheckInputs): Promise<ConnectionReport> {
@@ -58,6 +60,7 @@ export async function runConnectionCheck(inputs: CheckInputs): Promise<Connectio
   }
   const models = await modelsSteps(inputs.client, inputs.key, config, add, l10n, inputs.signal);
   if (!models) return report;
+  add(imageRoutesStep(inputs, models, l10n));
   await messagesSteps(inputs, models, add, l10n);
   return report;
 }
@@ -263,11 +266,40 @@ async function unlistedSteps(
   return declared;
 }
 
-function idLines(split: { chat: ModelInfo[]; image: ModelInfo[] }, l10n: Localizer): string[] {
+/** Which image routes are used, from what is known: the setting and what the gateway answered before. No request. */
+function imageRoutesStep(inputs: CheckInputs, models: ModelInfo[], l10n: Localizer): ReportStep {
+  const { config } = inputs;
+  const images = splitByKind(models, config.modelKindOverrides).image.length;
+  const lines =
+    config.images.mode === 'sync'
+      ? [
+          l10n.t(
+            'Synchronous route (modelGateway.images.mode is "sync"): POST /v1/images/generations and /v1/images/edits.',
+          ),
+        ]
+      : inputs.withoutAsyncImages
+        ? [
+            l10n.t(
+              'This gateway has no async image routes: it answered 404 to the async submit before (nothing was charged). Images use POST /v1/images/generations and /v1/images/edits.',
+            ),
+          ]
+        : [
+            l10n.t(
+              'Async routes are used (POST /v1/images/generations/async, GET /v1/images/tasks/<id>); not checked here, to send nothing billable. If the gateway lacks them, the first image is sent once on the synchronous route instead, and later ones go there directly.',
+            ),
+          ];
+  if (images === 0) lines.push(l10n.t('No image model is listed for this key.'));
+  return { id: 'imageRoutes', title: l10n.t('Image routes'), status: 'ok', lines };
+}
+
+function idLines(split: KindSplit<ModelInfo>, l10n: Localizer): string[] {
   const none = l10n.t('(none)');
   return [
     l10n.t('Chat: {0}', split.chat.map((m) => m.id).join(', ') || none),
     l10n.t('Image: {0}', split.image.map((m) => m.id).join(', ') || none),
+    ...split.other.map((g) =>
+      l10n.t('Not offered in chat or images, {0}: {1}', kindLabel(g.kind, l10n), g.models.map((m) => m.id).join(', ')),
+    ),
   ];
 }
 

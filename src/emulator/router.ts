@@ -3,7 +3,7 @@
 import type { AuthMode } from './auth';
 import type { Ctx, ErrorStyle } from './http';
 import { handleMessages } from './routes/messages';
-import { handleModels } from './routes/models';
+import { handleModelInfo, handleModels } from './routes/models';
 import { handleImageEdit, handleImageGeneration } from './routes/images';
 import { handleTaskRead } from './routes/tasks';
 import type { RouteName } from './types';
@@ -41,6 +41,16 @@ export const ROUTES: RouteDef[] = [
     style: 'openai',
     billable: false,
     handler: handleModels,
+  },
+  {
+    // LiteLLM's per-model mode and limits; only the litellm dialect has it (the others answer 404).
+    method: 'GET',
+    match: (p) => p === '/model/info' || p === '/v1/model/info',
+    route: 'model.info',
+    auth: 'either',
+    style: 'openai',
+    billable: false,
+    handler: handleModelInfo,
   },
   {
     method: 'POST',

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { handleAdmin } from './admin';
 import { authenticate, checkGroup } from './auth';
 import { defaultConfig } from './config';
-import { DIALECT_HEADER, dialectOf } from './dialects';
+import { DIALECT_HEADER, dialectByName, dialectOf } from './dialects';
 import { sendError, sendRateLimited } from './errors';
 import { applyRequestFaults, effectiveFaults } from './faults';
 import type { Ctx, ErrorStyle } from './http';
@@ -136,6 +136,28 @@ function useDialect(ctx: Ctx): boolean {
   return true;
 }
 
+/** Switches to the key's dialect; false when its route is missing there (404 sent) or the name is unknown (400). */
+function useKeyDialect(ctx: Ctx, def: RouteDef, name: string): boolean {
+  try {
+    ctx.dialect = dialectByName(name);
+  } catch (err) {
+    ctx.req.resume();
+    sendError(ctx, 400, `faults.dialect: ${(err as Error).message}.`, 'invalid_dialect');
+    return false;
+  }
+  const ids = ctx.dialect?.requestIdHeaders?.(ctx.requestId);
+  if (ids) {
+    ctx.res.removeHeader('request-id');
+    ctx.res.removeHeader('x-request-id');
+    for (const [header, value] of Object.entries(ids)) ctx.res.setHeader(header, value);
+  }
+  if (ctx.dialect?.missingRoutes?.has(def.route)) {
+    notFound(ctx, false);
+    return false;
+  }
+  return true;
+}
+
 /** The path without the configured prefix, or undefined when the prefix is missing (then: 404). */
 function stripBasePath(basePath: string, path: string): string | undefined {
   if (!basePath) return path;
@@ -189,13 +211,25 @@ async function serveRoute(ctx: Ctx, def: RouteDef): Promise<void> {
   const key = authenticate(ctx, def.auth);
   if (!key) return;
   ctx.key = key;
+  let badFaultHeader = false;
+  try {
+    ctx.faults = effectiveFaults(ctx);
+  } catch {
+    badFaultHeader = true;
+  }
+  // A key answered in a dialect (faults.dialect): that gateway's shapes and missing routes (not billable).
+  if (!badFaultHeader && ctx.faults.dialect && !useKeyDialect(ctx, def, ctx.faults.dialect)) return;
+  // A route this gateway has but does not implement: refused before any processing, never billable.
+  if (ctx.dialect?.notImplemented?.has(def.route)) {
+    ctx.req.resume();
+    sendError(ctx, 501, 'API not implemented', 'api_not_implemented');
+    return;
+  }
   if (def.billable) {
     ctx.entry.billable = true;
     ctx.state.countBillable(def.route);
   }
-  try {
-    ctx.faults = effectiveFaults(ctx);
-  } catch {
+  if (badFaultHeader) {
     sendError(ctx, 400, 'x-emulator-fault: header must be a JSON object.', 'invalid_fault_header');
     return;
   }

@@ -260,6 +260,15 @@ function readError(ev: StreamEvent): StreamErrorEvent {
       message: typeof o.message === 'string' ? o.message : undefined,
     };
   }
+  // claude-code-router (@musistudio/llms) puts the reason in an object under `message`:
+  // {"type":"error","message":{"type":"overloaded_error","message":"…"}}.
+  if (isObj(ev.message)) {
+    const o = ev.message as Json;
+    return {
+      type: typeof o.type === 'string' ? o.type : undefined,
+      message: typeof o.message === 'string' ? o.message : undefined,
+    };
+  }
   return { message: typeof e === 'string' ? e : typeof ev.message === 'string' ? ev.message : undefined };
 }
 

@@ -304,6 +304,10 @@ export interface ImageTask {
   error?: string;
   /** True when the task failed because it expired (or 404 on a known id). */
   expired?: boolean;
+  /** The task's own expiry (epoch ms), when the gateway sends one. */
+  expiresAt?: number;
+  /** Still pending when polling had to end (its expiry or the caller's deadline passed): the outcome is unknown. */
+  outcomeUnknown?: boolean;
   retryAfterMs?: number;
   requestId?: string;
   raw: unknown;
@@ -313,6 +317,8 @@ export interface WaitForTaskOptions extends RequestOptions {
   onUpdate?(task: ImageTask): void;
   /** Poll URL from the submission, if any. */
   pollUrl?: string;
+  /** Epoch ms after which a still-pending task is returned with `outcomeUnknown` instead of being polled again. */
+  deadline?: number;
 }
 
 export interface GatewayClient {

@@ -75,6 +75,12 @@ export interface CatalogModel {
   id: string;
   kind: ModelKind;
   raw: ModelInfo;
+  /** new-api's `supported_endpoint_types`, verbatim; undefined when the gateway gave none (issue 25 picks the dialect by it). */
+  endpointTypes?: readonly string[];
+  /** Context window (input tokens) where the gateway's list gives one. */
+  contextTokens?: number;
+  /** Output token limit where the gateway's list gives one. */
+  outputTokens?: number;
   /** From modelGateway.models.declared and not (or not yet) in the gateway's list. */
   declared?: boolean;
 }

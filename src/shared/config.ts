@@ -3,7 +3,18 @@
 import { normalizeBaseUrl } from './baseUrl';
 import { english, type Localizer } from './l10n';
 
-export type ModelKind = 'chat' | 'image';
+/** Model kinds: only chat and image models are offered by the chat and image flows; the others are listed under their kind. */
+export const MODEL_KINDS = [
+  'chat',
+  'image',
+  'embedding',
+  'audio',
+  'video',
+  'rerank',
+  'moderation',
+  'responses-only',
+] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
 
 export interface Config {
   /** Normalised site root, or '' when not set or invalid (see baseUrlProblem). */
@@ -31,6 +42,8 @@ export interface Config {
     mode: 'async' | 'sync';
     editEncoding: 'json' | 'multipart';
     confirmCostlyRequests: boolean;
+    /** How long an async task is polled from its submission before its outcome is called unknown. */
+    taskTimeoutMs: number;
   };
   requestTimeoutMs: number;
   modelCacheMs: number;
@@ -57,6 +70,7 @@ export const CONFIG_KEYS = [
   'images.mode',
   'images.editEncoding',
   'images.confirmCostlyRequests',
+  'images.taskTimeoutMinutes',
   'requestTimeoutSeconds',
   'models.cacheMinutes',
   'models.kindOverrides',
@@ -128,6 +142,8 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
       mode: reader.oneOf('images.mode', 'async', ['async', 'sync'] as const),
       editEncoding: reader.oneOf('images.editEncoding', 'json', ['json', 'multipart'] as const),
       confirmCostlyRequests: reader.boolean('images.confirmCostlyRequests', true),
+      // docs/gateway-protocol.md#async-image-tasks: tasks get about 30 minutes to run (and 24 h to be read).
+      taskTimeoutMs: reader.number('images.taskTimeoutMinutes', 30, 1, 1440) * 60_000,
     },
     requestTimeoutMs: reader.number('requestTimeoutSeconds', CONFIG_DEFAULTS.requestTimeoutSeconds, 5, 3600) * 1000,
     modelCacheMs: reader.number('models.cacheMinutes', CONFIG_DEFAULTS.cacheMinutes, 0, 10080) * 60_000,
@@ -267,10 +283,10 @@ class Reader {
     const result: Record<string, ModelKind> = {};
     if (value === undefined || value === null) return result;
     if (typeof value !== 'object' || Array.isArray(value))
-      return this.invalid(key, result, 'an object of model id → "chat" | "image"');
+      return this.invalid(key, result, `an object of model id → ${MODEL_KINDS.map((k) => `"${k}"`).join(' | ')}`);
     for (const [id, kind] of Object.entries(value as Record<string, unknown>)) {
-      if (kind === 'chat' || kind === 'image') result[id] = kind;
-      else this.problems.push(`modelGateway.${key}: "${id}" must map to "chat" or "image"; ignored.`);
+      if ((MODEL_KINDS as readonly unknown[]).includes(kind)) result[id] = kind as ModelKind;
+      else this.problems.push(`modelGateway.${key}: "${id}" must map to one of ${MODEL_KINDS.join(', ')}; ignored.`);
     }
     return result;
   }

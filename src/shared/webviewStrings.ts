@@ -55,6 +55,7 @@ export function webviewStrings(l10n: Localizer = english) {
     'chat.regenerate': l10n.t('Regenerate'),
     'chat.continue': l10n.t('Continue'),
     'chat.usage': l10n.t('{0} in / {1} out tokens'),
+    'chat.usageNotReported': l10n.t('tokens not reported by the gateway'),
     'chat.removeAttachment': l10n.t('Remove {0}'),
     'chat.stop.end_turn': l10n.t('finished'),
     'chat.stop.max_tokens': l10n.t('stopped at the max tokens limit'),

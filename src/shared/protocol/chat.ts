@@ -46,6 +46,8 @@ export interface ChatAttachment {
 export interface ChatUsage {
   inputTokens: number;
   outputTokens: number;
+  /** The gateway sent zeros on a message with content: shown as "not reported", never as 0 tokens. */
+  notReported?: boolean;
 }
 
 /** Reactions an error card may offer (the spec's error table, as buttons). */
@@ -328,7 +330,7 @@ const attachment = obj<ChatAttachment>({
   startLine: opt(num),
   endLine: opt(num),
 });
-const usage = obj<ChatUsage>({ inputTokens: num, outputTokens: num });
+const usage = obj<ChatUsage>({ inputTokens: num, outputTokens: num, notReported: opt(bool) });
 const errorCard = obj<ErrorCard>({
   title: text,
   detail: text,

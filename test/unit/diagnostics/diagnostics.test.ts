@@ -106,19 +106,29 @@ describe('platform: key check and connection check against the emulator', functi
     assert.equal(emulator.billableCount('POST /v1/messages'), 0, 'no billable request without consent');
     assert.deepEqual(
       skipped.steps.map((s) => s.status),
-      ['ok', 'ok', 'ok', 'ok', 'ok', 'skipped', 'skipped'],
+      ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'skipped', 'skipped'],
     );
     const full = await runConnectionCheck(inputs('mg-demo-key-0001', true));
     assert.equal(full.ok, true);
     assert.deepEqual(
       full.steps.map((s) => s.status),
-      ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok'],
+      ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok'],
     );
     assert.equal(emulator.requests().filter((r) => r.path === '/v1/messages').length, 1);
     const text = renderReport(full);
     assert.match(text, /2 chat, 2 image/);
     assert.match(text, new RegExp(`${emulator.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/v1/messages`));
     assert.ok(!text.includes('mg-demo-key-0001'));
+  });
+
+  it('says which image routes are used, from what is known, without sending anything billable', async () => {
+    const fresh = await runConnectionCheck(inputs('mg-demo-key-0001', false));
+    const step = (r: typeof fresh) => r.steps.find((s) => s.id === 'imageRoutes')?.lines.join(' ') ?? '';
+    assert.match(step(fresh), /Async routes are used/);
+    const known = await runConnectionCheck({ ...inputs('mg-demo-key-0001', false), withoutAsyncImages: true });
+    assert.match(step(known), /no async image routes/);
+    assert.equal(emulator.billableCount(), 0);
+    assert.ok(!emulator.requests().some((r) => r.path.startsWith('/v1/images')), 'no image request');
   });
 
   it('shows the normalisation and explains a revoked key', async () => {
