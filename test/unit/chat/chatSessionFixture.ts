@@ -58,14 +58,19 @@ let nextMessageId = 0;
  */
 export function chatSession(
   emulator: Emulator,
-  deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs'> & { model: string; storage?: HistoryStorage },
+  deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs'> & {
+    model: string;
+    /** The model of Agent conversations (modelGateway.agent.defaultModel), when set. */
+    agentModel?: string;
+    storage?: HistoryStorage;
+  },
 ) {
   const posted: HostToWebviewMessage[] = [];
   const s = new SessionController({
     storage: deps.storage ?? memoryHistoryStorage(),
     getClient: deps.getClient,
     errorCard: (e) => toErrorCard(e, (x) => adviseOnError(x, { baseUrl: emulator.url, surface: 'chat' })),
-    defaults: () => ({ model: deps.model, maxTokens: 1024, systemPrompt: '' }),
+    defaults: () => ({ model: deps.model, agentModel: deps.agentModel, maxTokens: 1024, systemPrompt: '' }),
     post: (m) => posted.push(JSON.parse(JSON.stringify(m)) as HostToWebviewMessage),
     setBusy: () => undefined,
     newId: () => `m${nextMessageId++}`,
@@ -90,6 +95,8 @@ export interface AgentSessionOptions {
   storage?: HistoryStorage & { files: Map<string, string> };
   /** Ask questions go to the gateway too; otherwise Ask has no client (as without a key). */
   askThroughGateway?: boolean;
+  /** The default models: Ask's (default claude-demo-agent) and Agent's (default: none, Ask's). */
+  models?: { ask: string; agent?: string };
 }
 
 /**
@@ -136,7 +143,8 @@ export function agentSession(options: AgentSessionOptions) {
   const { s, posted, of } = chatSession(emulator, {
     storage,
     getClient: async () => (options.askThroughGateway ? (client as never) : undefined),
-    model: 'claude-demo-agent',
+    model: options.models?.ask ?? 'claude-demo-agent',
+    agentModel: options.models?.agent,
     agent,
   });
   /** Sends `text` and waits for its answer to finish; `approveAll`: answers every approval prompt with Approve. */
