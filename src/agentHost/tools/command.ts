@@ -342,7 +342,9 @@ export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Inpu
       const command = str(input, 'command', true);
       const snap = await host.snapshot();
       const r = await inputs.forTarget(cwdOf(input), 'cwd', snap.policy.workspaceFolders);
-      return { command, ...pathTarget(r), summary: `Run \`${command}\`${r.display === '.' ? '' : ` in ${r.display}`}` };
+      const summary =
+        r.display === '.' ? vscode.l10n.t('Run `{0}`', command) : vscode.l10n.t('Run `{0}` in {1}', command, r.display);
+      return { command, ...pathTarget(r), summary };
     },
     async invoke(input, ctx): Promise<ToolResult> {
       if (!host.trusted()) return errorResult(UNTRUSTED);

@@ -121,7 +121,11 @@ export function proposeEditTool(host: ToolHost, options: EditToolOptions = {}): 
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
       return {
         ...pathTarget(r),
-        summary: `Edit ${r.display}${blocks ? ` (${blocks.length} block${blocks.length > 1 ? 's' : ''})` : ' (whole file)'}`,
+        summary: !blocks
+          ? vscode.l10n.t('Edit {0} (whole file)', r.display)
+          : blocks.length === 1
+            ? vscode.l10n.t('Edit {0} (1 block)', r.display)
+            : vscode.l10n.t('Edit {0} ({1} blocks)', r.display, blocks.length),
       };
     },
     async invoke(input, ctx) {
@@ -173,7 +177,7 @@ export function createFileTool(host: ToolHost, options: EditToolOptions = {}): T
       str(input, 'content', true);
       const snap = await host.snapshot();
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
-      return { ...pathTarget(r), summary: `Create ${r.display}` };
+      return { ...pathTarget(r), summary: vscode.l10n.t('Create {0}', r.display) };
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
@@ -214,7 +218,7 @@ export function deleteFileTool(host: ToolHost, options: EditToolOptions = {}): T
     async target(input) {
       const snap = await host.snapshot();
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
-      return { ...pathTarget(r), summary: `Delete ${r.display}` };
+      return { ...pathTarget(r), summary: vscode.l10n.t('Delete {0}', r.display) };
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
