@@ -56,15 +56,17 @@ export function elapsed(ms) {
 }
 
 /**
- * A progress reporter for one long install: feed it output lines; it prints a line when the phase changes and a
- * status line at least every `everyMs` while the install runs (elapsed time, phase, the last thing it named,
- * packages downloaded so far). `stop()` ends the timer. `now` and `setInterval` are injectable for tests.
+ * A progress reporter for one long install: feed it output lines; it prints a line when the phase changes (at most
+ * one such line per `quietMs`: npm alternates downloads and install scripts) and a status line every `everyMs`
+ * while the install runs (elapsed time, phase, the last thing it named, packages downloaded so far). `stop()` ends
+ * the timer. `now` and `setInterval` are injectable for tests.
  */
 export function installProgress(
   what,
-  { log = console.log, everyMs = 10_000, expected, now = Date.now, timers = globalThis } = {},
+  { log = console.log, everyMs = 10_000, quietMs = 3_000, expected, now = Date.now, timers = globalThis } = {},
 ) {
   const t0 = now();
+  let printedAt = -Infinity;
   let phase;
   let detail;
   let downloads = 0;
@@ -75,7 +77,11 @@ export function installProgress(
     if (detail) parts.push(`last: ${detail}`);
     return parts.join(' — ');
   };
-  const timer = timers.setInterval(() => log(status()), everyMs);
+  const print = () => {
+    printedAt = now();
+    log(status());
+  };
+  const timer = timers.setInterval(print, everyMs);
   timer.unref?.();
   return {
     line(text) {
@@ -85,7 +91,7 @@ export function installProgress(
       if (s.detail) detail = s.detail;
       if (s.phase !== phase) {
         phase = s.phase;
-        log(status());
+        if (now() - printedAt >= quietMs) print();
       }
     },
     status,

@@ -117,6 +117,9 @@ describe('npm start: options, offline environment, first-start progress', () => 
     });
     p.line('npm http fetch GET 200 https://registry.npmjs.org/code-server/-/code-server-4.139.1.tgz 812ms');
     p.line('npm http fetch GET 200 https://registry.npmjs.org/node-pty/-/node-pty-1.1.0.tgz 80ms');
+    now = 1_000;
+    p.line('> argon2@0.41.1 install'); // a phase change within 3 s of the last line waits for the next status line
+    p.line('npm http fetch GET 200 https://registry.npmjs.org/node-pty/-/node-pty-1.1.0.tgz 80ms');
     now = 10_000;
     tick!();
     now = 75_000;
@@ -125,8 +128,8 @@ describe('npm start: options, offline environment, first-start progress', () => 
     assert.equal(tick, undefined, 'stop() ends the timer');
     assert.deepEqual(printed, [
       '[provision] 0s (usually 2–5 min): installing code-server 4.139.1 (VS Code 1.139.1) — downloading packages — 1 downloaded — last: code-server',
-      '[provision] 10s (usually 2–5 min): installing code-server 4.139.1 (VS Code 1.139.1) — downloading packages — 2 downloaded — last: node-pty',
-      '[provision] 1m15s (usually 2–5 min): installing code-server 4.139.1 (VS Code 1.139.1) — compiling native modules (node-gyp, make, g++) — 2 downloaded — last: @vscode/spdlog',
+      '[provision] 10s (usually 2–5 min): installing code-server 4.139.1 (VS Code 1.139.1) — downloading packages — 3 downloaded — last: node-pty',
+      '[provision] 1m15s (usually 2–5 min): installing code-server 4.139.1 (VS Code 1.139.1) — compiling native modules (node-gyp, make, g++) — 3 downloaded — last: @vscode/spdlog',
     ]);
   });
 });
