@@ -13,7 +13,7 @@ import { provision, CACHE, DEFAULT_VERSIONS } from './provision.mjs';
 import { packageVsix } from './package.mjs';
 import { startEmulatorProcess } from './lib/emulator.mjs';
 import { BASE_SETTINGS, installVsix, startCodeServer } from './lib/codeServer.mjs';
-import { DEMO_KEY_NAME, HELP, OFFLINE_ENV, nodeSupported, parseStartArgs } from './lib/startOptions.mjs';
+import { DEMO_KEY_NAME, HELP, OFFLINE_ENV, assertNodeVersion, parseStartArgs } from './lib/startOptions.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEMO_KEY = 'mg-demo-key-0001';
@@ -232,12 +232,7 @@ async function main() {
     console.log(HELP);
     return;
   }
-  const minimum = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).engines.node.replace(
-    /^>=\s*/,
-    '',
-  );
-  if (!nodeSupported(process.versions.node, minimum))
-    throw new Error(`Node ${process.versions.node} is too old: this project needs Node ${minimum} or newer (README).`);
+  assertNodeVersion(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')));
   killChildrenOnExit();
   const t0 = Date.now();
   console.log('[start] building and packaging …');

@@ -70,3 +70,10 @@ export function nodeSupported(version, minimum) {
   for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
   return true;
 }
+
+/** Throws when this Node is older than package.json's engines.node (`npm start` and `npm test` call it first). */
+export function assertNodeVersion(pkg, version = process.versions.node) {
+  const minimum = String(pkg.engines?.node ?? '').replace(/^>=\s*/, '');
+  if (minimum && !nodeSupported(version, minimum))
+    throw new Error(`Node ${version} is too old: this project needs Node ${minimum} or newer (README, Requirements).`);
+}

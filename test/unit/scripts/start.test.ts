@@ -14,6 +14,7 @@ interface StartOptions {
     o: { versions: string[]; env?: Record<string, string> },
   ): { vscode: string; lang: string };
   nodeSupported(version: string, minimum: string): boolean;
+  assertNodeVersion(pkg: unknown, version?: string): void;
 }
 interface InstallProgress {
   summarizeInstallLine(line: string): { phase: string; detail?: string } | undefined;
@@ -69,6 +70,11 @@ describe('npm start: options, offline environment, first-start progress', () => 
     assert.ok(start.nodeSupported('24.1.0', '20.19.0'));
     assert.ok(!start.nodeSupported('20.18.3', '20.19.0'));
     assert.ok(!start.nodeSupported('18.20.0', '20.19.0'));
+    assert.throws(
+      () => start.assertNodeVersion(pkg, '20.11.1'),
+      /Node 20\.11\.1 is too old: this project needs Node 20\.19\.0/,
+    );
+    start.assertNodeVersion(pkg, process.versions.node);
   });
 
   it('summarises npm, install-script, node-gyp and make lines into what is being downloaded, run and compiled', async () => {
