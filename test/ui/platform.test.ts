@@ -157,7 +157,10 @@ describe('platform: keys, models and errors in the workbench', function () {
     await waitForQuickInput('Switch to which key');
     const rows = wb.page.locator('.quick-input-list .monaco-list-row');
     await rows.first().waitFor();
-    assert.match(await rows.allInnerTexts().then((t) => t.join('\n')), /demo \(emulator\)[\s\S]*fingerprint [0-9a-f]{8}/);
+    assert.match(
+      await rows.allInnerTexts().then((t) => t.join('\n')),
+      /demo \(emulator\)[\s\S]*fingerprint [0-9a-f]{8}/,
+    );
     await pick('demo (emulator)');
     await statusItem().filter({ hasText: 'demo (emulator)' }).waitFor();
     await wb.runCommand('Model Gateway: Refresh Models');
