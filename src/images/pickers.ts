@@ -6,7 +6,6 @@ import { compareSize } from '../shared/imageCost';
 import { LAST_SIZE_KEY, type ImageRunner } from './runner';
 
 export const COMMON_SIZES = ['1024x1024', '1024x1536', '1536x1024', '1792x1024', '1024x1792', '512x512', '256x256'];
-export const QUALITIES = ['auto', 'low', 'medium', 'high', 'standard', 'hd'];
 
 export async function askPrompt(step: string, value?: string): Promise<string | undefined> {
   const prompt = await vscode.window.showInputBox({
