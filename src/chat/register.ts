@@ -72,6 +72,7 @@ export function registerChat(services: Services): ChatFeature {
       ),
     defaults: () => ({
       model: config.current.chat.defaultModel,
+      agentModel: config.current.chat.agentDefaultModel,
       maxTokens: config.current.chat.maxTokens,
       systemPrompt: config.current.chat.systemPrompt,
     }),

@@ -33,7 +33,8 @@ export interface SessionDeps {
   accessProblem?(): string;
   /** Turns an error into the inline card (the spec's reaction as actions). */
   errorCard(error: unknown): ErrorCard;
-  defaults(): ConversationSettings;
+  /** The settings of a conversation without its own; `agentModel`: the model of Agent conversations, when set. */
+  defaults(): ConversationSettings & { agentModel?: string };
   post(message: HostToWebviewMessage): void;
   setBusy(busy: boolean): void;
   newId(): string;
@@ -186,6 +187,8 @@ export class SessionController {
     }
     this.store.save(conversation);
     this.deps.post({ type: 'mode', conversationId: conversation.id, mode });
+    // Ask and Agent may default to different models (modelGateway.agent.defaultModel).
+    this.deps.post({ type: 'settings', conversationId: conversation.id, settings: this.settingsOf(conversation) });
     this.deps.post({ type: 'conversations', conversations: this.store.summaries(), activeId: conversation.id });
     return undefined;
   }
@@ -601,7 +604,9 @@ export class SessionController {
   }
 
   private settingsOf(conversation: Conversation): ConversationSettings {
-    const settings = effectiveSettings(conversation, this.deps.defaults());
+    const { agentModel, ...defaults } = this.deps.defaults();
+    if (conversation.mode === 'agent' && agentModel) defaults.model = agentModel;
+    const settings = effectiveSettings(conversation, defaults);
     if (!settings.model && this.models.length > 0) settings.model = this.models[0].id;
     return settings;
   }

@@ -192,7 +192,8 @@ async function handleChat(
   const write = (markdown: string) => {
     if (markdown) stream.markdown(untrustedMarkdown(markdown));
   };
-  stream.progress(vscode.l10n.t('Asking {0}…', model));
+  // No progress line before the answer: VS Code (1.139) turns progress lines into a "Completed N steps" header, and
+  // a plain question has no steps (its own spinner shows until the first words arrive). Waits still say so.
   try {
     await streamWithCancellation(
       client,

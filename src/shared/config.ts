@@ -33,7 +33,8 @@ export interface Config {
   workspaceSettingsFile?: string;
   versionHeader: string;
   version: string;
-  chat: { defaultModel: string; maxTokens: number; systemPrompt: string };
+  /** agentDefaultModel: the model of new Agent-mode conversations (modelGateway.agent.defaultModel); empty: defaultModel. */
+  chat: { defaultModel: string; agentDefaultModel: string; maxTokens: number; systemPrompt: string };
   images: {
     defaultModel: string;
     outputFolder: string;
@@ -63,6 +64,7 @@ export const CONFIG_KEYS = [
   'chat.defaultModel',
   'chat.maxTokens',
   'chat.systemPrompt',
+  'agent.defaultModel',
   'images.defaultModel',
   'images.outputFolder',
   'images.defaultSize',
@@ -121,6 +123,7 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
     ),
     chat: {
       defaultModel: reader.string('chat.defaultModel', ''),
+      agentDefaultModel: reader.string('agent.defaultModel', ''),
       maxTokens: reader.integer('chat.maxTokens', CONFIG_DEFAULTS.maxTokens, 1, 1_000_000),
       systemPrompt: reader.string('chat.systemPrompt', '', false),
     },

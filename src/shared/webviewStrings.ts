@@ -179,6 +179,7 @@ export function webviewStrings(l10n: Localizer = english) {
     'images.promptPlaceholder': l10n.t('Describe the image'),
     'images.prompt': l10n.t('Prompt'),
     'images.generate': l10n.t('Generate'),
+    'images.modeCreate': l10n.t('Create'),
     'images.edit': l10n.t('Edit'),
     'images.editImage': l10n.t('Edit image'),
     'images.refreshModels': l10n.t('Refresh models'),

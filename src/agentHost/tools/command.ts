@@ -362,7 +362,10 @@ export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Inpu
         paths: [...base.paths, ...linked],
         cwd: r.realPath,
         ...(repoConfig && repoConfig.length > 0 ? { repoConfig } : {}),
-        summary: `Run \`${command}\`${r.display === '.' ? '' : ` in ${r.display}`}`,
+        summary:
+          r.display === '.'
+            ? vscode.l10n.t('Run `{0}`', command)
+            : vscode.l10n.t('Run `{0}` in {1}', command, r.display),
       };
     },
     async invoke(input, ctx): Promise<ToolResult> {

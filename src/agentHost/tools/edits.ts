@@ -146,7 +146,11 @@ export function proposeEditTool(host: ToolHost, options: EditToolOptions = {}): 
       return {
         ...pathTarget(r),
         ...scripts,
-        summary: `Edit ${r.display}${blocks ? ` (${blocks.length} block${blocks.length > 1 ? 's' : ''})` : ' (whole file)'}`,
+        summary: !blocks
+          ? vscode.l10n.t('Edit {0} (whole file)', r.display)
+          : blocks.length === 1
+            ? vscode.l10n.t('Edit {0} (1 block)', r.display)
+            : vscode.l10n.t('Edit {0} ({1} blocks)', r.display, blocks.length),
       };
     },
     async invoke(input, ctx) {
@@ -199,7 +203,7 @@ export function createFileTool(host: ToolHost, options: EditToolOptions = {}): T
       const snap = await host.snapshot();
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
       const scripts = await packageKeysOf(r, () => content);
-      return { ...pathTarget(r), ...scripts, summary: `Create ${r.display}` };
+      return { ...pathTarget(r), ...scripts, summary: vscode.l10n.t('Create {0}', r.display) };
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
@@ -240,7 +244,7 @@ export function deleteFileTool(host: ToolHost, options: EditToolOptions = {}): T
     async target(input) {
       const snap = await host.snapshot();
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
-      return { ...pathTarget(r), summary: `Delete ${r.display}` };
+      return { ...pathTarget(r), summary: vscode.l10n.t('Delete {0}', r.display) };
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);

@@ -286,7 +286,7 @@ export function searchTextTool(host: ToolHost): Tool<Input> {
       const snap = await host.snapshot();
       return {
         paths: [...snap.policy.workspaceFolders],
-        summary: `Search for ${JSON.stringify(query.length > 80 ? query.slice(0, 80) + '…' : query)}`,
+        summary: vscode.l10n.t('Search for {0}', JSON.stringify(query.length > 80 ? query.slice(0, 80) + '…' : query)),
       };
     },
     async invoke(input, ctx) {

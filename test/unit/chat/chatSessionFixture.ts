@@ -59,14 +59,19 @@ let nextMessageId = 0;
  */
 export function chatSession(
   emulator: Emulator,
-  deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs'> & { model: string; storage?: HistoryStorage },
+  deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs'> & {
+    model: string;
+    /** The model of Agent conversations (modelGateway.agent.defaultModel), when set. */
+    agentModel?: string;
+    storage?: HistoryStorage;
+  },
 ) {
   const posted: HostToWebviewMessage[] = [];
   const s = new SessionController({
     storage: deps.storage ?? memoryHistoryStorage(),
     getClient: deps.getClient,
     errorCard: (e) => toErrorCard(e, (x) => adviseOnError(x, { baseUrl: emulator.url, surface: 'chat' })),
-    defaults: () => ({ model: deps.model, maxTokens: 1024, systemPrompt: '' }),
+    defaults: () => ({ model: deps.model, agentModel: deps.agentModel, maxTokens: 1024, systemPrompt: '' }),
     post: (m) => posted.push(JSON.parse(JSON.stringify(m)) as HostToWebviewMessage),
     setBusy: () => undefined,
     newId: () => `m${nextMessageId++}`,
@@ -93,6 +98,8 @@ export interface AgentSessionOptions {
   askThroughGateway?: boolean;
   /** The approval settings the host reports (default: the workspace folder only, everything asks). */
   policy?: Partial<PolicySettings>;
+  /** The default models: Ask's (default claude-demo-agent) and Agent's (default: none, Ask's). */
+  models?: { ask: string; agent?: string };
 }
 
 /**
@@ -139,7 +146,8 @@ export function agentSession(options: AgentSessionOptions) {
   const { s, posted, of } = chatSession(emulator, {
     storage,
     getClient: async () => (options.askThroughGateway ? (client as never) : undefined),
-    model: 'claude-demo-agent',
+    model: options.models?.ask ?? 'claude-demo-agent',
+    agentModel: options.models?.agent,
     agent,
   });
   /** Sends `text` and waits for its answer to finish; `approveAll`: answers every approval prompt with Approve. */

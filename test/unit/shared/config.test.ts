@@ -8,7 +8,7 @@ describe('platform: parseConfig', () => {
     assert.match(config.baseUrlProblem ?? '', /No base URL/);
     assert.equal(config.versionHeader, 'anthropic-version');
     assert.equal(config.version, '2023-06-01');
-    assert.deepEqual(config.chat, { defaultModel: '', maxTokens: 4096, systemPrompt: '' });
+    assert.deepEqual(config.chat, { defaultModel: '', agentDefaultModel: '', maxTokens: 4096, systemPrompt: '' });
     assert.deepEqual(config.images, {
       defaultModel: '',
       outputFolder: 'images',
