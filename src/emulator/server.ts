@@ -186,7 +186,7 @@ function notFound(ctx: Ctx, wrongMethod: boolean): void {
 async function serveRoute(ctx: Ctx, def: RouteDef): Promise<void> {
   ctx.route = ctx.entry.route = def.route;
   ctx.style = def.style;
-  const key = authenticate(ctx, def.auth);
+  const key = authenticate(ctx, ctx.dialect?.bearerOnly ? 'bearer' : def.auth);
   if (!key) return;
   ctx.key = key;
   if (def.billable) {

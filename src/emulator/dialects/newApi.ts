@@ -9,6 +9,15 @@
 //   upstream's code (or "upstream_error") for forwarded ones.
 // - An unknown /v1 path: 404 {"error":{"message":"Invalid URL (GET /v1/x)","type":"invalid_request_error","param":"","code":""}}.
 // - Streams: `event:` lines, plus `: PING` comment lines as keep-alives (helper.PingData).
+// - new-api refuses a Claude Messages call whose channel has no conversion before relaying it, with its own
+//   500 in the Messages shape: {"type":"error","error":{"type":"new_api_error","message":"… (request id: …)"}}
+//   (relay/claude_handler.go, types/error.go, controller/relay.go). Here: models with messagesConversion: false.
+// one-api (router/relay.go, router/web.go, middleware/auth.go, relay/adaptor/openai/main.go):
+// - No /v1/messages route at all: 404 {"error":{"message":"Invalid URL (POST /v1/messages)","type":
+//   "invalid_request_error"}}, answered by the router before any auth; chat goes over /v1/chat/completions.
+// - The key is read from Authorization only; the model list is OpenAI-shaped with permission/root/parent.
+// - 429 from its limiter: an empty body, no Retry-After. Streams end with `data: [DONE]` even after a failed
+//   upstream read (so a cut stream looks whole but has no finish_reason); usage is forced upstream.
 import { json, messagesType, type Dialect, type DialectCtx, type DialectError, type DialectReply } from './types';
 
 const withId = (message: string, id: string): string => `${message} (request id: ${id})`;
@@ -43,16 +52,37 @@ export const newApi: Dialect = {
         : 'new_api_error';
     return json(e.status, { type: 'error', error: { type, message } }, e.headers);
   },
+  refuseMessages(ctx: DialectCtx, upstream: { messagesConversion?: boolean }): DialectReply | undefined {
+    if (upstream.messagesConversion !== false) return undefined;
+    const message = withId('not implemented: this channel does not support the Claude Messages format', ctx.requestId);
+    return json(500, { type: 'error', error: { type: 'new_api_error', message } });
+  },
   sse: { commentPing: { text: ': PING', every: 4 }, leadingFrames: [': PING\n\n'] },
 };
 
 export const oneApi: Dialect = {
   name: 'one-api',
   requestIdHeaders: (id) => ({ 'x-oneapi-request-id': id }),
+  missingRoutes: new Set(['messages']),
+  bearerOnly: true,
+  modelList: (models, created) => ({
+    object: 'list',
+    data: models.map((m) => ({
+      id: m.id,
+      object: 'model',
+      created,
+      owned_by: 'custom',
+      permission: [{ id: `modelperm-${m.id}`, object: 'model_permission', created, allow_sampling: true }],
+      root: m.id,
+      parent: null,
+    })),
+  }),
   error(ctx: DialectCtx, e: DialectError): DialectReply | undefined {
     if (e.status === 404 && e.code === 'not_found') return invalidUrl(ctx);
+    // Its limiter aborts with the status alone.
+    if (e.status === 429) return { status: 429, body: '', contentType: 'text/plain; charset=utf-8' };
     // abortWithMessage: message + request id, type only (no code field).
     return json(e.status, { error: { message: withId(e.message, ctx.requestId), type: 'one_api_error' } }, e.headers);
   },
-  sse: {},
+  sse: { doneAfterCut: true },
 };

@@ -9,6 +9,11 @@ export function handleModels(ctx: Ctx): void {
   if (ctx.faults.noModelList) return sendError(ctx, 404, 'Not found: /v1/models', 'not_found');
   const { groups, models } = ctx.state.config;
   const visible = Object.entries(groups[ctx.key!.group].models);
+  const own = ctx.dialect?.modelList?.(
+    visible.map(([id, upstream]) => ({ id, displayName: models[upstream]?.displayName ?? id })),
+    CREATED,
+  );
+  if (own !== undefined) return sendJson(ctx, 200, own);
   let data = visible.map(([id, upstream]) => ({
     id,
     type: 'model',
