@@ -3,7 +3,6 @@
 // (docs/gateway-protocol.md#dialects). The spec makes a model's protocol support one of the three things that
 // decide whether a key may call it; real gateways differ (REAL-GATEWAYS.md): one-api has no Messages route,
 // new-api refuses some channels' Messages conversion, new-api's list names each model's endpoint types.
-import type { GatewayError } from './errors';
 
 export type Dialect = 'messages' | 'chat-completions';
 export const DIALECTS: readonly Dialect[] = ['messages', 'chat-completions'];
@@ -55,6 +54,16 @@ export function parseDialect(value: unknown): Dialect | undefined {
   return (DIALECTS as readonly string[]).includes(v) ? (v as Dialect) : undefined;
 }
 
+/** The facts of a failed request this module reads (a GatewayError has them all). */
+export interface RefusalFacts {
+  status?: number;
+  serverCode?: string;
+  serverMessage?: string;
+  /** Set when a 200 stream was cut: the gateway had started answering. */
+  cut?: unknown;
+  outcomeUnknown?: boolean;
+}
+
 // Words gateways use when the Messages route or its conversion does not exist for a model. Matched only on
 // errors that came back before any stream byte, so nothing was generated (nor billed).
 const REFUSAL_WORDS =
@@ -71,9 +80,7 @@ const MODEL_WORDS = /model_not_found|not_found_error|\bmodel\b|模型/i;
  *   message says the endpoint is not supported / not implemented.
  * Anything else (a 5xx without such words, a timeout, a cut stream, an error after headers) is never re-sent.
  */
-export function isMessagesRouteRefusal(
-  e: Pick<GatewayError, 'status' | 'serverCode' | 'serverMessage' | 'cut' | 'outcomeUnknown' | 'kind'>,
-): boolean {
+export function isMessagesRouteRefusal(e: RefusalFacts): boolean {
   if (e.status === undefined || e.cut || e.outcomeUnknown) return false;
   const message = e.serverMessage ?? '';
   const code = e.serverCode ?? '';

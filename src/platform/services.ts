@@ -75,6 +75,8 @@ export interface CatalogModel {
   raw: ModelInfo;
   /** From modelGateway.models.declared and not (or not yet) in the gateway's list. */
   declared?: boolean;
+  /** The endpoint types the list names for this model, verbatim (new-api's supported_endpoint_types). */
+  endpointTypes?: readonly string[];
 }
 
 export interface CatalogSnapshot {

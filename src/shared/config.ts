@@ -4,6 +4,8 @@ import { normalizeBaseUrl } from './baseUrl';
 import { english, type Localizer } from './l10n';
 
 export type ModelKind = 'chat' | 'image';
+/** The wire protocol a chat model is called with (src/gateway/dialect.ts). */
+export type ModelDialect = 'messages' | 'chat-completions';
 
 export interface Config {
   /** Normalised site root, or '' when not set or invalid (see baseUrlProblem). */
@@ -33,6 +35,8 @@ export interface Config {
   modelKindOverrides: Record<string, ModelKind>;
   /** Model ids the user declares (modelGateway.models.declared): the list when the gateway cannot list, merged otherwise. */
   declaredModels: string[];
+  /** The user's per-model dialect overrides (modelGateway.models.dialects, user settings only). */
+  modelDialects: Record<string, ModelDialect>;
   nativeChatEnabled: boolean;
   /** Settings that were invalid and replaced by their default, in words (shown by Check Connection). */
   problems?: string[];
@@ -57,6 +61,7 @@ export const CONFIG_KEYS = [
   'models.cacheMinutes',
   'models.kindOverrides',
   'models.declared',
+  'models.dialects',
   'nativeChat.enabled',
 ] as const;
 
@@ -129,6 +134,7 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
     modelCacheMs: reader.number('models.cacheMinutes', CONFIG_DEFAULTS.cacheMinutes, 0, 10080) * 60_000,
     modelKindOverrides: reader.kindOverrides('models.kindOverrides'),
     declaredModels: reader.modelIds('models.declared'),
+    modelDialects: reader.dialects('models.dialects'),
     nativeChatEnabled: reader.boolean('nativeChat.enabled', true),
     problems,
   };
@@ -256,6 +262,19 @@ class Reader {
         `modelGateway.${key}: ${skipped} entr${skipped === 1 ? 'y is' : 'ies are'} not a model id (a non-empty string up to ${CONFIG_DEFAULTS.maxModelIdLength} characters); ignored.`,
       );
     return ids;
+  }
+
+  dialects(key: string): Record<string, ModelDialect> {
+    const value = this.raw[key];
+    const result: Record<string, ModelDialect> = {};
+    if (value === undefined || value === null) return result;
+    if (typeof value !== 'object' || Array.isArray(value))
+      return this.invalid(key, result, 'an object of model id → "messages" | "chat-completions"');
+    for (const [id, dialect] of Object.entries(value as Record<string, unknown>)) {
+      if (dialect === 'messages' || dialect === 'chat-completions') result[id] = dialect;
+      else this.problems.push(`modelGateway.${key}: "${id}" must map to "messages" or "chat-completions"; ignored.`);
+    }
+    return result;
   }
 
   kindOverrides(key: string): Record<string, ModelKind> {

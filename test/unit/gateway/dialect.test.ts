@@ -1,6 +1,7 @@
 // The pure dialect decision (src/gateway/dialect.ts): the order of the rules, new-api's endpoint types, and
 // which refusals of /v1/messages prove that nothing was processed.
 import * as assert from 'node:assert/strict';
+import { adviseOnError, createGatewayClient } from '../../../src/gateway';
 import {
   chooseDialect,
   dialectOfEndpointTypes,
@@ -61,8 +62,7 @@ describe('dialect decision', () => {
       },
       { status: 500, serverMessage: 'endpoint not supported for this channel' },
     ];
-    for (const e of yes)
-      assert.equal(isMessagesRouteRefusal({ kind: 'server', outcomeUnknown: false, ...e }), true, JSON.stringify(e));
+    for (const e of yes) assert.equal(isMessagesRouteRefusal({ outcomeUnknown: false, ...e }), true, JSON.stringify(e));
   });
 
   it('never a refusal: a model not found, a 5xx without evidence, a timeout, a cut stream, a 502', () => {
@@ -78,7 +78,22 @@ describe('dialect decision', () => {
       { status: undefined },
       { status: 200, cut: { characters: 3, how: 'ended' as const } },
     ];
-    for (const e of no)
-      assert.equal(isMessagesRouteRefusal({ kind: 'server', outcomeUnknown: false, ...e }), false, JSON.stringify(e));
+    for (const e of no) assert.equal(isMessagesRouteRefusal({ outcomeUnknown: false, ...e }), false, JSON.stringify(e));
+  });
+});
+
+describe('dialect advice', () => {
+  it('a Responses-only model is named as such, not "server error"', async () => {
+    const client = createGatewayClient({
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: 'k',
+      dialects: { knowledge: () => ({ endpointTypes: ['openai-response'] }), learned: () => undefined },
+    });
+    const error = await client
+      .createMessage({ model: 'codex-mini', max_tokens: 1, messages: [{ role: 'user', content: 'q' }] })
+      .catch((e: unknown) => e);
+    const advice = adviseOnError(error, { surface: 'chat' });
+    assert.match(advice.title, /only the OpenAI Responses API/);
+    assert.match(advice.detail, /codex-mini/);
   });
 });
