@@ -113,7 +113,8 @@ export class ChatChunkReader {
   }
 
   private readToolCall(tc: unknown, position: number, events: StreamEvent[]): void {
-    if (!isObj(tc)) return;
+    // Only function calls: this client never offers another kind (OpenAI's `custom` tools take free text).
+    if (!isObj(tc) || (typeof tc.type === 'string' && tc.type !== 'function') || isObj(tc.custom)) return;
     const fn = isObj(tc.function) ? tc.function : {};
     const id = typeof tc.id === 'string' && tc.id !== '' ? tc.id : undefined;
     const name = typeof fn.name === 'string' && fn.name !== '' ? fn.name : undefined;
