@@ -6,7 +6,7 @@ import { GatewayError, type GatewayErrorInit } from './errors';
 import { kindForErrorType, upstreamOrigin, withoutStack } from './errorBody';
 import { MessageAssembler } from './assemble';
 import { bytesOf, fromBytes } from './byteText';
-import { lastDelta, readTextDelta } from './fastDelta';
+import { lastDelta, readChatContent, readTextDelta } from './fastDelta';
 import { discardBody, protocolError, readJson, send, transportError, type CallSpec, type Exchange } from './http';
 import { asMessage, normalizeToolInputs, toolInputError } from './messages';
 import { ChatChunkReader } from './chatChunks';
@@ -315,6 +315,22 @@ class GatewayMessageStream implements MessageStream {
 
   private onChatChunk(msg: EventSourceMessage, reader: ChatChunkReader): void {
     const data = msg.data;
+    // Hot path: a plain content delta to the text block already open (see fastDelta.ts#readChatContent).
+    const textBlock = reader.textBlock;
+    if (textBlock >= 0) {
+      const bytes = readChatContent(data);
+      if (bytes !== undefined && this.assembler.appendTextBytes(textBlock, bytes)) {
+        if (this.keepEvents) {
+          this.events.push({
+            type: 'content_block_delta',
+            index: textBlock,
+            delta: { type: 'text_delta', text: fromBytes(bytes) },
+          });
+          this.wake();
+        }
+        return;
+      }
+    }
     if (data.length < 12 && data.trim() === '[DONE]') {
       // one-api writes [DONE] even after a failed upstream read: without a finish_reason the answer is cut.
       if (reader.finished) this.finishChat();

@@ -2,6 +2,7 @@
 // which refusals of /v1/messages prove that nothing was processed.
 import * as assert from 'node:assert/strict';
 import { adviseOnError, createGatewayClient } from '../../../src/gateway';
+import { readChatContent } from '../../../src/gateway/fastDelta';
 import {
   chooseDialect,
   dialectOfEndpointTypes,
@@ -95,5 +96,41 @@ describe('dialect advice', () => {
     const advice = adviseOnError(error, { surface: 'chat' });
     assert.match(advice.title, /only the OpenAI Responses API/);
     assert.match(advice.detail, /codex-mini/);
+  });
+});
+
+describe('chat-completions fast path (fastDelta.ts#readChatContent)', () => {
+  const head = '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":';
+  const read = (text: string, tail = ',"logprobs":null,"finish_reason":null}]}'): string | undefined => {
+    // The stream hands the reader byte strings (byteText.ts): UTF-8 bytes, one char each.
+    const bytes = readChatContent(
+      Buffer.from(`${head}{"content":${JSON.stringify(text)}}${tail}`, 'utf8').toString('latin1'),
+    );
+    return bytes === undefined ? undefined : Buffer.from(bytes, 'latin1').toString('utf8');
+  };
+
+  it('reads what JSON.parse reads: escapes, quotes before the tail, multi-byte text, usage null', () => {
+    for (const text of [
+      'plain',
+      'a "quoted" word',
+      'ends with quote"',
+      'back\\slash\\',
+      '"},"x',
+      '日本 🚀 é',
+      '\n\t\u0001',
+    ])
+      assert.equal(read(text), text, JSON.stringify(text));
+    assert.equal(read('x', ',"finish_reason":null,"logprobs":null}],"usage":null}'), 'x');
+  });
+
+  it('leaves every other shape to JSON.parse', () => {
+    assert.equal(read('x', ',"logprobs":null,"finish_reason":"stop"}]}'), undefined);
+    assert.equal(read('x', ',"logprobs":{"content":[]},"finish_reason":null}]}'), undefined);
+    assert.equal(read('x', ',"finish_reason":null},{"index":1}]}'), undefined);
+    assert.equal(
+      readChatContent('{"model":"[x]","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}'),
+      undefined,
+    );
+    assert.equal(readChatContent('[DONE]'), undefined);
   });
 });
