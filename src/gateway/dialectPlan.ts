@@ -12,7 +12,8 @@ export function decideDialect(ctx: ClientContext, model: string): DialectDecisio
   } catch {
     // Knowledge is advice: a failing source leaves the default.
   }
-  return chooseDialect({ ...knowledge, learned: knowledge.learned ?? ctx.learnedDialects.get(model) });
+  // With a host source, it alone says what was learned (it keeps it, and may forget it); without one, this client.
+  return chooseDialect(ctx.dialects ? knowledge : { ...knowledge, learned: ctx.learnedDialects.get(model) });
 }
 
 /** How to send a request for `model`. A request without a model (the route probe) never falls back. */
@@ -25,18 +26,13 @@ export function planFor(ctx: ClientContext, model: unknown): StreamPlan {
     dialect: 'messages',
     fallback: {
       onFellBack: (error) => {
-        const first = !ctx.learnedDialects.has(model);
         ctx.learnedDialects.set(model, 'chat-completions');
         ctx.logger?.info(
           ctx.redact(
             `Model ${model}: the gateway refused POST /v1/messages before processing it (HTTP ${error.status ?? '?'}); sent once over POST /v1/chat/completions, and this model uses it from now on.`,
           ),
         );
-        if (first)
-          ctx.dialects?.learned(model, 'chat-completions', {
-            status: error.status,
-            serverMessage: error.serverMessage,
-          });
+        ctx.dialects?.learned(model, 'chat-completions', { status: error.status, serverMessage: error.serverMessage });
       },
     },
   };

@@ -13,7 +13,8 @@ export interface DialectSource {
   knowledge(model: string): DialectKnowledge;
   /**
    * A refusal of POST /v1/messages before any processing made the client send the same request over
-   * chat-completions: remember it (per key fingerprint + base URL + model) and tell the user once.
+   * chat-completions: remember it (per key fingerprint + base URL + model) and tell the user once (it is
+   * called each time that happens: two requests may race).
    */
   learned(model: string, dialect: Dialect, evidence: { status?: number; serverMessage?: string }): void;
 }

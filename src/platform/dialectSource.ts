@@ -30,6 +30,8 @@ export function createDialectSource(
   baseUrl: string,
 ): DialectSource {
   const read = (): Learned => deps.memento.get<Learned>(LEARNED_KEY) ?? {};
+  // A key being checked (no fingerprint yet): what it learns lives as long as its client.
+  const unsaved = new Map<string, ModelDialect>();
   return {
     knowledge(model: string): DialectKnowledge {
       const snapshot = deps.catalog?.();
@@ -40,11 +42,14 @@ export function createDialectSource(
       return {
         override: deps.config.current.modelDialects?.[model],
         endpointTypes: listed?.endpointTypes,
-        learned: fingerprint ? read()[learnedKey(fingerprint, baseUrl, model)] : undefined,
+        learned: fingerprint ? read()[learnedKey(fingerprint, baseUrl, model)] : unsaved.get(model),
       };
     },
     learned(model, dialect) {
-      if (!fingerprint) return;
+      if (!fingerprint) {
+        unsaved.set(model, dialect);
+        return;
+      }
       const key = learnedKey(fingerprint, baseUrl, model);
       const all = read();
       if (all[key] === dialect) return;
@@ -58,4 +63,9 @@ export function createDialectSource(
       );
     },
   };
+}
+
+/** Forgets every learned dialect (the test harness, between suites). */
+export async function forgetLearnedDialects(memento: vscode.Memento): Promise<void> {
+  await memento.update(LEARNED_KEY, undefined);
 }

@@ -287,13 +287,21 @@ describe('chat-completions dialect', function () {
   describe('against the emulator', () => {
     let emu: Emu;
 
-    /** A client that knows nothing about dialects yet (every model starts on Messages). */
-    const dialectClient = (key: string, learned: string[]): ReturnType<typeof createGatewayClient> =>
-      createGatewayClient({
+    /** A client that knows nothing about dialects yet (every model starts on Messages); its source keeps what it learns. */
+    const dialectClient = (key: string, learned: string[]): ReturnType<typeof createGatewayClient> => {
+      const kept = new Map<string, 'messages' | 'chat-completions'>();
+      return createGatewayClient({
         baseUrl: emu.url,
         apiKey: key,
-        dialects: { knowledge: () => ({}), learned: (model, d) => learned.push(`${model}:${d}`) },
+        dialects: {
+          knowledge: (model) => ({ learned: kept.get(model) }),
+          learned: (model, d) => {
+            kept.set(model, d);
+            learned.push(`${model}:${d}`);
+          },
+        },
       });
+    };
 
     async function withDialect<T>(dialect: string, run: () => Promise<T>): Promise<T> {
       const config = defaultConfig();
