@@ -45,8 +45,9 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
     return dispatcher.value;
   };
 
-  const build = (secret: string, overrides: ClientOverrides = {}, fingerprint?: string): GatewayClient => {
+  const build = (secret: string, { keyFingerprint, ...overrides }: ClientOverrides = {}): GatewayClient => {
     const config = deps.config.current;
+    const fingerprint = keyFingerprint;
     const memento = deps.dialects?.memento;
     return createGatewayClient({
       dialects: memento
@@ -86,7 +87,7 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
     if (cached?.signature === signature) return { client: cached.client, key: cached.key };
     const secret = await deps.keys.activeSecret();
     if (!secret) return undefined;
-    cached = { signature, client: build(secret, {}, key.fingerprint), key };
+    cached = { signature, client: build(secret, { keyFingerprint: key.fingerprint }), key };
     return { client: cached.client, key };
   };
 
