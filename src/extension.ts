@@ -76,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): void {
         checkConnection: commandFeatures,
         refreshModels: commandFeatures,
         copySupportInfo: commandFeatures,
+        forgetLearnedDialects: commandFeatures,
         generateImage: images,
         editImage: images,
         imageTasks: images,

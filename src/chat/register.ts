@@ -51,7 +51,10 @@ export function registerChat(services: Services): ChatFeature {
       const withKey = await services.gateway.clientWithKey();
       const secret = withKey && (await services.keys.activeSecret());
       if (!withKey || !secret) return undefined;
-      return { client: services.gateway.clientFor(secret, { maxRetries: 0 }), keyId: withKey.key.fingerprint };
+      return {
+        client: services.gateway.clientFor(secret, { maxRetries: 0, keyFingerprint: withKey.key.fingerprint }),
+        keyId: withKey.key.fingerprint,
+      };
     },
   });
   const session = new SessionController({

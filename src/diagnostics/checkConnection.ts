@@ -8,6 +8,7 @@ import { isListMissing, probeMessagesRoute } from '../catalog/listing';
 import { endpointUrls, type Config } from '../shared/config';
 import type { KeyInfo } from '../platform/services';
 import type { ConnectionReport, ReportStep } from './report';
+import { dialectStep } from './dialectStep';
 import { english, type Localizer } from '../shared/l10n';
 
 export interface CheckInputs {
@@ -62,6 +63,14 @@ export async function runConnectionCheck(inputs: CheckInputs): Promise<Connectio
   if (!models) return report;
   add(imageRoutesStep(inputs, models, l10n));
   await messagesSteps(inputs, models, add, l10n);
+  // After the one request the check may send: a refusal it met is part of what is known now.
+  add(
+    dialectStep(
+      inputs.client,
+      splitByKind(models, config.modelKindOverrides).chat.map((m) => m.id),
+      l10n,
+    ),
+  );
   return report;
 }
 
@@ -348,7 +357,7 @@ async function messagesSteps(
       lines: [
         l10n.t(
           'POST {0} with {1}, max_tokens 1: allowed (stop reason {2}).',
-          endpointUrls(config.baseUrl).messages,
+          routeUrl(inputs.client!, config.baseUrl, model),
           model,
           reply.stop_reason ?? 'none',
         ),
@@ -361,7 +370,7 @@ async function messagesSteps(
         title: route,
         status: 'fail',
         lines: [
-          l10n.t('POST {0} with {1}:', endpointUrls(config.baseUrl).messages, model),
+          l10n.t('POST {0} with {1}:', routeUrl(inputs.client!, config.baseUrl, model), model),
           ...adviceLines(error, config, l10n),
         ],
       },
@@ -387,4 +396,11 @@ async function messagesSteps(
       error,
     );
   }
+}
+
+/** The URL the model's requests go to now (after the call: what a refusal may just have taught). */
+function routeUrl(client: GatewayClient, baseUrl: string, model: string): string {
+  return client.dialectFor?.(model).dialect === 'chat-completions'
+    ? `${baseUrl}/v1/chat/completions`
+    : endpointUrls(baseUrl).messages;
 }

@@ -9,6 +9,7 @@ import { Commands } from '../shared/commands';
 import { groupByKind, otherKindsSummary } from '../catalog/classify';
 import { checkConnection, REPORT_SCHEME, ReportDocuments, type CheckArgs } from './checkCommand';
 import { quickActions } from './quickActions';
+import { forgetLearnedDialects } from '../platform/dialectSource';
 import type { StatusBar } from './statusBar';
 
 export interface DiagnosticsCommands extends vscode.Disposable {
@@ -33,6 +34,7 @@ export function createDiagnosticsCommands(services: Services, status: StatusBar)
     checkConnection: (args: CheckArgs) => checkConnection(services, documents, status, args),
     refreshModels: (args: RefreshArgs) => refreshModels(services, args),
     copySupportInfo: (limit: number) => copySupportInfo(services, limit),
+    forgetLearnedDialects: () => forgetLearnedDialects(services.context.globalState),
   };
   // Report documents exist only after a check ran, so their provider is registered with the first check's code.
   const disposables = vscode.Disposable.from(

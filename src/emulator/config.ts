@@ -30,6 +30,8 @@ export function defaultConfig(): EmulatorConfig {
       { key: 'mg-disabled-group-0007', name: 'disabled-group', group: 'disabled', balance: 100 },
       // Its own group, so the default group's model list stays as every client test knows it.
       { key: 'mg-agent-key-0008', name: 'agent', group: 'agent', balance: 100 },
+      // A group with a model whose channel has no Claude Messages conversion (new-api's dialect refuses it).
+      { key: 'mg-openai-chat-0009', name: 'openai-chat', group: 'openai-chat', balance: 100 },
     ],
     groups: {
       default: {
@@ -54,10 +56,15 @@ export function defaultConfig(): EmulatorConfig {
         models: { 'claude-demo-agent': 'demo-agent-upstream', 'claude-demo-sonnet': 'demo-sonnet-upstream' },
         routes: ['messages'],
       },
+      'openai-chat': {
+        models: { 'gpt-demo-chat': 'demo-gpt-upstream', 'claude-demo-sonnet': 'demo-sonnet-upstream' },
+        routes: ['messages'],
+      },
     },
     models: {
       'demo-sonnet-upstream': { protocol: 'messages', displayName: 'Claude Demo Sonnet' },
       'demo-haiku-upstream': { protocol: 'messages', displayName: 'Claude Demo Haiku' },
+      'demo-gpt-upstream': { protocol: 'messages', displayName: 'GPT Demo Chat', messagesConversion: false },
       'demo-opus-upstream': { protocol: 'messages', displayName: 'Claude Alt Opus' },
       // The scripted agent (src/emulator/agentScript.ts): follows @tool... directives, summarises tool_results.
       'demo-agent-upstream': { protocol: 'messages', displayName: 'Claude Demo Agent (scripted)', agent: true },

@@ -3,6 +3,7 @@
 import type { AuthMode } from './auth';
 import type { Ctx, ErrorStyle } from './http';
 import { handleMessages } from './routes/messages';
+import { handleChatCompletions } from './routes/chatCompletions';
 import { handleModelInfo, handleModels } from './routes/models';
 import { handleImageEdit, handleImageGeneration } from './routes/images';
 import { handleTaskRead } from './routes/tasks';
@@ -32,6 +33,15 @@ export const ROUTES: RouteDef[] = [
     style: 'messages',
     billable: true,
     handler: handleMessages,
+  },
+  {
+    method: 'POST',
+    match: exact('/v1/chat/completions'),
+    route: 'chat.completions',
+    auth: 'bearer',
+    style: 'openai',
+    billable: true,
+    handler: handleChatCompletions,
   },
   {
     method: 'GET',

@@ -121,7 +121,7 @@ async function handle(
 /** Picks the request's dialect and its request-id headers; false when the dialect header named no dialect (400 sent). */
 function useDialect(ctx: Ctx): boolean {
   try {
-    ctx.dialect = dialectOf(ctx.req, ctx.state.config.dialect);
+    ctx.dialect = dialectOf(ctx.req, ctx.state.dialect ?? ctx.state.config.dialect);
   } catch (err) {
     ctx.req.resume();
     sendError(ctx, 400, `${DIALECT_HEADER}: ${(err as Error).message}.`, 'invalid_dialect_header');
@@ -208,7 +208,7 @@ function notFound(ctx: Ctx, wrongMethod: boolean): void {
 async function serveRoute(ctx: Ctx, def: RouteDef): Promise<void> {
   ctx.route = ctx.entry.route = def.route;
   ctx.style = def.style;
-  const key = authenticate(ctx, def.auth);
+  const key = authenticate(ctx, ctx.dialect?.bearerOnly ? 'bearer' : def.auth);
   if (!key) return;
   ctx.key = key;
   let badFaultHeader = false;

@@ -44,6 +44,7 @@ export type Protocol = 'messages' | 'images';
 /** Route names used in the request log, the counters and group permissions. */
 export type RouteName =
   | 'messages'
+  | 'chat.completions'
   | 'models'
   | 'model.info'
   | 'images.generations'
@@ -85,6 +86,8 @@ export interface UpstreamModel {
   displayName?: string;
   /** A scripted agent model (src/emulator/agentScript.ts): it also summarises tool_results without directives. */
   agent?: boolean;
+  /** false: the channel behind this model has no Claude Messages conversion (new-api's dialect refuses /v1/messages for it). */
+  messagesConversion?: boolean;
 }
 
 export interface Prices {

@@ -480,6 +480,15 @@ function adviseProtocol(e: GatewayError, _c: AdviceContext, l10n: Localizer): Ad
 function adviseBadRequest(e: GatewayError, c: AdviceContext, l10n: Localizer): Advice {
   if (e.serverCode === 'INVALID_BASE_URL')
     return { title: l10n.t('The base URL cannot be used.'), detail: e.message, actions: ['openBaseUrlSetting'] };
+  if (e.serverCode === 'RESPONSES_ONLY')
+    return {
+      title: l10n.t('This model speaks only the OpenAI Responses API.'),
+      detail: l10n.t(
+        "The gateway's model list says {0} is served only on /v1/responses; this extension calls models over Messages or chat-completions. Pick another model, or set modelGateway.models.dialects if the list is wrong. Nothing was sent.",
+        e.model ?? '',
+      ),
+      actions: ['refreshModels'],
+    };
   if (e.status === 413)
     return {
       title: l10n.t('The request is too large (413).'),

@@ -55,6 +55,8 @@ export class MessageAssembler {
       case 'error':
         this.error = readError(ev);
         return true;
+      case 'content_block_head':
+        return this.blockHead(ev);
       default:
         return false;
     }
@@ -130,6 +132,15 @@ export class MessageAssembler {
       default:
         return false;
     }
+  }
+
+  /** A tool call's id or name that arrived after its first fragment (chat-completions streams; chatChunks.ts). */
+  private blockHead(ev: StreamEvent): boolean {
+    const b = this.blocks[blockIndex(ev.index, -1)];
+    if (!b) return false;
+    if (typeof ev.id === 'string' && !b.base.id) b.base.id = ev.id;
+    if (typeof ev.name === 'string' && !b.base.name) b.base.name = ev.name;
+    return true;
   }
 
   private blockStop(ev: StreamEvent): boolean {

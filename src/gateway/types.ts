@@ -3,6 +3,21 @@
 // they are sent and received as they are.
 
 import type { Dispatcher } from 'undici';
+import type { Dialect, DialectDecision, DialectKnowledge } from './dialect';
+
+export type { Dialect, DialectDecision, DialectKnowledge, DialectReason } from './dialect';
+
+/** What the host knows about each model's dialect, and where it keeps what a refusal taught (dialect.ts). */
+export interface DialectSource {
+  /** The user's override and the model list's endpoint types for this model, and what was learned before. */
+  knowledge(model: string): DialectKnowledge;
+  /**
+   * A refusal of POST /v1/messages before any processing made the client send the same request over
+   * chat-completions: remember it (per key fingerprint + base URL + model) and tell the user once (it is
+   * called each time that happens: two requests may race).
+   */
+  learned(model: string, dialect: Dialect, evidence: { status?: number; serverMessage?: string }): void;
+}
 
 /** Where the client reports what it does. The host adapter redacts; the client never passes a key to it. */
 export interface Logger {
@@ -39,6 +54,8 @@ export interface GatewayClientOptions {
   retryBackoff?: { baseMs?: number; maxMs?: number };
   /** Poll interval of waitForImageTask when the gateway sends no Retry-After. Default 1 s growing to 10 s. */
   pollBackoff?: { baseMs?: number; maxMs?: number };
+  /** Per-model dialect knowledge; without it every model starts on Messages and learns from refusals. */
+  dialects?: DialectSource;
 }
 
 /** The only facts support may ever receive (docs/gateway-protocol.md#support-facts). */
@@ -326,9 +343,11 @@ export interface GatewayClient {
   readonly baseUrl: string;
   /** GET /v1/models (paginated where the gateway paginates). */
   listModels(options?: RequestOptions): Promise<ModelInfo[]>;
-  /** POST /v1/messages without streaming. */
+  /** The dialect a model is called with now, and why (no network). */
+  dialectFor?(model: string): DialectDecision;
+  /** POST /v1/messages (or /v1/chat/completions, per the model's dialect) without streaming. */
   createMessage(request: MessagesRequest, options?: RequestOptions): Promise<Message>;
-  /** POST /v1/messages with stream: true. */
+  /** POST /v1/messages (or /v1/chat/completions, per the model's dialect) with stream: true. */
   streamMessage(request: MessagesRequest, options?: RequestOptions): MessageStream;
   /** POST /v1/images/generations. */
   generateImage(request: ImageRequest, options?: RequestOptions): Promise<ImageResult>;

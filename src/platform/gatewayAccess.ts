@@ -8,6 +8,7 @@ import { Commands } from '../shared/commands';
 import type { Config } from '../shared/config';
 import { disposeAll } from '../shared/dispose';
 import { createDispatcher, describeProxyPlan, planProxy, type ProxySettings } from './proxy';
+import { createDialectSource, type DialectSourceDeps } from './dialectSource';
 import { consentButtons } from './workspaceSettings';
 import type { ClientOverrides, GatewayAccess, KeyInfo, KeyStore } from './services';
 
@@ -24,6 +25,8 @@ export interface GatewayAccessDeps {
   onSupportRecord(record: SupportRecord): void;
   env?: Record<string, string | undefined>;
   userAgent?: string;
+  /** Where learned dialects are kept and the model list is read (without it: the setting only, nothing kept). */
+  dialects?: Omit<DialectSourceDeps, 'config'>;
 }
 
 export type HostGatewayAccess = GatewayAccess & vscode.Disposable;
@@ -44,9 +47,17 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
     return dispatcher.value;
   };
 
-  const build = (secret: string, overrides: ClientOverrides = {}): GatewayClient => {
+  const build = (secret: string, { keyFingerprint, ...overrides }: ClientOverrides = {}): GatewayClient => {
     const config = deps.config.current;
+    const fingerprint = keyFingerprint;
+    const memento = deps.dialects?.memento;
     return createGatewayClient({
+      dialects: memento
+        ? createDialectSource({ ...deps.dialects, memento, config: deps.config }, fingerprint, config.baseUrl)
+        : {
+            knowledge: (model) => ({ override: deps.config.current.modelDialects?.[model] }),
+            learned: () => undefined,
+          },
       ...overrides,
       baseUrl: config.baseUrl,
       apiKey: secret,
@@ -78,7 +89,7 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
     if (cached?.signature === signature) return { client: cached.client, key: cached.key };
     const secret = await deps.keys.activeSecret();
     if (!secret) return undefined;
-    cached = { signature, client: build(secret), key };
+    cached = { signature, client: build(secret, { keyFingerprint: key.fingerprint }), key };
     return { client: cached.client, key };
   };
 

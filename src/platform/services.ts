@@ -51,7 +51,10 @@ export interface KeyStore {
 
 /** Builds gateway clients from the current settings, the active key and VS Code's proxy settings. */
 /** Client options a feature may set for its own client (everything else comes from the settings). */
-export type ClientOverrides = Pick<GatewayClientOptions, 'maxRetries'>;
+export type ClientOverrides = Pick<GatewayClientOptions, 'maxRetries'> & {
+  /** The key's fingerprint when the secret is a stored key's: what its models' dialects taught is shared then. */
+  keyFingerprint?: string;
+};
 
 export interface GatewayAccess {
   /** A client for the active key, or undefined when no key or no valid base URL is configured. */
@@ -75,7 +78,7 @@ export interface CatalogModel {
   id: string;
   kind: ModelKind;
   raw: ModelInfo;
-  /** new-api's `supported_endpoint_types`, verbatim; undefined when the gateway gave none (issue 25 picks the dialect by it). */
+  /** new-api's `supported_endpoint_types`, verbatim; undefined when the gateway gave none (the chat dialect is picked by it). */
   endpointTypes?: readonly string[];
   /** Context window (input tokens) where the gateway's list gives one. */
   contextTokens?: number;

@@ -15,6 +15,8 @@ export const MODEL_KINDS = [
   'responses-only',
 ] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
+/** The wire protocol a chat model is called with (src/gateway/dialect.ts). */
+export type ModelDialect = 'messages' | 'chat-completions';
 
 export interface Config {
   /** Normalised site root, or '' when not set or invalid (see baseUrlProblem). */
@@ -51,6 +53,8 @@ export interface Config {
   modelKindOverrides: Record<string, ModelKind>;
   /** Model ids the user declares (modelGateway.models.declared): the list when the gateway cannot list, merged otherwise. */
   declaredModels: string[];
+  /** The user's per-model dialect overrides (modelGateway.models.dialects, user settings only). */
+  modelDialects: Record<string, ModelDialect>;
   nativeChatEnabled: boolean;
   /** Settings that were invalid and replaced by their default, in words (shown by Check Connection). */
   problems?: string[];
@@ -77,6 +81,7 @@ export const CONFIG_KEYS = [
   'models.cacheMinutes',
   'models.kindOverrides',
   'models.declared',
+  'models.dialects',
   'nativeChat.enabled',
 ] as const;
 
@@ -152,6 +157,7 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
     modelCacheMs: reader.number('models.cacheMinutes', CONFIG_DEFAULTS.cacheMinutes, 0, 10080) * 60_000,
     modelKindOverrides: reader.kindOverrides('models.kindOverrides'),
     declaredModels: reader.modelIds('models.declared'),
+    modelDialects: reader.dialects('models.dialects'),
     nativeChatEnabled: reader.boolean('nativeChat.enabled', true),
     problems,
   };
@@ -279,6 +285,19 @@ class Reader {
         `modelGateway.${key}: ${skipped} entr${skipped === 1 ? 'y is' : 'ies are'} not a model id (a non-empty string up to ${CONFIG_DEFAULTS.maxModelIdLength} characters); ignored.`,
       );
     return ids;
+  }
+
+  dialects(key: string): Record<string, ModelDialect> {
+    const value = this.raw[key];
+    const result: Record<string, ModelDialect> = {};
+    if (value === undefined || value === null) return result;
+    if (typeof value !== 'object' || Array.isArray(value))
+      return this.invalid(key, result, 'an object of model id → "messages" | "chat-completions"');
+    for (const [id, dialect] of Object.entries(value as Record<string, unknown>)) {
+      if (dialect === 'messages' || dialect === 'chat-completions') result[id] = dialect;
+      else this.problems.push(`modelGateway.${key}: "${id}" must map to "messages" or "chat-completions"; ignored.`);
+    }
+    return result;
   }
 
   kindOverrides(key: string): Record<string, ModelKind> {

@@ -9,6 +9,15 @@
 //   upstream's code (or "upstream_error") for forwarded ones.
 // - An unknown /v1 path: 404 {"error":{"message":"Invalid URL (GET /v1/x)","type":"invalid_request_error","param":"","code":""}}.
 // - Streams: `event:` lines, plus `: PING` comment lines as keep-alives (helper.PingData).
+// - new-api refuses a Claude Messages call whose channel has no conversion before relaying it, with its own
+//   500 in the Messages shape: {"type":"error","error":{"type":"new_api_error","message":"… (request id: …)"}}
+//   (relay/claude_handler.go, types/error.go, controller/relay.go). Here: models with messagesConversion: false.
+// one-api (router/relay.go, router/web.go, middleware/auth.go, relay/adaptor/openai/main.go):
+// - No /v1/messages route at all: 404 {"error":{"message":"Invalid URL (POST /v1/messages)","type":
+//   "invalid_request_error"}}, answered by the router before any auth; chat goes over /v1/chat/completions.
+// - The key is read from Authorization only; the model list is OpenAI-shaped with permission/root/parent.
+// - 429 from its limiter: an empty body, no Retry-After. Streams end with `data: [DONE]` even after a failed
+//   upstream read (so a cut stream looks whole but has no finish_reason); usage is forced upstream.
 // - GET /v1/models switches its shape on the headers (router/relay-router.go, controller/model.go): with
 //   both x-api-key and anthropic-version the Anthropic shape {data:[{id,created_at,display_name,type}],
 //   first_id,has_more,last_id} without hints; otherwise {success,object:"list",data:[{id,object,created,
@@ -97,6 +106,11 @@ export const newApi: Dialect = {
         : 'new_api_error';
     return json(e.status, { type: 'error', error: { type, message } }, e.headers);
   },
+  refuseMessages(ctx: DialectCtx, upstream: { messagesConversion?: boolean }): DialectReply | undefined {
+    if (upstream.messagesConversion !== false) return undefined;
+    const message = withId('not implemented: this channel does not support the Claude Messages format', ctx.requestId);
+    return json(500, { type: 'error', error: { type: 'new_api_error', message } });
+  },
   sse: { commentPing: { text: ': PING', every: 4 }, leadingFrames: [': PING\n\n'] },
   missingRoutes: SPEC_ASYNC_IMAGE_ROUTES,
   modelList(ctx, models) {
@@ -139,8 +153,9 @@ export const oneApi: Dialect = {
     // abortWithMessage: message + request id, type only (no code field).
     return json(e.status, { error: { message: withId(e.message, ctx.requestId), type: 'one_api_error' } }, e.headers);
   },
-  sse: {},
-  missingRoutes: SPEC_ASYNC_IMAGE_ROUTES,
+  sse: { doneAfterCut: true },
+  missingRoutes: new Set<string>([...SPEC_ASYNC_IMAGE_ROUTES, 'messages']),
+  bearerOnly: true,
   notImplemented: new Set<RouteName>(['images.edits']),
   modelList: (_ctx, models) => ({
     object: 'list',

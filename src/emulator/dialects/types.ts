@@ -60,6 +60,8 @@ export interface SseHabits {
   usageOnlyInDelta?: boolean;
   /** The last input_json_delta of a tool_use block is sent after that block's content_block_stop. */
   lateToolFragment?: boolean;
+  /** Chat-completions streams end with `data: [DONE]` even when cut (the drop fault): one-api's relay does. */
+  doneAfterCut?: boolean;
 }
 
 /** One model of the key's group as a list shows it. */
@@ -84,8 +86,12 @@ export interface Dialect {
   notImplemented?: ReadonlySet<RouteName>;
   /** Request-id headers this gateway sends, replacing the emulator's `request-id` and `x-request-id`. Undefined: keep them. */
   requestIdHeaders?(requestId: string): Record<string, string>;
+  /** The key is read from `Authorization: Bearer` only, on every route (one-api's middleware/auth.go). */
+  bearerOnly?: boolean;
   /** Routes this gateway does not have at all: they answer like an unknown path. */
   missingRoutes?: ReadonlySet<string>;
+  /** The gateway refuses POST /v1/messages for this upstream model before relaying it (its reply), else undefined. */
+  refuseMessages?(ctx: DialectCtx, upstream: { messagesConversion?: boolean }): DialectReply | undefined;
   /** The error reply in this gateway's shape, or undefined to keep the emulator's default body. */
   error(ctx: DialectCtx, e: DialectError): DialectReply | undefined;
   sse: SseHabits;

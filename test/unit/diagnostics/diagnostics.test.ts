@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { startEmulator, type Emulator } from '../../../src/emulator';
+import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
 import { createGatewayClient } from '../../../src/gateway';
 import { parseConfig } from '../../../src/shared/config';
 import { runConnectionCheck } from '../../../src/diagnostics/checkConnection';
@@ -114,6 +114,10 @@ describe('platform: key check and connection check against the emulator', functi
       full.steps.map((s) => s.status),
       ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok'],
     );
+    assert.match(
+      renderReport(skipped),
+      /Dialects[\s\S]*Messages \(POST \/v1\/messages\), the default[^\n]*claude-demo-sonnet/,
+    );
     assert.equal(emulator.requests().filter((r) => r.path === '/v1/messages').length, 1);
     const text = renderReport(full);
     assert.match(text, /2 chat, 2 image/);
@@ -129,6 +133,27 @@ describe('platform: key check and connection check against the emulator', functi
     assert.match(step(known), /no async image routes/);
     assert.equal(emulator.billableCount(), 0);
     assert.ok(!emulator.requests().some((r) => r.path.startsWith('/v1/images')), 'no image request');
+  });
+
+  it('on a gateway without /v1/messages (one-api): the billable check goes over chat-completions and says so', async () => {
+    const oneApi = await startEmulator({ config: { ...defaultConfig(), dialect: 'one-api' } });
+    try {
+      const viaOneApi = createGatewayClient({ baseUrl: oneApi.url, apiKey: 'mg-demo-key-0001', maxRetries: 0 });
+      const report = await runConnectionCheck({
+        config: parseConfig({ baseUrl: oneApi.url }),
+        key: { name: 'test', fingerprint: 'ffffffff' },
+        client: viaOneApi,
+        proxyDescription: 'direct connection (no proxy)',
+        allowBillable: async () => true,
+      });
+      assert.equal(report.ok, true, renderReport(report));
+      const text = renderReport(report);
+      assert.match(text, /\/v1\/chat\/completions with claude-demo-sonnet, max_tokens 1: allowed/);
+      assert.match(text, /chat-completions \(POST \/v1\/chat\/completions\), learned[^\n]*claude-demo-sonnet/);
+      assert.equal(oneApi.billableCount(), 1, 'one billable request, no second one');
+    } finally {
+      await oneApi.close();
+    }
   });
 
   it('shows the normalisation and explains a revoked key', async () => {
