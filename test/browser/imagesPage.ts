@@ -139,7 +139,10 @@ export async function openImagesPage(
 
 export { launchChromium };
 
-/** The panel's first snapshot as the host sends it (generate form, a few models and sizes; the qualities follow the model); `extra` overrides. */
+/**
+ * The panel's first snapshot as the host sends it (generate form, a few models and sizes; the qualities follow the
+ * model); `extra` overrides.
+ */
 export function panelSnapshot(extra: Partial<PanelSnapshot> = {}): PanelSnapshot {
   return {
     models: ['gpt-image-demo', 'flux-demo-schnell'],
