@@ -182,6 +182,8 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
       if (isString(t.note)) card.note = t.note;
       if (isString(t.result)) card.result = t.result;
       if (t.resultTruncated === true) card.resultTruncated = true;
+      // Where the card stands in the answer's text: without it a reloaded turn shows all its text, then all its cards.
+      if (isNumber(t.textAt) && t.textAt >= 0) card.textAt = Math.floor(t.textAt);
       if (card.status === 'asking' || card.status === 'running' || card.status === 'proposed') {
         card.status = 'refused';
         card.note = l10n.t('The turn ended before this call finished (the window was closed).');

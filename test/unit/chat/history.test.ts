@@ -54,6 +54,38 @@ describe('chat history format', () => {
     assert.deepEqual(back.messages[1].error, { title: 'T', detail: 'D', actions: [], requestId: 'req_1' });
   });
 
+  it('keeps where each tool card stands in the answer (text, card, text … survives a reload)', () => {
+    const c = createConversation('c1', 1);
+    const card = (id: string, textAt: number) => ({
+      id,
+      step: 1,
+      name: 'read_file',
+      summary: 'README.md',
+      status: 'done' as const,
+      textAt,
+    });
+    appendMessage(
+      c,
+      {
+        id: 'a1',
+        role: 'assistant',
+        text: 'Step 1.\n\nStep 2.\n\nDone.',
+        status: 'complete',
+        createdAt: 1,
+        agent: { turnId: 't1', tools: [card('c1', 7), card('c2', 16)], steps: [] },
+      },
+      2,
+    );
+    const back = parseConversation(serializeConversation(c));
+    assert.deepEqual(
+      back?.messages[0].agent?.tools.map((t) => t.textAt),
+      [7, 16],
+    );
+    const damaged = JSON.parse(serializeConversation(c));
+    damaged.conversation.messages[0].agent.tools[0].textAt = 'x';
+    assert.equal(parseConversation(JSON.stringify(damaged))?.messages[0].agent?.tools[0].textAt, undefined);
+  });
+
   it('turns answers that were streaming or queued when the window closed into cut-off ones', () => {
     const c = createConversation('c1', 1);
     appendMessage(c, { id: 'a', role: 'assistant', text: 'half', status: 'streaming', createdAt: 1 }, 1);
