@@ -209,17 +209,17 @@ describe('agent mode (UI)', function () {
     await ui.view.finished();
     // What the answer's body shows, top to bottom: a text segment or a group of cards (by their tool names).
     const order = () =>
-      ui.view
-        .lastAnswer()
-        .evaluate((answer) =>
-          [...answer.querySelectorAll(':scope .body > *, :scope .agent > .agent-tools > .tool-card')].map((n) =>
-            n.classList.contains('agent-tools')
-              ? `cards:${[...n.querySelectorAll('.tool-name')].map((t) => t.textContent).join(',')}`
-              : n.classList.contains('tool-card')
-                ? `below:${n.querySelector('.tool-name')?.textContent}`
-                : `text:${(n.textContent ?? '').trim().slice(0, 12)}`,
-          ),
-        );
+      ui.view.lastAnswer().evaluate((answer) =>
+        Array.from(answer.querySelectorAll(':scope .body > *, :scope .agent > .agent-tools > .tool-card')).map((n) =>
+          n.classList.contains('agent-tools')
+            ? `cards:${Array.from(n.querySelectorAll('.tool-name'))
+                .map((t) => t.textContent)
+                .join(',')}`
+            : n.classList.contains('tool-card')
+              ? `below:${n.querySelector('.tool-name')?.textContent}`
+              : `text:${(n.textContent ?? '').trim().slice(0, 12)}`,
+        ),
+      );
     const before = await order();
     assert.deepEqual(
       before.map((o) => o.replace(/^text:.*/, 'text')),
