@@ -14,7 +14,7 @@ import { estimateMessages, estimateTokens, fitToWindow } from './fit';
 import type { PolicySettings } from './policy';
 import { isValidToolInput, runToolCalls, type ToolCall } from './toolRunner';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, TurnEndReason, UsageTotals } from './types';
-import { addUsage, endMessage, usageOf, ZERO_USAGE } from './usage';
+import { addUsage, endMessage, unfinishedUsage, usageOf, ZERO_USAGE } from './usage';
 import { english } from '../shared/l10n';
 
 export const DEFAULT_MAX_STEPS = 25;
@@ -160,8 +160,9 @@ class AgentTurn {
         return { ok: true, message };
       } catch (error) {
         const partial = isGatewayError(error) ? error.partial : undefined;
-        if (partial) this.countUsage(step, partial);
         const problems = unreadableToolInputs(error);
+        // A whole message (only its tool input unreadable) has its reported counts; a cut or stopped one, what streamed.
+        if (partial) this.countUsage(step, partial, !problems);
         // The message arrived whole (billed) but a tool input is not JSON: answer that call with an error.
         if (partial && problems) return { ok: true, message: partial, problems };
         if (this.signal.aborted) return { ok: false, reason: 'stopped', partial };
@@ -210,8 +211,8 @@ class AgentTurn {
     return stream.finalMessage();
   }
 
-  private countUsage(step: number, message: Message): void {
-    const stepUsage = usageOf(message.usage);
+  private countUsage(step: number, message: Message, unfinished = false): void {
+    const stepUsage = unfinished ? unfinishedUsage(message) : usageOf(message.usage);
     this.usage = addUsage(this.usage, stepUsage);
     this.emit({ type: 'usage', step, usage: stepUsage, turn: { ...this.usage } });
   }

@@ -11,6 +11,7 @@ import type {
   HostToWebviewMessage,
 } from '../shared/protocol/chat';
 import { english, type Localizer } from '../shared/l10n';
+import { chatUsageOf } from './streamAnswer';
 
 /** Tool output shown in a card: the start of what the model got (the model gets it whole). */
 export const RESULT_PREVIEW_CHARS = 4000;
@@ -38,7 +39,13 @@ export interface AgentEventSink {
 }
 
 export function tokensOf(u: UsageTotals): AgentTokens {
-  return { input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite };
+  return {
+    input: u.input,
+    output: u.output,
+    cacheRead: u.cacheRead,
+    cacheWrite: u.cacheWrite,
+    ...(u.estimated ? { estimated: true } : {}),
+  };
 }
 
 /** A one-line target: the policy's summary, else the exact command or paths, else the tool's name. */
@@ -164,10 +171,8 @@ export class AgentEventMapper {
         if (existing) existing.tokens = addTokens(existing.tokens, tokens);
         else this.info.steps.push({ step: event.step, tokens });
         this.info.tokens = tokensOf(event.turn);
-        this.message.usage = {
-          inputTokens: event.turn.input + event.turn.cacheRead + event.turn.cacheWrite,
-          outputTokens: event.turn.output,
-        };
+        // The answer's footer shows the turn's figures in the same four definitions (they add up to the steps').
+        this.message.usage = chatUsageOf(event.turn);
         const step = existing ?? this.info.steps[this.info.steps.length - 1];
         this.sink.post({
           type: 'agentUsage',
@@ -278,5 +283,6 @@ function addTokens(a: AgentTokens, b: AgentTokens): AgentTokens {
     output: a.output + b.output,
     cacheRead: a.cacheRead + b.cacheRead,
     cacheWrite: a.cacheWrite + b.cacheWrite,
+    ...(a.estimated || b.estimated ? { estimated: true } : {}),
   };
 }

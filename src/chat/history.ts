@@ -125,7 +125,14 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
   if (isString(value.thinking)) message.thinking = value.thinking;
   if (isString(value.model)) message.model = value.model;
   if (isRecord(value.usage) && isNumber(value.usage.inputTokens) && isNumber(value.usage.outputTokens)) {
-    message.usage = { inputTokens: value.usage.inputTokens, outputTokens: value.usage.outputTokens };
+    const u = value.usage;
+    message.usage = {
+      inputTokens: u.inputTokens as number,
+      outputTokens: u.outputTokens as number,
+      ...(isNumber(u.cacheReadTokens) ? { cacheReadTokens: u.cacheReadTokens } : {}),
+      ...(isNumber(u.cacheWriteTokens) ? { cacheWriteTokens: u.cacheWriteTokens } : {}),
+      ...(u.estimated === true ? { estimated: true } : {}),
+    };
   }
   if (isString(value.stopReason) || value.stopReason === null) message.stopReason = value.stopReason;
   if (Array.isArray(value.attachments)) message.attachments = value.attachments.filter(isAttachment);
@@ -152,6 +159,7 @@ function parseTokens(v: unknown): AgentTokens | undefined {
     output: v.output as number,
     cacheRead: v.cacheRead as number,
     cacheWrite: v.cacheWrite as number,
+    ...(v.estimated === true ? { estimated: true } : {}),
   };
 }
 

@@ -43,9 +43,17 @@ export interface ChatAttachment {
   endLine?: number;
 }
 
+/**
+ * Tokens of one answer in the Messages API's definitions (as the agent's AgentTokens): `inputTokens` is the uncached
+ * input, cache reads and writes apart. Absent cache counts are 0.
+ */
 export interface ChatUsage {
   inputTokens: number;
   outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  /** The output count is estimated from what streamed (the answer was stopped or cut before the gateway said). */
+  estimated?: boolean;
 }
 
 /** Reactions an error card may offer (the spec's error table, as buttons). */
@@ -89,6 +97,8 @@ export interface AgentTokens {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Output estimated from what streamed (a step stopped or cut before the gateway reported it). */
+  estimated?: boolean;
 }
 
 /**
@@ -325,7 +335,13 @@ const attachment = obj<ChatAttachment>({
   startLine: opt(num),
   endLine: opt(num),
 });
-const usage = obj<ChatUsage>({ inputTokens: num, outputTokens: num });
+const usage = obj<ChatUsage>({
+  inputTokens: num,
+  outputTokens: num,
+  cacheReadTokens: opt(num),
+  cacheWriteTokens: opt(num),
+  estimated: opt(bool),
+});
 const errorCard = obj<ErrorCard>({
   title: text,
   detail: text,
@@ -337,7 +353,7 @@ const errorCard = obj<ErrorCard>({
   queuedUntil: opt(num),
   outcomeUnknown: opt(bool),
 });
-const tokens = obj<AgentTokens>({ input: num, output: num, cacheRead: num, cacheWrite: num });
+const tokens = obj<AgentTokens>({ input: num, output: num, cacheRead: num, cacheWrite: num, estimated: opt(bool) });
 const toolCard = obj<AgentToolCard>({
   id: text,
   step: num,

@@ -38,7 +38,7 @@ describe('chat history format', () => {
         text: 'partial',
         status: 'cutOff',
         createdAt: 2,
-        usage: { inputTokens: 3, outputTokens: 4 },
+        usage: { inputTokens: 3, outputTokens: 4, cacheReadTokens: 5, cacheWriteTokens: 6, estimated: true },
         stopReason: null,
         error: { title: 'T', detail: 'D', actions: ['retry'], requestId: 'req_1' },
       },
@@ -48,7 +48,13 @@ describe('chat history format', () => {
     assert.ok(back);
     assert.deepEqual(back.overrides, { model: 'm', maxTokens: 7 });
     assert.equal(back.messages[0].attachments?.[0].path, 'x.ts');
-    assert.deepEqual(back.messages[1].usage, { inputTokens: 3, outputTokens: 4 });
+    assert.deepEqual(back.messages[1].usage, {
+      inputTokens: 3,
+      outputTokens: 4,
+      cacheReadTokens: 5,
+      cacheWriteTokens: 6,
+      estimated: true,
+    });
     assert.equal(back.messages[1].status, 'cutOff');
     // Stored cards keep their words but offer no live actions (no resend after a reload).
     assert.deepEqual(back.messages[1].error, { title: 'T', detail: 'D', actions: [], requestId: 'req_1' });
