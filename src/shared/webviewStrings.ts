@@ -55,6 +55,7 @@ export function webviewStrings(l10n: Localizer = english) {
     'chat.regenerate': l10n.t('Regenerate'),
     'chat.continue': l10n.t('Continue'),
     'chat.usage': l10n.t('tokens: {0}'),
+    'chat.jumpToLatest': l10n.t('Jump to latest'),
     'chat.tokensInOut': l10n.t('in {0} · out {1}'),
     'chat.tokensEstimated': l10n.t('~{0} (estimated)'),
     'chat.removeAttachment': l10n.t('Remove {0}'),
