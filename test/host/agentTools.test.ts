@@ -238,6 +238,36 @@ describe('agent tools in the extension host', function () {
     assert.match(files.text, /needle\.ts/);
   });
 
+  it('agent: find_files and search_text give the same sorted page on identical calls, say the total and page on by offset', async () => {
+    const many = abs('many');
+    fs.mkdirSync(many, { recursive: true });
+    // Names whose creation order is not their sorted order (the file system's order is not a page's).
+    const names = Array.from({ length: 250 }, (_, i) => `f${String((i * 97) % 250).padStart(3, '0')}.txt`);
+    for (const name of names) fs.writeFileSync(path.join(many, name), `first line\npagingNeedle in ${name}\n`);
+    const sorted = [...names].sort().map((n) => `${rel('many')}/${n}`);
+    const pattern = `${rel('many')}/*.txt`;
+    const lines = (t: string) => t.split('\n').slice(1);
+    const first = await call('find_files', { pattern, maxResults: 100 });
+    const again = await call('find_files', { pattern, maxResults: 100 });
+    assert.equal(first.text, again.text, 'two identical calls, one answer');
+    assert.deepStrictEqual(lines(first.text), sorted.slice(0, 100));
+    assert.match(first.text.split('\n')[0], /files 1–100 of 250 .*sorted by path; the next page: offset 100/);
+    const last = await call('find_files', { pattern, maxResults: 100, offset: 200 });
+    assert.deepStrictEqual(lines(last.text), sorted.slice(200));
+    assert.match(last.text.split('\n')[0], /files 201–250 of 250 [^;]*\]$/);
+
+    const hits = await call('search_text', { query: 'pagingNeedle', maxResults: 100 });
+    const hitsAgain = await call('search_text', { query: 'pagingNeedle', maxResults: 100 });
+    assert.equal(hits.text, hitsAgain.text);
+    assert.deepStrictEqual(
+      lines(hits.text),
+      sorted.slice(0, 100).map((p) => `${p}:2: pagingNeedle in ${path.basename(p)}`),
+    );
+    assert.match(hits.text.split('\n')[0], /matching lines 1–100 of 250 .*the next page: offset 100/);
+    const hitsLast = await call('search_text', { query: 'pagingNeedle', maxResults: 100, offset: 200 });
+    assert.equal(lines(hitsLast.text).length, 50);
+  });
+
   it('agent: propose_edit opens a diff editor; accept writes through WorkspaceEdit and is undoable', async () => {
     fs.writeFileSync(abs('edit.txt'), 'const a = 1;\nconst b = 2;\n');
     const running = call('propose_edit', {
