@@ -83,6 +83,8 @@ export class AgentEventMapper {
     private readonly sink: AgentEventSink,
     /** The words of cards and notes (the user reads them; the model gets the core's English). */
     private readonly l10n: Localizer = english,
+    /** A path as the card shows it (workspace-relative); the full path stays on hover. */
+    private readonly showPath: (path: string) => string = (p) => p,
   ) {
     this.info = message.agent;
   }
@@ -95,7 +97,9 @@ export class AgentEventMapper {
       kind: request.approvalClass === 'write' ? 'review' : 'approve',
       reason: request.verdict.shown ?? request.verdict.reason,
       ...(request.target.command !== undefined ? { command: request.target.command } : {}),
-      ...(request.target.paths && request.target.paths.length > 0 ? { paths: [...request.target.paths] } : {}),
+      ...(request.target.paths && request.target.paths.length > 0
+        ? { paths: request.target.paths.map(this.showPath), fullPaths: [...request.target.paths] }
+        : {}),
     };
     this.postCard(card);
   }
@@ -116,7 +120,10 @@ export class AgentEventMapper {
         return;
       case 'tool_proposed': {
         const card = this.card(event.toolUseId, event.name, event.step);
-        card.summary = targetSummary(event.name, event.target);
+        card.summary = targetSummary(
+          event.name,
+          event.target && { ...event.target, paths: event.target.paths?.map(this.showPath) },
+        );
         this.postCard(card);
         return;
       }

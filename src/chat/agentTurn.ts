@@ -38,6 +38,8 @@ export interface AgentTurnsDeps {
   log?: Logger;
   /** The user's language for setup errors, cards and notes (vscode.l10n; English when absent). */
   l10n?: Localizer;
+  /** A path as cards show it (workspace-relative; vscode.workspace.asRelativePath). */
+  showPath?: (path: string) => string;
 }
 
 /** Turn ids forgotten in this window that a turn still running could store again on its way out (see forget). */
@@ -97,7 +99,7 @@ export class AgentTurns implements AgentRunner {
         ]),
       };
     const snapshot = await host.snapshot();
-    const mapper = new AgentEventMapper(ctx.conversationId, ctx.message, ctx.sink, l10n);
+    const mapper = new AgentEventMapper(ctx.conversationId, ctx.message, ctx.sink, l10n, this.deps.showPath);
     const system = [AGENT_SYSTEM_PROMPT, ctx.settings.systemPrompt.trim()].filter(Boolean).join('\n\n');
     await host.beginTurn(ctx.message.agent.turnId);
     try {

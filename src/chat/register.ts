@@ -42,6 +42,7 @@ export function registerChat(services: Services): ChatFeature {
     state: context.globalState,
     log,
     l10n: vscode.l10n,
+    showPath: (p) => vscode.workspace.asRelativePath(p),
     // Its own client with the client's 429 retries off: the loop waits itself and shows every wait.
     client: async () => {
       if (!(await services.gateway.clientOrExplain())) return undefined;

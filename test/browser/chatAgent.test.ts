@@ -241,6 +241,35 @@ describe('chat webview: Agent mode (Chromium)', function () {
     assert.equal(await changes.isVisible(), false);
   });
 
+  it('in a narrow sidebar the tool name and status are never cut; a long target is, with the full path on hover', async () => {
+    await chat.page.setViewportSize({ width: 200, height: 700 });
+    await agentAnswer();
+    await chat.play({
+      type: 'agentTool',
+      conversationId: 'c1',
+      messageId: 'a1',
+      tool: card({
+        name: 'create_file',
+        summary: 'Create src/deeply/nested/folder/with/a/long/name/component.test.ts',
+        status: 'asking',
+        ask: {
+          kind: 'review',
+          reason: 'creates a file',
+          paths: ['src/deeply/nested/folder/with/a/long/name/component.test.ts'],
+          fullPaths: ['/home/me/project/src/deeply/nested/folder/with/a/long/name/component.test.ts'],
+        },
+      }),
+    });
+    const cut = (selector: string) =>
+      chat.page.locator(selector).evaluate((e) => e.scrollWidth > e.clientWidth + 1 || e.clientWidth === 0);
+    assert.equal(await cut('.tool-card .tool-name'), false, 'the tool name shows whole');
+    assert.equal(await cut('.tool-card .tool-status'), false, 'the status shows whole');
+    assert.equal(
+      await chat.page.locator('.tool-ask .ask-paths').getAttribute('title'),
+      '/home/me/project/src/deeply/nested/folder/with/a/long/name/component.test.ts',
+    );
+  });
+
   it('one token account: the footer shows the turn figures the steps add up to; a stopped step is marked estimated', async () => {
     await agentAnswer();
     await chat.play({

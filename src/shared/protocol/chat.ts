@@ -116,7 +116,8 @@ export interface AgentToolCard {
   summary: string;
   status: AgentToolStatus;
   /** While asking: approve = Approve/Deny buttons; review = the diff waits in Pending changes. */
-  ask?: { kind: 'approve' | 'review'; reason: string; command?: string; paths?: string[] };
+  /** `paths` as shown (workspace-relative), `fullPaths` the same paths in full (on hover). */
+  ask?: { kind: 'approve' | 'review'; reason: string; command?: string; paths?: string[]; fullPaths?: string[] };
   /** Why it was refused or denied. */
   note?: string;
   /** Progress text while running (command output so far; capped). */
@@ -366,6 +367,7 @@ const toolCard = obj<AgentToolCard>({
       reason: text,
       command: opt(text),
       paths: opt(many(text)),
+      fullPaths: opt(many(text)),
     }),
   ),
   note: opt(text),

@@ -309,7 +309,11 @@ function renderAsk(card: AgentToolCard): HTMLElement {
   if (ask.paths && ask.paths.length > 0)
     box.append(
       el('div', { className: 'ask-label', text: ask.paths.length === 1 ? t('agent.path') : t('agent.paths') }),
-      el('pre', { className: 'ask-paths', text: ask.paths.join('\n') }),
+      el('pre', {
+        className: 'ask-paths',
+        text: ask.paths.join('\n'),
+        attrs: { title: (ask.fullPaths ?? ask.paths).join('\n') },
+      }),
     );
   box.append(el('div', { className: 'ask-reason', text: t('agent.asksBecause', ask.reason) }));
   if (ask.kind === 'approve') {
