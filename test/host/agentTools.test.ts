@@ -301,6 +301,34 @@ describe('agent tools in the extension host', function () {
     await doc.save();
   });
 
+  it("agent: a proposal's tabs name the file by its workspace path, never the change's id; a new file opens alone, not against an empty text", async () => {
+    fs.writeFileSync(abs('named.txt'), 'one\n');
+    const editing = call('propose_edit', { path: rel('named.txt'), content: 'two\n' });
+    const edit = await waitForValue('a pending change', () => host.changes.list()[0]);
+    const tab = await waitForValue('the diff tab', () => diffTabs()[0]);
+    for (const side of [tab.original, tab.modified]) {
+      assert.strictEqual(side.path, `/${rel('named.txt')}`, "the path is the file's own");
+      assert.ok(!side.path.includes(edit.id), `no change id in the path: ${side.toString()}`);
+    }
+    await host.changes.reject(edit.id);
+    await editing;
+
+    const creating = call('create_file', { path: rel('brand-new.txt'), content: 'fresh\n' });
+    const created = await waitForValue('a pending new file', () => host.changes.list()[0]);
+    assert.strictEqual(created.kind, 'create');
+    const alone = await waitForValue("the new file's tab", () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .map((t) => t.input)
+        .find((i): i is vscode.TabInputText => i instanceof vscode.TabInputText && i.uri.scheme === SCHEME),
+    );
+    assert.strictEqual(alone.uri.path, `/${rel('brand-new.txt')}`);
+    assert.strictEqual(diffTabs().length, 0, 'no diff against an empty original');
+    await host.changes.accept(created.id);
+    assert.match((await creating).text, /^Accepted/);
+    assert.strictEqual(fs.readFileSync(abs('brand-new.txt'), 'utf8'), 'fresh\n');
+  });
+
   it('agent: reject leaves the file untouched and tells the model', async () => {
     fs.writeFileSync(abs('keep.txt'), 'let x = 1;\n');
     const running = call('propose_edit', { path: rel('keep.txt'), content: 'let x = 2;\n' });
