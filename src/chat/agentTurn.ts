@@ -166,6 +166,13 @@ export class AgentTurns implements AgentRunner {
     this.storeIf((t) => !ids.has(t.turnId));
   }
 
+  /** Deletes the checkpoints of these turns (their conversation was deleted); the transcripts go through forget. */
+  discard(turnIds: readonly string[]): void {
+    void this.deps.host.checkpoints
+      .discard(turnIds)
+      .catch((e) => this.deps.log?.error('agent: deleting the turn checkpoints failed', e));
+  }
+
   /** Drops the transcripts of turns no conversation holds (see SessionController.load). */
   keepOnly(turnIds: readonly string[]): void {
     const ids = new Set(turnIds);
