@@ -79,6 +79,9 @@ export function activate(context: vscode.ExtensionContext): void {
         generateImage: images,
         editImage: images,
         imageTasks: images,
+        chatAgentTurn: chat,
+        chatDeleteConversation: chat,
+        chatStorage: chat,
       };
       store.add(
         vscode.commands.registerCommand(TEST_HOOKS_COMMAND, (name: string, ...args: unknown[]) => {

@@ -16,7 +16,7 @@ import type { AgentRunContext, AgentRunner, AgentRunOutcome } from './session';
 /** Where prompt-caching rejections are remembered (per key fingerprint and model), across windows. */
 const CACHING_MEMORY_KEY = 'modelGateway.agent.cachingRejected';
 /** What earlier agent turns did (their tool calls and results, compacted), by turn id: later turns send it again. */
-const TRANSCRIPTS_KEY = 'modelGateway.agent.transcripts';
+export const TRANSCRIPTS_KEY = 'modelGateway.agent.transcripts';
 /** Turns whose transcripts are kept (the oldest go first); each is at most ~25 steps of 2 KB results. */
 const MAX_TRANSCRIPTS = 60;
 

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
 import type { CatalogSnapshot, Services } from '../platform/services';
-import type { CommandTable } from '../platform/commands';
+import type { CommandTable, TestHooks } from '../platform/commands';
 import { isListMissing, unlistedHint } from '../catalog/listing';
 import { Commands } from '../shared/commands';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
@@ -18,6 +18,7 @@ import { toErrorCard } from './errorCard';
 import { historyFiles } from './historyFiles';
 import { copyToClipboard, insertCode, openCodeInEditor, openLink, runErrorAction } from './hostActions';
 import { SessionController } from './session';
+import { chatTestHooks } from './testHooks';
 
 export const CHAT_BUSY_CONTEXT = 'modelGateway.chatBusy';
 
@@ -25,6 +26,7 @@ export const CHAT_BUSY_CONTEXT = 'modelGateway.chatBusy';
 export interface ChatFeature extends vscode.Disposable {
   readonly commands: CommandTable<'chat'>;
   readonly view: vscode.WebviewViewProvider;
+  readonly testHooks: TestHooks;
 }
 
 export function registerChat(services: Services): ChatFeature {
@@ -168,7 +170,12 @@ export function registerChat(services: Services): ChatFeature {
       if (provider.isReady) provider.post({ type: 'snapshot', snapshot: session.snapshot() });
     }),
   );
-  return { commands, view: provider, dispose: () => disposables.dispose() };
+  return {
+    commands,
+    view: provider,
+    testHooks: chatTestHooks(context, session, agentHost, loaded),
+    dispose: () => disposables.dispose(),
+  };
 
   /** One validated webview request; returns a refusal to show, if any. */
   async function dispatch(s: SessionController, m: WebviewToHostMessage): Promise<string | undefined> {
