@@ -12,6 +12,7 @@ import type {
 } from '../shared/protocol/chat';
 import { english, type Localizer } from '../shared/l10n';
 import { showInvisible } from '../shared/visibleText';
+import { chatUsageOf } from './streamAnswer';
 
 /** Tool output shown in a card: the start of what the model got (the model gets it whole). */
 export const RESULT_PREVIEW_CHARS = 4000;
@@ -39,7 +40,13 @@ export interface AgentEventSink {
 }
 
 export function tokensOf(u: UsageTotals): AgentTokens {
-  return { input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite };
+  return {
+    input: u.input,
+    output: u.output,
+    cacheRead: u.cacheRead,
+    cacheWrite: u.cacheWrite,
+    ...(u.estimated ? { estimated: true } : {}),
+  };
 }
 
 /** Longest header line; a longer one is cut with a visible `…` and kept whole (up to FULL_SUMMARY_CHARS) for its tooltip. */
@@ -108,6 +115,8 @@ export class AgentEventMapper {
     private readonly sink: AgentEventSink,
     /** The words of cards and notes (the user reads them; the model gets the core's English). */
     private readonly l10n: Localizer = english,
+    /** A path as the card shows it (workspace-relative); the full path stays on hover. */
+    private readonly showPath: (path: string) => string = (p) => p,
   ) {
     this.info = message.agent;
   }
@@ -120,7 +129,9 @@ export class AgentEventMapper {
       kind: request.approvalClass === 'write' ? 'review' : 'approve',
       reason: request.verdict.shown ?? request.verdict.reason,
       ...(request.target.command !== undefined ? { command: request.target.command } : {}),
-      ...(request.target.paths && request.target.paths.length > 0 ? { paths: [...request.target.paths] } : {}),
+      ...(request.target.paths && request.target.paths.length > 0
+        ? { paths: request.target.paths.map(this.showPath), fullPaths: [...request.target.paths] }
+        : {}),
     };
     this.postCard(card);
   }
@@ -141,8 +152,9 @@ export class AgentEventMapper {
         return;
       case 'tool_proposed': {
         const card = this.card(event.toolUseId, event.name, event.step);
-        card.summary = targetSummary(event.name, event.target);
-        const full = fullTargetSummary(event.name, event.target);
+        const target = event.target && { ...event.target, paths: event.target.paths?.map(this.showPath) };
+        card.summary = targetSummary(event.name, target);
+        const full = fullTargetSummary(event.name, target);
         if (full !== undefined) card.fullSummary = full;
         this.postCard(card);
         return;
@@ -200,10 +212,10 @@ export class AgentEventMapper {
         if (existing) existing.tokens = addTokens(existing.tokens, tokens);
         else this.info.steps.push({ step: event.step, tokens });
         this.info.tokens = tokensOf(event.turn);
+        // The answer's footer shows the turn's figures in the same four definitions (they add up to the steps');
+        // the turn's counts hold estimates for a step whose usage the gateway did not report.
         this.message.usage = {
-          inputTokens: event.turn.input + event.turn.cacheRead + event.turn.cacheWrite,
-          outputTokens: event.turn.output,
-          // The turn's counts hold estimates for a step whose usage the gateway did not report.
+          ...chatUsageOf(event.turn),
           ...(event.unreported || this.message.usage?.notReported ? { notReported: true } : {}),
         };
         const step = existing ?? this.info.steps[this.info.steps.length - 1];
@@ -316,5 +328,6 @@ function addTokens(a: AgentTokens, b: AgentTokens): AgentTokens {
     output: a.output + b.output,
     cacheRead: a.cacheRead + b.cacheRead,
     cacheWrite: a.cacheWrite + b.cacheWrite,
+    ...(a.estimated || b.estimated ? { estimated: true } : {}),
   };
 }

@@ -43,11 +43,19 @@ export interface ChatAttachment {
   endLine?: number;
 }
 
+/**
+ * Tokens of one answer in the Messages API's definitions (as the agent's AgentTokens): `inputTokens` is the uncached
+ * input, cache reads and writes apart. Absent cache counts are 0.
+ */
 export interface ChatUsage {
   inputTokens: number;
   outputTokens: number;
   /** The gateway sent zeros on a message with content: shown as "not reported", never as 0 tokens. */
   notReported?: boolean;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  /** The output count is estimated from what streamed (the answer was stopped or cut before the gateway said). */
+  estimated?: boolean;
 }
 
 /** Reactions an error card may offer (the spec's error table, as buttons). */
@@ -91,6 +99,8 @@ export interface AgentTokens {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Output estimated from what streamed (a step stopped or cut before the gateway reported it). */
+  estimated?: boolean;
 }
 
 /**
@@ -111,7 +121,8 @@ export interface AgentToolCard {
   fullSummary?: string;
   status: AgentToolStatus;
   /** While asking: approve = Approve/Deny buttons; review = the diff waits in Pending changes. */
-  ask?: { kind: 'approve' | 'review'; reason: string; command?: string; paths?: string[] };
+  /** `paths` as shown (workspace-relative), `fullPaths` the same paths in full (on hover). */
+  ask?: { kind: 'approve' | 'review'; reason: string; command?: string; paths?: string[]; fullPaths?: string[] };
   /** Why it was refused or denied. */
   note?: string;
   /** Progress text while running (command output so far; capped). */
@@ -330,7 +341,14 @@ const attachment = obj<ChatAttachment>({
   startLine: opt(num),
   endLine: opt(num),
 });
-const usage = obj<ChatUsage>({ inputTokens: num, outputTokens: num, notReported: opt(bool) });
+const usage = obj<ChatUsage>({
+  inputTokens: num,
+  outputTokens: num,
+  cacheReadTokens: opt(num),
+  cacheWriteTokens: opt(num),
+  estimated: opt(bool),
+  notReported: opt(bool),
+});
 const errorCard = obj<ErrorCard>({
   title: text,
   detail: text,
@@ -342,7 +360,7 @@ const errorCard = obj<ErrorCard>({
   queuedUntil: opt(num),
   outcomeUnknown: opt(bool),
 });
-const tokens = obj<AgentTokens>({ input: num, output: num, cacheRead: num, cacheWrite: num });
+const tokens = obj<AgentTokens>({ input: num, output: num, cacheRead: num, cacheWrite: num, estimated: opt(bool) });
 const toolCard = obj<AgentToolCard>({
   id: text,
   step: num,
@@ -356,6 +374,7 @@ const toolCard = obj<AgentToolCard>({
       reason: text,
       command: opt(text),
       paths: opt(many(text)),
+      fullPaths: opt(many(text)),
     }),
   ),
   note: opt(text),
