@@ -40,7 +40,15 @@ describe('gateway: "not available to your key" over every dialect', () => {
           }),
         );
         assert.equal(e.status, status);
-        assert.equal(emu.requests().filter((r) => r.method === 'POST').length, 1, 'sent once');
+        // one-api has no /v1/messages: that refusal (before any processing) sends the same request once over
+        // chat-completions, where the model is refused; nothing is sent twice on any route.
+        const expected = dialect === 'one-api' ? ['/v1/messages', '/v1/chat/completions'] : ['/v1/messages'];
+        const posts = emu.requests().filter((r) => r.method === 'POST');
+        assert.deepEqual(
+          posts.map((r) => r.path),
+          expected,
+          'sent once',
+        );
         assert.equal(e.upstream, undefined, 'not blamed on the provider');
         assert.ok(isModelUnavailable(e));
         const advice = adviseOnError(e, { surface: 'chat', baseUrl: emu.url });
