@@ -21,4 +21,5 @@ export { isPathInside, containingFolder, normalizeAbsolute, onRealFolder, relati
 export { CachingMemory, isCacheControlRejection } from './caching';
 export { estimateTokens, estimateMessages, fitToWindow, omittedMarker, CHARS_PER_TOKEN } from './fit';
 export { totalTokens } from './usage';
+export { allowedInMode, modeRefusal, toolsForMode, PLAN_MODE_CLASSES, type AgentMode } from './modes';
 export * from './types';

@@ -11,6 +11,7 @@ import {
   type BlockRef,
 } from './caching';
 import { estimateMessages, estimateTokens, fitToWindow } from './fit';
+import { toolsForMode, type AgentMode } from './modes';
 import type { PolicySettings } from './policy';
 import { isValidToolInput, runToolCalls, type ToolCall } from './toolRunner';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, TurnEndReason, UsageTotals } from './types';
@@ -32,6 +33,8 @@ export interface AgentTurnOptions {
   /** The conversation so far, ending with the user's new message (or with tool results, to continue). */
   messages: readonly MessageParam[];
   tools: ReadonlyArray<Tool<never>>;
+  /** agent (default) or plan: Plan mode offers only read-only tools and refuses any other call (modes.ts). */
+  mode?: AgentMode;
   policy: PolicySettings;
   approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
   onEvent?(event: AgentEvent): void;
@@ -87,7 +90,11 @@ class AgentTurn {
     this.messages = [...o.messages];
     this.signal = o.signal ?? new AbortController().signal;
     this.system = o.system?.trim() ? [{ type: 'text', text: o.system }] : undefined;
-    this.toolDefs = o.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+    this.toolDefs = toolsForMode(o.tools, o.mode).map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.inputSchema,
+    }));
     this.fixedTokens = estimateTokens({ system: this.system, tools: this.toolDefs });
   }
 
@@ -118,7 +125,9 @@ class AgentTurn {
         return this.end(stopReasonOf(message.stop_reason));
       }
       const run = await runToolCalls(calls, step, {
+        // Every tool by name, also those the mode did not offer: a call to one is refused by the mode, not unknown.
         tools: new Map(this.o.tools.map((t) => [t.name, t])),
+        mode: this.o.mode,
         policy: this.o.policy,
         approve: this.o.approve,
         emit: (e) => this.emit(e),

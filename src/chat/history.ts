@@ -92,7 +92,7 @@ export function parseConversation(data: string | undefined, l10n: Localizer = en
     updatedAt: c.updatedAt,
     overrides: parseOverrides(c.overrides),
     messages: c.messages.map((m) => parseMessage(m, l10n)).filter((m): m is ChatMessage => m !== undefined),
-    ...(c.mode === 'agent' ? { mode: 'agent' as const } : {}),
+    ...(c.mode === 'agent' || c.mode === 'plan' ? { mode: c.mode } : {}),
   };
 }
 
@@ -201,6 +201,7 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
   else if (status !== 'complete')
     info.end = { reason: 'stopped', message: l10n.t('The turn ended when the window was closed.'), retry: true };
   if (v.restored === true) info.restored = true;
+  if (v.mode === 'plan') info.mode = 'plan';
   return info;
 }
 

@@ -233,6 +233,8 @@ export function registerChat(services: Services): ChatFeature {
         return undefined;
       case 'restoreCheckpoint':
         return restore(s, m.messageId);
+      case 'actOnPlan':
+        return s.actOnPlan(m.messageId);
     }
   }
 

@@ -54,6 +54,8 @@ export interface AgentRunContext {
   message: ChatMessage & { agent: AgentTurnInfo };
   /** The conversation before the answer (ends with the question). */
   history: ChatMessage[];
+  /** agent, or plan (read-only tools; the answer ends in a checklist plan). */
+  mode: 'agent' | 'plan';
   settings: ConversationSettings;
   /** Stop: closes the request and cancels the running tool. */
   signal: AbortSignal;
@@ -75,6 +77,28 @@ export interface AgentRunner {
   forget?(turnIds: readonly string[]): void;
   /** Drops what is stored about every turn not in this list (called once the history is loaded). */
   keepOnly?(turnIds: readonly string[]): void;
+}
+
+/** The task Act on this plan sends in Agent mode: the plan as the model wrote it (the user sees this question). */
+export function planTask(answer: string, l10n: Localizer = english): string {
+  return `${l10n.t('Act on this plan:')}\n\n${planOf(answer)}`;
+}
+
+const CHECKLIST_ITEM = /^\s*(?:[-*]|\d+[.)])\s+\[[ xX]\]\s/;
+
+/**
+ * The plan in a Plan-mode answer: its last checklist (with the heading line just above it), or the whole answer
+ * when it has none. What the model said while reading files before it is left out of the task.
+ */
+export function planOf(answer: string): string {
+  const lines = answer.trim().split('\n');
+  let end = lines.length - 1;
+  while (end >= 0 && !CHECKLIST_ITEM.test(lines[end])) end--;
+  if (end < 0) return answer.trim();
+  let start = end;
+  while (start > 0 && (CHECKLIST_ITEM.test(lines[start - 1]) || /^\s+\S/.test(lines[start - 1]))) start--;
+  if (start > 0 && /^\s*(#{1,6}\s|\*\*|\S.*:\s*$)/.test(lines[start - 1])) start--;
+  return lines.slice(start).join('\n').trim();
 }
 
 /** The agent turns among these messages (their answers' turn ids). */
@@ -166,19 +190,20 @@ export class SessionController {
     );
   }
 
-  /** Switches the active conversation between Ask and Agent; returns a refusal to show, if any. */
+  /** Switches the active conversation between Ask, Agent and Plan; returns a refusal to show, if any. */
   setMode(mode: ChatMode): string | undefined {
     const conversation = this.store.active;
     const l10n = this.l10n;
     if (this.active?.conversation === conversation || this.queued?.conversation === conversation)
       return l10n.t('A reply is still in progress. Stop it before switching modes.');
-    if (mode === 'agent') {
+    if (mode === 'agent' || mode === 'plan') {
+      // Plan mode reads the workspace through the agent's tools: it needs what Agent mode needs (a trusted workspace).
       const available = this.agentAvailability();
       if (!available.ok) {
         this.deps.post({ type: 'mode', conversationId: conversation.id, mode: conversation.mode ?? 'ask' });
         return available.reason;
       }
-      conversation.mode = 'agent';
+      conversation.mode = mode;
     } else {
       delete conversation.mode;
     }
@@ -186,6 +211,21 @@ export class SessionController {
     this.deps.post({ type: 'mode', conversationId: conversation.id, mode });
     this.deps.post({ type: 'conversations', conversations: this.store.summaries(), activeId: conversation.id });
     return undefined;
+  }
+
+  /**
+   * Act on this plan: the conversation switches to Agent mode and the plan of this Plan-mode answer goes out as
+   * the task (a new, visible question; the user clicked for it). Refused while busy or for any other answer.
+   */
+  actOnPlan(messageId: string): string | undefined {
+    const l10n = this.l10n;
+    if (this.busy) return l10n.t('A reply is still in progress. Stop it first.');
+    const target = findMessage(this.store.active, messageId);
+    if (!target || target.role !== 'assistant' || target.agent?.mode !== 'plan' || !target.text.trim())
+      return l10n.t('Only a Plan-mode answer can be acted on.');
+    const refusal = this.setMode('agent');
+    if (refusal) return refusal;
+    return this.send(planTask(target.text, l10n));
   }
 
   /** The checkpoint of an agent answer in the active conversation (for Restore). */
@@ -313,7 +353,7 @@ export class SessionController {
     const last = conversation.messages[conversation.messages.length - 1];
     if (!last || last.id !== messageId || last.role !== 'assistant' || !last.text.trim())
       return l10n.t('Only the last answer can be continued.');
-    if (last.agent || conversation.mode === 'agent')
+    if (last.agent || conversation.mode === 'agent' || conversation.mode === 'plan')
       return l10n.t('An agent turn is not continued: send a new message (or Retry) instead.');
     last.text = last.text.trimEnd();
     this.run(conversation, last, true);
@@ -348,7 +388,7 @@ export class SessionController {
 
   /** Agent mode needs a trusted workspace: say why instead of silently answering without tools. */
   private agentRefusal(conversation: Conversation): string | undefined {
-    if (conversation.mode !== 'agent') return undefined;
+    if (conversation.mode !== 'agent' && conversation.mode !== 'plan') return undefined;
     const available = this.agentAvailability();
     return available.ok ? undefined : available.reason;
   }
@@ -356,8 +396,13 @@ export class SessionController {
   private answer(conversation: Conversation): void {
     const assistant = this.message('assistant', '');
     assistant.status = 'streaming';
-    if (conversation.mode === 'agent' && this.deps.agent)
-      assistant.agent = { turnId: turnIdOf(assistant.id), tools: [], steps: [] };
+    if ((conversation.mode === 'agent' || conversation.mode === 'plan') && this.deps.agent)
+      assistant.agent = {
+        turnId: turnIdOf(assistant.id),
+        tools: [],
+        steps: [],
+        ...(conversation.mode === 'plan' ? { mode: 'plan' as const } : {}),
+      };
     this.append(conversation, assistant);
     this.run(conversation, assistant, false);
   }
@@ -467,6 +512,7 @@ export class SessionController {
         conversationId: conversation.id,
         message,
         history,
+        mode: message.agent.mode === 'plan' ? 'plan' : 'agent',
         settings,
         signal: controller.signal,
         sink: {

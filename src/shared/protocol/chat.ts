@@ -79,9 +79,12 @@ export interface ErrorCard {
 
 // ---- Agent mode ----
 
-/** Ask: the chat answers (no tools). Agent: the model may read, propose edits and run commands (trusted workspaces). */
-export type ChatMode = 'ask' | 'agent';
-export const CHAT_MODES: readonly ChatMode[] = ['ask', 'agent'];
+/**
+ * Ask: the chat answers (no tools). Agent: the model may read, propose edits and run commands (trusted workspaces).
+ * Plan: read-only tools, no edits, no commands; the answer ends in a checklist plan that Agent mode can act on.
+ */
+export type ChatMode = 'ask' | 'agent' | 'plan';
+export const CHAT_MODES: readonly ChatMode[] = ['ask', 'agent', 'plan'];
 
 /** Input, output, cache-read and cache-write tokens (of one step, or summed over a turn). */
 export interface AgentTokens {
@@ -145,6 +148,8 @@ export interface AgentTurnInfo {
   waitUntil?: number;
   /** The workspace was restored to before this turn. */
   restored?: boolean;
+  /** A Plan-mode turn (read-only): its answer is a plan the user can act on in Agent mode. */
+  mode?: 'plan';
 }
 
 /** A pending change as the chat lists it (Open diff / Accept / Reject). */
@@ -285,6 +290,8 @@ export type ChatRequests = {
   changesAll: Ack<{ action: 'accept' | 'reject' }>;
   /** Reverts the workspace to before the agent turn of this answer. */
   restoreCheckpoint: Ack<{ messageId: string }>;
+  /** Switches the conversation to Agent mode and sends this Plan-mode answer's plan as the task. */
+  actOnPlan: Ack<{ messageId: string }>;
 };
 
 export type ChatShapes = {
@@ -369,6 +376,7 @@ const turnInfo = obj<AgentTurnInfo>({
   end: opt(turnEnd),
   waitUntil: opt(num),
   restored: opt(bool),
+  mode: opt(oneOf(['plan'] as const)),
 });
 const change = obj<PendingChangeView>({
   id: text,
@@ -480,6 +488,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     change: { params: { changeId: id, action: oneOf(CHANGE_ACTIONS) }, result: none },
     changesAll: { params: { action: oneOf(['accept', 'reject'] as const) }, result: none },
     restoreCheckpoint: { params: { messageId: id }, result: none },
+    actOnPlan: { params: { messageId: id }, result: none },
   },
 };
 

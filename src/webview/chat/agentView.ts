@@ -252,7 +252,17 @@ export class AgentSection {
       actions.append(
         textButton(t('agent.retry'), 'regenerate', { 'data-message-id': this.messageId, title: t('agent.retryTitle') }),
       );
-    if (this.info.restored) actions.append(el('span', { className: 'badge restored', text: t('agent.restored') }));
+    // A Plan-mode turn edits nothing (no checkpoint to restore); its plan can be acted on once it is complete.
+    if (this.info.mode === 'plan') {
+      if (end.reason === 'end_turn')
+        actions.append(
+          textButton(t('agent.actOnPlan'), 'actOnPlan', {
+            'data-message-id': this.messageId,
+            title: t('agent.actOnPlanTitle'),
+          }),
+        );
+    } else if (this.info.restored)
+      actions.append(el('span', { className: 'badge restored', text: t('agent.restored') }));
     else actions.append(textButton(t('agent.restore'), 'restoreCheckpoint', { 'data-message-id': this.messageId }));
     this.end.replaceChildren(line, actions);
   }

@@ -272,6 +272,9 @@ function build(): (message: HostToWebviewMessage) => void {
       case 'restoreCheckpoint':
         post({ type: 'restoreCheckpoint', messageId });
         return;
+      case 'actOnPlan':
+        post({ type: 'actOnPlan', messageId });
+        return;
     }
   }
 
