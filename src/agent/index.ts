@@ -23,3 +23,16 @@ export { estimateTokens, estimateMessages, fitToWindow, omittedMarker, CHARS_PER
 export { totalTokens } from './usage';
 export { allowedInMode, modeRefusal, toolsForMode, PLAN_MODE_CLASSES, type AgentMode } from './modes';
 export * from './types';
+export {
+  buildInstructions,
+  instructionCandidates,
+  instructionSettingsFrom,
+  INSTRUCTIONS_FILE_CAP,
+  INSTRUCTIONS_TOTAL_CAP,
+  NEAREST_INSTRUCTION_FILE,
+  ROOT_INSTRUCTION_FILES,
+  type InstructionFile,
+  type InstructionSettings,
+  type InstructionSource,
+  type ProjectInstructions,
+} from './instructions';

@@ -25,6 +25,7 @@ export type { CheckpointInfo, RestoreReport } from './checkpoints';
 export type { AgentStorage, AgentWorkspaceSnapshot, Availability } from './workspaceContext';
 export { lmToolsAvailable, findRipgrep };
 export { excludedFromBridge } from './tools/lmBridge';
+export { readProjectInstructions, readInstructionSettings } from './instructions';
 
 export interface AgentHostOptions {
   storage: AgentStorage;

@@ -108,7 +108,7 @@ export class AgentTurns implements AgentRunner {
     const snapshot = await host.snapshot();
     const mapper = new AgentEventMapper(ctx.conversationId, ctx.message, ctx.sink, l10n);
     const prompt = ctx.mode === 'plan' ? PLAN_SYSTEM_PROMPT : AGENT_SYSTEM_PROMPT;
-    const system = [prompt, ctx.settings.systemPrompt.trim()].filter(Boolean).join('\n\n');
+    const system = [prompt, ctx.instructions.trim(), ctx.settings.systemPrompt.trim()].filter(Boolean).join('\n\n');
     await host.beginTurn(ctx.message.agent.turnId);
     try {
       const messages = agentHistory(ctx.history, (turnId) => this.transcript(turnId));

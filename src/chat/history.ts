@@ -4,6 +4,7 @@ import type {
   AgentToolCard,
   AgentTokens,
   AgentTurnInfo,
+  InstructionsUsed,
   ChatAttachment,
   ChatMessage,
   ChatMessageStatus,
@@ -140,7 +141,23 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
   }
   const agent = parseAgent(value.agent, status, l10n);
   if (agent) message.agent = agent;
+  const instructions = parseInstructions(value.instructions);
+  if (instructions) message.instructions = instructions;
   return message;
+}
+
+function parseInstructions(v: unknown): InstructionsUsed | undefined {
+  if (!isRecord(v) || !Array.isArray(v.files)) return undefined;
+  const files = v.files
+    .filter((f): f is Record<string, unknown> => isRecord(f) && isString(f.name) && isString(f.path))
+    .map((f) => ({
+      name: f.name as string,
+      path: f.path as string,
+      ...(f.truncated === true ? { truncated: true } : {}),
+      ...(f.omitted === true ? { omitted: true } : {}),
+    }));
+  const notes = Array.isArray(v.notes) ? v.notes.filter(isString) : [];
+  return { files, ...(notes.length > 0 ? { notes } : {}) };
 }
 
 const TOOL_STATUSES = ['proposed', 'asking', 'running', 'done', 'error', 'refused'];

@@ -10,7 +10,7 @@ import { isListMissing, unlistedHint } from '../catalog/listing';
 import { Commands } from '../shared/commands';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
 import { RequestFailed } from '../shared/protocol/channel';
-import { registerAgentHost, type AgentHost } from '../agentHost';
+import { readProjectInstructions, registerAgentHost, type AgentHost } from '../agentHost';
 import { AgentTurns, changeView } from './agentTurn';
 import { makeAttachment } from './attachments';
 import { ChatViewProvider } from './chatViewProvider';
@@ -72,6 +72,7 @@ export function registerChat(services: Services): ChatFeature {
     log,
     agent,
     l10n: vscode.l10n,
+    instructions: readProjectInstructions,
   });
   const loaded = session.load().catch((e) => log.error('chat: history could not be read', e));
 
@@ -235,6 +236,12 @@ export function registerChat(services: Services): ChatFeature {
         return restore(s, m.messageId);
       case 'actOnPlan':
         return s.actOnPlan(m.messageId);
+      case 'openInstructions': {
+        const path = s.instructionFile(m.messageId, m.index);
+        if (!path) return vscode.l10n.t('That instruction file is no longer listed.');
+        await vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true });
+        return undefined;
+      }
     }
   }
 

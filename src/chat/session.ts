@@ -1,5 +1,6 @@
 // The chat session controller (pure: everything VS Code-specific comes in through SessionDeps).
 // Owns the conversations, runs one answer at a time, queues after 429, and posts deltas, never whole conversations.
+import type { ProjectInstructions } from '../agent/instructions';
 import type { GatewayClient, Logger } from '../gateway/types';
 import type { WaitNotice } from '../gateway/retry';
 import type {
@@ -46,6 +47,8 @@ export interface SessionDeps {
   agent?: AgentRunner;
   /** The user's language for refusals, warnings and setup errors (vscode.l10n; English when absent). */
   l10n?: Localizer;
+  /** The project instructions (AGENTS.md, …, the user's setting) as of now, sent with Ask, Agent and Plan answers. */
+  instructions?(): Promise<ProjectInstructions>;
 }
 
 export interface AgentRunContext {
@@ -56,6 +59,8 @@ export interface AgentRunContext {
   history: ChatMessage[];
   /** agent, or plan (read-only tools; the answer ends in a checklist plan). */
   mode: 'agent' | 'plan';
+  /** The project instructions' text for the system prompt ('' when none). */
+  instructions: string;
   settings: ConversationSettings;
   /** Stop: closes the request and cancels the running tool. */
   signal: AbortSignal;
@@ -450,7 +455,9 @@ export class SessionController {
         ),
       });
     }
-    const stream = client.streamMessage(buildMessagesRequest(history, settings), {
+    const instructions = await this.instructionsFor(answer);
+    if (answer.stopped) return this.settle(answer, { status: 'stopped' });
+    const stream = client.streamMessage(buildMessagesRequest(history, settings, instructions), {
       onWait: (notice) => this.showWait(answer, notice),
     });
     answer.stop = () => stream.abort();
@@ -468,6 +475,38 @@ export class SessionController {
     batcher.flush();
     if (message.model === undefined) message.model = settings.model;
     this.settle(answer, outcome);
+  }
+
+  /**
+   * Reads the project instructions for this answer, records which files it uses (shown as "Using AGENTS.md") and
+   * returns their prompt text. A failure to read them is logged and the answer goes out without them.
+   */
+  private async instructionsFor(answer: ActiveAnswer): Promise<string> {
+    if (!this.deps.instructions) return '';
+    let found: ProjectInstructions;
+    try {
+      found = await this.deps.instructions();
+    } catch (error) {
+      this.deps.log?.error('chat: reading the project instructions failed', error);
+      return '';
+    }
+    const { conversation, message } = answer;
+    const files = found.sources.map((s) => ({
+      name: s.name,
+      path: s.path,
+      ...(s.truncated ? { truncated: true } : {}),
+      ...(s.omitted ? { omitted: true } : {}),
+    }));
+    if (files.length > 0 || found.notes.length > 0) {
+      message.instructions = { files, ...(found.notes.length > 0 ? { notes: found.notes } : {}) };
+      this.deps.post({ type: 'messageUpdated', conversationId: conversation.id, message });
+    } else delete message.instructions;
+    return found.prompt;
+  }
+
+  /** The path of one instruction file an answer of the active conversation was sent with (for opening it). */
+  instructionFile(messageId: string, index: number): string | undefined {
+    return findMessage(this.store.active, messageId)?.instructions?.files[index]?.path;
   }
 
   /** Batches an answer's text and thinking deltas into about one streamDelta message per frame; answer.flush sends what waits. */
@@ -508,11 +547,13 @@ export class SessionController {
     const history = conversation.messages.slice(0, conversation.messages.indexOf(message));
     let outcome: AgentRunOutcome;
     try {
+      const instructions = await this.instructionsFor(answer);
       outcome = await agent.run({
         conversationId: conversation.id,
         message,
         history,
         mode: message.agent.mode === 'plan' ? 'plan' : 'agent',
+        instructions,
         settings,
         signal: controller.signal,
         sink: {

@@ -164,6 +164,20 @@ export interface PendingChangeView {
 
 export type AgentAvailability = { ok: true } | { ok: false; reason: string };
 
+/** The project instruction files an answer was sent with ("Using AGENTS.md"; each opens the file), and the notes. */
+export interface InstructionsUsed {
+  files: Array<{
+    /** Workspace-relative name shown. */
+    name: string;
+    /** Absolute path (the host opens only a path of its own stored answer, never one the page names). */
+    path: string;
+    truncated?: boolean;
+    omitted?: boolean;
+  }>;
+  /** What was shortened or left out (size caps), or why no file was read. */
+  notes?: string[];
+}
+
 export interface ChatMessage {
   id: string;
   role: ChatRole;
@@ -179,6 +193,8 @@ export interface ChatMessage {
   createdAt: number;
   /** An Agent-mode answer: its tool cards, cost and end. */
   agent?: AgentTurnInfo;
+  /** The project instructions this answer was sent with. */
+  instructions?: InstructionsUsed;
 }
 
 export interface ConversationSummary {
@@ -292,6 +308,8 @@ export type ChatRequests = {
   restoreCheckpoint: Ack<{ messageId: string }>;
   /** Switches the conversation to Agent mode and sends this Plan-mode answer's plan as the task. */
   actOnPlan: Ack<{ messageId: string }>;
+  /** Opens one of the project instruction files this answer was sent with (by its index there). */
+  openInstructions: Ack<{ messageId: string; index: number }>;
 };
 
 export type ChatShapes = {
@@ -333,6 +351,12 @@ const attachment = obj<ChatAttachment>({
   endLine: opt(num),
 });
 const usage = obj<ChatUsage>({ inputTokens: num, outputTokens: num });
+const instructionsUsed = obj<InstructionsUsed>({
+  files: many(
+    obj<InstructionsUsed['files'][number]>({ name: text, path: text, truncated: opt(bool), omitted: opt(bool) }),
+  ),
+  notes: opt(many(text)),
+});
 const errorCard = obj<ErrorCard>({
   title: text,
   detail: text,
@@ -404,6 +428,7 @@ const message = obj<ChatMessage>({
   error: opt(errorCard),
   createdAt: num,
   agent: opt(turnInfo),
+  instructions: opt(instructionsUsed),
 });
 const conversation = obj<ConversationSummary>({
   id: text,
@@ -489,6 +514,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     changesAll: { params: { action: oneOf(['accept', 'reject'] as const) }, result: none },
     restoreCheckpoint: { params: { messageId: id }, result: none },
     actOnPlan: { params: { messageId: id }, result: none },
+    openInstructions: { params: { messageId: id, index: int(0, 100) }, result: none },
   },
 };
 

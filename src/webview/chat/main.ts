@@ -275,6 +275,9 @@ function build(): (message: HostToWebviewMessage) => void {
       case 'actOnPlan':
         post({ type: 'actOnPlan', messageId });
         return;
+      case 'openInstructions':
+        post({ type: 'openInstructions', messageId, index: Number(button.dataset.index ?? '0') });
+        return;
     }
   }
 

@@ -58,7 +58,10 @@ let nextMessageId = 0;
  */
 export function chatSession(
   emulator: Emulator,
-  deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs'> & { model: string; storage?: HistoryStorage },
+  deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs' | 'instructions'> & {
+    model: string;
+    storage?: HistoryStorage;
+  },
 ) {
   const posted: HostToWebviewMessage[] = [];
   const s = new SessionController({
@@ -73,6 +76,7 @@ export function chatSession(
     batchMs: 16,
     defaultRetryMs: deps.defaultRetryMs,
     agent: deps.agent,
+    instructions: deps.instructions,
   });
   const of = <T extends HostToWebviewMessage['type']>(type: T) =>
     posted.filter((m): m is Extract<HostToWebviewMessage, { type: T }> => m.type === type);
@@ -90,6 +94,8 @@ export interface AgentSessionOptions {
   storage?: HistoryStorage & { files: Map<string, string> };
   /** Ask questions go to the gateway too; otherwise Ask has no client (as without a key). */
   askThroughGateway?: boolean;
+  /** The project instructions the session reads before each answer. */
+  instructions?: SessionDeps['instructions'];
 }
 
 /**
@@ -138,6 +144,7 @@ export function agentSession(options: AgentSessionOptions) {
     getClient: async () => (options.askThroughGateway ? (client as never) : undefined),
     model: 'claude-demo-agent',
     agent,
+    instructions: options.instructions,
   });
   /** Sends `text` and waits for its answer to finish; `approveAll`: answers every approval prompt with Approve. */
   const sendUntilFinished = async (text: string, { approveAll = false } = {}): Promise<void> => {
