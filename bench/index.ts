@@ -12,6 +12,7 @@ import { runTaskPollBench } from './taskPolls';
 import { runHeapBench } from './heap';
 import { runAgentBench } from './agent';
 import { runAgentViewBench } from './agentView';
+import { runAgentFixedBench } from './agentFixed';
 
 const root = join(__dirname, '..');
 
@@ -29,6 +30,7 @@ const sections: Section[] = [
   { name: 'heap', run: () => runHeapBench(root) },
   { name: 'agent', run: () => runAgentBench() },
   { name: 'agent view', run: () => runAgentViewBench() },
+  { name: 'agent fixed', run: () => runAgentFixedBench() },
 ];
 
 function readStored(file: string): StoredRow[] {

@@ -3,7 +3,7 @@
 // the core's events into chat protocol messages (agentEvents.ts). Nothing here decides an approval: the
 // policy does (src/agent/policy.ts); this file only carries the user's answer back.
 import type * as vscode from 'vscode';
-import { CachingMemory, runAgentTurn, type ApprovalAnswer, type ApprovalRequest } from '../agent';
+import { CachingMemory, runAgentTurn, ToolCatalog, type ApprovalAnswer, type ApprovalRequest } from '../agent';
 import type { AgentHost, PendingChangeInfo } from '../agentHost';
 import type { GatewayClient, Logger, MessageParam } from '../gateway/types';
 import { english, type Localizer } from '../shared/l10n';
@@ -56,6 +56,8 @@ export class AgentTurns implements AgentRunner {
   private readonly approvals = new Map<string, { resolve(answer: ApprovalAnswer): void }>();
   private readonly caching: CachingMemory;
   private readonly forgotten = new Set<string>();
+  /** Bridged tools the model enabled, per conversation (this window only): offered in its later turns too. */
+  private readonly enabledTools = new Map<string, Set<string>>();
 
   constructor(private readonly deps: AgentTurnsDeps) {
     const stored = deps.state.get<unknown>(CACHING_MEMORY_KEY);
@@ -118,7 +120,7 @@ export class AgentTurns implements AgentRunner {
         maxTokens: ctx.settings.maxTokens,
         system,
         messages,
-        tools: host.tools(),
+        tools: this.catalog(ctx),
         mode: ctx.mode,
         policy: snapshot.policy,
         maxSteps: snapshot.settings.maxSteps,
@@ -143,6 +145,27 @@ export class AgentTurns implements AgentRunner {
     } finally {
       await host.endTurn().catch((e) => this.deps.log?.error('agent: ending the turn failed', e));
     }
+  }
+
+  /**
+   * The turn's tools: the built-in ones, and other extensions' and MCP servers' tools through more_tools (each
+   * enabled once per conversation; a few small ones directly). Plan mode gets none of those: they are not read-only.
+   */
+  private catalog(ctx: AgentRunContext): () => ReturnType<ToolCatalog['tools']> {
+    const host = this.deps.host;
+    if (typeof host.toolSets !== 'function') {
+      const tools = host.tools();
+      return () => tools as ReturnType<ToolCatalog['tools']>;
+    }
+    const sets = host.toolSets();
+    let enabled = this.enabledTools.get(ctx.conversationId);
+    if (!enabled) this.enabledTools.set(ctx.conversationId, (enabled = new Set()));
+    const catalog = new ToolCatalog(
+      sets.builtIn as never[],
+      ctx.mode === 'plan' ? [] : (sets.bridged as never[]),
+      enabled,
+    );
+    return () => catalog.tools();
   }
 
   private transcripts(): Array<{ turnId: string; messages: MessageParam[] }> {
