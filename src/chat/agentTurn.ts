@@ -3,9 +3,27 @@
 // the core's events into chat protocol messages (agentEvents.ts). Nothing here decides an approval: the
 // policy does (src/agent/policy.ts); this file only carries the user's answer back.
 import type * as vscode from 'vscode';
-import { CachingMemory, runAgentTurn, ToolCatalog, type ApprovalAnswer, type ApprovalRequest } from '../agent';
+import {
+  CachingMemory,
+  DEFAULT_CONTEXT_WINDOW,
+  estimateMessages,
+  estimateTokens,
+  runAgentTurn,
+  ToolCatalog,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+} from '../agent';
+import {
+  condensedHistory,
+  condensePoint,
+  condenseRequest,
+  DEFAULT_CONDENSE_THRESHOLD,
+  overThreshold,
+  summaryMessages,
+} from './condense';
 import type { AgentHost, PendingChangeInfo } from '../agentHost';
 import type { GatewayClient, Logger, MessageParam } from '../gateway/types';
+import type { ChatMessage } from '../shared/protocol/chat';
 import { english, type Localizer } from '../shared/l10n';
 import type { PendingChangeView } from '../shared/protocol/chat';
 import { AgentEventMapper } from './agentEvents';
@@ -47,6 +65,10 @@ export interface AgentTurnsDeps {
   log?: Logger;
   /** The user's language for setup errors, cards and notes (vscode.l10n; English when absent). */
   l10n?: Localizer;
+  /** modelGateway.agent.condenseThreshold: the share of the context window past which older turns are condensed. */
+  condenseThreshold?(): number;
+  /** The model's context window in tokens (default DEFAULT_CONTEXT_WINDOW). */
+  contextWindow?: number;
 }
 
 /** Turn ids forgotten in this window that a turn still running could store again on its way out (see forget). */
@@ -113,14 +135,18 @@ export class AgentTurns implements AgentRunner {
     const system = [prompt, ctx.instructions.trim(), ctx.settings.systemPrompt.trim()].filter(Boolean).join('\n\n');
     await host.beginTurn(ctx.message.agent.turnId);
     try {
-      const messages = agentHistory(ctx.history, (turnId) => this.transcript(turnId));
+      const tools = this.catalog(ctx);
+      const history = await this.condensed(ctx, access.client, system, tools, mapper);
+      if (history === 'stopped') return { status: 'stopped' };
+      const messages = agentHistory(history, (turnId) => this.transcript(turnId));
       const result = await runAgentTurn({
         client: access.client,
         model: ctx.settings.model,
         maxTokens: ctx.settings.maxTokens,
+        contextWindow: this.deps.contextWindow,
         system,
         messages,
-        tools: this.catalog(ctx),
+        tools,
         mode: ctx.mode,
         policy: snapshot.policy,
         maxSteps: snapshot.settings.maxSteps,
@@ -144,6 +170,73 @@ export class AgentTurns implements AgentRunner {
       return { status: 'error', error };
     } finally {
       await host.endTurn().catch((e) => this.deps.log?.error('agent: ending the turn failed', e));
+    }
+  }
+
+  /**
+   * The history this turn sends: the latest summary instead of the turns it covers; and when that would still pass
+   * the threshold, the older turns condensed first, in one visible request that Stop ends (never the current question
+   * and the last turns). A failed condensing request is noted and the turn goes on with the history as it was.
+   */
+  private async condensed(
+    ctx: AgentRunContext,
+    client: Pick<GatewayClient, 'streamMessage'>,
+    system: string,
+    tools: () => ReadonlyArray<{ name: string; description: string; inputSchema: Record<string, unknown> }>,
+    mapper: AgentEventMapper,
+  ): Promise<ChatMessage[] | 'stopped'> {
+    const l10n = this.deps.l10n ?? english;
+    const base = condensedHistory(ctx.history);
+    const withSummary = (summary: string | undefined, rest: ChatMessage[]) => [
+      ...(summary ? summaryMessages(summary) : []),
+      ...rest,
+    ];
+    const fixed = estimateTokens({
+      system: [{ type: 'text', text: system }],
+      tools: tools().map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
+    });
+    const estimate =
+      fixed + estimateMessages(agentHistory(withSummary(base.summary, base.rest), (id) => this.transcript(id)));
+    const inputWindow = (this.deps.contextWindow ?? DEFAULT_CONTEXT_WINDOW) - ctx.settings.maxTokens;
+    const threshold = this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD;
+    const point = overThreshold(estimate, inputWindow, threshold) ? condensePoint(base.rest) : undefined;
+    if (!point) return withSummary(base.summary, base.rest);
+    const cut = base.rest.findIndex((m) => m.id === point) + 1;
+    const older = agentHistory(base.rest.slice(0, cut), (id) => this.transcript(id));
+    mapper.note(
+      l10n.t(
+        'Condensing {0} earlier messages: the conversation passed {1}% of the context window.',
+        cut,
+        Math.round(threshold * 100),
+      ),
+    );
+    try {
+      const stream = client.streamMessage(condenseRequest(ctx.settings.model, older, base.summary), {
+        signal: ctx.signal,
+      });
+      const reply = await stream.finalMessage();
+      const summary = reply.content
+        .map((b) => (b.type === 'text' ? (b as { text: string }).text : ''))
+        .join('')
+        .trim();
+      if (!summary) throw new Error('the summary was empty');
+      const u = reply.usage;
+      mapper.condensed({
+        through: point,
+        summary,
+        tokens: {
+          input: u?.input_tokens ?? 0,
+          output: u?.output_tokens ?? 0,
+          cacheRead: u?.cache_read_input_tokens ?? 0,
+          cacheWrite: u?.cache_creation_input_tokens ?? 0,
+        },
+      });
+      return withSummary(summary, base.rest.slice(cut));
+    } catch (error) {
+      if (ctx.signal.aborted) return 'stopped';
+      this.deps.log?.error('agent: condensing failed', error);
+      mapper.note(l10n.t('Condensing failed; the turn goes on with the whole conversation.'));
+      return withSummary(base.summary, base.rest);
     }
   }
 

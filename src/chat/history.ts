@@ -219,6 +219,10 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
     info.end = { reason: 'stopped', message: l10n.t('The turn ended when the window was closed.'), retry: true };
   if (v.restored === true) info.restored = true;
   if (v.mode === 'plan') info.mode = 'plan';
+  const condensed = isRecord(v.condensed) ? v.condensed : undefined;
+  const condensedTokens = condensed && parseTokens(condensed.tokens);
+  if (condensed && isSafeId(condensed.through) && isString(condensed.summary) && condensedTokens)
+    info.condensed = { through: condensed.through, summary: condensed.summary, tokens: condensedTokens };
   return info;
 }
 

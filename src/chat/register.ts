@@ -12,6 +12,7 @@ import type { WebviewToHostMessage } from '../shared/protocol/chat';
 import { RequestFailed } from '../shared/protocol/channel';
 import { readProjectInstructions, registerAgentHost, type AgentHost } from '../agentHost';
 import { AgentTurns, changeView } from './agentTurn';
+import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
 import { makeAttachment } from './attachments';
 import { ChatViewProvider } from './chatViewProvider';
 import { toErrorCard } from './errorCard';
@@ -42,6 +43,13 @@ export function registerChat(services: Services): ChatFeature {
     state: context.globalState,
     log,
     l10n: vscode.l10n,
+    // The user's own setting only: a repository's settings must not make the agent send extra (billed) requests.
+    condenseThreshold: () => {
+      const v = vscode.workspace
+        .getConfiguration('modelGateway.agent')
+        .inspect<number>('condenseThreshold')?.globalValue;
+      return typeof v === 'number' && v >= 0.1 && v <= 0.95 ? v : DEFAULT_CONDENSE_THRESHOLD;
+    },
     // Its own client with the client's 429 retries off: the loop waits itself and shows every wait.
     client: async () => {
       if (!(await services.gateway.clientOrExplain())) return undefined;

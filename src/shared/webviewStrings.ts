@@ -119,6 +119,7 @@ export function webviewStrings(l10n: Localizer = english) {
     'agent.restored': l10n.t('Workspace restored to before this turn'),
     'agent.restore': l10n.t('Restore to before this turn'),
     'agent.actOnPlan': l10n.t('Act on this plan'),
+    'agent.condensed': l10n.t('Earlier turns condensed into a summary ({0})'),
     'agent.actOnPlanTitle': l10n.t('Switch this conversation to Agent mode and send the plan as the task'),
     'agent.toolLabel': l10n.t('Tool {0}: {1}'),
     'agent.outputSoFar': l10n.t('Output so far'),

@@ -150,6 +150,15 @@ export interface AgentTurnInfo {
   restored?: boolean;
   /** A Plan-mode turn (read-only): its answer is a plan the user can act on in Agent mode. */
   mode?: 'plan';
+  /** Earlier turns were condensed before this turn: the summary later requests send instead of them, and its cost. */
+  condensed?: AgentCondensed;
+}
+
+export interface AgentCondensed {
+  /** The id of the last message the summary covers. */
+  through: string;
+  summary: string;
+  tokens: AgentTokens;
 }
 
 /** A pending change as the chat lists it (Open diff / Accept / Reject). */
@@ -267,6 +276,8 @@ export type ChatToWebview = {
   /** A 429 wait inside the loop (until: epoch ms), or null when the wait is over. */
   agentWait: { conversationId: string; messageId: string; until: number | null };
   agentNote: { conversationId: string; messageId: string; note: string };
+  /** Earlier turns were condensed for this turn (the summary card). */
+  agentCondensed: { conversationId: string; messageId: string; condensed: AgentCondensed };
   agentEnd: { conversationId: string; messageId: string; end: AgentTurnEnd };
   agentRestored: { conversationId: string; messageId: string };
   changes: { changes: PendingChangeView[] };
@@ -401,6 +412,7 @@ const turnInfo = obj<AgentTurnInfo>({
   waitUntil: opt(num),
   restored: opt(bool),
   mode: opt(oneOf(['plan'] as const)),
+  condensed: opt(obj<AgentCondensed>({ through: text, summary: text, tokens })),
 });
 const change = obj<PendingChangeView>({
   id: text,
@@ -484,6 +496,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     agentUsage: { ...inConversation, step: stepUsage, turn: tokens },
     agentWait: { ...inConversation, until: nullable(num) },
     agentNote: { ...inConversation, note: text },
+    agentCondensed: { ...inConversation, condensed: obj<AgentCondensed>({ through: text, summary: text, tokens }) },
     agentEnd: { ...inConversation, end: turnEnd },
     agentRestored: inConversation,
     changes: { changes: many(change) },

@@ -74,6 +74,9 @@ function build(): (message: HostToWebviewMessage) => void {
       case 'agentWait':
         if (message.conversationId === activeId) messages.agentWait(message.messageId, message.until);
         return;
+      case 'agentCondensed':
+        if (message.conversationId === activeId) messages.agentCondensed(message.messageId, message.condensed);
+        return;
       case 'agentNote':
         if (message.conversationId === activeId) messages.agentNote(message.messageId, message.note);
         return;

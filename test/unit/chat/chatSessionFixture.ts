@@ -94,6 +94,9 @@ export interface AgentSessionOptions {
   storage?: HistoryStorage & { files: Map<string, string> };
   /** Ask questions go to the gateway too; otherwise Ask has no client (as without a key). */
   askThroughGateway?: boolean;
+  /** Condensing: the model's context window and the threshold (AgentTurns' deps). */
+  contextWindow?: number;
+  condenseThreshold?: number;
   /** The project instructions the session reads before each answer. */
   instructions?: SessionDeps['instructions'];
 }
@@ -138,6 +141,8 @@ export function agentSession(options: AgentSessionOptions) {
       keys: () => [...state.keys()],
     } as never,
     client: async () => ({ client: client as never, keyId: 'fp' }),
+    contextWindow: options.contextWindow,
+    condenseThreshold: options.condenseThreshold === undefined ? undefined : () => options.condenseThreshold!,
   });
   const { s, posted, of } = chatSession(emulator, {
     storage,
