@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
-// Plan mode in the real chat bundle (headless Chromium, production CSP): the third mode in the selector, its
-// disabled state in Restricted Mode, a refused edit card, and Act on this plan (by keyboard) on a finished plan.
+// Plan mode and condensing in the real chat bundle (headless Chromium, production CSP): the third mode in the
+// selector, its disabled state in Restricted Mode, a refused edit card, Act on this plan (by keyboard) on a finished
+// plan, and the collapsed summary card of a condensed turn.
 import { strict as assert } from 'node:assert';
 import type { WebviewToHostMessage } from '../../src/shared/protocol/chat';
 import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
 
-describe('chat webview: Plan mode (Chromium)', function () {
+describe('chat webview: Plan mode and condensing (Chromium)', function () {
   this.timeout(60_000);
   let chat: ChatPage;
   const pages = chatPageSuite(undefined, async (page) => assert.deepEqual(page.errors, [], 'no page errors'));
@@ -82,5 +83,42 @@ describe('chat webview: Plan mode (Chromium)', function () {
       (await posted('actOnPlan')).map((m) => m.messageId),
       ['a2'],
     );
+  });
+
+  it('a condensed turn shows the summary as a collapsed card with its tokens; it opens by keyboard', async () => {
+    await chat.play({
+      type: 'snapshot',
+      snapshot: snapshot(
+        [
+          msg('u1', 'user', 'q'),
+          msg('a1', 'assistant', '', { status: 'streaming', agent: { turnId: 'turn-a1', tools: [], steps: [] } }),
+        ],
+        {
+          mode: 'agent',
+          agent: { ok: true },
+          busy: true,
+        },
+      ),
+    });
+    await chat.play({
+      type: 'agentCondensed',
+      conversationId: 'c1',
+      messageId: 'a1',
+      condensed: {
+        through: 'a0',
+        summary: '<b>Read</b> a.ts; renamed foo.',
+        tokens: { input: 1200, output: 80, cacheRead: 0, cacheWrite: 0 },
+      },
+    });
+    const card = chat.page.locator('.message[data-id="a1"] details.condensed-card');
+    assert.equal(
+      await card.locator('summary').innerText(),
+      'Earlier turns condensed into a summary (in 1,200 · out 80 · cache read 0 · cache write 0)',
+    );
+    assert.equal(await card.evaluate((d) => (d as HTMLDetailsElement).open), false);
+    await card.locator('summary').focus();
+    await chat.page.keyboard.press('Enter');
+    assert.equal(await card.locator('.condensed-summary').innerText(), '<b>Read</b> a.ts; renamed foo.');
+    assert.equal(await card.locator('b').count(), 0, 'the summary is text');
   });
 });
