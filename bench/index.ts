@@ -13,6 +13,8 @@ import { runTaskPollBench } from './taskPolls';
 import { runHeapBench } from './heap';
 import { runAgentBench } from './agent';
 import { runAgentViewBench } from './agentView';
+import { runAgentFixedBench } from './agentFixed';
+import { runAgentCondenseBench } from './agentCondense';
 
 const root = join(__dirname, '..');
 
@@ -31,6 +33,8 @@ const sections: Section[] = [
   { name: 'heap', run: () => runHeapBench(root) },
   { name: 'agent', run: () => runAgentBench() },
   { name: 'agent view', run: () => runAgentViewBench() },
+  { name: 'agent fixed', run: () => runAgentFixedBench() },
+  { name: 'agent condense', run: () => runAgentCondenseBench() },
 ];
 
 function readStored(file: string): StoredRow[] {

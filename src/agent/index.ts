@@ -31,5 +31,20 @@ export { isPathInside, containingFolder, normalizeAbsolute, onRealFolder, relati
 export { CachingMemory, isCacheControlRejection } from './caching';
 export { estimateTokens, estimateMessages, fitToWindow, omittedMarker, CHARS_PER_TOKEN } from './fit';
 export { totalTokens } from './usage';
+export { ToolCatalog, MORE_TOOLS_NAME, DIRECT_TOOLS_TOKENS, definitionTokens } from './toolCatalog';
+export { allowedInMode, modeRefusal, toolsForMode, PLAN_MODE_CLASSES, type AgentMode } from './modes';
 export * from './types';
 export { byPath, pageHeader, pageOf, type Page } from './paging';
+export {
+  buildInstructions,
+  instructionCandidates,
+  instructionSettingsFrom,
+  INSTRUCTIONS_FILE_CAP,
+  INSTRUCTIONS_TOTAL_CAP,
+  NEAREST_INSTRUCTION_FILE,
+  ROOT_INSTRUCTION_FILES,
+  type InstructionFile,
+  type InstructionSettings,
+  type InstructionSource,
+  type ProjectInstructions,
+} from './instructions';

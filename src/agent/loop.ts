@@ -11,6 +11,7 @@ import {
   type BlockRef,
 } from './caching';
 import { estimateMessages, estimateTokens, fitToWindow } from './fit';
+import { toolsForMode, type AgentMode } from './modes';
 import type { PolicySettings } from './policy';
 import { isValidToolInput, runToolCalls, type ToolCall } from './toolRunner';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, TurnEndReason, UsageTotals } from './types';
@@ -32,7 +33,10 @@ export interface AgentTurnOptions {
   system?: string;
   /** The conversation so far, ending with the user's new message (or with tool results, to continue). */
   messages: readonly MessageParam[];
-  tools: ReadonlyArray<Tool<never>>;
+  /** The tools; a function is asked again before each step (tools enabled on demand, see toolCatalog.ts). */
+  tools: ReadonlyArray<Tool<never>> | (() => ReadonlyArray<Tool<never>>);
+  /** agent (default) or plan: Plan mode offers only read-only tools and refuses any other call (modes.ts). */
+  mode?: AgentMode;
   policy: PolicySettings;
   /**
    * Files were written (or restored) earlier in this conversation: allow-listed commands ask from the first step.
@@ -86,15 +90,26 @@ class AgentTurn {
   private readonly signal: AbortSignal;
   private readonly turnState: { wroteFiles: boolean };
   private readonly system: AgentRequestBody['system'];
-  private readonly toolDefs: NonNullable<AgentRequestBody['tools']>;
-  private readonly fixedTokens: number;
+  private tools: ReadonlyArray<Tool<never>> = [];
+  private toolDefs: NonNullable<AgentRequestBody['tools']> = [];
+  private fixedTokens = 0;
 
   constructor(private readonly o: AgentTurnOptions) {
     this.messages = [...o.messages];
     this.signal = o.signal ?? new AbortController().signal;
     this.turnState = { wroteFiles: o.filesWritten === true };
     this.system = o.system?.trim() ? [{ type: 'text', text: o.system }] : undefined;
-    this.toolDefs = o.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+    this.refreshTools();
+  }
+
+  /** The tools of the next step and their definitions (the mode's share of them), and the fixed tokens they cost. */
+  private refreshTools(): void {
+    this.tools = typeof this.o.tools === 'function' ? this.o.tools() : this.o.tools;
+    this.toolDefs = toolsForMode(this.tools, this.o.mode).map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.inputSchema,
+    }));
     this.fixedTokens = estimateTokens({ system: this.system, tools: this.toolDefs });
   }
 
@@ -105,6 +120,7 @@ class AgentTurn {
       if (this.signal.aborted) return this.end('stopped');
       if (this.steps >= maxSteps) return this.end('step_budget');
       const step = this.steps + 1;
+      if (typeof this.o.tools === 'function' && this.steps > 0) this.refreshTools();
       const fit = fitToWindow(this.messages, this.fixedTokens, inputWindow, Math.floor(inputWindow * TRIM_TARGET));
       if (fit.results > 0) {
         this.messages = fit.messages;
@@ -125,7 +141,9 @@ class AgentTurn {
         return this.end(stopReasonOf(message.stop_reason));
       }
       const run = await runToolCalls(calls, step, {
-        tools: new Map(this.o.tools.map((t) => [t.name, t])),
+        // Every tool by name, also those the mode did not offer: a call to one is refused by the mode, not unknown.
+        tools: new Map(this.tools.map((t) => [t.name, t])),
+        mode: this.o.mode,
         policy: this.o.policy,
         approve: this.o.approve,
         emit: (e) => this.emit(e),

@@ -1,12 +1,15 @@
 // Runs the tool calls of one assistant message, one at a time: input check, target, policy verdict,
 // approval, invocation with cancellation. Every call gets exactly one tool_result, in the order of the calls.
 import type { ToolResultBlockParam, ToolUseBlock } from '../gateway/types';
+import { modeRefusal, type AgentMode } from './modes';
 import { decide, type PolicySettings } from './policy';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, PolicyVerdict, Tool, ToolResult } from './types';
 
 export interface ToolRunnerOptions {
   tools: ReadonlyMap<string, Tool<never>>;
   policy: PolicySettings;
+  /** Plan mode refuses every call that is not read-only, before the policy is asked (modes.ts). */
+  mode?: AgentMode;
   approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
   emit(event: AgentEvent): void;
   signal: AbortSignal;
@@ -91,6 +94,13 @@ async function runOne(
   if (!tool) {
     o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input });
     return error(`Not run: there is no tool named "${call.name}". Available tools: ${[...o.tools.keys()].join(', ')}.`);
+  }
+  const refusedByMode = modeRefusal(o.mode, { toolName: tool.name, approvalClass: tool.approvalClass });
+  if (refusedByMode) {
+    const shown = modeRefusal(o.mode, { toolName: tool.name, approvalClass: tool.approvalClass }, o.policy.l10n);
+    o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input });
+    o.emit({ type: 'tool_refused', step, toolUseId: call.id, reason: refusedByMode, shown });
+    return error(`Refused: ${refusedByMode}`);
   }
   const input = call.input as never;
   let target;

@@ -25,6 +25,7 @@ export type { CheckpointInfo, RestoreReport } from './checkpoints';
 export type { AgentStorage, AgentWorkspaceSnapshot, Availability } from './workspaceContext';
 export { lmToolsAvailable, findRipgrep };
 export { excludedFromBridge } from './tools/lmBridge';
+export { readProjectInstructions, readInstructionSettings } from './instructions';
 
 export interface AgentHostOptions {
   storage: AgentStorage;
@@ -47,6 +48,8 @@ export interface AgentHost extends vscode.Disposable {
   snapshot(): Promise<AgentWorkspaceSnapshot>;
   /** The tools for one turn: the built-in ones, then VS Code's (names made unique). */
   tools(selection?: ToolSelection): Tool<Input>[];
+  /** The same tools in two sets: the built-in ones, and those bridged from vscode.lm.tools (offered on demand). */
+  toolSets(): { builtIn: Tool<Input>[]; bridged: Tool<Input>[] };
   /** Pending edits: list, open, accept, reject, acceptAll, rejectAll, onDidChange. */
   readonly changes: PendingChanges;
   /** begin, recordBeforeWrite, restore, list. */
@@ -103,6 +106,16 @@ export function createAgentHost(options: AgentHostOptions): AgentHost {
           typeof pick === 'function' ? pick : undefined,
         ),
       ];
+    },
+    toolSets() {
+      if (!vscode.workspace.isTrusted) return { builtIn: [], bridged: [] };
+      return {
+        builtIn: [...builtIn],
+        bridged: lmBridgeTools(
+          host,
+          builtIn.map((t) => t.name),
+        ),
+      };
     },
     changes,
     checkpoints,

@@ -3,6 +3,7 @@
 // posted as one small typed message (a card, a usage line, a wait), never as the whole conversation.
 import type { AgentEvent, ApprovalRequest, ToolResult, TurnEndReason, UsageTotals } from '../agent';
 import type {
+  AgentCondensed,
   AgentToolCard,
   AgentTokens,
   AgentTurnEnd,
@@ -288,9 +289,21 @@ export class AgentEventMapper {
     this.sink.post({ type: 'agentWait', conversationId: this.conversationId, messageId: this.message.id, until: null });
   }
 
-  private note(text: string): void {
+  /** A visible note of the turn (kept with the answer). */
+  note(text: string): void {
     this.info.notes = [...(this.info.notes ?? []), text];
     this.sink.post({ type: 'agentNote', conversationId: this.conversationId, messageId: this.message.id, note: text });
+  }
+
+  /** Earlier turns were condensed before this turn's first request: the summary card. */
+  condensed(condensed: AgentCondensed): void {
+    this.info.condensed = condensed;
+    this.sink.post({
+      type: 'agentCondensed',
+      conversationId: this.conversationId,
+      messageId: this.message.id,
+      condensed,
+    });
   }
 
   private card(id: string, name: string, step: number): AgentToolCard {

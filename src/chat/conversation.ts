@@ -79,7 +79,7 @@ export function summarize(conversation: Conversation, l10n: Localizer = english)
     title,
     updatedAt: conversation.updatedAt,
     messageCount: conversation.messages.length,
-    ...(conversation.mode === 'agent' ? { mode: conversation.mode } : {}),
+    ...(conversation.mode === 'agent' || conversation.mode === 'plan' ? { mode: conversation.mode } : {}),
   };
 }
 

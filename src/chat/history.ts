@@ -4,6 +4,7 @@ import type {
   AgentToolCard,
   AgentTokens,
   AgentTurnInfo,
+  InstructionsUsed,
   ChatAttachment,
   ChatMessage,
   ChatMessageStatus,
@@ -92,7 +93,7 @@ export function parseConversation(data: string | undefined, l10n: Localizer = en
     updatedAt: c.updatedAt,
     overrides: parseOverrides(c.overrides),
     messages: c.messages.map((m) => parseMessage(m, l10n)).filter((m): m is ChatMessage => m !== undefined),
-    ...(c.mode === 'agent' ? { mode: 'agent' as const } : {}),
+    ...(c.mode === 'agent' || c.mode === 'plan' ? { mode: c.mode } : {}),
   };
 }
 
@@ -148,7 +149,23 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
   }
   const agent = parseAgent(value.agent, status, l10n);
   if (agent) message.agent = agent;
+  const instructions = parseInstructions(value.instructions);
+  if (instructions) message.instructions = instructions;
   return message;
+}
+
+function parseInstructions(v: unknown): InstructionsUsed | undefined {
+  if (!isRecord(v) || !Array.isArray(v.files)) return undefined;
+  const files = v.files
+    .filter((f): f is Record<string, unknown> => isRecord(f) && isString(f.name) && isString(f.path))
+    .map((f) => ({
+      name: f.name as string,
+      path: f.path as string,
+      ...(f.truncated === true ? { truncated: true } : {}),
+      ...(f.omitted === true ? { omitted: true } : {}),
+    }));
+  const notes = Array.isArray(v.notes) ? v.notes.filter(isString) : [];
+  return { files, ...(notes.length > 0 ? { notes } : {}) };
 }
 
 const TOOL_STATUSES = ['proposed', 'asking', 'running', 'done', 'error', 'refused', 'rejected'];
@@ -213,6 +230,11 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
   else if (status !== 'complete')
     info.end = { reason: 'stopped', message: l10n.t('The turn ended when the window was closed.'), retry: true };
   if (v.restored === true) info.restored = true;
+  if (v.mode === 'plan') info.mode = 'plan';
+  const condensed = isRecord(v.condensed) ? v.condensed : undefined;
+  const condensedTokens = condensed && parseTokens(condensed.tokens);
+  if (condensed && isSafeId(condensed.through) && isString(condensed.summary) && condensedTokens)
+    info.condensed = { through: condensed.through, summary: condensed.summary, tokens: condensedTokens };
   return info;
 }
 

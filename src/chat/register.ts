@@ -11,8 +11,9 @@ import { isListMissing, unlistedHint } from '../catalog/listing';
 import { Commands } from '../shared/commands';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
 import { RequestFailed } from '../shared/protocol/channel';
-import { registerAgentHost, type AgentHost } from '../agentHost';
+import { readProjectInstructions, registerAgentHost, type AgentHost } from '../agentHost';
 import { AgentTurns, changeView } from './agentTurn';
+import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
 import { makeAttachment } from './attachments';
 import { ChatViewProvider } from './chatViewProvider';
 import { toErrorCard } from './errorCard';
@@ -48,6 +49,13 @@ export function registerChat(services: Services): ChatFeature {
     l10n: vscode.l10n,
     accessProblem: () => accessProblem(config.current, vscode.l10n),
     showPath: (p) => vscode.workspace.asRelativePath(p),
+    // The user's own setting only: a repository's settings must not make the agent send extra (billed) requests.
+    condenseThreshold: () => {
+      const v = vscode.workspace
+        .getConfiguration('modelGateway.agent')
+        .inspect<number>('condenseThreshold')?.globalValue;
+      return typeof v === 'number' && v >= 0.1 && v <= 0.95 ? v : DEFAULT_CONDENSE_THRESHOLD;
+    },
     // Its own client with the client's 429 retries off: the loop waits itself and shows every wait.
     client: async () => {
       if (!(await services.gateway.clientOrExplain())) return undefined;
@@ -89,6 +97,7 @@ export function registerChat(services: Services): ChatFeature {
     log,
     agent,
     l10n: vscode.l10n,
+    instructions: readProjectInstructions,
   });
   const loaded = session.load().catch((e) => log.error('chat: history could not be read', e));
 
@@ -255,6 +264,14 @@ export function registerChat(services: Services): ChatFeature {
         return undefined;
       case 'restoreCheckpoint':
         return restore(s, m.messageId);
+      case 'actOnPlan':
+        return s.actOnPlan(m.messageId);
+      case 'openInstructions': {
+        const path = s.instructionFile(m.messageId, m.index);
+        if (!path) return vscode.l10n.t('That instruction file is no longer listed.');
+        await vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true });
+        return undefined;
+      }
     }
   }
 

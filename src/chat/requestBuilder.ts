@@ -52,12 +52,20 @@ export function toMessageParams(
   return params;
 }
 
-export function buildMessagesRequest(messages: ChatMessage[], settings: ConversationSettings): MessagesRequest {
+/** `instructions`: the project instructions' prompt text (AGENTS.md, …), before the conversation's system prompt. */
+export function buildMessagesRequest(
+  messages: ChatMessage[],
+  settings: ConversationSettings,
+  instructions = '',
+): MessagesRequest {
   const request: MessagesRequest = {
     model: settings.model,
     max_tokens: settings.maxTokens,
     messages: toMessageParams(messages),
   };
-  if (settings.systemPrompt.trim()) request.system = settings.systemPrompt;
+  const system = instructions.trim()
+    ? [instructions.trim(), settings.systemPrompt.trim()].filter(Boolean).join('\n\n')
+    : settings.systemPrompt;
+  if (system.trim()) request.system = system;
   return request;
 }

@@ -1,5 +1,6 @@
 // The chat session controller (pure: everything VS Code-specific comes in through SessionDeps).
 // Owns the conversations, runs one answer at a time, queues after 429, and posts deltas, never whole conversations.
+import type { ProjectInstructions } from '../agent/instructions';
 import type { GatewayClient, Logger } from '../gateway/types';
 import type { WaitNotice } from '../gateway/retry';
 import type {
@@ -49,6 +50,8 @@ export interface SessionDeps {
   agent?: AgentRunner;
   /** The user's language for refusals, warnings and setup errors (vscode.l10n; English when absent). */
   l10n?: Localizer;
+  /** The project instructions (AGENTS.md, …, the user's setting) as of now, sent with Ask, Agent and Plan answers. */
+  instructions?(): Promise<ProjectInstructions>;
 }
 
 export interface AgentRunContext {
@@ -57,6 +60,10 @@ export interface AgentRunContext {
   message: ChatMessage & { agent: AgentTurnInfo };
   /** The conversation before the answer (ends with the question). */
   history: ChatMessage[];
+  /** agent, or plan (read-only tools; the answer ends in a checklist plan). */
+  mode: 'agent' | 'plan';
+  /** The project instructions' text for the system prompt ('' when none). */
+  instructions: string;
   settings: ConversationSettings;
   /** Stop: closes the request and cancels the running tool. */
   signal: AbortSignal;
@@ -80,6 +87,28 @@ export interface AgentRunner {
   discard?(turnIds: readonly string[]): void;
   /** Drops what is stored about every turn not in this list (called once the history is loaded). */
   keepOnly?(turnIds: readonly string[]): void;
+}
+
+/** The task Act on this plan sends in Agent mode: the plan as the model wrote it (the user sees this question). */
+export function planTask(answer: string, l10n: Localizer = english): string {
+  return `${l10n.t('Act on this plan:')}\n\n${planOf(answer)}`;
+}
+
+const CHECKLIST_ITEM = /^\s*(?:[-*]|\d+[.)])\s+\[[ xX]\]\s/;
+
+/**
+ * The plan in a Plan-mode answer: its last checklist (with the heading line just above it), or the whole answer
+ * when it has none. What the model said while reading files before it is left out of the task.
+ */
+export function planOf(answer: string): string {
+  const lines = answer.trim().split('\n');
+  let end = lines.length - 1;
+  while (end >= 0 && !CHECKLIST_ITEM.test(lines[end])) end--;
+  if (end < 0) return answer.trim();
+  let start = end;
+  while (start > 0 && (CHECKLIST_ITEM.test(lines[start - 1]) || /^\s+\S/.test(lines[start - 1]))) start--;
+  if (start > 0 && /^\s*(#{1,6}\s|\*\*|\S.*:\s*$)/.test(lines[start - 1])) start--;
+  return lines.slice(start).join('\n').trim();
 }
 
 /** The agent turns among these messages (their answers' turn ids). */
@@ -171,19 +200,20 @@ export class SessionController {
     );
   }
 
-  /** Switches the active conversation between Ask and Agent; returns a refusal to show, if any. */
+  /** Switches the active conversation between Ask, Agent and Plan; returns a refusal to show, if any. */
   setMode(mode: ChatMode): string | undefined {
     const conversation = this.store.active;
     const l10n = this.l10n;
     if (this.active?.conversation === conversation || this.queued?.conversation === conversation)
       return l10n.t('A reply is still in progress. Stop it before switching modes.');
-    if (mode === 'agent') {
+    if (mode === 'agent' || mode === 'plan') {
+      // Plan mode reads the workspace through the agent's tools: it needs what Agent mode needs (a trusted workspace).
       const available = this.agentAvailability();
       if (!available.ok) {
         this.deps.post({ type: 'mode', conversationId: conversation.id, mode: conversation.mode ?? 'ask' });
         return available.reason;
       }
-      conversation.mode = 'agent';
+      conversation.mode = mode;
     } else {
       delete conversation.mode;
     }
@@ -193,6 +223,21 @@ export class SessionController {
     this.deps.post({ type: 'settings', conversationId: conversation.id, settings: this.settingsOf(conversation) });
     this.deps.post({ type: 'conversations', conversations: this.store.summaries(), activeId: conversation.id });
     return undefined;
+  }
+
+  /**
+   * Act on this plan: the conversation switches to Agent mode and the plan of this Plan-mode answer goes out as
+   * the task (a new, visible question; the user clicked for it). Refused while busy or for any other answer.
+   */
+  actOnPlan(messageId: string): string | undefined {
+    const l10n = this.l10n;
+    if (this.busy) return l10n.t('A reply is still in progress. Stop it first.');
+    const target = findMessage(this.store.active, messageId);
+    if (!target || target.role !== 'assistant' || target.agent?.mode !== 'plan' || !target.text.trim())
+      return l10n.t('Only a Plan-mode answer can be acted on.');
+    const refusal = this.setMode('agent');
+    if (refusal) return refusal;
+    return this.send(planTask(target.text, l10n));
   }
 
   /** The checkpoint of an agent answer in the active conversation (for Restore). */
@@ -326,7 +371,7 @@ export class SessionController {
     const last = conversation.messages[conversation.messages.length - 1];
     if (!last || last.id !== messageId || last.role !== 'assistant' || !last.text.trim())
       return l10n.t('Only the last answer can be continued.');
-    if (last.agent || conversation.mode === 'agent')
+    if (last.agent || conversation.mode === 'agent' || conversation.mode === 'plan')
       return l10n.t('An agent turn is not continued: send a new message (or Retry) instead.');
     last.text = last.text.trimEnd();
     this.run(conversation, last, true);
@@ -361,7 +406,7 @@ export class SessionController {
 
   /** Agent mode needs a trusted workspace: say why instead of silently answering without tools. */
   private agentRefusal(conversation: Conversation): string | undefined {
-    if (conversation.mode !== 'agent') return undefined;
+    if (conversation.mode !== 'agent' && conversation.mode !== 'plan') return undefined;
     const available = this.agentAvailability();
     return available.ok ? undefined : available.reason;
   }
@@ -369,8 +414,13 @@ export class SessionController {
   private answer(conversation: Conversation): void {
     const assistant = this.message('assistant', '');
     assistant.status = 'streaming';
-    if (conversation.mode === 'agent' && this.deps.agent)
-      assistant.agent = { turnId: turnIdOf(assistant.id), tools: [], steps: [] };
+    if ((conversation.mode === 'agent' || conversation.mode === 'plan') && this.deps.agent)
+      assistant.agent = {
+        turnId: turnIdOf(assistant.id),
+        tools: [],
+        steps: [],
+        ...(conversation.mode === 'plan' ? { mode: 'plan' as const } : {}),
+      };
     this.append(conversation, assistant);
     this.run(conversation, assistant, false);
   }
@@ -418,7 +468,9 @@ export class SessionController {
         ),
       });
     }
-    const stream = client.streamMessage(buildMessagesRequest(history, settings), {
+    const instructions = await this.instructionsFor(answer);
+    if (answer.stopped) return this.settle(answer, { status: 'stopped' });
+    const stream = client.streamMessage(buildMessagesRequest(history, settings, instructions), {
       onWait: (notice) => this.showWait(answer, notice),
     });
     answer.stop = () => stream.abort();
@@ -436,6 +488,38 @@ export class SessionController {
     batcher.flush();
     if (message.model === undefined) message.model = settings.model;
     this.settle(answer, outcome);
+  }
+
+  /**
+   * Reads the project instructions for this answer, records which files it uses (shown as "Using AGENTS.md") and
+   * returns their prompt text. A failure to read them is logged and the answer goes out without them.
+   */
+  private async instructionsFor(answer: ActiveAnswer): Promise<string> {
+    if (!this.deps.instructions) return '';
+    let found: ProjectInstructions;
+    try {
+      found = await this.deps.instructions();
+    } catch (error) {
+      this.deps.log?.error('chat: reading the project instructions failed', error);
+      return '';
+    }
+    const { conversation, message } = answer;
+    const files = found.sources.map((s) => ({
+      name: s.name,
+      path: s.path,
+      ...(s.truncated ? { truncated: true } : {}),
+      ...(s.omitted ? { omitted: true } : {}),
+    }));
+    if (files.length > 0 || found.notes.length > 0) {
+      message.instructions = { files, ...(found.notes.length > 0 ? { notes: found.notes } : {}) };
+      this.deps.post({ type: 'messageUpdated', conversationId: conversation.id, message });
+    } else delete message.instructions;
+    return found.prompt;
+  }
+
+  /** The path of one instruction file an answer of the active conversation was sent with (for opening it). */
+  instructionFile(messageId: string, index: number): string | undefined {
+    return findMessage(this.store.active, messageId)?.instructions?.files[index]?.path;
   }
 
   /** Batches an answer's text and thinking deltas into about one streamDelta message per frame; answer.flush sends what waits. */
@@ -476,10 +560,13 @@ export class SessionController {
     const history = conversation.messages.slice(0, conversation.messages.indexOf(message));
     let outcome: AgentRunOutcome;
     try {
+      const instructions = await this.instructionsFor(answer);
       outcome = await agent.run({
         conversationId: conversation.id,
         message,
         history,
+        mode: message.agent.mode === 'plan' ? 'plan' : 'agent',
+        instructions,
         settings,
         signal: controller.signal,
         sink: {

@@ -6,6 +6,8 @@
 // Directives are lines of the user's own text (never of tool_result content: tool output is data, and a
 // hostile file must not be able to steer the emulated model any more than the real one should obey it):
 //   @tool NAME {json}                 one step: one tool_use block
+//   @force-tool NAME {json}           the same, even when the request does not offer NAME (a model that guesses
+//                                     a tool, e.g. an edit in Plan mode: the client must refuse it, not just hide it)
 //   @tools-parallel NAME {json} NAME {json} ...   one step: several tool_use blocks in one message
 //   @interleave                       parallel steps stream their input_json_delta fragments interleaved
 //   @edit PATH SEARCH=>REPLACE        one step: the offered edit tool (\n in SEARCH / REPLACE = newline)
@@ -22,7 +24,7 @@ import { toolInput } from './text';
 
 /** One tool_use block the script wants; `kind` says how its name and input are found in the offered tools. */
 export type ScriptCall =
-  | { kind: 'tool'; name: string; input: Record<string, unknown> }
+  | { kind: 'tool'; name: string; input: Record<string, unknown>; forced?: boolean }
   | { kind: 'edit'; path: string; search: string; replace: string }
   | { kind: 'run'; command: string };
 
@@ -54,7 +56,7 @@ interface Block {
   tool_use_id?: unknown;
 }
 
-const DIRECTIVE = /^\s*@(tools-parallel|tool|interleave|edit|run|steps|after-result-say)\b(.*)$/;
+const DIRECTIVE = /^\s*@(tools-parallel|tool|force-tool|interleave|edit|run|steps|after-result-say)\b(.*)$/;
 /** Hard cap of `@steps`, so a typo cannot make an endless (and billable) loop. */
 export const MAX_SCRIPTED_STEPS = 500;
 
@@ -73,10 +75,10 @@ export function parseAgentScript(text: string): AgentScript {
     const [, name, rest] = m;
     const arg = rest.trim();
     try {
-      if (name === 'tool') {
+      if (name === 'tool' || name === 'force-tool') {
         const calls = parseCalls(arg);
         if (calls.length !== 1) throw new Error('expects one tool name and an optional JSON object');
-        script.steps.push(calls);
+        script.steps.push(name === 'force-tool' ? calls.map((c) => ({ ...c, forced: true })) : calls);
       } else if (name === 'tools-parallel') {
         const calls = parseCalls(arg);
         if (calls.length === 0) throw new Error('expects tool names, each with an optional JSON object');
@@ -249,7 +251,8 @@ export interface PlannedToolUse {
 }
 
 export type AgentTurn =
-  { kind: 'tools'; text: string; calls: PlannedToolUse[]; interleave: boolean } | { kind: 'final'; text: string };
+  | { kind: 'tools'; text: string; calls: PlannedToolUse[]; interleave: boolean }
+  | { kind: 'final'; text: string; task?: string };
 
 const EDIT_NAMES = ['propose_edit', 'edit_file', 'str_replace', 'replace_in_file', 'apply_edit'];
 const RUN_NAMES = ['run_command', 'run_in_terminal', 'execute_command', 'bash', 'shell'];
@@ -277,6 +280,7 @@ function resolveCall(
   tools: OfferedTool[],
 ): { name: string; input: Record<string, unknown> } | string {
   if (call.kind === 'tool') {
+    if (call.forced) return { name: call.name, input: call.input };
     return tools.some((t) => t.name === call.name) ? { name: call.name, input: call.input } : `\`${call.name}\``;
   }
   if (call.kind === 'run') {
@@ -332,7 +336,7 @@ export function planAgentTurn(messages: Message[], tools: OfferedTool[], always:
   const directives = hasAgentDirectives(state.taskText);
   if (!directives && always && tools.length > 0) {
     const turn = planNaturalTurn(state.taskText, stepsSinceTask(messages, state.taskIndex), tools);
-    if (turn.kind === 'final') return turn;
+    if (turn.kind === 'final') return { ...turn, task: state.taskText };
     return {
       kind: 'tools',
       text: turn.text,
@@ -369,6 +373,7 @@ export function planAgentTurn(messages: Message[], tools: OfferedTool[], always:
       const offered = tools.length > 0 ? tools.map((t) => `\`${t.name}\``).join(', ') : 'none';
       return {
         kind: 'final',
+        task: state.taskText,
         text: [heard, `I cannot continue: this request offers no tool ${missing.join(', ')} (offered: ${offered}).`]
           .filter(Boolean)
           .join('\n\n'),
@@ -386,5 +391,5 @@ export function planAgentTurn(messages: Message[], tools: OfferedTool[], always:
     `Done after ${state.stepsDone} tool step${state.stepsDone === 1 ? '' : 's'}.`,
     ...script.errors.map((e) => `Directive not understood: ${e}`),
   ];
-  return { kind: 'final', text: parts.filter(Boolean).join('\n\n') };
+  return { kind: 'final', text: parts.filter(Boolean).join('\n\n'), task: state.taskText };
 }

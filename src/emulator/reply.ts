@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { planAgentTurn, type OfferedTool } from './agentScript';
 import { inputTokens } from './promptCache';
+import { applySystemRules, systemRules } from './systemRules';
 import { parseDirectives, replyOfLength, splitJson, standardReply, thinkingText, tokenize, toolInput } from './text';
 
 export interface FinalBlock {
@@ -101,7 +102,11 @@ export function planReply(body: Record<string, unknown>, model: string, agent = 
   // Like upstream: tool_choice any/tool forces a call, none forbids it; otherwise the [[tool]] directive asks.
   const wantsTool = choice !== 'none' && (d.tool || choice === 'any' || choice === 'tool');
   const tool = wantsTool ? pickTool(body) : undefined;
-  const base = standardReply(userText, model, imageCount(body.messages as MessageLike[]));
+  const base = applySystemRules(
+    standardReply(userText, model, imageCount(body.messages as MessageLike[])),
+    { ...systemRules(body.system), checklist: false },
+    userText,
+  );
   const stopped = applyStopSequences(
     d.tokens !== undefined ? replyOfLength(base, d.tokens) : base,
     body.stop_sequences,
@@ -140,8 +145,12 @@ function offeredTools(body: Record<string, unknown>): OfferedTool[] {
 
 /** The scripted agent's reply (agentScript.ts), or undefined when the conversation is not scripted. */
 function planAgentReply(body: Record<string, unknown>, agent: boolean): ReplyPlan | undefined {
-  const turn = planAgentTurn(body.messages as MessageLike[], offeredTools(body), agent);
-  if (!turn) return undefined;
+  const found = planAgentTurn(body.messages as MessageLike[], offeredTools(body), agent);
+  if (!found) return undefined;
+  const turn =
+    found.kind === 'final'
+      ? { ...found, text: applySystemRules(found.text, systemRules(body.system), found.task ?? '') }
+      : found;
   const planned: FinalBlock[] = [];
   if ((body.thinking as { type?: string } | undefined)?.type === 'enabled')
     planned.push({ type: 'thinking', pieces: tokenize(thinkingText(turn.text)) });

@@ -14,8 +14,8 @@ export interface ChatView {
   lastAnswer(): Locator;
   /** Waits until the last answer has this status ('complete', 'stopped', 'error', …). */
   finished(status?: string, timeoutMs?: number): Promise<void>;
-  /** A new conversation in Agent mode (the host confirms the switch). */
-  newAgentChat(): Promise<void>;
+  /** A new conversation in Agent mode, or in `mode` (the host confirms the switch). */
+  newAgentChat(mode?: 'agent' | 'plan'): Promise<void>;
   /** Stops a turn a failed test left running (the next question would be refused while it runs). */
   stopRunningTurn(): Promise<void>;
   /** Opens our view container again and takes its page (after a reload or an editor that covered it). */
@@ -43,13 +43,13 @@ export function chatView(wb: Workbench): ChatView {
         .and(frame.locator(`[data-status="${status}"]`))
         .waitFor({ timeout: timeoutMs });
     },
-    async newAgentChat() {
+    async newAgentChat(mode = 'agent') {
       await frame.locator('.header button[data-action="newConversation"]').click();
       // The host answers with the new conversation's snapshot: wait for it, or the mode goes to the old one.
       await frame.locator('.messages .empty').waitFor({ timeout: 30_000 });
       await frame.locator('.composer[data-mode="ask"]').waitFor({ timeout: 30_000 });
-      await frame.locator('.composer select.mode').selectOption('agent');
-      await frame.locator('.composer[data-mode="agent"]').waitFor({ timeout: 30_000 });
+      await frame.locator('.composer select.mode').selectOption(mode);
+      await frame.locator(`.composer[data-mode="${mode}"]`).waitFor({ timeout: 30_000 });
     },
     async stopRunningTurn() {
       // Nor a Settings editor left open over the chat (1.139 shows it as a modal).

@@ -89,9 +89,12 @@ export interface ErrorCard {
 
 // ---- Agent mode ----
 
-/** Ask: the chat answers (no tools). Agent: the model may read, propose edits and run commands (trusted workspaces). */
-export type ChatMode = 'ask' | 'agent';
-export const CHAT_MODES: readonly ChatMode[] = ['ask', 'agent'];
+/**
+ * Ask: the chat answers (no tools). Agent: the model may read, propose edits and run commands (trusted workspaces).
+ * Plan: read-only tools, no edits, no commands; the answer ends in a checklist plan that Agent mode can act on.
+ */
+export type ChatMode = 'ask' | 'agent' | 'plan';
+export const CHAT_MODES: readonly ChatMode[] = ['ask', 'agent', 'plan'];
 
 /** Input, output, cache-read and cache-write tokens (of one step, or summed over a turn). */
 export interface AgentTokens {
@@ -161,6 +164,17 @@ export interface AgentTurnInfo {
   waitUntil?: number;
   /** The workspace was restored to before this turn. */
   restored?: boolean;
+  /** A Plan-mode turn (read-only): its answer is a plan the user can act on in Agent mode. */
+  mode?: 'plan';
+  /** Earlier turns were condensed before this turn: the summary later requests send instead of them, and its cost. */
+  condensed?: AgentCondensed;
+}
+
+export interface AgentCondensed {
+  /** The id of the last message the summary covers. */
+  through: string;
+  summary: string;
+  tokens: AgentTokens;
 }
 
 /** A pending change as the chat lists it (Open diff / Accept / Reject). */
@@ -174,6 +188,20 @@ export interface PendingChangeView {
 }
 
 export type AgentAvailability = { ok: true } | { ok: false; reason: string };
+
+/** The project instruction files an answer was sent with ("Using AGENTS.md"; each opens the file), and the notes. */
+export interface InstructionsUsed {
+  files: Array<{
+    /** Workspace-relative name shown. */
+    name: string;
+    /** Absolute path (the host opens only a path of its own stored answer, never one the page names). */
+    path: string;
+    truncated?: boolean;
+    omitted?: boolean;
+  }>;
+  /** What was shortened or left out (size caps), or why no file was read. */
+  notes?: string[];
+}
 
 export interface ChatMessage {
   id: string;
@@ -190,6 +218,8 @@ export interface ChatMessage {
   createdAt: number;
   /** An Agent-mode answer: its tool cards, cost and end. */
   agent?: AgentTurnInfo;
+  /** The project instructions this answer was sent with. */
+  instructions?: InstructionsUsed;
 }
 
 export interface ConversationSummary {
@@ -262,6 +292,8 @@ export type ChatToWebview = {
   /** A 429 wait inside the loop (until: epoch ms), or null when the wait is over. */
   agentWait: { conversationId: string; messageId: string; until: number | null };
   agentNote: { conversationId: string; messageId: string; note: string };
+  /** Earlier turns were condensed for this turn (the summary card). */
+  agentCondensed: { conversationId: string; messageId: string; condensed: AgentCondensed };
   agentEnd: { conversationId: string; messageId: string; end: AgentTurnEnd };
   agentRestored: { conversationId: string; messageId: string };
   changes: { changes: PendingChangeView[] };
@@ -301,6 +333,10 @@ export type ChatRequests = {
   changesAll: Ack<{ action: 'accept' | 'reject' }>;
   /** Reverts the workspace to before the agent turn of this answer. */
   restoreCheckpoint: Ack<{ messageId: string }>;
+  /** Switches the conversation to Agent mode and sends this Plan-mode answer's plan as the task. */
+  actOnPlan: Ack<{ messageId: string }>;
+  /** Opens one of the project instruction files this answer was sent with (by its index there). */
+  openInstructions: Ack<{ messageId: string; index: number }>;
 };
 
 export type ChatShapes = {
@@ -349,6 +385,12 @@ const usage = obj<ChatUsage>({
   estimated: opt(bool),
   notReported: opt(bool),
 });
+const instructionsUsed = obj<InstructionsUsed>({
+  files: many(
+    obj<InstructionsUsed['files'][number]>({ name: text, path: text, truncated: opt(bool), omitted: opt(bool) }),
+  ),
+  notes: opt(many(text)),
+});
 const errorCard = obj<ErrorCard>({
   title: text,
   detail: text,
@@ -394,6 +436,8 @@ const turnInfo = obj<AgentTurnInfo>({
   end: opt(turnEnd),
   waitUntil: opt(num),
   restored: opt(bool),
+  mode: opt(oneOf(['plan'] as const)),
+  condensed: opt(obj<AgentCondensed>({ through: text, summary: text, tokens })),
 });
 const change = obj<PendingChangeView>({
   id: text,
@@ -421,6 +465,7 @@ const message = obj<ChatMessage>({
   error: opt(errorCard),
   createdAt: num,
   agent: opt(turnInfo),
+  instructions: opt(instructionsUsed),
 });
 const conversation = obj<ConversationSummary>({
   id: text,
@@ -476,6 +521,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     agentUsage: { ...inConversation, step: stepUsage, turn: tokens },
     agentWait: { ...inConversation, until: nullable(num) },
     agentNote: { ...inConversation, note: text },
+    agentCondensed: { ...inConversation, condensed: obj<AgentCondensed>({ through: text, summary: text, tokens }) },
     agentEnd: { ...inConversation, end: turnEnd },
     agentRestored: inConversation,
     changes: { changes: many(change) },
@@ -505,6 +551,8 @@ export const chatProtocol: Protocol<ChatShapes> = {
     change: { params: { changeId: id, action: oneOf(CHANGE_ACTIONS) }, result: none },
     changesAll: { params: { action: oneOf(['accept', 'reject'] as const) }, result: none },
     restoreCheckpoint: { params: { messageId: id }, result: none },
+    actOnPlan: { params: { messageId: id }, result: none },
+    openInstructions: { params: { messageId: id, index: int(0, 100) }, result: none },
   },
 };
 

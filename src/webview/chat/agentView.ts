@@ -2,6 +2,7 @@
 // pending changes list. Everything a tool or model produced (summaries, results, progress, paths, commands)
 // is untrusted and goes into the DOM as text only (textContent), never as HTML; no link is ever made of it.
 import type {
+  AgentCondensed,
   AgentStepUsage,
   AgentTokens,
   AgentToolCard,
@@ -57,6 +58,8 @@ export class AgentSection {
   readonly element: HTMLElement;
   private readonly tools: HTMLElement;
   private readonly notes: HTMLElement;
+  /** The summary of earlier turns condensed before this turn (collapsible, with its cost). */
+  private readonly condensedSlot: HTMLElement;
   private readonly wait: HTMLElement;
   private readonly cost: HTMLElement;
   private readonly end: HTMLElement;
@@ -73,6 +76,7 @@ export class AgentSection {
     this.info = info;
     this.tools = el('div', { className: 'agent-tools' });
     this.notes = el('div', { className: 'agent-notes' });
+    this.condensedSlot = el('div', { className: 'agent-condensed' });
     this.wait = el('div', { className: 'agent-wait' });
     this.cost = el('div', { className: 'agent-cost' });
     this.end = el('div', { className: 'agent-end' });
@@ -81,6 +85,7 @@ export class AgentSection {
       { className: 'agent', attrs: { 'data-turn': info.turnId } },
       this.tools,
       this.notes,
+      this.condensedSlot,
       this.wait,
       this.end,
       this.cost,
@@ -94,6 +99,7 @@ export class AgentSection {
     this.tools.replaceChildren();
     for (const card of info.tools) this.upsertTool(card, false);
     this.notes.replaceChildren(...(info.notes ?? []).map((n) => noteLine(n)));
+    this.renderCondensed();
     this.setWait(info.waitUntil ?? null);
     this.renderCost();
     this.renderEnd();
@@ -136,6 +142,25 @@ export class AgentSection {
         : el('div', { className: 'countdown', attrs: { 'data-until': String(until), role: 'status' } }),
     );
     this.wait.hidden = until === null;
+  }
+
+  setCondensed(condensed: AgentCondensed): void {
+    this.info.condensed = condensed;
+    this.renderCondensed();
+  }
+
+  private renderCondensed(): void {
+    const c = this.info.condensed;
+    this.condensedSlot.replaceChildren(
+      c
+        ? el(
+            'details',
+            { className: 'condensed-card' },
+            el('summary', { text: t('agent.condensed', tokensText(c.tokens)) }),
+            el('div', { className: 'condensed-summary', text: c.summary }),
+          )
+        : '',
+    );
   }
 
   addNote(note: string): void {
@@ -243,7 +268,17 @@ export class AgentSection {
       actions.append(
         textButton(t('agent.retry'), 'regenerate', { 'data-message-id': this.messageId, title: t('agent.retryTitle') }),
       );
-    if (this.info.restored) actions.append(el('span', { className: 'badge restored', text: t('agent.restored') }));
+    // A Plan-mode turn edits nothing (no checkpoint to restore); its plan can be acted on once it is complete.
+    if (this.info.mode === 'plan') {
+      if (end.reason === 'end_turn')
+        actions.append(
+          textButton(t('agent.actOnPlan'), 'actOnPlan', {
+            'data-message-id': this.messageId,
+            title: t('agent.actOnPlanTitle'),
+          }),
+        );
+    } else if (this.info.restored)
+      actions.append(el('span', { className: 'badge restored', text: t('agent.restored') }));
     else actions.append(textButton(t('agent.restore'), 'restoreCheckpoint', { 'data-message-id': this.messageId }));
     this.end.replaceChildren(line, actions);
   }

@@ -68,6 +68,7 @@ export class Composer {
       { className: 'mode', attrs: { 'aria-label': t('chat.modeLabel'), title: t('chat.mode') } },
       el('option', { text: t('chat.modeAsk'), attrs: { value: 'ask' } }),
       el('option', { text: t('chat.modeAgent'), attrs: { value: 'agent' } }),
+      el('option', { text: t('chat.modePlan'), attrs: { value: 'plan' } }),
     );
     this.modeNote = el('div', { className: 'mode-note', attrs: { role: 'status' } });
     const settings = el(
@@ -129,15 +130,22 @@ export class Composer {
     this.currentMode = mode;
     this.mode.value = mode;
     this.element.dataset.mode = mode;
-    this.input.placeholder = mode === 'agent' ? t('chat.agentPlaceholder') : t('chat.inputPlaceholder');
+    this.input.placeholder =
+      mode === 'agent'
+        ? t('chat.agentPlaceholder')
+        : mode === 'plan'
+          ? t('chat.planPlaceholder')
+          : t('chat.inputPlaceholder');
     this.renderModeNote();
   }
 
-  /** Agent mode needs a trusted workspace: the option is disabled there and the note says why. */
+  /** Agent and Plan modes need a trusted workspace: their options are disabled there and the note says why. */
   setAgentAvailability(availability: AgentAvailability): void {
     this.availability = availability;
-    const agentOption = this.mode.querySelector<HTMLOptionElement>('option[value="agent"]');
-    if (agentOption) agentOption.disabled = !availability.ok && this.currentMode !== 'agent';
+    for (const mode of ['agent', 'plan'] as const) {
+      const option = this.mode.querySelector<HTMLOptionElement>(`option[value="${mode}"]`);
+      if (option) option.disabled = !availability.ok && this.currentMode !== mode;
+    }
     this.renderModeNote();
   }
 
@@ -197,7 +205,7 @@ export class Composer {
       post({ type: 'setSystemPrompt', systemPrompt: this.systemPrompt.value }),
     );
     this.mode.addEventListener('change', () => {
-      const mode: ChatMode = this.mode.value === 'agent' ? 'agent' : 'ask';
+      const mode: ChatMode = this.mode.value === 'agent' || this.mode.value === 'plan' ? this.mode.value : 'ask';
       // The host confirms with a 'mode' message (or refuses and says why); until then show the current mode.
       this.mode.value = this.currentMode;
       post({ type: 'setMode', mode });

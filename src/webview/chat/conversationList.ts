@@ -77,12 +77,12 @@ export class ConversationList {
         });
         if (c.id === this.activeId) open.setAttribute('aria-current', 'true');
         const mode =
-          c.mode === 'agent'
+          c.mode === 'agent' || c.mode === 'plan'
             ? [
                 el('span', {
                   className: 'badge mode-badge',
-                  text: t('chat.modeAgent'),
-                  attrs: { title: t('chat.agentModeBadge') },
+                  text: c.mode === 'agent' ? t('chat.modeAgent') : t('chat.modePlan'),
+                  attrs: { title: c.mode === 'agent' ? t('chat.agentModeBadge') : t('chat.planModeBadge') },
                 }),
               ]
             : [];

@@ -75,6 +75,9 @@ function build(): (message: HostToWebviewMessage) => void {
       case 'agentWait':
         if (message.conversationId === activeId) messages.agentWait(message.messageId, message.until);
         return;
+      case 'agentCondensed':
+        if (message.conversationId === activeId) messages.agentCondensed(message.messageId, message.condensed);
+        return;
       case 'agentNote':
         if (message.conversationId === activeId) messages.agentNote(message.messageId, message.note);
         return;
@@ -272,6 +275,12 @@ function build(): (message: HostToWebviewMessage) => void {
         return;
       case 'restoreCheckpoint':
         post({ type: 'restoreCheckpoint', messageId });
+        return;
+      case 'actOnPlan':
+        post({ type: 'actOnPlan', messageId });
+        return;
+      case 'openInstructions':
+        post({ type: 'openInstructions', messageId, index: Number(button.dataset.index ?? '0') });
         return;
     }
   }

@@ -1,6 +1,7 @@
 // The message list: lazy rendering of finished messages, one rAF loop for streaming deltas,
 // stick-to-bottom scrolling, and an aria-live region that reads finished blocks of the answer.
 import type {
+  AgentCondensed,
   AgentStepUsage,
   AgentTokens,
   AgentToolCard,
@@ -203,6 +204,10 @@ export class MessageList {
     this.views.get(id)?.agent?.setWait(until);
     this.tickCountdowns();
     this.scrollToBottom();
+  }
+
+  agentCondensed(id: string, condensed: AgentCondensed): void {
+    this.views.get(id)?.agent?.setCondensed(condensed);
   }
 
   agentNote(id: string, note: string): void {

@@ -26,6 +26,8 @@ export class MessageView {
   private readonly thinkingText: Text;
   private readonly footer: HTMLElement;
   private readonly errorSlot: HTMLElement;
+  /** "Using AGENTS.md": the project instruction files the answer was sent with (each opens the file), and notes. */
+  private readonly instructions: HTMLElement;
   private streaming: StreamingBody | undefined;
   private rendered = false;
   /** Tool cards, cost and end of an Agent-mode answer. */
@@ -57,8 +59,9 @@ export class MessageView {
     this.body = el('div', { className: 'body' });
     this.footer = el('div', { className: 'footer' });
     this.errorSlot = el('div', { className: 'error-slot' });
+    this.instructions = el('div', { className: 'instructions-used' });
     const who = el('div', { className: 'who', text: isUser ? t('chat.you') : t('chat.assistant') });
-    this.element.append(who, this.thinking, this.body, this.errorSlot, this.footer);
+    this.element.append(who, this.instructions, this.thinking, this.body, this.errorSlot, this.footer);
     this.syncAgent();
     if (message.status === 'streaming') this.startStreaming();
     else this.estimateHeight();
@@ -136,6 +139,7 @@ export class MessageView {
     const m = this.message;
     this.element.dataset.status = m.status;
     this.thinking.hidden = !m.thinking;
+    this.renderInstructions();
     this.errorSlot.replaceChildren(m.error ? renderErrorCard(m.error, m.id) : '');
     const parts: Array<Node | string> = [];
     if (m.status === 'stopped') parts.push(badge(t('chat.stopped'), 'stopped'));
@@ -156,6 +160,42 @@ export class MessageView {
       (m.stopReason === 'max_tokens' || m.status === 'stopped' || m.status === 'cutOff');
     if (canContinue) actions.append(textButton(t('chat.continue'), 'continue', { 'data-message-id': m.id }));
     this.footer.replaceChildren(...parts, actions);
+  }
+
+  private renderInstructions(): void {
+    const used = this.message.instructions;
+    const files = used?.files ?? [];
+    const notes = used?.notes ?? [];
+    this.instructions.hidden = files.length === 0 && notes.length === 0;
+    if (this.instructions.hidden) return this.instructions.replaceChildren();
+    const line = el(
+      'div',
+      { className: 'instructions-files' },
+      el('span', { className: 'codicon codicon-book', attrs: { 'aria-hidden': 'true' } }),
+      ` ${t('chat.instructionsUsing')} `,
+    );
+    files.forEach((f, i) => {
+      if (i > 0) line.append(', ');
+      line.append(
+        el('button', {
+          className: 'link-button',
+          text: f.name,
+          attrs: {
+            type: 'button',
+            'data-action': 'openInstructions',
+            'data-message-id': this.message.id,
+            'data-index': String(i),
+            title: t('chat.instructionsOpen', f.name),
+          },
+        }),
+      );
+      if (f.truncated) line.append(` ${t('chat.instructionsShortened')}`);
+      if (f.omitted) line.append(` ${t('chat.instructionsOmitted')}`);
+    });
+    this.instructions.replaceChildren(
+      ...(files.length > 0 ? [line] : []),
+      ...notes.map((n) => el('div', { className: 'instructions-note', text: n })),
+    );
   }
 
   /** Creates or refreshes the agent section from the message's agent record (placed after the text). */

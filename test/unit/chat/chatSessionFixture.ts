@@ -59,7 +59,7 @@ let nextMessageId = 0;
  */
 export function chatSession(
   emulator: Emulator,
-  deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs'> & {
+  deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs' | 'instructions'> & {
     model: string;
     /** The model of Agent conversations (modelGateway.agent.defaultModel), when set. */
     agentModel?: string;
@@ -79,6 +79,7 @@ export function chatSession(
     batchMs: 16,
     defaultRetryMs: deps.defaultRetryMs,
     agent: deps.agent,
+    instructions: deps.instructions,
   });
   const of = <T extends HostToWebviewMessage['type']>(type: T) =>
     posted.filter((m): m is Extract<HostToWebviewMessage, { type: T }> => m.type === type);
@@ -100,6 +101,11 @@ export interface AgentSessionOptions {
   policy?: Partial<PolicySettings>;
   /** The default models: Ask's (default claude-demo-agent) and Agent's (default: none, Ask's). */
   models?: { ask: string; agent?: string };
+  /** Condensing: the model's context window and the threshold (AgentTurns' deps). */
+  contextWindow?: number;
+  condenseThreshold?: number;
+  /** The project instructions the session reads before each answer. */
+  instructions?: SessionDeps['instructions'];
 }
 
 /**
@@ -145,6 +151,8 @@ export function agentSession(options: AgentSessionOptions) {
       keys: () => [...state.keys()],
     } as never,
     client: async () => ({ client: client as never, keyId: 'fp' }),
+    contextWindow: options.contextWindow,
+    condenseThreshold: options.condenseThreshold === undefined ? undefined : () => options.condenseThreshold!,
   });
   const { s, posted, of } = chatSession(emulator, {
     storage,
@@ -152,6 +160,7 @@ export function agentSession(options: AgentSessionOptions) {
     model: options.models?.ask ?? 'claude-demo-agent',
     agentModel: options.models?.agent,
     agent,
+    instructions: options.instructions,
   });
   /** Sends `text` and waits for its answer to finish; `approveAll`: answers every approval prompt with Approve. */
   const sendUntilFinished = async (text: string, { approveAll = false } = {}): Promise<void> => {

@@ -1,0 +1,145 @@
+// Condensing, today against now in the same run: one emulated session of 30 agent turns × 10 read steps (300 steps)
+// through the real SessionController, AgentTurns, loop and gateway client against the emulator on 127.0.0.1, each
+// step reading a 20 KB file. Today: no condensing (earlier turns' compacted transcripts always sent). Now: the
+// default threshold (0.8) of a 200,000-token window. Reported: bytes sent in all, bytes per request of the last
+// five turns, condensing requests and their own tokens.
+import type { Tool } from '../src/agent';
+import type { AgentHost } from '../src/agentHost';
+import { AgentTurns } from '../src/chat/agentTurn';
+import { CONDENSE_PROMPT } from '../src/chat/condense';
+import { SessionController } from '../src/chat/session';
+import { defaultConfig, startEmulator } from '../src/emulator';
+import { createGatewayClient } from '../src/gateway';
+import type { MessagesRequest } from '../src/gateway/types';
+import type { BenchRow } from './table';
+
+const TURNS = 30;
+const STEPS = 10;
+const FILE = 'export const value = 1; // a line of a large source file, padded to about sixty bytes\n'.repeat(240);
+
+interface SessionFigures {
+  bytes: number;
+  lateBytesPerRequest: number;
+  condensing: number;
+  condensingTokens: number;
+  requests: number;
+}
+
+async function session(threshold: number): Promise<SessionFigures> {
+  const config = defaultConfig();
+  config.messages.tokensPerSecond = 0;
+  const emu = await startEmulator({ config });
+  const real = createGatewayClient({ baseUrl: emu.url, apiKey: 'mg-agent-key-0008', maxRetries: 0 });
+  const sent: Array<{ bytes: number; turn: number; condensing: boolean }> = [];
+  let turn = 0;
+  const client = {
+    streamMessage: (body: MessagesRequest, opts?: Parameters<typeof real.streamMessage>[1]) => {
+      sent.push({ bytes: Buffer.byteLength(JSON.stringify(body)), turn, condensing: body.system === CONDENSE_PROMPT });
+      return real.streamMessage(body, opts);
+    },
+  };
+  const read: Tool = {
+    name: 'read_file',
+    description: 'Read a file.',
+    approvalClass: 'read',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    target: () => ({ paths: ['/ws/big.ts'] }),
+    invoke: async () => ({ content: FILE }),
+  };
+  const state = new Map<string, unknown>();
+  const host = {
+    availability: () => ({ ok: true as const }),
+    changes: { list: () => [] },
+    snapshot: async () => ({
+      policy: { workspaceFolders: ['/ws'] },
+      settings: { maxSteps: 50 },
+      allSecretPatterns: [],
+    }),
+    tools: () => [read],
+    beginTurn: async () => undefined,
+    endTurn: async () => undefined,
+  } as unknown as AgentHost;
+  const agent = new AgentTurns({
+    host,
+    state: {
+      get: (k: string) => state.get(k),
+      update: async (k: string, v: unknown) => void state.set(k, v),
+      keys: () => [...state.keys()],
+    } as never,
+    client: async () => ({ client: client as never, keyId: 'bench' }),
+    condenseThreshold: () => threshold,
+  });
+  const files = new Map<string, string>();
+  let id = 0;
+  let finished = 0;
+  const s = new SessionController({
+    storage: {
+      read: async (n) => files.get(n),
+      write: async (n, d) => void files.set(n, d),
+      remove: async (n) => void files.delete(n),
+    },
+    getClient: async () => undefined,
+    errorCard: () => ({ title: 'error', detail: '', actions: [] }),
+    defaults: () => ({ model: 'claude-demo-agent', maxTokens: 1024, systemPrompt: '' }),
+    post: (m) => {
+      if (m.type === 'streamFinished') finished++;
+    },
+    setBusy: () => undefined,
+    newId: () => `b${id++}`,
+    now: () => Date.now(),
+    agent,
+  });
+  try {
+    await s.load();
+    s.setMode('agent');
+    for (turn = 1; turn <= TURNS; turn++) {
+      const before = finished;
+      const refusal = s.send(`Task ${turn}: read it again.\n@tool read_file {"path":"big.ts"}\n@steps ${STEPS}`);
+      if (refusal) throw new Error(refusal);
+      while (finished === before) await new Promise((r) => setTimeout(r, 5));
+    }
+  } finally {
+    await emu.close();
+  }
+  const late = sent.filter((r) => r.turn > TURNS - 5 && !r.condensing);
+  const cards = s.store.active.messages.flatMap((m) => (m.agent?.condensed ? [m.agent.condensed] : []));
+  return {
+    bytes: sent.reduce((n, r) => n + r.bytes, 0),
+    lateBytesPerRequest: late.reduce((n, r) => n + r.bytes, 0) / Math.max(1, late.length),
+    condensing: sent.filter((r) => r.condensing).length,
+    condensingTokens: cards.reduce((n, c) => n + c.tokens.input + c.tokens.output, 0),
+    requests: sent.length,
+  };
+}
+
+export async function runAgentCondenseBench(): Promise<BenchRow[]> {
+  const today = await session(Number.POSITIVE_INFINITY);
+  const now = await session(0.8);
+  const kb = (b: number) => `${(b / 1024).toFixed(0)} KB`;
+  const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
+  return [
+    {
+      figure: `bytes sent by a ${TURNS * STEPS}-step session (${TURNS} turns × ${STEPS} reads of 20 KB)`,
+      baseline: `${mb(today.bytes)} today (no condensing)`,
+      value: `${mb(now.bytes)} (${((100 * now.bytes) / today.bytes).toFixed(0)} %)`,
+      target: '≤ 50 % of today',
+      met: now.bytes <= today.bytes / 2,
+      note: `${now.requests} requests (today ${today.requests}); threshold 0.8 of a 200,000-token window`,
+    },
+    {
+      figure: 'bytes per request in the last 5 turns of that session',
+      baseline: `${kb(today.lateBytesPerRequest)} today`,
+      value: kb(now.lateBytesPerRequest),
+      target: '≤ 50 KB',
+      met: now.lateBytesPerRequest <= 50 * 1024,
+    },
+    {
+      figure: 'condensing requests in that session (their own tokens)',
+      baseline: `${today.condensing} today`,
+      value: `${now.condensing} (${now.condensingTokens.toLocaleString('en-US')} tokens in + out)`,
+      target: '≤ 1 per crossing',
+      met: undefined,
+      note: 'each condensing request is made by a turn whose request passed the threshold; a crossing is one such turn',
+    },
+  ];
+}

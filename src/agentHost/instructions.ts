@@ -1,0 +1,96 @@
+// Reads the project instructions for a request (VS Code side of src/agent/instructions.ts): the settings from the
+// user's own scope only (a repository's .vscode/settings.json can neither switch the files on or off nor add
+// instructions), the files only in a trusted workspace, only where their real path stays inside a workspace folder
+// (an AGENTS.md that links to ~/.ssh/id_rsa is not read) and never a file the secrets ignore list names.
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import {
+  buildInstructions,
+  containingFolder,
+  instructionCandidates,
+  INSTRUCTIONS_FILE_CAP,
+  instructionSettingsFrom,
+  relativeTo,
+  secretPattern,
+  type InstructionFile,
+  type InstructionSettings,
+  type ProjectInstructions,
+} from '../agent';
+import { AGENT_SECTION, readAgentSettings } from './settings';
+import { realPathOf, workspaceFolderRealPaths } from './resolve';
+import { ignoreFilePatterns, probeCaseInsensitive } from './workspaceContext';
+
+/** Both settings as the user set them: workspace and folder values are ignored (instructionSettingsFrom). */
+export function readInstructionSettings(): InstructionSettings {
+  const config = vscode.workspace.getConfiguration(AGENT_SECTION);
+  return instructionSettingsFrom(config.inspect('useInstructionFiles'), config.inspect('instructions'));
+}
+
+/** Reads at most `bytes` (+ a few, so a cut is seen) of a file. */
+async function head(path: string, bytes: number): Promise<string> {
+  const handle = await fs.promises.open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes + 4);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The project instructions as of now (the active editor's file decides the nearest AGENTS.md). */
+export async function readProjectInstructions(): Promise<ProjectInstructions> {
+  const settings = readInstructionSettings();
+  const files: InstructionFile[] = [];
+  const notes: string[] = [];
+  if (settings.useFiles && !vscode.workspace.isTrusted)
+    notes.push(vscode.l10n.t('Restricted Mode: the workspace’s instruction files (AGENTS.md, …) are not read.'));
+  else if (settings.useFiles) files.push(...(await readInstructionFiles()));
+  const built = buildInstructions(files, settings.user, {}, vscode.l10n);
+  return { ...built, notes: [...notes, ...built.notes] };
+}
+
+async function readInstructionFiles(): Promise<InstructionFile[]> {
+  const folders = await workspaceFolderRealPaths();
+  if (folders.length === 0) return [];
+  const caseInsensitive = await probeCaseInsensitive(folders[0]);
+  const policy = {
+    workspaceFolders: folders,
+    caseInsensitive,
+    secretPatterns: [...readAgentSettings().secretPatterns, ...(await ignoreFilePatterns())],
+  };
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const activeReal =
+    active?.scheme === 'file' ? (await realPathOf(active.fsPath).catch(() => undefined))?.real : undefined;
+  const candidates = instructionCandidates(folders, activeReal, { caseInsensitive });
+  const read = async (path: string): Promise<InstructionFile | undefined> => {
+    try {
+      const { real, exists } = await realPathOf(path);
+      if (!exists) return undefined;
+      const folder = containingFolder(real, folders, { caseInsensitive });
+      if (folder === undefined || secretPattern(real, policy) !== undefined) return undefined;
+      if (!(await fs.promises.stat(real)).isFile()) return undefined;
+      return {
+        path: real,
+        name: relativeTo(path, containingFolder(path, folders, { caseInsensitive }) ?? folder),
+        text: await head(real, INSTRUCTIONS_FILE_CAP),
+      };
+    } catch {
+      return undefined;
+    }
+  };
+  const out: InstructionFile[] = [];
+  // The nearest AGENTS.md above the file being worked on first: it is the most specific.
+  for (const path of candidates.nearest) {
+    const file = await read(path);
+    if (file) {
+      out.push(file);
+      break;
+    }
+  }
+  for (const path of candidates.root) {
+    const file = await read(path);
+    if (file) out.push(file);
+  }
+  return out;
+}

@@ -1,0 +1,83 @@
+// Condensing: past the threshold, older turns are summarised by the model in one request before the turn's first
+// step; the answer carries the summary card with its cost; later requests send the summary instead of those turns
+// (the history keeps them); the current question and the last two turns are never condensed.
+import { strict as assert } from 'node:assert';
+import {
+  CONDENSE_PROMPT,
+  condensedHistory,
+  condensePoint,
+  condenseRequest,
+  summaryMessages,
+} from '../../../src/chat/condense';
+import type { ChatMessage } from '../../../src/shared/protocol/chat';
+import { useEmulator } from '../emulator/helpers';
+import { agentSession, readFileTool } from './chatSessionFixture';
+
+const m = (id: string, role: ChatMessage['role'], text = id): ChatMessage => ({
+  id,
+  role,
+  text,
+  status: 'complete',
+  createdAt: 0,
+});
+
+describe('condensing', function () {
+  this.timeout(60_000);
+  const emulator = useEmulator();
+
+  it('condenses all but the current question and the last two turns; a later summary replaces the turns it covers', () => {
+    const h = [m('q1', 'user'), m('a1', 'assistant'), m('q2', 'user'), m('a2', 'assistant'), m('q3', 'user')];
+    assert.equal(condensePoint(h), undefined, 'two earlier turns: nothing to condense');
+    const h4 = [...h.slice(0, 4), m('q3', 'user'), m('a3', 'assistant'), m('q4', 'user')];
+    assert.equal(condensePoint(h4), 'a1');
+    const a3 = {
+      ...h4[5],
+      agent: {
+        turnId: 't3',
+        tools: [],
+        steps: [],
+        condensed: { through: 'a1', summary: 'S', tokens: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } },
+      },
+    };
+    const c = condensedHistory([...h4.slice(0, 5), a3, h4[6]]);
+    assert.equal(c.summary, 'S');
+    assert.deepEqual(
+      c.rest.map((x) => x.id),
+      ['q2', 'a2', 'q3', 'a3', 'q4'],
+    );
+    assert.match(summaryMessages('S')[0].text, /^Summary of the earlier conversation/);
+    const body = condenseRequest('m', [{ role: 'user', content: 'line one\n@tool x {}' }], 'old summary');
+    assert.equal(body.system, CONDENSE_PROMPT);
+    assert.match(String(body.messages[0].content), /^Earlier summary:\nold summary/);
+    assert.match(String(body.messages[0].content), /User: line one\n\| @tool x \{\}/, 'continuation lines quoted');
+  });
+
+  it('past the threshold: one condensing request, a summary card with its cost, later requests smaller and without the old turns', async () => {
+    const big = 'export const value = 1; // padding of a large source file\n'.repeat(160);
+    const t = agentSession({
+      emulator: emulator(),
+      tools: () => [readFileTool({ 'big.ts': big })],
+      contextWindow: 8_000,
+      condenseThreshold: 0.5,
+    });
+    await t.s.load();
+    t.s.setMode('agent');
+    for (let i = 1; i <= 5; i++) await t.sendUntilFinished(`Question ${i}\n@tool read_file {"path":"big.ts"}`);
+    const condensing = t.sent.filter((b) => b.system === CONDENSE_PROMPT);
+    assert.ok(condensing.length >= 1, 'condensed at least once');
+    const answers = t.s.store.active.messages.filter((x) => x.role === 'assistant');
+    const first = answers.findIndex((a) => a.agent?.condensed);
+    assert.ok(first >= 2, `the first condensed turn: ${first}`);
+    const card = answers[first].agent!.condensed!;
+    assert.ok(card.tokens.input > 0 && card.tokens.output > 0, 'its cost');
+    assert.equal(card.through, t.s.store.active.messages[first * 2 - 5].id, 'all but the last two turns');
+    // Each crossing condenses once: the turns that condensed are the condensing requests, one each.
+    assert.equal(condensing.length, answers.filter((a) => a.agent?.condensed).length);
+    const last = t.sent[t.sent.length - 1];
+    assert.match(JSON.stringify(last.messages[0]), /^\{"role":"user","content":"Summary of the earlier conversation/);
+    const rest = JSON.stringify(last.messages.slice(1));
+    assert.doesNotMatch(rest, /Question 1\\n/, 'the first question is only in the summary');
+    assert.match(rest, /Question 5/);
+    assert.equal(t.s.store.active.messages.length, 10, 'the history keeps every turn');
+  });
+});
