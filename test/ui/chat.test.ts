@@ -80,7 +80,8 @@ describe('chat view (UI)', function () {
   const cases: Array<{ name: string; faults: AdminFaults; card: RegExp; button: string }> = [
     { name: '401', faults: { status: 401, count: 1 }, card: /401/, button: 'Replace Key' },
     { name: '403', faults: { status: 403, count: 1 }, card: /403/, button: 'Check Connection' },
-    { name: '404', faults: { status: 404, count: 1 }, card: /404/, button: 'Fix Base URL' },
+    // The model list works at this base URL, so a 404 on the route is "this gateway does not offer it", not the base URL.
+    { name: '404', faults: { status: 404, count: 1 }, card: /does not offer[\s\S]*404/, button: 'Check Connection' },
     { name: '5xx', faults: { status: 503, count: 1 }, card: /server error|503/i, button: 'Retry' },
   ];
   for (const c of cases) {
