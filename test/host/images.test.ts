@@ -9,7 +9,7 @@ import { parseSidecar } from '../../src/images/sidecar';
 import type { RunResult } from '../../src/images/results';
 import type { TaskRecord } from '../../src/images/taskRecord';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
-import { EXTENSION_ID, sleep, testHook, waitForValue } from '../support/hostTest';
+import { EXTENSION_ID, sleep, testHook, waitForValue, DEMO_KEY_NAME } from '../support/hostTest';
 
 const DEMO = 'mg-demo-key-0001';
 const run = <T>(command: string, ...args: unknown[]): Thenable<T> =>
@@ -34,7 +34,7 @@ describe('images in the extension host', function () {
   before(async () => {
     await vscode.extensions.getExtension(EXTENSION_ID)?.activate();
     // This suite runs last (test/host/index.ts): start from the demo key whatever the suites before left active.
-    await testHook('switchKey', 'environment').then(undefined, () => undefined);
+    await testHook('switchKey', DEMO_KEY_NAME).then(undefined, () => undefined);
     await settings().update('images.confirmCostlyRequests', false, vscode.ConfigurationTarget.Global);
     await settings().update('images.mode', 'async', vscode.ConfigurationTarget.Global);
     await testHook('refreshModels', { quiet: true });
@@ -49,7 +49,7 @@ describe('images in the extension host', function () {
     await settings().update('images.confirmCostlyRequests', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('images.mode', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
-    await testHook('switchKey', 'environment').then(undefined, () => undefined);
+    await testHook('switchKey', DEMO_KEY_NAME).then(undefined, () => undefined);
   });
 
   it('registers the image commands', async () => {
@@ -191,7 +191,7 @@ describe('images in the extension host', function () {
       assert.strictEqual(done.status, 'unavailable');
       assert.match(done.message ?? '', /no image models.*image route permission/);
     } finally {
-      await testHook('switchKey', 'environment');
+      await testHook('switchKey', DEMO_KEY_NAME);
       await testHook('removeApiKey', 'images-chat-only').then(undefined, () => undefined);
     }
   });
@@ -205,7 +205,7 @@ describe('images in the extension host', function () {
       const state = (await tasks()).find((t) => t.localId === done.localId)?.state;
       assert.strictEqual(state, 'failed');
     } finally {
-      await testHook('switchKey', 'environment');
+      await testHook('switchKey', DEMO_KEY_NAME);
       await testHook('removeApiKey', 'images-low').then(undefined, () => undefined);
     }
   });

@@ -7,7 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { Commands } from '../../src/shared/commands';
 import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
-import { DEMO_KEY, EXTENSION_ID, testHook, waitForValue } from '../support/hostTest';
+import { DEMO_KEY, EXTENSION_ID, testHook, waitForValue, DEMO_KEY_NAME } from '../support/hostTest';
 
 const VENDOR = 'model-gateway';
 
@@ -197,7 +197,7 @@ describe('lm: gateway models in VS Code chat', function () {
           15_000,
         );
       } finally {
-        await testHook('switchKey', 'environment').then(undefined, () => undefined);
+        await testHook('switchKey', DEMO_KEY_NAME).then(undefined, () => undefined);
         await testHook('removeApiKey', 'lm-alt-test').then(undefined, () => undefined);
       }
       await waitForValue(

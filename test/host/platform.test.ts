@@ -7,7 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { Commands } from '../../src/shared/commands';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
-import { EXTENSION_ID, testHook } from '../support/hostTest';
+import { EXTENSION_ID, testHook, DEMO_KEY_NAME } from '../support/hostTest';
 
 const DEMO = 'mg-demo-key-0001';
 const ALT = 'mg-alt-key-0005';
@@ -45,7 +45,7 @@ describe('platform: keys, models and diagnostics in the extension host', functio
     await admin.setFaults(DEMO, null).catch(() => undefined);
     await settings().update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
     for (const name of ['alt-test', 'low-test']) await testHook('removeApiKey', name).then(undefined, () => undefined);
-    await testHook('switchKey', 'environment').then(undefined, () => undefined);
+    await testHook('switchKey', DEMO_KEY_NAME).then(undefined, () => undefined);
   });
 
   it('registers the platform commands', async () => {
@@ -101,7 +101,7 @@ describe('platform: keys, models and diagnostics in the extension host', functio
   it('switches back to the first key and serves its cached list without a request (cache per key)', async () => {
     const listCalls = async () => (await admin.requests()).filter((r) => r.path.startsWith('/v1/models')).length;
     const before = await listCalls();
-    await testHook('switchKey', 'environment');
+    await testHook('switchKey', DEMO_KEY_NAME);
     const snapshot = await refresh(true);
     assert.strictEqual(snapshot?.keyFingerprint, fingerprint(DEMO));
     assert.deepStrictEqual(ids(snapshot), [
@@ -142,7 +142,7 @@ describe('platform: keys, models and diagnostics in the extension host', functio
     assert.match(messages?.lines.join(' ') ?? '', /403/);
     assert.match(messages?.lines.join(' ') ?? '', /balance/i);
     await testHook('removeApiKey', 'low-test');
-    await testHook('switchKey', 'environment');
+    await testHook('switchKey', DEMO_KEY_NAME);
   });
 
   it('Check Connection explains 429 with Retry-After', async () => {

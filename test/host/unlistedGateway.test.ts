@@ -4,7 +4,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
-import { EXTENSION_ID, sleep, testHook } from '../support/hostTest';
+import { EXTENSION_ID, sleep, testHook, DEMO_KEY_NAME } from '../support/hostTest';
 
 const DEMO = 'mg-demo-key-0001';
 const DECLARED = ['claude-demo-haiku', 'gpt-image-demo'];
@@ -36,7 +36,7 @@ describe('unlisted gateway: no GET /v1/models, declared models instead', functio
   after(async () => {
     await admin.setFaults(DEMO, null);
     if (extraKey) await admin.setFaults(extraKey, null).catch(() => undefined);
-    await testHook('switchKey', 'environment').then(undefined, () => undefined);
+    await testHook('switchKey', DEMO_KEY_NAME).then(undefined, () => undefined);
     await testHook('removeApiKey', 'unlisted-test').then(undefined, () => undefined);
     await settings().update('models.declared', declaredBefore, vscode.ConfigurationTarget.Global);
   });
@@ -71,7 +71,7 @@ describe('unlisted gateway: no GET /v1/models, declared models instead', functio
     );
     const balance = (await admin.keys()).find((k) => k.key === created.key)?.balance;
     assert.strictEqual(balance, 5);
-    await testHook('switchKey', 'environment');
+    await testHook('switchKey', DEMO_KEY_NAME);
   });
 
   it('Check Connection tells "does not list models" from a wrong base URL', async () => {

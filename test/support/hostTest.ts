@@ -7,6 +7,8 @@ export const EXTENSION_ID = 'model-gateway.model-gateway';
 
 /** The key the harness seeds (MODEL_GATEWAY_API_KEY); the emulator's demo key where it is not set. */
 export const DEMO_KEY = process.env.MODEL_GATEWAY_API_KEY || 'mg-demo-key-0001';
+/** The name the extension gave the seeded key when it imported it (scripts/lib/layers.mjs sets it). */
+export const DEMO_KEY_NAME = process.env.MODEL_GATEWAY_API_KEY_NAME || 'MODEL_GATEWAY_API_KEY';
 
 /** The extension's test-only entry (registered only under the harness): flows with arguments, without the UI. */
 export const testHook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
