@@ -46,6 +46,10 @@ export type RouteName =
   | 'images.generations.async'
   | 'images.edits.async'
   | 'images.tasks'
+  | 'billing.subscription'
+  | 'billing.usage'
+  | 'key'
+  | 'key.info'
   | 'files'
   | 'unknown';
 
@@ -54,6 +58,8 @@ export interface KeyConfig {
   name: string;
   group: string;
   balance: number;
+  /** Charged so far (the account routes report it). */
+  spent?: number;
   revoked?: boolean;
   /** Per-key rate limit: at most `requests` per `windowMs` (sliding window). */
   rateLimit?: { requests: number; windowMs: number };

@@ -3,6 +3,7 @@
 // they are sent and received as they are.
 
 import type { Dispatcher } from 'undici';
+import type { BalanceRoute, ProbeResult } from './balance';
 
 /** Where the client reports what it does. The host adapter redacts; the client never passes a key to it. */
 export interface Logger {
@@ -335,6 +336,8 @@ export interface GatewayClient {
   getImageTask(id: string, options?: RequestOptions & { pollUrl?: string }): Promise<ImageTask>;
   /** Polls until succeeded or failed, honouring Retry-After, backing off otherwise. */
   waitForImageTask(id: string, options?: WaitForTaskOptions): Promise<ImageTask>;
+  /** Free GETs of the known billing routes (all in order, or only `route`): see balance.ts. */
+  readBalance(route?: BalanceRoute, options?: RequestOptions): Promise<ProbeResult>;
 }
 
 /**

@@ -9,7 +9,8 @@
 // - An unknown path: FastAPI's {"detail":"Not Found"} (a bare reason phrase).
 // - Streams on /v1/messages keep `event:` lines, but an error after the stream started is written by
 //   async_data_generator as a bare `data: {"error": {...}}` line: no event line, no "type":"error".
-// - The request id header is `x-litellm-call-id`.
+// - The request id header is `x-litellm-call-id`; each call's cost goes in `x-litellm-response-cost`.
+// - GET /key/info answers {key, info:{spend, max_budget, ...}} for the calling key.
 import { createHash, randomUUID } from 'node:crypto';
 import { header } from '../http';
 import { json, type Dialect, type DialectCtx, type DialectError, type DialectReply } from './types';
@@ -34,6 +35,7 @@ function presentedKey(ctx: DialectCtx): string {
 
 export const litellm: Dialect = {
   name: 'litellm',
+  account: 'litellm',
   // A fresh call id per request, as LiteLLM logs each call under its own uuid.
   requestIdHeaders: () => ({ 'x-litellm-call-id': randomUUID() }),
   error(ctx: DialectCtx, e: DialectError): DialectReply | undefined {
