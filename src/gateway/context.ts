@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { normalizeBaseUrl } from '../shared/baseUrl';
 import { createRedactor, type Redactor } from './redact';
 import { RateLimitQueue, type BackoffOptions } from './retry';
-import type { GatewayClientOptions, Logger, SupportRecord } from './types';
+import type { GatewayClientOptions, Logger, SupportRecord, UsageRecord } from './types';
 
 export interface ClientContext {
   baseUrl: string;
@@ -18,12 +18,22 @@ export interface ClientContext {
   dispatcher?: Dispatcher;
   logger?: Logger;
   onSupportRecord?: (record: SupportRecord) => void;
+  onUsage?: (record: UsageRecord) => void;
   userAgent?: string;
   editEncoding: 'json' | 'multipart';
   redact: Redactor;
   queue: RateLimitQueue;
   backoff: BackoffOptions;
   pollBackoff: BackoffOptions;
+}
+
+/** Tells onUsage (a failing listener never breaks a request). */
+export function reportUsage(ctx: ClientContext, record: UsageRecord): void {
+  try {
+    ctx.onUsage?.(record);
+  } catch (error) {
+    ctx.logger?.warn(`Usage listener failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** Resolves client options to a context with every default filled in. */
@@ -41,6 +51,7 @@ export function createContext(options: GatewayClientOptions): ClientContext {
     dispatcher: options.dispatcher,
     logger: options.logger,
     onSupportRecord: options.onSupportRecord,
+    onUsage: options.onUsage,
     userAgent: options.userAgent,
     editEncoding: options.editEncoding ?? 'json',
     redact: createRedactor(options.apiKey),

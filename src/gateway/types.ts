@@ -34,12 +34,27 @@ export interface GatewayClientOptions {
   editEncoding?: 'json' | 'multipart';
   /** Called once per finished HTTP exchange (success or failure) with the five support fields only. */
   onSupportRecord?: (record: SupportRecord) => void;
+  /**
+   * Called once per billable response that got an answer (a message, complete or cut; images; an accepted image
+   * task) with what it used: for the local usage ledger. Never with prompt or answer text.
+   */
+  onUsage?: (record: UsageRecord) => void;
   /** Sent as the User-Agent header when set. */
   userAgent?: string;
   /** Backoff between GET retries after 5xx / network errors (and 429 without Retry-After). Default 500 ms → 8 s. */
   retryBackoff?: { baseMs?: number; maxMs?: number };
   /** Poll interval of waitForImageTask when the gateway sends no Retry-After. Default 1 s growing to 10 s. */
   pollBackoff?: { baseMs?: number; maxMs?: number };
+}
+
+/** What one billable response used (GatewayClientOptions.onUsage). */
+export interface UsageRecord {
+  route: string;
+  model: string;
+  /** Messages: the usage object as the gateway reported it (usage.cost: the billed cost, when reported). */
+  usage?: Usage;
+  /** Image routes: how many images were asked for and returned, and their size ("1024x1024"). */
+  images?: { count: number; size?: string };
 }
 
 /** The only facts support may ever receive (docs/gateway-protocol.md#support-facts). */
@@ -142,6 +157,11 @@ export interface Usage {
   output_tokens: number;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /**
+   * The cost the gateway billed for this response, when it says: OpenRouter's usage.cost, or LiteLLM's
+   * x-litellm-response-cost header (copied here by the client). Not part of the Messages API.
+   */
+  cost?: number;
 }
 
 export interface TextBlock {

@@ -1,0 +1,83 @@
+// onUsage: one record per billable response that got an answer, with the billed cost where the gateway states it
+// (LiteLLM's x-litellm-response-cost header, OpenRouter's usage.cost). Real sockets against the emulator.
+import assert from 'node:assert/strict';
+import { createGatewayClient, type MessagesRequest, type UsageRecord } from '../../../src/gateway';
+import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
+import { DEMO } from '../emulator/helpers';
+
+const REQUEST: MessagesRequest = {
+  model: 'claude-demo-haiku',
+  max_tokens: 64,
+  messages: [{ role: 'user', content: 'hi' }],
+};
+
+describe('gateway client: usage records and billed cost', () => {
+  const started: Emulator[] = [];
+  after(async () => Promise.all(started.map((e) => e.close())));
+  async function setup(
+    dialect: string,
+  ): Promise<{ emu: Emulator; records: UsageRecord[]; client: ReturnType<typeof createGatewayClient> }> {
+    const config = defaultConfig();
+    config.dialect = dialect;
+    config.messages.tokensPerSecond = 0;
+    const emu = await startEmulator({ config });
+    started.push(emu);
+    const records: UsageRecord[] = [];
+    const client = createGatewayClient({ baseUrl: emu.url, apiKey: DEMO, onUsage: (r) => records.push(r) });
+    return { emu, records, client };
+  }
+
+  it('LiteLLM: the cost header becomes usage.cost of the streamed and the whole message, one record each', async () => {
+    const { records, client } = await setup('litellm');
+    const streamed = await client.streamMessage(REQUEST).finalMessage();
+    assert.equal(streamed.usage.cost, 0.002);
+    const whole = await client.createMessage(REQUEST);
+    assert.equal(whole.usage.cost, 0.002);
+    assert.equal(records.length, 2);
+    assert.deepEqual(
+      records.map((r) => [r.route, r.model, r.usage?.cost]),
+      [
+        ['POST /v1/messages', 'claude-demo-haiku', 0.002],
+        ['POST /v1/messages', 'claude-demo-haiku', 0.002],
+      ],
+    );
+  });
+
+  it('OpenRouter: usage.cost as sent; a gateway that states no cost leaves it unset', async () => {
+    const or = await setup('openrouter');
+    assert.equal((await or.client.streamMessage(REQUEST).finalMessage()).usage.cost, 0.002);
+    const plain = await setup('new-api');
+    const message = await plain.client.streamMessage(REQUEST).finalMessage();
+    assert.equal(message.usage.cost, undefined);
+    assert.ok(plain.records[0].usage!.output_tokens > 0);
+  });
+
+  it('a stream cut after it started is recorded once (the gateway may have billed it); a refused request is not', async () => {
+    const { emu, records, client } = await setup('default');
+    emu.setFaults(DEMO, { errorAfterEvents: 4 });
+    await assert.rejects(client.streamMessage({ ...REQUEST, max_tokens: 400 }).finalMessage());
+    assert.equal(records.length, 1);
+    emu.setFaults(DEMO, { status: 403, count: 1 });
+    await assert.rejects(client.streamMessage(REQUEST).finalMessage());
+    assert.equal(records.length, 1);
+  });
+
+  it('images: count and size of a generation, and of an accepted async task', async () => {
+    const { records, client } = await setup('default');
+    await client.generateImage({
+      model: 'gpt-image-demo',
+      prompt: 'a cat',
+      size: '256x256',
+      n: 2,
+      response_format: 'b64_json',
+    });
+    await client.submitImageTask('generation', { model: 'gpt-image-demo', prompt: 'a dog', size: '512x512' });
+    assert.deepEqual(
+      records.map((r) => [r.route, r.model, r.images]),
+      [
+        ['POST /v1/images/generations', 'gpt-image-demo', { count: 2, size: '256x256' }],
+        ['POST /v1/images/generations/async', 'gpt-image-demo', { count: 1, size: '512x512' }],
+      ],
+    );
+  });
+});
