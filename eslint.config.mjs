@@ -27,7 +27,7 @@ export const LAYERS = {
 /** Modules of feature folders that run in plain Node (unit-tested there): no `vscode`, no VS Code glue of their folder. */
 const PURE_FEATURE_FILES = [
   'src/lm/{requestMapping,streamMapping,tokens,modelInfo,lmErrors,participantText,streaming,chatMarkdown,agentText}.ts',
-  'src/usage/{ledger,chart,budget}.ts',
+  'src/usage/{chart,budget}.ts',
 ];
 
 const SRC = path.join(import.meta.dirname, 'src');
@@ -103,7 +103,7 @@ export const layersPlugin = {
   },
 };
 const PURE_SIBLING =
-  /^(requestMapping|streamMapping|tokens|modelInfo|lmErrors|participantText|streaming|chatMarkdown|agentText|ledger|chart|budget)(\.ts)?$/;
+  /^(requestMapping|streamMapping|tokens|modelInfo|lmErrors|participantText|streaming|chatMarkdown|agentText|chart|budget)(\.ts)?$/;
 
 export default tseslint.config(
   {

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
+import { balanceAfterError } from '../platform/balanceNote';
 import type { CatalogSnapshot, Services } from '../platform/services';
 import type { CommandTable } from '../platform/commands';
 import { isListMissing, unlistedHint } from '../catalog/listing';
@@ -54,12 +55,16 @@ export function registerChat(services: Services): ChatFeature {
   const session = new SessionController({
     storage: historyFiles(context.globalStorageUri),
     getClient: () => services.gateway.clientOrExplain(),
-    errorCard: (error) =>
-      toErrorCard(
+    errorCard: (error) => {
+      const card = toErrorCard(
         error,
         (e) => adviseOnError(e, { baseUrl: config.current.baseUrl, surface: 'chat', l10n: vscode.l10n }),
         vscode.l10n,
-      ),
+      );
+      const balance = balanceAfterError(services, error);
+      if (balance) card.detail += ` ${vscode.l10n.t('Last balance the gateway reported: {0}.', balance)}`;
+      return card;
+    },
     defaults: () => ({
       model: config.current.chat.defaultModel,
       maxTokens: config.current.chat.maxTokens,

@@ -29,6 +29,7 @@ export function createStatusBar(services: Services): StatusBar {
       state,
       chatModel,
       lastRecord,
+      balance: services.account.peekBalance(),
     };
     item.text = statusText(inputs, vscode.l10n);
     const tooltip = new vscode.MarkdownString(statusTooltip(inputs, vscode.l10n));
@@ -53,6 +54,7 @@ export function createStatusBar(services: Services): StatusBar {
       if (snapshot && Date.now() - snapshot.fetchedAt < 5_000) state = 'ok';
       rerender();
     }),
+    services.account.onDidChange(rerender),
     services.support.onDidAdd((record) => {
       lastRecord = record;
       // No status: cancelled or no answer; the two cannot be told apart here, so only Check Connection says "unreachable".

@@ -1,26 +1,13 @@
-// The key's balance where the gateway offers one (../shared/docs/REAL-GATEWAYS.md#account-and-balance). Pure: the
+// The key's balance where the gateway offers one (docs/gateway-protocol.md#balance-and-cost). Pure: the
 // parsers read each known shape, readBalance() tries the known routes in a fixed order with free GETs, and
 // BalanceMemory decides when to ask again (once per key and base URL, at most every few minutes, or after a balance
 // error) and remembers which route answered, or that none did, so a gateway without one is never asked again.
 import type { ClientContext } from './context';
 import { discardBody, readCapped, send, type CallSpec } from './http';
-import type { RequestOptions } from './types';
+import type { Balance, BalanceRoute, ProbeResult, RequestOptions } from './types';
 
-/** Which family of billing routes answered. */
-export type BalanceRoute = 'new-api' | 'new-api-v1' | 'openrouter' | 'litellm';
-
-/** The gateway's own figures, in its display unit (USD or quota units: never converted here). */
-export interface Balance {
-  route: BalanceRoute;
-  /** What is left; undefined when the gateway states no limit. */
-  remaining?: number;
-  /** The limit the gateway states (new-api: hard_limit_usd; OpenRouter: limit; LiteLLM: max_budget). */
-  limit?: number;
-  /** Spent so far, as the gateway counts it. */
-  used?: number;
-  /** The gateway says the key has no limit (new-api's 100,000,000, OpenRouter's limit null, LiteLLM's max_budget null). */
-  unlimited: boolean;
-}
+export type { Balance, BalanceRoute, ProbeResult } from './types';
+import { english, type Localizer } from '../shared/l10n';
 
 /** The fixed order of the probe: the most common gateway family first. */
 export const BALANCE_ROUTES: readonly BalanceRoute[] = ['new-api', 'new-api-v1', 'openrouter', 'litellm'];
@@ -90,9 +77,6 @@ export function parseLiteLlm(body: unknown): Omit<Balance, 'route'> | undefined 
   if (limit === undefined) return { used, unlimited: true };
   return { limit, used, remaining: round(limit - (used ?? 0)), unlimited: false };
 }
-
-/** What one probe found: a balance, "no such route here", or a failure that says nothing about the route. */
-export type ProbeResult = { kind: 'balance'; balance: Balance } | { kind: 'none' } | { kind: 'failed' };
 
 /**
  * Asks the gateway for the balance: the remembered route only, or (route undefined) every known route in order
@@ -227,3 +211,21 @@ export class BalanceMemory {
 }
 
 const keyOf = (fingerprint: string, baseUrl: string): string => `${fingerprint} ${baseUrl}`;
+
+/** The balance in one line, as the gateway states it (its unit: never called dollars here). */
+export function describeBalance(b: Balance, l10n: Localizer = english): string {
+  const f = (n: number): string => String(Math.round(n * 10_000) / 10_000);
+  if (b.unlimited) return b.used !== undefined ? l10n.t('unlimited (used {0})', f(b.used)) : l10n.t('unlimited');
+  const remaining = b.remaining ?? b.limit ?? 0;
+  if (b.limit !== undefined && b.used !== undefined)
+    return l10n.t('{0} left of {1} (used {2})', f(remaining), f(b.limit), f(b.used));
+  return l10n.t('{0} left', f(remaining));
+}
+
+/** Which route the figures came from, for the tooltip and Check Connection. */
+export const BALANCE_ROUTE_PATHS: Record<BalanceRoute, string> = {
+  'new-api': 'GET /dashboard/billing/subscription',
+  'new-api-v1': 'GET /v1/dashboard/billing/subscription',
+  openrouter: 'GET /v1/key',
+  litellm: 'GET /key/info',
+};

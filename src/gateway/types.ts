@@ -3,7 +3,6 @@
 // they are sent and received as they are.
 
 import type { Dispatcher } from 'undici';
-import type { BalanceRoute, ProbeResult } from './balance';
 
 /** Where the client reports what it does. The host adapter redacts; the client never passes a key to it. */
 export interface Logger {
@@ -46,6 +45,27 @@ export interface GatewayClientOptions {
   /** Poll interval of waitForImageTask when the gateway sends no Retry-After. Default 1 s growing to 10 s. */
   pollBackoff?: { baseMs?: number; maxMs?: number };
 }
+
+// ---- Account (src/gateway/balance.ts) ----
+
+/** Which family of billing routes answered. */
+export type BalanceRoute = 'new-api' | 'new-api-v1' | 'openrouter' | 'litellm';
+
+/** The gateway's own figures, in its display unit (USD or quota units: never converted here). */
+export interface Balance {
+  route: BalanceRoute;
+  /** What is left; undefined when the gateway states no limit. */
+  remaining?: number;
+  /** The limit the gateway states (new-api: hard_limit_usd; OpenRouter: limit; LiteLLM: max_budget). */
+  limit?: number;
+  /** Spent so far, as the gateway counts it. */
+  used?: number;
+  /** The gateway says the key has no limit (new-api's 100,000,000, OpenRouter's limit null, LiteLLM's max_budget null). */
+  unlimited: boolean;
+}
+
+/** What one probe found: a balance, "no such route here", or a failure that says nothing about the route. */
+export type ProbeResult = { kind: 'balance'; balance: Balance } | { kind: 'none' } | { kind: 'failed' };
 
 /** What one billable response used (GatewayClientOptions.onUsage). */
 export interface UsageRecord {

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Dispatcher } from 'undici';
 import { createGatewayClient } from '../gateway/lazyClient';
-import type { GatewayClient, Logger, SupportRecord } from '../gateway/types';
+import type { GatewayClient, Logger, SupportRecord, UsageRecord } from '../gateway/types';
 import { Commands } from '../shared/commands';
 import type { Config } from '../shared/config';
 import { disposeAll } from '../shared/dispose';
@@ -20,6 +20,10 @@ export interface GatewayAccessDeps {
   keys: KeyStore;
   log: Logger;
   onSupportRecord(record: SupportRecord): void;
+  /** What each billable response used, with the fingerprint of the key that paid for it (the usage ledger). */
+  onUsage?(record: UsageRecord, keyFingerprint: string): void;
+  /** The fingerprint of a secret (src/keys/fingerprint.ts, given by the composition root). */
+  fingerprint?(secret: string): string;
   env?: Record<string, string | undefined>;
   userAgent?: string;
 }
@@ -44,7 +48,9 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
 
   const build = (secret: string, overrides: ClientOverrides = {}): GatewayClient => {
     const config = deps.config.current;
+    const fingerprint = deps.fingerprint?.(secret) ?? '';
     return createGatewayClient({
+      onUsage: deps.onUsage ? (record) => deps.onUsage?.(record, fingerprint) : undefined,
       ...overrides,
       baseUrl: config.baseUrl,
       apiKey: secret,

@@ -2,7 +2,7 @@
 // model with totals. Drawn as inline SVG and HTML by this code, no script and no library: the page runs with a CSP
 // that allows no script at all. Every text from the ledger (model ids) is escaped.
 import { formatAmount } from '../gateway/pricing';
-import type { ModelTotals, UsageSummary } from './ledger';
+import type { ModelTotals, UsageSummary } from '../shared/usageLedger';
 
 export interface UsagePageStrings {
   heading: string;

@@ -1,4 +1,4 @@
-// The account routes real gateways serve for a key (../shared/docs/REAL-GATEWAYS.md#account-and-balance), from the
+// The account routes real gateways serve for a key (docs/gateway-protocol.md#balance-and-cost), from the
 // key's balance and what it spent here. Free: nothing is charged. Amounts are in the emulator's price unit (USD).
 import { sendJson, type Ctx } from '../http';
 

@@ -13,7 +13,7 @@ import {
   summarize,
   todayOf,
   type LedgerEntry,
-} from '../../../src/usage/ledger';
+} from '../../../src/shared/usageLedger';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 const DAY = 86_400_000;
