@@ -77,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): void {
         checkConnection: commandFeatures,
         refreshModels: commandFeatures,
         copySupportInfo: commandFeatures,
+        readBalance: commandFeatures,
         generateImage: images,
         editImage: images,
         imageTasks: images,

@@ -3,7 +3,13 @@
 // the core's events into chat protocol messages (agentEvents.ts). Nothing here decides an approval: the
 // policy does (src/agent/policy.ts); this file only carries the user's answer back.
 import type * as vscode from 'vscode';
-import { CachingMemory, runAgentTurn, type ApprovalAnswer, type ApprovalRequest } from '../agent';
+import {
+  CachingMemory,
+  runAgentTurn,
+  type AgentTurnOptions,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+} from '../agent';
 import type { AgentHost, PendingChangeInfo } from '../agentHost';
 import type { GatewayClient, Logger, MessageParam } from '../gateway/types';
 import { english, type Localizer } from '../shared/l10n';
@@ -38,6 +44,9 @@ export interface AgentTurnsDeps {
   log?: Logger;
   /** The user's language for setup errors, cards and notes (vscode.l10n; English when absent). */
   l10n?: Localizer;
+  /** What a step cost, and whether the next request would pass the daily budget (src/usage/account.ts). */
+  costOf?: AgentTurnOptions['costOf'];
+  wouldPassDailyBudget?: AgentTurnOptions['wouldPassDailyBudget'];
 }
 
 /** Turn ids forgotten in this window that a turn still running could store again on its way out (see forget). */
@@ -115,6 +124,8 @@ export class AgentTurns implements AgentRunner {
         signal: ctx.signal,
         approve: (request, signal) => this.ask(request, signal, mapper),
         onEvent: (event) => mapper.handle(event),
+        costOf: this.deps.costOf,
+        wouldPassDailyBudget: this.deps.wouldPassDailyBudget,
       });
       this.keepTranscript(ctx.message.agent.turnId, compactTranscript(result.messages.slice(messages.length)));
       if (result.reason === 'stopped') return { status: 'stopped' };

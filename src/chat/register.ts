@@ -51,6 +51,8 @@ export function registerChat(services: Services): ChatFeature {
       if (!withKey || !secret) return undefined;
       return { client: services.gateway.clientFor(secret, { maxRetries: 0 }), keyId: withKey.key.fingerprint };
     },
+    costOf: (model, usage) => services.account.costOf({ route: 'POST /v1/messages', model, usage }),
+    wouldPassDailyBudget: (nextTokens) => services.account.wouldPassDailyBudget(nextTokens),
   });
   const session = new SessionController({
     storage: historyFiles(context.globalStorageUri),
@@ -76,6 +78,7 @@ export function registerChat(services: Services): ChatFeature {
     now: () => Date.now(),
     log,
     agent,
+    costOf: (record) => services.account.costOf(record),
     l10n: vscode.l10n,
   });
   const loaded = session.load().catch((e) => log.error('chat: history could not be read', e));

@@ -3,8 +3,11 @@
 // publishes for the model (a `pricing` object in its model list, OpenRouter's shape), else the user's own prices
 // (modelGateway.prices). Anything but a billed cost is an estimate. No price known: no cost (tokens only).
 import type { ModelInfo, Usage } from './types';
+import type { CostSource } from '../shared/money';
 
-export type PriceSource = 'billed' | 'gateway' | 'user';
+export { formatAmount } from '../shared/money';
+
+export type PriceSource = CostSource;
 
 /** Prices per million tokens, and per image; any may be missing. */
 export interface ModelPrices {
@@ -153,11 +156,4 @@ export function sumCosts(costs: Array<Cost | undefined>): CostTotal | undefined 
     estimate: known.some((c) => c.estimate),
     partial: known.length < costs.length,
   };
-}
-
-/** A money figure with enough digits for a cent's fraction (0.0042), fewer for large ones (12.30). */
-export function formatAmount(amount: number): string {
-  if (amount === 0) return '0';
-  const digits = amount >= 1 ? 2 : amount >= 0.001 ? 4 : 6;
-  return amount.toFixed(digits);
 }

@@ -103,7 +103,7 @@ class GatewayMessageStream implements MessageStream {
   }
 
   currentMessage(): Message | undefined {
-    return this.assembler.hasContent() ? this.assembler.snapshot() : undefined;
+    return this.assembler.hasContent() ? this.withCost(this.assembler.snapshot()) : undefined;
   }
 
   abort(): void {

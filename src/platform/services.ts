@@ -148,6 +148,8 @@ export interface AccountService {
   ledger(): Promise<LedgerEntry[]>;
   /** Today's totals of the active key, and the share of its daily budget they use (0 without a budget). */
   today(): Promise<{ totals: ModelTotals; budgetUsed: number; keyFingerprint?: string }>;
+  /** True when a request of about `nextTokens` tokens would pass the active key's daily budget (none: false). */
+  wouldPassDailyBudget(nextTokens: number): Promise<boolean>;
   /** Clears the ledger of one key (all keys when undefined). */
   clear(keyFingerprint?: string): Promise<void>;
   /** Fires when the ledger or the balance changed. */

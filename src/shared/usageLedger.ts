@@ -2,7 +2,9 @@
 // cost. Never prompt or answer text. Bounded (LEDGER_MAX_DAYS, LEDGER_MAX_ENTRIES: the oldest go first), stored as
 // JSON lines; read back line by line so one damaged line costs one entry, not the ledger.
 
-export type CostSource = 'billed' | 'gateway' | 'user';
+import type { CostSource } from './money';
+
+export type { CostSource } from './money';
 
 export interface LedgerEntry {
   /** ISO time of the response. */

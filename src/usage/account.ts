@@ -21,7 +21,7 @@ import type {
   ModelCatalog,
 } from '../platform/services';
 import { dayOf, todayOf, type LedgerEntry } from '../shared/usageLedger';
-import { BUDGET_NOTICE_FRACTION, budgetUsed, parseBudget } from './budget';
+import { BUDGET_NOTICE_FRACTION, budgetUsed, parseBudget, wouldPass } from './budget';
 import { LedgerStore } from './ledgerStore';
 
 export interface AccountDeps {
@@ -119,6 +119,12 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
     },
     ledger: () => store.all(),
     today,
+    async wouldPassDailyBudget(nextTokens) {
+      const budget = parseBudget(userSetting('budget.daily'));
+      if (!budget) return false;
+      const { totals } = await today();
+      return wouldPass(totals, budget, nextTokens);
+    },
     async clear(keyFingerprint) {
       await store.clear(keyFingerprint);
       changed.fire();

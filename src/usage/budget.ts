@@ -28,3 +28,9 @@ export function budgetUsed(today: ModelTotals, budget: DailyBudget | undefined):
   ];
   return Math.max(...shares);
 }
+
+/** A request of about `nextTokens` tokens would pass the budget: tokens counted ahead; money only once reached. */
+export function wouldPass(today: ModelTotals, budget: DailyBudget, nextTokens: number): boolean {
+  if (budget.tokens !== undefined && today.tokens + nextTokens > budget.tokens) return true;
+  return budget.money !== undefined && (today.cost ?? 0) >= budget.money;
+}

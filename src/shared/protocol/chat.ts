@@ -1,6 +1,7 @@
 // Messages of the chat webview, both directions (see docs/architecture.md#webview-messages). Pure: no `vscode` import.
 // Declared once as a Protocol (./channel.ts): the host validates every incoming message with chatGuard.toHost, the
 // webview every host message with chatGuard.toWebview.
+import type { ChatCost } from '../money';
 import {
   anyOf,
   arr,
@@ -43,9 +44,13 @@ export interface ChatAttachment {
   endLine?: number;
 }
 
+export type { ChatCost } from '../money';
+
 export interface ChatUsage {
   inputTokens: number;
   outputTokens: number;
+  /** What the answer (or the agent turn) cost, where a price is known. */
+  cost?: ChatCost;
 }
 
 /** Reactions an error card may offer (the spec's error table, as buttons). */
@@ -121,6 +126,7 @@ export interface AgentToolCard {
 export interface AgentStepUsage {
   step: number;
   tokens: AgentTokens;
+  cost?: ChatCost;
 }
 
 export interface AgentTurnEnd {
@@ -325,7 +331,13 @@ const attachment = obj<ChatAttachment>({
   startLine: opt(num),
   endLine: opt(num),
 });
-const usage = obj<ChatUsage>({ inputTokens: num, outputTokens: num });
+const cost = obj<ChatCost>({
+  amount: num,
+  source: oneOf(['billed', 'gateway', 'user'] as const),
+  estimate: bool,
+  partial: opt(bool),
+});
+const usage = obj<ChatUsage>({ inputTokens: num, outputTokens: num, cost: opt(cost) });
 const errorCard = obj<ErrorCard>({
   title: text,
   detail: text,
@@ -358,7 +370,7 @@ const toolCard = obj<AgentToolCard>({
   resultTruncated: opt(bool),
   textAt: opt(num),
 });
-const stepUsage = obj<AgentStepUsage>({ step: num, tokens });
+const stepUsage = obj<AgentStepUsage>({ step: num, tokens, cost: opt(cost) });
 const turnEnd = obj<AgentTurnEnd>({ reason: text, message: text, retry: bool });
 const turnInfo = obj<AgentTurnInfo>({
   turnId: text,

@@ -10,6 +10,7 @@ import type {
   PendingChangeView,
 } from '../../shared/protocol/chat';
 import { renderMarkdown } from './markdown';
+import { formatAmount, type ChatCost } from '../../shared/money';
 import { el, textButton } from '../common/dom';
 import { t, type WebviewStringKey } from '../common/strings';
 
@@ -38,6 +39,7 @@ const END_LABELS: Record<string, WebviewStringKey> = {
   refusal: 'agent.end.refusal',
   step_budget: 'agent.end.step_budget',
   token_budget: 'agent.end.token_budget',
+  daily_budget: 'agent.end.daily_budget',
   context_full: 'agent.end.context_full',
   stopped: 'agent.end.stopped',
   outcome_unknown: 'agent.end.outcome_unknown',
@@ -51,6 +53,18 @@ const endLabel = (reason: string): string => (reason in END_LABELS ? t(END_LABEL
 const format = (n: number): string => n.toLocaleString('en-US');
 
 /** "in 1,234 · out 56 · cache read 1,000 · cache write 200" */
+/** A cost as the chat shows it: the amount and where it comes from ("billed", "gateway price", "your prices"). */
+export function costText(cost: ChatCost): string {
+  const amount = formatAmount(cost.amount);
+  const text =
+    cost.source === 'billed' && !cost.estimate
+      ? t('chat.cost.billed', amount)
+      : cost.source === 'gateway'
+        ? t('chat.cost.gateway', amount)
+        : t('chat.cost.user', amount);
+  return cost.partial ? `${text} ${t('chat.cost.partial')}` : text;
+}
+
 export function tokensText(tokens: AgentTokens): string {
   return t(
     'agent.tokens',
@@ -224,7 +238,11 @@ export class AgentSection {
     const steps = el(
       'ol',
       { className: 'agent-steps' },
-      ...this.info.steps.map((s) => el('li', { text: t('agent.step', s.step, tokensText(s.tokens)) })),
+      ...this.info.steps.map((s) =>
+        el('li', {
+          text: t('agent.step', s.step, tokensText(s.tokens)) + (s.cost ? ` · ${costText(s.cost)}` : ''),
+        }),
+      ),
     );
     const details = el('details', {}, el('summary', { text: t('agent.turnTokens', tokensText(turn)) }), steps);
     this.cost.replaceChildren(details);
