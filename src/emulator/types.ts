@@ -81,6 +81,11 @@ export interface UpstreamModel {
   displayName?: string;
   /** A scripted agent model (src/emulator/agentScript.ts): it also summarises tool_results without directives. */
   agent?: boolean;
+  /**
+   * Prices published in the model list, per million tokens (and per image), sent as OpenRouter's `pricing` object
+   * (USD per token, as strings). Informational: what the emulator charges is `prices`.
+   */
+  listPrices?: { input: number; output: number; image?: number };
 }
 
 export interface Prices {

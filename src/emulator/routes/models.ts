@@ -17,6 +17,7 @@ export function handleModels(ctx: Ctx): void {
     created: CREATED,
     created_at: new Date(CREATED * 1000).toISOString(),
     owned_by: 'model-gateway-emulator',
+    ...pricingOf(models[upstream]?.listPrices),
   }));
   const after = ctx.url.searchParams.get('after_id');
   if (after) data = data.slice(data.findIndex((m) => m.id === after) + 1);
@@ -30,4 +31,17 @@ export function handleModels(ctx: Ctx): void {
     first_id: data[0]?.id ?? null,
     last_id: data[data.length - 1]?.id ?? null,
   });
+}
+
+/** OpenRouter's `pricing`: USD per token as decimal strings. */
+function pricingOf(p: { input: number; output: number; image?: number } | undefined): Record<string, unknown> {
+  if (!p) return {};
+  const perToken = (perMillion: number): string => String(perMillion / 1e6);
+  return {
+    pricing: {
+      prompt: perToken(p.input),
+      completion: perToken(p.output),
+      ...(p.image !== undefined ? { image: String(p.image) } : {}),
+    },
+  };
 }

@@ -2,6 +2,7 @@
 // (LiteLLM's x-litellm-response-cost header, OpenRouter's usage.cost). Real sockets against the emulator.
 import assert from 'node:assert/strict';
 import { createGatewayClient, type MessagesRequest, type UsageRecord } from '../../../src/gateway';
+import { gatewayPricesOf, resolveCost, tokenCountsOf } from '../../../src/gateway/pricing';
 import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
 import { DEMO } from '../emulator/helpers';
 
@@ -60,6 +61,18 @@ describe('gateway client: usage records and billed cost', () => {
     emu.setFaults(DEMO, { status: 403, count: 1 });
     await assert.rejects(client.streamMessage(REQUEST).finalMessage());
     assert.equal(records.length, 1);
+  });
+
+  it('the emulator publishes prices in its model list (OpenRouter shape) that price an answer as an estimate', async () => {
+    const { client } = await setup('default');
+    const sonnet = (await client.listModels()).find((m) => m.id === 'claude-demo-sonnet');
+    const prices = gatewayPricesOf(sonnet);
+    assert.deepEqual([prices?.input, prices?.output], [3, 15]);
+    const message = await client.createMessage({ ...REQUEST, model: 'claude-demo-sonnet' });
+    const cost = resolveCost({ tokens: tokenCountsOf(message.usage), gatewayPrices: prices });
+    assert.equal(cost?.source, 'gateway');
+    assert.equal(cost?.estimate, true);
+    assert.ok(cost!.amount > 0);
   });
 
   it('images: count and size of a generation, and of an accepted async task', async () => {
