@@ -58,7 +58,10 @@ let nextMessageId = 0;
  */
 export function chatSession(
   emulator: Emulator,
-  deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs'> & { model: string; storage?: HistoryStorage },
+  deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs' | 'costOf'> & {
+    model: string;
+    storage?: HistoryStorage;
+  },
 ) {
   const posted: HostToWebviewMessage[] = [];
   const s = new SessionController({
@@ -73,6 +76,7 @@ export function chatSession(
     batchMs: 16,
     defaultRetryMs: deps.defaultRetryMs,
     agent: deps.agent,
+    costOf: deps.costOf,
   });
   const of = <T extends HostToWebviewMessage['type']>(type: T) =>
     posted.filter((m): m is Extract<HostToWebviewMessage, { type: T }> => m.type === type);
