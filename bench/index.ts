@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { renderTable, type BenchRow } from './table';
 import { mergeRows, type StoredRow } from './merge';
 import { runStreamBench } from './stream';
+import { runChatStreamBench } from './chatStream';
 import { runWebviewBench } from './webview';
 import { runActivationBench } from './activation';
 import { runSizeBench } from './size';
@@ -22,6 +23,7 @@ interface Section {
 
 const sections: Section[] = [
   { name: 'stream', run: () => runStreamBench() },
+  { name: 'chat stream', run: () => runChatStreamBench() },
   { name: 'webview', run: () => runWebviewBench() },
   { name: 'activation', run: () => runActivationBench(root) },
   { name: 'size', run: () => runSizeBench(root) },

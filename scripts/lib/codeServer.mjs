@@ -60,7 +60,11 @@ export async function installVsix(info, profile, vsix) {
  * Starts code-server for a profile; resolves {url, port, child, logFile, workbenchUrl} once it listens and answers.
  * Rejects early when the process exits (a crashed server fails fast instead of waiting for a timeout).
  */
-export async function startCodeServer(info, profile, { env = {}, logFile, timeoutMs = 120_000, port = 0 } = {}) {
+export async function startCodeServer(
+  info,
+  profile,
+  { env = {}, logFile, timeoutMs = 120_000, port = 0, locale } = {},
+) {
   const args = [
     info.entry,
     '--auth',
@@ -75,6 +79,7 @@ export async function startCodeServer(info, profile, { env = {}, logFile, timeou
     profile.extDir,
     '--disable-telemetry',
     '--disable-update-check',
+    ...(locale ? ['--locale', locale] : []),
     profile.workspace,
   ];
   const child = start(info.node, args, { env: { ...process.env, ...env }, cwd: profile.dir });

@@ -35,6 +35,7 @@ function vscodeEnvironment(ctx, info, profile) {
   const settings = ctx.emulator ? { 'modelGateway.baseUrl': ctx.emulator.url } : {};
   const env = {
     MODEL_GATEWAY_API_KEY: DEMO_KEY,
+    MODEL_GATEWAY_API_KEY_NAME: 'demo (emulator)',
     MG_VSCODE_VERSION: info.version,
     MG_WORKSPACE: profile?.workspace ?? '',
     MG_RESULTS_DIR: ctx.results,

@@ -9,9 +9,12 @@ import { Writable } from 'node:stream';
 /** Children started by this process, killed by killAll(). */
 const children = new Set();
 
-/** Runs a command to completion; rejects on non-zero exit. Returns captured stdout when capture is set. */
+/**
+ * Runs a command to completion; rejects on non-zero exit. Returns captured stdout when capture is set. `onLine`
+ * (with quiet or capture) is called with every output line, stdout and stderr, as it arrives.
+ */
 export function run(cmd, args, opts = {}) {
-  const { capture = false, env, cwd, quiet = false, timeoutMs, prefix } = opts;
+  const { capture = false, env, cwd, quiet = false, timeoutMs, prefix, onLine } = opts;
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
       cwd,
@@ -33,6 +36,19 @@ export function run(cmd, args, opts = {}) {
       child.stderr?.on('data', (d) => {
         err += d;
       });
+      if (onLine) {
+        const lines = (stream) => {
+          let pending = '';
+          stream?.on('data', (d) => {
+            const parts = (pending + d).split(/\r?\n|\r/);
+            pending = parts.pop();
+            for (const line of parts) onLine(line);
+          });
+          stream?.on('end', () => pending && onLine(pending));
+        };
+        lines(child.stdout);
+        lines(child.stderr);
+      }
     }
     const timer = timeoutMs ? setTimeout(() => killTree(child), timeoutMs) : undefined;
     child.on('error', (e) => {

@@ -15,7 +15,17 @@ export {
   type PolicyFacts,
   type PolicySettings,
 } from './policy';
-export { allowListMatch, unsafeCommandSyntax, SHELL_METACHARACTERS } from './commands';
+export {
+  allowListMatch,
+  codeRunningOption,
+  commandWords,
+  environmentPrefix,
+  pathLikeArguments,
+  unsafeCommandSyntax,
+  CODE_RUNNING_LONG_OPTIONS,
+  SHELL_METACHARACTERS,
+} from './commands';
+export { changedPackageKeys, CODE_RUNNING_PACKAGE_KEYS } from './packageScripts';
 export { DEFAULT_SECRET_PATTERNS, IGNORE_FILE_NAME, matchIgnored, parseIgnoreFile } from './ignore';
 export { isPathInside, containingFolder, normalizeAbsolute, onRealFolder, relativeTo } from './paths';
 export { CachingMemory, isCacheControlRejection } from './caching';

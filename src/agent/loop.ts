@@ -16,6 +16,7 @@ import type { PolicySettings } from './policy';
 import { isValidToolInput, runToolCalls, type ToolCall } from './toolRunner';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, TurnEndReason, UsageTotals } from './types';
 import { addUsage, endMessage, usageOf, ZERO_USAGE } from './usage';
+import { usageUnreported } from '../gateway/usageReport';
 import { english } from '../shared/l10n';
 
 export const DEFAULT_MAX_STEPS = 25;
@@ -34,6 +35,11 @@ export interface AgentTurnOptions {
   messages: readonly MessageParam[];
   tools: ReadonlyArray<Tool<never>>;
   policy: PolicySettings;
+  /**
+   * Files were written (or restored) earlier in this conversation: allow-listed commands ask from the first step.
+   * The conversation's record of its tool cards is the source (src/chat/agentTurn.ts), so a reload keeps it.
+   */
+  filesWritten?: boolean;
   approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
   onEvent?(event: AgentEvent): void;
   /** Stop: closes the in-flight request and cancels the running tool. */
@@ -87,7 +93,7 @@ class AgentTurn {
   private readonly costs: Array<Cost | undefined> = [];
   private previousBreakpoint: BlockRef | undefined;
   private readonly signal: AbortSignal;
-  private readonly turnState = { wroteFiles: false };
+  private readonly turnState: { wroteFiles: boolean };
   private readonly system: AgentRequestBody['system'];
   private readonly toolDefs: NonNullable<AgentRequestBody['tools']>;
   private readonly fixedTokens: number;
@@ -95,6 +101,7 @@ class AgentTurn {
   constructor(private readonly o: AgentTurnOptions) {
     this.messages = [...o.messages];
     this.signal = o.signal ?? new AbortController().signal;
+    this.turnState = { wroteFiles: o.filesWritten === true };
     this.system = o.system?.trim() ? [{ type: 'text', text: o.system }] : undefined;
     this.toolDefs = o.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
     this.fixedTokens = estimateTokens({ system: this.system, tools: this.toolDefs });
@@ -167,11 +174,11 @@ class AgentTurn {
       try {
         const message = await this.stream(marked.body, step);
         if (caching) this.previousBreakpoint = marked.end;
-        this.countUsage(step, message);
+        this.countUsage(step, message, estimate);
         return { ok: true, message };
       } catch (error) {
         const partial = isGatewayError(error) ? error.partial : undefined;
-        if (partial) this.countUsage(step, partial);
+        if (partial) this.countUsage(step, partial, estimate);
         const problems = unreadableToolInputs(error);
         // The message arrived whole (billed) but a tool input is not JSON: answer that call with an error.
         if (partial && problems) return { ok: true, message: partial, problems };
@@ -221,10 +228,21 @@ class AgentTurn {
     return stream.finalMessage();
   }
 
-  private countUsage(step: number, message: Message): void {
-    const stepUsage = usageOf(message.usage);
+  /**
+   * Adds a step's usage. Usage of all zeros on a message with content was not reported by the gateway: the
+   * budget counts the request's estimate and the answer's size instead, so a silent gateway is never free.
+   */
+  private countUsage(step: number, message: Message, requestEstimate: number): void {
+    const unreported = usageUnreported(message.usage, message.content);
+    const stepUsage = unreported
+      ? { ...ZERO_USAGE, input: requestEstimate, output: estimateTokens(message.content) }
+      : usageOf(message.usage);
     this.usage = addUsage(this.usage, stepUsage);
-    const cost = this.o.costOf?.(message.model || this.o.model, message.usage);
+    // An unreported step is priced on its estimate (never billed, so the cost is marked as an estimate too).
+    const pricedUsage = unreported
+      ? { ...message.usage, input_tokens: stepUsage.input, output_tokens: stepUsage.output }
+      : message.usage;
+    const cost = this.o.costOf?.(message.model || this.o.model, pricedUsage);
     this.costs.push(cost);
     const turnCost = sumCosts(this.costs);
     this.emit({
@@ -234,6 +252,7 @@ class AgentTurn {
       turn: { ...this.usage },
       ...(cost ? { cost } : {}),
       ...(turnCost ? { turnCost } : {}),
+      ...(unreported ? { unreported } : {}),
     });
   }
 

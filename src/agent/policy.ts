@@ -1,7 +1,15 @@
 // The approval policy: one ordered, data-driven table (APPROVAL_RULES); the first rule that applies decides.
 // It sees only the tool's class, its resolved target and the user's settings, never a tool result, so nothing
 // the model reads (file contents, command output) can change an approval.
-import { allowListMatch, normalizeCommand, unsafeCommandSyntax } from './commands';
+import {
+  allowListMatch,
+  codeRunningOption,
+  commandWords,
+  environmentPrefix,
+  normalizeCommand,
+  pathLikeArguments,
+  unsafeCommandSyntax,
+} from './commands';
 import { english, type Localizer } from '../shared/l10n';
 import { DEFAULT_SECRET_PATTERNS, matchIgnored } from './ignore';
 import { containingFolder, isPathInside, normalizeAbsolute, relativeTo, type PathStyle } from './paths';
@@ -28,8 +36,11 @@ export interface PolicyFacts {
   toolName: string;
   approvalClass: ApprovalClass;
   target: ToolTarget;
-  /** A write tool already ran in this turn: an allow-listed command could now run what it wrote. */
-  wroteThisTurn?: boolean;
+  /**
+   * Files were written (or restored by a checkpoint) earlier in this conversation: an allow-listed command could now
+   * run what was written, so it asks until the conversation ends.
+   */
+  filesWritten?: boolean;
 }
 
 export interface ApprovalRule {
@@ -53,6 +64,27 @@ export const PROTECTED_PATTERNS = {
     'lefthook-local.yml',
   ],
   gitDir: ['.git'],
+  // Files that make git run programs (filters, diff drivers) or fetch other repositories.
+  gitConfig: ['.gitattributes', '.gitmodules'],
+  // CI definitions run with the repository's secrets once pushed.
+  ci: [
+    '.github/workflows/',
+    '.github/actions/',
+    '.gitlab-ci.yml',
+    '.gitlab-ci/',
+    '.circleci/',
+    'azure-pipelines.yml',
+    '.azure-pipelines/',
+    'Jenkinsfile',
+    '.travis.yml',
+    'bitbucket-pipelines.yml',
+    '.buildkite/',
+    '.drone.yml',
+    '.woodpecker.yml',
+    '.woodpecker/',
+  ],
+  // Package-manager and build configuration that names commands (matching ignores case: Makefile, makefile, …).
+  toolConfig: ['.yarnrc*', '.pnpmfile.cjs', '.pnpmfile.mjs', 'Makefile', 'GNUmakefile', '*.mk'],
   vscodeDir: ['.vscode'],
   codeWorkspace: ['*.code-workspace'],
   devcontainer: ['.devcontainer', '.devcontainer.json'],
@@ -96,6 +128,36 @@ export const APPROVAL_RULES: readonly ApprovalRule[] = [
     l10n.t('{0} is a git hook or hook configuration.', rel),
   ),
   protectedRule('git-dir', PROTECTED_PATTERNS.gitDir, (rel, l10n) => l10n.t('{0} is inside a .git folder.', rel)),
+  protectedRule(
+    'git-config',
+    PROTECTED_PATTERNS.gitConfig,
+    (rel, l10n) =>
+      l10n.t('{0} is git configuration that can make git run programs (filters, diff drivers, submodules).', rel),
+    true,
+  ),
+  protectedRule(
+    'ci-definition',
+    PROTECTED_PATTERNS.ci,
+    (rel, l10n) => l10n.t("{0} is a CI definition: CI runs it with the repository's secrets.", rel),
+    true,
+  ),
+  protectedRule(
+    'tool-config',
+    PROTECTED_PATTERNS.toolConfig,
+    (rel, l10n) =>
+      l10n.t('{0} is build or package-manager configuration: commands such as make or yarn run what it says.', rel),
+    true,
+  ),
+  rule('package-scripts', 'ask', true, (f, _s, l10n) => {
+    const c = f.approvalClass === 'write' ? f.target.packageKeys : undefined;
+    return c && c.keys.length > 0
+      ? l10n.t(
+          'the change rewrites {0} in {1}: npm, yarn or a git hook would run the new commands.',
+          c.keys.join(', '),
+          c.file,
+        )
+      : undefined;
+  }),
   protectedRule('vscode-dir', PROTECTED_PATTERNS.vscodeDir, (rel, l10n) =>
     l10n.t('{0} is VS Code workspace configuration (.vscode).', rel),
   ),
@@ -125,17 +187,59 @@ export const APPROVAL_RULES: readonly ApprovalRule[] = [
   rule('command-mentions-secret', 'ask', true, (f, s, l10n) => {
     if (f.approvalClass !== 'command' || f.target.command === undefined) return undefined;
     const patterns = [...DEFAULT_SECRET_PATTERNS, ...(s.secretPatterns ?? [])];
-    const token = normalizeCommand(f.target.command)
-      .split(/[ =]/)
+    const token = commandWords(normalizeCommand(f.target.command))
+      .flatMap((w) => w.split(/[=:]/))
       .map(unquote)
       .find((t) => t && matchIgnored(t, patterns) !== undefined);
     return token && l10n.t('the command names {0}, which matches the secrets ignore list.', token);
   }),
+  rule('command-env-prefix', 'ask', true, (f, _s, l10n) => {
+    const hit = commandFacts(f) && environmentPrefix(commandFacts(f)!.words);
+    return hit && l10n.t('the command sets an environment variable first ({0}), which can change what runs.', hit);
+  }),
+  rule('command-code-option', 'ask', true, (f, _s, l10n) => {
+    const hit = commandFacts(f) && codeRunningOption(commandFacts(f)!.words);
+    return hit && l10n.t('the command has the option {0}, which can run other code or point the tool elsewhere.', hit);
+  }),
+  rule('command-outside-path', 'ask', true, (f, s, l10n) => {
+    const c = commandFacts(f);
+    if (!c) return undefined;
+    const cwd = f.target.cwd ?? s.workspaceFolders[0];
+    const hit = [...pathLikeArguments(c.words), ...pathLikeArguments(c.literalWords)].find((a) => {
+      if (a.startsWith('~')) return true;
+      const abs = /^(\/|\\|[a-zA-Z]:)/.test(a) ? a : cwd !== undefined ? `${cwd.replace(/[\\/]+$/, '')}/${a}` : a;
+      return containingFolder(abs, s.workspaceFolders, style(s)) === undefined;
+    });
+    return hit !== undefined ? l10n.t('the command names {0}, outside the workspace folders.', hit) : undefined;
+  }),
+  rule('command-cwd', 'ask', true, (f, s, l10n) => {
+    const cwd = f.target.cwd;
+    if (f.approvalClass !== 'command' || cwd === undefined) return undefined;
+    const atRoot = s.workspaceFolders.some((w) => {
+      const a = normalizeAbsolute(cwd);
+      const b = normalizeAbsolute(w);
+      return (
+        a !== undefined && b !== undefined && (style(s).caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b)
+      );
+    });
+    return atRoot ? undefined : l10n.t('the command runs in {0}, not in a workspace folder itself.', cwd);
+  }),
+  rule('command-repo-config', 'ask', true, (f, _s, l10n) => {
+    const hit = f.approvalClass === 'command' ? f.target.repoConfig?.[0] : undefined;
+    return (
+      hit &&
+      l10n.t(
+        "the repository's configuration {0} sets {1}, which makes git run a program the repository names.",
+        hit.file,
+        hit.key,
+      )
+    );
+  }),
   // With writes auto-approved and `npm test` allow-listed, a model could rewrite package.json's test script and run
-  // it unasked: after any write in the turn, even allow-listed commands ask.
+  // it unasked, in this turn or a later one: after any write in the conversation, even allow-listed commands ask.
   rule('command-after-write', 'ask', false, (f, _s, l10n) =>
-    f.approvalClass === 'command' && f.wroteThisTurn
-      ? l10n.t('files were written in this turn, and an allow-listed command could run what was just written.')
+    f.approvalClass === 'command' && f.filesWritten
+      ? l10n.t('files were written in this conversation, and an allow-listed command could run what was written.')
       : undefined,
   ),
   rule('command-allow-listed', 'auto', false, (f, s, l10n) => {
@@ -143,7 +247,7 @@ export const APPROVAL_RULES: readonly ApprovalRule[] = [
       f.approvalClass === 'command' && f.target.command !== undefined
         ? allowListMatch(f.target.command, s.commandAllowList ?? [])
         : undefined;
-    return hit && l10n.t('the command starts with "{0}", which is on the allow-list.', hit);
+    return hit && l10n.t('the command matches "{0}", which is on the allow-list.', hit);
   }),
   rule('command-asks', 'ask', true, (f, _s, l10n) =>
     f.approvalClass === 'command' ? l10n.t('the command is not on the allow-list.') : undefined,
@@ -210,8 +314,13 @@ function protectedRule(
   id: string,
   patterns: readonly string[],
   why: (rel: string, l10n: Localizer) => string,
+  writesOnly = false,
 ): ApprovalRule {
-  return rule(id, 'ask', true, (f, s, l10n) => eachPath(f, s, (rel) => matchIgnored(rel, patterns) && why(rel, l10n)));
+  return rule(id, 'ask', true, (f, s, l10n) =>
+    writesOnly && f.approvalClass !== 'write'
+      ? undefined
+      : eachPath(f, s, (rel) => matchIgnored(rel, patterns) && why(rel, l10n)),
+  );
 }
 
 function style(s: PolicySettings): PathStyle {
@@ -239,6 +348,14 @@ function eachPath(
     }
   }
   return undefined;
+}
+
+/** The words of a command call (undefined for other calls or a missing command line). */
+function commandFacts(f: PolicyFacts): { words: string[]; literalWords: string[] } | undefined {
+  if (f.approvalClass !== 'command' || f.target.command === undefined) return undefined;
+  const line = normalizeCommand(f.target.command);
+  // As a POSIX shell reads it, and as cmd.exe or PowerShell would (backslashes literal).
+  return { words: commandWords(line), literalWords: commandWords(line, false) };
 }
 
 function unquote(token: string): string {

@@ -10,7 +10,10 @@ export interface ToolRunnerOptions {
   approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
   emit(event: AgentEvent): void;
   signal: AbortSignal;
-  /** State of the whole turn, shared by its steps: set once a write tool ran (the policy then asks before commands). */
+  /**
+   * State shared by the steps of a turn, started from the conversation's: set once a write tool ran (the policy then
+   * asks before commands until the conversation ends).
+   */
   turn?: { wroteFiles: boolean };
 }
 
@@ -99,7 +102,7 @@ async function runOne(
   }
   if (target === STOPPED) return STOPPED;
   const verdict = decide(
-    { toolName: tool.name, approvalClass: tool.approvalClass, target, wroteThisTurn: o.turn?.wroteFiles },
+    { toolName: tool.name, approvalClass: tool.approvalClass, target, filesWritten: o.turn?.wroteFiles },
     o.policy,
   );
   o.emit({ type: 'tool_proposed', step, toolUseId: call.id, name: call.name, input: call.input, target, verdict });
@@ -132,7 +135,8 @@ async function runOne(
   } else {
     o.emit({ type: 'tool_approved', step, toolUseId: call.id, by: 'policy' });
   }
-  if (tool.approvalClass === 'write' && o.turn) o.turn.wroteFiles = true;
+  // Another extension's tool may write files too: once it ran, allow-listed commands ask as after a write.
+  if ((tool.approvalClass === 'write' || tool.approvalClass === 'external') && o.turn) o.turn.wroteFiles = true;
   return invoke(tool, input, call.id, step, o, verdict);
 }
 

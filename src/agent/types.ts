@@ -13,6 +13,12 @@ export interface ToolTarget {
   links?: Array<{ written: string; real: string }>;
   /** The exact command line a `command` tool would run. */
   command?: string;
+  /** The real path of the folder a `command` tool would run in (auto-approval needs a workspace folder itself). */
+  cwd?: string;
+  /** Code-running settings in the configuration of the git repository a command would use (found by the host). */
+  repoConfig?: Array<{ file: string; key: string }>;
+  /** package.json keys whose commands a write would change (scripts, hook managers): never auto-approved. */
+  packageKeys?: { file: string; keys: string[] };
   /** Configuration keys the call would change (never auto-approved). */
   settings?: string[];
   /** A one-line summary for the approval prompt and the chat card. */
@@ -127,7 +133,16 @@ export type AgentEvent =
       content: ToolResult['content'];
       details?: unknown;
     }
-  | { type: 'usage'; step: number; usage: UsageTotals; turn: UsageTotals; cost?: Cost; turnCost?: CostTotal }
+  /** `unreported`: the gateway sent zeros on a message with content; `usage` is then an estimate. */
+  | {
+      type: 'usage';
+      step: number;
+      usage: UsageTotals;
+      turn: UsageTotals;
+      cost?: Cost;
+      turnCost?: CostTotal;
+      unreported?: true;
+    }
   | { type: 'rate_limited'; step: number; waitMs: number; attempt: number }
   | { type: 'caching_disabled'; step: number; reason: string }
   | { type: 'context_trimmed'; step: number; results: number; charsOmitted: number }

@@ -3,7 +3,7 @@
 import type { ModelInfo } from '../gateway/types';
 import type { ModelKind } from '../shared/config';
 import type { CatalogModel, CatalogSnapshot } from '../platform/services';
-import { classifyModel } from './classify';
+import { classifyModel, hintsOf } from './classify';
 
 export interface CacheEntry {
   keyFingerprint: string;
@@ -35,11 +35,17 @@ export function toSnapshot(
   overrides: Record<string, ModelKind>,
   declared: readonly string[] = [],
 ): CatalogSnapshot {
-  const models: CatalogModel[] = entry.models.map((raw) => ({
-    id: raw.id,
-    kind: classifyModel(raw.id, overrides),
-    raw,
-  }));
+  const models: CatalogModel[] = entry.models.map((raw) => {
+    const hints = hintsOf(raw);
+    return {
+      id: raw.id,
+      kind: classifyModel(raw, overrides),
+      raw,
+      ...(hints.endpointTypes ? { endpointTypes: hints.endpointTypes } : {}),
+      ...(hints.contextTokens !== undefined ? { contextTokens: hints.contextTokens } : {}),
+      ...(hints.outputTokens !== undefined ? { outputTokens: hints.outputTokens } : {}),
+    };
+  });
   const listed = new Set(entry.models.map((model) => model.id));
   for (const id of declared) {
     if (!listed.has(id)) models.push({ id, kind: classifyModel(id, overrides), raw: { id }, declared: true });

@@ -13,6 +13,7 @@ import type {
   HostToWebviewMessage,
 } from '../shared/protocol/chat';
 import { english, type Localizer } from '../shared/l10n';
+import { showInvisible } from '../shared/visibleText';
 
 /** Tool output shown in a card: the start of what the model got (the model gets it whole). */
 export const RESULT_PREVIEW_CHARS = 4000;
@@ -44,8 +45,34 @@ export function tokensOf(u: UsageTotals): AgentTokens {
   return { input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite };
 }
 
-/** A one-line target: the policy's summary, else the exact command or paths, else the tool's name. */
+/** Longest header line; a longer one is cut with a visible `…` and kept whole (up to FULL_SUMMARY_CHARS) for its tooltip. */
+export const SUMMARY_CHARS = 300;
+const FULL_SUMMARY_CHARS = 4000;
+
+/**
+ * A one-line target: the policy's summary, else the exact command or paths, else the tool's name. Line breaks become
+ * ⏎, invisible characters `\uXXXX`, and a run of blanks says how long it is (a header cut after `npm test` must not
+ * hide a second command behind spaces).
+ */
 export function targetSummary(
+  name: string,
+  target: { summary?: string; command?: string; paths?: string[] } | undefined,
+): string {
+  const flat = fullTarget(name, target);
+  return flat.length > SUMMARY_CHARS ? `${flat.slice(0, SUMMARY_CHARS - 1)}…` : flat;
+}
+
+/** The whole line when targetSummary cut it, else undefined. */
+export function fullTargetSummary(
+  name: string,
+  target: { summary?: string; command?: string; paths?: string[] } | undefined,
+): string | undefined {
+  const flat = fullTarget(name, target);
+  if (flat.length <= SUMMARY_CHARS) return undefined;
+  return flat.length > FULL_SUMMARY_CHARS ? `${flat.slice(0, FULL_SUMMARY_CHARS - 1)}…` : flat;
+}
+
+function fullTarget(
   name: string,
   target: { summary?: string; command?: string; paths?: string[] } | undefined,
 ): string {
@@ -54,8 +81,7 @@ export function targetSummary(
     target?.summary ??
     (target?.paths && target.paths.length > 0 ? target.paths.join(', ') : undefined) ??
     name;
-  const flat = line.replace(/[\r\n]+/g, ' ⏎ ');
-  return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
+  return showInvisible(line.replace(/[\r\n]+/g, ' ⏎ ')).replace(/ {8,}/g, (run) => ` [${run.length} spaces] `);
 }
 
 /** The text of a tool result for the card: text blocks as they are, images as a marker, capped. */
@@ -65,6 +91,12 @@ export function resultPreview(content: ToolResult['content']): { text: string; t
   return text.length > RESULT_PREVIEW_CHARS
     ? { text: text.slice(0, RESULT_PREVIEW_CHARS), truncated: true }
     : { text, truncated: false };
+}
+
+/** The write tools' details (src/agentHost/tools/edits.ts) carry the review outcome. */
+function rejectedInReview(details: unknown): boolean {
+  const outcome = (details as { outcome?: { status?: unknown } } | undefined)?.outcome;
+  return typeof outcome === 'object' && outcome !== null && outcome.status === 'rejected';
 }
 
 export class AgentEventMapper {
@@ -113,6 +145,8 @@ export class AgentEventMapper {
       case 'tool_proposed': {
         const card = this.card(event.toolUseId, event.name, event.step);
         card.summary = targetSummary(event.name, event.target);
+        const full = fullTargetSummary(event.name, event.target);
+        if (full !== undefined) card.fullSummary = full;
         this.postCard(card);
         return;
       }
@@ -154,8 +188,10 @@ export class AgentEventMapper {
       case 'tool_result':
         return this.update(event.toolUseId, (c) => {
           const preview = resultPreview(event.content);
-          // A refused or denied call still gets its (error) result for the model: the card stays 'refused'.
-          if (c.status !== 'refused') c.status = event.isError ? 'error' : 'done';
+          // A refused or denied call still gets its (error) result for the model: the card stays 'refused'. A write
+          // the user rejected in review is not 'done': its header says so.
+          if (c.status !== 'refused')
+            c.status = event.isError ? 'error' : rejectedInReview(event.details) ? 'rejected' : 'done';
           delete c.ask;
           delete c.progress;
           c.result = preview.text;
@@ -173,6 +209,8 @@ export class AgentEventMapper {
           inputTokens: event.turn.input + event.turn.cacheRead + event.turn.cacheWrite,
           outputTokens: event.turn.output,
           ...(event.turnCost ? { cost: chatCostOf(event.turnCost) } : {}),
+          // The turn's counts hold estimates for a step whose usage the gateway did not report.
+          ...(event.unreported || this.message.usage?.notReported ? { notReported: true } : {}),
         };
         const step = existing ?? this.info.steps[this.info.steps.length - 1];
         this.sink.post({

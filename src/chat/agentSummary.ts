@@ -76,6 +76,8 @@ function outcomeOf(card: AgentToolCard): string {
   switch (card.status) {
     case 'refused':
       return 'not run (denied or refused)';
+    case 'rejected':
+      return 'rejected by the user in review (nothing written)';
     case 'error': {
       const command = COMMAND_TOOLS.has(card.name) ? commandOutcome(card.result) : undefined;
       return command ? `failed (${command})` : 'failed';

@@ -14,6 +14,7 @@ import type { AgentHost, PendingChangeInfo } from '../agentHost';
 import type { GatewayClient, Logger, MessageParam } from '../gateway/types';
 import { english, type Localizer } from '../shared/l10n';
 import type { PendingChangeView } from '../shared/protocol/chat';
+import { conversationWroteFiles } from './agentArming';
 import { AgentEventMapper } from './agentEvents';
 import { ChatSetupError } from './errorCard';
 import { agentHistory, compactTranscript } from './agentHistory';
@@ -23,6 +24,13 @@ import type { AgentRunContext, AgentRunner, AgentRunOutcome } from './session';
 const CACHING_MEMORY_KEY = 'modelGateway.agent.cachingRejected';
 /** What earlier agent turns did (their tool calls and results, compacted), by turn id: later turns send it again. */
 const TRANSCRIPTS_KEY = 'modelGateway.agent.transcripts';
+/**
+ * Conversations in which the agent wrote files (or a checkpoint restored some): their allow-listed commands ask. Kept
+ * apart from the history too, so that regenerating or editing away the answer that wrote does not disarm it.
+ */
+const ARMED_KEY = 'modelGateway.agent.armedConversations';
+/** Conversation ids remembered as armed (the oldest go first). */
+const MAX_ARMED = 500;
 /** Turns whose transcripts are kept (the oldest go first); each is at most ~25 steps of 2 KB results. */
 const MAX_TRANSCRIPTS = 60;
 
@@ -42,6 +50,8 @@ export interface AgentTurnsDeps {
   /** globalState, for the prompt-caching memory and the earlier turns' transcripts. */
   state: vscode.Memento;
   log?: Logger;
+  /** Why there is no client, in the user's words (see SessionDeps.accessProblem). */
+  accessProblem?(): string;
   /** The user's language for setup errors, cards and notes (vscode.l10n; English when absent). */
   l10n?: Localizer;
   /** What a step cost, and whether the next request would pass the daily budget (src/usage/account.ts). */
@@ -73,6 +83,20 @@ export class AgentTurns implements AgentRunner {
     return this.deps.host.changes.list().map(changeView);
   }
 
+  /** Remembers that files were written in this conversation (a write, or a checkpoint restore). */
+  arm(conversationId: string): void {
+    const armed = this.armedConversations();
+    if (armed.includes(conversationId)) return;
+    void Promise.resolve(this.deps.state.update(ARMED_KEY, [...armed, conversationId].slice(-MAX_ARMED))).catch((e) =>
+      this.deps.log?.error('agent: remembering a write failed', e),
+    );
+  }
+
+  private armedConversations(): string[] {
+    const stored = this.deps.state.get<unknown>(ARMED_KEY);
+    return Array.isArray(stored) ? stored.filter((s): s is string => typeof s === 'string') : [];
+  }
+
   /** The user's answer to an approval prompt; false when nothing waits for it (answered, stopped, stale page). */
   answer(toolUseId: string, approved: boolean): boolean {
     const pending = this.approvals.get(toolUseId);
@@ -100,7 +124,7 @@ export class AgentTurns implements AgentRunner {
     if (!access)
       return {
         status: 'error',
-        error: new ChatSetupError(l10n.t('No API key or base URL is configured.'), [
+        error: new ChatSetupError(this.deps.accessProblem?.() ?? l10n.t('No API key or base URL is configured.'), [
           'replaceKey',
           'openBaseUrlSetting',
         ]),
@@ -111,14 +135,19 @@ export class AgentTurns implements AgentRunner {
     await host.beginTurn(ctx.message.agent.turnId);
     try {
       const messages = agentHistory(ctx.history, (turnId) => this.transcript(turnId));
+      const tools = host.tools();
+      const classes = new Map(tools.map((t) => [t.name, t.approvalClass]));
       const result = await runAgentTurn({
         client: access.client,
         model: ctx.settings.model,
         maxTokens: ctx.settings.maxTokens,
         system,
         messages,
-        tools: host.tools(),
+        tools,
         policy: snapshot.policy,
+        filesWritten:
+          this.armedConversations().includes(ctx.conversationId) ||
+          conversationWroteFiles(ctx.history, (name) => classes.get(name)),
         maxSteps: snapshot.settings.maxSteps,
         caching: { keyId: access.keyId, memory: this.caching },
         signal: ctx.signal,
@@ -127,6 +156,7 @@ export class AgentTurns implements AgentRunner {
         costOf: this.deps.costOf,
         wouldPassDailyBudget: this.deps.wouldPassDailyBudget,
       });
+      if (conversationWroteFiles([ctx.message], (name) => classes.get(name))) this.arm(ctx.conversationId);
       this.keepTranscript(ctx.message.agent.turnId, compactTranscript(result.messages.slice(messages.length)));
       if (result.reason === 'stopped') return { status: 'stopped' };
       // A gateway error that ended the turn gets its error card (advice and actions), as in Ask mode.

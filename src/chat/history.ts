@@ -126,7 +126,11 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
   if (isString(value.thinking)) message.thinking = value.thinking;
   if (isString(value.model)) message.model = value.model;
   if (isRecord(value.usage) && isNumber(value.usage.inputTokens) && isNumber(value.usage.outputTokens)) {
-    message.usage = { inputTokens: value.usage.inputTokens, outputTokens: value.usage.outputTokens };
+    message.usage = {
+      inputTokens: value.usage.inputTokens,
+      outputTokens: value.usage.outputTokens,
+      ...(value.usage.notReported === true ? { notReported: true } : {}),
+    };
     const cost = costOf(value.usage.cost);
     if (cost) message.usage.cost = cost;
   }
@@ -146,7 +150,7 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
   return message;
 }
 
-const TOOL_STATUSES = ['proposed', 'asking', 'running', 'done', 'error', 'refused'];
+const TOOL_STATUSES = ['proposed', 'asking', 'running', 'done', 'error', 'refused', 'rejected'];
 
 function parseTokens(v: unknown): AgentTokens | undefined {
   if (!isRecord(v) || ![v.input, v.output, v.cacheRead, v.cacheWrite].every(isNumber)) return undefined;
@@ -182,6 +186,7 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
         summary: t.summary as string,
         status: t.status as AgentToolCard['status'],
       };
+      if (isString(t.fullSummary)) card.fullSummary = t.fullSummary;
       if (isString(t.note)) card.note = t.note;
       if (isString(t.result)) card.result = t.result;
       if (t.resultTruncated === true) card.resultTruncated = true;

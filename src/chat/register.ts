@@ -7,6 +7,7 @@ import { adviseOnError } from '../gateway';
 import { balanceAfterError } from '../platform/balanceNote';
 import type { CatalogSnapshot, Services } from '../platform/services';
 import type { CommandTable } from '../platform/commands';
+import { listWorksAt } from '../platform/listWorks';
 import { isListMissing, unlistedHint } from '../catalog/listing';
 import { Commands } from '../shared/commands';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
@@ -19,6 +20,7 @@ import { toErrorCard } from './errorCard';
 import { historyFiles } from './historyFiles';
 import { copyToClipboard, insertCode, openCodeInEditor, openLink, runErrorAction } from './hostActions';
 import { SessionController } from './session';
+import { accessProblem } from '../platform/workspaceSettings';
 
 export const CHAT_BUSY_CONTEXT = 'modelGateway.chatBusy';
 
@@ -43,13 +45,17 @@ export function registerChat(services: Services): ChatFeature {
     state: context.globalState,
     log,
     l10n: vscode.l10n,
+    accessProblem: () => accessProblem(config.current, vscode.l10n),
     // Its own client with the client's 429 retries off: the loop waits itself and shows every wait.
     client: async () => {
       if (!(await services.gateway.clientOrExplain())) return undefined;
       const withKey = await services.gateway.clientWithKey();
       const secret = withKey && (await services.keys.activeSecret());
       if (!withKey || !secret) return undefined;
-      return { client: services.gateway.clientFor(secret, { maxRetries: 0 }), keyId: withKey.key.fingerprint };
+      return {
+        client: services.gateway.clientFor(secret, { maxRetries: 0, keyFingerprint: withKey.key.fingerprint }),
+        keyId: withKey.key.fingerprint,
+      };
     },
     costOf: (model, usage) => services.account.costOf({ route: 'POST /v1/messages', model, usage }),
     wouldPassDailyBudget: (nextTokens) => services.account.wouldPassDailyBudget(nextTokens),
@@ -57,10 +63,17 @@ export function registerChat(services: Services): ChatFeature {
   const session = new SessionController({
     storage: historyFiles(context.globalStorageUri),
     getClient: () => services.gateway.clientOrExplain(),
+    accessProblem: () => accessProblem(config.current, vscode.l10n),
     errorCard: (error) => {
       const card = toErrorCard(
         error,
-        (e) => adviseOnError(e, { baseUrl: config.current.baseUrl, surface: 'chat', l10n: vscode.l10n }),
+        (e) =>
+          adviseOnError(e, {
+            baseUrl: config.current.baseUrl,
+            surface: 'chat',
+            l10n: vscode.l10n,
+            listWorks: listWorksAt(services.catalog, config.current.baseUrl),
+          }),
         vscode.l10n,
       );
       const balance = balanceAfterError(services, error);
@@ -69,6 +82,7 @@ export function registerChat(services: Services): ChatFeature {
     },
     defaults: () => ({
       model: config.current.chat.defaultModel,
+      agentModel: config.current.chat.agentDefaultModel,
       maxTokens: config.current.chat.maxTokens,
       systemPrompt: config.current.chat.systemPrompt,
     }),
@@ -275,6 +289,7 @@ export function registerChat(services: Services): ChatFeature {
     if (choice !== restoreLabel) return undefined;
     const report = await agentHost.checkpoints.restore(turnId);
     s.markRestored(messageId);
+    agent.arm(s.store.active.id);
     const failed = report.files.filter((f) => f.action === 'failed');
     const restored = report.files.length - failed.length;
     const summary =

@@ -31,9 +31,12 @@ export interface SessionDeps {
   storage: HistoryStorage;
   /** A client, or undefined after telling the user what is missing. */
   getClient(): Promise<GatewayClient | undefined>;
+  /** Why there is no client, in the user's words (a workspace base URL that was not allowed is not "no key"). */
+  accessProblem?(): string;
   /** Turns an error into the inline card (the spec's reaction as actions). */
   errorCard(error: unknown): ErrorCard;
-  defaults(): ConversationSettings;
+  /** The settings of a conversation without its own; `agentModel`: the model of Agent conversations, when set. */
+  defaults(): ConversationSettings & { agentModel?: string };
   post(message: HostToWebviewMessage): void;
   setBusy(busy: boolean): void;
   newId(): string;
@@ -188,6 +191,8 @@ export class SessionController {
     }
     this.store.save(conversation);
     this.deps.post({ type: 'mode', conversationId: conversation.id, mode });
+    // Ask and Agent may default to different models (modelGateway.agent.defaultModel).
+    this.deps.post({ type: 'settings', conversationId: conversation.id, settings: this.settingsOf(conversation) });
     this.deps.post({ type: 'conversations', conversations: this.store.summaries(), activeId: conversation.id });
     return undefined;
   }
@@ -395,7 +400,7 @@ export class SessionController {
     if (!client)
       return this.settle(answer, {
         status: 'error',
-        error: new ChatSetupError(l10n.t('No API key or base URL is configured.'), [
+        error: new ChatSetupError(this.deps.accessProblem?.() ?? l10n.t('No API key or base URL is configured.'), [
           'replaceKey',
           'openBaseUrlSetting',
         ]),
@@ -612,7 +617,9 @@ export class SessionController {
   }
 
   private settingsOf(conversation: Conversation): ConversationSettings {
-    const settings = effectiveSettings(conversation, this.deps.defaults());
+    const { agentModel, ...defaults } = this.deps.defaults();
+    if (conversation.mode === 'agent' && agentModel) defaults.model = agentModel;
+    const settings = effectiveSettings(conversation, defaults);
     if (!settings.model && this.models.length > 0) settings.model = this.models[0].id;
     return settings;
   }

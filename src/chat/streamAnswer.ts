@@ -1,5 +1,6 @@
 // Reads one streamed answer (pure): forwards text and thinking deltas, then says how it ended.
 import { isGatewayError } from '../gateway/errors';
+import { usageUnreported } from '../gateway/usageReport';
 import type { MessageStream, StreamEvent, Usage } from '../gateway/types';
 import type { ChatUsage } from '../shared/protocol/chat';
 
@@ -10,7 +11,8 @@ export type StreamOutcome =
   /** Failed: before any content (error) or after some (cutOff, the partial text is kept). */
   | { status: 'error' | 'cutOff'; error: unknown; usage?: ChatUsage; model?: string };
 
-export function toChatUsage(usage: Usage | undefined): ChatUsage | undefined {
+export function toChatUsage(usage: Usage | undefined, content?: readonly unknown[]): ChatUsage | undefined {
+  if (usageUnreported(usage, content)) return { inputTokens: 0, outputTokens: 0, notReported: true };
   if (!usage || typeof usage.input_tokens !== 'number' || typeof usage.output_tokens !== 'number') return undefined;
   return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens };
 }
@@ -46,7 +48,7 @@ export async function consumeStream(
     const message = await stream.finalMessage();
     return {
       status: 'complete',
-      usage: toChatUsage(message.usage),
+      usage: toChatUsage(message.usage, message.content),
       stopReason: message.stop_reason,
       model: message.model,
     };
@@ -56,7 +58,7 @@ export async function consumeStream(
     return {
       status: receivedContent ? 'cutOff' : 'error',
       error,
-      usage: toChatUsage(current?.usage),
+      usage: toChatUsage(current?.usage, current?.content),
       model: current?.model,
     };
   }
@@ -64,5 +66,5 @@ export async function consumeStream(
 
 function stoppedOutcome(stream: MessageStream): StreamOutcome {
   const current = stream.currentMessage();
-  return { status: 'stopped', usage: toChatUsage(current?.usage), model: current?.model };
+  return { status: 'stopped', usage: toChatUsage(current?.usage, current?.content), model: current?.model };
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
 import type { Services } from '../platform/services';
 import { actionButtonIn } from '../platform/errorActions';
+import { knownWithoutAsync } from '../platform/imageRoutes';
 import { runConnectionCheck } from './checkConnection';
 import { renderReport, stepLogLine, summarize, type ConnectionReport } from './report';
 import type { StatusBar } from './statusBar';
@@ -69,6 +70,7 @@ export async function checkConnection(
         },
         signal: abort.signal,
         l10n: vscode.l10n,
+        withoutAsyncImages: knownWithoutAsync(services.context.globalState, services.config.current.baseUrl),
       });
     },
   );

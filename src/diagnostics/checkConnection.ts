@@ -4,11 +4,12 @@ import { adviseOnError } from '../gateway';
 import { isGatewayError } from '../gateway/errors';
 import type { GatewayClient, ModelInfo } from '../gateway/types';
 import { BALANCE_ROUTE_PATHS, describeBalance, type Balance } from '../gateway/balance';
-import { splitByKind } from '../catalog/classify';
+import { kindLabel, splitByKind, type KindSplit } from '../catalog/classify';
 import { isListMissing, probeMessagesRoute } from '../catalog/listing';
 import { endpointUrls, type Config } from '../shared/config';
 import type { KeyInfo } from '../platform/services';
 import type { ConnectionReport, ReportStep } from './report';
+import { dialectStep } from './dialectStep';
 import { english, type Localizer } from '../shared/l10n';
 
 export interface CheckInputs {
@@ -24,6 +25,8 @@ export interface CheckInputs {
   balance?(): Promise<Balance | undefined>;
   /** Translates the report (vscode.l10n from the command; English by default). */
   l10n?: Localizer;
+  /** This base URL answered 404/405 to the async image submit before (remembered; see src/platform/imageRoutes.ts). */
+  withoutAsyncImages?: boolean;
 }
 
 export async function runConnectionCheck(inputs: CheckInputs): Promise<ConnectionReport> {
@@ -62,7 +65,16 @@ export async function runConnectionCheck(inputs: CheckInputs): Promise<Connectio
   const models = await modelsSteps(inputs.client, inputs.key, config, add, l10n, inputs.signal);
   if (!models) return report;
   await balanceStep(inputs, add, l10n);
+  add(imageRoutesStep(inputs, models, l10n));
   await messagesSteps(inputs, models, add, l10n);
+  // After the one request the check may send: a refusal it met is part of what is known now.
+  add(
+    dialectStep(
+      inputs.client,
+      splitByKind(models, config.modelKindOverrides).chat.map((m) => m.id),
+      l10n,
+    ),
+  );
   return report;
 }
 
@@ -282,11 +294,40 @@ async function unlistedSteps(
   return declared;
 }
 
-function idLines(split: { chat: ModelInfo[]; image: ModelInfo[] }, l10n: Localizer): string[] {
+/** Which image routes are used, from what is known: the setting and what the gateway answered before. No request. */
+function imageRoutesStep(inputs: CheckInputs, models: ModelInfo[], l10n: Localizer): ReportStep {
+  const { config } = inputs;
+  const images = splitByKind(models, config.modelKindOverrides).image.length;
+  const lines =
+    config.images.mode === 'sync'
+      ? [
+          l10n.t(
+            'Synchronous route (modelGateway.images.mode is "sync"): POST /v1/images/generations and /v1/images/edits.',
+          ),
+        ]
+      : inputs.withoutAsyncImages
+        ? [
+            l10n.t(
+              'This gateway has no async image routes: it answered 404 to the async submit before (nothing was charged). Images use POST /v1/images/generations and /v1/images/edits.',
+            ),
+          ]
+        : [
+            l10n.t(
+              'Async routes are used (POST /v1/images/generations/async, GET /v1/images/tasks/<id>); not checked here, to send nothing billable. If the gateway lacks them, the first image is sent once on the synchronous route instead, and later ones go there directly.',
+            ),
+          ];
+  if (images === 0) lines.push(l10n.t('No image model is listed for this key.'));
+  return { id: 'imageRoutes', title: l10n.t('Image routes'), status: 'ok', lines };
+}
+
+function idLines(split: KindSplit<ModelInfo>, l10n: Localizer): string[] {
   const none = l10n.t('(none)');
   return [
     l10n.t('Chat: {0}', split.chat.map((m) => m.id).join(', ') || none),
     l10n.t('Image: {0}', split.image.map((m) => m.id).join(', ') || none),
+    ...split.other.map((g) =>
+      l10n.t('Not offered in chat or images, {0}: {1}', kindLabel(g.kind, l10n), g.models.map((m) => m.id).join(', ')),
+    ),
   ];
 }
 
@@ -335,7 +376,7 @@ async function messagesSteps(
       lines: [
         l10n.t(
           'POST {0} with {1}, max_tokens 1: allowed (stop reason {2}).',
-          endpointUrls(config.baseUrl).messages,
+          routeUrl(inputs.client!, config.baseUrl, model),
           model,
           reply.stop_reason ?? 'none',
         ),
@@ -348,7 +389,7 @@ async function messagesSteps(
         title: route,
         status: 'fail',
         lines: [
-          l10n.t('POST {0} with {1}:', endpointUrls(config.baseUrl).messages, model),
+          l10n.t('POST {0} with {1}:', routeUrl(inputs.client!, config.baseUrl, model), model),
           ...adviceLines(error, config, l10n),
         ],
       },
@@ -374,4 +415,11 @@ async function messagesSteps(
       error,
     );
   }
+}
+
+/** The URL the model's requests go to now (after the call: what a refusal may just have taught). */
+function routeUrl(client: GatewayClient, baseUrl: string, model: string): string {
+  return client.dialectFor?.(model).dialect === 'chat-completions'
+    ? `${baseUrl}/v1/chat/completions`
+    : endpointUrls(baseUrl).messages;
 }

@@ -6,9 +6,10 @@ import type { CommandTable, TestHooks } from '../platform/commands';
 import type { CatalogSnapshot, Services } from '../platform/services';
 import { formatSupportInfo } from '../platform/supportLog';
 import { Commands } from '../shared/commands';
-import { splitByKind } from '../catalog/classify';
+import { groupByKind, otherKindsSummary } from '../catalog/classify';
 import { checkConnection, REPORT_SCHEME, ReportDocuments, type CheckArgs } from './checkCommand';
 import { quickActions } from './quickActions';
+import { forgetLearnedDialects } from '../platform/dialectSource';
 import type { StatusBar } from './statusBar';
 
 export interface DiagnosticsCommands extends vscode.Disposable {
@@ -35,6 +36,7 @@ export function createDiagnosticsCommands(services: Services, status: StatusBar)
     copySupportInfo: (limit: number) => copySupportInfo(services, limit),
     // What opening Quick Actions does for the balance (a read when due), without the menu.
     readBalance: () => services.account.balance(),
+    forgetLearnedDialects: () => forgetLearnedDialects(services.context.globalState),
   };
   // Report documents exist only after a check ran, so their provider is registered with the first check's code.
   const disposables = vscode.Disposable.from(
@@ -116,15 +118,18 @@ export async function refreshModels(services: Services, args: RefreshArgs = {}):
       () => (args.ifStale ? services.catalog.get() : services.catalog.refresh()),
     );
     if (snapshot && !quiet) {
-      const split = splitByKind(snapshot.models, services.config.current.modelKindOverrides);
+      const split = groupByKind(snapshot.models);
       const args = [snapshot.models.length, snapshot.keyFingerprint, split.chat.length, split.image.length] as const;
+      const others = split.other.length
+        ? ' ' + vscode.l10n.t('Not offered in chat or images: {0}.', otherKindsSummary(split.other, vscode.l10n))
+        : '';
       void vscode.window.showInformationMessage(
-        snapshot.listUnavailable
+        (snapshot.listUnavailable
           ? vscode.l10n.t(
               'Model Gateway: this gateway does not list models (GET /v1/models: 404); using the declared ones (modelGateway.models.declared): {0} models for key {1}: {2} chat, {3} image.',
               ...args,
             )
-          : vscode.l10n.t('Model Gateway: {0} models for key {1}: {2} chat, {3} image.', ...args),
+          : vscode.l10n.t('Model Gateway: {0} models for key {1}: {2} chat, {3} image.', ...args)) + others,
       );
     }
     return snapshot;

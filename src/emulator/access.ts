@@ -1,7 +1,7 @@
 // Checks shared by the API routes: JSON bodies, model visibility and protocol support, balance.
 
 import { sendError, sendFlat } from './errors';
-import { BodyTooLarge, header, readBody, type Ctx } from './http';
+import { BodyTooLarge, header, readBody, sendText, type Ctx } from './http';
 import type { Protocol } from './types';
 
 /** Reads and parses a JSON object body; answers 413 / 400 itself and returns undefined then. */
@@ -65,8 +65,13 @@ export function resolveModel(ctx: Ctx, model: unknown, protocol: Protocol): Reso
   }
   ctx.entry.model = model;
   const group = ctx.state.config.groups[ctx.key!.group];
-  const upstream = group.models[model];
+  const upstream = ctx.faults.modelUnavailable ? undefined : group.models[model];
   if (!upstream) {
+    const reply = ctx.dialect?.modelUnavailable?.(ctx, model, ctx.key!.group);
+    if (reply) {
+      sendText(ctx, reply.status, reply.body, reply.contentType, reply.headers ?? {});
+      return undefined;
+    }
     sendFlat(
       ctx,
       403,
@@ -77,6 +82,16 @@ export function resolveModel(ctx: Ctx, model: unknown, protocol: Protocol): Reso
   }
   ctx.entry.upstreamModel = upstream;
   const kind = ctx.state.config.models[upstream]?.protocol;
+  const other = ctx.state.config.models[upstream]?.kind;
+  if (other) {
+    sendError(
+      ctx,
+      400,
+      `model '${model}' is a ${other} model: it is not served on ${ctx.entry.path}.`,
+      'model_not_supported',
+    );
+    return undefined;
+  }
   if (kind !== protocol) {
     const what = kind === 'images' ? 'an image model' : 'a chat (Messages) model';
     const route = protocol === 'images' ? 'the image routes' : 'POST /v1/messages';

@@ -1,6 +1,7 @@
 // The admin JSON API under /admin (the "console"): keys, balances, faults, request log, counters, reset.
 
 import { readJsonBody } from './access';
+import { dialectByName } from './dialects';
 import { header, sendJson, type Ctx } from './http';
 import type { Faults } from './types';
 
@@ -51,6 +52,17 @@ const POST_ROUTES: Record<string, AdminHandler> = {
       ctx.state.faults.set(b.key, { ...(b.faults as Faults) });
     else return adminError(ctx, 400, 'faults must be an object or null');
     sendJson(ctx, 200, { ok: true });
+  },
+  // The gateway dialect of every following request (a name of src/emulator/dialects, or null for the config's).
+  '/admin/dialect': (ctx, b) => {
+    const name = b.dialect === null || b.dialect === undefined ? undefined : str(b.dialect);
+    try {
+      dialectByName(name);
+    } catch (err) {
+      return adminError(ctx, 400, (err as Error).message);
+    }
+    ctx.state.dialect = name;
+    sendJson(ctx, 200, { ok: true, dialect: name ?? null });
   },
   '/admin/reset': (ctx) => {
     ctx.state.reset();

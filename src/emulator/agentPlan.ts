@@ -318,14 +318,53 @@ function relativeImport(from: string, to: string): string {
   return up === 0 ? `./${rest}` : `${'../'.repeat(up)}${rest}`;
 }
 
-/** A plausible first test: the subject (or each export) exists with the arity the source declares. */
+/** An example the source documents for a function: one string argument and the string it gives. */
+export interface DocExample {
+  input: string;
+  output: string;
+}
+
+/**
+ * The examples in the comment right above a function's definition, written `"hello world" -> "Hello World"` (or `=>`,
+ * `→`). Only plain strings (no quotes, backslashes or line breaks inside): the test is written from them, so a
+ * comment can choose the strings a test compares, never code.
+ */
+export function docExamples(source: string, name: string): DocExample[] {
+  const esc = name.replace(/\$/g, '\\$');
+  const def = new RegExp(
+    `^[ \\t]*(?:export\\s+)?(?:default\\s+)?(?:async\\s+)?(?:function\\s*\\*?\\s*${esc}\\b|(?:const|let|var)\\s+${esc}\\s*[=:])`,
+    'm',
+  ).exec(source);
+  if (!def) return [];
+  const above = source.slice(0, def.index).split('\n');
+  above.pop(); // the part of the definition's line before it (empty)
+  const comment: string[] = [];
+  for (let i = above.length - 1; i >= 0; i--) {
+    const line = above[i].trim();
+    if (!/^(\/\*|\*|\/\/)/.test(line)) break;
+    comment.unshift(line);
+  }
+  const examples: DocExample[] = [];
+  for (const m of comment.join('\n').matchAll(/"([^"\\\n]*)"\s*(?:->|=>|→)\s*"([^"\\\n]*)"/g))
+    examples.push({ input: m[1], output: m[2] });
+  return examples;
+}
+
+/** A JavaScript string literal of a plain string. */
+const jsString = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/**
+ * A first test: what the source's comments show the subject doing (`"hello world" -> "Hello World"` becomes
+ * `titleCase('hello world')` equal to `'Hello World'`); where no example is documented, that the subject (or each
+ * export) exists with the arity the source declares. `behaviour` says which.
+ */
 export function testSource(o: {
   testPath: string;
   sourcePath: string;
   source: string;
   subject: string;
   pkg?: PackageInfo;
-}): { content: string; count: number } {
+}): { content: string; count: number; behaviour: boolean } {
   const name = subjectName(o.subject);
   if (ext(o.sourcePath) === 'py') {
     const all = exportsOf(o.source, 'py');
@@ -343,7 +382,11 @@ export function testSource(o: {
       lines.push('', `def test_${t.name}_is_callable():`, `    assert callable(${t.name})`);
     }
     if (targets.length === 0) lines.push('', 'def test_module_imports():', `    assert ${module} is not None`);
-    return { content: `${lines.join('\n').replace(/\n{3,}/g, '\n\n\n')}\n`, count: Math.max(1, targets.length) };
+    return {
+      content: `${lines.join('\n').replace(/\n{3,}/g, '\n\n\n')}\n`,
+      count: Math.max(1, targets.length),
+      behaviour: false,
+    };
   }
   const all = exportsOf(o.source, 'js');
   const targets = all.some((e) => e.name === name) ? all.filter((e) => e.name === name) : all.slice(0, 3);
@@ -374,8 +417,25 @@ export function testSource(o: {
   if (targets.length === 0) {
     lines.push("  it('loads the module', () => {", `    ${check('typeof subject', "'object'")}`, '  });');
   }
+  let count = 0;
+  let behaviour = false;
   targets.forEach((t, i) => {
     if (i > 0) lines.push('');
+    const examples = t.params === 1 ? docExamples(o.source, t.name) : [];
+    if (examples.length > 0) {
+      behaviour = true;
+      examples.forEach((e, j) => {
+        if (j > 0) lines.push('');
+        lines.push(
+          `  it(${jsString(`${t.name}: "${e.input}" gives "${e.output}"`)}, () => {`,
+          `    ${check(`${t.name}(${jsString(e.input)})`, jsString(e.output))}`,
+          '  });',
+        );
+      });
+      count += examples.length;
+      return;
+    }
+    count++;
     if (t.params !== undefined) {
       lines.push(
         `  it('${t.name} is a function of ${t.params} argument${t.params === 1 ? '' : 's'}', () => {`,
@@ -388,7 +448,7 @@ export function testSource(o: {
     }
   });
   lines.push('});');
-  return { content: `${lines.join('\n')}\n`, count: Math.max(1, targets.length) };
+  return { content: `${lines.join('\n')}\n`, count: Math.max(1, count), behaviour };
 }
 
 /** The project's test command: a fixed one, never text taken from a file (tool results are data). */
@@ -518,7 +578,7 @@ function planTest(subject: string, steps: PlanStep[], tools: OfferedTool[]): Nat
       };
     return {
       kind: 'tools',
-      text: `I'll create ${quote(testPath)} ${where} with ${plural(test.count, 'test')} for ${quote(name)}${pkg ? ` (${pkg.framework === 'node' ? 'node:test' : pkg.framework})` : ''}. Review the diff, then accept or reject it.`,
+      text: `I'll create ${quote(testPath)} ${where} with ${plural(test.count, 'test')} for ${quote(name)}${pkg ? ` (${pkg.framework === 'node' ? 'node:test' : pkg.framework})` : ''}: ${test.behaviour ? 'the examples its comment documents' : 'only that it exists, as its comment documents no example ("input" -> "output")'}. Review the diff, then accept or reject it.`,
       calls: [create],
     };
   }
@@ -552,6 +612,14 @@ function planTest(subject: string, steps: PlanStep[], tools: OfferedTool[]): Nat
       : exit === '0'
         ? `${quote(command ?? 'the tests')} passed (exit code 0).`
         : `${quote(command ?? 'the tests')} ended with exit code ${exit ?? 'unknown'}; the output's last lines:\n\n\`\`\`\n${lastLines(ran.text.replace(/^[\s\S]*?Output[^:\n]*:\n/, ''), 8)}\n\`\`\``;
+  // A failing or unknown run is said first, as what it is: the turn ended, the task did not succeed.
+  if (ran && !ran.isError && exit !== '0')
+    return {
+      kind: 'final',
+      text: `The tests fail: I added ${quote(testPath)}, and ${outcome} Look at the failure: the new test or ${quote(name)} needs a fix.`,
+    };
+  if (!ran || ran.isError)
+    return { kind: 'final', text: `I added ${quote(testPath)}, but it has not been run. ${outcome}` };
   return { kind: 'final', text: `Done: I added ${quote(testPath)} with a first test for ${quote(name)}. ${outcome}` };
 }
 

@@ -47,6 +47,7 @@ export function authenticate(ctx: Ctx, mode: AuthMode): KeyConfig | undefined {
 
 const ALWAYS_ALLOWED: RouteName[] = [
   'models',
+  'model.info',
   'images.tasks',
   'billing.subscription',
   'billing.usage',
@@ -62,7 +63,9 @@ export function checkGroup(ctx: Ctx): boolean {
     sendFlat(ctx, 403, 'GROUP_DISABLED', `Key group '${groupName}' is disabled. Ask the console administrator.`);
     return false;
   }
-  if (ALWAYS_ALLOWED.includes(ctx.route) || group.routes.includes(ctx.route)) return true;
+  // chat-completions is the same chat protocol as Messages, another dialect of it: the same permission.
+  const route = ctx.route === 'chat.completions' ? 'messages' : ctx.route;
+  if (ALWAYS_ALLOWED.includes(ctx.route) || group.routes.includes(route)) return true;
   if (ctx.route.startsWith('images.')) {
     sendFlat(ctx, 403, 'IMAGE_NOT_ENABLED', `image generation is not enabled for this group ('${groupName}').`);
   } else {

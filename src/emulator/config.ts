@@ -30,6 +30,8 @@ export function defaultConfig(): EmulatorConfig {
       { key: 'mg-disabled-group-0007', name: 'disabled-group', group: 'disabled', balance: 100 },
       // Its own group, so the default group's model list stays as every client test knows it.
       { key: 'mg-agent-key-0008', name: 'agent', group: 'agent', balance: 100 },
+      // A group with a model whose channel has no Claude Messages conversion (new-api's dialect refuses it).
+      { key: 'mg-openai-chat-0009', name: 'openai-chat', group: 'openai-chat', balance: 100 },
     ],
     groups: {
       default: {
@@ -54,6 +56,10 @@ export function defaultConfig(): EmulatorConfig {
         models: { 'claude-demo-agent': 'demo-agent-upstream', 'claude-demo-sonnet': 'demo-sonnet-upstream' },
         routes: ['messages'],
       },
+      'openai-chat': {
+        models: { 'gpt-demo-chat': 'demo-gpt-upstream', 'claude-demo-sonnet': 'demo-sonnet-upstream' },
+        routes: ['messages'],
+      },
     },
     models: {
       // listPrices: what the model list publishes, so a newcomer sees a "gateway price" next to each answer.
@@ -67,6 +73,7 @@ export function defaultConfig(): EmulatorConfig {
         displayName: 'Claude Demo Haiku',
         listPrices: { input: 1, output: 5 },
       },
+      'demo-gpt-upstream': { protocol: 'messages', displayName: 'GPT Demo Chat', messagesConversion: false },
       'demo-opus-upstream': {
         protocol: 'messages',
         displayName: 'Claude Alt Opus',

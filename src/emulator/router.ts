@@ -3,7 +3,8 @@
 import type { AuthMode } from './auth';
 import type { Ctx, ErrorStyle } from './http';
 import { handleMessages } from './routes/messages';
-import { handleModels } from './routes/models';
+import { handleChatCompletions } from './routes/chatCompletions';
+import { handleModelInfo, handleModels } from './routes/models';
 import { handleImageEdit, handleImageGeneration } from './routes/images';
 import { handleTaskRead } from './routes/tasks';
 import { handleKey, handleKeyInfo, handleSubscription, handleUsage } from './routes/account';
@@ -38,6 +39,15 @@ export const ROUTES: RouteDef[] = [
     handler: handleMessages,
   },
   {
+    method: 'POST',
+    match: exact('/v1/chat/completions'),
+    route: 'chat.completions',
+    auth: 'bearer',
+    style: 'openai',
+    billable: true,
+    handler: handleChatCompletions,
+  },
+  {
     method: 'GET',
     match: exact('/v1/models'),
     route: 'models',
@@ -45,6 +55,16 @@ export const ROUTES: RouteDef[] = [
     style: 'openai',
     billable: false,
     handler: handleModels,
+  },
+  {
+    // LiteLLM's per-model mode and limits; only the litellm dialect has it (the others answer 404).
+    method: 'GET',
+    match: (p) => p === '/model/info' || p === '/v1/model/info',
+    route: 'model.info',
+    auth: 'either',
+    style: 'openai',
+    billable: false,
+    handler: handleModelInfo,
   },
   {
     method: 'POST',

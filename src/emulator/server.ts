@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { handleAdmin } from './admin';
 import { authenticate, checkGroup } from './auth';
 import { defaultConfig } from './config';
-import { DIALECT_HEADER, dialectOf } from './dialects';
+import { DIALECT_HEADER, dialectByName, dialectOf } from './dialects';
 import { sendError, sendRateLimited } from './errors';
 import { applyRequestFaults, effectiveFaults } from './faults';
 import type { Ctx, ErrorStyle } from './http';
@@ -127,7 +127,7 @@ function servesAccount(ctx: Ctx, def: RouteDef): boolean {
 /** Picks the request's dialect and its request-id headers; false when the dialect header named no dialect (400 sent). */
 function useDialect(ctx: Ctx): boolean {
   try {
-    ctx.dialect = dialectOf(ctx.req, ctx.state.config.dialect);
+    ctx.dialect = dialectOf(ctx.req, ctx.state.dialect ?? ctx.state.config.dialect);
   } catch (err) {
     ctx.req.resume();
     sendError(ctx, 400, `${DIALECT_HEADER}: ${(err as Error).message}.`, 'invalid_dialect_header');
@@ -138,6 +138,28 @@ function useDialect(ctx: Ctx): boolean {
     ctx.res.removeHeader('request-id');
     ctx.res.removeHeader('x-request-id');
     for (const [name, value] of Object.entries(ids)) ctx.res.setHeader(name, value);
+  }
+  return true;
+}
+
+/** Switches to the key's dialect; false when its route is missing there (404 sent) or the name is unknown (400). */
+function useKeyDialect(ctx: Ctx, def: RouteDef, name: string): boolean {
+  try {
+    ctx.dialect = dialectByName(name);
+  } catch (err) {
+    ctx.req.resume();
+    sendError(ctx, 400, `faults.dialect: ${(err as Error).message}.`, 'invalid_dialect');
+    return false;
+  }
+  const ids = ctx.dialect?.requestIdHeaders?.(ctx.requestId);
+  if (ids) {
+    ctx.res.removeHeader('request-id');
+    ctx.res.removeHeader('x-request-id');
+    for (const [header, value] of Object.entries(ids)) ctx.res.setHeader(header, value);
+  }
+  if (ctx.dialect?.missingRoutes?.has(def.route)) {
+    notFound(ctx, false);
+    return false;
   }
   return true;
 }
@@ -192,16 +214,28 @@ function notFound(ctx: Ctx, wrongMethod: boolean): void {
 async function serveRoute(ctx: Ctx, def: RouteDef): Promise<void> {
   ctx.route = ctx.entry.route = def.route;
   ctx.style = def.style;
-  const key = authenticate(ctx, def.auth);
+  const key = authenticate(ctx, ctx.dialect?.bearerOnly ? 'bearer' : def.auth);
   if (!key) return;
   ctx.key = key;
+  let badFaultHeader = false;
+  try {
+    ctx.faults = effectiveFaults(ctx);
+  } catch {
+    badFaultHeader = true;
+  }
+  // A key answered in a dialect (faults.dialect): that gateway's shapes and missing routes (not billable).
+  if (!badFaultHeader && ctx.faults.dialect && !useKeyDialect(ctx, def, ctx.faults.dialect)) return;
+  // A route this gateway has but does not implement: refused before any processing, never billable.
+  if (ctx.dialect?.notImplemented?.has(def.route)) {
+    ctx.req.resume();
+    sendError(ctx, 501, 'API not implemented', 'api_not_implemented');
+    return;
+  }
   if (def.billable) {
     ctx.entry.billable = true;
     ctx.state.countBillable(def.route);
   }
-  try {
-    ctx.faults = effectiveFaults(ctx);
-  } catch {
+  if (badFaultHeader) {
     sendError(ctx, 400, 'x-emulator-fault: header must be a JSON object.', 'invalid_fault_header');
     return;
   }

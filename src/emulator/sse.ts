@@ -7,7 +7,11 @@ export class SseWriter {
   /** Set once the stream must not be written any more (client gone, fault ended it). */
   done = false;
 
-  constructor(private readonly ctx: Ctx) {
+  /** `chat`: chat-completions chunks (bare `data:` lines, `data: [DONE]` at the end, OpenAI-shaped error chunks). */
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly options: { chat?: boolean } = {},
+  ) {
     ctx.entry.status = 200;
     ctx.res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -27,6 +31,12 @@ export class SseWriter {
     if (this.ctx.dialect?.sse.omitEvents?.has(event)) return true;
     const f = this.ctx.faults;
     if (f.dropAfterEvents !== undefined && this.sent >= f.dropAfterEvents) {
+      if (this.options.chat && this.ctx.dialect?.sse.doneAfterCut) {
+        // one-api writes [DONE] even when its upstream read failed: a clean end without a finish_reason.
+        this.ctx.serverDropped = true;
+        this.finishChat();
+        return false;
+      }
       this.done = true;
       this.ctx.serverDropped = true;
       this.ctx.res.socket?.destroy();
@@ -35,7 +45,9 @@ export class SseWriter {
     if (f.errorAfterEvents !== undefined && this.sent >= f.errorAfterEvents) {
       const type = f.errorType ?? 'overloaded_error';
       const message = `Emulated ${type} mid-stream.`;
-      const frame = this.ctx.dialect?.sse.errorFrame?.(type, message, this.ctx.requestId);
+      const frame = this.options.chat
+        ? `data: ${JSON.stringify({ error: { message, type, code: type } })}\n\ndata: [DONE]\n\n`
+        : this.ctx.dialect?.sse.errorFrame?.(type, message, this.ctx.requestId);
       if (frame !== undefined) writeOut(this.ctx, frame);
       else this.write('error', { type: 'error', error: { type, message }, request_id: this.ctx.requestId });
       this.end();
@@ -48,6 +60,7 @@ export class SseWriter {
   private write(event: string, data: Record<string, unknown>): void {
     const habits = this.ctx.dialect?.sse ?? {};
     const bare =
+      this.options.chat ||
       (this.ctx.faults.noEventLines && (event === 'ping' || event === 'error')) ||
       habits.bareEvents === 'all' ||
       (habits.bareEvents instanceof Set && habits.bareEvents.has(event));
@@ -58,6 +71,13 @@ export class SseWriter {
     writeOut(this.ctx, frame);
     this.sent++;
     this.ctx.entry.events = this.sent;
+  }
+
+  /** Ends a chat-completions stream the way every gateway does: `data: [DONE]`. */
+  finishChat(): void {
+    if (this.done) return;
+    writeOut(this.ctx, 'data: [DONE]\n\n');
+    this.end();
   }
 
   end(): void {

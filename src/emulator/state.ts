@@ -39,8 +39,12 @@ export class EmulatorState {
     this.reset();
   }
 
+  /** A dialect set at run time through the admin API (POST /admin/dialect); reset() clears it. */
+  dialect: string | undefined;
+
   /** Everything back to the config. */
   reset(): void {
+    this.dialect = undefined;
     this.keys.clear();
     this.faults.clear();
     for (const k of this.config.keys) {

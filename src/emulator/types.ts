@@ -33,6 +33,10 @@ export interface Faults {
   taskFails?: boolean;
   /** Write every response in pieces of this many bytes (splits UTF-8 characters and SSE lines across chunks). */
   chunkBytes?: number;
+  /** Every model is refused as not available to this key (in the dialect's words: new-api 503 model_not_found, …). */
+  modelUnavailable?: boolean;
+  /** Answer this key's requests in a gateway dialect (src/emulator/dialects), e.g. for host tests that share one emulator. */
+  dialect?: string;
 }
 
 export type Protocol = 'messages' | 'images';
@@ -40,7 +44,9 @@ export type Protocol = 'messages' | 'images';
 /** Route names used in the request log, the counters and group permissions. */
 export type RouteName =
   | 'messages'
+  | 'chat.completions'
   | 'models'
+  | 'model.info'
   | 'images.generations'
   | 'images.edits'
   | 'images.generations.async'
@@ -76,8 +82,13 @@ export interface GroupConfig {
   routes: RouteName[];
 }
 
+/** What a listed model is when it is neither a Messages nor an image model (dialects hint it in their lists; calls are refused). */
+export type OtherModelKind = 'embedding' | 'audio' | 'video' | 'rerank' | 'moderation' | 'responses';
+
 export interface UpstreamModel {
   protocol: Protocol;
+  /** A model that is neither chat nor image: listed with its gateway's hints, refused on the Messages and image routes. */
+  kind?: OtherModelKind;
   displayName?: string;
   /** A scripted agent model (src/emulator/agentScript.ts): it also summarises tool_results without directives. */
   agent?: boolean;
@@ -86,6 +97,8 @@ export interface UpstreamModel {
    * (USD per token, as strings). Informational: what the emulator charges is `prices`.
    */
   listPrices?: { input: number; output: number; image?: number };
+  /** false: the channel behind this model has no Claude Messages conversion (new-api's dialect refuses /v1/messages for it). */
+  messagesConversion?: boolean;
 }
 
 export interface Prices {

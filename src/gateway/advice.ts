@@ -16,6 +16,11 @@ export interface AdviceContext {
   surface: AdviceSurface;
   /** Translates the words; English when absent (tests, and surfaces not yet localized). */
   l10n?: Localizer;
+  /**
+   * GET /v1/models answered (with a list) at this base URL: a 404 on another route then means the gateway
+   * does not offer that route, not a wrong base URL.
+   */
+  listWorks?: boolean;
 }
 
 export interface Advice {
@@ -43,7 +48,11 @@ export function adviseOnError(error: unknown, context: AdviceContext): Advice {
         ? adviseCut
         : error.toolInputProblems?.length && error.kind === 'protocol'
           ? adviseToolInput
-          : (ADVISERS[error.kind] ?? adviseProtocol);
+          : error.status !== 404 && isModelUnavailable(error)
+            ? adviseModelUnavailable
+            : error.status === 501
+              ? adviseNotImplemented
+              : (ADVISERS[error.kind] ?? adviseProtocol);
   const advice = adviser(error, context, l10n);
   if (error.requestId && error.kind !== 'aborted')
     advice.detail = `${advice.detail} ${l10n.t('Request ID: {0}.', error.requestId)}`.trim();
@@ -203,6 +212,45 @@ function adviseForbidden(e: GatewayError, c: AdviceContext, l10n: Localizer): Ad
   return { ...advice, detail: advice.detail + said(e, l10n) };
 }
 
+/**
+ * The gateway says the key may not call this model, whatever status it uses for it (docs/gateway-protocol.md#real-gateways):
+ * new-api 503 `model_not_found` "当前分组 … 无可用渠道", sub2api 503 "No available accounts … supporting model",
+ * LiteLLM 400 "Invalid model name", a 403 about the model's visibility.
+ */
+export function isModelUnavailable(e: Pick<GatewayError, 'status' | 'serverCode' | 'serverMessage'>): boolean {
+  if (/^model_not_found$|^MODEL_NOT_AVAILABLE$/i.test(e.serverCode ?? '')) return true;
+  const text = e.serverMessage ?? '';
+  if (/无可用渠道|没有可用渠道/.test(text)) return true;
+  if (/no available (accounts?|channels?|deployments?)\b[^\n]{0,80}\bmodel/i.test(text)) return true;
+  if (/invalid model name/i.test(text)) return true;
+  if (/model[^\n]{0,120}\bnot available (to|for) (your|this) (key|group|token)/i.test(text)) return true;
+  return e.status === 403 && forbiddenCause(e) === 'model';
+}
+
+/** One diagnosis for every "not available to your key": the spec's causes, Refresh Models, never retry. */
+function adviseModelUnavailable(e: GatewayError, _c: AdviceContext, l10n: Localizer): Advice {
+  const status = e.status ?? '';
+  return {
+    title: e.model
+      ? l10n.t('The model "{0}" is not available to your key (HTTP {1}).', e.model, status)
+      : l10n.t('This model is not available to your key (HTTP {0}).', status),
+    detail: `${l10n.t(
+      'The gateway has no route to this model for your key: your key group may not include it, the model mapping may not map it to an upstream model, or the model may not support this protocol ({0}). Refresh the model list and pick a model it returns, or ask the gateway admin to add the model to your key group. Retrying the same call will not help.',
+      e.route,
+    )}${said(e, l10n)}`,
+    actions: ['refreshModels', 'openConsoleAdvice'],
+  };
+}
+
+/** 501: the gateway has the route but does not implement it (one-api's image edits). Retrying will not help. */
+function adviseNotImplemented(e: GatewayError, _c: AdviceContext, l10n: Localizer): Advice {
+  return {
+    title: l10n.t('This gateway does not implement {0} (501).', e.route),
+    detail: `${l10n.t('The route exists but the gateway has no implementation for it; retrying will not help. Use another feature or another gateway for this.')}${said(e, l10n)}`,
+    actions: ['showLog'],
+  };
+}
+
 function calledUrl(e: GatewayError, c: AdviceContext): string {
   const path = e.route.split(' ')[1] ?? '';
   return c.baseUrl ? `${c.baseUrl.replace(/\/+$/, '')}${path}` : path;
@@ -221,6 +269,22 @@ function adviseNotFound(e: GatewayError, c: AdviceContext, l10n: Localizer): Adv
     c.surface === 'image' && /async|tasks/.test(e.route)
       ? ` ${l10n.t('If your gateway has no async image routes, set modelGateway.images.mode to "sync".')}`
       : '';
+  // The base URL is right when the list answers there, or when the gateway says in words that it does not
+  // serve this route (sub2api: "Images API is not supported for this platform").
+  const saysUnsupported = /not (supported|implemented|available)|unsupported/i.test(e.serverMessage ?? '');
+  if ((c.listWorks && !e.route.endsWith(' /v1/models')) || saysUnsupported) {
+    return {
+      title: l10n.t('This gateway does not offer {0} (404).', e.route),
+      detail: `${
+        c.listWorks
+          ? l10n.t(
+              'GET /v1/models works at the same base URL, so the base URL is right: this gateway (or your key group on it) has no such route.',
+            )
+          : l10n.t('The gateway answered that it does not serve this route for your key, so the base URL is right.')
+      }${imageHint}${said(e, l10n)}`,
+      actions: ['checkConnection', 'showLog'],
+    };
+  }
   return {
     title: l10n.t('Not found (404): {0}', url),
     detail: `${l10n.t('A 404 almost always means a wrong base URL. Use the site root of your gateway (for example https://gw.example.com): no /v1, and no full endpoint such as /v1/messages; /v1 appended twice or a full endpoint as the base URL gives 404.')}${imageHint}`,
@@ -422,6 +486,15 @@ function adviseProtocol(e: GatewayError, _c: AdviceContext, l10n: Localizer): Ad
 function adviseBadRequest(e: GatewayError, c: AdviceContext, l10n: Localizer): Advice {
   if (e.serverCode === 'INVALID_BASE_URL')
     return { title: l10n.t('The base URL cannot be used.'), detail: e.message, actions: ['openBaseUrlSetting'] };
+  if (e.serverCode === 'RESPONSES_ONLY')
+    return {
+      title: l10n.t('This model speaks only the OpenAI Responses API.'),
+      detail: l10n.t(
+        "The gateway's model list says {0} is served only on /v1/responses; this extension calls models over Messages or chat-completions. Pick another model, or set modelGateway.models.dialects if the list is wrong. Nothing was sent.",
+        e.model ?? '',
+      ),
+      actions: ['refreshModels'],
+    };
   if (e.status === 413)
     return {
       title: l10n.t('The request is too large (413).'),

@@ -55,6 +55,8 @@ export class MessageAssembler {
       case 'error':
         this.error = readError(ev);
         return true;
+      case 'content_block_head':
+        return this.blockHead(ev);
       default:
         return false;
     }
@@ -130,6 +132,15 @@ export class MessageAssembler {
       default:
         return false;
     }
+  }
+
+  /** A tool call's id or name that arrived after its first fragment (chat-completions streams; chatChunks.ts). */
+  private blockHead(ev: StreamEvent): boolean {
+    const b = this.blocks[blockIndex(ev.index, -1)];
+    if (!b) return false;
+    if (typeof ev.id === 'string' && !b.base.id) b.base.id = ev.id;
+    if (typeof ev.name === 'string' && !b.base.name) b.base.name = ev.name;
+    return true;
   }
 
   private blockStop(ev: StreamEvent): boolean {
@@ -255,6 +266,15 @@ function readError(ev: StreamEvent): StreamErrorEvent {
   const e = ev.error;
   if (isObj(e)) {
     const o = e as Json;
+    return {
+      type: typeof o.type === 'string' ? o.type : undefined,
+      message: typeof o.message === 'string' ? o.message : undefined,
+    };
+  }
+  // claude-code-router (@musistudio/llms) puts the reason in an object under `message`:
+  // {"type":"error","message":{"type":"overloaded_error","message":"…"}}.
+  if (isObj(ev.message)) {
+    const o = ev.message as Json;
     return {
       type: typeof o.type === 'string' ? o.type : undefined,
       message: typeof o.message === 'string' ? o.message : undefined,

@@ -3,6 +3,7 @@ import { readBalance } from './balance';
 import { createContext } from './context';
 import { editImage, generateImage } from './images';
 import { createMessage } from './messages';
+import { decideDialect, planFor } from './dialectPlan';
 import { listModels } from './models';
 import { openMessageStream } from './stream';
 import { getImageTask, submitImageTask, waitForImageTask } from './tasks';
@@ -30,8 +31,9 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
   return {
     baseUrl: ctx.baseUrl,
     listModels: (o) => listModels(ctx, o),
-    createMessage: (request, o) => createMessage(ctx, request, o),
-    streamMessage: (request, o) => openMessageStream(ctx, request, o),
+    dialectFor: (model) => decideDialect(ctx, model),
+    createMessage: (request, o) => createMessage(ctx, request, o, planFor(ctx, request.model)),
+    streamMessage: (request, o) => openMessageStream(ctx, request, o, planFor(ctx, request.model)),
     generateImage: (request, o) => generateImage(ctx, request, o),
     editImage: (request, o) => editImage(ctx, request, o),
     submitImageTask: submit,

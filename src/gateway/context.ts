@@ -3,7 +3,8 @@ import type { Dispatcher } from 'undici';
 import { normalizeBaseUrl } from '../shared/baseUrl';
 import { createRedactor, type Redactor } from './redact';
 import { RateLimitQueue, type BackoffOptions } from './retry';
-import type { GatewayClientOptions, Logger, SupportRecord, UsageRecord } from './types';
+import type { Dialect } from './dialect';
+import type { DialectSource, GatewayClientOptions, Logger, SupportRecord, UsageRecord } from './types';
 
 export interface ClientContext {
   baseUrl: string;
@@ -25,6 +26,9 @@ export interface ClientContext {
   queue: RateLimitQueue;
   backoff: BackoffOptions;
   pollBackoff: BackoffOptions;
+  dialects?: DialectSource;
+  /** What refusals taught this client (also told to `dialects`, which may persist it). */
+  learnedDialects: Map<string, Dialect>;
 }
 
 /** Tells onUsage (a failing listener never breaks a request). */
@@ -58,5 +62,7 @@ export function createContext(options: GatewayClientOptions): ClientContext {
     queue: new RateLimitQueue(),
     backoff: { baseMs: options.retryBackoff?.baseMs ?? 500, maxMs: options.retryBackoff?.maxMs ?? 8_000 },
     pollBackoff: { baseMs: options.pollBackoff?.baseMs ?? 1_000, maxMs: options.pollBackoff?.maxMs ?? 10_000 },
+    dialects: options.dialects,
+    learnedDialects: new Map(),
   };
 }

@@ -210,15 +210,19 @@ function pickMessage(candidates: Array<string | undefined>): string | undefined 
  * - `type`: the error type/code says so: new-api `"type":"upstream_error"`, `provider_error`, ...
  * - `litellm`: LiteLLM wraps provider errors as `litellm.AuthenticationError: ... OpenAIException - ...`
  *   (its own proxy-key errors carry no provider `...Exception`).
- * - `words`: the message names the upstream, the provider or a channel (one-api/new-api route every
- *   model through "channels"): "upstream", "provider", "channel", 上游 (upstream), 渠道 (channel),
- *   e.g. one-api's 当前分组上游负载已饱和 ("the current group's upstream load is saturated").
+ * - `words`: the message names the upstream or the provider: "upstream", "provider", 上游 (upstream),
+ *   e.g. one-api's 当前分组上游负载已饱和 ("the current group's upstream load is saturated"). Not "channel" /
+ *   渠道: new-api's and one-api's own routing errors use them ("当前分组 … 无可用渠道": no channel of your group
+ *   serves the model), and those are about the key's group, not a provider's failure.
+ * - `channel`: a numbered channel answered ("channel #12 returned invalid api key"): that one upstream account.
  */
 export function upstreamOrigin(body: { type?: string; code?: string; message?: string }): string | undefined {
   const message = body.message ?? '';
   if (/upstream|provider/i.test(`${body.type ?? ''} ${body.code ?? ''}`)) return 'type';
   if (/\blitellm\.\w+/i.test(message) && /\b[A-Z][A-Za-z]*Exception\b/.test(message)) return 'litellm';
-  if (/\b(upstream|providers?|channels?)\b|上游|渠道/i.test(message)) return 'words';
+  if (/\b(upstream|providers?)\b|上游/i.test(message)) return 'words';
+  // A numbered channel that answered ("channel #12 returned invalid api key") is one upstream account.
+  if (/\bchannel\s*#?\s*\d+\b|渠道\s*#?\s*\d+/i.test(message)) return 'channel';
   return undefined;
 }
 

@@ -56,6 +56,37 @@ export function readTextDelta(data: string): string | undefined {
   return text;
 }
 
+/** The bytes of the JSON string body data[start, stop) (no quotes), or undefined when it is not exactly one. */
+export function jsonStringBytes(data: string, start: number, stop: number): string | undefined {
+  const backslash = data.indexOf('\\', start);
+  return backslash === -1 || backslash >= stop ? plain(data, start, stop) : unescape(data, start, stop, backslash);
+}
+
+// ---- chat-completions: `{…,"choices":[{"index":0,"delta":{"content":"…"},…"finish_reason":null}]…}` ----
+
+const CHAT_MARK = '"choices":[{"index":0,"delta":{"content":"';
+// What may follow a content delta's closing quote (OpenAI, one-api, new-api and LiteLLM orders; usage null
+// while include_usage is on). Anything else (a finish_reason, tool calls, logprobs) takes JSON.parse.
+const CHAT_TAIL = /^"\}(?:,"logprobs":null)?,"finish_reason":null(?:,"logprobs":null)?\}\](?:,"usage":null)?\}\s*$/;
+
+/** The content text (as a byte string) of a plain chat-completions content chunk of choice 0; else undefined. */
+export function readChatContent(data: string): string | undefined {
+  const mark = data.indexOf(CHAT_MARK);
+  // The mark must belong to the top-level object, right after its scalar header fields (id, object, created,
+  // model, system_fingerprint), never inside a string: those never contain a `[`.
+  if (mark < 0 || data.charCodeAt(0) !== 0x7b || data.lastIndexOf('[', mark) !== -1) return undefined;
+  const start = mark + CHAT_MARK.length;
+  let stop = data.indexOf('"}', start);
+  while (stop !== -1) {
+    let slashes = 0;
+    for (let k = stop - 1; k >= start && data.charCodeAt(k) === 0x5c; k--) slashes++;
+    if (slashes % 2 === 0) break;
+    stop = data.indexOf('"}', stop + 1);
+  }
+  if (stop === -1 || !CHAT_TAIL.test(data.slice(stop, stop + 80))) return undefined;
+  return jsonStringBytes(data, start, stop);
+}
+
 function plain(data: string, start: number, stop: number): string | undefined {
   return data.indexOf('"', start) === stop ? data.slice(start, stop) : undefined;
 }

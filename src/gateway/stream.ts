@@ -6,9 +6,13 @@ import { GatewayError, type GatewayErrorInit } from './errors';
 import { kindForErrorType, upstreamOrigin, withoutStack } from './errorBody';
 import { MessageAssembler } from './assemble';
 import { bytesOf, fromBytes } from './byteText';
-import { lastDelta, readTextDelta } from './fastDelta';
+import { lastDelta, readChatContent, readTextDelta } from './fastDelta';
 import { discardBody, protocolError, readJson, send, transportError, type CallSpec, type Exchange } from './http';
 import { asMessage, normalizeToolInputs, toolInputError, withHeaderCost } from './messages';
+import { ChatChunkReader } from './chatChunks';
+import { messageOfCompletion, toChatRequest } from './chatMapping';
+import { isMessagesRouteRefusal, type Dialect } from './dialect';
+import { responsesOnlyError, type StreamPlan } from './dialectPlan';
 import type {
   Message,
   MessagesRequest,
@@ -28,19 +32,44 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
-/** Starts POST /v1/messages with stream: true. */
+/** Starts POST /v1/messages (or /v1/chat/completions, per `plan`) with stream: true. */
 export function openMessageStream(
   ctx: ClientContext,
   request: MessagesRequest,
   options?: RequestOptions,
+  plan: StreamPlan = { dialect: 'messages' },
 ): MessageStream {
-  return new GatewayMessageStream(ctx, request, options);
+  return new GatewayMessageStream(ctx, request, options, plan);
+}
+
+/** The call spec of a streamed request in a dialect. */
+export function streamSpec(
+  ctx: ClientContext,
+  request: MessagesRequest,
+  dialect: Dialect,
+  signal: AbortSignal,
+  onWait: RequestOptions['onWait'],
+): CallSpec {
+  const chat = dialect === 'chat-completions';
+  return {
+    method: 'POST',
+    route: chat ? 'POST /v1/chat/completions' : 'POST /v1/messages',
+    url: ctx.baseUrl + (chat ? '/v1/chat/completions' : '/v1/messages'),
+    auth: chat ? 'bearer' : 'messages',
+    body: JSON.stringify(chat ? toChatRequest(request, true) : { ...request, stream: true }),
+    model: request.model,
+    signal,
+    accept: 'text/event-stream',
+    onWait,
+  };
 }
 
 class GatewayMessageStream implements MessageStream {
   private readonly controller = new AbortController();
   private readonly assembler = new MessageAssembler();
-  private readonly spec: CallSpec;
+  private spec: CallSpec;
+  /** Set while the reply is read as chat-completions chunks. */
+  private chat: ChatChunkReader | undefined;
   private readonly done: Promise<Message>;
   private resolveDone!: (m: Message) => void;
   private rejectDone!: (e: GatewayError) => void;
@@ -59,20 +88,18 @@ class GatewayMessageStream implements MessageStream {
 
   constructor(
     private readonly ctx: ClientContext,
-    request: MessagesRequest,
-    options?: RequestOptions,
+    private readonly request: MessagesRequest,
+    private readonly options: RequestOptions | undefined,
+    private readonly plan: StreamPlan,
   ) {
-    this.spec = {
-      method: 'POST',
-      route: 'POST /v1/messages',
-      url: ctx.baseUrl + '/v1/messages',
-      auth: 'messages',
-      body: JSON.stringify({ ...request, stream: true }),
-      model: request.model,
-      signal: this.controller.signal,
-      accept: 'text/event-stream',
-      onWait: options?.onWait,
-    };
+    this.spec = streamSpec(
+      ctx,
+      request,
+      plan.dialect === 'chat-completions' ? 'chat-completions' : 'messages',
+      this.controller.signal,
+      options?.onWait,
+    );
+    if (plan.dialect === 'chat-completions') this.chat = new ChatChunkReader();
     this.done = new Promise<Message>((resolve, reject) => {
       this.resolveDone = resolve;
       this.rejectDone = reject;
@@ -113,15 +140,44 @@ class GatewayMessageStream implements MessageStream {
     }
     this.controller.abort();
     if (this.exchange) discardBody(this.exchange.body);
-    this.fail({ kind: 'aborted', message: 'POST /v1/messages was cancelled.' });
+    this.fail({ kind: 'aborted', message: `${this.spec.route} was cancelled.` });
   }
 
   private async run(): Promise<void> {
+    if (this.plan.dialect === 'responses-only') {
+      this.fail(responsesOnlyError(this.ctx, this.request.model), true);
+      return;
+    }
     try {
       this.exchange = await send(this.ctx, this.spec);
     } catch (error) {
-      this.fail(error instanceof GatewayError ? error : transportError(this.ctx, this.spec, error), true);
-      return;
+      if (this.plan.fallback && !this.settled && error instanceof GatewayError && isMessagesRouteRefusal(error)) {
+        // Refused before any processing (nothing generated, nothing billed): the same request, once, over
+        // chat-completions. Never again for this stream, whatever that answers.
+        this.spec = streamSpec(
+          this.ctx,
+          this.request,
+          'chat-completions',
+          this.controller.signal,
+          this.options?.onWait,
+        );
+        this.chat = new ChatChunkReader();
+        const fallback = this.plan.fallback;
+        try {
+          fallback.onFellBack(error);
+        } catch {
+          // A failing listener must not break the request.
+        }
+        try {
+          this.exchange = await send(this.ctx, this.spec);
+        } catch (second) {
+          this.fail(second instanceof GatewayError ? second : transportError(this.ctx, this.spec, second), true);
+          return;
+        }
+      } else {
+        this.fail(error instanceof GatewayError ? error : transportError(this.ctx, this.spec, error), true);
+        return;
+      }
     }
     if (this.settled) {
       discardBody(this.exchange.body);
@@ -136,7 +192,8 @@ class GatewayMessageStream implements MessageStream {
   /** Some gateways ignore stream: true and answer with one JSON message. */
   private async readJsonReply(ex: Exchange): Promise<void> {
     try {
-      const message = asMessage(await readJson(this.ctx, this.spec, ex));
+      const body = await readJson(this.ctx, this.spec, ex);
+      const message = this.chat ? messageOfCompletion(body) : asMessage(body);
       if (!message) throw protocolError(this.ctx, this.spec, ex, 'expected an event stream or a message');
       const problems = normalizeToolInputs(message);
       if (problems.length) throw toolInputError(this.ctx, this.spec, ex, message, problems);
@@ -176,16 +233,30 @@ class GatewayMessageStream implements MessageStream {
       } catch {
         this.failProtocol('an unreadable event');
       }
+      // A chat-completions stream is whole once its finish_reason arrived (usage and [DONE] may be missing).
+      if (!this.settled && this.chat?.finished) this.finishChat();
       if (!this.settled)
         this.failCut(
           errorInit(
-            protocolError(this.ctx, this.spec, ex, 'the stream ended before message_stop (the answer is cut off)'),
+            protocolError(
+              this.ctx,
+              this.spec,
+              ex,
+              this.chat
+                ? 'the stream ended without a finish_reason (the answer is cut off)'
+                : 'the stream ended before message_stop (the answer is cut off)',
+            ),
           ),
           'ended',
         );
     });
     body.on('error', (error) => {
       if (this.settled) return;
+      // After a finish_reason only usage and [DONE] were still to come: the answer itself is whole.
+      if (this.chat?.finished) {
+        this.finishChat();
+        return;
+      }
       // The gateway was reached (HTTP 200) and had started answering: this is a cut answer, not an
       // unreachable gateway, whatever the socket error says.
       const e = transportError(this.ctx, this.spec, error, {
@@ -199,6 +270,10 @@ class GatewayMessageStream implements MessageStream {
 
   private onEvent(msg: EventSourceMessage): void {
     if (this.settled) return;
+    if (this.chat) {
+      this.onChatChunk(msg, this.chat);
+      return;
+    }
     // Fields arrive as byte strings (see byteText.ts).
     const bytes = readTextDelta(msg.data);
     if (bytes !== undefined && this.assembler.appendTextBytes(LAST_DELTA.index, bytes)) {
@@ -241,6 +316,69 @@ class GatewayMessageStream implements MessageStream {
     else if (this.assembler.stopped) this.succeed();
   }
 
+  private onChatChunk(msg: EventSourceMessage, reader: ChatChunkReader): void {
+    const data = msg.data;
+    // Hot path: a plain content delta to the text block already open (see fastDelta.ts#readChatContent).
+    const textBlock = reader.textBlock;
+    if (textBlock >= 0) {
+      const bytes = readChatContent(data);
+      if (bytes !== undefined && this.assembler.appendTextBytes(textBlock, bytes)) {
+        if (this.keepEvents) {
+          this.events.push({
+            type: 'content_block_delta',
+            index: textBlock,
+            delta: { type: 'text_delta', text: fromBytes(bytes) },
+          });
+          this.wake();
+        }
+        return;
+      }
+    }
+    if (data.length < 12 && data.trim() === '[DONE]') {
+      // one-api writes [DONE] even after a failed upstream read: without a finish_reason the answer is cut.
+      if (reader.finished) this.finishChat();
+      else
+        this.failCut(
+          errorInit(
+            protocolError(
+              this.ctx,
+              this.spec,
+              this.exchange ?? {},
+              '[DONE] arrived without a finish_reason (the answer is cut off)',
+            ),
+          ),
+          'ended',
+        );
+      return;
+    }
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(fromBytes(data));
+    } catch {
+      return; // keep-alive words, comments sent as data
+    }
+    const events = reader.read(chunk);
+    for (const ev of events) {
+      try {
+        this.assembler.apply(ev);
+      } catch {
+        this.failProtocol('an unreadable chunk');
+        return;
+      }
+      if (this.keepEvents) this.events.push(ev);
+    }
+    if (events.length && this.keepEvents) this.wake();
+    if (this.assembler.error) this.failMidStream();
+  }
+
+  /** The chat-completions answer is whole: the Messages end event, then the usual success path. */
+  private finishChat(): void {
+    const stop: StreamEvent = { type: 'message_stop' };
+    this.assembler.apply(stop);
+    if (this.keepEvents) this.events.push(stop);
+    this.succeed();
+  }
+
   private succeed(): void {
     // Tool inputs are read by block index until message_stop (fragments may follow a block's stop);
     // one that is not a JSON object now is an error the caller sees, with the raw text kept.
@@ -271,6 +409,7 @@ class GatewayMessageStream implements MessageStream {
     this.usageReported = true;
     reportUsage(this.ctx, {
       route: this.spec.route,
+      dialect: this.chat ? 'chat-completions' : 'messages',
       model: message.model || (this.spec.model ?? ''),
       usage: message.usage,
     });
@@ -285,7 +424,7 @@ class GatewayMessageStream implements MessageStream {
       serverMessage,
       upstream: upstreamOrigin(e),
       message: this.ctx.redact(
-        `POST /v1/messages: the gateway reported an error mid-stream: ${e.type ?? 'error'}${serverMessage ? `: ${serverMessage}` : ''}`,
+        `${this.spec.route}: the gateway reported an error mid-stream: ${e.type ?? 'error'}${serverMessage ? `: ${serverMessage}` : ''}`,
       ),
     });
   }

@@ -80,9 +80,15 @@ export function taskOf(
   const list =
     (isObj(result) ? (result.data ?? result.images) : undefined) ??
     (Array.isArray(r.data) ? r.data : undefined) ??
+    // new-api's async variant can finish as {"data":{"url":…},"created":…}.
+    (isObj(r.data) && !('status' in r.data) ? r.data : undefined) ??
     r.results ??
     r.images ??
+    // Video-style tasks: output:[{url}].
+    r.output ??
     r.image_url ??
+    // Midjourney-style (new-api /mj/task/{id}/fetch): camelCase imageUrl.
+    r.imageUrl ??
     r.result_url ??
     (typeof result === 'string' || Array.isArray(result) ? result : undefined);
   const images = imagesOf(list, baseUrl);
@@ -96,16 +102,38 @@ export function taskOf(
     task.error = errorText(r) ?? `The task ${rawStatus ?? 'failed'}.`;
     if (rawStatus?.toLowerCase() === 'expired') task.expired = true;
   }
+  const expiresAt = timeOf(r.expires_at ?? r.expire_at ?? r.expiresAt);
+  if (expiresAt !== undefined) task.expiresAt = expiresAt;
   const retryAfterMs = parseRetryAfter(headers);
   if (retryAfterMs !== undefined) task.retryAfterMs = retryAfterMs;
   if (requestId !== undefined) task.requestId = requestId;
   return task;
 }
 
+/** Epoch ms from Unix seconds, epoch ms or an ISO date. */
+function timeOf(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value < 1e12 ? value * 1000 : value;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const n = Number(value);
+    if (Number.isFinite(n)) return timeOf(n);
+    const parsed = Date.parse(value);
+    return Number.isNaN(parsed) ? undefined : parsed;
+  }
+  return undefined;
+}
+
+/** The failure reason in every spelling real gateways use (kept as sent). */
 function errorText(r: Json): string | undefined {
   const e = r.error;
   if (isObj(e)) return strOf(e.message) ?? strOf(e.code);
-  return strOf(e) ?? strOf(r.fail_reason) ?? strOf(r.failure_reason) ?? strOf(r.message);
+  return (
+    strOf(e) ??
+    strOf(r.fail_reason) ??
+    strOf(r.failReason) ??
+    strOf(r.failure_reason) ??
+    strOf(r.error_message) ??
+    strOf(r.message)
+  );
 }
 
 /**
@@ -198,7 +226,11 @@ export async function getImageTask(
   }
 }
 
-/** Polls until the task succeeded or failed: Retry-After when sent, else backoff growing 1 s → 10 s. */
+/**
+ * Polls until the task succeeded or failed: Retry-After when sent, else backoff growing 1 s → 10 s. Ends
+ * too when a read finds the task still pending after its own expires_at or after `options.deadline`: the
+ * task is returned pending with `outcomeUnknown` (never polled forever; the caller says "check the console").
+ */
 export async function waitForImageTask(
   ctx: ClientContext,
   id: string,
@@ -222,6 +254,12 @@ export async function waitForImageTask(
     }
     options.onUpdate?.(task);
     if (task.status !== 'pending') return task;
+    const now = Date.now();
+    if (
+      (options.deadline !== undefined && now >= options.deadline) ||
+      (task.expiresAt !== undefined && now >= task.expiresAt)
+    )
+      return { ...task, outcomeUnknown: true };
     await sleep(pollDelay(ctx, polls++, task.retryAfterMs), options.signal, `GET /v1/images/tasks/${id}`);
   }
 }

@@ -3,6 +3,21 @@
 // they are sent and received as they are.
 
 import type { Dispatcher } from 'undici';
+import type { Dialect, DialectDecision, DialectKnowledge } from './dialect';
+
+export type { Dialect, DialectDecision, DialectKnowledge, DialectReason } from './dialect';
+
+/** What the host knows about each model's dialect, and where it keeps what a refusal taught (dialect.ts). */
+export interface DialectSource {
+  /** The user's override and the model list's endpoint types for this model, and what was learned before. */
+  knowledge(model: string): DialectKnowledge;
+  /**
+   * A refusal of POST /v1/messages before any processing made the client send the same request over
+   * chat-completions: remember it (per key fingerprint + base URL + model) and tell the user once (it is
+   * called each time that happens: two requests may race).
+   */
+  learned(model: string, dialect: Dialect, evidence: { status?: number; serverMessage?: string }): void;
+}
 
 /** Where the client reports what it does. The host adapter redacts; the client never passes a key to it. */
 export interface Logger {
@@ -44,6 +59,8 @@ export interface GatewayClientOptions {
   retryBackoff?: { baseMs?: number; maxMs?: number };
   /** Poll interval of waitForImageTask when the gateway sends no Retry-After. Default 1 s growing to 10 s. */
   pollBackoff?: { baseMs?: number; maxMs?: number };
+  /** Per-model dialect knowledge; without it every model starts on Messages and learns from refusals. */
+  dialects?: DialectSource;
 }
 
 // ---- Account (src/gateway/balance.ts) ----
@@ -70,6 +87,8 @@ export type ProbeResult = { kind: 'balance'; balance: Balance } | { kind: 'none'
 /** What one billable response used (GatewayClientOptions.onUsage). */
 export interface UsageRecord {
   route: string;
+  /** The wire dialect of a message response (absent: Messages, or an image route). */
+  dialect?: 'messages' | 'chat-completions';
   model: string;
   /** Messages: the usage object as the gateway reported it (usage.cost: the billed cost, when reported). */
   usage?: Usage;
@@ -345,6 +364,10 @@ export interface ImageTask {
   error?: string;
   /** True when the task failed because it expired (or 404 on a known id). */
   expired?: boolean;
+  /** The task's own expiry (epoch ms), when the gateway sends one. */
+  expiresAt?: number;
+  /** Still pending when polling had to end (its expiry or the caller's deadline passed): the outcome is unknown. */
+  outcomeUnknown?: boolean;
   retryAfterMs?: number;
   requestId?: string;
   raw: unknown;
@@ -354,6 +377,8 @@ export interface WaitForTaskOptions extends RequestOptions {
   onUpdate?(task: ImageTask): void;
   /** Poll URL from the submission, if any. */
   pollUrl?: string;
+  /** Epoch ms after which a still-pending task is returned with `outcomeUnknown` instead of being polled again. */
+  deadline?: number;
 }
 
 export interface GatewayClient {
@@ -361,9 +386,11 @@ export interface GatewayClient {
   readonly baseUrl: string;
   /** GET /v1/models (paginated where the gateway paginates). */
   listModels(options?: RequestOptions): Promise<ModelInfo[]>;
-  /** POST /v1/messages without streaming. */
+  /** The dialect a model is called with now, and why (no network). */
+  dialectFor?(model: string): DialectDecision;
+  /** POST /v1/messages (or /v1/chat/completions, per the model's dialect) without streaming. */
   createMessage(request: MessagesRequest, options?: RequestOptions): Promise<Message>;
-  /** POST /v1/messages with stream: true. */
+  /** POST /v1/messages (or /v1/chat/completions, per the model's dialect) with stream: true. */
   streamMessage(request: MessagesRequest, options?: RequestOptions): MessageStream;
   /** POST /v1/images/generations. */
   generateImage(request: ImageRequest, options?: RequestOptions): Promise<ImageResult>;

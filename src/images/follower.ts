@@ -10,7 +10,7 @@ import type { Services } from '../platform/services';
 import { obtainImageBytes } from './download';
 import { result, runError, type RunResult } from './results';
 import { checkImage, saveTaskImages, type CheckedImage } from './saver';
-import { describeTask, type TaskRecord } from './taskRecord';
+import { describeTask, pollDeadline, type TaskRecord } from './taskRecord';
 import type { TaskTracker } from './tracker';
 import { workspaceSink } from './workspaceTarget';
 
@@ -156,6 +156,8 @@ export class Follower {
       task = await client.waitForImageTask(record.taskId, {
         pollUrl: record.pollUrl,
         signal,
+        // Never polled forever: counted from the submission, so a reload does not start the clock again.
+        deadline: pollDeadline(record, this.services.config.current.images.taskTimeoutMs),
         onUpdate: (update) => {
           report(progressText(update), update.progress);
           this.tracker.noteProgress(record, update.progress);
@@ -165,6 +167,7 @@ export class Follower {
       return this.pollFailed(record, error, options);
     }
     if (task.status === 'failed') return this.taskFailed(record, task, options);
+    if (task.outcomeUnknown) return this.taskTimedOut(record, options);
     report(vscode.l10n.t('Saving...'), 100);
     return this.saveImages(record.localId, task.images, options, signal);
   }
@@ -196,6 +199,23 @@ export class Follower {
     );
     if (options.announce !== false) void this.services.errors.show(error, 'image');
     return result('pending', { ...base, message });
+  }
+
+  /** Still pending past its expiry or images.taskTimeoutMinutes: outcome unknown, not polled again. */
+  private async taskTimedOut(record: TaskRecord, options: FollowOptions): Promise<RunResult> {
+    const message = vscode.l10n.t(
+      'Image task {0} did not finish within {1} minutes (or its own expiry): its outcome is unknown — check the console (usage / tasks). It is not polled any more.',
+      record.taskId ?? '',
+      Math.round(this.services.config.current.images.taskTimeoutMs / 60_000),
+    );
+    await this.tracker.apply(record.localId, { type: 'timedOut', error: message });
+    if (options.announce !== false) void vscode.window.showWarningMessage(`Model Gateway: ${message}`);
+    return result('unknown', {
+      localId: record.localId,
+      taskId: record.taskId,
+      message,
+      error: { message, kind: 'outcome_unknown' },
+    });
   }
 
   private async taskFailed(

@@ -21,7 +21,7 @@ import {
 import { webviewStringTable } from '../shared/webviewStrings';
 import { readGallery, thumbnailOf, toGalleryItems, type GalleryEntry } from './gallery';
 import { outputFolderSegments } from './paths';
-import { COMMON_SIZES, QUALITIES, workspaceImages } from './pickers';
+import { COMMON_SIZES, workspaceImages } from './pickers';
 import { LAST_SIZE_KEY, type ImageRunner } from './runner';
 import { galleryAction } from './galleryActions';
 import type { TaskRecord } from './taskRecord';
@@ -172,7 +172,6 @@ export class ImagePanelManager implements vscode.WebviewPanelSerializer, vscode.
       models: models.ids,
       modelsNotice: models.notice,
       sizes,
-      qualities: QUALITIES,
       form: {
         mode: 'generate',
         prompt: '',

@@ -2,10 +2,10 @@
 // size (one image at the default size first: the spec's advice for a first call), edit inputs.
 import * as vscode from 'vscode';
 import type { Services } from '../platform/services';
+import { compareSize } from '../shared/imageCost';
 import { LAST_SIZE_KEY, type ImageRunner } from './runner';
 
 export const COMMON_SIZES = ['1024x1024', '1024x1536', '1536x1024', '1792x1024', '1024x1792', '512x512', '256x256'];
-export const QUALITIES = ['auto', 'low', 'medium', 'high', 'standard', 'hd'];
 
 export async function askPrompt(step: string, value?: string): Promise<string | undefined> {
   const prompt = await vscode.window.showInputBox({
@@ -45,7 +45,7 @@ export async function pickModel(services: Services, runner: ImageRunner, step: s
   return picked?.label;
 }
 
-/** Sizes with the configured default first; every other size is marked as possibly costlier. */
+/** Sizes with the configured default first; sizes larger than it (or not comparable) are marked as possibly costlier. */
 export async function pickSize(services: Services, step: string): Promise<string | undefined> {
   const defaultSize = services.config.current.images.defaultSize;
   const last = services.context.globalState.get<string>(LAST_SIZE_KEY);
@@ -62,10 +62,7 @@ export async function pickSize(services: Services, step: string): Promise<string
         : size === last
           ? vscode.l10n.t('last used')
           : undefined,
-    detail:
-      size === defaultSize
-        ? undefined
-        : vscode.l10n.t('May cost more than the default size (prices are in your console).'),
+    detail: sizeDetail(compareSize(size, defaultSize)),
   }));
   const picked = await vscode.window.showQuickPick(items, {
     title: step,
@@ -73,6 +70,16 @@ export async function pickSize(services: Services, step: string): Promise<string
     ignoreFocusOut: true,
   });
   return picked?.label;
+}
+
+/** What a size means for the price, against the default: only a larger (or unknown) one may cost more. */
+function sizeDetail(compared: ReturnType<typeof compareSize>): string | undefined {
+  if (compared === 'larger')
+    return vscode.l10n.t('Larger than the default size: may cost more (prices are in your console).');
+  if (compared === 'unknown')
+    return vscode.l10n.t('Not comparable with the default size: its price may differ (prices are in your console).');
+  if (compared === 'smaller') return vscode.l10n.t('Smaller than the default size.');
+  return undefined;
 }
 
 /** Images in the workspace (for masks and references). */

@@ -7,6 +7,7 @@ import type { CommandTable, TestHooks } from '../platform/commands';
 import type { ImageJobs, Services } from '../platform/services';
 import { Commands } from '../shared/commands';
 import { DisposableStore } from '../shared/dispose';
+import { SYNC_ONLY_STATE_KEY } from '../platform/imageRoutes';
 import { isGatewayError } from '../gateway/errors';
 import { editImageCommand, generateImageCommand } from './commands';
 import { ImagePanelManager } from './panel';
@@ -66,6 +67,8 @@ export function registerImages(services: Services): ImagesFeature {
       generateImage: (arg: unknown) => generateImageCommand(services, runner, arg),
       editImage: (first: unknown, second?: unknown) => editImageCommand(services, runner, first, second),
       imageTasks: (arg: unknown) => showImageTasksCommand(services, runner, arg),
+      // Tests share one emulator: forget which base URLs were found without async image routes.
+      forgetSyncOnlyImageRoutes: () => services.context.globalState.update(SYNC_ONLY_STATE_KEY, undefined),
     },
     deserializeWebviewPanel: (webviewPanel) => panel.deserializeWebviewPanel(webviewPanel),
     dispose: () => store.dispose(),

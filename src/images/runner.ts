@@ -7,11 +7,12 @@ import { cancelOnlyWhileWaiting, type WaitNotice } from '../gateway/retry';
 import type { GatewayClient, ImageEditRequest, ImageInput, ImageRequest } from '../gateway/types';
 import type { Services } from '../platform/services';
 import { costConfirmationMessage, costFactors } from '../shared/imageCost';
+import { isAsyncRouteMissing, knownWithoutAsync, rememberWithoutAsync } from '../platform/imageRoutes';
 import { Follower, type FollowOptions } from './follower';
 import { RequestQueue } from './queue';
 import { result, runError, type RunResult } from './results';
 import { checkImage } from './saver';
-import type { TaskRequestSummary } from './taskRecord';
+import type { TaskRecord, TaskRequestSummary } from './taskRecord';
 import type { TaskTracker } from './tracker';
 import { relativeToRoot, resolveTarget, type ImageTarget } from './workspaceTarget';
 import { mimeTypeOf } from './format';
@@ -70,9 +71,11 @@ export class ImageRunner {
     if (!options.chargeConfirmed && !(await this.confirmCost(request, prepared.summary)))
       return result('declined', { message: vscode.l10n.t('Not sent: the charge was not confirmed.') });
     await this.remember(prepared.summary);
-    return this.services.config.current.images.mode === 'sync'
-      ? this.runSync(prepared, options)
-      : this.runAsync(prepared, options);
+    // A gateway known to lack the async routes (it answered 404 before) gets the synchronous route at once.
+    const sync =
+      this.services.config.current.images.mode === 'sync' ||
+      knownWithoutAsync(this.services.context.globalState, prepared.client.baseUrl);
+    return sync ? this.runSync(prepared, options) : this.runAsync(prepared, options);
   }
 
   private async prepare(request: ImageRunRequest, options: RunOptions): Promise<Prepared | RunResult> {
@@ -229,18 +232,37 @@ export class ImageRunner {
       );
       await this.tracker.apply(record.localId, { type: 'submitted', taskId: ref.id, pollUrl: ref.pollUrl });
     } catch (error) {
+      // No async route here (404/405 before any processing, nothing charged): the same request once on the sync route.
+      if (isAsyncRouteMissing(error)) {
+        await this.switchToSync(client.baseUrl, options);
+        return this.runSync(prepared, options, record);
+      }
       return this.submitFailed(record.localId, error, options);
     }
     return this.follower.follow(record.localId, options);
   }
 
-  private async runSync(prepared: Prepared, options: RunOptions): Promise<RunResult> {
+  /** Remembers that this base URL has no async image routes, and says so once. */
+  private async switchToSync(baseUrl: string, options: RunOptions): Promise<void> {
+    const first = await rememberWithoutAsync(this.services.context.globalState, baseUrl);
+    const message = vscode.l10n.t(
+      'This gateway has no async image routes (the async submit answered 404 before any processing, so nothing was charged). The request is sent once on the synchronous route, and later image requests to {0} use it directly.',
+      baseUrl,
+    );
+    this.services.log.info(message);
+    if (first && options.announce !== false) void vscode.window.showInformationMessage(`Model Gateway: ${message}`);
+  }
+
+  /** One blocking request; `existing`: the record of an async submit that found no async route. */
+  private async runSync(prepared: Prepared, options: RunOptions, existing?: TaskRecord): Promise<RunResult> {
     const { client, target, summary, body } = prepared;
-    const record = await this.tracker.begin({
-      request: summary,
-      workspaceFolder: target.folder.toString(),
-      outputFolder: target.outputFolder,
-    });
+    const record =
+      existing ??
+      (await this.tracker.begin({
+        request: summary,
+        workspaceFolder: target.folder.toString(),
+        outputFolder: target.outputFolder,
+      }));
     this.announcePause(options);
     options.onProgress?.(vscode.l10n.t('Waiting for the gateway (synchronous request)...'));
     let images;

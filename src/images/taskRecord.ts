@@ -58,12 +58,14 @@ export type TaskEvent =
   | { type: 'saved'; files: string[] }
   | { type: 'failed'; error: string }
   | { type: 'expired' }
+  /** Still pending when polling had to end (its expiry or images.taskTimeoutMinutes): the outcome is unknown. */
+  | { type: 'timedOut'; error: string }
   | { type: 'cancelled' }
   | { type: 'resumed' };
 
 const ALLOWED: Record<TaskState, ReadonlyArray<TaskEvent['type']>> = {
   submitting: ['submitted', 'submitUnknown', 'submitFailed'],
-  pending: ['saving', 'failed', 'expired', 'cancelled'],
+  pending: ['saving', 'failed', 'expired', 'cancelled', 'timedOut'],
   cancelled: ['resumed'],
   // 'saving' again: a save interrupted by a reload is completed into the same reserved names.
   saving: ['saving', 'saved', 'failed', 'expired'],
@@ -104,6 +106,8 @@ export function transition(record: TaskRecord, event: TaskEvent, now: Date): Tas
       return { ...base, state: 'failed', error: event.error };
     case 'expired':
       return { ...base, state: 'expired' };
+    case 'timedOut':
+      return { ...base, state: 'unknown', error: event.error };
     case 'cancelled':
       return { ...base, state: 'cancelled' };
     case 'resumed':
@@ -153,4 +157,10 @@ export function describeTask(record: TaskRecord, l10n: Localizer = english): str
   return record.request.kind === 'edit'
     ? l10n.t('Edit: "{0}" ({1})', prompt, model)
     : l10n.t('Image: "{0}" ({1})', prompt, model);
+}
+
+/** When polling of this task ends: its submission plus images.taskTimeoutMinutes (a reload does not restart the clock). */
+export function pollDeadline(record: Pick<TaskRecord, 'submittedAt'>, timeoutMs: number): number | undefined {
+  const submitted = Date.parse(record.submittedAt);
+  return Number.isNaN(submitted) ? undefined : submitted + timeoutMs;
 }

@@ -24,3 +24,14 @@ export function cleanSecret(secret: string): string | undefined {
   value = value.normalize('NFC');
   return value;
 }
+
+/** Where a key seeded from the environment gets its name: the harness and `npm start` name the emulator's demo key. */
+export const API_KEY_NAME_ENV = 'MODEL_GATEWAY_API_KEY_NAME';
+
+/**
+ * The name of the key imported from MODEL_GATEWAY_API_KEY: MODEL_GATEWAY_API_KEY_NAME when it is a usable name
+ * (`npm start` sets "demo (emulator)"), else the variable's own name, which says where the key came from.
+ */
+export function envKeyName(env: Record<string, string | undefined>): string {
+  return cleanKeyName(env[API_KEY_NAME_ENV] ?? '') ?? 'MODEL_GATEWAY_API_KEY';
+}

@@ -4,12 +4,11 @@ import * as vscode from 'vscode';
 import { API_KEY_ENV } from '../shared/commands';
 import type { Logger } from '../gateway/types';
 import type { KeyInfo, KeyStore } from '../platform/services';
-import { cleanSecret, fingerprintOf } from './fingerprint';
+import { cleanSecret, envKeyName, fingerprintOf } from './fingerprint';
 
 const PREFIX = 'modelGateway.keys.';
 const INDEX_KEY = `${PREFIX}index`;
 const SECRET_KEY = (name: string): string => `${PREFIX}secret.${name}`;
-export const ENV_KEY_NAME = 'environment';
 
 interface KeyIndex {
   active?: string;
@@ -96,8 +95,9 @@ export function createKeyStore(
     const index = await readIndex();
     // Only on a machine with no key stored: a key the user set always wins over the environment.
     if (!fromEnv || index.keys.length > 0) return;
-    const info = await set(ENV_KEY_NAME, fromEnv);
-    log.info(`Stored the key from ${API_KEY_ENV} as "${ENV_KEY_NAME}" (${info.fingerprint}): no key was stored yet.`);
+    const name = envKeyName(env);
+    const info = await set(name, fromEnv);
+    log.info(`Stored the key from ${API_KEY_ENV} as "${name}" (${info.fingerprint}): no key was stored yet.`);
   };
   const ready = serial(async () => undefined)
     .then(seed)

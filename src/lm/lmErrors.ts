@@ -1,7 +1,7 @@
 // Pure: gateway failures → LanguageModelError codes, with the spec's required reaction (adviseOnError's
 // title and detail) as the message. No `vscode` import; the provider makes a vscode.LanguageModelError.
 // The message never contains the API key: server text is scrubbed of the active secret when one is given.
-import { adviseOnError, forbiddenCause } from '../gateway/advice';
+import { adviseOnError, forbiddenCause, isModelUnavailable } from '../gateway/advice';
 import { isGatewayError, type GatewayError } from '../gateway/errors';
 import type { Localizer } from '../shared/l10n';
 
@@ -34,13 +34,14 @@ function codeOf(error: GatewayError): LmErrorCode {
       return 'NoPermissions';
     // A 403 naming the model as not visible for the key's group: for VS Code, that model does not exist.
     case 'forbidden':
-      return forbiddenCause(error) === 'model' ? 'NotFound' : 'NoPermissions';
+      return forbiddenCause(error) === 'model' || isModelUnavailable(error) ? 'NotFound' : 'NoPermissions';
     case 'not_found':
       return 'NotFound';
     case 'rate_limited':
       return 'Blocked';
     default:
-      return 'Unknown';
+      // 503 model_not_found, 400 "Invalid model name": for VS Code, that model does not exist for this key.
+      return isModelUnavailable(error) ? 'NotFound' : 'Unknown';
   }
 }
 

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { Commands, Views } from '../shared/commands';
 import type { ImageJobs, Services } from '../platform/services';
 import { describeForLanguageModel } from './lmErrors';
+import { groupByKind } from '../catalog/classify';
 import { imageCostAdvice, imageResultMarkdown, imageUsage, modelsMarkdown, noKeyMarkdown } from './participantText';
 import { buildMessagesRequest, type NeutralMessage } from './requestMapping';
 import { StreamPartMapper } from './streamMapping';
@@ -91,6 +92,7 @@ async function handleModels(services: Services, stream: vscode.ChatResponseStrea
         fetchedAt: snapshot.fetchedAt,
         chat: snapshot.models.filter((m) => m.kind === 'chat').map((m) => m.id),
         image: snapshot.models.filter((m) => m.kind === 'image').map((m) => m.id),
+        other: groupByKind(snapshot.models).other.map((g) => ({ kind: g.kind, ids: g.models.map((m) => m.id) })),
       },
       vscode.l10n,
     ),
@@ -190,7 +192,8 @@ async function handleChat(
   const write = (markdown: string) => {
     if (markdown) stream.markdown(untrustedMarkdown(markdown));
   };
-  stream.progress(vscode.l10n.t('Asking {0}…', model));
+  // No progress line before the answer: VS Code (1.139) turns progress lines into a "Completed N steps" header, and
+  // a plain question has no steps (its own spinner shows until the first words arrive). Waits still say so.
   try {
     await streamWithCancellation(
       client,

@@ -1,6 +1,8 @@
 // Pure: the markdown the @gateway participant writes. No `vscode` import (unit-tested in plain node).
 // Model ids and file names come from the network or the disk: they are escaped before going into markdown.
 // Words go through `l10n` (vscode.l10n from participant.ts; English in tests).
+import { kindLabel } from '../catalog/classify';
+import type { ModelKind } from '../shared/config';
 import { english, type Localizer } from '../shared/l10n';
 
 /** Escapes markdown control characters so that an id or a name renders as plain text. */
@@ -13,6 +15,8 @@ export interface ModelsOverview {
   baseUrl: string;
   chat: string[];
   image: string[];
+  /** Listed models no chat or image flow offers (embedding, audio, …), by kind. */
+  other?: { kind: ModelKind; ids: string[] }[];
   /** Epoch ms of the list's fetch. */
   fetchedAt?: number;
 }
@@ -42,6 +46,11 @@ export function modelsMarkdown(overview: ModelsOverview, l10n: Localizer = engli
     `**${l10n.t('Image models')}**`,
     bulletList(overview.image, l10n.t('none (image routes may be disabled for this key group)')),
     '',
+    ...(overview.other ?? []).flatMap((group) => [
+      `**${l10n.t('Not offered in chat or images: {0}', kindLabel(group.kind, l10n))}**`,
+      bulletList(group.ids, l10n.t('none')),
+      '',
+    ]),
     l10n.t(
       'The list is scoped to your key and is the authority: a model seen elsewhere is not guaranteed to be callable.',
     ),

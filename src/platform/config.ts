@@ -5,6 +5,7 @@ import { CONFIG_KEYS, parseConfig, type Config } from '../shared/config';
 import type { ConfigService } from './services';
 import type { ProxySettings } from './proxy';
 import { allowanceId, workspaceBaseUrlProblem, workspaceBaseUrlToAllow } from './workspaceBaseUrl';
+import { workspaceSettingsFile, workspaceSystemPromptToAllow } from './workspaceSettings';
 
 export const SECTION = 'modelGateway';
 
@@ -43,22 +44,51 @@ function workspaceIdentity(): string {
   );
 }
 
+/** What an allowance of a workspace system prompt is remembered by (hashed with the workspace, see allowanceId). */
+function systemPromptAllowance(text: string): string {
+  return `systemPrompt\n${text}`;
+}
+
+/**
+ * The config with the workspace's system prompt only when the user allowed that exact text for this workspace;
+ * otherwise the user's own (or none), and the waiting text with the file that set it.
+ */
+function withWorkspaceSystemPrompt(config: Config, isAllowed: (value: string) => boolean): Config {
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('chat.systemPrompt');
+  const sources = {
+    user: inspected?.globalValue,
+    workspace: inspected?.workspaceValue,
+    folder: inspected?.workspaceFolderValue,
+  };
+  const toAllow = workspaceSystemPromptToAllow(sources);
+  if (!toAllow || isAllowed(systemPromptAllowance(toAllow))) return config;
+  const fromFolder = typeof sources.folder === 'string' && sources.folder === toAllow;
+  return {
+    ...config,
+    chat: { ...config.chat, systemPrompt: typeof sources.user === 'string' ? sources.user : '' },
+    workspaceSystemPromptToAllow: toAllow,
+    workspaceSettingsFile: workspaceSettingsFile(vscode.workspace.workspaceFile?.toString(), fromFolder),
+  };
+}
+
 export function createConfigService(allowances: AllowanceStore): HostConfigService {
   const emitter = new vscode.EventEmitter<Config>();
   const allowed = (): string[] => {
     const stored = allowances.get(ALLOWANCES_KEY);
     return Array.isArray(stored) ? stored.filter((id): id is string => typeof id === 'string') : [];
   };
+  const isAllowed = (value: string): boolean => allowed().includes(allowanceId(workspaceIdentity(), value));
   const read = (): Config => {
-    const config = parseConfig(readRawConfig(), vscode.l10n);
+    const config = withWorkspaceSystemPrompt(parseConfig(readRawConfig(), vscode.l10n), isAllowed);
     const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('baseUrl');
     const toAllow = workspaceBaseUrlToAllow({ user: inspected?.globalValue, workspace: inspected?.workspaceValue });
-    if (!toAllow || allowed().includes(allowanceId(workspaceIdentity(), toAllow))) return config;
+    if (!toAllow || isAllowed(toAllow)) return config;
     return {
       ...config,
       baseUrl: '',
       baseUrlProblem: workspaceBaseUrlProblem(toAllow, vscode.l10n),
       workspaceBaseUrlToAllow: toAllow,
+      workspaceSettingsFile: workspaceSettingsFile(vscode.workspace.workspaceFile?.toString()),
     };
   };
   let current = read();
@@ -83,6 +113,15 @@ export function createConfigService(allowances: AllowanceStore): HostConfigServi
       return proxy;
     },
     onDidChange: emitter.event,
+    allowWorkspaceSystemPrompt: async () => {
+      const toAllow = current.workspaceSystemPromptToAllow;
+      if (!toAllow) return;
+      await allowances.update(
+        ALLOWANCES_KEY,
+        [...allowed(), allowanceId(workspaceIdentity(), systemPromptAllowance(toAllow))].slice(-200),
+      );
+      reload();
+    },
     allowWorkspaceBaseUrl: async () => {
       const toAllow = current.workspaceBaseUrlToAllow;
       if (!toAllow) return;

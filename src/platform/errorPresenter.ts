@@ -3,18 +3,20 @@
 // whose texts the core already redacted, and the Logger redacts again.
 import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
+import { isModelUnavailable } from '../gateway/advice';
 import { isGatewayError } from '../gateway/errors';
 import type { Logger } from '../gateway/types';
 import type { Config } from '../shared/config';
 import type { AccountService, ErrorPresenter, ErrorSurface, ModelCatalog } from './services';
 import { balanceAfterError } from './balanceNote';
 import { actionButtonIn, type ActionButton } from './errorActions';
+import { listWorksAt } from './listWorks';
 import { redact } from './redact';
 
 export interface ErrorPresenterDeps {
   config: { readonly current: Config };
   log: Logger;
-  catalog: Pick<ModelCatalog, 'refresh'>;
+  catalog: Pick<ModelCatalog, 'refresh'> & Partial<Pick<ModelCatalog, 'peek'>>;
   account?: Pick<AccountService, 'balance' | 'balanceError' | 'peekBalance'>;
 }
 
@@ -22,7 +24,9 @@ export function createErrorPresenter(deps: ErrorPresenterDeps): ErrorPresenter {
   return {
     async show(error: unknown, surface: ErrorSurface): Promise<void> {
       if (isGatewayError(error) && error.kind === 'aborted') return;
-      const advice = adviseOnError(error, { baseUrl: deps.config.current.baseUrl, surface, l10n: vscode.l10n });
+      const baseUrl = deps.config.current.baseUrl;
+      const listWorks = listWorksAt(deps.catalog, baseUrl);
+      const advice = adviseOnError(error, { baseUrl, surface, l10n: vscode.l10n, listWorks });
       deps.log.error(`${advice.title} ${advice.detail}`.trim(), isGatewayError(error) ? error.supportRecord() : error);
       refreshCatalogWhenModelMissing(error, deps);
       const buttons = dedupe(
@@ -50,7 +54,7 @@ export function createErrorPresenter(deps: ErrorPresenterDeps): ErrorPresenter {
 /** A 403/404 about a model means the cached list may be stale (spec: never assume a model is callable). */
 function refreshCatalogWhenModelMissing(error: unknown, deps: ErrorPresenterDeps): void {
   if (!isGatewayError(error) || !error.model) return;
-  if (error.kind !== 'forbidden' && error.kind !== 'not_found') return;
+  if (error.kind !== 'forbidden' && error.kind !== 'not_found' && !isModelUnavailable(error)) return;
   // Automatic: skipped when the list was fetched moments ago, so a burst of such errors fetches once.
   void deps.catalog
     .refresh({ automatic: true })

@@ -8,6 +8,8 @@ import { Commands } from '../shared/commands';
 import type { Config } from '../shared/config';
 import { disposeAll } from '../shared/dispose';
 import { createDispatcher, describeProxyPlan, planProxy, type ProxySettings } from './proxy';
+import { createDialectSource, type DialectSourceDeps } from './dialectSource';
+import { consentButtons } from './workspaceSettings';
 import type { ClientOverrides, GatewayAccess, KeyInfo, KeyStore } from './services';
 
 export interface GatewayAccessDeps {
@@ -16,6 +18,7 @@ export interface GatewayAccessDeps {
     readonly proxy: ProxySettings;
     readonly onDidChange: vscode.Event<Config>;
     allowWorkspaceBaseUrl(): Promise<void>;
+    allowWorkspaceSystemPrompt(): Promise<void>;
   };
   keys: KeyStore;
   log: Logger;
@@ -26,6 +29,8 @@ export interface GatewayAccessDeps {
   fingerprint?(secret: string): string;
   env?: Record<string, string | undefined>;
   userAgent?: string;
+  /** Where learned dialects are kept and the model list is read (without it: the setting only, nothing kept). */
+  dialects?: Omit<DialectSourceDeps, 'config'>;
 }
 
 export type HostGatewayAccess = GatewayAccess & vscode.Disposable;
@@ -46,11 +51,20 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
     return dispatcher.value;
   };
 
-  const build = (secret: string, overrides: ClientOverrides = {}): GatewayClient => {
+  const build = (secret: string, { keyFingerprint, ...overrides }: ClientOverrides = {}): GatewayClient => {
     const config = deps.config.current;
-    const fingerprint = deps.fingerprint?.(secret) ?? '';
+    const fingerprint = keyFingerprint;
+    // The ledger's key: the stored key's fingerprint, else the secret's own (the same function computes both).
+    const ledgerKey = keyFingerprint ?? deps.fingerprint?.(secret) ?? '';
+    const memento = deps.dialects?.memento;
     return createGatewayClient({
-      onUsage: deps.onUsage ? (record) => deps.onUsage?.(record, fingerprint) : undefined,
+      onUsage: deps.onUsage ? (record) => deps.onUsage?.(record, ledgerKey) : undefined,
+      dialects: memento
+        ? createDialectSource({ ...deps.dialects, memento, config: deps.config }, fingerprint, config.baseUrl)
+        : {
+            knowledge: (model) => ({ override: deps.config.current.modelDialects?.[model] }),
+            learned: () => undefined,
+          },
       ...overrides,
       baseUrl: config.baseUrl,
       apiKey: secret,
@@ -82,7 +96,7 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
     if (cached?.signature === signature) return { client: cached.client, key: cached.key };
     const secret = await deps.keys.activeSecret();
     if (!secret) return undefined;
-    cached = { signature, client: build(secret), key };
+    cached = { signature, client: build(secret, { keyFingerprint: key.fingerprint }), key };
     return { client: cached.client, key };
   };
 
@@ -91,7 +105,12 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
     return (await deps.keys.active()) ? undefined : 'key';
   };
 
+  /** Workspace system prompts the user declined in this window (asked once each). */
+  const declinedPrompts = new Set<string>();
   const clientOrExplain = async (): Promise<GatewayClient | undefined> => {
+    const prompt = deps.config.current.workspaceSystemPromptToAllow;
+    if (prompt !== undefined && !declinedPrompts.has(prompt) && !(await askToAllowWorkspaceSystemPrompt(deps.config)))
+      declinedPrompts.add(prompt);
     const access = await clientWithKey();
     if (access) return access.client;
     const pending = deps.config.current.workspaceBaseUrlToAllow;
@@ -120,13 +139,17 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
   };
 }
 
-/** Asks before the key goes to a base URL that the workspace's settings chose; true when the user allowed it. */
+/**
+ * Asks before the key goes to a base URL that the workspace's settings chose; true when the user allowed it. The
+ * safe button comes first (a modal's first button is its default): Enter opens the settings file, it sends nothing.
+ */
 async function askToAllowWorkspaceBaseUrl(baseUrl: string, config: GatewayAccessDeps['config']): Promise<boolean> {
   const allow = vscode.l10n.t('Allow for This Workspace');
   const open = vscode.l10n.t('Open Workspace Settings');
   const choice = await vscode.window.showWarningMessage(
     vscode.l10n.t(
-      "Model Gateway: this workspace's settings (.vscode/settings.json) set the base URL to {0}, which is not your own setting.",
+      "Model Gateway: this workspace's settings ({0}) set the base URL to {1}, which is not your own setting.",
+      config.current.workspaceSettingsFile ?? '.vscode/settings.json',
       baseUrl,
     ),
     {
@@ -135,12 +158,38 @@ async function askToAllowWorkspaceBaseUrl(baseUrl: string, config: GatewayAccess
         'Allowing it sends your API key to that address for requests from this workspace. Allow it only if you trust whoever wrote the workspace settings.',
       ),
     },
-    allow,
-    open,
+    ...consentButtons(open, allow),
   );
   if (choice === open) await vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile');
   if (choice !== allow) return false;
   await config.allowWorkspaceBaseUrl();
+  return true;
+}
+
+/**
+ * Asks before the workspace's system prompt is sent to the model (it comes from the repository, not the user); true
+ * when allowed. Until then the chat uses the user's own system prompt. The safe button comes first.
+ */
+async function askToAllowWorkspaceSystemPrompt(config: GatewayAccessDeps['config']): Promise<boolean> {
+  const text = config.current.workspaceSystemPromptToAllow ?? '';
+  const allow = vscode.l10n.t('Use It in This Workspace');
+  const keep = vscode.l10n.t('Keep My Own');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t(
+      "Model Gateway: this workspace's settings ({0}) set a system prompt for the chat, which is not your own setting. Use it?",
+      config.current.workspaceSettingsFile ?? '.vscode/settings.json',
+    ),
+    {
+      modal: true,
+      detail: vscode.l10n.t(
+        'The model is told this first in every chat of this workspace. Use it only if you trust whoever wrote the workspace settings:\n\n{0}',
+        text.length > 600 ? `${text.slice(0, 600)}…` : text,
+      ),
+    },
+    ...consentButtons(keep, allow),
+  );
+  if (choice !== allow) return false;
+  await config.allowWorkspaceSystemPrompt();
   return true;
 }
 

@@ -23,6 +23,8 @@ export interface ConfigService {
   readonly proxy: ProxySettings;
   /** Remembers that the user allowed the workspace's base URL (current.workspaceBaseUrlToAllow) for this workspace. */
   allowWorkspaceBaseUrl(): Promise<void>;
+  /** Remembers that this workspace's system prompt (config.workspaceSystemPromptToAllow) may be used here. */
+  allowWorkspaceSystemPrompt(): Promise<void>;
 }
 
 /** The output channel, redacting keys (src/platform/log.ts). */
@@ -59,7 +61,10 @@ export interface KeyStore {
 
 /** Builds gateway clients from the current settings, the active key and VS Code's proxy settings. */
 /** Client options a feature may set for its own client (everything else comes from the settings). */
-export type ClientOverrides = Pick<GatewayClientOptions, 'maxRetries'>;
+export type ClientOverrides = Pick<GatewayClientOptions, 'maxRetries'> & {
+  /** The key's fingerprint when the secret is a stored key's: what its models' dialects taught is shared then. */
+  keyFingerprint?: string;
+};
 
 export interface GatewayAccess {
   /** A client for the active key, or undefined when no key or no valid base URL is configured. */
@@ -83,6 +88,12 @@ export interface CatalogModel {
   id: string;
   kind: ModelKind;
   raw: ModelInfo;
+  /** new-api's `supported_endpoint_types`, verbatim; undefined when the gateway gave none (the chat dialect is picked by it). */
+  endpointTypes?: readonly string[];
+  /** Context window (input tokens) where the gateway's list gives one. */
+  contextTokens?: number;
+  /** Output token limit where the gateway's list gives one. */
+  outputTokens?: number;
   /** From modelGateway.models.declared and not (or not yet) in the gateway's list. */
   declared?: boolean;
 }

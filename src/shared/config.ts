@@ -3,7 +3,20 @@
 import { normalizeBaseUrl } from './baseUrl';
 import { english, type Localizer } from './l10n';
 
-export type ModelKind = 'chat' | 'image';
+/** Model kinds: only chat and image models are offered by the chat and image flows; the others are listed under their kind. */
+export const MODEL_KINDS = [
+  'chat',
+  'image',
+  'embedding',
+  'audio',
+  'video',
+  'rerank',
+  'moderation',
+  'responses-only',
+] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
+/** The wire protocol a chat model is called with (src/gateway/dialect.ts). */
+export type ModelDialect = 'messages' | 'chat-completions';
 
 export interface Config {
   /** Normalised site root, or '' when not set or invalid (see baseUrlProblem). */
@@ -16,9 +29,14 @@ export interface Config {
   baseUrlProblem?: string;
   /** A base URL from the workspace's settings that waits for the user's allowance (src/platform/workspaceBaseUrl.ts). */
   workspaceBaseUrlToAllow?: string;
+  /** A system prompt from the workspace's settings, not used until the user allows it (src/platform/workspaceSettings.ts). */
+  workspaceSystemPromptToAllow?: string;
+  /** The file that set a value waiting for allowance (`.vscode/settings.json`, or the `.code-workspace` file). */
+  workspaceSettingsFile?: string;
   versionHeader: string;
   version: string;
-  chat: { defaultModel: string; maxTokens: number; systemPrompt: string };
+  /** agentDefaultModel: the model of new Agent-mode conversations (modelGateway.agent.defaultModel); empty: defaultModel. */
+  chat: { defaultModel: string; agentDefaultModel: string; maxTokens: number; systemPrompt: string };
   images: {
     defaultModel: string;
     outputFolder: string;
@@ -27,12 +45,16 @@ export interface Config {
     mode: 'async' | 'sync';
     editEncoding: 'json' | 'multipart';
     confirmCostlyRequests: boolean;
+    /** How long an async task is polled from its submission before its outcome is called unknown. */
+    taskTimeoutMs: number;
   };
   requestTimeoutMs: number;
   modelCacheMs: number;
   modelKindOverrides: Record<string, ModelKind>;
   /** Model ids the user declares (modelGateway.models.declared): the list when the gateway cannot list, merged otherwise. */
   declaredModels: string[];
+  /** The user's per-model dialect overrides (modelGateway.models.dialects, user settings only). */
+  modelDialects: Record<string, ModelDialect>;
   nativeChatEnabled: boolean;
   /** Settings that were invalid and replaced by their default, in words (shown by Check Connection). */
   problems?: string[];
@@ -46,6 +68,7 @@ export const CONFIG_KEYS = [
   'chat.defaultModel',
   'chat.maxTokens',
   'chat.systemPrompt',
+  'agent.defaultModel',
   'images.defaultModel',
   'images.outputFolder',
   'images.defaultSize',
@@ -53,10 +76,12 @@ export const CONFIG_KEYS = [
   'images.mode',
   'images.editEncoding',
   'images.confirmCostlyRequests',
+  'images.taskTimeoutMinutes',
   'requestTimeoutSeconds',
   'models.cacheMinutes',
   'models.kindOverrides',
   'models.declared',
+  'models.dialects',
   'nativeChat.enabled',
 ] as const;
 
@@ -103,6 +128,7 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
     ),
     chat: {
       defaultModel: reader.string('chat.defaultModel', ''),
+      agentDefaultModel: reader.string('agent.defaultModel', ''),
       maxTokens: reader.integer('chat.maxTokens', CONFIG_DEFAULTS.maxTokens, 1, 1_000_000),
       systemPrompt: reader.string('chat.systemPrompt', '', false),
     },
@@ -124,11 +150,14 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
       mode: reader.oneOf('images.mode', 'async', ['async', 'sync'] as const),
       editEncoding: reader.oneOf('images.editEncoding', 'json', ['json', 'multipart'] as const),
       confirmCostlyRequests: reader.boolean('images.confirmCostlyRequests', true),
+      // docs/gateway-protocol.md#async-image-tasks: tasks get about 30 minutes to run (and 24 h to be read).
+      taskTimeoutMs: reader.number('images.taskTimeoutMinutes', 30, 1, 1440) * 60_000,
     },
     requestTimeoutMs: reader.number('requestTimeoutSeconds', CONFIG_DEFAULTS.requestTimeoutSeconds, 5, 3600) * 1000,
     modelCacheMs: reader.number('models.cacheMinutes', CONFIG_DEFAULTS.cacheMinutes, 0, 10080) * 60_000,
     modelKindOverrides: reader.kindOverrides('models.kindOverrides'),
     declaredModels: reader.modelIds('models.declared'),
+    modelDialects: reader.dialects('models.dialects'),
     nativeChatEnabled: reader.boolean('nativeChat.enabled', true),
     problems,
   };
@@ -258,15 +287,28 @@ class Reader {
     return ids;
   }
 
+  dialects(key: string): Record<string, ModelDialect> {
+    const value = this.raw[key];
+    const result: Record<string, ModelDialect> = {};
+    if (value === undefined || value === null) return result;
+    if (typeof value !== 'object' || Array.isArray(value))
+      return this.invalid(key, result, 'an object of model id → "messages" | "chat-completions"');
+    for (const [id, dialect] of Object.entries(value as Record<string, unknown>)) {
+      if (dialect === 'messages' || dialect === 'chat-completions') result[id] = dialect;
+      else this.problems.push(`modelGateway.${key}: "${id}" must map to "messages" or "chat-completions"; ignored.`);
+    }
+    return result;
+  }
+
   kindOverrides(key: string): Record<string, ModelKind> {
     const value = this.raw[key];
     const result: Record<string, ModelKind> = {};
     if (value === undefined || value === null) return result;
     if (typeof value !== 'object' || Array.isArray(value))
-      return this.invalid(key, result, 'an object of model id → "chat" | "image"');
+      return this.invalid(key, result, `an object of model id → ${MODEL_KINDS.map((k) => `"${k}"`).join(' | ')}`);
     for (const [id, kind] of Object.entries(value as Record<string, unknown>)) {
-      if (kind === 'chat' || kind === 'image') result[id] = kind;
-      else this.problems.push(`modelGateway.${key}: "${id}" must map to "chat" or "image"; ignored.`);
+      if ((MODEL_KINDS as readonly unknown[]).includes(kind)) result[id] = kind as ModelKind;
+      else this.problems.push(`modelGateway.${key}: "${id}" must map to one of ${MODEL_KINDS.join(', ')}; ignored.`);
     }
     return result;
   }

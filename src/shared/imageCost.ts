@@ -26,8 +26,13 @@ export function costFactors(request: CostInput, defaults: CostDefaults, l10n: Lo
   const reasons: string[] = [];
   const n = request.n ?? 1;
   if (n > 1) reasons.push(l10n.t('{0} images instead of one (each image is charged)', n));
-  if (request.size && normalizeSize(request.size) !== normalizeSize(defaults.size)) {
-    reasons.push(l10n.t('size {0} instead of the default {1}', request.size, defaults.size));
+  if (request.size) {
+    const compared = compareSize(request.size, defaults.size);
+    // A smaller or equal size is never charged more; a size that cannot be compared (not WxH) might be.
+    if (compared === 'larger')
+      reasons.push(l10n.t('size {0}, larger than the default {1}', request.size, defaults.size));
+    else if (compared === 'unknown')
+      reasons.push(l10n.t('size {0} instead of the default {1}', request.size, defaults.size));
   }
   if (request.quality && HIGH_QUALITY.has(request.quality.toLowerCase())) {
     reasons.push(l10n.t('{0} quality', request.quality.toLowerCase()));
@@ -45,6 +50,33 @@ export function costConfirmationMessage(reasons: string[], l10n: Localizer = eng
     'This image request may cost more than the default one: {0}. Charges are applied when the request is sent; prices are in your gateway console.',
     reasons.join(l10n.t('; ')),
   );
+}
+
+/** A size against the default by pixel count; 'unknown' when either is not WxH ("auto" is the default's own). */
+export function compareSize(size: string, defaultSize: string): 'larger' | 'same' | 'smaller' | 'unknown' {
+  const a = normalizeSize(size);
+  const b = normalizeSize(defaultSize);
+  if (a === b || a === 'auto') return 'same';
+  const pixels = (s: string) => {
+    const m = /^(\d{1,5})x(\d{1,5})$/.exec(s);
+    return m ? Number(m[1]) * Number(m[2]) : undefined;
+  };
+  const [pa, pb] = [pixels(a), pixels(b)];
+  if (pa === undefined || pb === undefined) return 'unknown';
+  return pa > pb ? 'larger' : pa < pb ? 'smaller' : 'same';
+}
+
+/**
+ * The quality values a model's family takes, the family's default first where it has one: GPT Image models
+ * low/medium/high (and auto), DALL·E 3 standard/hd, DALL·E 2 standard only. Other families document no quality
+ * parameter: only "auto" (the gateway's default), so the form never offers a choice that would be ignored.
+ */
+export function qualitiesFor(model: string): string[] {
+  const id = model.toLowerCase();
+  if (/(^|[/_-])gpt-image/.test(id) || id.startsWith('gpt-image')) return ['auto', 'low', 'medium', 'high'];
+  if (/dall-?e-?3/.test(id)) return ['standard', 'hd'];
+  if (/dall-?e-?2/.test(id)) return ['standard'];
+  return ['auto'];
 }
 
 function normalizeSize(size: string): string {

@@ -13,8 +13,8 @@ export interface LedgerEntry {
   key: string;
   model: string;
   route: string;
-  /** 'messages' or 'images': the wire protocol of the route. */
-  dialect: 'messages' | 'images';
+  /** 'messages', 'chat-completions' or 'images': the wire protocol of the route. */
+  dialect: 'messages' | 'chat-completions' | 'images';
   input: number;
   output: number;
   cacheRead: number;
@@ -44,7 +44,7 @@ export function entryOf(value: unknown): LedgerEntry | undefined {
     key: v.key,
     model: v.model,
     route: v.route,
-    dialect: v.dialect === 'images' ? 'images' : 'messages',
+    dialect: v.dialect === 'images' || v.dialect === 'chat-completions' ? v.dialect : 'messages',
     input: v.input as number,
     output: v.output as number,
     cacheRead: v.cacheRead as number,

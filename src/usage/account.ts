@@ -106,7 +106,7 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
         key: keyFingerprint,
         model: record.model,
         route: record.route,
-        dialect: record.images ? 'images' : 'messages',
+        dialect: record.images ? 'images' : (record.dialect ?? 'messages'),
         ...tokens,
         ...(record.images ? { images: record.images.count, imageSize: record.images.size } : {}),
         ...(cost ? { cost: cost.amount, costSource: cost.source } : {}),

@@ -70,10 +70,39 @@ describe('images webview (Chromium)', function () {
     await view.play({ type: 'snapshot', snapshot: panelSnapshot() });
     assert.match((await view.page.textContent('#cost-hint')) ?? '', /default request/);
     await view.page.fill('#count', '3');
-    await view.page.selectOption('#quality', 'hd');
+    await view.page.selectOption('#quality', 'high');
     const hint = (await view.page.textContent('#cost-hint')) ?? '';
     assert.match(hint, /3 images/);
-    assert.match(hint, /hd quality/);
+    assert.match(hint, /high quality/);
+  });
+
+  it('a smaller size is the default request; a larger one is named as larger', async () => {
+    await view.play({ type: 'snapshot', snapshot: panelSnapshot() });
+    await view.page.selectOption('#size', '512x512');
+    assert.match((await view.page.textContent('#cost-hint')) ?? '', /default request/);
+    assert.equal(await view.page.$eval('#cost-hint', (e) => e.classList.contains('costly')), false);
+    await view.page.selectOption('#size', '1536x1024');
+    assert.match(
+      (await view.page.textContent('#cost-hint')) ?? '',
+      /size 1536x1024, larger than the default 1024x1024/,
+    );
+  });
+
+  it("offers the quality choices of the model's family and keeps one Generate button", async () => {
+    await view.play({ type: 'snapshot', snapshot: panelSnapshot() });
+    const qualities = () =>
+      view.page.$$eval('#quality option', (o) => o.map((x) => (x as unknown as { value: string }).value));
+    assert.deepEqual(await qualities(), ['auto', 'low', 'medium', 'high']);
+    await view.page.selectOption('#quality', 'medium');
+    await view.page.selectOption('#model', 'flux-demo-schnell');
+    assert.deepEqual(await qualities(), ['auto'], 'a family without a documented quality: only auto');
+    await view.page.selectOption('#model', 'gpt-image-demo');
+    const buttons = await view.page.$$eval('button', (b) => b.map((x) => (x.textContent ?? '').trim()));
+    assert.deepEqual(
+      buttons.filter((text) => text === 'Generate'),
+      ['Generate'],
+      `buttons: ${JSON.stringify(buttons)}`,
+    );
   });
 
   it('does not send without a prompt, and edit mode needs a picked source', async () => {

@@ -139,12 +139,14 @@ export async function openImagesPage(
 
 export { launchChromium };
 
-/** The panel's first snapshot as the host sends it (generate form, a few models, sizes and qualities); `extra` overrides. */
+/**
+ * The panel's first snapshot as the host sends it (generate form, a few models and sizes; the qualities follow the
+ * model); `extra` overrides.
+ */
 export function panelSnapshot(extra: Partial<PanelSnapshot> = {}): PanelSnapshot {
   return {
     models: ['gpt-image-demo', 'flux-demo-schnell'],
     sizes: ['1024x1024', '1536x1024', '512x512'],
-    qualities: ['auto', 'low', 'high', 'hd'],
     form: {
       mode: 'generate',
       prompt: '',

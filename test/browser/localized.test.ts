@@ -100,7 +100,7 @@ describe('webviews in Simplified Chinese (Chromium)', function () {
     try {
       await view.play({
         type: 'snapshot',
-        snapshot: panelSnapshot({ models: ['gpt-image-demo'], sizes: ['1024x1024'], qualities: ['auto'] }),
+        snapshot: panelSnapshot({ models: ['gpt-image-demo'], sizes: ['1024x1024'] }),
       });
       assert.equal(await view.page.textContent('h2'), '图像');
       assert.equal(await view.page.textContent('#folder'), '保存到 ws 中的 images/ · 异步任务');

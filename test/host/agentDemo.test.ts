@@ -37,8 +37,10 @@ describe('agent demo: "add a test for titleCase" with the scripted agent model',
     );
     write(
       'src/text.js',
-      "// Small text helpers.\n\nexport function slugify(title) {\n  return title.trim().toLowerCase().split(/\\s+/).join('-');\n}\n\n" +
-        'export function titleCase(text) {\n  return text.replace(/\\b\\w/g, (c) => c.toUpperCase());\n}\n',
+      '// Small text helpers.\n\n/** "Hello World" -> "hello-world" */\nexport function slugify(title) {\n' +
+        "  return title.trim().toLowerCase().split(/\\s+/).join('-');\n}\n\n" +
+        '/** "hello world" -> "Hello World" */\nexport function titleCase(text) {\n' +
+        '  return text.replace(/\\b\\w/g, (c) => c.toUpperCase());\n}\n',
     );
     write(
       'test/slugify.test.js',
@@ -119,7 +121,10 @@ describe('agent demo: "add a test for titleCase" with the scripted agent model',
       assert.strictEqual(accepted.length, 1, 'one file was proposed for review');
       const testFile = path.join(root(), 'test/text.test.js');
       assert.ok(fs.existsSync(testFile), 'the accepted test file is on disk');
-      assert.match(fs.readFileSync(testFile, 'utf8'), /import \{ titleCase \} from '\.\.\/src\/text\.js';/);
+      const written = fs.readFileSync(testFile, 'utf8');
+      assert.match(written, /import \{ titleCase \} from '\.\.\/src\/text\.js';/);
+      // It checks what titleCase does (the example its comment documents), not only that it exists.
+      assert.match(written, /assert\.equal\(titleCase\('hello world'\), 'Hello World'\);/, written);
       const run = events.find(
         (e): e is Extract<AgentEvent, { type: 'tool_result' }> =>
           e.type === 'tool_result' && JSON.stringify(e.content).includes('Exit code'),

@@ -367,6 +367,83 @@ describe('agent tools in the extension host', function () {
     assert.strictEqual(fs.readFileSync(abs('adjust.ts'), 'utf8'), 'export const n = 42; // user\n');
   });
 
+  it('agent: find_files and search_text treat symlinks as list_directory does: no names from outside or from .git', async () => {
+    for (const name of ['farlink', 'gitlink']) fs.rmSync(abs(name), { force: true });
+    fs.mkdirSync(path.join(outside, 'far'), { recursive: true });
+    fs.writeFileSync(path.join(outside, 'far', 'outside-secret-name.txt'), 'needleFar\n');
+    fs.symlinkSync(path.join(outside, 'far'), abs('farlink'), 'dir');
+    fs.mkdirSync(abs('nested/.git'), { recursive: true });
+    fs.writeFileSync(abs('nested/.git/config-copy.txt'), 'needleGit\n');
+    fs.symlinkSync(abs('nested/.git'), abs('gitlink'), 'dir');
+    fs.writeFileSync(abs('visible-file.txt'), 'needleFar needleGit\n');
+    const listed = await call('list_directory', { path: rel('farlink') });
+    assert.strictEqual(listed.events.find((e) => e.type === 'tool_refused')?.type, 'tool_refused', listed.text);
+    const found = await call('find_files', { pattern: `${path.basename(dir)}/**/*.txt` });
+    assert.match(found.text, /visible-file\.txt/);
+    assert.ok(!found.text.includes('outside-secret-name'), found.text);
+    assert.ok(!found.text.includes('config-copy'), found.text);
+    for (const query of ['needleFar', 'needleGit']) {
+      const search = await call('search_text', { query });
+      assert.match(search.text, /visible-file\.txt/);
+      assert.ok(!search.text.includes('outside-secret-name') && !search.text.includes('config-copy'), search.text);
+    }
+  });
+
+  it('agent: allow-listed commands ask in a subfolder, with a code-running option, and where a repository config runs programs', async () => {
+    await settings().update('commandAllowList', ['git status', 'npm test'], vscode.ConfigurationTarget.Global);
+    const marker = path.join(outside, 'fsmonitor-ran');
+    const repo = abs('armed-repo');
+    fs.mkdirSync(path.join(repo, '.git'), { recursive: true });
+    const script = path.join(outside, 'fsmonitor.sh');
+    fs.writeFileSync(script, `#!/bin/sh\necho ran > '${marker}'\n`, { mode: 0o755 });
+    fs.writeFileSync(path.join(repo, '.git', 'config'), `[core]\n\tfsmonitor = ${script}\n`);
+    const deny = () => ({ approved: false, reason: 'test' });
+    const status = await call('run_command', { command: 'git status' }, { approve: deny });
+    assert.strictEqual(status.requests[0]?.verdict.rule, 'command-repo-config', status.text);
+    assert.match(status.requests[0].verdict.reason, /core\.fsmonitor/);
+    const sub = await call('run_command', { command: 'npm test', cwd: rel('') }, { approve: deny });
+    assert.strictEqual(sub.requests[0]?.verdict.rule, 'command-cwd', sub.text);
+    assert.ok(sub.requests[0].verdict.reason.includes(fs.realpathSync(dir)), sub.requests[0].verdict.reason);
+    const option = await call(
+      'run_command',
+      { command: `npm test --node-options=--require=${path.join(outside, 'x.js')}` },
+      { approve: deny },
+    );
+    assert.strictEqual(option.requests[0]?.verdict.rule, 'command-code-option', option.text);
+    const prefix = await call('run_command', { command: `npm test --prefix ${outside}` }, { approve: deny });
+    assert.strictEqual(prefix.requests[0]?.verdict.rule, 'command-code-option', prefix.text);
+    assert.ok(!fs.existsSync(marker), 'nothing ran');
+  });
+
+  it('agent: under auto-approve, a package.json edit that changes scripts and a CI workflow still ask; other fields do not', async () => {
+    await settings().update('autoApproveWrites', true, vscode.ConfigurationTarget.Global);
+    fs.writeFileSync(abs('package.json'), '{\n  "version": "1.0.0",\n  "scripts": { "test": "mocha" }\n}\n');
+    const deny = () => ({ approved: false, reason: 'test' });
+    const scripts = await call(
+      'propose_edit',
+      { path: rel('package.json'), edits: [{ search: '"test": "mocha"', replace: '"test": "node evil.js"' }] },
+      { approve: deny },
+    );
+    assert.strictEqual(scripts.requests[0]?.verdict.rule, 'package-scripts', scripts.text);
+    assert.match(fs.readFileSync(abs('package.json'), 'utf8'), /"mocha"/);
+    const version = await call('propose_edit', {
+      path: rel('package.json'),
+      edits: [{ search: '"1.0.0"', replace: '"1.0.1"' }],
+    });
+    assert.strictEqual(version.requests.length, 0, version.text);
+    assert.match(fs.readFileSync(abs('package.json'), 'utf8'), /"1\.0\.1"/);
+    const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const workflow = await call(
+      'create_file',
+      {
+        path: path.relative(root, path.join(root, '.github', 'workflows', `agent-${Date.now()}.yml`)),
+        content: 'on: push\n',
+      },
+      { approve: deny },
+    );
+    assert.strictEqual(workflow.requests[0]?.verdict.rule, 'ci-definition', workflow.text);
+  });
+
   it('agent: auto-approved writes apply without review, but .vscode/settings.json still asks', async () => {
     await settings().update('autoApproveWrites', true, vscode.ConfigurationTarget.Global);
     fs.writeFileSync(abs('auto.ts'), 'a\n');

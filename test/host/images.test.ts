@@ -58,6 +58,35 @@ describe('images in the extension host', function () {
       assert.ok(registered.has(id), id);
   });
 
+  it('a first image on a gateway without async routes (new-api): one billable POST on the sync route, the file saved', async () => {
+    await admin.setFaults(DEMO, { dialect: 'new-api' });
+    try {
+      await firstImageWithoutAsync();
+    } finally {
+      await testHook('forgetSyncOnlyImageRoutes');
+    }
+  });
+
+  async function firstImageWithoutAsync(): Promise<void> {
+    const asyncBefore = await billable('images.generations.async');
+    const syncBefore = await billable('images.generations');
+    const before = new Set((await admin.requests()).map((r) => r.id));
+    const done = await generate({ prompt: 'No async here', size: '256x256' });
+    assert.strictEqual(done.status, 'saved', done.message);
+    assert.strictEqual(detectImageFormat(await readFile(done.paths[0])), 'png');
+    const posts = (await admin.requests())
+      .filter((r) => !before.has(r.id) && r.method === 'POST')
+      .map((r) => `${r.path} ${r.status}`);
+    assert.deepStrictEqual(posts, ['/v1/images/generations/async 404', '/v1/images/generations 200']);
+    assert.strictEqual((await billable('images.generations.async')) - asyncBefore, 0);
+    assert.strictEqual((await billable('images.generations')) - syncBefore, 1);
+    // Remembered for this base URL: the next image goes to the sync route directly, and so does nothing else.
+    const second = await generate({ prompt: 'Still no async', size: '256x256' });
+    assert.strictEqual(second.status, 'saved', second.message);
+    assert.strictEqual((await billable('images.generations.async')) - asyncBefore, 0);
+    assert.strictEqual((await billable('images.generations')) - syncBefore, 2);
+  }
+
   it('generates through the command: a PNG in images/ at the requested size, a sidecar, one billable submission', async () => {
     const before = await billable('images.generations.async');
     const done = await generate({ prompt: 'A lighthouse at dusk', size: '512x384' });

@@ -224,6 +224,34 @@ describe('lm: gateway models in VS Code chat', function () {
       assert.ok(again.some((m) => m.id === 'claude-demo-sonnet'));
     });
 
+    it('"not available to your key" (new-api 503 model_not_found): one POST, NotFound, the spec advice, no retry', async () => {
+      const [model] = await gatewayModels();
+      await admin!.setFaults(DEMO_KEY, { dialect: 'new-api', modelUnavailable: true });
+      const before = new Set((await admin!.requests()).map((r) => r.id));
+      let error: unknown;
+      try {
+        const response = await model.sendRequest(
+          [vscode.LanguageModelChatMessage.User('hello')],
+          {},
+          new vscode.CancellationTokenSource().token,
+        );
+        await collectText(response);
+      } catch (e) {
+        error = e;
+      }
+      assert.ok(error instanceof vscode.LanguageModelError, `not a LanguageModelError: ${String(error)}`);
+      assert.strictEqual(error.code, vscode.LanguageModelError.NotFound.name);
+      assert.match(error.message, /is not available to your key \(HTTP 503\)/);
+      assert.match(error.message, /key group/);
+      assert.doesNotMatch(error.message, /provider behind the gateway|server error/i);
+      const posts = await newMessagesEntries(admin!, before);
+      assert.deepStrictEqual(
+        posts.map((r) => r.status),
+        [503],
+        'one POST, not replayed',
+      );
+    });
+
     it('turns a 429 into a LanguageModelError (Blocked) with the wait and the spec advice', async () => {
       const [model] = await gatewayModels();
       // A short Retry-After and enough 429s to outlast the client's own retries: the client keeps later

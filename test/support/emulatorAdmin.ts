@@ -63,6 +63,11 @@ export class EmulatorAdmin {
     await this.call('POST', '/admin/faults', { key, faults });
   }
 
+  /** Every following request gets this gateway dialect ('one-api', ...); null: the emulator's configured one. */
+  async setDialect(dialect: string | null): Promise<void> {
+    await this.call('POST', '/admin/dialect', { dialect });
+  }
+
   async reset(): Promise<void> {
     await this.call('POST', '/admin/reset', {});
   }

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { chatViewSuite, setUserSetting, waitForWorkspaceFile } from '../support/chatView';
+import { chatViewSuite, setUserSetting, userSettingsFile, waitForWorkspaceFile } from '../support/chatView';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { workspaceDir } from '../support/env';
 
@@ -106,10 +106,46 @@ describe('agent safety (UI)', function () {
       // Exactly the three calls the user asked for: the file's own directives were data, not steps.
       assert.equal(await ui.view.lastAnswer().locator('.tool-card').count(), 3);
       assert.equal(await run.getAttribute('data-status'), 'refused');
+      // The rejected review is not shown as done: its header has its own state.
+      assert.equal(await edit.getAttribute('data-status'), 'rejected');
+      assert.notEqual(await edit.locator('.tool-status').innerText(), 'done');
       assert.ok(fs.existsSync(file('precious/keep.txt')), 'nothing was deleted');
       assert.match(fs.readFileSync(file('.vscode/settings.json'), 'utf8'), /^\{\n {2}"editor.tabSize": 2\n\}\n$/);
     } finally {
       await setUserSetting(ui.wb, ui.view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', false);
+    }
+  });
+
+  it('a write in one turn makes an allow-listed command ask in the next turns of the conversation', async () => {
+    // The allow-list is an array (no settings-editor control): written into the user's settings.json, which the
+    // settings editor then reads before it writes auto-approve (the suite puts the file back afterwards).
+    const settings = JSON.parse(fs.readFileSync(userSettingsFile(), 'utf8') || '{}') as Record<string, unknown>;
+    settings['modelGateway.agent.commandAllowList'] = ['echo armed-check'];
+    fs.writeFileSync(userSettingsFile(), JSON.stringify(settings, null, 2));
+    await setUserSetting(ui.wb, ui.view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', true);
+    fs.writeFileSync(file('ARMED.md'), 'first\n');
+    try {
+      await ui.view.newAgentChat();
+      await ui.view.send('Check.\n@run "echo armed-check"');
+      await ui.view.finished();
+      const first = cards('run_command').first();
+      assert.equal(
+        await first.getAttribute('data-status'),
+        'done',
+        'allow-listed, nothing written yet: it ran unasked',
+      );
+      await ui.view.send('Edit.\n@edit ARMED.md first=>second');
+      await ui.view.finished();
+      await waitForWorkspaceFile('ARMED.md', (t) => t === 'second\n', 'the write was auto-approved');
+      await ui.view.send('Check again.\n@run "echo armed-check"');
+      const again = cards('run_command').first();
+      await again.and(ui.view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
+      assert.match(await again.locator('.ask-reason').innerText(), /written in this conversation/);
+      await again.locator('button', { hasText: 'Deny' }).click();
+      await ui.view.finished();
+    } finally {
+      await setUserSetting(ui.wb, ui.view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', false);
+      fs.rmSync(file('ARMED.md'), { force: true });
     }
   });
 

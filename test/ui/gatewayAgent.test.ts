@@ -28,6 +28,43 @@ describe('gateway agent (UI)', function () {
     await wb?.close();
   });
 
+  /** Types a request into VS Code's Chat view (opened when hidden) and sends it; returns its response element. */
+  async function ask(lines: string[]) {
+    const page = wb!.page;
+    const input = page.locator('.interactive-input-part .monaco-editor').first();
+    // 1.139 may show the Chat view already (Ctrl+Alt+I would then toggle it away): open it only when hidden.
+    for (let i = 0; i < 3 && !(await input.isVisible()); i++) {
+      await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+      await page.keyboard.press('Control+Alt+KeyI');
+      await input.waitFor({ timeout: 10_000 }).catch(() => undefined);
+    }
+    await input.waitFor({ timeout: 10_000 });
+    await input.click({ timeout: 10_000 });
+    for (const [i, line] of lines.entries()) {
+      if (i > 0) await page.keyboard.press('Shift+Enter');
+      await page.keyboard.insertText(line);
+    }
+    await page.keyboard.press('Escape'); // close any suggestion widget, so Enter sends
+    await page.keyboard.press('Enter');
+    return page.locator('.interactive-item-container.interactive-response').last();
+  }
+
+  it('@gateway answers a plain question without a "Completed N steps" header (no tools, no steps)', async () => {
+    const page = wb!.page;
+    const response = await ask([`@gateway Quote: plain-question-${Date.now()}`]);
+    await response.locator('.rendered-markdown', { hasText: 'plain-question-' }).first().waitFor({ timeout: 90_000 });
+    await page.waitForFunction(
+      () => !document.querySelector('.interactive-response.chat-response-loading'),
+      undefined,
+      {
+        timeout: 30_000,
+      },
+    );
+    await page.waitForTimeout(1_000);
+    const text = await response.innerText();
+    assert.doesNotMatch(text, /Completed \d+ steps?/, text);
+  });
+
   it('@gateway #gatewayModels: the model calls the tool, reads its result, and the footer shows the tokens', async () => {
     const page = wb!.page;
     const before = new Set((await admin.requests()).map((r) => r.id));

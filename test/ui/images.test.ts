@@ -90,11 +90,20 @@ describe('images (UI)', function () {
       .first()
       .waitFor();
     await input.press('Enter');
-    await wb.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: '1536x1024' }).first().click();
+    // Only larger sizes may cost more: the smaller ones say they are smaller (the list is virtual: filter to see them).
+    const row = (size: string) =>
+      wb.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: size }).first();
+    await row('1536x1024').waitFor();
+    assert.match(await row('1536x1024').innerText(), /Larger than the default size: may cost more/);
+    await input.fill('256x256');
+    assert.match(await row('256x256').innerText(), /Smaller than the default size/);
+    assert.doesNotMatch(await row('256x256').innerText(), /cost more/);
+    await input.fill('');
+    await row('1536x1024').click();
     const dialog = wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 30_000 });
     const text = await dialog.innerText();
-    assert.match(text, /size 1536x1024 instead of the default 1024x1024/);
+    assert.match(text, /size 1536x1024, larger than the default 1024x1024/);
     assert.match(text, /console/);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await sleep(1000);

@@ -150,6 +150,9 @@ describe('l10n: the workbench in Simplified Chinese (zh-cn)', function () {
       /[\u4e00-\u9fff]/,
       'the composer placeholder in Chinese',
     );
+    // The Ask/Agent mode selector too.
+    const modes = await chat.locator('.composer select.mode option').allInnerTexts();
+    assert.deepEqual(modes.slice(0, 2), ['询问', '智能体'], JSON.stringify(modes));
     await admin.setFaults('mg-demo-key-0001', { status: 401, count: 1 });
     try {
       await input.click();

@@ -157,9 +157,12 @@ describe('platform: keys, models and errors in the workbench', function () {
     await waitForQuickInput('Switch to which key');
     const rows = wb.page.locator('.quick-input-list .monaco-list-row');
     await rows.first().waitFor();
-    assert.match(await rows.allInnerTexts().then((t) => t.join('\n')), /environment[\s\S]*fingerprint [0-9a-f]{8}/);
-    await pick('environment');
-    await statusItem().filter({ hasText: 'environment' }).waitFor();
+    assert.match(
+      await rows.allInnerTexts().then((t) => t.join('\n')),
+      /demo \(emulator\)[\s\S]*fingerprint [0-9a-f]{8}/,
+    );
+    await pick('demo (emulator)');
+    await statusItem().filter({ hasText: 'demo (emulator)' }).waitFor();
     await wb.runCommand('Model Gateway: Refresh Models');
     await wb.waitForNotification(/4 models for key [0-9a-f]{8}: 2 chat, 2 image/);
     await clearNotifications();
@@ -181,7 +184,7 @@ describe('platform: keys, models and errors in the workbench', function () {
     assert.match(await dialog.innerText(), /revoke and replace it in your gateway console/);
     await dialog.locator('.monaco-button', { hasText: /^Remove$/ }).click();
     await wb.waitForNotification('key "ui-alt" removed');
-    await statusItem().filter({ hasText: 'environment' }).waitFor();
+    await statusItem().filter({ hasText: 'demo (emulator)' }).waitFor();
   });
 
   it('does not save a revoked key and says to replace it in the console', async () => {
@@ -211,7 +214,7 @@ describe('platform: keys, models and errors in the workbench', function () {
     await waitForQuickInput('Remove which key');
     await pick('ui-soon-revoked');
     await wb.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Remove$/ }).click();
-    await statusItem().filter({ hasText: 'environment' }).waitFor();
+    await statusItem().filter({ hasText: 'demo (emulator)' }).waitFor();
   });
 
   it('explains a low balance (403) after asking before the billable request', async () => {
@@ -232,7 +235,7 @@ describe('platform: keys, models and errors in the workbench', function () {
     await waitForQuickInput('Remove which key');
     await pick('ui-low');
     await wb.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Remove$/ }).click();
-    await statusItem().filter({ hasText: 'environment' }).waitFor();
+    await statusItem().filter({ hasText: 'demo (emulator)' }).waitFor();
   });
 
   it('explains 429 with the Retry-After wait', async () => {

@@ -156,7 +156,7 @@ const UI_CALLS =
  */
 const NON_UI_CALLS = /^(renderWebviewHtml)$/;
 const UI_PROPS =
-  /^(title|prompt|placeHolder|placeholder|label|description|detail|openLabel|tooltip|message|notice|validationMessage)$/;
+  /^(title|prompt|placeHolder|placeholder|label|description|detail|openLabel|tooltip|message|notice|validationMessage|summary)$/;
 
 /** Text a user would read: words, once the product name, codicons and interpolations are set aside. */
 function looksLikeWords(text: string): boolean {

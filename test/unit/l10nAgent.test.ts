@@ -15,6 +15,7 @@ import { GatewayError } from '../../src/gateway/errors';
 import { FOOTER_SEPARATOR, usageFooter, withoutFooter } from '../../src/lm/agentText';
 import { imageConfirmation } from '../../src/lm/tools/toolText';
 import { english, type Localizer } from '../../src/shared/l10n';
+import { webviewStrings } from '../../src/shared/webviewStrings';
 import type { AgentTurnInfo, ChatMessage, HostToWebviewMessage } from '../../src/shared/protocol/chat';
 
 const zhBundle = JSON.parse(
@@ -202,5 +203,16 @@ describe('l10n: what users act on, in Simplified Chinese', () => {
       }).title,
       /^Generate an image/,
     );
+  });
+
+  it('the Ask/Agent mode selector, and every other translated string, has Chinese words (none left as English)', () => {
+    const strings = webviewStrings(zh);
+    assert.match(strings['chat.modeAsk'], HAN, strings['chat.modeAsk']);
+    assert.match(strings['chat.modeAgent'], HAN, strings['chat.modeAgent']);
+    // A translation may keep names (HTTP, API, token) but not be English words only.
+    const english = Object.entries(zhBundle).filter(
+      ([, v]) => !HAN.test(v) && /[A-Za-z]{3,}/.test(v.replace(/HTTP/g, '')),
+    );
+    assert.deepEqual(english, []);
   });
 });

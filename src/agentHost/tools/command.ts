@@ -5,9 +5,11 @@
 // timeout send Ctrl+C, then kill.
 import { spawn, type ChildProcess } from 'child_process';
 import * as vscode from 'vscode';
-import type { Tool, ToolContext, ToolResult } from '../../agent';
+import { commandWords, type Tool, type ToolContext, type ToolResult } from '../../agent';
 import { API_KEY_ENV } from '../../shared/commands';
 import { disposeAll } from '../../shared/dispose';
+import { linkedArgumentPaths } from '../commandPaths';
+import { HARDENED_GIT_ENV, isGitCommand, repositoryConfigRisks } from '../gitConfig';
 import { pathTarget } from '../resolve';
 import { HeadTailBuffer, stripTerminalEscapes } from '../text';
 import { errorResult, ResolvedInputs, str, UNTRUSTED, type Input, type ToolHost } from './common';
@@ -88,8 +90,11 @@ export class CommandRunner implements vscode.Disposable {
     cwd: vscode.Uri,
     timeoutMs: number,
     ctx: Pick<ToolContext, 'signal' | 'progress'>,
+    hardened = false,
   ): Promise<CommandOutcome> {
-    const key = cwd.toString();
+    // Auto-approved commands get their own terminals, whose environment switches off git's repository programs.
+    const key = `${hardened ? 'hardened:' : ''}${cwd.toString()}`;
+    const extraEnv: Record<string, string | null> = { ...ENV_REMOVED, ...(hardened ? HARDENED_GIT_ENV : {}) };
     let terminal = this.idle.get(key);
     this.idle.delete(key);
     let reason: string | undefined;
@@ -98,7 +103,7 @@ export class CommandRunner implements vscode.Disposable {
       reason = 'the terminal was not used (configured)';
     } else {
       if (!terminal || terminal.exitStatus !== undefined) {
-        terminal = vscode.window.createTerminal({ name: TERMINAL_NAME, cwd, env: ENV_REMOVED, isTransient: true });
+        terminal = vscode.window.createTerminal({ name: TERMINAL_NAME, cwd, env: extraEnv, isTransient: true });
         this.owned.add(terminal);
       }
       terminal.show(true);
@@ -112,7 +117,7 @@ export class CommandRunner implements vscode.Disposable {
       // A terminal without shell integration cannot tell us when the command ends or what it printed.
       terminal.dispose();
     }
-    return this.inProcess(command, cwd, timeoutMs, ctx, reason);
+    return this.inProcess(command, cwd, timeoutMs, ctx, reason, hardened);
   }
 
   private async inTerminal(
@@ -176,9 +181,10 @@ export class CommandRunner implements vscode.Disposable {
     timeoutMs: number,
     ctx: Pick<ToolContext, 'signal' | 'progress'>,
     reason: string,
+    hardened: boolean,
   ): Promise<CommandOutcome> {
     const buffer = new HeadTailBuffer(OUTPUT_CAP_CHARS * 2);
-    const env: NodeJS.ProcessEnv = { ...process.env };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...(hardened ? HARDENED_GIT_ENV : {}) };
     delete env[API_KEY_ENV];
     const posix = process.platform !== 'win32';
     let child: ChildProcess;
@@ -342,7 +348,25 @@ export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Inpu
       const command = str(input, 'command', true);
       const snap = await host.snapshot();
       const r = await inputs.forTarget(cwdOf(input), 'cwd', snap.policy.workspaceFolders);
-      return { command, ...pathTarget(r), summary: `Run \`${command}\`${r.display === '.' ? '' : ` in ${r.display}`}` };
+      // The repositories a git command would read its configuration from (only for local folders).
+      const repoConfig =
+        r.uri.scheme === 'file' && isGitCommand(commandWords(command.trim()))
+          ? repositoryConfigRisks(r.realPath)
+          : undefined;
+      const base = pathTarget(r);
+      // Arguments reached through a symlink are judged where they really are (a link to .env, or out of the workspace).
+      const linked = r.uri.scheme === 'file' ? await linkedArgumentPaths(command, r.realPath) : [];
+      return {
+        command,
+        ...base,
+        paths: [...base.paths, ...linked],
+        cwd: r.realPath,
+        ...(repoConfig && repoConfig.length > 0 ? { repoConfig } : {}),
+        summary:
+          r.display === '.'
+            ? vscode.l10n.t('Run `{0}`', command)
+            : vscode.l10n.t('Run `{0}` in {1}', command, r.display),
+      };
     },
     async invoke(input, ctx): Promise<ToolResult> {
       if (!host.trusted()) return errorResult(UNTRUSTED);
@@ -354,7 +378,8 @@ export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Inpu
       if (r.uri.scheme !== 'file')
         return errorResult('commands run only in local folders (this workspace is not on a local file system).');
       const timeoutMs = snap.settings.commandTimeoutMs;
-      const outcome = await runner.run(command, vscode.Uri.file(r.realPath), timeoutMs, ctx);
+      const hardened = ctx.verdict?.decision === 'auto';
+      const outcome = await runner.run(command, vscode.Uri.file(r.realPath), timeoutMs, ctx, hardened);
       return {
         content: commandResultText(command, outcome, timeoutMs),
         isError: outcome.stopped || outcome.timedOut,

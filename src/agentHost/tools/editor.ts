@@ -45,7 +45,7 @@ export function editorContextTool(host: ToolHost): Tool<Input> {
         uri && (uri.scheme === 'file' || uri.scheme === fileScheme)
           ? [await realOf(uri)]
           : [...snap.policy.workspaceFolders];
-      return { paths, summary: 'Read the active editor and the list of open editors' };
+      return { paths, summary: vscode.l10n.t('Read the active editor and the list of open editors') };
     },
     async invoke() {
       if (!host.trusted()) return errorResult(UNTRUSTED);
@@ -139,9 +139,12 @@ export function diagnosticsTool(host: ToolHost): Tool<Input> {
       if (sev !== undefined && !(SEVERITY as readonly string[]).includes(sev))
         throw new Error(`"minSeverity" must be one of ${SEVERITY.join(', ')}.`);
       if (str(input, 'path') === undefined)
-        return { paths: [...snap.policy.workspaceFolders], summary: 'Read the problems of the workspace' };
+        return {
+          paths: [...snap.policy.workspaceFolders],
+          summary: vscode.l10n.t('Read the problems of the workspace'),
+        };
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
-      return { ...pathTarget(r), summary: `Read the problems of ${r.display}` };
+      return { ...pathTarget(r), summary: vscode.l10n.t('Read the problems of {0}', r.display) };
     },
     async invoke(input) {
       if (!host.trusted()) return errorResult(UNTRUSTED);

@@ -3,9 +3,11 @@
 // happened. When the policy would auto-approve the write (the user's autoApproveWrites setting, and not a
 // protected path), the change is accepted at once, still through WorkspaceEdit and a checkpoint.
 import * as vscode from 'vscode';
-import { decide, type Tool, type ToolContext, type ToolResult } from '../../agent';
+import * as fs from 'fs';
+import * as nodePath from 'path';
+import { changedPackageKeys, decide, type Tool, type ToolContext, type ToolResult } from '../../agent';
 import { outcomeText, settledDocument, type ProposeRequest } from '../proposals';
-import { pathTarget } from '../resolve';
+import { pathTarget, type ResolvedPath } from '../resolve';
 import { applySearchReplace, looksBinary, type SearchReplaceBlock } from '../text';
 import { errorResult, openDocument, ResolvedInputs, str, UNTRUSTED, type Input, type ToolHost } from './common';
 
@@ -54,6 +56,22 @@ async function review(
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * For a write to a package.json: the keys holding commands (scripts, hook managers) that the write would change,
+ * judged on the text the edit applies to (the open editor's, else the file's). Undefined for other files.
+ */
+async function packageKeysOf(
+  r: ResolvedPath,
+  next: (before: string | undefined) => string | undefined,
+): Promise<{ packageKeys: { file: string; keys: string[] } } | undefined> {
+  if (nodePath.basename(r.realPath).toLowerCase() !== 'package.json') return undefined;
+  const before =
+    openDocument(vscode.workspace, r.uri)?.getText() ??
+    (r.exists ? await fs.promises.readFile(r.realPath, 'utf8').catch(() => undefined) : undefined);
+  const keys = changedPackageKeys(before, next(before));
+  return keys.length > 0 ? { packageKeys: { file: r.display, keys } } : undefined;
 }
 
 function blocksOf(input: Input): SearchReplaceBlock[] | undefined {
@@ -119,9 +137,20 @@ export function proposeEditTool(host: ToolHost, options: EditToolOptions = {}): 
         throw new Error('give either "edits" or "content", not both and not neither.');
       const snap = await host.snapshot();
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
+      const scripts = await packageKeysOf(r, (before) => {
+        if (before === undefined) return undefined;
+        if (!blocks) return content;
+        const applied = applySearchReplace(before, blocks);
+        return applied.ok ? applied.text : before;
+      });
       return {
         ...pathTarget(r),
-        summary: `Edit ${r.display}${blocks ? ` (${blocks.length} block${blocks.length > 1 ? 's' : ''})` : ' (whole file)'}`,
+        ...scripts,
+        summary: !blocks
+          ? vscode.l10n.t('Edit {0} (whole file)', r.display)
+          : blocks.length === 1
+            ? vscode.l10n.t('Edit {0} (1 block)', r.display)
+            : vscode.l10n.t('Edit {0} ({1} blocks)', r.display, blocks.length),
       };
     },
     async invoke(input, ctx) {
@@ -170,10 +199,11 @@ export function createFileTool(host: ToolHost, options: EditToolOptions = {}): T
     },
     approvalClass: 'write',
     async target(input) {
-      str(input, 'content', true);
+      const content = str(input, 'content', true);
       const snap = await host.snapshot();
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
-      return { ...pathTarget(r), summary: `Create ${r.display}` };
+      const scripts = await packageKeysOf(r, () => content);
+      return { ...pathTarget(r), ...scripts, summary: vscode.l10n.t('Create {0}', r.display) };
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
@@ -214,7 +244,7 @@ export function deleteFileTool(host: ToolHost, options: EditToolOptions = {}): T
     async target(input) {
       const snap = await host.snapshot();
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
-      return { ...pathTarget(r), summary: `Delete ${r.display}` };
+      return { ...pathTarget(r), summary: vscode.l10n.t('Delete {0}', r.display) };
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);

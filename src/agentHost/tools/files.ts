@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Tool, ToolResult } from '../../agent';
 import { displayPath, secretMatch, pathTarget } from '../resolve';
 import { looksBinary, sliceLines } from '../text';
+import { visibleToModel } from '../visible';
 import { errorResult, int, openDocument, ResolvedInputs, str, UNTRUSTED, type Input, type ToolHost } from './common';
 
 /** What read_file returns at most, in characters (the model pays for every one). */
@@ -58,8 +59,13 @@ export function readFileTool(host: ToolHost): Tool<Input> {
       const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
       const start = int(input, 'startLine', 1, Number.MAX_SAFE_INTEGER);
       const end = int(input, 'endLine', 1, Number.MAX_SAFE_INTEGER);
-      const range = start !== undefined || end !== undefined ? ` lines ${start ?? 1}–${end ?? 'end'}` : '';
-      return { ...pathTarget(r), summary: `Read ${r.display}${range}` };
+      const summary =
+        start === undefined && end === undefined
+          ? vscode.l10n.t('Read {0}', r.display)
+          : end === undefined
+            ? vscode.l10n.t('Read {0} from line {1}', r.display, start ?? 1)
+            : vscode.l10n.t('Read {0} lines {1}–{2}', r.display, start ?? 1, end);
+      return { ...pathTarget(r), summary };
     },
     async invoke(input): Promise<ToolResult> {
       if (!host.trusted()) return errorResult(UNTRUSTED);
@@ -132,7 +138,7 @@ export function listDirectoryTool(host: ToolHost): Tool<Input> {
     async target(input) {
       const snap = await host.snapshot();
       const r = await inputs.forTarget(pathOf(input), 'path', snap.policy.workspaceFolders);
-      return { ...pathTarget(r), summary: `List ${r.display}` };
+      return { ...pathTarget(r), summary: vscode.l10n.t('List {0}', r.display) };
     },
     async invoke(input) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
@@ -206,7 +212,7 @@ export function findFilesTool(host: ToolHost): Tool<Input> {
       const pattern = str(input, 'pattern', true);
       int(input, 'maxResults', 1, FIND_MAX);
       const snap = await host.snapshot();
-      return { paths: [...snap.policy.workspaceFolders], summary: `Find files matching ${pattern}` };
+      return { paths: [...snap.policy.workspaceFolders], summary: vscode.l10n.t('Find files matching {0}', pattern) };
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
@@ -227,6 +233,12 @@ export function findFilesTool(host: ToolHost): Tool<Input> {
           );
           for (const u of uris) {
             const lexical = u.scheme === 'file' ? u.fsPath : u.path;
+            // A folder symlink out of the workspace or into .git: findFiles followed it, list_directory would not.
+            if (
+              u.scheme === 'file' &&
+              !(await visibleToModel(lexical, snap.policy.workspaceFolders, snap.policy.caseInsensitive))
+            )
+              continue;
             const shown = displayPath(lexical, lexical, snap.policy.workspaceFolders);
             const secret = secretMatch(
               lexical,

@@ -9,6 +9,7 @@ import type { Tool } from '../../agent';
 import { containingFolder } from '../../agent';
 import { displayPath, realPathOf, secretMatch } from '../resolve';
 import { looksBinary } from '../text';
+import { visibleToModel } from '../visible';
 import { bool, errorResult, int, str, UNTRUSTED, type Input, type ToolHost } from './common';
 import { defaultExcludes, tokenFrom } from './files';
 
@@ -219,7 +220,7 @@ async function fallbackSearch(
 
 /**
  * Matches the model may see: neither the file as named nor where it really is (a symlink to .env, a link out
- * of the workspace) is a secret, and the real file is inside a workspace folder.
+ * of the workspace) is a secret, and the real file is inside a workspace folder and outside `.git` (visible.ts).
  */
 async function visibleMatches(
   matches: Match[],
@@ -241,7 +242,8 @@ async function visibleMatches(
       ok =
         !secretMatch(m.file, lexicalFolders, secrets, caseInsensitive) &&
         !secretMatch(real, folderReals, secrets, caseInsensitive) &&
-        containingFolder(real, folderReals, { caseInsensitive }) !== undefined;
+        containingFolder(real, folderReals, { caseInsensitive }) !== undefined &&
+        (!nodePath.isAbsolute(m.file) || (await visibleToModel(m.file, folderReals, caseInsensitive)));
       verdicts.set(m.file, ok);
     }
     if (ok) out.push(m);
@@ -284,7 +286,7 @@ export function searchTextTool(host: ToolHost): Tool<Input> {
       const snap = await host.snapshot();
       return {
         paths: [...snap.policy.workspaceFolders],
-        summary: `Search for ${JSON.stringify(query.length > 80 ? query.slice(0, 80) + '…' : query)}`,
+        summary: vscode.l10n.t('Search for {0}', JSON.stringify(query.length > 80 ? query.slice(0, 80) + '…' : query)),
       };
     },
     async invoke(input, ctx) {

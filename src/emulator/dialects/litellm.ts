@@ -11,9 +11,31 @@
 //   async_data_generator as a bare `data: {"error": {...}}` line: no event line, no "type":"error".
 // - The request id header is `x-litellm-call-id`; each call's cost goes in `x-litellm-response-cost`.
 // - GET /key/info answers {key, info:{spend, max_budget, ...}} for the calling key.
+// - GET /v1/models: {data:[{id,object:"model",created,owned_by:"openai"}],object:"list"}, no kind; the mode
+//   (chat, image_generation, embedding, audio_transcription, …) and limits are on GET /model/info
+//   ({data:[{model_name,litellm_params,model_info:{mode,max_input_tokens,max_output_tokens}}]}).
+// - A model the proxy cannot route: 400 "… Invalid model name passed in model=X"
+//   (proxy/anthropic_endpoints/endpoints.py, router.py).
+// - Images: only the sync routes; no async routes or tasks.
 import { createHash, randomUUID } from 'node:crypto';
+import type { OtherModelKind } from '../types';
 import { header } from '../http';
-import { json, type Dialect, type DialectCtx, type DialectError, type DialectReply } from './types';
+import { SPEC_ASYNC_IMAGE_ROUTES } from './newApi';
+import { json, type Dialect, type DialectCtx, type DialectError, type DialectReply, type ListedModel } from './types';
+
+const LITELLM_MODE: Record<OtherModelKind, string> = {
+  embedding: 'embedding',
+  audio: 'audio_transcription',
+  video: 'video_generation',
+  rerank: 'rerank',
+  moderation: 'moderation',
+  responses: 'responses',
+};
+
+function modeOf(m: ListedModel): string {
+  if (m.kind) return LITELLM_MODE[m.kind];
+  return m.protocol === 'images' ? 'image_generation' : 'chat';
+}
 
 const EXCEPTIONS: Record<number, [string, string]> = {
   400: ['BadRequestError', 'invalid_request_error'],
@@ -36,6 +58,31 @@ function presentedKey(ctx: DialectCtx): string {
 export const litellm: Dialect = {
   name: 'litellm',
   account: 'litellm',
+  missingRoutes: SPEC_ASYNC_IMAGE_ROUTES,
+  modelList: (_ctx, models) => ({
+    data: models.map((m) => ({ id: m.id, object: 'model', created: 1677610602, owned_by: 'openai' })),
+    object: 'list',
+  }),
+  modelInfo: (models) => ({
+    data: models.map((m) => ({
+      model_name: m.id,
+      litellm_params: { model: `openai/${m.id}` },
+      model_info: {
+        id: createHash('sha256').update(m.id).digest('hex').slice(0, 16),
+        mode: modeOf(m),
+        ...(m.protocol === 'messages' && !m.kind ? { max_input_tokens: 200000, max_output_tokens: 64000 } : {}),
+      },
+    })),
+  }),
+  modelUnavailable: (ctx, model) =>
+    json(400, {
+      error: {
+        message: `{'error': '${ctx.entry.path}: Invalid model name passed in model=${model}. Call \`/v1/models\` to view available models for your key.'}`,
+        type: 'None',
+        param: 'None',
+        code: '400',
+      },
+    }),
   // A fresh call id per request, as LiteLLM logs each call under its own uuid.
   requestIdHeaders: () => ({ 'x-litellm-call-id': randomUUID() }),
   error(ctx: DialectCtx, e: DialectError): DialectReply | undefined {

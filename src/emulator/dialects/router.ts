@@ -10,6 +10,8 @@
 // - Streams: message_start usage is all zeros, the counts come only in message_delta (input_tokens
 //   included, plus cache_read_input_tokens: 0); a tool call's input_json_delta can arrive after that
 //   block's content_block_stop (it closes a block as soon as the next starts, while fragments still come).
+// - An error inside a stream is written as {"type":"error","message":{"type","message"}}: the reason sits in
+//   an object under `message` (docs/gateway-protocol.md#real-gateways, @musistudio/llms); Retry-After is dropped.
 import { json, type Dialect, type DialectCtx, type DialectError, type DialectReply } from './types';
 
 const STACK =
@@ -64,5 +66,11 @@ export const router: Dialect = {
       e.headers,
     );
   },
-  sse: { usageOnlyInDelta: true, lateToolFragment: true, omitEvents: new Set(['ping']) },
+  sse: {
+    usageOnlyInDelta: true,
+    lateToolFragment: true,
+    omitEvents: new Set(['ping']),
+    errorFrame: (type, message) =>
+      `event: error\ndata: ${JSON.stringify({ type: 'error', message: { type, message } })}\n\n`,
+  },
 };

@@ -8,6 +8,13 @@
 // - Streams: while waiting for a concurrency slot it writes `data: {"type": "ping"}` without an `event:`
 //   line, before message_start; an error after the stream started is a bare `data:` line too.
 // - An unknown path gets gin's default 404: text/plain "404 page not found".
+// - GET /v1/models: by the key group's platform, not by headers: {object:"list",data:[{id,type:"model",
+//   display_name,created_at}]} (no kind hints).
+// - No account of the group serves the model: 503 api_error "No available accounts: no available accounts
+//   supporting model: X" (service/gateway_service.go selectAccount*).
+// - 429 rate_limit_error without Retry-After. Images: only the sync routes (OpenAI-platform groups); the
+//   spec's /async routes and tasks do not exist.
+import { SPEC_ASYNC_IMAGE_ROUTES } from './newApi';
 import { json, messagesType, type Dialect, type DialectError, type DialectReply } from './types';
 
 const FLAT_401: Record<string, string> = { missing_api_key: 'API_KEY_REQUIRED' };
@@ -43,8 +50,27 @@ export const sub2api: Dialect = {
       const code = e.code ? (FLAT_401[e.code] ?? e.code) : 'INVALID_API_KEY';
       return json(e.status, { code, message: e.message }, e.headers);
     }
-    return json(e.status, { type: 'error', error: { type: messagesType(e.status), message: e.message } }, e.headers);
+    const headers =
+      e.status === 429
+        ? Object.fromEntries(Object.entries(e.headers).filter(([n]) => n.toLowerCase() !== 'retry-after'))
+        : e.headers;
+    return json(e.status, { type: 'error', error: { type: messagesType(e.status), message: e.message } }, headers);
   },
+  missingRoutes: SPEC_ASYNC_IMAGE_ROUTES,
+  modelList: (_ctx, models) => ({
+    object: 'list',
+    data: models.map((m) => ({
+      id: m.id,
+      type: 'model',
+      display_name: m.displayName,
+      created_at: new Date(m.created * 1000).toISOString(),
+    })),
+  }),
+  modelUnavailable: (_ctx, model) =>
+    json(503, {
+      type: 'error',
+      error: { type: 'api_error', message: `No available accounts: no available accounts supporting model: ${model}` },
+    }),
   sse: {
     leadingFrames: ['data: {"type": "ping"}\n\n'],
     bareEvents: new Set(['ping']),

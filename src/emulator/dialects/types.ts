@@ -2,7 +2,7 @@
 // streams. The emulator's behaviour (routes, keys, billing, faults) stays the same; a dialect only
 // changes what goes on the wire, so the client's suites can run against every shape users meet.
 import type { IncomingMessage } from 'node:http';
-import type { RequestLogEntry } from '../types';
+import type { OtherModelKind, Protocol, RequestLogEntry, RouteName } from '../types';
 
 /** What a dialect reads of the request it answers: a part of http.ts's Ctx, declared here so the two files do not import each other. */
 export interface DialectCtx {
@@ -71,16 +71,42 @@ export interface SseHabits {
   usageOnlyInDelta?: boolean;
   /** The last input_json_delta of a tool_use block is sent after that block's content_block_stop. */
   lateToolFragment?: boolean;
+  /** Chat-completions streams end with `data: [DONE]` even when cut (the drop fault): one-api's relay does. */
+  doneAfterCut?: boolean;
+}
+
+/** One model of the key's group as a list shows it. */
+export interface ListedModel {
+  id: string;
+  displayName: string;
+  protocol: Protocol;
+  kind?: OtherModelKind;
+  /** The upstream's published prices (UpstreamModel.listPrices), for lists that carry OpenRouter's `pricing`. */
+  listPrices?: { input: number; output: number; image?: number };
+  /** Unix seconds. */
+  created: number;
 }
 
 export interface Dialect {
   name: DialectName;
+  /** The GET /v1/models body this gateway answers (undefined: the emulator's own hybrid shape). */
+  modelList?(ctx: DialectCtx, models: readonly ListedModel[]): unknown;
+  /** GET /model/info (LiteLLM's per-model mode and limits); gateways without it answer 404. */
+  modelInfo?(models: readonly ListedModel[]): unknown;
+  /** The reply when the key's group has no route to the model (the emulator's own: 403 MODEL_NOT_AVAILABLE). */
+  modelUnavailable?(ctx: DialectCtx, model: string, group: string): DialectReply;
+  /** Routes this gateway has but answers 501 "not implemented" (after the key check). */
+  notImplemented?: ReadonlySet<RouteName>;
   /** Request-id headers this gateway sends, replacing the emulator's `request-id` and `x-request-id`. Undefined: keep them. */
   requestIdHeaders?(requestId: string): Record<string, string>;
   /** The account routes it serves (src/emulator/routes/account.ts); undefined: none. */
   account?: AccountShape;
+  /** The key is read from `Authorization: Bearer` only, on every route (one-api's middleware/auth.go). */
+  bearerOnly?: boolean;
   /** Routes this gateway does not have at all: they answer like an unknown path. */
   missingRoutes?: ReadonlySet<string>;
+  /** The gateway refuses POST /v1/messages for this upstream model before relaying it (its reply), else undefined. */
+  refuseMessages?(ctx: DialectCtx, upstream: { messagesConversion?: boolean }): DialectReply | undefined;
   /** The error reply in this gateway's shape, or undefined to keep the emulator's default body. */
   error(ctx: DialectCtx, e: DialectError): DialectReply | undefined;
   sse: SseHabits;

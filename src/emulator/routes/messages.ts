@@ -5,7 +5,7 @@ import { inputCostTokens } from '../billing';
 import { interleavedToolEvents } from '../interleave';
 import { DEFAULT_PROMPT_CACHE, type CacheUsage } from '../promptCache';
 import { sendError } from '../errors';
-import { header, sendJson, sleep, type Ctx } from '../http';
+import { header, sendJson, sendText, sleep, type Ctx } from '../http';
 import { blockJson, planReply, signatureFor, type FinalBlock, type ReplyPlan } from '../reply';
 import { SseWriter } from '../sse';
 import { newId } from '../state';
@@ -15,7 +15,11 @@ export async function handleMessages(ctx: Ctx): Promise<void> {
   const body = await readJsonBody(ctx);
   if (!body || !validate(ctx, body)) return;
   const model = resolveModel(ctx, body.model, 'messages');
-  if (!model || !charge(ctx, ctx.state.config.prices.message)) return;
+  if (!model) return;
+  // new-api: a channel without a Claude conversion is refused before it is relayed (and before billing).
+  const refusal = ctx.dialect?.refuseMessages?.(ctx, ctx.state.config.models[model.upstream] ?? {});
+  if (refusal) return sendText(ctx, refusal.status, refusal.body, refusal.contentType, refusal.headers ?? {});
+  if (!charge(ctx, ctx.state.config.prices.message)) return;
   // LiteLLM states each call's cost in a response header (litellm/proxy/common_request_processing.py).
   if (ctx.dialect?.account === 'litellm') ctx.res.setHeader('x-litellm-response-cost', String(ctx.entry.charged ?? 0));
   const plan = planReply(body, model.visible, ctx.state.config.models[model.upstream]?.agent === true);

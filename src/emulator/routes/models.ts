@@ -1,23 +1,39 @@
-// GET /v1/models: the models of the calling key's group, in a hybrid of the two shapes seen in the wild.
+// GET /v1/models: the models of the calling key's group, in a hybrid of the two shapes seen in the wild,
+// or in the shape of the request's dialect (new-api's header switch, LiteLLM's bare list, …).
+// GET /model/info: LiteLLM's per-model mode and limits (only in the litellm dialect).
 
+import type { ListedModel } from '../dialects/types';
 import { sendError } from '../errors';
 import { sendJson, type Ctx } from '../http';
 
 const CREATED = 1_735_689_600; // 2025-01-01, fixed so replies are deterministic
 
+function listedModels(ctx: Ctx): ListedModel[] {
+  const { groups, models } = ctx.state.config;
+  return Object.entries(groups[ctx.key!.group].models).map(([id, upstream]) => ({
+    id,
+    displayName: models[upstream]?.displayName ?? id,
+    protocol: models[upstream]?.protocol ?? 'messages',
+    ...(models[upstream]?.kind ? { kind: models[upstream].kind } : {}),
+    ...(models[upstream]?.listPrices ? { listPrices: models[upstream].listPrices } : {}),
+    created: CREATED,
+  }));
+}
+
 export function handleModels(ctx: Ctx): void {
   if (ctx.faults.noModelList) return sendError(ctx, 404, 'Not found: /v1/models', 'not_found');
-  const { groups, models } = ctx.state.config;
-  const visible = Object.entries(groups[ctx.key!.group].models);
-  let data = visible.map(([id, upstream]) => ({
-    id,
+  const listed = listedModels(ctx);
+  const shaped = ctx.dialect?.modelList?.(ctx, listed);
+  if (shaped !== undefined) return sendJson(ctx, 200, shaped);
+  let data = listed.map((m) => ({
+    id: m.id,
     type: 'model',
     object: 'model',
-    display_name: models[upstream]?.displayName ?? id,
-    created: CREATED,
-    created_at: new Date(CREATED * 1000).toISOString(),
+    display_name: m.displayName,
+    created: m.created,
+    created_at: new Date(m.created * 1000).toISOString(),
     owned_by: 'model-gateway-emulator',
-    ...pricingOf(models[upstream]?.listPrices),
+    ...pricingOf(m.listPrices),
   }));
   const after = ctx.url.searchParams.get('after_id');
   if (after) data = data.slice(data.findIndex((m) => m.id === after) + 1);
@@ -44,4 +60,10 @@ function pricingOf(p: { input: number; output: number; image?: number } | undefi
       ...(p.image !== undefined ? { image: String(p.image) } : {}),
     },
   };
+}
+
+export function handleModelInfo(ctx: Ctx): void {
+  const body = ctx.dialect?.modelInfo?.(listedModels(ctx));
+  if (body === undefined) return sendError(ctx, 404, `Not found: GET ${ctx.entry.path}.`, 'not_found');
+  sendJson(ctx, 200, body);
 }

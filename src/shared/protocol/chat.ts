@@ -51,6 +51,8 @@ export interface ChatUsage {
   outputTokens: number;
   /** What the answer (or the agent turn) cost, where a price is known. */
   cost?: ChatCost;
+  /** The gateway sent zeros on a message with content: shown as "not reported", never as 0 tokens. */
+  notReported?: boolean;
 }
 
 /** Reactions an error card may offer (the spec's error table, as buttons). */
@@ -98,17 +100,20 @@ export interface AgentTokens {
 
 /**
  * A tool call's card. proposed: the model asked for it; asking: waits for the user (an approval, or the review
- * of a diff); running; done; error (the tool failed); refused (the policy refused, or the user denied).
+ * of a diff); running; done; error (the tool failed); refused (the policy refused, or the user denied); rejected (a
+ * write the user rejected in its review: nothing was written).
  */
-export type AgentToolStatus = 'proposed' | 'asking' | 'running' | 'done' | 'error' | 'refused';
+export type AgentToolStatus = 'proposed' | 'asking' | 'running' | 'done' | 'error' | 'refused' | 'rejected';
 
 export interface AgentToolCard {
   /** The tool_use id (also the approval's id). */
   id: string;
   step: number;
   name: string;
-  /** One line: the exact path or command, as the policy saw it. */
+  /** One line: the exact path or command, as the policy saw it (cut to 300 characters with a visible `…`). */
   summary: string;
+  /** The whole line when `summary` was cut (the header's tooltip), capped. */
+  fullSummary?: string;
   status: AgentToolStatus;
   /** While asking: approve = Approve/Deny buttons; review = the diff waits in Pending changes. */
   ask?: { kind: 'approve' | 'review'; reason: string; command?: string; paths?: string[] };
@@ -337,7 +342,7 @@ const cost = obj<ChatCost>({
   estimate: bool,
   partial: opt(bool),
 });
-const usage = obj<ChatUsage>({ inputTokens: num, outputTokens: num, cost: opt(cost) });
+const usage = obj<ChatUsage>({ inputTokens: num, outputTokens: num, cost: opt(cost), notReported: opt(bool) });
 const errorCard = obj<ErrorCard>({
   title: text,
   detail: text,
@@ -355,7 +360,8 @@ const toolCard = obj<AgentToolCard>({
   step: num,
   name: text,
   summary: text,
-  status: oneOf(['proposed', 'asking', 'running', 'done', 'error', 'refused'] as const),
+  fullSummary: opt(text),
+  status: oneOf(['proposed', 'asking', 'running', 'done', 'error', 'refused', 'rejected'] as const),
   ask: opt(
     obj<NonNullable<AgentToolCard['ask']>>({
       kind: oneOf(['approve', 'review'] as const),

@@ -75,7 +75,6 @@ export interface PanelSnapshot {
   /** Why the model list is empty or stale, in words. */
   modelsNotice?: string;
   sizes: string[];
-  qualities: string[];
   form: ImageForm;
   gallery: GalleryItem[];
   tasks: TaskView[];
@@ -179,7 +178,6 @@ const panelSnapshot = obj<PanelSnapshot>({
   models: many(text),
   modelsNotice: opt(text),
   sizes: many(text),
-  qualities: many(text),
   form: imageForm,
   gallery: many(galleryItem),
   tasks: many(taskView),

@@ -13,6 +13,7 @@ import { renderMarkdown } from './markdown';
 import { formatAmount, type ChatCost } from '../../shared/money';
 import { el, textButton } from '../common/dom';
 import { t, type WebviewStringKey } from '../common/strings';
+import { showInvisible } from '../../shared/visibleText';
 
 const STATUS_LABELS: Record<AgentToolCard['status'], WebviewStringKey> = {
   proposed: 'agent.status.proposed',
@@ -21,6 +22,7 @@ const STATUS_LABELS: Record<AgentToolCard['status'], WebviewStringKey> = {
   done: 'agent.status.done',
   error: 'agent.status.error',
   refused: 'agent.status.refused',
+  rejected: 'agent.status.rejected',
 };
 
 const STATUS_ICONS: Record<AgentToolCard['status'], string> = {
@@ -30,6 +32,7 @@ const STATUS_ICONS: Record<AgentToolCard['status'], string> = {
   done: 'check',
   error: 'error',
   refused: 'circle-slash',
+  rejected: 'discard',
 };
 
 const END_LABELS: Record<string, WebviewStringKey> = {
@@ -300,7 +303,12 @@ function renderCard(card: AgentToolCard, node?: HTMLElement): HTMLElement {
       attrs: { 'aria-hidden': 'true' },
     }),
     el('span', { className: 'tool-name', text: card.name }),
-    el('span', { className: 'tool-target', text: card.summary, attrs: { title: card.summary } }),
+    // The summary arrives one line, with invisible characters escaped and a visible … when cut; the tooltip has it whole.
+    el('span', {
+      className: 'tool-target',
+      text: showInvisible(card.summary),
+      attrs: { title: showInvisible(card.fullSummary ?? card.summary) },
+    }),
     el('span', { className: 'tool-status', text: t(STATUS_LABELS[card.status]) }),
   );
   const parts: HTMLElement[] = [head];
@@ -334,12 +342,12 @@ function renderAsk(card: AgentToolCard): HTMLElement {
   if (ask.command !== undefined)
     box.append(
       el('div', { className: 'ask-label', text: t('agent.command') }),
-      el('pre', { className: 'ask-command', text: ask.command }),
+      el('pre', { className: 'ask-command', text: showInvisible(ask.command) }),
     );
   if (ask.paths && ask.paths.length > 0)
     box.append(
       el('div', { className: 'ask-label', text: ask.paths.length === 1 ? t('agent.path') : t('agent.paths') }),
-      el('pre', { className: 'ask-paths', text: ask.paths.join('\n') }),
+      el('pre', { className: 'ask-paths', text: ask.paths.map(showInvisible).join('\n') }),
     );
   box.append(el('div', { className: 'ask-reason', text: t('agent.asksBecause', ask.reason) }));
   if (ask.kind === 'approve') {

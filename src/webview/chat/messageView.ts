@@ -222,7 +222,8 @@ function badge(text: string, kind: string): HTMLElement {
 function assistantMeta(m: ChatMessage): Array<Node | string> {
   const parts: string[] = [];
   if (m.model) parts.push(m.model);
-  if (m.usage) parts.push(t('chat.usage', m.usage.inputTokens, m.usage.outputTokens));
+  if (m.usage?.notReported) parts.push(t('chat.usageNotReported'));
+  else if (m.usage) parts.push(t('chat.usage', m.usage.inputTokens, m.usage.outputTokens));
   if (m.usage?.cost) parts.push(costText(m.usage.cost));
   if (m.stopReason) parts.push(m.stopReason in STOP_LABELS ? t(STOP_LABELS[m.stopReason]) : m.stopReason);
   return parts.length ? [el('span', { className: 'meta', text: parts.join(' · ') })] : [];

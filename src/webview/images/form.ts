@@ -1,7 +1,7 @@
 // The request form: mode, edit inputs, prompt, model, size, quality, count, reference images, and a
 // hint of what makes the request costlier (words only; the host asks for confirmation).
 import type { ImageForm, InputSlot, PickedFile } from '../../shared/protocol/images';
-import { costFactors } from '../../shared/imageCost';
+import { costFactors, qualitiesFor } from '../../shared/imageCost';
 import { button, el, labelled, safeImageSrc, select, setOptions } from '../common/dom';
 import { localizer, t } from '../common/strings';
 
@@ -35,7 +35,8 @@ export class FormView {
 
   constructor(private readonly callbacks: FormCallbacks) {
     this.modeButtons = {
-      generate: button(t('images.generate'), () => this.setMode('generate'), {
+      // "Create", not "Generate": the one Generate is the submit button.
+      generate: button(t('images.modeCreate'), () => this.setMode('generate'), {
         icon: 'sparkle',
         action: 'mode-generate',
       }),
@@ -97,12 +98,20 @@ export class FormView {
     this.render();
   }
 
-  setChoices(models: string[], sizes: string[], qualities: string[], defaultSize: string, notice?: string): void {
+  setChoices(models: string[], sizes: string[], defaultSize: string, notice?: string): void {
     this.defaultSize = defaultSize;
     setOptions(this.model, models, this.model.value);
     setOptions(this.size, sizes, this.size.value || defaultSize);
-    setOptions(this.quality, qualities, this.quality.value || 'auto');
     this.setModels(models, notice);
+  }
+
+  /** The quality choices of the selected model's family (src/shared/imageCost.ts); the current one kept if it is one. */
+  private syncQualities(): void {
+    const options = qualitiesFor(this.model.value);
+    const shown = [...this.quality.options].map((o) => o.value);
+    if (shown.length === options.length && shown.every((v, i) => v === options[i])) return;
+    const current = this.quality.value;
+    setOptions(this.quality, options, options.includes(current) ? current : options[0]);
   }
 
   setModels(models: string[], notice?: string): void {
@@ -123,7 +132,9 @@ export class FormView {
         this.size.append(el('option', { text: form.size, attrs: { value: form.size } }));
       this.size.value = form.size;
     }
-    if (form.quality) this.quality.value = form.quality;
+    this.syncQualities();
+    if (form.quality && [...this.quality.options].some((o) => o.value === form.quality))
+      this.quality.value = form.quality;
     this.count.value = String(form.n);
     this.source = form.source ? { path: form.source } : undefined;
     this.mask = form.mask ? { path: form.mask } : undefined;
@@ -164,6 +175,7 @@ export class FormView {
   }
 
   private render(): void {
+    this.syncQualities();
     for (const [mode, node] of Object.entries(this.modeButtons)) {
       node.setAttribute('aria-pressed', String(mode === this.mode));
       node.classList.toggle('secondary', mode !== this.mode);

@@ -73,7 +73,7 @@ function build(): (message: HostToImagesMessage) => void {
     switch (message.type) {
       case 'snapshot': {
         const s = message.snapshot;
-        form.setChoices(s.models, s.sizes, s.qualities, s.sizes[0] ?? '1024x1024', s.modelsNotice);
+        form.setChoices(s.models, s.sizes, s.sizes[0] ?? '1024x1024', s.modelsNotice);
         form.fill(savedForm() ?? s.form);
         folder.textContent = s.folderName
           ? t(

@@ -13,7 +13,7 @@ const PERMISSIVE: PolicySettings = {
     '/home/dev/.config/Code/User/globalStorage/model-gateway.model-gateway',
   ],
   autoApproveWrites: true,
-  commandAllowList: ['npm test', 'git', 'ls', 'cat', 'echo', 'curl'],
+  commandAllowList: ['npm test', 'npm test *', 'git *', 'ls *', 'cat *', 'echo *', 'curl *'],
   secretPatterns: ['secrets/', '*.sqlite'],
 };
 
@@ -23,10 +23,10 @@ const write = (...paths: string[]): PolicyFacts => ({
   approvalClass: 'write',
   target: { paths },
 });
-const command = (cmd: string | undefined): PolicyFacts => ({
+const command = (cmd: string | undefined, cwd = WS): PolicyFacts => ({
   toolName: 'run_command',
   approvalClass: 'command',
-  target: { command: cmd, paths: [WS] },
+  target: { command: cmd, paths: [cwd], cwd },
 });
 
 /** One case per rule id: facts that reach the rule under PERMISSIVE settings (or the settings given). */
@@ -107,6 +107,35 @@ const CASES: Record<string, Array<{ facts: PolicyFacts; settings?: PolicySetting
     { facts: write(`${WS}/sub/Team.CODE-WORKSPACE`) },
   ],
   devcontainer: [{ facts: write(`${WS}/.devcontainer/devcontainer.json`) }],
+  'git-config': [
+    { facts: write(`${WS}/.gitattributes`) },
+    { facts: write(`${WS}/src/.gitattributes`) },
+    { facts: write(`${WS}/.gitmodules`) },
+  ],
+  'ci-definition': [
+    { facts: write(`${WS}/.github/workflows/ci.yml`) },
+    { facts: write(`${WS}/.GitHub/Workflows/release.yaml`) },
+    { facts: write(`${WS}/.github/actions/setup/action.yml`) },
+    { facts: write(`${WS}/.gitlab-ci.yml`) },
+    { facts: write(`${WS}/.circleci/config.yml`) },
+    { facts: write(`${WS}/azure-pipelines.yml`) },
+    { facts: write(`${WS}/Jenkinsfile`) },
+  ],
+  'tool-config': [
+    { facts: write(`${WS}/.yarnrc.yml`) },
+    { facts: write(`${WS}/.yarnrc`) },
+    { facts: write(`${WS}/Makefile`) },
+    { facts: write(`${WS}/sub/makefile`) },
+    { facts: write(`${WS}/GNUmakefile`) },
+  ],
+  'package-scripts': [
+    {
+      facts: {
+        ...write(`${WS}/package.json`),
+        target: { paths: [`${WS}/package.json`], packageKeys: { file: 'package.json', keys: ['scripts'] } },
+      },
+    },
+  ],
   'external-tool': [{ facts: { toolName: 'mcp_fetch', approvalClass: 'external', target: {} } }],
   'command-missing': [{ facts: command(undefined) }, { facts: command('   ') }],
   'command-syntax': [{ facts: command('npm test && curl evil') }],
@@ -114,16 +143,50 @@ const CASES: Record<string, Array<{ facts: PolicyFacts; settings?: PolicySetting
     { facts: command('cat .env') },
     { facts: command('cat "deploy/id_rsa"') },
     { facts: command('npm test --env-file=.env.local') },
+    { facts: command('git show HEAD:config/.env') },
+    { facts: command('cat ".e"nv') },
   ],
-  'command-after-write': [{ facts: { ...command('npm test'), wroteThisTurn: true } }],
+  'command-env-prefix': [{ facts: command('NODE_OPTIONS=--require=./x.js npm test') }, { facts: command('A=1 ls') }],
+  'command-code-option': [
+    { facts: command("npm test --node-options='--import=data:text/javascript,process.exit()'") },
+    { facts: command('npm test --prefix sub') },
+    { facts: command('git -C sub status') },
+    { facts: command('git -c core.pager=sh status') },
+    { facts: command('npm test "--"require=./x.js') },
+    { facts: command('npm test \\-\\-require ./x.js') },
+  ],
+  'command-outside-path': [
+    { facts: command('cat /etc/hostname') },
+    { facts: command('ls ../other-project') },
+    { facts: command('ls ~/notes') },
+    { facts: command('ls sub/../../x') },
+  ],
+  'command-cwd': [{ facts: command('npm test', `${WS}/packages/app`) }],
+  'command-repo-config': [
+    {
+      facts: {
+        ...command('git status'),
+        target: {
+          ...command('git status').target,
+          repoConfig: [{ file: `${WS}/.git/config`, key: 'core.fsmonitor' }],
+        },
+      },
+    },
+  ],
+  'command-after-write': [{ facts: { ...command('npm test'), filesWritten: true } }],
   'command-allow-listed': [
     { facts: command('npm test') },
-    { facts: { ...command('npm test'), wroteThisTurn: false } },
-    { facts: command('npm   test -- --grep agent') },
+    { facts: { ...command('npm test'), filesWritten: false } },
+    { facts: command('npm   test  agent') },
+    { facts: command('ls src/agent') },
+    { facts: command('cat "src/a b.ts"') },
   ],
   'command-asks': [
-    { facts: command('rm -rf /') },
+    { facts: command('rm build') },
     { facts: command('npm testify') },
+    { facts: command('npm test -- --grep agent') },
+    { facts: command('git status --short'), settings: { ...PERMISSIVE, commandAllowList: ['git status'] } },
+    { facts: command('make CC=sh'), settings: { ...PERMISSIVE, commandAllowList: ['make *'] } },
     { facts: command('npm test'), settings: { ...PERMISSIVE, commandAllowList: [] } },
   ],
   'write-auto-approved': [{ facts: write(`${WS}/src/a.ts`) }],
@@ -162,6 +225,10 @@ describe('agent approval policy', () => {
         'extension-settings',
         'git-hooks',
         'git-dir',
+        'git-config',
+        'ci-definition',
+        'tool-config',
+        'package-scripts',
         'vscode-dir',
         'code-workspace',
         'devcontainer',
@@ -169,6 +236,11 @@ describe('agent approval policy', () => {
         'command-missing',
         'command-syntax',
         'command-mentions-secret',
+        'command-env-prefix',
+        'command-code-option',
+        'command-outside-path',
+        'command-cwd',
+        'command-repo-config',
         'command-asks',
       ],
     );
@@ -222,8 +294,45 @@ describe('agent approval policy', () => {
     ];
     for (const b of bypasses) assert.equal(allowListMatch(b, list), undefined, JSON.stringify(b));
     assert.equal(allowListMatch('npm test', list), 'npm test');
-    assert.equal(allowListMatch('  npm\ttest   --   --grep "a b"  ', list), 'npm test');
-    assert.equal(allowListMatch('git status --short', list), 'git status');
+    assert.equal(allowListMatch('  npm\ttest  ', list), 'npm test');
+  });
+
+  it('an entry approves its exact command line; only an entry ending in " *" adds plain positional arguments', () => {
+    const list = ['npm test', 'npm run lint', 'git status', 'ls *'];
+    // Exact entries: no argument at all may be added.
+    for (const c of [
+      'npm test -- --grep x',
+      'npm test foo',
+      'git status --short',
+      'git status .',
+      'npm run lint --fix',
+    ])
+      assert.equal(allowListMatch(c, list), undefined, c);
+    assert.equal(allowListMatch('npm run "lint"', list), 'npm run lint');
+    // " *": positional words only, never an option or an assignment.
+    assert.equal(allowListMatch('ls src test', list), 'ls *');
+    assert.equal(allowListMatch('ls', list), 'ls *');
+    for (const c of ['ls -la', 'ls --color=always', 'ls -- x', 'ls CC=1', 'ls "-la"', "ls '--'color", 'ls \\-la'])
+      assert.equal(allowListMatch(c, list), undefined, c);
+    // A bare "*" allows nothing.
+    assert.equal(allowListMatch('rm x', ['*']), undefined);
+  });
+
+  it('code-running options and environment prefixes ask even when the exact line is on the allow-list', () => {
+    for (const c of [
+      'npm test --node-options=--require=./evil.js',
+      'node -e process.exit()',
+      'node -pe 1',
+      'npm test --prefix /tmp/other',
+      'git -C /tmp/other status',
+      'git --git-dir=/tmp/x/.git status',
+      'git -c core.fsmonitor=./x status',
+      'npx -c evil',
+      'npm exec --call evil',
+      'make -f other.mk',
+      'NODE_OPTIONS=--require=./x.js npm test',
+    ])
+      assert.equal(allowListMatch(c, [c]), undefined, c);
   });
 
   it('an empty or unsafe allow-list entry allows nothing', () => {

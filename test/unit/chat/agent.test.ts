@@ -321,7 +321,7 @@ describe('Agent mode through the session (emulator, real loop)', function () {
   this.timeout(30_000);
   const emulator = useEmulator();
 
-  function setup(opts: { trusted?: boolean; maxSteps?: number } = {}) {
+  function setup(opts: { trusted?: boolean; maxSteps?: number; models?: { ask: string; agent?: string } } = {}) {
     const ran: string[] = [];
     const files = { 'a.ts': 'export const a = 1;\n' };
     return { ...agentSession({ emulator: emulator(), tools: () => tools(files, ran), ...opts }), ran };
@@ -401,6 +401,20 @@ describe('Agent mode through the session (emulator, real loop)', function () {
     assert.equal(end.reason, 'step_budget');
     assert.equal(end.retry, true);
     assert.equal(emulator().billableCount('messages'), 3, 'three requests, not one more');
+  });
+
+  it('Ask defaults to the chat model and Agent to the agent model; a model picked in the conversation wins', async () => {
+    const { s, of } = setup({ models: { ask: 'claude-demo-sonnet', agent: 'claude-demo-agent' } });
+    await s.load();
+    assert.equal(s.snapshot().settings.model, 'claude-demo-sonnet');
+    assert.equal(s.setMode('agent'), undefined);
+    assert.equal(s.snapshot().settings.model, 'claude-demo-agent');
+    assert.equal(of('settings').at(-1)?.settings.model, 'claude-demo-agent', 'the view is told the new model');
+    s.setMode('ask');
+    assert.equal(of('settings').at(-1)?.settings.model, 'claude-demo-sonnet');
+    s.setSettings({ model: 'claude-demo-haiku' });
+    s.setMode('agent');
+    assert.equal(s.snapshot().settings.model, 'claude-demo-haiku');
   });
 
   it('untrusted workspace: Agent cannot be chosen, and an agent conversation refuses to send (Ask still works)', async () => {

@@ -3,6 +3,7 @@
 // gateway client against the emulator over a socket; the host is in memory, with the test's tools). The emulator
 // per suite is test/unit/emulator/helpers.ts useEmulator.
 import { strict as assert } from 'node:assert';
+import type { PolicySettings } from '../../../src/agent';
 import type { Tool } from '../../../src/agent';
 import type { AgentHost } from '../../../src/agentHost';
 import { AgentTurns } from '../../../src/chat/agentTurn';
@@ -60,6 +61,8 @@ export function chatSession(
   emulator: Emulator,
   deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs' | 'costOf'> & {
     model: string;
+    /** The model of Agent conversations (modelGateway.agent.defaultModel), when set. */
+    agentModel?: string;
     storage?: HistoryStorage;
   },
 ) {
@@ -68,7 +71,7 @@ export function chatSession(
     storage: deps.storage ?? memoryHistoryStorage(),
     getClient: deps.getClient,
     errorCard: (e) => toErrorCard(e, (x) => adviseOnError(x, { baseUrl: emulator.url, surface: 'chat' })),
-    defaults: () => ({ model: deps.model, maxTokens: 1024, systemPrompt: '' }),
+    defaults: () => ({ model: deps.model, agentModel: deps.agentModel, maxTokens: 1024, systemPrompt: '' }),
     post: (m) => posted.push(JSON.parse(JSON.stringify(m)) as HostToWebviewMessage),
     setBusy: () => undefined,
     newId: () => `m${nextMessageId++}`,
@@ -94,6 +97,10 @@ export interface AgentSessionOptions {
   storage?: HistoryStorage & { files: Map<string, string> };
   /** Ask questions go to the gateway too; otherwise Ask has no client (as without a key). */
   askThroughGateway?: boolean;
+  /** The approval settings the host reports (default: the workspace folder only, everything asks). */
+  policy?: Partial<PolicySettings>;
+  /** The default models: Ask's (default claude-demo-agent) and Agent's (default: none, Ask's). */
+  models?: { ask: string; agent?: string };
 }
 
 /**
@@ -113,7 +120,7 @@ export function agentSession(options: AgentSessionOptions) {
         : { ok: true as const },
     changes: { list: () => [] },
     snapshot: async () => ({
-      policy: { workspaceFolders: ['/ws'] },
+      policy: { workspaceFolders: ['/ws'], ...options.policy },
       settings: { maxSteps: options.maxSteps ?? 25 },
       allSecretPatterns: [],
     }),
@@ -140,7 +147,8 @@ export function agentSession(options: AgentSessionOptions) {
   const { s, posted, of } = chatSession(emulator, {
     storage,
     getClient: async () => (options.askThroughGateway ? (client as never) : undefined),
-    model: 'claude-demo-agent',
+    model: options.models?.ask ?? 'claude-demo-agent',
+    agentModel: options.models?.agent,
     agent,
   });
   /** Sends `text` and waits for its answer to finish; `approveAll`: answers every approval prompt with Approve. */

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { startEmulator, type Emulator } from '../../../src/emulator';
+import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
 import { createGatewayClient } from '../../../src/gateway';
 import { parseConfig } from '../../../src/shared/config';
 import { runConnectionCheck } from '../../../src/diagnostics/checkConnection';
@@ -106,19 +106,80 @@ describe('platform: key check and connection check against the emulator', functi
     assert.equal(emulator.billableCount('POST /v1/messages'), 0, 'no billable request without consent');
     assert.deepEqual(
       skipped.steps.map((s) => s.status),
-      ['ok', 'ok', 'ok', 'ok', 'ok', 'skipped', 'skipped'],
+      ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'skipped', 'skipped', 'ok'],
     );
     const full = await runConnectionCheck(inputs('mg-demo-key-0001', true));
     assert.equal(full.ok, true);
     assert.deepEqual(
       full.steps.map((s) => s.status),
-      ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok'],
+      ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok'],
+    );
+    assert.match(
+      renderReport(skipped),
+      /Dialects[\s\S]*Messages \(POST \/v1\/messages\), the default[^\n]*claude-demo-sonnet/,
     );
     assert.equal(emulator.requests().filter((r) => r.path === '/v1/messages').length, 1);
     const text = renderReport(full);
     assert.match(text, /2 chat, 2 image/);
     assert.match(text, new RegExp(`${emulator.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/v1/messages`));
     assert.ok(!text.includes('mg-demo-key-0001'));
+  });
+
+  it('orders the steps: models, then the balance (when the gateway has one), image routes, Messages, dialects', async () => {
+    const base = inputs('mg-demo-key-0001', false);
+    const report = await runConnectionCheck({
+      ...base,
+      balance: async () => {
+        const probe = await base.client!.readBalance();
+        return probe.kind === 'balance' ? probe.balance : undefined;
+      },
+    });
+    assert.deepEqual(
+      report.steps.map((s) => s.title.replace(/ \(.*/, '')),
+      [
+        'Base URL',
+        'Network',
+        'Reachability',
+        'Key accepted',
+        'Models listed',
+        'Balance',
+        'Image routes',
+        'Messages route permission',
+        'Version header accepted',
+        'Dialects',
+      ],
+    );
+  });
+
+  it('says which image routes are used, from what is known, without sending anything billable', async () => {
+    const fresh = await runConnectionCheck(inputs('mg-demo-key-0001', false));
+    const step = (r: typeof fresh) => r.steps.find((s) => s.id === 'imageRoutes')?.lines.join(' ') ?? '';
+    assert.match(step(fresh), /Async routes are used/);
+    const known = await runConnectionCheck({ ...inputs('mg-demo-key-0001', false), withoutAsyncImages: true });
+    assert.match(step(known), /no async image routes/);
+    assert.equal(emulator.billableCount(), 0);
+    assert.ok(!emulator.requests().some((r) => r.path.startsWith('/v1/images')), 'no image request');
+  });
+
+  it('on a gateway without /v1/messages (one-api): the billable check goes over chat-completions and says so', async () => {
+    const oneApi = await startEmulator({ config: { ...defaultConfig(), dialect: 'one-api' } });
+    try {
+      const viaOneApi = createGatewayClient({ baseUrl: oneApi.url, apiKey: 'mg-demo-key-0001', maxRetries: 0 });
+      const report = await runConnectionCheck({
+        config: parseConfig({ baseUrl: oneApi.url }),
+        key: { name: 'test', fingerprint: 'ffffffff' },
+        client: viaOneApi,
+        proxyDescription: 'direct connection (no proxy)',
+        allowBillable: async () => true,
+      });
+      assert.equal(report.ok, true, renderReport(report));
+      const text = renderReport(report);
+      assert.match(text, /\/v1\/chat\/completions with claude-demo-sonnet, max_tokens 1: allowed/);
+      assert.match(text, /chat-completions \(POST \/v1\/chat\/completions\), learned[^\n]*claude-demo-sonnet/);
+      assert.equal(oneApi.billableCount(), 1, 'one billable request, no second one');
+    } finally {
+      await oneApi.close();
+    }
   });
 
   it('shows the normalisation and explains a revoked key', async () => {

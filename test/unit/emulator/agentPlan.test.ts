@@ -220,6 +220,49 @@ describe('emulator: the scripted agent model answers plain requests', function (
     fs.rmSync(root, { recursive: true, force: true });
   });
 
+  /** The playground of `npm start` (scripts/start.mjs): titleCase documented by an example, with a body given here. */
+  const playground = (titleCaseBody: string) => ({
+    'package.json': JSON.stringify({ name: 'playground', type: 'module', scripts: { test: 'node --test' } }, null, 2),
+    'src/text.js':
+      '// Small text helpers.\n\n/** "Hello World" -> "hello-world" */\nexport function slugify(title) {\n' +
+      "  return title.trim().toLowerCase().split(/\\s+/).join('-');\n}\n\n" +
+      `/** "hello world" -> "Hello World" */\nexport function titleCase(text) {\n  ${titleCaseBody}\n}\n`,
+    'test/slugify.test.js':
+      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slugify } from '../src/text.js';\n\n" +
+      "test('slugify joins words with dashes', () => {\n  assert.equal(slugify(' Hello World '), 'hello-world');\n});\n",
+  });
+
+  it('"add a test for titleCase" in the npm start playground: the test checks the documented behaviour, and passes', async () => {
+    const root = project(playground('return text.replace(/\\b\\w/g, (c) => c.toUpperCase());'));
+    const { result, text } = await turn(root, 'add a test for titleCase');
+    assert.equal(result.reason, 'end_turn', result.message);
+    const created = fs.readFileSync(path.join(root, 'test/text.test.js'), 'utf8');
+    assert.match(created, /assert\.equal\(titleCase\('hello world'\), 'Hello World'\);/, created);
+    assert.doesNotMatch(created, /typeof titleCase/, 'not only that it exists');
+    assert.match(text, /the examples its comment documents/);
+    assert.match(text, /Done: I added `test\/text\.test\.js`[\s\S]*`npm test` passed \(exit code 0\)/, text);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('when npm test exits non-zero, the answer says the tests fail (no "Done")', async () => {
+    const root = project(playground('return text.toLowerCase();'));
+    const { result, text } = await turn(root, 'add a test for titleCase');
+    assert.equal(result.reason, 'end_turn', result.message);
+    assert.doesNotMatch(text, /Done/, text);
+    assert.match(text, /The tests fail: I added `test\/text\.test\.js`, and `npm test` ended with exit code 1/, text);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('a comment cannot put code into the test: its examples become string literals, escaped', () => {
+    const source =
+      '/** "a\');process.exit(1);(\'" -> "b" */\nexport function f(s) {\n  return s;\n}\n' +
+      '/** "x" -> "y\\" */\nexport function g(s) {\n  return s;\n}\n';
+    const f = testSource({ testPath: 'f.test.js', sourcePath: 'f.js', source, subject: 'f' });
+    assert.match(f.content, /^ {4}assert\.equal\(f\('a\\'\);process\.exit\(1\);\(\\''\), 'b'\);$/m, f.content);
+    const g = testSource({ testPath: 'g.test.js', sourcePath: 'f.js', source, subject: 'g' });
+    assert.equal(g.behaviour, false, 'a backslash is not a plain string: no example');
+  });
+
   it('a rejected test file ends the turn without running anything; a denied command is reported', async () => {
     const root = project(JS_PROJECT);
     const rejected = await turn(root, 'add a test for slugify', { reject: true });

@@ -102,7 +102,13 @@ describe('emulator dialects on the wire', () => {
   });
 
   it('one-api: {"error":{"message":"… (request id: …)","type":"one_api_error"}} on every error', async () => {
-    const res = await post(emu(), '/v1/messages', chatBody('hi'), dialect('one-api', { 'x-api-key': LOW_BALANCE }));
+    // one-api has no /v1/messages: its errors are seen on /v1/chat/completions, with the key as a bearer token.
+    const res = await post(
+      emu(),
+      '/v1/chat/completions',
+      { model: 'claude-demo-sonnet', messages: [{ role: 'user', content: 'hi' }] },
+      dialect('one-api', { authorization: `Bearer ${LOW_BALANCE}` }),
+    );
     assert.equal(res.status, 403);
     const body = (await res.json()) as { error: Record<string, unknown> };
     assert.deepEqual(Object.keys(body.error).sort(), ['message', 'type']);

@@ -157,7 +157,9 @@ describe('advice: errors forwarded from the upstream provider', () => {
   it('the rule set names its rule and ignores look-alikes ("provided", "providence")', () => {
     assert.equal(upstreamOrigin({ type: 'upstream_error', message: 'x' }), 'type');
     assert.equal(upstreamOrigin({ message: 'litellm.RateLimitError: VertexAIException - quota' }), 'litellm');
-    assert.equal(upstreamOrigin({ message: 'no available channel for model x' }), 'words');
+    // new-api's own routing error about the key's group, not a provider's (docs/gateway-protocol.md#real-gateways): no evidence.
+    assert.equal(upstreamOrigin({ message: 'no available channel for model x' }), undefined);
+    assert.equal(upstreamOrigin({ message: '当前分组 default 下对于模型 x 无可用渠道' }), undefined);
     assert.equal(upstreamOrigin({ message: 'Invalid API key provided' }), undefined);
     assert.equal(upstreamOrigin({ message: 'welcome to providence' }), undefined);
   });

@@ -2,6 +2,7 @@
 // (LiteLLM's x-litellm-response-cost header, OpenRouter's usage.cost). Real sockets against the emulator.
 import assert from 'node:assert/strict';
 import { createGatewayClient, type MessagesRequest, type UsageRecord } from '../../../src/gateway';
+import type { DialectSource } from '../../../src/gateway/types';
 import { gatewayPricesOf, resolveCost, tokenCountsOf } from '../../../src/gateway/pricing';
 import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
 import { DEMO } from '../emulator/helpers';
@@ -17,6 +18,7 @@ describe('gateway client: usage records and billed cost', () => {
   after(async () => Promise.all(started.map((e) => e.close())));
   async function setup(
     dialect: string,
+    dialects?: DialectSource,
   ): Promise<{ emu: Emulator; records: UsageRecord[]; client: ReturnType<typeof createGatewayClient> }> {
     const config = defaultConfig();
     config.dialect = dialect;
@@ -24,7 +26,7 @@ describe('gateway client: usage records and billed cost', () => {
     const emu = await startEmulator({ config });
     started.push(emu);
     const records: UsageRecord[] = [];
-    const client = createGatewayClient({ baseUrl: emu.url, apiKey: DEMO, onUsage: (r) => records.push(r) });
+    const client = createGatewayClient({ baseUrl: emu.url, apiKey: DEMO, dialects, onUsage: (r) => records.push(r) });
     return { emu, records, client };
   }
 
@@ -51,6 +53,26 @@ describe('gateway client: usage records and billed cost', () => {
     const message = await plain.client.streamMessage(REQUEST).finalMessage();
     assert.equal(message.usage.cost, undefined);
     assert.ok(plain.records[0].usage!.output_tokens > 0);
+  });
+
+  it('chat-completions: OpenRouter usage.cost and LiteLLM header reach usage.cost, records name the dialect', async () => {
+    const chatOnly: DialectSource = { knowledge: () => ({ override: 'chat-completions' }), learned: () => undefined };
+    const or = await setup('openrouter', chatOnly);
+    assert.equal((await or.client.streamMessage(REQUEST).finalMessage()).usage.cost, 0.002);
+    assert.equal((await or.client.createMessage(REQUEST)).usage.cost, 0.002);
+    const ll = await setup('litellm', chatOnly);
+    assert.equal((await ll.client.streamMessage(REQUEST).finalMessage()).usage.cost, 0.002);
+    assert.deepEqual(
+      [...or.records, ...ll.records].map((r) => [r.route, r.dialect, r.usage?.cost]),
+      [
+        ['POST /v1/chat/completions', 'chat-completions', 0.002],
+        ['POST /v1/chat/completions', 'chat-completions', 0.002],
+        ['POST /v1/chat/completions', 'chat-completions', 0.002],
+      ],
+    );
+    const messages = await setup('default');
+    await messages.client.createMessage(REQUEST);
+    assert.equal(messages.records[0].dialect, 'messages');
   });
 
   it('a stream cut after it started is recorded once (the gateway may have billed it); a refused request is not', async () => {

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import {
   needsResume,
   parseTaskRecord,
+  pollDeadline,
   transition,
   TransitionError,
   type TaskRecord,
@@ -65,6 +66,20 @@ describe('images/taskRecord state machine', () => {
     state: 'submitting',
   };
   const now = new Date('2026-11-21T10:01:00.000Z');
+
+  it('a pending task that ran out of time ends as unknown (outcome unknown), final, with its reason', () => {
+    const pending = transition(base, { type: 'submitted', taskId: 't1' }, now);
+    const timedOut = transition(pending, { type: 'timedOut', error: 'check the console' }, now);
+    assert.equal(timedOut.state, 'unknown');
+    assert.equal(timedOut.error, 'check the console');
+    assert.equal(needsResume(timedOut), false);
+    assert.throws(() => transition(timedOut, { type: 'saving', files: ['images/a.png'] }, now), TransitionError);
+  });
+
+  it('polling ends images.taskTimeoutMinutes after the submission, whenever the follower started', () => {
+    assert.equal(pollDeadline(base, 30 * 60_000), Date.parse('2026-11-21T10:30:00.000Z'));
+    assert.equal(pollDeadline({ submittedAt: 'garbage' }, 1000), undefined);
+  });
 
   it('follows submitting → pending → saving → saved', () => {
     const pending = transition(base, { type: 'submitted', taskId: 't1', pollUrl: 'http://gw/v1/images/tasks/t1' }, now);

@@ -137,7 +137,7 @@ describe('lm/tools: gateway tools (pure part)', () => {
     assert.match(costly.title, /Edit an image/);
     for (const factor of [
       /3 images instead of one/,
-      /size 2048x2048 instead of the default 1024x1024/,
+      /size 2048x2048, larger than the default 1024x1024/,
       /high quality/,
       /an edit with a mask/,
       /2 reference images/,

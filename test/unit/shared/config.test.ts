@@ -8,7 +8,7 @@ describe('platform: parseConfig', () => {
     assert.match(config.baseUrlProblem ?? '', /No base URL/);
     assert.equal(config.versionHeader, 'anthropic-version');
     assert.equal(config.version, '2023-06-01');
-    assert.deepEqual(config.chat, { defaultModel: '', maxTokens: 4096, systemPrompt: '' });
+    assert.deepEqual(config.chat, { defaultModel: '', agentDefaultModel: '', maxTokens: 4096, systemPrompt: '' });
     assert.deepEqual(config.images, {
       defaultModel: '',
       outputFolder: 'images',
@@ -17,6 +17,7 @@ describe('platform: parseConfig', () => {
       mode: 'async',
       editEncoding: 'json',
       confirmCostlyRequests: true,
+      taskTimeoutMs: 1_800_000,
     });
     assert.equal(config.requestTimeoutMs, 120_000);
     assert.equal(config.modelCacheMs, 3_600_000);
@@ -98,7 +99,7 @@ describe('platform: parseConfig', () => {
       'images.outputFolder': '../outside',
       requestTimeoutSeconds: 'soon',
       'nativeChat.enabled': 'yes',
-      'models.kindOverrides': { 'my-painter': 'image', odd: 'video' },
+      'models.kindOverrides': { 'my-painter': 'image', odd: 'hologram' },
     });
     assert.equal(config.version, '2023-06-01');
     assert.equal(config.versionHeader, 'anthropic-version', 'an auth header cannot be the version header');

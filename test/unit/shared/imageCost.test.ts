@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { costConfirmationMessage, costFactors } from '../../../src/shared/imageCost';
+import { costConfirmationMessage, costFactors, qualitiesFor } from '../../../src/shared/imageCost';
 
 describe('shared/imageCost', () => {
   const defaults = { size: '1024x1024' };
@@ -17,7 +17,7 @@ describe('shared/imageCost', () => {
     );
     assert.deepEqual(reasons, [
       '3 images instead of one (each image is charged)',
-      'size 1536x1024 instead of the default 1024x1024',
+      'size 1536x1024, larger than the default 1024x1024',
       'hd quality',
       'an edit with a mask',
       '2 reference images',
@@ -28,6 +28,28 @@ describe('shared/imageCost', () => {
     assert.deepEqual(costFactors({ kind: 'edit', hasSource: false, referenceCount: 2 }, defaults), [
       '2 reference images',
     ]);
+  });
+
+  it('a size costs more only when it is larger than the default; one that cannot be compared is named as such', () => {
+    for (const size of ['256x256', '512x512', '1024x1024', 'auto'])
+      assert.deepEqual(costFactors({ kind: 'generation', size }, defaults), [], size);
+    assert.deepEqual(costFactors({ kind: 'generation', size: '1792x1024' }, defaults), [
+      'size 1792x1024, larger than the default 1024x1024',
+    ]);
+    assert.deepEqual(costFactors({ kind: 'generation', size: '1024x1024' }, { size: '512x512' }), [
+      'size 1024x1024, larger than the default 512x512',
+    ]);
+    assert.deepEqual(costFactors({ kind: 'generation', size: 'portrait' }, defaults), [
+      'size portrait instead of the default 1024x1024',
+    ]);
+  });
+
+  it('quality choices follow the model family: GPT Image, DALL·E 3, DALL·E 2, else only auto', () => {
+    assert.deepEqual(qualitiesFor('gpt-image-1'), ['auto', 'low', 'medium', 'high']);
+    assert.deepEqual(qualitiesFor('openai/gpt-image-1-mini'), ['auto', 'low', 'medium', 'high']);
+    assert.deepEqual(qualitiesFor('dall-e-3'), ['standard', 'hd']);
+    assert.deepEqual(qualitiesFor('dall-e-2'), ['standard']);
+    assert.deepEqual(qualitiesFor('flux-demo-schnell'), ['auto']);
   });
 
   it('states the reasons and invents no price', () => {

@@ -47,6 +47,12 @@ describe('usage ledger', () => {
     assert.deepEqual(parseLedger(text), [e, entry()]);
   });
 
+  it('keeps the dialect of a chat-completions answer; an unknown dialect reads as messages', () => {
+    const chat = entry({ route: 'POST /v1/chat/completions', dialect: 'chat-completions' });
+    const odd = serializeLedger([entry()]).replace('"dialect":"messages"', '"dialect":"grpc"');
+    assert.deepEqual(parseLedger(serializeLedger([chat]) + odd), [chat, entry()]);
+  });
+
   it('summarizes the last 30 days of one key per day and model, with cost marks', () => {
     const entries = [
       entry({ cost: 0.01, costSource: 'billed' }),
