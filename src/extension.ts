@@ -83,6 +83,9 @@ export function activate(context: vscode.ExtensionContext): void {
         editImage: images,
         imageTasks: images,
         forgetSyncOnlyImageRoutes: images,
+        chatAgentTurn: chat,
+        chatDeleteConversation: chat,
+        chatStorage: chat,
       };
       store.add(
         vscode.commands.registerCommand(TEST_HOOKS_COMMAND, (name: string, ...args: unknown[]) => {

@@ -32,3 +32,4 @@ export { CachingMemory, isCacheControlRejection } from './caching';
 export { estimateTokens, estimateMessages, fitToWindow, omittedMarker, CHARS_PER_TOKEN } from './fit';
 export { totalTokens } from './usage';
 export * from './types';
+export { byPath, pageHeader, pageOf, type Page } from './paging';

@@ -15,7 +15,7 @@ import { estimateMessages, estimateTokens, fitToWindow } from './fit';
 import type { PolicySettings } from './policy';
 import { isValidToolInput, runToolCalls, type ToolCall } from './toolRunner';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, TurnEndReason, UsageTotals } from './types';
-import { addUsage, endMessage, usageOf, ZERO_USAGE } from './usage';
+import { addUsage, endMessage, unfinishedUsage, usageOf, ZERO_USAGE } from './usage';
 import { usageUnreported } from '../gateway/usageReport';
 import { english } from '../shared/l10n';
 
@@ -178,8 +178,9 @@ class AgentTurn {
         return { ok: true, message };
       } catch (error) {
         const partial = isGatewayError(error) ? error.partial : undefined;
-        if (partial) this.countUsage(step, partial, estimate);
         const problems = unreadableToolInputs(error);
+        // A whole message (only its tool input unreadable) has its reported counts; a cut or stopped one, what streamed.
+        if (partial) this.countUsage(step, partial, estimate, !problems);
         // The message arrived whole (billed) but a tool input is not JSON: answer that call with an error.
         if (partial && problems) return { ok: true, message: partial, problems };
         if (this.signal.aborted) return { ok: false, reason: 'stopped', partial };
@@ -229,14 +230,17 @@ class AgentTurn {
   }
 
   /**
-   * Adds a step's usage. Usage of all zeros on a message with content was not reported by the gateway: the
-   * budget counts the request's estimate and the answer's size instead, so a silent gateway is never free.
+   * Adds a step's usage. A cut or stopped message counts what streamed (estimated). Usage of all zeros on a message
+   * with content was not reported by the gateway: the budget counts the request's estimate and the answer's size
+   * instead, so a silent gateway is never free.
    */
-  private countUsage(step: number, message: Message, requestEstimate: number): void {
-    const unreported = usageUnreported(message.usage, message.content);
-    const stepUsage = unreported
-      ? { ...ZERO_USAGE, input: requestEstimate, output: estimateTokens(message.content) }
-      : usageOf(message.usage);
+  private countUsage(step: number, message: Message, requestEstimate: number, unfinished = false): void {
+    const unreported = !unfinished && usageUnreported(message.usage, message.content);
+    const stepUsage = unfinished
+      ? unfinishedUsage(message)
+      : unreported
+        ? { ...ZERO_USAGE, input: requestEstimate, output: estimateTokens(message.content) }
+        : usageOf(message.usage);
     this.usage = addUsage(this.usage, stepUsage);
     // An unreported step is priced on its estimate (never billed, so the cost is marked as an estimate too).
     const pricedUsage = unreported

@@ -59,11 +59,17 @@ export interface Tool<Input = Record<string, unknown>> {
 }
 
 /** Token counts of one step or of a whole turn. */
+/**
+ * Tokens in the Messages API's own definitions: `input` is the uncached input (input_tokens), cache reads and cache
+ * writes are counted apart, `output` is what the model wrote. Every figure the user sees uses these four.
+ */
 export interface UsageTotals {
   input: number;
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** The output of a step that did not finish is estimated from what streamed (the gateway reports it at the end). */
+  estimated?: boolean;
 }
 
 export type Decision = 'auto' | 'ask' | 'refuse';

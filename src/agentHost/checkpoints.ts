@@ -105,6 +105,23 @@ export class Checkpoints {
     });
   }
 
+  /**
+   * Deletes the checkpoints of these turns without restoring anything (their conversation was deleted: the copies
+   * of files they changed go with it). A later Restore of another turn no longer undoes what these turns did.
+   */
+  discard(turnIds: readonly string[]): Promise<void> {
+    const ids = turnIds.filter((id) => TURN_ID.test(id));
+    if (ids.length === 0) return Promise.resolve();
+    return this.serial(async () => {
+      for (const id of ids) {
+        if (this.current?.info.turnId === id) this.current = undefined;
+        await vscode.workspace.fs
+          .delete(vscode.Uri.joinPath(this.root, id), { recursive: true, useTrash: false })
+          .then(undefined, () => undefined);
+      }
+    });
+  }
+
   /** All checkpoints, oldest first. */
   list(): Promise<CheckpointInfo[]> {
     return this.serial(() => this.listNow());

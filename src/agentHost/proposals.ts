@@ -63,23 +63,32 @@ interface Pending {
   busy: boolean;
 }
 
-/** In-memory files for the two sides of each diff. The original side is read-only. */
+/**
+ * In-memory files for the two sides of each diff. The original side is read-only. A side's URI is
+ * scheme://<change id>/<the file's workspace-relative path>?<side>: what VS Code shows of it (tab, breadcrumb) is the
+ * file's own path, never the change's id.
+ */
 class ProposalFileSystem implements vscode.FileSystemProvider {
   private readonly files = new Map<string, { data: Uint8Array; readonly: boolean; mtime: number }>();
   private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.emitter.event;
 
+  private static key(uri: vscode.Uri, path = uri.path): string {
+    return `${uri.authority}|${uri.query}|${path}`;
+  }
+
   set(uri: vscode.Uri, text: string, readonly: boolean): void {
-    this.files.set(uri.path, { data: new TextEncoder().encode(text), readonly, mtime: Date.now() });
+    this.files.set(ProposalFileSystem.key(uri), { data: new TextEncoder().encode(text), readonly, mtime: Date.now() });
   }
 
   text(uri: vscode.Uri): string | undefined {
-    const f = this.files.get(uri.path);
+    const f = this.files.get(ProposalFileSystem.key(uri));
     return f && new TextDecoder().decode(f.data);
   }
 
-  remove(prefix: string): void {
-    for (const key of [...this.files.keys()]) if (key.startsWith(prefix)) this.files.delete(key);
+  /** Drops both sides of one change. */
+  removeChange(id: string): void {
+    for (const key of [...this.files.keys()]) if (key.startsWith(`${id}|`)) this.files.delete(key);
   }
 
   watch(): vscode.Disposable {
@@ -87,7 +96,7 @@ class ProposalFileSystem implements vscode.FileSystemProvider {
   }
 
   stat(uri: vscode.Uri): vscode.FileStat {
-    const f = this.files.get(uri.path);
+    const f = this.files.get(ProposalFileSystem.key(uri));
     if (f) {
       return {
         type: vscode.FileType.File,
@@ -97,14 +106,14 @@ class ProposalFileSystem implements vscode.FileSystemProvider {
         permissions: f.readonly ? vscode.FilePermission.Readonly : undefined,
       };
     }
-    const dir = uri.path.endsWith('/') ? uri.path : uri.path + '/';
+    const dir = ProposalFileSystem.key(uri, uri.path.endsWith('/') ? uri.path : uri.path + '/');
     if ([...this.files.keys()].some((k) => k.startsWith(dir)))
       return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     throw vscode.FileSystemError.FileNotFound(uri);
   }
 
   readDirectory(uri: vscode.Uri): [string, vscode.FileType][] {
-    const dir = uri.path.endsWith('/') ? uri.path : uri.path + '/';
+    const dir = ProposalFileSystem.key(uri, uri.path.endsWith('/') ? uri.path : uri.path + '/');
     const names = new Map<string, vscode.FileType>();
     for (const key of this.files.keys()) {
       if (!key.startsWith(dir)) continue;
@@ -115,16 +124,16 @@ class ProposalFileSystem implements vscode.FileSystemProvider {
   }
 
   readFile(uri: vscode.Uri): Uint8Array {
-    const f = this.files.get(uri.path);
+    const f = this.files.get(ProposalFileSystem.key(uri));
     if (!f) throw vscode.FileSystemError.FileNotFound(uri);
     return f.data;
   }
 
   writeFile(uri: vscode.Uri, content: Uint8Array): void {
-    const f = this.files.get(uri.path);
+    const f = this.files.get(ProposalFileSystem.key(uri));
     if (!f) throw vscode.FileSystemError.FileNotFound(uri);
     if (f.readonly) throw vscode.FileSystemError.NoPermissions(uri);
-    this.files.set(uri.path, { data: content, readonly: false, mtime: Date.now() });
+    this.files.set(ProposalFileSystem.key(uri), { data: content, readonly: false, mtime: Date.now() });
     this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 
@@ -228,9 +237,11 @@ export class PendingChanges implements vscode.Disposable {
   /** Registers a change for review. `done` settles when it is accepted, rejected or fails. */
   propose(req: ProposeRequest): { id: string; done: Promise<ChangeOutcome> } {
     const id = `${Date.now().toString(36)}-${(++this.counter).toString(36)}`;
-    const name = req.target.uri.path.split('/').pop() || 'file';
-    const originalUri = vscode.Uri.from({ scheme: this.scheme, path: `/${id}/original/${name}` });
-    const proposedUri = vscode.Uri.from({ scheme: this.scheme, path: `/${id}/proposed/${name}` });
+    const shown = req.target.display.replace(/\\/g, '/').replace(/^\/+/, '') || 'file';
+    const side = (query: 'original' | 'proposed') =>
+      vscode.Uri.from({ scheme: this.scheme, authority: id, path: `/${shown}`, query });
+    const originalUri = side('original');
+    const proposedUri = side('proposed');
     this.fsp.set(originalUri, req.original ?? '', true);
     // A deletion's proposed side is read-only: there is nothing to adjust.
     this.fsp.set(proposedUri, req.proposed ?? '', req.kind === 'delete');
@@ -260,7 +271,9 @@ export class PendingChanges implements vscode.Disposable {
         : p.req.kind === 'delete'
           ? vscode.l10n.t('{0} (delete)', p.info.path)
           : vscode.l10n.t('{0} (proposed edit)', p.info.path);
-    await vscode.commands.executeCommand('vscode.diff', p.originalUri, p.proposedUri, title, { preview: false });
+    // A new file has nothing to compare with: it opens alone (a diff against an empty text showed a deleted line 1).
+    if (p.req.kind === 'create') await vscode.window.showTextDocument(p.proposedUri, { preview: false });
+    else await vscode.commands.executeCommand('vscode.diff', p.originalUri, p.proposedUri, title, { preview: false });
     return true;
   }
 
@@ -414,7 +427,7 @@ export class PendingChanges implements vscode.Disposable {
     this.pending.delete(p.info.id);
     this.fire();
     await this.closeDiff(p).catch(() => undefined);
-    this.fsp.remove(`/${p.info.id}/`);
+    this.fsp.removeChange(p.info.id);
     p.settle(outcome);
   }
 

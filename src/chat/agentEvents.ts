@@ -14,6 +14,7 @@ import type {
 } from '../shared/protocol/chat';
 import { english, type Localizer } from '../shared/l10n';
 import { showInvisible } from '../shared/visibleText';
+import { chatUsageOf } from './streamAnswer';
 
 /** Tool output shown in a card: the start of what the model got (the model gets it whole). */
 export const RESULT_PREVIEW_CHARS = 4000;
@@ -42,7 +43,13 @@ export interface AgentEventSink {
 }
 
 export function tokensOf(u: UsageTotals): AgentTokens {
-  return { input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite };
+  return {
+    input: u.input,
+    output: u.output,
+    cacheRead: u.cacheRead,
+    cacheWrite: u.cacheWrite,
+    ...(u.estimated ? { estimated: true } : {}),
+  };
 }
 
 /** Longest header line; a longer one is cut with a visible `…` and kept whole (up to FULL_SUMMARY_CHARS) for its tooltip. */
@@ -111,6 +118,8 @@ export class AgentEventMapper {
     private readonly sink: AgentEventSink,
     /** The words of cards and notes (the user reads them; the model gets the core's English). */
     private readonly l10n: Localizer = english,
+    /** A path as the card shows it (workspace-relative); the full path stays on hover. */
+    private readonly showPath: (path: string) => string = (p) => p,
   ) {
     this.info = message.agent;
   }
@@ -123,7 +132,9 @@ export class AgentEventMapper {
       kind: request.approvalClass === 'write' ? 'review' : 'approve',
       reason: request.verdict.shown ?? request.verdict.reason,
       ...(request.target.command !== undefined ? { command: request.target.command } : {}),
-      ...(request.target.paths && request.target.paths.length > 0 ? { paths: [...request.target.paths] } : {}),
+      ...(request.target.paths && request.target.paths.length > 0
+        ? { paths: request.target.paths.map(this.showPath), fullPaths: [...request.target.paths] }
+        : {}),
     };
     this.postCard(card);
   }
@@ -144,8 +155,9 @@ export class AgentEventMapper {
         return;
       case 'tool_proposed': {
         const card = this.card(event.toolUseId, event.name, event.step);
-        card.summary = targetSummary(event.name, event.target);
-        const full = fullTargetSummary(event.name, event.target);
+        const target = event.target && { ...event.target, paths: event.target.paths?.map(this.showPath) };
+        card.summary = targetSummary(event.name, target);
+        const full = fullTargetSummary(event.name, target);
         if (full !== undefined) card.fullSummary = full;
         this.postCard(card);
         return;
@@ -205,11 +217,11 @@ export class AgentEventMapper {
         const stepInfo = existing ?? this.info.steps[this.info.steps.length - 1];
         if (event.cost) stepInfo.cost = chatCostOf(event.cost, stepInfo.cost);
         this.info.tokens = tokensOf(event.turn);
+        // The answer's footer shows the turn's figures in the same four definitions (they add up to the steps');
+        // the turn's counts hold estimates for a step whose usage the gateway did not report.
         this.message.usage = {
-          inputTokens: event.turn.input + event.turn.cacheRead + event.turn.cacheWrite,
-          outputTokens: event.turn.output,
+          ...chatUsageOf(event.turn),
           ...(event.turnCost ? { cost: chatCostOf(event.turnCost) } : {}),
-          // The turn's counts hold estimates for a step whose usage the gateway did not report.
           ...(event.unreported || this.message.usage?.notReported ? { notReported: true } : {}),
         };
         const step = existing ?? this.info.steps[this.info.steps.length - 1];
@@ -322,6 +334,7 @@ function addTokens(a: AgentTokens, b: AgentTokens): AgentTokens {
     output: a.output + b.output,
     cacheRead: a.cacheRead + b.cacheRead,
     cacheWrite: a.cacheWrite + b.cacheWrite,
+    ...(a.estimated || b.estimated ? { estimated: true } : {}),
   };
 }
 

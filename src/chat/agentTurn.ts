@@ -23,7 +23,7 @@ import type { AgentRunContext, AgentRunner, AgentRunOutcome } from './session';
 /** Where prompt-caching rejections are remembered (per key fingerprint and model), across windows. */
 const CACHING_MEMORY_KEY = 'modelGateway.agent.cachingRejected';
 /** What earlier agent turns did (their tool calls and results, compacted), by turn id: later turns send it again. */
-const TRANSCRIPTS_KEY = 'modelGateway.agent.transcripts';
+export const TRANSCRIPTS_KEY = 'modelGateway.agent.transcripts';
 /**
  * Conversations in which the agent wrote files (or a checkpoint restored some): their allow-listed commands ask. Kept
  * apart from the history too, so that regenerating or editing away the answer that wrote does not disarm it.
@@ -57,6 +57,8 @@ export interface AgentTurnsDeps {
   /** What a step cost, and whether the next request would pass the daily budget (src/usage/account.ts). */
   costOf?: AgentTurnOptions['costOf'];
   wouldPassDailyBudget?: AgentTurnOptions['wouldPassDailyBudget'];
+  /** A path as cards show it (workspace-relative; vscode.workspace.asRelativePath). */
+  showPath?: (path: string) => string;
 }
 
 /** Turn ids forgotten in this window that a turn still running could store again on its way out (see forget). */
@@ -130,7 +132,7 @@ export class AgentTurns implements AgentRunner {
         ]),
       };
     const snapshot = await host.snapshot();
-    const mapper = new AgentEventMapper(ctx.conversationId, ctx.message, ctx.sink, l10n);
+    const mapper = new AgentEventMapper(ctx.conversationId, ctx.message, ctx.sink, l10n, this.deps.showPath);
     const system = [AGENT_SYSTEM_PROMPT, ctx.settings.systemPrompt.trim()].filter(Boolean).join('\n\n');
     await host.beginTurn(ctx.message.agent.turnId);
     try {
@@ -203,6 +205,13 @@ export class AgentTurns implements AgentRunner {
       this.forgotten.delete(id); // the oldest first (a Set keeps insertion order)
     }
     this.storeIf((t) => !ids.has(t.turnId));
+  }
+
+  /** Deletes the checkpoints of these turns (their conversation was deleted); the transcripts go through forget. */
+  discard(turnIds: readonly string[]): void {
+    void this.deps.host.checkpoints
+      .discard(turnIds)
+      .catch((e) => this.deps.log?.error('agent: deleting the turn checkpoints failed', e));
   }
 
   /** Drops the transcripts of turns no conversation holds (see SessionController.load). */

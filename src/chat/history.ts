@@ -126,10 +126,14 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
   if (isString(value.thinking)) message.thinking = value.thinking;
   if (isString(value.model)) message.model = value.model;
   if (isRecord(value.usage) && isNumber(value.usage.inputTokens) && isNumber(value.usage.outputTokens)) {
+    const u = value.usage;
     message.usage = {
-      inputTokens: value.usage.inputTokens,
-      outputTokens: value.usage.outputTokens,
-      ...(value.usage.notReported === true ? { notReported: true } : {}),
+      inputTokens: u.inputTokens as number,
+      outputTokens: u.outputTokens as number,
+      ...(isNumber(u.cacheReadTokens) ? { cacheReadTokens: u.cacheReadTokens } : {}),
+      ...(isNumber(u.cacheWriteTokens) ? { cacheWriteTokens: u.cacheWriteTokens } : {}),
+      ...(u.estimated === true ? { estimated: true } : {}),
+      ...(u.notReported === true ? { notReported: true } : {}),
     };
     const cost = costOf(value.usage.cost);
     if (cost) message.usage.cost = cost;
@@ -159,6 +163,7 @@ function parseTokens(v: unknown): AgentTokens | undefined {
     output: v.output as number,
     cacheRead: v.cacheRead as number,
     cacheWrite: v.cacheWrite as number,
+    ...(v.estimated === true ? { estimated: true } : {}),
   };
 }
 
@@ -190,6 +195,8 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
       if (isString(t.note)) card.note = t.note;
       if (isString(t.result)) card.result = t.result;
       if (t.resultTruncated === true) card.resultTruncated = true;
+      // Where the card stands in the answer's text: without it a reloaded turn shows all its text, then all its cards.
+      if (isNumber(t.textAt) && t.textAt >= 0) card.textAt = Math.floor(t.textAt);
       if (card.status === 'asking' || card.status === 'running' || card.status === 'proposed') {
         card.status = 'refused';
         card.note = l10n.t('The turn ended before this call finished (the window was closed).');

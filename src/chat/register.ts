@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
 import { balanceAfterError } from '../platform/balanceNote';
 import type { CatalogSnapshot, Services } from '../platform/services';
-import type { CommandTable } from '../platform/commands';
+import type { CommandTable, TestHooks } from '../platform/commands';
 import { listWorksAt } from '../platform/listWorks';
 import { isListMissing, unlistedHint } from '../catalog/listing';
 import { Commands } from '../shared/commands';
@@ -21,6 +21,7 @@ import { historyFiles } from './historyFiles';
 import { copyToClipboard, insertCode, openCodeInEditor, openLink, runErrorAction } from './hostActions';
 import { SessionController } from './session';
 import { accessProblem } from '../platform/workspaceSettings';
+import { chatTestHooks } from './testHooks';
 
 export const CHAT_BUSY_CONTEXT = 'modelGateway.chatBusy';
 
@@ -28,6 +29,7 @@ export const CHAT_BUSY_CONTEXT = 'modelGateway.chatBusy';
 export interface ChatFeature extends vscode.Disposable {
   readonly commands: CommandTable<'chat'>;
   readonly view: vscode.WebviewViewProvider;
+  readonly testHooks: TestHooks;
 }
 
 export function registerChat(services: Services): ChatFeature {
@@ -46,6 +48,7 @@ export function registerChat(services: Services): ChatFeature {
     log,
     l10n: vscode.l10n,
     accessProblem: () => accessProblem(config.current, vscode.l10n),
+    showPath: (p) => vscode.workspace.asRelativePath(p),
     // Its own client with the client's 429 retries off: the loop waits itself and shows every wait.
     client: async () => {
       if (!(await services.gateway.clientOrExplain())) return undefined;
@@ -189,7 +192,12 @@ export function registerChat(services: Services): ChatFeature {
       if (provider.isReady) provider.post({ type: 'snapshot', snapshot: session.snapshot() });
     }),
   );
-  return { commands, view: provider, dispose: () => disposables.dispose() };
+  return {
+    commands,
+    view: provider,
+    testHooks: chatTestHooks(context, session, agentHost, loaded),
+    dispose: () => disposables.dispose(),
+  };
 
   /** One validated webview request; returns a refusal to show, if any. */
   async function dispatch(s: SessionController, m: WebviewToHostMessage): Promise<string | undefined> {

@@ -80,6 +80,8 @@ export interface AgentRunner {
   changes(): PendingChangeView[];
   /** Drops what is stored about these turns (their tool-call transcripts): their answers are gone from the history. */
   forget?(turnIds: readonly string[]): void;
+  /** Deletes the rest of what these turns stored (their checkpoints): their conversation was deleted. */
+  discard?(turnIds: readonly string[]): void;
   /** Drops what is stored about every turn not in this list (called once the history is loaded). */
   keepOnly?(turnIds: readonly string[]): void;
 }
@@ -249,6 +251,12 @@ export class SessionController {
     const turnIds = turnIdsOf(this.store.get(id)?.messages ?? []);
     if (!this.store.delete(id)) return false;
     this.forgetTurns(turnIds);
+    // Deleting a conversation deletes everything stored for it: the copies of files its turns changed too.
+    try {
+      if (turnIds.length > 0) this.deps.agent?.discard?.(turnIds);
+    } catch (error) {
+      this.deps.log?.error('chat: deleting agent turn checkpoints failed', error);
+    }
     this.postSnapshot();
     return true;
   }

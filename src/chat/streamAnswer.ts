@@ -1,7 +1,9 @@
 // Reads one streamed answer (pure): forwards text and thinking deltas, then says how it ended.
 import { isGatewayError } from '../gateway/errors';
 import { usageUnreported } from '../gateway/usageReport';
-import type { MessageStream, StreamEvent, Usage } from '../gateway/types';
+import type { Message, MessageStream, StreamEvent, Usage } from '../gateway/types';
+import type { UsageTotals } from '../agent/types';
+import { unfinishedUsage, usageOf } from '../agent/usage';
 import type { ChatUsage } from '../shared/protocol/chat';
 
 export type StreamOutcome =
@@ -11,10 +13,27 @@ export type StreamOutcome =
   /** Failed: before any content (error) or after some (cutOff, the partial text is kept). */
   | { status: 'error' | 'cutOff'; error: unknown; usage?: ChatUsage; model?: string };
 
+/** An answer's tokens in the one definition every figure uses (AgentTokens): uncached input, cache apart. */
+export function chatUsageOf(u: UsageTotals): ChatUsage {
+  return {
+    inputTokens: u.input,
+    outputTokens: u.output,
+    ...(u.cacheRead ? { cacheReadTokens: u.cacheRead } : {}),
+    ...(u.cacheWrite ? { cacheWriteTokens: u.cacheWrite } : {}),
+    ...(u.estimated ? { estimated: true } : {}),
+  };
+}
+
 export function toChatUsage(usage: Usage | undefined, content?: readonly unknown[]): ChatUsage | undefined {
   if (usageUnreported(usage, content)) return { inputTokens: 0, outputTokens: 0, notReported: true };
   if (!usage || typeof usage.input_tokens !== 'number' || typeof usage.output_tokens !== 'number') return undefined;
-  return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens };
+  return chatUsageOf(usageOf(usage));
+}
+
+/** A stopped or cut answer: what streamed counts (estimated while the gateway has not reported its output). */
+function unfinishedChatUsage(message: Message | undefined): ChatUsage | undefined {
+  const usage = unfinishedUsage(message);
+  return message?.usage || usage.output > 0 ? chatUsageOf(usage) : undefined;
 }
 
 /** The text or thinking a raw stream event adds, if any. */
@@ -58,7 +77,7 @@ export async function consumeStream(
     return {
       status: receivedContent ? 'cutOff' : 'error',
       error,
-      usage: toChatUsage(current?.usage, current?.content),
+      usage: unfinishedChatUsage(current),
       model: current?.model,
     };
   }
@@ -66,5 +85,5 @@ export async function consumeStream(
 
 function stoppedOutcome(stream: MessageStream): StreamOutcome {
   const current = stream.currentMessage();
-  return { status: 'stopped', usage: toChatUsage(current?.usage, current?.content), model: current?.model };
+  return { status: 'stopped', usage: unfinishedChatUsage(current), model: current?.model };
 }

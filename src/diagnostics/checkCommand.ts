@@ -1,4 +1,4 @@
-// Check Connection: runs the steps, logs each, shows the report as a read-only markdown document and
+// Check Connection: runs the steps, logs each, shows the report as a rendered read-only markdown document and
 // a summary notification whose buttons follow the advice for the first failure.
 import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
@@ -110,7 +110,12 @@ async function askBillable(model: string): Promise<boolean> {
 async function present(services: Services, documents: ReportDocuments, report: ConnectionReport): Promise<void> {
   const document = await vscode.workspace.openTextDocument(documents.uri);
   await vscode.languages.setTextDocumentLanguage(document, 'markdown');
-  await vscode.window.showTextDocument(document, { preview: true, preserveFocus: false });
+  // Rendered by VS Code's Markdown preview (its strict security: no scripts); the source only where it is missing.
+  try {
+    await vscode.commands.executeCommand('markdown.showPreview', documents.uri);
+  } catch {
+    await vscode.window.showTextDocument(document, { preview: true, preserveFocus: false });
+  }
   const summary = summarize(report, vscode.l10n);
   const buttons = report.firstError
     ? adviseOnError(report.firstError, {

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { CONFIG_KEYS, parseConfig, type Config } from '../shared/config';
 import type { ConfigService } from './services';
 import type { ProxySettings } from './proxy';
+import { sayClampedSettings } from './settingsNotice';
 import { allowanceId, workspaceBaseUrlProblem, workspaceBaseUrlToAllow } from './workspaceBaseUrl';
 import { workspaceSettingsFile, workspaceSystemPromptToAllow } from './workspaceSettings';
 
@@ -92,9 +93,11 @@ export function createConfigService(allowances: AllowanceStore): HostConfigServi
     };
   };
   let current = read();
+  sayClampedSettings(current.clamped);
   let proxy = readProxySettings();
   const reload = (): void => {
     current = read();
+    sayClampedSettings(current.clamped);
     proxy = readProxySettings();
     emitter.fire(current);
   };

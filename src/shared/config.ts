@@ -2,6 +2,7 @@
 // from getConfiguration('modelGateway').
 import { normalizeBaseUrl } from './baseUrl';
 import { english, type Localizer } from './l10n';
+import { clampSetting, SETTING_BOUNDS, type BoundedSetting, type ClampedSetting } from './settingBounds';
 
 /** Model kinds: only chat and image models are offered by the chat and image flows; the others are listed under their kind. */
 export const MODEL_KINDS = [
@@ -58,6 +59,8 @@ export interface Config {
   nativeChatEnabled: boolean;
   /** Settings that were invalid and replaced by their default, in words (shown by Check Connection). */
   problems?: string[];
+  /** Numbers outside their bounds, clamped (the host says each once). */
+  clamped?: ClampedSetting[];
 }
 
 /** Every `modelGateway.*` key parseConfig reads (relative to the section). */
@@ -107,7 +110,8 @@ const FORBIDDEN_HEADERS = new Set(['authorization', 'x-api-key', 'content-type',
 /** `l10n` translates the base-URL notice and problem (the host passes vscode.l10n). */
 export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = english): Config {
   const problems: string[] = [];
-  const reader = new Reader(raw, problems);
+  const clamped: ClampedSetting[] = [];
+  const reader = new Reader(raw, problems, clamped);
   const base = describeBaseUrl(reader.string('baseUrl', ''), l10n);
   return {
     baseUrl: base.baseUrl,
@@ -129,7 +133,7 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
     chat: {
       defaultModel: reader.string('chat.defaultModel', ''),
       agentDefaultModel: reader.string('agent.defaultModel', ''),
-      maxTokens: reader.integer('chat.maxTokens', CONFIG_DEFAULTS.maxTokens, 1, 1_000_000),
+      maxTokens: reader.integer('chat.maxTokens', CONFIG_DEFAULTS.maxTokens),
       systemPrompt: reader.string('chat.systemPrompt', '', false),
     },
     images: {
@@ -151,15 +155,16 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
       editEncoding: reader.oneOf('images.editEncoding', 'json', ['json', 'multipart'] as const),
       confirmCostlyRequests: reader.boolean('images.confirmCostlyRequests', true),
       // docs/gateway-protocol.md#async-image-tasks: tasks get about 30 minutes to run (and 24 h to be read).
-      taskTimeoutMs: reader.number('images.taskTimeoutMinutes', 30, 1, 1440) * 60_000,
+      taskTimeoutMs: reader.number('images.taskTimeoutMinutes', 30) * 60_000,
     },
-    requestTimeoutMs: reader.number('requestTimeoutSeconds', CONFIG_DEFAULTS.requestTimeoutSeconds, 5, 3600) * 1000,
-    modelCacheMs: reader.number('models.cacheMinutes', CONFIG_DEFAULTS.cacheMinutes, 0, 10080) * 60_000,
+    requestTimeoutMs: reader.number('requestTimeoutSeconds', CONFIG_DEFAULTS.requestTimeoutSeconds) * 1000,
+    modelCacheMs: reader.number('models.cacheMinutes', CONFIG_DEFAULTS.cacheMinutes) * 60_000,
     modelKindOverrides: reader.kindOverrides('models.kindOverrides'),
     declaredModels: reader.modelIds('models.declared'),
     modelDialects: reader.dialects('models.dialects'),
     nativeChatEnabled: reader.boolean('nativeChat.enabled', true),
     problems,
+    ...(clamped.length > 0 ? { clamped } : {}),
   };
 }
 
@@ -211,6 +216,7 @@ class Reader {
   constructor(
     private readonly raw: Record<string, unknown>,
     private readonly problems: string[],
+    private readonly clamped: ClampedSetting[],
   ) {}
 
   private invalid<T>(key: string, fallback: T, expected: string): T {
@@ -238,18 +244,24 @@ class Reader {
       : this.invalid(key, fallback, `one of ${allowed.join(', ')}`);
   }
 
-  number(key: string, fallback: number, min: number, max: number): number {
+  /** A number within the setting's bounds: one outside them is clamped (and said), one that is no number is the default. */
+  number(key: BoundedSetting, fallback: number, integer = false): number {
     const value = this.raw[key];
     if (value === undefined || value === null) return fallback;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    const { min, max } = SETTING_BOUNDS[key];
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
       return this.invalid(key, fallback, `a number from ${min} to ${max}`);
     }
-    return value;
+    const { used, clamped } = clampSetting(key, value, integer);
+    if (clamped) {
+      this.clamped.push(clamped);
+      this.problems.push(`modelGateway.${key}: ${value} is outside ${min} to ${max}; using ${used}.`);
+    }
+    return used;
   }
 
-  integer(key: string, fallback: number, min: number, max: number): number {
-    const value = this.number(key, fallback, min, max);
-    return Number.isInteger(value) ? value : this.invalid(key, fallback, 'a whole number');
+  integer(key: BoundedSetting, fallback: number): number {
+    return this.number(key, fallback, true);
   }
 
   boolean(key: string, fallback: boolean): boolean {

@@ -51,7 +51,7 @@ describe('chat webview (Chromium)', function () {
     assert.equal(await page.locator('.message.assistant .body strong').textContent(), 'Four.');
     assert.match(
       (await page.locator('.message.assistant .meta').textContent()) ?? '',
-      /claude-demo-sonnet · 5 in \/ 2 out tokens · finished/,
+      /claude-demo-sonnet · tokens: in 5 · out 2 · finished/,
     );
     assert.equal(await page.locator('.composer .model').inputValue(), 'claude-demo-sonnet');
     await page.locator('.composer .chip button[data-action="removeAttachment"]').click();

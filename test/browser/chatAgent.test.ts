@@ -241,6 +241,69 @@ describe('chat webview: Agent mode (Chromium)', function () {
     assert.equal(await changes.isVisible(), false);
   });
 
+  it('in a narrow sidebar the tool name and status are never cut; a long target is, with the full path on hover', async () => {
+    await chat.page.setViewportSize({ width: 200, height: 700 });
+    await agentAnswer();
+    await chat.play({
+      type: 'agentTool',
+      conversationId: 'c1',
+      messageId: 'a1',
+      tool: card({
+        name: 'create_file',
+        summary: 'Create src/deeply/nested/folder/with/a/long/name/component.test.ts',
+        status: 'asking',
+        ask: {
+          kind: 'review',
+          reason: 'creates a file',
+          paths: ['src/deeply/nested/folder/with/a/long/name/component.test.ts'],
+          fullPaths: ['/home/me/project/src/deeply/nested/folder/with/a/long/name/component.test.ts'],
+        },
+      }),
+    });
+    const cut = (selector: string) =>
+      chat.page.locator(selector).evaluate((e) => e.scrollWidth > e.clientWidth + 1 || e.clientWidth === 0);
+    assert.equal(await cut('.tool-card .tool-name'), false, 'the tool name shows whole');
+    assert.equal(await cut('.tool-card .tool-status'), false, 'the status shows whole');
+    assert.equal(
+      await chat.page.locator('.tool-ask .ask-paths').getAttribute('title'),
+      '/home/me/project/src/deeply/nested/folder/with/a/long/name/component.test.ts',
+    );
+  });
+
+  it('one token account: the footer shows the turn figures the steps add up to; a stopped step is marked estimated', async () => {
+    await agentAnswer();
+    await chat.play({
+      type: 'agentUsage',
+      conversationId: 'c1',
+      messageId: 'a1',
+      step: { step: 1, tokens: { input: 0, output: 40, cacheRead: 6651, cacheWrite: 2486 } },
+      turn: { input: 0, output: 40, cacheRead: 6651, cacheWrite: 2486 },
+    });
+    await chat.play({
+      type: 'agentUsage',
+      conversationId: 'c1',
+      messageId: 'a1',
+      step: { step: 2, tokens: { input: 12, output: 210, cacheRead: 9137, cacheWrite: 0, estimated: true } },
+      turn: { input: 12, output: 250, cacheRead: 15788, cacheWrite: 2486, estimated: true },
+    });
+    await chat.play({
+      type: 'streamFinished',
+      conversationId: 'c1',
+      messageId: 'a1',
+      status: 'stopped',
+      usage: { inputTokens: 12, outputTokens: 250, cacheReadTokens: 15788, cacheWriteTokens: 2486, estimated: true },
+    });
+    const cost = chat.page.locator('.agent-cost');
+    const turnLine = 'in 12 · out ~250 (estimated) · cache read 15,788 · cache write 2,486';
+    assert.equal(await cost.locator('summary').innerText(), `Turn tokens: ${turnLine}`);
+    await cost.locator('summary').click();
+    assert.deepEqual(await cost.locator('li').allInnerTexts(), [
+      'Step 1: in 0 · out 40 · cache read 6,651 · cache write 2,486',
+      'Step 2: in 12 · out ~210 (estimated) · cache read 9,137 · cache write 0',
+    ]);
+    assert.ok((await chat.page.locator('.message.assistant .meta').innerText()).includes(`tokens: ${turnLine}`));
+  });
+
   it('cost per step and per turn, a 429 countdown, the end reason with Retry and Restore; Restore works from a stored turn', async () => {
     await agentAnswer();
     await chat.play({

@@ -238,6 +238,36 @@ describe('agent tools in the extension host', function () {
     assert.match(files.text, /needle\.ts/);
   });
 
+  it('agent: find_files and search_text give the same sorted page on identical calls, say the total and page on by offset', async () => {
+    const many = abs('many');
+    fs.mkdirSync(many, { recursive: true });
+    // Names whose creation order is not their sorted order (the file system's order is not a page's).
+    const names = Array.from({ length: 250 }, (_, i) => `f${String((i * 97) % 250).padStart(3, '0')}.txt`);
+    for (const name of names) fs.writeFileSync(path.join(many, name), `first line\npagingNeedle in ${name}\n`);
+    const sorted = [...names].sort().map((n) => `${rel('many')}/${n}`);
+    const pattern = `${rel('many')}/*.txt`;
+    const lines = (t: string) => t.split('\n').slice(1);
+    const first = await call('find_files', { pattern, maxResults: 100 });
+    const again = await call('find_files', { pattern, maxResults: 100 });
+    assert.equal(first.text, again.text, 'two identical calls, one answer');
+    assert.deepStrictEqual(lines(first.text), sorted.slice(0, 100));
+    assert.match(first.text.split('\n')[0], /files 1–100 of 250 .*sorted by path; the next page: offset 100/);
+    const last = await call('find_files', { pattern, maxResults: 100, offset: 200 });
+    assert.deepStrictEqual(lines(last.text), sorted.slice(200));
+    assert.match(last.text.split('\n')[0], /files 201–250 of 250 [^;]*\]$/);
+
+    const hits = await call('search_text', { query: 'pagingNeedle', maxResults: 100 });
+    const hitsAgain = await call('search_text', { query: 'pagingNeedle', maxResults: 100 });
+    assert.equal(hits.text, hitsAgain.text);
+    assert.deepStrictEqual(
+      lines(hits.text),
+      sorted.slice(0, 100).map((p) => `${p}:2: pagingNeedle in ${path.basename(p)}`),
+    );
+    assert.match(hits.text.split('\n')[0], /matching lines 1–100 of 250 .*the next page: offset 100/);
+    const hitsLast = await call('search_text', { query: 'pagingNeedle', maxResults: 100, offset: 200 });
+    assert.equal(lines(hitsLast.text).length, 50);
+  });
+
   it('agent: propose_edit opens a diff editor; accept writes through WorkspaceEdit and is undoable', async () => {
     fs.writeFileSync(abs('edit.txt'), 'const a = 1;\nconst b = 2;\n');
     const running = call('propose_edit', {
@@ -269,6 +299,34 @@ describe('agent tools in the extension host', function () {
     await vscode.commands.executeCommand('undo');
     await waitForValue('undo', () => doc.getText() === 'const a = 1;\nconst b = 2;\n');
     await doc.save();
+  });
+
+  it("agent: a proposal's tabs name the file by its workspace path, never the change's id; a new file opens alone, not against an empty text", async () => {
+    fs.writeFileSync(abs('named.txt'), 'one\n');
+    const editing = call('propose_edit', { path: rel('named.txt'), content: 'two\n' });
+    const edit = await waitForValue('a pending change', () => host.changes.list()[0]);
+    const tab = await waitForValue('the diff tab', () => diffTabs()[0]);
+    for (const side of [tab.original, tab.modified]) {
+      assert.strictEqual(side.path, `/${rel('named.txt')}`, "the path is the file's own");
+      assert.ok(!side.path.includes(edit.id), `no change id in the path: ${side.toString()}`);
+    }
+    await host.changes.reject(edit.id);
+    await editing;
+
+    const creating = call('create_file', { path: rel('brand-new.txt'), content: 'fresh\n' });
+    const created = await waitForValue('a pending new file', () => host.changes.list()[0]);
+    assert.strictEqual(created.kind, 'create');
+    const alone = await waitForValue("the new file's tab", () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .map((t) => t.input)
+        .find((i): i is vscode.TabInputText => i instanceof vscode.TabInputText && i.uri.scheme === SCHEME),
+    );
+    assert.strictEqual(alone.uri.path, `/${rel('brand-new.txt')}`);
+    assert.strictEqual(diffTabs().length, 0, 'no diff against an empty original');
+    await host.changes.accept(created.id);
+    assert.match((await creating).text, /^Accepted/);
+    assert.strictEqual(fs.readFileSync(abs('brand-new.txt'), 'utf8'), 'fresh\n');
   });
 
   it('agent: reject leaves the file untouched and tells the model', async () => {

@@ -202,4 +202,43 @@ describe('agent mode (UI)', function () {
       await admin.setFaults(KEY, null);
     }
   });
+
+  it('an agent turn keeps its text and tool cards in order through a real window reload', async () => {
+    await ui.view.newAgentChat();
+    await ui.view.send('Read it twice.\n@tool read_file {"path":"README.md"}\n@tool list_directory {"path":"."}');
+    await ui.view.finished();
+    // What the answer's body shows, top to bottom: a text segment or a group of cards (by their tool names).
+    const order = () =>
+      ui.view.lastAnswer().evaluate((answer) =>
+        Array.from(answer.querySelectorAll(':scope .body > *, :scope .agent > .agent-tools > .tool-card')).map((n) =>
+          n.classList.contains('agent-tools')
+            ? `cards:${Array.from(n.querySelectorAll('.tool-name'))
+                .map((t) => t.textContent)
+                .join(',')}`
+            : n.classList.contains('tool-card')
+              ? `below:${n.querySelector('.tool-name')?.textContent}`
+              : `text:${(n.textContent ?? '').trim().slice(0, 12)}`,
+        ),
+      );
+    const before = await order();
+    assert.deepEqual(
+      before.map((o) => o.replace(/^text:.*/, 'text')),
+      ['text', 'cards:read_file', 'text', 'cards:list_directory', 'text'],
+      JSON.stringify(before),
+    );
+    await ui.wb.page.reload();
+    await ui.wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    // After a reload the view's frame may come up late, or a stale hidden one first: look again until it answers.
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      await ui.view.reopen().catch(() => undefined);
+      try {
+        await ui.view.frame.locator('.message.assistant .agent-end').last().waitFor({ timeout: 20_000 });
+        break;
+      } catch (e) {
+        if (Date.now() > deadline) throw e;
+      }
+    }
+    assert.deepEqual(await order(), before, 'the reloaded turn reads as it did: text, card, text, card, text');
+  });
 });

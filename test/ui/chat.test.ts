@@ -47,7 +47,7 @@ describe('chat view (UI)', function () {
     await view.lastAnswer().and(view.frame.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });
     const final = (await view.lastAnswer().locator('.body').innerText()).length;
     assert.ok(final > partial, `text grew while streaming (${partial} → ${final})`);
-    assert.match(await view.lastAnswer().locator('.meta').innerText(), /in \/ \d+ out tokens/);
+    assert.match(await view.lastAnswer().locator('.meta').innerText(), /tokens: in [\d,]+ · out [\d,]+/);
     await admin.setFaults(KEY, null);
     await view.send('Write a tiny TypeScript function, please.');
     await view.lastAnswer().and(view.frame.locator('[data-status="complete"]')).waitFor({ timeout: 60_000 });

@@ -229,7 +229,8 @@ describe('platform: keys, models and errors in the workbench', function () {
     await dialog.locator('.monaco-button', { hasText: 'Send 1-token Request' }).click();
     const text = await wb.waitForNotification(/failed at "Messages route permission"/);
     assert.match(text, /balance/i);
-    await wb.page.locator('.tabs-container .tab[aria-label*="Connection check"]').first().waitFor();
+    // The report opens rendered (VS Code's Markdown preview), not as Markdown source.
+    await wb.page.locator('.tabs-container .tab[aria-label*="Preview Connection check"]').first().waitFor();
     await wb.screenshot('platform-403-balance');
     await wb.runCommand('Model Gateway: Remove API Key');
     await waitForQuickInput('Remove which key');

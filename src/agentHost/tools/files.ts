@@ -1,6 +1,6 @@
 // Read-only file tools: read_file, list_directory, find_files.
 import * as vscode from 'vscode';
-import type { Tool, ToolResult } from '../../agent';
+import { byPath, pageHeader, pageOf, type Tool, type ToolResult } from '../../agent';
 import { displayPath, secretMatch, pathTarget } from '../resolve';
 import { looksBinary, sliceLines } from '../text';
 import { visibleToModel } from '../visible';
@@ -13,6 +13,8 @@ export const MAX_READ_BYTES = 20 * 1024 * 1024;
 export const LIST_CAP = 500;
 export const FIND_DEFAULT = 200;
 export const FIND_MAX = 1000;
+/** Files counted per folder for the total (sorted, then paged): beyond, the total is "more than". */
+export const FIND_SCAN = 20_000;
 
 export function tokenFrom(signal: AbortSignal): { token: vscode.CancellationToken; dispose(): void } {
   const source = new vscode.CancellationTokenSource();
@@ -189,7 +191,8 @@ export function defaultExcludes(pattern: string): string | undefined {
 export function findFilesTool(host: ToolHost): Tool<Input> {
   return {
     name: 'find_files',
-    description: 'Find workspace files by glob pattern (e.g. "src/**/*.test.ts"); returns relative paths, capped.',
+    description:
+      'Find workspace files by glob pattern (e.g. "src/**/*.test.ts"); returns relative paths sorted by path, one page at a time, with the total.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -201,7 +204,12 @@ export function findFilesTool(host: ToolHost): Tool<Input> {
           type: 'integer',
           minimum: 1,
           maximum: FIND_MAX,
-          description: `At most this many paths (default ${FIND_DEFAULT}).`,
+          description: `At most this many paths per page (default ${FIND_DEFAULT}).`,
+        },
+        offset: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Skip this many paths of the sorted list: the next page starts where the last one ended.',
         },
       },
       required: ['pattern'],
@@ -211,6 +219,7 @@ export function findFilesTool(host: ToolHost): Tool<Input> {
     async target(input) {
       const pattern = str(input, 'pattern', true);
       int(input, 'maxResults', 1, FIND_MAX);
+      int(input, 'offset', 0, Number.MAX_SAFE_INTEGER);
       const snap = await host.snapshot();
       return { paths: [...snap.policy.workspaceFolders], summary: vscode.l10n.t('Find files matching {0}', pattern) };
     },
@@ -219,18 +228,23 @@ export function findFilesTool(host: ToolHost): Tool<Input> {
       const pattern = str(input, 'pattern', true).trim();
       if (pattern === '') return errorResult('the "pattern" field is empty.');
       const max = int(input, 'maxResults', 1, FIND_MAX) ?? FIND_DEFAULT;
+      const offset = int(input, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
       const snap = await host.snapshot();
       const folders = vscode.workspace.workspaceFolders ?? [];
       const cancel = tokenFrom(ctx.signal);
       const found: string[] = [];
+      // findFiles returns a cap's worth in no fixed order: every match (up to the scan cap) is listed and sorted, so
+      // two identical calls give the same page and the total is known.
+      let scanCapped = false;
       try {
         for (const folder of folders) {
           const uris = await vscode.workspace.findFiles(
             new vscode.RelativePattern(folder, pattern.replace(/^\.?\//, '')),
             defaultExcludes(pattern),
-            max + 1 - found.length,
+            FIND_SCAN + 1,
             cancel.token,
           );
+          if (uris.length > FIND_SCAN) scanCapped = true;
           for (const u of uris) {
             const lexical = u.scheme === 'file' ? u.fsPath : u.path;
             // A folder symlink out of the workspace or into .git: findFiles followed it, list_directory would not.
@@ -250,20 +264,16 @@ export function findFilesTool(host: ToolHost): Tool<Input> {
               `${folders.length > 1 ? `${folder.name}/` : ''}${shown}${secret ? ' (secret: not shared)' : ''}`,
             );
           }
-          if (found.length > max) break;
         }
       } finally {
         cancel.dispose();
       }
-      found.sort();
-      const capped = found.length > max;
-      const shown = found.slice(0, max);
+      found.sort(byPath);
+      const page = pageOf(found.slice(0, FIND_SCAN), offset, max, scanCapped || found.length > FIND_SCAN);
+      const header = pageHeader(page, 'files', `matching ${pattern}`, 'path');
       return {
-        content:
-          shown.length === 0
-            ? `No files match ${pattern}.`
-            : `[${shown.length}${capped ? '+' : ''} files match ${pattern}${capped ? `; showing the first ${max}` : ''}]\n${shown.join('\n')}`,
-        details: { count: shown.length, capped },
+        content: page.total === 0 ? `No files match ${pattern}.` : `${header}\n${page.items.join('\n')}`.trimEnd(),
+        details: { count: page.items.length, total: page.total, capped: page.next !== undefined || page.atLeast },
       };
     },
   };

@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import type { Tool } from '../../agent';
-import { containingFolder } from '../../agent';
+import { byPath, containingFolder, pageHeader, pageOf } from '../../agent';
 import { displayPath, realPathOf, secretMatch } from '../resolve';
 import { looksBinary } from '../text';
 import { visibleToModel } from '../visible';
@@ -15,6 +15,8 @@ import { defaultExcludes, tokenFrom } from './files';
 
 export const SEARCH_DEFAULT = 100;
 export const SEARCH_MAX = 500;
+/** Matching lines counted for the total (sorted, then paged): beyond, the total is "more than". */
+export const SEARCH_SCAN = 5_000;
 /** A matched line is shown up to this many characters (minified files have megabyte lines). */
 export const LINE_CAP = 300;
 const FALLBACK_MAX_FILES = 5000;
@@ -100,6 +102,9 @@ function ripgrep(
     String(LINE_CAP * 2),
     '--max-filesize',
     '5M',
+    // One order on every run (ripgrep's parallel walk finds files in no fixed order): a capped scan stays the same.
+    '--sort',
+    'path',
   ];
   args.push(q.caseSensitive ? '--case-sensitive' : '--ignore-case');
   if (!q.regex) args.push('--fixed-strings');
@@ -255,7 +260,7 @@ export function searchTextTool(host: ToolHost): Tool<Input> {
   return {
     name: 'search_text',
     description:
-      'Search the text of workspace files (ripgrep; .gitignore honoured; secret files skipped); returns path:line: text, capped.',
+      'Search the text of workspace files (ripgrep; .gitignore honoured; secret files skipped); returns path:line: text sorted by path and line, one page at a time, with the total.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -270,7 +275,13 @@ export function searchTextTool(host: ToolHost): Tool<Input> {
           type: 'integer',
           minimum: 1,
           maximum: SEARCH_MAX,
-          description: `At most this many matching lines (default ${SEARCH_DEFAULT}).`,
+          description: `At most this many matching lines per page (default ${SEARCH_DEFAULT}).`,
+        },
+        offset: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            'Skip this many matching lines of the sorted list: the next page starts where the last one ended.',
         },
       },
       required: ['query'],
@@ -283,6 +294,7 @@ export function searchTextTool(host: ToolHost): Tool<Input> {
       bool(input, 'isRegex');
       bool(input, 'caseSensitive');
       int(input, 'maxResults', 1, SEARCH_MAX);
+      int(input, 'offset', 0, Number.MAX_SAFE_INTEGER);
       const snap = await host.snapshot();
       return {
         paths: [...snap.policy.workspaceFolders],
@@ -300,6 +312,7 @@ export function searchTextTool(host: ToolHost): Tool<Input> {
         glob: str(input, 'glob')?.trim() || undefined,
       };
       const max = int(input, 'maxResults', 1, SEARCH_MAX) ?? SEARCH_DEFAULT;
+      const offset = int(input, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
       const snap = await host.snapshot();
       const rg = await findRipgrep();
       let matches: Match[] = [];
@@ -310,21 +323,21 @@ export function searchTextTool(host: ToolHost): Tool<Input> {
       if (rg && folders.every((f) => f.uri.scheme === 'file')) {
         engine = `ripgrep (${rg.source === 'vscode' ? "VS Code's" : 'PATH'}: ${rg.path})`;
         for (const f of folders) {
-          // One extra: a match filtered out as secret below must not hide that the list was capped.
+          // Every match up to the scan cap (one extra tells that the cap was reached), then sorted and paged.
           const r = await ripgrep(
             rg.path,
             f.uri.fsPath,
             { ...q, secrets: snap.allSecretPatterns },
-            max + 1 - matches.length,
+            SEARCH_SCAN + 1 - matches.length,
             ctx.signal,
           );
           matches.push(...r.matches);
           error ??= r.error;
-          if (matches.length > max) break;
+          if (matches.length > SEARCH_SCAN) break;
         }
       } else {
         engine = 'findFiles + read (ripgrep not found)';
-        const r = await fallbackSearch(q, max + 1, ctx.signal);
+        const r = await fallbackSearch(q, SEARCH_SCAN + 1, ctx.signal);
         matches = r.matches;
         error = r.error;
         if (r.filesCapped) note = ` Only the first ${FALLBACK_MAX_FILES} files of each folder were searched.`;
@@ -336,17 +349,24 @@ export function searchTextTool(host: ToolHost): Tool<Input> {
         snap.allSecretPatterns,
         snap.policy.caseInsensitive,
       );
-      const capped = visible.length > max;
-      const shown = visible
-        .slice(0, max)
-        .map((m) => `${displayPath(m.file, m.file, snap.policy.workspaceFolders)}:${m.line}: ${m.text}`);
+      const scanCapped = matches.length > SEARCH_SCAN;
+      const lines = visible
+        .map((m) => ({ path: displayPath(m.file, m.file, snap.policy.workspaceFolders), line: m.line, text: m.text }))
+        .sort((a, b) => byPath(a.path, b.path) || a.line - b.line)
+        .slice(0, SEARCH_SCAN);
+      const page = pageOf(lines, offset, max, scanCapped);
       const head =
-        shown.length === 0
+        page.total === 0
           ? `No matches for ${JSON.stringify(query)}.`
-          : `[${shown.length}${capped ? '+' : ''} matching lines${capped ? `; the first ${max} shown` : ''}]`;
+          : pageHeader(page, 'matching lines', `for ${JSON.stringify(query)}`, 'path and line');
       return {
-        content: `${head}${note}\n${shown.join('\n')}`.trimEnd(),
-        details: { engine, count: shown.length, capped },
+        content: `${head}${note}\n${page.items.map((m) => `${m.path}:${m.line}: ${m.text}`).join('\n')}`.trimEnd(),
+        details: {
+          engine,
+          count: page.items.length,
+          total: page.total,
+          capped: page.next !== undefined || page.atLeast,
+        },
       };
     },
   };

@@ -46,6 +46,10 @@ export interface ChatAttachment {
 
 export type { ChatCost } from '../money';
 
+/**
+ * Tokens of one answer in the Messages API's definitions (as the agent's AgentTokens): `inputTokens` is the uncached
+ * input, cache reads and writes apart. Absent cache counts are 0.
+ */
 export interface ChatUsage {
   inputTokens: number;
   outputTokens: number;
@@ -53,6 +57,10 @@ export interface ChatUsage {
   cost?: ChatCost;
   /** The gateway sent zeros on a message with content: shown as "not reported", never as 0 tokens. */
   notReported?: boolean;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  /** The output count is estimated from what streamed (the answer was stopped or cut before the gateway said). */
+  estimated?: boolean;
 }
 
 /** Reactions an error card may offer (the spec's error table, as buttons). */
@@ -96,6 +104,8 @@ export interface AgentTokens {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Output estimated from what streamed (a step stopped or cut before the gateway reported it). */
+  estimated?: boolean;
 }
 
 /**
@@ -116,7 +126,8 @@ export interface AgentToolCard {
   fullSummary?: string;
   status: AgentToolStatus;
   /** While asking: approve = Approve/Deny buttons; review = the diff waits in Pending changes. */
-  ask?: { kind: 'approve' | 'review'; reason: string; command?: string; paths?: string[] };
+  /** `paths` as shown (workspace-relative), `fullPaths` the same paths in full (on hover). */
+  ask?: { kind: 'approve' | 'review'; reason: string; command?: string; paths?: string[]; fullPaths?: string[] };
   /** Why it was refused or denied. */
   note?: string;
   /** Progress text while running (command output so far; capped). */
@@ -342,7 +353,15 @@ const cost = obj<ChatCost>({
   estimate: bool,
   partial: opt(bool),
 });
-const usage = obj<ChatUsage>({ inputTokens: num, outputTokens: num, cost: opt(cost), notReported: opt(bool) });
+const usage = obj<ChatUsage>({
+  inputTokens: num,
+  outputTokens: num,
+  cost: opt(cost),
+  cacheReadTokens: opt(num),
+  cacheWriteTokens: opt(num),
+  estimated: opt(bool),
+  notReported: opt(bool),
+});
 const errorCard = obj<ErrorCard>({
   title: text,
   detail: text,
@@ -354,7 +373,7 @@ const errorCard = obj<ErrorCard>({
   queuedUntil: opt(num),
   outcomeUnknown: opt(bool),
 });
-const tokens = obj<AgentTokens>({ input: num, output: num, cacheRead: num, cacheWrite: num });
+const tokens = obj<AgentTokens>({ input: num, output: num, cacheRead: num, cacheWrite: num, estimated: opt(bool) });
 const toolCard = obj<AgentToolCard>({
   id: text,
   step: num,
@@ -368,6 +387,7 @@ const toolCard = obj<AgentToolCard>({
       reason: text,
       command: opt(text),
       paths: opt(many(text)),
+      fullPaths: opt(many(text)),
     }),
   ),
   note: opt(text),

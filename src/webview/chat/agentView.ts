@@ -11,6 +11,7 @@ import type {
 } from '../../shared/protocol/chat';
 import { renderMarkdown } from './markdown';
 import { formatAmount, type ChatCost } from '../../shared/money';
+import { tokensText } from './tokens';
 import { el, textButton } from '../common/dom';
 import { t, type WebviewStringKey } from '../common/strings';
 import { showInvisible } from '../../shared/visibleText';
@@ -53,9 +54,6 @@ const END_LABELS: Record<string, WebviewStringKey> = {
 /** The end reason in words (an unknown reason as the host named it). */
 const endLabel = (reason: string): string => (reason in END_LABELS ? t(END_LABELS[reason]) : reason);
 
-const format = (n: number): string => n.toLocaleString('en-US');
-
-/** "in 1,234 · out 56 · cache read 1,000 · cache write 200" */
 /** A cost as the chat shows it: the amount and where it comes from ("billed", "gateway price", "your prices"). */
 export function costText(cost: ChatCost): string {
   const amount = formatAmount(cost.amount);
@@ -67,17 +65,6 @@ export function costText(cost: ChatCost): string {
         : t('chat.cost.user', amount);
   return cost.partial ? `${text} ${t('chat.cost.partial')}` : text;
 }
-
-export function tokensText(tokens: AgentTokens): string {
-  return t(
-    'agent.tokens',
-    format(tokens.input),
-    format(tokens.output),
-    format(tokens.cacheRead),
-    format(tokens.cacheWrite),
-  );
-}
-
 /** The agent part of one answer (below its text). Cards are updated one at a time, never the whole turn. */
 export class AgentSection {
   readonly element: HTMLElement;
@@ -347,7 +334,11 @@ function renderAsk(card: AgentToolCard): HTMLElement {
   if (ask.paths && ask.paths.length > 0)
     box.append(
       el('div', { className: 'ask-label', text: ask.paths.length === 1 ? t('agent.path') : t('agent.paths') }),
-      el('pre', { className: 'ask-paths', text: ask.paths.map(showInvisible).join('\n') }),
+      el('pre', {
+        className: 'ask-paths',
+        text: ask.paths.map(showInvisible).join('\n'),
+        attrs: { title: (ask.fullPaths ?? ask.paths).join('\n') },
+      }),
     );
   box.append(el('div', { className: 'ask-reason', text: t('agent.asksBecause', ask.reason) }));
   if (ask.kind === 'approve') {

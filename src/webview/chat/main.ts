@@ -34,6 +34,7 @@ function build(): (message: HostToWebviewMessage) => void {
       header,
       conversations.element,
       messages.element,
+      messages.jump,
       messages.live,
       changes.element,
       composer.element,

@@ -9,7 +9,7 @@ import type {
   ChatMessageStatus,
   ErrorCard,
 } from '../../shared/protocol/chat';
-import { el } from '../common/dom';
+import { button, el } from '../common/dom';
 import { t, type WebviewStringKey } from '../common/strings';
 import { updateCountdowns } from './errorCardView';
 import { MessageView } from './messageView';
@@ -28,7 +28,12 @@ export class MessageList {
   private views = new Map<string, MessageView>();
   private readonly dirty = new Set<MessageView>();
   private frameRequested = false;
+  /** Follows new content; false only once the user scrolled up on purpose (until they come back or jump). */
   private stickToBottom = true;
+  /** Where the last scroll event left the list: only a move up is the user's (content growing never moves it). */
+  private lastScrollTop = 0;
+  /** "Jump to latest", shown while the user reads further up and something below is newer. */
+  readonly jump: HTMLButtonElement;
   /** Finished messages whose markdown is not rendered yet (rendered when scrolled near; no observer cost per frame). */
   private lazy: MessageView[] = [];
   private lazyCheck = false;
@@ -40,15 +45,42 @@ export class MessageList {
       attrs: { role: 'log', 'aria-label': t('chat.conversation'), tabindex: '0' },
     });
     this.live = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polite', 'aria-atomic': 'false' } });
+    this.jump = button(t('chat.jumpToLatest'), () => this.jumpToLatest(), { icon: 'arrow-down', secondary: true });
+    this.jump.classList.add('jump-latest');
+    this.jump.hidden = true;
     this.element.addEventListener(
       'scroll',
       () => {
-        const { scrollTop, scrollHeight, clientHeight } = this.element;
-        this.stickToBottom = scrollHeight - scrollTop - clientHeight < 40;
+        const { scrollTop } = this.element;
+        // A scroll event can arrive after content grew or the view shrank (the pending changes list, the composer):
+        // that is not the user leaving the bottom. Only a move up is; reaching the bottom again follows again.
+        if (this.nearBottom()) this.stickToBottom = true;
+        else if (scrollTop < this.lastScrollTop) this.stickToBottom = false;
+        this.lastScrollTop = scrollTop;
+        this.updateJump();
         this.scheduleLazyRender();
       },
       { passive: true },
     );
+    // The list's own height changes (a panel above the composer comes or goes): the bottom stays in view.
+    new ResizeObserver(() => this.scrollToBottom()).observe(this.element);
+  }
+
+  private nearBottom(): boolean {
+    const { scrollTop, scrollHeight, clientHeight } = this.element;
+    return scrollHeight - scrollTop - clientHeight < 40;
+  }
+
+  /** Back to the newest content, and following it again. */
+  jumpToLatest(): void {
+    this.stickToBottom = true;
+    this.scrollToBottom();
+    this.updateJump();
+  }
+
+  private updateJump(): void {
+    const hidden = this.stickToBottom || this.nearBottom();
+    if (this.jump.hidden !== hidden) this.jump.hidden = hidden;
   }
 
   private scheduleLazyRender(): void {
@@ -73,7 +105,7 @@ export class MessageList {
     for (const view of near) view.ensureRendered();
     const rendered = new Set(near);
     this.lazy = this.lazy.filter((view) => !rendered.has(view));
-    if (this.stickToBottom) this.element.scrollTop = this.element.scrollHeight;
+    this.scrollToBottom();
     // Rendering changed heights: more messages may now be near.
     this.scheduleLazyRender();
   }
@@ -164,6 +196,7 @@ export class MessageList {
 
   agentUsage(id: string, step: AgentStepUsage, turn: AgentTokens): void {
     this.views.get(id)?.agent?.setUsage(step, turn);
+    this.scrollToBottom();
   }
 
   agentWait(id: string, until: number | null): void {
@@ -174,6 +207,7 @@ export class MessageList {
 
   agentNote(id: string, note: string): void {
     this.views.get(id)?.agent?.addNote(note);
+    this.scrollToBottom();
   }
 
   agentEnd(id: string, end: AgentTurnEnd): void {
@@ -220,7 +254,10 @@ export class MessageList {
   }
 
   private scrollToBottom(): void {
-    if (this.stickToBottom) this.element.scrollTop = this.element.scrollHeight;
+    if (this.stickToBottom) {
+      this.element.scrollTop = this.element.scrollHeight;
+      this.lastScrollTop = this.element.scrollTop;
+    } else this.updateJump();
   }
 
   /** Countdown of a queued (429) request, refreshed every second while one is shown. */

@@ -103,6 +103,11 @@ describe('agent loop: stop, cut and rate limits', () => {
     assert.equal(result.messages.length, 1);
     assert.ok(result.partial);
     assert.equal(gw.bodies.length, 1);
+    // The stopped step counts what streamed (the gateway's output count comes only at the end), marked as estimated.
+    const streamed = result.partial.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    assert.ok(streamed.length > 0);
+    assert.equal(result.usage.output, Math.ceil(streamed.length / 4));
+    assert.equal(result.usage.estimated, true);
   });
 
   it('a stream cut mid-way (tool call half sent) is never replayed and runs no tool', async () => {

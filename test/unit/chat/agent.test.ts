@@ -126,6 +126,39 @@ describe('agent events → chat protocol (pure)', () => {
     );
   });
 
+  it('cards show workspace-relative paths; the full paths go along for the hover', () => {
+    const posted: Posted[] = [];
+    const message: ChatMessage & { agent: AgentTurnInfo } = {
+      id: 'a1',
+      role: 'assistant',
+      text: '',
+      status: 'streaming',
+      createdAt: 0,
+      agent: { turnId: 't1', tools: [], steps: [] },
+    };
+    const m = new AgentEventMapper(
+      'c1',
+      message,
+      { post: (p) => posted.push(structuredClone(p)), text: () => undefined, now: () => 0 },
+      undefined,
+      (p) => p.replace(/^\/home\/me\/project\//, ''),
+    );
+    const full = '/home/me/project/src/deeply/nested/folder/file.ts';
+    m.handle(proposed(1, 'w1', 'delete_file', { paths: [full] }));
+    m.asking({
+      toolUseId: 'w1',
+      toolName: 'delete_file',
+      approvalClass: 'delete',
+      input: {},
+      target: { paths: [full] },
+      verdict: { decision: 'ask', rule: 'delete', reason: 'deletes a file' },
+    } as never);
+    const card = (posted.at(-1) as Extract<Posted, { type: 'agentTool' }>).tool;
+    assert.equal(card.summary, 'src/deeply/nested/folder/file.ts');
+    assert.deepEqual(card.ask?.paths, ['src/deeply/nested/folder/file.ts']);
+    assert.deepEqual(card.ask?.fullPaths, [full]);
+  });
+
   it('a write is asked by its diff review: the card stays asking after the policy approval, until the result', () => {
     const { m, cards } = mapper();
     m.handle(proposed(1, 'w1', 'propose_edit', { paths: ['/ws/.vscode/settings.json'] }));
@@ -144,7 +177,7 @@ describe('agent events → chat protocol (pure)', () => {
     m.handle(ev({ type: 'tool_approved', step: 1, toolUseId: 'w1', by: 'user' }));
     assert.equal(cards().at(-1)!.status, 'asking');
     assert.equal(cards().at(-1)!.ask!.kind, 'review');
-    assert.deepEqual(cards().at(-1)!.ask!.paths, ['/ws/.vscode/settings.json']);
+    assert.deepEqual(cards().at(-1)!.ask!.paths, ['/ws/.vscode/settings.json'], 'no showPath: as the policy saw it');
     m.handle(result(1, 'w1', 'Rejected: the user rejected the edit.'));
     assert.equal(cards().at(-1)!.status, 'done');
   });
@@ -205,7 +238,8 @@ describe('agent events → chat protocol (pure)', () => {
       ],
     );
     assert.deepEqual(message.agent.tokens, { input: 13, output: 12, cacheRead: 100, cacheWrite: 100 });
-    assert.deepEqual(message.usage, { inputTokens: 213, outputTokens: 12 });
+    // The footer's figures are the turn's, in the same definitions (uncached input; cache reads and writes apart).
+    assert.deepEqual(message.usage, { inputTokens: 13, outputTokens: 12, cacheReadTokens: 100, cacheWriteTokens: 100 });
     assert.deepEqual(message.agent.notes, ['The gateway rejected prompt caching.']);
     assert.deepEqual(message.agent.end, {
       reason: 'step_budget',

@@ -124,6 +124,7 @@ describe('after an agent turn: Ask follow-ups and deleted conversations', functi
 
     assert.equal(t.s.deleteConversation(first.id), true);
     assert.deepEqual(t.stored(), [secondTurn]);
+    assert.deepEqual(t.discarded, [firstTurn], "the deleted conversation's checkpoints go too");
     await t.s.store.flushed();
     assert.equal(t.storage.files.has(`conversation-${first.id}.json`), false);
 
@@ -135,6 +136,11 @@ describe('after an agent turn: Ask follow-ups and deleted conversations', functi
     const newTurn = t.s.store.active.messages[1].agent!.turnId;
     assert.notEqual(newTurn, secondTurn);
     assert.deepEqual(t.stored(), [newTurn]);
+    assert.deepEqual(
+      t.discarded,
+      [firstTurn],
+      'a replaced answer keeps its checkpoint (Restore of an earlier turn undoes it)',
+    );
   });
 
   it('loading the history drops stored tool calls of turns no conversation holds (deleted before this fix)', async () => {

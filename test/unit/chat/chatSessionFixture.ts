@@ -111,6 +111,8 @@ export function agentSession(options: AgentSessionOptions) {
   const { emulator } = options;
   const sent: MessagesRequest[] = [];
   const turns: string[] = [];
+  /** Turn ids whose checkpoints were deleted (a conversation deleted). */
+  const discarded: string[] = [];
   const state = options.state ?? new Map<string, unknown>();
   const storage = options.storage ?? memoryHistoryStorage();
   const host = {
@@ -125,6 +127,7 @@ export function agentSession(options: AgentSessionOptions) {
       allSecretPatterns: [],
     }),
     tools: options.tools,
+    checkpoints: { discard: async (ids: readonly string[]) => void discarded.push(...ids) },
     beginTurn: async (id: string) => void turns.push(`begin ${id}`),
     endTurn: async () => void turns.push('end'),
   } as unknown as AgentHost;
@@ -160,5 +163,5 @@ export function agentSession(options: AgentSessionOptions) {
       return of('streamFinished').length > before;
     }, 'the answer to finish');
   };
-  return { s, agent, posted, of, sent, turns, state, storage, sendUntilFinished };
+  return { s, agent, posted, of, sent, turns, discarded, state, storage, sendUntilFinished };
 }

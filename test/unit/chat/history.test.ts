@@ -38,7 +38,7 @@ describe('chat history format', () => {
         text: 'partial',
         status: 'cutOff',
         createdAt: 2,
-        usage: { inputTokens: 3, outputTokens: 4 },
+        usage: { inputTokens: 3, outputTokens: 4, cacheReadTokens: 5, cacheWriteTokens: 6, estimated: true },
         stopReason: null,
         error: { title: 'T', detail: 'D', actions: ['retry'], requestId: 'req_1' },
       },
@@ -48,7 +48,13 @@ describe('chat history format', () => {
     assert.ok(back);
     assert.deepEqual(back.overrides, { model: 'm', maxTokens: 7 });
     assert.equal(back.messages[0].attachments?.[0].path, 'x.ts');
-    assert.deepEqual(back.messages[1].usage, { inputTokens: 3, outputTokens: 4 });
+    assert.deepEqual(back.messages[1].usage, {
+      inputTokens: 3,
+      outputTokens: 4,
+      cacheReadTokens: 5,
+      cacheWriteTokens: 6,
+      estimated: true,
+    });
     assert.equal(back.messages[1].status, 'cutOff');
     // Stored cards keep their words but offer no live actions (no resend after a reload).
     assert.deepEqual(back.messages[1].error, { title: 'T', detail: 'D', actions: [], requestId: 'req_1' });
@@ -84,6 +90,38 @@ describe('chat history format', () => {
     const back = parseConversation(serializeConversation(c));
     assert.deepEqual(back?.messages[0].usage, { inputTokens: 5, outputTokens: 6, cost });
     assert.deepEqual(back?.messages[1].usage, { inputTokens: 1, outputTokens: 1 });
+  });
+
+  it('keeps where each tool card stands in the answer (text, card, text … survives a reload)', () => {
+    const c = createConversation('c1', 1);
+    const card = (id: string, textAt: number) => ({
+      id,
+      step: 1,
+      name: 'read_file',
+      summary: 'README.md',
+      status: 'done' as const,
+      textAt,
+    });
+    appendMessage(
+      c,
+      {
+        id: 'a1',
+        role: 'assistant',
+        text: 'Step 1.\n\nStep 2.\n\nDone.',
+        status: 'complete',
+        createdAt: 1,
+        agent: { turnId: 't1', tools: [card('c1', 7), card('c2', 16)], steps: [] },
+      },
+      2,
+    );
+    const back = parseConversation(serializeConversation(c));
+    assert.deepEqual(
+      back?.messages[0].agent?.tools.map((t) => t.textAt),
+      [7, 16],
+    );
+    const damaged = JSON.parse(serializeConversation(c));
+    damaged.conversation.messages[0].agent.tools[0].textAt = 'x';
+    assert.equal(parseConversation(JSON.stringify(damaged))?.messages[0].agent?.tools[0].textAt, undefined);
   });
 
   it('turns answers that were streaming or queued when the window closed into cut-off ones', () => {

@@ -69,6 +69,7 @@ describe('chat session controller (emulator)', function () {
     assert.ok(deltas.length > 1 && deltas.length < 300, `batched: ${deltas.length} deltas`);
     assert.equal(finished()[0].status, 'complete');
     assert.ok(finished()[0].usage && finished()[0].usage!.outputTokens > 0);
+    assert.equal(finished()[0].usage?.estimated, undefined, 'a finished answer has the counts the gateway reported');
     assert.ok(typeof finished()[0].stopReason === 'string');
     assert.equal(s.store.active.title, 'Hello world');
     assert.equal(s.busy, false);
@@ -86,6 +87,11 @@ describe('chat session controller (emulator)', function () {
     assert.equal(finished()[0].status, 'stopped');
     const answer = s.store.active.messages[1];
     assert.ok(answer.text.length > 0 && answer.status === 'stopped');
+    // The gateway reports output tokens only at the end (message_delta): what streamed is counted, as an estimate.
+    const usage = finished()[0].usage;
+    assert.equal(usage?.estimated, true, JSON.stringify(usage));
+    assert.equal(usage?.outputTokens, Math.ceil(answer.text.length / 4), 'about 4 characters a token');
+    assert.deepEqual(answer.usage, usage, 'the stored answer keeps the same figures');
     await waitUntil(
       () =>
         emulator()
@@ -137,6 +143,8 @@ describe('chat session controller (emulator)', function () {
     await waitUntil(() => finished().length === 1, 'finish');
     assert.equal(finished()[0].status, 'cutOff');
     assert.ok(s.store.active.messages[1].text.length > 0);
+    assert.equal(finished()[0].usage?.estimated, true);
+    assert.equal(finished()[0].usage?.outputTokens, Math.ceil(s.store.active.messages[1].text.length / 4));
     assert.ok(of('errorCard')[0].card);
   });
 

@@ -40,14 +40,13 @@ describe('gateway: "not available to your key" over every dialect', () => {
           }),
         );
         assert.equal(e.status, status);
-        // one-api has no /v1/messages: its 404 (before any processing, nothing billed) sends the request once
-        // over chat-completions, which is refused as unavailable: never a retry of the billable route.
+        // one-api has no /v1/messages: that refusal (before any processing) sends the same request once over
+        // chat-completions, where the model is refused; nothing is sent twice on any route.
+        const expected = dialect === 'one-api' ? ['/v1/messages', '/v1/chat/completions'] : ['/v1/messages'];
+        const posts = emu.requests().filter((r) => r.method === 'POST');
         assert.deepEqual(
-          emu
-            .requests()
-            .filter((r) => r.method === 'POST')
-            .map((r) => r.path),
-          dialect === 'one-api' ? ['/v1/messages', '/v1/chat/completions'] : ['/v1/messages'],
+          posts.map((r) => r.path),
+          expected,
           'sent once',
         );
         assert.equal(e.upstream, undefined, 'not blamed on the provider');

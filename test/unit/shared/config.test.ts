@@ -103,7 +103,7 @@ describe('platform: parseConfig', () => {
     });
     assert.equal(config.version, '2023-06-01');
     assert.equal(config.versionHeader, 'anthropic-version', 'an auth header cannot be the version header');
-    assert.equal(config.chat.maxTokens, 4096);
+    assert.equal(config.chat.maxTokens, 1, 'a number below its minimum is clamped to it (settingBounds.test.ts)');
     assert.equal(config.images.defaultSize, '1024x1024');
     assert.equal(config.images.mode, 'async');
     assert.equal(config.images.outputFolder, 'images');
