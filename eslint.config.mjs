@@ -21,11 +21,13 @@ export const LAYERS = {
   agentHost: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'agent'] },
   chat: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'agent', 'agentHost'] },
   lm: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'images', 'agent', 'agentHost'] },
+  usage: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog'] },
 };
 
 /** Modules of feature folders that run in plain Node (unit-tested there): no `vscode`, no VS Code glue of their folder. */
 const PURE_FEATURE_FILES = [
   'src/lm/{requestMapping,streamMapping,tokens,modelInfo,lmErrors,participantText,streaming,chatMarkdown,agentText}.ts',
+  'src/usage/{chart,budget}.ts',
 ];
 
 const SRC = path.join(import.meta.dirname, 'src');
@@ -101,7 +103,7 @@ export const layersPlugin = {
   },
 };
 const PURE_SIBLING =
-  /^(requestMapping|streamMapping|tokens|modelInfo|lmErrors|participantText|streaming|chatMarkdown|agentText)(\.ts)?$/;
+  /^(requestMapping|streamMapping|tokens|modelInfo|lmErrors|participantText|streaming|chatMarkdown|agentText|chart|budget)(\.ts)?$/;
 
 export default tseslint.config(
   {

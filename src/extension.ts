@@ -18,6 +18,7 @@ import { TEST_HOOKS_COMMAND, Views } from './shared/commands';
 import { DisposableStore } from './shared/dispose';
 import { lazy } from './shared/lazy';
 import { closeRestoredProposalTabs } from './agentHost/staleProposalTabs';
+import { registerUsage } from './usage/register';
 
 /** The feature bundles, by name (esbuild.js `features`). `require` is synchronous: a first use waits for nothing. */
 const bundles = {
@@ -76,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): void {
         checkConnection: commandFeatures,
         refreshModels: commandFeatures,
         copySupportInfo: commandFeatures,
+        readBalance: commandFeatures,
         forgetLearnedDialects: commandFeatures,
         generateImage: images,
         editImage: images,
@@ -93,6 +95,9 @@ export function activate(context: vscode.ExtensionContext): void {
         }),
       );
     }
+    const usage = registerUsage(services);
+    store.add(usage.panel);
+    store.add(registerCommandTable('usage', usage.commands));
     registerChatStubs(store, chat);
     serializerStub = registerImageStubs(store, services, images);
     const nativeChat = store.add(registerNativeChat(services, jobs, lm));

@@ -11,6 +11,9 @@ import type { ErrorPresenter, ModelCatalog, Services } from './platform/services
 import { disposeAll } from './shared/dispose';
 import { lazy } from './shared/lazy';
 import { SupportRing } from './platform/supportLog';
+import { fingerprintOf } from './keys/fingerprint';
+import { createAccountService } from './usage/account';
+import type { AccountService } from './platform/services';
 
 /** Code the services load on first use (src/extension.ts `bundles`), so that activation does not parse it. */
 export interface ServiceBundles {
@@ -26,12 +29,16 @@ export function createServices(
   const config = createConfigService(context.globalState);
   const keys = createKeyStore(context, (secrets) => log.setKnownSecrets(secrets), log);
   const support = new SupportRing(50);
+  // The client (built below) reports usage to the account service, which is built from the client's access.
+  const usage: { account?: AccountService } = {};
   const version = String((context.extension?.packageJSON as { version?: unknown } | undefined)?.version ?? '0');
   const gateway = createGatewayAccess({
     config,
     keys,
     log,
     onSupportRecord: (record) => support.add(record),
+    onUsage: (record, keyFingerprint) => usage.account?.record(record, keyFingerprint),
+    fingerprint: fingerprintOf,
     userAgent: `model-gateway-vscode/${version} vscode/${vscode.version}`,
     // The catalog is built below on this access; it is only read when a request is sent.
     dialects: { memento: context.globalState, catalog: () => catalog.peek(), log },
@@ -43,7 +50,15 @@ export function createServices(
     log,
     clientWithKey: () => gateway.clientWithKey(),
   });
-  const presenter = lazy(() => bundles.errors().createErrorPresenter({ config, log, catalog }));
+  const account = createAccountService({
+    globalStorageUri: context.globalStorageUri,
+    config,
+    keys,
+    gateway,
+    catalog,
+    log,
+  });
+  const presenter = lazy(() => bundles.errors().createErrorPresenter({ config, log, catalog, account }));
   const errors: ErrorPresenter = { show: async (error, surface) => presenter().show(error, surface) };
   const configChanged = config.onDidChange((current) =>
     log.info(`Settings changed; base URL ${current.baseUrl || '(none)'}.`),
@@ -58,7 +73,8 @@ export function createServices(
     catalog,
     support,
     errors,
+    account: (usage.account = account),
     // The log last: the others may still write to it while they are disposed.
-    dispose: () => disposeAll([configChanged, catalog, gateway, keys, config, log]),
+    dispose: () => disposeAll([configChanged, account, catalog, gateway, keys, config, log]),
   };
 }

@@ -2,7 +2,8 @@
 // the turn or a budget, Stop, or an error ends it. Billable requests are never replayed after an unknown
 // outcome; only requests the gateway refused without billing (429, a 400 naming cache_control) are sent again.
 import { isGatewayError } from '../gateway/errors';
-import type { ContentBlock, GatewayClient, Message, MessageParam, ToolUseBlock } from '../gateway/types';
+import type { ContentBlock, GatewayClient, Message, MessageParam, ToolUseBlock, Usage } from '../gateway/types';
+import { sumCosts, type Cost } from '../gateway/pricing';
 import {
   CachingMemory,
   isCacheControlRejection,
@@ -51,6 +52,13 @@ export interface AgentTurnOptions {
   maxSteps?: number;
   /** Tokens per turn (input + cache write + cache read + output, summed over steps). Default: no limit. */
   tokenBudget?: number;
+  /** What a step cost (the account's price resolution); absent: tokens only. */
+  costOf?(model: string, usage: Usage): Cost | undefined;
+  /**
+   * The daily budget (modelGateway.budget.daily): true when a request of about this many tokens would pass it. Asked
+   * before every request but the turn's first (starting or continuing a turn is the user's own decision).
+   */
+  wouldPassDailyBudget?(nextTokens: number): Promise<boolean>;
   /** The model's context window in tokens (input + max_tokens). Default 200 000. */
   contextWindow?: number;
   /** Prompt caching; on unless `enabled: false` or the memory says this key + model rejects it. */
@@ -86,6 +94,7 @@ class AgentTurn {
   private messages: MessageParam[];
   private steps = 0;
   private usage: UsageTotals = { ...ZERO_USAGE };
+  private readonly costs: Array<Cost | undefined> = [];
   private previousBreakpoint: BlockRef | undefined;
   private readonly signal: AbortSignal;
   private readonly turnState: { wroteFiles: boolean };
@@ -129,6 +138,8 @@ class AgentTurn {
       if (!fit.fits) return this.end('context_full');
       const estimate = this.fixedTokens + estimateMessages(this.messages);
       if (this.overBudget(this.steps > 0 ? estimate : 0)) return this.end('token_budget');
+      if (this.steps > 0 && (await this.o.wouldPassDailyBudget?.(estimate + this.o.maxTokens)))
+        return this.end('daily_budget');
       this.steps = step;
       const outcome = await this.request(step, estimate);
       if (!outcome.ok) return this.end(outcome.reason, outcome.error, outcome.partial);
@@ -249,11 +260,20 @@ class AgentTurn {
         ? { ...ZERO_USAGE, input: requestEstimate, output: estimateTokens(message.content) }
         : usageOf(message.usage);
     this.usage = addUsage(this.usage, stepUsage);
+    // An unreported step is priced on its estimate (never billed, so the cost is marked as an estimate too).
+    const pricedUsage = unreported
+      ? { ...message.usage, input_tokens: stepUsage.input, output_tokens: stepUsage.output }
+      : message.usage;
+    const cost = this.o.costOf?.(message.model || this.o.model, pricedUsage);
+    this.costs.push(cost);
+    const turnCost = sumCosts(this.costs);
     this.emit({
       type: 'usage',
       step,
       usage: stepUsage,
       turn: { ...this.usage },
+      ...(cost ? { cost } : {}),
+      ...(turnCost ? { turnCost } : {}),
       ...(unreported ? { unreported } : {}),
     });
   }

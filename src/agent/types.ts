@@ -1,6 +1,7 @@
 // Public types of the agent core (pure: no `vscode` import). The VS Code side implements Tool and the
 // approval callback; the core runs the loop and reports everything it does as AgentEvents.
 import type { ImageBlockParam, TextBlockParam } from '../gateway/types';
+import type { Cost, CostTotal } from '../gateway/pricing';
 
 /** How much trust a tool call needs: the approval policy decides per class (see policy.ts). */
 export type ApprovalClass = 'read' | 'write' | 'command' | 'external';
@@ -106,6 +107,7 @@ export type TurnEndReason =
   | 'refusal'
   | 'step_budget'
   | 'token_budget'
+  | 'daily_budget'
   | 'context_full'
   | 'stopped'
   | 'outcome_unknown'
@@ -138,7 +140,15 @@ export type AgentEvent =
       details?: unknown;
     }
   /** `unreported`: the gateway sent zeros on a message with content; `usage` is then an estimate. */
-  | { type: 'usage'; step: number; usage: UsageTotals; turn: UsageTotals; unreported?: true }
+  | {
+      type: 'usage';
+      step: number;
+      usage: UsageTotals;
+      turn: UsageTotals;
+      cost?: Cost;
+      turnCost?: CostTotal;
+      unreported?: true;
+    }
   | { type: 'rate_limited'; step: number; waitMs: number; attempt: number }
   | { type: 'caching_disabled'; step: number; reason: string }
   | { type: 'context_trimmed'; step: number; results: number; charsOmitted: number }

@@ -82,6 +82,10 @@ export function endMessage(
         totalTokens(o.usage),
         o.tokenBudget ?? 0,
       );
+    case 'daily_budget':
+      return l10n.t(
+        "Stopped before the next request: it would pass today's budget for this key (modelGateway.budget.daily). Continue to let the agent go on anyway.",
+      );
     case 'context_full':
       return l10n.t(
         "The conversation no longer fits the model's context window, even with older tool results shortened. Start a new conversation.",

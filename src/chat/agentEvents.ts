@@ -1,6 +1,8 @@
 // Maps the agent core's events onto an Agent-mode answer and the chat protocol (pure: no `vscode` import).
 // The answer's `agent` record is the state the webview renders and the history stores; every change to it is
 // posted as one small typed message (a card, a usage line, a wait), never as the whole conversation.
+import type { Cost, CostTotal } from '../gateway/pricing';
+import type { ChatCost } from '../shared/money';
 import type { AgentEvent, ApprovalRequest, ToolResult, TurnEndReason, UsageTotals } from '../agent';
 import type {
   AgentCondensed,
@@ -26,6 +28,7 @@ export const PROGRESS_INTERVAL_MS = 100;
 const RETRYABLE: ReadonlySet<TurnEndReason> = new Set<TurnEndReason>([
   'step_budget',
   'token_budget',
+  'daily_budget',
   'outcome_unknown',
   'error',
   'rate_limited',
@@ -212,11 +215,14 @@ export class AgentEventMapper {
         const existing = this.info.steps.find((s) => s.step === event.step);
         if (existing) existing.tokens = addTokens(existing.tokens, tokens);
         else this.info.steps.push({ step: event.step, tokens });
+        const stepInfo = existing ?? this.info.steps[this.info.steps.length - 1];
+        if (event.cost) stepInfo.cost = chatCostOf(event.cost, stepInfo.cost);
         this.info.tokens = tokensOf(event.turn);
         // The answer's footer shows the turn's figures in the same four definitions (they add up to the steps');
         // the turn's counts hold estimates for a step whose usage the gateway did not report.
         this.message.usage = {
           ...chatUsageOf(event.turn),
+          ...(event.turnCost ? { cost: chatCostOf(event.turnCost) } : {}),
           ...(event.unreported || this.message.usage?.notReported ? { notReported: true } : {}),
         };
         const step = existing ?? this.info.steps[this.info.steps.length - 1];
@@ -343,4 +349,17 @@ function addTokens(a: AgentTokens, b: AgentTokens): AgentTokens {
     cacheWrite: a.cacheWrite + b.cacheWrite,
     ...(a.estimated || b.estimated ? { estimated: true } : {}),
   };
+}
+
+/** A step's or a turn's cost for the chat: a second request of the same step adds to the first. */
+function chatCostOf(cost: Cost | CostTotal, earlier?: ChatCost): ChatCost {
+  const source = 'source' in cost ? cost.source : (cost.sources[0] ?? 'user');
+  const partial = 'partial' in cost && cost.partial;
+  const out: ChatCost = {
+    amount: Math.round(((earlier?.amount ?? 0) + cost.amount) * 1e8) / 1e8,
+    source: 'sources' in cost && cost.sources.length > 1 ? 'user' : source,
+    estimate: cost.estimate || earlier?.estimate === true,
+  };
+  if (partial) out.partial = true;
+  return out;
 }

@@ -32,6 +32,7 @@ const COMMAND_TOOLS = new Set(['run_command']);
 const END_NOTES: Partial<Record<string, string>> = {
   step_budget: 'The turn ended at its step budget, before it was finished.',
   token_budget: 'The turn ended at its token budget, before it was finished.',
+  daily_budget: 'The turn stopped at the daily budget, before it was finished.',
   context_full: "The turn ended because the model's context window was full.",
   stopped: 'The user stopped the turn before it was finished.',
   outcome_unknown: 'The turn ended after a request whose outcome is unknown.',

@@ -10,6 +10,7 @@ import {
   estimateTokens,
   runAgentTurn,
   ToolCatalog,
+  type AgentTurnOptions,
   type ApprovalAnswer,
   type ApprovalRequest,
 } from '../agent';
@@ -75,6 +76,9 @@ export interface AgentTurnsDeps {
   accessProblem?(): string;
   /** The user's language for setup errors, cards and notes (vscode.l10n; English when absent). */
   l10n?: Localizer;
+  /** What a step cost, and whether the next request would pass the daily budget (src/usage/account.ts). */
+  costOf?: AgentTurnOptions['costOf'];
+  wouldPassDailyBudget?: AgentTurnOptions['wouldPassDailyBudget'];
   /** A path as cards show it (workspace-relative; vscode.workspace.asRelativePath). */
   showPath?: (path: string) => string;
   /** modelGateway.agent.condenseThreshold: the share of the context window past which older turns are condensed. */
@@ -185,6 +189,8 @@ export class AgentTurns implements AgentRunner {
         signal: ctx.signal,
         approve: (request, signal) => this.ask(request, signal, mapper),
         onEvent: (event) => mapper.handle(event),
+        costOf: this.deps.costOf,
+        wouldPassDailyBudget: this.deps.wouldPassDailyBudget,
       });
       if (conversationWroteFiles([ctx.message], (name) => classes.get(name))) this.arm(ctx.conversationId);
       this.keepTranscript(ctx.message.agent.turnId, compactTranscript(result.messages.slice(messages.length)));

@@ -1,5 +1,6 @@
 // History persistence format (pure): one index of conversations plus one file per conversation,
 // versioned and validated on read so a damaged file loses only what is damaged.
+import type { ChatCost } from '../shared/money';
 import type {
   AgentToolCard,
   AgentTokens,
@@ -135,6 +136,8 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
       ...(u.estimated === true ? { estimated: true } : {}),
       ...(u.notReported === true ? { notReported: true } : {}),
     };
+    const cost = costOf(value.usage.cost);
+    if (cost) message.usage.cost = cost;
   }
   if (isString(value.stopReason) || value.stopReason === null) message.stopReason = value.stopReason;
   if (Array.isArray(value.attachments)) message.attachments = value.attachments.filter(isAttachment);
@@ -256,4 +259,17 @@ function safeParse(data: string | undefined): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** A stored cost, when it has the shape (an older or damaged file may have none). */
+function costOf(value: unknown): ChatCost | undefined {
+  if (!isRecord(value) || !isNumber(value.amount) || typeof value.estimate !== 'boolean') return undefined;
+  const source = value.source;
+  if (source !== 'billed' && source !== 'gateway' && source !== 'user') return undefined;
+  return {
+    amount: value.amount,
+    source,
+    estimate: value.estimate,
+    ...(value.partial === true ? { partial: true } : {}),
+  };
 }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
+import { balanceAfterError } from '../platform/balanceNote';
 import type { CatalogSnapshot, Services } from '../platform/services';
 import type { CommandTable, TestHooks } from '../platform/commands';
 import { listWorksAt } from '../platform/listWorks';
@@ -67,13 +68,15 @@ export function registerChat(services: Services): ChatFeature {
         keyId: withKey.key.fingerprint,
       };
     },
+    costOf: (model, usage) => services.account.costOf({ route: 'POST /v1/messages', model, usage }),
+    wouldPassDailyBudget: (nextTokens) => services.account.wouldPassDailyBudget(nextTokens),
   });
   const session = new SessionController({
     storage: historyFiles(context.globalStorageUri),
     getClient: () => services.gateway.clientOrExplain(),
     accessProblem: () => accessProblem(config.current, vscode.l10n),
-    errorCard: (error) =>
-      toErrorCard(
+    errorCard: (error) => {
+      const card = toErrorCard(
         error,
         (e) =>
           adviseOnError(e, {
@@ -83,7 +86,11 @@ export function registerChat(services: Services): ChatFeature {
             listWorks: listWorksAt(services.catalog, config.current.baseUrl),
           }),
         vscode.l10n,
-      ),
+      );
+      const balance = balanceAfterError(services, error);
+      if (balance) card.detail += ` ${vscode.l10n.t('Last balance the gateway reported: {0}.', balance)}`;
+      return card;
+    },
     defaults: () => ({
       model: config.current.chat.defaultModel,
       agentModel: config.current.chat.agentDefaultModel,
@@ -96,6 +103,7 @@ export function registerChat(services: Services): ChatFeature {
     now: () => Date.now(),
     log,
     agent,
+    costOf: (record) => services.account.costOf(record),
     l10n: vscode.l10n,
     instructions: readProjectInstructions,
   });

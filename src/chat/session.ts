@@ -1,6 +1,8 @@
 // The chat session controller (pure: everything VS Code-specific comes in through SessionDeps).
 // Owns the conversations, runs one answer at a time, queues after 429, and posts deltas, never whole conversations.
 import type { ProjectInstructions } from '../agent/instructions';
+import type { UsageRecord } from '../gateway/types';
+import type { ChatCost } from '../shared/money';
 import type { GatewayClient, Logger } from '../gateway/types';
 import type { WaitNotice } from '../gateway/retry';
 import type {
@@ -48,6 +50,8 @@ export interface SessionDeps {
   defaultRetryMs?: number;
   /** Agent mode (absent: Ask only). */
   agent?: AgentRunner;
+  /** What a response cost (AccountService.costOf); absent: tokens only. */
+  costOf?(record: UsageRecord): ChatCost | undefined;
   /** The user's language for refusals, warnings and setup errors (vscode.l10n; English when absent). */
   l10n?: Localizer;
   /** The project instructions (AGENTS.md, …, the user's setting) as of now, sent with Ask, Agent and Plan answers. */
@@ -487,6 +491,15 @@ export class SessionController {
     );
     batcher.flush();
     if (message.model === undefined) message.model = settings.model;
+    const raw = stream.currentMessage()?.usage;
+    if ('usage' in outcome && outcome.usage && raw) {
+      const cost = this.deps.costOf?.({
+        route: 'POST /v1/messages',
+        model: outcome.model || settings.model,
+        usage: raw,
+      });
+      if (cost) outcome.usage.cost = cost;
+    }
     this.settle(answer, outcome);
   }
 

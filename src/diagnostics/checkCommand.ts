@@ -62,6 +62,7 @@ export async function checkConnection(
         key: access?.key ?? (await services.keys.active()),
         client: access?.client,
         proxyDescription: services.gateway.proxyDescription(),
+        balance: () => services.account.balance({ signal: abort.signal }),
         allowBillable: (model) => (args.billable !== undefined ? Promise.resolve(args.billable) : askBillable(model)),
         onStep: (step) => {
           services.log.info(stepLogLine(step));

@@ -3,6 +3,7 @@
 import { adviseOnError } from '../gateway';
 import { isGatewayError } from '../gateway/errors';
 import type { GatewayClient, ModelInfo } from '../gateway/types';
+import { BALANCE_ROUTE_PATHS, describeBalance, type Balance } from '../gateway/balance';
 import { kindLabel, splitByKind, type KindSplit } from '../catalog/classify';
 import { isListMissing, probeMessagesRoute } from '../catalog/listing';
 import { endpointUrls, type Config } from '../shared/config';
@@ -20,6 +21,8 @@ export interface CheckInputs {
   allowBillable(model: string): Promise<boolean>;
   onStep?(step: ReportStep): void;
   signal?: AbortSignal;
+  /** The key's balance where the gateway offers one (AccountService.balance: probes only when due). */
+  balance?(): Promise<Balance | undefined>;
   /** Translates the report (vscode.l10n from the command; English by default). */
   l10n?: Localizer;
   /** This base URL answered 404/405 to the async image submit before (remembered; see src/platform/imageRoutes.ts). */
@@ -61,6 +64,7 @@ export async function runConnectionCheck(inputs: CheckInputs): Promise<Connectio
   }
   const models = await modelsSteps(inputs.client, inputs.key, config, add, l10n, inputs.signal);
   if (!models) return report;
+  await balanceStep(inputs, add, l10n);
   add(imageRoutesStep(inputs, models, l10n));
   await messagesSteps(inputs, models, add, l10n);
   // After the one request the check may send: a refusal it met is part of what is known now.
@@ -72,6 +76,21 @@ export async function runConnectionCheck(inputs: CheckInputs): Promise<Connectio
     ),
   );
   return report;
+}
+
+/** The balance, when the gateway offers one; nothing at all when it does not (that is not a problem). */
+async function balanceStep(inputs: CheckInputs, add: (step: ReportStep) => void, l10n: Localizer): Promise<void> {
+  const balance = await inputs.balance?.().catch(() => undefined);
+  if (!balance) return;
+  add({
+    id: 'balance',
+    title: l10n.t('Balance'),
+    status: 'ok',
+    lines: [
+      describeBalance(balance, l10n),
+      l10n.t("From {0}: the gateway's own figures, in its unit.", BALANCE_ROUTE_PATHS[balance.route]),
+    ],
+  });
 }
 
 function baseUrlStep(config: Config, l10n: Localizer): ReportStep {

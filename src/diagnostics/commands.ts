@@ -34,6 +34,8 @@ export function createDiagnosticsCommands(services: Services, status: StatusBar)
     checkConnection: (args: CheckArgs) => checkConnection(services, documents, status, args),
     refreshModels: (args: RefreshArgs) => refreshModels(services, args),
     copySupportInfo: (limit: number) => copySupportInfo(services, limit),
+    // What opening Quick Actions does for the balance (a read when due), without the menu.
+    readBalance: () => services.account.balance(),
     forgetLearnedDialects: () => forgetLearnedDialects(services.context.globalState),
   };
   // Report documents exist only after a check ran, so their provider is registered with the first check's code.

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../platform/services';
 import { Commands } from '../shared/commands';
+import { describeBalance } from '../gateway/balance';
 
 export const WALKTHROUGH_ID = 'model-gateway.model-gateway#modelGateway.gettingStarted';
 
@@ -12,6 +13,9 @@ interface Action extends vscode.QuickPickItem {
 export async function quickActions(services: Services): Promise<void> {
   const keys = await services.keys.list();
   const active = await services.keys.active();
+  // The menu opens at once with the balance last read; opening it is a user action, so a due read starts now.
+  const balance = services.account.peekBalance();
+  void services.account.balance().catch(() => undefined);
   const command =
     (id: string, ...args: unknown[]) =>
     () =>
@@ -25,6 +29,11 @@ export async function quickActions(services: Services): Promise<void> {
       run: command(Commands.checkConnection),
     },
     { label: `$(refresh) ${vscode.l10n.t('Refresh Models')}`, run: command(Commands.refreshModels) },
+    {
+      label: `$(graph) ${vscode.l10n.t('Show Usage')}`,
+      description: balance ? vscode.l10n.t('balance: {0}', describeBalance(balance, vscode.l10n)) : undefined,
+      run: command(Commands.showUsage),
+    },
     {
       label: `$(key) ${vscode.l10n.t('Set API Key')}`,
       description: active

@@ -6,7 +6,7 @@ export type StepStatus = 'ok' | 'warn' | 'fail' | 'skipped';
 
 export interface ReportStep {
   /** What the step checks, for code that reacts to a step (its title is translated, so it is not matched by words). */
-  id?: 'baseUrl' | 'apiKey' | 'reachability' | 'key' | 'models' | 'imageRoutes';
+  id?: 'baseUrl' | 'apiKey' | 'reachability' | 'key' | 'models' | 'balance' | 'imageRoutes';
   title: string;
   status: StepStatus;
   /** Lines shown under the step (URLs, counts, advice). Never a key. */

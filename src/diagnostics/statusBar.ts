@@ -29,6 +29,7 @@ export function createStatusBar(services: Services): StatusBar {
       state,
       chatModel,
       lastRecord,
+      balance: services.account.peekBalance(),
     };
     item.text = statusText(inputs, vscode.l10n);
     const tooltip = new vscode.MarkdownString(statusTooltip(inputs, vscode.l10n));
@@ -50,9 +51,15 @@ export function createStatusBar(services: Services): StatusBar {
     services.keys.onDidChange(resetState),
     services.config.onDidChange(resetState),
     services.catalog.onDidChange((snapshot) => {
-      if (snapshot && Date.now() - snapshot.fetchedAt < 5_000) state = 'ok';
+      if (snapshot && Date.now() - snapshot.fetchedAt < 5_000) {
+        state = 'ok';
+        // A model list just fetched: the balance of the same key is read too when due (at most every 5 minutes,
+        // never again on a gateway without a balance route), so the tooltip has it without a click.
+        void services.account.balance().catch(() => undefined);
+      }
       rerender();
     }),
+    services.account.onDidChange(rerender),
     services.support.onDidAdd((record) => {
       lastRecord = record;
       // No status: cancelled or no answer; the two cannot be told apart here, so only Check Connection says "unreachable".

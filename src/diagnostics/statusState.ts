@@ -1,6 +1,7 @@
 // What the status bar says, from the active key, the settings and the last request. Pure; the words go through the
 // Localizer passed in (vscode.l10n from the status bar; English by default).
 import type { SupportRecord } from '../gateway/types';
+import { describeBalance, type Balance } from '../gateway/balance';
 import { english, type Localizer } from '../shared/l10n';
 
 export type ConnectionState =
@@ -34,6 +35,8 @@ export interface StatusInputs {
   state: ConnectionState;
   chatModel?: string;
   lastRecord?: SupportRecord;
+  /** The key's balance, when the gateway offers one and it was read. */
+  balance?: Balance;
 }
 
 const ICONS: Record<ConnectionState, string> = {
@@ -100,6 +103,7 @@ export function statusTooltip(inputs: StatusInputs, l10n: Localizer = english): 
     l10n.t('Key: {0}', inputs.keyName ? `${inputs.keyName} (${inputs.keyFingerprint})` : none),
     l10n.t('Default chat model: {0}', inputs.chatModel ?? none),
   ];
+  if (inputs.balance) lines.push(l10n.t('Balance: {0}', describeBalance(inputs.balance, l10n)));
   const last = inputs.lastRecord;
   if (last)
     lines.push(

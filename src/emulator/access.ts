@@ -115,6 +115,7 @@ export function charge(ctx: Ctx, amount: number): boolean {
     return false;
   }
   key.balance = Math.round((key.balance - price) * 1e6) / 1e6;
+  key.spent = Math.round(((key.spent ?? 0) + price) * 1e6) / 1e6;
   ctx.entry.charged = price;
   return true;
 }

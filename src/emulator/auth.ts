@@ -45,7 +45,15 @@ export function authenticate(ctx: Ctx, mode: AuthMode): KeyConfig | undefined {
   return key;
 }
 
-const ALWAYS_ALLOWED: RouteName[] = ['models', 'model.info', 'images.tasks'];
+const ALWAYS_ALLOWED: RouteName[] = [
+  'models',
+  'model.info',
+  'images.tasks',
+  'billing.subscription',
+  'billing.usage',
+  'key',
+  'key.info',
+];
 
 /** 403 when the key's group is disabled or may not use this route. */
 export function checkGroup(ctx: Ctx): boolean {

@@ -62,10 +62,23 @@ export function defaultConfig(): EmulatorConfig {
       },
     },
     models: {
-      'demo-sonnet-upstream': { protocol: 'messages', displayName: 'Claude Demo Sonnet' },
-      'demo-haiku-upstream': { protocol: 'messages', displayName: 'Claude Demo Haiku' },
+      // listPrices: what the model list publishes, so a newcomer sees a "gateway price" next to each answer.
+      'demo-sonnet-upstream': {
+        protocol: 'messages',
+        displayName: 'Claude Demo Sonnet',
+        listPrices: { input: 3, output: 15 },
+      },
+      'demo-haiku-upstream': {
+        protocol: 'messages',
+        displayName: 'Claude Demo Haiku',
+        listPrices: { input: 1, output: 5 },
+      },
       'demo-gpt-upstream': { protocol: 'messages', displayName: 'GPT Demo Chat', messagesConversion: false },
-      'demo-opus-upstream': { protocol: 'messages', displayName: 'Claude Alt Opus' },
+      'demo-opus-upstream': {
+        protocol: 'messages',
+        displayName: 'Claude Alt Opus',
+        listPrices: { input: 15, output: 75 },
+      },
       // The scripted agent (src/emulator/agentScript.ts): follows @tool... directives, summarises tool_results.
       'demo-agent-upstream': { protocol: 'messages', displayName: 'Claude Demo Agent (scripted)', agent: true },
       'demo-image-upstream': { protocol: 'images', displayName: 'GPT Image Demo' },

@@ -7,6 +7,8 @@ import { handleChatCompletions } from './routes/chatCompletions';
 import { handleModelInfo, handleModels } from './routes/models';
 import { handleImageEdit, handleImageGeneration } from './routes/images';
 import { handleTaskRead } from './routes/tasks';
+import { handleKey, handleKeyInfo, handleSubscription, handleUsage } from './routes/account';
+import type { AccountShape } from './dialects/types';
 import type { RouteName } from './types';
 
 export interface RouteDef {
@@ -17,6 +19,8 @@ export interface RouteDef {
   style: ErrorStyle;
   billable: boolean;
   handler: (ctx: Ctx) => Promise<void> | void;
+  /** An account route: served only by gateways of this shape (the emulator's default is new-api's). */
+  account?: AccountShape;
 }
 
 const exact =
@@ -107,7 +111,32 @@ export const ROUTES: RouteDef[] = [
     billable: false,
     handler: handleTaskRead,
   },
+  ...accountRoutes(),
 ];
+
+function accountRoutes(): RouteDef[] {
+  const get = (paths: string[], route: RouteName, account: AccountShape, handler: RouteDef['handler']): RouteDef => ({
+    method: 'GET',
+    match: (p) => paths.includes(p),
+    route,
+    auth: 'bearer',
+    style: 'openai',
+    billable: false,
+    handler,
+    account,
+  });
+  return [
+    get(
+      ['/dashboard/billing/subscription', '/v1/dashboard/billing/subscription'],
+      'billing.subscription',
+      'new-api',
+      handleSubscription,
+    ),
+    get(['/dashboard/billing/usage', '/v1/dashboard/billing/usage'], 'billing.usage', 'new-api', handleUsage),
+    get(['/v1/key', '/api/v1/key'], 'key', 'openrouter', handleKey),
+    get(['/key/info'], 'key.info', 'litellm', handleKeyInfo),
+  ];
+}
 
 /** The route for a path, and whether the method matches (a known path with the wrong method is a 405). */
 export function findRoute(method: string, path: string): { def?: RouteDef; wrongMethod: boolean } {

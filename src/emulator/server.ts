@@ -111,11 +111,17 @@ async function handle(
   const { def, wrongMethod } =
     apiPath === undefined ? { def: undefined, wrongMethod: false } : findRoute(ctx.entry.method, apiPath);
   // A gateway of this dialect has no such route at all (a router without a model list).
-  if (!def || ctx.dialect?.missingRoutes?.has(def.route)) {
+  if (!def || ctx.dialect?.missingRoutes?.has(def.route) || !servesAccount(ctx, def)) {
     notFound(ctx, wrongMethod);
     return;
   }
   await serveRoute(ctx, def);
+}
+
+/** Account routes exist only on gateways of their shape; without a dialect the emulator answers new-api's. */
+function servesAccount(ctx: Ctx, def: RouteDef): boolean {
+  if (!def.account) return true;
+  return (ctx.dialect ? ctx.dialect.account : 'new-api') === def.account;
 }
 
 /** Picks the request's dialect and its request-id headers; false when the dialect header named no dialect (400 sent). */

@@ -52,6 +52,10 @@ export type RouteName =
   | 'images.generations.async'
   | 'images.edits.async'
   | 'images.tasks'
+  | 'billing.subscription'
+  | 'billing.usage'
+  | 'key'
+  | 'key.info'
   | 'files'
   | 'unknown';
 
@@ -60,6 +64,8 @@ export interface KeyConfig {
   name: string;
   group: string;
   balance: number;
+  /** Charged so far (the account routes report it). */
+  spent?: number;
   revoked?: boolean;
   /** Per-key rate limit: at most `requests` per `windowMs` (sliding window). */
   rateLimit?: { requests: number; windowMs: number };
@@ -86,6 +92,11 @@ export interface UpstreamModel {
   displayName?: string;
   /** A scripted agent model (src/emulator/agentScript.ts): it also summarises tool_results without directives. */
   agent?: boolean;
+  /**
+   * Prices published in the model list, per million tokens (and per image), sent as OpenRouter's `pricing` object
+   * (USD per token, as strings). Informational: what the emulator charges is `prices`.
+   */
+  listPrices?: { input: number; output: number; image?: number };
   /** false: the channel behind this model has no Claude Messages conversion (new-api's dialect refuses /v1/messages for it). */
   messagesConversion?: boolean;
 }

@@ -137,6 +137,12 @@ export function forbiddenCause(e: Pick<GatewayError, 'status' | 'serverCode' | '
   return undefined;
 }
 
+/** A refusal for lack of balance or quota (402, or a 403 whose words say so): the balance is read again after it. */
+export function isBalanceError(error: unknown): boolean {
+  if (!isGatewayError(error)) return false;
+  return error.status === 402 || (error.kind === 'forbidden' && forbiddenCause(error) === 'balance');
+}
+
 function adviseForbidden(e: GatewayError, c: AdviceContext, l10n: Localizer): Advice {
   const causes: Record<Exclude<ForbiddenCause, undefined>, () => Advice> = {
     balance: () => ({

@@ -146,6 +146,9 @@ export function usageOf(u: unknown): Usage | undefined {
     output_tokens: num(u.completion_tokens) ?? num(u.output_tokens) ?? 0,
     cache_read_input_tokens: cached,
   };
+  // OpenRouter's billed cost rides in the usage object of chat-completions answers too.
+  const cost = num(u.cost);
+  if (cost !== undefined && cost >= 0) usage.cost = cost;
   return usage;
 }
 

@@ -1,4 +1,5 @@
 // createGatewayClient: binds every route to one client context.
+import { readBalance } from './balance';
 import { createContext } from './context';
 import { editImage, generateImage } from './images';
 import { createMessage } from './messages';
@@ -38,5 +39,6 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     submitImageTask: submit,
     getImageTask: (id, o) => getImageTask(ctx, id, o),
     waitForImageTask: (id, o) => waitForImageTask(ctx, id, o),
+    readBalance: (route, o) => readBalance(ctx, route, o),
   };
 }

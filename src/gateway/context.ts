@@ -4,7 +4,7 @@ import { normalizeBaseUrl } from '../shared/baseUrl';
 import { createRedactor, type Redactor } from './redact';
 import { RateLimitQueue, type BackoffOptions } from './retry';
 import type { Dialect } from './dialect';
-import type { DialectSource, GatewayClientOptions, Logger, SupportRecord } from './types';
+import type { DialectSource, GatewayClientOptions, Logger, SupportRecord, UsageRecord } from './types';
 
 export interface ClientContext {
   baseUrl: string;
@@ -19,6 +19,7 @@ export interface ClientContext {
   dispatcher?: Dispatcher;
   logger?: Logger;
   onSupportRecord?: (record: SupportRecord) => void;
+  onUsage?: (record: UsageRecord) => void;
   userAgent?: string;
   editEncoding: 'json' | 'multipart';
   redact: Redactor;
@@ -28,6 +29,15 @@ export interface ClientContext {
   dialects?: DialectSource;
   /** What refusals taught this client (also told to `dialects`, which may persist it). */
   learnedDialects: Map<string, Dialect>;
+}
+
+/** Tells onUsage (a failing listener never breaks a request). */
+export function reportUsage(ctx: ClientContext, record: UsageRecord): void {
+  try {
+    ctx.onUsage?.(record);
+  } catch (error) {
+    ctx.logger?.warn(`Usage listener failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** Resolves client options to a context with every default filled in. */
@@ -45,6 +55,7 @@ export function createContext(options: GatewayClientOptions): ClientContext {
     dispatcher: options.dispatcher,
     logger: options.logger,
     onSupportRecord: options.onSupportRecord,
+    onUsage: options.onUsage,
     userAgent: options.userAgent,
     editEncoding: options.editEncoding ?? 'json',
     redact: createRedactor(options.apiKey),

@@ -1,7 +1,7 @@
 // Image routes: generation, edits (JSON data URLs or multipart), mime sniffing, result normalisation.
 import type { FormData } from 'undici';
 import { undici } from './undici';
-import type { ClientContext } from './context';
+import { reportUsage, type ClientContext } from './context';
 import { protocolError, readJson, send, type CallSpec } from './http';
 import type { GeneratedImage, ImageEditRequest, ImageInput, ImageRequest, ImageResult, RequestOptions } from './types';
 
@@ -130,37 +130,46 @@ export function imageResultOf(raw: unknown, baseUrl: string, requestId?: string)
   return { images: imagesOf(list, baseUrl), usage: r.usage, requestId, raw };
 }
 
-async function imageCall(ctx: ClientContext, spec: CallSpec): Promise<ImageResult> {
+async function imageCall(ctx: ClientContext, spec: CallSpec, size: string | undefined): Promise<ImageResult> {
   const ex = await send(ctx, spec);
   const result = imageResultOf(await readJson(ctx, spec, ex), ctx.baseUrl, ex.requestId);
   if (!result) throw protocolError(ctx, spec, ex, 'the image reply has no data array');
+  reportUsage(ctx, { route: spec.route, model: spec.model ?? '', images: { count: result.images.length, size } });
   return result;
 }
 
 /** POST /v1/images/generations. */
 export function generateImage(ctx: ClientContext, req: ImageRequest, options?: RequestOptions): Promise<ImageResult> {
-  return imageCall(ctx, {
-    method: 'POST',
-    route: 'POST /v1/images/generations',
-    url: ctx.baseUrl + '/v1/images/generations',
-    auth: 'bearer',
-    body: JSON.stringify(imageFields(req)),
-    model: req.model,
-    signal: options?.signal,
-    onWait: options?.onWait,
-  });
+  return imageCall(
+    ctx,
+    {
+      method: 'POST',
+      route: 'POST /v1/images/generations',
+      url: ctx.baseUrl + '/v1/images/generations',
+      auth: 'bearer',
+      body: JSON.stringify(imageFields(req)),
+      model: req.model,
+      signal: options?.signal,
+      onWait: options?.onWait,
+    },
+    req.size,
+  );
 }
 
 /** POST /v1/images/edits. */
 export function editImage(ctx: ClientContext, req: ImageEditRequest, options?: RequestOptions): Promise<ImageResult> {
-  return imageCall(ctx, {
-    method: 'POST',
-    route: 'POST /v1/images/edits',
-    url: ctx.baseUrl + '/v1/images/edits',
-    auth: 'bearer',
-    body: editBody(req, ctx.editEncoding),
-    model: req.model,
-    signal: options?.signal,
-    onWait: options?.onWait,
-  });
+  return imageCall(
+    ctx,
+    {
+      method: 'POST',
+      route: 'POST /v1/images/edits',
+      url: ctx.baseUrl + '/v1/images/edits',
+      auth: 'bearer',
+      body: editBody(req, ctx.editEncoding),
+      model: req.model,
+      signal: options?.signal,
+      onWait: options?.onWait,
+    },
+    req.size,
+  );
 }

@@ -1,6 +1,7 @@
 // POST /v1/messages without streaming, and the shape check of a Message body.
 import { readToolInputJson } from './assemble';
-import type { ClientContext } from './context';
+import { reportUsage, type ClientContext } from './context';
+import { costFromHeader } from './pricing';
 import { GatewayError } from './errors';
 import { protocolError, readJson, send, type CallSpec, type Exchange } from './http';
 import { messageOfCompletion, toChatRequest } from './chatMapping';
@@ -24,6 +25,13 @@ export function asMessage(value: unknown): Message | undefined {
     stop_sequence: m.stop_sequence ?? null,
     usage: { input_tokens: 0, output_tokens: 0, ...(m.usage ?? {}) },
   };
+}
+
+/** LiteLLM states the billed cost in a header: copied to usage.cost when the body has none. */
+export function withHeaderCost(message: Message, headers: Record<string, string | string[] | undefined>): Message {
+  const cost = costFromHeader(headers['x-litellm-response-cost']);
+  if (cost !== undefined && message.usage.cost === undefined) message.usage.cost = cost;
+  return message;
 }
 
 /**
@@ -107,6 +115,13 @@ export async function createMessage(
       ex,
       chat ? 'the reply is not a chat completion (no choices)' : 'the reply is not a message (no content array)',
     );
+  withHeaderCost(message, ex.headers);
+  reportUsage(ctx, {
+    route: spec.route,
+    dialect: chat ? 'chat-completions' : 'messages',
+    model: message.model || request.model,
+    usage: message.usage,
+  });
   const problems = normalizeToolInputs(message);
   if (problems.length) throw toolInputError(ctx, spec, ex, message, problems);
   return message;

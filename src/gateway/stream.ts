@@ -1,14 +1,14 @@
 // The streamed Messages reply: SSE parsed with eventsource-parser, events dispatched on their JSON
 // `type` (some gateways omit `event:` lines), assembled into a Message. See docs/gateway-protocol.md#messages-stream.
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
-import type { ClientContext } from './context';
+import { reportUsage, type ClientContext } from './context';
 import { GatewayError, type GatewayErrorInit } from './errors';
 import { kindForErrorType, upstreamOrigin, withoutStack } from './errorBody';
 import { MessageAssembler } from './assemble';
 import { bytesOf, fromBytes } from './byteText';
 import { lastDelta, readChatContent, readTextDelta } from './fastDelta';
 import { discardBody, protocolError, readJson, send, transportError, type CallSpec, type Exchange } from './http';
-import { asMessage, normalizeToolInputs, toolInputError } from './messages';
+import { asMessage, normalizeToolInputs, toolInputError, withHeaderCost } from './messages';
 import { ChatChunkReader } from './chatChunks';
 import { messageOfCompletion, toChatRequest } from './chatMapping';
 import { isMessagesRouteRefusal, type Dialect } from './dialect';
@@ -74,6 +74,7 @@ class GatewayMessageStream implements MessageStream {
   private resolveDone!: (m: Message) => void;
   private rejectDone!: (e: GatewayError) => void;
   private settled = false;
+  private usageReported = false;
   private failure: GatewayError | undefined;
   private exchange: Exchange | undefined;
   // Events kept for the iterator; dropped when only finalMessage() is wanted.
@@ -129,7 +130,7 @@ class GatewayMessageStream implements MessageStream {
   }
 
   currentMessage(): Message | undefined {
-    return this.assembler.hasContent() ? this.assembler.snapshot() : undefined;
+    return this.assembler.hasContent() ? this.withCost(this.assembler.snapshot()) : undefined;
   }
 
   abort(): void {
@@ -198,6 +199,8 @@ class GatewayMessageStream implements MessageStream {
       if (problems.length) throw toolInputError(this.ctx, this.spec, ex, message, problems);
       this.settled = true;
       this.detachOuter();
+      this.withCost(message);
+      this.reportUsage(message);
       this.resolveDone(message);
       this.wake();
     } catch (error) {
@@ -389,8 +392,27 @@ class GatewayMessageStream implements MessageStream {
     this.detachOuter();
     this.exchange?.finish();
     this.exchange?.body.resume(); // drain whatever follows message_stop so the socket can be reused
-    this.resolveDone(this.assembler.snapshot());
+    const message = this.withCost(this.assembler.snapshot());
+    this.reportUsage(message);
+    this.resolveDone(message);
     this.wake();
+  }
+
+  /** LiteLLM's cost header, copied to usage.cost (see withHeaderCost). */
+  private withCost(message: Message): Message {
+    return this.exchange ? withHeaderCost(message, this.exchange.headers) : message;
+  }
+
+  /** Once per stream that got an answer (complete, or cut after message_start: the gateway may have billed it). */
+  private reportUsage(message: Message | undefined): void {
+    if (this.usageReported || !message) return;
+    this.usageReported = true;
+    reportUsage(this.ctx, {
+      route: this.spec.route,
+      dialect: this.chat ? 'chat-completions' : 'messages',
+      model: message.model || (this.spec.model ?? ''),
+      usage: message.usage,
+    });
   }
 
   private failMidStream(): void {
@@ -434,7 +456,8 @@ class GatewayMessageStream implements MessageStream {
     this.settled = true;
     this.detachOuter();
     const problems: ToolInputProblem[] = [];
-    const partial = this.assembler.hasContent() ? this.assembler.snapshot(problems) : undefined;
+    const partial = this.assembler.hasContent() ? this.withCost(this.assembler.snapshot(problems)) : undefined;
+    this.reportUsage(partial);
     const error =
       ready && init instanceof GatewayError
         ? init

@@ -1,6 +1,6 @@
 // Async image tasks: submit, read and wait, tolerant of the id / status / result vocabularies of
 // docs/gateway-protocol.md#async-image-tasks. The key only ever goes to the base URL's origin.
-import type { ClientContext } from './context';
+import { reportUsage, type ClientContext } from './context';
 import { GatewayError, isGatewayError } from './errors';
 import { protocolError, readJson, send, type CallSpec, type Headers } from './http';
 import { editBody, imageFields, imagesOf } from './images';
@@ -178,6 +178,8 @@ export async function submitImageTask(
   const raw = await readJson(ctx, spec, ex);
   const id = taskIdOf(raw);
   if (id === undefined) throw protocolError(ctx, spec, ex, 'the task reply has no task id');
+  // An accepted task is billed when it is accepted (the images come later, by polling).
+  reportUsage(ctx, { route: spec.route, model: req.model, images: { count: req.n ?? 1, size: req.size } });
   const r = recordOf(raw);
   const location = ex.headers['location'];
   const candidate = strOf(r.poll_url) ?? (Array.isArray(location) ? location[0] : location);

@@ -48,6 +48,11 @@ export interface GatewayClientOptions {
   editEncoding?: 'json' | 'multipart';
   /** Called once per finished HTTP exchange (success or failure) with the five support fields only. */
   onSupportRecord?: (record: SupportRecord) => void;
+  /**
+   * Called once per billable response that got an answer (a message, complete or cut; images; an accepted image
+   * task) with what it used: for the local usage ledger. Never with prompt or answer text.
+   */
+  onUsage?: (record: UsageRecord) => void;
   /** Sent as the User-Agent header when set. */
   userAgent?: string;
   /** Backoff between GET retries after 5xx / network errors (and 429 without Retry-After). Default 500 ms → 8 s. */
@@ -56,6 +61,39 @@ export interface GatewayClientOptions {
   pollBackoff?: { baseMs?: number; maxMs?: number };
   /** Per-model dialect knowledge; without it every model starts on Messages and learns from refusals. */
   dialects?: DialectSource;
+}
+
+// ---- Account (src/gateway/balance.ts) ----
+
+/** Which family of billing routes answered. */
+export type BalanceRoute = 'new-api' | 'new-api-v1' | 'openrouter' | 'litellm';
+
+/** The gateway's own figures, in its display unit (USD or quota units: never converted here). */
+export interface Balance {
+  route: BalanceRoute;
+  /** What is left; undefined when the gateway states no limit. */
+  remaining?: number;
+  /** The limit the gateway states (new-api: hard_limit_usd; OpenRouter: limit; LiteLLM: max_budget). */
+  limit?: number;
+  /** Spent so far, as the gateway counts it. */
+  used?: number;
+  /** The gateway says the key has no limit (new-api's 100,000,000, OpenRouter's limit null, LiteLLM's max_budget null). */
+  unlimited: boolean;
+}
+
+/** What one probe found: a balance, "no such route here", or a failure that says nothing about the route. */
+export type ProbeResult = { kind: 'balance'; balance: Balance } | { kind: 'none' } | { kind: 'failed' };
+
+/** What one billable response used (GatewayClientOptions.onUsage). */
+export interface UsageRecord {
+  route: string;
+  /** The wire dialect of a message response (absent: Messages, or an image route). */
+  dialect?: 'messages' | 'chat-completions';
+  model: string;
+  /** Messages: the usage object as the gateway reported it (usage.cost: the billed cost, when reported). */
+  usage?: Usage;
+  /** Image routes: how many images were asked for and returned, and their size ("1024x1024"). */
+  images?: { count: number; size?: string };
 }
 
 /** The only facts support may ever receive (docs/gateway-protocol.md#support-facts). */
@@ -158,6 +196,11 @@ export interface Usage {
   output_tokens: number;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /**
+   * The cost the gateway billed for this response, when it says: OpenRouter's usage.cost, or LiteLLM's
+   * x-litellm-response-cost header (copied here by the client). Not part of the Messages API.
+   */
+  cost?: number;
 }
 
 export interface TextBlock {
@@ -360,6 +403,8 @@ export interface GatewayClient {
   getImageTask(id: string, options?: RequestOptions & { pollUrl?: string }): Promise<ImageTask>;
   /** Polls until succeeded or failed, honouring Retry-After, backing off otherwise. */
   waitForImageTask(id: string, options?: WaitForTaskOptions): Promise<ImageTask>;
+  /** Free GETs of the known billing routes (all in order, or only `route`): see balance.ts. */
+  readBalance(route?: BalanceRoute, options?: RequestOptions): Promise<ProbeResult>;
 }
 
 /**

@@ -7,7 +7,8 @@ import { isModelUnavailable } from '../gateway/advice';
 import { isGatewayError } from '../gateway/errors';
 import type { Logger } from '../gateway/types';
 import type { Config } from '../shared/config';
-import type { ErrorPresenter, ErrorSurface, ModelCatalog } from './services';
+import type { AccountService, ErrorPresenter, ErrorSurface, ModelCatalog } from './services';
+import { balanceAfterError } from './balanceNote';
 import { actionButtonIn, type ActionButton } from './errorActions';
 import { listWorksAt } from './listWorks';
 import { redact } from './redact';
@@ -16,6 +17,7 @@ export interface ErrorPresenterDeps {
   config: { readonly current: Config };
   log: Logger;
   catalog: Pick<ModelCatalog, 'refresh'> & Partial<Pick<ModelCatalog, 'peek'>>;
+  account?: Pick<AccountService, 'balance' | 'balanceError' | 'peekBalance'>;
 }
 
 export function createErrorPresenter(deps: ErrorPresenterDeps): ErrorPresenter {
@@ -33,8 +35,10 @@ export function createErrorPresenter(deps: ErrorPresenterDeps): ErrorPresenter {
           .filter((button): button is ActionButton => button !== undefined),
       );
       // The product name prefixes every notification, in every language.
+      const balance = deps.account ? balanceAfterError({ account: deps.account }, error) : undefined;
+      const balanceNote = balance ? ` ${vscode.l10n.t('Last balance the gateway reported: {0}.', balance)}` : '';
       const message = redact(
-        `Model Gateway: ${advice.title}${advice.detail ? ` ${advice.detail}` : ''}${consoleNote(error)}`,
+        `Model Gateway: ${advice.title}${advice.detail ? ` ${advice.detail}` : ''}${consoleNote(error)}${balanceNote}`,
       );
       const severity =
         isGatewayError(error) && error.kind === 'rate_limited'

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Dispatcher } from 'undici';
 import { createGatewayClient } from '../gateway/lazyClient';
-import type { GatewayClient, Logger, SupportRecord } from '../gateway/types';
+import type { GatewayClient, Logger, SupportRecord, UsageRecord } from '../gateway/types';
 import { Commands } from '../shared/commands';
 import type { Config } from '../shared/config';
 import { disposeAll } from '../shared/dispose';
@@ -23,6 +23,10 @@ export interface GatewayAccessDeps {
   keys: KeyStore;
   log: Logger;
   onSupportRecord(record: SupportRecord): void;
+  /** What each billable response used, with the fingerprint of the key that paid for it (the usage ledger). */
+  onUsage?(record: UsageRecord, keyFingerprint: string): void;
+  /** The fingerprint of a secret (src/keys/fingerprint.ts, given by the composition root). */
+  fingerprint?(secret: string): string;
   env?: Record<string, string | undefined>;
   userAgent?: string;
   /** Where learned dialects are kept and the model list is read (without it: the setting only, nothing kept). */
@@ -50,8 +54,11 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
   const build = (secret: string, { keyFingerprint, ...overrides }: ClientOverrides = {}): GatewayClient => {
     const config = deps.config.current;
     const fingerprint = keyFingerprint;
+    // The ledger's key: the stored key's fingerprint, else the secret's own (the same function computes both).
+    const ledgerKey = keyFingerprint ?? deps.fingerprint?.(secret) ?? '';
     const memento = deps.dialects?.memento;
     return createGatewayClient({
+      onUsage: deps.onUsage ? (record) => deps.onUsage?.(record, ledgerKey) : undefined,
       dialects: memento
         ? createDialectSource({ ...deps.dialects, memento, config: deps.config }, fingerprint, config.baseUrl)
         : {

@@ -1,7 +1,17 @@
 // What every feature receives from activate(): plain interfaces, passed in through register functions.
 // No global singletons. Implementations live next to this file (and in src/catalog/).
 import type * as vscode from 'vscode';
-import type { GatewayClient, GatewayClientOptions, Logger, ModelInfo, SupportRecord } from '../gateway/types';
+import type { Balance } from '../gateway/balance';
+import type { Cost } from '../gateway/pricing';
+import type {
+  GatewayClient,
+  GatewayClientOptions,
+  Logger,
+  ModelInfo,
+  SupportRecord,
+  UsageRecord,
+} from '../gateway/types';
+import type { LedgerEntry, ModelTotals } from '../shared/usageLedger';
 import type { Config, ModelKind } from '../shared/config';
 import type { ProxySettings } from './proxy';
 
@@ -131,6 +141,32 @@ export interface ErrorPresenter {
   show(error: unknown, surface: ErrorSurface): Promise<void>;
 }
 
+/**
+ * The key's account as far as the gateway tells it and this machine saw it: the balance (probed only when due,
+ * src/gateway/balance.ts), the cost of a response (src/gateway/pricing.ts) and the local usage ledger.
+ */
+export interface AccountService {
+  /** The active key's balance; probes the gateway only when due (at most one probe sequence per call). */
+  balance(options?: { signal?: AbortSignal }): Promise<Balance | undefined>;
+  /** The last balance known for the active key and base URL, without network. */
+  peekBalance(): Balance | undefined;
+  /** A balance error (402/403 quota) happened: the next balance() reads again. */
+  balanceError(): void;
+  /** What a response cost and where the figure comes from; undefined when nothing prices it. */
+  costOf(record: UsageRecord): Cost | undefined;
+  /** Adds a response to the ledger of the key with this fingerprint. */
+  record(record: UsageRecord, keyFingerprint: string): void;
+  ledger(): Promise<LedgerEntry[]>;
+  /** Today's totals of the active key, and the share of its daily budget they use (0 without a budget). */
+  today(): Promise<{ totals: ModelTotals; budgetUsed: number; keyFingerprint?: string }>;
+  /** True when a request of about `nextTokens` tokens would pass the active key's daily budget (none: false). */
+  wouldPassDailyBudget(nextTokens: number): Promise<boolean>;
+  /** Clears the ledger of one key (all keys when undefined). */
+  clear(keyFingerprint?: string): Promise<void>;
+  /** Fires when the ledger or the balance changed. */
+  readonly onDidChange: vscode.Event<void>;
+}
+
 export interface Services {
   context: vscode.ExtensionContext;
   log: HostLogger;
@@ -140,6 +176,7 @@ export interface Services {
   catalog: ModelCatalog;
   support: SupportLog;
   errors: ErrorPresenter;
+  account: AccountService;
 }
 
 /** What the images feature offers other features (the @gateway /image participant). */

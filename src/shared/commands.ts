@@ -21,6 +21,9 @@ export const Commands = {
   openImagePanel: 'modelGateway.openImagePanel',
   showImageTasks: 'modelGateway.showImageTasks',
   manageLanguageModels: 'modelGateway.manageLanguageModels',
+  showUsage: 'modelGateway.showUsage',
+  exportUsage: 'modelGateway.exportUsage',
+  clearUsage: 'modelGateway.clearUsage',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -49,6 +52,7 @@ export const FeatureCommands = {
   ],
   images: [Commands.generateImage, Commands.editImage, Commands.openImagePanel, Commands.showImageTasks],
   nativeChat: [Commands.manageLanguageModels],
+  usage: [Commands.showUsage, Commands.exportUsage, Commands.clearUsage],
 } as const satisfies Record<string, readonly CommandId[]>;
 
 export type Feature = keyof typeof FeatureCommands;
@@ -66,6 +70,7 @@ export const Views = {
   container: 'modelGateway',
   chat: 'modelGateway.chatView',
   imagePanel: 'modelGateway.imagePanel',
+  usagePanel: 'modelGateway.usagePanel',
   chatParticipant: 'model-gateway.gateway',
   lmVendor: 'model-gateway',
 } as const;

@@ -353,8 +353,9 @@ async function webviewByTitle(page: Page, title: string): Promise<FrameLocator> 
     for (const id of ids) {
       if (!id) continue;
       const frame = page.frameLocator(`${WEBVIEW}[src*="id=${id}"]`).frameLocator('#active-frame');
+      // head > title: an SVG in the page has <title> elements of its own (the usage chart's bars).
       const docTitle = await frame
-        .locator('title')
+        .locator('head > title')
         .textContent({ timeout: 1000 })
         .catch(() => '');
       if (docTitle?.includes(title)) return frame;

@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { htmlProxy } from './htmlProxy';
 import { litellm } from './litellm';
 import { newApi, oneApi } from './newApi';
+import { openRouter } from './openRouter';
 import { router } from './router';
 import { sub2api } from './sub2api';
 import { DIALECT_HEADER, DIALECT_NAMES, type Dialect, type DialectName } from './types';
@@ -15,6 +16,7 @@ export {
   type DialectError,
   type DialectName,
   type DialectReply,
+  type AccountShape,
   type SseHabits,
 } from './types';
 
@@ -25,6 +27,7 @@ export const DIALECTS: Record<DialectName, Dialect> = {
   litellm,
   router,
   'html-proxy': htmlProxy,
+  openrouter: openRouter,
 };
 
 /** The dialect for a name; 'default', '' and undefined mean none; an unknown name throws. */

@@ -9,7 +9,8 @@
 // - An unknown path: FastAPI's {"detail":"Not Found"} (a bare reason phrase).
 // - Streams on /v1/messages keep `event:` lines, but an error after the stream started is written by
 //   async_data_generator as a bare `data: {"error": {...}}` line: no event line, no "type":"error".
-// - The request id header is `x-litellm-call-id`.
+// - The request id header is `x-litellm-call-id`; each call's cost goes in `x-litellm-response-cost`.
+// - GET /key/info answers {key, info:{spend, max_budget, ...}} for the calling key.
 // - GET /v1/models: {data:[{id,object:"model",created,owned_by:"openai"}],object:"list"}, no kind; the mode
 //   (chat, image_generation, embedding, audio_transcription, …) and limits are on GET /model/info
 //   ({data:[{model_name,litellm_params,model_info:{mode,max_input_tokens,max_output_tokens}}]}).
@@ -56,6 +57,7 @@ function presentedKey(ctx: DialectCtx): string {
 
 export const litellm: Dialect = {
   name: 'litellm',
+  account: 'litellm',
   missingRoutes: SPEC_ASYNC_IMAGE_ROUTES,
   modelList: (_ctx, models) => ({
     data: models.map((m) => ({ id: m.id, object: 'model', created: 1677610602, owned_by: 'openai' })),

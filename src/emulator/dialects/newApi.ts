@@ -88,6 +88,7 @@ function invalidUrl(ctx: DialectCtx): DialectReply {
 
 export const newApi: Dialect = {
   name: 'new-api',
+  account: 'new-api',
   requestIdHeaders: (id) => ({ 'x-oneapi-request-id': id }),
   error(ctx: DialectCtx, e: DialectError): DialectReply | undefined {
     if (e.status === 404 && e.code === 'not_found') return invalidUrl(ctx);
@@ -140,6 +141,7 @@ export const newApi: Dialect = {
 
 export const oneApi: Dialect = {
   name: 'one-api',
+  account: 'new-api',
   requestIdHeaders: (id) => ({ 'x-oneapi-request-id': id }),
   error(ctx: DialectCtx, e: DialectError): DialectReply | undefined {
     if (e.status === 404 && e.code === 'not_found') return invalidUrl(ctx);

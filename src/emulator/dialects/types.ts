@@ -12,10 +12,21 @@ export interface DialectCtx {
   style: 'messages' | 'openai';
 }
 
-export const DIALECT_NAMES = ['new-api', 'one-api', 'sub2api', 'litellm', 'router', 'html-proxy'] as const;
+export const DIALECT_NAMES = [
+  'new-api',
+  'one-api',
+  'sub2api',
+  'litellm',
+  'router',
+  'html-proxy',
+  'openrouter',
+] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
 /** Selects the dialect of one request (overrides emulator.json's "dialect"); "default" = none. */
+/** Which family's balance routes a gateway serves: new-api/one-api billing, OpenRouter's key route, LiteLLM's key info. */
+export type AccountShape = 'new-api' | 'openrouter' | 'litellm';
+
 export const DIALECT_HEADER = 'x-emulator-dialect';
 
 /** An error the emulator is about to send, before any dialect shapes it. */
@@ -70,6 +81,8 @@ export interface ListedModel {
   displayName: string;
   protocol: Protocol;
   kind?: OtherModelKind;
+  /** The upstream's published prices (UpstreamModel.listPrices), for lists that carry OpenRouter's `pricing`. */
+  listPrices?: { input: number; output: number; image?: number };
   /** Unix seconds. */
   created: number;
 }
@@ -86,6 +99,8 @@ export interface Dialect {
   notImplemented?: ReadonlySet<RouteName>;
   /** Request-id headers this gateway sends, replacing the emulator's `request-id` and `x-request-id`. Undefined: keep them. */
   requestIdHeaders?(requestId: string): Record<string, string>;
+  /** The account routes it serves (src/emulator/routes/account.ts); undefined: none. */
+  account?: AccountShape;
   /** The key is read from `Authorization: Bearer` only, on every route (one-api's middleware/auth.go). */
   bearerOnly?: boolean;
   /** Routes this gateway does not have at all: they answer like an unknown path. */

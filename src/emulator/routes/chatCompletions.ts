@@ -28,6 +28,8 @@ export async function handleChatCompletions(ctx: Ctx): Promise<void> {
   if (!messagesBody) return;
   const model = resolveModel(ctx, body.model, 'messages');
   if (!model || !charge(ctx, ctx.state.config.prices.message)) return;
+  // LiteLLM's cost header and OpenRouter's usage.cost come with chat-completions answers as with Messages.
+  if (ctx.dialect?.account === 'litellm') ctx.res.setHeader('x-litellm-response-cost', String(ctx.entry.charged ?? 0));
   const plan = planReply(messagesBody, model.visible, ctx.state.config.models[model.upstream]?.agent === true);
   const id = newId('chatcmpl-emu');
   const created = Math.floor(Date.now() / 1000);
@@ -90,6 +92,7 @@ function usage(ctx: Ctx, plan: ReplyPlan, output: number): Json {
     completion_tokens: output,
     total_tokens: plan.inputTokens + output,
     prompt_tokens_details: { cached_tokens: 0 },
+    ...(ctx.dialect?.account === 'openrouter' ? { cost: ctx.entry.charged ?? 0 } : {}),
   };
 }
 

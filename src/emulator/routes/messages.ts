@@ -20,6 +20,8 @@ export async function handleMessages(ctx: Ctx): Promise<void> {
   const refusal = ctx.dialect?.refuseMessages?.(ctx, ctx.state.config.models[model.upstream] ?? {});
   if (refusal) return sendText(ctx, refusal.status, refusal.body, refusal.contentType, refusal.headers ?? {});
   if (!charge(ctx, ctx.state.config.prices.message)) return;
+  // LiteLLM states each call's cost in a response header (litellm/proxy/common_request_processing.py).
+  if (ctx.dialect?.account === 'litellm') ctx.res.setHeader('x-litellm-response-cost', String(ctx.entry.charged ?? 0));
   const plan = planReply(body, model.visible, ctx.state.config.models[model.upstream]?.agent === true);
   // Prompt caching: only requests with cache_control breakpoints are split (per key and upstream model).
   const cacheConfig = { ...DEFAULT_PROMPT_CACHE, ...ctx.state.config.messages.promptCache };
@@ -59,7 +61,10 @@ function usage(
       inputCostTokens: inputCostTokens(u),
     };
   }
-  return { ...u, output_tokens: output };
+  // OpenRouter adds the billed cost (in credits, i.e. USD) to the final usage object.
+  const out: Record<string, number> = { ...u, output_tokens: output };
+  if (ctx?.dialect?.account === 'openrouter') out.cost = ctx.entry.charged ?? 0;
+  return out;
 }
 
 function checkVersion(ctx: Ctx): boolean {

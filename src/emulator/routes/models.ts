@@ -15,6 +15,7 @@ function listedModels(ctx: Ctx): ListedModel[] {
     displayName: models[upstream]?.displayName ?? id,
     protocol: models[upstream]?.protocol ?? 'messages',
     ...(models[upstream]?.kind ? { kind: models[upstream].kind } : {}),
+    ...(models[upstream]?.listPrices ? { listPrices: models[upstream].listPrices } : {}),
     created: CREATED,
   }));
 }
@@ -32,6 +33,7 @@ export function handleModels(ctx: Ctx): void {
     created: m.created,
     created_at: new Date(m.created * 1000).toISOString(),
     owned_by: 'model-gateway-emulator',
+    ...pricingOf(m.listPrices),
   }));
   const after = ctx.url.searchParams.get('after_id');
   if (after) data = data.slice(data.findIndex((m) => m.id === after) + 1);
@@ -45,6 +47,19 @@ export function handleModels(ctx: Ctx): void {
     first_id: data[0]?.id ?? null,
     last_id: data[data.length - 1]?.id ?? null,
   });
+}
+
+/** OpenRouter's `pricing`: USD per token as decimal strings. */
+function pricingOf(p: { input: number; output: number; image?: number } | undefined): Record<string, unknown> {
+  if (!p) return {};
+  const perToken = (perMillion: number): string => String(perMillion / 1e6);
+  return {
+    pricing: {
+      prompt: perToken(p.input),
+      completion: perToken(p.output),
+      ...(p.image !== undefined ? { image: String(p.image) } : {}),
+    },
+  };
 }
 
 export function handleModelInfo(ctx: Ctx): void {

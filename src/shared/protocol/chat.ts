@@ -1,6 +1,7 @@
 // Messages of the chat webview, both directions (see docs/architecture.md#webview-messages). Pure: no `vscode` import.
 // Declared once as a Protocol (./channel.ts): the host validates every incoming message with chatGuard.toHost, the
 // webview every host message with chatGuard.toWebview.
+import type { ChatCost } from '../money';
 import {
   anyOf,
   arr,
@@ -43,6 +44,8 @@ export interface ChatAttachment {
   endLine?: number;
 }
 
+export type { ChatCost } from '../money';
+
 /**
  * Tokens of one answer in the Messages API's definitions (as the agent's AgentTokens): `inputTokens` is the uncached
  * input, cache reads and writes apart. Absent cache counts are 0.
@@ -50,6 +53,8 @@ export interface ChatAttachment {
 export interface ChatUsage {
   inputTokens: number;
   outputTokens: number;
+  /** What the answer (or the agent turn) cost, where a price is known. */
+  cost?: ChatCost;
   /** The gateway sent zeros on a message with content: shown as "not reported", never as 0 tokens. */
   notReported?: boolean;
   cacheReadTokens?: number;
@@ -140,6 +145,7 @@ export interface AgentToolCard {
 export interface AgentStepUsage {
   step: number;
   tokens: AgentTokens;
+  cost?: ChatCost;
 }
 
 export interface AgentTurnEnd {
@@ -377,9 +383,16 @@ const attachment = obj<ChatAttachment>({
   startLine: opt(num),
   endLine: opt(num),
 });
+const cost = obj<ChatCost>({
+  amount: num,
+  source: oneOf(['billed', 'gateway', 'user'] as const),
+  estimate: bool,
+  partial: opt(bool),
+});
 const usage = obj<ChatUsage>({
   inputTokens: num,
   outputTokens: num,
+  cost: opt(cost),
   cacheReadTokens: opt(num),
   cacheWriteTokens: opt(num),
   estimated: opt(bool),
@@ -425,7 +438,7 @@ const toolCard = obj<AgentToolCard>({
   resultTruncated: opt(bool),
   textAt: opt(num),
 });
-const stepUsage = obj<AgentStepUsage>({ step: num, tokens });
+const stepUsage = obj<AgentStepUsage>({ step: num, tokens, cost: opt(cost) });
 const turnEnd = obj<AgentTurnEnd>({ reason: text, message: text, retry: bool });
 const turnInfo = obj<AgentTurnInfo>({
   turnId: text,

@@ -11,6 +11,7 @@ import type {
   PendingChangeView,
 } from '../../shared/protocol/chat';
 import { renderMarkdown } from './markdown';
+import { formatAmount, type ChatCost } from '../../shared/money';
 import { tokensText } from './tokens';
 import { el, textButton } from '../common/dom';
 import { t, type WebviewStringKey } from '../common/strings';
@@ -43,6 +44,7 @@ const END_LABELS: Record<string, WebviewStringKey> = {
   refusal: 'agent.end.refusal',
   step_budget: 'agent.end.step_budget',
   token_budget: 'agent.end.token_budget',
+  daily_budget: 'agent.end.daily_budget',
   context_full: 'agent.end.context_full',
   stopped: 'agent.end.stopped',
   outcome_unknown: 'agent.end.outcome_unknown',
@@ -53,6 +55,17 @@ const END_LABELS: Record<string, WebviewStringKey> = {
 /** The end reason in words (an unknown reason as the host named it). */
 const endLabel = (reason: string): string => (reason in END_LABELS ? t(END_LABELS[reason]) : reason);
 
+/** A cost as the chat shows it: the amount and where it comes from ("billed", "gateway price", "your prices"). */
+export function costText(cost: ChatCost): string {
+  const amount = formatAmount(cost.amount);
+  const text =
+    cost.source === 'billed' && !cost.estimate
+      ? t('chat.cost.billed', amount)
+      : cost.source === 'gateway'
+        ? t('chat.cost.gateway', amount)
+        : t('chat.cost.user', amount);
+  return cost.partial ? `${text} ${t('chat.cost.partial')}` : text;
+}
 /** The agent part of one answer (below its text). Cards are updated one at a time, never the whole turn. */
 export class AgentSection {
   readonly element: HTMLElement;
@@ -240,7 +253,11 @@ export class AgentSection {
     const steps = el(
       'ol',
       { className: 'agent-steps' },
-      ...this.info.steps.map((s) => el('li', { text: t('agent.step', s.step, tokensText(s.tokens)) })),
+      ...this.info.steps.map((s) =>
+        el('li', {
+          text: t('agent.step', s.step, tokensText(s.tokens)) + (s.cost ? ` · ${costText(s.cost)}` : ''),
+        }),
+      ),
     );
     const details = el('details', {}, el('summary', { text: t('agent.turnTokens', tokensText(turn)) }), steps);
     this.cost.replaceChildren(details);

@@ -1,7 +1,7 @@
 // One message of the list. Finished messages render their markdown lazily (when scrolled near);
 // the streaming answer renders incrementally through StreamingBody.
 import type { ChatAttachment, ChatMessage, ErrorCard } from '../../shared/protocol/chat';
-import { AgentSection } from './agentView';
+import { AgentSection, costText } from './agentView';
 import { usageText } from './tokens';
 import { el, iconButton, textButton } from '../common/dom';
 import { t, type WebviewStringKey } from '../common/strings';
@@ -265,6 +265,7 @@ function assistantMeta(m: ChatMessage): Array<Node | string> {
   if (m.model) parts.push(m.model);
   if (m.usage?.notReported) parts.push(t('chat.usageNotReported'));
   else if (m.usage) parts.push(usageText(m.usage));
+  if (m.usage?.cost) parts.push(costText(m.usage.cost));
   if (m.stopReason) parts.push(m.stopReason in STOP_LABELS ? t(STOP_LABELS[m.stopReason]) : m.stopReason);
   return parts.length ? [el('span', { className: 'meta', text: parts.join(' · ') })] : [];
 }

@@ -59,7 +59,7 @@ let nextMessageId = 0;
  */
 export function chatSession(
   emulator: Emulator,
-  deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs' | 'instructions'> & {
+  deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs' | 'instructions' | 'costOf'> & {
     model: string;
     /** The model of Agent conversations (modelGateway.agent.defaultModel), when set. */
     agentModel?: string;
@@ -80,6 +80,7 @@ export function chatSession(
     defaultRetryMs: deps.defaultRetryMs,
     agent: deps.agent,
     instructions: deps.instructions,
+    costOf: deps.costOf,
   });
   const of = <T extends HostToWebviewMessage['type']>(type: T) =>
     posted.filter((m): m is Extract<HostToWebviewMessage, { type: T }> => m.type === type);

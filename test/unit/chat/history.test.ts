@@ -60,6 +60,38 @@ describe('chat history format', () => {
     assert.deepEqual(back.messages[1].error, { title: 'T', detail: 'D', actions: [], requestId: 'req_1' });
   });
 
+  it('keeps the cost of an answer and its source across a reload; a damaged cost is dropped, the tokens kept', () => {
+    const c = createConversation('c1', 1);
+    const cost = { amount: 0.0023, source: 'gateway' as const, estimate: true };
+    appendMessage(
+      c,
+      {
+        id: 'a',
+        role: 'assistant',
+        text: 'x',
+        status: 'complete',
+        createdAt: 1,
+        usage: { inputTokens: 5, outputTokens: 6, cost },
+      },
+      1,
+    );
+    appendMessage(
+      c,
+      {
+        id: 'b',
+        role: 'assistant',
+        text: 'y',
+        status: 'complete',
+        createdAt: 2,
+        usage: { inputTokens: 1, outputTokens: 1, cost: { amount: 1, source: 'free' as never, estimate: false } },
+      },
+      2,
+    );
+    const back = parseConversation(serializeConversation(c));
+    assert.deepEqual(back?.messages[0].usage, { inputTokens: 5, outputTokens: 6, cost });
+    assert.deepEqual(back?.messages[1].usage, { inputTokens: 1, outputTokens: 1 });
+  });
+
   it('keeps where each tool card stands in the answer (text, card, text … survives a reload)', () => {
     const c = createConversation('c1', 1);
     const card = (id: string, textAt: number) => ({

@@ -3,6 +3,7 @@ import { strict as assert } from 'node:assert';
 import { createGatewayClient } from '../../../src/gateway';
 import { chatSession, waitUntil } from './chatSessionFixture';
 import { useEmulator } from '../emulator/helpers';
+import { defaultConfig, startEmulator } from '../../../src/emulator';
 
 describe('chat session controller (emulator)', function () {
   this.timeout(20_000);
@@ -32,6 +33,30 @@ describe('chat session controller (emulator)', function () {
     await waitUntil(() => t.of('errorCard').some((c) => c.card?.queuedUntil !== undefined), 'the countdown card');
     return t;
   }
+
+  it('an answer carries its cost, priced from the usage the gateway reported (LiteLLM: its billed cost header)', async () => {
+    const config = defaultConfig();
+    config.dialect = 'litellm';
+    const lite = await startEmulator({ config });
+    try {
+      const records: Array<{ model: string; cost?: number }> = [];
+      const t = chatSession(lite, {
+        getClient: async () => createGatewayClient({ baseUrl: lite.url, apiKey: 'mg-demo-key-0001', maxRetries: 0 }),
+        model: 'claude-demo-sonnet',
+        costOf: (r) => {
+          records.push({ model: r.model, cost: r.usage?.cost });
+          return r.usage?.cost !== undefined ? { amount: r.usage.cost, source: 'billed', estimate: false } : undefined;
+        },
+      });
+      await t.s.load();
+      t.s.send('Hello [[tokens=20]]');
+      await waitUntil(() => t.of('streamFinished').length === 1, 'finish');
+      assert.deepEqual(records, [{ model: 'claude-demo-sonnet', cost: 0.002 }]);
+      assert.deepEqual(t.of('streamFinished')[0].usage?.cost, { amount: 0.002, source: 'billed', estimate: false });
+    } finally {
+      await lite.close();
+    }
+  });
 
   it('streams an answer as batched deltas and finishes with usage and stop reason', async () => {
     const { s, of, finished } = session();

@@ -125,6 +125,32 @@ describe('platform: key check and connection check against the emulator', functi
     assert.ok(!text.includes('mg-demo-key-0001'));
   });
 
+  it('orders the steps: models, then the balance (when the gateway has one), image routes, Messages, dialects', async () => {
+    const base = inputs('mg-demo-key-0001', false);
+    const report = await runConnectionCheck({
+      ...base,
+      balance: async () => {
+        const probe = await base.client!.readBalance();
+        return probe.kind === 'balance' ? probe.balance : undefined;
+      },
+    });
+    assert.deepEqual(
+      report.steps.map((s) => s.title.replace(/ \(.*/, '')),
+      [
+        'Base URL',
+        'Network',
+        'Reachability',
+        'Key accepted',
+        'Models listed',
+        'Balance',
+        'Image routes',
+        'Messages route permission',
+        'Version header accepted',
+        'Dialects',
+      ],
+    );
+  });
+
   it('says which image routes are used, from what is known, without sending anything billable', async () => {
     const fresh = await runConnectionCheck(inputs('mg-demo-key-0001', false));
     const step = (r: typeof fresh) => r.steps.find((s) => s.id === 'imageRoutes')?.lines.join(' ') ?? '';

@@ -1,0 +1,194 @@
+// The local usage ledger (pure): one entry per billable response, per key fingerprint, with what it used and what it
+// cost. Never prompt or answer text. Bounded (LEDGER_MAX_DAYS, LEDGER_MAX_ENTRIES: the oldest go first), stored as
+// JSON lines; read back line by line so one damaged line costs one entry, not the ledger.
+
+import type { CostSource } from './money';
+
+export type { CostSource } from './money';
+
+export interface LedgerEntry {
+  /** ISO time of the response. */
+  t: string;
+  /** Key fingerprint (never the key). */
+  key: string;
+  model: string;
+  route: string;
+  /** 'messages', 'chat-completions' or 'images': the wire protocol of the route. */
+  dialect: 'messages' | 'chat-completions' | 'images';
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  images?: number;
+  imageSize?: string;
+  cost?: number;
+  costSource?: CostSource;
+}
+
+export const LEDGER_MAX_DAYS = 90;
+export const LEDGER_MAX_ENTRIES = 20_000;
+const DAY_MS = 86_400_000;
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const isStr = (v: unknown): v is string => typeof v === 'string';
+
+/** One stored line as an entry, or undefined when it is not one (a damaged or foreign line). */
+export function entryOf(value: unknown): LedgerEntry | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  if (!isStr(v.t) || Number.isNaN(Date.parse(v.t)) || !isStr(v.key) || !isStr(v.model) || !isStr(v.route))
+    return undefined;
+  if (![v.input, v.output, v.cacheRead, v.cacheWrite].every(isNum)) return undefined;
+  const entry: LedgerEntry = {
+    t: v.t,
+    key: v.key,
+    model: v.model,
+    route: v.route,
+    dialect: v.dialect === 'images' || v.dialect === 'chat-completions' ? v.dialect : 'messages',
+    input: v.input as number,
+    output: v.output as number,
+    cacheRead: v.cacheRead as number,
+    cacheWrite: v.cacheWrite as number,
+  };
+  if (isNum(v.images)) entry.images = v.images;
+  if (isStr(v.imageSize)) entry.imageSize = v.imageSize;
+  if (isNum(v.cost) && (v.costSource === 'billed' || v.costSource === 'gateway' || v.costSource === 'user')) {
+    entry.cost = v.cost;
+    entry.costSource = v.costSource;
+  }
+  return entry;
+}
+
+/** Reads JSON lines; lines that are not entries are skipped. */
+export function parseLedger(text: string): LedgerEntry[] {
+  const out: LedgerEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const e = entryOf(JSON.parse(line));
+      if (e) out.push(e);
+    } catch {
+      // a damaged line (a write cut by a crash): skipped
+    }
+  }
+  return out;
+}
+
+export function serializeLedger(entries: LedgerEntry[]): string {
+  return entries.map((e) => JSON.stringify(e) + '\n').join('');
+}
+
+/** Drops entries older than LEDGER_MAX_DAYS, then the oldest beyond LEDGER_MAX_ENTRIES. Keeps order. */
+export function pruneLedger(entries: LedgerEntry[], now: number): LedgerEntry[] {
+  const cutoff = now - LEDGER_MAX_DAYS * DAY_MS;
+  const recent = entries.filter((e) => Date.parse(e.t) >= cutoff);
+  return recent.length > LEDGER_MAX_ENTRIES ? recent.slice(recent.length - LEDGER_MAX_ENTRIES) : recent;
+}
+
+export const totalTokensOf = (e: LedgerEntry): number => e.input + e.output + e.cacheRead + e.cacheWrite;
+
+/** Local calendar day of a time, "YYYY-MM-DD". */
+export function dayOf(time: number): string {
+  const d = new Date(time);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+export interface ModelTotals {
+  tokens: number;
+  images: number;
+  requests: number;
+  /** Sum of the priced entries; undefined when none was priced. */
+  cost?: number;
+  /** Some entries had no price (the cost covers the others only). */
+  unpriced: number;
+  /** Some figure is an estimate (gateway or your prices). */
+  estimate: boolean;
+}
+
+export interface DayTotals {
+  day: string;
+  byModel: Record<string, ModelTotals>;
+}
+
+export interface UsageSummary {
+  days: DayTotals[];
+  byModel: Record<string, ModelTotals>;
+  total: ModelTotals;
+}
+
+function emptyTotals(): ModelTotals {
+  return { tokens: 0, images: 0, requests: 0, unpriced: 0, estimate: false };
+}
+
+function add(t: ModelTotals, e: LedgerEntry): void {
+  t.tokens += totalTokensOf(e);
+  t.images += e.images ?? 0;
+  t.requests += 1;
+  if (e.cost === undefined) t.unpriced += 1;
+  else {
+    t.cost = Math.round(((t.cost ?? 0) + e.cost) * 1e8) / 1e8;
+    if (e.costSource !== 'billed') t.estimate = true;
+  }
+}
+
+/** The last `days` days (today included) of one key, per day and per model, with totals. */
+export function summarize(entries: LedgerEntry[], key: string, now: number, days = 30): UsageSummary {
+  const dayList: DayTotals[] = [];
+  const index = new Map<string, DayTotals>();
+  for (let i = days - 1; i >= 0; i--) {
+    const d: DayTotals = { day: dayOf(now - i * DAY_MS), byModel: {} };
+    if (!index.has(d.day)) {
+      index.set(d.day, d);
+      dayList.push(d);
+    }
+  }
+  const byModel: Record<string, ModelTotals> = {};
+  const total = emptyTotals();
+  for (const e of entries) {
+    if (e.key !== key) continue;
+    const d = index.get(dayOf(Date.parse(e.t)));
+    if (!d) continue;
+    add((d.byModel[e.model] ??= emptyTotals()), e);
+    add((byModel[e.model] ??= emptyTotals()), e);
+    add(total, e);
+  }
+  return { days: dayList, byModel, total };
+}
+
+/** Today's totals of one key (the daily budget). */
+export function todayOf(entries: LedgerEntry[], key: string, now: number): ModelTotals {
+  const today = dayOf(now);
+  const t = emptyTotals();
+  for (const e of entries) if (e.key === key && dayOf(Date.parse(e.t)) === today) add(t, e);
+  return t;
+}
+
+const CSV_COLUMNS: Array<keyof LedgerEntry> = [
+  't',
+  'key',
+  'model',
+  'route',
+  'dialect',
+  'input',
+  'output',
+  'cacheRead',
+  'cacheWrite',
+  'images',
+  'imageSize',
+  'cost',
+  'costSource',
+];
+
+/** CSV of the entries (RFC 4180 quoting; a leading =, +, - or @ is quoted away so a spreadsheet never runs it). */
+export function ledgerCsv(entries: LedgerEntry[]): string {
+  const cell = (v: unknown): string => {
+    if (v === undefined) return '';
+    let s = String(v);
+    if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return (
+    [CSV_COLUMNS.join(','), ...entries.map((e) => CSV_COLUMNS.map((c) => cell(e[c])).join(','))].join('\r\n') + '\r\n'
+  );
+}

@@ -1,0 +1,136 @@
+// The account service (src/platform/services.ts AccountService): the balance through BalanceMemory, the cost of a
+// response through the price resolution, the ledger file, and the daily budget's 80 % notice. Prices and the budget
+// are read from user settings only (a repository's settings must not change what the user is shown as money).
+import * as vscode from 'vscode';
+import { BalanceMemory, type Balance } from '../gateway/balance';
+import {
+  billedCostOf,
+  gatewayPricesOf,
+  parsePriceTable,
+  resolveCost,
+  tokenCountsOf,
+  type Cost,
+} from '../gateway/pricing';
+import type { UsageRecord } from '../gateway/types';
+import type {
+  AccountService,
+  ConfigService,
+  GatewayAccess,
+  HostLogger,
+  KeyStore,
+  ModelCatalog,
+} from '../platform/services';
+import { dayOf, todayOf, type LedgerEntry } from '../shared/usageLedger';
+import { BUDGET_NOTICE_FRACTION, budgetUsed, parseBudget, wouldPass } from './budget';
+import { LedgerStore } from './ledgerStore';
+
+export interface AccountDeps {
+  globalStorageUri: vscode.Uri;
+  config: ConfigService;
+  keys: KeyStore;
+  gateway: GatewayAccess;
+  catalog: ModelCatalog;
+  log: HostLogger;
+}
+
+/** A user-scope setting of modelGateway (workspace values are ignored). */
+function userSetting(key: string): unknown {
+  return vscode.workspace.getConfiguration('modelGateway').inspect(key)?.globalValue;
+}
+
+export function createAccountService(deps: AccountDeps): AccountService & vscode.Disposable {
+  const memory = new BalanceMemory();
+  const store = new LedgerStore(deps.globalStorageUri.fsPath, (message) => deps.log.warn(message));
+  const changed = new vscode.EventEmitter<void>();
+  const noticed = new Set<string>();
+  let active: { fingerprint: string; baseUrl: string } | undefined;
+
+  const costOf = (record: UsageRecord): Cost | undefined => {
+    const raw = deps.catalog.peek()?.models.find((m) => m.id === record.model)?.raw;
+    return resolveCost({
+      tokens: tokenCountsOf(record.usage),
+      images: record.images?.count,
+      billed: billedCostOf(record.usage),
+      gatewayPrices: gatewayPricesOf(raw),
+      userPrices: parsePriceTable(userSetting('prices'))[record.model],
+    });
+  };
+
+  const today = async (): Promise<{
+    totals: ReturnType<typeof todayOf>;
+    budgetUsed: number;
+    keyFingerprint?: string;
+  }> => {
+    const key = await deps.keys.active();
+    const totals = todayOf(await store.all(), key?.fingerprint ?? '', Date.now());
+    return {
+      totals,
+      budgetUsed: budgetUsed(totals, parseBudget(userSetting('budget.daily'))),
+      keyFingerprint: key?.fingerprint,
+    };
+  };
+
+  const checkBudget = async (fingerprint: string): Promise<void> => {
+    const state = await today();
+    if (state.keyFingerprint !== fingerprint || state.budgetUsed < BUDGET_NOTICE_FRACTION) return;
+    const mark = `${fingerprint} ${dayOf(Date.now())}`;
+    if (noticed.has(mark)) return;
+    noticed.add(mark);
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('Model Gateway: today you used {0}% of your daily budget.', Math.floor(state.budgetUsed * 100)),
+    );
+  };
+
+  const service: AccountService & vscode.Disposable = {
+    async balance(options): Promise<Balance | undefined> {
+      const access = await deps.gateway.clientWithKey();
+      if (!access) return undefined;
+      active = { fingerprint: access.key.fingerprint, baseUrl: deps.config.current.baseUrl };
+      const before = memory.peek(active.fingerprint, active.baseUrl);
+      const balance = await memory.get(active.fingerprint, active.baseUrl, (route) =>
+        access.client.readBalance(route, { signal: options?.signal }),
+      );
+      if (balance !== before) changed.fire();
+      return balance;
+    },
+    peekBalance: () => (active ? memory.peek(active.fingerprint, active.baseUrl) : undefined),
+    balanceError: () => {
+      if (active) memory.invalidate(active.fingerprint, active.baseUrl);
+    },
+    costOf,
+    record(record, keyFingerprint) {
+      const tokens = tokenCountsOf(record.usage);
+      const cost = costOf(record);
+      const entry: LedgerEntry = {
+        t: new Date().toISOString(),
+        key: keyFingerprint,
+        model: record.model,
+        route: record.route,
+        dialect: record.images ? 'images' : (record.dialect ?? 'messages'),
+        ...tokens,
+        ...(record.images ? { images: record.images.count, imageSize: record.images.size } : {}),
+        ...(cost ? { cost: cost.amount, costSource: cost.source } : {}),
+      };
+      if (entry.imageSize === undefined) delete entry.imageSize;
+      void store.append(entry).then(() => {
+        changed.fire();
+        return checkBudget(keyFingerprint);
+      });
+    },
+    ledger: () => store.all(),
+    today,
+    async wouldPassDailyBudget(nextTokens) {
+      const budget = parseBudget(userSetting('budget.daily'));
+      if (!budget) return false;
+      const { totals } = await today();
+      return wouldPass(totals, budget, nextTokens);
+    },
+    async clear(keyFingerprint) {
+      await store.clear(keyFingerprint);
+      changed.fire();
+    },
+    onDidChange: changed.event,
+    dispose: () => changed.dispose(),
+  };
+  return service;
+}

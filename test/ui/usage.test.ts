@@ -1,0 +1,63 @@
+// The account in the workbench: Check Connection shows the demo key's balance (the emulator answers new-api's
+// billing routes), answers show their cost with its source (the emulator's model list publishes prices), and
+// Model Gateway: Show Usage draws the answers as a bar chart with a table per model.
+import * as assert from 'assert';
+import { EmulatorAdmin } from '../support/emulatorAdmin';
+import { chatView, recordChatFailure, type ChatView } from '../support/chatView';
+import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
+
+const KEY = 'mg-demo-key-0001';
+
+describe('usage: balance, cost per answer and the usage chart (UI)', function () {
+  this.timeout(240_000);
+  let wb: Workbench;
+  let view: ChatView;
+  const admin = EmulatorAdmin.fromEnv();
+
+  before(async () => {
+    await admin.setFaults(KEY, null);
+    wb = await openWorkbench(undefined, { shared: true });
+    await wb.openView(CONTAINER_TITLE);
+    view = chatView(wb);
+    await view.frame.locator('.composer .input').waitFor({ timeout: 60_000 });
+    await wb.runCommand('Model Gateway: New Chat');
+    await view.frame.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });
+  });
+  after(async () => {
+    await wb?.close();
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await recordChatFailure(wb, this.currentTest.title);
+  });
+
+  it('Check Connection reports the balance the gateway states', async () => {
+    await wb.runCommand('Model Gateway: Check Connection');
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await wb.page.locator('.tabs-container .tab[aria-label*="Connection check"]').first().waitFor();
+    const lines = wb.page.locator('.editor-instance .view-lines').first();
+    await lines.filter({ hasText: 'Balance' }).waitFor({ timeout: 30_000 });
+    // The editor renders spaces as no-break spaces.
+    const text = (await lines.innerText()).replace(/\u00a0/g, ' ');
+    assert.match(text, /\d+(\.\d+)? left of \d+/);
+    assert.match(text, /GET \/dashboard\/billing\/subscription/);
+    await wb.screenshot('usage-balance-check');
+    await wb.runCommand('View: Close All Editors');
+  });
+
+  it('each answer shows its cost and where it comes from; Show Usage draws them', async () => {
+    for (const question of ['What does the usage chart show?', 'And a second question, for the chart.']) {
+      await view.send(question);
+      await view.finished();
+    }
+    assert.match(await view.lastAnswer().locator('.meta').innerText(), /≈\d+(\.\d+)? \(gateway price, estimate\)/);
+    await wb.runCommand('Model Gateway: Show Usage');
+    const page = await wb.webviewByTitle('Model Gateway Usage');
+    await page.locator('svg.chart rect').first().waitFor({ timeout: 30_000 });
+    const table = await page.locator('table').innerText();
+    assert.match(table, /claude-demo-\w+/);
+    assert.match(table, /estimate/);
+    await wb.screenshot('usage-panel');
+  });
+});
