@@ -10,6 +10,7 @@ import type { CommandTable, TestHooks } from '../platform/commands';
 import { listWorksAt } from '../platform/listWorks';
 import { isListMissing, unlistedHint } from '../catalog/listing';
 import { Commands } from '../shared/commands';
+import { clampSetting } from '../shared/settingBounds';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
 import { RequestFailed } from '../shared/protocol/channel';
 import { readProjectInstructions, registerAgentHost, type AgentHost } from '../agentHost';
@@ -55,7 +56,9 @@ export function registerChat(services: Services): ChatFeature {
       const v = vscode.workspace
         .getConfiguration('modelGateway.agent')
         .inspect<number>('condenseThreshold')?.globalValue;
-      return typeof v === 'number' && v >= 0.1 && v <= 0.95 ? v : DEFAULT_CONDENSE_THRESHOLD;
+      return typeof v === 'number' && Number.isFinite(v)
+        ? clampSetting('agent.condenseThreshold', v, false).used
+        : DEFAULT_CONDENSE_THRESHOLD;
     },
     // Its own client with the client's 429 retries off: the loop waits itself and shows every wait.
     client: async () => {

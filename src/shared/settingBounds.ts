@@ -9,6 +9,7 @@ export const SETTING_BOUNDS = {
   'models.cacheMinutes': { min: 0, max: 10_080 },
   'agent.maxSteps': { min: 1, max: 200 },
   'agent.commandTimeoutSeconds': { min: 5, max: 7200 },
+  'agent.condenseThreshold': { min: 0.1, max: 0.95 },
 } as const;
 
 export type BoundedSetting = keyof typeof SETTING_BOUNDS;
