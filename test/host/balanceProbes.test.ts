@@ -43,7 +43,10 @@ describe('balance: one probe sequence per user action at most (Check Connection,
     assert.match(step.lines.join('\n'), /left of 100|left of \d/);
     assert.match(step.lines.join('\n'), /GET \/dashboard\/billing\/subscription/);
     await sleep(SETTLE_MS);
-    assert.deepEqual(await billingCalls(since), ['/dashboard/billing/subscription', '/dashboard/billing/usage']);
+    // One probe sequence at most: none when an earlier action of this window (a model-list fetch asks too) already
+    // read the balance within the last 5 minutes.
+    const first = await billingCalls(since);
+    if (first.length > 0) assert.deepEqual(first, ['/dashboard/billing/subscription', '/dashboard/billing/usage']);
     const again = new Date().toISOString();
     for (let i = 0; i < 10; i++) await check();
     await sleep(SETTLE_MS);

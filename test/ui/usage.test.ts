@@ -2,6 +2,7 @@
 // billing routes), answers show their cost with its source (the emulator's model list publishes prices), and
 // Model Gateway: Show Usage draws the answers as a bar chart with a table per model.
 import * as assert from 'assert';
+import type { Page } from 'playwright-core';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { chatView, recordChatFailure, type ChatView } from '../support/chatView';
 import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
@@ -35,11 +36,9 @@ describe('usage: balance, cost per answer and the usage chart (UI)', function ()
     const dialog = wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // The report opens rendered, in VS Code's Markdown preview (a webview of VS Code's, not ours).
     await wb.page.locator('.tabs-container .tab[aria-label*="Connection check"]').first().waitFor();
-    const lines = wb.page.locator('.editor-instance .view-lines').first();
-    await lines.filter({ hasText: 'Balance' }).waitFor({ timeout: 30_000 });
-    // The editor renders spaces as no-break spaces.
-    const text = (await lines.innerText()).replace(/\u00a0/g, ' ');
+    const text = (await renderedText(wb.page, /Balance[\s\S]*left of/)).replace(/\u00a0/g, ' ');
     assert.match(text, /\d+(\.\d+)? left of \d+/);
     assert.match(text, /GET \/dashboard\/billing\/subscription/);
     await wb.screenshot('usage-balance-check');
@@ -61,3 +60,20 @@ describe('usage: balance, cost per answer and the usage chart (UI)', function ()
     await wb.screenshot('usage-panel');
   });
 });
+
+/** The text of the first nested frame (a webview's page) whose text matches `pattern`, within 30 s. */
+async function renderedText(page: Page, pattern: RegExp): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      const text = await frame
+        .locator('body')
+        .innerText({ timeout: 1000 })
+        .catch(() => '');
+      if (pattern.test(text)) return text;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`no rendered page shows ${pattern}`);
+}
