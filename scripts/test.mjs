@@ -540,6 +540,10 @@ async function main() {
   if (opts.layers.has('unit')) await unitLayer(opts);
   if (opts.layers.has('soak')) await soakLayer(opts);
   if (opts.clone) {
+    // `npm start` in the clone runs the newest VS Code: wait for its provisioning here (in the background) to end, so
+    // the clone links the finished build instead of installing it again, into the same folder, within its time limit.
+    const newest = DEFAULT_VERSIONS.at(-1);
+    if (ready?.[newest]) await ready[newest].promise;
     const row = await step('fresh clone', () =>
       freshCloneCheck(ROOT, { log: (l) => console.log(`[fresh clone] ${l}`) }),
     );

@@ -37,8 +37,9 @@ function linkInstalled(root, dir) {
   if (!fs.existsSync(cache)) return;
   fs.mkdirSync(path.join(dir, '.vscode-test'));
   for (const d of fs.readdirSync(cache)) {
-    // Only the provisioned builds (their markers hold absolute paths, which stay valid): no runs, profiles or locks.
-    if (/^(code-server-[\d.]+|node\d+)$/.test(d))
+    // Only the provisioned builds (their markers hold absolute paths, which stay valid): no runs, profiles or locks,
+    // and no build still being installed (it has no marker yet; the clone would install into the same folder).
+    if (/^(code-server-[\d.]+|node\d+)$/.test(d) && fs.existsSync(path.join(cache, d, '.provisioned.json')))
       fs.symlinkSync(path.join(cache, d), path.join(dir, '.vscode-test', d), 'dir');
   }
 }
