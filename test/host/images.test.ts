@@ -229,8 +229,9 @@ describe('images in the extension host', function () {
 
   it('exactly once across a simulated reload: a pending task resumes, one submission, one saved file', async () => {
     // Long enough to still be pending when the reload is simulated: 3 s was not, once, in a fresh-clone CI run on a
-    // loaded machine (the follower had saved the image before the reload came).
-    await admin.setFaults(DEMO, { taskDurationMs: 8000 });
+    // loaded machine (the follower had saved the image before the reload came), and 8 s was not once either (a cold
+    // CI run compiling VS Code 1.139.1 beside this suite).
+    await admin.setFaults(DEMO, { taskDurationMs: 20_000 });
     const before = await billable('images.generations.async');
     const first = generate({ prompt: 'Reload heron' });
     const record = await waitFor('a pending task', async () =>
@@ -241,8 +242,10 @@ describe('images in the extension host', function () {
     await testHook('imageTasks', { action: 'simulateReload' });
     const detached = await first;
     assert.strictEqual(detached.status, 'pending', 'the first follower let go as a reload would');
-    const saved = await waitFor('the resumed task to be saved', async () =>
-      (await tasks()).find((t) => t.localId === record.localId && t.state === 'saved'),
+    const saved = await waitFor(
+      'the resumed task to be saved',
+      async () => (await tasks()).find((t) => t.localId === record.localId && t.state === 'saved'),
+      60_000,
     );
     assert.strictEqual(saved.files?.length, 1);
     assert.strictEqual((await billable('images.generations.async')) - before, 1);
