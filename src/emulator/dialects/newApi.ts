@@ -58,6 +58,11 @@ export function newApiEndpointTypes(model: ListedModel): string[] {
   return ['anthropic', 'openai'];
 }
 
+/** An entry of the OpenAI-shaped model list both gateways answer (controller/model.go), before their own fields. */
+function openAiEntry(m: ListedModel): { id: string; object: 'model'; created: number; owned_by: string } {
+  return { id: m.id, object: 'model', created: m.created, owned_by: 'custom' };
+}
+
 function headerOf(ctx: DialectCtx, name: string): string | undefined {
   const v = ctx.req.headers[name];
   return (Array.isArray(v) ? v[0] : v) || undefined;
@@ -127,13 +132,7 @@ export const newApi: Dialect = {
     return {
       success: true,
       object: 'list',
-      data: models.map((m) => ({
-        id: m.id,
-        object: 'model',
-        created: m.created,
-        owned_by: 'custom',
-        supported_endpoint_types: newApiEndpointTypes(m),
-      })),
+      data: models.map((m) => ({ ...openAiEntry(m), supported_endpoint_types: newApiEndpointTypes(m) })),
     };
   },
   modelUnavailable: (ctx, model, group) => noChannel(ctx, model, group, 'new_api_error', 'model_not_found'),
@@ -161,15 +160,7 @@ export const oneApi: Dialect = {
   notImplemented: new Set<RouteName>(['images.edits']),
   modelList: (_ctx, models) => ({
     object: 'list',
-    data: models.map((m) => ({
-      id: m.id,
-      object: 'model',
-      created: m.created,
-      owned_by: 'custom',
-      permission: [],
-      root: m.id,
-      parent: null,
-    })),
+    data: models.map((m) => ({ ...openAiEntry(m), permission: [], root: m.id, parent: null })),
   }),
   modelUnavailable: (ctx, model, group) => noChannel(ctx, model, group, 'one_api_error'),
 };
