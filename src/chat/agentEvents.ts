@@ -3,7 +3,14 @@
 // posted as one small typed message (a card, a usage line, a wait), never as the whole conversation.
 import type { Cost, CostTotal } from '../gateway/pricing';
 import type { ChatCost } from '../shared/money';
-import type { AgentEvent, ApprovalRequest, ToolResult, TurnEndReason, UsageTotals } from '../agent';
+import {
+  addUsage,
+  type AgentEvent,
+  type ApprovalRequest,
+  type ToolResult,
+  type TurnEndReason,
+  type UsageTotals,
+} from '../agent';
 import type {
   AgentCondensed,
   AgentToolCard,
@@ -213,7 +220,7 @@ export class AgentEventMapper {
       case 'usage': {
         const tokens = tokensOf(event.usage);
         const existing = this.info.steps.find((s) => s.step === event.step);
-        if (existing) existing.tokens = addTokens(existing.tokens, tokens);
+        if (existing) existing.tokens = addUsage(existing.tokens, tokens);
         else this.info.steps.push({ step: event.step, tokens });
         const stepInfo = existing ?? this.info.steps[this.info.steps.length - 1];
         if (event.cost) stepInfo.cost = chatCostOf(event.cost, stepInfo.cost);
@@ -339,16 +346,6 @@ export class AgentEventMapper {
       tool: structuredClone(card),
     });
   }
-}
-
-function addTokens(a: AgentTokens, b: AgentTokens): AgentTokens {
-  return {
-    input: a.input + b.input,
-    output: a.output + b.output,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite: a.cacheWrite + b.cacheWrite,
-    ...(a.estimated || b.estimated ? { estimated: true } : {}),
-  };
 }
 
 /** A step's or a turn's cost for the chat: a second request of the same step adds to the first. */
