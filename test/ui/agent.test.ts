@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { chatViewSuite, setUserSetting, waitForWorkspaceFile } from '../support/chatView';
+import { chatViewSuite, setUserSetting, viewTitleAction, waitForWorkspaceFile } from '../support/chatView';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { resultsDir, vscodeVersion, workspaceDir } from '../support/env';
 
@@ -159,7 +159,7 @@ describe('agent mode (UI)', function () {
   // agentSafety.test.ts, which looks for the view's frame again until it answers).
   it('Restore to before a turn from a conversation reopened from history (the accepted README edit is undone)', async function () {
     if (!/Hello agent\./.test(fs.readFileSync(file('README.md'), 'utf8'))) this.skip(); // needs the first test's accepted edit
-    await ui.view.frame.locator('.header button[data-action="toggleConversations"]').click();
+    await viewTitleAction(ui.wb, 'Show Conversations').click();
     await ui.view.frame
       .locator('button[data-action="selectConversation"]', { hasText: 'Make the README greet' })
       .click();
