@@ -162,9 +162,29 @@ describe('chat view (UI)', function () {
     }
   });
 
+  it('reloading the window restores the conversation', async () => {
+    // The earlier tests left at least 4 messages; wait for them to be rendered (the view may be re-rendering its
+    // snapshot after the settings change of the previous test) before counting what the reload must bring back.
+    await view.frame.locator('.message').nth(3).waitFor({ state: 'attached', timeout: 30_000 });
+    const count = await view.frame.locator('.message').count();
+    assert.ok(count >= 4);
+    await wb.page.reload();
+    await wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    await wb.openView(CONTAINER_TITLE);
+    view = chatView(wb);
+    await view.frame.locator('.message.user').first().waitFor({ state: 'attached', timeout: 60_000 });
+    assert.equal(await view.frame.locator('.message').count(), count);
+    // Messages far from the bottom render when scrolled into view.
+    await view.frame.locator('.message.user').first().scrollIntoViewIfNeeded();
+    await view.frame.locator('.message.user .user-text').first().waitFor();
+    assert.match(await view.frame.locator('.message.user .user-text').first().innerText(), /Hello from the UI test/);
+  });
+
   it("New Chat and Show Conversations are the view title bar's actions, and the page has no second copy of them", async () => {
     await view.send('A question before a new chat');
     await view.finished();
+    // The conversation it went to (the page's header names it): the list must offer it after New Chat.
+    const before = (await view.frame.locator('.header .title').innerText()).trim();
     const newChat = viewTitleAction(wb, 'New Chat');
     const history = viewTitleAction(wb, 'Show Conversations');
     await newChat.waitFor({ timeout: 30_000 });
@@ -182,12 +202,10 @@ describe('chat view (UI)', function () {
 
     // The list opens with its search focused; Escape closes it and the keyboard is back in the composer.
     const list = page.locator('.conversations');
+    assert.equal(await list.isVisible(), false, 'the list starts closed');
     await history.click();
     await list.waitFor({ state: 'visible', timeout: 30_000 });
-    await page
-      .locator('.conversation-open', { hasText: 'A question before a new chat' })
-      .first()
-      .waitFor({ timeout: 30_000 });
+    await page.locator('.conversation-open', { hasText: before }).first().waitFor({ timeout: 30_000 });
     const focused = (selector: string) =>
       page.locator(selector).evaluate((e) => e === document.activeElement && document.hasFocus());
     await waitUntil(() => focused('.conversations .search'), 'the search takes the keyboard');
@@ -199,23 +217,5 @@ describe('chat view (UI)', function () {
     await list.waitFor({ state: 'visible', timeout: 30_000 });
     await history.click();
     await list.waitFor({ state: 'hidden', timeout: 30_000 });
-  });
-
-  it('reloading the window restores the conversation', async () => {
-    // The earlier tests left at least 4 messages; wait for them to be rendered (the view may be re-rendering its
-    // snapshot after the settings change of the previous test) before counting what the reload must bring back.
-    await view.frame.locator('.message').nth(3).waitFor({ state: 'attached', timeout: 30_000 });
-    const count = await view.frame.locator('.message').count();
-    assert.ok(count >= 4);
-    await wb.page.reload();
-    await wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
-    await wb.openView(CONTAINER_TITLE);
-    view = chatView(wb);
-    await view.frame.locator('.message.user').first().waitFor({ state: 'attached', timeout: 60_000 });
-    assert.equal(await view.frame.locator('.message').count(), count);
-    // Messages far from the bottom render when scrolled into view.
-    await view.frame.locator('.message.user').first().scrollIntoViewIfNeeded();
-    await view.frame.locator('.message.user .user-text').first().waitFor();
-    assert.match(await view.frame.locator('.message.user .user-text').first().innerText(), /Hello from the UI test/);
   });
 });
