@@ -4,7 +4,7 @@
 // then told what the user changed. Accepting applies a WorkspaceEdit to the document (undo, dirty editors and
 // save participants behave as for any edit), computed against the text the editor holds, never the disk.
 import * as vscode from 'vscode';
-import { applySearchReplace, changedRange, describeUserChange, type SearchReplaceBlock } from './text';
+import { applySearchReplace, changedRange, describeUserChange, proposalTitle, type SearchReplaceBlock } from './text';
 import { realPathOf, type ResolvedPath } from './resolve';
 import { PROPOSAL_SCHEME_PREFIX, proposalTabs } from './staleProposalTabs';
 
@@ -265,14 +265,16 @@ export class PendingChanges implements vscode.Disposable {
   async open(id: string): Promise<boolean> {
     const p = this.pending.get(id);
     if (!p) return false;
-    const title =
-      p.req.kind === 'create'
-        ? vscode.l10n.t('{0} (new file)', p.info.path)
-        : p.req.kind === 'delete'
-          ? vscode.l10n.t('{0} (delete)', p.info.path)
-          : vscode.l10n.t('{0} (proposed edit)', p.info.path);
-    // A new file has nothing to compare with: it opens alone (a diff against an empty text showed a deleted line 1).
-    if (p.req.kind === 'create') await vscode.window.showTextDocument(p.proposedUri, { preview: false });
+    const title = proposalTitle(
+      p.req.kind,
+      p.info.path,
+      [...this.pending.values()].map((o) => o.info.path),
+      vscode.l10n,
+    );
+    // A new file has nothing to compare with: it opens alone (a diff against an empty text showed a deleted line 1),
+    // under the same kind of title (vscode.open's label).
+    if (p.req.kind === 'create')
+      await vscode.commands.executeCommand('vscode.open', p.proposedUri, { preview: false }, title);
     else await vscode.commands.executeCommand('vscode.diff', p.originalUri, p.proposedUri, title, { preview: false });
     return true;
   }

@@ -1,5 +1,5 @@
 // Pure text helpers of the agent's VS Code tools (no `vscode` import): binary sniffing, output caps,
-// terminal escape stripping, search/replace edits and a short description of what a user changed.
+// terminal escape stripping, search/replace edits, a short description of what a user changed and a proposal's title.
 
 /** Bytes sniffed for NUL to call a file binary (git uses the first 8000 bytes the same way). */
 export const BINARY_SNIFF_BYTES = 8000;
@@ -200,4 +200,24 @@ export function sliceLines(
   const to = Math.min(total, Math.floor(endLine ?? total));
   if (from > to) return { text: '', from, to: from - 1, total };
   return { text: all.slice(from - 1, to).join('\n'), from, to, total };
+}
+
+/**
+ * A proposal's editor title: the file's name and what is proposed ("README.md (proposed change)"). Another pending
+ * change to a file of the same name elsewhere makes it the workspace-relative path, so the two tabs differ.
+ */
+export function proposalTitle(
+  kind: 'edit' | 'create' | 'delete',
+  path: string,
+  pendingPaths: readonly string[],
+  l10n: { t(message: string, ...args: string[]): string },
+): string {
+  const clean = path.replace(/\\/g, '/');
+  const base = (p: string) => p.replace(/\\/g, '/').split('/').pop() || p;
+  const name = pendingPaths.some((o) => o.replace(/\\/g, '/') !== clean && base(o) === base(clean))
+    ? clean
+    : base(clean);
+  if (kind === 'create') return l10n.t('{0} (proposed new file)', name);
+  if (kind === 'delete') return l10n.t('{0} (proposed deletion)', name);
+  return l10n.t('{0} (proposed change)', name);
 }

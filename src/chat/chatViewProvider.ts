@@ -48,7 +48,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     });
   }
 
+  private view: vscode.WebviewView | undefined;
+
   resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    view.onDidDispose(() => {
+      if (this.view === view) this.view = undefined;
+    });
     view.webview.options = webviewOptions(this.extensionUri);
     view.webview.html = renderWebviewHtml(view.webview, this.extensionUri, {
       script: 'chat',
@@ -66,6 +72,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** Posts when the page is live; otherwise drops it (the next 'ready' gets a snapshot) or, for focus, keeps it. */
   post(message: HostToWebviewMessage): void {
     this.channel.post(message);
+  }
+
+  /** The view is shown (not collapsed, its container open). */
+  get visible(): boolean {
+    return this.view?.visible === true;
   }
 
   get isReady(): boolean {

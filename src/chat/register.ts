@@ -180,8 +180,11 @@ export function registerChat(services: Services): ChatFeature {
   }
 
   async function showConversations(): Promise<void> {
+    // Visible and live: the title bar's button was pressed (or the palette used) with the view in sight, and a second
+    // press closes the list, as the webview's own button did. A view being opened by this command shows the list.
+    const toggle = provider.visible && provider.isReady;
     await provider.reveal();
-    provider.post({ type: 'showConversations' });
+    provider.post({ type: 'showConversations', toggle });
   }
 
   const commands: CommandTable<'chat'> = {

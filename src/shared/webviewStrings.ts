@@ -9,7 +9,6 @@ export function webviewStrings(l10n: Localizer = english) {
     // ---- chat ----
     'chat.title': l10n.t('Chat'),
     'chat.conversations': l10n.t('Conversations'),
-    'chat.newChat': l10n.t('New chat'),
     'chat.agentUnavailable': l10n.t('Agent mode is not available.'),
     'chat.copied': l10n.t('Copied.'),
     'chat.codeCopied': l10n.t('Code copied.'),

@@ -281,7 +281,8 @@ describe('chat webview (Chromium)', function () {
         ],
       }),
     });
-    await chat.page.locator('button[data-action="toggleConversations"]').click();
+    // The view title bar's Show Conversations (the host posts showConversations).
+    await chat.play({ type: 'showConversations' });
     assert.equal(await chat.page.locator('.conversation-open').count(), 2);
     await chat.page.locator('.conversations .search').fill('python');
     const [search] = await posted('searchConversations');
@@ -301,6 +302,38 @@ describe('chat webview (Chromium)', function () {
       (await posted('deleteConversation')).map((m) => (m as { conversationId: string }).conversationId),
       ['c2'],
     );
+  });
+
+  it('conversation list from the title bar only: no second New chat or Conversations button in the page; Escape and a second press close it', async () => {
+    await chat.play({
+      type: 'snapshot',
+      snapshot: snapshot([], { conversations: [{ id: 'c1', title: 'Rust lifetimes', updatedAt: 2, messageCount: 2 }] }),
+    });
+    const page = chat.page;
+    assert.equal(await page.locator('.header').innerText(), 'Rust lifetimes', 'the header names the conversation');
+    assert.equal(await page.locator('.header button').count(), 0, 'no buttons in the header');
+    for (const label of ['New chat', 'Conversations', 'Show Conversations'])
+      assert.equal(await page.locator(`button[aria-label="${label}"], button[title="${label}"]`).count(), 0, label);
+    const list = page.locator('.conversations');
+    const input = page.locator('.composer .input');
+    const search = page.locator('.conversations .search');
+    // Keyboard: the title bar's action (or the palette) opens the list with the search focused; Escape closes it and
+    // gives the keyboard back to the composer.
+    await chat.play({ type: 'showConversations' });
+    assert.equal(await list.isVisible(), true);
+    assert.equal(await search.evaluate((e) => e === document.activeElement), true, 'the search has the focus');
+    await page.keyboard.press('Escape');
+    assert.equal(await list.isVisible(), false, 'Escape closes the list');
+    assert.equal(await input.evaluate((e) => e === document.activeElement), true, 'the composer has the focus');
+    assert.equal((await posted('stop')).length, 0, 'Escape in the list stops nothing');
+    // The title bar's button pressed twice: the second press (toggle) closes the list; from the palette it stays open.
+    await chat.play({ type: 'showConversations', toggle: true });
+    assert.equal(await list.isVisible(), true);
+    await chat.play({ type: 'showConversations' });
+    assert.equal(await list.isVisible(), true, 'showing again leaves it open');
+    await chat.play({ type: 'showConversations', toggle: true });
+    assert.equal(await list.isVisible(), false, 'a second press of the button closes it');
+    assert.equal(await input.evaluate((e) => e === document.activeElement), true);
   });
 
   it('works at a narrow width', async () => {

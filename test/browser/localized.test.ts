@@ -35,7 +35,7 @@ describe('webviews in Simplified Chinese (Chromium)', function () {
     await chat.play({ type: 'snapshot', snapshot: snapshot() });
     const page = chat.page;
     assert.equal(await page.locator('textarea.input').getAttribute('placeholder'), '提个问题…');
-    assert.equal(await page.locator('button[data-action="newConversation"]').getAttribute('aria-label'), '新建聊天');
+    assert.equal(await page.locator('.conversations').getAttribute('aria-label'), '对话列表');
     assert.equal(await page.locator('button[data-action="send"]').getAttribute('title'), '发送 (Enter)');
     assert.match(await page.locator('.empty').innerText(), /尽管提问/);
     await chat.play({

@@ -329,6 +329,65 @@ describe('agent tools in the extension host', function () {
     assert.strictEqual(fs.readFileSync(abs('brand-new.txt'), 'utf8'), 'fresh\n');
   });
 
+  it("agent: a proposal's tab is titled by the file and 'proposed change' (new file, deletion alike), no change id in its title or path; two files of one name get their folders", async () => {
+    fs.mkdirSync(abs('left'), { recursive: true });
+    fs.mkdirSync(abs('right'), { recursive: true });
+    fs.writeFileSync(abs('left/same.md'), 'left\n');
+    fs.writeFileSync(abs('right/same.md'), 'right\n');
+    fs.writeFileSync(abs('old.md'), 'old\n');
+    const proposalTabs = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter(
+          (t) =>
+            (t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === SCHEME) ||
+            (t.input instanceof vscode.TabInputText && t.input.uri.scheme === SCHEME),
+        );
+    const labels = () => proposalTabs().map((t) => t.label);
+    const tabLabel = (label: string) =>
+      waitForValue(`a tab "${label}"`, () => labels().includes(label)).catch((e: Error) => {
+        throw new Error(`${e.message}; the tabs: ${labels().join(', ')}`);
+      });
+    const noIds = () => {
+      const ids = host.changes.list().map((c) => c.id);
+      for (const tab of proposalTabs()) {
+        const uris =
+          tab.input instanceof vscode.TabInputTextDiff
+            ? [tab.input.original, tab.input.modified]
+            : [(tab.input as vscode.TabInputText).uri];
+        for (const uri of uris) {
+          // The path is what VS Code shows of a side (its hover and breadcrumbs: test/ui/agent.test.ts).
+          for (const id of ids) assert.ok(!uri.path.includes(id), `no change id in the path of ${uri.toString()}`);
+          for (const id of ids) assert.ok(!tab.label.includes(id), `no change id in the title ${tab.label}`);
+        }
+      }
+    };
+
+    const editing = call('propose_edit', { path: rel('left/same.md'), content: 'LEFT\n' });
+    await tabLabel('same.md (proposed change)');
+    noIds();
+    // A second file of the same name elsewhere: its title carries its folder, so the two tabs differ.
+    const editingOther = call('propose_edit', { path: rel('right/same.md'), content: 'RIGHT\n' });
+    await tabLabel(`${rel('right/same.md')} (proposed change)`);
+    assert.strictEqual(new Set(labels()).size, labels().length, `two different titles: ${labels().join(', ')}`);
+    noIds();
+    await host.changes.rejectAll('seen');
+    await Promise.all([editing, editingOther]);
+
+    const creating = call('create_file', { path: rel('notes.md'), content: 'new\n' });
+    await tabLabel('notes.md (proposed new file)');
+    noIds();
+    await host.changes.rejectAll('seen');
+    await creating;
+
+    const deleting = call('delete_file', { path: rel('old.md') });
+    await tabLabel('old.md (proposed deletion)');
+    noIds();
+    await host.changes.rejectAll('seen');
+    assert.match((await deleting).text, /^Rejected/);
+    assert.ok(fs.existsSync(abs('old.md')));
+  });
+
   it('agent: reject leaves the file untouched and tells the model', async () => {
     fs.writeFileSync(abs('keep.txt'), 'let x = 1;\n');
     const running = call('propose_edit', { path: rel('keep.txt'), content: 'let x = 2;\n' });

@@ -44,7 +44,7 @@ export function chatView(wb: Workbench): ChatView {
         .waitFor({ timeout: timeoutMs });
     },
     async newAgentChat(mode = 'agent') {
-      await frame.locator('.header button[data-action="newConversation"]').click();
+      await viewTitleAction(wb, 'New Chat').click();
       // The host answers with the new conversation's snapshot: wait for it, or the mode goes to the old one.
       await frame.locator('.messages .empty').waitFor({ timeout: 30_000 });
       await frame.locator('.composer[data-mode="ask"]').waitFor({ timeout: 30_000 });
@@ -66,6 +66,20 @@ export function chatView(wb: Workbench): ChatView {
       await frame.locator('.composer .input').waitFor({ timeout: 60_000 });
     },
   };
+}
+
+/**
+ * One of the chat view's title-bar actions (package.json menus view/title), by its command's title: an icon
+ * `a.action-label` whose aria-label is the title. Our container has one view, so VS Code shows them in the side bar's
+ * title (1.100.3 and 1.139.1); a pane header of the view would hold them if it had more.
+ */
+export function viewTitleAction(wb: Workbench, title: string): Locator {
+  return wb.page
+    .locator(
+      `.part.sidebar .composite.title a.action-label[aria-label="${title}"], ` +
+        `.part.sidebar .pane-header a.action-label[aria-label="${title}"]`,
+    )
+    .first();
 }
 
 /** A workspace file's text once `check` accepts it (undefined: the file does not exist); throws after `ms`. */

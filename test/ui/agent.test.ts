@@ -6,7 +6,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { chatViewSuite, setUserSetting, waitForWorkspaceFile } from '../support/chatView';
+import type { Locator } from 'playwright-core';
+import { chatViewSuite, setUserSetting, viewTitleAction, waitForWorkspaceFile } from '../support/chatView';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { resultsDir, vscodeVersion, workspaceDir } from '../support/env';
 
@@ -34,6 +35,29 @@ describe('agent mode (UI)', function () {
       .locator('.tool-card', { has: ui.view.frame.locator('.tool-name', { hasText: name }) })
       .last();
 
+  /** The proposal's tab, its hover and the breadcrumbs above its editor show no internal id (the change's). */
+  async function noIdShown(change: Locator, title: string): Promise<void> {
+    const id = (await change.getAttribute('data-change-id')) ?? '';
+    assert.ok(id.length > 3, `the change's id: ${id}`);
+    const tab = ui.wb.page.locator('.tabs-container .tab', { hasText: title }).first();
+    await tab.waitFor({ timeout: 60_000 });
+    await tab.hover();
+    const hover = ui.wb.page
+      .locator('.workbench-hover, .monaco-hover')
+      .filter({ hasText: title.split(' ')[0] })
+      .first();
+    await hover.waitFor({ timeout: 10_000 });
+    const shown = [
+      await ui.wb.page
+        .locator('.part.editor .title')
+        .first()
+        .evaluate((e) => e.outerHTML),
+      await hover.innerText(),
+    ].join('\n');
+    assert.ok(!shown.includes(id), `the change id ${id} shows: ${shown.slice(0, 3000)}`);
+    await ui.wb.page.mouse.move(0, 0);
+  }
+
   it('reads a file, proposes an edit shown as a diff; Accept writes it; the cost footer shows tokens', async () => {
     await ui.view.newAgentChat();
     await ui.view.send(
@@ -52,9 +76,10 @@ describe('agent mode (UI)', function () {
     await ui.wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 60_000 });
     const tabs = await ui.wb.page.locator('.tabs-container .tab').allInnerTexts();
     assert.ok(
-      tabs.some((t) => /README\.md.*proposed edit/.test(t)),
+      tabs.some((t) => /^README\.md \(proposed change\)/.test(t.trim())),
       `diff tab: ${JSON.stringify(tabs)}`,
     );
+    await noIdShown(change, 'README.md (proposed change)');
     // Monaco renders spaces as no-break spaces (\s matches both).
     assert.match(
       await ui.wb.page.locator('.monaco-diff-editor .modified-in-monaco-diff-editor').first().innerText(),
@@ -93,6 +118,17 @@ describe('agent mode (UI)', function () {
     await ui.view.finished();
     assert.match(await ui.view.lastAnswer().locator('.body').innerText(), /Rejected/);
     assert.match(fs.readFileSync(file('README.md'), 'utf8'), /Hello agent\./);
+  });
+
+  it('a proposed new file opens under a plain title, with no internal id in its tab, hover or breadcrumbs', async () => {
+    await ui.view.newAgentChat();
+    await ui.view.send('Add notes.\n@tool create_file {"path":"notes-ui.md","content":"Notes."}');
+    const change = ui.view.frame.locator('section.changes li.change', { hasText: 'notes-ui.md' });
+    await change.waitFor({ timeout: 90_000 });
+    await noIdShown(change, 'notes-ui.md (proposed new file)');
+    await change.locator('button', { hasText: 'Reject' }).click();
+    await ui.view.finished();
+    assert.equal(fs.existsSync(file('notes-ui.md')), false, 'nothing written');
   });
 
   it('a command asks with the exact command, runs after Approve, and its output reaches the model', async () => {
@@ -159,7 +195,7 @@ describe('agent mode (UI)', function () {
   // agentSafety.test.ts, which looks for the view's frame again until it answers).
   it('Restore to before a turn from a conversation reopened from history (the accepted README edit is undone)', async function () {
     if (!/Hello agent\./.test(fs.readFileSync(file('README.md'), 'utf8'))) this.skip(); // needs the first test's accepted edit
-    await ui.view.frame.locator('.header button[data-action="toggleConversations"]').click();
+    await viewTitleAction(ui.wb, 'Show Conversations').click();
     await ui.view.frame
       .locator('button[data-action="selectConversation"]', { hasText: 'Make the README greet' })
       .click();

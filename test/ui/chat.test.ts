@@ -3,12 +3,20 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { chatView, recordChatFailure, type ChatView } from '../support/chatView';
+import { chatView, recordChatFailure, viewTitleAction, type ChatView } from '../support/chatView';
 import { EmulatorAdmin, type AdminFaults } from '../support/emulatorAdmin';
 import { resultsDir, vscodeVersion, workspaceDir } from '../support/env';
 import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
 
 const KEY = 'mg-demo-key-0001';
+
+async function waitUntil(check: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 describe('chat view (UI)', function () {
   this.timeout(300_000);
@@ -170,5 +178,44 @@ describe('chat view (UI)', function () {
     await view.frame.locator('.message.user').first().scrollIntoViewIfNeeded();
     await view.frame.locator('.message.user .user-text').first().waitFor();
     assert.match(await view.frame.locator('.message.user .user-text').first().innerText(), /Hello from the UI test/);
+  });
+
+  it("New Chat and Show Conversations are the view title bar's actions, and the page has no second copy of them", async () => {
+    await view.send('A question before a new chat');
+    await view.finished();
+    // The conversation it went to (the page's header names it): the list must offer it after New Chat.
+    const before = (await view.frame.locator('.header .title').innerText()).trim();
+    const newChat = viewTitleAction(wb, 'New Chat');
+    const history = viewTitleAction(wb, 'Show Conversations');
+    await newChat.waitFor({ timeout: 30_000 });
+    await history.waitFor({ timeout: 30_000 });
+    // One place for each: the page's header only names the conversation.
+    const page = view.frame;
+    assert.equal(await page.locator('.header button').count(), 0, 'no buttons in the header');
+    for (const label of ['New chat', 'New Chat', 'Conversations', 'Show Conversations'])
+      assert.equal(await page.locator(`button[aria-label="${label}"], button[title="${label}"]`).count(), 0, label);
+    assert.equal(await page.locator('[data-action="newConversation"], [data-action="toggleConversations"]').count(), 0);
+
+    await newChat.click();
+    await page.locator('.messages .empty').waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('.message').count(), 0, 'a new, empty conversation');
+
+    // The list opens with its search focused; Escape closes it and the keyboard is back in the composer.
+    const list = page.locator('.conversations');
+    assert.equal(await list.isVisible(), false, 'the list starts closed');
+    await history.click();
+    await list.waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.conversation-open', { hasText: before }).first().waitFor({ timeout: 30_000 });
+    const focused = (selector: string) =>
+      page.locator(selector).evaluate((e) => e === document.activeElement && document.hasFocus());
+    await waitUntil(() => focused('.conversations .search'), 'the search takes the keyboard');
+    await wb.page.keyboard.press('Escape');
+    await list.waitFor({ state: 'hidden', timeout: 30_000 });
+    await waitUntil(() => focused('.composer .input'), 'the composer takes the keyboard back');
+    // The button pressed twice closes the list again, as the page's own button did.
+    await history.click();
+    await list.waitFor({ state: 'visible', timeout: 30_000 });
+    await history.click();
+    await list.waitFor({ state: 'hidden', timeout: 30_000 });
   });
 });

@@ -289,7 +289,8 @@ export type ChatToWebview = {
   busy: { busy: boolean };
   attachments: { attachments: ChatAttachment[] };
   focusInput: object;
-  showConversations: object;
+  /** Shows the conversation list; toggle: closes it instead when it shows (the title bar's button pressed again). */
+  showConversations: { toggle?: boolean };
   mode: { conversationId: string; mode: ChatMode };
   agentAvailability: { availability: AgentAvailability };
   /** Adds or replaces one tool card of an agent answer. */
@@ -527,7 +528,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     busy: { busy: bool },
     attachments: { attachments: many(attachment) },
     focusInput: nothing,
-    showConversations: nothing,
+    showConversations: { toggle: opt(bool) },
     mode: { conversationId: text, mode: oneOf(CHAT_MODES) },
     agentAvailability: { availability },
     agentTool: { ...inConversation, tool: toolCard },

@@ -1,7 +1,7 @@
 // Chat webview entry: once the host's string table arrives (after 'ready'), builds the view, applies host messages,
 // and turns clicks and keys into requests. State lives in the host; after 'ready' it sends a snapshot.
 import type { HostToWebviewMessage } from '../../shared/protocol/chat';
-import { el, iconButton } from '../common/dom';
+import { el } from '../common/dom';
 import { t } from '../common/strings';
 import { ChangesView } from './agentView';
 import { channel, loadDraft, onRefusal, post, saveDraft } from './api';
@@ -19,13 +19,9 @@ function build(): (message: HostToWebviewMessage) => void {
   const messages = new MessageList();
   const composer = new Composer((text) => saveDraft({ ...loadDraft(), draft: text }));
   const changes = new ChangesView();
-  const header = el(
-    'div',
-    { className: 'header' },
-    title,
-    iconButton('history', t('chat.conversations'), 'toggleConversations'),
-    iconButton('add', t('chat.newChat'), 'newConversation'),
-  );
+  // New Chat and Show Conversations are the view's title-bar actions (VS Code's place for them, in the palette and
+  // bindable to keys too); the header only names the conversation shown, which the view's own title ("Chat") does not.
+  const header = el('div', { className: 'header' }, title);
   const root = document.getElementById('root') ?? document.body;
   root.replaceChildren(
     el(
@@ -133,6 +129,8 @@ function build(): (message: HostToWebviewMessage) => void {
       case 'focusInput':
         return composer.input.focus();
       case 'showConversations':
+        // The title bar's button, pressed again while the list shows (the view was visible), closes it.
+        if (message.toggle && conversations.visible) return hideConversations();
         return conversations.toggle(true);
     }
   }
@@ -141,6 +139,19 @@ function build(): (message: HostToWebviewMessage) => void {
   onRefusal((text) => {
     messages.announce(text);
     showNotice(text);
+  });
+
+  /** Closes the conversation list; the keyboard goes back to the composer. */
+  function hideConversations(): void {
+    conversations.toggle(false);
+    composer.input.focus();
+  }
+  // Escape in the list closes it (before the page-wide Escape, which stops a running answer).
+  conversations.element.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || event.isComposing) return;
+    event.preventDefault();
+    event.stopPropagation();
+    hideConversations();
   });
 
   function setBusy(value: boolean): void {
@@ -216,13 +227,6 @@ function build(): (message: HostToWebviewMessage) => void {
         return;
       case 'stop':
         post({ type: 'stop' });
-        return;
-      case 'newConversation':
-        post({ type: 'newConversation' });
-        composer.input.focus();
-        return;
-      case 'toggleConversations':
-        conversations.toggle();
         return;
       case 'selectConversation':
         post({ type: 'selectConversation', conversationId });

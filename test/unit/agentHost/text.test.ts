@@ -9,6 +9,7 @@ import {
   describeUserChange,
   HeadTailBuffer,
   looksBinary,
+  proposalTitle,
   sliceLines,
   stripTerminalEscapes,
 } from '../../../src/agentHost/text';
@@ -103,5 +104,23 @@ describe('agent host text helpers', () => {
     assert.strictEqual(describeUserChange('a\nb\nc\n', 'a\nB!\nc\n'), 'lines 2–2 of your proposal became:\nB!');
     assert.strictEqual(describeUserChange('a\nb\nc\n', 'a\nc\n'), 'the user removed lines 2–2 of your proposal');
     assert.strictEqual(describeUserChange('a\nc\n', 'a\nb\nc\n'), 'inserted after line 1:\nb');
+  });
+
+  describe('proposalTitle', () => {
+    const en = { t: (m: string, ...a: string[]) => m.replace(/\{(\d)\}/g, (_, i: string) => a[Number(i)]) };
+    it('names the file and what is proposed, without its folders', () => {
+      assert.strictEqual(
+        proposalTitle('edit', 'guide/README.md', ['guide/README.md'], en),
+        'README.md (proposed change)',
+      );
+      assert.strictEqual(proposalTitle('create', 'notes.md', [], en), 'notes.md (proposed new file)');
+      assert.strictEqual(proposalTitle('delete', 'a\\old.md', [], en), 'old.md (proposed deletion)');
+    });
+    it('gives the workspace path when another pending change has a file of the same name', () => {
+      const pending = ['a/same.md', 'b/same.md', 'c/other.md'];
+      assert.strictEqual(proposalTitle('edit', 'b/same.md', pending, en), 'b/same.md (proposed change)');
+      assert.strictEqual(proposalTitle('edit', 'c/other.md', pending, en), 'other.md (proposed change)');
+      assert.strictEqual(proposalTitle('edit', 'same.md', ['same.md', 'same.md'], en), 'same.md (proposed change)');
+    });
   });
 });
