@@ -58,7 +58,8 @@ describe('chat @-mentions (UI)', function () {
     await view.finished();
     const answer = await view.lastAnswer().locator('.body').innerText();
     assert.ok(answer.includes(marker), `the gateway received the file's content: ${answer.slice(0, 300)}`);
-    assert.match(answer, new RegExp(`File \`mention-ui/${name}\``));
+    // The quoted question is rendered as markdown: `File \`path\`:` shows as `File path:`.
+    assert.ok(answer.includes(`File mention-ui/${name}:`), 'the model read it as that file');
     const sent = (await admin.requests()).slice(before).filter((r) => r.path.includes('/v1/messages'));
     assert.strictEqual(sent.length, 1);
     assert.strictEqual(await view.frame.locator('.composer .chip').count(), 0, 'the chip went with the question');
