@@ -24,8 +24,8 @@ import {
   rankPaths,
   type FolderEntry,
   type NamedKind,
-  type ProblemEntry,
 } from './mentions';
+import { fenceLanguage, openEditorPaths, secretNote, terminalProblem, workspaceProblems } from './mentionSources';
 import type { TerminalRecorder } from './terminalRecorder';
 
 /** Files listed from the workspace at most (findFiles honours files.exclude). */
@@ -56,7 +56,14 @@ export class MentionHost {
     const candidates = query.trim() ? files : files.filter((p) => !secret(p));
     const folders = foldersOf(candidates);
     const isFolder = new Set(folders);
-    const ranked = rankPaths(query, [...candidates, ...folders], MENTION_RESULTS - named.length);
+    const limit = MENTION_RESULTS - named.length;
+    let ranked = rankPaths(query, [...candidates, ...folders], limit);
+    // A bare @ lists the files open in editors first (what one usually means), then the shortest paths.
+    if (!query.trim()) {
+      const known = new Set(candidates);
+      const open = openEditorPaths().filter((p) => known.has(p));
+      ranked = [...new Set([...open, ...ranked])].slice(0, limit);
+    }
     const paths = await Promise.all(
       ranked.map(async (path): Promise<MentionOption> => {
         const kind = isFolder.has(path) ? 'folder' : 'file';
@@ -280,50 +287,4 @@ export class MentionHost {
       selection: { startLine: selection.start.line, endLine: selection.end.line },
     });
   }
-}
-
-/** The agent's own words for a secret path (src/agent/policy.ts, rule secret-file). */
-export function secretNote(path: string, pattern: string): string {
-  return vscode.l10n.t('{0} matches the secrets ignore list ({1}): it is not shared with the model.', path, pattern);
-}
-
-function terminalProblem(state: ReturnType<TerminalRecorder['state']>): string {
-  switch (state.kind) {
-    case 'noTerminal':
-      return vscode.l10n.t('No terminal is open.');
-    case 'noShellIntegration':
-      return vscode.l10n.t(
-        'The terminal {0} has no shell integration, so its output cannot be read. Run the command in a terminal with shell integration (bash, zsh, fish, PowerShell).',
-        state.terminal,
-      );
-    default:
-      return vscode.l10n.t('No command has finished in the terminal {0} since the chat opened.', state.terminal);
-  }
-}
-
-/** Diagnostics of files inside the workspace folders, secret files left out (messages can quote them). */
-function workspaceProblems(secretPatterns: readonly string[]): ProblemEntry[] {
-  const severities = ['error', 'warning', 'info', 'hint'] as const;
-  const out: ProblemEntry[] = [];
-  for (const [uri, diagnostics] of vscode.languages.getDiagnostics()) {
-    if (!vscode.workspace.getWorkspaceFolder(uri)) continue;
-    const path = vscode.workspace.asRelativePath(uri).replace(/\\/g, '/');
-    if (secretPatterns.length && matchIgnored(path, secretPatterns)) continue;
-    for (const d of diagnostics)
-      out.push({
-        path,
-        line: d.range.start.line,
-        character: d.range.start.character,
-        severity: severities[d.severity] ?? 'info',
-        message: d.message,
-        source: d.source,
-      });
-  }
-  return out;
-}
-
-/** The fence's language for a file not open in an editor: its extension, when it looks like one. */
-function fenceLanguage(path: string): string {
-  const ext = nodePath.extname(path).slice(1);
-  return /^[A-Za-z0-9_+-]{1,20}$/.test(ext) ? ext : 'plaintext';
 }

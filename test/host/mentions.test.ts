@@ -118,9 +118,12 @@ describe('@-mentions in the extension host', function () {
     assert.ok(!folder.text.includes('MENTION-SECRET'));
   });
 
-  it('mentions: the selection of the active editor, refused in a secret file', async () => {
+  it('mentions: open editors first in a bare list; the selection of the active editor, refused in a secret file', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const doc = await vscode.workspace.openTextDocument(path.join(dir, 'notes.md'));
     const editor = await vscode.window.showTextDocument(doc);
+    const bare = await mentions.search('');
+    assert.strictEqual(bare.find((o) => o.path)?.path, rel('notes.md'), 'a bare @ lists the open editors first');
     editor.selection = new vscode.Selection(1, 0, 1, 15);
     const a = attachment(await mentions.resolve('selection', undefined));
     assert.deepStrictEqual([a.kind, a.text, a.startLine, a.endLine], ['selection', 'MENTION-BODY-42', 2, 2]);
