@@ -60,7 +60,9 @@ function git(cwd: string, args: readonly string[]): Promise<string> {
       full,
       { cwd, env, maxBuffer: MAX_OUTPUT_BYTES, timeout: TIMEOUT_MS, windowsHide: true, encoding: 'utf8' },
       (error, stdout, stderr) => {
-        if (error) reject(new Error((stderr || error.message).trim().split('\n')[0]));
+        // A diff larger than the buffer is cut here (the attachment's cap cuts far earlier anyway).
+        if (error && (error as { code?: unknown }).code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') resolve(stdout);
+        else if (error) reject(new Error((stderr || error.message).trim().split('\n')[0]));
         else resolve(stdout);
       },
     );

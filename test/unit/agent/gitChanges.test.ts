@@ -100,6 +100,17 @@ describe('uncommitted changes for the @changes mention (real git)', function () 
     assert.ok(!fs.existsSync(marker));
   });
 
+  it('a diff larger than what is read is cut, not lost', async () => {
+    const ws = path.join(root, 'ws');
+    repo(ws);
+    fs.writeFileSync(path.join(ws, 'a.txt'), `${'0123456789abcdef'.repeat(8)}\n`.repeat(80_000));
+    const result = await uncommittedChanges(ws, isSecret);
+    assert.equal(result.kind, 'changes');
+    const diff = result.kind === 'changes' ? result.diff : '';
+    assert.ok(diff.length > 1_000_000 && diff.length <= 8 * 1024 * 1024, String(diff.length));
+    assert.match(diff, /^diff --git a\/a\.txt b\/a\.txt/);
+  });
+
   it('a folder outside any repository, and a repository without a commit yet', async () => {
     const plain = path.join(root, 'plain');
     fs.mkdirSync(plain);
