@@ -164,7 +164,9 @@ export function formatTerminalRun(run: TerminalRun): string {
   const output = stripTerminalEscapes(run.output)
     .replace(/[^\S\n]+$/gm, '')
     .replace(/^\n+|\n+$/g, '');
-  return [`$ ${run.commandLine}${run.cwd ? `   (in ${run.cwd})` : ''}`, output || '(no output)', `[${exit}]`].join(
-    '\n',
-  );
+  return [
+    `$ ${run.commandLine}${run.cwd ? `   (in ${run.cwd})` : ''}`,
+    output || '(no output captured)',
+    `[${exit}]`,
+  ].join('\n');
 }

@@ -95,7 +95,10 @@ describe('@-mentions (pure)', () => {
       exitCode: 1,
     });
     assert.equal(text, '$ npm test\n✔ passes\nprogress 100%\nfailed\n[exit code 1]');
-    assert.equal(formatTerminalRun({ commandLine: 'true', output: '' }), '$ true\n(no output)\n[exit code unknown]');
+    assert.equal(
+      formatTerminalRun({ commandLine: 'true', output: '' }),
+      '$ true\n(no output captured)\n[exit code unknown]',
+    );
   });
 
   it('a mention becomes an attachment with its size in tokens, cut to the limit with a visible note', () => {
