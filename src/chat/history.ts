@@ -11,6 +11,7 @@ import type {
   ChatMessageStatus,
   ConversationSettings,
 } from '../shared/protocol/chat';
+import { MENTION_KINDS } from '../shared/protocol/chat';
 import type { Conversation } from './conversation';
 import { english, type Localizer } from '../shared/l10n';
 
@@ -140,7 +141,7 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
     if (cost) message.usage.cost = cost;
   }
   if (isString(value.stopReason) || value.stopReason === null) message.stopReason = value.stopReason;
-  if (Array.isArray(value.attachments)) message.attachments = value.attachments.filter(isAttachment);
+  if (Array.isArray(value.attachments)) message.attachments = value.attachments.filter(isAttachment).map(attachmentOf);
   if (isRecord(value.error) && isString(value.error.title) && isString(value.error.detail)) {
     // A stored card keeps its words but no live actions that would resend (no queue, no countdown).
     message.error = {
@@ -245,11 +246,21 @@ function isAttachment(value: unknown): value is ChatAttachment {
   return (
     isRecord(value) &&
     isSafeId(value.id) &&
-    (value.kind === 'selection' || value.kind === 'file') &&
+    (MENTION_KINDS as readonly unknown[]).includes(value.kind) &&
     isString(value.path) &&
     isString(value.languageId) &&
     isString(value.text)
   );
+}
+
+/** The known fields only, each of its type (the page's guard refuses a snapshot with any other). */
+function attachmentOf(a: ChatAttachment): ChatAttachment {
+  const out: ChatAttachment = { id: a.id, kind: a.kind, path: a.path, languageId: a.languageId, text: a.text };
+  if (isNumber(a.startLine)) out.startLine = a.startLine;
+  if (isNumber(a.endLine)) out.endLine = a.endLine;
+  if (isNumber(a.tokens)) out.tokens = a.tokens;
+  if (a.truncated === true) out.truncated = true;
+  return out;
 }
 
 function safeParse(data: string | undefined): unknown {

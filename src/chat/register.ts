@@ -17,6 +17,8 @@ import { readProjectInstructions, registerAgentHost, type AgentHost } from '../a
 import { AgentTurns, changeView } from './agentTurn';
 import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
 import { makeAttachment } from './attachments';
+import { MentionHost } from './mentionHost';
+import { TerminalRecorder } from './terminalRecorder';
 import { ChatViewProvider } from './chatViewProvider';
 import { toErrorCard } from './errorCard';
 import { historyFiles } from './historyFiles';
@@ -111,6 +113,12 @@ export function registerChat(services: Services): ChatFeature {
     instructions: readProjectInstructions,
   });
   const loaded = session.load().catch((e) => log.error('chat: history could not be read', e));
+  const terminals = new TerminalRecorder();
+  const mentions = new MentionHost(
+    () => agentHost.snapshot(),
+    terminals,
+    () => randomUUID(),
+  );
 
   /** Shows a snapshot's chat models. Never fetches: it runs on catalog changes, which a fetch causes. */
   function showModels(snapshot: CatalogSnapshot | undefined): void {
@@ -145,6 +153,13 @@ export function registerChat(services: Services): ChatFeature {
   async function handle(message: WebviewToHostMessage): Promise<unknown> {
     await loaded;
     if (message.type === 'searchConversations') return session.store.search(message.query);
+    if (message.type === 'mentionSearch') return mentions.search(message.query);
+    if (message.type === 'addMention') {
+      const resolved = await mentions.resolve(message.kind, message.path);
+      if ('refusal' in resolved) throw new RequestFailed(resolved.refusal);
+      session.addAttachment(resolved);
+      return undefined;
+    }
     const refusal = await dispatch(session, message);
     if (refusal) throw new RequestFailed(refusal);
     return undefined;
@@ -199,6 +214,7 @@ export function registerChat(services: Services): ChatFeature {
   void loadModels();
   const disposables = vscode.Disposable.from(
     provider,
+    terminals,
     { dispose: () => session.dispose() },
     services.catalog.onDidChange((snapshot) => showModels(snapshot)),
     agentHost.changes.onDidChange((changes) => provider.post({ type: 'changes', changes: changes.map(changeView) })),
@@ -236,7 +252,9 @@ export function registerChat(services: Services): ChatFeature {
       case 'deleteConversation':
         return s.deleteConversation(m.conversationId) ? undefined : 'That conversation no longer exists.';
       case 'searchConversations':
-        return undefined; // handle() answers it with the results
+      case 'mentionSearch':
+      case 'addMention':
+        return undefined; // handle() answers them
       case 'setModel':
         s.setSettings({ model: m.model });
         return undefined;

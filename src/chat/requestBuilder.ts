@@ -11,9 +11,18 @@ export function formatAttachment(attachment: ChatAttachment): string {
     attachment.startLine !== undefined
       ? ` (lines ${attachment.startLine}-${attachment.endLine ?? attachment.startLine})`
       : '';
-  const label = attachment.kind === 'file' ? 'File' : 'Selection from';
-  return `${label} \`${attachment.path}\`${lines}:\n${fence}${attachment.languageId}\n${attachment.text}\n${fence}`;
+  return `${LABELS[attachment.kind](attachment.path)}${lines}:\n${fence}${attachment.languageId}\n${attachment.text}\n${fence}`;
 }
+
+/** How each kind of attachment is introduced to the model (English, as the tools' words are). */
+const LABELS: Record<ChatAttachment['kind'], (path: string) => string> = {
+  file: (path) => `File \`${path}\``,
+  selection: (path) => `Selection from \`${path}\``,
+  folder: (path) => `Listing of the folder \`${path}\``,
+  problems: () => 'Problems in the workspace (path:line:column severity message)',
+  terminal: (path) => `Output of the last command in the terminal \`${path}\``,
+  changes: (path) => `Uncommitted changes (git diff against HEAD) in \`${path}\``,
+};
 
 /** A user turn's content: attachments first, then the question. */
 export function userContent(message: ChatMessage): string {

@@ -31,17 +31,38 @@ export type ChatRole = 'user' | 'assistant';
 /** How an answer ended: still streaming, finished, stopped by the user, cut off mid-stream, or failed. */
 export type ChatMessageStatus = 'streaming' | 'complete' | 'stopped' | 'cutOff' | 'error' | 'queued';
 
-/** Editor text attached to a question ("Ask about selection / file"). */
+/** What an @-mention names: a file or folder, the workspace's problems, the terminal's last output, git changes, the selection. */
+export type MentionKind = 'file' | 'folder' | 'problems' | 'terminal' | 'changes' | 'selection';
+export const MENTION_KINDS: readonly MentionKind[] = ['file', 'folder', 'problems', 'terminal', 'changes', 'selection'];
+
+/** Context attached to a question ("Ask about selection / file", or an @-mention in the composer). */
 export interface ChatAttachment {
   id: string;
-  kind: 'selection' | 'file';
-  /** Workspace-relative path (or file name) shown on the chip. */
+  kind: MentionKind;
+  /** Workspace-relative path (or file name, or the terminal's command) shown on the chip. */
   path: string;
   languageId: string;
   text: string;
   /** 1-based line range of a selection. */
   startLine?: number;
   endLine?: number;
+  /** Estimated tokens of the attachment as the model reads it (the chip's "~N tokens"). */
+  tokens?: number;
+  /** The text was cut to the size cap (the chip says so). */
+  truncated?: boolean;
+}
+
+/** One entry of the @-mention list: names and sizes only (the host reads a file when it is picked). */
+export interface MentionOption {
+  kind: MentionKind;
+  /** Workspace-relative path of a file or folder (what `addMention` names); absent for the other kinds. */
+  path?: string;
+  /** A second line: the folder of a file, or what the entry would attach (or why it cannot). */
+  detail?: string;
+  /** Estimated tokens of a file (from its size). */
+  tokens?: number;
+  /** The entry cannot be attached now (no selection, no shell integration, a secret file): `detail` says why. */
+  unavailable?: boolean;
 }
 
 export type { ChatCost } from '../money';
@@ -328,6 +349,10 @@ export type ChatRequests = {
   setMaxTokens: Ack<{ maxTokens: number }>;
   setSystemPrompt: Ack<{ systemPrompt: string }>;
   removeAttachment: Ack<{ attachmentId: string }>;
+  /** The @-mention list for what follows the `@` (files and folders ranked, plus the other kinds that match). */
+  mentionSearch: { params: { query: string }; result: MentionOption[] };
+  /** Resolves an @-mention on the host and adds it to the pending attachments (a refusal says why not). */
+  addMention: Ack<{ kind: MentionKind; path?: string }>;
   copy: Ack<{ text: string }>;
   insertCode: Ack<{ code: string; languageId?: string }>;
   openCodeInEditor: Ack<{ code: string; languageId?: string }>;
@@ -365,6 +390,7 @@ export const LIMITS = {
   code: 8_000_000,
   href: 8_192,
   query: 500,
+  path: 4_096,
   model: 200,
   systemPrompt: 100_000,
   maxTokens: 1_000_000,
@@ -377,12 +403,21 @@ const many = <T>(check: Check<T>) => arr(check, 1_000_000);
 
 const attachment = obj<ChatAttachment>({
   id: text,
-  kind: oneOf(['selection', 'file'] as const),
+  kind: oneOf(MENTION_KINDS),
   path: text,
   languageId: text,
   text,
   startLine: opt(num),
   endLine: opt(num),
+  tokens: opt(num),
+  truncated: opt(bool),
+});
+const mentionOption = obj<MentionOption>({
+  kind: oneOf(MENTION_KINDS),
+  path: opt(text),
+  detail: opt(text),
+  tokens: opt(num),
+  unavailable: opt(bool),
 });
 const cost = obj<ChatCost>({
   amount: num,
@@ -555,6 +590,8 @@ export const chatProtocol: Protocol<ChatShapes> = {
     setMaxTokens: { params: { maxTokens: int(1, LIMITS.maxTokens) }, result: none },
     setSystemPrompt: { params: { systemPrompt: str(LIMITS.systemPrompt) }, result: none },
     removeAttachment: { params: { attachmentId: id }, result: none },
+    mentionSearch: { params: { query: str(LIMITS.query) }, result: arr(mentionOption, 200), timeoutMs: 30_000 },
+    addMention: { params: { kind: oneOf(MENTION_KINDS), path: opt(str(LIMITS.path, 1)) }, result: none },
     copy: { params: { text: str(LIMITS.code) }, result: none },
     insertCode: { params: { code: str(LIMITS.code), languageId: opt(languageId) }, result: none },
     openCodeInEditor: { params: { code: str(LIMITS.code), languageId: opt(languageId) }, result: none },

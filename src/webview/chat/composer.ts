@@ -4,12 +4,14 @@ import type {
   ChatAttachment,
   ChatMode,
   ConversationSettings,
+  MentionOption,
   ModelOption,
 } from '../../shared/protocol/chat';
 import { post } from './api';
 import { el, iconButton } from '../common/dom';
 import { t } from '../common/strings';
-import { attachmentChips } from './messageView';
+import { attachmentChips } from './chips';
+import { MentionPopup } from './mentionPopup';
 
 export class Composer {
   readonly element: HTMLElement;
@@ -28,6 +30,9 @@ export class Composer {
   private availability: AgentAvailability = { ok: true };
   private currentMode: ChatMode = 'ask';
   private busy = false;
+  private attachments: ChatAttachment[] = [];
+  /** The @-mention list (files, folders, problems, terminal, changes, selection). */
+  readonly mentions: MentionPopup;
 
   constructor(private readonly onDraft: (text: string) => void) {
     this.chips = el('div', { className: 'chips', attrs: { 'aria-label': t('chat.attachments') } });
@@ -35,6 +40,7 @@ export class Composer {
       className: 'input',
       attrs: { rows: '3', 'aria-label': t('chat.inputLabel'), placeholder: t('chat.inputPlaceholder') },
     });
+    this.mentions = new MentionPopup(this.input, (option, at) => this.attachMention(option, at));
     this.sendButton = iconButton('send', t('chat.send'), 'send');
     this.stopButton = iconButton('debug-stop', t('chat.stop'), 'stop');
     this.stopButton.hidden = true;
@@ -100,6 +106,7 @@ export class Composer {
     this.element = el(
       'div',
       { className: 'composer' },
+      this.mentions.element,
       this.chips,
       this.input,
       toolbar,
@@ -154,6 +161,7 @@ export class Composer {
   }
 
   setAttachments(attachments: ChatAttachment[]): void {
+    this.attachments = attachments;
     this.chips.replaceChildren(...attachmentChips(attachments, true));
     this.chips.hidden = attachments.length === 0;
   }
@@ -181,8 +189,24 @@ export class Composer {
     return true;
   }
 
+  /** A picked @-mention: the typed `@query` goes, the host resolves the entry and sends the new chips (or a refusal). */
+  private attachMention(option: MentionOption, at: { start: number; end: number }): void {
+    const value = this.input.value;
+    this.input.value = value.slice(0, at.start) + value.slice(at.end);
+    this.input.setSelectionRange(at.start, at.start);
+    this.onDraft(this.input.value);
+    post({ type: 'addMention', kind: option.kind, ...(option.path !== undefined ? { path: option.path } : {}) });
+  }
+
   private wire(): void {
     this.input.addEventListener('keydown', (event) => {
+      if (this.mentions.keydown(event)) return;
+      // Backspace in an empty input removes the last chip (as in a tag field).
+      if (event.key === 'Backspace' && this.input.value === '' && this.attachments.length > 0 && !event.repeat) {
+        event.preventDefault();
+        post({ type: 'removeAttachment', attachmentId: this.attachments[this.attachments.length - 1].id });
+        return;
+      }
       if (
         event.key === 'Enter' &&
         !event.shiftKey &&
@@ -195,7 +219,15 @@ export class Composer {
         this.send();
       }
     });
-    this.input.addEventListener('input', () => this.onDraft(this.input.value));
+    this.input.addEventListener('input', () => {
+      this.onDraft(this.input.value);
+      this.mentions.update();
+    });
+    // A caret moved by keys or a click can enter or leave an `@query`.
+    this.input.addEventListener('keyup', (event) => {
+      if (['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(event.key)) this.mentions.update();
+    });
+    this.input.addEventListener('click', () => this.mentions.update());
     this.model.addEventListener('change', () => post({ type: 'setModel', model: this.model.value.trim() }));
     this.maxTokens.addEventListener('change', () => {
       const value = Math.floor(Number(this.maxTokens.value));

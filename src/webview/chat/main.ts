@@ -237,6 +237,7 @@ function build(): (message: HostToWebviewMessage) => void {
         return;
       case 'removeAttachment':
         post({ type: 'removeAttachment', attachmentId });
+        composer.input.focus();
         return;
       case 'copyMessage':
         post({ type: 'copy', text: messageText(messageId) });

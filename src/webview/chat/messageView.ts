@@ -1,7 +1,8 @@
 // One message of the list. Finished messages render their markdown lazily (when scrolled near);
 // the streaming answer renders incrementally through StreamingBody.
-import type { ChatAttachment, ChatMessage, ErrorCard } from '../../shared/protocol/chat';
+import type { ChatMessage, ErrorCard } from '../../shared/protocol/chat';
 import { AgentSection, costText } from './agentView';
+import { attachmentChips } from './chips';
 import { usageText } from './tokens';
 import { el, iconButton, textButton } from '../common/dom';
 import { t, type WebviewStringKey } from '../common/strings';
@@ -268,24 +269,4 @@ function assistantMeta(m: ChatMessage): Array<Node | string> {
   if (m.usage?.cost) parts.push(costText(m.usage.cost));
   if (m.stopReason) parts.push(m.stopReason in STOP_LABELS ? t(STOP_LABELS[m.stopReason]) : m.stopReason);
   return parts.length ? [el('span', { className: 'meta', text: parts.join(' · ') })] : [];
-}
-
-export function attachmentChips(attachments: ChatAttachment[], removable = false): HTMLElement[] {
-  return attachments.map((a) => {
-    const lines = a.startLine !== undefined ? `:${a.startLine}-${a.endLine ?? a.startLine}` : '';
-    const chip = el(
-      'span',
-      { className: 'chip', attrs: { title: `${a.path}${lines} (${a.languageId})` } },
-      el('span', {
-        className: `codicon codicon-${a.kind === 'file' ? 'file' : 'selection'}`,
-        attrs: { 'aria-hidden': 'true' },
-      }),
-      el('span', { className: 'chip-label', text: `${a.path}${lines}` }),
-    );
-    if (removable)
-      chip.append(
-        iconButton('close', t('chat.removeAttachment', a.path), 'removeAttachment', { 'data-attachment-id': a.id }),
-      );
-    return chip;
-  });
 }

@@ -5,6 +5,31 @@ import { parseConversation, parseIndex, serializeConversation, serializeIndex } 
 import { memoryHistoryStorage } from './chatSessionFixture';
 
 describe('chat history format', () => {
+  it('keeps mention attachments with their size and cut note; a stored field of the wrong type or shape is dropped', () => {
+    const c = createConversation('c1', 1);
+    appendMessage(
+      c,
+      {
+        id: 'u',
+        role: 'user',
+        text: 'q',
+        status: 'complete',
+        createdAt: 1,
+        attachments: [
+          { id: 'a', kind: 'terminal', path: 'bash', languageId: 'console', text: 'out', tokens: 12, truncated: true },
+          { id: 'b', kind: 'folder', path: 'src', languageId: 'plaintext', text: 'x/', tokens: '9', extra: 1 },
+          { id: 'c', kind: 'url', path: 'u', languageId: 'plaintext', text: 'x' },
+        ] as never,
+      },
+      2,
+    );
+    const back = parseConversation(serializeConversation(c));
+    assert.deepEqual(back?.messages[0].attachments, [
+      { id: 'a', kind: 'terminal', path: 'bash', languageId: 'console', text: 'out', tokens: 12, truncated: true },
+      { id: 'b', kind: 'folder', path: 'src', languageId: 'plaintext', text: 'x/' },
+    ]);
+  });
+
   it('round-trips a conversation with overrides, attachments, usage and error cards', () => {
     const c = createConversation('c1', 1);
     c.overrides = { model: 'm', maxTokens: 7 };

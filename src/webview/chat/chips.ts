@@ -1,0 +1,68 @@
+// Attachment chips (the composer's pending context and a question's attachments): kind icon, name, "~N tokens", a
+// note when the text was cut, the full path as tooltip, and in the composer a remove button (a real button: Tab
+// reaches it, Enter or Space removes). Text only through textContent: paths and commands come from the workspace.
+import type { ChatAttachment, MentionKind } from '../../shared/protocol/chat';
+import { codicon, el, iconButton } from '../common/dom';
+import { t, type WebviewStringKey } from '../common/strings';
+
+export const KIND_ICONS: Record<MentionKind, string> = {
+  file: 'file',
+  selection: 'selection',
+  folder: 'folder',
+  problems: 'warning',
+  terminal: 'terminal',
+  changes: 'git-compare',
+};
+
+export const KIND_NAMES: Record<Exclude<MentionKind, 'file' | 'folder'>, WebviewStringKey> = {
+  selection: 'chat.mention.selection',
+  problems: 'chat.mention.problems',
+  terminal: 'chat.mention.terminal',
+  changes: 'chat.mention.changes',
+};
+
+export const tokenCount = (n: number): string => t('chat.mentionTokens', Math.max(1, n).toLocaleString('en-US'));
+
+/** The chip's name (the file's own name; its folder is in the tooltip) and its tooltip (the full path). */
+function naming(a: ChatAttachment): { name: string; title: string } {
+  const lines = a.startLine !== undefined ? `:${a.startLine}-${a.endLine ?? a.startLine}` : '';
+  const base = a.path.split('/').filter(Boolean).pop() ?? a.path;
+  switch (a.kind) {
+    case 'file':
+      return { name: base, title: a.path };
+    case 'selection':
+      return { name: `${base}${lines}`, title: `${a.path}${lines}` };
+    case 'folder':
+      return { name: `${base}/`, title: `${a.path}/` };
+    case 'problems':
+      return { name: t(KIND_NAMES.problems), title: t(KIND_NAMES.problems) };
+    default:
+      return { name: `${t(KIND_NAMES[a.kind])}: ${a.path}`, title: `${t(KIND_NAMES[a.kind])}: ${a.path}` };
+  }
+}
+
+export function attachmentChips(attachments: ChatAttachment[], removable = false): HTMLElement[] {
+  return attachments.map((a) => {
+    const { name, title } = naming(a);
+    const tooltip = [
+      title,
+      a.tokens !== undefined ? tokenCount(a.tokens) : '',
+      a.truncated ? t('chat.attachmentCut') : '',
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    const chip = el(
+      'span',
+      { className: `chip kind-${a.kind}`, attrs: { title: tooltip, 'data-kind': a.kind } },
+      codicon(KIND_ICONS[a.kind] ?? 'file'),
+      el('span', { className: 'chip-label', text: name }),
+      a.tokens !== undefined && el('span', { className: 'chip-tokens', text: tokenCount(a.tokens) }),
+      a.truncated && el('span', { className: 'chip-cut', text: t('chat.attachmentCutShort') }),
+    );
+    if (removable)
+      chip.append(
+        iconButton('close', t('chat.removeAttachment', title), 'removeAttachment', { 'data-attachment-id': a.id }),
+      );
+    return chip;
+  });
+}

@@ -1,0 +1,126 @@
+// @-mentions, the pure parts: fuzzy ranking of workspace paths, which named kinds a query asks for, the texts the
+// problems / folder / terminal mentions attach (capped), and the attachment each becomes (size in tokens, cut note).
+import * as assert from 'node:assert/strict';
+import { estimateTokens } from '../../../src/agent';
+import { ATTACHMENT_LIMIT, makeAttachment, mentionAttachment } from '../../../src/chat/attachments';
+import {
+  foldersOf,
+  formatListing,
+  formatProblems,
+  formatTerminalRun,
+  fuzzyScore,
+  namedKindsFor,
+  rankPaths,
+  type ProblemEntry,
+} from '../../../src/chat/mentions';
+import { formatAttachment } from '../../../src/chat/requestBuilder';
+
+describe('@-mentions (pure)', () => {
+  const paths = [
+    'src/chat/composer.ts',
+    'src/webview/chat/composer.ts',
+    'src/chat/session.ts',
+    'src/c/o/m/p/o/s/e/r.ts',
+    'docs/architecture.md',
+    'README.md',
+    'test/unit/chat/session.test.ts',
+  ];
+
+  it('ranks file-name matches first, then runs of characters and word starts; shorter paths win ties', () => {
+    assert.deepEqual(rankPaths('composer', paths).slice(0, 3), [
+      'src/chat/composer.ts',
+      'src/webview/chat/composer.ts',
+      'src/c/o/m/p/o/s/e/r.ts',
+    ]);
+    assert.equal(rankPaths('sess', paths)[0], 'src/chat/session.ts', 'the shorter of two equal name matches');
+    assert.equal(rankPaths('readme', paths)[0], 'README.md', 'case does not matter');
+    assert.equal(rankPaths('arch', paths)[0], 'docs/architecture.md');
+    assert.equal(rankPaths('wvcomp', paths)[0], 'src/webview/chat/composer.ts', 'letters spread over the path');
+    assert.deepEqual(rankPaths('zzz', paths), [], 'no match, no entry');
+    assert.equal(fuzzyScore('xq', 'src/chat/composer.ts'), undefined);
+    assert.equal(rankPaths('', paths, 3).length, 3, 'an empty query lists the first ones, capped');
+    assert.equal(rankPaths('', paths)[0], 'README.md', 'shortest first for an empty query');
+  });
+
+  it('caps the list and lists each folder of the files once', () => {
+    const many = Array.from({ length: 500 }, (_, i) => `src/file${i}.ts`);
+    assert.equal(rankPaths('file', many, 40).length, 40);
+    assert.deepEqual(foldersOf(['a/b/c.ts', 'a/d.ts', 'e.ts']).sort(), ['a', 'a/b']);
+  });
+
+  it('offers the named kinds a query matches (all of them for a bare @)', () => {
+    assert.deepEqual(namedKindsFor(''), ['problems', 'terminal', 'changes', 'selection']);
+    assert.deepEqual(namedKindsFor('prob'), ['problems']);
+    assert.deepEqual(namedKindsFor('term'), ['terminal']);
+    assert.deepEqual(namedKindsFor('chan'), ['changes']);
+    assert.deepEqual(namedKindsFor('sel'), ['selection']);
+    assert.deepEqual(namedKindsFor('composer.ts'), []);
+  });
+
+  it('formats problems as path:line:col severity message, errors first, capped with a count of the rest', () => {
+    const entries: ProblemEntry[] = [
+      { path: 'b.ts', line: 9, character: 0, severity: 'warning', message: 'unused x', source: 'ts' },
+      { path: 'a.ts', line: 2, character: 4, severity: 'error', message: 'missing ;\nsecond line' },
+      { path: 'a.ts', line: 0, character: 0, severity: 'error', message: 'first' },
+    ];
+    assert.equal(
+      formatProblems(entries),
+      'a.ts:1:1 error first\na.ts:3:5 error missing ;\nb.ts:10:1 warning [ts] unused x',
+    );
+    const lots = Array.from({ length: 250 }, (_, i) => ({ ...entries[0], line: i }));
+    const text = formatProblems(lots, 200);
+    assert.equal(text.split('\n').length, 201);
+    assert.match(text, /… and 50 more problems$/);
+    assert.equal(formatProblems([]), 'No problems reported.');
+  });
+
+  it('lists a folder with directories first and marks secret entries (named, never read)', () => {
+    const text = formatListing([
+      { name: 'z.ts', directory: false },
+      { name: '.env', directory: false, secret: '.env*' },
+      { name: 'lib', directory: true },
+    ]);
+    assert.equal(text, 'lib/\n.env (secret: not shared)\nz.ts');
+    const big = formatListing(
+      Array.from({ length: 600 }, (_, i) => ({ name: `f${i}`, directory: false })),
+      500,
+    );
+    assert.match(big, /… and 100 more entries$/);
+  });
+
+  it('turns a terminal run into plain text: escapes and overwritten progress removed, the exit code said', () => {
+    const text = formatTerminalRun({
+      commandLine: 'npm test',
+      output: '\u001b]633;C\u0007\u001b[32m✔ passes\u001b[0m\r\nprogress 10%\rprogress 100%\r\nfailed   \r\n',
+      exitCode: 1,
+    });
+    assert.equal(text, '$ npm test\n✔ passes\nprogress 100%\nfailed\n[exit code 1]');
+    assert.equal(
+      formatTerminalRun({ commandLine: 'true', output: '' }),
+      '$ true\n(no output captured)\n[exit code unknown]',
+    );
+  });
+
+  it('a mention becomes an attachment with its size in tokens, cut to the limit with a visible note', () => {
+    const a = mentionAttachment('m1', 'problems', 'problems', 'a.ts:1:1 error x');
+    assert.equal(a.tokens, estimateTokens(formatAttachment(a)));
+    assert.ok(a.tokens! > 0 && !a.truncated);
+    const big = mentionAttachment('m2', 'terminal', 'bash', 'y'.repeat(ATTACHMENT_LIMIT + 5));
+    assert.equal(big.truncated, true);
+    assert.match(big.text, /… \(cut: 5 more characters\)$/);
+    assert.ok(big.tokens! > ATTACHMENT_LIMIT / 3);
+    const file = makeAttachment('f', { path: 'src/a.ts', languageId: 'typescript', text: 'const a = 1;' });
+    assert.equal(file.tokens, estimateTokens(formatAttachment(file)), 'Ask about File chips show their size too');
+  });
+
+  it('tells the model what each kind is', () => {
+    const base = { id: 'x', languageId: 'plaintext', text: 't' };
+    const head = (kind: Parameters<typeof mentionAttachment>[1], path: string) =>
+      formatAttachment({ ...base, kind, path }).split('\n')[0];
+    assert.equal(head('folder', 'src'), 'Listing of the folder `src`:');
+    assert.equal(head('problems', 'problems'), 'Problems in the workspace (path:line:column severity message):');
+    assert.equal(head('terminal', 'bash'), 'Output of the last command in the terminal `bash`:');
+    assert.equal(head('changes', 'ws'), 'Uncommitted changes (git diff against HEAD) in `ws`:');
+    assert.equal(head('file', 'a.ts'), 'File `a.ts`:');
+  });
+});
