@@ -262,7 +262,16 @@ export class MentionHost {
   private async selection(): Promise<Resolved> {
     const editor = vscode.window.activeTextEditor;
     if (!editor || editor.selection.isEmpty) return { refusal: vscode.l10n.t('No text is selected in the editor.') };
+    return this.fromEditor(editor, false);
+  }
+
+  /**
+   * The active editor's selection (or whole text when `whole` or nothing is selected) as an attachment: the same
+   * secret rule for `@selection` and the Ask about Selection / File commands, so no route shares what another refuses.
+   */
+  async fromEditor(editor: vscode.TextEditor, whole: boolean): Promise<Resolved> {
     const { document, selection } = editor;
+    const useSelection = !whole && !selection.isEmpty;
     if (document.uri.scheme === 'file') {
       const snap = await this.snapshot();
       const hit =
@@ -283,8 +292,8 @@ export class MentionHost {
     return makeAttachment(this.newId(), {
       path: vscode.workspace.asRelativePath(document.uri),
       languageId: document.languageId,
-      text: document.getText(selection),
-      selection: { startLine: selection.start.line, endLine: selection.end.line },
+      text: useSelection ? document.getText(selection) : document.getText(),
+      selection: useSelection ? { startLine: selection.start.line, endLine: selection.end.line } : undefined,
     });
   }
 }

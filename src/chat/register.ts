@@ -16,7 +16,6 @@ import { RequestFailed } from '../shared/protocol/channel';
 import { readProjectInstructions, registerAgentHost, type AgentHost } from '../agentHost';
 import { AgentTurns, changeView } from './agentTurn';
 import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
-import { makeAttachment } from './attachments';
 import { MentionHost } from './mentionHost';
 import { TerminalRecorder } from './terminalRecorder';
 import { ChatViewProvider } from './chatViewProvider';
@@ -168,17 +167,10 @@ export function registerChat(services: Services): ChatFeature {
   async function attachFromEditor(whole: boolean): Promise<void> {
     const editor = vscode.window.activeTextEditor;
     if (!editor) return void vscode.window.showInformationMessage(vscode.l10n.t('Open a file in an editor first.'));
-    const { document, selection } = editor;
-    const useSelection = !whole && !selection.isEmpty;
     await loaded;
-    session.addAttachment(
-      makeAttachment(randomUUID(), {
-        path: vscode.workspace.asRelativePath(document.uri),
-        languageId: document.languageId,
-        text: useSelection ? document.getText(selection) : document.getText(),
-        selection: useSelection ? { startLine: selection.start.line, endLine: selection.end.line } : undefined,
-      }),
-    );
+    const attachment = await mentions.fromEditor(editor, whole);
+    if ('refusal' in attachment) return void vscode.window.showWarningMessage(`Model Gateway: ${attachment.refusal}`);
+    session.addAttachment(attachment);
     await provider.reveal();
     provider.post({ type: 'focusInput' });
   }

@@ -118,7 +118,7 @@ describe('@-mentions in the extension host', function () {
     assert.ok(!folder.text.includes('MENTION-SECRET'));
   });
 
-  it('mentions: open editors first in a bare list; the selection of the active editor, refused in a secret file', async () => {
+  it('mentions: open editors first in a bare list; the selection of the active editor (and Ask about File), refused in a secret file', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const doc = await vscode.workspace.openTextDocument(path.join(dir, 'notes.md'));
     const editor = await vscode.window.showTextDocument(doc);
@@ -135,6 +135,10 @@ describe('@-mentions in the extension host', function () {
       refusal(await mentions.resolve('selection', undefined)),
       /matches the secrets ignore list \(\.env\*\)/,
     );
+    // Ask about File / Selection take the same road: the whole secret file is refused, a plain one attached whole.
+    assert.match(refusal(await mentions.fromEditor(secret, true)), /matches the secrets ignore list \(\.env\*\)/);
+    const whole = attachment(await mentions.fromEditor(await vscode.window.showTextDocument(doc), true));
+    assert.deepStrictEqual([whole.kind, whole.text], ['file', '# Notes\nMENTION-BODY-42\n']);
   });
 
   it('mentions: the workspace problems as path:line:col severity message', async () => {
