@@ -25,7 +25,14 @@ interface SessionFigures {
   requests: number;
 }
 
-async function session(threshold: number): Promise<SessionFigures> {
+/** How a session treats its context: today's rule (main before this change) or the current defaults. */
+interface Rules {
+  threshold: number;
+  earlierTranscripts?: number;
+  clearOldResults?: boolean;
+}
+
+async function session(rules: Rules): Promise<SessionFigures> {
   const config = defaultConfig();
   config.messages.tokensPerSecond = 0;
   const emu = await startEmulator({ config });
@@ -67,7 +74,9 @@ async function session(threshold: number): Promise<SessionFigures> {
       keys: () => [...state.keys()],
     } as never,
     client: async () => ({ client: client as never, keyId: 'bench' }),
-    condenseThreshold: () => threshold,
+    condenseThreshold: () => rules.threshold,
+    earlierTranscripts: rules.earlierTranscripts,
+    clearOldResults: rules.clearOldResults,
   });
   const files = new Map<string, string>();
   let id = 0;
@@ -113,8 +122,8 @@ async function session(threshold: number): Promise<SessionFigures> {
 }
 
 export async function runAgentCondenseBench(): Promise<BenchRow[]> {
-  const today = await session(Number.POSITIVE_INFINITY);
-  const now = await session(0.8);
+  const today = await session({ threshold: 0.8, earlierTranscripts: Number.POSITIVE_INFINITY, clearOldResults: false });
+  const now = await session({ threshold: 0.8 });
   const kb = (b: number) => `${(b / 1024).toFixed(0)} KB`;
   const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
   return [

@@ -57,8 +57,8 @@ describe('condensing', function () {
     const t = agentSession({
       emulator: emulator(),
       tools: () => [readFileTool({ 'big.ts': big })],
-      contextWindow: 8_000,
-      condenseThreshold: 0.5,
+      contextWindow: 3_000,
+      condenseThreshold: 0.3,
     });
     await t.s.load();
     t.s.setMode('agent');
