@@ -17,9 +17,9 @@ import {
 import {
   condensedHistory,
   condensePoint,
-  condenseRequest,
   DEFAULT_CONDENSE_THRESHOLD,
   overThreshold,
+  requestSummary,
   summaryMessages,
 } from './condense';
 import type { AgentHost, PendingChangeInfo } from '../agentHost';
@@ -263,26 +263,10 @@ export class AgentTurns implements AgentRunner {
       ),
     );
     try {
-      const stream = client.streamMessage(condenseRequest(ctx.settings.model, older, base.summary), {
-        signal: ctx.signal,
-      });
-      const reply = await stream.finalMessage();
-      const summary = reply.content
-        .map((b) => (b.type === 'text' ? (b as { text: string }).text : ''))
-        .join('')
-        .trim();
-      if (!summary) throw new Error('the summary was empty');
-      const u = reply.usage;
-      mapper.condensed({
-        through: point,
-        summary,
-        tokens: {
-          input: u?.input_tokens ?? 0,
-          output: u?.output_tokens ?? 0,
-          cacheRead: u?.cache_read_input_tokens ?? 0,
-          cacheWrite: u?.cache_creation_input_tokens ?? 0,
-        },
-      });
+      const reply = await requestSummary(client, ctx.settings.model, older, base.summary, ctx.signal);
+      const cost = reply.usage && this.deps.costOf?.(ctx.settings.model, reply.usage);
+      mapper.condensed({ through: point, summary: reply.summary, tokens: reply.tokens, ...(cost ? { cost } : {}) });
+      const summary = reply.summary;
       return withSummary(summary, base.rest.slice(cut));
     } catch (error) {
       if (ctx.signal.aborted) return 'stopped';
@@ -290,6 +274,11 @@ export class AgentTurns implements AgentRunner {
       mapper.note(l10n.t('Condensing failed; the turn goes on with the whole conversation.'));
       return withSummary(base.summary, base.rest);
     }
+  }
+
+  /** The request messages of these history messages (agent turns with their stored transcripts), to condense them. */
+  requestHistory(messages: readonly ChatMessage[]): MessageParam[] {
+    return agentHistory(messages, (id) => this.transcript(id));
   }
 
   /** The model's whole context window (input + max_tokens). */

@@ -181,6 +181,8 @@ export interface AgentCondensed {
   through: string;
   summary: string;
   tokens: AgentTokens;
+  /** What the condensing request cost, where a price is known. */
+  cost?: ChatCost;
 }
 
 /** A pending change as the chat lists it (Open diff / Accept / Reject). */
@@ -226,6 +228,8 @@ export interface ChatMessage {
   agent?: AgentTurnInfo;
   /** The project instructions this answer was sent with. */
   instructions?: InstructionsUsed;
+  /** Earlier turns condensed with this Ask answer or by the Condense action after it (agent turns: agent.condensed). */
+  condensed?: AgentCondensed;
 }
 
 export interface ConversationSummary {
@@ -440,6 +444,7 @@ const toolCard = obj<AgentToolCard>({
 });
 const stepUsage = obj<AgentStepUsage>({ step: num, tokens, cost: opt(cost) });
 const turnEnd = obj<AgentTurnEnd>({ reason: text, message: text, retry: bool });
+const condensedCheck = obj<AgentCondensed>({ through: text, summary: text, tokens, cost: opt(cost) });
 const turnInfo = obj<AgentTurnInfo>({
   turnId: text,
   tools: many(toolCard),
@@ -450,7 +455,7 @@ const turnInfo = obj<AgentTurnInfo>({
   waitUntil: opt(num),
   restored: opt(bool),
   mode: opt(oneOf(['plan'] as const)),
-  condensed: opt(obj<AgentCondensed>({ through: text, summary: text, tokens })),
+  condensed: opt(condensedCheck),
 });
 const change = obj<PendingChangeView>({
   id: text,
@@ -479,6 +484,7 @@ const message = obj<ChatMessage>({
   createdAt: num,
   agent: opt(turnInfo),
   instructions: opt(instructionsUsed),
+  condensed: opt(condensedCheck),
 });
 const conversation = obj<ConversationSummary>({
   id: text,
@@ -534,7 +540,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     agentUsage: { ...inConversation, step: stepUsage, turn: tokens },
     agentWait: { ...inConversation, until: nullable(num) },
     agentNote: { ...inConversation, note: text },
-    agentCondensed: { ...inConversation, condensed: obj<AgentCondensed>({ through: text, summary: text, tokens }) },
+    agentCondensed: { ...inConversation, condensed: condensedCheck },
     agentEnd: { ...inConversation, end: turnEnd },
     agentRestored: inConversation,
     changes: { changes: many(change) },
