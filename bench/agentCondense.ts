@@ -25,6 +25,8 @@ interface SessionFigures {
   requests: number;
   /** Input tokens of all requests, as the request-size estimate counts them (src/agent/fit.ts). */
   tokens: number;
+  /** Input tokens as the emulator billed them with prompt caching: full + writes × 1.25 + reads × 0.1. */
+  pricedInput: number;
 }
 
 /** How a session treats its context: today's rule (main before this change) or the current defaults. */
@@ -126,6 +128,10 @@ async function session(rules: Rules): Promise<SessionFigures> {
     condensingTokens: cards.reduce((n, c) => n + c.tokens.input + c.tokens.output, 0),
     requests: sent.length,
     tokens: sent.reduce((n, r) => n + r.tokens, 0),
+    pricedInput: s.store.active.messages.reduce((n, m) => {
+      const t = m.agent?.tokens;
+      return t ? n + t.input + 1.25 * t.cacheWrite + 0.1 * t.cacheRead : n;
+    }, 0),
   };
 }
 
@@ -157,6 +163,13 @@ export async function runAgentCondenseBench(): Promise<BenchRow[]> {
       value: `${n(now.tokens)} (${n(today.tokens - now.tokens)} saved)`,
       target: 'fewer',
       met: now.tokens < today.tokens,
+    },
+    {
+      figure: 'input of that session priced with prompt caching (writes 1.25×, reads 0.1×), as the emulator billed it',
+      baseline: `${n(today.pricedInput)} token-equivalents today`,
+      value: `${n(now.pricedInput)} (${((100 * now.pricedInput) / today.pricedInput).toFixed(0)} %)`,
+      target: 'not more than today',
+      met: now.pricedInput <= today.pricedInput,
     },
     {
       figure: 'condensing requests in that session (their own tokens)',

@@ -133,7 +133,7 @@ class AgentTurn {
       if (this.steps >= maxSteps) return this.end('step_budget');
       const step = this.steps + 1;
       if (typeof this.o.tools === 'function' && this.steps > 0) this.refreshTools();
-      if (this.o.clearOldResults !== false) this.messages = clearOldResults(this.messages).messages;
+      if (this.o.clearOldResults !== false) this.messages = clearOldResults(this.messages, this.fixedTokens).messages;
       const fit = fitToWindow(this.messages, this.fixedTokens, inputWindow, Math.floor(inputWindow * TRIM_TARGET));
       if (fit.results > 0) {
         this.messages = fit.messages;

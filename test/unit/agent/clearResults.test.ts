@@ -3,8 +3,11 @@
 // same from step to step), and the loop sends exactly that (read from the request bodies the server got).
 import * as assert from 'node:assert/strict';
 import { runAgentTurn } from '../../../src/agent';
+import { estimateMessages } from '../../../src/agent/fit';
 import {
+  CLEAR_AT_LEAST_CHARS,
   CLEAR_MIN_CHARS,
+  CLEAR_TRIGGER_TOKENS,
   CLEARED_HEAD_CHARS,
   clearOldResults,
   KEEP_WHOLE_CHARS,
@@ -69,12 +72,33 @@ describe('agent: clearing older tool results', () => {
       ...step('b', medium),
       ...step('c', medium),
       ...step('d', medium),
+      ...step('e', medium),
     ];
-    const out = clearOldResults(messages);
-    assert.equal(resultOf(out.messages, 8), medium);
-    assert.equal(resultOf(out.messages, 6), medium, 'the step before the newest is whole: 20,000 characters together');
+    // A request below the trigger keeps everything: a short task loses nothing.
+    assert.ok(estimateMessages(messages) < CLEAR_TRIGGER_TOKENS);
+    assert.equal(clearOldResults(messages).messages, messages);
+    // Past it (a larger system prompt and tools), the older results over the floor go together, in one step.
+    const out = clearOldResults(messages, CLEAR_TRIGGER_TOKENS);
+    assert.equal(resultOf(out.messages, 10), medium);
+    assert.equal(resultOf(out.messages, 8), medium, 'the step before the newest is whole: 20,000 characters together');
+    assert.match(resultOf(out.messages, 6), /were cleared/);
     assert.match(resultOf(out.messages, 4), /were cleared/);
     assert.equal(resultOf(out.messages, 2), floor);
+    assert.equal(out.results, 2);
+  });
+
+  it('waits until at least CLEAR_AT_LEAST_CHARS can go, so the cached prefix is not rewritten for a little', () => {
+    const medium = 'm'.repeat(CLEAR_AT_LEAST_CHARS / 2);
+    const messages: MessageParam[] = [
+      { role: 'user', content: 'task' },
+      ...step('a', medium),
+      ...step('b', medium),
+      ...step('c', medium),
+    ];
+    // One older result over the floor: less than CLEAR_AT_LEAST_CHARS would go.
+    assert.equal(clearOldResults(messages, CLEAR_TRIGGER_TOKENS).results, 0);
+    const more = [...messages, ...step('d', medium)];
+    assert.equal(clearOldResults(more, CLEAR_TRIGGER_TOKENS).results, 2, 'two together: cleared at once');
   });
 
   describe('in the loop', () => {
