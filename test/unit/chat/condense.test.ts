@@ -148,4 +148,32 @@ describe('condensing', function () {
     assert.notEqual(last.system, CONDENSE_PROMPT);
     assert.match(JSON.stringify(last.messages[0]), /Summary of the earlier conversation/);
   });
+
+  it('the Condense action in an Agent conversation summarises the turns with their tool calls; the next turn sends the summary', async () => {
+    const t = agentSession({
+      emulator: emulator(),
+      tools: () => [readFileTool({ 'a.ts': 'export const a = 1;\n' })],
+      askThroughGateway: true, // the Condense action's client is the chat's
+    });
+    await t.s.load();
+    t.s.setMode('agent');
+    for (let i = 1; i <= 3; i++) await t.sendUntilFinished(`Task ${i}\n@tool read_file {"path":"a.ts"}`);
+    const before = t.sent.length;
+    assert.equal(await t.s.condense(), undefined);
+    const condensing = t.sent.slice(before);
+    assert.equal(condensing.length, 1);
+    assert.match(
+      String(condensing[0].messages[0].content),
+      /User: Task 1[\s\S]*Agent called read_file \{"path":"a\.ts"\}/,
+    );
+    const answers = t.s.store.active.messages.filter((x) => x.role === 'assistant');
+    const card = answers[answers.length - 1].agent?.condensed;
+    assert.ok(card && card.tokens.output > 0, "the card in the last agent answer's section");
+    assert.equal(card.through, answers[0].id);
+    await t.sendUntilFinished('Task 4\n@tool read_file {"path":"a.ts"}');
+    const next = t.sent[t.sent.length - 2]; // the turn's first request (its second is the final answer's)
+    assert.match(JSON.stringify(next.messages[0]), /Summary of the earlier conversation/);
+    assert.doesNotMatch(JSON.stringify(next.messages.slice(2)), /Task 1\\n/);
+    assert.match(JSON.stringify(next.messages.slice(2)), /Task 2/);
+  });
 });
