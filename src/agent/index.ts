@@ -30,6 +30,7 @@ export { DEFAULT_SECRET_PATTERNS, IGNORE_FILE_NAME, matchIgnored, parseIgnoreFil
 export { isPathInside, containingFolder, normalizeAbsolute, onRealFolder, relativeTo } from './paths';
 export { CachingMemory, isCacheControlRejection } from './caching';
 export { estimateTokens, estimateMessages, fitToWindow, omittedMarker, CHARS_PER_TOKEN } from './fit';
+export { contextWindowOf } from './contextWindow';
 export { addUsage, totalTokens } from './usage';
 export { ToolCatalog, MORE_TOOLS_NAME, DIRECT_TOOLS_TOKENS, definitionTokens } from './toolCatalog';
 export { allowedInMode, modeRefusal, toolsForMode, PLAN_MODE_CLASSES, type AgentMode } from './modes';

@@ -11,6 +11,7 @@ import {
   type AgentRequestBody,
   type BlockRef,
 } from './caching';
+import { clearOldResults } from './clearResults';
 import { estimateMessages, estimateTokens, fitToWindow } from './fit';
 import { toolsForMode, type AgentMode } from './modes';
 import type { PolicySettings } from './policy';
@@ -61,6 +62,8 @@ export interface AgentTurnOptions {
   wouldPassDailyBudget?(nextTokens: number): Promise<boolean>;
   /** The model's context window in tokens (input + max_tokens). Default 200 000. */
   contextWindow?: number;
+  /** Large tool results older than the last steps are cleared once (clearResults.ts). Default true. */
+  clearOldResults?: boolean;
   /** Prompt caching; on unless `enabled: false` or the memory says this key + model rejects it. */
   caching?: { enabled?: boolean; keyId: string; memory: CachingMemory };
   /** 429 handling: wait when no Retry-After (default 10 s), longest wait (default 5 min), waits per step (default 5). */
@@ -130,6 +133,7 @@ class AgentTurn {
       if (this.steps >= maxSteps) return this.end('step_budget');
       const step = this.steps + 1;
       if (typeof this.o.tools === 'function' && this.steps > 0) this.refreshTools();
+      if (this.o.clearOldResults !== false) this.messages = clearOldResults(this.messages, this.fixedTokens).messages;
       const fit = fitToWindow(this.messages, this.fixedTokens, inputWindow, Math.floor(inputWindow * TRIM_TARGET));
       if (fit.results > 0) {
         this.messages = fit.messages;

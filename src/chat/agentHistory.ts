@@ -14,6 +14,11 @@ import { toMessageParams } from './requestBuilder';
 /** Characters kept of each tool result and of each string in a tool input, in later turns' history. */
 export const HISTORY_RESULT_CHARS = 2_000;
 export const HISTORY_INPUT_CHARS = 2_000;
+/**
+ * Characters of the notes of earlier turns' calls in an agent request (Ask requests allow SUMMARY_TOTAL_CHARS): the
+ * last turn goes with its tool calls and results anyway, so a few turns before it in full, then one-line counts.
+ */
+export const AGENT_NOTES_CHARS = 4_000;
 
 const shorten = (text: string, max: number): string =>
   text.length <= max
@@ -112,8 +117,21 @@ export function agentHistory(
     const transcript = message.role === 'assistant' && message.agent ? transcriptOf(message.agent.turnId) : undefined;
     if (transcript && wellFormed(transcript)) transcripts.set(message, transcript);
   }
-  // Turns sent as text (their transcript is gone) get the plain-text note of their calls, within one budget.
-  const notes = agentSummaries(history.filter((m) => !transcripts.has(m)));
+  // Turns sent as text (their transcript is gone or too old) get the plain-text note of their calls, within one
+  // budget, and only their final answer: what the model said between its calls is left out with the calls' results.
+  const originals = agentSummaries(
+    history.filter((m) => !transcripts.has(m)),
+    AGENT_NOTES_CHARS,
+  );
+  const notes = new Map<ChatMessage, string>();
+  const asText = new Map<ChatMessage, ChatMessage>();
+  for (const message of history) {
+    if (transcripts.has(message)) continue;
+    const sent = message.agent ? { ...message, text: finalAnswer(message) } : message;
+    asText.set(message, sent);
+    const note = originals.get(message);
+    if (note !== undefined) notes.set(sent, note);
+  }
   const out: MessageParam[] = [];
   let pending: ChatMessage[] = [];
   const flush = (): void => {
@@ -137,12 +155,18 @@ export function agentHistory(
       if (out.length === 0) continue; // an answer before any question is never sent (as in toMessageParams)
       for (const m of transcript) push(m);
     } else {
-      pending.push(message);
+      pending.push(asText.get(message) ?? message);
     }
   }
   flush();
   // The API rejects a final assistant turn that ends in whitespace; an agent turn's request ends with the question.
   return out;
+}
+
+/** An agent answer's text after its last tool call (the whole text when it made none). */
+export function finalAnswer(message: ChatMessage): string {
+  const at = Math.max(0, ...(message.agent?.tools ?? []).map((t) => t.textAt ?? 0));
+  return message.text.slice(Math.min(at, message.text.length)).trim();
 }
 
 function asBlocks(content: MessageParam['content']): ContentBlockParam[] {

@@ -154,9 +154,12 @@ function shortSummary(agent: AgentTurnInfo): string | undefined {
  * The notes for the agent answers of one request, newest first within SUMMARY_TOTAL_CHARS (a follow-up question
  * is most likely about the latest turn). Keyed by message; answers without a note are absent.
  */
-export function agentSummaries(messages: readonly ChatMessage[]): Map<ChatMessage, string> {
+export function agentSummaries(
+  messages: readonly ChatMessage[],
+  total = SUMMARY_TOTAL_CHARS,
+): Map<ChatMessage, string> {
   const out = new Map<ChatMessage, string>();
-  let budget = SUMMARY_TOTAL_CHARS;
+  let budget = total;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m.role !== 'assistant' || !m.agent) continue;

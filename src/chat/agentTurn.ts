@@ -17,9 +17,9 @@ import {
 import {
   condensedHistory,
   condensePoint,
-  condenseRequest,
   DEFAULT_CONDENSE_THRESHOLD,
   overThreshold,
+  requestSummary,
   summaryMessages,
 } from './condense';
 import type { AgentHost, PendingChangeInfo } from '../agentHost';
@@ -83,9 +83,22 @@ export interface AgentTurnsDeps {
   showPath?: (path: string) => string;
   /** modelGateway.agent.condenseThreshold: the share of the context window past which older turns are condensed. */
   condenseThreshold?(): number;
-  /** The model's context window in tokens (default DEFAULT_CONTEXT_WINDOW). */
-  contextWindow?: number;
+  /** The model's context window in tokens (input + max_tokens), from the model list (contextWindow.ts). */
+  contextWindow?: number | ((model: string, maxTokens: number) => number);
+  /**
+   * Earlier agent turns whose tool transcripts later requests send (the most recent ones); older turns go as their
+   * answers with a note of their calls (agentSummary.ts). Default EARLIER_TRANSCRIPTS; the bench sets today's rule.
+   */
+  earlierTranscripts?: number;
+  /** Large tool results of older steps are cleared once (src/agent/clearResults.ts). Default true. */
+  clearOldResults?: boolean;
 }
+
+/**
+ * Earlier turns whose tool calls and results go with later requests: the last one (a follow-up usually builds on it).
+ * Older turns are sent as their answers with a note of their calls: their tool results are stale and were paid for.
+ */
+export const EARLIER_TRANSCRIPTS = 1;
 
 /** Turn ids forgotten in this window that a turn still running could store again on its way out (see forget). */
 const MAX_FORGOTTEN = 200;
@@ -168,14 +181,15 @@ export class AgentTurns implements AgentRunner {
       const tools = this.catalog(ctx);
       const history = await this.condensed(ctx, access.client, system, tools, mapper);
       if (history === 'stopped') return { status: 'stopped' };
-      const messages = agentHistory(history, (turnId) => this.transcript(turnId));
+      const messages = agentHistory(history, this.transcriptsFor(history));
       // Every tool the host has (bridged ones too), for what counts as a write in this conversation.
       const classes = new Map(host.tools().map((t) => [t.name, t.approvalClass]));
       const result = await runAgentTurn({
         client: access.client,
         model: ctx.settings.model,
         maxTokens: ctx.settings.maxTokens,
-        contextWindow: this.deps.contextWindow,
+        contextWindow: this.windowOf(ctx),
+        clearOldResults: this.deps.clearOldResults,
         system,
         messages,
         tools,
@@ -234,8 +248,8 @@ export class AgentTurns implements AgentRunner {
       tools: tools().map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
     });
     const estimate =
-      fixed + estimateMessages(agentHistory(withSummary(base.summary, base.rest), (id) => this.transcript(id)));
-    const inputWindow = (this.deps.contextWindow ?? DEFAULT_CONTEXT_WINDOW) - ctx.settings.maxTokens;
+      fixed + estimateMessages(agentHistory(withSummary(base.summary, base.rest), this.transcriptsFor(base.rest)));
+    const inputWindow = this.windowOf(ctx) - ctx.settings.maxTokens;
     const threshold = this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD;
     const point = overThreshold(estimate, inputWindow, threshold) ? condensePoint(base.rest) : undefined;
     if (!point) return withSummary(base.summary, base.rest);
@@ -249,26 +263,10 @@ export class AgentTurns implements AgentRunner {
       ),
     );
     try {
-      const stream = client.streamMessage(condenseRequest(ctx.settings.model, older, base.summary), {
-        signal: ctx.signal,
-      });
-      const reply = await stream.finalMessage();
-      const summary = reply.content
-        .map((b) => (b.type === 'text' ? (b as { text: string }).text : ''))
-        .join('')
-        .trim();
-      if (!summary) throw new Error('the summary was empty');
-      const u = reply.usage;
-      mapper.condensed({
-        through: point,
-        summary,
-        tokens: {
-          input: u?.input_tokens ?? 0,
-          output: u?.output_tokens ?? 0,
-          cacheRead: u?.cache_read_input_tokens ?? 0,
-          cacheWrite: u?.cache_creation_input_tokens ?? 0,
-        },
-      });
+      const reply = await requestSummary(client, ctx.settings.model, older, base.summary, ctx.signal);
+      const cost = reply.usage && this.deps.costOf?.(ctx.settings.model, reply.usage);
+      mapper.condensed({ through: point, summary: reply.summary, tokens: reply.tokens, ...(cost ? { cost } : {}) });
+      const summary = reply.summary;
       return withSummary(summary, base.rest.slice(cut));
     } catch (error) {
       if (ctx.signal.aborted) return 'stopped';
@@ -276,6 +274,26 @@ export class AgentTurns implements AgentRunner {
       mapper.note(l10n.t('Condensing failed; the turn goes on with the whole conversation.'));
       return withSummary(base.summary, base.rest);
     }
+  }
+
+  /** The request messages of these history messages (agent turns with their stored transcripts), to condense them. */
+  requestHistory(messages: readonly ChatMessage[]): MessageParam[] {
+    return agentHistory(messages, (id) => this.transcript(id));
+  }
+
+  /** The model's whole context window (input + max_tokens). */
+  private windowOf(ctx: Pick<AgentRunContext, 'settings'>): number {
+    const w = this.deps.contextWindow;
+    if (typeof w === 'number') return w;
+    return w?.(ctx.settings.model, ctx.settings.maxTokens) ?? DEFAULT_CONTEXT_WINDOW;
+  }
+
+  /** The stored transcripts of the last EARLIER_TRANSCRIPTS agent answers in `history` (the others: undefined). */
+  transcriptsFor(history: readonly ChatMessage[]): (turnId: string) => MessageParam[] | undefined {
+    const keep = this.deps.earlierTranscripts ?? EARLIER_TRANSCRIPTS;
+    const turns = history.flatMap((m) => (m.role === 'assistant' && m.agent ? [m.agent.turnId] : []));
+    const recent = new Set(keep <= 0 ? [] : turns.slice(-keep));
+    return (turnId) => (recent.has(turnId) ? this.transcript(turnId) : undefined);
   }
 
   /**

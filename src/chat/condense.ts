@@ -2,7 +2,7 @@
 // of the conversation are summarised by the model in one request, and later requests send that summary instead of
 // those turns (the chat history keeps them). The current question and the last turns are never condensed. The
 // shortening of old tool results (src/agent/fit.ts) stays the first, free step: it happens inside each turn.
-import type { MessageParam, MessagesRequest } from '../gateway/types';
+import type { GatewayClient, MessageParam, MessagesRequest, Usage } from '../gateway/types';
 import type { ChatMessage } from '../shared/protocol/chat';
 
 /** Questions (with their answers) kept whole at the end of the history, besides the current one. */
@@ -29,7 +29,7 @@ export interface CondensedHistory {
 
 export function condensedHistory(history: readonly ChatMessage[]): CondensedHistory {
   for (let i = history.length - 1; i >= 0; i--) {
-    const c = history[i].agent?.condensed;
+    const c = condensedOf(history[i]);
     if (!c) continue;
     const through = history.findIndex((m) => m.id === c.through);
     if (through < 0) continue;
@@ -114,4 +114,56 @@ export function condenseRequest(model: string, older: readonly MessageParam[], p
     system: CONDENSE_PROMPT,
     messages: [{ role: 'user', content: parts.filter(Boolean).join('\n\n') }],
   };
+}
+
+/** What one condensing request gave: the summary and what it cost in tokens. */
+export interface CondenseReply {
+  summary: string;
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  /** The reply's usage as the gateway reported it (for its cost). */
+  usage?: Usage;
+}
+
+/**
+ * Sends the condensing request and reads the summary. Throws when the request fails or the summary is empty; Stop
+ * (the signal) closes the request and nothing is kept.
+ */
+export async function requestSummary(
+  client: Pick<GatewayClient, 'streamMessage'>,
+  model: string,
+  older: readonly MessageParam[],
+  previous: string | undefined,
+  signal: AbortSignal,
+): Promise<CondenseReply> {
+  const stream = client.streamMessage(condenseRequest(model, older, previous), { signal });
+  const reply = await stream.finalMessage();
+  const summary = reply.content
+    .map((b) => (b.type === 'text' ? (b as { text: string }).text : ''))
+    .join('')
+    .trim();
+  if (!summary) throw new Error('the summary was empty');
+  const u = reply.usage;
+  return {
+    summary,
+    tokens: {
+      input: u?.input_tokens ?? 0,
+      output: u?.output_tokens ?? 0,
+      cacheRead: u?.cache_read_input_tokens ?? 0,
+      cacheWrite: u?.cache_creation_input_tokens ?? 0,
+    },
+    usage: u ?? undefined,
+  };
+}
+
+/**
+ * The id of the last message the Condense action condenses in `rest` (the history after the latest summary, with
+ * no question pending): everything but the last `keep` questions and their answers; undefined when nothing is left.
+ */
+export function manualCondensePoint(rest: readonly ChatMessage[], keep = CONDENSE_KEEP_TURNS): string | undefined {
+  return keep < 1 ? rest[rest.length - 1]?.id : condensePoint(rest, keep - 1);
+}
+
+/** The summary a message carries (an agent turn's, or an Ask answer's and the Condense action's). */
+export function condensedOf(message: ChatMessage): ChatMessage['condensed'] {
+  return message.agent?.condensed ?? message.condensed;
 }

@@ -2,6 +2,7 @@
 // versioned and validated on read so a damaged file loses only what is damaged.
 import type { ChatCost } from '../shared/money';
 import type {
+  AgentCondensed,
   AgentToolCard,
   AgentTokens,
   AgentTurnInfo,
@@ -155,6 +156,8 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
   if (agent) message.agent = agent;
   const instructions = parseInstructions(value.instructions);
   if (instructions) message.instructions = instructions;
+  const condensed = parseCondensed(value.condensed);
+  if (condensed) message.condensed = condensed;
   return message;
 }
 
@@ -235,11 +238,18 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
     info.end = { reason: 'stopped', message: l10n.t('The turn ended when the window was closed.'), retry: true };
   if (v.restored === true) info.restored = true;
   if (v.mode === 'plan') info.mode = 'plan';
-  const condensed = isRecord(v.condensed) ? v.condensed : undefined;
-  const condensedTokens = condensed && parseTokens(condensed.tokens);
-  if (condensed && isSafeId(condensed.through) && isString(condensed.summary) && condensedTokens)
-    info.condensed = { through: condensed.through, summary: condensed.summary, tokens: condensedTokens };
+  const condensed = parseCondensed(v.condensed);
+  if (condensed) info.condensed = condensed;
   return info;
+}
+
+/** A stored summary of condensed turns (an agent turn's or an answer's), when it has the shape. */
+function parseCondensed(v: unknown): AgentCondensed | undefined {
+  if (!isRecord(v)) return undefined;
+  const tokens = parseTokens(v.tokens);
+  if (!isSafeId(v.through) || !isString(v.summary) || !tokens) return undefined;
+  const cost = costOf(v.cost);
+  return { through: v.through, summary: v.summary, tokens, ...(cost ? { cost } : {}) };
 }
 
 function isAttachment(value: unknown): value is ChatAttachment {

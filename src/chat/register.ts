@@ -14,6 +14,7 @@ import { clampSetting } from '../shared/settingBounds';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
 import { RequestFailed } from '../shared/protocol/channel';
 import { readProjectInstructions, registerAgentHost, type AgentHost } from '../agentHost';
+import { contextWindowOf } from '../agent/contextWindow';
 import { AgentTurns, changeView } from './agentTurn';
 import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
 import { MentionHost } from './mentionHost';
@@ -45,6 +46,16 @@ export function registerChat(services: Services): ChatFeature {
     log,
   );
   const agentHost = registerAgentHost(context);
+  // The user's own setting only: a repository's settings must not make the chat send extra (billed) requests.
+  const condenseThreshold = (): number => {
+    const v = vscode.workspace.getConfiguration('modelGateway.agent').inspect<number>('condenseThreshold')?.globalValue;
+    return typeof v === 'number' && Number.isFinite(v)
+      ? clampSetting('agent.condenseThreshold', v, false).used
+      : DEFAULT_CONDENSE_THRESHOLD;
+  };
+  // What the gateway's model list says about the model's window (200,000 when it says nothing).
+  const contextWindow = (model: string, maxTokens: number): number =>
+    contextWindowOf(services.catalog.peek()?.models.find((m) => m.id === model)?.raw, maxTokens);
   const agent = new AgentTurns({
     host: agentHost,
     state: context.globalState,
@@ -53,14 +64,7 @@ export function registerChat(services: Services): ChatFeature {
     accessProblem: () => accessProblem(config.current, vscode.l10n),
     showPath: (p) => vscode.workspace.asRelativePath(p),
     // The user's own setting only: a repository's settings must not make the agent send extra (billed) requests.
-    condenseThreshold: () => {
-      const v = vscode.workspace
-        .getConfiguration('modelGateway.agent')
-        .inspect<number>('condenseThreshold')?.globalValue;
-      return typeof v === 'number' && Number.isFinite(v)
-        ? clampSetting('agent.condenseThreshold', v, false).used
-        : DEFAULT_CONDENSE_THRESHOLD;
-    },
+    condenseThreshold,
     // Its own client with the client's 429 retries off: the loop waits itself and shows every wait.
     client: async () => {
       if (!(await services.gateway.clientOrExplain())) return undefined;
@@ -72,6 +76,7 @@ export function registerChat(services: Services): ChatFeature {
         keyId: withKey.key.fingerprint,
       };
     },
+    contextWindow,
     costOf: (model, usage) => services.account.costOf({ route: 'POST /v1/messages', model, usage }),
     wouldPassDailyBudget: (nextTokens) => services.account.wouldPassDailyBudget(nextTokens),
   });
@@ -110,6 +115,8 @@ export function registerChat(services: Services): ChatFeature {
     costOf: (record) => services.account.costOf(record),
     l10n: vscode.l10n,
     instructions: readProjectInstructions,
+    contextWindow,
+    condenseThreshold,
   });
   const loaded = session.load().catch((e) => log.error('chat: history could not be read', e));
   const terminals = new TerminalRecorder();
@@ -194,7 +201,16 @@ export function registerChat(services: Services): ChatFeature {
     provider.post({ type: 'showConversations', toggle });
   }
 
+  /** Condense: the older turns of the open conversation summarised now (one request, Stop ends it). */
+  async function condenseConversation(): Promise<void> {
+    await loaded;
+    await provider.reveal();
+    const problem = await session.condense();
+    if (problem) void vscode.window.showInformationMessage(problem);
+  }
+
   const commands: CommandTable<'chat'> = {
+    [Commands.condenseConversation]: condenseConversation,
     [Commands.openChat]: openChat,
     [Commands.newChat]: newChat,
     [Commands.showConversations]: showConversations,

@@ -3,7 +3,19 @@
 import type { ProjectInstructions } from '../agent/instructions';
 import type { UsageRecord } from '../gateway/types';
 import type { ChatCost } from '../shared/money';
-import type { GatewayClient, Logger } from '../gateway/types';
+import type { GatewayClient, Logger, MessageParam } from '../gateway/types';
+import { DEFAULT_CONTEXT_WINDOW, estimateTokens } from '../agent';
+import {
+  CONDENSE_KEEP_TURNS,
+  condensedHistory,
+  condensePoint,
+  DEFAULT_CONDENSE_THRESHOLD,
+  manualCondensePoint,
+  overThreshold,
+  requestSummary,
+  summaryMessages,
+  type CondensedHistory,
+} from './condense';
 import type { WaitNotice } from '../gateway/retry';
 import type {
   AgentAvailability,
@@ -25,7 +37,7 @@ import { ChatSetupError } from './errorCard';
 import { english, type Localizer } from '../shared/l10n';
 import { DeltaBatcher, nodeTimers, type Timers } from './deltaBatcher';
 import type { HistoryStorage } from './history';
-import { buildMessagesRequest } from './requestBuilder';
+import { buildMessagesRequest, toMessageParams } from './requestBuilder';
 import { consumeStream, type StreamOutcome } from './streamAnswer';
 
 export interface SessionDeps {
@@ -56,6 +68,10 @@ export interface SessionDeps {
   l10n?: Localizer;
   /** The project instructions (AGENTS.md, …, the user's setting) as of now, sent with Ask, Agent and Plan answers. */
   instructions?(): Promise<ProjectInstructions>;
+  /** The model's context window (input + max_tokens), from the model list; default DEFAULT_CONTEXT_WINDOW. */
+  contextWindow?(model: string, maxTokens: number): number;
+  /** modelGateway.agent.condenseThreshold (Ask answers condense past it too); default DEFAULT_CONDENSE_THRESHOLD. */
+  condenseThreshold?(): number;
 }
 
 export interface AgentRunContext {
@@ -91,6 +107,8 @@ export interface AgentRunner {
   discard?(turnIds: readonly string[]): void;
   /** Drops what is stored about every turn not in this list (called once the history is loaded). */
   keepOnly?(turnIds: readonly string[]): void;
+  /** The request messages of these history messages (agent turns with their tool calls), to condense them. */
+  requestHistory?(messages: readonly ChatMessage[]): MessageParam[];
 }
 
 /** The task Act on this plan sends in Agent mode: the plan as the model wrote it (the user sees this question). */
@@ -113,6 +131,11 @@ export function planOf(answer: string): string {
   while (start > 0 && (CHECKLIST_ITEM.test(lines[start - 1]) || /^\s+\S/.test(lines[start - 1]))) start--;
   if (start > 0 && /^\s*(#{1,6}\s|\*\*|\S.*:\s*$)/.test(lines[start - 1])) start--;
   return lines.slice(start).join('\n').trim();
+}
+
+/** The history as requests see it: the summary (as the first exchange) and the messages it does not cover. */
+function withSummary(h: CondensedHistory): ChatMessage[] {
+  return [...(h.summary ? summaryMessages(h.summary) : []), ...h.rest];
 }
 
 /** The agent turns among these messages (their answers' turn ids). */
@@ -474,7 +497,9 @@ export class SessionController {
     }
     const instructions = await this.instructionsFor(answer);
     if (answer.stopped) return this.settle(answer, { status: 'stopped' });
-    const stream = client.streamMessage(buildMessagesRequest(history, settings, instructions), {
+    const sent = prefill ? history : await this.askHistory(answer, history, settings, instructions, client);
+    if (answer.stopped) return this.settle(answer, { status: 'stopped' });
+    const stream = client.streamMessage(buildMessagesRequest(sent, settings, instructions), {
       onWait: (notice) => this.showWait(answer, notice),
     });
     answer.stop = () => stream.abort();
@@ -501,6 +526,112 @@ export class SessionController {
       if (cost) outcome.usage.cost = cost;
     }
     this.settle(answer, outcome);
+  }
+
+  /**
+   * The history an Ask answer sends: the latest summary instead of the turns it covers; past the threshold of the
+   * model's window, the older turns condensed first (one request Stop ends; its card on this answer). A failed
+   * condensing request is logged and the answer goes out with the history as it was.
+   */
+  private async askHistory(
+    answer: ActiveAnswer,
+    history: ChatMessage[],
+    settings: ConversationSettings,
+    instructions: string,
+    client: GatewayClient,
+  ): Promise<ChatMessage[]> {
+    const base = condensedHistory(history);
+    const whole = withSummary(base);
+    const window = this.deps.contextWindow?.(settings.model, settings.maxTokens) ?? DEFAULT_CONTEXT_WINDOW;
+    const threshold = this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD;
+    const estimate = estimateTokens(buildMessagesRequest(whole, settings, instructions));
+    const point = overThreshold(estimate, window - settings.maxTokens, threshold)
+      ? condensePoint(base.rest)
+      : undefined;
+    if (!point) return whole;
+    try {
+      const done = await this.condenseInto(answer, base, point, settings.model, client);
+      return done ? withSummary(done) : whole;
+    } catch (error) {
+      if (!answer.stopped) this.deps.log?.error('chat: condensing failed', error);
+      return whole;
+    }
+  }
+
+  /**
+   * One condensing request: the turns of `base.rest` through `point` (and the earlier summary) into a summary, kept
+   * on `answer.message` and shown as its card. Stop closes the request and keeps nothing (undefined).
+   */
+  private async condenseInto(
+    answer: ActiveAnswer,
+    base: CondensedHistory,
+    point: string,
+    model: string,
+    client: Pick<GatewayClient, 'streamMessage'>,
+  ): Promise<CondensedHistory | undefined> {
+    const cut = base.rest.findIndex((m) => m.id === point) + 1;
+    const older = base.rest.slice(0, cut);
+    const params = this.deps.agent?.requestHistory?.(older) ?? toMessageParams(older);
+    const controller = new AbortController();
+    answer.stop = () => controller.abort();
+    if (answer.stopped) return undefined;
+    const reply = await requestSummary(client, model, params, base.summary, controller.signal);
+    if (answer.stopped) return undefined;
+    const raw = reply.usage;
+    const cost = raw ? this.deps.costOf?.({ route: 'POST /v1/messages', model, usage: raw }) : undefined;
+    const condensed = { through: point, summary: reply.summary, tokens: reply.tokens, ...(cost ? { cost } : {}) };
+    const { conversation, message } = answer;
+    if (message.agent) message.agent.condensed = condensed;
+    else message.condensed = condensed;
+    this.store.save(conversation);
+    this.deps.post({ type: 'agentCondensed', conversationId: conversation.id, messageId: message.id, condensed });
+    return { summary: reply.summary, rest: base.rest.slice(cut) };
+  }
+
+  /**
+   * The Condense action: the older turns of the active conversation summarised now, in one request Stop ends (with
+   * nothing changed); the card goes on the last answer. The last CONDENSE_KEEP_TURNS questions and their answers
+   * stay whole. Resolves with a sentence to show when it was refused or failed, undefined when done or stopped.
+   */
+  async condense(): Promise<string | undefined> {
+    const l10n = this.l10n;
+    if (this.busy) return l10n.t('A reply is still in progress. Stop it first.');
+    const conversation = this.store.active;
+    const base = condensedHistory(conversation.messages);
+    const point = manualCondensePoint(base.rest);
+    const target = [...conversation.messages].reverse().find((m) => m.role === 'assistant');
+    if (!point || !target)
+      return l10n.t(
+        'Nothing to condense yet: the last {0} questions and their answers are always kept whole.',
+        CONDENSE_KEEP_TURNS,
+      );
+    const answer: ActiveAnswer = {
+      conversation,
+      message: target,
+      stopped: false,
+      stop: () => undefined,
+      flush: () => undefined,
+    };
+    this.active = answer;
+    this.deps.setBusy(true);
+    this.deps.post({ type: 'busy', busy: true });
+    try {
+      const client = await this.deps.getClient();
+      if (!client || answer.stopped) return undefined;
+      const settings = this.settingsOf(conversation);
+      if (!settings.model)
+        return l10n.t('No chat model is available for your key. Refresh the model list or type a model id.');
+      await this.condenseInto(answer, base, point, settings.model, client);
+      return undefined;
+    } catch (error) {
+      if (answer.stopped) return undefined;
+      this.deps.log?.error('chat: condensing failed', error);
+      return l10n.t('Condensing failed: {0}', error instanceof Error ? error.message : String(error));
+    } finally {
+      this.active = undefined;
+      this.deps.setBusy(false);
+      this.deps.post({ type: 'busy', busy: false });
+    }
   }
 
   /**

@@ -121,4 +121,30 @@ describe('chat webview: Plan mode and condensing (Chromium)', function () {
     assert.equal(await card.locator('.condensed-summary').innerText(), '<b>Read</b> a.ts; renamed foo.');
     assert.equal(await card.locator('b').count(), 0, 'the summary is text');
   });
+
+  it('an Ask answer (or the Condense action after it) shows its summary card with tokens and cost, also after a reload', async () => {
+    await chat.play({
+      type: 'snapshot',
+      snapshot: snapshot([msg('u1', 'user', 'q'), msg('a1', 'assistant', 'an answer')], { mode: 'ask' }),
+    });
+    const condensed = {
+      through: 'a0',
+      summary: 'The user asked about the parser.',
+      tokens: { input: 900, output: 60, cacheRead: 0, cacheWrite: 0 },
+      cost: { amount: 0.0123, source: 'gateway' as const, estimate: true },
+    };
+    await chat.play({ type: 'agentCondensed', conversationId: 'c1', messageId: 'a1', condensed });
+    const card = chat.page.locator('.message[data-id="a1"] details.condensed-card');
+    assert.match(
+      await card.locator('summary').innerText(),
+      /^Earlier turns condensed into a summary \(in 900 · out 60 · cache read 0 · cache write 0 · ≈.+ \(gateway price, estimate\)\)$/,
+    );
+    assert.equal(await card.evaluate((d) => (d as HTMLDetailsElement).open), false, 'collapsed');
+    // A snapshot (a reload of the view) renders it from the stored message.
+    await chat.play({
+      type: 'snapshot',
+      snapshot: snapshot([msg('u1', 'user', 'q'), msg('a1', 'assistant', 'an answer', { condensed })], { mode: 'ask' }),
+    });
+    assert.equal(await chat.page.locator('.message[data-id="a1"] details.condensed-card').count(), 1);
+  });
 });

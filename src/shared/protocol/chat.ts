@@ -202,6 +202,8 @@ export interface AgentCondensed {
   through: string;
   summary: string;
   tokens: AgentTokens;
+  /** What the condensing request cost, where a price is known. */
+  cost?: ChatCost;
 }
 
 /** A pending change as the chat lists it (Open diff / Accept / Reject). */
@@ -247,6 +249,8 @@ export interface ChatMessage {
   agent?: AgentTurnInfo;
   /** The project instructions this answer was sent with. */
   instructions?: InstructionsUsed;
+  /** Earlier turns condensed with this Ask answer or by the Condense action after it (agent turns: agent.condensed). */
+  condensed?: AgentCondensed;
 }
 
 export interface ConversationSummary {
@@ -476,6 +480,7 @@ const toolCard = obj<AgentToolCard>({
 });
 const stepUsage = obj<AgentStepUsage>({ step: num, tokens, cost: opt(cost) });
 const turnEnd = obj<AgentTurnEnd>({ reason: text, message: text, retry: bool });
+const condensedCheck = obj<AgentCondensed>({ through: text, summary: text, tokens, cost: opt(cost) });
 const turnInfo = obj<AgentTurnInfo>({
   turnId: text,
   tools: many(toolCard),
@@ -486,7 +491,7 @@ const turnInfo = obj<AgentTurnInfo>({
   waitUntil: opt(num),
   restored: opt(bool),
   mode: opt(oneOf(['plan'] as const)),
-  condensed: opt(obj<AgentCondensed>({ through: text, summary: text, tokens })),
+  condensed: opt(condensedCheck),
 });
 const change = obj<PendingChangeView>({
   id: text,
@@ -515,6 +520,7 @@ const message = obj<ChatMessage>({
   createdAt: num,
   agent: opt(turnInfo),
   instructions: opt(instructionsUsed),
+  condensed: opt(condensedCheck),
 });
 const conversation = obj<ConversationSummary>({
   id: text,
@@ -570,7 +576,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     agentUsage: { ...inConversation, step: stepUsage, turn: tokens },
     agentWait: { ...inConversation, until: nullable(num) },
     agentNote: { ...inConversation, note: text },
-    agentCondensed: { ...inConversation, condensed: obj<AgentCondensed>({ through: text, summary: text, tokens }) },
+    agentCondensed: { ...inConversation, condensed: condensedCheck },
     agentEnd: { ...inConversation, end: turnEnd },
     agentRestored: inConversation,
     changes: { changes: many(change) },

@@ -66,6 +66,17 @@ export function costText(cost: ChatCost): string {
         : t('chat.cost.user', amount);
   return cost.partial ? `${text} ${t('chat.cost.partial')}` : text;
 }
+/** The summary of condensed turns: collapsed, its tokens (and cost, where a price is known) in the header. */
+export function condensedCard(c: AgentCondensed): HTMLElement {
+  const figures = c.cost ? `${tokensText(c.tokens)} · ${costText(c.cost)}` : tokensText(c.tokens);
+  return el(
+    'details',
+    { className: 'condensed-card' },
+    el('summary', { text: t('agent.condensed', figures) }),
+    el('div', { className: 'condensed-summary', text: c.summary }),
+  );
+}
+
 /** The agent part of one answer (below its text). Cards are updated one at a time, never the whole turn. */
 export class AgentSection {
   readonly element: HTMLElement;
@@ -164,16 +175,7 @@ export class AgentSection {
 
   private renderCondensed(): void {
     const c = this.info.condensed;
-    this.condensedSlot.replaceChildren(
-      c
-        ? el(
-            'details',
-            { className: 'condensed-card' },
-            el('summary', { text: t('agent.condensed', tokensText(c.tokens)) }),
-            el('div', { className: 'condensed-summary', text: c.summary }),
-          )
-        : '',
-    );
+    this.condensedSlot.replaceChildren(c ? condensedCard(c) : '');
   }
 
   addNote(note: string): void {

@@ -207,7 +207,7 @@ export class MessageList {
   }
 
   agentCondensed(id: string, condensed: AgentCondensed): void {
-    this.views.get(id)?.agent?.setCondensed(condensed);
+    this.views.get(id)?.setCondensed(condensed);
   }
 
   agentNote(id: string, note: string): void {

@@ -1,7 +1,7 @@
 // One message of the list. Finished messages render their markdown lazily (when scrolled near);
 // the streaming answer renders incrementally through StreamingBody.
 import type { ChatMessage, ErrorCard } from '../../shared/protocol/chat';
-import { AgentSection, costText } from './agentView';
+import { AgentSection, condensedCard, costText } from './agentView';
 import { attachmentChips } from './chips';
 import { usageText } from './tokens';
 import { el, iconButton, textButton } from '../common/dom';
@@ -29,6 +29,8 @@ export class MessageView {
   private readonly errorSlot: HTMLElement;
   /** "Using AGENTS.md": the project instruction files the answer was sent with (each opens the file), and notes. */
   private readonly instructions: HTMLElement;
+  /** The summary card of turns condensed with this Ask answer or by the Condense action after it. */
+  private readonly condensedSlot: HTMLElement;
   private streaming: StreamingBody | undefined;
   private rendered = false;
   /** Tool cards, cost and end of an Agent-mode answer. */
@@ -62,8 +64,18 @@ export class MessageView {
     this.errorSlot = el('div', { className: 'error-slot' });
     this.instructions = el('div', { className: 'instructions-used' });
     const who = el('div', { className: 'who', text: isUser ? t('chat.you') : t('chat.assistant') });
-    this.element.append(who, this.instructions, this.thinking, this.body, this.errorSlot, this.footer);
+    this.condensedSlot = el('div', { className: 'answer-condensed' });
+    this.element.append(
+      who,
+      this.instructions,
+      this.thinking,
+      this.body,
+      this.errorSlot,
+      this.footer,
+      this.condensedSlot,
+    );
     this.syncAgent();
+    this.setCondensed(message.condensed);
     if (message.status === 'streaming') this.startStreaming();
     else this.estimateHeight();
     this.refreshMeta();
@@ -90,10 +102,18 @@ export class MessageView {
     this.thinkingText.data = m.thinking ?? '';
   }
 
+  /** Shows the summary of turns condensed with this answer (an agent answer shows it in its own section). */
+  setCondensed(condensed: ChatMessage['condensed']): void {
+    if (this.agent && condensed) return this.agent.setCondensed(condensed);
+    this.message.condensed = condensed;
+    this.condensedSlot.replaceChildren(condensed && !this.message.agent ? condensedCard(condensed) : '');
+  }
+
   /** Replaces the message (status change, final data) and re-renders it fully. */
   update(message: ChatMessage): void {
     this.message = message;
     this.syncAgent();
+    this.setCondensed(message.condensed);
     if (message.status === 'streaming') {
       this.startStreaming();
     } else {

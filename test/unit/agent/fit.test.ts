@@ -110,6 +110,7 @@ describe('agent context fitting', () => {
         model: 'm',
         maxTokens: 1000,
         contextWindow: 17_000,
+        clearOldResults: false, // the window's own shortening, without the clearing of older results before it
         tools: fakeWorkspace({ '/ws/big.txt': big }).tools,
         policy: { workspaceFolders: [WS] },
         messages: [{ role: 'user', content: 'read it thrice' }],

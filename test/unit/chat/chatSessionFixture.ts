@@ -59,7 +59,10 @@ let nextMessageId = 0;
  */
 export function chatSession(
   emulator: Emulator,
-  deps: Pick<SessionDeps, 'getClient' | 'agent' | 'defaultRetryMs' | 'instructions' | 'costOf'> & {
+  deps: Pick<
+    SessionDeps,
+    'getClient' | 'agent' | 'defaultRetryMs' | 'instructions' | 'costOf' | 'contextWindow' | 'condenseThreshold'
+  > & {
     model: string;
     /** The model of Agent conversations (modelGateway.agent.defaultModel), when set. */
     agentModel?: string;
@@ -81,6 +84,8 @@ export function chatSession(
     agent: deps.agent,
     instructions: deps.instructions,
     costOf: deps.costOf,
+    contextWindow: deps.contextWindow,
+    condenseThreshold: deps.condenseThreshold,
   });
   const of = <T extends HostToWebviewMessage['type']>(type: T) =>
     posted.filter((m): m is Extract<HostToWebviewMessage, { type: T }> => m.type === type);
@@ -162,6 +167,8 @@ export function agentSession(options: AgentSessionOptions) {
     agentModel: options.models?.agent,
     agent,
     instructions: options.instructions,
+    contextWindow: options.contextWindow === undefined ? undefined : () => options.contextWindow!,
+    condenseThreshold: options.condenseThreshold === undefined ? undefined : () => options.condenseThreshold!,
   });
   /** Sends `text` and waits for its answer to finish; `approveAll`: answers every approval prompt with Approve. */
   const sendUntilFinished = async (text: string, { approveAll = false } = {}): Promise<void> => {

@@ -57,8 +57,8 @@ describe('condensing', function () {
     const t = agentSession({
       emulator: emulator(),
       tools: () => [readFileTool({ 'big.ts': big })],
-      contextWindow: 8_000,
-      condenseThreshold: 0.5,
+      contextWindow: 3_000,
+      condenseThreshold: 0.3,
     });
     await t.s.load();
     t.s.setMode('agent');
@@ -79,5 +79,101 @@ describe('condensing', function () {
     assert.doesNotMatch(rest, /Question 1\\n/, 'the first question is only in the summary');
     assert.match(rest, /Question 5/);
     assert.equal(t.s.store.active.messages.length, 10, 'the history keeps every turn');
+  });
+
+  it('the Condense action in Ask mode: says so while there is nothing to condense, then one request, its card on the last answer, later Ask requests send the summary', async () => {
+    const t = agentSession({ emulator: emulator(), tools: () => [], askThroughGateway: true });
+    await t.s.load();
+    await t.sendUntilFinished('Question 1 about the parser');
+    await t.sendUntilFinished('Question 2');
+    const before = t.sent.length;
+    assert.match((await t.s.condense()) ?? '', /^Nothing to condense yet: the last 2 questions/);
+    assert.equal(t.sent.length, before, 'no request when nothing can be condensed');
+    await t.sendUntilFinished('Question 3');
+    assert.equal(await t.s.condense(), undefined);
+    const condensing = t.sent.slice(before + 1);
+    assert.equal(condensing.length, 1, 'one request');
+    assert.equal(condensing[0].system, CONDENSE_PROMPT);
+    assert.match(JSON.stringify(condensing[0].messages), /Question 1 about the parser/);
+    assert.doesNotMatch(JSON.stringify(condensing[0].messages), /Question 2/, 'the last two turns stay whole');
+    const messages = t.s.store.active.messages;
+    const card = messages[messages.length - 1].condensed;
+    assert.ok(card && card.tokens.input > 0 && card.tokens.output > 0, 'the card on the last answer, with its tokens');
+    assert.equal(card.through, messages[1].id, 'through the first answer');
+    const posted = t.of('agentCondensed');
+    assert.equal(posted.length, 1);
+    assert.equal(posted[0].messageId, messages[messages.length - 1].id);
+    assert.equal(t.s.busy, false);
+
+    await t.sendUntilFinished('Question 4');
+    const next = t.sent[t.sent.length - 1];
+    assert.match(JSON.stringify(next.messages[0]), /Summary of the earlier conversation/);
+    assert.doesNotMatch(JSON.stringify(next.messages.slice(2)), /Question 1 about the parser/, 'only in the summary');
+    assert.match(JSON.stringify(next.messages), /Question 2/);
+    assert.equal(t.s.store.active.messages.length, 8, 'the history keeps every turn');
+  });
+
+  it('Stop ends the Condense action with nothing changed', async () => {
+    const t = agentSession({ emulator: emulator(), tools: () => [], askThroughGateway: true });
+    await t.s.load();
+    for (let i = 1; i <= 3; i++) await t.sendUntilFinished(`Question ${i}`);
+    const running = t.s.condense();
+    assert.equal(t.s.busy, true, 'visible as a running request (Stop is offered)');
+    t.s.stop();
+    assert.equal(await running, undefined);
+    assert.equal(t.s.busy, false);
+    assert.ok(
+      t.s.store.active.messages.every((x) => !x.condensed && !x.agent?.condensed),
+      'no summary kept',
+    );
+    assert.equal(t.of('agentCondensed').length, 0);
+  });
+
+  it('an Ask answer past the threshold condenses the older turns first, once, and sends the summary', async () => {
+    const t = agentSession({
+      emulator: emulator(),
+      tools: () => [],
+      askThroughGateway: true,
+      contextWindow: 2_000,
+      condenseThreshold: 0.3,
+    });
+    await t.s.load();
+    const long = 'a long question with a pasted log line\n'.repeat(12);
+    for (let i = 1; i <= 4; i++) await t.sendUntilFinished(`Question ${i}: ${long}`);
+    const condensing = t.sent.filter((b) => b.system === CONDENSE_PROMPT);
+    assert.ok(condensing.length >= 1, 'condensed');
+    const answers = t.s.store.active.messages.filter((x) => x.role === 'assistant');
+    assert.equal(condensing.length, answers.filter((a) => a.condensed).length, 'one condensing request per crossing');
+    const last = t.sent[t.sent.length - 1];
+    assert.notEqual(last.system, CONDENSE_PROMPT);
+    assert.match(JSON.stringify(last.messages[0]), /Summary of the earlier conversation/);
+  });
+
+  it('the Condense action in an Agent conversation summarises the turns with their tool calls; the next turn sends the summary', async () => {
+    const t = agentSession({
+      emulator: emulator(),
+      tools: () => [readFileTool({ 'a.ts': 'export const a = 1;\n' })],
+      askThroughGateway: true, // the Condense action's client is the chat's
+    });
+    await t.s.load();
+    t.s.setMode('agent');
+    for (let i = 1; i <= 3; i++) await t.sendUntilFinished(`Task ${i}\n@tool read_file {"path":"a.ts"}`);
+    const before = t.sent.length;
+    assert.equal(await t.s.condense(), undefined);
+    const condensing = t.sent.slice(before);
+    assert.equal(condensing.length, 1);
+    assert.match(
+      String(condensing[0].messages[0].content),
+      /User: Task 1[\s\S]*Agent called read_file \{"path":"a\.ts"\}/,
+    );
+    const answers = t.s.store.active.messages.filter((x) => x.role === 'assistant');
+    const card = answers[answers.length - 1].agent?.condensed;
+    assert.ok(card && card.tokens.output > 0, "the card in the last agent answer's section");
+    assert.equal(card.through, answers[0].id);
+    await t.sendUntilFinished('Task 4\n@tool read_file {"path":"a.ts"}');
+    const next = t.sent[t.sent.length - 2]; // the turn's first request (its second is the final answer's)
+    assert.match(JSON.stringify(next.messages[0]), /Summary of the earlier conversation/);
+    assert.doesNotMatch(JSON.stringify(next.messages.slice(2)), /Task 1\\n/);
+    assert.match(JSON.stringify(next.messages.slice(2)), /Task 2/);
   });
 });

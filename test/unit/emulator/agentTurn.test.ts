@@ -32,6 +32,9 @@ describe('agent loop × emulator: a 15-step scripted turn', function () {
       tools: ws.tools,
       policy: { workspaceFolders: [WS] },
       messages: [{ role: 'user', content: TASK }],
+      // The caching mechanics alone: a clearing of older results rewrites the prefix after the first result it
+      // clears, so that one step reads only the tools and system prompt (priced in bench/agent.ts).
+      clearOldResults: false,
       onEvent: log.onEvent,
       approve: async () => ({ approved: true }),
       caching: caching
