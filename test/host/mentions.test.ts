@@ -46,7 +46,11 @@ describe('@-mentions in the extension host', function () {
     dir = fs.mkdtempSync(path.join(root, 'mentions-test-'));
     storage = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-mentions-storage-')));
     outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-mentions-outside-')));
-    host = createAgentHost({ storage: { globalStorageUri: vscode.Uri.file(storage) } });
+    // A scheme of its own: the extension's agent host (loaded by earlier suites) holds the default one.
+    host = createAgentHost({
+      storage: { globalStorageUri: vscode.Uri.file(storage) },
+      proposalScheme: 'model-gateway-proposal-mentions',
+    });
     terminals = new TerminalRecorder();
     mentions = new MentionHost(
       () => host.snapshot(),
@@ -62,8 +66,8 @@ describe('@-mentions in the extension host', function () {
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    terminals.dispose();
-    host.dispose();
+    terminals?.dispose();
+    host?.dispose();
     for (const d of [dir, storage, outside]) fs.rmSync(d, { recursive: true, force: true });
   });
 
