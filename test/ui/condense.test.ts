@@ -32,7 +32,11 @@ describe('condensing (UI)', function () {
 
     // The … menu of the chat view's title bar (the view's own title, or its container's when it is the only view).
     await ui.wb.page.locator('.part.sidebar .title-actions a[aria-label$="More Actions..."]').first().click();
-    await ui.wb.page.locator('.monaco-menu .action-label', { hasText: 'Condense Conversation' }).first().click();
+    // Hovered, then Enter: 1.100.3's context menu in code-server left a mouse click on the item unanswered.
+    const item = ui.wb.page.locator('.monaco-menu .action-label', { hasText: 'Condense Conversation' }).first();
+    await item.hover();
+    await ui.wb.page.keyboard.press('Enter');
+    await item.waitFor({ state: 'hidden', timeout: 10_000 });
 
     const card = ui.view.lastAnswer().locator('details.condensed-card');
     await card.waitFor({ timeout: 60_000 });
