@@ -88,7 +88,6 @@ describe('agent mode (UI)', function () {
       tabs.some((t) => /^README\.md \(proposed change\)/.test(t.trim())),
       `diff tab: ${JSON.stringify(tabs)}`,
     );
-    await noIdShown(change, 'README.md (proposed change)');
     // Monaco renders spaces as no-break spaces (\s matches both).
     assert.match(
       await ui.wb.page.locator('.monaco-diff-editor .modified-in-monaco-diff-editor').first().innerText(),
@@ -107,6 +106,8 @@ describe('agent mode (UI)', function () {
           ? { x: side.x, y: 0, width: editor.x + Math.min(editor.width, 640) - side.x, height: side.y + side.height }
           : undefined,
     });
+    // After the screenshot: the hover it opens would cover the diff in docs/images/agent.png.
+    await noIdShown(change, 'README.md (proposed change)');
     assert.ok(fs.statSync(shot).size > 1000);
     await change.locator('button', { hasText: 'Accept' }).click();
     await waitForWorkspaceFile('README.md', (t) => !!t?.includes('Hello agent.'), 'Accept writes the file');
