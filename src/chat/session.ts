@@ -456,6 +456,12 @@ export class SessionController {
     message.status = 'streaming';
     delete message.error;
     this.deps.post({ type: 'messageUpdated', conversationId: conversation.id, message });
+    const answer = this.begin(conversation, message);
+    this.stream(answer, prefill).catch((error) => this.deps.log?.error('chat answer failed', error));
+  }
+
+  /** The active request (an answer or a condensing) for `message`: busy until it ends, Stop reaches it. */
+  private begin(conversation: Conversation, message: ChatMessage): ActiveAnswer {
     const answer: ActiveAnswer = {
       conversation,
       message,
@@ -466,7 +472,7 @@ export class SessionController {
     this.active = answer;
     this.deps.setBusy(true);
     this.deps.post({ type: 'busy', busy: true });
-    this.stream(answer, prefill).catch((error) => this.deps.log?.error('chat answer failed', error));
+    return answer;
   }
 
   private async stream(answer: ActiveAnswer, prefill: boolean): Promise<void> {
@@ -605,16 +611,7 @@ export class SessionController {
         'Nothing to condense yet: the last {0} questions and their answers are always kept whole.',
         CONDENSE_KEEP_TURNS,
       );
-    const answer: ActiveAnswer = {
-      conversation,
-      message: target,
-      stopped: false,
-      stop: () => undefined,
-      flush: () => undefined,
-    };
-    this.active = answer;
-    this.deps.setBusy(true);
-    this.deps.post({ type: 'busy', busy: true });
+    const answer = this.begin(conversation, target);
     try {
       const client = await this.deps.getClient();
       if (!client || answer.stopped) return undefined;
