@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { matchIgnored } from '../agent';
 import type { AgentWorkspaceSnapshot } from '../agentHost';
 import { formatChanges, uncommittedChanges } from '../agentHost/gitChanges';
+import { defaultExcludes } from '../agentHost/tools/files';
 import { resolveToolPath, secretMatch } from '../agentHost/resolve';
 import { looksBinary } from '../agentHost/text';
 import { visibleToModel } from '../agentHost/visible';
@@ -104,8 +105,8 @@ export class MentionHost {
   private async workspaceFiles(): Promise<string[]> {
     if (!this.files || Date.now() - this.files.at > FILES_TTL_MS) {
       const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
-      const paths = Promise.resolve(vscode.workspace.findFiles('**/*', undefined, FILES_SCANNED)).then((uris) =>
-        uris.map((u) => vscode.workspace.asRelativePath(u, multi).replace(/\\/g, '/')),
+      const paths = Promise.resolve(vscode.workspace.findFiles('**/*', defaultExcludes(''), FILES_SCANNED)).then(
+        (uris) => uris.map((u) => vscode.workspace.asRelativePath(u, multi).replace(/\\/g, '/')),
       );
       this.files = { at: Date.now(), paths };
       return paths;

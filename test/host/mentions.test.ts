@@ -59,6 +59,8 @@ describe('@-mentions in the extension host', function () {
     );
     fs.mkdirSync(path.join(dir, 'sub'));
     fs.writeFileSync(path.join(dir, 'notes.md'), '# Notes\nMENTION-BODY-42\n');
+    fs.mkdirSync(path.join(dir, 'sub', 'node_modules', 'dep'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'sub', 'node_modules', 'dep', 'mention-dep.js'), 'module.exports = 1;\n');
     fs.writeFileSync(path.join(dir, '.env'), 'API_TOKEN=MENTION-SECRET\n');
     fs.writeFileSync(path.join(outside, 'plain.txt'), 'OUTSIDE-TEXT');
     fs.symlinkSync(path.join(outside, 'plain.txt'), path.join(dir, 'link-out.txt'));
@@ -84,6 +86,14 @@ describe('@-mentions in the extension host', function () {
     assert.strictEqual(a.path, rel('notes.md'));
     assert.match(a.text, /MENTION-BODY-42/);
     assert.ok((a.tokens ?? 0) > 0);
+  });
+
+  it('mentions: node_modules stays out of the file list (a dependency tree would fill its scan cap), as in find_files', async () => {
+    await waitForValue('notes.md in the list', async () =>
+      (await mentions.search('mentions notes')).find((o) => o.path === rel('notes.md')),
+    );
+    const listed = (await mentions.search('mention-dep')).map((o) => o.path ?? o.kind);
+    assert.ok(!listed.some((p) => p.includes('node_modules')), `listed: ${JSON.stringify(listed)}`);
   });
 
   it('mentions: a secret file is refused with the same note the agent shows, listed only when asked for', async () => {
