@@ -31,6 +31,11 @@ export interface Faults {
   taskDurationMs?: number;
   /** Async image tasks of this key end as `failed`. */
   taskFails?: boolean;
+  /**
+   * While set, this key's async image tasks answer `processing` whatever their age (read at each poll): a test holds a
+   * task pending across a step that a loaded machine could outlast, then clears it to let the task complete.
+   */
+  taskHeld?: boolean;
   /** Write every response in pieces of this many bytes (splits UTF-8 characters and SSE lines across chunks). */
   chunkBytes?: number;
   /** Every model is refused as not available to this key (in the dialect's words: new-api 503 model_not_found, …). */

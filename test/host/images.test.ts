@@ -228,10 +228,9 @@ describe('images in the extension host', function () {
   });
 
   it('exactly once across a simulated reload: a pending task resumes, one submission, one saved file', async () => {
-    // Long enough to still be pending when the reload is simulated: 3 s was not, once, in a fresh-clone CI run on a
-    // loaded machine (the follower had saved the image before the reload came), and 8 s was not once either (a cold
-    // CI run compiling VS Code 1.139.1 beside this suite).
-    await admin.setFaults(DEMO, { taskDurationMs: 20_000 });
+    // Held pending until the reload has been simulated: a fixed duration (3 s, 8 s, then 20 s) was outlasted in
+    // fresh-clone CI runs on a loaded machine, where the follower saved the image before the reload came.
+    await admin.setFaults(DEMO, { taskHeld: true, taskDurationMs: 1_000 });
     const before = await billable('images.generations.async');
     const first = generate({ prompt: 'Reload heron' });
     const record = await waitFor('a pending task', async () =>
@@ -242,6 +241,7 @@ describe('images in the extension host', function () {
     await testHook('imageTasks', { action: 'simulateReload' });
     const detached = await first;
     assert.strictEqual(detached.status, 'pending', 'the first follower let go as a reload would');
+    await admin.setFaults(DEMO, { taskDurationMs: 1_000 });
     const saved = await waitFor(
       'the resumed task to be saved',
       async () => (await tasks()).find((t) => t.localId === record.localId && t.state === 'saved'),

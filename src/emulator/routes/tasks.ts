@@ -57,7 +57,7 @@ export function handleTaskRead(ctx: Ctx): void {
     created_at: seconds(task.createdAt),
     expires_at: seconds(task.expiresAt),
   };
-  if (elapsed < task.durationMs) {
+  if (elapsed < task.durationMs || ctx.faults.taskHeld === true) {
     const progress = Math.min(99, Math.floor((elapsed / Math.max(1, task.durationMs)) * 100));
     sendJson(
       ctx,

@@ -40,8 +40,14 @@ describe('emulator: async image tasks', () => {
     return { res, body: (await res.json()) as TaskBody };
   }
 
-  async function read(id: string, key = DEMO): Promise<{ res: Response; body: TaskBody }> {
-    const res = await fetch(`${emu().url}/v1/images/tasks/${id}`, { headers: { authorization: `Bearer ${key}` } });
+  async function read(
+    id: string,
+    key = DEMO,
+    headers: Record<string, string> = {},
+  ): Promise<{ res: Response; body: TaskBody }> {
+    const res = await fetch(`${emu().url}/v1/images/tasks/${id}`, {
+      headers: { authorization: `Bearer ${key}`, ...headers },
+    });
     return { res, body: (await res.json()) as TaskBody };
   }
 
@@ -98,6 +104,13 @@ describe('emulator: async image tasks', () => {
     const failed = (await read(body.id)).body;
     assert.equal(failed.status, 'failed');
     assert.match(failed.error?.message ?? '', /failure/);
+  });
+
+  it('taskHeld: a task past its duration stays processing while held, and completes once let go', async () => {
+    const { body } = await submit({}, { 'x-emulator-fault': '{"taskDurationMs":0}' });
+    const held = (await read(body.id, DEMO, { 'x-emulator-fault': '{"taskHeld":true}' })).body;
+    assert.equal(held.status, 'processing');
+    assert.equal((await read(body.id)).body.status, 'completed');
   });
 
   it('a task is readable only by the key that created it (404 otherwise)', async () => {
