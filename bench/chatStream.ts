@@ -2,23 +2,11 @@
 // (a) raw by undici, (b) through the gateway client's chat-completions dialect to finalMessage(), (c) through the
 // `openai` package's chat.completions.stream().finalChatCompletion(). Run alone with `npx tsx bench/chatStream.ts`;
 // `npm run bench` imports runChatStreamBench().
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Agent, request } from 'undici';
+import { type Agent, request } from 'undici';
 import OpenAI from 'openai';
 import { createGatewayClient } from '../src/gateway';
 import { fmt, fmtStats, stats, type BenchRow } from './table';
-
-const PIECES = [
-  'Héllo wörld, ',
-  'naïve café ',
-  '日本語のテキスト ',
-  'emoji 🚀✨ ',
-  'ελληνικά ',
-  'plain ascii words here ',
-  '\\"quoted\\" ',
-  'line\\n',
-];
+import { deltaText, measureReaders, type Reader, type ReaderName } from './streamHarness';
 
 /** A chat-completions stream of `deltas` content deltas (multi-byte text), as OpenAI and one-api send it. */
 export function buildChatStream(deltas: number): Buffer {
@@ -28,7 +16,7 @@ export function buildChatStream(deltas: number): Buffer {
     `data: ${head}{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}\n\n`,
   ];
   for (let i = 0; i < deltas; i++) {
-    const text = PIECES[i % PIECES.length] + PIECES[(i * 7 + 3) % PIECES.length];
+    const text = deltaText(i);
     parts.push(`data: ${head}{"content":"${text}"},"logprobs":null,"finish_reason":null}]}\n\n`);
   }
   parts.push(`data: ${head}{},"logprobs":null,"finish_reason":"stop"}]}\n\n`);
@@ -39,46 +27,7 @@ export function buildChatStream(deltas: number): Buffer {
   return Buffer.from(parts.join(''), 'utf8');
 }
 
-async function serve(payload: Buffer): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'req_bench' });
-      let offset = 0;
-      const pump = (): void => {
-        while (offset < payload.length) {
-          const chunk = payload.subarray(offset, offset + 65536);
-          offset += chunk.length;
-          if (!res.write(chunk)) return void res.once('drain', pump);
-        }
-        res.end();
-      };
-      pump();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-type Reader = () => Promise<number>;
-
-async function timed(read: Reader, bytes: number): Promise<number> {
-  const started = process.hrtime.bigint();
-  const seen = await read();
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (seen <= 0) throw new Error('nothing read');
-  return bytes / 1e6 / seconds;
-}
-
-function readers(url: string, dispatcher: Agent): Record<'raw' | 'client' | 'sdk', Reader> {
+function readers(url: string, dispatcher: Agent): Record<ReaderName, Reader> {
   const body = { model: 'gpt-bench', max_tokens: 100000, messages: [{ role: 'user' as const, content: 'bench' }] };
   const client = createGatewayClient({
     baseUrl: url,
@@ -105,21 +54,9 @@ function readers(url: string, dispatcher: Agent): Record<'raw' | 'client' | 'sdk
 export async function measureChatStream(
   deltas = 40_000,
   runs = 7,
-): Promise<{ bytes: number; deltas: number; mbps: Record<'raw' | 'client' | 'sdk', number[]> }> {
+): Promise<{ bytes: number; deltas: number; mbps: Record<ReaderName, number[]> }> {
   const payload = buildChatStream(deltas);
-  const server = await serve(payload);
-  const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
-  const mbps: Record<'raw' | 'client' | 'sdk', number[]> = { raw: [], client: [], sdk: [] };
-  try {
-    const r = readers(server.url, dispatcher);
-    for (const name of ['raw', 'client', 'sdk'] as const) await timed(r[name], payload.length); // warm-up
-    for (let i = 0; i < runs; i++) {
-      for (const name of ['raw', 'client', 'sdk'] as const) mbps[name].push(await timed(r[name], payload.length));
-    }
-  } finally {
-    await dispatcher.close();
-    await server.close();
-  }
+  const mbps = await measureReaders(payload, { 'x-request-id': 'req_bench' }, readers, runs);
   return { bytes: payload.length, deltas, mbps };
 }
 

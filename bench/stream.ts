@@ -2,23 +2,11 @@
 // (b) through the gateway client to finalMessage(), (c) through @anthropic-ai/sdk's
 // messages.stream().finalMessage(). Run alone with `npx tsx bench/stream.ts`; `npm run bench` imports
 // runStreamBench().
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Agent, request } from 'undici';
+import { type Agent, request } from 'undici';
 import Anthropic from '@anthropic-ai/sdk';
 import { createGatewayClient } from '../src/gateway';
 import { fmt, fmtStats, stats, type BenchRow } from './table';
-
-const PIECES = [
-  'Héllo wörld, ',
-  'naïve café ',
-  '日本語のテキスト ',
-  'emoji 🚀✨ ',
-  'ελληνικά ',
-  'plain ascii words here ',
-  '\\"quoted\\" ',
-  'line\\n',
-];
+import { deltaText, measureReaders, type Reader, type ReaderName } from './streamHarness';
 
 /** Builds a Messages SSE stream of `deltas` text deltas (multi-byte text), as gateways send it. */
 export function buildStream(deltas: number): Buffer {
@@ -27,7 +15,7 @@ export function buildStream(deltas: number): Buffer {
     'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n',
   ];
   for (let i = 0; i < deltas; i++) {
-    const text = PIECES[i % PIECES.length] + PIECES[(i * 7 + 3) % PIECES.length];
+    const text = deltaText(i);
     parts.push(
       `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${text}"}}\n\n`,
     );
@@ -41,46 +29,7 @@ export function buildStream(deltas: number): Buffer {
   return Buffer.from(parts.join(''), 'utf8');
 }
 
-async function serve(payload: Buffer): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': 'req_bench' });
-      let offset = 0;
-      const pump = (): void => {
-        while (offset < payload.length) {
-          const chunk = payload.subarray(offset, offset + 65536);
-          offset += chunk.length;
-          if (!res.write(chunk)) return void res.once('drain', pump);
-        }
-        res.end();
-      };
-      pump();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-type Reader = () => Promise<number>;
-
-async function timed(read: Reader, bytes: number): Promise<number> {
-  const started = process.hrtime.bigint();
-  const seen = await read();
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (seen <= 0) throw new Error('nothing read');
-  return bytes / 1e6 / seconds;
-}
-
-function readers(url: string, dispatcher: Agent): Record<'raw' | 'client' | 'sdk', Reader> {
+function readers(url: string, dispatcher: Agent): Record<ReaderName, Reader> {
   const request0 = {
     model: 'claude-demo-sonnet',
     max_tokens: 100000,
@@ -103,25 +52,13 @@ function readers(url: string, dispatcher: Agent): Record<'raw' | 'client' | 'sdk
 export interface StreamBenchResult {
   bytes: number;
   deltas: number;
-  mbps: Record<'raw' | 'client' | 'sdk', number[]>;
+  mbps: Record<ReaderName, number[]>;
 }
 
 /** Measures the three readers, interleaved, `runs` times each (after one warm-up). */
 export async function measureStream(deltas = 40_000, runs = 7): Promise<StreamBenchResult> {
   const payload = buildStream(deltas);
-  const server = await serve(payload);
-  const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
-  const mbps: StreamBenchResult['mbps'] = { raw: [], client: [], sdk: [] };
-  try {
-    const r = readers(server.url, dispatcher);
-    for (const name of ['raw', 'client', 'sdk'] as const) await timed(r[name], payload.length); // warm-up
-    for (let i = 0; i < runs; i++) {
-      for (const name of ['raw', 'client', 'sdk'] as const) mbps[name].push(await timed(r[name], payload.length));
-    }
-  } finally {
-    await dispatcher.close();
-    await server.close();
-  }
+  const mbps = await measureReaders(payload, { 'request-id': 'req_bench' }, readers, runs);
   return { bytes: payload.length, deltas, mbps };
 }
 
