@@ -346,7 +346,7 @@ export function registerChat(services: Services): ChatFeature {
     if (choice !== restoreLabel) return undefined;
     const report = await agentHost.checkpoints.restore(turnId);
     s.markRestored(messageId);
-    agent.arm(s.store.active.id);
+    agent.rememberFilesWritten(s.store.active.id);
     const failed = report.files.filter((f) => f.action === 'failed');
     const restored = report.files.length - failed.length;
     const summary =
