@@ -53,11 +53,11 @@ export class AnswerRunner {
   }
 
   /** Streams `message` (a new answer, or with `prefill` the answer to go on from) in the slot. */
-  run(conversation: Conversation, message: ChatMessage, prefill: boolean): void {
+  run(conversation: Conversation, message: ChatMessage, prefill: boolean, waits = 0): void {
     message.status = 'streaming';
     delete message.error;
     this.out.updated(conversation.id, message);
-    const request = this.slot.begin(conversation, message);
+    const request = this.slot.begin(conversation, message, waits);
     this.stream(request, prefill).catch((error) => this.deps.log?.error('chat answer failed', error));
   }
 
@@ -153,7 +153,8 @@ export class AnswerRunner {
 
   /** The request ended: an Ask answer refused with 429 before any content waits in the slot; else it is finished. */
   private end(request: ChatRequest, outcome: Outcome, mayWait = true): void {
-    const resend = (prefill: boolean): void => this.run(request.conversation, request.message, prefill);
+    const resend = (prefill: boolean, waits: number): void =>
+      this.run(request.conversation, request.message, prefill, waits);
     if (mayWait && outcome.status === 'error' && this.slot.waitIfRateLimited(request, outcome.error, resend)) return;
     this.finish(request, outcome);
     this.slot.end(request);

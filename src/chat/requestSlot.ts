@@ -7,6 +7,12 @@ import type { ChatMessage } from '../shared/protocol/chat';
 import type { Conversation } from './conversation';
 import type { Timers } from './deltaBatcher';
 
+/**
+ * How often one answer waits out a 429 and goes out again by itself (as many as the client's own retries were, which
+ * are off for the chat: one owner of waiting). A gateway still refusing after that is the user's call (Retry).
+ */
+export const MAX_RATE_LIMIT_WAITS = 2;
+
 /** The request holding the slot. */
 export interface ChatRequest {
   readonly conversation: Conversation;
@@ -14,6 +20,8 @@ export interface ChatRequest {
   readonly message: ChatMessage;
   /** Aborted by Stop: closes the socket, ends a wait, cancels a running tool. */
   readonly signal: AbortSignal;
+  /** How many 429 waits this answer already had (each ended in sending it again). */
+  readonly waits: number;
   /** Sends the deltas not posted yet (before a snapshot, which already holds them); set by whoever streams. */
   flush(): void;
 }
@@ -51,12 +59,13 @@ export class RequestSlot {
     return this.running?.conversation.id === conversationId || this.waiting?.conversation.id === conversationId;
   }
 
-  begin(conversation: Conversation, message: ChatMessage): ChatRequest {
+  begin(conversation: Conversation, message: ChatMessage, waits = 0): ChatRequest {
     const controller = new AbortController();
     const request: Running = {
       conversation,
       message,
       signal: controller.signal,
+      waits,
       abort: () => controller.abort(),
       flush: () => undefined,
     };
@@ -95,11 +104,12 @@ export class RequestSlot {
 
   /**
    * A 429 before any content: the answer waits in the slot for Retry-After (its countdown shown), then `resend`
-   * sends it again. False (nothing done) for any other error.
+   * sends it again (with its count of waits). False (nothing done) for any other error, and once the answer waited
+   * MAX_RATE_LIMIT_WAITS times: then it ends with its card, and Retry is the user's.
    */
-  waitIfRateLimited(request: ChatRequest, cause: unknown, resend: (prefill: boolean) => void): boolean {
+  waitIfRateLimited(request: ChatRequest, cause: unknown, resend: (prefill: boolean, waits: number) => void): boolean {
     const error = cause as { kind?: unknown; retryAfterMs?: unknown } | undefined;
-    if (error?.kind !== 'rate_limited') return false;
+    if (error?.kind !== 'rate_limited' || request.waits >= MAX_RATE_LIMIT_WAITS) return false;
     const { conversation, message } = request;
     const ms =
       typeof error.retryAfterMs === 'number' && error.retryAfterMs >= 0
@@ -113,7 +123,7 @@ export class RequestSlot {
       if (this.waiting?.message !== message) return;
       this.waiting = undefined;
       this.o.countdown({ conversation, message });
-      resend(prefill);
+      resend(prefill, request.waits + 1);
     }, ms);
     this.waiting = { conversation, message, timer };
     return true;

@@ -11,7 +11,10 @@ import type { HistoryStorage } from './history';
 
 export interface SessionDeps {
   storage: HistoryStorage;
-  /** A client, or undefined after telling the user what is missing. */
+  /**
+   * A client, or undefined after telling the user what is missing. Its own 429 retries off: the request slot is the
+   * one owner of waiting and sending again.
+   */
   getClient(): Promise<GatewayClient | undefined>;
   /** Why there is no client, in the user's words (a workspace base URL that was not allowed is not "no key"). */
   accessProblem?(): string;
