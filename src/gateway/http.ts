@@ -2,6 +2,7 @@
 // bodies, logging and support records. Routes build on send() and the body readers below.
 import type { Dispatcher, FormData } from 'undici';
 import { undici } from './undici';
+import { directDispatcher, neverWritten } from './freshConnections';
 import type { ClientContext } from './context';
 import { GatewayError, type GatewayErrorInit } from './errors';
 import { kindForStatus, parseErrorBody } from './errorBody';
@@ -97,6 +98,7 @@ export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange
       model: spec.model,
     });
   }
+  let resentUnwritten = false;
   for (let attempt = 0; ; attempt++) {
     const release = await ctx.queue.admit(spec.signal, spec.route, ctx.maxRetryWaitMs, spec.onWait);
     const started = Date.now();
@@ -107,7 +109,7 @@ export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange
         headers: buildHeaders(ctx, spec),
         body: spec.body,
         signal: spec.signal,
-        dispatcher: ctx.dispatcher,
+        dispatcher: ctx.dispatcher ?? directDispatcher(),
         headersTimeout: ctx.timeoutMs,
         bodyTimeout: ctx.timeoutMs,
       });
@@ -117,6 +119,13 @@ export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange
       report(ctx, spec, started, undefined, undefined, error);
       if (spec.method === 'GET' && (error.kind === 'network' || error.kind === 'timeout') && attempt < ctx.maxRetries) {
         await sleep(backoffDelay(attempt, ctx.backoff), spec.signal, spec.route, spec.onWait);
+        continue;
+      }
+      // A POST no byte of which was written (the connection failed before it) cannot have been processed:
+      // it is sent once more, on a new connection, whatever maxRetries says (docs/gateway-client.md#stale-connections).
+      if (spec.method === 'POST' && error.kind === 'network' && neverWritten(cause) && !resentUnwritten) {
+        resentUnwritten = true;
+        attempt--;
         continue;
       }
       throw error;
@@ -247,7 +256,7 @@ export function transportError(
     return new GatewayError({ ...base, kind: 'aborted', message: `${spec.route} was cancelled.` });
   const code = errorCode(cause);
   const text = ctx.redact(cause instanceof Error ? cause.message : String(cause));
-  const sent = !NOT_SENT_CODES.has(code ?? '');
+  const sent = !NOT_SENT_CODES.has(code ?? '') && !neverWritten(cause);
   const outcomeUnknown = spec.method === 'POST' && sent;
   if (TIMEOUT_CODES.has(code ?? '')) {
     return new GatewayError({

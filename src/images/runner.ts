@@ -221,16 +221,16 @@ export class ImageRunner {
     });
     this.announcePause(options);
     options.onProgress?.(vscode.l10n.t('Submitting the image task...'));
+    let ref: Awaited<ReturnType<typeof client.submitImageTask>>;
     try {
       // No abort signal: once the POST left, cancelling would only make its outcome unknown. A wait before
       // sending (429 Retry-After) is shown, like the queue's pause.
       const wait = { onWait: (notice: WaitNotice) => this.announceWait(notice, options) };
-      const ref = await this.queue.run(() =>
+      ref = await this.queue.run(() =>
         summary.kind === 'edit'
           ? client.submitImageTask('edit', body as ImageEditRequest, wait)
           : client.submitImageTask('generation', body, wait),
       );
-      await this.tracker.apply(record.localId, { type: 'submitted', taskId: ref.id, pollUrl: ref.pollUrl });
     } catch (error) {
       // No async route here (404/405 before any processing, nothing charged): the same request once on the sync route.
       if (isAsyncRouteMissing(error)) {
@@ -239,6 +239,8 @@ export class ImageRunner {
       }
       return this.submitFailed(record.localId, error, options);
     }
+    // Outside the try: a failure to record the answer is not a failed submission (the task exists at the gateway).
+    await this.tracker.apply(record.localId, { type: 'submitted', taskId: ref.id, pollUrl: ref.pollUrl });
     return this.follower.follow(record.localId, options);
   }
 

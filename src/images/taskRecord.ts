@@ -63,8 +63,10 @@ export type TaskEvent =
   | { type: 'cancelled' }
   | { type: 'resumed' };
 
+const SUBMISSION_OUTCOMES: ReadonlyArray<TaskEvent['type']> = ['submitted', 'submitUnknown', 'submitFailed'];
+
 const ALLOWED: Record<TaskState, ReadonlyArray<TaskEvent['type']>> = {
-  submitting: ['submitted', 'submitUnknown', 'submitFailed'],
+  submitting: SUBMISSION_OUTCOMES,
   pending: ['saving', 'failed', 'expired', 'cancelled', 'timedOut'],
   cancelled: ['resumed'],
   // 'saving' again: a save interrupted by a reload is completed into the same reserved names.
@@ -72,8 +74,13 @@ const ALLOWED: Record<TaskState, ReadonlyArray<TaskEvent['type']>> = {
   saved: [],
   failed: [],
   expired: [],
-  unknown: [],
+  // A submission another activation took for orphaned (a reload, a second window on the same folder) may still
+  // be alive: its own outcome, when it comes, replaces the guess (see `transition`).
+  unknown: SUBMISSION_OUTCOMES,
 };
+
+/** States nothing more is known about by itself: a late submission outcome is the only way out of 'unknown'. */
+const FINAL: ReadonlySet<TaskState> = new Set(['saved', 'failed', 'expired', 'unknown']);
 
 export class TransitionError extends Error {
   constructor(
@@ -88,6 +95,9 @@ export class TransitionError extends Error {
 /** The record after `event`; throws TransitionError for a move the state machine forbids. */
 export function transition(record: TaskRecord, event: TaskEvent, now: Date): TaskRecord {
   if (!ALLOWED[record.state].includes(event.type)) throw new TransitionError(record.state, event.type);
+  // Out of 'unknown' only while it still stands for an unanswered submission (no task id yet): a pending task
+  // whose polling ran out ('timedOut') has its answer already.
+  if (record.state === 'unknown' && record.taskId !== undefined) throw new TransitionError(record.state, event.type);
   const base = { ...record, updatedAt: now.toISOString() };
   switch (event.type) {
     case 'submitted':
@@ -125,7 +135,7 @@ export function needsResume(record: TaskRecord): boolean {
 }
 
 export function isFinal(state: TaskState): boolean {
-  return ALLOWED[state].length === 0;
+  return FINAL.has(state);
 }
 
 /** Validates a record read back from storage; anything malformed is dropped, never trusted. */

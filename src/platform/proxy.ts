@@ -1,7 +1,9 @@
 // Which undici dispatcher honours VS Code's proxy settings. `planProxy` is pure (unit-tested);
-// `createDispatcher` turns the plan into an undici Agent / EnvHttpProxyAgent.
+// `createDispatcher` turns the plan into an undici Agent / EnvHttpProxyAgent, behind the check that retires
+// connections idle for longer than the gateway keeps them (src/gateway/freshConnections.ts).
 import type { Dispatcher } from 'undici';
 import { undici } from '../gateway/undici';
+import { agentOptions, createFreshConnectionDispatcher } from '../gateway/freshConnections';
 
 /** VS Code's `http.proxy`, `http.noProxy`, `http.proxyStrictSSL`. */
 export interface ProxySettings {
@@ -59,23 +61,29 @@ function splitList(value: string | undefined): string[] {
     .filter((part) => part !== '');
 }
 
-/** The dispatcher for a plan; undefined for a plain direct connection (undici's global agent). */
+/** The dispatcher for a plan; undefined for a plain direct connection (the gateway client's shared one). */
 export function createDispatcher(plan: ProxyPlan): Dispatcher | undefined {
   switch (plan.kind) {
     case 'direct':
       return undefined;
     case 'direct-insecure':
-      return new (undici().Agent)({ connect: { rejectUnauthorized: false } });
+      return createFreshConnectionDispatcher(
+        () => new (undici().Agent)({ ...agentOptions(), connect: { rejectUnauthorized: false } }),
+      );
     case 'proxy': {
       const tls = { rejectUnauthorized: plan.strictSSL };
-      return new (undici().EnvHttpProxyAgent)({
-        httpProxy: plan.httpProxy,
-        httpsProxy: plan.httpsProxy,
-        noProxy: plan.noProxy,
-        requestTls: tls,
-        proxyTls: tls,
-        connect: tls,
-      });
+      return createFreshConnectionDispatcher(
+        () =>
+          new (undici().EnvHttpProxyAgent)({
+            ...agentOptions(),
+            httpProxy: plan.httpProxy,
+            httpsProxy: plan.httpsProxy,
+            noProxy: plan.noProxy,
+            requestTls: tls,
+            proxyTls: tls,
+            connect: tls,
+          }),
+      );
     }
   }
 }

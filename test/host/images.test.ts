@@ -232,10 +232,15 @@ describe('images in the extension host', function () {
     // fresh-clone CI runs on a loaded machine, where the follower saved the image before the reload came.
     await admin.setFaults(DEMO, { taskHeld: true, taskDurationMs: 1_000 });
     const before = await billable('images.generations.async');
+    // This attempt's own record: a retried attempt must not take the first attempt's pending task for its own and
+    // simulate the reload while its own submission is still on its way.
+    const earlier = new Set((await tasks()).map((t) => t.localId));
     const first = generate({ prompt: 'Reload heron' });
     const record = await waitFor('a pending task', async () =>
       (await tasks()).find((t) =>
-        t.request.prompt === 'Reload heron' && t.state === 'pending' && t.taskId ? t : undefined,
+        !earlier.has(t.localId) && t.request.prompt === 'Reload heron' && t.state === 'pending' && t.taskId
+          ? t
+          : undefined,
       ),
     );
     await testHook('imageTasks', { action: 'simulateReload' });

@@ -2,8 +2,8 @@
 // Selectors verified on VS Code 1.100.3 and 1.139.1 (see docs/testing.md#browser-and-workbench-helpers).
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { launchChromium } from './browser';
+import type { FrameLocator, Page } from 'playwright-core';
+import { launchLoggedChromium, type LoggedBrowser } from './browser';
 import { resultsDir, vscodeVersion, workbenchUrl } from './env';
 
 export const EXTENSION_ID = 'model-gateway.model-gateway';
@@ -75,10 +75,14 @@ let shared: { url: string; opening: Promise<Workbench>; auxiliaryBar?: boolean }
 /** Launches Chromium, opens the workbench and waits until our extension's contributions are visible. */
 export async function openWorkbench(url = workbenchUrl(), options: WorkbenchOptions = {}): Promise<Workbench> {
   if (options.shared && !options.displayLanguage && !options.browserLocale) return openShared(url);
-  const browser = await launchChromium();
+  const logged = await launchLoggedChromium(browserLogFile());
   try {
     const locale = options.browserLocale ?? options.displayLanguage;
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, ...(locale ? { locale } : {}) });
+    const page = await logged.browser.newPage({
+      viewport: { width: 1400, height: 900 },
+      ...(locale ? { locale } : {}),
+    });
+    watchPage(page, logged);
     if (options.displayLanguage)
       await page.addInitScript(`globalThis._VSCODE_NLS_LANGUAGE = ${JSON.stringify(options.displayLanguage)};`);
     page.setDefaultTimeout(UI_TIMEOUT);
@@ -86,11 +90,34 @@ export async function openWorkbench(url = workbenchUrl(), options: WorkbenchOpti
     await page.goto(url);
     await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
     await activityEntry(page, CONTAINER_TITLE).waitFor({ timeout: 90_000 });
-    return createWorkbench(browser, page);
+    return createWorkbench(logged, page);
   } catch (err) {
-    await browser.close();
+    await logged.close();
     throw err;
   }
+}
+
+let browsers = 0;
+
+/** test-results/<version>/browser-<pid>-<n>.log: one per browser this process launched. */
+function browserLogFile(): string {
+  return path.join(resultsDir(), vscodeVersion(), `browser-${process.pid}-${++browsers}.log`);
+}
+
+/**
+ * What happens to the workbench page, in its browser's log: main-frame navigations (a test that reloads or leaves
+ * the page), a renderer crash, and a close (on purpose or not), so that "Target page, context or browser has been
+ * closed" in a test comes with its cause.
+ */
+function watchPage(page: Page, logged: LoggedBrowser): void {
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) logged.log(`page navigated to ${frame.url().replace(/\?.*$/, '?…')}`);
+  });
+  page.on('crash', () => {
+    logged.log('page CRASHED: its renderer process died (out of memory, killed, or a Chromium crash: see [err] lines)');
+    console.warn(`    (the workbench page crashed; the browser's log is in ${resultsDir()})`);
+  });
+  page.on('close', () => logged.log('page closed'));
 }
 
 /**
@@ -219,7 +246,7 @@ function activityEntry(page: Page, title: string) {
     .first();
 }
 
-function createWorkbench(browser: Browser, page: Page): Workbench {
+function createWorkbench(logged: LoggedBrowser, page: Page): Workbench {
   const wb: Workbench = {
     page,
     runCommand: (title) => runCommand(page, title),
@@ -249,8 +276,9 @@ function createWorkbench(browser: Browser, page: Page): Workbench {
       // Leave the workbench first: it then tells code-server it is going, and its extension host ends. Killing the
       // browser with the page open leaves that extension host running for minutes ("waiting for reconnection"),
       // one more per suite, all still polling and logging on a 2-core machine.
+      logged.log('closing the workbench (end of its suite or run)');
       await page.goto('about:blank', { timeout: 10_000 }).catch(() => undefined);
-      await browser.close();
+      await logged.close();
     },
   };
   return wb;

@@ -76,6 +76,24 @@ describe('images/taskRecord state machine', () => {
     assert.throws(() => transition(timedOut, { type: 'saving', files: ['images/a.png'] }, now), TransitionError);
   });
 
+  it('a submission another activation took for orphaned (a reload mid-submission) ends with its own outcome', () => {
+    // resumeOnActivation marks a 'submitting' record nobody in that activation follows as unknown; the POST of
+    // the first activation (or another window on the folder) may still answer afterwards.
+    const orphaned = transition(base, { type: 'submitUnknown', error: 'the window closed' }, now);
+    assert.equal(orphaned.state, 'unknown');
+    const accepted = transition(orphaned, { type: 'submitted', taskId: 't1', pollUrl: 'http://gw/t1' }, now);
+    assert.deepEqual([accepted.state, accepted.taskId, needsResume(accepted)], ['pending', 't1', true]);
+    assert.equal(transition(orphaned, { type: 'submitFailed', error: 'HTTP 403' }, now).state, 'failed');
+    assert.equal(transition(orphaned, { type: 'submitUnknown', error: 'timeout' }, now).state, 'unknown');
+    // A pending task whose polling ran out has had its answer: no submission outcome can follow.
+    const timedOut = transition(
+      transition(base, { type: 'submitted', taskId: 't2' }, now),
+      { type: 'timedOut', error: 'check the console' },
+      now,
+    );
+    assert.throws(() => transition(timedOut, { type: 'submitted', taskId: 't2' }, now), TransitionError);
+  });
+
   it('polling ends images.taskTimeoutMinutes after the submission, whenever the follower started', () => {
     assert.equal(pollDeadline(base, 30 * 60_000), Date.parse('2026-11-21T10:30:00.000Z'));
     assert.equal(pollDeadline({ submittedAt: 'garbage' }, 1000), undefined);

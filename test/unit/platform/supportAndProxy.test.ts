@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { Agent, EnvHttpProxyAgent } from 'undici';
+import { Dispatcher } from 'undici';
 import { formatSupportInfo, SupportRing, toSupportRecord } from '../../../src/platform/supportLog';
 import { createDispatcher, describeProxyPlan, planProxy } from '../../../src/platform/proxy';
 import type { SupportRecord } from '../../../src/gateway/types';
@@ -78,7 +78,7 @@ describe('platform: proxy dispatcher selection', () => {
       source: 'settings',
     });
     const dispatcher = createDispatcher(plan);
-    assert.ok(dispatcher instanceof EnvHttpProxyAgent);
+    assert.ok(dispatcher instanceof Dispatcher);
     void dispatcher.close();
   });
 
@@ -99,7 +99,7 @@ describe('platform: proxy dispatcher selection', () => {
     const plan = planProxy({ ...none, strictSSL: false }, {});
     assert.deepEqual(plan, { kind: 'direct-insecure' });
     const dispatcher = createDispatcher(plan);
-    assert.ok(dispatcher instanceof Agent);
+    assert.ok(dispatcher instanceof Dispatcher);
     void dispatcher.close();
     assert.equal(
       (planProxy({ proxy: 'http://p:1', noProxy: [], strictSSL: false }, {}) as { strictSSL: boolean }).strictSSL,

@@ -1,0 +1,342 @@
+// What `npm test` runs and when (scripts/test.mjs): the build, the VSIX, provisioning in the background, the
+// static checks, the mocha layers in node, and the VS Code layers in up to two harness slots. Every finding goes
+// into the run's report (scripts/lib/testReport.mjs).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { run, killTree, secs, withDirLock, acquireSlot } from './proc.mjs';
+import {
+  provisionVersion,
+  ensureDebianPackages,
+  packageUses,
+  SystemPackagesMissing,
+  DEFAULT_VERSIONS,
+} from '../provision.mjs';
+import { packageVsix } from '../package.mjs';
+import { runHostLayer, runUiLayer } from './layers.mjs';
+import { countRow } from './testReport.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const RESULTS = path.join(ROOT, 'test-results');
+const NICE = ['/usr/bin/nice', '/bin/nice'].find((f) => fs.existsSync(f));
+
+export async function step(report, name, fn) {
+  const t0 = Date.now();
+  console.log(`\n=== ${name}`);
+  try {
+    const value = await report.timed(name, fn);
+    console.log(`=== ${name}: done in ${secs(t0)}s`);
+    return value;
+  } catch (err) {
+    console.log(`=== ${name}: FAILED after ${secs(t0)}s: ${err.message}`);
+    report.record({ layer: name, failed: 1, failures: [{ title: name, message: err.message }] });
+    return undefined;
+  }
+}
+
+/** dist/ is shared by every run in this checkout: builds and packaging take turns. */
+function withBuildLock(fn) {
+  return withDirLock(path.join(ROOT, '.vscode-test', '.lock-build'), fn);
+}
+
+export async function build() {
+  await withBuildLock(() => run(process.execPath, ['esbuild.js'], { cwd: ROOT }));
+}
+
+/** Runs mocha in node over globs with the harness reporter; returns the report's tests, or undefined on a crash. */
+async function nodeMocha(report, name, globs, opts, timeoutMs) {
+  // pid in the name: helpers may run their unit tests through the harness at the same time.
+  const reportFile = path.join(RESULTS, `${name.replace(/\W+/g, '-')}-report.${process.pid}.json`);
+  fs.rmSync(reportFile, { force: true });
+  const args = [
+    path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+    '--require',
+    'tsx/cjs',
+    '--timeout',
+    String(timeoutMs),
+    '--reporter',
+    path.join(ROOT, 'scripts', 'lib', 'reporter.cjs'),
+    ...globs,
+  ];
+  if (opts.grep) args.push('--grep', opts.grep);
+  const t0 = Date.now();
+  console.log(`\n=== ${name} tests`);
+  // Prefixed lines: VS Code layers may be printing at the same time.
+  await report.timed(`${name} tests`, () =>
+    run(process.execPath, args, {
+      cwd: ROOT,
+      prefix: `[${name}]`,
+      env: { ...process.env, MG_REPORT_FILE: reportFile, MG_RESULTS_DIR: RESULTS },
+    }).catch(() => undefined),
+  ); // failures are counted from the report
+  console.log(`=== ${name} tests: ${secs(t0)}s`);
+  if (!fs.existsSync(reportFile)) {
+    report.record({
+      layer: name,
+      failed: 1,
+      failures: [{ title: `mocha (${name})`, message: 'crashed before writing its report' }],
+    });
+    return undefined;
+  }
+  const { tests } = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+  fs.rmSync(reportFile, { force: true });
+  report.keepTests(undefined, tests);
+  return tests;
+}
+
+/** Long-running tests, only with --soak. */
+export async function soakLayer(report, opts) {
+  const files = fs.existsSync(path.join(ROOT, 'test', 'soak')) ? fs.readdirSync(path.join(ROOT, 'test', 'soak')) : [];
+  if (!files.some((f) => f.endsWith('.test.ts'))) {
+    report.record({ layer: 'soak', note: 'no test/soak/**/*.test.ts' });
+    return;
+  }
+  const tests = await nodeMocha(report, 'soak', ['test/soak/**/*.test.ts'], opts, 0);
+  if (tests) report.record(countRow('soak', tests));
+}
+
+/** Static checks, one test each: strict typecheck of the node and webview tsconfigs, ESLint, and Prettier. */
+export async function checksLayer(report) {
+  const bin = (...p) => path.join(ROOT, 'node_modules', ...p);
+  const checks = [
+    ['typecheck (node: src, test, bench)', [bin('typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json']],
+    [
+      'typecheck (webviews)',
+      [bin('typescript', 'bin', 'tsc'), '--noEmit', '-p', path.join('src', 'webview', 'tsconfig.json')],
+    ],
+    [
+      'eslint (no-floating-promises, no vscode in pure layers)',
+      [bin('eslint', 'bin', 'eslint.js'), 'src', 'test', 'bench'],
+    ],
+    // `npm run format` fixes what this finds (.prettierrc.json, .prettierignore say what and how).
+    ['prettier (formatting)', [bin('prettier', 'bin', 'prettier.cjs'), '--check', '--log-level', 'warn', '.']],
+  ];
+  const row = { layer: 'checks', passed: 0, failed: 0, failures: [] };
+  for (const [title, args] of checks) {
+    try {
+      // Lower CPU priority: the checks have no time limits, the VS Code layers running meanwhile do.
+      if (NICE) await run(NICE, ['-n', '10', process.execPath, ...args], { cwd: ROOT, quiet: true });
+      else await run(process.execPath, args, { cwd: ROOT, quiet: true });
+      row.passed++;
+    } catch (err) {
+      row.failed++;
+      row.failures.push({ title, message: err.message });
+    }
+  }
+  report.record(row);
+}
+
+/** Unit and browser tests in one mocha run; the report splits them by folder. */
+export async function unitLayer(report, opts) {
+  const tests = await nodeMocha(
+    report,
+    'unit + browser',
+    ['test/unit/**/*.test.ts', 'test/peer/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/realgw/**/*.test.ts'],
+    opts,
+    30_000,
+  );
+  if (!tests) return;
+  // test/realgw: our client through a real third-party gateway from npm (its own summary row).
+  // test/peer: the official Anthropic SDK's own test cases replayed against our client (its own row).
+  const layerOf = (t) =>
+    /[\\/]test[\\/]browser[\\/]/.test(t.file ?? '')
+      ? 'browser'
+      : /[\\/]test[\\/]realgw[\\/]/.test(t.file ?? '')
+        ? 'real gateway'
+        : /[\\/]test[\\/]peer[\\/]/.test(t.file ?? '')
+          ? 'peer'
+          : 'unit';
+  for (const layer of ['unit', 'peer', 'browser', 'real gateway']) {
+    const mine = tests.filter((t) => layerOf(t) === layer);
+    report.record({
+      layer,
+      passed: mine.filter((t) => t.state === 'passed').length,
+      failed: mine.filter((t) => t.state === 'failed').length,
+      pending: mine.filter((t) => t.state === 'pending').length,
+      failures: mine.filter((t) => t.state === 'failed'),
+    });
+  }
+}
+
+/** Remove run folders (--keep profiles, packaged VSIX) of harness runs that have ended. */
+export function removeStaleRunDirs() {
+  const base = path.join(ROOT, '.vscode-test');
+  for (const d of fs.existsSync(base) ? fs.readdirSync(base) : []) {
+    const m = /^(?:runs-keep|vsix)-(\d+)(?:-\d+)?$/.exec(d);
+    if (!m) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+    } catch {
+      fs.rmSync(path.join(base, d), { recursive: true, force: true });
+    }
+  }
+}
+
+/** Packages the VSIX once per run into a folder of this run; the VS Code layers copy it into their slot. */
+export async function packageStep(report, opts) {
+  if (opts.vsix) {
+    if (!fs.existsSync(opts.vsix))
+      report.record({
+        layer: 'package VSIX',
+        failed: 1,
+        failures: [{ title: 'package VSIX', message: `--vsix ${opts.vsix}: no such file` }],
+      });
+    return fs.existsSync(opts.vsix) ? opts.vsix : undefined;
+  }
+  if (!opts.build) {
+    // --no-build: the newest VSIX a run left behind.
+    const found = [0, 1]
+      .map((i) => path.join(ROOT, '.vscode-test', `runs-${i}`, 'model-gateway.vsix'))
+      .concat(
+        fs
+          .readdirSync(ROOT)
+          .filter((f) => f.endsWith('.vsix'))
+          .map((f) => path.join(ROOT, f)),
+      )
+      .filter((f) => fs.existsSync(f))
+      .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
+    if (!found)
+      report.record({
+        layer: 'package VSIX',
+        failed: 1,
+        failures: [{ title: 'package VSIX', message: '--no-build but no VSIX from an earlier run' }],
+      });
+    return found;
+  }
+  return step(report, 'package VSIX', async () => {
+    const out = path.join(ROOT, '.vscode-test', `vsix-${process.pid}`, 'model-gateway.vsix');
+    const { file, bytes } = await packageVsix({ out, quiet: true });
+    console.log(`VSIX ${path.relative(ROOT, file)}: ${(bytes / 1024).toFixed(1)} KiB`);
+    return file;
+  });
+}
+
+/**
+ * Provisions the versions one after another in the background (cold: minutes of npm installs and native builds);
+ * returns per version {promise, settled, info | error} so each version's layers can start as soon as it is ready.
+ */
+export function provisionInBackground(report, versions) {
+  const ready = {};
+  let chain = Promise.resolve();
+  for (const version of versions) {
+    const entry = { settled: false };
+    entry.promise = chain = chain.then(async () => {
+      const t0 = Date.now();
+      try {
+        entry.info = await report.timed(`provision VS Code ${version}`, () =>
+          provisionVersion(version, { log: (l) => console.log(l) }),
+        );
+        console.log(`[provision] VS Code ${version}: ${entry.info.cached ? 'cached' : 'installed'} (${secs(t0)}s)`);
+      } catch (err) {
+        entry.error = err;
+        console.log(`[provision] VS Code ${version}: FAILED after ${secs(t0)}s: ${err.message}`);
+      } finally {
+        entry.settled = true;
+      }
+    });
+    ready[version] = entry;
+  }
+  return ready;
+}
+
+/** Takes the next job whose VS Code version is provisioned, waiting for provisioning if none is; undefined when none is left. */
+async function nextJob(jobs, ready) {
+  for (;;) {
+    if (!jobs.length) return undefined;
+    const i = jobs.findIndex((j) => ready[j.version].settled);
+    if (i >= 0) return jobs.splice(i, 1)[0];
+    await Promise.race(jobs.map((j) => ready[j.version].promise));
+  }
+}
+
+/** One VS Code layer (host or UI of one version) in a slot; records its row and test times. */
+async function runJob(report, job, base, ready) {
+  const label = `${job.layer} ${job.version}`;
+  const { info, error } = ready[job.version];
+  if (error) {
+    report.record({
+      layer: job.layer,
+      version: job.version,
+      failed: 1,
+      failures: [{ title: `provision VS Code ${job.version}`, message: error.message }],
+    });
+    return;
+  }
+  const ctx = { ...base, prefix: `[${label}]` };
+  const t0 = Date.now();
+  console.log(`\n=== ${label}: starting (slot ${base.slot})`);
+  try {
+    const { tests, ...row } = await report.timed(
+      `${job.layer === 'ui' ? 'UI' : 'host'} tests, VS Code ${job.version}`,
+      () => (job.layer === 'host' ? runHostLayer : runUiLayer)(ctx, info),
+    );
+    report.keepTests(label, tests);
+    report.record({ layer: job.layer, version: job.version, ...row });
+    console.log(`=== ${label}: ${row.passed ?? 0} passed, ${row.failed ?? 0} failed in ${secs(t0)}s`);
+  } catch (err) {
+    console.log(`=== ${label}: FAILED after ${secs(t0)}s: ${err.message}`);
+    report.record({
+      layer: job.layer,
+      version: job.version,
+      failed: 1,
+      failures: [{ title: label, message: err.message }],
+    });
+  } finally {
+    if (ctx.ownEmulator && !ctx.keep) killTree(ctx.emulator.child);
+  }
+}
+
+/**
+ * Runs every requested (layer, version) in up to opts.slots harness slots at once. A slot is a lock plus its own
+ * folders (profiles, bundles, VSIX copy; logs in test-results/ for slot 0, test-results/slot<N>/ otherwise); at
+ * most two VS Code runs share a checkout, so a second slot held by another run is simply not used until it frees.
+ */
+export async function vscodeLayers(report, opts, vsix, ready) {
+  const jobs = [];
+  // Longest first, so two slots end at about the same time: UI layers before host layers, and the newest VS Code
+  // first (it runs more tests: the chat-provider suites need 1.104+). A job whose version is still being
+  // provisioned is passed over for one that is ready (nextJob).
+  for (const layer of ['ui', 'host']) {
+    for (const version of [...opts.versions].reverse()) if (opts.layers.has(layer)) jobs.push({ layer, version });
+  }
+  const kept = [];
+  const locks = [0, 1].map((i) => path.join(ROOT, '.vscode-test', `.lock-harness-${i}`));
+  const worker = async (n) => {
+    const lock = await acquireSlot(locks, {
+      // A second slot is only worth taking while jobs are still waiting.
+      giveUp: () => n > 0 && !jobs.length,
+      onWait:
+        n === 0
+          ? (pids) => console.log(`\n... waiting for a free VS Code slot (held by test runs ${pids.join(', ')})`)
+          : undefined,
+    });
+    if (!lock) return;
+    try {
+      const { slot } = lock;
+      const runsDir = path.join(ROOT, '.vscode-test', opts.keep ? `runs-keep-${process.pid}-${slot}` : `runs-${slot}`);
+      fs.mkdirSync(runsDir, { recursive: true });
+      const mine = path.join(runsDir, 'model-gateway.vsix');
+      if (path.resolve(vsix) !== path.resolve(mine)) fs.copyFileSync(vsix, mine);
+      const results = slot === 0 ? RESULTS : path.join(RESULTS, `slot${slot}`);
+      const base = { root: ROOT, results, runsDir, vsix: mine, slot, grep: opts.grep, keep: opts.keep, kept };
+      for (let job = await nextJob(jobs, ready); job; job = await nextJob(jobs, ready))
+        await runJob(report, job, base, ready);
+    } finally {
+      lock.release();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.slots, 2, jobs.length) }, (_, n) => worker(n)));
+  return { kept };
+}
+
+/** Debian packages before anything that needs them; false (after saying what to run) when this user cannot install. */
+export async function systemPackages(opts, vscode) {
+  try {
+    await ensureDebianPackages((l) => console.log(l), packageUses({ vscode, versions: opts.versions }));
+    return true;
+  } catch (err) {
+    if (!(err instanceof SystemPackagesMissing)) throw err;
+    console.log(`\n[harness] ${err.message}`);
+    return false;
+  }
+}
