@@ -99,7 +99,9 @@ export class ResponsesEventReader implements ChunkReader {
         this.itemAdded(oi, data.item, events);
         break;
       case 'response.content_part.added':
-        this.part(oi, data.content_index, events);
+        // A message's text or refusal part; a reasoning item's reasoning_text parts go to its thinking block.
+        if (isObj(data.part) && (data.part.type === 'output_text' || data.part.type === 'refusal'))
+          this.part(oi, data.content_index, events);
         break;
       case 'response.output_text.delta':
       case 'response.refusal.delta':

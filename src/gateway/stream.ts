@@ -3,7 +3,7 @@
 // (dialectCall.ts), all assembled into a Message. See docs/gateway-protocol.md#messages-stream.
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import { reportUsage, type ClientContext } from './context';
-import { GatewayError, type GatewayErrorInit } from './errors';
+import { errorInit, GatewayError, type GatewayErrorInit } from './errors';
 import { kindForErrorType, upstreamOrigin, withoutStack } from './errorBody';
 import { MessageAssembler } from './assemble';
 import { bytesOf, fromBytes } from './byteText';
@@ -438,23 +438,6 @@ class GatewayMessageStream implements MessageStream {
       },
     };
   }
-}
-
-function errorInit(e: GatewayError): Omit<GatewayErrorInit, 'route'> {
-  return {
-    kind: e.kind,
-    message: e.message,
-    status: e.status,
-    requestId: e.requestId,
-    retryAfterMs: e.retryAfterMs,
-    outcomeUnknown: e.outcomeUnknown,
-    model: e.model,
-    serverMessage: e.serverMessage,
-    serverCode: e.serverCode,
-    cut: e.cut,
-    upstream: e.upstream,
-    toolInputProblems: e.toolInputProblems,
-  };
 }
 
 function noop(): void {
