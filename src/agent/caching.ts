@@ -75,7 +75,7 @@ function markBlock(messages: MessageParam[], ref: BlockRef): void {
   const message = messages[ref.message];
   const blocks: ContentBlockParam[] =
     typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
-  blocks[ref.block] = { ...blocks[ref.block], cache_control: EPHEMERAL };
+  blocks[ref.block] = { ...blocks[ref.block], cache_control: EPHEMERAL } as ContentBlockParam;
   messages[ref.message] = { ...message, content: blocks };
 }
 

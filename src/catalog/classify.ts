@@ -61,7 +61,8 @@ const LITELLM_MODES: Record<string, ModelKind> = {
   moderations: 'moderation',
   rerank: 'rerank',
   video_generation: 'video',
-  responses: 'responses-only',
+  // A Responses-only model is a chat model called over POST /v1/responses (hintsOf notes its endpoint type).
+  responses: 'chat',
 };
 
 export interface ModelHints {
@@ -103,7 +104,8 @@ function kindFromEndpointTypes(types: readonly string[], id: string): ModelKind 
     // Every new-api channel claims 'openai': an embedding or speech model on an OpenAI channel says so only by id.
     return otherKindOfId(id) ?? 'chat';
   }
-  if (lower.length > 0 && lower.every((t) => t.startsWith('openai-response'))) return 'responses-only';
+  // Responses-only (codex, o3-pro): a chat model, called over POST /v1/responses (gateway/dialect.ts).
+  if (lower.length > 0 && lower.every((t) => t.startsWith('openai-response'))) return 'chat';
   if (lower.includes('openai-video') || lower.some((t) => t.includes('video'))) return 'video';
   if (lower.includes('embeddings')) return 'embedding';
   if (lower.some((t) => t.includes('rerank'))) return 'rerank';
@@ -121,7 +123,11 @@ export function hintsOf(raw: ModelInfo): ModelHints {
   }
   const info = typeof entry.model_info === 'object' && entry.model_info !== null ? (entry.model_info as Json) : {};
   const mode = typeof entry.mode === 'string' ? entry.mode : typeof info.mode === 'string' ? info.mode : undefined;
-  if (hints.kind === undefined && mode) hints.kind = LITELLM_MODES[mode.toLowerCase()];
+  if (hints.kind === undefined && mode) {
+    hints.kind = LITELLM_MODES[mode.toLowerCase()];
+    // LiteLLM's mode `responses` says what new-api's `openai-response` says: the dialect reads it there.
+    if (mode.toLowerCase() === 'responses' && !hints.endpointTypes) hints.endpointTypes = ['openai-response'];
+  }
   if (hints.kind === undefined && typeof entry.capabilities === 'object' && entry.capabilities !== null) {
     // An Anthropic-style entry with capabilities (claude-code-router's discovery): a Messages model.
     hints.kind = 'chat';
@@ -208,7 +214,6 @@ export function kindLabel(kind: ModelKind, l10n: Localizer = english): string {
     video: l10n.t('video'),
     rerank: l10n.t('rerank'),
     moderation: l10n.t('moderation'),
-    'responses-only': l10n.t('Responses API only'),
   };
   return labels[kind];
 }

@@ -419,7 +419,8 @@ async function messagesSteps(
 
 /** The URL the model's requests go to now (after the call: what a refusal may just have taught). */
 function routeUrl(client: GatewayClient, baseUrl: string, model: string): string {
-  return client.dialectFor?.(model).dialect === 'chat-completions'
-    ? `${baseUrl}/v1/chat/completions`
-    : endpointUrls(baseUrl).messages;
+  const dialect = client.dialectFor?.(model).dialect;
+  if (dialect === 'chat-completions') return `${baseUrl}/v1/chat/completions`;
+  if (dialect === 'responses') return `${baseUrl}/v1/responses`;
+  return endpointUrls(baseUrl).messages;
 }

@@ -4,36 +4,37 @@ import type { DialectDecision, GatewayClient } from '../gateway/types';
 import type { Localizer } from '../shared/l10n';
 import type { ReportStep } from './report';
 
+const NAMES: Record<DialectDecision['dialect'], string> = {
+  messages: 'Messages (POST /v1/messages)',
+  'chat-completions': 'chat-completions (POST /v1/chat/completions)',
+  responses: 'Responses (POST /v1/responses)',
+};
+
 function reasonWords(d: DialectDecision, l10n: Localizer): string {
-  if (d.dialect === 'responses-only')
-    return l10n.t('OpenAI Responses API only, says the model list: not callable by this extension');
-  const name =
-    d.dialect === 'messages' ? 'Messages (POST /v1/messages)' : 'chat-completions (POST /v1/chat/completions)';
+  const name = NAMES[d.dialect];
   switch (d.reason) {
     case 'setting':
       return l10n.t('{0}, set in modelGateway.models.dialects', name);
     case 'model-list':
       return l10n.t("{0}, from the model list's endpoint types", name);
     case 'learned':
-      return l10n.t('{0}, learned: the gateway refused POST /v1/messages for it before processing it', name);
+      return l10n.t('{0}, learned: the gateway refused another route for it before processing it', name);
     default:
       return l10n.t('{0}, the default (a refusal of POST /v1/messages would switch it to chat-completions once)', name);
   }
 }
 
-/** One line per decision, naming its models; a warning when a model is callable by neither dialect. */
+/** One line per decision, naming its models. */
 export function dialectStep(client: Pick<GatewayClient, 'dialectFor'>, chatIds: string[], l10n: Localizer): ReportStep {
   const groups = new Map<string, string[]>();
-  let responsesOnly = false;
   for (const id of chatIds) {
     const d = client.dialectFor?.(id) ?? { dialect: 'messages', reason: 'default' };
-    if (d.dialect === 'responses-only') responsesOnly = true;
     const words = reasonWords(d, l10n);
     groups.set(words, [...(groups.get(words) ?? []), id]);
   }
   return {
     title: l10n.t('Dialects'),
-    status: responsesOnly ? 'warn' : chatIds.length ? 'ok' : 'skipped',
+    status: chatIds.length ? 'ok' : 'skipped',
     lines: chatIds.length
       ? [...groups].map(([words, ids]) => `${words}: ${ids.join(', ')}`)
       : [l10n.t('No chat model is listed for this key.')],

@@ -83,7 +83,17 @@ export function resolveModel(ctx: Ctx, model: unknown, protocol: Protocol): Reso
   ctx.entry.upstreamModel = upstream;
   const kind = ctx.state.config.models[upstream]?.protocol;
   const other = ctx.state.config.models[upstream]?.kind;
-  if (other) {
+  if (other === 'responses' && ctx.route === 'chat.completions') {
+    // OpenAI's words for a Responses-only model (codex, o3-pro) on chat-completions; gateways forward them.
+    sendError(
+      ctx,
+      404,
+      'This model is only supported in v1/responses and not in v1/chat/completions.',
+      'model_not_found',
+    );
+    return undefined;
+  }
+  if (other && !(other === 'responses' && ctx.route === 'responses')) {
     sendError(
       ctx,
       400,

@@ -32,6 +32,8 @@ export function defaultConfig(): EmulatorConfig {
       { key: 'mg-agent-key-0008', name: 'agent', group: 'agent', balance: 100 },
       // A group with a model whose channel has no Claude Messages conversion (new-api's dialect refuses it).
       { key: 'mg-openai-chat-0009', name: 'openai-chat', group: 'openai-chat', balance: 100 },
+      // A DeepSeek-like reasoning model (reasoning_content must come back within a tool-calling turn).
+      { key: 'mg-reasoning-0010', name: 'reasoning', group: 'reasoning', balance: 100 },
     ],
     groups: {
       default: {
@@ -57,7 +59,15 @@ export function defaultConfig(): EmulatorConfig {
         routes: ['messages'],
       },
       'openai-chat': {
-        models: { 'gpt-demo-chat': 'demo-gpt-upstream', 'claude-demo-sonnet': 'demo-sonnet-upstream' },
+        models: {
+          'gpt-demo-chat': 'demo-gpt-upstream',
+          'claude-demo-sonnet': 'demo-sonnet-upstream',
+          'gpt-demo-codex': 'demo-codex-upstream',
+        },
+        routes: ['messages'],
+      },
+      reasoning: {
+        models: { 'deepseek-demo-reasoner': 'demo-reasoner-upstream', 'gpt-demo-codex': 'demo-codex-upstream' },
         routes: ['messages'],
       },
     },
@@ -74,6 +84,22 @@ export function defaultConfig(): EmulatorConfig {
         listPrices: { input: 1, output: 5 },
       },
       'demo-gpt-upstream': { protocol: 'messages', displayName: 'GPT Demo Chat', messagesConversion: false },
+      // Responses-only (new-api lists it as openai-response): a reasoning, scripted agent model like the codex ones.
+      'demo-codex-upstream': {
+        protocol: 'messages',
+        kind: 'responses',
+        displayName: 'GPT Demo Codex (Responses only)',
+        agent: true,
+        thinks: true,
+      },
+      // DeepSeek-like thinking mode over chat-completions: a scripted agent that reasons on every reply.
+      'demo-reasoner-upstream': {
+        protocol: 'messages',
+        displayName: 'DeepSeek Demo Reasoner',
+        messagesConversion: false,
+        agent: true,
+        thinks: true,
+      },
       'demo-opus-upstream': {
         protocol: 'messages',
         displayName: 'Claude Alt Opus',

@@ -4,6 +4,7 @@ import type { AuthMode } from './auth';
 import type { Ctx, ErrorStyle } from './http';
 import { handleMessages } from './routes/messages';
 import { handleChatCompletions } from './routes/chatCompletions';
+import { handleResponses } from './routes/responses';
 import { handleModelInfo, handleModels } from './routes/models';
 import { handleImageEdit, handleImageGeneration } from './routes/images';
 import { handleTaskRead } from './routes/tasks';
@@ -46,6 +47,15 @@ export const ROUTES: RouteDef[] = [
     style: 'openai',
     billable: true,
     handler: handleChatCompletions,
+  },
+  {
+    method: 'POST',
+    match: exact('/v1/responses'),
+    route: 'responses',
+    auth: 'bearer',
+    style: 'openai',
+    billable: true,
+    handler: handleResponses,
   },
   {
     method: 'GET',

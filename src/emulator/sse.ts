@@ -7,10 +7,13 @@ export class SseWriter {
   /** Set once the stream must not be written any more (client gone, fault ended it). */
   done = false;
 
-  /** `chat`: chat-completions chunks (bare `data:` lines, `data: [DONE]` at the end, OpenAI-shaped error chunks). */
+  /**
+   * `chat`: chat-completions chunks (bare `data:` lines, `data: [DONE]` at the end, OpenAI-shaped error chunks).
+   * `responses`: Responses events (an `error` event of that API's shape).
+   */
   constructor(
     private readonly ctx: Ctx,
-    private readonly options: { chat?: boolean } = {},
+    private readonly options: { chat?: boolean; responses?: boolean } = {},
   ) {
     ctx.entry.status = 200;
     ctx.res.writeHead(200, {
@@ -47,7 +50,9 @@ export class SseWriter {
       const message = `Emulated ${type} mid-stream.`;
       const frame = this.options.chat
         ? `data: ${JSON.stringify({ error: { message, type, code: type } })}\n\ndata: [DONE]\n\n`
-        : this.ctx.dialect?.sse.errorFrame?.(type, message, this.ctx.requestId);
+        : this.options.responses
+          ? `event: error\ndata: ${JSON.stringify({ type: 'error', code: type, message, param: null, sequence_number: this.sent })}\n\n`
+          : this.ctx.dialect?.sse.errorFrame?.(type, message, this.ctx.requestId);
       if (frame !== undefined) writeOut(this.ctx, frame);
       else this.write('error', { type: 'error', error: { type, message }, request_id: this.ctx.requestId });
       this.end();

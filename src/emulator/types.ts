@@ -40,6 +40,8 @@ export interface Faults {
   chunkBytes?: number;
   /** Every model is refused as not available to this key (in the dialect's words: new-api 503 model_not_found, …). */
   modelUnavailable?: boolean;
+  /** POST /v1/responses, streaming: `response.failed` after the response was created. */
+  responseFailed?: boolean;
   /** Answer this key's requests in a gateway dialect (src/emulator/dialects), e.g. for host tests that share one emulator. */
   dialect?: string;
 }
@@ -50,6 +52,7 @@ export type Protocol = 'messages' | 'images';
 export type RouteName =
   | 'messages'
   | 'chat.completions'
+  | 'responses'
   | 'models'
   | 'model.info'
   | 'images.generations'
@@ -87,7 +90,10 @@ export interface GroupConfig {
   routes: RouteName[];
 }
 
-/** What a listed model is when it is neither a Messages nor an image model (dialects hint it in their lists; calls are refused). */
+/**
+ * What a listed model is when it is neither a Messages nor an image model (dialects hint it in their lists; calls are
+ * refused). `responses`: served on POST /v1/responses only (chat-completions answers OpenAI's 404 for it).
+ */
 export type OtherModelKind = 'embedding' | 'audio' | 'video' | 'rerank' | 'moderation' | 'responses';
 
 export interface UpstreamModel {
@@ -104,6 +110,11 @@ export interface UpstreamModel {
   listPrices?: { input: number; output: number; image?: number };
   /** false: the channel behind this model has no Claude Messages conversion (new-api's dialect refuses /v1/messages for it). */
   messagesConversion?: boolean;
+  /**
+   * A reasoning model (src/emulator/reasoningModel.ts): it reasons on every reply and answers 400 when a tool-calling
+   * turn's earlier reasoning does not come back (DeepSeek's thinking mode; Responses reasoning items).
+   */
+  thinks?: boolean;
 }
 
 export interface Prices {

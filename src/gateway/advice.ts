@@ -6,6 +6,10 @@
 import { english, type Localizer } from '../shared/l10n';
 import type { GatewayError } from './errors';
 import { isGatewayError } from './errors';
+import { isRouteRefusal } from './dialect';
+import { ROUTES } from './dialectPlan';
+
+const CHAT_ROUTES = new Set(Object.values(ROUTES));
 
 export type AdviceAction =
   'replaceKey' | 'checkConnection' | 'openBaseUrlSetting' | 'retry' | 'refreshModels' | 'openConsoleAdvice' | 'showLog';
@@ -54,6 +58,13 @@ export function adviseOnError(error: unknown, context: AdviceContext): Advice {
               ? adviseNotImplemented
               : (ADVISERS[error.kind] ?? adviseProtocol);
   const advice = adviser(error, context, l10n);
+  // A chat route refused for this model before processing, with no dialect left to try: the setting can choose another.
+  if (CHAT_ROUTES.has(error.route) && error.model && isRouteRefusal(error))
+    advice.detail = `${advice.detail} ${l10n.t(
+      'The gateway refused {0} for {1} before processing it, and no other dialect was left to try: set modelGateway.models.dialects to call this model over another one (messages, chat-completions or responses).',
+      error.route,
+      error.model,
+    )}`.trim();
   if (error.requestId && error.kind !== 'aborted')
     advice.detail = `${advice.detail} ${l10n.t('Request ID: {0}.', error.requestId)}`.trim();
   return advice;
@@ -486,15 +497,6 @@ function adviseProtocol(e: GatewayError, _c: AdviceContext, l10n: Localizer): Ad
 function adviseBadRequest(e: GatewayError, c: AdviceContext, l10n: Localizer): Advice {
   if (e.serverCode === 'INVALID_BASE_URL')
     return { title: l10n.t('The base URL cannot be used.'), detail: e.message, actions: ['openBaseUrlSetting'] };
-  if (e.serverCode === 'RESPONSES_ONLY')
-    return {
-      title: l10n.t('This model speaks only the OpenAI Responses API.'),
-      detail: l10n.t(
-        "The gateway's model list says {0} is served only on /v1/responses; this extension calls models over Messages or chat-completions. Pick another model, or set modelGateway.models.dialects if the list is wrong. Nothing was sent.",
-        e.model ?? '',
-      ),
-      actions: ['refreshModels'],
-    };
   if (e.status === 413)
     return {
       title: l10n.t('The request is too large (413).'),

@@ -7,7 +7,27 @@
 // `function.arguments` fragments are input_json_delta pieces, assembled until the message ends (fragments of
 // different calls may interleave). Only choice 0 is read (this client never asks for n > 1).
 import { stopReasonOf, usageOf, isObj } from './chatMapping';
+import { readChatContent } from './fastDelta';
 import type { StreamEvent } from './types';
+
+/**
+ * One dialect's event reader (chat-completions here, Responses in responsesEvents.ts): what each event of the
+ * stream means as Messages events, so stream.ts has one reading path whatever the dialect.
+ */
+export interface ChunkReader {
+  /** The answer is whole (what may follow is usage and an end marker). */
+  readonly finished: boolean;
+  /** `data: [DONE]` ends the stream (chat-completions). */
+  readonly doneEnds: boolean;
+  /** Why a stream that ended before the answer was whole is cut, in words. */
+  readonly cutWhy: string;
+  /** Fast path: the text (as a byte string) of a plain text delta to an open text block, else undefined. */
+  fastText(data: string): string | undefined;
+  /** The block of the text fastText just returned. */
+  readonly fastBlock: number;
+  /** The events of one parsed event (`eventName`: its `event:` line, when sent). */
+  read(chunk: unknown, eventName?: string): StreamEvent[];
+}
 
 type Json = Record<string, unknown>;
 
@@ -18,7 +38,9 @@ export interface ChunkReading {
   finished?: boolean;
 }
 
-export class ChatChunkReader {
+export class ChatChunkReader implements ChunkReader {
+  readonly doneEnds = true;
+  readonly cutWhy = 'the stream ended without a finish_reason (the answer is cut off)';
   private started = false;
   private next = 0;
   private textIndex = -1;
@@ -88,6 +110,15 @@ export class ChatChunkReader {
   /** Index of the text block, or -1 before any text arrived. */
   get textBlock(): number {
     return this.textIndex;
+  }
+
+  get fastBlock(): number {
+    return this.textIndex;
+  }
+
+  /** Hot path: a plain content delta to the text block already open (see fastDelta.ts#readChatContent). */
+  fastText(data: string): string | undefined {
+    return this.textIndex >= 0 ? readChatContent(data) : undefined;
   }
 
   private readDelta(d: Json, events: StreamEvent[]): void {

@@ -10,8 +10,10 @@ import type {
   MessagesRequest,
   StopReason,
   TextBlockParam,
+  ThinkingBlockParam,
   Usage,
 } from './types';
+import { turnStart } from './reasoning';
 
 type Json = Record<string, unknown>;
 
@@ -22,18 +24,22 @@ export interface ChatMessage {
   content: string | ChatContentPart[] | null;
   tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
   tool_call_id?: string;
+  /** The assistant's reasoning, sent back within its turn (DeepSeek's thinking mode requires it with tool calls). */
+  reasoning_content?: string;
 }
 
 /**
  * The chat-completions body for a Messages request. No `cache_control` goes out (chat-completions has none;
- * gateways cache by prefix on their own and report it as cached_tokens); thinking and metadata have no
- * portable counterpart and are left out.
+ * gateways cache by prefix on their own and report it as cached_tokens); metadata has no portable counterpart
+ * and is left out. Thinking goes back as `reasoning_content` on the current turn's assistant messages (after the
+ * user's last own message) and is dropped from earlier turns, as DeepSeek documents for its thinking mode.
  */
 export function toChatRequest(request: MessagesRequest, stream: boolean): Json {
   const messages: ChatMessage[] = [];
   const system = systemText(request.system);
   if (system) messages.push({ role: 'system', content: system });
-  for (const m of request.messages) messages.push(...toChatMessages(m));
+  const start = turnStart(request.messages);
+  request.messages.forEach((m, i) => messages.push(...toChatMessages(m, i >= start)));
   const body: Json = { model: request.model, messages, max_tokens: request.max_tokens };
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.stop_sequences?.length) body.stop = request.stop_sequences;
@@ -86,9 +92,9 @@ function userContent(blocks: Array<TextBlockParam | ImageBlockParam>): string | 
  * message, so they go first; text and images of the same user message follow as a user message. A tool result's
  * images cannot ride in a tool message (text only in chat-completions): they follow in that user message.
  */
-function toChatMessages(m: MessageParam): ChatMessage[] {
+function toChatMessages(m: MessageParam, currentTurn: boolean): ChatMessage[] {
   if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];
-  if (m.role === 'assistant') return [assistantMessage(m.content)];
+  if (m.role === 'assistant') return [assistantMessage(m.content, currentTurn)];
   const out: ChatMessage[] = [];
   const rest: Array<TextBlockParam | ImageBlockParam> = [];
   for (const b of m.content) {
@@ -106,7 +112,7 @@ function toChatMessages(m: MessageParam): ChatMessage[] {
   return out;
 }
 
-function assistantMessage(blocks: ContentBlockParam[]): ChatMessage {
+function assistantMessage(blocks: ContentBlockParam[], currentTurn: boolean): ChatMessage {
   const text = blocks
     .filter((b): b is TextBlockParam => b.type === 'text')
     .map((b) => b.text)
@@ -118,6 +124,11 @@ function assistantMessage(blocks: ContentBlockParam[]): ChatMessage {
   );
   const message: ChatMessage = { role: 'assistant', content: text === '' && calls.length ? null : text };
   if (calls.length) message.tool_calls = calls;
+  const reasoning = blocks
+    .filter((b): b is ThinkingBlockParam => b.type === 'thinking')
+    .map((b) => b.thinking)
+    .join('');
+  if (currentTurn && reasoning !== '') message.reasoning_content = reasoning;
   return message;
 }
 

@@ -4,6 +4,7 @@ import { normalizeBaseUrl } from '../shared/baseUrl';
 import { createRedactor, type Redactor } from './redact';
 import { RateLimitQueue, type BackoffOptions } from './retry';
 import type { Dialect } from './dialect';
+import type { ReasoningEffort } from './reasoning';
 import type { DialectSource, GatewayClientOptions, Logger, SupportRecord, UsageRecord } from './types';
 
 export interface ClientContext {
@@ -29,6 +30,8 @@ export interface ClientContext {
   dialects?: DialectSource;
   /** What refusals taught this client (also told to `dialects`, which may persist it). */
   learnedDialects: Map<string, Dialect>;
+  /** The reasoning effort the user set for a model (GatewayClientOptions.reasoning). */
+  reasoning?: (model: string) => ReasoningEffort | undefined;
 }
 
 /** Tells onUsage (a failing listener never breaks a request). */
@@ -64,5 +67,6 @@ export function createContext(options: GatewayClientOptions): ClientContext {
     pollBackoff: { baseMs: options.pollBackoff?.baseMs ?? 1_000, maxMs: options.pollBackoff?.maxMs ?? 10_000 },
     dialects: options.dialects,
     learnedDialects: new Map(),
+    reasoning: options.reasoning,
   };
 }

@@ -1,11 +1,12 @@
-// Which wire protocol ("dialect") a model is called with: Messages (POST /v1/messages) or chat-completions
-// (POST /v1/chat/completions). Pure: the host supplies what it knows, this module decides
-// (docs/gateway-protocol.md#dialects). The spec makes a model's protocol support one of the three things that
-// decide whether a key may call it; real gateways differ (REAL-GATEWAYS.md): one-api has no Messages route,
-// new-api refuses some channels' Messages conversion, new-api's list names each model's endpoint types.
+// Which wire protocol ("dialect") a model is called with: Messages (POST /v1/messages), chat-completions
+// (POST /v1/chat/completions) or Responses (POST /v1/responses). Pure: the host supplies what it knows, this
+// module decides (docs/gateway-protocol.md#dialects). The spec makes a model's protocol support one of the three
+// things that decide whether a key may call it; real gateways differ (REAL-GATEWAYS.md): one-api has no Messages
+// route, new-api refuses some channels' Messages conversion, new-api's list names each model's endpoint types,
+// codex models answer only on /v1/responses.
 
-export type Dialect = 'messages' | 'chat-completions';
-export const DIALECTS: readonly Dialect[] = ['messages', 'chat-completions'];
+export type Dialect = 'messages' | 'chat-completions' | 'responses';
+export const DIALECTS: readonly Dialect[] = ['messages', 'chat-completions', 'responses'];
 
 /** Why a model got its dialect, in the order the rules are tried. */
 export type DialectReason = 'setting' | 'model-list' | 'learned' | 'default';
@@ -15,39 +16,66 @@ export interface DialectKnowledge {
   override?: Dialect;
   /** The model list's endpoint types for this model (new-api's supported_endpoint_types), as sent. */
   endpointTypes?: readonly string[];
-  /** What an earlier refusal of /v1/messages taught (persisted per key fingerprint + base URL + model). */
+  /** What an earlier refusal taught (persisted per key fingerprint + base URL + model). */
   learned?: Dialect;
+  /** The gateway's model list answered and names this model: a 404/405 of a chat route is about the route. */
+  listed?: boolean;
 }
 
-export type DialectDecision =
-  | { dialect: Dialect; reason: DialectReason }
-  /** The list says the model speaks only the Responses API: neither dialect of ours can call it. */
-  | { dialect: 'responses-only'; reason: 'model-list' };
+export interface DialectDecision {
+  dialect: Dialect;
+  reason: DialectReason;
+}
 
-/** The dialect for a model: the user's setting, else the model list, else what the gateway taught, else Messages. */
+/**
+ * The dialect for a model: the user's setting, else the model list, else what the gateway taught, else Messages.
+ * A list's claim is evidence, not proof: what a refusal taught wins over it when the list itself names that
+ * dialect too (new-api lists `["anthropic","openai"]` for a channel that then refuses the Messages conversion).
+ */
 export function chooseDialect(k: DialectKnowledge): DialectDecision {
   if (k.override) return { dialect: k.override, reason: 'setting' };
-  const fromList = dialectOfEndpointTypes(k.endpointTypes);
-  if (fromList) return { dialect: fromList, reason: 'model-list' };
+  const listed = dialectsOfEndpointTypes(k.endpointTypes);
+  if (k.learned && listed.includes(k.learned)) return { dialect: k.learned, reason: 'learned' };
+  if (listed.length) return { dialect: listed[0], reason: 'model-list' };
   if (k.learned) return { dialect: k.learned, reason: 'learned' };
   return { dialect: 'messages', reason: 'default' };
 }
 
 /**
- * new-api's endpoint types (constant/endpoint_type.go): `anthropic` → Messages; `openai` without `anthropic` →
- * chat-completions; only `openai-response…` → Responses-only. Nothing usable (no list, an empty list, only
- * image or embedding types) → undefined: the list does not decide.
+ * The dialects a request may move on to when its dialect's route is refused before any processing, in order.
+ * The setting is the user's word: nothing else is tried. The list: the other dialects it names. Otherwise the
+ * dialects after the chosen one (Messages → chat-completions → Responses).
  */
-export function dialectOfEndpointTypes(types: readonly string[] | undefined): Dialect | 'responses-only' | undefined {
-  if (!types || types.length === 0) return undefined;
-  const set = new Set(types.map((t) => String(t).trim().toLowerCase()));
-  if (set.has('anthropic')) return 'messages';
-  if (set.has('openai')) return 'chat-completions';
-  if ([...set].some((t) => t.startsWith('openai-response'))) return 'responses-only';
-  return undefined;
+export function fallbacksOf(k: DialectKnowledge, decision: DialectDecision): Dialect[] {
+  if (decision.reason === 'setting') return [];
+  const listed = dialectsOfEndpointTypes(k.endpointTypes);
+  const order = listed.length ? listed : DIALECTS;
+  const at = order.indexOf(decision.dialect);
+  return order.slice(at + 1);
 }
 
-/** Reads a setting value ('messages' | 'chat-completions', any case, spaces trimmed); undefined otherwise. */
+/**
+ * new-api's endpoint types (constant/endpoint_type.go) as dialects, most native first: `anthropic` → Messages,
+ * `openai` → chat-completions, `openai-response…` → Responses (LiteLLM's /model/info mode `responses` arrives
+ * here as `openai-response`, see catalog/classify.ts). Nothing usable (no list, an empty list, only image or
+ * embedding types) → []: the list does not decide.
+ */
+export function dialectsOfEndpointTypes(types: readonly string[] | undefined): Dialect[] {
+  if (!types || types.length === 0) return [];
+  const set = new Set(types.map((t) => String(t).trim().toLowerCase()));
+  const out: Dialect[] = [];
+  if (set.has('anthropic')) out.push('messages');
+  if (set.has('openai')) out.push('chat-completions');
+  if ([...set].some((t) => t.startsWith('openai-response'))) out.push('responses');
+  return out;
+}
+
+/** The list's first dialect for a model (see dialectsOfEndpointTypes), or undefined when the list does not decide. */
+export function dialectOfEndpointTypes(types: readonly string[] | undefined): Dialect | undefined {
+  return dialectsOfEndpointTypes(types)[0];
+}
+
+/** Reads a setting value ('messages' | 'chat-completions' | 'responses', any case, spaces trimmed); undefined otherwise. */
 export function parseDialect(value: unknown): Dialect | undefined {
   if (typeof value !== 'string') return undefined;
   const v = value.trim().toLowerCase();
@@ -81,6 +109,11 @@ const MODEL_WORDS = /model_not_found|not_found_error|\bmodel\b|模型/i;
  * Anything else (a 5xx without such words, a timeout, a cut stream, an error after headers) is never re-sent.
  */
 export function isMessagesRouteRefusal(e: RefusalFacts): boolean {
+  return isRouteRefusal(e);
+}
+
+/** The same rules for any chat route (a route, not a model, was refused; nothing was processed). */
+export function isRouteRefusal(e: RefusalFacts): boolean {
   if (e.status === undefined || e.cut || e.outcomeUnknown) return false;
   const message = e.serverMessage ?? '';
   const code = e.serverCode ?? '';
@@ -95,4 +128,21 @@ export function isMessagesRouteRefusal(e: RefusalFacts): boolean {
     return code === 'new_api_error' && /convert|format|endpoint|channel type|relay mode|not/i.test(message);
   }
   return false;
+}
+
+// OpenAI: 404 "This model is only supported in v1/responses and not in v1/chat/completions."; gateways forward it.
+const RESPONSES_WORDS = /v1\/responses|responses api|only supported in .*responses|use the responses/i;
+
+/**
+ * True when a failed request on `from` proves the route refused it before any processing, so the same request
+ * may go once to `to`. To Responses: the answer points there ("only supported in v1/responses"), or a
+ * 404/405 of the route while the model list works (`listed`). Otherwise the route-refusal rules above.
+ */
+export function refusalAllows(from: Dialect, to: Dialect, e: RefusalFacts, listed: boolean): boolean {
+  if (e.status === undefined || e.cut || e.outcomeUnknown) return false;
+  if (to === 'responses' && from === 'chat-completions') {
+    if (e.status >= 400 && RESPONSES_WORDS.test(e.serverMessage ?? '')) return true;
+    return listed && (e.status === 404 || e.status === 405) && isRouteRefusal(e);
+  }
+  return isRouteRefusal(e);
 }

@@ -1,11 +1,11 @@
 // Binds dialect.ts's decision to one client: the host's knowledge plus what this client learned, and the
-// fallback allowed only when nothing decided (no setting, no list entry, nothing learned).
+// dialects a request may move on to when its route is refused before any processing.
 import type { ClientContext } from './context';
-import { chooseDialect, type Dialect, type DialectDecision, type DialectKnowledge } from './dialect';
-import { GatewayError } from './errors';
+import { chooseDialect, fallbacksOf, type Dialect, type DialectDecision, type DialectKnowledge } from './dialect';
+import type { GatewayError } from './errors';
 
-/** The dialect of a model for this client, and why. */
-export function decideDialect(ctx: ClientContext, model: string): DialectDecision {
+/** What is known about a model's dialect for this client. */
+function knowledgeOf(ctx: ClientContext, model: string): DialectKnowledge {
   let knowledge: DialectKnowledge = {};
   try {
     knowledge = ctx.dialects?.knowledge(model) ?? {};
@@ -13,52 +13,50 @@ export function decideDialect(ctx: ClientContext, model: string): DialectDecisio
     // Knowledge is advice: a failing source leaves the default.
   }
   // With a host source, it alone says what was learned (it keeps it, and may forget it); without one, this client.
-  return chooseDialect(ctx.dialects ? knowledge : { ...knowledge, learned: ctx.learnedDialects.get(model) });
+  return ctx.dialects ? knowledge : { ...knowledge, learned: ctx.learnedDialects.get(model) };
 }
+
+/** The dialect of a model for this client, and why. */
+export function decideDialect(ctx: ClientContext, model: string): DialectDecision {
+  return chooseDialect(knowledgeOf(ctx, model));
+}
+
+export const ROUTES: Record<Dialect, string> = {
+  messages: 'POST /v1/messages',
+  'chat-completions': 'POST /v1/chat/completions',
+  responses: 'POST /v1/responses',
+};
 
 /** How to send a request for `model`. A request without a model (the route probe) never falls back. */
 export function planFor(ctx: ClientContext, model: unknown): StreamPlan {
-  if (typeof model !== 'string' || model === '') return { dialect: 'messages' };
-  const decision = decideDialect(ctx, model);
-  if (decision.dialect === 'responses-only') return { dialect: 'responses-only' };
-  if (decision.reason !== 'default') return { dialect: decision.dialect };
+  if (typeof model !== 'string' || model === '') return { dialect: 'messages', fallbacks: [], listed: false };
+  const knowledge = knowledgeOf(ctx, model);
+  const decision = chooseDialect(knowledge);
   return {
-    dialect: 'messages',
-    fallback: {
-      onFellBack: (error) => {
-        ctx.learnedDialects.set(model, 'chat-completions');
-        ctx.logger?.info(
-          ctx.redact(
-            `Model ${model}: the gateway refused POST /v1/messages before processing it (HTTP ${error.status ?? '?'}); sent once over POST /v1/chat/completions, and this model uses it from now on.`,
-          ),
-        );
-        ctx.dialects?.learned(model, 'chat-completions', { status: error.status, serverMessage: error.serverMessage });
-      },
+    dialect: decision.dialect,
+    fallbacks: fallbacksOf(knowledge, decision),
+    listed: knowledge.listed === true,
+    onFellBack: (from, to, error) => {
+      ctx.learnedDialects.set(model, to);
+      ctx.logger?.info(
+        ctx.redact(
+          `Model ${model}: the gateway refused ${ROUTES[from]} before processing it (HTTP ${error.status ?? '?'}); sent once over ${ROUTES[to]}, and this model uses it from now on.`,
+        ),
+      );
+      ctx.dialects?.learned(model, to, { status: error.status, serverMessage: error.serverMessage, from });
     },
   };
 }
 
 /**
- * How a stream is sent: its dialect, and whether a refusal of /v1/messages before any processing may send the
- * same request once on chat-completions (dialect.ts#isMessagesRouteRefusal). `responses-only`: nothing is sent.
+ * How a request is sent: its dialect, and the dialects it may move on to, once each, when a route refuses it
+ * before any processing (dialect.ts#refusalAllows).
  */
 export interface StreamPlan {
-  dialect: Dialect | 'responses-only';
-  fallback?: {
-    /** Told once when the fallback happened (the host remembers it and tells the user). */
-    onFellBack(error: GatewayError): void;
-  };
-}
-
-/** The error of a model the list says speaks only the Responses API: nothing is sent. */
-export function responsesOnlyError(ctx: ClientContext, model: string): GatewayError {
-  return new GatewayError({
-    kind: 'bad_request',
-    route: 'POST /v1/messages',
-    model,
-    serverCode: 'RESPONSES_ONLY',
-    message: ctx.redact(
-      `The gateway's model list says "${model}" speaks only the OpenAI Responses API (/v1/responses), which this extension does not speak; it can call models over Messages or chat-completions. Pick another model, or set modelGateway.models.dialects if the list is wrong.`,
-    ),
-  });
+  dialect: Dialect;
+  fallbacks: Dialect[];
+  /** The model list answered and names the model (dialect.ts#refusalAllows). */
+  listed: boolean;
+  /** Told once per fallback (the host remembers it and tells the user). */
+  onFellBack?(from: Dialect, to: Dialect, error: GatewayError): void;
 }

@@ -81,3 +81,21 @@ export function isGatewayError(value: unknown): value is GatewayError {
       'kind' in value)
   );
 }
+
+/** The fields of an error, to build another one from it (a stream's failure with its partial). */
+export function errorInit(e: GatewayError): Omit<GatewayErrorInit, 'route'> {
+  return {
+    kind: e.kind,
+    message: e.message,
+    status: e.status,
+    requestId: e.requestId,
+    retryAfterMs: e.retryAfterMs,
+    outcomeUnknown: e.outcomeUnknown,
+    model: e.model,
+    serverMessage: e.serverMessage,
+    serverCode: e.serverCode,
+    cut: e.cut,
+    upstream: e.upstream,
+    toolInputProblems: e.toolInputProblems,
+  };
+}

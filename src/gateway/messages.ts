@@ -3,10 +3,9 @@ import { readToolInputJson } from './assemble';
 import { reportUsage, type ClientContext } from './context';
 import { costFromHeader } from './pricing';
 import { GatewayError } from './errors';
-import { protocolError, readJson, send, type CallSpec, type Exchange } from './http';
-import { messageOfCompletion, toChatRequest } from './chatMapping';
-import { isMessagesRouteRefusal } from './dialect';
-import { responsesOnlyError, type StreamPlan } from './dialectPlan';
+import { protocolError, readJson, type CallSpec } from './http';
+import { sendPlanned, wireOf } from './dialectCall';
+import type { StreamPlan } from './dialectPlan';
 import type { Message, MessagesRequest, RequestOptions, ToolInputProblem } from './types';
 
 /** The body as a Message when it has the promised shape (a content array), else undefined. */
@@ -81,61 +80,21 @@ export function toolInputError(
   });
 }
 
-/** Sends a non-streaming request (Messages, or chat-completions per `plan`) and returns the message. */
+/** Sends a non-streaming request in the model's dialect (dialectCall.ts) and returns the message. */
 export async function createMessage(
   ctx: ClientContext,
   request: MessagesRequest,
   options?: RequestOptions,
-  plan: StreamPlan = { dialect: 'messages' },
+  plan: StreamPlan = { dialect: 'messages', fallbacks: [], listed: false },
 ): Promise<Message> {
-  if (plan.dialect === 'responses-only') throw responsesOnlyError(ctx, request.model);
-  let chat = plan.dialect === 'chat-completions';
-  let spec = wholeSpec(ctx, request, chat, options);
-  let ex: Exchange;
-  try {
-    ex = await send(ctx, spec);
-  } catch (error) {
-    if (!(plan.fallback && error instanceof GatewayError && isMessagesRouteRefusal(error))) throw error;
-    // Refused before any processing: the same request once over chat-completions (dialect.ts).
-    chat = true;
-    spec = wholeSpec(ctx, request, chat, options);
-    try {
-      plan.fallback.onFellBack(error);
-    } catch {
-      // A failing listener must not break the request.
-    }
-    ex = await send(ctx, spec);
-  }
+  const { exchange: ex, dialect, spec } = await sendPlanned(ctx, request, plan, false, options);
+  const wire = wireOf(dialect);
   const body = await readJson(ctx, spec, ex);
-  const message = chat ? messageOfCompletion(body) : asMessage(body);
-  if (!message)
-    throw protocolError(
-      ctx,
-      spec,
-      ex,
-      chat ? 'the reply is not a chat completion (no choices)' : 'the reply is not a message (no content array)',
-    );
+  const message = wire.whole(body);
+  if (!message) throw protocolError(ctx, spec, ex, wire.notWhole);
   withHeaderCost(message, ex.headers);
-  reportUsage(ctx, {
-    route: spec.route,
-    dialect: chat ? 'chat-completions' : 'messages',
-    model: message.model || request.model,
-    usage: message.usage,
-  });
+  reportUsage(ctx, { route: spec.route, dialect, model: message.model || request.model, usage: message.usage });
   const problems = normalizeToolInputs(message);
   if (problems.length) throw toolInputError(ctx, spec, ex, message, problems);
   return message;
-}
-
-function wholeSpec(ctx: ClientContext, request: MessagesRequest, chat: boolean, options?: RequestOptions): CallSpec {
-  return {
-    method: 'POST',
-    route: chat ? 'POST /v1/chat/completions' : 'POST /v1/messages',
-    url: ctx.baseUrl + (chat ? '/v1/chat/completions' : '/v1/messages'),
-    auth: chat ? 'bearer' : 'messages',
-    body: JSON.stringify(chat ? toChatRequest(request, false) : { ...request, stream: false }),
-    model: request.model,
-    signal: options?.signal,
-    onWait: options?.onWait,
-  };
 }

@@ -1,18 +1,20 @@
-// The streamed Messages reply: SSE parsed with eventsource-parser, events dispatched on their JSON
-// `type` (some gateways omit `event:` lines), assembled into a Message. See docs/gateway-protocol.md#messages-stream.
+// The streamed reply in any dialect: SSE parsed with eventsource-parser; Messages events dispatched on their JSON
+// `type` (some gateways omit `event:` lines), other dialects' events read into Messages events by their reader
+// (dialectCall.ts), all assembled into a Message. See docs/gateway-protocol.md#messages-stream.
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import { reportUsage, type ClientContext } from './context';
-import { GatewayError, type GatewayErrorInit } from './errors';
+import { errorInit, GatewayError, type GatewayErrorInit } from './errors';
 import { kindForErrorType, upstreamOrigin, withoutStack } from './errorBody';
 import { MessageAssembler } from './assemble';
 import { bytesOf, fromBytes } from './byteText';
-import { lastDelta, readChatContent, readTextDelta } from './fastDelta';
-import { discardBody, protocolError, readJson, send, transportError, type CallSpec, type Exchange } from './http';
-import { asMessage, normalizeToolInputs, toolInputError, withHeaderCost } from './messages';
-import { ChatChunkReader } from './chatChunks';
-import { messageOfCompletion, toChatRequest } from './chatMapping';
-import { isMessagesRouteRefusal, type Dialect } from './dialect';
-import { responsesOnlyError, type StreamPlan } from './dialectPlan';
+import { lastDelta, readTextDelta } from './fastDelta';
+import { discardBody, protocolError, readJson, transportError, type CallSpec, type Exchange } from './http';
+import { normalizeToolInputs, toolInputError, withHeaderCost } from './messages';
+import type { ChunkReader } from './chatChunks';
+import type { Dialect } from './dialect';
+import type { StreamPlan } from './dialectPlan';
+import { callSpec, sendPlanned, wireOf } from './dialectCall';
+import { EventQueue } from './eventQueue';
 import type {
   Message,
   MessagesRequest,
@@ -27,49 +29,23 @@ const MAX_EVENT_BYTES = 32 * 1024 * 1024;
 // Read once: a live-binding import is a property getter on every access in CommonJS output.
 const LAST_DELTA = lastDelta;
 
-interface Waiter {
-  resolve(result: IteratorResult<StreamEvent>): void;
-  reject(error: unknown): void;
-}
-
-/** Starts POST /v1/messages (or /v1/chat/completions, per `plan`) with stream: true. */
+/** Starts the request in the model's dialect (per `plan`) with stream: true. */
 export function openMessageStream(
   ctx: ClientContext,
   request: MessagesRequest,
   options?: RequestOptions,
-  plan: StreamPlan = { dialect: 'messages' },
+  plan: StreamPlan = { dialect: 'messages', fallbacks: [], listed: false },
 ): MessageStream {
   return new GatewayMessageStream(ctx, request, options, plan);
-}
-
-/** The call spec of a streamed request in a dialect. */
-export function streamSpec(
-  ctx: ClientContext,
-  request: MessagesRequest,
-  dialect: Dialect,
-  signal: AbortSignal,
-  onWait: RequestOptions['onWait'],
-): CallSpec {
-  const chat = dialect === 'chat-completions';
-  return {
-    method: 'POST',
-    route: chat ? 'POST /v1/chat/completions' : 'POST /v1/messages',
-    url: ctx.baseUrl + (chat ? '/v1/chat/completions' : '/v1/messages'),
-    auth: chat ? 'bearer' : 'messages',
-    body: JSON.stringify(chat ? toChatRequest(request, true) : { ...request, stream: true }),
-    model: request.model,
-    signal,
-    accept: 'text/event-stream',
-    onWait,
-  };
 }
 
 class GatewayMessageStream implements MessageStream {
   private readonly controller = new AbortController();
   private readonly assembler = new MessageAssembler();
   private spec: CallSpec;
-  /** Set while the reply is read as chat-completions chunks. */
-  private chat: ChatChunkReader | undefined;
+  private dialect: Dialect;
+  /** The dialect's event reader; undefined while the reply is read as Messages events. */
+  private reader: ChunkReader | undefined;
   private readonly done: Promise<Message>;
   private resolveDone!: (m: Message) => void;
   private rejectDone!: (e: GatewayError) => void;
@@ -78,11 +54,8 @@ class GatewayMessageStream implements MessageStream {
   private failure: GatewayError | undefined;
   private exchange: Exchange | undefined;
   // Events kept for the iterator; dropped when only finalMessage() is wanted.
-  private events: StreamEvent[] = [];
-  private cursor = 0;
-  private keepEvents = true;
+  private readonly queue = new EventQueue(() => ({ settled: this.settled, failure: this.failure }));
   private iterating = false;
-  private waiter: Waiter | undefined;
   /** Removes our listener from the caller's signal; called once the stream settles, on every path. */
   private detachOuter: () => void = noop;
 
@@ -92,14 +65,8 @@ class GatewayMessageStream implements MessageStream {
     private readonly options: RequestOptions | undefined,
     private readonly plan: StreamPlan,
   ) {
-    this.spec = streamSpec(
-      ctx,
-      request,
-      plan.dialect === 'chat-completions' ? 'chat-completions' : 'messages',
-      this.controller.signal,
-      options?.onWait,
-    );
-    if (plan.dialect === 'chat-completions') this.chat = new ChatChunkReader();
+    this.dialect = plan.dialect;
+    this.spec = callSpec(ctx, request, plan.dialect, true, this.sendOptions());
     this.done = new Promise<Message>((resolve, reject) => {
       this.resolveDone = resolve;
       this.rejectDone = reject;
@@ -122,11 +89,12 @@ class GatewayMessageStream implements MessageStream {
   }
 
   finalMessage(): Promise<Message> {
-    if (!this.iterating) {
-      this.keepEvents = false;
-      this.events = [];
-    }
+    if (!this.iterating) this.queue.drop();
     return this.done;
+  }
+
+  private sendOptions(): RequestOptions {
+    return { signal: this.controller.signal, onWait: this.options?.onWait };
   }
 
   currentMessage(): Message | undefined {
@@ -144,40 +112,24 @@ class GatewayMessageStream implements MessageStream {
   }
 
   private async run(): Promise<void> {
-    if (this.plan.dialect === 'responses-only') {
-      this.fail(responsesOnlyError(this.ctx, this.request.model), true);
-      return;
-    }
     try {
-      this.exchange = await send(this.ctx, this.spec);
+      const sent = await sendPlanned(
+        this.ctx,
+        this.request,
+        this.plan,
+        true,
+        this.sendOptions(),
+        (spec, dialect) => {
+          this.spec = spec;
+          this.dialect = dialect;
+        },
+        () => !this.settled,
+      );
+      this.exchange = sent.exchange;
+      this.reader = wireOf(sent.dialect).reader();
     } catch (error) {
-      if (this.plan.fallback && !this.settled && error instanceof GatewayError && isMessagesRouteRefusal(error)) {
-        // Refused before any processing (nothing generated, nothing billed): the same request, once, over
-        // chat-completions. Never again for this stream, whatever that answers.
-        this.spec = streamSpec(
-          this.ctx,
-          this.request,
-          'chat-completions',
-          this.controller.signal,
-          this.options?.onWait,
-        );
-        this.chat = new ChatChunkReader();
-        const fallback = this.plan.fallback;
-        try {
-          fallback.onFellBack(error);
-        } catch {
-          // A failing listener must not break the request.
-        }
-        try {
-          this.exchange = await send(this.ctx, this.spec);
-        } catch (second) {
-          this.fail(second instanceof GatewayError ? second : transportError(this.ctx, this.spec, second), true);
-          return;
-        }
-      } else {
-        this.fail(error instanceof GatewayError ? error : transportError(this.ctx, this.spec, error), true);
-        return;
-      }
+      this.fail(error instanceof GatewayError ? error : transportError(this.ctx, this.spec, error), true);
+      return;
     }
     if (this.settled) {
       discardBody(this.exchange.body);
@@ -193,7 +145,7 @@ class GatewayMessageStream implements MessageStream {
   private async readJsonReply(ex: Exchange): Promise<void> {
     try {
       const body = await readJson(this.ctx, this.spec, ex);
-      const message = this.chat ? messageOfCompletion(body) : asMessage(body);
+      const message = wireOf(this.dialect).whole(body);
       if (!message) throw protocolError(this.ctx, this.spec, ex, 'expected an event stream or a message');
       const problems = normalizeToolInputs(message);
       if (problems.length) throw toolInputError(this.ctx, this.spec, ex, message, problems);
@@ -202,7 +154,7 @@ class GatewayMessageStream implements MessageStream {
       this.withCost(message);
       this.reportUsage(message);
       this.resolveDone(message);
-      this.wake();
+      this.queue.wake();
     } catch (error) {
       this.fail(error instanceof GatewayError ? error : transportError(this.ctx, this.spec, error), true);
     }
@@ -234,7 +186,7 @@ class GatewayMessageStream implements MessageStream {
         this.failProtocol('an unreadable event');
       }
       // A chat-completions stream is whole once its finish_reason arrived (usage and [DONE] may be missing).
-      if (!this.settled && this.chat?.finished) this.finishChat();
+      if (!this.settled && this.reader?.finished) this.finishChat();
       if (!this.settled)
         this.failCut(
           errorInit(
@@ -242,9 +194,7 @@ class GatewayMessageStream implements MessageStream {
               this.ctx,
               this.spec,
               ex,
-              this.chat
-                ? 'the stream ended without a finish_reason (the answer is cut off)'
-                : 'the stream ended before message_stop (the answer is cut off)',
+              this.reader ? this.reader.cutWhy : 'the stream ended before message_stop (the answer is cut off)',
             ),
           ),
           'ended',
@@ -253,7 +203,7 @@ class GatewayMessageStream implements MessageStream {
     body.on('error', (error) => {
       if (this.settled) return;
       // After a finish_reason only usage and [DONE] were still to come: the answer itself is whole.
-      if (this.chat?.finished) {
+      if (this.reader?.finished) {
         this.finishChat();
         return;
       }
@@ -270,20 +220,20 @@ class GatewayMessageStream implements MessageStream {
 
   private onEvent(msg: EventSourceMessage): void {
     if (this.settled) return;
-    if (this.chat) {
-      this.onChatChunk(msg, this.chat);
+    if (this.reader) {
+      this.onChunk(msg, this.reader);
       return;
     }
     // Fields arrive as byte strings (see byteText.ts).
     const bytes = readTextDelta(msg.data);
     if (bytes !== undefined && this.assembler.appendTextBytes(LAST_DELTA.index, bytes)) {
-      if (this.keepEvents) {
-        this.events.push({
+      if (this.queue.keep) {
+        this.queue.push({
           type: 'content_block_delta',
           index: LAST_DELTA.index,
           delta: { type: 'text_delta', text: fromBytes(bytes) },
         });
-        this.wake();
+        this.queue.wake();
       }
       return;
     }
@@ -308,33 +258,31 @@ class GatewayMessageStream implements MessageStream {
       this.failProtocol(`an unreadable ${ev.type} event`);
       return;
     }
-    if (this.keepEvents) {
-      this.events.push(ev);
-      this.wake();
+    if (this.queue.keep) {
+      this.queue.push(ev);
+      this.queue.wake();
     }
     if (this.assembler.error) this.failMidStream();
     else if (this.assembler.stopped) this.succeed();
   }
 
-  private onChatChunk(msg: EventSourceMessage, reader: ChatChunkReader): void {
+  /** An event of a dialect with its own reader (chat-completions, Responses). */
+  private onChunk(msg: EventSourceMessage, reader: ChunkReader): void {
     const data = msg.data;
-    // Hot path: a plain content delta to the text block already open (see fastDelta.ts#readChatContent).
-    const textBlock = reader.textBlock;
-    if (textBlock >= 0) {
-      const bytes = readChatContent(data);
-      if (bytes !== undefined && this.assembler.appendTextBytes(textBlock, bytes)) {
-        if (this.keepEvents) {
-          this.events.push({
-            type: 'content_block_delta',
-            index: textBlock,
-            delta: { type: 'text_delta', text: fromBytes(bytes) },
-          });
-          this.wake();
-        }
-        return;
+    // Hot path: a plain text delta to a text block already open (see fastDelta.ts).
+    const bytes = reader.fastText(data);
+    if (bytes !== undefined && this.assembler.appendTextBytes(reader.fastBlock, bytes)) {
+      if (this.queue.keep) {
+        this.queue.push({
+          type: 'content_block_delta',
+          index: reader.fastBlock,
+          delta: { type: 'text_delta', text: fromBytes(bytes) },
+        });
+        this.queue.wake();
       }
+      return;
     }
-    if (data.length < 12 && data.trim() === '[DONE]') {
+    if (reader.doneEnds && data.length < 12 && data.trim() === '[DONE]') {
       // one-api writes [DONE] even after a failed upstream read: without a finish_reason the answer is cut.
       if (reader.finished) this.finishChat();
       else
@@ -357,7 +305,7 @@ class GatewayMessageStream implements MessageStream {
     } catch {
       return; // keep-alive words, comments sent as data
     }
-    const events = reader.read(chunk);
+    const events = reader.read(chunk, msg.event === undefined ? undefined : fromBytes(msg.event));
     for (const ev of events) {
       try {
         this.assembler.apply(ev);
@@ -365,17 +313,18 @@ class GatewayMessageStream implements MessageStream {
         this.failProtocol('an unreadable chunk');
         return;
       }
-      if (this.keepEvents) this.events.push(ev);
+      this.queue.push(ev);
     }
-    if (events.length && this.keepEvents) this.wake();
+    if (events.length) this.queue.wake();
     if (this.assembler.error) this.failMidStream();
+    else if (this.assembler.stopped) this.succeed();
   }
 
   /** The chat-completions answer is whole: the Messages end event, then the usual success path. */
   private finishChat(): void {
     const stop: StreamEvent = { type: 'message_stop' };
     this.assembler.apply(stop);
-    if (this.keepEvents) this.events.push(stop);
+    this.queue.push(stop);
     this.succeed();
   }
 
@@ -395,7 +344,7 @@ class GatewayMessageStream implements MessageStream {
     const message = this.withCost(this.assembler.snapshot());
     this.reportUsage(message);
     this.resolveDone(message);
-    this.wake();
+    this.queue.wake();
   }
 
   /** LiteLLM's cost header, copied to usage.cost (see withHeaderCost). */
@@ -409,7 +358,7 @@ class GatewayMessageStream implements MessageStream {
     this.usageReported = true;
     reportUsage(this.ctx, {
       route: this.spec.route,
-      dialect: this.chat ? 'chat-completions' : 'messages',
+      dialect: this.dialect,
       model: message.model || (this.spec.model ?? ''),
       usage: message.usage,
     });
@@ -474,38 +423,14 @@ class GatewayMessageStream implements MessageStream {
     if (this.exchange) discardBody(this.exchange.body);
     this.exchange?.finish(error);
     this.rejectDone(error);
-    this.wake();
-  }
-
-  private wake(): void {
-    const w = this.waiter;
-    if (!w) return;
-    this.waiter = undefined;
-    this.pull(w);
-  }
-
-  private pull(w: Waiter): void {
-    if (this.cursor < this.events.length) {
-      const value = this.events[this.cursor++];
-      if (this.cursor > 1024 && this.cursor * 2 > this.events.length) {
-        this.events = this.events.slice(this.cursor);
-        this.cursor = 0;
-      }
-      w.resolve({ value, done: false });
-    } else if (this.failure) {
-      w.reject(this.failure);
-    } else if (this.settled) {
-      w.resolve({ value: undefined, done: true });
-    } else {
-      this.waiter = w;
-    }
+    this.queue.wake();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<StreamEvent> {
     this.iterating = true;
-    this.keepEvents = true;
+    this.queue.keep = true;
     return {
-      next: () => new Promise<IteratorResult<StreamEvent>>((resolve, reject) => this.pull({ resolve, reject })),
+      next: () => this.queue.next(),
       return: () => {
         // Leaving the loop early means the answer is not wanted: stop generating (and billing).
         if (!this.settled) this.abort();
@@ -513,23 +438,6 @@ class GatewayMessageStream implements MessageStream {
       },
     };
   }
-}
-
-function errorInit(e: GatewayError): Omit<GatewayErrorInit, 'route'> {
-  return {
-    kind: e.kind,
-    message: e.message,
-    status: e.status,
-    requestId: e.requestId,
-    retryAfterMs: e.retryAfterMs,
-    outcomeUnknown: e.outcomeUnknown,
-    model: e.model,
-    serverMessage: e.serverMessage,
-    serverCode: e.serverCode,
-    cut: e.cut,
-    upstream: e.upstream,
-    toolInputProblems: e.toolInputProblems,
-  };
 }
 
 function noop(): void {

@@ -4,6 +4,9 @@
 
 import type { Dispatcher } from 'undici';
 import type { Dialect, DialectDecision, DialectKnowledge } from './dialect';
+import type { ReasoningEffort } from './reasoning';
+
+export type { ReasoningEffort } from './reasoning';
 
 export type { Dialect, DialectDecision, DialectKnowledge, DialectReason } from './dialect';
 
@@ -12,11 +15,11 @@ export interface DialectSource {
   /** The user's override and the model list's endpoint types for this model, and what was learned before. */
   knowledge(model: string): DialectKnowledge;
   /**
-   * A refusal of POST /v1/messages before any processing made the client send the same request over
-   * chat-completions: remember it (per key fingerprint + base URL + model) and tell the user once (it is
-   * called each time that happens: two requests may race).
+   * A refusal of a dialect's route before any processing made the client send the same request in `dialect`:
+   * remember it (per key fingerprint + base URL + model) and tell the user once (it is called each time that
+   * happens: two requests may race).
    */
-  learned(model: string, dialect: Dialect, evidence: { status?: number; serverMessage?: string }): void;
+  learned(model: string, dialect: Dialect, evidence: { status?: number; serverMessage?: string; from?: Dialect }): void;
 }
 
 /** Where the client reports what it does. The host adapter redacts; the client never passes a key to it. */
@@ -61,6 +64,8 @@ export interface GatewayClientOptions {
   pollBackoff?: { baseMs?: number; maxMs?: number };
   /** Per-model dialect knowledge; without it every model starts on Messages and learns from refusals. */
   dialects?: DialectSource;
+  /** The reasoning effort per model (setting modelGateway.models.reasoning); undefined or 'off': none sent. */
+  reasoning?: (model: string) => ReasoningEffort | undefined;
 }
 
 // ---- Account (src/gateway/balance.ts) ----
@@ -88,7 +93,7 @@ export type ProbeResult = { kind: 'balance'; balance: Balance } | { kind: 'none'
 export interface UsageRecord {
   route: string;
   /** The wire dialect of a message response (absent: Messages, or an image route). */
-  dialect?: 'messages' | 'chat-completions';
+  dialect?: Dialect;
   model: string;
   /** Messages: the usage object as the gateway reported it (usage.cost: the billed cost, when reported). */
   usage?: Usage;
@@ -164,7 +169,18 @@ export interface ToolResultBlockParam {
   is_error?: boolean;
   cache_control?: CacheControl;
 }
-export type ContentBlockParam = TextBlockParam | ImageBlockParam | ToolUseBlockParam | ToolResultBlockParam;
+/**
+ * An assistant's reasoning, sent back within the turn that produced it: Messages' thinking with its signature,
+ * chat-completions' `reasoning_content` (no signature), or a Responses reasoning item (its summary as the text,
+ * its `encrypted_content` as the signature). Earlier turns leave it out (src/chat/agentHistory.ts).
+ */
+export interface ThinkingBlockParam {
+  type: 'thinking';
+  thinking: string;
+  signature?: string;
+}
+export type ContentBlockParam =
+  TextBlockParam | ImageBlockParam | ToolUseBlockParam | ToolResultBlockParam | ThinkingBlockParam;
 
 export interface MessageParam {
   role: Role;
@@ -388,9 +404,9 @@ export interface GatewayClient {
   listModels(options?: RequestOptions): Promise<ModelInfo[]>;
   /** The dialect a model is called with now, and why (no network). */
   dialectFor?(model: string): DialectDecision;
-  /** POST /v1/messages (or /v1/chat/completions, per the model's dialect) without streaming. */
+  /** POST /v1/messages (or /v1/chat/completions or /v1/responses, per the model's dialect) without streaming. */
   createMessage(request: MessagesRequest, options?: RequestOptions): Promise<Message>;
-  /** POST /v1/messages (or /v1/chat/completions, per the model's dialect) with stream: true. */
+  /** POST /v1/messages (or /v1/chat/completions or /v1/responses, per the model's dialect) with stream: true. */
   streamMessage(request: MessagesRequest, options?: RequestOptions): MessageStream;
   /** POST /v1/images/generations. */
   generateImage(request: ImageRequest, options?: RequestOptions): Promise<ImageResult>;

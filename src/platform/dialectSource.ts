@@ -4,6 +4,7 @@
 // key fingerprint + base URL + model so it survives restarts and never leaks to another key or gateway.
 import * as vscode from 'vscode';
 import type { DialectKnowledge, DialectSource } from '../gateway/types';
+import { ROUTES } from '../gateway/dialectPlan';
 import type { Config, ModelDialect } from '../shared/config';
 import type { CatalogSnapshot } from './services';
 
@@ -42,10 +43,11 @@ export function createDialectSource(
       return {
         override: deps.config.current.modelDialects?.[model],
         endpointTypes: listed?.endpointTypes,
+        listed: listed !== undefined,
         learned: fingerprint ? read()[learnedKey(fingerprint, baseUrl, model)] : unsaved.get(model),
       };
     },
-    learned(model, dialect) {
+    learned(model, dialect, evidence) {
       if (!fingerprint) {
         unsaved.set(model, dialect);
         return;
@@ -54,11 +56,13 @@ export function createDialectSource(
       const all = read();
       if (all[key] === dialect) return;
       void deps.memento.update(LEARNED_KEY, { ...all, [key]: dialect });
-      // Once per model, key and gateway: the next requests go straight to chat-completions.
+      // Once per model, key and gateway: the next requests go straight to the dialect that answered.
       void vscode.window.showInformationMessage(
         vscode.l10n.t(
-          'Model Gateway: the gateway does not take POST /v1/messages for {0}, so it is now called over chat-completions (POST /v1/chat/completions). This is remembered; the setting modelGateway.models.dialects changes it.',
+          'Model Gateway: the gateway does not take {0} for {1}, so it is now called over {2}. This is remembered; the setting modelGateway.models.dialects changes it.',
+          ROUTES[evidence.from ?? 'messages'],
           model,
+          ROUTES[dialect],
         ),
       );
     },

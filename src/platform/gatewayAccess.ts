@@ -65,6 +65,7 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
             knowledge: (model) => ({ override: deps.config.current.modelDialects?.[model] }),
             learned: () => undefined,
           },
+      reasoning: (model) => deps.config.current.modelReasoning?.[model],
       ...overrides,
       baseUrl: config.baseUrl,
       apiKey: secret,

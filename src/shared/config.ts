@@ -5,19 +5,12 @@ import { english, type Localizer } from './l10n';
 import { clampSetting, SETTING_BOUNDS, type BoundedSetting, type ClampedSetting } from './settingBounds';
 
 /** Model kinds: only chat and image models are offered by the chat and image flows; the others are listed under their kind. */
-export const MODEL_KINDS = [
-  'chat',
-  'image',
-  'embedding',
-  'audio',
-  'video',
-  'rerank',
-  'moderation',
-  'responses-only',
-] as const;
+export const MODEL_KINDS = ['chat', 'image', 'embedding', 'audio', 'video', 'rerank', 'moderation'] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
 /** The wire protocol a chat model is called with (src/gateway/dialect.ts). */
-export type ModelDialect = 'messages' | 'chat-completions';
+export type ModelDialect = 'messages' | 'chat-completions' | 'responses';
+/** A model's reasoning effort (src/gateway/reasoning.ts): 'off' sends none. */
+export type ReasoningLevel = 'low' | 'medium' | 'high' | 'off';
 
 export interface Config {
   /** Normalised site root, or '' when not set or invalid (see baseUrlProblem). */
@@ -56,6 +49,8 @@ export interface Config {
   declaredModels: string[];
   /** The user's per-model dialect overrides (modelGateway.models.dialects, user settings only). */
   modelDialects: Record<string, ModelDialect>;
+  /** The user's reasoning effort per model (modelGateway.models.reasoning, user settings only). */
+  modelReasoning: Record<string, ReasoningLevel>;
   nativeChatEnabled: boolean;
   /** Settings that were invalid and replaced by their default, in words (shown by Check Connection). */
   problems?: string[];
@@ -85,6 +80,7 @@ export const CONFIG_KEYS = [
   'models.kindOverrides',
   'models.declared',
   'models.dialects',
+  'models.reasoning',
   'nativeChat.enabled',
 ] as const;
 
@@ -162,6 +158,7 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
     modelKindOverrides: reader.kindOverrides('models.kindOverrides'),
     declaredModels: reader.modelIds('models.declared'),
     modelDialects: reader.dialects('models.dialects'),
+    modelReasoning: reader.reasoning('models.reasoning'),
     nativeChatEnabled: reader.boolean('nativeChat.enabled', true),
     problems,
     ...(clamped.length > 0 ? { clamped } : {}),
@@ -304,10 +301,26 @@ class Reader {
     const result: Record<string, ModelDialect> = {};
     if (value === undefined || value === null) return result;
     if (typeof value !== 'object' || Array.isArray(value))
-      return this.invalid(key, result, 'an object of model id → "messages" | "chat-completions"');
+      return this.invalid(key, result, 'an object of model id → "messages" | "chat-completions" | "responses"');
     for (const [id, dialect] of Object.entries(value as Record<string, unknown>)) {
-      if (dialect === 'messages' || dialect === 'chat-completions') result[id] = dialect;
-      else this.problems.push(`modelGateway.${key}: "${id}" must map to "messages" or "chat-completions"; ignored.`);
+      if (dialect === 'messages' || dialect === 'chat-completions' || dialect === 'responses') result[id] = dialect;
+      else
+        this.problems.push(
+          `modelGateway.${key}: "${id}" must map to "messages", "chat-completions" or "responses"; ignored.`,
+        );
+    }
+    return result;
+  }
+
+  reasoning(key: string): Record<string, ReasoningLevel> {
+    const value = this.raw[key];
+    const result: Record<string, ReasoningLevel> = {};
+    if (value === undefined || value === null) return result;
+    if (typeof value !== 'object' || Array.isArray(value))
+      return this.invalid(key, result, 'an object of model id → "low" | "medium" | "high" | "off"');
+    for (const [id, level] of Object.entries(value as Record<string, unknown>)) {
+      if (level === 'low' || level === 'medium' || level === 'high' || level === 'off') result[id] = level;
+      else this.problems.push(`modelGateway.${key}: "${id}" must map to "low", "medium", "high" or "off"; ignored.`);
     }
     return result;
   }

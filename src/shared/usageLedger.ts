@@ -13,8 +13,8 @@ export interface LedgerEntry {
   key: string;
   model: string;
   route: string;
-  /** 'messages', 'chat-completions' or 'images': the wire protocol of the route. */
-  dialect: 'messages' | 'chat-completions' | 'images';
+  /** 'messages', 'chat-completions', 'responses' or 'images': the wire protocol of the route. */
+  dialect: 'messages' | 'chat-completions' | 'responses' | 'images';
   input: number;
   output: number;
   cacheRead: number;
@@ -44,7 +44,8 @@ export function entryOf(value: unknown): LedgerEntry | undefined {
     key: v.key,
     model: v.model,
     route: v.route,
-    dialect: v.dialect === 'images' || v.dialect === 'chat-completions' ? v.dialect : 'messages',
+    dialect:
+      v.dialect === 'images' || v.dialect === 'chat-completions' || v.dialect === 'responses' ? v.dialect : 'messages',
     input: v.input as number,
     output: v.output as number,
     cacheRead: v.cacheRead as number,

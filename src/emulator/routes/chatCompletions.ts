@@ -11,6 +11,7 @@ import { sendJson, sleep, type Ctx } from '../http';
 import { planReply, type FinalBlock, type ReplyPlan } from '../reply';
 import { SseWriter } from '../sse';
 import { newId } from '../state';
+import { missingReasoning } from '../reasoningModel';
 
 type Json = Record<string, unknown>;
 
@@ -27,7 +28,8 @@ export async function handleChatCompletions(ctx: Ctx): Promise<void> {
   const messagesBody = toMessagesForm(ctx, body);
   if (!messagesBody) return;
   const model = resolveModel(ctx, body.model, 'messages');
-  if (!model || !charge(ctx, ctx.state.config.prices.message)) return;
+  if (!model || !reasoningCameBack(ctx, model.upstream, messagesBody)) return;
+  if (!charge(ctx, ctx.state.config.prices.message)) return;
   // LiteLLM's cost header and OpenRouter's usage.cost come with chat-completions answers as with Messages.
   if (ctx.dialect?.account === 'litellm') ctx.res.setHeader('x-litellm-response-cost', String(ctx.entry.charged ?? 0));
   const plan = planReply(messagesBody, model.visible, ctx.state.config.models[model.upstream]?.agent === true);
@@ -69,6 +71,21 @@ export async function handleChatCompletions(ctx: Ctx): Promise<void> {
     ],
     usage: usage(ctx, plan, plan.outputTokens),
   });
+}
+
+/** A reasoning model (reasoningModel.ts): 400 as DeepSeek answers when a tool call's reasoning_content is missing. */
+function reasoningCameBack(ctx: Ctx, upstream: string, form: Json): boolean {
+  if (!ctx.state.config.models[upstream]?.thinks) return true;
+  form.thinking = { type: 'enabled', budget_tokens: 1024 };
+  const missing = missingReasoning(form.messages as Json[]);
+  if (missing === undefined) return true;
+  sendError(
+    ctx,
+    400,
+    `Missing \`reasoning_content\` field in the assistant message at message index ${missing}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`,
+    'invalid_request_error',
+  );
+  return false;
 }
 
 function toolCall(b: FinalBlock): Json {
@@ -137,6 +154,9 @@ function toMessagesForm(ctx: Ctx, body: Json): Json | undefined {
         blocks.push({ type: 'tool_use', id: String(c?.id ?? ''), name: String(fn.name ?? ''), input });
       }
     }
+    // DeepSeek's thinking mode: the reasoning of the turn's tool calls comes back as reasoning_content.
+    if (m.role === 'assistant' && typeof m.reasoning_content === 'string' && m.reasoning_content !== '')
+      blocks.unshift({ type: 'thinking', thinking: m.reasoning_content });
     messages.push({ role: m.role, content: blocks });
   }
   if (messages.length === 0) return fail('messages: at least one user message is required');

@@ -78,7 +78,8 @@ describe('catalog: model kinds over every gateway dialect', () => {
       assert.deepEqual(kinds, {
         ...EXPECTED,
         'house-painter': hinted ? 'image' : 'chat',
-        'gpt-5-codex': hinted ? 'responses-only' : 'chat',
+        // A Responses-only model is a chat model now: it is called over POST /v1/responses.
+        'gpt-5-codex': 'chat',
       });
     });
   }
@@ -124,10 +125,18 @@ describe('catalog: model kinds over every gateway dialect', () => {
   });
 });
 
+describe('catalog: a Responses-only model keeps what says so, for the dialect decision', () => {
+  it("LiteLLM's /model/info mode `responses` arrives as new-api's `openai-response` endpoint type", () => {
+    const hints = hintsOf({ id: 'gpt-5-codex', model_info: { mode: 'responses' } });
+    assert.equal(hints.kind, 'chat');
+    assert.deepEqual(hints.endpointTypes, ['openai-response']);
+  });
+});
+
 describe('catalog: hints before ids, overrides before hints', () => {
-  it('new-api Codex channels (only openai-response types) are Responses-only', () => {
+  it('new-api Codex channels (only openai-response types) are chat models (called over Responses)', () => {
     const raw = { id: 'gpt-5-codex', supported_endpoint_types: ['openai-response', 'openai-response-compact'] };
-    assert.equal(classifyModel(raw), 'responses-only');
+    assert.equal(classifyModel(raw), 'chat');
     assert.equal(classifyModel('gpt-5-codex'), 'chat');
   });
   it('image-generation first marks an image model whatever its id', () => {

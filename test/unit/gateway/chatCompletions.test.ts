@@ -243,7 +243,7 @@ describe('chat-completions dialect', function () {
     assert.equal((await failure(stream.finalMessage())).kind, 'aborted');
   });
 
-  it('a model the list says is Responses-only fails with that sentence and sends nothing', async () => {
+  it('a model the list says is Responses-only is called over POST /v1/responses (no longer refused)', async () => {
     server = await startServer((_req, res) => json(res, 500, {}));
     const client = createGatewayClient({
       baseUrl: server.url,
@@ -258,9 +258,11 @@ describe('chat-completions dialect', function () {
         .streamMessage({ model: 'codex-x', max_tokens: 10, messages: [{ role: 'user', content: 'q' }] })
         .finalMessage(),
     );
-    assert.equal(e.serverCode, 'RESPONSES_ONLY');
-    assert.match(e.message, /Responses API/);
-    assert.equal(server.requests.length, 0);
+    assert.equal(e.status, 500);
+    assert.deepEqual(
+      server.requests.map((r) => r.url),
+      ['/v1/responses'],
+    );
   });
 
   it('a 5xx on /v1/messages without refusal evidence is never re-sent on chat-completions', async () => {
@@ -289,7 +291,7 @@ describe('chat-completions dialect', function () {
 
     /** A client that knows nothing about dialects yet (every model starts on Messages); its source keeps what it learns. */
     const dialectClient = (key: string, learned: string[]): ReturnType<typeof createGatewayClient> => {
-      const kept = new Map<string, 'messages' | 'chat-completions'>();
+      const kept = new Map<string, 'messages' | 'chat-completions' | 'responses'>();
       return createGatewayClient({
         baseUrl: emu.url,
         apiKey: key,

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { adviseOnError, createGatewayClient } from '../../../src/gateway';
 import { readChatContent } from '../../../src/gateway/fastDelta';
+import { json, startServer } from './server';
 import {
   chooseDialect,
   dialectOfEndpointTypes,
@@ -31,13 +32,13 @@ describe('dialect decision', () => {
     assert.equal(dialectOfEndpointTypes(['anthropic', 'openai']), 'messages');
     assert.equal(dialectOfEndpointTypes(['openai', 'openai-response', 'openai-response-compact']), 'chat-completions');
     assert.equal(dialectOfEndpointTypes(['gemini', 'openai']), 'chat-completions');
-    assert.equal(dialectOfEndpointTypes(['openai-response', 'openai-response-compact']), 'responses-only');
+    assert.equal(dialectOfEndpointTypes(['openai-response', 'openai-response-compact']), 'responses');
     assert.equal(dialectOfEndpointTypes(['image-generation']), undefined);
     assert.equal(dialectOfEndpointTypes(['embeddings']), undefined);
     assert.equal(dialectOfEndpointTypes([]), undefined);
     assert.equal(dialectOfEndpointTypes(undefined), undefined);
     assert.deepEqual(chooseDialect({ endpointTypes: ['openai-response'] }), {
-      dialect: 'responses-only',
+      dialect: 'responses',
       reason: 'model-list',
     });
   });
@@ -45,7 +46,8 @@ describe('dialect decision', () => {
   it('parses the setting values', () => {
     assert.equal(parseDialect(' Chat-Completions '), 'chat-completions');
     assert.equal(parseDialect('messages'), 'messages');
-    assert.equal(parseDialect('responses'), undefined);
+    assert.equal(parseDialect('responses'), 'responses');
+    assert.equal(parseDialect('responses-only'), undefined);
     assert.equal(parseDialect(1), undefined);
   });
 
@@ -84,18 +86,30 @@ describe('dialect decision', () => {
 });
 
 describe('dialect advice', () => {
-  it('a Responses-only model is named as such, not "server error"', async () => {
-    const client = createGatewayClient({
-      baseUrl: 'http://127.0.0.1:9',
-      apiKey: 'k',
-      dialects: { knowledge: () => ({ endpointTypes: ['openai-response'] }), learned: () => undefined },
-    });
-    const error = await client
-      .createMessage({ model: 'codex-mini', max_tokens: 1, messages: [{ role: 'user', content: 'q' }] })
-      .catch((e: unknown) => e);
-    const advice = adviseOnError(error, { surface: 'chat' });
-    assert.match(advice.title, /only the OpenAI Responses API/);
-    assert.match(advice.detail, /codex-mini/);
+  it('a route refused before processing with no dialect left to try names modelGateway.models.dialects', async () => {
+    const server = await startServer((_req, res) =>
+      json(res, 404, { error: { message: 'Invalid URL (POST /v1/responses)' } }),
+    );
+    try {
+      const client = createGatewayClient({
+        baseUrl: server.url,
+        apiKey: 'k',
+        maxRetries: 0,
+        dialects: { knowledge: () => ({ override: 'responses' }), learned: () => undefined },
+      });
+      const error = await client
+        .createMessage({ model: 'codex-mini', max_tokens: 1, messages: [{ role: 'user', content: 'q' }] })
+        .catch((e: unknown) => e);
+      const advice = adviseOnError(error, { surface: 'chat' });
+      assert.match(advice.detail, /modelGateway\.models\.dialects/);
+      assert.match(advice.detail, /codex-mini/);
+      assert.deepEqual(
+        server.requests.map((r) => r.url),
+        ['/v1/responses'],
+      );
+    } finally {
+      await server.close();
+    }
   });
 });
 
