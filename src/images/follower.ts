@@ -68,8 +68,13 @@ export class Follower {
       this.detached.add(id);
       this.running.get(id)?.abort();
     }
-    for (let i = 0; i < 100 && ids.some((id) => this.tracker.isClaimed(id)); i++)
+    // Until every follower let go: a task still claimed after this is not resumed by resumeOnActivation, so a
+    // silent give-up (it was 5 s) left it unfollowed and surfaced only as a timeout much later.
+    const deadline = Date.now() + 60_000;
+    while (ids.some((id) => this.tracker.isClaimed(id))) {
+      if (Date.now() > deadline) throw new Error('Image tasks: a follower did not let go within 60 s of the reload.');
       await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   /** Polls a pending task (or completes an interrupted save) and saves its images once. */

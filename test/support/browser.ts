@@ -38,6 +38,13 @@ export interface LoggedBrowser {
   close(): Promise<void>;
 }
 
+const openLogs = new Set<(line: string) => void>();
+
+/** Appends a line to the log of every browser still running (why the test process is about to end them). */
+export function logToOpenBrowsers(line: string): void {
+  for (const log of openLogs) log(line);
+}
+
 /**
  * Headless Chromium as a server process this side can watch: its stderr (Chromium's own log, e.g. a renderer
  * killed for memory), its exit code and signal, and the moment the connection to it was lost, each line time-stamped
@@ -77,6 +84,8 @@ export async function launchLoggedChromium(logFile: string, options: LaunchOptio
     exit = `exit code ${code ?? '-'}, signal ${signal ?? '-'}`;
     log(`browser process ended: ${exit}${closing ? ' (closed by the test)' : ''}`);
   });
+  openLogs.add(log);
+  child.once('exit', () => openLogs.delete(log));
   const browser = await chromium.connect(server.wsEndpoint());
   browser.on('disconnected', () => {
     log(`disconnected${closing ? ' (closed by the test)' : `: NOT asked for; the browser process: ${exit}`}`);
