@@ -22,12 +22,14 @@ export const LAYERS = {
   chat: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'agent', 'agentHost'] },
   lm: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'images', 'agent', 'agentHost'] },
   usage: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog'] },
+  completions: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'agent', 'agentHost', 'usage'] },
 };
 
 /** Modules of feature folders that run in plain Node (unit-tested there): no `vscode`, no VS Code glue of their folder. */
 const PURE_FEATURE_FILES = [
   'src/lm/{requestMapping,streamMapping,tokens,modelInfo,lmErrors,participantText,streaming,chatMarkdown,agentText}.ts',
   'src/usage/{chart,budget}.ts',
+  'src/completions/{engine,gates,promptContext}.ts',
 ];
 
 const SRC = path.join(import.meta.dirname, 'src');

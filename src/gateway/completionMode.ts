@@ -1,6 +1,6 @@
 // How a model is asked for a code completion ("mode"), chosen per model like the chat dialects (dialect.ts):
 // the user's setting, else a hint from the model's name, else what a refusal taught, else the default. Pure.
-// Facts: ../docs/completions.md and COMPLETIONS.md — OpenAI-style fill-in-the-middle is POST /v1/completions with
+// Facts (docs/gateway-protocol.md#code-completion): OpenAI-style fill-in-the-middle is POST /v1/completions with
 // `prompt` + `suffix` (DeepSeek beta, vLLM/SGLang coder models, SiliconFlow; relayed by one-api and new-api);
 // Codestral is served on Mistral's POST /v1/fim/completions; any chat model can fill a marked hole (slower, costlier).
 
