@@ -54,6 +54,46 @@ function stopsOf(r: CodeCompletionRequest): string[] {
   return stops.slice(0, 4);
 }
 
+/**
+ * Template tokens of the fill-in-the-middle formats their vendors document (Qwen2.5-Coder's model card and
+ * tokenizer: <|fim_prefix|> <|fim_suffix|> <|fim_middle|> <|fim_pad|> <|file_sep|> <|repo_name|> <|endoftext|>;
+ * StarCoder: <fim_prefix> <fim_suffix> <fim_middle> <file_sep> <|endoftext|>; DeepSeek-Coder: <｜fim▁begin｜>
+ * <｜fim▁hole｜> <｜fim▁end｜> <｜end▁of▁sentence｜>; Codestral: [SUFFIX] [PREFIX] [MIDDLE] </s>). The server applies the
+ * template when `suffix` is given; a server or relay that lets one leak into the text means the model went on past the
+ * fill, so the fill ends there.
+ */
+export const FIM_TEMPLATE_TOKENS: readonly string[] = [
+  '<|fim_prefix|>',
+  '<|fim_suffix|>',
+  '<|fim_middle|>',
+  '<|fim_pad|>',
+  '<|file_sep|>',
+  '<|repo_name|>',
+  '<|endoftext|>',
+  '<fim_prefix>',
+  '<fim_suffix>',
+  '<fim_middle>',
+  '<file_sep>',
+  '<｜fim▁begin｜>',
+  '<｜fim▁hole｜>',
+  '<｜fim▁end｜>',
+  '<｜end▁of▁sentence｜>',
+  '[SUFFIX]',
+  '[PREFIX]',
+  '[MIDDLE]',
+  '</s>',
+];
+
+/** The fill up to the first leaked template token (see FIM_TEMPLATE_TOKENS). */
+export function cutAtTemplateToken(text: string): string {
+  let end = text.length;
+  for (const t of FIM_TEMPLATE_TOKENS) {
+    const at = text.indexOf(t);
+    if (at >= 0 && at < end) end = at;
+  }
+  return text.slice(0, end);
+}
+
 /** The fill's text from a /v1/completions (`choices[0].text`) or Mistral FIM (`choices[0].message.content`) answer. */
 export function fillTextOf(body: unknown): string | undefined {
   if (!isObj(body) || !Array.isArray(body.choices)) return undefined;
@@ -110,7 +150,7 @@ async function fimCompletion(
   const usage = (isObj(answer) ? usageOf(answer.usage) : undefined) ?? { input_tokens: 0, output_tokens: 0 };
   const model = isObj(answer) && typeof answer.model === 'string' && answer.model ? answer.model : request.model;
   reportUsage(ctx, { route, model, usage });
-  let text = raw;
+  let text = cutAtTemplateToken(raw);
   if (request.singleLine) text = text.split('\n', 1)[0];
   return { text, mode, route, model, usage, bytesSent: Buffer.byteLength(body) };
 }
