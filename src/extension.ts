@@ -98,6 +98,7 @@ export function activate(context: vscode.ExtensionContext): void {
         completionCounts: completions,
         completionStats: completions,
         completionStatusText: completions,
+        completionRefusals: completions,
         forgetLearnedCompletionModes: completions,
         learnedCompletionModes: completions,
       };

@@ -36,6 +36,7 @@ export function registerCompletions(services: Services, status: CompletionStatus
   const stats: CompletionStats = statsOf(services.context.globalState.get(COMPLETION_STATS_KEY));
   const recent: Array<{ uri: string; line: number; languageId: string }> = [];
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  const refusals: Partial<Record<GateRefusal, number>> = {};
 
   const saveStats = (): void => {
     saveTimer ??= setTimeout(() => {
@@ -139,6 +140,7 @@ export function registerCompletions(services: Services, status: CompletionStatus
       saveStats();
     },
     onRefused(refusal: GateRefusal) {
+      refusals[refusal] = (refusals[refusal] ?? 0) + 1;
       if (refusal === 'snoozed' || refusal === 'budget') showState();
     },
   });
@@ -210,6 +212,7 @@ export function registerCompletions(services: Services, status: CompletionStatus
       completionCounts: () => ({ ...provider.engine.counts }),
       completionStats: () => ({ ...stats, latencies: stats.latencies.length }),
       completionStatusText: () => status.text,
+      completionRefusals: () => ({ ...refusals }),
       forgetLearnedCompletionModes: () => services.context.globalState.update(LEARNED_KEY, undefined),
       learnedCompletionModes: () => learned(),
     },
