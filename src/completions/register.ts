@@ -104,11 +104,19 @@ export function registerCompletions(services: Services, status: CompletionStatus
       const path = document.uri.scheme === 'file' ? vscode.workspace.asRelativePath(document.uri, false) : undefined;
       const header = path ? pathHeader(path, document.languageId) : '';
       const others = snippetsFor(document);
+      const remember = (): void => {
+        if (learned()[lk] === 'chat') return;
+        void services.context.globalState.update(LEARNED_KEY, { ...learned(), [lk]: 'chat' });
+        services.log.info(
+          `Completions: ${model} uses the chat fill from now on (the gateway refused its fill-in-the-middle route).`,
+        );
+      };
       const done = await complete(
         {
           model,
           mode: decision.mode,
           allowChatFallback: decision.reason !== 'setting' && decision.mode !== 'chat',
+          onFellBack: remember,
           prefix: site.prefix,
           suffix: site.suffix,
           maxTokens: site.maxTokens,
@@ -121,12 +129,6 @@ export function registerCompletions(services: Services, status: CompletionStatus
         },
         { signal },
       );
-      if (done.fellBack) {
-        await services.context.globalState.update(LEARNED_KEY, { ...learned(), [lk]: 'chat' });
-        services.log.info(
-          `Completions: ${model} uses the chat fill from now on (the gateway refused its fill-in-the-middle route).`,
-        );
-      }
       return done.text;
     },
     onOutcome(outcome: Outcome, shown: boolean) {

@@ -121,6 +121,12 @@ export async function completeCode(
         `Model ${request.model}: the gateway refused ${error.route} (HTTP ${error.status ?? '?'}) before processing it; completions use the chat fill instead.`,
       ),
     );
+    try {
+      // Before the chat fill goes out: a keystroke may abort it, and the refusal must not be met again.
+      request.onFellBack?.({ status: error.status });
+    } catch {
+      // A failing listener must not break the completion.
+    }
     const filled = await chatFill(ctx, request, options);
     return { ...filled, fellBack: { status: error.status } };
   }

@@ -437,6 +437,8 @@ export interface CodeCompletionRequest {
   mode: CompletionMode;
   /** A refusal of the fill-in-the-middle route (404/405/501 about the route) may send the chat fill once. */
   allowChatFallback?: boolean;
+  /** Told once, before the chat fill is sent, that the fill-in-the-middle route was refused (remember it then). */
+  onFellBack?: (refusal: { status?: number }) => void;
   prefix: string;
   suffix: string;
   maxTokens: number;
