@@ -19,6 +19,7 @@ import { clipAround, cursorShape, lineComment, snippetBlock } from '../../../src
 import { refusalOf, type GateSettings } from '../../../src/completions/gates';
 import { acceptanceRate, completionTotals, percentile, statsOf } from '../../../src/shared/completionStats';
 import { entryOf } from '../../../src/shared/usageLedger';
+import { completionSection } from '../../../src/usage/chart';
 
 describe('chat fill: only the fill is taken', () => {
   it('strips a fence with a language tag, and one cut open by max_tokens', () => {
@@ -189,5 +190,37 @@ describe('completion figures and ledger kind', () => {
     const chat = entryOf({ ...base, route: 'POST /v1/messages' })!;
     const totals = completionTotals([e, chat], 'k');
     assert.deepEqual([totals.requests, totals.tokens, totals.cost], [1, 12, 0.001]);
+  });
+});
+
+describe('Show Usage: the completions section', () => {
+  it('lists requests, tokens, cost, shown, accepted, rate and latency percentiles; nothing without completions', () => {
+    const strings = {
+      heading: 'Code completion',
+      requests: 'Requests',
+      shown: 'Shown',
+      accepted: 'Accepted',
+      rate: 'Rate',
+      latency: 'Latency',
+      local: 'Local only <b>',
+    };
+    const priced = { estimate: 'estimate', partial: 'partial' } as Parameters<typeof completionSection>[3];
+    const totals = { tokens: 1234, images: 0, requests: 3, unpriced: 0, estimate: false, cost: 0.003 };
+    const html = completionSection(
+      totals,
+      { shown: 4, accepted: 1, withoutRequest: 1, latencies: [100, 200, 300] },
+      strings,
+      priced,
+    );
+    assert.match(html, /<h2>Code completion<\/h2>/);
+    assert.match(html, /3 · 1,234 · /);
+    assert.match(html, /25\.0 %/);
+    assert.match(html, /200 ms \/ 300 ms/);
+    assert.match(html, /Local only &lt;b&gt;/);
+    const none = { tokens: 0, images: 0, requests: 0, unpriced: 0, estimate: false };
+    assert.equal(
+      completionSection(none, { shown: 0, accepted: 0, withoutRequest: 0, latencies: [] }, strings, priced),
+      '',
+    );
   });
 });
