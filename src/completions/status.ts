@@ -16,6 +16,9 @@ export class CompletionStatus implements vscode.Disposable {
     99,
   );
   private note = '';
+  private tooltipBase = '';
+  /** What the entry shows now. */
+  state: CompletionState = { kind: 'off' };
 
   constructor() {
     this.item.name = vscode.l10n.t('Model Gateway Completions');
@@ -29,8 +32,6 @@ export class CompletionStatus implements vscode.Disposable {
     this.note = note;
     this.item.tooltip = this.tooltipBase + (note ? `\n${note}` : '');
   }
-
-  private tooltipBase = '';
 
   set(state: CompletionState): void {
     this.state = state;
@@ -63,8 +64,6 @@ export class CompletionStatus implements vscode.Disposable {
     }
     this.setNote(this.note);
   }
-
-  state: CompletionState = { kind: 'off' };
 
   get text(): string {
     return this.item.text;

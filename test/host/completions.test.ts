@@ -95,6 +95,25 @@ describe('code completion in the editor', function () {
     await vscode.commands.executeCommand('editor.action.inlineSuggest.hide');
   });
 
+  it('a one-api gateway relays POST /v1/completions: Tab accepts the fill there too', async () => {
+    await admin!.setDialect('one-api');
+    try {
+      const before = await since();
+      const editor = await editorWith(
+        'completion-oneapi.ts',
+        'function fibonacci(n: number): number {\n  if (n < 2) return n;\n  return fibonacci(n',
+      );
+      await acceptWith(editor, 'editor.action.inlineSuggest.commit', (t) => t.endsWith('fibonacci(n - 2);'));
+      const posts = await newPosts(before);
+      assert.ok(
+        posts.length > 0 && posts.every((r) => r.path === '/v1/completions' && r.status === 200),
+        JSON.stringify(posts),
+      );
+    } finally {
+      await admin!.setDialect(null);
+    }
+  });
+
   it('a secret file (.env*) and a file over the size limit get no request', async () => {
     const before = await since();
     await editorWith('.env.completion.ts', 'const token = ');
