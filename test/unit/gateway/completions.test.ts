@@ -147,6 +147,17 @@ describe('code completion routes (fim.ts) against the emulator', function () {
     assert.equal(emu.requests().length, 1, 'the second completion never went out while the gateway asked to wait');
   });
 
+  it('nothing is replayed: a 5xx is neither retried nor answered by the chat fill, even with the fallback allowed', async () => {
+    emu.setFaults(KEY, { status: 503, count: 1 });
+    const client = createGatewayClient({ baseUrl: emu.url, apiKey: KEY, maxRetries: 3 });
+    const e = await failure(client.completeCode!(request({ allowChatFallback: true })));
+    assert.equal(e.kind, 'server');
+    assert.deepEqual(
+      emu.requests().map((r) => r.path),
+      ['/v1/completions'],
+    );
+  });
+
   it('aborting closes the socket at once; the emulator logs the request as aborted', async () => {
     const config = defaultConfig();
     config.completions = { latencyMs: 2_000 };
