@@ -44,6 +44,7 @@ const featureEntries = {
   lm: 'src/lm/chunk.ts',
   commands: 'src/diagnostics/chunk.ts',
   errors: 'src/platform/errorPresenter.ts',
+  completions: 'src/completions/register.ts',
 };
 
 /**

@@ -22,6 +22,7 @@ export const LAYERS = {
   chat: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'agent', 'agentHost'] },
   lm: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'images', 'agent', 'agentHost'] },
   usage: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog'] },
+  completions: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'agent', 'agentHost', 'usage'] },
 };
 
 /**
@@ -42,6 +43,7 @@ export const PURE_MODULES = {
     'agentText',
   ],
   usage: ['chart', 'budget'],
+  completions: ['engine', 'gates', 'promptContext'],
   chat: [
     'session',
     'sessionDeps',

@@ -15,6 +15,7 @@ import { runAgentBench } from './agent';
 import { runAgentViewBench } from './agentView';
 import { runAgentFixedBench } from './agentFixed';
 import { runAgentCondenseBench } from './agentCondense';
+import { runCompletionBench } from './completions';
 
 const root = join(__dirname, '..');
 
@@ -35,6 +36,7 @@ const sections: Section[] = [
   { name: 'agent view', run: () => runAgentViewBench() },
   { name: 'agent fixed', run: () => runAgentFixedBench() },
   { name: 'agent condense', run: () => runAgentCondenseBench() },
+  { name: 'completions', run: () => runCompletionBench() },
 ];
 
 function readStored(file: string): StoredRow[] {

@@ -19,6 +19,8 @@ import { DisposableStore } from './shared/dispose';
 import { lazy } from './shared/lazy';
 import { closeRestoredProposalTabs } from './agentHost/staleProposalTabs';
 import { registerUsage } from './usage/register';
+import { registerCompletionsStub } from './completions/stub';
+import type { CompletionStatus } from './completions/status';
 
 /** The feature bundles, by name (esbuild.js `features`). `require` is synchronous: a first use waits for nothing. */
 const bundles = {
@@ -32,6 +34,8 @@ const bundles = {
   commands: () => require('./features/commands.js') as typeof import('./diagnostics/chunk'),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   errors: () => require('./features/errors.js') as typeof import('./platform/errorPresenter'),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  completions: () => require('./features/completions.js') as typeof import('./completions/register'),
 };
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -62,6 +66,11 @@ export function activate(context: vscode.ExtensionContext): void {
     return bundles.images().registerImages(services);
   });
   const lm = lazy(() => bundles.lm());
+  // Code completion: the bundle loads once the user turned it on (completions/stub.ts decides).
+  let completionStatus: CompletionStatus | undefined;
+  const completions = loadFeature('completions', () =>
+    bundles.completions().registerCompletions(services, completionStatus!),
+  );
   const jobs: ImageJobs = { generate: (request, options) => images().jobs.generate(request, options) };
   timed('stubs', () => {
     const { status } = store.add(registerDiagnostics(services));
@@ -86,6 +95,12 @@ export function activate(context: vscode.ExtensionContext): void {
         chatAgentTurn: chat,
         chatDeleteConversation: chat,
         chatStorage: chat,
+        completionCounts: completions,
+        completionStats: completions,
+        completionStatusText: completions,
+        completionRefusals: completions,
+        forgetLearnedCompletionModes: completions,
+        learnedCompletionModes: completions,
       };
       store.add(
         vscode.commands.registerCommand(TEST_HOOKS_COMMAND, (name: string, ...args: unknown[]) => {
@@ -95,6 +110,14 @@ export function activate(context: vscode.ExtensionContext): void {
         }),
       );
     }
+    const completionsStub = store.add(
+      registerCompletionsStub(services, (status) => {
+        completionStatus = status;
+        completions();
+      }),
+    );
+    completionStatus = completionsStub.status;
+    store.add(registerCommandTable('completions', completionsStub.commands));
     const usage = registerUsage(services);
     store.add(usage.panel);
     store.add(registerCommandTable('usage', usage.commands));

@@ -63,8 +63,11 @@ export function checkGroup(ctx: Ctx): boolean {
     sendFlat(ctx, 403, 'GROUP_DISABLED', `Key group '${groupName}' is disabled. Ask the console administrator.`);
     return false;
   }
-  // chat-completions and Responses are the same chat protocol as Messages, other dialects of it: the same permission.
-  const route = ctx.route === 'chat.completions' || ctx.route === 'responses' ? 'messages' : ctx.route;
+  // chat-completions, Responses and the fill-in-the-middle routes ask the same chat models: the same permission as
+  // Messages.
+  const route = ['chat.completions', 'responses', 'completions', 'fim.completions'].includes(ctx.route)
+    ? 'messages'
+    : ctx.route;
   if (ALWAYS_ALLOWED.includes(ctx.route) || group.routes.includes(route)) return true;
   if (ctx.route.startsWith('images.')) {
     sendFlat(ctx, 403, 'IMAGE_NOT_ENABLED', `image generation is not enabled for this group ('${groupName}').`);

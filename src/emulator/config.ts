@@ -34,6 +34,9 @@ export function defaultConfig(): EmulatorConfig {
       { key: 'mg-openai-chat-0009', name: 'openai-chat', group: 'openai-chat', balance: 100 },
       // A DeepSeek-like reasoning model (reasoning_content must come back within a tool-calling turn).
       { key: 'mg-reasoning-0010', name: 'reasoning', group: 'reasoning', balance: 100 },
+      // Code completion: two scripted coder models (FIM on /v1/completions, Codestral-style /v1/fim/completions)
+      // and a chat model for the chat fill.
+      { key: 'mg-coder-key-0011', name: 'coder', group: 'coder', balance: 100 },
     ],
     groups: {
       default: {
@@ -56,6 +59,14 @@ export function defaultConfig(): EmulatorConfig {
       disabled: { enabled: false, models: { 'claude-demo-haiku': 'demo-haiku-upstream' }, routes: ['messages'] },
       agent: {
         models: { 'claude-demo-agent': 'demo-agent-upstream', 'claude-demo-sonnet': 'demo-sonnet-upstream' },
+        routes: ['messages'],
+      },
+      coder: {
+        models: {
+          'qwen2.5-coder-demo': 'demo-coder-upstream',
+          'codestral-demo': 'demo-codestral-upstream',
+          'claude-demo-sonnet': 'demo-sonnet-upstream',
+        },
         routes: ['messages'],
       },
       'openai-chat': {
@@ -107,6 +118,8 @@ export function defaultConfig(): EmulatorConfig {
       },
       // The scripted agent (src/emulator/agentScript.ts): follows @tool... directives, summarises tool_results.
       'demo-agent-upstream': { protocol: 'messages', displayName: 'Claude Demo Agent (scripted)', agent: true },
+      'demo-coder-upstream': { protocol: 'messages', displayName: 'Qwen2.5 Coder Demo (scripted)', fim: true },
+      'demo-codestral-upstream': { protocol: 'messages', displayName: 'Codestral Demo (scripted)', fim: true },
       'demo-image-upstream': { protocol: 'images', displayName: 'GPT Image Demo' },
       'flux-schnell-upstream': { protocol: 'images', displayName: 'FLUX Demo Schnell' },
     },
@@ -124,6 +137,8 @@ export function defaultConfig(): EmulatorConfig {
       // cache_control accounting: prefixes under minTokens are not cached; entries live ttlMs after their last use.
       promptCache: { minTokens: 1024, ttlMs: 300_000 },
     },
+    // The coder models' answer time (a real coder model answers a short fill in 100–300 ms).
+    completions: { latencyMs: 0 },
     images: { defaultSize: '1024x1024', minSide: 16, maxSide: 2048, maxN: 4 },
     tasks: { durationMs: 3000, retryAfterSec: 3, ttlMs: 24 * 3600_000 },
     maxBodyBytes: 20 * 1024 * 1024,
@@ -142,6 +157,7 @@ export function completeConfig(partial: Partial<EmulatorConfig>): EmulatorConfig
     models: partial.models ?? d.models,
     prices: { ...d.prices, ...partial.prices },
     messages: { ...d.messages, ...partial.messages },
+    completions: { ...d.completions, ...partial.completions },
     images: { ...d.images, ...partial.images },
     tasks: { ...d.tasks, ...partial.tasks },
     maxBodyBytes: partial.maxBodyBytes ?? d.maxBodyBytes,

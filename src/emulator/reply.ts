@@ -2,6 +2,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { planAgentTurn, type OfferedTool } from './agentScript';
+import { chatFillAnswer } from './coder';
 import { inputTokens } from './promptCache';
 import { applySystemRules, systemRules } from './systemRules';
 import { parseDirectives, replyOfLength, splitJson, standardReply, thinkingText, tokenize, toolInput } from './text';
@@ -103,7 +104,7 @@ export function planReply(body: Record<string, unknown>, model: string, agent = 
   const wantsTool = choice !== 'none' && (d.tool || choice === 'any' || choice === 'tool');
   const tool = wantsTool ? pickTool(body) : undefined;
   const base = applySystemRules(
-    standardReply(userText, model, imageCount(body.messages as MessageLike[])),
+    chatFillAnswer(userText) ?? standardReply(userText, model, imageCount(body.messages as MessageLike[])),
     { ...systemRules(body.system), checklist: false },
     userText,
   );

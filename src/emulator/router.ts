@@ -5,6 +5,7 @@ import type { Ctx, ErrorStyle } from './http';
 import { handleMessages } from './routes/messages';
 import { handleChatCompletions } from './routes/chatCompletions';
 import { handleResponses } from './routes/responses';
+import { handleCompletions } from './routes/completions';
 import { handleModelInfo, handleModels } from './routes/models';
 import { handleImageEdit, handleImageGeneration } from './routes/images';
 import { handleTaskRead } from './routes/tasks';
@@ -56,6 +57,26 @@ export const ROUTES: RouteDef[] = [
     style: 'openai',
     billable: true,
     handler: handleResponses,
+  },
+  {
+    // Fill-in-the-middle (prompt + suffix) for coder models; one-api and new-api relay it, sub2api has no such route.
+    method: 'POST',
+    match: exact('/v1/completions'),
+    route: 'completions',
+    auth: 'bearer',
+    style: 'openai',
+    billable: true,
+    handler: (c) => handleCompletions(c, false),
+  },
+  {
+    // Mistral's fill-in-the-middle route (Codestral).
+    method: 'POST',
+    match: exact('/v1/fim/completions'),
+    route: 'fim.completions',
+    auth: 'bearer',
+    style: 'openai',
+    billable: true,
+    handler: (c) => handleCompletions(c, true),
   },
   {
     method: 'GET',

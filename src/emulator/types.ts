@@ -53,6 +53,8 @@ export type RouteName =
   | 'messages'
   | 'chat.completions'
   | 'responses'
+  | 'completions'
+  | 'fim.completions'
   | 'models'
   | 'model.info'
   | 'images.generations'
@@ -108,6 +110,8 @@ export interface UpstreamModel {
    * (USD per token, as strings). Informational: what the emulator charges is `prices`.
    */
   listPrices?: { input: number; output: number; image?: number };
+  /** A coder model: serves fill-in-the-middle on /v1/completions (with suffix) and /v1/fim/completions (coder.ts). */
+  fim?: boolean;
   /** false: the channel behind this model has no Claude Messages conversion (new-api's dialect refuses /v1/messages for it). */
   messagesConversion?: boolean;
   /**
@@ -135,6 +139,8 @@ export interface EmulatorConfig {
   groups: Record<string, GroupConfig>;
   models: Record<string, UpstreamModel>;
   prices: Prices;
+  /** The coder model's answer time on the fill-in-the-middle routes (ms; default 0). */
+  completions?: { latencyMs?: number };
   messages: {
     /** Name of the version header (default 'anthropic-version'); a request without it gets 400. */
     versionHeader: string;

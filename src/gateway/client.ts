@@ -4,6 +4,7 @@ import { createContext } from './context';
 import { editImage, generateImage } from './images';
 import { createMessage } from './messages';
 import { decideDialect, planFor } from './dialectPlan';
+import { completeCode } from './fim';
 import { listModels } from './models';
 import { openMessageStream } from './stream';
 import { getImageTask, submitImageTask, waitForImageTask } from './tasks';
@@ -39,6 +40,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     submitImageTask: submit,
     getImageTask: (id, o) => getImageTask(ctx, id, o),
     waitForImageTask: (id, o) => waitForImageTask(ctx, id, o),
+    completeCode: (request, o) => completeCode(ctx, request, o),
     readBalance: (route, o) => readBalance(ctx, route, o),
   };
 }

@@ -14,3 +14,13 @@ export { detectMime } from './images';
 export { parseRetryAfter } from './retry';
 export { resolvePollUrl } from './tasks';
 export * from './types';
+export {
+  chooseCompletionMode,
+  isFimModelName,
+  modeFromSetting,
+  parseCompletionMode,
+  COMPLETION_MODES,
+  type CompletionMode,
+  type CompletionModeDecision,
+  type CompletionModeKnowledge,
+} from './completionMode';

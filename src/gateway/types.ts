@@ -10,6 +10,8 @@ export type { ReasoningEffort } from './reasoning';
 
 export type { Dialect, DialectDecision, DialectKnowledge, DialectReason } from './dialect';
 
+import type { CompletionMode } from './completionMode';
+
 /** What the host knows about each model's dialect, and where it keeps what a refusal taught (dialect.ts). */
 export interface DialectSource {
   /** The user's override and the model list's endpoint types for this model, and what was learned before. */
@@ -94,6 +96,8 @@ export interface UsageRecord {
   route: string;
   /** The wire dialect of a message response (absent: Messages, or an image route). */
   dialect?: Dialect;
+  /** 'completion': a code completion asked while typing (src/gateway/fim.ts); absent: chat, agent or images. */
+  kind?: 'completion';
   model: string;
   /** Messages: the usage object as the gateway reported it (usage.cost: the billed cost, when reported). */
   usage?: Usage;
@@ -419,6 +423,8 @@ export interface GatewayClient {
   getImageTask(id: string, options?: RequestOptions & { pollUrl?: string }): Promise<ImageTask>;
   /** Polls until succeeded or failed, honouring Retry-After, backing off otherwise. */
   waitForImageTask(id: string, options?: WaitForTaskOptions): Promise<ImageTask>;
+  /** One code completion (fill-in-the-middle or the chat fill): no retries, no 429 wait, abort closes the socket. */
+  completeCode?(request: CodeCompletionRequest, options?: RequestOptions): Promise<CodeCompletion>;
   /** Free GETs of the known billing routes (all in order, or only `route`): see balance.ts. */
   readBalance(route?: BalanceRoute, options?: RequestOptions): Promise<ProbeResult>;
 }
@@ -439,3 +445,42 @@ export interface WaitNotice {
 }
 
 export type WaitListener = (notice: WaitNotice) => void;
+
+/** One code completion asked while typing (src/gateway/fim.ts). */
+export interface CodeCompletionRequest {
+  model: string;
+  /** How to ask (completionMode.ts decides it on the host's side). */
+  mode: CompletionMode;
+  /** A refusal of the fill-in-the-middle route (404/405/501 about the route) may send the chat fill once. */
+  allowChatFallback?: boolean;
+  /** Told once, before the chat fill is sent, that the fill-in-the-middle route was refused (remember it then). */
+  onFellBack?: (refusal: { status?: number }) => void;
+  prefix: string;
+  suffix: string;
+  maxTokens: number;
+  stop?: string[];
+  temperature?: number;
+  /** Single line (stop at the end of the line) or a block. */
+  singleLine: boolean;
+  /** For the chat fill's header: the workspace-relative path and the language id. */
+  path?: string;
+  language?: string;
+  /** Snippets of other files (with their path headers), put before the prefix. */
+  context?: string;
+  /** Completion timeout (ms); default 15 s. */
+  timeoutMs?: number;
+}
+
+export interface CodeCompletion {
+  /** The text to insert at the cursor (may be empty: the model had nothing to add). */
+  text: string;
+  /** How it was asked in the end (the chat fill after a refusal). */
+  mode: CompletionMode;
+  route: string;
+  model: string;
+  usage: Usage;
+  /** Set when the fill-in-the-middle route was refused and the chat fill answered instead (remember it). */
+  fellBack?: { status?: number };
+  /** Bytes of the request body sent (the last attempt). */
+  bytesSent: number;
+}

@@ -25,6 +25,7 @@ export const Commands = {
   showUsage: 'modelGateway.showUsage',
   exportUsage: 'modelGateway.exportUsage',
   clearUsage: 'modelGateway.clearUsage',
+  toggleCompletions: 'modelGateway.toggleCompletions',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -55,6 +56,7 @@ export const FeatureCommands = {
   images: [Commands.generateImage, Commands.editImage, Commands.openImagePanel, Commands.showImageTasks],
   nativeChat: [Commands.manageLanguageModels],
   usage: [Commands.showUsage, Commands.exportUsage, Commands.clearUsage],
+  completions: [Commands.toggleCompletions],
 } as const satisfies Record<string, readonly CommandId[]>;
 
 export type Feature = keyof typeof FeatureCommands;

@@ -15,6 +15,8 @@ export interface LedgerEntry {
   route: string;
   /** 'messages', 'chat-completions', 'responses' or 'images': the wire protocol of the route. */
   dialect: 'messages' | 'chat-completions' | 'responses' | 'images';
+  /** 'completion': a code completion asked while typing (counted apart in Show Usage); absent: chat, agent, images. */
+  kind?: 'completion';
   input: number;
   output: number;
   cacheRead: number;
@@ -51,6 +53,7 @@ export function entryOf(value: unknown): LedgerEntry | undefined {
     cacheRead: v.cacheRead as number,
     cacheWrite: v.cacheWrite as number,
   };
+  if (v.kind === 'completion') entry.kind = 'completion';
   if (isNum(v.images)) entry.images = v.images;
   if (isStr(v.imageSize)) entry.imageSize = v.imageSize;
   if (isNum(v.cost) && (v.costSource === 'billed' || v.costSource === 'gateway' || v.costSource === 'user')) {

@@ -2,6 +2,7 @@
 // model with totals. Drawn as inline SVG and HTML by this code, no script and no library: the page runs with a CSP
 // that allows no script at all. Every text from the ledger (model ids) is escaped.
 import { formatAmount } from '../gateway/pricing';
+import { acceptanceRate, percentile, type CompletionStats } from '../shared/completionStats';
 import type { ModelTotals, UsageSummary } from '../shared/usageLedger';
 
 export interface UsagePageStrings {
@@ -99,4 +100,38 @@ export function usagePageBody(summary: UsageSummary, s: UsagePageStrings): strin
     .map((m, k) => row(m, summary.byModel[m], k))
     .join('')}</tbody><tfoot>${row(s.total, summary.total)}</tfoot></table>`;
   return `${head}<h2>${escapeHtml(s.chartTitle)}</h2>${usageChartSvg(summary, s.chartTitle)}${table}<p class="note">${escapeHtml(s.sources)}</p><p class="note">${escapeHtml(s.actions)}</p>`;
+}
+
+export interface CompletionSectionStrings {
+  heading: string;
+  /** Requests, tokens, cost of completions in the last 30 days ({0} requests, {1} tokens, {2} cost). */
+  requests: string;
+  shown: string;
+  accepted: string;
+  rate: string;
+  latency: string;
+  /** "Local figures: counted on this machine only, never sent anywhere." */
+  local: string;
+}
+
+/** Code completion apart from chat: its requests, tokens and cost, and the local shown / accepted / latency figures. */
+export function completionSection(
+  totals: ModelTotals,
+  stats: CompletionStats,
+  s: CompletionSectionStrings,
+  priced: UsagePageStrings,
+): string {
+  if (totals.requests === 0 && stats.shown === 0) return '';
+  const rate = acceptanceRate(stats);
+  const p50 = percentile(stats.latencies, 50);
+  const p95 = percentile(stats.latencies, 95);
+  const cells: Array<[string, string]> = [
+    [s.requests, `${totals.requests} · ${totals.tokens.toLocaleString('en-US')} · ${costCell(totals, priced)}`],
+    [s.shown, String(stats.shown)],
+    [s.accepted, String(stats.accepted)],
+    [s.rate, rate === undefined ? '–' : `${(rate * 100).toFixed(1)} %`],
+    [s.latency, p50 === undefined ? '–' : `${p50} ms / ${p95} ms`],
+  ];
+  const rows = cells.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td class="num">${v}</td></tr>`).join('');
+  return `<h2>${escapeHtml(s.heading)}</h2><table class="completions"><tbody>${rows}</tbody></table><p class="note">${escapeHtml(s.local)}</p>`;
 }

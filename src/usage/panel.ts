@@ -4,8 +4,9 @@ import * as vscode from 'vscode';
 import type { Services } from '../platform/services';
 import { contentSecurityPolicy, createNonce } from '../platform/webviewHtml';
 import { Views } from '../shared/commands';
+import { COMPLETION_STATS_KEY, completionTotals, statsOf } from '../shared/completionStats';
 import { summarize } from '../shared/usageLedger';
-import { usagePageBody, type UsagePageStrings } from './chart';
+import { completionSection, usagePageBody, type CompletionSectionStrings, type UsagePageStrings } from './chart';
 
 export class UsagePanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -39,15 +40,20 @@ export class UsagePanel implements vscode.Disposable {
     const panel = this.panel;
     if (!panel) return;
     const key = await this.services.keys.active();
-    const summary = summarize(await this.services.account.ledger(), key?.fingerprint ?? '', Date.now());
+    const ledger = await this.services.account.ledger();
+    const summary = summarize(ledger, key?.fingerprint ?? '', Date.now());
     const css = panel.webview.asWebviewUri(
       vscode.Uri.joinPath(this.services.context.extensionUri, 'media', 'usage.css'),
     );
     const csp = contentSecurityPolicy(panel.webview.cspSource, createNonce());
-    const body = usagePageBody(
-      summary,
-      pageStrings(key ? `${key.name} (${key.fingerprint})` : vscode.l10n.t('(none)')),
+    const strings = pageStrings(key ? `${key.name} (${key.fingerprint})` : vscode.l10n.t('(none)'));
+    const completions = completionSection(
+      completionTotals(ledger, key?.fingerprint ?? ''),
+      statsOf(this.services.context.globalState.get(COMPLETION_STATS_KEY)),
+      completionStrings(),
+      strings,
     );
+    const body = usagePageBody(summary, strings) + completions;
     panel.webview.html = `<!DOCTYPE html><html lang="${vscode.env.language}"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}"><link rel="stylesheet" href="${css.toString()}"><title>${vscode.l10n.t('Model Gateway Usage')}</title></head><body>${body}</body></html>`;
   }
 
@@ -75,5 +81,17 @@ function pageStrings(keyLabel: string): UsagePageStrings {
       'Cost: "billed" is what the gateway reported for each response (LiteLLM\'s cost header, OpenRouter\'s usage cost); "gateway price" is computed from prices the gateway publishes; "your prices" from the modelGateway.prices setting. Both of the latter are estimates. Without a price only tokens are shown.',
     ),
     actions: vscode.l10n.t("Export as CSV or clear the ledger with the buttons in this panel's title bar."),
+  };
+}
+
+function completionStrings(): CompletionSectionStrings {
+  return {
+    heading: vscode.l10n.t('Code completion'),
+    requests: vscode.l10n.t('Requests · tokens · cost (30 days, also in the table above)'),
+    shown: vscode.l10n.t('Suggestions shown'),
+    accepted: vscode.l10n.t('Suggestions accepted'),
+    rate: vscode.l10n.t('Acceptance rate'),
+    latency: vscode.l10n.t('Latency p50 / p95'),
+    local: vscode.l10n.t('Shown, accepted and latency are counted on this machine only and never sent anywhere.'),
   };
 }

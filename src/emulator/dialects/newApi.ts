@@ -155,7 +155,8 @@ export const oneApi: Dialect = {
     return json(e.status, { error: { message: withId(e.message, ctx.requestId), type: 'one_api_error' } }, e.headers);
   },
   sse: { doneAfterCut: true },
-  missingRoutes: new Set<string>([...SPEC_ASYNC_IMAGE_ROUTES, 'messages']),
+  // It relays /v1/completions (its relay modes: chat, completions, embeddings, ...) but has no Mistral FIM route.
+  missingRoutes: new Set<string>([...SPEC_ASYNC_IMAGE_ROUTES, 'messages', 'fim.completions']),
   bearerOnly: true,
   notImplemented: new Set<RouteName>(['images.edits']),
   modelList: (_ctx, models) => ({

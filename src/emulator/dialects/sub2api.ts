@@ -12,6 +12,7 @@
 //   display_name,created_at}]} (no kind hints).
 // - No account of the group serves the model: 503 api_error "No available accounts: no available accounts
 //   supporting model: X" (service/gateway_service.go selectAccount*).
+// - No /v1/completions (fill-in-the-middle) route: gin's 404.
 // - 429 rate_limit_error without Retry-After. Images: only the sync routes (OpenAI-platform groups); the
 //   spec's /async routes and tasks do not exist.
 import { SPEC_ASYNC_IMAGE_ROUTES } from './newApi';
@@ -56,7 +57,8 @@ export const sub2api: Dialect = {
         : e.headers;
     return json(e.status, { type: 'error', error: { type: messagesType(e.status), message: e.message } }, headers);
   },
-  missingRoutes: SPEC_ASYNC_IMAGE_ROUTES,
+  // A Claude/OpenAI subscription relay: no legacy /v1/completions and no FIM route (gin's 404).
+  missingRoutes: new Set<string>([...SPEC_ASYNC_IMAGE_ROUTES, 'completions', 'fim.completions']),
   modelList: (_ctx, models) => ({
     object: 'list',
     data: models.map((m) => ({

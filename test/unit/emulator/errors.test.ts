@@ -155,7 +155,7 @@ describe('emulator: error rows', () => {
   });
 
   it('404 with a base-URL hint for wrong paths; 405 for a wrong method', async () => {
-    for (const path of ['/v1/v1/messages', '/messages', '/v1/completions', '/v1/messages/v1/messages', '/']) {
+    for (const path of ['/v1/v1/messages', '/messages', '/v1/complete', '/v1/messages/v1/messages', '/']) {
       const res = await post(emu(), path, chatBody('x'), messagesHeaders());
       assert.equal(res.status, 404, path);
       assert.ok(res.headers.get('request-id'));

@@ -1,0 +1,63 @@
+// Local figures of code completion (pure): shown and accepted counts, the acceptance rate and latency percentiles,
+// kept on this machine only (globalState), never sent anywhere. The usage panel shows them next to the completions'
+// requests, tokens and cost from the ledger (entries of kind 'completion').
+import type { LedgerEntry, ModelTotals } from './usageLedger';
+
+export const COMPLETION_STATS_KEY = 'modelGateway.completions.stats';
+const MAX_LATENCIES = 500;
+
+export interface CompletionStats {
+  shown: number;
+  accepted: number;
+  /** Of the shown ones, served from the cache or by typing through a suggestion (no request). */
+  withoutRequest: number;
+  /** Request → answer times of the last MAX_LATENCIES completions (ms). */
+  latencies: number[];
+}
+
+export function emptyStats(): CompletionStats {
+  return { shown: 0, accepted: 0, withoutRequest: 0, latencies: [] };
+}
+
+/** Stored stats, or empty ones when the value is not stats. */
+export function statsOf(value: unknown): CompletionStats {
+  if (typeof value !== 'object' || value === null) return emptyStats();
+  const v = value as Record<string, unknown>;
+  const n = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? Math.floor(x) : 0);
+  const latencies = Array.isArray(v.latencies) ? v.latencies.map(n).slice(-MAX_LATENCIES) : [];
+  return { shown: n(v.shown), accepted: n(v.accepted), withoutRequest: n(v.withoutRequest), latencies };
+}
+
+export function addLatency(stats: CompletionStats, ms: number): void {
+  stats.latencies.push(Math.max(0, Math.round(ms)));
+  if (stats.latencies.length > MAX_LATENCIES) stats.latencies.splice(0, stats.latencies.length - MAX_LATENCIES);
+}
+
+/** The p-th percentile (0–100) by nearest rank; undefined for no samples. */
+export function percentile(samples: readonly number[], p: number): number | undefined {
+  if (samples.length === 0) return undefined;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1];
+}
+
+/** Accepted / shown, or undefined before anything was shown. */
+export function acceptanceRate(stats: CompletionStats): number | undefined {
+  return stats.shown > 0 ? stats.accepted / stats.shown : undefined;
+}
+
+/** Requests, tokens and cost of the completions of one key in the ledger's window. */
+export function completionTotals(entries: readonly LedgerEntry[], key: string): ModelTotals {
+  const t: ModelTotals = { tokens: 0, images: 0, requests: 0, unpriced: 0, estimate: false };
+  for (const e of entries) {
+    if (e.key !== key || e.kind !== 'completion') continue;
+    t.tokens += e.input + e.output + e.cacheRead + e.cacheWrite;
+    t.requests++;
+    if (e.cost === undefined) t.unpriced++;
+    else {
+      t.cost = Math.round(((t.cost ?? 0) + e.cost) * 1e8) / 1e8;
+      if (e.costSource !== 'billed') t.estimate = true;
+    }
+  }
+  return t;
+}

@@ -1,0 +1,193 @@
+// Code completion in a real editor, through the extension's own client against the emulator's scripted coder model:
+// VS Code's own inline-suggestion commands trigger a suggestion, accept it (Tab: inlineSuggest.commit), accept a word
+// and hide it. Secret and huge files get no request; a gateway without /v1/completions (sub2api) gets the chat fill
+// once and it is remembered; a 429 while typing is not waited out (the completion is skipped, the status bar says so).
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
+import { EXTENSION_ID, testHook, waitForValue } from '../support/hostTest';
+
+const CODER_KEY = 'mg-coder-key-0011';
+const KEY_NAME = 'completions-coder';
+
+describe('code completion in the editor', function () {
+  this.timeout(120_000);
+  const admin = process.env.MG_EMULATOR_URL ? EmulatorAdmin.fromEnv() : undefined;
+  const config = () => vscode.workspace.getConfiguration('modelGateway.completions');
+  const root = () => vscode.workspace.workspaceFolders![0].uri;
+
+  before(async function () {
+    if (!admin || !vscode.workspace.workspaceFolders?.length) this.skip();
+    await vscode.extensions.getExtension(EXTENSION_ID)?.activate();
+    await config().update('model', 'qwen2.5-coder-demo', vscode.ConfigurationTarget.Global);
+    await config().update('enabled', true, vscode.ConfigurationTarget.Global);
+    await testHook('setApiKey', { name: KEY_NAME, secret: CODER_KEY });
+    await testHook('forgetLearnedCompletionModes');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await config().update('enabled', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('model', undefined, vscode.ConfigurationTarget.Global);
+    await admin?.setDialect(null).catch(() => undefined);
+    await admin?.setFaults(CODER_KEY, null).catch(() => undefined);
+    await testHook('forgetLearnedCompletionModes').then(undefined, () => undefined);
+    await testHook('removeApiKey', KEY_NAME).then(undefined, () => undefined);
+  });
+
+  const since = async (): Promise<Set<string>> => new Set((await admin!.requests()).map((r) => r.id));
+  const newPosts = async (before: Set<string>): Promise<AdminRequestEntry[]> =>
+    (await admin!.requests()).filter(
+      // A gateway without the route answers 404 before reading the key: those entries have no key name.
+      (r) => !before.has(r.id) && r.method === 'POST' && (r.keyName === 'coder' || r.keyName === undefined),
+    );
+
+  /** Opens a workspace file with `text` and puts the cursor at its end. */
+  async function editorWith(name: string, text: string): Promise<vscode.TextEditor> {
+    const uri = vscode.Uri.joinPath(root(), name);
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    const editor = await vscode.window.showTextDocument(uri, { preview: false });
+    const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
+    editor.selection = new vscode.Selection(end, end);
+    return editor;
+  }
+
+  /** Triggers the suggestion until accepting it changed the document (VS Code shows it once the answer is in). */
+  async function acceptWith(editor: vscode.TextEditor, command: string, expected: (text: string) => boolean) {
+    return waitForValue(`the document after ${command}`, async () => {
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await new Promise((r) => setTimeout(r, 400));
+      await vscode.commands.executeCommand(command);
+      const text = editor.document.getText();
+      return expected(text) ? text : undefined;
+    });
+  }
+
+  it('ghost text from the coder model over POST /v1/completions; Tab (inlineSuggest.commit) accepts it', async () => {
+    const before = await since();
+    const editor = await editorWith(
+      'completion-fib.ts',
+      'function fibonacci(n: number): number {\n  if (n < 2) return n;\n  return fibonacci(n',
+    );
+    const text = await acceptWith(editor, 'editor.action.inlineSuggest.commit', (t) => t.endsWith('fibonacci(n - 2);'));
+    assert.ok(text.endsWith('  return fibonacci(n - 1) + fibonacci(n - 2);'), text);
+    const posts = await newPosts(before);
+    assert.ok(posts.length >= 1 && posts.every((p) => p.path === '/v1/completions'), JSON.stringify(posts));
+    const stats = await testHook<{ shown: number; accepted: number }>('completionStats');
+    assert.ok(stats.shown >= 1 && stats.accepted >= 1, JSON.stringify(stats));
+  });
+
+  it('acceptNextWord takes the first word only; hide dismisses the rest', async () => {
+    const editor = await editorWith(
+      'completion-clamp.ts',
+      'export function clamp(value: number, min: number, max: number): number {\n  return Math.min(',
+    );
+    const text = await acceptWith(
+      editor,
+      'editor.action.inlineSuggest.acceptNextWord',
+      (t) => !t.endsWith('Math.min('),
+    );
+    const added = text.slice(text.lastIndexOf('Math.min(') + 'Math.min('.length);
+    assert.ok(
+      'Math.max(value, min), max);'.startsWith(added) && added.length < 'Math.max(value, min), max);'.length,
+      added,
+    );
+    await vscode.commands.executeCommand('editor.action.inlineSuggest.hide');
+  });
+
+  it('a one-api gateway relays POST /v1/completions: Tab accepts the fill there too', async () => {
+    await admin!.setDialect('one-api');
+    try {
+      const before = await since();
+      const editor = await editorWith(
+        'completion-oneapi.ts',
+        'function fibonacci(n: number): number {\n  if (n < 2) return n;\n  return fibonacci(n',
+      );
+      await acceptWith(editor, 'editor.action.inlineSuggest.commit', (t) => t.endsWith('fibonacci(n - 2);'));
+      const posts = await newPosts(before);
+      assert.ok(
+        posts.length > 0 && posts.every((r) => r.path === '/v1/completions' && r.status === 200),
+        JSON.stringify(posts),
+      );
+    } finally {
+      await admin!.setDialect(null);
+    }
+  });
+
+  it('a secret file (.env*) and a file over the size limit get no request', async () => {
+    const before = await since();
+    await editorWith('.env.completion.ts', 'const token = ');
+    await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+    await waitForValue(
+      'the secret refusal',
+      async () => (await testHook<Record<string, number>>('completionRefusals'))['secret'],
+    );
+    await editorWith('completion-huge.ts', `${'// filler line for a large file\n'.repeat(20_000)}const x = `);
+    await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+    await waitForValue(
+      'the size refusal',
+      async () => (await testHook<Record<string, number>>('completionRefusals'))['too-large'],
+    );
+    assert.deepStrictEqual(await newPosts(before), []);
+  });
+
+  it('a gateway without /v1/completions (sub2api: 404) gets the chat fill once, and remembers it', async () => {
+    await admin!.setDialect('sub2api');
+    try {
+      const before = await since();
+      const editor = await editorWith(
+        'completion-fallback.ts',
+        'export function clamp(value: number, min: number, max: number): number {\n  return Math.min(Math.max(',
+      );
+      await acceptWith(editor, 'editor.action.inlineSuggest.commit', (t) => t.includes('Math.max(value, min), max'));
+      const posts = (await newPosts(before)).map((r) => `${r.path} ${r.status}`);
+      // Refused once, then the chat fill (a keystroke may cancel a chat fill; the FIM route is never tried again).
+      assert.deepStrictEqual(
+        posts.filter((p) => p.startsWith('/v1/completions')),
+        ['/v1/completions 404'],
+        posts.join(),
+      );
+      assert.equal(posts[0], '/v1/completions 404');
+      assert.ok(posts.includes('/v1/messages 200'), posts.join());
+      const learned = await testHook<Record<string, string>>('learnedCompletionModes');
+      assert.deepStrictEqual(Object.values(learned), ['chat']);
+      const again = await since();
+      const second = await editorWith(
+        'completion-fallback2.ts',
+        'function fibonacci(n: number): number {\n  if (n < 2) return n;\n  return fibonacci(n',
+      );
+      await acceptWith(second, 'editor.action.inlineSuggest.commit', (t) => t.endsWith('fibonacci(n - 2);'));
+      const later = await newPosts(again);
+      assert.ok(later.length > 0 && later.every((r) => r.path === '/v1/messages'), 'no second try of /v1/completions');
+    } finally {
+      await admin!.setDialect(null);
+      await testHook('forgetLearnedCompletionModes');
+    }
+  });
+
+  it('a 429 while typing is not waited out: the completion is skipped and the status bar says so', async () => {
+    await admin!.setFaults(CODER_KEY, { status: 429, retryAfter: 60, count: 1 });
+    const before = await since();
+    const editor = await editorWith(
+      'completion-429.ts',
+      'function fibonacci(n: number): number {\n  if (n < 2) return n;\n  return fibonacci(',
+    );
+    await waitForValue('the snoozed status', async () => {
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      const text = await testHook<string>('completionStatusText');
+      return /snoozed|暂停/i.test(text) ? text : undefined;
+    });
+    // Typing on while snoozed: the provider is asked and refuses without a request.
+    await waitForValue('the snoozed refusal', async () => {
+      await editor.edit((b) => b.insert(editor.selection.active, 'n'));
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      return (await testHook<Record<string, number>>('completionRefusals'))['snoozed'];
+    });
+    const posts = await newPosts(before);
+    assert.deepStrictEqual(
+      posts.map((r) => `${r.path} ${r.status}`),
+      ['/v1/completions 429'],
+      'one request, never retried while the gateway asked to wait',
+    );
+  });
+});
