@@ -75,6 +75,7 @@ export class AnswerRunner {
    * when done or stopped.
    */
   async condense(conversation: Conversation, target: ChatMessage, cut: CondenseCut): Promise<string | undefined> {
+    const l10n = this.l10n;
     const request = this.slot.begin(conversation, target);
     try {
       const client = await this.deps.getClient();
@@ -86,7 +87,7 @@ export class AnswerRunner {
     } catch (error) {
       if (request.signal.aborted) return undefined;
       this.deps.log?.error('chat: condensing failed', error);
-      return this.l10n.t('Condensing failed: {0}', error instanceof Error ? error.message : String(error));
+      return l10n.t('Condensing failed: {0}', error instanceof Error ? error.message : String(error));
     } finally {
       this.slot.end(request);
     }
