@@ -10,6 +10,7 @@ import {
   guard,
   id,
   int,
+  lenient,
   matches,
   none,
   nullable,
@@ -390,7 +391,7 @@ const languageId = matches(/^[A-Za-z0-9_.+#-]{1,64}$/);
 const text = str(Number.MAX_SAFE_INTEGER);
 const many = <T>(check: Check<T>) => arr(check, 1_000_000);
 
-const attachment = obj<ChatAttachment>({
+const attachmentFields: Fields<ChatAttachment> = {
   id: text,
   kind: oneOf(MENTION_KINDS),
   path: text,
@@ -400,7 +401,8 @@ const attachment = obj<ChatAttachment>({
   endLine: opt(num),
   tokens: opt(num),
   truncated: opt(bool),
-});
+};
+const attachment = obj(attachmentFields);
 const mentionOption = obj<MentionOption>({
   kind: oneOf(MENTION_KINDS),
   path: opt(text),
@@ -408,12 +410,13 @@ const mentionOption = obj<MentionOption>({
   tokens: opt(num),
   unavailable: opt(bool),
 });
-const cost = obj<ChatCost>({
+const costFields: Fields<ChatCost> = {
   amount: num,
   source: oneOf(['billed', 'gateway', 'user'] as const),
   estimate: bool,
   partial: opt(bool),
-});
+};
+const cost = obj(costFields);
 const usage = obj<ChatUsage>({
   input: num,
   output: num,
@@ -440,7 +443,14 @@ const errorCard = obj<ErrorCard>({
   queuedUntil: opt(num),
   outcomeUnknown: opt(bool),
 });
-const tokens = obj<TokenCounts>({ input: num, output: num, cacheRead: num, cacheWrite: num, estimated: opt(bool) });
+const tokenFields: Fields<TokenCounts> = {
+  input: num,
+  output: num,
+  cacheRead: num,
+  cacheWrite: num,
+  estimated: opt(bool),
+};
+const tokens = obj(tokenFields);
 const toolCard = obj<AgentToolCard>({
   id: text,
   step: num,
@@ -465,7 +475,8 @@ const toolCard = obj<AgentToolCard>({
 });
 const stepUsage = obj<AgentStepUsage>({ step: num, tokens, cost: opt(cost) });
 const turnEnd = obj<AgentTurnEnd>({ reason: text, message: text, retry: bool });
-const condensedCheck = obj<AgentCondensed>({ through: text, summary: text, tokens, cost: opt(cost) });
+const condensedFields: Fields<AgentCondensed> = { through: text, summary: text, tokens, cost: opt(cost) };
+const condensedCheck = obj(condensedFields);
 const turnInfo = obj<AgentTurnInfo>({
   turnId: text,
   tools: many(toolCard),
@@ -599,3 +610,14 @@ export const chatProtocol: Protocol<ChatShapes> = {
 };
 
 export const chatGuard = guard(chatProtocol);
+
+/**
+ * The same checks, lenient, for what the chat history stored (src/chat/history.ts): a damaged or older field is
+ * dropped instead of the whole record, and what is kept is what the page's guard accepts.
+ */
+export const storedChat = {
+  cost: lenient(costFields, ['amount', 'source', 'estimate']),
+  tokens: lenient(tokenFields, ['input', 'output', 'cacheRead', 'cacheWrite']),
+  attachment: lenient(attachmentFields, ['id', 'kind', 'path', 'languageId', 'text']),
+  condensed: lenient(condensedFields, ['through', 'summary', 'tokens']),
+};
