@@ -71,19 +71,21 @@ export class SessionController {
   }
 
   agentAvailability(): AgentAvailability {
+    const l10n = this.l10n;
     return (
       this.deps.agent?.availability() ?? {
         ok: false,
-        reason: this.l10n.t('Agent mode is not available in this window.'),
+        reason: l10n.t('Agent mode is not available in this window.'),
       }
     );
   }
 
   /** Switches the active conversation between Ask, Agent and Plan; returns a refusal to show, if any. */
   setMode(mode: ChatMode): string | undefined {
+    const l10n = this.l10n;
     const conversation = this.store.active;
     if (this.answers.slot.holds(conversation.id))
-      return this.l10n.t('A reply is still in progress. Stop it before switching modes.');
+      return l10n.t('A reply is still in progress. Stop it before switching modes.');
     if (mode === 'agent' || mode === 'plan') {
       // Plan mode reads the workspace through the agent's tools: it needs what Agent mode needs (a trusted workspace).
       const available = this.agentAvailability();
@@ -108,10 +110,11 @@ export class SessionController {
    * the task (a new, visible question; the user clicked for it). Refused while busy or for any other answer.
    */
   actOnPlan(messageId: string): string | undefined {
-    if (this.busy) return this.l10n.t('A reply is still in progress. Stop it first.');
+    const l10n = this.l10n;
+    if (this.busy) return l10n.t('A reply is still in progress. Stop it first.');
     const target = findMessage(this.store.active, messageId);
     if (!target || target.role !== 'assistant' || target.agent?.mode !== 'plan' || !target.text.trim())
-      return this.l10n.t('Only a Plan-mode answer can be acted on.');
+      return l10n.t('Only a Plan-mode answer can be acted on.');
     return this.setMode('agent') ?? this.send(planTask(target.text, this.l10n));
   }
 
@@ -178,12 +181,13 @@ export class SessionController {
   }
 
   setSettings(change: Partial<ConversationSettings>): void {
+    const l10n = this.l10n;
     const conversation = this.store.active;
     conversation.overrides = { ...conversation.overrides, ...change };
     this.store.save(conversation);
     const unknownModel = change.model && this.models.length > 0 && !this.models.some((m) => m.id === change.model);
     const warning = unknownModel
-      ? this.l10n.t('"{0}" is not in the model list of your key: it may not be callable.', change.model as string)
+      ? l10n.t('"{0}" is not in the model list of your key: it may not be callable.', change.model as string)
       : undefined;
     this.out.settings(conversation.id, this.settingsOf(conversation), warning);
   }
@@ -192,8 +196,9 @@ export class SessionController {
 
   /** Sends a question (with the pending attachments). Refused while another answer runs or waits. */
   send(text: string): string | undefined {
-    if (this.busy) return this.l10n.t('A reply is still in progress. Stop it first.');
-    if (!text.trim() && this.attachments.length === 0) return this.l10n.t('Nothing to send.');
+    const l10n = this.l10n;
+    if (this.busy) return l10n.t('A reply is still in progress. Stop it first.');
+    if (!text.trim() && this.attachments.length === 0) return l10n.t('Nothing to send.');
     const conversation = this.store.active;
     const refusal = this.agentRefusal(conversation);
     if (refusal) return refusal;
