@@ -60,8 +60,11 @@ function maskedForm(secret: string): RegExp | undefined {
   return new RegExp(`${head}[A-Za-z0-9_-]{0,12}${MASK}[A-Za-z0-9_-]{0,12}${tail}`, 'g');
 }
 
-/** Removes every form of each secret, then everything that looks like a key or an auth value. */
-export function redactSecrets(text: string, secrets: Iterable<string> = []): string {
+/**
+ * Removes every form of each known secret only. For texts that are the user's or the workspace's own (tool results,
+ * attachments, stored conversations): the key-looking patterns below would also mangle ordinary code there.
+ */
+export function redactKnownSecrets(text: string, secrets: Iterable<string>): string {
   let out = text;
   const list = [...new Set([...secrets].map((s) => s.trim()).filter((s) => s.length >= MIN_SECRET))];
   // Longest first: a key that contains another is removed whole.
@@ -71,7 +74,12 @@ export function redactSecrets(text: string, secrets: Iterable<string> = []): str
     const masked = maskedForm(secret);
     if (masked) out = out.replace(masked, REDACTED);
   }
-  return out
+  return out;
+}
+
+/** Removes every form of each known secret, then everything that looks like a key or an auth value. */
+export function redactSecrets(text: string, secrets: Iterable<string> = []): string {
+  return redactKnownSecrets(text, secrets)
     .replace(AUTH_HEADER, (_m, head: string) => `${head}${REDACTED}`)
     .replace(BEARER, (_m, head: string) => `${head}${REDACTED}`)
     .replace(KEY_TOKEN, REDACTED)
@@ -88,6 +96,24 @@ export function createRedactor(...sources: Array<string | SecretValues | undefin
     }
     return redactSecrets(text, secrets);
   };
+}
+
+/**
+ * Every string inside a JSON-like value redacted (tool results, their details, stored records); image bytes
+ * (`{type:'base64', data}`) are left as they are.
+ */
+export function redactDeep<T>(value: T, redact: Redactor): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== 'object') return v;
+    const record = v as Record<string, unknown>;
+    if (record.type === 'base64') return v;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(record)) out[key] = walk(item);
+    return out;
+  };
+  return walk(value) as T;
 }
 
 /**
@@ -138,7 +164,11 @@ export class SecretRegistry {
     return { dispose: () => void this.listeners.delete(listener) };
   }
 
+  /** Known secrets and key-looking values: texts of the client, errors, cards, support records, the log. */
   readonly redact: Redactor = (text) => redactSecrets(text, this.values());
+
+  /** Known secrets only: tool results, command output, attachments, stored conversations (code stays intact). */
+  readonly redactKnown: Redactor = (text) => redactKnownSecrets(text, this.values());
 
   private changed(): void {
     const values = this.values();
