@@ -76,6 +76,8 @@ describe('project instructions in the extension host', function () {
     const names = linked.sources.map((s) => s.name);
     assert.ok(names.includes(`${path.basename(dir)}/docs/agents.md`), JSON.stringify(names));
     fs.rmSync(path.join(root, 'CLAUDE.md'));
+    // The next test reads the first test's AGENTS.md, above this file.
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(dir, 'pkg', 'src', 'x.ts')));
   });
 
   it('instructions: a workspace setting cannot turn the files off; the user setting can', async () => {
