@@ -8,7 +8,10 @@ import { redactSecrets } from '../shared/secretRedaction';
  * Copies only the five allowed fields, whatever else the object carries; the texts pass `redact` (a request id
  * that echoed a key is kept, as redacted: support can still tell there was one).
  */
-export function toSupportRecord(source: SupportRecord, redact: (text: string) => string = redactSecrets): SupportRecord {
+export function toSupportRecord(
+  source: SupportRecord,
+  redact: (text: string) => string = redactSecrets,
+): SupportRecord {
   const record: SupportRecord = { timestamp: String(source.timestamp), route: redact(String(source.route)) };
   if (typeof source.model === 'string' && source.model !== '') record.model = redact(source.model);
   if (typeof source.status === 'number') record.status = source.status;

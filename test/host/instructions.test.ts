@@ -54,7 +54,10 @@ describe('project instructions in the extension host', function () {
     fs.mkdirSync(path.join(pkg, '.git'), { recursive: true });
     fs.mkdirSync(path.join(dir, '.vscode'), { recursive: true });
     fs.mkdirSync(path.join(dir, 'docs'), { recursive: true });
-    fs.writeFileSync(path.join(pkg, '.git', 'config'), '[remote "origin"]\n\turl = https://u:GIT-TOKEN-123@example.com/r\n');
+    fs.writeFileSync(
+      path.join(pkg, '.git', 'config'),
+      '[remote "origin"]\n\turl = https://u:GIT-TOKEN-123@example.com/r\n',
+    );
     fs.writeFileSync(path.join(dir, '.vscode', 'settings.json'), '{ "db.password": "VSCODE-PASSWORD-123" }');
     fs.writeFileSync(path.join(dir, 'docs', 'agents.md'), 'Linked rule: use spaces.\n');
     fs.writeFileSync(path.join(pkg, 'src', 'y.ts'), 'export const y = 1;\n');

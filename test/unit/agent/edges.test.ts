@@ -165,7 +165,10 @@ describe('agent core: pure modules', () => {
       const source = readFileSync(path.join(dir, file), 'utf8');
       assert.ok(!/from ['"]vscode['"]|require\(['"]vscode['"]\)/.test(source), `${file} imports vscode`);
       for (const m of source.matchAll(/from ['"]([^'"]+)['"]/g)) {
-        assert.ok(/^(\.\/|\.\.\/gateway\/|\.\.\/shared\/(l10n|secretRedaction)$|node:)/.test(m[1]), `${file} imports ${m[1]}`);
+        assert.ok(
+          /^(\.\/|\.\.\/gateway\/|\.\.\/shared\/(l10n|secretRedaction)$|node:)/.test(m[1]),
+          `${file} imports ${m[1]}`,
+        );
       }
     });
   }

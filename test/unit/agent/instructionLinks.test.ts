@@ -19,7 +19,10 @@ describe('project instructions: links judged on their real path, as read_file ju
     ws = path.join(base, 'ws');
     outside = path.join(base, 'outside.md');
     for (const dir of ['.git', '.vscode', '.github', 'docs']) fs.mkdirSync(path.join(ws, dir), { recursive: true });
-    fs.writeFileSync(path.join(ws, '.git', 'config'), '[remote "origin"]\n\turl = https://user:TOKEN123@example.com/r\n');
+    fs.writeFileSync(
+      path.join(ws, '.git', 'config'),
+      '[remote "origin"]\n\turl = https://user:TOKEN123@example.com/r\n',
+    );
     fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{ "db.password": "PASSWORD123" }');
     fs.writeFileSync(path.join(ws, 'team.code-workspace'), '{ "settings": { "token": "WS123" } }');
     fs.writeFileSync(path.join(ws, '.env'), 'API_TOKEN=ENV123');

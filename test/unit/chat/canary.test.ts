@@ -66,7 +66,11 @@ describe('canary property: a planted key never leaves through a request, card, s
               kind: 'status',
               status: 400,
               headers: { 'request-id': echo, 'x-request-id': echo },
-              body: { type: 'error', error: { type: `bad ${echo}`, message: `the key ${echo} is wrong` }, request_id: echo },
+              body: {
+                type: 'error',
+                error: { type: `bad ${echo}`, message: `the key ${echo} is wrong` },
+                request_id: echo,
+              },
             },
       );
       const records: SupportRecord[] = [];

@@ -79,7 +79,10 @@ describe('condensing', function () {
     // Each crossing condenses once: the turns that condensed are the condensing requests, one each.
     assert.equal(condensing.length, answers.filter((a) => a.agent?.condensed).length);
     const last = t.sent[t.sent.length - 1];
-    assert.match(JSON.stringify(last.messages[1]), /^\{"role":"assistant","content":"Summary of the earlier conversation/);
+    assert.match(
+      JSON.stringify(last.messages[1]),
+      /^\{"role":"assistant","content":"Summary of the earlier conversation/,
+    );
     const rest = JSON.stringify(last.messages.slice(2));
     assert.doesNotMatch(rest, /Question 1\\n/, 'the first question is only in the summary');
     assert.match(rest, /Question 5/);

@@ -40,10 +40,13 @@ async function call(status: number, headers: Record<string, string>, body: unkno
     onSupportRecord: (r) => records.push(r),
     logger: { debug: put, info: put, warn: put, error: put },
   });
-  const error = await client.streamMessage(MESSAGE_REQUEST).finalMessage().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const error = await client
+    .streamMessage(MESSAGE_REQUEST)
+    .finalMessage()
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   assert.ok(isGatewayError(error), String(error));
   return { error, records, log };
 }
@@ -134,7 +137,11 @@ describe('gateway: a key echoed in a request id is redacted everywhere, shown as
       res.write(
         'event: message_start\ndata: {"type":"message_start","message":{"id":"m1","type":"message","role":"assistant","model":"claude-demo-sonnet","content":[],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":0}}}\n\n',
       );
-      const event = { type: 'error', error: { type: `overloaded ${KEY}`, message: `upstream said ${KEY}` }, request_id: KEY };
+      const event = {
+        type: 'error',
+        error: { type: `overloaded ${KEY}`, message: `upstream said ${KEY}` },
+        request_id: KEY,
+      };
       res.end(`event: error\ndata: ${JSON.stringify(event)}\n\n`);
     });
     const records: SupportRecord[] = [];

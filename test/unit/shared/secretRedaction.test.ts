@@ -18,7 +18,9 @@ describe('shared: secret redaction', () => {
     const odd = `${KEY}/+=&`;
     for (const prefix of ['', 'a', 'ab', 'user:']) {
       const encoded = Buffer.from(`${prefix}${odd}`).toString('base64');
-      const out = redactKnownSecrets(`b64 ${encoded} url ${Buffer.from(`${prefix}${odd}`).toString('base64url')}`, [odd]);
+      const out = redactKnownSecrets(`b64 ${encoded} url ${Buffer.from(`${prefix}${odd}`).toString('base64url')}`, [
+        odd,
+      ]);
       assert.ok(!out.includes(encoded.slice(4, 24)), `${prefix}: ${out}`);
     }
     const texts = [
@@ -51,7 +53,10 @@ describe('shared: secret redaction', () => {
     let extra = ['ProviderSecret987654'];
     registry.addProvider(() => extra);
     assert.deepEqual(registry.values(), [KEY, 'HeaderSecretValue123', 'ProviderSecret987654']);
-    assert.equal(registry.redact(`${KEY} HeaderSecretValue123 ProviderSecret987654`), '[redacted] [redacted] [redacted]');
+    assert.equal(
+      registry.redact(`${KEY} HeaderSecretValue123 ProviderSecret987654`),
+      '[redacted] [redacted] [redacted]',
+    );
     header.dispose();
     extra = [];
     assert.equal(registry.redactKnown('HeaderSecretValue123'), 'HeaderSecretValue123');
