@@ -61,7 +61,9 @@ export function createServices(
     catalog,
     log,
   });
-  const presenter = lazy(() => bundles.errors().createErrorPresenter({ config, log, catalog, account }));
+  const presenter = lazy(() =>
+    bundles.errors().createErrorPresenter({ config, log, catalog, account, secrets: () => secrets.values() }),
+  );
   const errors: ErrorPresenter = { show: async (error, surface) => presenter().show(error, surface) };
   const configChanged = config.onDidChange((current) =>
     log.info(`Settings changed; base URL ${current.baseUrl || '(none)'}.`),

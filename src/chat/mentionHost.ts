@@ -141,7 +141,10 @@ export class MentionHost {
       case 'terminal': {
         const state = this.terminal.state();
         if (state.kind === 'run')
-          return { kind, detail: vscode.l10n.t('Last command in {0}: {1}', state.terminal, state.run.commandLine) };
+          return {
+            kind,
+            detail: this.redact(vscode.l10n.t('Last command in {0}: {1}', state.terminal, state.run.commandLine)),
+          };
         return { kind, detail: terminalProblem(state), unavailable: true };
       }
       case 'changes':
