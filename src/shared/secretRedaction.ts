@@ -30,15 +30,33 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Standard base64 with padding (no Buffer: this module is also type-checked with the webviews' libraries). */
+function base64(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const b1 = i + 1 < bytes.length ? bytes[i + 1] : 0;
+    const b2 = i + 2 < bytes.length ? bytes[i + 2] : 0;
+    const n = (bytes[i] << 16) | (b1 << 8) | b2;
+    out += BASE64[(n >> 18) & 63] + BASE64[(n >> 12) & 63];
+    out += i + 1 < bytes.length ? BASE64[(n >> 6) & 63] : '=';
+    out += i + 2 < bytes.length ? BASE64[n & 63] : '=';
+  }
+  return out;
+}
+
 /**
  * The forms a server or a program echoes a secret in: verbatim, URL-encoded, base64 (standard and URL-safe, at
  * every byte alignment, so a key inside a longer encoded text such as `Basic base64(user:key)` is found too).
  */
 export function secretForms(secret: string): string[] {
   const forms = new Set<string>([secret, encodeURIComponent(secret), encodeURIComponent(secret).toLowerCase()]);
-  const bytes = Buffer.from(secret, 'utf8');
+  const bytes = new TextEncoder().encode(secret);
   for (let shift = 0; shift < 3; shift++) {
-    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    const shifted = new Uint8Array(shift + bytes.length);
+    shifted.set(bytes, shift);
+    const encoded = base64(shifted);
     // Drop the characters that also depend on the neighbouring bytes (the lead-in and the padded tail).
     const start = shift === 0 ? 0 : shift === 1 ? 2 : 3;
     const tailBytes = (shift + bytes.length) % 3;
