@@ -78,6 +78,19 @@ function maskedForm(secret: string): RegExp | undefined {
   return new RegExp(`${head}[A-Za-z0-9_-]{0,12}${MASK}[A-Za-z0-9_-]{0,12}${tail}`, 'g');
 }
 
+/** Each secret's forms and masked pattern, computed once (every log line and tool result is redacted). */
+const PATTERNS = new Map<string, { forms: string[]; masked: RegExp | undefined }>();
+
+function patternsOf(secret: string): { forms: string[]; masked: RegExp | undefined } {
+  let entry = PATTERNS.get(secret);
+  if (!entry) {
+    if (PATTERNS.size >= 64) PATTERNS.clear();
+    entry = { forms: secretForms(secret), masked: maskedForm(secret) };
+    PATTERNS.set(secret, entry);
+  }
+  return entry;
+}
+
 /**
  * Removes every form of each known secret only. For texts that are the user's or the workspace's own (tool results,
  * attachments, stored conversations): the key-looking patterns below would also mangle ordinary code there.
@@ -88,9 +101,12 @@ export function redactKnownSecrets(text: string, secrets: Iterable<string>): str
   // Longest first: a key that contains another is removed whole.
   list.sort((a, b) => b.length - a.length);
   for (const secret of list) {
-    for (const form of secretForms(secret)) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    const masked = maskedForm(secret);
-    if (masked) out = out.replace(masked, REDACTED);
+    const { forms, masked } = patternsOf(secret);
+    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    if (masked) {
+      masked.lastIndex = 0;
+      out = out.replace(masked, REDACTED);
+    }
   }
   return out;
 }
