@@ -212,8 +212,9 @@ export async function getImageTask(
   try {
     const ex = await send(ctx, spec);
     const task = taskOf(await readJson(ctx, spec, ex), id, ctx.baseUrl, ex.headers, ex.requestId);
-    // The failure reason is the server's text, shown and stored: it passes the redactor like every error text.
+    // The failure reason and status are the server's text, shown and stored: they pass the redactor like error texts.
     if (task.error !== undefined) task.error = ctx.redact(task.error);
+    if (task.rawStatus !== undefined) task.rawStatus = ctx.redact(task.rawStatus);
     return task;
   } catch (error) {
     if (!isGatewayError(error) || error.status !== 404) throw error;
