@@ -165,6 +165,16 @@ describe('gateway: a key echoed in a request id is redacted everywhere, shown as
     assertNoKey(everything({ error, records, log }), KEY);
   });
 
+  it('an image task that failed: its reason and request id echo the key', async () => {
+    server = await startServer((_req, res) =>
+      json(res, 200, { id: 't1', status: 'failed', fail_reason: `bad key ${KEY}` }, { 'x-request-id': KEY }),
+    );
+    const task = await createGatewayClient({ baseUrl: server.url, apiKey: KEY }).getImageTask('t1');
+    assert.equal(task.requestId, REDACTED);
+    assert.match(task.error ?? '', /bad key \[redacted\]/);
+    assertNoKey(JSON.stringify({ ...task, raw: undefined }), KEY);
+  });
+
   it('an ordinary request id is kept as it is', async () => {
     const seen = await call(400, { 'request-id': 'req_01HXYZ' }, { error: { message: 'bad' } });
     assert.equal(seen.error.requestId, 'req_01HXYZ');
