@@ -4,6 +4,7 @@
 import { DEFAULT_CONTEXT_WINDOW } from '../agent';
 import type { GatewayClient } from '../gateway/types';
 import type { Localizer } from '../shared/l10n';
+import type { ChatCost } from '../shared/money';
 import type { AgentCondensed, ChatMessage, ConversationSettings } from '../shared/protocol/chat';
 import { runAgentAnswer } from './agentAnswer';
 import { instructionsFor } from './answerInstructions';
@@ -16,11 +17,29 @@ import type { ConversationStore } from './conversationStore';
 import { nodeTimers } from './deltaBatcher';
 import { RequestSlot, type ChatRequest, type SlotAnswer } from './requestSlot';
 import { toMessageParams } from './requestBuilder';
-import type { SessionDeps } from './sessionDeps';
+import type { RecordedCost, SessionDeps } from './sessionDeps';
 import { noClientError, noModelError } from './setupChecks';
 import type { StreamOutcome } from './streamAnswer';
 
 type Outcome = StreamOutcome | { status: 'stopped' };
+
+/**
+ * The costs the usage ledger recorded for the responses of one request's client, in order (its requests go one at a
+ * time): what the chat shows is the figure the ledger holds, computed once, for the route actually called.
+ */
+function recordedCosts(): { listen: RecordedCost; take(): ChatCost | undefined } {
+  let last: ChatCost | undefined;
+  return {
+    listen: (_record, cost) => {
+      last = cost;
+    },
+    take: () => {
+      const cost = last;
+      last = undefined;
+      return cost;
+    },
+  };
+}
 
 export class AnswerRunner {
   readonly slot: RequestSlot;
@@ -78,11 +97,12 @@ export class AnswerRunner {
     const l10n = this.l10n;
     const request = this.slot.begin(conversation, target);
     try {
-      const client = await this.deps.getClient();
+      const costs = recordedCosts();
+      const client = await this.deps.getClient(costs.listen);
       if (!client || request.signal.aborted) return undefined;
       const settings = this.settingsOf(conversation);
       if (!settings.model) return noModelError(this.l10n).message;
-      await condense(cut, this.condenseRun(request, client, settings.model));
+      await condense(cut, this.condenseRun(request, client, settings.model, costs.take));
       return undefined;
     } catch (error) {
       if (request.signal.aborted) return undefined;
@@ -105,7 +125,8 @@ export class AnswerRunner {
       const a = { agent, settings, instructions, out: this.out, write, now: this.deps.now, l10n: this.l10n };
       return this.end(request, await runAgentAnswer(request, a), false);
     }
-    const client = await this.deps.getClient();
+    const costs = recordedCosts();
+    const client = await this.deps.getClient(costs.listen);
     if (request.signal.aborted) return this.end(request, { status: 'stopped' });
     if (!client)
       return this.end(request, { status: 'error', error: noClientError(this.l10n, this.deps.accessProblem) });
@@ -113,7 +134,7 @@ export class AnswerRunner {
     const prompt = await instructions();
     if (request.signal.aborted) return this.end(request, { status: 'stopped' });
     const window = this.deps.contextWindow?.(settings.model, settings.maxTokens) ?? DEFAULT_CONTEXT_WINDOW;
-    const run = this.condenseRun(request, client, settings.model);
+    const run = this.condenseRun(request, client, settings.model, costs.take);
     const outcome = await streamAsk(request, {
       ...run,
       settings,
@@ -123,6 +144,7 @@ export class AnswerRunner {
       inputWindow: window - settings.maxTokens,
       threshold: this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD,
       applyCondensed: run.apply,
+      recordedCost: costs.take,
       onWait: (notice) => this.slot.clientWait(request, notice),
       write,
       log: this.deps.log,
@@ -135,6 +157,7 @@ export class AnswerRunner {
     request: ChatRequest,
     client: GatewayClient,
     model: string,
+    recordedCost: () => ChatCost | undefined,
   ): CondenseRun & { client: GatewayClient } {
     const { conversation, message } = request;
     return {
@@ -142,7 +165,7 @@ export class AnswerRunner {
       model,
       signal: request.signal,
       requestHistory: (older) => this.deps.agent?.requestHistory?.(older) ?? toMessageParams([...older]),
-      costOf: (m, usage) => this.deps.costOf?.({ route: 'POST /v1/messages', model: m, usage }),
+      costOf: recordedCost,
       apply: (condensed: AgentCondensed) => {
         if (message.agent) message.agent.condensed = condensed;
         else message.condensed = condensed;

@@ -1,7 +1,7 @@
 // One Ask answer (pure): the history it sends (condensed first past the threshold of the model's window), the
 // request, its streamed text, and how it ended with its usage and cost.
 import { estimateTokens } from '../agent';
-import type { GatewayClient, Logger, MessageParam, Usage, WaitNotice } from '../gateway/types';
+import type { GatewayClient, Logger, MessageParam, WaitNotice } from '../gateway/types';
 import type { ChatCost } from '../shared/money';
 import type { AgentCondensed, ChatMessage, ConversationSettings } from '../shared/protocol/chat';
 import type { TextWriter } from './chatOutput';
@@ -22,7 +22,8 @@ export interface AskAnswer {
   inputWindow: number;
   threshold: number;
   requestHistory(older: readonly ChatMessage[]): MessageParam[];
-  costOf?(model: string, usage: Usage): ChatCost | undefined;
+  /** The cost the usage ledger recorded for the client's last response (taken once). */
+  recordedCost(): ChatCost | undefined;
   /** Keeps a summary made for this answer on it and shows its card. */
   applyCondensed(condensed: AgentCondensed): void;
   /** The client waits before sending (a 429's Retry-After). */
@@ -35,6 +36,7 @@ export async function streamAsk(request: ChatRequest, a: AskAnswer): Promise<Str
   const { message, signal } = request;
   const sent = a.prefill ? a.history : await askHistory(request, a);
   if (signal.aborted) return { status: 'stopped' };
+  a.recordedCost(); // a condensing request's, if it failed after the ledger recorded it
   const stream = a.client.streamMessage(buildMessagesRequest(sent, a.settings, a.instructions), {
     signal,
     onWait: a.onWait,
@@ -42,11 +44,8 @@ export async function streamAsk(request: ChatRequest, a: AskAnswer): Promise<Str
   const outcome = await consumeStream(stream, a.write, () => signal.aborted);
   a.write.flush();
   if (message.model === undefined) message.model = a.settings.model;
-  const raw = stream.currentMessage()?.usage;
-  if ('usage' in outcome && outcome.usage && raw) {
-    const cost = a.costOf?.(outcome.model || a.settings.model, raw);
-    if (cost) outcome.usage.cost = cost;
-  }
+  const cost = a.recordedCost();
+  if ('usage' in outcome && outcome.usage && cost) outcome.usage.cost = cost;
   return outcome;
 }
 
@@ -66,7 +65,7 @@ async function askHistory(request: ChatRequest, a: AskAnswer): Promise<ChatMessa
       model: a.settings.model,
       signal: request.signal,
       requestHistory: a.requestHistory,
-      costOf: a.costOf,
+      costOf: a.recordedCost,
       apply: a.applyCondensed,
     });
     return condensed ?? whole;

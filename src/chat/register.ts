@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
 import { balanceAfterError } from '../platform/balanceNote';
-import type { CatalogSnapshot, Services } from '../platform/services';
+import type { CatalogSnapshot, ClientOverrides, Services } from '../platform/services';
 import type { CommandTable, TestHooks } from '../platform/commands';
 import { listWorksAt } from '../platform/listWorks';
 import { isListMissing, unlistedHint } from '../catalog/listing';
@@ -60,13 +60,17 @@ export function registerChat(services: Services): ChatFeature {
     contextWindowOf(services.catalog.peek()?.models.find((m) => m.id === model)?.raw, maxTokens);
   // The chat's own client, with the client's 429 retries off: the agent loop and the request slot (Ask) are the one
   // owner of "wait and send again" and show every wait; the key's fingerprint keys the prompt-caching memory.
-  const chatClient = async () => {
+  const chatClient = async (onRecorded?: ClientOverrides['onRecorded']) => {
     if (!(await services.gateway.clientOrExplain())) return undefined;
     const withKey = await services.gateway.clientWithKey();
     const secret = withKey && (await services.keys.activeSecret());
     if (!withKey || !secret) return undefined;
     return {
-      client: services.gateway.clientFor(secret, { maxRetries: 0, keyFingerprint: withKey.key.fingerprint }),
+      client: services.gateway.clientFor(secret, {
+        maxRetries: 0,
+        keyFingerprint: withKey.key.fingerprint,
+        onRecorded,
+      }),
       keyId: withKey.key.fingerprint,
     };
   };
@@ -79,15 +83,15 @@ export function registerChat(services: Services): ChatFeature {
     showPath: (p) => vscode.workspace.asRelativePath(p),
     // The user's own setting only: a repository's settings must not make the agent send extra (billed) requests.
     condenseThreshold,
-    client: chatClient,
+    client: () => chatClient(),
     contextWindow,
-    costOf: (model, usage) => services.account.costOf({ route: 'POST /v1/messages', model, usage }),
+    costOf: (model, usage) => services.account.costOf({ model, usage }),
     wouldPassDailyBudget: (nextTokens) => services.account.wouldPassDailyBudget(nextTokens),
     redact: services.secrets.redactKnown,
   });
   const session = new SessionController({
     storage: redactingStorage(historyFiles(context.globalStorageUri), services.secrets.redactKnown),
-    getClient: async () => (await chatClient())?.client,
+    getClient: async (onRecorded) => (await chatClient(onRecorded))?.client,
     accessProblem: () => accessProblem(config.current, vscode.l10n),
     errorCard: (error) => {
       const card = toErrorCard(
@@ -118,7 +122,6 @@ export function registerChat(services: Services): ChatFeature {
     now: () => Date.now(),
     log,
     agent,
-    costOf: (record) => services.account.costOf(record),
     l10n: vscode.l10n,
     instructions: readProjectInstructions,
     contextWindow,

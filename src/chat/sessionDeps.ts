@@ -9,13 +9,16 @@ import type { AgentRunner } from './agentPort';
 import type { Timers } from './deltaBatcher';
 import type { HistoryStorage } from './history';
 
+/** Told of each response of a client the usage ledger recorded, with the cost it recorded (undefined: not priced). */
+export type RecordedCost = (record: UsageRecord, cost: ChatCost | undefined) => void;
+
 export interface SessionDeps {
   storage: HistoryStorage;
   /**
    * A client, or undefined after telling the user what is missing. Its own 429 retries off: the request slot is the
    * one owner of waiting and sending again.
    */
-  getClient(): Promise<GatewayClient | undefined>;
+  getClient(onRecorded?: RecordedCost): Promise<GatewayClient | undefined>;
   /** Why there is no client, in the user's words (a workspace base URL that was not allowed is not "no key"). */
   accessProblem?(): string;
   /** Turns an error into the inline card (the spec's reaction as actions). */
@@ -34,8 +37,6 @@ export interface SessionDeps {
   defaultRetryMs?: number;
   /** Agent mode (absent: Ask only). */
   agent?: AgentRunner;
-  /** What a response cost (AccountService.costOf); absent: tokens only. */
-  costOf?(record: UsageRecord): ChatCost | undefined;
   /** The user's language for refusals, warnings and setup errors (vscode.l10n; English when absent). */
   l10n?: Localizer;
   /** The project instructions (AGENTS.md, …, the user's setting) as of now, sent with Ask, Agent and Plan answers. */

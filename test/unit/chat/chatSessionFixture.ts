@@ -61,7 +61,7 @@ export function chatSession(
   emulator: Emulator,
   deps: Pick<
     SessionDeps,
-    'getClient' | 'agent' | 'defaultRetryMs' | 'instructions' | 'costOf' | 'contextWindow' | 'condenseThreshold'
+    'getClient' | 'agent' | 'defaultRetryMs' | 'instructions' | 'contextWindow' | 'condenseThreshold'
   > & {
     model: string;
     /** The model of Agent conversations (modelGateway.agent.defaultModel), when set. */
@@ -83,7 +83,6 @@ export function chatSession(
     defaultRetryMs: deps.defaultRetryMs,
     agent: deps.agent,
     instructions: deps.instructions,
-    costOf: deps.costOf,
     contextWindow: deps.contextWindow,
     condenseThreshold: deps.condenseThreshold,
   });
