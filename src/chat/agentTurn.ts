@@ -84,6 +84,8 @@ export interface AgentTurnsDeps {
   earlierTranscripts?: number;
   /** Large tool results of older steps are cleared once (src/agent/clearResults.ts). Default true. */
   clearOldResults?: boolean;
+  /** Removes every known secret from tool results before they are shown, stored or sent (services.secrets). */
+  redact?: (text: string) => string;
 }
 
 export class AgentTurns implements AgentRunner {
@@ -161,6 +163,7 @@ export class AgentTurns implements AgentRunner {
         onEvent: (event) => mapper.handle(event),
         costOf: this.deps.costOf,
         wouldPassDailyBudget: this.deps.wouldPassDailyBudget,
+        redact: this.deps.redact,
       });
       if (filesWrittenIn([ctx.message], (name) => classes.get(name))) this.filesWritten.remember(ctx.conversationId);
       this.transcripts.keep(ctx.message.agent.turnId, compactTranscript(result.messages.slice(messages.length)));

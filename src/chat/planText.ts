@@ -1,9 +1,17 @@
 // The plan of a Plan-mode answer (pure): what "Act on this plan" sends as the Agent-mode task.
 import { english, type Localizer } from '../shared/l10n';
 
-/** The task Act on this plan sends in Agent mode: the plan as the model wrote it (the user sees this question). */
+/**
+ * The task Act on this plan sends in Agent mode (the user sees this question): the user's request, and the plan
+ * quoted with its origin. The model wrote the plan (from files a repository controls): it must not read as the
+ * user's own words.
+ */
 export function planTask(answer: string, l10n: Localizer = english): string {
-  return `${l10n.t('Act on this plan:')}\n\n${planOf(answer)}`;
+  const quoted = planOf(answer)
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+  return `${l10n.t('Act on this plan:')}\n\n${l10n.t('(quoted from your Plan-mode answer: the assistant wrote it, not the user)')}\n\n${quoted}`;
 }
 
 const CHECKLIST_ITEM = /^\s*(?:[-*]|\d+[.)])\s+\[[ xX]\]\s/;

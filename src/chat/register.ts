@@ -22,6 +22,8 @@ import { TerminalRecorder } from './terminalRecorder';
 import { ChatViewProvider } from './chatViewProvider';
 import { toErrorCard } from './errorCard';
 import { historyFiles } from './historyFiles';
+import { redactingStorage } from './history';
+import { redactDeep } from '../shared/secretRedaction';
 import { copyToClipboard, insertCode, openCodeInEditor, openLink, runErrorAction } from './hostActions';
 import { SessionController } from './session';
 import { accessProblem } from '../platform/workspaceSettings';
@@ -85,9 +87,10 @@ export function registerChat(services: Services): ChatFeature {
     contextWindow,
     costOf: (model, usage) => services.account.costOf({ model, usage }),
     wouldPassDailyBudget: (nextTokens) => services.account.wouldPassDailyBudget(nextTokens),
+    redact: services.secrets.redactKnown,
   });
   const session = new SessionController({
-    storage: historyFiles(context.globalStorageUri),
+    storage: redactingStorage(historyFiles(context.globalStorageUri), services.secrets.redactKnown),
     getClient: async (onRecorded) => (await chatClient(onRecorded))?.client,
     accessProblem: () => accessProblem(config.current, vscode.l10n),
     errorCard: (error) => {
@@ -104,7 +107,8 @@ export function registerChat(services: Services): ChatFeature {
       );
       const balance = balanceAfterError(services, error);
       if (balance) card.detail += ` ${vscode.l10n.t('Last balance the gateway reported: {0}.', balance)}`;
-      return card;
+      // Shown, stored with the conversation and copied: the one redactor, whatever the error carried.
+      return redactDeep(card, services.secrets.redact);
     },
     defaults: () => ({
       model: config.current.chat.defaultModel,
@@ -129,6 +133,7 @@ export function registerChat(services: Services): ChatFeature {
     () => agentHost.snapshot(),
     terminals,
     () => randomUUID(),
+    services.secrets.redactKnown,
   );
 
   /** Shows a snapshot's chat models. Never fetches: it runs on catalog changes, which a fetch causes. */

@@ -49,7 +49,7 @@ export function createDiagnosticsCommands(services: Services, status: StatusBar)
 /** Copies the last requests' five support fields; resolves with the copied text. */
 export async function copySupportInfo(services: Services, limit = 20): Promise<string> {
   const records = services.support.recent(limit);
-  const text = formatSupportInfo(records);
+  const text = formatSupportInfo(records, services.secrets.redact);
   if (!(await withinMs(Promise.resolve(vscode.env.clipboard.writeText(text)), 5_000))) {
     // In a browser-hosted VS Code the clipboard can wait for page focus or permission: offer the text instead.
     services.log.warn('Copy Support Info: the clipboard did not answer; offering the text in an editor.');

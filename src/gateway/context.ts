@@ -1,7 +1,7 @@
 // The per-client state every route shares (options resolved to defaults, redactor, 429 queue).
 import type { Dispatcher } from 'undici';
 import { normalizeBaseUrl } from '../shared/baseUrl';
-import { createRedactor, type Redactor } from './redact';
+import { createRedactor, type Redactor } from '../shared/secretRedaction';
 import { RateLimitQueue, type BackoffOptions } from './retry';
 import type { Dialect } from './dialect';
 import type { ReasoningEffort } from './reasoning';
@@ -61,7 +61,7 @@ export function createContext(options: GatewayClientOptions): ClientContext {
     onUsage: options.onUsage,
     userAgent: options.userAgent,
     editEncoding: options.editEncoding ?? 'json',
-    redact: createRedactor(options.apiKey),
+    redact: createRedactor(options.apiKey, options.secrets),
     queue: new RateLimitQueue(),
     backoff: { baseMs: options.retryBackoff?.baseMs ?? 500, maxMs: options.retryBackoff?.maxMs ?? 8_000 },
     pollBackoff: { baseMs: options.pollBackoff?.baseMs ?? 1_000, maxMs: options.pollBackoff?.maxMs ?? 10_000 },

@@ -211,7 +211,11 @@ export async function getImageTask(
   };
   try {
     const ex = await send(ctx, spec);
-    return taskOf(await readJson(ctx, spec, ex), id, ctx.baseUrl, ex.headers, ex.requestId);
+    const task = taskOf(await readJson(ctx, spec, ex), id, ctx.baseUrl, ex.headers, ex.requestId);
+    // The failure reason and status are the server's text, shown and stored: they pass the redactor like error texts.
+    if (task.error !== undefined) task.error = ctx.redact(task.error);
+    if (task.rawStatus !== undefined) task.rawStatus = ctx.redact(task.rawStatus);
+    return task;
   } catch (error) {
     if (!isGatewayError(error) || error.status !== 404) throw error;
     return {

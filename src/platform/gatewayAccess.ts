@@ -30,6 +30,8 @@ export interface GatewayAccessDeps {
   fingerprint?(secret: string): string;
   env?: Record<string, string | undefined>;
   userAgent?: string;
+  /** Every secret the extension knows (the stored keys, secret header values): removed from every client text. */
+  secrets?: () => Iterable<string>;
   /** Where learned dialects are kept and the model list is read (without it: the setting only, nothing kept). */
   dialects?: Omit<DialectSourceDeps, 'config'>;
 }
@@ -83,6 +85,7 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
       logger: deps.log,
       onSupportRecord: deps.onSupportRecord,
       userAgent: deps.userAgent,
+      secrets: deps.secrets,
     });
   };
 
