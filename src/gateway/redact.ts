@@ -7,12 +7,15 @@ const AUTH_VALUE = /((?:bearer|x-api-key|api[_-]?key|authorization)["'\s:=]+)([A
 /** A function that removes `apiKey` (and auth-looking values) from any text. */
 export type Redactor = (text: string) => string;
 
-/** Builds the redactor for one key. Keys under 6 characters (never real keys) are not searched for: they would mangle words. */
-export function createRedactor(apiKey: string): Redactor {
-  const key = apiKey.trim();
+/**
+ * Builds the redactor for one key and the other secrets sent with it (secret header values). Secrets under 6
+ * characters (never real keys) are not searched for: they would mangle words.
+ */
+export function createRedactor(apiKey: string, otherSecrets: readonly string[] = []): Redactor {
+  const secrets = [apiKey, ...otherSecrets].map((s) => s.trim()).filter((s) => s.length >= 6);
   return (text: string): string => {
     let out = text;
-    if (key.length >= 6 && out.includes(key)) out = out.split(key).join(REPLACEMENT);
+    for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REPLACEMENT);
     return out.replace(AUTH_VALUE, (_m, label: string) => label + REPLACEMENT);
   };
 }
