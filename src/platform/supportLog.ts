@@ -38,8 +38,10 @@ export class SupportRing implements SupportLog {
 }
 
 /** Plain text for the clipboard: one line per request, the five fields only. */
-export function formatSupportInfo(records: readonly SupportRecord[]): string {
+export function formatSupportInfo(records: readonly SupportRecord[], headerNames: readonly string[] = []): string {
   const lines = ['Model Gateway support info (timestamp, route, model, HTTP status, request id):'];
+  // Names only: a header's value may be a secret (and is the user's business).
+  if (headerNames.length > 0) lines.push(`Request headers sent (names only): ${headerNames.join(', ')}`);
   if (records.length === 0) lines.push('(no requests recorded in this window yet)');
   for (const record of records) {
     lines.push(
