@@ -11,6 +11,7 @@ import type { ErrorPresenter, ModelCatalog, Services } from './platform/services
 import { disposeAll } from './shared/dispose';
 import { lazy } from './shared/lazy';
 import { SupportRing } from './platform/supportLog';
+import { SecretRegistry } from './shared/secretRedaction';
 import { fingerprintOf } from './keys/fingerprint';
 import { createAccountService } from './usage/account';
 import type { AccountService } from './platform/services';
@@ -25,10 +26,11 @@ export function createServices(
   context: vscode.ExtensionContext,
   bundles: ServiceBundles,
 ): Services & vscode.Disposable {
-  const log = createLogger();
+  const secrets = new SecretRegistry();
+  const log = createLogger(undefined, () => secrets.values());
   const config = createConfigService(context.globalState);
-  const keys = createKeyStore(context, (secrets) => log.setKnownSecrets(secrets), log);
-  const support = new SupportRing(50);
+  const keys = createKeyStore(context, (stored) => secrets.setStored(stored), log);
+  const support = new SupportRing(50, secrets.redact);
   // The client (built below) reports usage to the account service, which is built from the client's access.
   const usage: { account?: AccountService } = {};
   const version = String((context.extension?.packageJSON as { version?: unknown } | undefined)?.version ?? '0');
@@ -40,6 +42,7 @@ export function createServices(
     onUsage: (record, keyFingerprint) => usage.account?.record(record, keyFingerprint),
     fingerprint: fingerprintOf,
     userAgent: `model-gateway-vscode/${version} vscode/${vscode.version}`,
+    secrets: () => secrets.values(),
     // The catalog is built below on this access; it is only read when a request is sent.
     dialects: { memento: context.globalState, catalog: () => catalog.peek(), log },
   });
@@ -58,7 +61,9 @@ export function createServices(
     catalog,
     log,
   });
-  const presenter = lazy(() => bundles.errors().createErrorPresenter({ config, log, catalog, account }));
+  const presenter = lazy(() =>
+    bundles.errors().createErrorPresenter({ config, log, catalog, account, secrets: () => secrets.values() }),
+  );
   const errors: ErrorPresenter = { show: async (error, surface) => presenter().show(error, surface) };
   const configChanged = config.onDidChange((current) =>
     log.info(`Settings changed; base URL ${current.baseUrl || '(none)'}.`),
@@ -74,6 +79,7 @@ export function createServices(
     support,
     errors,
     account: (usage.account = account),
+    secrets,
     // The log last: the others may still write to it while they are disposed.
     dispose: () => disposeAll([configChanged, account, catalog, gateway, keys, config, log]),
   };

@@ -39,6 +39,7 @@ export { byPath, pageHeader, pageOf, type Page } from './paging';
 export {
   buildInstructions,
   instructionCandidates,
+  instructionFileRefusal,
   instructionSettingsFrom,
   INSTRUCTIONS_FILE_CAP,
   INSTRUCTIONS_TOTAL_CAP,

@@ -4,6 +4,7 @@
 // settings read from the user's own scope), and nothing here reads or changes them.
 import { english, type Localizer } from '../shared/l10n';
 import { isPathInside, relativeTo, type PathStyle } from './paths';
+import { decide, type PolicySettings } from './policy';
 
 /** The files read at each workspace folder's root, in this order (the cross-tool standard first). */
 export const ROOT_INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'] as const;
@@ -68,6 +69,19 @@ export function instructionSettingsFrom(
 ): InstructionSettings {
   const on = typeof use?.globalValue === 'boolean' ? use.globalValue : use?.defaultValue !== false;
   return { useFiles: on, user: typeof user?.globalValue === 'string' ? user.globalValue : '' };
+}
+
+/**
+ * Why an instruction file is not sent, or undefined when it is: its real path is judged exactly as the agent's
+ * read_file would judge reading it (policy.ts), and only a read that needs no approval is sent. A link to .git/config,
+ * .vscode/settings.json, a *.code-workspace file, a secret (.env …) or out of the workspace is left out: the system
+ * prompt of every request would otherwise carry a file the agent may read only when the user says yes. The reason is
+ * in `policy.l10n`'s language (shown in the chat).
+ */
+export function instructionFileRefusal(written: string, real: string, policy: PolicySettings): string | undefined {
+  const links = written === real ? undefined : [{ written, real }];
+  const verdict = decide({ toolName: 'read_file', approvalClass: 'read', target: { paths: [real], links } }, policy);
+  return verdict.decision === 'auto' ? undefined : verdict.shown;
 }
 
 /** One file as read: its absolute path, the name shown (workspace-relative) and its text. */

@@ -68,6 +68,11 @@ export interface AgentTurnOptions {
   caching?: { enabled?: boolean; keyId: string; memory: CachingMemory };
   /** 429 handling: wait when no Retry-After (default 10 s), longest wait (default 5 min), waits per step (default 5). */
   rateLimit?: { defaultWaitMs?: number; maxWaitMs?: number; maxWaits?: number };
+  /**
+   * Removes every known secret from each tool result (content, details, progress) before it is shown, stored or
+   * sent: a command may print a key it found anywhere (src/shared/secretRedaction.ts).
+   */
+  redact?: (text: string) => string;
 }
 
 export interface AgentTurnResult {
@@ -164,6 +169,7 @@ class AgentTurn {
         emit: (e) => this.emit(e),
         signal: this.signal,
         turn: this.turnState,
+        redact: this.o.redact,
       });
       this.messages.push({ role: 'user', content: run.results });
       if (run.stopped) return this.end('stopped');

@@ -3,6 +3,7 @@
 import type { ToolResultBlockParam, ToolUseBlock } from '../gateway/types';
 import { modeRefusal, type AgentMode } from './modes';
 import { decide, type PolicySettings } from './policy';
+import { redactDeep } from '../shared/secretRedaction';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, PolicyVerdict, Tool, ToolResult } from './types';
 
 export interface ToolRunnerOptions {
@@ -18,6 +19,8 @@ export interface ToolRunnerOptions {
    * asks before commands until the conversation ends).
    */
   turn?: { wroteFiles: boolean };
+  /** Applied to every result and progress text before it is emitted or returned (secrets a tool printed). */
+  redact?: (text: string) => string;
 }
 
 export interface ToolRunOutcome {
@@ -63,6 +66,7 @@ export async function runToolCalls(
         result = r;
       }
     }
+    if (o.redact) result = redactDeep(result, o.redact);
     o.emit({
       type: 'tool_result',
       step,
@@ -167,7 +171,8 @@ async function invoke(
       signal: controller.signal,
       toolUseId,
       verdict,
-      progress: (text: string) => o.emit({ type: 'tool_progress', step, toolUseId, text }),
+      progress: (text: string) =>
+        o.emit({ type: 'tool_progress', step, toolUseId, text: o.redact ? o.redact(text) : text }),
     };
     return await raceStop(tool.invoke(input, ctx), o.signal);
   } catch (e) {

@@ -1,17 +1,18 @@
 // Reads the project instructions for a request (VS Code side of src/agent/instructions.ts): the settings from the
 // user's own scope only (a repository's .vscode/settings.json can neither switch the files on or off nor add
-// instructions), the files only in a trusted workspace, only where their real path stays inside a workspace folder
-// (an AGENTS.md that links to ~/.ssh/id_rsa is not read) and never a file the secrets ignore list names.
+// instructions), the files only in a trusted workspace, and each judged on its real path by the rule read_file
+// follows (instructionFileRefusal): an AGENTS.md that links to ~/.ssh/id_rsa, .git/config, .vscode/settings.json,
+// a workspace file or a secret is not read, and the chat says which file was left out and why.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import {
   buildInstructions,
   containingFolder,
   instructionCandidates,
+  instructionFileRefusal,
   INSTRUCTIONS_FILE_CAP,
   instructionSettingsFrom,
   relativeTo,
-  secretPattern,
   type InstructionFile,
   type InstructionSettings,
   type ProjectInstructions,
@@ -45,19 +46,25 @@ export async function readProjectInstructions(): Promise<ProjectInstructions> {
   const notes: string[] = [];
   if (settings.useFiles && !vscode.workspace.isTrusted)
     notes.push(vscode.l10n.t('Restricted Mode: the workspace’s instruction files (AGENTS.md, …) are not read.'));
-  else if (settings.useFiles) files.push(...(await readInstructionFiles()));
+  else if (settings.useFiles) {
+    const read = await readInstructionFiles();
+    files.push(...read.files);
+    notes.push(...read.skipped);
+  }
   const built = buildInstructions(files, settings.user, {}, vscode.l10n);
   return { ...built, notes: [...notes, ...built.notes] };
 }
 
-async function readInstructionFiles(): Promise<InstructionFile[]> {
+async function readInstructionFiles(): Promise<{ files: InstructionFile[]; skipped: string[] }> {
+  const skipped: string[] = [];
   const folders = await workspaceFolderRealPaths();
-  if (folders.length === 0) return [];
+  if (folders.length === 0) return { files: [], skipped };
   const caseInsensitive = await probeCaseInsensitive(folders[0]);
   const policy = {
     workspaceFolders: folders,
     caseInsensitive,
     secretPatterns: [...readAgentSettings().secretPatterns, ...(await ignoreFilePatterns())],
+    l10n: vscode.l10n,
   };
   const active = vscode.window.activeTextEditor?.document.uri;
   const activeReal =
@@ -67,14 +74,17 @@ async function readInstructionFiles(): Promise<InstructionFile[]> {
     try {
       const { real, exists } = await realPathOf(path);
       if (!exists) return undefined;
+      const written = containingFolder(path, folders, { caseInsensitive });
+      const writtenName = written === undefined ? path : relativeTo(path, written);
+      const refusal = instructionFileRefusal(path, real, policy);
+      if (refusal !== undefined) {
+        skipped.push(vscode.l10n.t('{0} was not sent to the model: {1}', writtenName, refusal));
+        return undefined;
+      }
       const folder = containingFolder(real, folders, { caseInsensitive });
-      if (folder === undefined || secretPattern(real, policy) !== undefined) return undefined;
-      if (!(await fs.promises.stat(real)).isFile()) return undefined;
-      return {
-        path: real,
-        name: relativeTo(path, containingFolder(path, folders, { caseInsensitive }) ?? folder),
-        text: await head(real, INSTRUCTIONS_FILE_CAP),
-      };
+      if (folder === undefined || !(await fs.promises.stat(real)).isFile()) return undefined;
+      // The chip names the file that is sent, not the link that led to it.
+      return { path: real, name: relativeTo(real, folder), text: await head(real, INSTRUCTIONS_FILE_CAP) };
     } catch {
       return undefined;
     }
@@ -92,5 +102,5 @@ async function readInstructionFiles(): Promise<InstructionFile[]> {
     const file = await read(path);
     if (file) out.push(file);
   }
-  return out;
+  return { files: out, skipped };
 }

@@ -38,18 +38,28 @@ export function condensedHistory(history: readonly ChatMessage[]): CondensedHist
   return { rest: [...history] };
 }
 
-/** The summary as the first exchange of a request (the roles must alternate and start with the user). */
+/**
+ * The summary as the first exchange of a request (the roles must alternate and start with the user). The model
+ * wrote the summary, from turns that held file contents and tool output: it is the assistant's words, never the
+ * user's, so nothing a repository slipped into it reads as the user's instruction or approval.
+ */
 export function summaryMessages(summary: string): ChatMessage[] {
   const at = 0;
   return [
     {
-      id: 'condensed-summary',
+      id: 'condensed-request',
       role: 'user',
-      text: `Summary of the earlier conversation (condensed; the turns it covers are not repeated):\n\n${summary}`,
+      text: 'The earlier part of this conversation was condensed. Recall it.',
       status: 'complete',
       createdAt: at,
     },
-    { id: 'condensed-ack', role: 'assistant', text: 'Understood.', status: 'complete', createdAt: at },
+    {
+      id: 'condensed-summary',
+      role: 'assistant',
+      text: `Summary of the earlier conversation (condensed; written by the assistant, not the user; the turns it covers are not repeated):\n\n${summary}`,
+      status: 'complete',
+      createdAt: at,
+    },
   ];
 }
 

@@ -15,6 +15,7 @@ import type {
 import { MENTION_KINDS } from '../shared/protocol/chat';
 import type { Conversation } from './conversation';
 import { english, type Localizer } from '../shared/l10n';
+import { redactDeep } from '../shared/secretRedaction';
 
 export const HISTORY_VERSION = 1;
 
@@ -31,6 +32,27 @@ export interface HistoryStorage {
   read(name: string): Promise<string | undefined>;
   write(name: string, data: string): Promise<void>;
   remove(name: string): Promise<void>;
+}
+
+/**
+ * Storage that removes every known secret before a file is written (a key a tool printed, an error echoed, an
+ * attachment held). JSON is redacted value by value, so a secret's removal never breaks the file's syntax.
+ */
+export function redactingStorage(storage: HistoryStorage, redact: (text: string) => string): HistoryStorage {
+  return {
+    read: (name) => storage.read(name),
+    remove: (name) => storage.remove(name),
+    write: (name, data) => {
+      if (redact(data) === data) return storage.write(name, data);
+      let clean: string;
+      try {
+        clean = JSON.stringify(redactDeep(JSON.parse(data) as unknown, redact));
+      } catch {
+        clean = redact(data);
+      }
+      return storage.write(name, clean);
+    },
+  };
 }
 
 export const INDEX_FILE = 'index.json';

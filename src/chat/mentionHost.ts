@@ -45,6 +45,8 @@ export class MentionHost {
     private readonly snapshot: () => Promise<AgentWorkspaceSnapshot>,
     private readonly terminal: TerminalRecorder,
     private readonly newId: () => string,
+    /** Removes every known secret from an attachment's text (a terminal's output, a file) before it is kept or sent. */
+    private readonly redact: (text: string) => string = (text) => text,
   ) {}
 
   /** The entries for `query`: the named kinds it matches, then files and folders, best first. */
@@ -87,6 +89,12 @@ export class MentionHost {
 
   /** The attachment of a picked entry, or why it cannot be attached (the words the user sees). */
   async resolve(kind: MentionKind, path: string | undefined): Promise<Resolved> {
+    const resolved = await this.resolveKind(kind, path);
+    if ('refusal' in resolved) return resolved;
+    return { ...resolved, text: this.redact(resolved.text), path: this.redact(resolved.path) };
+  }
+
+  private async resolveKind(kind: MentionKind, path: string | undefined): Promise<Resolved> {
     switch (kind) {
       case 'file':
       case 'folder':
@@ -133,7 +141,10 @@ export class MentionHost {
       case 'terminal': {
         const state = this.terminal.state();
         if (state.kind === 'run')
-          return { kind, detail: vscode.l10n.t('Last command in {0}: {1}', state.terminal, state.run.commandLine) };
+          return {
+            kind,
+            detail: this.redact(vscode.l10n.t('Last command in {0}: {1}', state.terminal, state.run.commandLine)),
+          };
         return { kind, detail: terminalProblem(state), unavailable: true };
       }
       case 'changes':

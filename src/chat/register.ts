@@ -22,6 +22,8 @@ import { TerminalRecorder } from './terminalRecorder';
 import { ChatViewProvider } from './chatViewProvider';
 import { toErrorCard } from './errorCard';
 import { historyFiles } from './historyFiles';
+import { redactingStorage } from './history';
+import { redactDeep } from '../shared/secretRedaction';
 import { copyToClipboard, insertCode, openCodeInEditor, openLink, runErrorAction } from './hostActions';
 import { SessionController } from './session';
 import { accessProblem } from '../platform/workspaceSettings';
@@ -56,6 +58,18 @@ export function registerChat(services: Services): ChatFeature {
   // What the gateway's model list says about the model's window (200,000 when it says nothing).
   const contextWindow = (model: string, maxTokens: number): number =>
     contextWindowOf(services.catalog.peek()?.models.find((m) => m.id === model)?.raw, maxTokens);
+  // The chat's own client, with the client's 429 retries off: the agent loop and the request slot (Ask) are the one
+  // owner of "wait and send again" and show every wait; the key's fingerprint keys the prompt-caching memory.
+  const chatClient = async () => {
+    if (!(await services.gateway.clientOrExplain())) return undefined;
+    const withKey = await services.gateway.clientWithKey();
+    const secret = withKey && (await services.keys.activeSecret());
+    if (!withKey || !secret) return undefined;
+    return {
+      client: services.gateway.clientFor(secret, { maxRetries: 0, keyFingerprint: withKey.key.fingerprint }),
+      keyId: withKey.key.fingerprint,
+    };
+  };
   const agent = new AgentTurns({
     host: agentHost,
     state: context.globalState,
@@ -65,24 +79,15 @@ export function registerChat(services: Services): ChatFeature {
     showPath: (p) => vscode.workspace.asRelativePath(p),
     // The user's own setting only: a repository's settings must not make the agent send extra (billed) requests.
     condenseThreshold,
-    // Its own client with the client's 429 retries off: the loop waits itself and shows every wait.
-    client: async () => {
-      if (!(await services.gateway.clientOrExplain())) return undefined;
-      const withKey = await services.gateway.clientWithKey();
-      const secret = withKey && (await services.keys.activeSecret());
-      if (!withKey || !secret) return undefined;
-      return {
-        client: services.gateway.clientFor(secret, { maxRetries: 0, keyFingerprint: withKey.key.fingerprint }),
-        keyId: withKey.key.fingerprint,
-      };
-    },
+    client: chatClient,
     contextWindow,
     costOf: (model, usage) => services.account.costOf({ route: 'POST /v1/messages', model, usage }),
     wouldPassDailyBudget: (nextTokens) => services.account.wouldPassDailyBudget(nextTokens),
+    redact: services.secrets.redactKnown,
   });
   const session = new SessionController({
-    storage: historyFiles(context.globalStorageUri),
-    getClient: () => services.gateway.clientOrExplain(),
+    storage: redactingStorage(historyFiles(context.globalStorageUri), services.secrets.redactKnown),
+    getClient: async () => (await chatClient())?.client,
     accessProblem: () => accessProblem(config.current, vscode.l10n),
     errorCard: (error) => {
       const card = toErrorCard(
@@ -98,7 +103,8 @@ export function registerChat(services: Services): ChatFeature {
       );
       const balance = balanceAfterError(services, error);
       if (balance) card.detail += ` ${vscode.l10n.t('Last balance the gateway reported: {0}.', balance)}`;
-      return card;
+      // Shown, stored with the conversation and copied: the one redactor, whatever the error carried.
+      return redactDeep(card, services.secrets.redact);
     },
     defaults: () => ({
       model: config.current.chat.defaultModel,
@@ -124,6 +130,7 @@ export function registerChat(services: Services): ChatFeature {
     () => agentHost.snapshot(),
     terminals,
     () => randomUUID(),
+    services.secrets.redactKnown,
   );
 
   /** Shows a snapshot's chat models. Never fetches: it runs on catalog changes, which a fetch causes. */
@@ -346,7 +353,7 @@ export function registerChat(services: Services): ChatFeature {
     if (choice !== restoreLabel) return undefined;
     const report = await agentHost.checkpoints.restore(turnId);
     s.markRestored(messageId);
-    agent.arm(s.store.active.id);
+    agent.rememberFilesWritten(s.store.active.id);
     const failed = report.files.filter((f) => f.action === 'failed');
     const restored = report.files.length - failed.length;
     const summary =

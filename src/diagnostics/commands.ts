@@ -52,7 +52,8 @@ export async function copySupportInfo(services: Services, limit = 20): Promise<s
   const records = services.support.recent(limit);
   const key = await services.keys.active();
   const secretNames = key ? (await services.keys.secretHeaderList(key.name)).map((h) => h.name) : [];
-  const text = formatSupportInfo(records, requestHeaderNames(services.config.current.requestHeaders, secretNames));
+  const names = requestHeaderNames(services.config.current.requestHeaders, secretNames);
+  const text = formatSupportInfo(records, services.secrets.redact, names);
   if (!(await withinMs(Promise.resolve(vscode.env.clipboard.writeText(text)), 5_000))) {
     // In a browser-hosted VS Code the clipboard can wait for page focus or permission: offer the text instead.
     services.log.warn('Copy Support Info: the clipboard did not answer; offering the text in an editor.');

@@ -4,6 +4,7 @@
 // The words go through `context.l10n` (vscode.l10n in the host; English when absent), whole sentences with
 // placeholders, so a translation never has to glue fragments; the English text is the message id.
 import { english, type Localizer } from '../shared/l10n';
+import { redactSecrets } from '../shared/secretRedaction';
 import type { GatewayError } from './errors';
 import { isGatewayError } from './errors';
 
@@ -55,7 +56,7 @@ export function adviseOnError(error: unknown, context: AdviceContext): Advice {
               : (ADVISERS[error.kind] ?? adviseProtocol);
   const advice = adviser(error, context, l10n);
   if (error.requestId && error.kind !== 'aborted')
-    advice.detail = `${advice.detail} ${l10n.t('Request ID: {0}.', error.requestId)}`.trim();
+    advice.detail = `${advice.detail} ${l10n.t('Request ID: {0}.', redactSecrets(error.requestId))}`.trim();
   return advice;
 }
 
@@ -519,7 +520,5 @@ function adviseBadRequest(e: GatewayError, c: AdviceContext, l10n: Localizer): A
 
 // Errors that are not GatewayErrors never hold the key, but be careful with anything token-like.
 function withoutSecrets(text: string): string {
-  return text
-    .replace(/(bearer\s+|x-api-key[:=]\s*)\S+/gi, '$1[redacted]')
-    .replace(/\b(sk|mg)-[A-Za-z0-9_-]{8,}\b/g, '[redacted]');
+  return redactSecrets(text);
 }

@@ -1,7 +1,7 @@
 // The per-client state every route shares (options resolved to defaults, redactor, 429 queue).
 import type { Dispatcher } from 'undici';
 import { normalizeBaseUrl } from '../shared/baseUrl';
-import { createRedactor, type Redactor } from './redact';
+import { createRedactor, type Redactor } from '../shared/secretRedaction';
 import { checkRequestHeaders } from './requestHeaders';
 import { RateLimitQueue, type BackoffOptions } from './retry';
 import type { Dialect } from './dialect';
@@ -68,7 +68,7 @@ export function createContext(options: GatewayClientOptions): ClientContext {
     requestHeaders: checked.headers,
     requestHeadersProblem: checked.problem,
     editEncoding: options.editEncoding ?? 'json',
-    redact: createRedactor(options.apiKey, Object.values(secretHeaders)),
+    redact: createRedactor(options.apiKey, options.secrets, () => Object.values(secretHeaders)),
     queue: new RateLimitQueue(),
     backoff: { baseMs: options.retryBackoff?.baseMs ?? 500, maxMs: options.retryBackoff?.maxMs ?? 8_000 },
     pollBackoff: { baseMs: options.pollBackoff?.baseMs ?? 1_000, maxMs: options.pollBackoff?.maxMs ?? 10_000 },

@@ -133,7 +133,9 @@ export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange
       throw error;
     }
     release();
-    const requestId = requestIdOf(res.headers);
+    // A gateway or proxy may echo the key in its request id: it is shown as redacted, never dropped.
+    const rawId = requestIdOf(res.headers);
+    const requestId = rawId === undefined ? undefined : ctx.redact(rawId);
     if (res.statusCode >= 200 && res.statusCode < 300) return exchangeOf(ctx, spec, res, requestId, started);
     const retryAfterMs = parseRetryAfter(res.headers);
     const error = await httpError(ctx, spec, res, requestId, retryAfterMs);
@@ -203,7 +205,7 @@ export function report(
     const record: SupportRecord = { timestamp: new Date(started).toISOString(), route: spec.route };
     if (spec.model !== undefined) record.model = spec.model;
     if (status !== undefined) record.status = status;
-    if (requestId !== undefined) record.requestId = requestId;
+    if (requestId !== undefined) record.requestId = ctx.redact(requestId);
     ctx.onSupportRecord?.(record);
   } catch {
     // A failing logger must never break a request.
@@ -235,7 +237,7 @@ async function httpError(
     kind,
     route: spec.route,
     status,
-    requestId: requestId ?? parsed.requestId,
+    requestId: requestId ?? (parsed.requestId === undefined ? undefined : ctx.redact(parsed.requestId)),
     retryAfterMs,
     model: spec.model,
     serverMessage,

@@ -420,7 +420,7 @@ class GatewayMessageStream implements MessageStream {
     const serverMessage = e.message === undefined ? undefined : this.ctx.redact(withoutStack(e.message));
     this.fail({
       kind: kindForErrorType(e.type),
-      serverCode: e.type,
+      serverCode: e.type === undefined ? undefined : this.ctx.redact(e.type),
       serverMessage,
       upstream: upstreamOrigin(e),
       message: this.ctx.redact(

@@ -211,7 +211,10 @@ export async function getImageTask(
   };
   try {
     const ex = await send(ctx, spec);
-    return taskOf(await readJson(ctx, spec, ex), id, ctx.baseUrl, ex.headers, ex.requestId);
+    const task = taskOf(await readJson(ctx, spec, ex), id, ctx.baseUrl, ex.headers, ex.requestId);
+    // The failure reason is the server's text, shown and stored: it passes the redactor like every error text.
+    if (task.error !== undefined) task.error = ctx.redact(task.error);
+    return task;
   } catch (error) {
     if (!isGatewayError(error) || error.status !== 404) throw error;
     return {

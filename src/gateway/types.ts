@@ -31,6 +31,11 @@ export interface GatewayClientOptions {
   /** Site root as the user typed it; normalised with normalizeBaseUrl(). */
   baseUrl: string;
   apiKey: string;
+  /**
+   * Other secrets to remove from every text this client returns (the other stored keys, secret header values),
+   * read at each use. The client's own key is always removed.
+   */
+  secrets?: () => Iterable<string>;
   /** Name of the version header on POST /v1/messages. Default 'anthropic-version'. */
   versionHeader?: string;
   /** Value of the version header. Default '2023-06-01'. */

@@ -25,6 +25,20 @@ export function cleanSecret(secret: string): string | undefined {
   return value;
 }
 
+/**
+ * Reads the key of MODEL_GATEWAY_API_KEY once and removes the variable from `env` (the extension host's own
+ * process.env), so that no process the host starts later (commands, tasks, other extensions' children) inherits
+ * it. The raw value is returned too: it stays a known secret to redact even when it is not imported.
+ */
+export function takeEnvKey(
+  env: Record<string, string | undefined>,
+  name: string,
+): { key: string | undefined; raw: string | undefined } {
+  const raw = env[name];
+  if (raw !== undefined) delete env[name];
+  return { key: cleanSecret(raw ?? ''), raw: raw?.trim() || undefined };
+}
+
 /** Where a key seeded from the environment gets its name: the harness and `npm start` name the emulator's demo key. */
 export const API_KEY_NAME_ENV = 'MODEL_GATEWAY_API_KEY_NAME';
 

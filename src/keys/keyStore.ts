@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { API_KEY_ENV } from '../shared/commands';
 import type { Logger } from '../gateway/types';
 import type { KeyInfo, KeyStore } from '../platform/services';
-import { cleanSecret, envKeyName, fingerprintOf } from './fingerprint';
+import { envKeyName, fingerprintOf, takeEnvKey } from './fingerprint';
 
 const PREFIX = 'modelGateway.keys.';
 const INDEX_KEY = `${PREFIX}index`;
@@ -26,6 +26,8 @@ export function createKeyStore(
   env: Record<string, string | undefined> = process.env,
 ): HostKeyStore {
   const secrets = context.secrets;
+  // At once, before any await: a terminal or task created during activation must not inherit the key.
+  const fromEnv = takeEnvKey(env, API_KEY_ENV);
   const emitter = new vscode.EventEmitter<void>();
   let cached: KeyIndex | undefined;
   let queue: Promise<unknown> = Promise.resolve();
@@ -63,10 +65,11 @@ export function createKeyStore(
     const index = await readIndex();
     const values = await Promise.all(index.keys.map((key) => secrets.get(SECRET_KEY(key.name))));
     const headers = await Promise.all(index.keys.map((key) => readHeaders(key.name)));
-    onSecretsKnown([
+    const known = [
       ...values.filter((value): value is string => typeof value === 'string'),
       ...headers.flatMap((h) => Object.values(h)),
-    ]);
+    ];
+    onSecretsKnown(fromEnv.raw ? [...known, fromEnv.raw] : known);
   };
   /** Changes one key's secret headers (a name compares case-insensitively, as HTTP does). */
   const editHeaders = (keyName: string, edit: (headers: Record<string, string>) => void): Promise<void> =>
@@ -116,12 +119,11 @@ export function createKeyStore(
     });
 
   const seed = async (): Promise<void> => {
-    const fromEnv = cleanSecret(env[API_KEY_ENV] ?? '');
     const index = await readIndex();
     // Only on a machine with no key stored: a key the user set always wins over the environment.
-    if (!fromEnv || index.keys.length > 0) return;
+    if (!fromEnv.key || index.keys.length > 0) return;
     const name = envKeyName(env);
-    const info = await set(name, fromEnv);
+    const info = await set(name, fromEnv.key);
     log.info(`Stored the key from ${API_KEY_ENV} as "${name}" (${info.fingerprint}): no key was stored yet.`);
   };
   const ready = serial(async () => undefined)

@@ -96,6 +96,8 @@ export interface GatewayAgentOptions {
   policy: PolicySettings;
   maxSteps: number;
   caching?: AgentTurnOptions['caching'];
+  /** Removes every known secret from tool results (services.secrets.redactKnown). */
+  redact?: AgentTurnOptions['redact'];
   /** Words for a failed turn (gateway errors through the shared advice, the key removed). */
   describeError?(error: unknown): Promise<string> | string;
 }
@@ -308,6 +310,7 @@ export async function runGatewayAgent(
       signal: controller.signal,
       maxSteps: o.maxSteps,
       caching: o.caching,
+      redact: o.redact,
     });
   } finally {
     listener.dispose();

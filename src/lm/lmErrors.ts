@@ -4,6 +4,7 @@
 import { adviseOnError, forbiddenCause, isModelUnavailable } from '../gateway/advice';
 import { isGatewayError, type GatewayError } from '../gateway/errors';
 import type { Localizer } from '../shared/l10n';
+import { redactKnownSecrets } from '../shared/secretRedaction';
 
 /** Codes of vscode.LanguageModelError (NoPermissions, Blocked, NotFound) plus the generic case. */
 export type LmErrorCode = 'NoPermissions' | 'NotFound' | 'Blocked' | 'Unknown';
@@ -23,8 +24,7 @@ export interface LmErrorContext {
 }
 
 function scrub(text: string, secret: string | undefined): string {
-  const key = secret?.trim();
-  return key ? text.split(key).join('[redacted]') : text;
+  return redactKnownSecrets(text, secret ? [secret] : []);
 }
 
 /** VS Code's code for a gateway failure; the words come from adviseOnError (the one place errors become words). */

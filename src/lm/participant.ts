@@ -173,6 +173,7 @@ async function handleChat(
           caching: key
             ? { keyId: key.fingerprint, memory: cachingMemory }
             : { enabled: false, keyId: '', memory: cachingMemory },
+          redact: services.secrets.redactKnown,
           describeError: async (error) =>
             (await errorResult(services, error)).errorDetails?.message ?? vscode.l10n.t('the request failed'),
         },

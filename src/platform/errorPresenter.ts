@@ -18,6 +18,8 @@ export interface ErrorPresenterDeps {
   log: Logger;
   catalog: Pick<ModelCatalog, 'refresh'> & Partial<Pick<ModelCatalog, 'peek'>>;
   account?: Pick<AccountService, 'balance' | 'balanceError' | 'peekBalance'>;
+  /** Every secret the extension knows (services.secrets): removed from the notification too. */
+  secrets?: () => Iterable<string>;
 }
 
 export function createErrorPresenter(deps: ErrorPresenterDeps): ErrorPresenter {
@@ -39,6 +41,7 @@ export function createErrorPresenter(deps: ErrorPresenterDeps): ErrorPresenter {
       const balanceNote = balance ? ` ${vscode.l10n.t('Last balance the gateway reported: {0}.', balance)}` : '';
       const message = redact(
         `Model Gateway: ${advice.title}${advice.detail ? ` ${advice.detail}` : ''}${consoleNote(error)}${balanceNote}`,
+        deps.secrets?.() ?? [],
       );
       const severity =
         isGatewayError(error) && error.kind === 'rate_limited'

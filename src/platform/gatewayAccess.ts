@@ -29,6 +29,8 @@ export interface GatewayAccessDeps {
   fingerprint?(secret: string): string;
   env?: Record<string, string | undefined>;
   userAgent?: string;
+  /** Every secret the extension knows (the stored keys, secret header values): removed from every client text. */
+  secrets?: () => Iterable<string>;
   /** Where learned dialects are kept and the model list is read (without it: the setting only, nothing kept). */
   dialects?: Omit<DialectSourceDeps, 'config'>;
 }
@@ -81,6 +83,7 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
       userAgent: deps.userAgent,
       headers: config.requestHeaders,
       secretHeaders,
+      secrets: deps.secrets,
     });
   };
 

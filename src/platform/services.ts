@@ -14,6 +14,7 @@ import type {
 import type { LedgerEntry, ModelTotals } from '../shared/usageLedger';
 import type { Config, ModelKind } from '../shared/config';
 import type { ProxySettings } from './proxy';
+import type { SecretRegistry } from '../shared/secretRedaction';
 
 /** Settings, parsed; fires after every change of `modelGateway.*` (and of `http.proxy*`). */
 export interface ConfigService {
@@ -30,7 +31,7 @@ export interface ConfigService {
 /** The output channel, redacting keys (src/platform/log.ts). */
 export interface HostLogger extends Logger, vscode.Disposable {
   show(): void;
-  /** Secrets to redact verbatim (the stored keys); updated by the key store. */
+  /** Secrets to redact verbatim besides the registry's (see createLogger). */
   setKnownSecrets(secrets: Iterable<string>): void;
 }
 
@@ -184,6 +185,11 @@ export interface Services {
   support: SupportLog;
   errors: ErrorPresenter;
   account: AccountService;
+  /**
+   * Every secret the extension knows (stored keys; other secrets through addSecret/addProvider) and the one
+   * redactor built on it (src/shared/secretRedaction.ts): tool results, cards, stored conversations, support text.
+   */
+  secrets: SecretRegistry;
 }
 
 /** What the images feature offers other features (the @gateway /image participant). */

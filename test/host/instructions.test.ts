@@ -1,6 +1,6 @@
 // Project instructions read inside a real VS Code: the nearest AGENTS.md above the active editor's file, an
-// instruction file that is a symlink out of the workspace is not read, and only the user's settings scope can turn
-// the files off (a workspace value is ignored).
+// instruction file that is a symlink out of the workspace, into .git or .vscode is not read (and the chat says so),
+// and only the user's settings scope can turn the files off (a workspace value is ignored).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -46,6 +46,41 @@ describe('project instructions in the extension host', function () {
     assert.ok(!names.includes('CLAUDE.md'), JSON.stringify(names));
     assert.match(found.prompt, /Package rule: use tabs\./);
     assert.ok(!found.prompt.includes('OUTSIDE-SECRET'));
+  });
+
+  it('instructions: links into .git and .vscode are not sent, the chat says which and why; the chip names the real file', async () => {
+    const pkg = path.join(dir, 'linked');
+    fs.mkdirSync(path.join(pkg, 'src'), { recursive: true });
+    fs.mkdirSync(path.join(pkg, '.git'), { recursive: true });
+    fs.mkdirSync(path.join(dir, '.vscode'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'docs'), { recursive: true });
+    fs.writeFileSync(
+      path.join(pkg, '.git', 'config'),
+      '[remote "origin"]\n\turl = https://u:GIT-TOKEN-123@example.com/r\n',
+    );
+    fs.writeFileSync(path.join(dir, '.vscode', 'settings.json'), '{ "db.password": "VSCODE-PASSWORD-123" }');
+    fs.writeFileSync(path.join(dir, 'docs', 'agents.md'), 'Linked rule: use spaces.\n');
+    fs.writeFileSync(path.join(pkg, 'src', 'y.ts'), 'export const y = 1;\n');
+    fs.symlinkSync(path.join(pkg, '.git', 'config'), path.join(pkg, 'AGENTS.md'));
+    fs.rmSync(path.join(root, 'CLAUDE.md'), { force: true });
+    fs.symlinkSync(path.join(dir, '.vscode', 'settings.json'), path.join(root, 'CLAUDE.md'));
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(pkg, 'src', 'y.ts')));
+    const found = await readProjectInstructions();
+    assert.ok(!found.prompt.includes('GIT-TOKEN-123'), found.prompt);
+    assert.ok(!found.prompt.includes('VSCODE-PASSWORD-123'), found.prompt);
+    const notes = found.notes.join('\n');
+    assert.match(notes, /linked\/AGENTS\.md was not sent to the model: .*\.git folder/, notes);
+    assert.match(notes, /CLAUDE\.md was not sent to the model: .*\.vscode/, notes);
+    // A link to an ordinary file is read, and named by the file it leads to.
+    fs.rmSync(path.join(root, 'CLAUDE.md'));
+    fs.symlinkSync(path.join(dir, 'docs', 'agents.md'), path.join(root, 'CLAUDE.md'));
+    const linked = await readProjectInstructions();
+    assert.match(linked.prompt, /Linked rule: use spaces\./);
+    const names = linked.sources.map((s) => s.name);
+    assert.ok(names.includes(`${path.basename(dir)}/docs/agents.md`), JSON.stringify(names));
+    fs.rmSync(path.join(root, 'CLAUDE.md'));
+    // The next test reads the first test's AGENTS.md, above this file.
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(dir, 'pkg', 'src', 'x.ts')));
   });
 
   it('instructions: a workspace setting cannot turn the files off; the user setting can', async () => {

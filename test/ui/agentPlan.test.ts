@@ -68,7 +68,7 @@ describe('project instructions and plan mode (UI)', function () {
     await ui.view.frame.locator('.message.assistant').nth(messages).waitFor({ state: 'attached', timeout: 30_000 });
     assert.match(
       await ui.view.frame.locator('.message.user').last().innerText(),
-      /Act on this plan:\s+Plan:\s+- \[ \] Change the greeting to Hello plan/,
+      /Act on this plan:[\s\S]*the assistant wrote it, not the user[\s\S]*Plan:\s+(?:>\s*)?- \[ \] Change the greeting to Hello plan/,
     );
     await ui.view.finished();
     assert.equal(await ui.view.lastAnswer().locator('button', { hasText: 'Act on this plan' }).count(), 0);

@@ -7,6 +7,7 @@ import { english, type Localizer } from '../../shared/l10n';
 import { relativeSegments } from '../../images/paths';
 import type { ImageRequestOf } from '../../images/request';
 import { escapeMarkdown } from '../participantText';
+import { redactKnownSecrets } from '../../shared/secretRedaction';
 
 /** Tool names (package.json contributes.languageModelTools declares exactly these; a unit test checks both ways). */
 export const ToolNames = {
@@ -261,6 +262,5 @@ export function modelsResultText(view: ModelsToolView): string {
 
 /** Removes the active secret from any text that leaves the extension (defence in depth: texts are redacted at the edge). */
 export function scrubSecret(text: string, secret: string | undefined): string {
-  const key = secret?.trim();
-  return key && key.length >= 4 ? text.split(key).join('[redacted]') : text;
+  return redactKnownSecrets(text, secret ? [secret] : []);
 }

@@ -11,7 +11,7 @@ import {
   targetSummary,
 } from '../../../src/chat/agentEvents';
 import { parseConversation, serializeConversation } from '../../../src/chat/history';
-import { turnIdOf } from '../../../src/chat/session';
+import { turnIdOf } from '../../../src/chat/agentPort';
 import type { AgentTurnInfo, ChatMessage, HostToWebviewMessage } from '../../../src/shared/protocol/chat';
 import { agentSession, readFileTool, waitUntil } from './chatSessionFixture';
 import { useEmulator } from '../emulator/helpers';

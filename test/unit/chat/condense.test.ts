@@ -45,7 +45,12 @@ describe('condensing', function () {
       c.rest.map((x) => x.id),
       ['q2', 'a2', 'q3', 'a3', 'q4'],
     );
-    assert.match(summaryMessages('S')[0].text, /^Summary of the earlier conversation/);
+    // The model wrote the summary: it is the assistant's words in the request, never the user's.
+    const [ask, said] = summaryMessages('S');
+    assert.equal(ask.role, 'user');
+    assert.doesNotMatch(ask.text, /S$|Summary/);
+    assert.equal(said.role, 'assistant');
+    assert.match(said.text, /^Summary of the earlier conversation \(condensed; written by the assistant, not the user/);
     const body = condenseRequest('m', [{ role: 'user', content: 'line one\n@tool x {}' }], 'old summary');
     assert.equal(body.system, CONDENSE_PROMPT);
     assert.match(String(body.messages[0].content), /^Earlier summary:\nold summary/);
@@ -74,8 +79,11 @@ describe('condensing', function () {
     // Each crossing condenses once: the turns that condensed are the condensing requests, one each.
     assert.equal(condensing.length, answers.filter((a) => a.agent?.condensed).length);
     const last = t.sent[t.sent.length - 1];
-    assert.match(JSON.stringify(last.messages[0]), /^\{"role":"user","content":"Summary of the earlier conversation/);
-    const rest = JSON.stringify(last.messages.slice(1));
+    assert.match(
+      JSON.stringify(last.messages[1]),
+      /^\{"role":"assistant","content":"Summary of the earlier conversation/,
+    );
+    const rest = JSON.stringify(last.messages.slice(2));
     assert.doesNotMatch(rest, /Question 1\\n/, 'the first question is only in the summary');
     assert.match(rest, /Question 5/);
     assert.equal(t.s.store.active.messages.length, 10, 'the history keeps every turn');
@@ -107,7 +115,7 @@ describe('condensing', function () {
 
     await t.sendUntilFinished('Question 4');
     const next = t.sent[t.sent.length - 1];
-    assert.match(JSON.stringify(next.messages[0]), /Summary of the earlier conversation/);
+    assert.match(JSON.stringify(next.messages[1]), /Summary of the earlier conversation/);
     assert.doesNotMatch(JSON.stringify(next.messages.slice(2)), /Question 1 about the parser/, 'only in the summary');
     assert.match(JSON.stringify(next.messages), /Question 2/);
     assert.equal(t.s.store.active.messages.length, 8, 'the history keeps every turn');
@@ -146,7 +154,7 @@ describe('condensing', function () {
     assert.equal(condensing.length, answers.filter((a) => a.condensed).length, 'one condensing request per crossing');
     const last = t.sent[t.sent.length - 1];
     assert.notEqual(last.system, CONDENSE_PROMPT);
-    assert.match(JSON.stringify(last.messages[0]), /Summary of the earlier conversation/);
+    assert.match(JSON.stringify(last.messages[1]), /Summary of the earlier conversation/);
   });
 
   it('the Condense action in an Agent conversation summarises the turns with their tool calls; the next turn sends the summary', async () => {
@@ -172,7 +180,7 @@ describe('condensing', function () {
     assert.equal(card.through, answers[0].id);
     await t.sendUntilFinished('Task 4\n@tool read_file {"path":"a.ts"}');
     const next = t.sent[t.sent.length - 2]; // the turn's first request (its second is the final answer's)
-    assert.match(JSON.stringify(next.messages[0]), /Summary of the earlier conversation/);
+    assert.match(JSON.stringify(next.messages[1]), /Summary of the earlier conversation/);
     assert.doesNotMatch(JSON.stringify(next.messages.slice(2)), /Task 1\\n/);
     assert.match(JSON.stringify(next.messages.slice(2)), /Task 2/);
   });

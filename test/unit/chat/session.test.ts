@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { createGatewayClient } from '../../../src/gateway';
 import { chatSession, waitUntil } from './chatSessionFixture';
+import { MAX_RATE_LIMIT_WAITS } from '../../../src/chat/requestSlot';
 import { useEmulator } from '../emulator/helpers';
 import { defaultConfig, startEmulator } from '../../../src/emulator';
 
@@ -188,6 +189,22 @@ describe('chat session controller (emulator)', function () {
     assert.equal(finished()[0].status, 'stopped');
     await new Promise((r) => setTimeout(r, 1300));
     assert.equal(messageRequests(), 1);
+  });
+
+  // One owner of "wait and send again" (issue 33): the slot waits out a 429 and resends at most MAX_RATE_LIMIT_WAITS
+  // times; a gateway still refusing after that ends the answer with its card and Retry (it used to queue forever).
+  it('a 429 that persists is sent again at most twice, then ends with the rate-limited card and Retry', async () => {
+    const t = session('mg-demo-key-0001', 10_000, 0);
+    emulator().setFaults('mg-demo-key-0001', { status: 429, count: 3, retryAfter: 1 });
+    await t.s.load();
+    t.s.send('rate limited three times [[tokens=20]]');
+    await waitUntil(() => t.finished().length === 1, 'finish', 10_000);
+    assert.equal(t.finished()[0].status, 'error');
+    assert.equal(messageRequests(), 1 + MAX_RATE_LIMIT_WAITS);
+    const card = t.of('errorCard').at(-1)!.card!;
+    assert.equal(card.kind, 'rate_limited');
+    assert.ok(card.actions.includes('retry'), "Retry is the user's once the waits are used up");
+    assert.equal(t.s.busy, false);
   });
 
   it('5xx shows Retry and is never resent automatically; Retry sends once', async () => {

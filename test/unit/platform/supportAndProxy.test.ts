@@ -56,10 +56,10 @@ describe('platform: support records', () => {
   });
 
   it('names the request headers sent (never their values) when there are any', () => {
-    const text = formatSupportInfo(
-      [{ timestamp: 't', route: 'GET /v1/models' }],
-      ['x-portkey-provider', 'x-b (secret)'],
-    );
+    const text = formatSupportInfo([{ timestamp: 't', route: 'GET /v1/models' }], undefined, [
+      'x-portkey-provider',
+      'x-b (secret)',
+    ]);
     assert.equal(text.split('\n')[1], 'Request headers sent (names only): x-portkey-provider, x-b (secret)');
   });
 });
