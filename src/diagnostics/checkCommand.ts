@@ -8,6 +8,7 @@ import { knownWithoutAsync } from '../platform/imageRoutes';
 import { runConnectionCheck } from './checkConnection';
 import { renderReport, stepLogLine, summarize, type ConnectionReport } from './report';
 import type { StatusBar } from './statusBar';
+import { requestHeaderNames } from '../shared/config';
 
 export const REPORT_SCHEME = 'model-gateway-report';
 
@@ -48,6 +49,8 @@ export async function checkConnection(
   const show = args.show !== false;
   services.log.info('Check connection: started.');
   const access = await services.gateway.clientWithKey();
+  const activeKey = access?.key ?? (await services.keys.active());
+  const secretNames = activeKey ? (await services.keys.secretHeaderList(activeKey.name)).map((h) => h.name) : [];
   const report = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
@@ -62,6 +65,7 @@ export async function checkConnection(
         key: access?.key ?? (await services.keys.active()),
         client: access?.client,
         proxyDescription: services.gateway.proxyDescription(),
+        requestHeaderNames: requestHeaderNames(services.config.current.requestHeaders, secretNames),
         balance: () => services.account.balance({ signal: abort.signal }),
         allowBillable: (model) => (args.billable !== undefined ? Promise.resolve(args.billable) : askBillable(model)),
         onStep: (step) => {

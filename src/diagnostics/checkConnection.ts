@@ -17,6 +17,8 @@ export interface CheckInputs {
   key: KeyInfo | undefined;
   client: GatewayClient | undefined;
   proxyDescription: string;
+  /** The names of the request headers the client sends (requestHeaderNames): listed, never their values. */
+  requestHeaderNames?: readonly string[];
   /** Asked only when the models step passed; true runs the 1-token billable request. */
   allowBillable(model: string): Promise<boolean>;
   onStep?(step: ReportStep): void;
@@ -47,7 +49,17 @@ export async function runConnectionCheck(inputs: CheckInputs): Promise<Connectio
     inputs.onStep?.(step);
   };
   add(baseUrlStep(config, l10n));
-  add({ title: l10n.t('Network'), status: 'ok', lines: [inputs.proxyDescription] });
+  const headerNames = inputs.requestHeaderNames ?? [];
+  add({
+    title: l10n.t('Network'),
+    status: 'ok',
+    lines: [
+      inputs.proxyDescription,
+      ...(headerNames.length > 0
+        ? [l10n.t('Request headers sent on every route (names only): {0}', headerNames.join(', '))]
+        : []),
+    ],
+  });
   if (!config.baseUrl) return report;
   if (!inputs.key || !inputs.client) {
     add({

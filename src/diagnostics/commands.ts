@@ -6,6 +6,7 @@ import type { CommandTable, TestHooks } from '../platform/commands';
 import type { CatalogSnapshot, Services } from '../platform/services';
 import { formatSupportInfo } from '../platform/supportLog';
 import { Commands } from '../shared/commands';
+import { requestHeaderNames } from '../shared/config';
 import { groupByKind, otherKindsSummary } from '../catalog/classify';
 import { checkConnection, REPORT_SCHEME, ReportDocuments, type CheckArgs } from './checkCommand';
 import { quickActions } from './quickActions';
@@ -49,7 +50,10 @@ export function createDiagnosticsCommands(services: Services, status: StatusBar)
 /** Copies the last requests' five support fields; resolves with the copied text. */
 export async function copySupportInfo(services: Services, limit = 20): Promise<string> {
   const records = services.support.recent(limit);
-  const text = formatSupportInfo(records, services.secrets.redact);
+  const key = await services.keys.active();
+  const secretNames = key ? (await services.keys.secretHeaderList(key.name)).map((h) => h.name) : [];
+  const names = requestHeaderNames(services.config.current.requestHeaders, secretNames);
+  const text = formatSupportInfo(records, services.secrets.redact, names);
   if (!(await withinMs(Promise.resolve(vscode.env.clipboard.writeText(text)), 5_000))) {
     // In a browser-hosted VS Code the clipboard can wait for page focus or permission: offer the text instead.
     services.log.warn('Copy Support Info: the clipboard did not answer; offering the text in an editor.');

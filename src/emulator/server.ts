@@ -7,6 +7,7 @@ import { authenticate, checkGroup } from './auth';
 import { defaultConfig } from './config';
 import { DIALECT_HEADER, dialectByName, dialectOf } from './dialects';
 import { sendError, sendRateLimited } from './errors';
+import { sendText } from './http';
 import { applyRequestFaults, effectiveFaults } from './faults';
 import type { Ctx, ErrorStyle } from './http';
 import { findRoute, type RouteDef } from './router';
@@ -211,9 +212,19 @@ function notFound(ctx: Ctx, wrongMethod: boolean): void {
   );
 }
 
+/** A gateway that refuses the request before anything else (Portkey without its header): true when it did. */
+function refusedByDialect(ctx: Ctx): boolean {
+  const refusal = ctx.dialect?.refuseRequest?.(ctx);
+  if (!refusal) return false;
+  ctx.req.resume();
+  sendText(ctx, refusal.status, refusal.body, refusal.contentType, refusal.headers ?? {});
+  return true;
+}
+
 async function serveRoute(ctx: Ctx, def: RouteDef): Promise<void> {
   ctx.route = ctx.entry.route = def.route;
   ctx.style = def.style;
+  if (refusedByDialect(ctx)) return;
   const key = authenticate(ctx, ctx.dialect?.bearerOnly ? 'bearer' : def.auth);
   if (!key) return;
   ctx.key = key;
@@ -224,7 +235,8 @@ async function serveRoute(ctx: Ctx, def: RouteDef): Promise<void> {
     badFaultHeader = true;
   }
   // A key answered in a dialect (faults.dialect): that gateway's shapes and missing routes (not billable).
-  if (!badFaultHeader && ctx.faults.dialect && !useKeyDialect(ctx, def, ctx.faults.dialect)) return;
+  if (!badFaultHeader && ctx.faults.dialect && (!useKeyDialect(ctx, def, ctx.faults.dialect) || refusedByDialect(ctx)))
+    return;
   // A route this gateway has but does not implement: refused before any processing, never billable.
   if (ctx.dialect?.notImplemented?.has(def.route)) {
     ctx.req.resume();

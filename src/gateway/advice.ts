@@ -498,6 +498,8 @@ function adviseProtocol(e: GatewayError, _c: AdviceContext, l10n: Localizer): Ad
 function adviseBadRequest(e: GatewayError, c: AdviceContext, l10n: Localizer): Advice {
   if (e.serverCode === 'INVALID_BASE_URL')
     return { title: l10n.t('The base URL cannot be used.'), detail: e.message, actions: ['openBaseUrlSetting'] };
+  if (e.serverCode === 'INVALID_REQUEST_HEADERS')
+    return { title: l10n.t('Your request headers cannot be sent.'), detail: e.message, actions: ['showLog'] };
   if (e.status === 413)
     return {
       title: l10n.t('The request is too large (413).'),

@@ -128,8 +128,9 @@ async function getJson(
   } catch (error) {
     const e = error as { kind?: string; status?: number };
     // Cancelled, unreachable, timed out, rate limited or a server error: nothing learned about the route.
-    // A 401 says the key was not accepted, not that the route is missing.
-    return FAILED_KINDS.has(e.kind ?? '') ? { kind: 'failed' } : { kind: 'none' };
+    // A 401 says the key was not accepted, not that the route is missing. No status at all: nothing was
+    // answered (e.g. request headers the client refused to send).
+    return FAILED_KINDS.has(e.kind ?? '') || e.status === undefined ? { kind: 'failed' } : { kind: 'none' };
   }
   const type = String(ex.headers['content-type'] ?? '');
   if (!/json/i.test(type)) {

@@ -2,6 +2,7 @@
 import type { Dispatcher } from 'undici';
 import { normalizeBaseUrl } from '../shared/baseUrl';
 import { createRedactor, type Redactor } from '../shared/secretRedaction';
+import { checkRequestHeaders } from './requestHeaders';
 import { RateLimitQueue, type BackoffOptions } from './retry';
 import type { Dialect } from './dialect';
 import type { ReasoningEffort } from './reasoning';
@@ -22,6 +23,10 @@ export interface ClientContext {
   onSupportRecord?: (record: SupportRecord) => void;
   onUsage?: (record: UsageRecord) => void;
   userAgent?: string;
+  /** The user's headers (lower-case names), added to every request. */
+  requestHeaders: Record<string, string>;
+  /** Set when the user's headers would replace one the client owns: every call fails with it. */
+  requestHeadersProblem?: string;
   editEncoding: 'json' | 'multipart';
   redact: Redactor;
   queue: RateLimitQueue;
@@ -46,11 +51,14 @@ export function reportUsage(ctx: ClientContext, record: UsageRecord): void {
 /** Resolves client options to a context with every default filled in. */
 export function createContext(options: GatewayClientOptions): ClientContext {
   const normalized = normalizeBaseUrl(options.baseUrl);
+  const versionHeader = (options.versionHeader ?? '').trim() || 'anthropic-version';
+  const secretHeaders = options.secretHeaders ?? {};
+  const checked = checkRequestHeaders({ ...options.headers, ...secretHeaders }, versionHeader);
   return {
     baseUrl: normalized.baseUrl,
     baseUrlProblem: normalized.problem,
     apiKey: options.apiKey.trim(),
-    versionHeader: (options.versionHeader ?? '').trim() || 'anthropic-version',
+    versionHeader,
     version: (options.version ?? '').trim() || '2023-06-01',
     timeoutMs: options.timeoutMs ?? 120_000,
     maxRetries: options.maxRetries ?? 2,
@@ -60,8 +68,10 @@ export function createContext(options: GatewayClientOptions): ClientContext {
     onSupportRecord: options.onSupportRecord,
     onUsage: options.onUsage,
     userAgent: options.userAgent,
+    requestHeaders: checked.headers,
+    requestHeadersProblem: checked.problem,
     editEncoding: options.editEncoding ?? 'json',
-    redact: createRedactor(options.apiKey, options.secrets),
+    redact: createRedactor(options.apiKey, options.secrets, () => Object.values(secretHeaders)),
     queue: new RateLimitQueue(),
     backoff: { baseMs: options.retryBackoff?.baseMs ?? 500, maxMs: options.retryBackoff?.maxMs ?? 8_000 },
     pollBackoff: { baseMs: options.pollBackoff?.baseMs ?? 1_000, maxMs: options.pollBackoff?.maxMs ?? 10_000 },

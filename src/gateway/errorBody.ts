@@ -93,7 +93,12 @@ function fromJson(json: Json): ParsedErrorBody {
   // "message":"Route GET:/v1/models not found"}, where "Not Found" says nothing the status did not.
   const candidates: Array<string | undefined> = [];
   if (isObject(error)) {
-    candidates.push(str(error.message), str(error.msg), detailText(error.detail), str(error.error));
+    candidates.push(
+      withProviderDetail(str(error.message), error.metadata),
+      str(error.msg),
+      detailText(error.detail),
+      str(error.error),
+    );
     out.type = str(error.type);
     out.code = str(error.code) ?? out.type;
   }
@@ -106,6 +111,7 @@ function fromJson(json: Json): ParsedErrorBody {
     str(json.errorMessage),
     listText(json.errors),
     typeof error === 'string' ? str(error) : undefined,
+    htmlMessage(json['html-message']),
   );
   out.message = pickMessage(candidates.map((c) => (c === undefined ? undefined : withoutStack(c))));
   // {"error":"model_not_found","message":"..."}: a token-like error string is the code.
@@ -122,6 +128,34 @@ function fromJson(json: Json): ParsedErrorBody {
   const upstream = upstreamOrigin(out);
   if (upstream) out.upstream = upstream;
   return out;
+}
+
+/**
+ * Portkey wraps a provider answer that is not JSON (and its own "fetch failed" when the provider cannot be
+ * reached) as {"html-message": "<the text or page>"}: a page is reduced to its text like any HTML body.
+ */
+function htmlMessage(value: unknown): string | undefined {
+  const text = str(value);
+  if (text === undefined) return undefined;
+  // A page goes through the HTML rules (labelled with the proxy that made it).
+  return /<\/?(html|body|head|h1|p|div|title)\b/i.test(text)
+    ? parseErrorBody(text, 'text/html').message
+    : text.replace(/\s+/g, ' ');
+}
+
+/**
+ * OpenRouter answers a provider's failure with the generic "Provider returned error" and puts what the provider
+ * said in error.metadata {provider_name, raw}: the raw body's own message (or text) and the provider are added.
+ */
+function withProviderDetail(message: string | undefined, metadata: unknown): string | undefined {
+  if (!isObject(metadata)) return message;
+  const raw = str(metadata.raw);
+  const rawJson = raw?.startsWith('{') ? tryJson(raw) : undefined;
+  const said = isObject(rawJson) ? fromJson(rawJson).message : raw?.replace(/\s+/g, ' ');
+  const provider = str(metadata.provider_name);
+  if (said === undefined && provider === undefined) return message;
+  const head = `${message ?? 'Provider returned error'}${provider ? ` (${provider})` : ''}`;
+  return said && said !== message ? `${head}: ${said}` : head;
 }
 
 /**

@@ -77,7 +77,9 @@ export function requestIdOf(headers: Headers): string | undefined {
 }
 
 function buildHeaders(ctx: ClientContext, spec: CallSpec): Record<string, string> {
-  const h: Record<string, string> = {};
+  // The user's headers first: the client's own below are set after them, so none can be replaced
+  // (createContext refuses such names up front; this order is the second guard).
+  const h: Record<string, string> = { ...ctx.requestHeaders };
   if (spec.auth !== 'bearer') h['x-api-key'] = ctx.apiKey;
   if (spec.auth !== 'messages') h['authorization'] = `Bearer ${ctx.apiKey}`;
   if (spec.auth !== 'bearer') h[ctx.versionHeader.toLowerCase()] = ctx.version;
@@ -95,6 +97,15 @@ export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange
       route: spec.route,
       serverCode: 'INVALID_BASE_URL',
       message: ctx.baseUrlProblem,
+      model: spec.model,
+    });
+  }
+  if (ctx.requestHeadersProblem !== undefined) {
+    throw new GatewayError({
+      kind: 'bad_request',
+      route: spec.route,
+      serverCode: 'INVALID_REQUEST_HEADERS',
+      message: ctx.requestHeadersProblem,
       model: spec.model,
     });
   }

@@ -63,6 +63,14 @@ export interface GatewayClientOptions {
    * task) with what it used: for the local usage ledger. Never with prompt or answer text.
    */
   onUsage?: (record: UsageRecord) => void;
+  /**
+   * The user's own headers (name → value), sent on every route (models, chat in each dialect, images, tasks,
+   * balance). They never replace the key's auth header, the version header or the body's framing: a name
+   * that would makes every call fail with a `bad_request` naming it (requestHeaders.ts).
+   */
+  headers?: Record<string, string>;
+  /** Like `headers`, but secrets: their values are redacted from every text like the key. Win over `headers`. */
+  secretHeaders?: Record<string, string>;
   /** Sent as the User-Agent header when set. */
   userAgent?: string;
   /** Backoff between GET retries after 5xx / network errors (and 429 without Retry-After). Default 500 ms → 8 s. */

@@ -9,6 +9,8 @@ import { envKeyName, fingerprintOf, takeEnvKey } from './fingerprint';
 const PREFIX = 'modelGateway.keys.';
 const INDEX_KEY = `${PREFIX}index`;
 const SECRET_KEY = (name: string): string => `${PREFIX}secret.${name}`;
+/** The secret request headers of one key (name → value, JSON), beside the key itself. */
+const HEADERS_KEY = (name: string): string => `${PREFIX}headers.${name}`;
 
 interface KeyIndex {
   active?: string;
@@ -56,11 +58,33 @@ export function createKeyStore(
     cached = index;
     await secrets.store(INDEX_KEY, JSON.stringify(index));
   };
+  const readHeaders = async (name: string): Promise<Record<string, string>> =>
+    parseHeaders(await secrets.get(HEADERS_KEY(name)));
+  /** Every key and every secret header value: the log redacts them all. */
   const publishSecrets = async (): Promise<void> => {
     const index = await readIndex();
     const values = await Promise.all(index.keys.map((key) => secrets.get(SECRET_KEY(key.name))));
-    const known = values.filter((value): value is string => typeof value === 'string');
+    const headers = await Promise.all(index.keys.map((key) => readHeaders(key.name)));
+    const known = [
+      ...values.filter((value): value is string => typeof value === 'string'),
+      ...headers.flatMap((h) => Object.values(h)),
+    ];
     onSecretsKnown(fromEnv.raw ? [...known, fromEnv.raw] : known);
+  };
+  /** Changes one key's secret headers (a name compares case-insensitively, as HTTP does). */
+  const editHeaders = (keyName: string, edit: (headers: Record<string, string>) => void): Promise<void> =>
+    serial(async () => {
+      if (!(await readIndex()).keys.some((key) => key.name === keyName))
+        throw new Error(`No stored key named "${keyName}".`);
+      const headers = await readHeaders(keyName);
+      edit(headers);
+      if (Object.keys(headers).length === 0) await secrets.delete(HEADERS_KEY(keyName));
+      else await secrets.store(HEADERS_KEY(keyName), JSON.stringify(headers));
+      await publishSecrets();
+      fireSoon();
+    });
+  const withoutName = (headers: Record<string, string>, header: string): void => {
+    for (const name of Object.keys(headers)) if (name.toLowerCase() === header.toLowerCase()) delete headers[name];
   };
 
   const set = (name: string, secret: string): Promise<KeyInfo> =>
@@ -81,6 +105,7 @@ export function createKeyStore(
       const active = index.active === name ? keys[keys.length - 1]?.name : index.active;
       await writeIndex({ active, keys });
       await secrets.delete(SECRET_KEY(name));
+      await secrets.delete(HEADERS_KEY(name));
       await publishSecrets();
       fireSoon();
     });
@@ -133,6 +158,15 @@ export function createKeyStore(
       return info ? secrets.get(SECRET_KEY(info.name)) : undefined;
     },
     secretOf: async (name) => secrets.get(SECRET_KEY(name)),
+    secretHeaders: readHeaders,
+    secretHeaderList: async (keyName) =>
+      Object.entries(await readHeaders(keyName)).map(([name, value]) => ({ name, fingerprint: fingerprintOf(value) })),
+    setSecretHeader: (keyName, header, value) =>
+      editHeaders(keyName, (headers) => {
+        withoutName(headers, header);
+        headers[header] = value;
+      }),
+    removeSecretHeader: (keyName, header) => editHeaders(keyName, (headers) => withoutName(headers, header)),
     set,
     remove,
     switchTo,
@@ -156,5 +190,20 @@ function parseIndex(text: string | undefined): KeyIndex {
     return { active: typeof parsed.active === 'string' ? parsed.active : undefined, keys };
   } catch {
     return { keys: [] };
+  }
+}
+
+function parseHeaders(text: string | undefined): Record<string, string> {
+  if (!text) return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+    return Object.fromEntries(
+      Object.entries(parsed as Record<string, unknown>).filter(
+        (entry): entry is [string, string] => typeof entry[1] === 'string',
+      ),
+    );
+  } catch {
+    return {};
   }
 }

@@ -8,6 +8,7 @@ import type { KeyInfo, Services } from '../platform/services';
 import { Commands } from '../shared/commands';
 import { checkKey, describeCount, describeUnlisted } from './check';
 import { cleanKeyName, cleanSecret } from './fingerprint';
+import { listSecretHeaders, removeSecretHeader, setSecretHeader, type SecretHeaderArgs } from './secretHeaders';
 
 export interface SetKeyArgs {
   name?: string;
@@ -28,6 +29,9 @@ export function keyCommands(services: Services): CommandTable<'keys'> {
     [Commands.setApiKey]: () => setApiKey(services),
     [Commands.removeApiKey]: () => removeApiKey(services),
     [Commands.switchKey]: () => switchKey(services),
+    [Commands.setSecretHeader]: () => setSecretHeader(services),
+    [Commands.listSecretHeaders]: () => listSecretHeaders(services),
+    [Commands.removeSecretHeader]: () => removeSecretHeader(services),
   };
 }
 
@@ -37,6 +41,9 @@ export function keyTestHooks(services: Services): TestHooks {
     setApiKey: (args: SetKeyArgs) => setApiKey(services, args),
     removeApiKey: (name: string) => removeApiKey(services, name),
     switchKey: (name: string) => switchKey(services, name),
+    setSecretHeader: (args: SecretHeaderArgs) => setSecretHeader(services, args),
+    listSecretHeaders: (keyName?: string) => listSecretHeaders(services, keyName, false),
+    removeSecretHeader: (args: SecretHeaderArgs) => removeSecretHeader(services, args),
   };
 }
 

@@ -1,7 +1,7 @@
 // The one typed wrapper over getConfiguration('modelGateway'): feeds the pure parseConfig() and
 // fires after every change of `modelGateway.*` or `http.proxy*`.
 import * as vscode from 'vscode';
-import { CONFIG_KEYS, parseConfig, type Config } from '../shared/config';
+import { CONFIG_KEYS, parseConfig, USER_ONLY_CONFIG_KEYS, type Config } from '../shared/config';
 import type { ConfigService } from './services';
 import type { ProxySettings } from './proxy';
 import { sayClampedSettings } from './settingsNotice';
@@ -23,7 +23,8 @@ const ALLOWANCES_KEY = 'modelGateway.allowedWorkspaceBaseUrls.v1';
 export function readRawConfig(): Record<string, unknown> {
   const section = vscode.workspace.getConfiguration(SECTION);
   const raw: Record<string, unknown> = {};
-  for (const key of CONFIG_KEYS) raw[key] = section.get(key);
+  for (const key of CONFIG_KEYS)
+    raw[key] = USER_ONLY_CONFIG_KEYS.has(key) ? section.inspect(key)?.globalValue : section.get(key);
   return raw;
 }
 

@@ -6,7 +6,7 @@ import { createGatewayClient } from '../gateway/lazyClient';
 import type { GatewayClient, Logger, SupportRecord, UsageRecord } from '../gateway/types';
 import type { Cost } from '../gateway/pricing';
 import { Commands } from '../shared/commands';
-import type { Config } from '../shared/config';
+import { requestHeaderNames, type Config } from '../shared/config';
 import { disposeAll } from '../shared/dispose';
 import { createDispatcher, describeProxyPlan, planProxy, type ProxySettings } from './proxy';
 import { createDialectSource, type DialectSourceDeps } from './dialectSource';
@@ -54,8 +54,11 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
     return dispatcher.value;
   };
 
+  /** Each stored key's secret headers as last read (by key fingerprint): clientFor() of a stored key sends them too. */
+  const secretHeadersOf = new Map<string, Record<string, string>>();
   const build = (secret: string, { keyFingerprint, onRecorded, ...overrides }: ClientOverrides = {}): GatewayClient => {
     const config = deps.config.current;
+    const secretHeaders = overrides.secretHeaders ?? (keyFingerprint ? secretHeadersOf.get(keyFingerprint) : undefined);
     const fingerprint = keyFingerprint;
     // The ledger's key: the stored key's fingerprint, else the secret's own (the same function computes both).
     const ledgerKey = keyFingerprint ?? deps.fingerprint?.(secret) ?? '';
@@ -85,6 +88,8 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
       logger: deps.log,
       onSupportRecord: deps.onSupportRecord,
       userAgent: deps.userAgent,
+      headers: config.requestHeaders,
+      secretHeaders,
       secrets: deps.secrets,
     });
   };
@@ -102,11 +107,16 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
       config.requestTimeoutMs,
       config.images.editEncoding,
       deps.config.proxy,
+      config.requestHeaders,
+      await deps.keys.secretHeaderList(key.name),
     ]);
     if (cached?.signature === signature) return { client: cached.client, key: cached.key };
     const secret = await deps.keys.activeSecret();
     if (!secret) return undefined;
-    cached = { signature, client: build(secret, { keyFingerprint: key.fingerprint }), key };
+    const secretHeaders = await deps.keys.secretHeaders(key.name);
+    secretHeadersOf.set(key.fingerprint, secretHeaders);
+    logHeaderNames(deps.log, config.requestHeaders, secretHeaders);
+    cached = { signature, client: build(secret, { keyFingerprint: key.fingerprint, secretHeaders }), key };
     return { client: cached.client, key };
   };
 
@@ -147,6 +157,12 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
       void dispatcher?.value?.close().catch(() => undefined);
     },
   };
+}
+
+/** Says which request headers the client sends, by name only (values may be secrets). */
+function logHeaderNames(log: Logger, headers: Record<string, string>, secretHeaders: Record<string, string>): void {
+  const names = requestHeaderNames(headers, Object.keys(secretHeaders));
+  if (names.length > 0) log.info(`Request headers sent on every route: ${names.join(', ')}.`);
 }
 
 /**

@@ -58,11 +58,18 @@ export interface KeyStore {
   readonly ready: Promise<void>;
   /** The secret of a named key (for Check Connection across keys); never log or show it. */
   secretOf(name: string): Promise<string | undefined>;
+  /** The secret request headers stored beside a key (name → value), for building its client only. */
+  secretHeaders(keyName: string): Promise<Record<string, string>>;
+  /** Their names and fingerprints: what may be shown. */
+  secretHeaderList(keyName: string): Promise<Array<{ name: string; fingerprint: string }>>;
+  /** Stores (or replaces, whatever the case of the name) one secret header of a stored key. */
+  setSecretHeader(keyName: string, header: string, value: string): Promise<void>;
+  removeSecretHeader(keyName: string, header: string): Promise<void>;
 }
 
 /** Builds gateway clients from the current settings, the active key and VS Code's proxy settings. */
 /** Client options a feature may set for its own client (everything else comes from the settings). */
-export type ClientOverrides = Pick<GatewayClientOptions, 'maxRetries'> & {
+export type ClientOverrides = Pick<GatewayClientOptions, 'maxRetries' | 'secretHeaders'> & {
   /** The key's fingerprint when the secret is a stored key's: what its models' dialects taught is shared then. */
   keyFingerprint?: string;
   /** Told of each response the usage ledger recorded, with the cost it recorded (the chat shows that figure). */

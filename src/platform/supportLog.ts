@@ -51,8 +51,11 @@ export class SupportRing implements SupportLog {
 export function formatSupportInfo(
   records: readonly SupportRecord[],
   redact: (text: string) => string = redactSecrets,
+  headerNames: readonly string[] = [],
 ): string {
   const lines = ['Model Gateway support info (timestamp, route, model, HTTP status, request id):'];
+  // Names only: a header's value may be a secret (and is the user's business).
+  if (headerNames.length > 0) lines.push(`Request headers sent (names only): ${headerNames.join(', ')}`);
   if (records.length === 0) lines.push('(no requests recorded in this window yet)');
   for (const record of records) {
     lines.push(

@@ -4,6 +4,9 @@ export const Commands = {
   setApiKey: 'modelGateway.setApiKey',
   removeApiKey: 'modelGateway.removeApiKey',
   switchKey: 'modelGateway.switchKey',
+  setSecretHeader: 'modelGateway.setSecretHeader',
+  listSecretHeaders: 'modelGateway.listSecretHeaders',
+  removeSecretHeader: 'modelGateway.removeSecretHeader',
   refreshModels: 'modelGateway.refreshModels',
   checkConnection: 'modelGateway.checkConnection',
   copySupportInfo: 'modelGateway.copySupportInfo',
@@ -35,7 +38,14 @@ export type CommandId = (typeof Commands)[keyof typeof Commands];
  * ids, and activate() registers the ids up front, loading the feature's code on the first call.
  */
 export const FeatureCommands = {
-  keys: [Commands.setApiKey, Commands.removeApiKey, Commands.switchKey],
+  keys: [
+    Commands.setApiKey,
+    Commands.removeApiKey,
+    Commands.switchKey,
+    Commands.setSecretHeader,
+    Commands.listSecretHeaders,
+    Commands.removeSecretHeader,
+  ],
   diagnostics: [
     Commands.checkConnection,
     Commands.copySupportInfo,

@@ -52,6 +52,8 @@ export interface Config {
   /** The user's reasoning effort per model (modelGateway.models.reasoning, user settings only). */
   modelReasoning: Record<string, ReasoningLevel>;
   nativeChatEnabled: boolean;
+  /** The user's request headers (modelGateway.requestHeaders, user settings only): sent on every route. */
+  requestHeaders: Record<string, string>;
   /** Settings that were invalid and replaced by their default, in words (shown by Check Connection). */
   problems?: string[];
   /** Numbers outside their bounds, clamped (the host says each once). */
@@ -82,7 +84,14 @@ export const CONFIG_KEYS = [
   'models.dialects',
   'models.reasoning',
   'nativeChat.enabled',
+  'requestHeaders',
 ] as const;
+
+/**
+ * Keys read from the user's own settings only (inspect().globalValue), never from a workspace or folder: a
+ * repository must not choose what is sent to the gateway with the key. Also restrictedConfigurations.
+ */
+export const USER_ONLY_CONFIG_KEYS: ReadonlySet<string> = new Set(['requestHeaders']);
 
 export const CONFIG_DEFAULTS = {
   versionHeader: 'anthropic-version',
@@ -160,6 +169,7 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
     modelDialects: reader.dialects('models.dialects'),
     modelReasoning: reader.reasoning('models.reasoning'),
     nativeChatEnabled: reader.boolean('nativeChat.enabled', true),
+    requestHeaders: reader.headers('requestHeaders'),
     problems,
     ...(clamped.length > 0 ? { clamped } : {}),
   };
@@ -197,6 +207,18 @@ export function endpointUrls(baseUrl: string): {
     imagesAsync: `${baseUrl}/v1/images/generations/async`,
     tasks: `${baseUrl}/v1/images/tasks/<id>`,
   };
+}
+
+/**
+ * The names of the request headers a client sends: the setting's, then the key's secret ones (marked; a secret
+ * header replaces a setting of the same name). Names only, for logs, Check Connection and Copy Support Info.
+ */
+export function requestHeaderNames(headers: Record<string, string>, secretNames: readonly string[]): string[] {
+  const secret = new Set(secretNames.map((n) => n.toLowerCase()));
+  return [
+    ...Object.keys(headers).filter((n) => !secret.has(n.toLowerCase())),
+    ...secretNames.map((n) => `${n} (secret)`),
+  ];
 }
 
 function isUsableHeaderName(value: string): boolean {
@@ -321,6 +343,26 @@ class Reader {
     for (const [id, level] of Object.entries(value as Record<string, unknown>)) {
       if (level === 'low' || level === 'medium' || level === 'high' || level === 'off') result[id] = level;
       else this.problems.push(`modelGateway.${key}: "${id}" must map to "low", "medium", "high" or "off"; ignored.`);
+    }
+    return result;
+  }
+
+  /**
+   * Header name → value. A name that is no RFC 7230 token or a value with a line break or control character is
+   * dropped (and said); names the client owns (auth, version) are refused by the client itself, by name.
+   */
+  headers(key: string): Record<string, string> {
+    const value = this.raw[key];
+    const result: Record<string, string> = {};
+    if (value === undefined || value === null) return result;
+    if (typeof value !== 'object' || Array.isArray(value))
+      return this.invalid(key, result, 'an object of header name → value');
+    for (const [name, text] of Object.entries(value as Record<string, unknown>)) {
+      if (!HEADER_NAME.test(name))
+        this.problems.push(`modelGateway.${key}: "${name}" is not a valid header name; ignored.`);
+      else if (typeof text !== 'string' || /[\u0000-\u0008\u000a-\u001f\u007f]/.test(text))
+        this.problems.push(`modelGateway.${key}: the value of "${name}" must be text on one line; ignored.`);
+      else result[name] = text;
     }
     return result;
   }

@@ -5,6 +5,7 @@ import { htmlProxy } from './htmlProxy';
 import { litellm } from './litellm';
 import { newApi, oneApi } from './newApi';
 import { openRouter } from './openRouter';
+import { portkey } from './portkey';
 import { router } from './router';
 import { sub2api } from './sub2api';
 import { DIALECT_HEADER, DIALECT_NAMES, type Dialect, type DialectName } from './types';
@@ -28,6 +29,7 @@ export const DIALECTS: Record<DialectName, Dialect> = {
   router,
   'html-proxy': htmlProxy,
   openrouter: openRouter,
+  portkey,
 };
 
 /** The dialect for a name; 'default', '' and undefined mean none; an unknown name throws. */

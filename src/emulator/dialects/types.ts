@@ -20,6 +20,7 @@ export const DIALECT_NAMES = [
   'router',
   'html-proxy',
   'openrouter',
+  'portkey',
 ] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
@@ -107,6 +108,8 @@ export interface Dialect {
   missingRoutes?: ReadonlySet<string>;
   /** The gateway refuses POST /v1/messages for this upstream model before relaying it (its reply), else undefined. */
   refuseMessages?(ctx: DialectCtx, upstream: { messagesConversion?: boolean }): DialectReply | undefined;
+  /** A request this gateway refuses before anything else (Portkey without its provider header), else undefined. */
+  refuseRequest?(ctx: DialectCtx): DialectReply | undefined;
   /** The error reply in this gateway's shape, or undefined to keep the emulator's default body. */
   error(ctx: DialectCtx, e: DialectError): DialectReply | undefined;
   sse: SseHabits;

@@ -114,7 +114,8 @@ function usage(ctx: Ctx, plan: ReplyPlan, output: number): Json {
 }
 
 /**
- * The request in the Messages form the planner reads: system dropped, user parts as text / image blocks, an
+ * The request in the Messages form the planner reads: system / developer messages joined into `system` (so a
+ * project's instructions reach the scripted model as over Messages), user parts as text / image blocks, an
  * assistant's tool_calls as tool_use blocks, `role: "tool"` messages as tool_result blocks of one user message.
  * Answers 400 (OpenAI style) for a body without model or messages.
  */
@@ -128,9 +129,13 @@ function toMessagesForm(ctx: Ctx, body: Json): Json | undefined {
   if (!Array.isArray(body.messages) || body.messages.length === 0)
     return fail('messages: at least one message is required');
   const messages: Json[] = [];
+  const system: string[] = [];
   for (const [i, raw] of (body.messages as unknown[]).entries()) {
     const m = (raw ?? {}) as Json;
-    if (m.role === 'system' || m.role === 'developer') continue;
+    if (m.role === 'system' || m.role === 'developer') {
+      system.push(textOf(m.content));
+      continue;
+    }
     if (m.role === 'tool') {
       const result = { type: 'tool_result', tool_use_id: String(m.tool_call_id ?? ''), content: textOf(m.content) };
       const last = messages[messages.length - 1];
@@ -181,6 +186,7 @@ function toMessagesForm(ctx: Ctx, body: Json): Json | undefined {
     model: body.model,
     max_tokens: max,
     messages,
+    ...(system.length ? { system: system.join('\n\n') } : {}),
     ...(tools ? { tools } : {}),
     ...(toolChoice ? { tool_choice: toolChoice } : {}),
     ...(body.stop !== undefined ? { stop_sequences: typeof body.stop === 'string' ? [body.stop] : body.stop } : {}),

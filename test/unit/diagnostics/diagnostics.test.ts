@@ -100,6 +100,16 @@ describe('platform: key check and connection check against the emulator', functi
     };
   };
 
+  it('the Network step lists the request headers by name, never a value', async () => {
+    const report = await runConnectionCheck({
+      ...inputs('mg-demo-key-0001', false),
+      requestHeaderNames: ['x-portkey-provider', 'cf-aig-authorization (secret)'],
+    });
+    assert.deepEqual(report.steps[1].lines.slice(1), [
+      'Request headers sent on every route (names only): x-portkey-provider, cf-aig-authorization (secret)',
+    ]);
+  });
+
   it('reports every step OK and sends the billable request only when allowed', async () => {
     const skipped = await runConnectionCheck(inputs('mg-demo-key-0001', false));
     assert.equal(skipped.ok, true);

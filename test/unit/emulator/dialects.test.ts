@@ -112,8 +112,10 @@ describe('client over gateway dialects', function () {
         ...defaultConfig(),
         ...(profile === 'default' ? {} : { dialect: profile }),
       }));
+      // Portkey needs a header of the user's on every request: the whole suite runs with it.
+      const headers = profile === 'portkey' ? { 'x-portkey-provider': 'openai' } : undefined;
       const client = (key = DEMO, baseUrl?: string): GatewayClient =>
-        createGatewayClient({ baseUrl: baseUrl ?? emu().url, apiKey: key, maxRetries: 0, timeoutMs: 10_000 });
+        createGatewayClient({ baseUrl: baseUrl ?? emu().url, apiKey: key, maxRetries: 0, timeoutMs: 10_000, headers });
       afterEach(() => emu().setFaults(DEMO, null));
 
       it('a text stream assembles exactly as on the default gateway, and as the non-streamed reply', async () => {

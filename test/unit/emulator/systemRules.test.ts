@@ -2,6 +2,7 @@
 // never from the messages; and `@force-tool` calls a tool the request did not offer.
 import * as assert from 'node:assert/strict';
 import { planReply } from '../../../src/emulator/reply';
+import { DEMO, useEmulator } from './helpers';
 
 const textOf = (plan: ReturnType<typeof planReply>): string =>
   plan.blocks
@@ -73,5 +74,42 @@ describe('emulator: rules from the system prompt', () => {
     const use = plan.blocks.find((b) => b.type === 'tool_use');
     assert.equal(use?.name, 'propose_edit');
     assert.deepEqual(use?.input, { path: 'a.txt', search: 'a', replace: 'b' });
+  });
+});
+
+describe('emulator: chat-completions honours the system message (one-api, new-api, LiteLLM clients)', () => {
+  const emu = useEmulator();
+  const instructions = 'Project instructions (AGENTS.md):\nAlways start your answers with "Per AGENTS.md:".';
+
+  async function complete(messages: unknown[]): Promise<string> {
+    const res = await fetch(`${emu().url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEMO}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'claude-demo-sonnet', max_tokens: 300, messages }),
+    });
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { choices: Array<{ message: { content: string } }> };
+    return body.choices[0].message.content;
+  }
+
+  it('a system message (string or text parts) and a developer message reach the scripted model', async () => {
+    assert.match(
+      await complete([
+        { role: 'system', content: instructions },
+        { role: 'user', content: 'hello' },
+      ]),
+      /^Per AGENTS\.md:/,
+    );
+    assert.match(
+      await complete([
+        { role: 'developer', content: [{ type: 'text', text: instructions }] },
+        { role: 'user', content: 'hello' },
+      ]),
+      /^Per AGENTS\.md:/,
+    );
+  });
+
+  it('the same words in a user message do not count', async () => {
+    assert.doesNotMatch(await complete([{ role: 'user', content: instructions }]), /^Per AGENTS\.md:/);
   });
 });

@@ -197,3 +197,65 @@ describe('error bodies: stack traces appended by Node gateways are dropped', () 
     );
   });
 });
+
+describe('error bodies: Portkey and OpenRouter wrappers (issue 34)', () => {
+  it("Portkey's 500 when the provider cannot be reached: html-message reaches the message", () => {
+    // Exact body of @portkey-ai/gateway 1.15.2 for a custom host it cannot fetch.
+    const parsed = parseErrorBody(
+      '{"html-message":"Message: fetch failed Cause: Error: bad port Name: TypeError"}',
+      'application/json',
+    );
+    assert.equal(parsed.message, 'Message: fetch failed Cause: Error: bad port Name: TypeError');
+  });
+
+  it("Portkey's html-message carrying a provider's HTML page: the page's text, labelled, not its markup", () => {
+    const parsed = parseErrorBody(
+      JSON.stringify({
+        'html-message':
+          '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+      }),
+      'application/json',
+    );
+    assert.equal(parsed.message, 'HTML error page from nginx: 502 Bad Gateway');
+  });
+
+  it("Portkey's own 400 without a provider header: {status: failure, message}", () => {
+    const parsed = parseErrorBody(
+      '{"status":"failure","message":"Either x-portkey-config or x-portkey-provider header is required"}',
+    );
+    assert.equal(parsed.message, 'Either x-portkey-config or x-portkey-provider header is required');
+  });
+
+  it("OpenRouter's generic 'Provider returned error': the provider and its raw message are added", () => {
+    const parsed = parseErrorBody(
+      JSON.stringify({
+        error: {
+          message: 'Provider returned error',
+          code: 429,
+          metadata: { raw: '{"error":{"code":429,"message":"Resource exhausted"}}', provider_name: 'Google' },
+        },
+      }),
+    );
+    assert.equal(parsed.message, 'Provider returned error (Google): Resource exhausted');
+    assert.equal(parsed.upstream, 'words');
+    const plain = parseErrorBody(
+      '{"error":{"message":"Provider returned error","code":502,"metadata":{"raw":"upstream timed out","provider_name":"Venice"}}}',
+    );
+    assert.equal(plain.message, 'Provider returned error (Venice): upstream timed out');
+  });
+
+  it('LiteLLM and new-api shapes keep their message (unchanged rules)', () => {
+    assert.equal(
+      parseErrorBody(
+        '{"error":{"message":"Authentication Error, Invalid proxy server token passed.","type":"auth_error","param":"None","code":"401"}}',
+      ).message,
+      'Authentication Error, Invalid proxy server token passed.',
+    );
+    assert.equal(
+      parseErrorBody(
+        '{"error":{"message":"当前分组 default 下对于模型 x 无可用渠道 (request id: 2025)","type":"new_api_error","code":"model_not_found"}}',
+      ).code,
+      'model_not_found',
+    );
+  });
+});

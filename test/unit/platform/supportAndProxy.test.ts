@@ -54,6 +54,14 @@ describe('platform: support records', () => {
     assert.deepEqual(lines[1].split('\t'), ['t', 'POST /v1/messages', 'm', '401', 'req_9']);
     assert.deepEqual(lines[2].split('\t'), ['u', 'GET /v1/models', '-', '-', '-']);
   });
+
+  it('names the request headers sent (never their values) when there are any', () => {
+    const text = formatSupportInfo([{ timestamp: 't', route: 'GET /v1/models' }], undefined, [
+      'x-portkey-provider',
+      'x-b (secret)',
+    ]);
+    assert.equal(text.split('\n')[1], 'Request headers sent (names only): x-portkey-provider, x-b (secret)');
+  });
 });
 
 describe('platform: proxy dispatcher selection', () => {

@@ -1,5 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { CONFIG_KEYS, endpointUrls, parseConfig } from '../../../src/shared/config';
+import { readFileSync } from 'node:fs';
+import {
+  CONFIG_KEYS,
+  endpointUrls,
+  parseConfig,
+  requestHeaderNames,
+  USER_ONLY_CONFIG_KEYS,
+} from '../../../src/shared/config';
 
 describe('platform: parseConfig', () => {
   it('gives the documented defaults for an empty record', () => {
@@ -152,5 +159,44 @@ describe('platform: parseConfig', () => {
     assert.equal(config.images.confirmCostlyRequests, false);
     assert.equal(config.nativeChatEnabled, false);
     assert.deepEqual(config.problems, []);
+  });
+});
+
+describe('platform: modelGateway.requestHeaders', () => {
+  it('reads name → value; a name that is no token or a value with a line break is dropped and said', () => {
+    const config = parseConfig({
+      requestHeaders: {
+        'x-portkey-provider': 'openai',
+        'HTTP-Referer': 'https://example.com',
+        'bad name': 'x',
+        'x-injected': 'a\r\nx-evil: 1',
+        'x-number': 5,
+      },
+    });
+    assert.deepEqual(config.requestHeaders, { 'x-portkey-provider': 'openai', 'HTTP-Referer': 'https://example.com' });
+    assert.equal(config.problems?.filter((p) => p.startsWith('modelGateway.requestHeaders')).length, 3);
+    assert.deepEqual(parseConfig({}).requestHeaders, {});
+    assert.deepEqual(parseConfig({ requestHeaders: ['x'] }).requestHeaders, {});
+  });
+
+  it('is a user-only setting: read from globalValue, restricted in untrusted workspaces, application scope', () => {
+    assert.ok(USER_ONLY_CONFIG_KEYS.has('requestHeaders'));
+    assert.ok((CONFIG_KEYS as readonly string[]).includes('requestHeaders'));
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
+      contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+    };
+    assert.ok(
+      manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('modelGateway.requestHeaders'),
+    );
+    assert.equal(manifest.contributes.configuration.properties['modelGateway.requestHeaders'].scope, 'application');
+  });
+
+  it("names for logs and support: the setting's, then the secret ones marked (a secret one replaces its namesake)", () => {
+    assert.deepEqual(requestHeaderNames({ 'x-a': '1', 'X-Team': 'blue' }, ['x-team', 'cf-aig-authorization']), [
+      'x-a',
+      'x-team (secret)',
+      'cf-aig-authorization (secret)',
+    ]);
   });
 });
