@@ -25,8 +25,24 @@ const TEXT_DELTA = '{"type":"response.output_text.delta",';
 const DELTA_MARK = '"delta":"';
 // What may follow the text of a plain text delta (OpenAI's order: logprobs, then obfuscation padding).
 const TEXT_TAIL = /^"(?:,"logprobs":\[\])?(?:,"obfuscation":"[A-Za-z0-9+/=_-]*")?\}\s*$/;
-const INDEX = /"output_index":(\d{1,6})(?:[,}])/;
-const CONTENT_INDEX = /"content_index":(\d{1,6})(?:[,}])/;
+
+/** True when `ch` occurs in data before `end` (after the event's type). */
+function before(data: string, ch: string, end: number): boolean {
+  const at = data.indexOf(ch, TEXT_DELTA.length);
+  return at !== -1 && at < end;
+}
+
+/** The small non-negative integer after `name` (before `end`), or -1. */
+function numberAfter(data: string, name: string, end: number): number {
+  const at = data.indexOf(name, TEXT_DELTA.length);
+  if (at === -1 || at > end) return -1;
+  let i = at + name.length;
+  let n = 0;
+  const from = i;
+  for (let c = data.charCodeAt(i); c >= 48 && c <= 57 && i - from < 6; c = data.charCodeAt(++i)) n = n * 10 + (c - 48);
+  const next = data.charCodeAt(i);
+  return i > from && (next === 0x2c || next === 0x7d) ? n : -1;
+}
 
 export class ResponsesEventReader implements ChunkReader {
   private started = false;
@@ -44,15 +60,14 @@ export class ResponsesEventReader implements ChunkReader {
   /** Fast path: a plain text delta to a text part already open; its block goes to fastBlock. */
   fastText(data: string): string | undefined {
     if (data.slice(0, TEXT_DELTA.length) !== TEXT_DELTA) return undefined;
-    const mark = data.indexOf(DELTA_MARK);
+    const mark = data.indexOf(DELTA_MARK, TEXT_DELTA.length);
     if (mark < 0) return undefined;
-    const head = data.slice(TEXT_DELTA.length, mark);
     // The fields before the text are scalars (numbers and ids): nothing nested, nothing escaped.
-    if (/[{[\\]/.test(head)) return undefined;
-    const oi = INDEX.exec(head);
-    const ci = CONTENT_INDEX.exec(head);
-    if (!oi || !ci) return undefined;
-    const part = this.open.get(`${oi[1]}:${ci[1]}`);
+    if (before(data, '{', mark) || before(data, '[', mark) || before(data, '\\', mark)) return undefined;
+    const oi = numberAfter(data, '"output_index":', mark);
+    const ci = numberAfter(data, '"content_index":', mark);
+    if (oi < 0 || ci < 0) return undefined;
+    const part = this.open.get(`${oi}:${ci}`);
     if (!part || part.kind !== 'text') return undefined;
     const start = mark + DELTA_MARK.length;
     let stop = data.indexOf('"', start);
