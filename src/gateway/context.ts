@@ -4,8 +4,7 @@ import { normalizeBaseUrl } from '../shared/baseUrl';
 import { createRedactor, type Redactor } from './redact';
 import { RateLimitQueue, type BackoffOptions } from './retry';
 import type { Dialect } from './dialect';
-import type { ReasoningEffort } from './reasoning';
-import type { DialectSource, GatewayClientOptions, Logger, SupportRecord, UsageRecord } from './types';
+import type { DialectSource, GatewayClientOptions, Logger, ReasoningEffort, SupportRecord, UsageRecord } from './types';
 
 export interface ClientContext {
   baseUrl: string;
