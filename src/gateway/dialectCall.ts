@@ -10,6 +10,7 @@ import { messageOfCompletion, toChatRequest } from './chatMapping';
 import { messageOfResponse, toResponsesRequest } from './responsesMapping';
 import { ChatChunkReader, type ChunkReader } from './chatChunks';
 import { ResponsesEventReader } from './responsesEvents';
+import { MessagesEventReader } from './messagesEvents';
 import { asMessage } from './messages';
 import {
   REASONING_REJECTED_SENTENCE,
@@ -31,8 +32,8 @@ interface Wire {
   whole(body: unknown): Message | undefined;
   /** Why a whole reply is not one, in words. */
   notWhole: string;
-  /** The stream reader; undefined: Messages events, read by stream.ts's own fast path. */
-  reader(): ChunkReader | undefined;
+  /** The stream's event reader. */
+  reader(): ChunkReader;
 }
 
 const WIRES: Record<Dialect, Wire> = {
@@ -48,7 +49,7 @@ const WIRES: Record<Dialect, Wire> = {
     },
     whole: asMessage,
     notWhole: 'the reply is not a message (no content array)',
-    reader: () => undefined,
+    reader: () => new MessagesEventReader(),
   },
   'chat-completions': {
     path: '/v1/chat/completions',
