@@ -249,6 +249,7 @@ class GatewayMessageStream implements MessageStream {
         );
       return;
     }
+    if (reader.ignores?.(data)) return;
     let chunk: unknown;
     try {
       chunk = JSON.parse(fromBytes(data));
