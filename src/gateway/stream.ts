@@ -121,6 +121,7 @@ class GatewayMessageStream implements MessageStream {
           this.dialect = dialect;
         },
         () => !this.settled,
+        this.spec,
       );
       this.exchange = sent.exchange;
       this.reader = wireOf(sent.dialect).reader();
