@@ -6,6 +6,7 @@ import { renderTable, type BenchRow } from './table';
 import { mergeRows, type StoredRow } from './merge';
 import { runStreamBench } from './stream';
 import { runChatStreamBench } from './chatStream';
+import { runResponsesStreamBench } from './responsesStream';
 import { runWebviewBench } from './webview';
 import { runActivationBench } from './activation';
 import { runSizeBench } from './size';
@@ -27,6 +28,7 @@ interface Section {
 const sections: Section[] = [
   { name: 'stream', run: () => runStreamBench() },
   { name: 'chat stream', run: () => runChatStreamBench() },
+  { name: 'responses stream', run: () => runResponsesStreamBench() },
   { name: 'webview', run: () => runWebviewBench() },
   { name: 'activation', run: () => runActivationBench(root) },
   { name: 'size', run: () => runSizeBench(root) },

@@ -1,4 +1,5 @@
-// What the two stream benchmarks (bench/stream.ts: Messages, bench/chatStream.ts: chat-completions) share: the
+// What the three stream benchmarks (bench/stream.ts: Messages, bench/chatStream.ts: chat-completions,
+// bench/responsesStream.ts: Responses) share: the
 // multi-byte text pieces, a local server that writes one payload with backpressure, and the interleaved timing of
 // the three readers (raw undici, the gateway client, the provider's own package).
 import * as http from 'node:http';

@@ -66,6 +66,11 @@ export function adviseOnError(error: unknown, context: AdviceContext): Advice {
       error.route,
       error.model,
     )}`.trim();
+  // dialectCall.ts marked a 400 that rejects the reasoning effort this client sent (it is not retried without it).
+  if (error.kind === 'bad_request' && error.message.includes('modelGateway.models.reasoning'))
+    advice.detail = `${advice.detail} ${l10n.t(
+      'The gateway rejected the reasoning effort set for this model (modelGateway.models.reasoning): set it to "off" or remove the entry for this model.',
+    )}`.trim();
   if (error.requestId && error.kind !== 'aborted')
     advice.detail = `${advice.detail} ${l10n.t('Request ID: {0}.', redactSecrets(error.requestId))}`.trim();
   return advice;

@@ -27,6 +27,8 @@ export interface ChunkReader {
   readonly fastBlock: number;
   /** The events of one parsed event (`eventName`: its `event:` line, when sent). */
   read(chunk: unknown, eventName?: string): StreamEvent[];
+  /** True for an event this dialect never needs (not parsed at all): Responses' `.done` repeats of whole texts. */
+  ignores?(data: string): boolean;
 }
 
 type Json = Record<string, unknown>;

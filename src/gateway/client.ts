@@ -2,7 +2,7 @@
 import { readBalance } from './balance';
 import { createContext } from './context';
 import { editImage, generateImage } from './images';
-import { createMessage } from './messages';
+import { createMessage } from './createMessage';
 import { decideDialect, planFor } from './dialectPlan';
 import { completeCode } from './fim';
 import { listModels } from './models';

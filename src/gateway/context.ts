@@ -5,8 +5,7 @@ import { createRedactor, type Redactor } from '../shared/secretRedaction';
 import { checkRequestHeaders } from './requestHeaders';
 import { RateLimitQueue, type BackoffOptions } from './retry';
 import type { Dialect } from './dialect';
-import type { ReasoningEffort } from './reasoning';
-import type { DialectSource, GatewayClientOptions, Logger, SupportRecord, UsageRecord } from './types';
+import type { DialectSource, GatewayClientOptions, Logger, ReasoningEffort, SupportRecord, UsageRecord } from './types';
 
 export interface ClientContext {
   baseUrl: string;

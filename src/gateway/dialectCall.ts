@@ -10,6 +10,7 @@ import { messageOfCompletion, toChatRequest } from './chatMapping';
 import { messageOfResponse, toResponsesRequest } from './responsesMapping';
 import { ChatChunkReader, type ChunkReader } from './chatChunks';
 import { ResponsesEventReader } from './responsesEvents';
+import { MessagesEventReader } from './messagesEvents';
 import { asMessage } from './messages';
 import {
   REASONING_REJECTED_SENTENCE,
@@ -31,8 +32,8 @@ interface Wire {
   whole(body: unknown): Message | undefined;
   /** Why a whole reply is not one, in words. */
   notWhole: string;
-  /** The stream reader; undefined: Messages events, read by stream.ts's own fast path. */
-  reader(): ChunkReader | undefined;
+  /** The stream's event reader. */
+  reader(): ChunkReader;
 }
 
 const WIRES: Record<Dialect, Wire> = {
@@ -48,7 +49,7 @@ const WIRES: Record<Dialect, Wire> = {
     },
     whole: asMessage,
     notWhole: 'the reply is not a message (no content array)',
-    reader: () => undefined,
+    reader: () => new MessagesEventReader(),
   },
   'chat-completions': {
     path: '/v1/chat/completions',
@@ -117,7 +118,8 @@ export interface Sent {
 /**
  * Sends the request in the plan's dialect; when that route is refused before any processing (dialect.ts#refusalAllows),
  * the same request once on each next dialect the plan allows, telling the plan. `onSpec` hears each spec before it is
- * sent (the stream keeps it for its errors); `wanted` is asked before a fallback (a stopped stream sends no more).
+ * sent (the stream keeps it for its errors); `wanted` is asked before a fallback (a stopped stream sends no more);
+ * `first` is the plan's first spec when the caller built it already.
  * Throws what the last send threw.
  */
 export async function sendPlanned(
@@ -128,11 +130,15 @@ export async function sendPlanned(
   options: RequestOptions | undefined,
   onSpec: (spec: CallSpec, dialect: Dialect) => void = () => undefined,
   wanted: () => boolean = () => true,
+  first?: CallSpec,
 ): Promise<Sent> {
   let dialect = plan.dialect;
   const next = [...plan.fallbacks];
+  // The first spec may be built already (the stream keeps one for its errors): the body is serialised once.
+  let ready = first;
   for (;;) {
-    const spec = callSpec(ctx, request, dialect, stream, options);
+    const spec = ready ?? callSpec(ctx, request, dialect, stream, options);
+    ready = undefined;
     onSpec(spec, dialect);
     try {
       return { exchange: await send(ctx, spec), dialect, spec };

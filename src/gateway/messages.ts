@@ -1,12 +1,10 @@
-// POST /v1/messages without streaming, and the shape check of a Message body.
+// The shape check of a whole Message body, the tool inputs of a whole message, LiteLLM's cost header.
 import { readToolInputJson } from './assemble';
-import { reportUsage, type ClientContext } from './context';
+import type { ClientContext } from './context';
 import { costFromHeader } from './pricing';
 import { GatewayError } from './errors';
-import { protocolError, readJson, type CallSpec } from './http';
-import { sendPlanned, wireOf } from './dialectCall';
-import type { StreamPlan } from './dialectPlan';
-import type { Message, MessagesRequest, RequestOptions, ToolInputProblem } from './types';
+import type { CallSpec } from './http';
+import type { Message, ToolInputProblem } from './types';
 
 /** The body as a Message when it has the promised shape (a content array), else undefined. */
 export function asMessage(value: unknown): Message | undefined {
@@ -78,23 +76,4 @@ export function toolInputError(
     toolInputProblems: problems,
     message: ctx.redact(`${spec.route}: unusable tool input: ${list}.${cutBy}`),
   });
-}
-
-/** Sends a non-streaming request in the model's dialect (dialectCall.ts) and returns the message. */
-export async function createMessage(
-  ctx: ClientContext,
-  request: MessagesRequest,
-  options?: RequestOptions,
-  plan: StreamPlan = { dialect: 'messages', fallbacks: [], listed: false },
-): Promise<Message> {
-  const { exchange: ex, dialect, spec } = await sendPlanned(ctx, request, plan, false, options);
-  const wire = wireOf(dialect);
-  const body = await readJson(ctx, spec, ex);
-  const message = wire.whole(body);
-  if (!message) throw protocolError(ctx, spec, ex, wire.notWhole);
-  withHeaderCost(message, ex.headers);
-  reportUsage(ctx, { route: spec.route, dialect, model: message.model || request.model, usage: message.usage });
-  const problems = normalizeToolInputs(message);
-  if (problems.length) throw toolInputError(ctx, spec, ex, message, problems);
-  return message;
 }

@@ -23,10 +23,53 @@ interface Open {
 
 const TEXT_DELTA = '{"type":"response.output_text.delta",';
 const DELTA_MARK = '"delta":"';
-// What may follow the text of a plain text delta (OpenAI's order: logprobs, then obfuscation padding).
-const TEXT_TAIL = /^"(?:,"logprobs":\[\])?(?:,"obfuscation":"[A-Za-z0-9+/=_-]*")?\}\s*$/;
-const INDEX = /"output_index":(\d{1,6})(?:[,}])/;
-const CONTENT_INDEX = /"content_index":(\d{1,6})(?:[,}])/;
+const TEXT_DONE = '{"type":"response.output_text.done"';
+const PART_DONE = '{"type":"response.content_part.done"';
+const LOGPROBS = ',"logprobs":[]';
+const OBFUSCATION = ',"obfuscation":"';
+
+/**
+ * True when what follows a text delta's closing quote (at `from`) is what a plain one carries, in OpenAI's order:
+ * empty logprobs, then the obfuscation padding (letters, digits, base64 signs), then the end of the object.
+ */
+function plainTail(data: string, from: number): boolean {
+  let t = from;
+  if (data.startsWith(LOGPROBS, t)) t += LOGPROBS.length;
+  if (data.startsWith(OBFUSCATION, t)) {
+    t += OBFUSCATION.length;
+    for (let c = data.charCodeAt(t); c !== 0x22; c = data.charCodeAt(++t))
+      if (!(
+        (c >= 48 && c <= 57) ||
+        (c >= 65 && c <= 90) ||
+        (c >= 97 && c <= 122) ||
+        c === 43 ||
+        c === 47 ||
+        c === 61 ||
+        c === 95 ||
+        c === 45
+      ))
+        return false;
+    t++;
+  }
+  if (data.charCodeAt(t) !== 0x7d) return false;
+  for (let k = t + 1; k < data.length; k++) {
+    const c = data.charCodeAt(k);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+  }
+  return true;
+}
+
+/** The small non-negative integer after `name` (before `end`), or -1. */
+function numberAfter(data: string, name: string, end: number): number {
+  const at = data.indexOf(name, TEXT_DELTA.length);
+  if (at === -1 || at > end) return -1;
+  let i = at + name.length;
+  let n = 0;
+  const from = i;
+  for (let c = data.charCodeAt(i); c >= 48 && c <= 57 && i - from < 6; c = data.charCodeAt(++i)) n = n * 10 + (c - 48);
+  const next = data.charCodeAt(i);
+  return i > from && (next === 0x2c || next === 0x7d) ? n : -1;
+}
 
 export class ResponsesEventReader implements ChunkReader {
   private started = false;
@@ -38,22 +81,34 @@ export class ResponsesEventReader implements ChunkReader {
   readonly doneEnds = false;
   readonly cutWhy = 'the stream ended before response.completed (the answer is cut off)';
   fastBlock = -1;
+  private lastPart: Open | undefined;
+  private lastOi = -1;
+  private lastCi = -1;
   /** Responses text deltas name their block themselves: no single open text block. */
   readonly textBlock = -1;
 
   /** Fast path: a plain text delta to a text part already open; its block goes to fastBlock. */
   fastText(data: string): string | undefined {
     if (data.slice(0, TEXT_DELTA.length) !== TEXT_DELTA) return undefined;
-    const mark = data.indexOf(DELTA_MARK);
+    const mark = data.indexOf(DELTA_MARK, TEXT_DELTA.length);
     if (mark < 0) return undefined;
-    const head = data.slice(TEXT_DELTA.length, mark);
     // The fields before the text are scalars (numbers and ids): nothing nested, nothing escaped.
-    if (/[{[\\]/.test(head)) return undefined;
-    const oi = INDEX.exec(head);
-    const ci = CONTENT_INDEX.exec(head);
-    if (!oi || !ci) return undefined;
-    const part = this.open.get(`${oi[1]}:${ci[1]}`);
-    if (!part || part.kind !== 'text') return undefined;
+    for (let k = TEXT_DELTA.length; k < mark; k++) {
+      const c = data.charCodeAt(k);
+      if (c === 0x7b || c === 0x5b || c === 0x5c) return undefined;
+    }
+    const oi = numberAfter(data, '"output_index":', mark);
+    const ci = numberAfter(data, '"content_index":', mark);
+    if (oi < 0 || ci < 0) return undefined;
+    // Consecutive deltas go to the same part: remember it instead of building its key again.
+    let part = this.lastPart;
+    if (!part || oi !== this.lastOi || ci !== this.lastCi) {
+      part = this.open.get(`${oi}:${ci}`);
+      if (!part || part.kind !== 'text') return undefined;
+      this.lastPart = part;
+      this.lastOi = oi;
+      this.lastCi = ci;
+    }
     const start = mark + DELTA_MARK.length;
     let stop = data.indexOf('"', start);
     while (stop !== -1) {
@@ -62,12 +117,20 @@ export class ResponsesEventReader implements ChunkReader {
       if (slashes % 2 === 0) break;
       stop = data.indexOf('"', stop + 1);
     }
-    if (stop === -1 || !TEXT_TAIL.test(data.slice(stop, stop + 200))) return undefined;
+    if (stop === -1 || !plainTail(data, stop + 1)) return undefined;
     const bytes = jsonStringBytes(data, start, stop);
     if (bytes === undefined) return undefined;
     part.streamed = true;
     this.fastBlock = part.block;
     return bytes;
+  }
+
+  /**
+   * The `.done` events of a text part repeat the whole text the deltas carried (and output_item.done repeats it once
+   * more, for a part that never streamed): not worth parsing.
+   */
+  ignores(data: string): boolean {
+    return data.startsWith(TEXT_DONE) || data.startsWith(PART_DONE);
   }
 
   /** The events of one parsed event's data (`type` from the data, else from the `event:` line). */

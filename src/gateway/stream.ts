@@ -7,7 +7,6 @@ import { errorInit, GatewayError, type GatewayErrorInit } from './errors';
 import { kindForErrorType, upstreamOrigin, withoutStack } from './errorBody';
 import { MessageAssembler } from './assemble';
 import { bytesOf, fromBytes } from './byteText';
-import { lastDelta, readTextDelta } from './fastDelta';
 import { discardBody, protocolError, readJson, transportError, type CallSpec, type Exchange } from './http';
 import { normalizeToolInputs, toolInputError, withHeaderCost } from './messages';
 import type { ChunkReader } from './chatChunks';
@@ -26,8 +25,6 @@ import type {
 } from './types';
 
 const MAX_EVENT_BYTES = 32 * 1024 * 1024;
-// Read once: a live-binding import is a property getter on every access in CommonJS output.
-const LAST_DELTA = lastDelta;
 
 /** Starts the request in the model's dialect (per `plan`) with stream: true. */
 export function openMessageStream(
@@ -44,7 +41,7 @@ class GatewayMessageStream implements MessageStream {
   private readonly assembler = new MessageAssembler();
   private spec: CallSpec;
   private dialect: Dialect;
-  /** The dialect's event reader; undefined while the reply is read as Messages events. */
+  /** The dialect's event reader, once the reply's headers arrived. */
   private reader: ChunkReader | undefined;
   private readonly done: Promise<Message>;
   private resolveDone!: (m: Message) => void;
@@ -124,6 +121,7 @@ class GatewayMessageStream implements MessageStream {
           this.dialect = dialect;
         },
         () => !this.settled,
+        this.spec,
       );
       this.exchange = sent.exchange;
       this.reader = wireOf(sent.dialect).reader();
@@ -194,7 +192,7 @@ class GatewayMessageStream implements MessageStream {
               this.ctx,
               this.spec,
               ex,
-              this.reader ? this.reader.cutWhy : 'the stream ended before message_stop (the answer is cut off)',
+              this.reader?.cutWhy ?? 'the stream ended before its end event (the answer is cut off)',
             ),
           ),
           'ended',
@@ -219,55 +217,8 @@ class GatewayMessageStream implements MessageStream {
   }
 
   private onEvent(msg: EventSourceMessage): void {
-    if (this.settled) return;
-    if (this.reader) {
-      this.onChunk(msg, this.reader);
-      return;
-    }
-    // Fields arrive as byte strings (see byteText.ts).
-    const bytes = readTextDelta(msg.data);
-    if (bytes !== undefined && this.assembler.appendTextBytes(LAST_DELTA.index, bytes)) {
-      if (this.queue.keep) {
-        this.queue.push({
-          type: 'content_block_delta',
-          index: LAST_DELTA.index,
-          delta: { type: 'text_delta', text: fromBytes(bytes) },
-        });
-        this.queue.wake();
-      }
-      return;
-    }
-    let ev: StreamEvent;
-    try {
-      ev = JSON.parse(fromBytes(msg.data)) as StreamEvent;
-    } catch {
-      return; // not JSON ([DONE], keep-alive words): nothing to assemble
-    }
-    if (typeof ev !== 'object' || ev === null) return;
-    if (typeof ev.type !== 'string') {
-      // LiteLLM writes an error after the stream started as a bare `data: {"error": {...}}` line: no
-      // event line and no type. An `error` member is what makes it an error.
-      if (msg.event === undefined && !Array.isArray(ev) && ev.error !== undefined && ev.error !== null)
-        ev.type = 'error';
-      else if (msg.event === undefined || Array.isArray(ev)) return;
-      else ev.type = fromBytes(msg.event);
-    }
-    try {
-      if (!this.assembler.apply(ev)) return;
-    } catch {
-      this.failProtocol(`an unreadable ${ev.type} event`);
-      return;
-    }
-    if (this.queue.keep) {
-      this.queue.push(ev);
-      this.queue.wake();
-    }
-    if (this.assembler.error) this.failMidStream();
-    else if (this.assembler.stopped) this.succeed();
-  }
-
-  /** An event of a dialect with its own reader (chat-completions, Responses). */
-  private onChunk(msg: EventSourceMessage, reader: ChunkReader): void {
+    if (this.settled || !this.reader) return;
+    const reader = this.reader;
     const data = msg.data;
     // Hot path: a plain text delta to a text block already open (see fastDelta.ts).
     const bytes = reader.fastText(data);
@@ -299,23 +250,27 @@ class GatewayMessageStream implements MessageStream {
         );
       return;
     }
+    if (reader.ignores?.(data)) return;
     let chunk: unknown;
     try {
       chunk = JSON.parse(fromBytes(data));
     } catch {
-      return; // keep-alive words, comments sent as data
+      return; // not JSON ([DONE], keep-alive words, comments sent as data): nothing to assemble
     }
     const events = reader.read(chunk, msg.event === undefined ? undefined : fromBytes(msg.event));
+    let applied = false;
     for (const ev of events) {
       try {
-        this.assembler.apply(ev);
+        // Ignored events (ping, unknown ones, anything after the end) are not handed on.
+        if (!this.assembler.apply(ev)) continue;
       } catch {
-        this.failProtocol('an unreadable chunk');
+        this.failProtocol(`an unreadable ${String(ev.type)} event`);
         return;
       }
       this.queue.push(ev);
+      applied = true;
     }
-    if (events.length) this.queue.wake();
+    if (applied) this.queue.wake();
     if (this.assembler.error) this.failMidStream();
     else if (this.assembler.stopped) this.succeed();
   }

@@ -4,9 +4,8 @@
 
 import type { Dispatcher } from 'undici';
 import type { Dialect, DialectDecision, DialectKnowledge } from './dialect';
-import type { ReasoningEffort } from './reasoning';
-
-export type { ReasoningEffort } from './reasoning';
+/** A model's reasoning effort (setting modelGateway.models.reasoning; reasoning.ts says how each dialect sends it). */
+export type ReasoningEffort = 'low' | 'medium' | 'high' | 'off';
 
 export type { Dialect, DialectDecision, DialectKnowledge, DialectReason } from './dialect';
 

@@ -92,6 +92,42 @@ describe('agent loop × emulator: reasoning models over Responses and chat-compl
     assert.equal(emulator().billableCount('chat.completions'), 3);
   });
 
+  it("docs/emulator.md's new-api case (gpt-demo-chat): the list's Messages claim refused, once over chat-completions, learned", async () => {
+    emulator().reset();
+    emulator().setFaults(OPENAI_CHAT_KEY, { dialect: 'new-api' });
+    const list = await createGatewayClient({ baseUrl: emulator().url, apiKey: OPENAI_CHAT_KEY }).listModels();
+    const types = list.find((m) => m.id === 'gpt-demo-chat')?.supported_endpoint_types as string[];
+    assert.deepEqual(types, ['anthropic', 'openai']);
+    const learned = new Map<string, string>();
+    const client = createGatewayClient({
+      baseUrl: emulator().url,
+      apiKey: OPENAI_CHAT_KEY,
+      maxRetries: 0,
+      dialects: {
+        knowledge: (model) => ({
+          endpointTypes: types,
+          listed: true,
+          learned: learned.get(model) as DialectKnowledge['learned'],
+        }),
+        learned: (model, d) => learned.set(model, d),
+      },
+    });
+    emulator().reset();
+    emulator().setFaults(OPENAI_CHAT_KEY, { dialect: 'new-api' });
+    const ask = () =>
+      client.streamMessage({ model: 'gpt-demo-chat', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] });
+    assert.ok((await ask().finalMessage()).content.length > 0);
+    assert.equal(learned.get('gpt-demo-chat'), 'chat-completions');
+    await ask().finalMessage();
+    assert.deepEqual(
+      emulator()
+        .requests()
+        .map((r) => `${r.path} ${r.status}`),
+      ['/v1/messages 500', '/v1/chat/completions 200', '/v1/chat/completions 200'],
+    );
+    assert.equal(client.dialectFor?.('gpt-demo-chat').reason, 'learned');
+  });
+
   it('the emulator refuses a tool-calling turn whose reasoning_content did not come back (as DeepSeek does)', async () => {
     emulator().reset();
     const res = await fetch(`${emulator().url}/v1/chat/completions`, {

@@ -3,7 +3,13 @@
 // incomplete → max_tokens, failed and error events, a cut stream, a whole JSON reply; the fallback rules that lead
 // to it and away from a list's refused claim; reasoning effort per dialect, and a gateway that rejects it.
 import * as assert from 'node:assert/strict';
-import { createGatewayClient, isGatewayError, type DialectKnowledge, type GatewayError } from '../../../src/gateway';
+import {
+  adviseOnError,
+  createGatewayClient,
+  isGatewayError,
+  type DialectKnowledge,
+  type GatewayError,
+} from '../../../src/gateway';
 import { json, startServer, writeChunked, type TestServer } from './server';
 
 let server: TestServer | undefined;
@@ -383,6 +389,7 @@ describe('reasoning effort per model', () => {
       client(server.url, { override: 'chat-completions' }, { reasoning: () => 'high' }).createMessage(REQUEST),
     );
     assert.match(e.message, /modelGateway\.models\.reasoning/);
+    assert.match(adviseOnError(e, { surface: 'chat' }).detail, /modelGateway\.models\.reasoning/);
     assert.equal(server.requests.length, 1);
   });
 });
