@@ -11,7 +11,7 @@ import { isFillRouteRefusal, type CompletionMode } from './completionMode';
 import { decideDialect, planFor } from './dialectPlan';
 import { GatewayError } from './errors';
 import { protocolError, readJson, send, type CallSpec } from './http';
-import { createMessage } from './messages';
+import { createMessage } from './createMessage';
 import type { CodeCompletion, CodeCompletionRequest, RequestOptions } from './types';
 
 const ROUTES: Record<Exclude<CompletionMode, 'chat'>, { route: string; path: string }> = {
