@@ -12,6 +12,7 @@ import { el, iconButton } from '../common/dom';
 import { t } from '../common/strings';
 import { attachmentChips } from './chips';
 import { MentionPopup } from './mentionPopup';
+import { insertMention } from './mentionText';
 
 export class Composer {
   readonly element: HTMLElement;
@@ -189,11 +190,14 @@ export class Composer {
     return true;
   }
 
-  /** A picked @-mention: the typed `@query` goes, the host resolves the entry and sends the new chips (or a refusal). */
+  /**
+   * A picked @-mention: the typed `@query` becomes the entry's reference (the sentence keeps its words: "Check
+   * @problems and @changes"), the host resolves the entry and sends the new chips (or a refusal).
+   */
   private attachMention(option: MentionOption, at: { start: number; end: number }): void {
-    const value = this.input.value;
-    this.input.value = value.slice(0, at.start) + value.slice(at.end);
-    this.input.setSelectionRange(at.start, at.start);
+    const next = insertMention(this.input.value, at, option);
+    this.input.value = next.value;
+    this.input.setSelectionRange(next.caret, next.caret);
     this.onDraft(this.input.value);
     post({ type: 'addMention', kind: option.kind, ...(option.path !== undefined ? { path: option.path } : {}) });
   }
