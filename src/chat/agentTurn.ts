@@ -204,7 +204,8 @@ export class AgentTurns implements AgentRunner {
         approve: (request, signal) => this.ask(request, signal, mapper),
         onEvent: (event) => mapper.handle(event),
         costOf: this.deps.costOf,
-        wouldPassDailyBudget: this.deps.wouldPassDailyBudget,
+        // The user's Continue after a budget stop overrides the daily budget for this turn (they decided to go on).
+        wouldPassDailyBudget: ctx.message.agent.continued ? undefined : this.deps.wouldPassDailyBudget,
       });
       if (conversationWroteFiles([ctx.message], (name) => classes.get(name))) this.arm(ctx.conversationId);
       this.keepTranscript(ctx.message.agent.turnId, compactTranscript(result.messages.slice(messages.length)));

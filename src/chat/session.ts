@@ -17,6 +17,7 @@ import {
   type CondensedHistory,
 } from './condense';
 import type { WaitNotice } from '../gateway/retry';
+import { CONTINUABLE_END_REASONS } from '../shared/protocol/chat';
 import type {
   AgentAvailability,
   AgentTurnInfo,
@@ -398,6 +399,15 @@ export class SessionController {
     const last = conversation.messages[conversation.messages.length - 1];
     if (!last || last.id !== messageId || last.role !== 'assistant' || !last.text.trim())
       return l10n.t('Only the last answer can be continued.');
+    const agentMode = conversation.mode === 'agent' || conversation.mode === 'plan';
+    if (last.agent && agentMode && CONTINUABLE_END_REASONS.includes(last.agent.end?.reason ?? '')) {
+      // A turn cut by a budget goes on from where it stopped: its transcript is sent again, then "Continue".
+      const refusal = this.agentRefusal(conversation);
+      if (refusal) return refusal;
+      this.append(conversation, this.message('user', l10n.t('Continue')));
+      this.answer(conversation, true);
+      return undefined;
+    }
     if (last.agent || conversation.mode === 'agent' || conversation.mode === 'plan')
       return l10n.t('An agent turn is not continued: send a new message (or Retry) instead.');
     last.text = last.text.trimEnd();
@@ -438,7 +448,8 @@ export class SessionController {
     return available.ok ? undefined : available.reason;
   }
 
-  private answer(conversation: Conversation): void {
+  /** `continued`: the user's Continue after a budget stop (the turn goes on past the daily budget). */
+  private answer(conversation: Conversation, continued = false): void {
     const assistant = this.message('assistant', '');
     assistant.status = 'streaming';
     if ((conversation.mode === 'agent' || conversation.mode === 'plan') && this.deps.agent)
@@ -447,6 +458,7 @@ export class SessionController {
         tools: [],
         steps: [],
         ...(conversation.mode === 'plan' ? { mode: 'plan' as const } : {}),
+        ...(continued ? { continued: true } : {}),
       };
     this.append(conversation, assistant);
     this.run(conversation, assistant, false);

@@ -137,6 +137,9 @@ export function webviewStrings(l10n: Localizer = english) {
     'agent.turnTokens': l10n.t('Turn tokens: {0}'),
     'agent.retry': l10n.t('Retry'),
     'agent.retryTitle': l10n.t('Send the question again as a new agent turn'),
+    'agent.continueTitle': l10n.t(
+      'Go on from where the agent stopped (its steps so far are kept; this turn is not held by the daily budget)',
+    ),
     'agent.restored': l10n.t('Workspace restored to before this turn'),
     'agent.restore': l10n.t('Restore to before this turn'),
     'agent.actOnPlan': l10n.t('Act on this plan'),

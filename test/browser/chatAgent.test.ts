@@ -304,7 +304,7 @@ describe('chat webview: Agent mode (Chromium)', function () {
     assert.ok((await chat.page.locator('.message.assistant .meta').innerText()).includes(`tokens: ${turnLine}`));
   });
 
-  it('cost per step and per turn, a 429 countdown, the end reason with Retry and Restore; Restore works from a stored turn', async () => {
+  it('cost per step and per turn, a 429 countdown, the end reason with Continue and Restore; Restore works from a stored turn', async () => {
     await agentAnswer();
     await chat.play({
       type: 'agentUsage',
@@ -350,11 +350,13 @@ describe('chat webview: Agent mode (Chromium)', function () {
       'the cost survives the final render',
     );
     await new Promise((r) => setTimeout(r, 300));
-    assert.equal((await posted('regenerate')).length, 0, 'Retry is never automatic');
-    await end.locator('button', { hasText: 'Retry' }).click();
+    assert.equal((await posted('continue')).length, 0, 'Continue is never automatic');
+    // A budget stop goes on from where it stopped (Continue); Retry would send step 1 again and stop at the same place.
+    assert.equal(await end.locator('button', { hasText: 'Retry' }).count(), 0);
+    await end.locator('button', { hasText: 'Continue' }).click();
     await end.locator('button', { hasText: 'Restore to before this turn' }).click();
     assert.deepEqual(
-      (await posted('regenerate')).map((m) => m.messageId),
+      (await posted('continue')).map((m) => m.messageId),
       ['a1'],
     );
     assert.deepEqual(

@@ -177,6 +177,12 @@ export interface AgentTurnEnd {
   retry: boolean;
 }
 
+/**
+ * End reasons whose message says "Continue to let the agent go on": the turn was cut by a budget, not finished.
+ * Continue starts the next turn from where this one stopped (its tool calls and results are sent again).
+ */
+export const CONTINUABLE_END_REASONS: readonly string[] = ['step_budget', 'token_budget', 'daily_budget'];
+
 /** What an agent turn did, stored with its answer (survives a reload: Restore stays available). */
 export interface AgentTurnInfo {
   /** Checkpoint id of the turn (Restore reverts the workspace to before it). */
@@ -195,6 +201,8 @@ export interface AgentTurnInfo {
   mode?: 'plan';
   /** Earlier turns were condensed before this turn: the summary later requests send instead of them, and its cost. */
   condensed?: AgentCondensed;
+  /** The user's Continue after a budget stop: this turn goes on past the daily budget (modelGateway.budget.daily). */
+  continued?: boolean;
 }
 
 export interface AgentCondensed {
@@ -492,6 +500,7 @@ const turnInfo = obj<AgentTurnInfo>({
   restored: opt(bool),
   mode: opt(oneOf(['plan'] as const)),
   condensed: opt(condensedCheck),
+  continued: opt(bool),
 });
 const change = obj<PendingChangeView>({
   id: text,
