@@ -17,6 +17,7 @@ import {
   type CondensedHistory,
 } from './condense';
 import type { WaitNotice } from '../gateway/retry';
+import { unfinishedUsageReport } from '../gateway/usageReport';
 import { CONTINUABLE_END_REASONS } from '../shared/protocol/chat';
 import type {
   AgentAvailability,
@@ -534,7 +535,9 @@ export class SessionController {
     );
     batcher.flush();
     if (message.model === undefined) message.model = settings.model;
-    const raw = stream.currentMessage()?.usage;
+    // A stopped or cut answer is priced with the output that streamed (the ledger counts the same), not message_start's 1.
+    const current = stream.currentMessage();
+    const raw = current && outcome.status !== 'complete' ? unfinishedUsageReport(current).usage : current?.usage;
     if ('usage' in outcome && outcome.usage && raw) {
       const cost = this.deps.costOf?.({
         route: 'POST /v1/messages',

@@ -110,6 +110,7 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
         ...tokens,
         ...(record.images ? { images: record.images.count, imageSize: record.images.size } : {}),
         ...(cost ? { cost: cost.amount, costSource: cost.source } : {}),
+        ...(record.outputEstimated ? { outputEstimated: true } : {}),
       };
       if (entry.imageSize === undefined) delete entry.imageSize;
       void store.append(entry).then(() => {
