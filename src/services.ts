@@ -57,6 +57,7 @@ export function createServices(
     gateway,
     catalog,
     log,
+    state: context.globalState,
   });
   const presenter = lazy(() => bundles.errors().createErrorPresenter({ config, log, catalog, account }));
   const errors: ErrorPresenter = { show: async (error, surface) => presenter().show(error, surface) };

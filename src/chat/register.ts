@@ -97,7 +97,7 @@ export function registerChat(services: Services): ChatFeature {
         vscode.l10n,
       );
       const balance = balanceAfterError(services, error);
-      if (balance) card.detail += ` ${vscode.l10n.t('Last balance the gateway reported: {0}.', balance)}`;
+      if (balance) card.detail += ` ${balance}`;
       return card;
     },
     defaults: () => ({

@@ -62,7 +62,8 @@ export async function checkConnection(
         key: access?.key ?? (await services.keys.active()),
         client: access?.client,
         proxyDescription: services.gateway.proxyDescription(),
-        balance: () => services.account.balance({ signal: abort.signal }),
+        // Read now: the report labels the figures as read from the gateway's route (never a cached one).
+        balance: () => services.account.balance({ signal: abort.signal, fresh: true }),
         allowBillable: (model) => (args.billable !== undefined ? Promise.resolve(args.billable) : askBillable(model)),
         onStep: (step) => {
           services.log.info(stepLogLine(step));

@@ -147,7 +147,8 @@ export interface ErrorPresenter {
  */
 export interface AccountService {
   /** The active key's balance; probes the gateway only when due (at most one probe sequence per call). */
-  balance(options?: { signal?: AbortSignal }): Promise<Balance | undefined>;
+  /** `fresh`: read now even when the last read is recent (Check Connection reports what it read). */
+  balance(options?: { signal?: AbortSignal; fresh?: boolean }): Promise<Balance | undefined>;
   /** The last balance known for the active key and base URL, without network. */
   peekBalance(): Balance | undefined;
   /** A balance error (402/403 quota) happened: the next balance() reads again. */
