@@ -856,7 +856,8 @@ export class SessionController {
 
   private settingsOf(conversation: Conversation): ConversationSettings {
     const { agentModel, ...defaults } = this.deps.defaults();
-    if (conversation.mode === 'agent' && agentModel) defaults.model = agentModel;
+    // Plan is the agent's read-only mode: it needs the same tool-using model as Agent.
+    if ((conversation.mode === 'agent' || conversation.mode === 'plan') && agentModel) defaults.model = agentModel;
     const settings = effectiveSettings(conversation, defaults);
     if (!settings.model && this.models.length > 0) settings.model = this.models[0].id;
     return settings;

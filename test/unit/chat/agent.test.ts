@@ -451,6 +451,15 @@ describe('Agent mode through the session (emulator, real loop)', function () {
     assert.equal(s.snapshot().settings.model, 'claude-demo-haiku');
   });
 
+  it('Plan defaults to the agent model as Agent does (the Ask model cannot plan with tools)', async () => {
+    const { s } = setup({ models: { ask: 'claude-demo-sonnet', agent: 'claude-demo-agent' } });
+    await s.load();
+    assert.equal(s.setMode('plan'), undefined);
+    assert.equal(s.snapshot().settings.model, 'claude-demo-agent');
+    s.setMode('ask');
+    assert.equal(s.snapshot().settings.model, 'claude-demo-sonnet');
+  });
+
   it('untrusted workspace: Agent cannot be chosen, and an agent conversation refuses to send (Ask still works)', async () => {
     const { s, of } = setup({ trusted: false });
     await s.load();
