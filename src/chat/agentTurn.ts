@@ -27,7 +27,7 @@ import type { GatewayClient, Logger, MessageParam } from '../gateway/types';
 import type { ChatMessage } from '../shared/protocol/chat';
 import { english, type Localizer } from '../shared/l10n';
 import type { PendingChangeView } from '../shared/protocol/chat';
-import { conversationWroteFiles } from './agentArming';
+import { conversationWroteFiles, markUnchanged } from './agentArming';
 import { AgentEventMapper } from './agentEvents';
 import { ChatSetupError } from './errorCard';
 import { agentHistory, compactTranscript } from './agentHistory';
@@ -208,6 +208,7 @@ export class AgentTurns implements AgentRunner {
         wouldPassDailyBudget: ctx.message.agent.continued ? undefined : this.deps.wouldPassDailyBudget,
       });
       if (conversationWroteFiles([ctx.message], (name) => classes.get(name))) this.arm(ctx.conversationId);
+      markUnchanged(ctx, (name) => classes.get(name));
       this.keepTranscript(ctx.message.agent.turnId, compactTranscript(result.messages.slice(messages.length)));
       if (result.reason === 'stopped') return { status: 'stopped' };
       // A gateway error that ended the turn gets its error card (advice and actions), as in Ask mode.

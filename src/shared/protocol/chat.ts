@@ -175,6 +175,8 @@ export interface AgentTurnEnd {
   message: string;
   /** The user may send the question again (never automatic): step budget, unknown outcome, errors. */
   retry: boolean;
+  /** The turn only read (or its calls were refused): nothing to restore, so no Restore is offered. */
+  unchanged?: boolean;
 }
 
 /**
@@ -487,7 +489,7 @@ const toolCard = obj<AgentToolCard>({
   textAt: opt(num),
 });
 const stepUsage = obj<AgentStepUsage>({ step: num, tokens, cost: opt(cost) });
-const turnEnd = obj<AgentTurnEnd>({ reason: text, message: text, retry: bool });
+const turnEnd = obj<AgentTurnEnd>({ reason: text, message: text, retry: bool, unchanged: opt(bool) });
 const condensedCheck = obj<AgentCondensed>({ through: text, summary: text, tokens, cost: opt(cost) });
 const turnInfo = obj<AgentTurnInfo>({
   turnId: text,

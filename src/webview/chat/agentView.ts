@@ -307,7 +307,8 @@ export class AgentSection {
         );
     } else if (this.info.restored)
       actions.append(el('span', { className: 'badge restored', text: t('agent.restored') }));
-    else actions.append(textButton(t('agent.restore'), 'restoreCheckpoint', { 'data-message-id': this.messageId }));
+    else if (!end.unchanged)
+      actions.append(textButton(t('agent.restore'), 'restoreCheckpoint', { 'data-message-id': this.messageId }));
     this.end.replaceChildren(line, actions);
   }
 }

@@ -285,8 +285,12 @@ function assistantMeta(m: ChatMessage): Array<Node | string> {
   const parts: string[] = [];
   if (m.model) parts.push(m.model);
   if (m.usage?.notReported) parts.push(t('chat.usageNotReported'));
-  else if (m.usage) parts.push(usageText(m.usage));
+  // An agent turn's tokens are in its "Turn tokens" line (with each step's): said once.
+  else if (m.usage && !m.agent) parts.push(usageText(m.usage));
   if (m.usage?.cost) parts.push(costText(m.usage.cost));
+  // No cost where tokens were counted: say why, so a missing price does not read as "free".
+  else if (m.agent && m.model && !m.usage?.notReported && (m.agent.tokens || m.usage))
+    parts.push(t('agent.noPrice', m.model));
   if (m.stopReason) parts.push(m.stopReason in STOP_LABELS ? t(STOP_LABELS[m.stopReason]) : m.stopReason);
   return parts.length ? [el('span', { className: 'meta', text: parts.join(' · ') })] : [];
 }
