@@ -14,6 +14,7 @@ import type {
 import type { LedgerEntry, ModelTotals } from '../shared/usageLedger';
 import type { Config, ModelKind } from '../shared/config';
 import type { ProxySettings } from './proxy';
+import type { Localizer } from '../shared/l10n';
 
 /** Settings, parsed; fires after every change of `modelGateway.*` (and of `http.proxy*`). */
 export interface ConfigService {
@@ -81,7 +82,8 @@ export interface GatewayAccess {
   /** What keeps client() from returning a client, in words; undefined when nothing does. */
   missing(): Promise<'key' | 'baseUrl' | undefined>;
   /** The proxy in use, in words (for Check Connection and the log). */
-  proxyDescription(): string;
+  /** The network path in one line; `l10n`: in the user's language (the log keeps English). */
+  proxyDescription(l10n?: Localizer): string;
 }
 
 export interface CatalogModel {
