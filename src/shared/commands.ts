@@ -9,6 +9,7 @@ export const Commands = {
   copySupportInfo: 'modelGateway.copySupportInfo',
   showLog: 'modelGateway.showLog',
   quickActions: 'modelGateway.quickActions',
+  forgetLearnedDialects: 'modelGateway.forgetLearnedDialects',
   openSettings: 'modelGateway.openSettings',
   openChat: 'modelGateway.openChat',
   newChat: 'modelGateway.newChat',
@@ -42,6 +43,7 @@ export const FeatureCommands = {
     Commands.refreshModels,
     Commands.openSettings,
     Commands.quickActions,
+    Commands.forgetLearnedDialects,
   ],
   chat: [
     Commands.openChat,
