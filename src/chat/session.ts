@@ -596,7 +596,17 @@ export class SessionController {
     const controller = new AbortController();
     answer.stop = () => controller.abort();
     if (answer.stopped) return undefined;
-    const reply = await requestSummary(client, model, params, base.summary, controller.signal);
+    const running = (on: boolean) =>
+      this.deps.post({
+        type: 'condensing',
+        conversationId: answer.conversation.id,
+        messageId: answer.message.id,
+        running: on,
+      });
+    running(true);
+    const reply = await requestSummary(client, model, params, base.summary, controller.signal).finally(() =>
+      running(false),
+    );
     if (answer.stopped) return undefined;
     const raw = reply.usage;
     const cost = raw ? this.deps.costOf?.({ route: 'POST /v1/messages', model, usage: raw }) : undefined;

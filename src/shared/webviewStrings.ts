@@ -74,6 +74,8 @@ export function webviewStrings(l10n: Localizer = english) {
     'chat.editAndResend': l10n.t('Edit and resend'),
     'chat.regenerate': l10n.t('Regenerate'),
     'chat.continue': l10n.t('Continue'),
+    'chat.condensing': l10n.t('Condensing earlier turns into a summary…'),
+    'chat.condensedMark': l10n.t('Condensed: sent as the summary below'),
     'chat.usage': l10n.t('tokens: {0}'),
     'chat.jumpToLatest': l10n.t('Jump to latest'),
     'chat.tokensInOut': l10n.t('in {0} · out {1}'),

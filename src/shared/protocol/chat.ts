@@ -336,6 +336,8 @@ export type ChatToWebview = {
   agentNote: { conversationId: string; messageId: string; note: string };
   /** Earlier turns were condensed for this turn (the summary card). */
   agentCondensed: { conversationId: string; messageId: string; condensed: AgentCondensed };
+  /** Older turns are being condensed now (the card on this answer shows it); false: ended (done, stopped, failed). */
+  condensing: { conversationId: string; messageId: string; running: boolean };
   agentEnd: { conversationId: string; messageId: string; end: AgentTurnEnd };
   agentRestored: { conversationId: string; messageId: string };
   changes: { changes: PendingChangeView[] };
@@ -588,6 +590,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     agentWait: { ...inConversation, until: nullable(num) },
     agentNote: { ...inConversation, note: text },
     agentCondensed: { ...inConversation, condensed: condensedCheck },
+    condensing: { ...inConversation, running: bool },
     agentEnd: { ...inConversation, end: turnEnd },
     agentRestored: inConversation,
     changes: { changes: many(change) },
