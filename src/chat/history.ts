@@ -4,7 +4,7 @@ import type { ChatCost } from '../shared/money';
 import type {
   AgentCondensed,
   AgentToolCard,
-  AgentTokens,
+  TokenCounts,
   AgentTurnInfo,
   InstructionsUsed,
   ChatAttachment,
@@ -128,16 +128,9 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
   };
   if (isString(value.thinking)) message.thinking = value.thinking;
   if (isString(value.model)) message.model = value.model;
-  if (isRecord(value.usage) && isNumber(value.usage.inputTokens) && isNumber(value.usage.outputTokens)) {
-    const u = value.usage;
-    message.usage = {
-      inputTokens: u.inputTokens as number,
-      outputTokens: u.outputTokens as number,
-      ...(isNumber(u.cacheReadTokens) ? { cacheReadTokens: u.cacheReadTokens } : {}),
-      ...(isNumber(u.cacheWriteTokens) ? { cacheWriteTokens: u.cacheWriteTokens } : {}),
-      ...(u.estimated === true ? { estimated: true } : {}),
-      ...(u.notReported === true ? { notReported: true } : {}),
-    };
+  const tokens = usageTokens(value.usage);
+  if (tokens && isRecord(value.usage)) {
+    message.usage = { ...tokens, ...(value.usage.notReported === true ? { notReported: true } : {}) };
     const cost = costOf(value.usage.cost);
     if (cost) message.usage.cost = cost;
   }
@@ -177,7 +170,21 @@ function parseInstructions(v: unknown): InstructionsUsed | undefined {
 
 const TOOL_STATUSES = ['proposed', 'asking', 'running', 'done', 'error', 'refused', 'rejected'];
 
-function parseTokens(v: unknown): AgentTokens | undefined {
+/** An answer's tokens as stored: TokenCounts, or the names histories used before (inputTokens, cacheReadTokens, …). */
+function usageTokens(v: unknown): TokenCounts | undefined {
+  if (!isRecord(v)) return undefined;
+  if (isNumber(v.inputTokens) && isNumber(v.outputTokens))
+    return {
+      input: v.inputTokens,
+      output: v.outputTokens,
+      cacheRead: isNumber(v.cacheReadTokens) ? v.cacheReadTokens : 0,
+      cacheWrite: isNumber(v.cacheWriteTokens) ? v.cacheWriteTokens : 0,
+      ...(v.estimated === true ? { estimated: true } : {}),
+    };
+  return parseTokens(v);
+}
+
+function parseTokens(v: unknown): TokenCounts | undefined {
   if (!isRecord(v) || ![v.input, v.output, v.cacheRead, v.cacheWrite].every(isNumber)) return undefined;
   return {
     input: v.input as number,

@@ -4,6 +4,7 @@
 // (modelGateway.prices). Anything but a billed cost is an estimate. No price known: no cost (tokens only).
 import type { ModelInfo, Usage } from './types';
 import type { CostSource } from '../shared/money';
+import type { TokenCounts } from '../shared/tokens';
 
 export { formatAmount } from '../shared/money';
 
@@ -25,12 +26,7 @@ export interface Cost {
   estimate: boolean;
 }
 
-export interface TokenCounts {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
+export type { TokenCounts };
 
 /** Used when a price list has an input price but no cache prices: the upstream ratios (5-minute cache). */
 export const CACHE_READ_RATIO = 0.1;

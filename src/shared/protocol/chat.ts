@@ -2,6 +2,7 @@
 // Declared once as a Protocol (./channel.ts): the host validates every incoming message with chatGuard.toHost, the
 // webview every host message with chatGuard.toWebview.
 import type { ChatCost } from '../money';
+import type { TokenCounts } from '../tokens';
 import {
   anyOf,
   arr,
@@ -66,22 +67,14 @@ export interface MentionOption {
 }
 
 export type { ChatCost } from '../money';
+export type { TokenCounts } from '../tokens';
 
-/**
- * Tokens of one answer in the Messages API's definitions (as the agent's AgentTokens): `inputTokens` is the uncached
- * input, cache reads and writes apart. Absent cache counts are 0.
- */
-export interface ChatUsage {
-  inputTokens: number;
-  outputTokens: number;
+/** Tokens of one answer (the one shape, TokenCounts) and what it cost. Absent cache counts in old histories are 0. */
+export interface ChatUsage extends TokenCounts {
   /** What the answer (or the agent turn) cost, where a price is known. */
   cost?: ChatCost;
   /** The gateway sent zeros on a message with content: shown as "not reported", never as 0 tokens. */
   notReported?: boolean;
-  cacheReadTokens?: number;
-  cacheWriteTokens?: number;
-  /** The output count is estimated from what streamed (the answer was stopped or cut before the gateway said). */
-  estimated?: boolean;
 }
 
 /** Reactions an error card may offer (the spec's error table, as buttons). */
@@ -123,14 +116,6 @@ export type ChatMode = 'ask' | 'agent' | 'plan';
 export const CHAT_MODES: readonly ChatMode[] = ['ask', 'agent', 'plan'];
 
 /** Input, output, cache-read and cache-write tokens (of one step, or summed over a turn). */
-export interface AgentTokens {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** Output estimated from what streamed (a step stopped or cut before the gateway reported it). */
-  estimated?: boolean;
-}
 
 /**
  * A tool call's card. proposed: the model asked for it; asking: waits for the user (an approval, or the review
@@ -165,7 +150,7 @@ export interface AgentToolCard {
 
 export interface AgentStepUsage {
   step: number;
-  tokens: AgentTokens;
+  tokens: TokenCounts;
   cost?: ChatCost;
 }
 
@@ -191,7 +176,7 @@ export interface AgentTurnInfo {
   turnId: string;
   tools: AgentToolCard[];
   steps: AgentStepUsage[];
-  tokens?: AgentTokens;
+  tokens?: TokenCounts;
   /** Visible notes: caching switched off, context shortened. */
   notes?: string[];
   end?: AgentTurnEnd;
@@ -211,7 +196,7 @@ export interface AgentCondensed {
   /** The id of the last message the summary covers. */
   through: string;
   summary: string;
-  tokens: AgentTokens;
+  tokens: TokenCounts;
   /** What the condensing request cost, where a price is known. */
   cost?: ChatCost;
 }
@@ -330,7 +315,7 @@ export type ChatToWebview = {
   agentAvailability: { availability: AgentAvailability };
   /** Adds or replaces one tool card of an agent answer. */
   agentTool: { conversationId: string; messageId: string; tool: AgentToolCard };
-  agentUsage: { conversationId: string; messageId: string; step: AgentStepUsage; turn: AgentTokens };
+  agentUsage: { conversationId: string; messageId: string; step: AgentStepUsage; turn: TokenCounts };
   /** A 429 wait inside the loop (until: epoch ms), or null when the wait is over. */
   agentWait: { conversationId: string; messageId: string; until: number | null };
   agentNote: { conversationId: string; messageId: string; note: string };
@@ -442,11 +427,11 @@ const cost = obj<ChatCost>({
   partial: opt(bool),
 });
 const usage = obj<ChatUsage>({
-  inputTokens: num,
-  outputTokens: num,
+  input: num,
+  output: num,
+  cacheRead: num,
+  cacheWrite: num,
   cost: opt(cost),
-  cacheReadTokens: opt(num),
-  cacheWriteTokens: opt(num),
   estimated: opt(bool),
   notReported: opt(bool),
 });
@@ -467,7 +452,7 @@ const errorCard = obj<ErrorCard>({
   queuedUntil: opt(num),
   outcomeUnknown: opt(bool),
 });
-const tokens = obj<AgentTokens>({ input: num, output: num, cacheRead: num, cacheWrite: num, estimated: opt(bool) });
+const tokens = obj<TokenCounts>({ input: num, output: num, cacheRead: num, cacheWrite: num, estimated: opt(bool) });
 const toolCard = obj<AgentToolCard>({
   id: text,
   step: num,

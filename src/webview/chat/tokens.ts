@@ -2,7 +2,7 @@
 // cache writes are counted apart, output is what the model wrote. The footer, the turn and its steps use these
 // words and numbers, so the steps add up to the turn and the turn is the footer. An output counted from what streamed
 // (a stopped or cut answer) says so.
-import type { AgentTokens, ChatUsage } from '../../shared/protocol/chat';
+import type { ChatUsage, TokenCounts } from '../../shared/protocol/chat';
 import { t } from '../common/strings';
 
 const format = (n: number): string => n.toLocaleString('en-US');
@@ -14,28 +14,20 @@ const output = (n: number, estimated: boolean | undefined): string =>
  * "in 1,234 · out 56 · cache read 1,000 · cache write 200" (an agent turn and its steps). A figure of 0 is left out
  * ("in 0" beside a cache read of 6,651 reads as an error), except the output, which says what the model wrote.
  */
-export function tokensText(tokens: AgentTokens): string {
+export function tokensText(tokens: TokenCounts): string {
   const parts: string[] = [];
-  if (tokens.input) parts.push(t('tokens.in', format(tokens.input)));
-  parts.push(t('tokens.out', output(tokens.output, tokens.estimated)));
-  if (tokens.cacheRead) parts.push(t('tokens.cacheRead', format(tokens.cacheRead)));
-  if (tokens.cacheWrite) parts.push(t('tokens.cacheWrite', format(tokens.cacheWrite)));
+  if (tokens.input) parts.push(t('chat.tokens.in', format(tokens.input)));
+  parts.push(t('chat.tokens.out', output(tokens.output, tokens.estimated)));
+  if (tokens.cacheRead) parts.push(t('chat.tokens.cacheRead', format(tokens.cacheRead)));
+  if (tokens.cacheWrite) parts.push(t('chat.tokens.cacheWrite', format(tokens.cacheWrite)));
   return parts.join(' · ');
 }
 
 /** An answer's footer: "tokens: in 5 · out 2", with the cache figures when there are any. */
 export function usageText(usage: ChatUsage): string {
-  const cacheRead = usage.cacheReadTokens ?? 0;
-  const cacheWrite = usage.cacheWriteTokens ?? 0;
   const figures =
-    cacheRead || cacheWrite
-      ? tokensText({
-          input: usage.inputTokens,
-          output: usage.outputTokens,
-          cacheRead,
-          cacheWrite,
-          estimated: usage.estimated,
-        })
-      : t('chat.tokensInOut', format(usage.inputTokens), output(usage.outputTokens, usage.estimated));
+    usage.cacheRead || usage.cacheWrite
+      ? tokensText(usage)
+      : t('chat.tokensInOut', format(usage.input), output(usage.output, usage.estimated));
   return t('chat.usage', figures);
 }
