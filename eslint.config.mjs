@@ -72,6 +72,7 @@ export const PURE_MODULES = {
     'agentSummary',
     'approvals',
     'filesWritten',
+    'turnChanges',
     'turnStore',
     'turnTranscripts',
   ],
