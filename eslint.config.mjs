@@ -73,6 +73,7 @@ export const PURE_MODULES = {
     'approvals',
     'filesWritten',
     'turnChanges',
+    'exportMarkdown',
     'turnStore',
     'turnTranscripts',
   ],

@@ -17,6 +17,7 @@ import { readProjectInstructions, registerAgentHost, type AgentHost } from '../a
 import { contextWindowOf } from '../agent/contextWindow';
 import { AgentTurns, changeView } from './agentTurn';
 import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
+import { conversationMarkdown } from './exportMarkdown';
 import { MentionHost } from './mentionHost';
 import { TerminalRecorder } from './terminalRecorder';
 import { ChatViewProvider } from './chatViewProvider';
@@ -214,8 +215,21 @@ export function registerChat(services: Services): ChatFeature {
     if (problem) void vscode.window.showInformationMessage(problem);
   }
 
+  /** Export: the open conversation as Markdown in a new editor (saved where the user chooses). */
+  async function exportConversation(): Promise<void> {
+    await loaded;
+    const conversation = session.store.active;
+    if (conversation.messages.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Model Gateway: this conversation is empty.'));
+      return;
+    }
+    const content = conversationMarkdown(conversation, vscode.l10n);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'markdown', content }));
+  }
+
   const commands: CommandTable<'chat'> = {
     [Commands.condenseConversation]: condenseConversation,
+    [Commands.exportConversation]: exportConversation,
     [Commands.openChat]: openChat,
     [Commands.newChat]: newChat,
     [Commands.showConversations]: showConversations,
