@@ -74,6 +74,7 @@ export const PURE_MODULES = {
     'filesWritten',
     'turnChanges',
     'exportMarkdown',
+    'contextMeter',
     'turnStore',
     'turnTranscripts',
   ],

@@ -271,6 +271,8 @@ export function registerChat(services: Services): ChatFeature {
         return s.editAndResend(m.messageId, m.text);
       case 'continue':
         return s.continueAnswer(m.messageId);
+      case 'condense':
+        return s.condense();
       case 'newConversation':
         s.newConversation();
         return undefined;

@@ -8,6 +8,19 @@ import { english, type Localizer } from '../shared/l10n';
 import { turnIdOf, turnIdsOf } from './agentPort';
 import { AnswerRunner } from './answerRunner';
 import { pageOutput, type ChatOutput } from './chatOutput';
+import { contextUse } from './contextMeter';
+import { DEFAULT_CONTEXT_WINDOW } from '../agent';
+import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
+
+/** Messages after which the open conversation's size or model may have changed. */
+const CONTEXT_CHANGES = new Set([
+  'snapshot',
+  'streamFinished',
+  'settings',
+  'agentCondensed',
+  'truncated',
+  'messageAppended',
+]);
 import { CONDENSE_KEEP_TURNS } from './condense';
 import { planManualCondense } from './condenser';
 import { appendMessage, effectiveSettings, findMessage, truncateFrom, type Conversation } from './conversation';
@@ -26,7 +39,11 @@ export class SessionController {
 
   constructor(private readonly deps: SessionDeps) {
     this.l10n = deps.l10n ?? english;
-    this.out = pageOutput(deps.post, deps.setBusy);
+    // After what changes the open conversation's size (or its model), the context meter is told again.
+    this.out = pageOutput((m) => {
+      deps.post(m);
+      if (CONTEXT_CHANGES.has(m.type)) this.postContext();
+    }, deps.setBusy);
     this.store = new ConversationStore(
       deps.storage,
       deps.newId,
@@ -35,6 +52,17 @@ export class SessionController {
       this.l10n,
     );
     this.answers = new AnswerRunner(deps, this.store, this.out, (c) => this.settingsOf(c), this.l10n);
+  }
+
+  /** The context meter's figures for the open conversation (contextMeter.ts). */
+  private postContext(): void {
+    const conversation = this.store?.active;
+    if (!conversation) return;
+    const settings = this.settingsOf(conversation);
+    const window = this.deps.contextWindow?.(settings.model, settings.maxTokens) ?? DEFAULT_CONTEXT_WINDOW;
+    const threshold = this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD;
+    const use = contextUse(conversation.messages, settings, window, threshold);
+    this.deps.post({ type: 'context', conversationId: conversation.id, ...use });
   }
 
   async load(): Promise<void> {

@@ -321,6 +321,11 @@ export type ChatToWebview = {
   agentNote: { conversationId: string; messageId: string; note: string };
   /** Earlier turns were condensed for this turn (the summary card). */
   agentCondensed: { conversationId: string; messageId: string; condensed: AgentCondensed };
+  /**
+   * The context meter: the estimated tokens of the open conversation's next request, the model's input window, and the
+   * share of it past which older turns are condensed (modelGateway.agent.condenseThreshold).
+   */
+  context: { conversationId: string; used: number; inputWindow: number; threshold: number };
   /** Older turns are being condensed now (the card on this answer shows it); false: ended (done, stopped, failed). */
   condensing: { conversationId: string; messageId: string; running: boolean };
   agentEnd: { conversationId: string; messageId: string; end: AgentTurnEnd };
@@ -341,6 +346,8 @@ export type ChatRequests = {
   regenerate: Ack<{ messageId: string }>;
   editAndResend: Ack<{ messageId: string; text: string }>;
   continue: Ack<{ messageId: string }>;
+  /** The context meter's Condense: the Condense Conversation action. */
+  condense: Ack<object>;
   newConversation: Ack<object>;
   selectConversation: Ack<{ conversationId: string }>;
   deleteConversation: Ack<{ conversationId: string }>;
@@ -576,6 +583,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     agentNote: { ...inConversation, note: text },
     agentCondensed: { ...inConversation, condensed: condensedCheck },
     condensing: { ...inConversation, running: bool },
+    context: { conversationId: id, used: num, inputWindow: num, threshold: num },
     agentEnd: { ...inConversation, end: turnEnd },
     agentRestored: inConversation,
     changes: { changes: many(change) },
@@ -587,6 +595,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     regenerate: { params: { messageId: id }, result: none },
     editAndResend: { params: { messageId: id, text: str(LIMITS.text, 1) }, result: none },
     continue: { params: { messageId: id }, result: none },
+    condense: { params: nothing, result: none, timeoutMs: 600_000 },
     newConversation: { params: nothing, result: none },
     selectConversation: { params: { conversationId: id }, result: none },
     deleteConversation: { params: { conversationId: id }, result: none },

@@ -13,6 +13,7 @@ import { t } from '../common/strings';
 import { attachmentChips } from './chips';
 import { MentionPopup } from './mentionPopup';
 import { insertMention } from './mentionText';
+import { ContextMeter } from './contextMeterView';
 
 export class Composer {
   readonly element: HTMLElement;
@@ -114,10 +115,14 @@ export class Composer {
       this.modeNote,
       this.modelList,
       this.warning,
+      this.meter.element,
       settings,
     );
     this.wire();
   }
+
+  /** The context meter (how much of the model's window the conversation uses; Condense near the threshold). */
+  readonly meter = new ContextMeter();
 
   get text(): string {
     return this.input.value;
