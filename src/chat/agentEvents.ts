@@ -2,7 +2,7 @@
 // The answer's `agent` record is the state the webview renders and the history stores; every change to it is
 // posted as one small typed message (a card, a usage line, a wait), never as the whole conversation.
 import type { Cost, CostTotal } from '../gateway/pricing';
-import type { ChatCost } from '../shared/money';
+import { roundAmount, type ChatCost } from '../shared/money';
 import type { AgentEvent, ApprovalRequest, ToolResult, TurnEndReason } from '../agent';
 import type {
   AgentCondensed,
@@ -335,7 +335,7 @@ function chatCostOf(cost: Cost | CostTotal, earlier?: ChatCost): ChatCost {
   const source = 'source' in cost ? cost.source : (cost.sources[0] ?? 'user');
   const partial = 'partial' in cost && cost.partial;
   const out: ChatCost = {
-    amount: Math.round(((earlier?.amount ?? 0) + cost.amount) * 1e8) / 1e8,
+    amount: roundAmount((earlier?.amount ?? 0) + cost.amount),
     source: 'sources' in cost && cost.sources.length > 1 ? 'user' : source,
     estimate: cost.estimate || earlier?.estimate === true,
   };

@@ -27,6 +27,7 @@ import { ChatSetupError } from './errorCard';
 import { markUnchanged } from './turnChanges';
 import { TurnTranscripts } from './turnTranscripts';
 import { storedStrings, type TurnStore } from './turnStore';
+import { systemPrompt } from '../shared/systemPrompt';
 
 /** Where prompt-caching rejections are remembered (per key fingerprint and model), across windows. */
 const CACHING_MEMORY_KEY = 'modelGateway.agent.cachingRejected';
@@ -133,7 +134,7 @@ export class AgentTurns implements AgentRunner {
     const snapshot = await host.snapshot();
     const mapper = new AgentEventMapper(ctx.conversationId, ctx.message, ctx.sink, l10n, this.deps.showPath);
     const prompt = ctx.mode === 'plan' ? PLAN_SYSTEM_PROMPT : AGENT_SYSTEM_PROMPT;
-    const system = [prompt, ctx.instructions.trim(), ctx.settings.systemPrompt.trim()].filter(Boolean).join('\n\n');
+    const system = systemPrompt(prompt, ctx.instructions, ctx.settings.systemPrompt);
     await host.beginTurn(ctx.message.agent.turnId);
     try {
       const tools = this.catalog(ctx);

@@ -1,6 +1,5 @@
 // History persistence format (pure): one index of conversations plus one file per conversation,
 // versioned and validated on read so a damaged file loses only what is damaged.
-import type { ChatCost } from '../shared/money';
 import type {
   AgentCondensed,
   AgentToolCard,
@@ -12,7 +11,7 @@ import type {
   ChatMessageStatus,
   ConversationSettings,
 } from '../shared/protocol/chat';
-import { MENTION_KINDS } from '../shared/protocol/chat';
+import { storedChat } from '../shared/protocol/chat';
 import type { Conversation } from './conversation';
 import { english, type Localizer } from '../shared/l10n';
 
@@ -131,11 +130,14 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
   const tokens = usageTokens(value.usage);
   if (tokens && isRecord(value.usage)) {
     message.usage = { ...tokens, ...(value.usage.notReported === true ? { notReported: true } : {}) };
-    const cost = costOf(value.usage.cost);
+    const cost = storedChat.cost(value.usage.cost);
     if (cost) message.usage.cost = cost;
   }
   if (isString(value.stopReason) || value.stopReason === null) message.stopReason = value.stopReason;
-  if (Array.isArray(value.attachments)) message.attachments = value.attachments.filter(isAttachment).map(attachmentOf);
+  if (Array.isArray(value.attachments))
+    message.attachments = value.attachments
+      .map(storedChat.attachment)
+      .filter((a): a is ChatAttachment => a !== undefined && isSafeId(a.id));
   if (isRecord(value.error) && isString(value.error.title) && isString(value.error.detail)) {
     // A stored card keeps its words but no live actions that would resend (no queue, no countdown).
     message.error = {
@@ -149,7 +151,7 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
   if (agent) message.agent = agent;
   const instructions = parseInstructions(value.instructions);
   if (instructions) message.instructions = instructions;
-  const condensed = parseCondensed(value.condensed);
+  const condensed = storedCondensed(value.condensed);
   if (condensed) message.condensed = condensed;
   return message;
 }
@@ -181,18 +183,7 @@ function usageTokens(v: unknown): TokenCounts | undefined {
       cacheWrite: isNumber(v.cacheWriteTokens) ? v.cacheWriteTokens : 0,
       ...(v.estimated === true ? { estimated: true } : {}),
     };
-  return parseTokens(v);
-}
-
-function parseTokens(v: unknown): TokenCounts | undefined {
-  if (!isRecord(v) || ![v.input, v.output, v.cacheRead, v.cacheWrite].every(isNumber)) return undefined;
-  return {
-    input: v.input as number,
-    output: v.output as number,
-    cacheRead: v.cacheRead as number,
-    cacheWrite: v.cacheWrite as number,
-    ...(v.estimated === true ? { estimated: true } : {}),
-  };
+  return storedChat.tokens(v);
 }
 
 /**
@@ -232,11 +223,11 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
       return card;
     });
   const steps = (Array.isArray(v.steps) ? v.steps : []).flatMap((s) => {
-    const tokens = isRecord(s) && isNumber(s.step) ? parseTokens(s.tokens) : undefined;
+    const tokens = isRecord(s) && isNumber(s.step) ? storedChat.tokens(s.tokens) : undefined;
     return tokens && isRecord(s) ? [{ step: s.step as number, tokens }] : [];
   });
   const info: AgentTurnInfo = { turnId: v.turnId, tools, steps };
-  const tokens = parseTokens(v.tokens);
+  const tokens = storedChat.tokens(v.tokens);
   if (tokens) info.tokens = tokens;
   if (Array.isArray(v.notes)) info.notes = v.notes.filter(isString);
   if (isRecord(v.end) && isString(v.end.reason) && isString(v.end.message))
@@ -245,39 +236,15 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
     info.end = { reason: 'stopped', message: l10n.t('The turn ended when the window was closed.'), retry: true };
   if (v.restored === true) info.restored = true;
   if (v.mode === 'plan') info.mode = 'plan';
-  const condensed = parseCondensed(v.condensed);
+  const condensed = storedCondensed(v.condensed);
   if (condensed) info.condensed = condensed;
   return info;
 }
 
 /** A stored summary of condensed turns (an agent turn's or an answer's), when it has the shape. */
-function parseCondensed(v: unknown): AgentCondensed | undefined {
-  if (!isRecord(v)) return undefined;
-  const tokens = parseTokens(v.tokens);
-  if (!isSafeId(v.through) || !isString(v.summary) || !tokens) return undefined;
-  const cost = costOf(v.cost);
-  return { through: v.through, summary: v.summary, tokens, ...(cost ? { cost } : {}) };
-}
-
-function isAttachment(value: unknown): value is ChatAttachment {
-  return (
-    isRecord(value) &&
-    isSafeId(value.id) &&
-    (MENTION_KINDS as readonly unknown[]).includes(value.kind) &&
-    isString(value.path) &&
-    isString(value.languageId) &&
-    isString(value.text)
-  );
-}
-
-/** The known fields only, each of its type (the page's guard refuses a snapshot with any other). */
-function attachmentOf(a: ChatAttachment): ChatAttachment {
-  const out: ChatAttachment = { id: a.id, kind: a.kind, path: a.path, languageId: a.languageId, text: a.text };
-  if (isNumber(a.startLine)) out.startLine = a.startLine;
-  if (isNumber(a.endLine)) out.endLine = a.endLine;
-  if (isNumber(a.tokens)) out.tokens = a.tokens;
-  if (a.truncated === true) out.truncated = true;
-  return out;
+function storedCondensed(v: unknown): AgentCondensed | undefined {
+  const condensed = storedChat.condensed(v);
+  return condensed && isSafeId(condensed.through) ? condensed : undefined;
 }
 
 function safeParse(data: string | undefined): unknown {
@@ -287,17 +254,4 @@ function safeParse(data: string | undefined): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** A stored cost, when it has the shape (an older or damaged file may have none). */
-function costOf(value: unknown): ChatCost | undefined {
-  if (!isRecord(value) || !isNumber(value.amount) || typeof value.estimate !== 'boolean') return undefined;
-  const source = value.source;
-  if (source !== 'billed' && source !== 'gateway' && source !== 'user') return undefined;
-  return {
-    amount: value.amount,
-    source,
-    estimate: value.estimate,
-    ...(value.partial === true ? { partial: true } : {}),
-  };
 }

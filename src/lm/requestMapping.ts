@@ -2,6 +2,7 @@
 // VS Code's part classes are recognised by shape (duck typing), so this module works on the objects the
 // extension host hands over and on plain test objects alike.
 import type { ContentBlockParam, MessageParam, MessagesRequest, ToolDefinition } from '../gateway/types';
+import { systemPrompt } from '../shared/systemPrompt';
 
 export type NeutralRole = 'user' | 'assistant' | 'system';
 
@@ -163,7 +164,7 @@ export function buildMessagesRequest(input: BuildRequestInput): MessagesRequest 
     max_tokens: Math.max(1, Math.floor(maxTokens ?? input.maxTokens)),
     messages: conversation.messages,
   };
-  const system = [input.systemPrompt?.trim(), conversation.system].filter((s): s is string => !!s).join('\n\n');
+  const system = systemPrompt(input.systemPrompt, conversation.system);
   if (system) request.system = system;
   const temperature = numberOption(input.modelOptions, 'temperature');
   if (temperature !== undefined) request.temperature = temperature;
