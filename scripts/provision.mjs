@@ -272,7 +272,8 @@ export async function provisionVersion(version, { log = console.log, force = fal
     }
     log(
       `[provision] npm i code-server@${spec.codeServer} (VS Code ${version}), once: downloads ~200 MB and compiles ` +
-        `native modules; usually ${spec.expected ?? 'a few minutes'} on 2 cores (the longer end on a busy machine). Progress every 10 s:`,
+        `native modules; usually ${spec.expected ?? 'a few minutes'}${spec.measuredOn ? ` (measured on ${spec.measuredOn})` : ''}. ` +
+        'Progress every 10 s:',
     );
     await installWithProgress(`installing code-server ${spec.codeServer} (VS Code ${version})`, {
       cwd: dir,

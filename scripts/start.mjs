@@ -13,7 +13,14 @@ import { provision, CACHE, DEFAULT_VERSIONS } from './provision.mjs';
 import { packageVsix } from './package.mjs';
 import { startEmulatorProcess } from './lib/emulator.mjs';
 import { BASE_SETTINGS, installVsix, startCodeServer } from './lib/codeServer.mjs';
-import { DEMO_KEY_NAME, HELP, OFFLINE_ENV, assertNodeVersion, parseStartArgs } from './lib/startOptions.mjs';
+import {
+  DEMO_KEY_NAME,
+  HELP,
+  OFFLINE_ENV,
+  assertNodeVersion,
+  dialectBanner,
+  parseStartArgs,
+} from './lib/startOptions.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEMO_KEY = 'mg-demo-key-0001';
@@ -113,7 +120,7 @@ function writeLanguagePack(userDataDir, lang) {
  */
 let agentModelAdded = false;
 
-function startEmulatorConfig() {
+function startEmulatorConfig(dialect) {
   const source = path.join(ROOT, 'emulator.json');
   if (!fs.existsSync(source)) return undefined;
   let config;
@@ -137,6 +144,8 @@ function startEmulatorConfig() {
     for (const [id, upstream] of agentIds) g.models[id] ??= upstream;
   }
   agentModelAdded = agentIds.has('claude-demo-agent');
+  // --dialect: the gateway the emulator behaves like from the start ('default': its own shapes).
+  if (dialect !== undefined) config.dialect = dialect === 'default' ? undefined : dialect;
   const file = path.join(CACHE, 'start-emulator.json');
   fs.mkdirSync(CACHE, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(config, null, 2));
@@ -246,7 +255,7 @@ async function main() {
   const info = (await provision([version]))[version];
   const emulator = await startEmulatorProcess(ROOT, {
     port: await pickPort(opts.emulatorPort),
-    config: startEmulatorConfig(),
+    config: startEmulatorConfig(opts.dialect),
     logFile: path.join(CACHE, 'start-emulator.log'),
   });
   if (!emulator) throw new Error('the emulator (src/emulator/index.ts) is missing');
@@ -275,6 +284,7 @@ async function main() {
   console.log(
     `  gateway emulator  ${emulator.url}   (demo key ${DEMO_KEY}, log ${path.relative(ROOT, path.join(CACHE, 'start-emulator.log'))})`,
   );
+  for (const line of dialectBanner(emulator.url, emulator.adminToken, opts.dialect)) console.log(line);
   console.log(
     `  VS Code ${info.version}  (code-server ${info.codeServer}, log ${path.relative(ROOT, path.join(CACHE, 'start-code-server.log'))})`,
   );

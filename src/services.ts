@@ -60,6 +60,7 @@ export function createServices(
     gateway,
     catalog,
     log,
+    state: context.globalState,
   });
   const presenter = lazy(() =>
     bundles.errors().createErrorPresenter({ config, log, catalog, account, secrets: () => secrets.values() }),

@@ -1,12 +1,17 @@
 // `npm start`'s options (scripts/start.mjs), apart so that a unit test can check them: which VS Code runs, in which
 // language, and what the emulator-backed code-server is told so that it contacts nothing outside the machine.
 
+/** The emulator's gateway dialects (src/emulator/dialects/types.ts DIALECT_NAMES; a unit test keeps them equal). */
+export const EMULATOR_DIALECTS = ['new-api', 'one-api', 'sub2api', 'litellm', 'router', 'html-proxy', 'openrouter'];
+
 export const HELP = `node scripts/start.mjs [options]   (npm start -- [options])
   --vscode V         VS Code version (default: the newest the harness knows, now VS Code 1.139.1: its Chat
                      view, model picker and @gateway; provisioned on first use). --vscode 1.100.3, or
                      MG_VSCODE=1.100.3, for the oldest supported one (no Chat view or @gateway there)
   --lang L           the UI language: en (default) or zh-cn (the extension in Simplified Chinese; VS Code's
                      own menus stay English without a language pack, which would need the internet)
+  --dialect D        the gateway the emulator behaves like: default, ${EMULATOR_DIALECTS.join(', ')}
+                     (switch later without a restart: the admin route the banner prints)
   --emulator-port N  emulator port (default 8787, or the next free one; 0 = random)
   --port N           VS Code port (default 8080, or the next free one; 0 = random)
   --fresh            wipe the VS Code profile (settings, stored key, conversations) first
@@ -27,6 +32,7 @@ export function parseStartArgs(argv, { versions, env = {} }) {
     port: 8080,
     fresh: false,
     check: false,
+    dialect: undefined,
     help: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -36,6 +42,7 @@ export function parseStartArgs(argv, { versions, env = {} }) {
     else if (a === '--emulator-port') opts.emulatorPort = Number(argv[++i]);
     else if (a === '--port') opts.port = Number(argv[++i]);
     else if (a === '--fresh') opts.fresh = true;
+    else if (a === '--dialect') opts.dialect = argv[++i];
     else if (a === '--check') opts.check = true;
     else if (a === '--help' || a === '-h') opts.help = true;
     else throw new Error(`unknown option ${a} (see --help)`);
@@ -43,6 +50,8 @@ export function parseStartArgs(argv, { versions, env = {} }) {
   opts.vscode ??= versions.at(-1);
   if (!versions.includes(opts.vscode))
     throw new Error(`unknown VS Code version ${opts.vscode}; known: ${versions.join(', ')}`);
+  if (opts.dialect !== undefined && opts.dialect !== 'default' && !EMULATOR_DIALECTS.includes(opts.dialect))
+    throw new Error(`unknown dialect ${opts.dialect}; known: default, ${EMULATOR_DIALECTS.join(', ')}`);
   opts.lang = String(opts.lang).toLowerCase();
   if (!LANGUAGES.includes(opts.lang)) throw new Error(`unknown language ${opts.lang}; known: ${LANGUAGES.join(', ')}`);
   return opts;
@@ -55,6 +64,15 @@ export function parseStartArgs(argv, { versions, env = {} }) {
  * by flags (scripts/lib/codeServer.mjs) and the rest by user settings (BASE_SETTINGS there).
  */
 export const OFFLINE_ENV = { EXTENSIONS_GALLERY: '{}' };
+
+/** The banner's lines on switching the emulator's dialect while it runs (POST /admin/dialect, docs/emulator.md). */
+export function dialectBanner(url, adminToken, dialect) {
+  return [
+    `  dialect           ${dialect ?? 'default'} (--dialect ${EMULATOR_DIALECTS.join('|')})`,
+    `  switch it         curl -X POST ${url}/admin/dialect -H 'Authorization: Bearer ${adminToken}' -d '{"dialect":"one-api"}'`,
+    '                    ({"dialect":null}: back to the start one; then run "Model Gateway: Forget Learned Dialects")',
+  ];
+}
 
 /** The demo key's name in the key list and status bar (the extension reads MODEL_GATEWAY_API_KEY_NAME). */
 export const DEMO_KEY_NAME = 'demo (emulator)';

@@ -1,24 +1,12 @@
 // Token accounting of a turn and the one-sentence summary of why it ended.
 import type { Message } from '../gateway/types';
+import { streamedOutputEstimate } from '../gateway/usageReport';
 import { english, type Localizer } from '../shared/l10n';
 import { tokenCountsOf } from '../gateway/pricing';
 import { totalTokens, type TokenCounts } from '../shared/tokens';
 import type { TurnEndReason } from './types';
 
-/** Characters per output token when a count is estimated (prose; code runs a little lower). */
-export const OUTPUT_CHARS_PER_TOKEN = 4;
-
-/** Output tokens of a message estimated from what streamed: its text, thinking and tool inputs. */
-export function streamedOutputEstimate(message: Message | undefined): number {
-  let chars = 0;
-  for (const block of message?.content ?? []) {
-    const b = block as { type?: string; text?: unknown; thinking?: unknown; input?: unknown };
-    if (typeof b.text === 'string') chars += b.text.length;
-    if (typeof b.thinking === 'string') chars += b.thinking.length;
-    if (b.type === 'tool_use' && b.input !== undefined) chars += JSON.stringify(b.input)?.length ?? 0;
-  }
-  return Math.ceil(chars / OUTPUT_CHARS_PER_TOKEN);
-}
+export { OUTPUT_CHARS_PER_TOKEN, streamedOutputEstimate } from '../gateway/usageReport';
 
 /**
  * The usage of a message that did not finish (stopped, cut): a Messages stream reports output tokens in its last

@@ -24,6 +24,7 @@ import { condense, planCondense } from './condenser';
 import { FilesWritten, filesWrittenIn } from './filesWritten';
 import { noClientError, noModelError } from './setupChecks';
 import { ChatSetupError } from './errorCard';
+import { markUnchanged } from './turnChanges';
 import { TurnTranscripts } from './turnTranscripts';
 import { storedStrings, type TurnStore } from './turnStore';
 import { systemPrompt } from '../shared/systemPrompt';
@@ -162,10 +163,12 @@ export class AgentTurns implements AgentRunner {
         approve: (request, signal) => this.approvals.ask(request, signal, (r) => mapper.asking(r)),
         onEvent: (event) => mapper.handle(event),
         costOf: this.deps.costOf,
-        wouldPassDailyBudget: this.deps.wouldPassDailyBudget,
+        // The user's Continue after a budget stop overrides the daily budget for this turn (they decided to go on).
+        wouldPassDailyBudget: ctx.message.agent.continued ? undefined : this.deps.wouldPassDailyBudget,
         redact: this.deps.redact,
       });
       if (filesWrittenIn([ctx.message], (name) => classes.get(name))) this.filesWritten.remember(ctx.conversationId);
+      markUnchanged(ctx, (name) => classes.get(name));
       this.transcripts.keep(ctx.message.agent.turnId, compactTranscript(result.messages.slice(messages.length)));
       if (result.reason === 'stopped') return { status: 'stopped' };
       // A gateway error that ended the turn gets its error card (advice and actions), as in Ask mode.

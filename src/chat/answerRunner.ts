@@ -144,6 +144,7 @@ export class AnswerRunner {
       inputWindow: window - settings.maxTokens,
       threshold: this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD,
       applyCondensed: run.apply,
+      condensing: run.progress,
       recordedCost: costs.take,
       onWait: (notice) => this.slot.clientWait(request, notice),
       write,
@@ -172,6 +173,7 @@ export class AnswerRunner {
         this.store.save(conversation);
         this.out.condensed(conversation.id, message.id, condensed);
       },
+      progress: (running) => this.out.condensing(conversation.id, message.id, running),
     };
   }
 

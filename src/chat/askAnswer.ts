@@ -26,6 +26,8 @@ export interface AskAnswer {
   recordedCost(): ChatCost | undefined;
   /** Keeps a summary made for this answer on it and shows its card. */
   applyCondensed(condensed: AgentCondensed): void;
+  /** The condensing request started or ended (a line on the answer meanwhile). */
+  condensing?(running: boolean): void;
   /** The client waits before sending (a 429's Retry-After). */
   onWait(notice: WaitNotice): void;
   write: TextWriter;
@@ -67,6 +69,7 @@ async function askHistory(request: ChatRequest, a: AskAnswer): Promise<ChatMessa
       requestHistory: a.requestHistory,
       costOf: a.recordedCost,
       apply: a.applyCondensed,
+      progress: a.condensing,
     });
     return condensed ?? whole;
   } catch (error) {

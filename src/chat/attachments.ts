@@ -1,8 +1,8 @@
 // Attachments (pure): what "Ask about selection / file" and the composer's @-mentions add to the next question. One
 // model of context for every feature: each becomes a ChatAttachment, capped, with its size in tokens for the chip.
-import { estimateTokens } from '../agent';
+import { CHARS_PER_TOKEN } from '../agent/fit';
 import type { ChatAttachment, MentionKind } from '../shared/protocol/chat';
-import { formatAttachment } from './requestBuilder';
+import { attachmentLabel } from './requestBuilder';
 
 /** More than this is cut (with a note): a whole minified bundle would only burn tokens. */
 export const ATTACHMENT_LIMIT = 200_000;
@@ -21,9 +21,26 @@ export function capText(text: string, limit = ATTACHMENT_LIMIT): { text: string;
   return { text: `${text.slice(0, limit)}\n… (cut: ${text.length - limit} more characters)`, truncated: true };
 }
 
-/** The attachment with its estimated size as the model reads it (the same rule as the agent's context fitting). */
+/** Characters of what goes around an attachment's text besides its label: two fences, the language id, newlines. */
+const FENCE_ALLOWANCE = 16;
+
+/**
+ * One estimate of an attachment's tokens, for the @-mention list (from the file's size, before it is read), the chip
+ * and the question sent (from the text read): UTF-8 bytes of the text and its label, three per token, the agent's
+ * context-fitting rate (a CJK character is three bytes: one token, as fit.ts counts it). A file read whole gets the
+ * same figure in the list and on its chip.
+ */
+export function attachmentTokens(kind: MentionKind, path: string, textBytes: number): number {
+  const label = Buffer.byteLength(attachmentLabel(kind, path));
+  return Math.ceil((textBytes + label + FENCE_ALLOWANCE) / CHARS_PER_TOKEN);
+}
+
+/** The attachment with its estimated size as the model reads it (attachmentTokens). */
 export function withTokens(attachment: ChatAttachment): ChatAttachment {
-  return { ...attachment, tokens: estimateTokens(formatAttachment(attachment)) };
+  return {
+    ...attachment,
+    tokens: attachmentTokens(attachment.kind, attachment.path, Buffer.byteLength(attachment.text)),
+  };
 }
 
 export function makeAttachment(id: string, source: EditorText): ChatAttachment {

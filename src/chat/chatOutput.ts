@@ -33,6 +33,8 @@ export interface ChatOutput {
   /** The answer ended: its status, usage, stop reason and model as they stand on `message`. */
   finished(conversationId: string, message: ChatMessage): void;
   condensed(conversationId: string, messageId: string, condensed: AgentCondensed): void;
+  /** Older turns are being condensed for this answer (a line on it), or that ended. */
+  condensing(conversationId: string, messageId: string, running: boolean): void;
   restored(conversationId: string, messageId: string): void;
   /** An agent turn's own notifications (tool cards, usage, notes: src/chat/agentEvents.ts builds them). */
   agent(message: HostToWebviewMessage): void;
@@ -78,6 +80,8 @@ export function pageOutput(
       }),
     condensed: (conversationId, messageId, condensed) =>
       post({ type: 'agentCondensed', conversationId, messageId, condensed }),
+    condensing: (conversationId, messageId, running) =>
+      post({ type: 'condensing', conversationId, messageId, running }),
     restored: (conversationId, messageId) => post({ type: 'agentRestored', conversationId, messageId }),
     agent: post,
   };

@@ -65,6 +65,8 @@ export interface CondenseRun {
   costOf?(model: string, usage: Usage): ChatCost | undefined;
   /** Keeps the summary on the answer it belongs to and shows its card. */
   apply(condensed: AgentCondensed): void;
+  /** The summary request started (true) or ended (false): the view shows a line meanwhile. */
+  progress?(running: boolean): void;
 }
 
 /**
@@ -75,7 +77,10 @@ export async function condense(cut: CondenseCut, run: CondenseRun): Promise<Chat
   const { base, through, count } = cut;
   if (run.signal.aborted) return undefined;
   const older = run.requestHistory(base.rest.slice(0, count));
-  const reply = await requestSummary(run.client, run.model, older, base.summary, run.signal);
+  run.progress?.(true);
+  const reply = await requestSummary(run.client, run.model, older, base.summary, run.signal).finally(() =>
+    run.progress?.(false),
+  );
   if (run.signal.aborted) return undefined;
   const cost = reply.usage ? run.costOf?.(run.model, reply.usage) : undefined;
   run.apply({ through, summary: reply.summary, tokens: reply.tokens, ...(cost ? { cost } : {}) });

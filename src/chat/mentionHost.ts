@@ -13,7 +13,7 @@ import { resolveToolPath, secretMatch } from '../agentHost/resolve';
 import { looksBinary } from '../agentHost/text';
 import { visibleToModel } from '../agentHost/visible';
 import type { ChatAttachment, MentionKind, MentionOption } from '../shared/protocol/chat';
-import { makeAttachment, mentionAttachment } from './attachments';
+import { attachmentTokens, makeAttachment, mentionAttachment } from './attachments';
 import {
   foldersOf,
   formatListing,
@@ -79,7 +79,7 @@ export class MentionHost {
             (s) => s.size,
             () => undefined,
           );
-          if (size !== undefined) option.tokens = Math.ceil(size / 3);
+          if (size !== undefined) option.tokens = attachmentTokens('file', path, size);
         }
         return option;
       }),

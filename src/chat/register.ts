@@ -17,6 +17,7 @@ import { readProjectInstructions, registerAgentHost, type AgentHost } from '../a
 import { contextWindowOf } from '../agent/contextWindow';
 import { AgentTurns, changeView } from './agentTurn';
 import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
+import { conversationMarkdown } from './exportMarkdown';
 import { MentionHost } from './mentionHost';
 import { TerminalRecorder } from './terminalRecorder';
 import { ChatViewProvider } from './chatViewProvider';
@@ -106,7 +107,7 @@ export function registerChat(services: Services): ChatFeature {
         vscode.l10n,
       );
       const balance = balanceAfterError(services, error);
-      if (balance) card.detail += ` ${vscode.l10n.t('Last balance the gateway reported: {0}.', balance)}`;
+      if (balance) card.detail += ` ${balance}`;
       // Shown, stored with the conversation and copied: the one redactor, whatever the error carried.
       return redactDeep(card, services.secrets.redact);
     },
@@ -219,8 +220,21 @@ export function registerChat(services: Services): ChatFeature {
     if (problem) void vscode.window.showInformationMessage(problem);
   }
 
+  /** Export: the open conversation as Markdown in a new editor (saved where the user chooses). */
+  async function exportConversation(): Promise<void> {
+    await loaded;
+    const conversation = session.store.active;
+    if (conversation.messages.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Model Gateway: this conversation is empty.'));
+      return;
+    }
+    const content = conversationMarkdown(conversation, vscode.l10n);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'markdown', content }));
+  }
+
   const commands: CommandTable<'chat'> = {
     [Commands.condenseConversation]: condenseConversation,
+    [Commands.exportConversation]: exportConversation,
     [Commands.openChat]: openChat,
     [Commands.newChat]: newChat,
     [Commands.showConversations]: showConversations,
@@ -262,6 +276,8 @@ export function registerChat(services: Services): ChatFeature {
         return s.editAndResend(m.messageId, m.text);
       case 'continue':
         return s.continueAnswer(m.messageId);
+      case 'condense':
+        return s.condense();
       case 'newConversation':
         s.newConversation();
         return undefined;

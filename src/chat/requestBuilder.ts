@@ -12,7 +12,12 @@ export function formatAttachment(attachment: ChatAttachment): string {
     attachment.startLine !== undefined
       ? ` (lines ${attachment.startLine}-${attachment.endLine ?? attachment.startLine})`
       : '';
-  return `${LABELS[attachment.kind](attachment.path)}${lines}:\n${fence}${attachment.languageId}\n${attachment.text}\n${fence}`;
+  return `${attachmentLabel(attachment.kind, attachment.path)}${lines}:\n${fence}${attachment.languageId}\n${attachment.text}\n${fence}`;
+}
+
+/** The words that introduce an attachment of this kind to the model. */
+export function attachmentLabel(kind: ChatAttachment['kind'], path: string): string {
+  return LABELS[kind](path);
 }
 
 /** How each kind of attachment is introduced to the model (English, as the tools' words are). */

@@ -3,10 +3,24 @@
 // slot (requestSlot.ts); the page is told through ChatOutput's named methods.
 import type { AgentAvailability, ChatAttachment, ChatMessage, ChatMode, ChatSnapshot } from '../shared/protocol/chat';
 import type { ConversationSettings, ModelOption } from '../shared/protocol/chat';
+import { CONTINUABLE_END_REASONS } from '../shared/protocol/chat';
 import { english, type Localizer } from '../shared/l10n';
 import { turnIdOf, turnIdsOf } from './agentPort';
 import { AnswerRunner } from './answerRunner';
 import { pageOutput, type ChatOutput } from './chatOutput';
+import { contextUse } from './contextMeter';
+import { DEFAULT_CONTEXT_WINDOW } from '../agent';
+import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
+
+/** Messages after which the open conversation's size or model may have changed. */
+const CONTEXT_CHANGES = new Set([
+  'snapshot',
+  'streamFinished',
+  'settings',
+  'agentCondensed',
+  'truncated',
+  'messageAppended',
+]);
 import { CONDENSE_KEEP_TURNS } from './condense';
 import { planManualCondense } from './condenser';
 import { appendMessage, effectiveSettings, findMessage, truncateFrom, type Conversation } from './conversation';
@@ -25,7 +39,11 @@ export class SessionController {
 
   constructor(private readonly deps: SessionDeps) {
     this.l10n = deps.l10n ?? english;
-    this.out = pageOutput(deps.post, deps.setBusy);
+    // After what changes the open conversation's size (or its model), the context meter is told again.
+    this.out = pageOutput((m) => {
+      deps.post(m);
+      if (CONTEXT_CHANGES.has(m.type)) this.postContext();
+    }, deps.setBusy);
     this.store = new ConversationStore(
       deps.storage,
       deps.newId,
@@ -34,6 +52,17 @@ export class SessionController {
       this.l10n,
     );
     this.answers = new AnswerRunner(deps, this.store, this.out, (c) => this.settingsOf(c), this.l10n);
+  }
+
+  /** The context meter's figures for the open conversation (contextMeter.ts). */
+  private postContext(): void {
+    const conversation = this.store?.active;
+    if (!conversation) return;
+    const settings = this.settingsOf(conversation);
+    const window = this.deps.contextWindow?.(settings.model, settings.maxTokens) ?? DEFAULT_CONTEXT_WINDOW;
+    const threshold = this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD;
+    const use = contextUse(conversation.messages, settings, window, threshold);
+    this.deps.post({ type: 'context', conversationId: conversation.id, ...use });
   }
 
   async load(): Promise<void> {
@@ -227,6 +256,15 @@ export class SessionController {
     const last = conversation.messages[conversation.messages.length - 1];
     if (!last || last.id !== messageId || last.role !== 'assistant' || !last.text.trim())
       return l10n.t('Only the last answer can be continued.');
+    const agentMode = conversation.mode === 'agent' || conversation.mode === 'plan';
+    if (last.agent && agentMode && CONTINUABLE_END_REASONS.includes(last.agent.end?.reason ?? '')) {
+      // A turn cut by a budget goes on from where it stopped: its transcript is sent again, then "Continue".
+      const refusal = this.agentRefusal(conversation);
+      if (refusal) return refusal;
+      this.append(conversation, this.message('user', l10n.t('Continue')));
+      this.answer(conversation, true);
+      return undefined;
+    }
     if (last.agent || conversation.mode === 'agent' || conversation.mode === 'plan')
       return l10n.t('An agent turn is not continued: send a new message (or Retry) instead.');
     last.text = last.text.trimEnd();
@@ -303,7 +341,8 @@ export class SessionController {
     return available.ok ? undefined : available.reason;
   }
 
-  private answer(conversation: Conversation): void {
+  /** `continued`: the user's Continue after a budget stop (the turn goes on past the daily budget). */
+  private answer(conversation: Conversation, continued = false): void {
     const assistant = this.message('assistant', '');
     assistant.status = 'streaming';
     if ((conversation.mode === 'agent' || conversation.mode === 'plan') && this.deps.agent)
@@ -312,6 +351,7 @@ export class SessionController {
         tools: [],
         steps: [],
         ...(conversation.mode === 'plan' ? { mode: 'plan' as const } : {}),
+        ...(continued ? { continued: true } : {}),
       };
     this.append(conversation, assistant);
     this.answers.run(conversation, assistant, false);
@@ -319,7 +359,8 @@ export class SessionController {
 
   private settingsOf(conversation: Conversation): ConversationSettings {
     const { agentModel, ...defaults } = this.deps.defaults();
-    if (conversation.mode === 'agent' && agentModel) defaults.model = agentModel;
+    // Plan is the agent's read-only mode: it needs the same tool-using model as Agent.
+    if ((conversation.mode === 'agent' || conversation.mode === 'plan') && agentModel) defaults.model = agentModel;
     const settings = effectiveSettings(conversation, defaults);
     if (!settings.model && this.models.length > 0) settings.model = this.models[0].id;
     return settings;

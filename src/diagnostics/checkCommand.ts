@@ -23,7 +23,8 @@ export interface CheckArgs {
 export class ReportDocuments implements vscode.TextDocumentContentProvider {
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
-  readonly uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: '/Connection check.md' });
+  // The tab's title, in the user's language.
+  readonly uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${vscode.l10n.t('Connection check')}.md` });
   private text = `# ${vscode.l10n.t('Model Gateway: connection check')}\n\n${vscode.l10n.t('Not run yet.')}\n`;
 
   update(text: string): void {
@@ -64,9 +65,10 @@ export async function checkConnection(
         config: services.config.current,
         key: access?.key ?? (await services.keys.active()),
         client: access?.client,
-        proxyDescription: services.gateway.proxyDescription(),
+        proxyDescription: services.gateway.proxyDescription(vscode.l10n),
         requestHeaderNames: requestHeaderNames(services.config.current.requestHeaders, secretNames),
-        balance: () => services.account.balance({ signal: abort.signal }),
+        // Read now: the report labels the figures as read from the gateway's route (never a cached one).
+        balance: () => services.account.balance({ signal: abort.signal, fresh: true }),
         allowBillable: (model) => (args.billable !== undefined ? Promise.resolve(args.billable) : askBillable(model)),
         onStep: (step) => {
           services.log.info(stepLogLine(step));

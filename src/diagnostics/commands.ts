@@ -30,6 +30,14 @@ export function createDiagnosticsCommands(services: Services, status: StatusBar)
     // The setting to show: other flows (errors, notices) open one setting.
     [Commands.openSettings]: openSettings,
     [Commands.quickActions]: () => quickActions(services),
+    [Commands.forgetLearnedDialects]: async () => {
+      await forgetLearnedDialects(services.context.globalState);
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'Model Gateway: learned dialects forgotten. Each model is tried over POST /v1/messages again (modelGateway.models.dialects still applies).',
+        ),
+      );
+    },
   };
   const testHooks: TestHooks = {
     checkConnection: (args: CheckArgs) => checkConnection(services, documents, status, args),

@@ -46,7 +46,8 @@ export function renderReport(report: ConnectionReport, l10n: Localizer = english
     '',
   ];
   report.steps.forEach((step, i) => {
-    out.push(`## ${i + 1}. ${step.title}: ${statusWord(step.status, l10n)}`, '');
+    // The step and its result, punctuated in the user's language (a full-width colon in Chinese).
+    out.push(`## ${i + 1}. ${l10n.t('{0}: {1}', step.title, statusWord(step.status, l10n))}`, '');
     for (const line of step.lines) out.push(`- ${line}`);
     out.push('');
   });

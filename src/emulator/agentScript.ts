@@ -17,7 +17,7 @@
 // Without directives the agent model answers a plain request with tools of its own choosing when the request
 // offers tools (agentPlan.ts: "add a test for X", or a read-only look around), and like the chat models when
 // it offers none. When the last user message carries tool_results and no step is left, the final answer
-// quotes the first line of each result.
+// quotes the first line of each result. A later user message that only says "Continue" goes on with the task.
 import { createHash } from 'node:crypto';
 import { planNaturalTurn, type PlanStep } from './agentPlan';
 import { toolInput } from './text';
@@ -193,10 +193,17 @@ export interface AgentState {
   results: Array<{ id: string; text: string; isError: boolean }>;
 }
 
+/**
+ * A user message that only says to go on (the chat's Continue after a budget stop, in English or Chinese): as a real
+ * model would, the agent goes on with the task before it instead of taking "Continue" as a new task.
+ */
+const GO_ON = /^\s*(?:continue|go on|继续)[.!。！]?\s*$/i;
+
 export function agentState(messages: Message[]): AgentState | undefined {
   let taskIndex = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i]?.role === 'user' && ownText(messages[i].content).trim() !== '') {
+    const text = messages[i]?.role === 'user' ? ownText(messages[i].content) : '';
+    if (text.trim() !== '' && !(GO_ON.test(text) && i > 0)) {
       taskIndex = i;
       break;
     }

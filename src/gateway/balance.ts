@@ -151,7 +151,7 @@ async function getJson(
 /** How often the balance is read again without a balance error. */
 export const BALANCE_REFRESH_MS = 5 * 60_000;
 
-interface Entry {
+export interface BalanceEntry {
   /** The route that answered; null: none did (never asked again for this key and base URL). */
   route: BalanceRoute | null;
   balance?: Balance;
@@ -166,11 +166,21 @@ export type ProbeFn = (route: BalanceRoute | undefined) => Promise<ProbeResult>;
  * BALANCE_REFRESH_MS or a balance error asked for a refresh.
  */
 export class BalanceMemory {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, BalanceEntry>();
   private readonly running = new Map<string, Promise<Balance | undefined>>();
   private readonly stale = new Set<string>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /**
+   * `saved`: what an earlier window knew (its `onChange` output), so the status bar has the last balance after a
+   * reload without a request; `onChange`: called with every entry after each probe, to keep them.
+   */
+  constructor(
+    private readonly now: () => number = Date.now,
+    saved: ReadonlyArray<[string, BalanceEntry]> = [],
+    private readonly onChange?: (entries: Array<[string, BalanceEntry]>) => void,
+  ) {
+    for (const [k, entry] of saved) if (validEntry(entry)) this.entries.set(k, entry);
+  }
 
   /** The last balance known, without network. */
   peek(fingerprint: string, baseUrl: string): Balance | undefined {
@@ -187,13 +197,22 @@ export class BalanceMemory {
     this.stale.add(keyOf(fingerprint, baseUrl));
   }
 
-  /** The balance, probing only when the rule above says so. */
-  async get(fingerprint: string, baseUrl: string, probe: ProbeFn): Promise<Balance | undefined> {
+  /**
+   * The balance, probing only when the rule above says so; `fresh`: read now when a route is known or none was tried
+   * (Check Connection, whose report says the figures were just read: a cached one would be labelled as new).
+   */
+  async get(
+    fingerprint: string,
+    baseUrl: string,
+    probe: ProbeFn,
+    options?: { fresh?: boolean },
+  ): Promise<Balance | undefined> {
     const k = keyOf(fingerprint, baseUrl);
     const running = this.running.get(k);
     if (running) return running;
     const entry = this.entries.get(k);
-    const due = !entry || this.stale.has(k) || this.now() - entry.checkedAt >= BALANCE_REFRESH_MS;
+    const due =
+      !entry || options?.fresh === true || this.stale.has(k) || this.now() - entry.checkedAt >= BALANCE_REFRESH_MS;
     if (entry?.route === null || !due) return entry?.balance;
     this.stale.delete(k);
     const task = probe(entry?.route ?? undefined)
@@ -203,6 +222,7 @@ export class BalanceMemory {
         // A remembered route that stopped answering is forgotten (the next get() searches every route again).
         else if (result.kind === 'none' && entry?.route) this.entries.delete(k);
         else if (result.kind === 'none') this.entries.set(k, { route: null, checkedAt: this.now() });
+        this.onChange?.([...this.entries]);
         return this.entries.get(k)?.balance;
       })
       .finally(() => this.running.delete(k));
@@ -212,6 +232,30 @@ export class BalanceMemory {
 }
 
 const keyOf = (fingerprint: string, baseUrl: string): string => `${fingerprint} ${baseUrl}`;
+
+/** An entry kept by an earlier window, checked before use (globalState is ours, but may be from an older version). */
+function validEntry(entry: unknown): entry is BalanceEntry {
+  const e = entry as Partial<BalanceEntry> | undefined;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.checkedAt === 'number' &&
+    (e.route === null || (typeof e.route === 'string' && BALANCE_ROUTES.includes(e.route))) &&
+    (e.balance === undefined || (typeof e.balance === 'object' && e.balance !== null))
+  );
+}
+
+/**
+ * The sentence a balance refusal (402, or a 403 about quota) adds to its card: the last figures only when they agree
+ * with the refusal (nothing left). A figure that says there is balance left was read before the refusal and is stale:
+ * quoting it ("100 left of 100" under "not enough balance") contradicts the card, so the card says it is read again.
+ */
+export function balanceNoteAfterRefusal(balance: Balance | undefined, l10n: Localizer = english): string {
+  const left = balance && !balance.unlimited ? (balance.remaining ?? balance.limit) : undefined;
+  if (balance && left !== undefined && left <= 0)
+    return l10n.t('Last balance the gateway reported: {0}.', describeBalance(balance, l10n));
+  return l10n.t('The balance is read again now; the status bar tooltip shows it.');
+}
 
 /** The balance in one line, as the gateway states it (its unit: never called dollars here). */
 export function describeBalance(b: Balance, l10n: Localizer = english): string {

@@ -3,6 +3,7 @@
 // (dialectCall.ts), all assembled into a Message. See docs/gateway-protocol.md#messages-stream.
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import { reportUsage, type ClientContext } from './context';
+import { unfinishedUsageReport } from './usageReport';
 import { errorInit, GatewayError, type GatewayErrorInit } from './errors';
 import { kindForErrorType, upstreamOrigin, withoutStack } from './errorBody';
 import { MessageAssembler } from './assemble';
@@ -308,14 +309,19 @@ class GatewayMessageStream implements MessageStream {
   }
 
   /** Once per stream that got an answer (complete, or cut after message_start: the gateway may have billed it). */
-  private reportUsage(message: Message | undefined): void {
+  /** `unfinished`: a stopped or cut answer, whose output the gateway has not counted yet (estimated from its text). */
+  private reportUsage(message: Message | undefined, unfinished = false): void {
     if (this.usageReported || !message) return;
     this.usageReported = true;
+    const { usage, estimated } = unfinished
+      ? unfinishedUsageReport(message)
+      : { usage: message.usage, estimated: false };
     reportUsage(this.ctx, {
       route: this.spec.route,
       dialect: this.dialect,
       model: message.model || (this.spec.model ?? ''),
-      usage: message.usage,
+      usage,
+      ...(estimated ? { outputEstimated: true } : {}),
     });
   }
 
@@ -361,7 +367,7 @@ class GatewayMessageStream implements MessageStream {
     this.detachOuter();
     const problems: ToolInputProblem[] = [];
     const partial = this.assembler.hasContent() ? this.withCost(this.assembler.snapshot(problems)) : undefined;
-    this.reportUsage(partial);
+    this.reportUsage(partial, true);
     const error =
       ready && init instanceof GatewayError
         ? init

@@ -113,6 +113,8 @@ export interface UsageRecord {
   model: string;
   /** Messages: the usage object as the gateway reported it (usage.cost: the billed cost, when reported). */
   usage?: Usage;
+  /** A stopped or cut answer: its output tokens in `usage` are estimated from the text received (none reported). */
+  outputEstimated?: boolean;
   /** Image routes: how many images were asked for and returned, and their size ("1024x1024"). */
   images?: { count: number; size?: string };
 }

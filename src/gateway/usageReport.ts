@@ -1,7 +1,7 @@
 // Usage that says nothing: some routers send input and output tokens of 0 on a message that has content
 // (docs/gateway-protocol.md#real-gateways). Zero there means "not reported by the gateway", not "free":
 // the chat shows it so, and the agent's token budget counts an estimate instead.
-import type { Usage } from './types';
+import type { Message, Usage } from './types';
 
 const COUNT_FIELDS = ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'];
 
@@ -10,4 +10,32 @@ export function usageUnreported(usage: Usage | undefined, content: readonly unkn
   if (!content || content.length === 0) return false;
   const counts = (usage ?? {}) as Record<string, unknown>;
   return COUNT_FIELDS.every((field) => counts[field] === undefined || counts[field] === null || counts[field] === 0);
+}
+
+/** Characters per output token when a count is estimated (prose; code runs a little lower). */
+export const OUTPUT_CHARS_PER_TOKEN = 4;
+
+/** Output tokens of a message estimated from what streamed: its text, thinking and tool inputs. */
+export function streamedOutputEstimate(message: Message | undefined): number {
+  let chars = 0;
+  for (const block of message?.content ?? []) {
+    const b = block as { type?: string; text?: unknown; thinking?: unknown; input?: unknown };
+    if (typeof b.text === 'string') chars += b.text.length;
+    if (typeof b.thinking === 'string') chars += b.thinking.length;
+    if (b.type === 'tool_use' && b.input !== undefined) chars += JSON.stringify(b.input)?.length ?? 0;
+  }
+  return Math.ceil(chars / OUTPUT_CHARS_PER_TOKEN);
+}
+
+/**
+ * The usage of a message that did not finish (stopped, cut): a Messages stream reports its output tokens in the last
+ * message_delta, so until then only message_start's placeholder (often 1) is known. The ledger and the price count
+ * what streamed instead, whenever it is more than the gateway reported; `estimated` says so.
+ */
+export function unfinishedUsageReport(message: Message): { usage: Usage | undefined; estimated: boolean } {
+  const reported = message.usage?.output_tokens;
+  const estimate = streamedOutputEstimate(message);
+  if (estimate <= (typeof reported === 'number' && reported > 0 ? reported : 0))
+    return { usage: message.usage, estimated: false };
+  return { usage: { ...(message.usage ?? { input_tokens: 0 }), output_tokens: estimate } as Usage, estimated: true };
 }

@@ -320,9 +320,15 @@ export class Follower {
   }
 }
 
+/** The toast's line: in the user's language (the gateway's own status word, e.g. "processing", stays in the log). */
 function progressText(task: ImageTask): string {
-  const status = task.rawStatus ?? task.status;
-  return task.progress !== undefined ? `${status} (${Math.round(task.progress)}%)` : status;
+  const words =
+    task.status === 'succeeded'
+      ? vscode.l10n.t('Finished at the gateway')
+      : task.status === 'failed'
+        ? vscode.l10n.t('Failed at the gateway')
+        : vscode.l10n.t('The gateway is working on it');
+  return task.progress !== undefined ? vscode.l10n.t('{0} ({1}%)', words, Math.round(task.progress)) : words;
 }
 
 function announceSaved(done: RunResult): void {

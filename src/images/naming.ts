@@ -4,17 +4,19 @@
 /** Longest slug kept from the prompt; the whole name stays well under every file system's limit. */
 export const MAX_SLUG_LENGTH = 40;
 
-/** Lower-case ASCII letters, digits and single dashes; 'image' when nothing usable is left. */
+/**
+ * Letters and digits of any script (lower-cased, accents dropped), single dashes between words; 'image' when nothing
+ * usable is left. A Chinese prompt names its file in Chinese ("一只猫在窗台上" → "一只猫在窗台上-…png"): the README
+ * promises files named from the prompt, and letters of every script are valid in file names on every system.
+ */
 export function promptSlug(prompt: string, maxLength = MAX_SLUG_LENGTH): string {
-  const ascii = prompt
+  const plain = prompt
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
+    .normalize('NFC')
     .toLowerCase();
-  const slug = ascii
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+/, '')
-    .slice(0, Math.max(1, maxLength))
-    .replace(/-+$/, '');
+  const chars = [...plain.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+/, '')];
+  const slug = chars.slice(0, Math.max(1, maxLength)).join('').replace(/-+$/, '');
   return slug || 'image';
 }
 

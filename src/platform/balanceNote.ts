@@ -1,8 +1,8 @@
 // After a balance error (402, or a 403 about quota): the balance is read again (the memory allows one read now), and
-// the last figures known are given to the error's card or notification.
+// the card or notification gets the sentence balanceNoteAfterRefusal says (never a stale figure that contradicts it).
 import * as vscode from 'vscode';
 import { isBalanceError } from '../gateway/advice';
-import { describeBalance } from '../gateway/balance';
+import { balanceNoteAfterRefusal } from '../gateway/balance';
 import type { AccountService } from './services';
 
 export function balanceAfterError(
@@ -12,6 +12,5 @@ export function balanceAfterError(
   if (!isBalanceError(error)) return undefined;
   services.account.balanceError();
   void services.account.balance().catch(() => undefined);
-  const balance = services.account.peekBalance();
-  return balance ? describeBalance(balance, vscode.l10n) : undefined;
+  return balanceNoteAfterRefusal(services.account.peekBalance(), vscode.l10n);
 }

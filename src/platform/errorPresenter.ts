@@ -38,7 +38,7 @@ export function createErrorPresenter(deps: ErrorPresenterDeps): ErrorPresenter {
       );
       // The product name prefixes every notification, in every language.
       const balance = deps.account ? balanceAfterError({ account: deps.account }, error) : undefined;
-      const balanceNote = balance ? ` ${vscode.l10n.t('Last balance the gateway reported: {0}.', balance)}` : '';
+      const balanceNote = balance ? ` ${balance}` : '';
       const message = redact(
         `Model Gateway: ${advice.title}${advice.detail ? ` ${advice.detail}` : ''}${consoleNote(error)}${balanceNote}`,
         deps.secrets?.() ?? [],

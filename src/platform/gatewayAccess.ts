@@ -151,7 +151,7 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
     clientFor: (secret, overrides) => build(secret, overrides),
     clientWithKey,
     missing,
-    proxyDescription: () => describeProxyPlan(planProxy(deps.config.proxy, env)),
+    proxyDescription: (l10n) => describeProxyPlan(planProxy(deps.config.proxy, env), l10n),
     dispose: () => {
       disposeAll(subscriptions);
       void dispatcher?.value?.close().catch(() => undefined);

@@ -4,6 +4,7 @@
 import type { Dispatcher } from 'undici';
 import { undici } from '../gateway/undici';
 import { agentOptions, createFreshConnectionDispatcher } from '../gateway/freshConnections';
+import { english, type Localizer } from '../shared/l10n';
 
 /** VS Code's `http.proxy`, `http.noProxy`, `http.proxyStrictSSL`. */
 export interface ProxySettings {
@@ -89,12 +90,12 @@ export function createDispatcher(plan: ProxyPlan): Dispatcher | undefined {
 }
 
 /** One line for the log and Check Connection, with any credentials in the proxy URL hidden. */
-export function describeProxyPlan(plan: ProxyPlan): string {
+export function describeProxyPlan(plan: ProxyPlan, l10n: Localizer = english): string {
   switch (plan.kind) {
     case 'direct':
-      return 'direct connection (no proxy)';
+      return l10n.t('direct connection (no proxy)');
     case 'direct-insecure':
-      return 'direct connection, certificates NOT verified (http.proxyStrictSSL is off)';
+      return l10n.t('direct connection, certificates NOT verified (http.proxyStrictSSL is off)');
     case 'proxy': {
       const url = hideCredentials(plan.httpsProxy);
       const bypass = plan.noProxy ? `, bypassed for ${plan.noProxy}` : '';

@@ -15,6 +15,7 @@ import type { LedgerEntry, ModelTotals } from '../shared/usageLedger';
 import type { Config, ModelKind } from '../shared/config';
 import type { ProxySettings } from './proxy';
 import type { SecretRegistry } from '../shared/secretRedaction';
+import type { Localizer } from '../shared/l10n';
 
 /** Settings, parsed; fires after every change of `modelGateway.*` (and of `http.proxy*`). */
 export interface ConfigService {
@@ -91,7 +92,8 @@ export interface GatewayAccess {
   /** What keeps client() from returning a client, in words; undefined when nothing does. */
   missing(): Promise<'key' | 'baseUrl' | undefined>;
   /** The proxy in use, in words (for Check Connection and the log). */
-  proxyDescription(): string;
+  /** The network path in one line; `l10n`: in the user's language (the log keeps English). */
+  proxyDescription(l10n?: Localizer): string;
 }
 
 export interface CatalogModel {
@@ -157,7 +159,8 @@ export interface ErrorPresenter {
  */
 export interface AccountService {
   /** The active key's balance; probes the gateway only when due (at most one probe sequence per call). */
-  balance(options?: { signal?: AbortSignal }): Promise<Balance | undefined>;
+  /** `fresh`: read now even when the last read is recent (Check Connection reports what it read). */
+  balance(options?: { signal?: AbortSignal; fresh?: boolean }): Promise<Balance | undefined>;
   /** The last balance known for the active key and base URL, without network. */
   peekBalance(): Balance | undefined;
   /** A balance error (402/403 quota) happened: the next balance() reads again. */

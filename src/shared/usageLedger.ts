@@ -26,6 +26,8 @@ export interface LedgerEntry {
   imageSize?: string;
   cost?: number;
   costSource?: CostSource;
+  /** A stopped or cut answer: `output` is estimated from the text received (the gateway reported none). */
+  outputEstimated?: boolean;
 }
 
 export const LEDGER_MAX_DAYS = 90;
@@ -57,6 +59,7 @@ export function entryOf(value: unknown): LedgerEntry | undefined {
   if (v.kind === 'completion') entry.kind = 'completion';
   if (isNum(v.images)) entry.images = v.images;
   if (isStr(v.imageSize)) entry.imageSize = v.imageSize;
+  if (v.outputEstimated === true) entry.outputEstimated = true;
   if (isNum(v.cost) && (v.costSource === 'billed' || v.costSource === 'gateway' || v.costSource === 'user')) {
     entry.cost = v.cost;
     entry.costSource = v.costSource;

@@ -2,7 +2,7 @@
 // response through the price resolution, the ledger file, and the daily budget's 80 % notice. Prices and the budget
 // are read from user settings only (a repository's settings must not change what the user is shown as money).
 import * as vscode from 'vscode';
-import { BalanceMemory, type Balance } from '../gateway/balance';
+import { BalanceMemory, type Balance, type BalanceEntry } from '../gateway/balance';
 import {
   billedCostOf,
   gatewayPricesOf,
@@ -31,7 +31,12 @@ export interface AccountDeps {
   gateway: GatewayAccess;
   catalog: ModelCatalog;
   log: HostLogger;
+  /** globalState: the last balance per key and base URL, so the status bar has it after a window reload. */
+  state?: vscode.Memento;
 }
+
+/** Where the balance memory is kept across windows (figures and routes only, per key fingerprint and base URL). */
+const BALANCE_STATE_KEY = 'modelGateway.balanceMemory';
 
 /** A user-scope setting of modelGateway (workspace values are ignored). */
 function userSetting(key: string): unknown {
@@ -39,7 +44,14 @@ function userSetting(key: string): unknown {
 }
 
 export function createAccountService(deps: AccountDeps): AccountService & vscode.Disposable {
-  const memory = new BalanceMemory();
+  const saved = deps.state?.get<unknown>(BALANCE_STATE_KEY);
+  const memory = new BalanceMemory(
+    Date.now,
+    Array.isArray(saved)
+      ? (saved as Array<[string, BalanceEntry]>).filter((e) => Array.isArray(e) && e.length === 2)
+      : [],
+    (entries) => void Promise.resolve(deps.state?.update(BALANCE_STATE_KEY, entries)).catch(() => undefined),
+  );
   const store = new LedgerStore(deps.globalStorageUri.fsPath, (message) => deps.log.warn(message));
   const changed = new vscode.EventEmitter<void>();
   const noticed = new Set<string>();
@@ -87,8 +99,11 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
       if (!access) return undefined;
       active = { fingerprint: access.key.fingerprint, baseUrl: deps.config.current.baseUrl };
       const before = memory.peek(active.fingerprint, active.baseUrl);
-      const balance = await memory.get(active.fingerprint, active.baseUrl, (route) =>
-        access.client.readBalance(route, { signal: options?.signal }),
+      const balance = await memory.get(
+        active.fingerprint,
+        active.baseUrl,
+        (route) => access.client.readBalance(route, { signal: options?.signal }),
+        { fresh: options?.fresh },
       );
       if (balance !== before) changed.fire();
       return balance;
@@ -111,6 +126,7 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
         ...tokens,
         ...(record.images ? { images: record.images.count, imageSize: record.images.size } : {}),
         ...(cost ? { cost: cost.amount, costSource: cost.source } : {}),
+        ...(record.outputEstimated ? { outputEstimated: true } : {}),
       };
       if (entry.imageSize === undefined) delete entry.imageSize;
       void store.append(entry).then(() => {
@@ -132,7 +148,22 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
       changed.fire();
     },
     onDidChange: changed.event,
-    dispose: () => changed.dispose(),
+    dispose: () => {
+      keyChanged.dispose();
+      changed.dispose();
+    },
   };
+  // The last balance known (kept in globalState) belongs to the active key and base URL: looked up at start and on
+  // a key change, so the status bar tooltip has it after a window reload without a request or a click.
+  const track = (): void =>
+    void deps.keys.active().then(
+      (key) => {
+        active = key ? { fingerprint: key.fingerprint, baseUrl: deps.config.current.baseUrl } : undefined;
+        changed.fire();
+      },
+      () => undefined,
+    );
+  const keyChanged = deps.keys.onDidChange(track);
+  track();
   return service;
 }

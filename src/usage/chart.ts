@@ -18,6 +18,10 @@ export interface UsagePageStrings {
   total: string;
   /** Shown next to a cost that is an estimate. */
   estimate: string;
+  /** The marks after a cost, in brackets of the user's language: "({0})", "（{0}）". */
+  marks: string;
+  /** Between two marks: ", ", "，". */
+  markSeparator: string;
   /** Shown next to a cost that leaves some requests out (no price for them). */
   partial: string;
   /** "Tokens per day, last 30 days". */
@@ -84,8 +88,8 @@ export function usageChartSvg(summary: UsageSummary, title: string): string {
 
 function costCell(t: ModelTotals, s: UsagePageStrings): string {
   if (t.cost === undefined) return '–';
-  const marks = [t.estimate ? s.estimate : '', t.unpriced ? s.partial : ''].filter(Boolean).join(', ');
-  return `${formatAmount(t.cost)}${marks ? ` <span class="mark">(${escapeHtml(marks)})</span>` : ''}`;
+  const marks = [t.estimate ? s.estimate : '', t.unpriced ? s.partial : ''].filter(Boolean).join(s.markSeparator);
+  return `${formatAmount(t.cost)}${marks ? ` <span class="mark">${escapeHtml(s.marks.replace('{0}', marks))}</span>` : ''}`;
 }
 
 /** The page body: heading, chart, legend + table, where the figures come from. */

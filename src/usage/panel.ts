@@ -75,6 +75,8 @@ function pageStrings(keyLabel: string): UsagePageStrings {
     cost: vscode.l10n.t('Cost'),
     total: vscode.l10n.t('Total'),
     estimate: vscode.l10n.t('estimate'),
+    marks: vscode.l10n.t('({0})'),
+    markSeparator: vscode.l10n.t(', '),
     partial: vscode.l10n.t('some requests unpriced'),
     chartTitle: vscode.l10n.t('Tokens per day, last 30 days'),
     sources: vscode.l10n.t(

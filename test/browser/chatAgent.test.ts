@@ -292,19 +292,24 @@ describe('chat webview: Agent mode (Chromium)', function () {
       messageId: 'a1',
       status: 'stopped',
       usage: { input: 12, output: 250, cacheRead: 15788, cacheWrite: 2486, estimated: true },
+      model: 'claude-demo-agent',
     });
     const cost = chat.page.locator('.agent-cost');
     const turnLine = 'in 12 · out ~250 (estimated) · cache read 15,788 · cache write 2,486';
     assert.equal(await cost.locator('summary').innerText(), `Turn tokens: ${turnLine}`);
     await cost.locator('summary').click();
     assert.deepEqual(await cost.locator('li').allInnerTexts(), [
-      'Step 1: in 0 · out 40 · cache read 6,651 · cache write 2,486',
-      'Step 2: in 12 · out ~210 (estimated) · cache read 9,137 · cache write 0',
+      'Step 1: out 40 · cache read 6,651 · cache write 2,486',
+      'Step 2: in 12 · out ~210 (estimated) · cache read 9,137',
     ]);
-    assert.ok((await chat.page.locator('.message.assistant .meta').innerText()).includes(`tokens: ${turnLine}`));
+    // The tokens are said once (the turn line above); the footer says why there is no cost.
+    assert.equal(
+      await chat.page.locator('.message.assistant .meta').innerText(),
+      'claude-demo-agent · no cost shown: no price for claude-demo-agent (set modelGateway.prices)',
+    );
   });
 
-  it('cost per step and per turn, a 429 countdown, the end reason with Retry and Restore; Restore works from a stored turn', async () => {
+  it('cost per step and per turn, a 429 countdown, the end reason with Continue and Restore; Restore works from a stored turn', async () => {
     await agentAnswer();
     await chat.play({
       type: 'agentUsage',
@@ -327,8 +332,8 @@ describe('chat webview: Agent mode (Chromium)', function () {
     );
     await cost.locator('summary').click();
     assert.deepEqual(await cost.locator('li').allInnerTexts(), [
-      'Step 1: in 1,200 · out 40 · cache read 0 · cache write 900',
-      'Step 2: in 30 · out 12 · cache read 900 · cache write 0',
+      'Step 1: in 1,200 · out 40 · cache write 900',
+      'Step 2: in 30 · out 12 · cache read 900',
     ]);
     await chat.play({ type: 'agentWait', conversationId: 'c1', messageId: 'a1', until: Date.now() + 30_000 });
     assert.match(await chat.page.locator('.agent-wait .countdown').innerText(), /in (29|30) s/);
@@ -350,11 +355,13 @@ describe('chat webview: Agent mode (Chromium)', function () {
       'the cost survives the final render',
     );
     await new Promise((r) => setTimeout(r, 300));
-    assert.equal((await posted('regenerate')).length, 0, 'Retry is never automatic');
-    await end.locator('button', { hasText: 'Retry' }).click();
+    assert.equal((await posted('continue')).length, 0, 'Continue is never automatic');
+    // A budget stop goes on from where it stopped (Continue); Retry would send step 1 again and stop at the same place.
+    assert.equal(await end.locator('button', { hasText: 'Retry' }).count(), 0);
+    await end.locator('button', { hasText: 'Continue' }).click();
     await end.locator('button', { hasText: 'Restore to before this turn' }).click();
     assert.deepEqual(
-      (await posted('regenerate')).map((m) => m.messageId),
+      (await posted('continue')).map((m) => m.messageId),
       ['a1'],
     );
     assert.deepEqual(
@@ -390,5 +397,14 @@ describe('chat webview: Agent mode (Chromium)', function () {
       (await posted('restoreCheckpoint')).map((m) => m.messageId),
       ['a1', 'a2'],
     );
+    // A turn that only read has nothing to restore: no Restore.
+    await chat.play({
+      type: 'agentEnd',
+      conversationId: 'c1',
+      messageId: 'a2',
+      end: { reason: 'end_turn', message: 'Done.', retry: false, unchanged: true },
+    });
+    await stored.locator('.agent-end', { hasText: 'Done.' }).waitFor();
+    assert.equal(await stored.locator('button', { hasText: 'Restore to before this turn' }).count(), 0);
   });
 });

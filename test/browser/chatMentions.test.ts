@@ -89,7 +89,11 @@ describe('chat @-mentions (Chromium)', function () {
         path: 'src/chat/composer.ts',
       },
     );
-    assert.equal(await input().inputValue(), 'Explain ', 'the typed @query is gone');
+    assert.equal(
+      await input().inputValue(),
+      'Explain @src/chat/composer.ts ',
+      'the typed @query becomes the reference: the sentence keeps what it is about',
+    );
     assert.equal(await list().isVisible(), false);
     assert.equal((await posted('send')).length, 0, 'Enter attached, it did not send');
     assert.equal(await input().evaluate((e) => document.activeElement === e), true, 'focus stays in the input');
@@ -123,10 +127,32 @@ describe('chat @-mentions (Chromium)', function () {
     const [add] = await posted('addMention');
     assert.equal((add as { kind: string }).kind, 'problems');
     assert.equal((add as { path?: string }).path, undefined);
-    assert.equal(await input().inputValue(), '@probl ');
+    assert.equal(await input().inputValue(), '@probl @problems ');
     // The host refuses (a secret file, no shell integration): its words show above the composer.
     await chat.play({ type: 'reply', requestId: add.requestId, error: 'No terminal is open.' });
     await chat.page.locator('.composer .notice', { hasText: 'No terminal is open.' }).waitFor();
+  });
+
+  it('mentions stay in the sentence: "Check @problems and @changes please" is what is sent', async () => {
+    await input().click();
+    await input().pressSequentially('Check @prob');
+    let search = await searchFor('prob');
+    await chat.play({ type: 'reply', requestId: search.requestId, result: [options[0]] });
+    await chat.page.locator('.mention-option').first().waitFor();
+    await input().press('Enter');
+    await input().pressSequentially('and @cha');
+    search = await searchFor('cha');
+    await chat.play({ type: 'reply', requestId: search.requestId, result: [{ kind: 'changes', detail: '2 files' }] });
+    await chat.page.locator('.mention-option').first().waitFor();
+    await input().press('Tab');
+    await input().pressSequentially('please');
+    assert.deepEqual(
+      (await posted('addMention')).map((m) => (m as { kind: string }).kind),
+      ['problems', 'changes'],
+    );
+    await input().press('Enter');
+    const [send] = await posted('send');
+    assert.equal((send as { text: string }).text, 'Check @problems and @changes please');
   });
 
   it('a click on an entry attaches it; a chip shows name, ~tokens, the cut note and the full path', async () => {

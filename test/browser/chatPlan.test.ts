@@ -113,7 +113,7 @@ describe('chat webview: Plan mode and condensing (Chromium)', function () {
     const card = chat.page.locator('.message[data-id="a1"] details.condensed-card');
     assert.equal(
       await card.locator('summary').innerText(),
-      'Earlier turns condensed into a summary (in 1,200 · out 80 · cache read 0 · cache write 0)',
+      'Earlier turns condensed into a summary (in 1,200 · out 80)',
     );
     assert.equal(await card.evaluate((d) => (d as HTMLDetailsElement).open), false);
     await card.locator('summary').focus();
@@ -137,7 +137,7 @@ describe('chat webview: Plan mode and condensing (Chromium)', function () {
     const card = chat.page.locator('.message[data-id="a1"] details.condensed-card');
     assert.match(
       await card.locator('summary').innerText(),
-      /^Earlier turns condensed into a summary \(in 900 · out 60 · cache read 0 · cache write 0 · ≈.+ \(gateway price, estimate\)\)$/,
+      /^Earlier turns condensed into a summary \(in 900 · out 60 · ≈.+ \(gateway price, estimate\)\)$/,
     );
     assert.equal(await card.evaluate((d) => (d as HTMLDetailsElement).open), false, 'collapsed');
     // A snapshot (a reload of the view) renders it from the stored message.

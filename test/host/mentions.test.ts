@@ -9,6 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { decide } from '../../src/agent';
 import { createAgentHost, type AgentHost } from '../../src/agentHost';
+import { attachmentTokens } from '../../src/chat/attachments';
 import { MentionHost } from '../../src/chat/mentionHost';
 import { TerminalRecorder } from '../../src/chat/terminalRecorder';
 import type { ChatAttachment } from '../../src/shared/protocol/chat';
@@ -79,13 +80,17 @@ describe('@-mentions in the extension host', function () {
     );
     assert.deepStrictEqual(
       { kind: listed.kind, detail: listed.detail, tokens: listed.tokens },
-      { kind: 'file', detail: path.basename(dir), tokens: Math.ceil(fs.statSync(path.join(dir, 'notes.md')).size / 3) },
+      {
+        kind: 'file',
+        detail: path.basename(dir),
+        tokens: attachmentTokens('file', rel('notes.md'), fs.statSync(path.join(dir, 'notes.md')).size),
+      },
     );
     const a = attachment(await mentions.resolve('file', rel('notes.md')));
     assert.strictEqual(a.kind, 'file');
     assert.strictEqual(a.path, rel('notes.md'));
     assert.match(a.text, /MENTION-BODY-42/);
-    assert.ok((a.tokens ?? 0) > 0);
+    assert.strictEqual(a.tokens, listed.tokens, 'one estimate: the chip shows what the list showed');
   });
 
   it('mentions: node_modules stays out of the file list (a dependency tree would fill its scan cap), as in find_files', async () => {

@@ -132,7 +132,7 @@ describe('images (UI)', function () {
     await admin.setFaults(KEY, { taskDurationMs: 10_000 }); // long enough to reload while it is pending
     const before = await asyncSubmissions();
     await paletteGenerate('Reload test: a slow snail');
-    await wb.waitForNotification(/Reload test|slow snail|Waiting|processing/i);
+    await wb.waitForNotification(/Reload test|slow snail|Waiting|working on it/i);
     while ((await asyncSubmissions()) === before) await sleep(100);
     await sleep(500); // the task id is persisted before polling starts; give the storage a moment to flush
     await wb.runCommand('Developer: Reload Window');

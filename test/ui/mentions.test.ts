@@ -51,7 +51,11 @@ describe('chat @-mentions (UI)', function () {
     await chip.waitFor({ timeout: 30_000 });
     assert.match(await chip.locator('.chip-tokens').innerText(), /^~\d+ tokens$/);
     assert.strictEqual(await chip.getAttribute('title').then((t) => t?.split(' · ')[0]), `mention-ui/${name}`);
-    assert.strictEqual(await input.inputValue(), '', 'the typed @query was replaced by the chip');
+    assert.strictEqual(
+      await input.inputValue(),
+      `@mention-ui/${name} `,
+      'the typed @query became the reference (the sentence keeps it), the content is the chip',
+    );
 
     const before = (await admin.requests()).length;
     await view.send('What does the attached file say?');

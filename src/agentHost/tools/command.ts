@@ -1,14 +1,15 @@
 // run_command: runs a command line in a VS Code terminal through shell integration (the user sees it run,
 // output is read from the execution, the exit code comes from onDidEndTerminalShellExecution). When shell
-// integration does not activate within a few seconds, the command runs as a child process of the extension host
-// in the workspace folder instead, and the result says so. Output is captured head + tail (16 KB); Stop and the
-// timeout send Ctrl+C, then kill.
+// integration is off, or does not activate within 20 s (then for the rest of the window: commandMode.ts), the command
+// runs as a child process of the extension host in the workspace folder instead, and the result says so. Output is
+// captured head + tail (16 KB); Stop and the timeout send Ctrl+C, then kill.
 import { spawn, type ChildProcess } from 'child_process';
 import * as vscode from 'vscode';
 import { commandWords, type Tool, type ToolContext, type ToolResult } from '../../agent';
 import { API_KEY_ENV } from '../../shared/commands';
 import { disposeAll } from '../../shared/dispose';
 import { linkedArgumentPaths } from '../commandPaths';
+import { commandMode, notActivatedReason, WAIT_NOTE_AFTER_MS } from '../commandMode';
 import { HARDENED_GIT_ENV, isGitCommand, repositoryConfigRisks } from '../gitConfig';
 import { pathTarget } from '../resolve';
 import { HeadTailBuffer, stripTerminalEscapes } from '../text';
@@ -18,7 +19,7 @@ export const OUTPUT_CAP_CHARS = 16 * 1024;
 export const TERMINAL_NAME = 'Model Gateway Agent';
 
 export interface CommandToolOptions {
-  /** How long a new terminal may take to report shell integration (default 5 s). 0: always use a child process. */
+  /** How long a new terminal may take to report shell integration (default 20 s). 0: always use a child process. */
   shellIntegrationWaitMs?: number;
   /** After Ctrl+C, how long before the terminal (or process) is killed. Default 3 s. */
   killGraceMs?: number;
@@ -70,6 +71,8 @@ export class CommandRunner implements vscode.Disposable {
   private readonly idle = new Map<string, vscode.Terminal>();
   private readonly owned = new Set<vscode.Terminal>();
   private readonly closeListener: vscode.Disposable;
+  /** Why shell integration failed earlier in this window: later commands run as processes too (commandMode.ts). */
+  private fallback: string | undefined;
 
   constructor(private readonly options: CommandToolOptions = {}) {
     this.closeListener = vscode.window.onDidCloseTerminal((t) => {
@@ -97,27 +100,36 @@ export class CommandRunner implements vscode.Disposable {
     const extraEnv: Record<string, string | null> = { ...ENV_REMOVED, ...(hardened ? HARDENED_GIT_ENV : {}) };
     let terminal = this.idle.get(key);
     this.idle.delete(key);
-    let reason: string | undefined;
-    const wait = this.options.shellIntegrationWaitMs ?? 5000;
-    if (wait <= 0) {
-      reason = 'the terminal was not used (configured)';
-    } else {
-      if (!terminal || terminal.exitStatus !== undefined) {
-        terminal = vscode.window.createTerminal({ name: TERMINAL_NAME, cwd, env: extraEnv, isTransient: true });
-        this.owned.add(terminal);
-      }
-      terminal.show(true);
-      const si = await waitForShellIntegration(terminal, wait);
-      if (si && !ctx.signal.aborted) {
-        const outcome = await this.inTerminal(terminal, si, command, timeoutMs, ctx);
-        if (terminal.exitStatus === undefined) this.idle.set(key, terminal);
-        return outcome;
-      }
-      reason = `shell integration did not activate in the terminal within ${Math.round(wait / 1000)} s`;
-      // A terminal without shell integration cannot tell us when the command ends or what it printed.
-      terminal.dispose();
+    const choice = commandMode({
+      configuredWaitMs: this.options.shellIntegrationWaitMs,
+      shellIntegrationEnabled:
+        vscode.workspace.getConfiguration('terminal.integrated').get<boolean>('shellIntegration.enabled') !== false,
+      earlierFallback: this.fallback,
+    });
+    if (choice.mode === 'process') return this.inProcess(command, cwd, timeoutMs, ctx, choice.reason, hardened);
+    if (!terminal || terminal.exitStatus !== undefined) {
+      terminal = vscode.window.createTerminal({ name: TERMINAL_NAME, cwd, env: extraEnv, isTransient: true });
+      this.owned.add(terminal);
     }
-    return this.inProcess(command, cwd, timeoutMs, ctx, reason, hardened);
+    terminal.show(true);
+    // A shell that starts slowly is not a failure: the card says what it waits for.
+    const note = setTimeout(
+      () => ctx.progress(`Waiting for the terminal's shell integration (up to ${Math.round(choice.waitMs / 1000)} s)…`),
+      WAIT_NOTE_AFTER_MS,
+    );
+    const si = await waitForShellIntegration(terminal, choice.waitMs).finally(() => clearTimeout(note));
+    if (si && !ctx.signal.aborted) {
+      const outcome = await this.inTerminal(terminal, si, command, timeoutMs, ctx);
+      if (terminal.exitStatus === undefined) this.idle.set(key, terminal);
+      return outcome;
+    }
+    // A terminal without shell integration cannot tell us when the command ends or what it printed.
+    terminal.dispose();
+    // Stopped while waiting: nothing ran (and a slow shell says nothing about the next command).
+    if (ctx.signal.aborted)
+      return { mode: 'process', exitCode: undefined, output: '', omitted: 0, stopped: true, timedOut: false };
+    this.fallback = notActivatedReason(choice.waitMs);
+    return this.inProcess(command, cwd, timeoutMs, ctx, this.fallback, hardened);
   }
 
   private async inTerminal(

@@ -155,7 +155,7 @@ const toolCard = obj<AgentToolCard>({
   textAt: opt(num),
 });
 const stepUsage = obj<AgentStepUsage>({ step: num, tokens, cost: opt(cost) });
-const turnEnd = obj<AgentTurnEnd>({ reason: text, message: text, retry: bool });
+const turnEnd = obj<AgentTurnEnd>({ reason: text, message: text, retry: bool, unchanged: opt(bool) });
 const condensedFields: Fields<AgentCondensed> = { through: text, summary: text, tokens, cost: opt(cost) };
 const condensedCheck = obj(condensedFields);
 const turnInfo = obj<AgentTurnInfo>({
@@ -169,6 +169,7 @@ const turnInfo = obj<AgentTurnInfo>({
   restored: opt(bool),
   mode: opt(oneOf(['plan'] as const)),
   condensed: opt(condensedCheck),
+  continued: opt(bool),
 });
 const change = obj<PendingChangeView>({
   id: text,
@@ -254,6 +255,8 @@ export const chatProtocol: Protocol<ChatShapes> = {
     agentWait: { ...inConversation, until: nullable(num) },
     agentNote: { ...inConversation, note: text },
     agentCondensed: { ...inConversation, condensed: condensedCheck },
+    condensing: { ...inConversation, running: bool },
+    context: { conversationId: id, used: num, inputWindow: num, threshold: num },
     agentEnd: { ...inConversation, end: turnEnd },
     agentRestored: inConversation,
     changes: { changes: many(change) },
@@ -265,6 +268,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     regenerate: { params: { messageId: id }, result: none },
     editAndResend: { params: { messageId: id, text: str(LIMITS.text, 1) }, result: none },
     continue: { params: { messageId: id }, result: none },
+    condense: { params: nothing, result: none, timeoutMs: 600_000 },
     newConversation: { params: nothing, result: none },
     selectConversation: { params: { conversationId: id }, result: none },
     deleteConversation: { params: { conversationId: id }, result: none },

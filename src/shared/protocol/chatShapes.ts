@@ -139,7 +139,15 @@ export interface AgentTurnEnd {
   message: string;
   /** The user may send the question again (never automatic): step budget, unknown outcome, errors. */
   retry: boolean;
+  /** The turn only read (or its calls were refused): nothing to restore, so no Restore is offered. */
+  unchanged?: boolean;
 }
+
+/**
+ * End reasons whose message says "Continue to let the agent go on": the turn was cut by a budget, not finished.
+ * Continue starts the next turn from where this one stopped (its tool calls and results are sent again).
+ */
+export const CONTINUABLE_END_REASONS: readonly string[] = ['step_budget', 'token_budget', 'daily_budget'];
 
 /** What an agent turn did, stored with its answer (survives a reload: Restore stays available). */
 export interface AgentTurnInfo {
@@ -159,6 +167,8 @@ export interface AgentTurnInfo {
   mode?: 'plan';
   /** Earlier turns were condensed before this turn: the summary later requests send instead of them, and its cost. */
   condensed?: AgentCondensed;
+  /** The user's Continue after a budget stop: this turn goes on past the daily budget (modelGateway.budget.daily). */
+  continued?: boolean;
 }
 
 export interface AgentCondensed {
@@ -290,6 +300,13 @@ export type ChatToWebview = {
   agentNote: { conversationId: string; messageId: string; note: string };
   /** Earlier turns were condensed for this turn (the summary card). */
   agentCondensed: { conversationId: string; messageId: string; condensed: AgentCondensed };
+  /**
+   * The context meter: the estimated tokens of the open conversation's next request, the model's input window, and the
+   * share of it past which older turns are condensed (modelGateway.agent.condenseThreshold).
+   */
+  context: { conversationId: string; used: number; inputWindow: number; threshold: number };
+  /** Older turns are being condensed now (the card on this answer shows it); false: ended (done, stopped, failed). */
+  condensing: { conversationId: string; messageId: string; running: boolean };
   agentEnd: { conversationId: string; messageId: string; end: AgentTurnEnd };
   agentRestored: { conversationId: string; messageId: string };
   changes: { changes: PendingChangeView[] };
@@ -308,6 +325,8 @@ export type ChatRequests = {
   regenerate: Ack<{ messageId: string }>;
   editAndResend: Ack<{ messageId: string; text: string }>;
   continue: Ack<{ messageId: string }>;
+  /** The context meter's Condense: the Condense Conversation action. */
+  condense: Ack<object>;
   newConversation: Ack<object>;
   selectConversation: Ack<{ conversationId: string }>;
   deleteConversation: Ack<{ conversationId: string }>;

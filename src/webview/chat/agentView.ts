@@ -9,6 +9,7 @@ import type {
   AgentTurnEnd,
   AgentTurnInfo,
 } from '../../shared/protocol/chat';
+import { CONTINUABLE_END_REASONS } from '../../shared/protocol/chat';
 import { renderMarkdown } from './markdown';
 import { formatAmount, type ChatCost } from '../../shared/money';
 import { tokensText } from './tokens';
@@ -281,8 +282,16 @@ export class AgentSection {
       el('span', { text: end.message }),
     );
     const actions = el('div', { className: 'agent-actions' });
+    // A turn cut by a budget goes on from where it stopped (Continue); sending step 1 again would stop at the same place.
+    if (CONTINUABLE_END_REASONS.includes(end.reason))
+      actions.append(
+        textButton(t('chat.continue'), 'continue', {
+          'data-message-id': this.messageId,
+          title: t('agent.continueTitle'),
+        }),
+      );
     // Never automatic: the user decides whether the question goes out again (a new, billable turn).
-    if (end.retry)
+    else if (end.retry)
       actions.append(
         textButton(t('agent.retry'), 'regenerate', { 'data-message-id': this.messageId, title: t('agent.retryTitle') }),
       );
@@ -297,7 +306,8 @@ export class AgentSection {
         );
     } else if (this.info.restored)
       actions.append(el('span', { className: 'badge restored', text: t('agent.restored') }));
-    else actions.append(textButton(t('agent.restore'), 'restoreCheckpoint', { 'data-message-id': this.messageId }));
+    else if (!end.unchanged)
+      actions.append(textButton(t('agent.restore'), 'restoreCheckpoint', { 'data-message-id': this.messageId }));
     this.end.replaceChildren(line, actions);
   }
 }

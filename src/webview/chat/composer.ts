@@ -12,6 +12,8 @@ import { el, iconButton } from '../common/dom';
 import { t } from '../common/strings';
 import { attachmentChips } from './chips';
 import { MentionPopup } from './mentionPopup';
+import { insertMention } from './mentionText';
+import { ContextMeter } from './contextMeterView';
 
 export class Composer {
   readonly element: HTMLElement;
@@ -113,10 +115,14 @@ export class Composer {
       this.modeNote,
       this.modelList,
       this.warning,
+      this.meter.element,
       settings,
     );
     this.wire();
   }
+
+  /** The context meter (how much of the model's window the conversation uses; Condense near the threshold). */
+  readonly meter = new ContextMeter();
 
   get text(): string {
     return this.input.value;
@@ -189,11 +195,14 @@ export class Composer {
     return true;
   }
 
-  /** A picked @-mention: the typed `@query` goes, the host resolves the entry and sends the new chips (or a refusal). */
+  /**
+   * A picked @-mention: the typed `@query` becomes the entry's reference (the sentence keeps its words: "Check
+   * @problems and @changes"), the host resolves the entry and sends the new chips (or a refusal).
+   */
   private attachMention(option: MentionOption, at: { start: number; end: number }): void {
-    const value = this.input.value;
-    this.input.value = value.slice(0, at.start) + value.slice(at.end);
-    this.input.setSelectionRange(at.start, at.start);
+    const next = insertMention(this.input.value, at, option);
+    this.input.value = next.value;
+    this.input.setSelectionRange(next.caret, next.caret);
     this.onDraft(this.input.value);
     post({ type: 'addMention', kind: option.kind, ...(option.path !== undefined ? { path: option.path } : {}) });
   }

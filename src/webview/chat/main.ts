@@ -74,6 +74,12 @@ function build(): (message: HostToWebviewMessage) => void {
       case 'agentCondensed':
         if (message.conversationId === activeId) messages.agentCondensed(message.messageId, message.condensed);
         return;
+      case 'context':
+        if (message.conversationId === activeId) composer.meter.set(message);
+        return;
+      case 'condensing':
+        if (message.conversationId === activeId) messages.condensing(message.messageId, message.running);
+        return;
       case 'agentNote':
         if (message.conversationId === activeId) messages.agentNote(message.messageId, message.note);
         return;

@@ -127,6 +127,7 @@ export class MessageList {
     for (const message of messages) fragment.append(this.createView(message).element);
     this.element.replaceChildren(fragment);
     if (messages.length === 0) this.element.append(emptyState());
+    this.markCondensed();
     this.refreshLastActions();
     this.stickToBottom = true;
     this.scrollToBottom();
@@ -206,8 +207,26 @@ export class MessageList {
     this.scrollToBottom();
   }
 
+  /** A summary arrived: its card is scrolled into view, and the turns it covers are marked as condensed. */
   agentCondensed(id: string, condensed: AgentCondensed): void {
-    this.views.get(id)?.setCondensed(condensed);
+    const view = this.views.get(id);
+    view?.setCondensed(condensed);
+    this.markCondensed();
+    view?.condensedCardElement()?.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** Older turns are being condensed for this answer: a line says so, in view. */
+  condensing(id: string, running: boolean): void {
+    this.views.get(id)?.setCondensing(running)?.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** The messages up to the latest summary's `through` are marked (they are sent as that summary now). */
+  markCondensed(): void {
+    const views = [...this.views.values()];
+    let through: string | undefined;
+    for (const v of views) through = (v.message.agent?.condensed ?? v.message.condensed)?.through ?? through;
+    const end = through === undefined ? -1 : views.findIndex((v) => v.message.id === through);
+    views.forEach((v, i) => v.markCondensed(i <= end));
   }
 
   agentNote(id: string, note: string): void {

@@ -31,6 +31,8 @@ export class MessageView {
   private readonly instructions: HTMLElement;
   /** The summary card of turns condensed with this Ask answer or by the Condense action after it. */
   private readonly condensedSlot: HTMLElement;
+  /** "Condensing earlier turns…" while the summary request runs (a Condense click, or before an answer). */
+  private readonly condensing: HTMLElement;
   private streaming: StreamingBody | undefined;
   private rendered = false;
   /** Tool cards, cost and end of an Agent-mode answer. */
@@ -65,6 +67,8 @@ export class MessageView {
     this.instructions = el('div', { className: 'instructions-used' });
     const who = el('div', { className: 'who', text: isUser ? t('chat.you') : t('chat.assistant') });
     this.condensedSlot = el('div', { className: 'answer-condensed' });
+    this.condensing = el('div', { className: 'condensing', attrs: { role: 'status' } });
+    this.condensing.hidden = true;
     this.element.append(
       who,
       this.instructions,
@@ -72,6 +76,7 @@ export class MessageView {
       this.body,
       this.errorSlot,
       this.footer,
+      this.condensing,
       this.condensedSlot,
     );
     this.syncAgent();
@@ -100,6 +105,35 @@ export class MessageView {
       if (!this.agent?.layout(this.body, m.text)) this.body.replaceChildren(renderMarkdown(m.text));
     }
     this.thinkingText.data = m.thinking ?? '';
+  }
+
+  /** Shows or hides the line that says older turns are being condensed; returns the element shown. */
+  setCondensing(running: boolean): HTMLElement | undefined {
+    this.condensing.hidden = !running;
+    this.condensing.replaceChildren(
+      ...(running
+        ? [
+            el('span', {
+              className: 'codicon codicon-loading codicon-modifier-spin',
+              attrs: { 'aria-hidden': 'true' },
+            }),
+            ` ${t('chat.condensing')}`,
+          ]
+        : []),
+    );
+    return running ? this.condensing : undefined;
+  }
+
+  /** The summary card of this answer, where it is shown (its own slot, or the agent section's). */
+  condensedCardElement(): HTMLElement | null {
+    return this.element.querySelector<HTMLElement>('.condensed-card');
+  }
+
+  /** Marks this message as condensed (its turn is sent as the summary now), or not. */
+  markCondensed(condensed: boolean): void {
+    this.element.classList.toggle('condensed', condensed);
+    if (condensed) this.element.dataset.condensedLabel = t('chat.condensedMark');
+    else delete this.element.dataset.condensedLabel;
   }
 
   /** Shows the summary of turns condensed with this answer (an agent answer shows it in its own section). */
@@ -285,8 +319,12 @@ function assistantMeta(m: ChatMessage): Array<Node | string> {
   const parts: string[] = [];
   if (m.model) parts.push(m.model);
   if (m.usage?.notReported) parts.push(t('chat.usageNotReported'));
-  else if (m.usage) parts.push(usageText(m.usage));
+  // An agent turn's tokens are in its "Turn tokens" line (with each step's): said once.
+  else if (m.usage && !m.agent) parts.push(usageText(m.usage));
   if (m.usage?.cost) parts.push(costText(m.usage.cost));
+  // No cost where tokens were counted: say why, so a missing price does not read as "free".
+  else if (m.agent && m.model && !m.usage?.notReported && (m.agent.tokens || m.usage))
+    parts.push(t('agent.noPrice', m.model));
   if (m.stopReason) parts.push(m.stopReason in STOP_LABELS ? t(STOP_LABELS[m.stopReason]) : m.stopReason);
   return parts.length ? [el('span', { className: 'meta', text: parts.join(' · ') })] : [];
 }

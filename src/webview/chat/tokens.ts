@@ -10,15 +10,17 @@ const format = (n: number): string => n.toLocaleString('en-US');
 const output = (n: number, estimated: boolean | undefined): string =>
   estimated ? t('chat.tokensEstimated', format(n)) : format(n);
 
-/** "in 1,234 · out 56 · cache read 1,000 · cache write 200" (an agent turn and its steps: always all four). */
+/**
+ * "in 1,234 · out 56 · cache read 1,000 · cache write 200" (an agent turn and its steps). A figure of 0 is left out
+ * ("in 0" beside a cache read of 6,651 reads as an error), except the output, which says what the model wrote.
+ */
 export function tokensText(tokens: TokenCounts): string {
-  return t(
-    'agent.tokens',
-    format(tokens.input),
-    output(tokens.output, tokens.estimated),
-    format(tokens.cacheRead),
-    format(tokens.cacheWrite),
-  );
+  const parts: string[] = [];
+  if (tokens.input) parts.push(t('chat.tokens.in', format(tokens.input)));
+  parts.push(t('chat.tokens.out', output(tokens.output, tokens.estimated)));
+  if (tokens.cacheRead) parts.push(t('chat.tokens.cacheRead', format(tokens.cacheRead)));
+  if (tokens.cacheWrite) parts.push(t('chat.tokens.cacheWrite', format(tokens.cacheWrite)));
+  return parts.join(' · ');
 }
 
 /** An answer's footer: "tokens: in 5 · out 2", with the cache figures when there are any. */

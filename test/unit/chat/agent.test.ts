@@ -389,6 +389,8 @@ describe('Agent mode through the session (emulator, real loop)', function () {
     assert.equal(of('agentUsage').length, 2, 'one usage line per step');
     assert.ok(answer.agent!.tokens!.output > 0);
     assert.equal(of('agentEnd')[0].end.reason, 'end_turn');
+    assert.equal(answer.agent!.end!.unchanged, true, 'a turn that only read has nothing to restore');
+    assert.equal(of('agentEnd').at(-1)!.end.unchanged, true, 'the view is told');
     assert.deepEqual(turns, [`begin ${turnIdOf(answer.id)}`, 'end']);
     assert.equal(s.agentTurn(answer.id), turnIdOf(answer.id));
   });
@@ -403,6 +405,7 @@ describe('Agent mode through the session (emulator, real loop)', function () {
     await waitUntil(() => of('streamFinished').length === 1, 'finish');
     assert.deepEqual(ran, ['npm test']);
     assert.match(s.store.active.messages[1].text, /ran npm test: exit 0, 3 tests passed/);
+    assert.equal(s.store.active.messages[1].agent!.end!.unchanged, undefined, 'a command ran: Restore stays');
   });
 
   it('deny: the command never runs and the model is told', async () => {
@@ -449,6 +452,15 @@ describe('Agent mode through the session (emulator, real loop)', function () {
     s.setSettings({ model: 'claude-demo-haiku' });
     s.setMode('agent');
     assert.equal(s.snapshot().settings.model, 'claude-demo-haiku');
+  });
+
+  it('Plan defaults to the agent model as Agent does (the Ask model cannot plan with tools)', async () => {
+    const { s } = setup({ models: { ask: 'claude-demo-sonnet', agent: 'claude-demo-agent' } });
+    await s.load();
+    assert.equal(s.setMode('plan'), undefined);
+    assert.equal(s.snapshot().settings.model, 'claude-demo-agent');
+    s.setMode('ask');
+    assert.equal(s.snapshot().settings.model, 'claude-demo-sonnet');
   });
 
   it('untrusted workspace: Agent cannot be chosen, and an agent conversation refuses to send (Ask still works)', async () => {

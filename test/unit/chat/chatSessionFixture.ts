@@ -111,6 +111,8 @@ export interface AgentSessionOptions {
   condenseThreshold?: number;
   /** The project instructions the session reads before each answer. */
   instructions?: SessionDeps['instructions'];
+  /** The daily budget check (AgentTurns' deps): true when the next request would pass it. */
+  wouldPassDailyBudget?: (nextTokens: number) => Promise<boolean>;
 }
 
 /**
@@ -158,6 +160,7 @@ export function agentSession(options: AgentSessionOptions) {
     client: async () => ({ client: client as never, keyId: 'fp' }),
     contextWindow: options.contextWindow,
     condenseThreshold: options.condenseThreshold === undefined ? undefined : () => options.condenseThreshold!,
+    wouldPassDailyBudget: options.wouldPassDailyBudget,
   });
   const { s, posted, of } = chatSession(emulator, {
     storage,

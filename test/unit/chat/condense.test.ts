@@ -111,6 +111,14 @@ describe('condensing', function () {
     const posted = t.of('agentCondensed');
     assert.equal(posted.length, 1);
     assert.equal(posted[0].messageId, messages[messages.length - 1].id);
+    // The view is told while it runs (a line on the answer), and when it ended.
+    assert.deepEqual(
+      t.of('condensing').map((m) => [m.messageId, m.running]),
+      [
+        [posted[0].messageId, true],
+        [posted[0].messageId, false],
+      ],
+    );
     assert.equal(t.s.busy, false);
 
     await t.sendUntilFinished('Question 4');

@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import type { Tool } from '../../../src/agent';
 import { filesWrittenIn } from '../../../src/chat/filesWritten';
+import { turnChangedNothing } from '../../../src/chat/turnChanges';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 import { useEmulator } from '../emulator/helpers';
 import { agentSession, waitUntil } from './chatSessionFixture';
@@ -137,5 +138,29 @@ describe('writes arm allow-listed commands for the whole conversation', function
     );
     assert.equal(armed(answer([{ name: 'mcp_write', status: 'done' }])), true, 'an unknown tool may write');
     assert.equal(armed(answer([], true)), true, 'a checkpoint restore wrote files');
+  });
+});
+
+// Issue 35 item 8: "Restore to before this turn" only after a turn that may have changed something.
+describe('a turn that changed nothing offers no Restore', () => {
+  const turn = (tools: Array<{ name: string; status: string }>): ChatMessage =>
+    ({
+      id: 'a',
+      role: 'assistant',
+      text: '',
+      status: 'complete',
+      createdAt: 0,
+      agent: { turnId: 't', steps: [], tools: tools.map((t, i) => ({ id: `c${i}`, step: 1, summary: '', ...t })) },
+    }) as ChatMessage;
+  const classOf = (name: string) =>
+    (({ read_file: 'read', write_file: 'write', run_command: 'command' }) as const)[name as 'read_file'];
+
+  it('reads only, or refused calls: unchanged; a write or a command that ran, or an unknown tool: may have changed', () => {
+    assert.equal(turnChangedNothing(turn([]), classOf), true);
+    assert.equal(turnChangedNothing(turn([{ name: 'read_file', status: 'done' }]), classOf), true);
+    assert.equal(turnChangedNothing(turn([{ name: 'write_file', status: 'refused' }]), classOf), true);
+    assert.equal(turnChangedNothing(turn([{ name: 'write_file', status: 'done' }]), classOf), false);
+    assert.equal(turnChangedNothing(turn([{ name: 'run_command', status: 'error' }]), classOf), false);
+    assert.equal(turnChangedNothing(turn([{ name: 'mcp_tool', status: 'done' }]), classOf), false);
   });
 });

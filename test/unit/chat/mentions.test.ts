@@ -1,8 +1,7 @@
 // @-mentions, the pure parts: fuzzy ranking of workspace paths, which named kinds a query asks for, the texts the
 // problems / folder / terminal mentions attach (capped), and the attachment each becomes (size in tokens, cut note).
 import * as assert from 'node:assert/strict';
-import { estimateTokens } from '../../../src/agent';
-import { ATTACHMENT_LIMIT, makeAttachment, mentionAttachment } from '../../../src/chat/attachments';
+import { ATTACHMENT_LIMIT, attachmentTokens, makeAttachment, mentionAttachment } from '../../../src/chat/attachments';
 import {
   foldersOf,
   formatListing,
@@ -103,14 +102,31 @@ describe('@-mentions (pure)', () => {
 
   it('a mention becomes an attachment with its size in tokens, cut to the limit with a visible note', () => {
     const a = mentionAttachment('m1', 'problems', 'problems', 'a.ts:1:1 error x');
-    assert.equal(a.tokens, estimateTokens(formatAttachment(a)));
+    assert.equal(a.tokens, attachmentTokens('problems', 'problems', 'a.ts:1:1 error x'.length));
     assert.ok(a.tokens! > 0 && !a.truncated);
     const big = mentionAttachment('m2', 'terminal', 'bash', 'y'.repeat(ATTACHMENT_LIMIT + 5));
     assert.equal(big.truncated, true);
     assert.match(big.text, /… \(cut: 5 more characters\)$/);
     assert.ok(big.tokens! > ATTACHMENT_LIMIT / 3);
     const file = makeAttachment('f', { path: 'src/a.ts', languageId: 'typescript', text: 'const a = 1;' });
-    assert.equal(file.tokens, estimateTokens(formatAttachment(file)), 'Ask about File chips show their size too');
+    assert.equal(file.tokens, attachmentTokens('file', 'src/a.ts', 12), 'Ask about File chips show their size too');
+  });
+
+  it('one estimate: the list (from the file size) and the chip (from the text read) agree, CJK and many lines too', () => {
+    for (const text of ['line\n'.repeat(60), '中文注释\n'.repeat(20) + 'const a = "x";\n']) {
+      const fromSize = attachmentTokens('file', 'src/text.js', Buffer.byteLength(text));
+      const chip = makeAttachment('f', { path: 'src/text.js', languageId: 'javascript', text }).tokens;
+      assert.equal(chip, fromSize);
+      // Within a few tokens of what the request carries (the fences and the label, in the context-fit estimate's rate).
+      const formatted = formatAttachment({
+        id: 'f',
+        kind: 'file',
+        path: 'src/text.js',
+        languageId: 'javascript',
+        text,
+      });
+      assert.ok(Math.abs(chip! - Math.ceil(Buffer.byteLength(formatted) / 3)) <= 3, `${chip}`);
+    }
   });
 
   it('tells the model what each kind is', () => {

@@ -7,6 +7,8 @@ import { createGatewayClient } from '../../../src/gateway';
 import {
   BALANCE_REFRESH_MS,
   BalanceMemory,
+  balanceNoteAfterRefusal,
+  type BalanceEntry,
   parseLiteLlm,
   parseNewApi,
   parseOpenRouter,
@@ -184,6 +186,50 @@ describe('balance: when to ask again', () => {
     await memory.get('fp', 'http://gw', probe);
     assert.equal(calls.length, 1);
     assert.equal(memory.unavailable('fp', 'http://gw'), true);
+  });
+
+  it('fresh (Check Connection) reads now although the last read is recent: no cached figure labelled as just read', async () => {
+    const memory = new BalanceMemory(() => 0);
+    let remaining = 0.01;
+    const calls: Array<string | undefined> = [];
+    const probe = async (r?: string): Promise<ProbeResult> => (
+      calls.push(r),
+      { kind: 'balance', balance: { route: 'new-api', remaining, limit: 0.01, unlimited: false } }
+    );
+    await memory.get('fp', 'u', probe);
+    remaining = 50; // topped up
+    assert.equal((await memory.get('fp', 'u', probe))?.remaining, 0.01, 'not due: the figure read before');
+    assert.equal((await memory.get('fp', 'u', probe, { fresh: true }))?.remaining, 50);
+    assert.deepEqual(calls, [undefined, 'new-api']);
+  });
+
+  it('after a window reload the last balance is known without a request (kept through onChange)', async () => {
+    let kept: Array<[string, BalanceEntry]> = [];
+    const first = new BalanceMemory(
+      () => 1_000,
+      [],
+      (entries) => (kept = entries),
+    );
+    const { calls, probe } = counter(BALANCE);
+    await first.get('fp', 'http://gw', probe);
+    const reloaded = new BalanceMemory(() => 2_000, JSON.parse(JSON.stringify(kept)) as Array<[string, BalanceEntry]>);
+    assert.equal(reloaded.peek('fp', 'http://gw')?.remaining, 5);
+    await reloaded.get('fp', 'http://gw', probe);
+    assert.equal(calls.length, 1, 'not due yet after the reload either');
+    const damaged = new BalanceMemory(
+      () => 0,
+      [['fp u', { route: 'nope', checkedAt: 'x' } as unknown as BalanceEntry]],
+    );
+    assert.equal(damaged.peek('fp', 'u'), undefined, 'a damaged entry is ignored');
+  });
+
+  it('a balance refusal quotes the last figure only when it agrees (nothing left), never a stale "100 left of 100"', () => {
+    const full = { route: 'new-api' as const, limit: 100, used: 0, remaining: 100, unlimited: false };
+    assert.doesNotMatch(balanceNoteAfterRefusal(full), /100/);
+    assert.match(balanceNoteAfterRefusal(full), /read again/);
+    assert.match(balanceNoteAfterRefusal(undefined), /read again/);
+    const empty = { ...full, used: 100, remaining: 0 };
+    assert.equal(balanceNoteAfterRefusal(empty), 'Last balance the gateway reported: 0 left of 100 (used 100).');
   });
 
   it('callers at the same time share one probe; a failure is tried again on the next call', async () => {

@@ -85,6 +85,28 @@ describe('gateway client: usage records and billed cost', () => {
     assert.equal(records.length, 1);
   });
 
+  it("a stopped answer is recorded with its output estimated from the text received, not message_start's 1", async () => {
+    const { records, client } = await setup('default');
+    const stream = client.streamMessage({
+      ...REQUEST,
+      max_tokens: 8000,
+      messages: [{ role: 'user', content: 'a long answer [[tokens=4000]]' }],
+    });
+    let chars = 0;
+    for await (const event of stream) {
+      const delta = (event as { delta?: { text?: string } }).delta;
+      chars += delta?.text?.length ?? 0;
+      if (chars > 2000) break;
+    }
+    stream.abort();
+    await assert.rejects(stream.finalMessage());
+    assert.equal(records.length, 1);
+    const output = records[0].usage!.output_tokens;
+    assert.ok(output >= 500, `output estimated from ~${chars} characters: ${output}`);
+    assert.equal(records[0].outputEstimated, true);
+    assert.ok(records[0].usage!.input_tokens > 0, 'the input as reported');
+  });
+
   it('the emulator publishes prices in its model list (OpenRouter shape) that price an answer as an estimate', async () => {
     const { client } = await setup('default');
     const sonnet = (await client.listModels()).find((m) => m.id === 'claude-demo-sonnet');

@@ -13,11 +13,17 @@ import { isSafeFileName } from '../../../src/images/paths';
 describe('images/naming', () => {
   const date = new Date('2026-11-21T10:07:34.123Z');
 
-  it('slugs prompts to lower-case ascii words joined by dashes', () => {
+  it('slugs prompts to lower-case words joined by dashes, in any script', () => {
     assert.equal(promptSlug('A red Fox, jumping over the moon!'), 'a-red-fox-jumping-over-the-moon');
     assert.equal(promptSlug('Crème brûlée'), 'creme-brulee');
     assert.equal(promptSlug('../../etc/passwd'), 'etc-passwd');
-    assert.equal(promptSlug('日本の猫'), 'image');
+    // The README promises files named from the prompt: a Chinese or Japanese prompt too (issue 35).
+    assert.equal(promptSlug('日本の猫'), '日本の猫');
+    assert.equal(promptSlug('一只猫，坐在窗台上。'), '一只猫-坐在窗台上');
+    assert.equal(promptSlug('ガラスの猫'), 'ガラスの猫', 'a voiced kana stays one character');
+    assert.equal(promptSlug('猫/../秘密'), '猫-秘密', 'no path separators');
+    assert.equal(promptSlug('中'.repeat(60)).length, 40);
+    assert.equal(promptSlug('🐱🐶'), 'image', 'emoji are not letters');
     assert.equal(promptSlug('   '), 'image');
   });
 

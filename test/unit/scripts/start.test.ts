@@ -3,6 +3,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { DIALECT_NAMES } from '../../../src/emulator/dialects';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 interface StartOptions {
@@ -12,7 +13,9 @@ interface StartOptions {
   parseStartArgs(
     argv: string[],
     o: { versions: string[]; env?: Record<string, string> },
-  ): { vscode: string; lang: string };
+  ): { vscode: string; lang: string; dialect?: string };
+  EMULATOR_DIALECTS: string[];
+  dialectBanner(url: string, adminToken: string, dialect?: string): string[];
   nodeSupported(version: string, minimum: string): boolean;
   assertNodeVersion(pkg: unknown, version?: string): void;
 }
@@ -52,6 +55,31 @@ describe('npm start: options, offline environment, first-start progress', () => 
     assert.equal(start.parseStartArgs(['--lang', 'zh-CN'], { versions }).lang, 'zh-cn');
     assert.throws(() => start.parseStartArgs(['--lang', 'fr'], { versions }), /known: en, zh-cn/);
     assert.match(start.HELP, /--lang/);
+  });
+
+  it('--dialect picks the gateway the emulator behaves like; the banner prints the admin route to switch it', async () => {
+    const { start } = await load();
+    assert.deepEqual(start.EMULATOR_DIALECTS, [...DIALECT_NAMES], 'the same names as the emulator');
+    assert.equal(start.parseStartArgs(['--dialect', 'one-api'], { versions }).dialect, 'one-api');
+    assert.equal(start.parseStartArgs([], { versions }).dialect, undefined);
+    assert.throws(() => start.parseStartArgs(['--dialect', 'x'], { versions }), /known: default, new-api, one-api/);
+    assert.match(start.HELP, /--dialect D .*one-api/);
+    const banner = start.dialectBanner('http://127.0.0.1:8787', 'emulator-admin', 'one-api').join('\n');
+    assert.match(banner, /dialect +one-api/);
+    assert.match(banner, /POST http:\/\/127\.0\.0\.1:8787\/admin\/dialect -H 'Authorization: Bearer emulator-admin'/);
+    assert.match(banner, /Forget Learned Dialects/);
+  });
+
+  it('the first start says what its time range was measured on', () => {
+    const spec = JSON.parse(fs.readFileSync(path.join(root, 'scripts', 'vscode-versions.json'), 'utf8')) as Record<
+      string,
+      { expected?: string; measuredOn?: string }
+    >;
+    for (const [version, v] of Object.entries(spec)) assert.ok(v.expected && v.measuredOn, version);
+    assert.match(
+      fs.readFileSync(path.join(root, 'scripts', 'provision.mjs'), 'utf8'),
+      /measured on \$\{spec\.measuredOn\}/,
+    );
   });
 
   it('turns the extension gallery off (code-server would query open-vsx.org) and names the demo key', async () => {

@@ -47,6 +47,11 @@ describe('usage ledger', () => {
     assert.deepEqual(parseLedger(text), [e, entry()]);
   });
 
+  it('keeps the mark of an output estimated from a stopped answer', () => {
+    const e = { ...entry(), output: 1000, outputEstimated: true };
+    assert.deepEqual(parseLedger(serializeLedger([e])), [e]);
+  });
+
   it('keeps the dialect of a chat-completions answer; an unknown dialect reads as messages', () => {
     const chat = entry({ route: 'POST /v1/chat/completions', dialect: 'chat-completions' });
     const odd = serializeLedger([entry()]).replace('"dialect":"messages"', '"dialect":"grpc"');

@@ -1,0 +1,38 @@
+/// <reference lib="dom" />
+// The composer's context meter (issue 35 item 13): the share of the window the conversation uses; near the condense
+// threshold a warning with Condense one click away.
+import { strict as assert } from 'node:assert';
+import { chatPageSuite, snapshot, type ChatPage } from './chatPage';
+
+describe('chat: context meter (Chromium)', function () {
+  this.timeout(60_000);
+  let chat: ChatPage;
+  const pages = chatPageSuite(async (page) => page.play({ type: 'snapshot', snapshot: snapshot() }));
+  beforeEach(() => {
+    chat = pages.chat;
+  });
+
+  it('shows the share of the window; near the threshold it warns and Condense posts the action', async () => {
+    const meter = chat.page.locator('.composer .context-meter');
+    assert.equal(await meter.isVisible(), false, 'nothing before there is a conversation');
+    await chat.play({ type: 'context', conversationId: 'c1', used: 20_000, inputWindow: 199_000, threshold: 0.8 });
+    assert.equal(await meter.isVisible(), true);
+    assert.equal(
+      await meter.locator('.context-label').innerText(),
+      'Context: 10% of the window (~20,000 of 199,000 tokens)',
+    );
+    assert.equal(await meter.getAttribute('aria-valuenow'), '10');
+    assert.equal(await meter.locator('.context-condense').isVisible(), false);
+    await chat.play({ type: 'context', conversationId: 'c1', used: 150_000, inputWindow: 199_000, threshold: 0.8 });
+    assert.match((await meter.getAttribute('class')) ?? '', /\bwarn\b/);
+    assert.match(
+      await meter.locator('.context-label').innerText(),
+      /^Context: 75% .* Near 80%: the next question condenses/,
+    );
+    await meter.locator('.context-condense').click();
+    const posted = (await chat.posted()).filter((m) => m.type === 'condense');
+    assert.equal(posted.length, 1);
+    await chat.play({ type: 'context', conversationId: 'other', used: 1, inputWindow: 199_000, threshold: 0.8 });
+    assert.match(await meter.locator('.context-label').innerText(), /^Context: 75%/, 'another conversation is ignored');
+  });
+});

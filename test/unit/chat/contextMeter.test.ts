@@ -1,0 +1,61 @@
+// The context meter's figures (issue 35 item 13): the condenser's estimate of the next request against the model's
+// input window, told to the view after each answer, and smaller once older turns are condensed.
+import { strict as assert } from 'node:assert';
+import { estimateTokens } from '../../../src/agent';
+import { contextUse } from '../../../src/chat/contextMeter';
+import { buildMessagesRequest } from '../../../src/chat/requestBuilder';
+import type { ChatMessage } from '../../../src/shared/protocol/chat';
+import { createGatewayClient } from '../../../src/gateway';
+import { chatSession, waitUntil } from './chatSessionFixture';
+import { useEmulator } from '../emulator/helpers';
+
+const settings = { model: 'm', maxTokens: 1000, systemPrompt: '' };
+const m = (id: string, role: 'user' | 'assistant', text: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({
+  id,
+  role,
+  text,
+  status: 'complete',
+  createdAt: 0,
+  ...extra,
+});
+
+describe('context meter', function () {
+  this.timeout(20_000);
+  const emulator = useEmulator();
+
+  it('the estimate the condenser uses, against the input window (window minus max tokens); a summary counts instead', () => {
+    const history = [m('u1', 'user', 'x'.repeat(3000)), m('a1', 'assistant', 'y'.repeat(3000)), m('u2', 'user', 'q')];
+    const use = contextUse(history, settings, 11_000, 0.8);
+    assert.equal(use.used, estimateTokens(buildMessagesRequest(history, settings)));
+    assert.equal(use.inputWindow, 10_000);
+    assert.equal(use.threshold, 0.8);
+    const condensed = [
+      ...history.slice(0, 2),
+      m('u2', 'user', 'q'),
+      m('a2', 'assistant', 'ok', {
+        condensed: { through: 'a1', summary: 'short', tokens: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } },
+      }),
+    ];
+    assert.ok(
+      contextUse(condensed, settings, 11_000, 0.8).used < use.used,
+      'the summary stands for the turns it covers',
+    );
+    assert.equal(contextUse([], settings, 11_000, 0.8).used, 0);
+  });
+
+  it('the view is told after an answer, for the open conversation', async () => {
+    const t = chatSession(emulator(), {
+      getClient: async () =>
+        createGatewayClient({ baseUrl: emulator().url, apiKey: 'mg-demo-key-0001', maxRetries: 0 }),
+      model: 'claude-demo-sonnet',
+      contextWindow: () => 50_000,
+    });
+    await t.s.load();
+    t.s.send('Hello [[tokens=20]]');
+    await waitUntil(() => t.of('streamFinished').length === 1, 'finish');
+    const last = t.of('context').at(-1)!;
+    assert.equal(last.conversationId, t.s.store.active.id);
+    assert.equal(last.inputWindow, 50_000 - 1024);
+    assert.ok(last.used > 0);
+  });
+});

@@ -1,0 +1,88 @@
+// Export a conversation as Markdown (issue 35 item 15): questions with their attachments, answers, an agent turn's
+// tool calls with their results summarised, tokens and cost per answer, the total; Chinese through the bundle.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { conversationMarkdown, RESULT_SUMMARY_CHARS } from '../../../src/chat/exportMarkdown';
+import { english, type Localizer } from '../../../src/shared/l10n';
+import type { ChatMessage } from '../../../src/shared/protocol/chat';
+
+const base = { status: 'complete' as const, createdAt: 0 };
+const messages: ChatMessage[] = [
+  {
+    ...base,
+    id: 'u1',
+    role: 'user',
+    text: 'Check @problems please',
+    attachments: [{ id: 'a', kind: 'problems', path: 'problems', languageId: 'plaintext', text: 'x' }],
+  },
+  {
+    ...base,
+    id: 'a1',
+    role: 'assistant',
+    model: 'claude-demo-agent',
+    text: 'Looking.\nAll fixed.',
+    usage: {
+      input: 1200,
+      output: 80,
+      cacheRead: 0,
+      cacheWrite: 0,
+      cost: { amount: 0.01, source: 'gateway', estimate: true },
+    },
+    agent: {
+      turnId: 't1',
+      steps: [],
+      tools: [
+        {
+          id: 'c1',
+          step: 1,
+          name: 'read_file',
+          summary: 'src/a.ts',
+          status: 'done',
+          result: `${'x'.repeat(500)}\nsecond line`,
+          textAt: 9,
+        },
+        { id: 'c2', step: 2, name: 'run_command', summary: 'npm test', status: 'refused', note: 'Denied by you' },
+      ],
+    },
+  },
+  { ...base, id: 'u2', role: 'user', text: 'Thanks' },
+  {
+    ...base,
+    id: 'a2',
+    role: 'assistant',
+    model: 'gpt-x',
+    text: 'You are welcome.',
+    usage: { input: 5, output: 3, cacheRead: 0, cacheWrite: 0 },
+  },
+];
+
+describe('Export a conversation as Markdown', () => {
+  it('questions, attachments, tool calls summarised, the final answer, tokens and cost, the total', () => {
+    const md = conversationMarkdown({ title: 'Fix `the` tests\nnow', messages });
+    assert.match(md, /^# Fix 'the' tests now\n/);
+    assert.match(md, /## You\n\nCheck @problems please\n\n\*Attached: `problems` \(problems\)\*/);
+    assert.match(
+      md,
+      /## claude-demo-agent\n\nTool calls:\n\n- `read_file` src\/a\.ts \(done\): x{200}…\n- `run_command` npm test \(refused\): Denied by you/,
+    );
+    assert.doesNotMatch(md, /second line/, 'a result is summarised by its first line');
+    assert.ok(!md.includes('x'.repeat(RESULT_SUMMARY_CHARS + 1)));
+    assert.match(md, /\nAll fixed\.\n/, 'the answer after the last call');
+    assert.match(md, /\*tokens: in 1,200 · out 80 · cost ≈0\.0100 \(estimate\)\*/);
+    assert.match(md, /\*tokens: in 5 · out 3\*/);
+    assert.match(md, /---\n\nTotal cost: ≈0\.0100 \(answers without a price left out\)\n$/);
+  });
+
+  it('in Chinese through the zh-cn bundle', () => {
+    const zhBundle = JSON.parse(
+      fs.readFileSync(path.join(__dirname, '..', '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8'),
+    ) as Record<string, string>;
+    const zh: Localizer = { t: (m, ...args) => english.t(zhBundle[m] ?? m, ...args) };
+    const md = conversationMarkdown({ title: '测试', messages }, zh);
+    assert.match(md, /## 你\n/);
+    assert.match(md, /工具调用：/);
+    assert.match(md, /附件：/);
+    assert.match(md, /总费用：≈0\.0100（未计入没有价格的回答）/);
+  });
+});
