@@ -12,7 +12,8 @@ import type {
   ChatMessageStatus,
   ConversationSettings,
 } from '../shared/protocol/chat';
-import { MENTION_KINDS } from '../shared/protocol/chat';
+import { ATTACHMENT_KINDS, type ChatImage } from '../shared/protocol/chat';
+import { IMAGE_MEDIA_TYPES } from '../shared/imageFormat';
 import type { Conversation } from './conversation';
 import { english, type Localizer } from '../shared/l10n';
 
@@ -256,7 +257,7 @@ function isAttachment(value: unknown): value is ChatAttachment {
   return (
     isRecord(value) &&
     isSafeId(value.id) &&
-    (MENTION_KINDS as readonly unknown[]).includes(value.kind) &&
+    (ATTACHMENT_KINDS as readonly unknown[]).includes(value.kind) &&
     isString(value.path) &&
     isString(value.languageId) &&
     isString(value.text)
@@ -270,7 +271,30 @@ function attachmentOf(a: ChatAttachment): ChatAttachment {
   if (isNumber(a.endLine)) out.endLine = a.endLine;
   if (isNumber(a.tokens)) out.tokens = a.tokens;
   if (a.truncated === true) out.truncated = true;
+  const image = imageOf(a.image);
+  if (image) out.image = image;
   return out;
+}
+
+/** A stored image's record (its bytes are a file named by the hash); a thumbnail that is not an image data URL is dropped. */
+function imageOf(v: unknown): ChatImage | undefined {
+  if (!isRecord(v) || !(IMAGE_MEDIA_TYPES as readonly unknown[]).includes(v.mediaType)) return undefined;
+  if (![v.width, v.height, v.bytes].every(isNumber) || !isString(v.hash) || !/^[0-9a-f]{64}$/.test(v.hash))
+    return undefined;
+  if (!isString(v.thumbnail) || !/^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/]+={0,2}$/.test(v.thumbnail))
+    return undefined;
+  const image: ChatImage = {
+    mediaType: v.mediaType as ChatImage['mediaType'],
+    width: v.width as number,
+    height: v.height as number,
+    bytes: v.bytes as number,
+    hash: v.hash,
+    thumbnail: v.thumbnail,
+  };
+  const o = v.original;
+  if (isRecord(o) && [o.width, o.height, o.bytes].every(isNumber))
+    image.original = { width: o.width as number, height: o.height as number, bytes: o.bytes as number };
+  return image;
 }
 
 function safeParse(data: string | undefined): unknown {

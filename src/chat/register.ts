@@ -21,7 +21,9 @@ import { MentionHost } from './mentionHost';
 import { TerminalRecorder } from './terminalRecorder';
 import { ChatViewProvider } from './chatViewProvider';
 import { toErrorCard } from './errorCard';
-import { historyFiles } from './historyFiles';
+import { historyFiles, imageFiles } from './historyFiles';
+import { imageAttachment } from './imageAttachment';
+import { ImageStore } from './imageStore';
 import { copyToClipboard, insertCode, openCodeInEditor, openLink, runErrorAction } from './hostActions';
 import { SessionController } from './session';
 import { accessProblem } from '../platform/workspaceSettings';
@@ -80,8 +82,10 @@ export function registerChat(services: Services): ChatFeature {
     costOf: (model, usage) => services.account.costOf({ route: 'POST /v1/messages', model, usage }),
     wouldPassDailyBudget: (nextTokens) => services.account.wouldPassDailyBudget(nextTokens),
   });
+  const images = new ImageStore(imageFiles(context.globalStorageUri));
   const session = new SessionController({
     storage: historyFiles(context.globalStorageUri),
+    images,
     getClient: () => services.gateway.clientOrExplain(),
     accessProblem: () => accessProblem(config.current, vscode.l10n),
     errorCard: (error) => {
@@ -164,6 +168,19 @@ export function registerChat(services: Services): ChatFeature {
       const resolved = await mentions.resolve(message.kind, message.path);
       if ('refusal' in resolved) throw new RequestFailed(resolved.refusal);
       session.addAttachment(resolved);
+      return undefined;
+    }
+    if (message.type === 'readImage') {
+      const read = await mentions.readImage(message.path);
+      if ('refusal' in read) throw new RequestFailed(read.refusal);
+      return read;
+    }
+    if (message.type === 'addImage') {
+      const { type: _type, requestId: _id, ...params } = message;
+      const count = session.pending.filter((a) => a.kind === 'image').length;
+      const made = await imageAttachment(randomUUID(), params, images, count, vscode.l10n);
+      if ('refusal' in made) throw new RequestFailed(made.refusal);
+      session.addAttachment(made);
       return undefined;
     }
     const refusal = await dispatch(session, message);
@@ -262,6 +279,8 @@ export function registerChat(services: Services): ChatFeature {
       case 'searchConversations':
       case 'mentionSearch':
       case 'addMention':
+      case 'readImage':
+      case 'addImage':
         return undefined; // handle() answers them
       case 'setModel':
         s.setSettings({ model: m.model });

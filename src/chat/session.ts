@@ -37,7 +37,8 @@ import { ChatSetupError } from './errorCard';
 import { english, type Localizer } from '../shared/l10n';
 import { DeltaBatcher, nodeTimers, type Timers } from './deltaBatcher';
 import type { HistoryStorage } from './history';
-import { buildMessagesRequest, toMessageParams } from './requestBuilder';
+import { imageHashes, type ImageStore } from './imageStore';
+import { buildMessagesRequest, toMessageParams, useImageData } from './requestBuilder';
 import { consumeStream, type StreamOutcome } from './streamAnswer';
 
 export interface SessionDeps {
@@ -72,6 +73,8 @@ export interface SessionDeps {
   contextWindow?(model: string, maxTokens: number): number;
   /** modelGateway.agent.condenseThreshold (Ask answers condense past it too); default DEFAULT_CONDENSE_THRESHOLD. */
   condenseThreshold?(): number;
+  /** The chat's images (stored by hash); absent: image attachments are sent as a note that they are gone. */
+  images?: ImageStore;
 }
 
 export interface AgentRunContext {
@@ -184,6 +187,8 @@ export class SessionController {
       (e) => deps.log?.error('chat history write failed', e),
       this.l10n,
     );
+    const images = deps.images;
+    if (images) useImageData((hash) => images.base64(hash));
   }
 
   async load(): Promise<void> {
@@ -195,6 +200,13 @@ export class SessionController {
     } catch (error) {
       this.deps.log?.error('chat: pruning agent turn records failed', error);
     }
+    const used = imageHashes(this.store.all().flatMap((c) => c.messages));
+    this.deps.images?.removeOrphans(used, this.deps.now()).catch((e) => this.deps.log?.error('chat: images', e));
+  }
+
+  /** The attachments the next question takes (the host counts their images against the per-question limit). */
+  get pending(): readonly ChatAttachment[] {
+    return this.attachments;
   }
 
   get busy(): boolean {
@@ -317,8 +329,11 @@ export class SessionController {
   deleteConversation(id: string): boolean {
     if (this.active?.conversation.id === id || this.queued?.conversation.id === id) this.stop();
     const turnIds = turnIdsOf(this.store.get(id)?.messages ?? []);
+    const images = imageHashes(this.store.get(id)?.messages ?? []);
     if (!this.store.delete(id)) return false;
     this.forgetTurns(turnIds);
+    const kept = imageHashes([...this.store.all().flatMap((c) => c.messages), { attachments: this.attachments }]);
+    this.deps.images?.release(images, kept).catch((e) => this.deps.log?.error('chat: removing images failed', e));
     // Deleting a conversation deletes everything stored for it: the copies of files its turns changed too.
     try {
       if (turnIds.length > 0) this.deps.agent?.discard?.(turnIds);
@@ -477,6 +492,7 @@ export class SessionController {
 
   private async stream(answer: ActiveAnswer, prefill: boolean): Promise<void> {
     const { conversation, message } = answer;
+    await this.deps.images?.preload(imageHashes(conversation.messages));
     if (message.agent && this.deps.agent)
       return this.streamAgent(answer, message as ChatMessage & { agent: AgentTurnInfo }, this.deps.agent);
     const settings = this.settingsOf(conversation);

@@ -1,6 +1,7 @@
 // Messages of the chat webview, both directions (see docs/architecture.md#webview-messages). Pure: no `vscode` import.
 // Declared once as a Protocol (./channel.ts): the host validates every incoming message with chatGuard.toHost, the
 // webview every host message with chatGuard.toWebview.
+import { IMAGE_LIMITS, IMAGE_MEDIA_TYPES, type ImageMediaType } from '../imageFormat';
 import type { ChatCost } from '../money';
 import {
   anyOf,
@@ -35,10 +36,29 @@ export type ChatMessageStatus = 'streaming' | 'complete' | 'stopped' | 'cutOff' 
 export type MentionKind = 'file' | 'folder' | 'problems' | 'terminal' | 'changes' | 'selection';
 export const MENTION_KINDS: readonly MentionKind[] = ['file', 'folder', 'problems', 'terminal', 'changes', 'selection'];
 
+/** What an attachment holds: a mention's text, or an image (pasted, dropped, or an @-mentioned image file). */
+export type AttachmentKind = MentionKind | 'image';
+export const ATTACHMENT_KINDS: readonly AttachmentKind[] = [...MENTION_KINDS, 'image'];
+
+/** An image attachment as the page and the history see it: its bytes stay in the host's storage, named by hash. */
+export interface ChatImage {
+  mediaType: ImageMediaType;
+  width: number;
+  height: number;
+  /** Bytes as sent to the model. */
+  bytes: number;
+  /** SHA-256 (hex) of the bytes as sent: the image's name in storage (stored once per content). */
+  hash: string;
+  /** A small `data:image/…;base64,` preview for the chip (the page never loads an image from anywhere else). */
+  thumbnail: string;
+  /** The size before the page scaled it down (absent: sent as it was). */
+  original?: { width: number; height: number; bytes: number };
+}
+
 /** Context attached to a question ("Ask about selection / file", or an @-mention in the composer). */
 export interface ChatAttachment {
   id: string;
-  kind: MentionKind;
+  kind: AttachmentKind;
   /** Workspace-relative path (or file name, or the terminal's command) shown on the chip. */
   path: string;
   languageId: string;
@@ -50,6 +70,8 @@ export interface ChatAttachment {
   tokens?: number;
   /** The text was cut to the size cap (the chip says so). */
   truncated?: boolean;
+  /** kind 'image': the image (text is empty). */
+  image?: ChatImage;
 }
 
 /** One entry of the @-mention list: names and sizes only (the host reads a file when it is picked). */
@@ -63,6 +85,8 @@ export interface MentionOption {
   tokens?: number;
   /** The entry cannot be attached now (no selection, no shell integration, a secret file): `detail` says why. */
   unavailable?: boolean;
+  /** A PNG, JPEG, WebP or GIF file: picked, the page reads it (readImage), scales it and attaches it as an image. */
+  image?: boolean;
 }
 
 export type { ChatCost } from '../money';
@@ -270,6 +294,17 @@ export interface ConversationSettings {
 
 export interface ModelOption {
   id: string;
+  /** Whether the model reads images (the model list, the user's modelGateway.models.vision, else a guess). */
+  vision?: boolean;
+}
+
+/** An image the page scaled and hands to the host (base64 of the bytes to send; the host checks and stores them). */
+export interface AddImageParams {
+  /** File name shown on the chip ("pasted image.png" for the clipboard). */
+  name: string;
+  data: string;
+  thumbnail: string;
+  original?: { width: number; height: number; bytes: number };
 }
 
 export interface ChatSnapshot {
@@ -357,6 +392,10 @@ export type ChatRequests = {
   mentionSearch: { params: { query: string }; result: MentionOption[] };
   /** Resolves an @-mention on the host and adds it to the pending attachments (a refusal says why not). */
   addMention: Ack<{ kind: MentionKind; path?: string }>;
+  /** Adds an image the page pasted, dropped or read (and scaled) to the pending attachments. */
+  addImage: Ack<AddImageParams>;
+  /** The bytes of a workspace image for the page to scale (the same rules as an @-mentioned file). */
+  readImage: { params: { path: string }; result: { name: string; mediaType: ImageMediaType; data: string } };
   copy: Ack<{ text: string }>;
   insertCode: Ack<{ code: string; languageId?: string }>;
   openCodeInEditor: Ack<{ code: string; languageId?: string }>;
@@ -398,16 +437,36 @@ export const LIMITS = {
   model: 200,
   systemPrompt: 100_000,
   maxTokens: 1_000_000,
+  /** Base64 characters of one image (5 MB of bytes). */
+  image: Math.ceil(IMAGE_LIMITS.maxBytes / 3) * 4,
 } as const;
 
+const base64 =
+  (max: number): Check<string> =>
+  (v): v is string =>
+    typeof v === 'string' && v.length >= 4 && v.length <= max && v.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(v);
 const languageId = matches(/^[A-Za-z0-9_.+#-]{1,64}$/);
 // What the host sends is checked for shape, not bounded: answers and files may be long.
 const text = str(Number.MAX_SAFE_INTEGER);
 const many = <T>(check: Check<T>) => arr(check, 1_000_000);
 
+// An image as a page may show it: a data URL of an image type, nothing that loads from anywhere.
+const thumbnail = matches(
+  new RegExp(`^data:image/(png|jpeg|webp);base64,[A-Za-z0-9+/]{1,${IMAGE_LIMITS.thumbnailChars}}={0,2}$`),
+);
+const imageSize = obj<NonNullable<ChatImage['original']>>({ width: num, height: num, bytes: num });
+const chatImage = obj<ChatImage>({
+  mediaType: oneOf(IMAGE_MEDIA_TYPES),
+  width: num,
+  height: num,
+  bytes: num,
+  hash: matches(/^[0-9a-f]{64}$/),
+  thumbnail,
+  original: opt(imageSize),
+});
 const attachment = obj<ChatAttachment>({
   id: text,
-  kind: oneOf(MENTION_KINDS),
+  kind: oneOf(ATTACHMENT_KINDS),
   path: text,
   languageId: text,
   text,
@@ -415,6 +474,7 @@ const attachment = obj<ChatAttachment>({
   endLine: opt(num),
   tokens: opt(num),
   truncated: opt(bool),
+  image: opt(chatImage),
 });
 const mentionOption = obj<MentionOption>({
   kind: oneOf(MENTION_KINDS),
@@ -422,6 +482,7 @@ const mentionOption = obj<MentionOption>({
   detail: opt(text),
   tokens: opt(num),
   unavailable: opt(bool),
+  image: opt(bool),
 });
 const cost = obj<ChatCost>({
   amount: num,
@@ -530,7 +591,7 @@ const conversation = obj<ConversationSummary>({
   mode: opt(oneOf(CHAT_MODES)),
 });
 const settings = obj<ConversationSettings>({ model: text, maxTokens: num, systemPrompt: text });
-const model = obj<ModelOption>({ id: text });
+const model = obj<ModelOption>({ id: text, vision: opt(bool) });
 const chatSnapshot = obj<ChatSnapshot>({
   conversations: many(conversation),
   activeId: text,
@@ -598,6 +659,15 @@ export const chatProtocol: Protocol<ChatShapes> = {
     removeAttachment: { params: { attachmentId: id }, result: none },
     mentionSearch: { params: { query: str(LIMITS.query) }, result: arr(mentionOption, 200), timeoutMs: 30_000 },
     addMention: { params: { kind: oneOf(MENTION_KINDS), path: opt(str(LIMITS.path, 1)) }, result: none },
+    addImage: {
+      params: { name: str(LIMITS.path, 1), data: base64(LIMITS.image), thumbnail, original: opt(imageSize) },
+      result: none,
+    },
+    readImage: {
+      params: { path: str(LIMITS.path, 1) },
+      result: obj<ChatRequests['readImage']['result']>({ name: text, mediaType: oneOf(IMAGE_MEDIA_TYPES), data: text }),
+      timeoutMs: 30_000,
+    },
     copy: { params: { text: str(LIMITS.code) }, result: none },
     insertCode: { params: { code: str(LIMITS.code), languageId: opt(languageId) }, result: none },
     openCodeInEditor: { params: { code: str(LIMITS.code), languageId: opt(languageId) }, result: none },
