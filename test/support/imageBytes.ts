@@ -24,12 +24,26 @@ function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([len, body, crc]);
 }
 
+/**
+ * A screenshot-like pixel: a title bar, then lines of "text" (dense dark and light specks, as glyphs at small sizes
+ * are) on a background with a faint gradient, so the PNG compresses about as a real screenshot does, not to nothing.
+ */
+export function screenshotPixel(x: number, y: number): [number, number, number] {
+  if (y < 60) return [45, 45, 52];
+  const bg = 240 - Math.floor((x * 12) / 4000);
+  const line = y % 22;
+  if (line < 14 && x % 700 < 560) {
+    const h = Math.imul((x * 73856093) ^ (y * 19349663), 0x9e3779b1) >>> 24;
+    if (h < 110) return [30 + (h & 31), 30 + (h & 31), 40 + (h & 15)];
+  }
+  return [bg, bg, bg + 4];
+}
+
 /** An 8-bit RGB PNG of `width`×`height`: a screenshot-like picture (flat areas, a few edges) unless `pixel` says. */
 export function pngBytes(
   width: number,
   height: number,
-  pixel: (x: number, y: number) => [number, number, number] = (x, y) =>
-    y % 200 < 24 ? [40, 40, 48] : x % 400 < 2 ? [200, 200, 200] : [245, 245, 250],
+  pixel: (x: number, y: number) => [number, number, number] = screenshotPixel,
 ): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
@@ -76,7 +90,12 @@ function gifLzw(indices: number[], minCodeSize = 2): Buffer {
   });
   emit(clear + 1);
   if (bits > 0) bytes.push(acc & 0xff);
-  return Buffer.from([minCodeSize, bytes.length, ...bytes, 0]);
+  const blocks: number[] = [];
+  for (let i = 0; i < bytes.length; i += 255) {
+    const part = bytes.slice(i, i + 255);
+    blocks.push(part.length, ...part);
+  }
+  return Buffer.from([minCodeSize, ...blocks, 0]);
 }
 
 /** A `width`×`height` GIF89a with one frame per colour index (0 red, 1 blue), looping: an animated GIF. */
