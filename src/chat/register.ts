@@ -9,6 +9,7 @@ import type { CatalogSnapshot, Services } from '../platform/services';
 import type { CommandTable, TestHooks } from '../platform/commands';
 import { listWorksAt } from '../platform/listWorks';
 import { isListMissing, unlistedHint } from '../catalog/listing';
+import { modelVision } from '../catalog/vision';
 import { Commands } from '../shared/commands';
 import { clampSetting } from '../shared/settingBounds';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
@@ -139,7 +140,7 @@ export function registerChat(services: Services): ChatFeature {
         ? unlistedHint(vscode.l10n)
         : vscode.l10n.t('No chat models for this key yet: set a key, then Refresh Models.');
     session.setModels(
-      models.map((m) => ({ id: m.id })),
+      models.map((m) => ({ id: m.id, vision: modelVision(m.raw, config.current.modelVision).vision })),
       problem,
     );
   }

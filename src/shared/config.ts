@@ -56,6 +56,8 @@ export interface Config {
   declaredModels: string[];
   /** The user's per-model dialect overrides (modelGateway.models.dialects, user settings only). */
   modelDialects: Record<string, ModelDialect>;
+  /** modelGateway.models.vision: model id → reads images (where the model list does not say). */
+  modelVision: Record<string, boolean>;
   nativeChatEnabled: boolean;
   /** Settings that were invalid and replaced by their default, in words (shown by Check Connection). */
   problems?: string[];
@@ -85,6 +87,7 @@ export const CONFIG_KEYS = [
   'models.kindOverrides',
   'models.declared',
   'models.dialects',
+  'models.vision',
   'nativeChat.enabled',
 ] as const;
 
@@ -162,6 +165,7 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
     modelKindOverrides: reader.kindOverrides('models.kindOverrides'),
     declaredModels: reader.modelIds('models.declared'),
     modelDialects: reader.dialects('models.dialects'),
+    modelVision: reader.booleanMap('models.vision'),
     nativeChatEnabled: reader.boolean('nativeChat.enabled', true),
     problems,
     ...(clamped.length > 0 ? { clamped } : {}),
@@ -308,6 +312,19 @@ class Reader {
     for (const [id, dialect] of Object.entries(value as Record<string, unknown>)) {
       if (dialect === 'messages' || dialect === 'chat-completions') result[id] = dialect;
       else this.problems.push(`modelGateway.${key}: "${id}" must map to "messages" or "chat-completions"; ignored.`);
+    }
+    return result;
+  }
+
+  booleanMap(key: string): Record<string, boolean> {
+    const value = this.raw[key];
+    const result: Record<string, boolean> = {};
+    if (value === undefined || value === null) return result;
+    if (typeof value !== 'object' || Array.isArray(value))
+      return this.invalid(key, result, 'an object of model id → true | false');
+    for (const [id, v] of Object.entries(value as Record<string, unknown>)) {
+      if (typeof v === 'boolean') result[id] = v;
+      else this.problems.push(`modelGateway.${key}: "${id}" must map to true or false; ignored.`);
     }
     return result;
   }

@@ -1,6 +1,8 @@
 // Images the model can see, host side: formats read from real bytes, the scaling rule, the store (once per content,
 // removed with the conversation), the host's checks of what the page hands over, the history and the request.
 import { strict as assert } from 'node:assert';
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
 import { parseConversation, serializeConversation } from '../../../src/chat/history';
 import { imageAttachment } from '../../../src/chat/imageAttachment';
 import { ImageStore, sha256Hex, type ImageStorage } from '../../../src/chat/imageStore';
@@ -190,7 +192,8 @@ describe('images: requests', () => {
       store,
       0,
     )) as ChatAttachment;
-    const params = toMessageParams([message('user', 'What does it say?', [made])]);
+    // Compile-time: what the chat builds is what the Anthropic SDK's types take.
+    const params: Anthropic.MessageParam[] = toMessageParams([message('user', 'What does it say?', [made])]);
     assert.deepEqual(params, [
       {
         role: 'user',
@@ -212,7 +215,10 @@ describe('images: requests', () => {
       }),
       false,
     );
-    assert.deepEqual((chat.messages as Array<{ content: unknown }>)[0].content, [
+    const userMessage: OpenAI.Chat.ChatCompletionUserMessageParam = (
+      chat.messages as OpenAI.Chat.ChatCompletionUserMessageParam[]
+    )[0];
+    assert.deepEqual(userMessage.content, [
       { type: 'text', text: 'Image `err.png` (20×10 px):' },
       { type: 'image_url', image_url: { url: `data:image/png;base64,${pngBytes(20, 10).toString('base64')}` } },
       { type: 'text', text: 'What does it say?' },
