@@ -73,7 +73,12 @@ export function defaultConfig(): EmulatorConfig {
         displayName: 'Claude Demo Haiku',
         listPrices: { input: 1, output: 5 },
       },
-      'demo-gpt-upstream': { protocol: 'messages', displayName: 'GPT Demo Chat', messagesConversion: false },
+      'demo-gpt-upstream': {
+        protocol: 'messages',
+        displayName: 'GPT Demo Chat',
+        messagesConversion: false,
+        vision: false,
+      },
       'demo-opus-upstream': {
         protocol: 'messages',
         displayName: 'Claude Alt Opus',

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { planAgentTurn, type OfferedTool } from './agentScript';
 import { inputTokens } from './promptCache';
 import { applySystemRules, systemRules } from './systemRules';
+import { describeImages, imagesOf } from './vision';
 import { parseDirectives, replyOfLength, splitJson, standardReply, thinkingText, tokenize, toolInput } from './text';
 
 export interface FinalBlock {
@@ -53,10 +54,9 @@ export function lastUserText(messages: MessageLike[]): string {
   return messageText(lastUser(messages)?.content);
 }
 
-/** Image blocks in the last user message (so tests can check attachments arrived). */
-function imageCount(messages: MessageLike[]): number {
-  const content = lastUser(messages)?.content;
-  return Array.isArray(content) ? content.filter((b: { type?: string }) => b?.type === 'image').length : 0;
+/** What the last user message's images are (size and hash of the bytes received: tests check what arrived). */
+function imageLines(messages: MessageLike[]): string[] {
+  return describeImages(imagesOf(lastUser(messages)?.content));
 }
 
 /** Tool definitions, system and messages (tool inputs as JSON), 3 tokens of framing per message. */
@@ -103,7 +103,7 @@ export function planReply(body: Record<string, unknown>, model: string, agent = 
   const wantsTool = choice !== 'none' && (d.tool || choice === 'any' || choice === 'tool');
   const tool = wantsTool ? pickTool(body) : undefined;
   const base = applySystemRules(
-    standardReply(userText, model, imageCount(body.messages as MessageLike[])),
+    standardReply(userText, model, imageLines(body.messages as MessageLike[])),
     { ...systemRules(body.system), checklist: false },
     userText,
   );

@@ -104,6 +104,8 @@ export interface UpstreamModel {
   listPrices?: { input: number; output: number; image?: number };
   /** false: the channel behind this model has no Claude Messages conversion (new-api's dialect refuses /v1/messages for it). */
   messagesConversion?: boolean;
+  /** false: the model reads no images (a request carrying one gets a 400; LiteLLM's /model/info says supports_vision). */
+  vision?: boolean;
 }
 
 export interface Prices {

@@ -61,7 +61,14 @@ export function chatSession(
   emulator: Emulator,
   deps: Pick<
     SessionDeps,
-    'getClient' | 'agent' | 'defaultRetryMs' | 'instructions' | 'costOf' | 'contextWindow' | 'condenseThreshold'
+    | 'getClient'
+    | 'agent'
+    | 'defaultRetryMs'
+    | 'instructions'
+    | 'costOf'
+    | 'contextWindow'
+    | 'condenseThreshold'
+    | 'images'
   > & {
     model: string;
     /** The model of Agent conversations (modelGateway.agent.defaultModel), when set. */
@@ -86,6 +93,7 @@ export function chatSession(
     costOf: deps.costOf,
     contextWindow: deps.contextWindow,
     condenseThreshold: deps.condenseThreshold,
+    images: deps.images,
   });
   const of = <T extends HostToWebviewMessage['type']>(type: T) =>
     posted.filter((m): m is Extract<HostToWebviewMessage, { type: T }> => m.type === type);
