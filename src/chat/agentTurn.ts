@@ -92,6 +92,8 @@ export interface AgentTurnsDeps {
   earlierTranscripts?: number;
   /** Large tool results of older steps are cleared once (src/agent/clearResults.ts). Default true. */
   clearOldResults?: boolean;
+  /** Whether the model reads images (src/catalog/vision.ts); read_file's images go only to one that does. */
+  vision?(model: string): boolean;
 }
 
 /**
@@ -190,6 +192,7 @@ export class AgentTurns implements AgentRunner {
         maxTokens: ctx.settings.maxTokens,
         contextWindow: this.windowOf(ctx),
         clearOldResults: this.deps.clearOldResults,
+        vision: this.deps.vision?.(ctx.settings.model),
         system,
         messages,
         tools,

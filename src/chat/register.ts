@@ -80,6 +80,11 @@ export function registerChat(services: Services): ChatFeature {
       };
     },
     contextWindow,
+    vision: (model) =>
+      modelVision(
+        services.catalog.peek()?.models.find((m) => m.id === model)?.raw ?? { id: model },
+        config.current.modelVision,
+      ).vision,
     costOf: (model, usage) => services.account.costOf({ route: 'POST /v1/messages', model, usage }),
     wouldPassDailyBudget: (nextTokens) => services.account.wouldPassDailyBudget(nextTokens),
   });
