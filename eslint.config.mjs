@@ -24,11 +24,61 @@ export const LAYERS = {
   usage: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog'] },
 };
 
-/** Modules of feature folders that run in plain Node (unit-tested there): no `vscode`, no VS Code glue of their folder. */
-const PURE_FEATURE_FILES = [
-  'src/lm/{requestMapping,streamMapping,tokens,modelInfo,lmErrors,participantText,streaming,chatMarkdown,agentText}.ts',
-  'src/usage/{chart,budget}.ts',
-];
+/**
+ * Modules of feature folders that run in plain Node (unit-tested there): no `vscode`, and of their own folder they
+ * import only each other, never its VS Code glue. The chat's controller, its request slot, condenser and agent turns
+ * are pure; register.ts, the view provider and the host actions are the glue.
+ */
+export const PURE_MODULES = {
+  lm: [
+    'requestMapping',
+    'streamMapping',
+    'tokens',
+    'modelInfo',
+    'lmErrors',
+    'participantText',
+    'streaming',
+    'chatMarkdown',
+    'agentText',
+  ],
+  usage: ['chart', 'budget'],
+  chat: [
+    'session',
+    'sessionDeps',
+    'answerRunner',
+    'requestSlot',
+    'chatOutput',
+    'askAnswer',
+    'agentAnswer',
+    'agentPort',
+    'answerInstructions',
+    'setupChecks',
+    'planText',
+    'condense',
+    'condenser',
+    'streamAnswer',
+    'requestBuilder',
+    'deltaBatcher',
+    'conversation',
+    'conversationStore',
+    'history',
+    'errorCard',
+    'attachments',
+    'links',
+    'mentions',
+    'agentTurn',
+    'agentEvents',
+    'agentHistory',
+    'agentSummary',
+    'approvals',
+    'filesWritten',
+    'turnStore',
+    'turnTranscripts',
+  ],
+};
+const PURE_FEATURE_FILES = Object.entries(PURE_MODULES).map(
+  ([folder, names]) => `src/${folder}/{${names.join(',')}}.ts`,
+);
 
 const SRC = path.join(import.meta.dirname, 'src');
 
@@ -65,7 +115,7 @@ export const layersPlugin = {
           const target = path.resolve(path.dirname(context.filename), source);
           const to = topFolder(target);
           if (to === undefined || to === from) {
-            if (pureModule && to === from && !PURE_SIBLING.test(path.basename(target))) {
+            if (pureModule && to === from && !PURE_MODULES[from]?.includes(path.basename(target, '.ts'))) {
               context.report({
                 node,
                 message: `A pure module imports only the pure modules of its folder, not ${source}.`,
@@ -102,8 +152,6 @@ export const layersPlugin = {
     },
   },
 };
-const PURE_SIBLING =
-  /^(requestMapping|streamMapping|tokens|modelInfo|lmErrors|participantText|streaming|chatMarkdown|agentText|chart|budget)(\.ts)?$/;
 
 export default tseslint.config(
   {

@@ -4,8 +4,7 @@
 // default threshold (0.8) of a 200,000-token window. Reported: bytes sent in all, bytes per request of the last
 // five turns, condensing requests and their own tokens.
 import { estimateTokens, type Tool } from '../src/agent';
-import type { AgentHost } from '../src/agentHost';
-import { AgentTurns } from '../src/chat/agentTurn';
+import { AgentTurns, type AgentTurnHost } from '../src/chat/agentTurn';
 import { CONDENSE_PROMPT } from '../src/chat/condense';
 import { SessionController } from '../src/chat/session';
 import { defaultConfig, startEmulator } from '../src/emulator';
@@ -68,7 +67,7 @@ async function session(rules: Rules): Promise<SessionFigures> {
     invoke: async () => ({ content: FILE }),
   };
   const state = new Map<string, unknown>();
-  const host = {
+  const host: AgentTurnHost = {
     availability: () => ({ ok: true as const }),
     changes: { list: () => [] },
     snapshot: async () => ({
@@ -77,16 +76,17 @@ async function session(rules: Rules): Promise<SessionFigures> {
       allSecretPatterns: [],
     }),
     tools: () => [read],
+    toolSets: () => ({ builtIn: [read], bridged: [] }),
+    checkpoints: { discard: async () => undefined },
     beginTurn: async () => undefined,
     endTurn: async () => undefined,
-  } as unknown as AgentHost;
+  };
   const agent = new AgentTurns({
     host,
     state: {
       get: (k: string) => state.get(k),
       update: async (k: string, v: unknown) => void state.set(k, v),
-      keys: () => [...state.keys()],
-    } as never,
+    },
     client: async () => ({ client: client as never, keyId: 'bench' }),
     condenseThreshold: () => rules.threshold,
     earlierTranscripts: rules.earlierTranscripts,

@@ -31,7 +31,7 @@ export { isPathInside, containingFolder, normalizeAbsolute, onRealFolder, relati
 export { CachingMemory, isCacheControlRejection } from './caching';
 export { estimateTokens, estimateMessages, fitToWindow, omittedMarker, CHARS_PER_TOKEN } from './fit';
 export { contextWindowOf } from './contextWindow';
-export { addUsage, totalTokens } from './usage';
+export { addTokens, totalTokens } from '../shared/tokens';
 export { ToolCatalog, MORE_TOOLS_NAME, DIRECT_TOOLS_TOKENS, definitionTokens } from './toolCatalog';
 export { allowedInMode, modeRefusal, toolsForMode, PLAN_MODE_CLASSES, type AgentMode } from './modes';
 export * from './types';

@@ -16,8 +16,10 @@ import { estimateMessages, estimateTokens, fitToWindow } from './fit';
 import { toolsForMode, type AgentMode } from './modes';
 import type { PolicySettings } from './policy';
 import { isValidToolInput, runToolCalls, type ToolCall } from './toolRunner';
-import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, TurnEndReason, UsageTotals } from './types';
-import { addUsage, endMessage, unfinishedUsage, usageOf, ZERO_USAGE } from './usage';
+import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, TurnEndReason } from './types';
+import { tokenCountsOf } from '../gateway/pricing';
+import { addTokens, ZERO_TOKENS, type TokenCounts } from '../shared/tokens';
+import { endMessage, unfinishedUsage } from './usage';
 import { usageUnreported } from '../gateway/usageReport';
 import { english } from '../shared/l10n';
 
@@ -79,7 +81,7 @@ export interface AgentTurnResult {
   /** The conversation after the turn (valid to send again: every tool_use has its tool_result). */
   messages: MessageParam[];
   steps: number;
-  usage: UsageTotals;
+  usage: TokenCounts;
   /** What a stopped or cut step had produced: shown, never added to `messages`, never replayed. */
   partial?: Message;
   error?: unknown;
@@ -98,7 +100,7 @@ export function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurnResult
 class AgentTurn {
   private messages: MessageParam[];
   private steps = 0;
-  private usage: UsageTotals = { ...ZERO_USAGE };
+  private usage: TokenCounts = { ...ZERO_TOKENS };
   private readonly costs: Array<Cost | undefined> = [];
   private previousBreakpoint: BlockRef | undefined;
   private readonly signal: AbortSignal;
@@ -264,9 +266,9 @@ class AgentTurn {
     const stepUsage = unfinished
       ? unfinishedUsage(message)
       : unreported
-        ? { ...ZERO_USAGE, input: requestEstimate, output: estimateTokens(message.content) }
-        : usageOf(message.usage);
-    this.usage = addUsage(this.usage, stepUsage);
+        ? { ...ZERO_TOKENS, input: requestEstimate, output: estimateTokens(message.content) }
+        : tokenCountsOf(message.usage);
+    this.usage = addTokens(this.usage, stepUsage);
     // An unreported step is priced on its estimate (never billed, so the cost is marked as an estimate too).
     const pricedUsage = unreported
       ? { ...message.usage, input_tokens: stepUsage.input, output_tokens: stepUsage.output }

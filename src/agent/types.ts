@@ -2,6 +2,7 @@
 // approval callback; the core runs the loop and reports everything it does as AgentEvents.
 import type { ImageBlockParam, TextBlockParam } from '../gateway/types';
 import type { Cost, CostTotal } from '../gateway/pricing';
+import type { TokenCounts } from '../shared/tokens';
 
 /** How much trust a tool call needs: the approval policy decides per class (see policy.ts). */
 export type ApprovalClass = 'read' | 'write' | 'command' | 'external';
@@ -63,14 +64,6 @@ export interface Tool<Input = Record<string, unknown>> {
  * Tokens in the Messages API's own definitions: `input` is the uncached input (input_tokens), cache reads and cache
  * writes are counted apart, `output` is what the model wrote. Every figure the user sees uses these four.
  */
-export interface UsageTotals {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** The output of a step that did not finish is estimated from what streamed (the gateway reports it at the end). */
-  estimated?: boolean;
-}
 
 export type Decision = 'auto' | 'ask' | 'refuse';
 
@@ -143,8 +136,8 @@ export type AgentEvent =
   | {
       type: 'usage';
       step: number;
-      usage: UsageTotals;
-      turn: UsageTotals;
+      usage: TokenCounts;
+      turn: TokenCounts;
       cost?: Cost;
       turnCost?: CostTotal;
       unreported?: true;
@@ -152,4 +145,4 @@ export type AgentEvent =
   | { type: 'rate_limited'; step: number; waitMs: number; attempt: number }
   | { type: 'caching_disabled'; step: number; reason: string }
   | { type: 'context_trimmed'; step: number; results: number; charsOmitted: number }
-  | { type: 'turn_end'; reason: TurnEndReason; steps: number; usage: UsageTotals; message: string };
+  | { type: 'turn_end'; reason: TurnEndReason; steps: number; usage: TokenCounts; message: string };

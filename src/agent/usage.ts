@@ -1,20 +1,9 @@
 // Token accounting of a turn and the one-sentence summary of why it ended.
-import type { Message, Usage } from '../gateway/types';
+import type { Message } from '../gateway/types';
 import { english, type Localizer } from '../shared/l10n';
-import type { TurnEndReason, UsageTotals } from './types';
-
-export const ZERO_USAGE: Readonly<UsageTotals> = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
-
-/** One step's usage from the Messages usage object (missing or null counts are 0). */
-export function usageOf(u: Usage | undefined): UsageTotals {
-  const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
-  return {
-    input: n(u?.input_tokens),
-    output: n(u?.output_tokens),
-    cacheRead: n(u?.cache_read_input_tokens),
-    cacheWrite: n(u?.cache_creation_input_tokens),
-  };
-}
+import { tokenCountsOf } from '../gateway/pricing';
+import { totalTokens, type TokenCounts } from '../shared/tokens';
+import type { TurnEndReason } from './types';
 
 /** Characters per output token when a count is estimated (prose; code runs a little lower). */
 export const OUTPUT_CHARS_PER_TOKEN = 4;
@@ -36,30 +25,16 @@ export function streamedOutputEstimate(message: Message | undefined): number {
  * message_delta, so until then only message_start's placeholder (often 1) is known. What streamed is counted instead,
  * marked as an estimate, whenever it is more than the gateway reported.
  */
-export function unfinishedUsage(message: Message | undefined): UsageTotals {
-  const reported = usageOf(message?.usage);
+export function unfinishedUsage(message: Message | undefined): TokenCounts {
+  const reported = tokenCountsOf(message?.usage);
   const estimate = streamedOutputEstimate(message);
   return estimate > reported.output ? { ...reported, output: estimate, estimated: true } : reported;
-}
-
-export function addUsage(a: UsageTotals, b: UsageTotals): UsageTotals {
-  return {
-    input: a.input + b.input,
-    output: a.output + b.output,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite: a.cacheWrite + b.cacheWrite,
-    ...(a.estimated || b.estimated ? { estimated: true } : {}),
-  };
-}
-
-export function totalTokens(u: UsageTotals): number {
-  return u.input + u.output + u.cacheRead + u.cacheWrite;
 }
 
 /** What the user reads when the turn ends. */
 export function endMessage(
   reason: TurnEndReason,
-  o: { steps: number; usage: UsageTotals; tokenBudget?: number; error?: unknown; l10n?: Localizer },
+  o: { steps: number; usage: TokenCounts; tokenBudget?: number; error?: unknown; l10n?: Localizer },
 ): string {
   const l10n = o.l10n ?? english;
   switch (reason) {

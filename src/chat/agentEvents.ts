@@ -2,27 +2,19 @@
 // The answer's `agent` record is the state the webview renders and the history stores; every change to it is
 // posted as one small typed message (a card, a usage line, a wait), never as the whole conversation.
 import type { Cost, CostTotal } from '../gateway/pricing';
-import type { ChatCost } from '../shared/money';
-import {
-  addUsage,
-  type AgentEvent,
-  type ApprovalRequest,
-  type ToolResult,
-  type TurnEndReason,
-  type UsageTotals,
-} from '../agent';
+import { roundAmount, type ChatCost } from '../shared/money';
+import type { AgentEvent, ApprovalRequest, ToolResult, TurnEndReason } from '../agent';
 import type {
   AgentCondensed,
   AgentToolCard,
-  AgentTokens,
   AgentTurnEnd,
   AgentTurnInfo,
   ChatMessage,
   HostToWebviewMessage,
 } from '../shared/protocol/chat';
 import { english, type Localizer } from '../shared/l10n';
+import { addTokens } from '../shared/tokens';
 import { showInvisible } from '../shared/visibleText';
-import { chatUsageOf } from './streamAnswer';
 
 /** Tool output shown in a card: the start of what the model got (the model gets it whole). */
 export const RESULT_PREVIEW_CHARS = 4000;
@@ -48,16 +40,6 @@ export interface AgentEventSink {
   /** Streamed text and thinking (the caller batches them per frame, as for Ask answers). */
   text(kind: 'text' | 'thinking', text: string): void;
   now(): number;
-}
-
-export function tokensOf(u: UsageTotals): AgentTokens {
-  return {
-    input: u.input,
-    output: u.output,
-    cacheRead: u.cacheRead,
-    cacheWrite: u.cacheWrite,
-    ...(u.estimated ? { estimated: true } : {}),
-  };
 }
 
 /** Longest header line; a longer one is cut with a visible `…` and kept whole (up to FULL_SUMMARY_CHARS) for its tooltip. */
@@ -218,17 +200,17 @@ export class AgentEventMapper {
           if (preview.truncated) c.resultTruncated = true;
         });
       case 'usage': {
-        const tokens = tokensOf(event.usage);
+        const tokens = { ...event.usage };
         const existing = this.info.steps.find((s) => s.step === event.step);
-        if (existing) existing.tokens = addUsage(existing.tokens, tokens);
+        if (existing) existing.tokens = addTokens(existing.tokens, tokens);
         else this.info.steps.push({ step: event.step, tokens });
         const stepInfo = existing ?? this.info.steps[this.info.steps.length - 1];
         if (event.cost) stepInfo.cost = chatCostOf(event.cost, stepInfo.cost);
-        this.info.tokens = tokensOf(event.turn);
+        this.info.tokens = { ...event.turn };
         // The answer's footer shows the turn's figures in the same four definitions (they add up to the steps');
         // the turn's counts hold estimates for a step whose usage the gateway did not report.
         this.message.usage = {
-          ...chatUsageOf(event.turn),
+          ...event.turn,
           ...(event.turnCost ? { cost: chatCostOf(event.turnCost) } : {}),
           ...(event.unreported || this.message.usage?.notReported ? { notReported: true } : {}),
         };
@@ -266,7 +248,7 @@ export class AgentEventMapper {
       case 'turn_end': {
         this.clearWait();
         this.flushProgress();
-        this.info.tokens = tokensOf(event.usage);
+        this.info.tokens = { ...event.usage };
         const end: AgentTurnEnd = { reason: event.reason, message: event.message, retry: RETRYABLE.has(event.reason) };
         this.info.end = end;
         // Cards still open when the turn ended (Stop during an approval) are closed, so no prompt stays live.
@@ -353,7 +335,7 @@ function chatCostOf(cost: Cost | CostTotal, earlier?: ChatCost): ChatCost {
   const source = 'source' in cost ? cost.source : (cost.sources[0] ?? 'user');
   const partial = 'partial' in cost && cost.partial;
   const out: ChatCost = {
-    amount: Math.round(((earlier?.amount ?? 0) + cost.amount) * 1e8) / 1e8,
+    amount: roundAmount((earlier?.amount ?? 0) + cost.amount),
     source: 'sources' in cost && cost.sources.length > 1 ? 'user' : source,
     estimate: cost.estimate || earlier?.estimate === true,
   };

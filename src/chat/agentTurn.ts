@@ -2,7 +2,6 @@
 // agent host's tools, policy snapshot and checkpoints, answers approval prompts from the webview, and turns
 // the core's events into chat protocol messages (agentEvents.ts). Nothing here decides an approval: the
 // policy does (src/agent/policy.ts); this file only carries the user's answer back.
-import type * as vscode from 'vscode';
 import {
   CachingMemory,
   DEFAULT_CONTEXT_WINDOW,
@@ -11,41 +10,26 @@ import {
   runAgentTurn,
   ToolCatalog,
   type AgentTurnOptions,
-  type ApprovalAnswer,
-  type ApprovalRequest,
 } from '../agent';
-import {
-  condensedHistory,
-  condensePoint,
-  DEFAULT_CONDENSE_THRESHOLD,
-  overThreshold,
-  requestSummary,
-  summaryMessages,
-} from './condense';
-import type { AgentHost, PendingChangeInfo } from '../agentHost';
+import type { AgentHost, AgentWorkspaceSnapshot, PendingChangeInfo } from '../agentHost';
 import type { GatewayClient, Logger, MessageParam } from '../gateway/types';
-import type { ChatMessage } from '../shared/protocol/chat';
 import { english, type Localizer } from '../shared/l10n';
-import type { PendingChangeView } from '../shared/protocol/chat';
-import { conversationWroteFiles } from './agentArming';
+import type { ChatMessage, PendingChangeView } from '../shared/protocol/chat';
 import { AgentEventMapper } from './agentEvents';
-import { ChatSetupError } from './errorCard';
 import { agentHistory, compactTranscript } from './agentHistory';
-import type { AgentRunContext, AgentRunner, AgentRunOutcome } from './session';
+import type { AgentRunContext, AgentRunner, AgentRunOutcome } from './agentPort';
+import { Approvals } from './approvals';
+import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
+import { condense, planCondense } from './condenser';
+import { FilesWritten, filesWrittenIn } from './filesWritten';
+import { noClientError, noModelError } from './setupChecks';
+import { ChatSetupError } from './errorCard';
+import { TurnTranscripts } from './turnTranscripts';
+import { storedStrings, type TurnStore } from './turnStore';
+import { systemPrompt } from '../shared/systemPrompt';
 
 /** Where prompt-caching rejections are remembered (per key fingerprint and model), across windows. */
 const CACHING_MEMORY_KEY = 'modelGateway.agent.cachingRejected';
-/** What earlier agent turns did (their tool calls and results, compacted), by turn id: later turns send it again. */
-export const TRANSCRIPTS_KEY = 'modelGateway.agent.transcripts';
-/**
- * Conversations in which the agent wrote files (or a checkpoint restored some): their allow-listed commands ask. Kept
- * apart from the history too, so that regenerating or editing away the answer that wrote does not disarm it.
- */
-const ARMED_KEY = 'modelGateway.agent.armedConversations';
-/** Conversation ids remembered as armed (the oldest go first). */
-const MAX_ARMED = 500;
-/** Turns whose transcripts are kept (the oldest go first); each is at most ~25 steps of 2 KB results. */
-const MAX_TRANSCRIPTS = 60;
 
 /** What every agent turn is told first; the user's system prompt for the conversation follows it. */
 export const AGENT_SYSTEM_PROMPT = [
@@ -65,12 +49,20 @@ export const PLAN_SYSTEM_PROMPT = [
   'The user reviews the plan and may act on it in Agent mode.',
 ].join(' ');
 
+/** What a turn uses of the agent host (src/agentHost): its tools, policy snapshot, pending changes and checkpoints. */
+export type AgentTurnHost = Pick<AgentHost, 'availability' | 'tools' | 'toolSets' | 'beginTurn' | 'endTurn'> & {
+  /** The policy and the step limit of a turn, as of now. */
+  snapshot(): Promise<{ policy: AgentWorkspaceSnapshot['policy']; settings: { maxSteps: number } }>;
+  changes: Pick<AgentHost['changes'], 'list'>;
+  checkpoints: Pick<AgentHost['checkpoints'], 'discard'>;
+};
+
 export interface AgentTurnsDeps {
-  host: AgentHost;
+  host: AgentTurnHost;
   /** A client for the agent loop (its own 429 retries off: the loop waits visibly), and the key's fingerprint. */
   client(): Promise<{ client: Pick<GatewayClient, 'streamMessage'>; keyId: string } | undefined>;
-  /** globalState, for the prompt-caching memory and the earlier turns' transcripts. */
-  state: vscode.Memento;
+  /** globalState: the prompt-caching memory, the earlier turns' transcripts, the conversations that wrote files. */
+  state: TurnStore;
   log?: Logger;
   /** Why there is no client, in the user's words (see SessionDeps.accessProblem). */
   accessProblem?(): string;
@@ -96,28 +88,21 @@ export interface AgentTurnsDeps {
   vision?(model: string): boolean;
 }
 
-/**
- * Earlier turns whose tool calls and results go with later requests: the last one (a follow-up usually builds on it).
- * Older turns are sent as their answers with a note of their calls: their tool results are stale and were paid for.
- */
-export const EARLIER_TRANSCRIPTS = 1;
-
-/** Turn ids forgotten in this window that a turn still running could store again on its way out (see forget). */
-const MAX_FORGOTTEN = 200;
-
 export class AgentTurns implements AgentRunner {
-  private readonly approvals = new Map<string, { resolve(answer: ApprovalAnswer): void }>();
+  private readonly approvals = new Approvals();
   private readonly caching: CachingMemory;
-  private readonly forgotten = new Set<string>();
+  private readonly transcripts: TurnTranscripts;
+  private readonly filesWritten: FilesWritten;
   /** Bridged tools the model enabled, per conversation (this window only): offered in its later turns too. */
   private readonly enabledTools = new Map<string, Set<string>>();
 
   constructor(private readonly deps: AgentTurnsDeps) {
-    const stored = deps.state.get<unknown>(CACHING_MEMORY_KEY);
     this.caching = new CachingMemory(
-      Array.isArray(stored) ? stored.filter((s): s is string => typeof s === 'string') : [],
+      storedStrings(deps.state, CACHING_MEMORY_KEY),
       (entries) => void deps.state.update(CACHING_MEMORY_KEY, entries),
     );
+    this.transcripts = new TurnTranscripts(deps.state, deps.log, deps.earlierTranscripts);
+    this.filesWritten = new FilesWritten(deps.state, deps.log);
   }
 
   availability(): ReturnType<AgentRunner['availability']> {
@@ -128,27 +113,14 @@ export class AgentTurns implements AgentRunner {
     return this.deps.host.changes.list().map(changeView);
   }
 
-  /** Remembers that files were written in this conversation (a write, or a checkpoint restore). */
-  arm(conversationId: string): void {
-    const armed = this.armedConversations();
-    if (armed.includes(conversationId)) return;
-    void Promise.resolve(this.deps.state.update(ARMED_KEY, [...armed, conversationId].slice(-MAX_ARMED))).catch((e) =>
-      this.deps.log?.error('agent: remembering a write failed', e),
-    );
-  }
-
-  private armedConversations(): string[] {
-    const stored = this.deps.state.get<unknown>(ARMED_KEY);
-    return Array.isArray(stored) ? stored.filter((s): s is string => typeof s === 'string') : [];
+  /** Remembers that files were written in this conversation (a checkpoint restore; writes are seen by the turn). */
+  rememberFilesWritten(conversationId: string): void {
+    this.filesWritten.remember(conversationId);
   }
 
   /** The user's answer to an approval prompt; false when nothing waits for it (answered, stopped, stale page). */
   answer(toolUseId: string, approved: boolean): boolean {
-    const pending = this.approvals.get(toolUseId);
-    if (!pending) return false;
-    this.approvals.delete(toolUseId);
-    pending.resolve(approved ? { approved: true } : { approved: false, reason: 'the user denied this call' });
-    return true;
+    return this.approvals.answer(toolUseId, approved);
   }
 
   async run(ctx: AgentRunContext): Promise<AgentRunOutcome> {
@@ -156,34 +128,20 @@ export class AgentTurns implements AgentRunner {
     const l10n = this.deps.l10n ?? english;
     const available = host.availability();
     if (!available.ok) return { status: 'error', error: new ChatSetupError(available.reason, []) };
-    if (!ctx.settings.model)
-      return {
-        status: 'error',
-        error: new ChatSetupError(
-          l10n.t('No chat model is available for your key. Refresh the model list or type a model id.'),
-          ['refreshModels'],
-        ),
-      };
+    if (!ctx.settings.model) return { status: 'error', error: noModelError(l10n) };
     const access = await this.deps.client();
     if (ctx.signal.aborted) return { status: 'stopped' };
-    if (!access)
-      return {
-        status: 'error',
-        error: new ChatSetupError(this.deps.accessProblem?.() ?? l10n.t('No API key or base URL is configured.'), [
-          'replaceKey',
-          'openBaseUrlSetting',
-        ]),
-      };
+    if (!access) return { status: 'error', error: noClientError(l10n, this.deps.accessProblem) };
     const snapshot = await host.snapshot();
     const mapper = new AgentEventMapper(ctx.conversationId, ctx.message, ctx.sink, l10n, this.deps.showPath);
     const prompt = ctx.mode === 'plan' ? PLAN_SYSTEM_PROMPT : AGENT_SYSTEM_PROMPT;
-    const system = [prompt, ctx.instructions.trim(), ctx.settings.systemPrompt.trim()].filter(Boolean).join('\n\n');
+    const system = systemPrompt(prompt, ctx.instructions, ctx.settings.systemPrompt);
     await host.beginTurn(ctx.message.agent.turnId);
     try {
       const tools = this.catalog(ctx);
       const history = await this.condensed(ctx, access.client, system, tools, mapper);
       if (history === 'stopped') return { status: 'stopped' };
-      const messages = agentHistory(history, this.transcriptsFor(history));
+      const messages = agentHistory(history, this.transcripts.recentIn(history));
       // Every tool the host has (bridged ones too), for what counts as a write in this conversation.
       const classes = new Map(host.tools().map((t) => [t.name, t.approvalClass]));
       const result = await runAgentTurn({
@@ -198,19 +156,17 @@ export class AgentTurns implements AgentRunner {
         tools,
         mode: ctx.mode,
         policy: snapshot.policy,
-        filesWritten:
-          this.armedConversations().includes(ctx.conversationId) ||
-          conversationWroteFiles(ctx.history, (name) => classes.get(name)),
+        filesWritten: this.filesWritten.in(ctx.conversationId, ctx.history, (name) => classes.get(name)),
         maxSteps: snapshot.settings.maxSteps,
         caching: { keyId: access.keyId, memory: this.caching },
         signal: ctx.signal,
-        approve: (request, signal) => this.ask(request, signal, mapper),
+        approve: (request, signal) => this.approvals.ask(request, signal, (r) => mapper.asking(r)),
         onEvent: (event) => mapper.handle(event),
         costOf: this.deps.costOf,
         wouldPassDailyBudget: this.deps.wouldPassDailyBudget,
       });
-      if (conversationWroteFiles([ctx.message], (name) => classes.get(name))) this.arm(ctx.conversationId);
-      this.keepTranscript(ctx.message.agent.turnId, compactTranscript(result.messages.slice(messages.length)));
+      if (filesWrittenIn([ctx.message], (name) => classes.get(name))) this.filesWritten.remember(ctx.conversationId);
+      this.transcripts.keep(ctx.message.agent.turnId, compactTranscript(result.messages.slice(messages.length)));
       if (result.reason === 'stopped') return { status: 'stopped' };
       // A gateway error that ended the turn gets its error card (advice and actions), as in Ask mode.
       if (
@@ -241,47 +197,41 @@ export class AgentTurns implements AgentRunner {
     mapper: AgentEventMapper,
   ): Promise<ChatMessage[] | 'stopped'> {
     const l10n = this.deps.l10n ?? english;
-    const base = condensedHistory(ctx.history);
-    const withSummary = (summary: string | undefined, rest: ChatMessage[]) => [
-      ...(summary ? summaryMessages(summary) : []),
-      ...rest,
-    ];
     const fixed = estimateTokens({
       system: [{ type: 'text', text: system }],
       tools: tools().map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
     });
-    const estimate =
-      fixed + estimateMessages(agentHistory(withSummary(base.summary, base.rest), this.transcriptsFor(base.rest)));
-    const inputWindow = this.windowOf(ctx) - ctx.settings.maxTokens;
+    const estimate = (whole: ChatMessage[]): number =>
+      fixed + estimateMessages(agentHistory(whole, this.transcripts.recentIn(whole)));
     const threshold = this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD;
-    const point = overThreshold(estimate, inputWindow, threshold) ? condensePoint(base.rest) : undefined;
-    if (!point) return withSummary(base.summary, base.rest);
-    const cut = base.rest.findIndex((m) => m.id === point) + 1;
-    const older = agentHistory(base.rest.slice(0, cut), (id) => this.transcript(id));
+    const inputWindow = this.windowOf(ctx) - ctx.settings.maxTokens;
+    const { whole, cut } = planCondense(ctx.history, estimate, inputWindow, threshold);
+    if (!cut) return whole;
+    const share = Math.round(threshold * 100);
     mapper.note(
-      l10n.t(
-        'Condensing {0} earlier messages: the conversation passed {1}% of the context window.',
-        cut,
-        Math.round(threshold * 100),
-      ),
+      l10n.t('Condensing {0} earlier messages: the conversation passed {1}% of the context window.', cut.count, share),
     );
     try {
-      const reply = await requestSummary(client, ctx.settings.model, older, base.summary, ctx.signal);
-      const cost = reply.usage && this.deps.costOf?.(ctx.settings.model, reply.usage);
-      mapper.condensed({ through: point, summary: reply.summary, tokens: reply.tokens, ...(cost ? { cost } : {}) });
-      const summary = reply.summary;
-      return withSummary(summary, base.rest.slice(cut));
+      const condensed = await condense(cut, {
+        client,
+        model: ctx.settings.model,
+        signal: ctx.signal,
+        requestHistory: (older) => this.requestHistory(older),
+        costOf: this.deps.costOf,
+        apply: (c) => mapper.condensed(c),
+      });
+      return condensed ?? 'stopped';
     } catch (error) {
       if (ctx.signal.aborted) return 'stopped';
       this.deps.log?.error('agent: condensing failed', error);
       mapper.note(l10n.t('Condensing failed; the turn goes on with the whole conversation.'));
-      return withSummary(base.summary, base.rest);
+      return whole;
     }
   }
 
   /** The request messages of these history messages (agent turns with their stored transcripts), to condense them. */
   requestHistory(messages: readonly ChatMessage[]): MessageParam[] {
-    return agentHistory(messages, (id) => this.transcript(id));
+    return agentHistory(messages, (id) => this.transcripts.of(id));
   }
 
   /** The model's whole context window (input + max_tokens). */
@@ -291,25 +241,12 @@ export class AgentTurns implements AgentRunner {
     return w?.(ctx.settings.model, ctx.settings.maxTokens) ?? DEFAULT_CONTEXT_WINDOW;
   }
 
-  /** The stored transcripts of the last EARLIER_TRANSCRIPTS agent answers in `history` (the others: undefined). */
-  transcriptsFor(history: readonly ChatMessage[]): (turnId: string) => MessageParam[] | undefined {
-    const keep = this.deps.earlierTranscripts ?? EARLIER_TRANSCRIPTS;
-    const turns = history.flatMap((m) => (m.role === 'assistant' && m.agent ? [m.agent.turnId] : []));
-    const recent = new Set(keep <= 0 ? [] : turns.slice(-keep));
-    return (turnId) => (recent.has(turnId) ? this.transcript(turnId) : undefined);
-  }
-
   /**
    * The turn's tools: the built-in ones, and other extensions' and MCP servers' tools through more_tools (each
    * enabled once per conversation; a few small ones directly). Plan mode gets none of those: they are not read-only.
    */
   private catalog(ctx: AgentRunContext): () => ReturnType<ToolCatalog['tools']> {
-    const host = this.deps.host;
-    if (typeof host.toolSets !== 'function') {
-      const tools = host.tools();
-      return () => tools as ReturnType<ToolCatalog['tools']>;
-    }
-    const sets = host.toolSets();
+    const sets = this.deps.host.toolSets();
     let enabled = this.enabledTools.get(ctx.conversationId);
     if (!enabled) this.enabledTools.set(ctx.conversationId, (enabled = new Set()));
     const catalog = new ToolCatalog(
@@ -320,34 +257,9 @@ export class AgentTurns implements AgentRunner {
     return () => catalog.tools();
   }
 
-  private transcripts(): Array<{ turnId: string; messages: MessageParam[] }> {
-    const stored = this.deps.state.get<unknown>(TRANSCRIPTS_KEY);
-    return Array.isArray(stored)
-      ? stored.filter(
-          (t): t is { turnId: string; messages: MessageParam[] } =>
-            typeof t?.turnId === 'string' && Array.isArray(t.messages),
-        )
-      : [];
-  }
-
-  private transcript(turnId: string): MessageParam[] | undefined {
-    return this.transcripts().find((t) => t.turnId === turnId)?.messages;
-  }
-
-  /**
-   * Drops the stored transcripts of these turns (their conversation was deleted, or their answers replaced).
-   * One read and at most one write of the globalState entry; nothing else is loaded. A turn still running (its
-   * conversation deleted while it stops) is remembered so that it does not store its transcript afterwards.
-   */
+  /** Drops the stored transcripts of these turns (their conversation was deleted, or their answers replaced). */
   forget(turnIds: readonly string[]): void {
-    const ids = new Set(turnIds);
-    if (ids.size === 0) return;
-    for (const id of ids) this.forgotten.add(id);
-    for (const id of this.forgotten) {
-      if (this.forgotten.size <= MAX_FORGOTTEN) break;
-      this.forgotten.delete(id); // the oldest first (a Set keeps insertion order)
-    }
-    this.storeIf((t) => !ids.has(t.turnId));
+    this.transcripts.forget(turnIds);
   }
 
   /** Deletes the checkpoints of these turns (their conversation was deleted); the transcripts go through forget. */
@@ -359,51 +271,7 @@ export class AgentTurns implements AgentRunner {
 
   /** Drops the transcripts of turns no conversation holds (see SessionController.load). */
   keepOnly(turnIds: readonly string[]): void {
-    const ids = new Set(turnIds);
-    this.storeIf((t) => ids.has(t.turnId));
-  }
-
-  /** Writes the transcripts that pass `keep`, only when that drops one. */
-  private storeIf(keep: (t: { turnId: string }) => boolean): void {
-    const stored = this.transcripts();
-    const kept = stored.filter(keep);
-    if (kept.length !== stored.length) this.store(kept);
-  }
-
-  private keepTranscript(turnId: string, messages: MessageParam[]): void {
-    if (messages.length === 0 || this.forgotten.has(turnId)) return;
-    const kept = [...this.transcripts().filter((t) => t.turnId !== turnId), { turnId, messages }].slice(
-      -MAX_TRANSCRIPTS,
-    );
-    this.store(kept);
-  }
-
-  private store(transcripts: Array<{ turnId: string; messages: MessageParam[] }>): void {
-    void Promise.resolve(this.deps.state.update(TRANSCRIPTS_KEY, transcripts)).catch((e) =>
-      this.deps.log?.error('agent: storing the turn transcripts failed', e),
-    );
-  }
-
-  /**
-   * The policy asks the user. Commands and other tools wait for Approve / Deny in their card. A write is
-   * reviewed as a diff instead (Accept / Reject in Pending changes is its approval), so it proceeds to the review.
-   */
-  private ask(request: ApprovalRequest, signal: AbortSignal, mapper: AgentEventMapper): Promise<ApprovalAnswer> {
-    mapper.asking(request);
-    if (request.approvalClass === 'write') return Promise.resolve({ approved: true });
-    return new Promise<ApprovalAnswer>((resolve) => {
-      const onAbort = (): void => {
-        this.approvals.delete(request.toolUseId);
-        resolve({ approved: false, reason: 'the user stopped the turn' });
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.approvals.set(request.toolUseId, {
-        resolve: (answer) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(answer);
-        },
-      });
-    });
+    this.transcripts.keepOnly(turnIds);
   }
 }
 

@@ -3,7 +3,9 @@
 // those turns (the chat history keeps them). The current question and the last turns are never condensed. The
 // shortening of old tool results (src/agent/fit.ts) stays the first, free step: it happens inside each turn.
 import type { GatewayClient, MessageParam, MessagesRequest, Usage } from '../gateway/types';
+import { tokenCountsOf } from '../gateway/pricing';
 import type { ChatMessage } from '../shared/protocol/chat';
+import type { TokenCounts } from '../shared/tokens';
 
 /** Questions (with their answers) kept whole at the end of the history, besides the current one. */
 export const CONDENSE_KEEP_TURNS = 2;
@@ -119,7 +121,7 @@ export function condenseRequest(model: string, older: readonly MessageParam[], p
 /** What one condensing request gave: the summary and what it cost in tokens. */
 export interface CondenseReply {
   summary: string;
-  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  tokens: TokenCounts;
   /** The reply's usage as the gateway reported it (for its cost). */
   usage?: Usage;
 }
@@ -142,17 +144,7 @@ export async function requestSummary(
     .join('')
     .trim();
   if (!summary) throw new Error('the summary was empty');
-  const u = reply.usage;
-  return {
-    summary,
-    tokens: {
-      input: u?.input_tokens ?? 0,
-      output: u?.output_tokens ?? 0,
-      cacheRead: u?.cache_read_input_tokens ?? 0,
-      cacheWrite: u?.cache_creation_input_tokens ?? 0,
-    },
-    usage: u ?? undefined,
-  };
+  return { summary, tokens: tokenCountsOf(reply.usage), usage: reply.usage ?? undefined };
 }
 
 /**

@@ -1,10 +1,9 @@
 // History persistence format (pure): one index of conversations plus one file per conversation,
 // versioned and validated on read so a damaged file loses only what is damaged.
-import type { ChatCost } from '../shared/money';
 import type {
   AgentCondensed,
   AgentToolCard,
-  AgentTokens,
+  TokenCounts,
   AgentTurnInfo,
   InstructionsUsed,
   ChatAttachment,
@@ -12,8 +11,7 @@ import type {
   ChatMessageStatus,
   ConversationSettings,
 } from '../shared/protocol/chat';
-import { ATTACHMENT_KINDS, type ChatImage } from '../shared/protocol/chat';
-import { IMAGE_MEDIA_TYPES } from '../shared/imageFormat';
+import { storedChat } from '../shared/protocol/chat';
 import type { Conversation } from './conversation';
 import { english, type Localizer } from '../shared/l10n';
 
@@ -129,21 +127,17 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
   };
   if (isString(value.thinking)) message.thinking = value.thinking;
   if (isString(value.model)) message.model = value.model;
-  if (isRecord(value.usage) && isNumber(value.usage.inputTokens) && isNumber(value.usage.outputTokens)) {
-    const u = value.usage;
-    message.usage = {
-      inputTokens: u.inputTokens as number,
-      outputTokens: u.outputTokens as number,
-      ...(isNumber(u.cacheReadTokens) ? { cacheReadTokens: u.cacheReadTokens } : {}),
-      ...(isNumber(u.cacheWriteTokens) ? { cacheWriteTokens: u.cacheWriteTokens } : {}),
-      ...(u.estimated === true ? { estimated: true } : {}),
-      ...(u.notReported === true ? { notReported: true } : {}),
-    };
-    const cost = costOf(value.usage.cost);
+  const tokens = usageTokens(value.usage);
+  if (tokens && isRecord(value.usage)) {
+    message.usage = { ...tokens, ...(value.usage.notReported === true ? { notReported: true } : {}) };
+    const cost = storedChat.cost(value.usage.cost);
     if (cost) message.usage.cost = cost;
   }
   if (isString(value.stopReason) || value.stopReason === null) message.stopReason = value.stopReason;
-  if (Array.isArray(value.attachments)) message.attachments = value.attachments.filter(isAttachment).map(attachmentOf);
+  if (Array.isArray(value.attachments))
+    message.attachments = value.attachments
+      .map(storedChat.attachment)
+      .filter((a): a is ChatAttachment => a !== undefined && isSafeId(a.id));
   if (isRecord(value.error) && isString(value.error.title) && isString(value.error.detail)) {
     // A stored card keeps its words but no live actions that would resend (no queue, no countdown).
     message.error = {
@@ -157,7 +151,7 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
   if (agent) message.agent = agent;
   const instructions = parseInstructions(value.instructions);
   if (instructions) message.instructions = instructions;
-  const condensed = parseCondensed(value.condensed);
+  const condensed = storedCondensed(value.condensed);
   if (condensed) message.condensed = condensed;
   return message;
 }
@@ -178,15 +172,18 @@ function parseInstructions(v: unknown): InstructionsUsed | undefined {
 
 const TOOL_STATUSES = ['proposed', 'asking', 'running', 'done', 'error', 'refused', 'rejected'];
 
-function parseTokens(v: unknown): AgentTokens | undefined {
-  if (!isRecord(v) || ![v.input, v.output, v.cacheRead, v.cacheWrite].every(isNumber)) return undefined;
-  return {
-    input: v.input as number,
-    output: v.output as number,
-    cacheRead: v.cacheRead as number,
-    cacheWrite: v.cacheWrite as number,
-    ...(v.estimated === true ? { estimated: true } : {}),
-  };
+/** An answer's tokens as stored: TokenCounts, or the names histories used before (inputTokens, cacheReadTokens, …). */
+function usageTokens(v: unknown): TokenCounts | undefined {
+  if (!isRecord(v)) return undefined;
+  if (isNumber(v.inputTokens) && isNumber(v.outputTokens))
+    return {
+      input: v.inputTokens,
+      output: v.outputTokens,
+      cacheRead: isNumber(v.cacheReadTokens) ? v.cacheReadTokens : 0,
+      cacheWrite: isNumber(v.cacheWriteTokens) ? v.cacheWriteTokens : 0,
+      ...(v.estimated === true ? { estimated: true } : {}),
+    };
+  return storedChat.tokens(v);
 }
 
 /**
@@ -226,11 +223,11 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
       return card;
     });
   const steps = (Array.isArray(v.steps) ? v.steps : []).flatMap((s) => {
-    const tokens = isRecord(s) && isNumber(s.step) ? parseTokens(s.tokens) : undefined;
+    const tokens = isRecord(s) && isNumber(s.step) ? storedChat.tokens(s.tokens) : undefined;
     return tokens && isRecord(s) ? [{ step: s.step as number, tokens }] : [];
   });
   const info: AgentTurnInfo = { turnId: v.turnId, tools, steps };
-  const tokens = parseTokens(v.tokens);
+  const tokens = storedChat.tokens(v.tokens);
   if (tokens) info.tokens = tokens;
   if (Array.isArray(v.notes)) info.notes = v.notes.filter(isString);
   if (isRecord(v.end) && isString(v.end.reason) && isString(v.end.message))
@@ -239,62 +236,15 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
     info.end = { reason: 'stopped', message: l10n.t('The turn ended when the window was closed.'), retry: true };
   if (v.restored === true) info.restored = true;
   if (v.mode === 'plan') info.mode = 'plan';
-  const condensed = parseCondensed(v.condensed);
+  const condensed = storedCondensed(v.condensed);
   if (condensed) info.condensed = condensed;
   return info;
 }
 
 /** A stored summary of condensed turns (an agent turn's or an answer's), when it has the shape. */
-function parseCondensed(v: unknown): AgentCondensed | undefined {
-  if (!isRecord(v)) return undefined;
-  const tokens = parseTokens(v.tokens);
-  if (!isSafeId(v.through) || !isString(v.summary) || !tokens) return undefined;
-  const cost = costOf(v.cost);
-  return { through: v.through, summary: v.summary, tokens, ...(cost ? { cost } : {}) };
-}
-
-function isAttachment(value: unknown): value is ChatAttachment {
-  return (
-    isRecord(value) &&
-    isSafeId(value.id) &&
-    (ATTACHMENT_KINDS as readonly unknown[]).includes(value.kind) &&
-    isString(value.path) &&
-    isString(value.languageId) &&
-    isString(value.text)
-  );
-}
-
-/** The known fields only, each of its type (the page's guard refuses a snapshot with any other). */
-function attachmentOf(a: ChatAttachment): ChatAttachment {
-  const out: ChatAttachment = { id: a.id, kind: a.kind, path: a.path, languageId: a.languageId, text: a.text };
-  if (isNumber(a.startLine)) out.startLine = a.startLine;
-  if (isNumber(a.endLine)) out.endLine = a.endLine;
-  if (isNumber(a.tokens)) out.tokens = a.tokens;
-  if (a.truncated === true) out.truncated = true;
-  const image = imageOf(a.image);
-  if (image) out.image = image;
-  return out;
-}
-
-/** A stored image's record (its bytes are a file named by the hash); a thumbnail that is not an image data URL is dropped. */
-function imageOf(v: unknown): ChatImage | undefined {
-  if (!isRecord(v) || !(IMAGE_MEDIA_TYPES as readonly unknown[]).includes(v.mediaType)) return undefined;
-  if (![v.width, v.height, v.bytes].every(isNumber) || !isString(v.hash) || !/^[0-9a-f]{64}$/.test(v.hash))
-    return undefined;
-  if (!isString(v.thumbnail) || !/^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/]+={0,2}$/.test(v.thumbnail))
-    return undefined;
-  const image: ChatImage = {
-    mediaType: v.mediaType as ChatImage['mediaType'],
-    width: v.width as number,
-    height: v.height as number,
-    bytes: v.bytes as number,
-    hash: v.hash,
-    thumbnail: v.thumbnail,
-  };
-  const o = v.original;
-  if (isRecord(o) && [o.width, o.height, o.bytes].every(isNumber))
-    image.original = { width: o.width as number, height: o.height as number, bytes: o.bytes as number };
-  return image;
+function storedCondensed(v: unknown): AgentCondensed | undefined {
+  const condensed = storedChat.condensed(v);
+  return condensed && isSafeId(condensed.through) ? condensed : undefined;
 }
 
 function safeParse(data: string | undefined): unknown {
@@ -304,17 +254,4 @@ function safeParse(data: string | undefined): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** A stored cost, when it has the shape (an older or damaged file may have none). */
-function costOf(value: unknown): ChatCost | undefined {
-  if (!isRecord(value) || !isNumber(value.amount) || typeof value.estimate !== 'boolean') return undefined;
-  const source = value.source;
-  if (source !== 'billed' && source !== 'gateway' && source !== 'user') return undefined;
-  return {
-    amount: value.amount,
-    source,
-    estimate: value.estimate,
-    ...(value.partial === true ? { partial: true } : {}),
-  };
 }

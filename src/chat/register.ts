@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
 import { balanceAfterError } from '../platform/balanceNote';
-import type { CatalogSnapshot, Services } from '../platform/services';
+import type { CatalogSnapshot, ClientOverrides, Services } from '../platform/services';
 import type { CommandTable, TestHooks } from '../platform/commands';
 import { listWorksAt } from '../platform/listWorks';
 import { isListMissing, unlistedHint } from '../catalog/listing';
@@ -59,6 +59,22 @@ export function registerChat(services: Services): ChatFeature {
   // What the gateway's model list says about the model's window (200,000 when it says nothing).
   const contextWindow = (model: string, maxTokens: number): number =>
     contextWindowOf(services.catalog.peek()?.models.find((m) => m.id === model)?.raw, maxTokens);
+  // The chat's own client, with the client's 429 retries off: the agent loop and the request slot (Ask) are the one
+  // owner of "wait and send again" and show every wait; the key's fingerprint keys the prompt-caching memory.
+  const chatClient = async (onRecorded?: ClientOverrides['onRecorded']) => {
+    if (!(await services.gateway.clientOrExplain())) return undefined;
+    const withKey = await services.gateway.clientWithKey();
+    const secret = withKey && (await services.keys.activeSecret());
+    if (!withKey || !secret) return undefined;
+    return {
+      client: services.gateway.clientFor(secret, {
+        maxRetries: 0,
+        keyFingerprint: withKey.key.fingerprint,
+        onRecorded,
+      }),
+      keyId: withKey.key.fingerprint,
+    };
+  };
   const agent = new AgentTurns({
     host: agentHost,
     state: context.globalState,
@@ -68,31 +84,21 @@ export function registerChat(services: Services): ChatFeature {
     showPath: (p) => vscode.workspace.asRelativePath(p),
     // The user's own setting only: a repository's settings must not make the agent send extra (billed) requests.
     condenseThreshold,
-    // Its own client with the client's 429 retries off: the loop waits itself and shows every wait.
-    client: async () => {
-      if (!(await services.gateway.clientOrExplain())) return undefined;
-      const withKey = await services.gateway.clientWithKey();
-      const secret = withKey && (await services.keys.activeSecret());
-      if (!withKey || !secret) return undefined;
-      return {
-        client: services.gateway.clientFor(secret, { maxRetries: 0, keyFingerprint: withKey.key.fingerprint }),
-        keyId: withKey.key.fingerprint,
-      };
-    },
+    client: () => chatClient(),
     contextWindow,
     vision: (model) =>
       modelVision(
         services.catalog.peek()?.models.find((m) => m.id === model)?.raw ?? { id: model },
         config.current.modelVision,
       ).vision,
-    costOf: (model, usage) => services.account.costOf({ route: 'POST /v1/messages', model, usage }),
+    costOf: (model, usage) => services.account.costOf({ model, usage }),
     wouldPassDailyBudget: (nextTokens) => services.account.wouldPassDailyBudget(nextTokens),
   });
   const images = new ImageStore(imageFiles(context.globalStorageUri));
   const session = new SessionController({
     storage: historyFiles(context.globalStorageUri),
     images,
-    getClient: () => services.gateway.clientOrExplain(),
+    getClient: async (onRecorded) => (await chatClient(onRecorded))?.client,
     accessProblem: () => accessProblem(config.current, vscode.l10n),
     errorCard: (error) => {
       const card = toErrorCard(
@@ -122,7 +128,6 @@ export function registerChat(services: Services): ChatFeature {
     now: () => Date.now(),
     log,
     agent,
-    costOf: (record) => services.account.costOf(record),
     l10n: vscode.l10n,
     instructions: readProjectInstructions,
     contextWindow,
@@ -371,7 +376,7 @@ export function registerChat(services: Services): ChatFeature {
     if (choice !== restoreLabel) return undefined;
     const report = await agentHost.checkpoints.restore(turnId);
     s.markRestored(messageId);
-    agent.arm(s.store.active.id);
+    agent.rememberFilesWritten(s.store.active.id);
     const failed = report.files.filter((f) => f.action === 'failed');
     const restored = report.files.length - failed.length;
     const summary =

@@ -2,6 +2,7 @@
 import type { ImageBlockParam, MessageParam, MessagesRequest, TextBlockParam } from '../gateway/types';
 import type { ChatAttachment, ChatMessage, ConversationSettings } from '../shared/protocol/chat';
 import { agentSummaries } from './agentSummary';
+import { systemPrompt } from '../shared/systemPrompt';
 
 /** The attachment as the model reads it: path, language and lines, then the text in a fence long enough not to close early. */
 export function formatAttachment(attachment: ChatAttachment): string {
@@ -111,9 +112,7 @@ export function buildMessagesRequest(
     max_tokens: settings.maxTokens,
     messages: toMessageParams(messages),
   };
-  const system = instructions.trim()
-    ? [instructions.trim(), settings.systemPrompt.trim()].filter(Boolean).join('\n\n')
-    : settings.systemPrompt;
-  if (system.trim()) request.system = system;
+  const system = systemPrompt(instructions, settings.systemPrompt);
+  if (system) request.system = system;
   return request;
 }

@@ -2,9 +2,10 @@
 import { isGatewayError } from '../gateway/errors';
 import { usageUnreported } from '../gateway/usageReport';
 import type { Message, MessageStream, StreamEvent, Usage } from '../gateway/types';
-import type { UsageTotals } from '../agent/types';
-import { unfinishedUsage, usageOf } from '../agent/usage';
+import { unfinishedUsage } from '../agent/usage';
+import { tokenCountsOf } from '../gateway/pricing';
 import type { ChatUsage } from '../shared/protocol/chat';
+import { ZERO_TOKENS } from '../shared/tokens';
 
 export type StreamOutcome =
   | { status: 'complete'; usage?: ChatUsage; stopReason: string | null; model?: string }
@@ -13,27 +14,16 @@ export type StreamOutcome =
   /** Failed: before any content (error) or after some (cutOff, the partial text is kept). */
   | { status: 'error' | 'cutOff'; error: unknown; usage?: ChatUsage; model?: string };
 
-/** An answer's tokens in the one definition every figure uses (AgentTokens): uncached input, cache apart. */
-export function chatUsageOf(u: UsageTotals): ChatUsage {
-  return {
-    inputTokens: u.input,
-    outputTokens: u.output,
-    ...(u.cacheRead ? { cacheReadTokens: u.cacheRead } : {}),
-    ...(u.cacheWrite ? { cacheWriteTokens: u.cacheWrite } : {}),
-    ...(u.estimated ? { estimated: true } : {}),
-  };
-}
-
 export function toChatUsage(usage: Usage | undefined, content?: readonly unknown[]): ChatUsage | undefined {
-  if (usageUnreported(usage, content)) return { inputTokens: 0, outputTokens: 0, notReported: true };
+  if (usageUnreported(usage, content)) return { ...ZERO_TOKENS, notReported: true };
   if (!usage || typeof usage.input_tokens !== 'number' || typeof usage.output_tokens !== 'number') return undefined;
-  return chatUsageOf(usageOf(usage));
+  return tokenCountsOf(usage);
 }
 
 /** A stopped or cut answer: what streamed counts (estimated while the gateway has not reported its output). */
 function unfinishedChatUsage(message: Message | undefined): ChatUsage | undefined {
   const usage = unfinishedUsage(message);
-  return message?.usage || usage.output > 0 ? chatUsageOf(usage) : undefined;
+  return message?.usage || usage.output > 0 ? usage : undefined;
 }
 
 /** The text or thinking a raw stream event adds, if any. */

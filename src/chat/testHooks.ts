@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { AgentHost } from '../agentHost';
 import type { TestHooks } from '../platform/commands';
-import { TRANSCRIPTS_KEY } from './agentTurn';
+import { TRANSCRIPTS_KEY } from './turnTranscripts';
 import type { SessionController } from './session';
 
 /** A turn of the tests runs at most this long (a stuck one fails the test instead of waiting forever). */

@@ -81,3 +81,17 @@ export function isGatewayError(value: unknown): value is GatewayError {
       'kind' in value)
   );
 }
+
+/**
+ * A stream whose tool inputs could not be read, for readers of the events outside the client (VS Code's chat provider
+ * maps them itself): the same kind and words as the client's own check.
+ */
+export function unusableToolInputError(problems: ToolInputProblem[], route = 'POST /v1/messages'): GatewayError {
+  const list = problems.map((p) => `"${p.name ?? 'tool'}": ${p.reason}`).join('; ');
+  return new GatewayError({
+    kind: 'protocol',
+    route,
+    toolInputProblems: problems,
+    message: `${route}: unusable tool input: ${list}.`,
+  });
+}

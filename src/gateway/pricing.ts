@@ -3,7 +3,8 @@
 // publishes for the model (a `pricing` object in its model list, OpenRouter's shape), else the user's own prices
 // (modelGateway.prices). Anything but a billed cost is an estimate. No price known: no cost (tokens only).
 import type { ModelInfo, Usage } from './types';
-import type { CostSource } from '../shared/money';
+import { roundAmount, type CostSource } from '../shared/money';
+import type { TokenCounts } from '../shared/tokens';
 
 export { formatAmount } from '../shared/money';
 
@@ -25,12 +26,7 @@ export interface Cost {
   estimate: boolean;
 }
 
-export interface TokenCounts {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
+export type { TokenCounts };
 
 /** Used when a price list has an input price but no cache prices: the upstream ratios (5-minute cache). */
 export const CACHE_READ_RATIO = 0.1;
@@ -115,7 +111,7 @@ export function priceTokens(tokens: TokenCounts, prices: ModelPrices, images = 0
     tokens.cacheRead * (prices.cacheRead ?? input * CACHE_READ_RATIO) +
     tokens.cacheWrite * (prices.cacheWrite ?? input * CACHE_WRITE_RATIO) +
     tokens.output * (prices.output ?? 0);
-  return Math.round((perMillion / 1e6 + images * (prices.perImage ?? 0)) * 1e8) / 1e8;
+  return roundAmount(perMillion / 1e6 + images * (prices.perImage ?? 0));
 }
 
 export interface CostInputs {
@@ -151,7 +147,7 @@ export function sumCosts(costs: Array<Cost | undefined>): CostTotal | undefined 
   const known = costs.filter((c): c is Cost => c !== undefined);
   if (!known.length) return undefined;
   return {
-    amount: Math.round(known.reduce((a, c) => a + c.amount, 0) * 1e8) / 1e8,
+    amount: roundAmount(known.reduce((a, c) => a + c.amount, 0)),
     sources: [...new Set(known.map((c) => c.source))],
     estimate: known.some((c) => c.estimate),
     partial: known.length < costs.length,

@@ -1,7 +1,8 @@
 // Pure: the rules and words of @gateway acting as an agent in VS Code's chat (no `vscode` import; unit-tested in
 // node). Which of VS Code's tools a request offers, how a tool call's approval is decided in this front end, the
 // paths in a tool's input the core's policy judges, and the progress lines and footer the user reads.
-import type { ApprovalAnswer, UsageTotals } from '../agent';
+import type { ApprovalAnswer } from '../agent';
+import type { TokenCounts } from '../shared/tokens';
 import { english, type Localizer } from '../shared/l10n';
 
 /**
@@ -149,7 +150,7 @@ export function toolCallLine(toolName: string, input: unknown, l10n: Localizer =
 const count = (n: number): string => n.toLocaleString('en-US');
 
 /** The response footer: steps and the turn's tokens by kind (what the gateway bills), in `l10n`'s language. */
-export function usageFooter(steps: number, usage: UsageTotals, l10n: Localizer = english): string {
+export function usageFooter(steps: number, usage: TokenCounts, l10n: Localizer = english): string {
   const tokens = l10n.t(
     'tokens: input {0}, output {1}, cache read {2}, cache write {3}',
     count(usage.input),

@@ -14,8 +14,8 @@ import {
   type PolicySettings,
   type Tool,
   type ToolResult,
-  type UsageTotals,
 } from '../agent';
+import type { TokenCounts } from '../shared/tokens';
 import type { GatewayClient, MessageParam } from '../gateway/types';
 import { pathTarget, resolveToolPath, workspaceFolderRealPaths } from '../agentHost/resolve';
 import { capHeadTail } from '../agentHost/text';
@@ -258,7 +258,7 @@ export interface GatewayAgentResult extends vscode.ChatResult {
     model: string;
     reason: AgentTurnResult['reason'];
     steps: number;
-    usage: UsageTotals;
+    usage: TokenCounts;
     tools: string[];
   };
 }

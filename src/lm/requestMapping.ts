@@ -3,6 +3,7 @@
 // extension host hands over and on plain test objects alike.
 import type { ContentBlockParam, MessageParam, MessagesRequest, ToolDefinition } from '../gateway/types';
 import { IMAGE_LIMITS, readImageHeader, type ImageMediaType } from '../shared/imageFormat';
+import { systemPrompt } from '../shared/systemPrompt';
 
 export type NeutralRole = 'user' | 'assistant' | 'system';
 
@@ -198,7 +199,7 @@ export function buildMessagesRequest(input: BuildRequestInput): MessagesRequest 
     max_tokens: Math.max(1, Math.floor(maxTokens ?? input.maxTokens)),
     messages: conversation.messages,
   };
-  const system = [input.systemPrompt?.trim(), conversation.system].filter((s): s is string => !!s).join('\n\n');
+  const system = systemPrompt(input.systemPrompt, conversation.system);
   if (system) request.system = system;
   const temperature = numberOption(input.modelOptions, 'temperature');
   if (temperature !== undefined) request.temperature = temperature;

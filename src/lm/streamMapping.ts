@@ -1,7 +1,7 @@
 // Pure: Messages stream events → response parts for VS Code (text deltas, complete tool calls).
 // No `vscode` import (unit-tested in plain node); the provider wraps the parts in VS Code's classes.
 import { readToolInputJson } from '../gateway/assemble';
-import { GatewayError } from '../gateway/errors';
+import { unusableToolInputError } from '../gateway/errors';
 import type { StreamEvent, ToolInputProblem } from '../gateway/types';
 
 export type OutputPart =
@@ -86,15 +86,7 @@ export class StreamPartMapper {
       else problems.push({ index, id: pending.id, name: pending.name, raw: pending.json, reason: read.reason });
     }
     this.toolCalls.clear();
-    if (problems.length) {
-      const list = problems.map((p) => `"${p.name ?? 'tool'}": ${p.reason}`).join('; ');
-      throw new GatewayError({
-        kind: 'protocol',
-        route: 'POST /v1/messages',
-        toolInputProblems: problems,
-        message: `POST /v1/messages: unusable tool input: ${list}.`,
-      });
-    }
+    if (problems.length) throw unusableToolInputError(problems);
     return parts;
   }
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { Dispatcher } from 'undici';
 import { createGatewayClient } from '../gateway/lazyClient';
 import type { GatewayClient, Logger, SupportRecord, UsageRecord } from '../gateway/types';
+import type { Cost } from '../gateway/pricing';
 import { Commands } from '../shared/commands';
 import type { Config } from '../shared/config';
 import { disposeAll } from '../shared/dispose';
@@ -24,7 +25,7 @@ export interface GatewayAccessDeps {
   log: Logger;
   onSupportRecord(record: SupportRecord): void;
   /** What each billable response used, with the fingerprint of the key that paid for it (the usage ledger). */
-  onUsage?(record: UsageRecord, keyFingerprint: string): void;
+  onUsage?(record: UsageRecord, keyFingerprint: string): Cost | undefined;
   /** The fingerprint of a secret (src/keys/fingerprint.ts, given by the composition root). */
   fingerprint?(secret: string): string;
   env?: Record<string, string | undefined>;
@@ -51,14 +52,19 @@ export function createGatewayAccess(deps: GatewayAccessDeps): HostGatewayAccess 
     return dispatcher.value;
   };
 
-  const build = (secret: string, { keyFingerprint, ...overrides }: ClientOverrides = {}): GatewayClient => {
+  const build = (secret: string, { keyFingerprint, onRecorded, ...overrides }: ClientOverrides = {}): GatewayClient => {
     const config = deps.config.current;
     const fingerprint = keyFingerprint;
     // The ledger's key: the stored key's fingerprint, else the secret's own (the same function computes both).
     const ledgerKey = keyFingerprint ?? deps.fingerprint?.(secret) ?? '';
     const memento = deps.dialects?.memento;
     return createGatewayClient({
-      onUsage: deps.onUsage ? (record) => deps.onUsage?.(record, ledgerKey) : undefined,
+      onUsage: deps.onUsage
+        ? (record) => {
+            const cost = deps.onUsage?.(record, ledgerKey);
+            onRecorded?.(record, cost);
+          }
+        : undefined,
       dialects: memento
         ? createDialectSource({ ...deps.dialects, memento, config: deps.config }, fingerprint, config.baseUrl)
         : {

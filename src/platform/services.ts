@@ -64,6 +64,8 @@ export interface KeyStore {
 export type ClientOverrides = Pick<GatewayClientOptions, 'maxRetries'> & {
   /** The key's fingerprint when the secret is a stored key's: what its models' dialects taught is shared then. */
   keyFingerprint?: string;
+  /** Told of each response the usage ledger recorded, with the cost it recorded (the chat shows that figure). */
+  onRecorded?(record: UsageRecord, cost: Cost | undefined): void;
 };
 
 export interface GatewayAccess {
@@ -152,10 +154,13 @@ export interface AccountService {
   peekBalance(): Balance | undefined;
   /** A balance error (402/403 quota) happened: the next balance() reads again. */
   balanceError(): void;
-  /** What a response cost and where the figure comes from; undefined when nothing prices it. */
-  costOf(record: UsageRecord): Cost | undefined;
-  /** Adds a response to the ledger of the key with this fingerprint. */
-  record(record: UsageRecord, keyFingerprint: string): void;
+  /**
+   * The one cost function: what a response's usage (or its images) cost and where the figure comes from; undefined
+   * when nothing prices it. The route does not enter: the ledger records the route actually called.
+   */
+  costOf(record: Pick<UsageRecord, 'model' | 'usage' | 'images'>): Cost | undefined;
+  /** Adds a response to the ledger of the key with this fingerprint; returns the cost it recorded. */
+  record(record: UsageRecord, keyFingerprint: string): Cost | undefined;
   ledger(): Promise<LedgerEntry[]>;
   /** Today's totals of the active key, and the share of its daily budget they use (0 without a budget). */
   today(): Promise<{ totals: ModelTotals; budgetUsed: number; keyFingerprint?: string }>;

@@ -7,6 +7,11 @@ export function formatAmount(amount: number): string {
   return amount.toFixed(digits);
 }
 
+/** An amount rounded to 1e-8 (a hundred-millionth of the currency): how every cost and sum of costs is kept. */
+export function roundAmount(amount: number): number {
+  return Math.round(amount * 1e8) / 1e8;
+}
+
 /** Where a cost figure comes from: billed by the gateway, computed from its published prices, or from your prices. */
 export type CostSource = 'billed' | 'gateway' | 'user';
 

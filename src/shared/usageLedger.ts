@@ -2,7 +2,8 @@
 // cost. Never prompt or answer text. Bounded (LEDGER_MAX_DAYS, LEDGER_MAX_ENTRIES: the oldest go first), stored as
 // JSON lines; read back line by line so one damaged line costs one entry, not the ledger.
 
-import type { CostSource } from './money';
+import { roundAmount, type CostSource } from './money';
+import { totalTokens } from './tokens';
 
 export type { CostSource } from './money';
 
@@ -85,7 +86,7 @@ export function pruneLedger(entries: LedgerEntry[], now: number): LedgerEntry[] 
   return recent.length > LEDGER_MAX_ENTRIES ? recent.slice(recent.length - LEDGER_MAX_ENTRIES) : recent;
 }
 
-export const totalTokensOf = (e: LedgerEntry): number => e.input + e.output + e.cacheRead + e.cacheWrite;
+export const totalTokensOf = (e: LedgerEntry): number => totalTokens(e);
 
 /** Local calendar day of a time, "YYYY-MM-DD". */
 export function dayOf(time: number): string {
@@ -127,7 +128,7 @@ function add(t: ModelTotals, e: LedgerEntry): void {
   t.requests += 1;
   if (e.cost === undefined) t.unpriced += 1;
   else {
-    t.cost = Math.round(((t.cost ?? 0) + e.cost) * 1e8) / 1e8;
+    t.cost = roundAmount((t.cost ?? 0) + e.cost);
     if (e.costSource !== 'billed') t.estimate = true;
   }
 }

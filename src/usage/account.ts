@@ -45,7 +45,7 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
   const noticed = new Set<string>();
   let active: { fingerprint: string; baseUrl: string } | undefined;
 
-  const costOf = (record: UsageRecord): Cost | undefined => {
+  const costOf = (record: Pick<UsageRecord, 'model' | 'usage' | 'images'>): Cost | undefined => {
     const raw = deps.catalog.peek()?.models.find((m) => m.id === record.model)?.raw;
     return resolveCost({
       tokens: tokenCountsOf(record.usage),
@@ -116,6 +116,7 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
         changed.fire();
         return checkBudget(keyFingerprint);
       });
+      return cost;
     },
     ledger: () => store.all(),
     today,

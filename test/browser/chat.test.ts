@@ -22,7 +22,7 @@ describe('chat webview (Chromium)', function () {
         [
           msg('u1', 'user', 'What is **2+2**?'),
           msg('a1', 'assistant', '**Four.**', {
-            usage: { inputTokens: 5, outputTokens: 2 },
+            usage: { input: 5, output: 2, cacheRead: 0, cacheWrite: 0 },
             stopReason: 'end_turn',
             model: 'claude-demo-sonnet',
           }),
@@ -148,7 +148,7 @@ describe('chat webview (Chromium)', function () {
       conversationId: 'c1',
       messageId: 'a1',
       status: 'stopped',
-      usage: { inputTokens: 1, outputTokens: 9 },
+      usage: { input: 1, output: 9, cacheRead: 0, cacheWrite: 0 },
     });
     await frame();
     assert.equal(await page.locator('.message.assistant .badge.stopped').count(), 1);

@@ -291,7 +291,7 @@ describe('chat webview: Agent mode (Chromium)', function () {
       conversationId: 'c1',
       messageId: 'a1',
       status: 'stopped',
-      usage: { inputTokens: 12, outputTokens: 250, cacheReadTokens: 15788, cacheWriteTokens: 2486, estimated: true },
+      usage: { input: 12, output: 250, cacheRead: 15788, cacheWrite: 2486, estimated: true },
     });
     const cost = chat.page.locator('.agent-cost');
     const turnLine = 'in 12 · out ~250 (estimated) · cache read 15,788 · cache write 2,486';

@@ -87,6 +87,23 @@ export const obj =
   (v, trail): v is T =>
     fieldsMatch(v, fields as Record<string, Check<unknown>>, [], trail);
 
+/**
+ * The lenient reading of the same fields, for data stored by an older or damaged version (the chat history): the
+ * known fields that pass their check are kept, the others (and unknown ones) dropped; undefined when one of
+ * `required` is missing or fails. What it returns passes `obj(fields)`.
+ */
+export const lenient =
+  <T>(fields: Fields<T>, required: ReadonlyArray<keyof T & string>) =>
+  (v: unknown): T | undefined => {
+    if (!isRecord(v)) return undefined;
+    const out: Record<string, unknown> = {};
+    for (const [key, check] of Object.entries(fields as Record<string, Check<unknown>>)) {
+      if (has(v, key) && v[key] !== undefined && check(v[key])) out[key] = v[key];
+      else if (required.includes(key as keyof T & string)) return undefined;
+    }
+    return out as T;
+  };
+
 /** A string-keyed table (the string table): bounded size, keys and values checked. */
 export const table =
   <V>(key: Check<string>, value: Check<V>, max: number): Check<Record<string, V>> =>

@@ -3,6 +3,7 @@
 // webview every host message with chatGuard.toWebview.
 import { IMAGE_LIMITS, IMAGE_MEDIA_TYPES, type ImageMediaType } from '../imageFormat';
 import type { ChatCost } from '../money';
+import type { TokenCounts } from '../tokens';
 import {
   anyOf,
   arr,
@@ -10,6 +11,7 @@ import {
   guard,
   id,
   int,
+  lenient,
   matches,
   none,
   nullable,
@@ -90,22 +92,14 @@ export interface MentionOption {
 }
 
 export type { ChatCost } from '../money';
+export type { TokenCounts } from '../tokens';
 
-/**
- * Tokens of one answer in the Messages API's definitions (as the agent's AgentTokens): `inputTokens` is the uncached
- * input, cache reads and writes apart. Absent cache counts are 0.
- */
-export interface ChatUsage {
-  inputTokens: number;
-  outputTokens: number;
+/** Tokens of one answer (the one shape, TokenCounts) and what it cost. Absent cache counts in old histories are 0. */
+export interface ChatUsage extends TokenCounts {
   /** What the answer (or the agent turn) cost, where a price is known. */
   cost?: ChatCost;
   /** The gateway sent zeros on a message with content: shown as "not reported", never as 0 tokens. */
   notReported?: boolean;
-  cacheReadTokens?: number;
-  cacheWriteTokens?: number;
-  /** The output count is estimated from what streamed (the answer was stopped or cut before the gateway said). */
-  estimated?: boolean;
 }
 
 /** Reactions an error card may offer (the spec's error table, as buttons). */
@@ -147,14 +141,6 @@ export type ChatMode = 'ask' | 'agent' | 'plan';
 export const CHAT_MODES: readonly ChatMode[] = ['ask', 'agent', 'plan'];
 
 /** Input, output, cache-read and cache-write tokens (of one step, or summed over a turn). */
-export interface AgentTokens {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** Output estimated from what streamed (a step stopped or cut before the gateway reported it). */
-  estimated?: boolean;
-}
 
 /**
  * A tool call's card. proposed: the model asked for it; asking: waits for the user (an approval, or the review
@@ -189,7 +175,7 @@ export interface AgentToolCard {
 
 export interface AgentStepUsage {
   step: number;
-  tokens: AgentTokens;
+  tokens: TokenCounts;
   cost?: ChatCost;
 }
 
@@ -207,7 +193,7 @@ export interface AgentTurnInfo {
   turnId: string;
   tools: AgentToolCard[];
   steps: AgentStepUsage[];
-  tokens?: AgentTokens;
+  tokens?: TokenCounts;
   /** Visible notes: caching switched off, context shortened. */
   notes?: string[];
   end?: AgentTurnEnd;
@@ -225,7 +211,7 @@ export interface AgentCondensed {
   /** The id of the last message the summary covers. */
   through: string;
   summary: string;
-  tokens: AgentTokens;
+  tokens: TokenCounts;
   /** What the condensing request cost, where a price is known. */
   cost?: ChatCost;
 }
@@ -355,7 +341,7 @@ export type ChatToWebview = {
   agentAvailability: { availability: AgentAvailability };
   /** Adds or replaces one tool card of an agent answer. */
   agentTool: { conversationId: string; messageId: string; tool: AgentToolCard };
-  agentUsage: { conversationId: string; messageId: string; step: AgentStepUsage; turn: AgentTokens };
+  agentUsage: { conversationId: string; messageId: string; step: AgentStepUsage; turn: TokenCounts };
   /** A 429 wait inside the loop (until: epoch ms), or null when the wait is over. */
   agentWait: { conversationId: string; messageId: string; until: number | null };
   agentNote: { conversationId: string; messageId: string; note: string };
@@ -464,7 +450,7 @@ const chatImage = obj<ChatImage>({
   thumbnail,
   original: opt(imageSize),
 });
-const attachment = obj<ChatAttachment>({
+const attachmentFields: Fields<ChatAttachment> = {
   id: text,
   kind: oneOf(ATTACHMENT_KINDS),
   path: text,
@@ -475,7 +461,8 @@ const attachment = obj<ChatAttachment>({
   tokens: opt(num),
   truncated: opt(bool),
   image: opt(chatImage),
-});
+};
+const attachment = obj(attachmentFields);
 const mentionOption = obj<MentionOption>({
   kind: oneOf(MENTION_KINDS),
   path: opt(text),
@@ -484,18 +471,19 @@ const mentionOption = obj<MentionOption>({
   unavailable: opt(bool),
   image: opt(bool),
 });
-const cost = obj<ChatCost>({
+const costFields: Fields<ChatCost> = {
   amount: num,
   source: oneOf(['billed', 'gateway', 'user'] as const),
   estimate: bool,
   partial: opt(bool),
-});
+};
+const cost = obj(costFields);
 const usage = obj<ChatUsage>({
-  inputTokens: num,
-  outputTokens: num,
+  input: num,
+  output: num,
+  cacheRead: num,
+  cacheWrite: num,
   cost: opt(cost),
-  cacheReadTokens: opt(num),
-  cacheWriteTokens: opt(num),
   estimated: opt(bool),
   notReported: opt(bool),
 });
@@ -516,7 +504,14 @@ const errorCard = obj<ErrorCard>({
   queuedUntil: opt(num),
   outcomeUnknown: opt(bool),
 });
-const tokens = obj<AgentTokens>({ input: num, output: num, cacheRead: num, cacheWrite: num, estimated: opt(bool) });
+const tokenFields: Fields<TokenCounts> = {
+  input: num,
+  output: num,
+  cacheRead: num,
+  cacheWrite: num,
+  estimated: opt(bool),
+};
+const tokens = obj(tokenFields);
 const toolCard = obj<AgentToolCard>({
   id: text,
   step: num,
@@ -541,7 +536,8 @@ const toolCard = obj<AgentToolCard>({
 });
 const stepUsage = obj<AgentStepUsage>({ step: num, tokens, cost: opt(cost) });
 const turnEnd = obj<AgentTurnEnd>({ reason: text, message: text, retry: bool });
-const condensedCheck = obj<AgentCondensed>({ through: text, summary: text, tokens, cost: opt(cost) });
+const condensedFields: Fields<AgentCondensed> = { through: text, summary: text, tokens, cost: opt(cost) };
+const condensedCheck = obj(condensedFields);
 const turnInfo = obj<AgentTurnInfo>({
   turnId: text,
   tools: many(toolCard),
@@ -684,3 +680,14 @@ export const chatProtocol: Protocol<ChatShapes> = {
 };
 
 export const chatGuard = guard(chatProtocol);
+
+/**
+ * The same checks, lenient, for what the chat history stored (src/chat/history.ts): a damaged or older field is
+ * dropped instead of the whole record, and what is kept is what the page's guard accepts.
+ */
+export const storedChat = {
+  cost: lenient(costFields, ['amount', 'source', 'estimate']),
+  tokens: lenient(tokenFields, ['input', 'output', 'cacheRead', 'cacheWrite']),
+  attachment: lenient(attachmentFields, ['id', 'kind', 'path', 'languageId', 'text']),
+  condensed: lenient(condensedFields, ['through', 'summary', 'tokens']),
+};

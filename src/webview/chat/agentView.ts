@@ -4,7 +4,7 @@
 import type {
   AgentCondensed,
   AgentStepUsage,
-  AgentTokens,
+  TokenCounts,
   AgentToolCard,
   AgentTurnEnd,
   AgentTurnInfo,
@@ -148,7 +148,7 @@ export class AgentSection {
     }
   }
 
-  setUsage(step: AgentStepUsage, turn: AgentTokens): void {
+  setUsage(step: AgentStepUsage, turn: TokenCounts): void {
     const i = this.info.steps.findIndex((s) => s.step === step.step);
     if (i >= 0) this.info.steps[i] = step;
     else this.info.steps.push(step);

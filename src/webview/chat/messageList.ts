@@ -3,7 +3,7 @@
 import type {
   AgentCondensed,
   AgentStepUsage,
-  AgentTokens,
+  TokenCounts,
   AgentToolCard,
   AgentTurnEnd,
   ChatMessage,
@@ -195,7 +195,7 @@ export class MessageList {
     this.scrollToBottom();
   }
 
-  agentUsage(id: string, step: AgentStepUsage, turn: AgentTokens): void {
+  agentUsage(id: string, step: AgentStepUsage, turn: TokenCounts): void {
     this.views.get(id)?.agent?.setUsage(step, turn);
     this.scrollToBottom();
   }

@@ -2,7 +2,7 @@
 // cache writes are counted apart, output is what the model wrote. The footer, the turn and its steps use these
 // words and numbers, so the steps add up to the turn and the turn is the footer. An output counted from what streamed
 // (a stopped or cut answer) says so.
-import type { AgentTokens, ChatUsage } from '../../shared/protocol/chat';
+import type { ChatUsage, TokenCounts } from '../../shared/protocol/chat';
 import { t } from '../common/strings';
 
 const format = (n: number): string => n.toLocaleString('en-US');
@@ -11,7 +11,7 @@ const output = (n: number, estimated: boolean | undefined): string =>
   estimated ? t('chat.tokensEstimated', format(n)) : format(n);
 
 /** "in 1,234 · out 56 · cache read 1,000 · cache write 200" (an agent turn and its steps: always all four). */
-export function tokensText(tokens: AgentTokens): string {
+export function tokensText(tokens: TokenCounts): string {
   return t(
     'agent.tokens',
     format(tokens.input),
@@ -23,17 +23,9 @@ export function tokensText(tokens: AgentTokens): string {
 
 /** An answer's footer: "tokens: in 5 · out 2", with the cache figures when there are any. */
 export function usageText(usage: ChatUsage): string {
-  const cacheRead = usage.cacheReadTokens ?? 0;
-  const cacheWrite = usage.cacheWriteTokens ?? 0;
   const figures =
-    cacheRead || cacheWrite
-      ? tokensText({
-          input: usage.inputTokens,
-          output: usage.outputTokens,
-          cacheRead,
-          cacheWrite,
-          estimated: usage.estimated,
-        })
-      : t('chat.tokensInOut', format(usage.inputTokens), output(usage.outputTokens, usage.estimated));
+    usage.cacheRead || usage.cacheWrite
+      ? tokensText(usage)
+      : t('chat.tokensInOut', format(usage.input), output(usage.output, usage.estimated));
   return t('chat.usage', figures);
 }

@@ -159,12 +159,13 @@ describe('agent loop: edge cases', () => {
 describe('agent core: pure modules', () => {
   const dir = path.join(__dirname, '../../../src/agent');
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
-    // src/shared/l10n is the pure Localizer interface: approval reasons are shown in the user's language.
-    it(`${file} imports neither vscode nor anything outside src/agent, src/gateway and the Localizer`, () => {
+    // src/shared/l10n is the pure Localizer interface: approval reasons are shown in the user's language;
+    // src/shared/tokens the one shape of token counts (the chat and the ledger count in it too).
+    it(`${file} imports neither vscode nor anything outside src/agent, src/gateway, the Localizer and TokenCounts`, () => {
       const source = readFileSync(path.join(dir, file), 'utf8');
       assert.ok(!/from ['"]vscode['"]|require\(['"]vscode['"]\)/.test(source), `${file} imports vscode`);
       for (const m of source.matchAll(/from ['"]([^'"]+)['"]/g)) {
-        assert.ok(/^(\.\/|\.\.\/gateway\/|\.\.\/shared\/l10n$|node:)/.test(m[1]), `${file} imports ${m[1]}`);
+        assert.ok(/^(\.\/|\.\.\/gateway\/|\.\.\/shared\/(l10n|tokens)$|node:)/.test(m[1]), `${file} imports ${m[1]}`);
       }
     });
   }

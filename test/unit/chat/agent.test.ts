@@ -11,7 +11,7 @@ import {
   targetSummary,
 } from '../../../src/chat/agentEvents';
 import { parseConversation, serializeConversation } from '../../../src/chat/history';
-import { turnIdOf } from '../../../src/chat/session';
+import { turnIdOf } from '../../../src/chat/agentPort';
 import type { AgentTurnInfo, ChatMessage, HostToWebviewMessage } from '../../../src/shared/protocol/chat';
 import { agentSession, readFileTool, waitUntil } from './chatSessionFixture';
 import { useEmulator } from '../emulator/helpers';
@@ -239,7 +239,7 @@ describe('agent events → chat protocol (pure)', () => {
     );
     assert.deepEqual(message.agent.tokens, { input: 13, output: 12, cacheRead: 100, cacheWrite: 100 });
     // The footer's figures are the turn's, in the same definitions (uncached input; cache reads and writes apart).
-    assert.deepEqual(message.usage, { inputTokens: 13, outputTokens: 12, cacheReadTokens: 100, cacheWriteTokens: 100 });
+    assert.deepEqual(message.usage, { input: 13, output: 12, cacheRead: 100, cacheWrite: 100 });
     assert.deepEqual(message.agent.notes, ['The gateway rejected prompt caching.']);
     assert.deepEqual(message.agent.end, {
       reason: 'step_budget',

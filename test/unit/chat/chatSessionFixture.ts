@@ -5,11 +5,11 @@
 import { strict as assert } from 'node:assert';
 import type { PolicySettings } from '../../../src/agent';
 import type { Tool } from '../../../src/agent';
-import type { AgentHost } from '../../../src/agentHost';
-import { AgentTurns } from '../../../src/chat/agentTurn';
+import { AgentTurns, type AgentTurnHost } from '../../../src/chat/agentTurn';
 import { toErrorCard } from '../../../src/chat/errorCard';
 import type { HistoryStorage } from '../../../src/chat/history';
-import { SessionController, type SessionDeps } from '../../../src/chat/session';
+import { SessionController } from '../../../src/chat/session';
+import type { SessionDeps } from '../../../src/chat/sessionDeps';
 import type { Emulator } from '../../../src/emulator/types';
 import { adviseOnError, createGatewayClient } from '../../../src/gateway';
 import type { MessagesRequest } from '../../../src/gateway/types';
@@ -61,14 +61,7 @@ export function chatSession(
   emulator: Emulator,
   deps: Pick<
     SessionDeps,
-    | 'getClient'
-    | 'agent'
-    | 'defaultRetryMs'
-    | 'instructions'
-    | 'costOf'
-    | 'contextWindow'
-    | 'condenseThreshold'
-    | 'images'
+    'getClient' | 'agent' | 'defaultRetryMs' | 'instructions' | 'contextWindow' | 'condenseThreshold' | 'images'
   > & {
     model: string;
     /** The model of Agent conversations (modelGateway.agent.defaultModel), when set. */
@@ -90,7 +83,6 @@ export function chatSession(
     defaultRetryMs: deps.defaultRetryMs,
     agent: deps.agent,
     instructions: deps.instructions,
-    costOf: deps.costOf,
     contextWindow: deps.contextWindow,
     condenseThreshold: deps.condenseThreshold,
     images: deps.images,
@@ -134,7 +126,7 @@ export function agentSession(options: AgentSessionOptions) {
   const discarded: string[] = [];
   const state = options.state ?? new Map<string, unknown>();
   const storage = options.storage ?? memoryHistoryStorage();
-  const host = {
+  const host: AgentTurnHost = {
     availability: () =>
       options.trusted === false
         ? { ok: false as const, reason: 'Agent mode is unavailable in Restricted Mode.' }
@@ -146,10 +138,11 @@ export function agentSession(options: AgentSessionOptions) {
       allSecretPatterns: [],
     }),
     tools: options.tools,
+    toolSets: () => ({ builtIn: options.tools(), bridged: [] }),
     checkpoints: { discard: async (ids: readonly string[]) => void discarded.push(...ids) },
     beginTurn: async (id: string) => void turns.push(`begin ${id}`),
     endTurn: async () => void turns.push('end'),
-  } as unknown as AgentHost;
+  };
   const real = createGatewayClient({ baseUrl: emulator.url, apiKey: 'mg-agent-key-0008', maxRetries: 0 });
   const client = {
     streamMessage: (body: MessagesRequest, opts?: Parameters<typeof real.streamMessage>[1]) => {
@@ -162,8 +155,7 @@ export function agentSession(options: AgentSessionOptions) {
     state: {
       get: (k: string) => state.get(k),
       update: async (k: string, v: unknown) => void state.set(k, JSON.parse(JSON.stringify(v))),
-      keys: () => [...state.keys()],
-    } as never,
+    },
     client: async () => ({ client: client as never, keyId: 'fp' }),
     contextWindow: options.contextWindow,
     condenseThreshold: options.condenseThreshold === undefined ? undefined : () => options.condenseThreshold!,

@@ -63,7 +63,7 @@ describe('chat history format', () => {
         text: 'partial',
         status: 'cutOff',
         createdAt: 2,
-        usage: { inputTokens: 3, outputTokens: 4, cacheReadTokens: 5, cacheWriteTokens: 6, estimated: true },
+        usage: { input: 3, output: 4, cacheRead: 5, cacheWrite: 6, estimated: true },
         stopReason: null,
         error: { title: 'T', detail: 'D', actions: ['retry'], requestId: 'req_1' },
       },
@@ -73,13 +73,7 @@ describe('chat history format', () => {
     assert.ok(back);
     assert.deepEqual(back.overrides, { model: 'm', maxTokens: 7 });
     assert.equal(back.messages[0].attachments?.[0].path, 'x.ts');
-    assert.deepEqual(back.messages[1].usage, {
-      inputTokens: 3,
-      outputTokens: 4,
-      cacheReadTokens: 5,
-      cacheWriteTokens: 6,
-      estimated: true,
-    });
+    assert.deepEqual(back.messages[1].usage, { input: 3, output: 4, cacheRead: 5, cacheWrite: 6, estimated: true });
     assert.equal(back.messages[1].status, 'cutOff');
     // Stored cards keep their words but offer no live actions (no resend after a reload).
     assert.deepEqual(back.messages[1].error, { title: 'T', detail: 'D', actions: [], requestId: 'req_1' });
@@ -96,7 +90,7 @@ describe('chat history format', () => {
         text: 'x',
         status: 'complete',
         createdAt: 1,
-        usage: { inputTokens: 5, outputTokens: 6, cost },
+        usage: { input: 5, output: 6, cacheRead: 0, cacheWrite: 0, cost },
       },
       1,
     );
@@ -108,13 +102,37 @@ describe('chat history format', () => {
         text: 'y',
         status: 'complete',
         createdAt: 2,
-        usage: { inputTokens: 1, outputTokens: 1, cost: { amount: 1, source: 'free' as never, estimate: false } },
+        usage: {
+          input: 1,
+          output: 1,
+          cacheRead: 0,
+          cacheWrite: 0,
+          cost: { amount: 1, source: 'free' as never, estimate: false },
+        },
       },
       2,
     );
     const back = parseConversation(serializeConversation(c));
-    assert.deepEqual(back?.messages[0].usage, { inputTokens: 5, outputTokens: 6, cost });
-    assert.deepEqual(back?.messages[1].usage, { inputTokens: 1, outputTokens: 1 });
+    assert.deepEqual(back?.messages[0].usage, { input: 5, output: 6, cacheRead: 0, cacheWrite: 0, cost });
+    assert.deepEqual(back?.messages[1].usage, { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 });
+  });
+
+  // One token shape (issue 33): histories written before it name an answer's tokens inputTokens, cacheReadTokens, ….
+  it('loads the token names of older histories into the one shape', () => {
+    const stored = JSON.parse(serializeConversation(createConversation('c1', 1))) as {
+      conversation: { messages: unknown[] };
+    };
+    const usage = { inputTokens: 5, outputTokens: 6, cacheReadTokens: 7, estimated: true, notReported: true };
+    stored.conversation.messages = [{ id: 'a', role: 'assistant', text: 'x', status: 'complete', createdAt: 1, usage }];
+    const back = parseConversation(JSON.stringify(stored));
+    assert.deepEqual(back?.messages[0].usage, {
+      input: 5,
+      output: 6,
+      cacheRead: 7,
+      cacheWrite: 0,
+      estimated: true,
+      notReported: true,
+    });
   });
 
   it('keeps where each tool card stands in the answer (text, card, text … survives a reload)', () => {

@@ -2,7 +2,7 @@
 // asked, never run), the answer ends in a checklist plan, and Act on this plan sends that plan to Agent mode.
 import { strict as assert } from 'node:assert';
 import type { Tool } from '../../../src/agent';
-import { planOf, planTask } from '../../../src/chat/session';
+import { planOf, planTask } from '../../../src/chat/planText';
 import { PLAN_SYSTEM_PROMPT } from '../../../src/chat/agentTurn';
 import { useEmulator } from '../emulator/helpers';
 import { agentSession, readFileTool, waitUntil } from './chatSessionFixture';

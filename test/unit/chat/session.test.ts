@@ -1,7 +1,9 @@
 // The session controller against the real emulator over real sockets, with the real gateway client.
 import { strict as assert } from 'node:assert';
 import { createGatewayClient } from '../../../src/gateway';
+import type { DialectSource } from '../../../src/gateway/types';
 import { chatSession, waitUntil } from './chatSessionFixture';
+import { MAX_RATE_LIMIT_WAITS } from '../../../src/chat/requestSlot';
 import { useEmulator } from '../emulator/helpers';
 import { defaultConfig, startEmulator } from '../../../src/emulator';
 
@@ -34,29 +36,44 @@ describe('chat session controller (emulator)', function () {
     return t;
   }
 
-  it('an answer carries its cost, priced from the usage the gateway reported (LiteLLM: its billed cost header)', async () => {
-    const config = defaultConfig();
-    config.dialect = 'litellm';
-    const lite = await startEmulator({ config });
-    try {
-      const records: Array<{ model: string; cost?: number }> = [];
-      const t = chatSession(lite, {
-        getClient: async () => createGatewayClient({ baseUrl: lite.url, apiKey: 'mg-demo-key-0001', maxRetries: 0 }),
-        model: 'claude-demo-sonnet',
-        costOf: (r) => {
-          records.push({ model: r.model, cost: r.usage?.cost });
-          return r.usage?.cost !== undefined ? { amount: r.usage.cost, source: 'billed', estimate: false } : undefined;
-        },
-      });
-      await t.s.load();
-      t.s.send('Hello [[tokens=20]]');
-      await waitUntil(() => t.of('streamFinished').length === 1, 'finish');
-      assert.deepEqual(records, [{ model: 'claude-demo-sonnet', cost: 0.002 }]);
-      assert.deepEqual(t.of('streamFinished')[0].usage?.cost, { amount: 0.002, source: 'billed', estimate: false });
-    } finally {
-      await lite.close();
-    }
-  });
+  // One cost per response (issue 33): the chat shows the cost the usage ledger recorded, for the route actually
+  // called; it used to price the usage again as 'POST /v1/messages', also over chat-completions.
+  for (const route of ['POST /v1/messages', 'POST /v1/chat/completions']) {
+    it(`an answer carries the cost the ledger recorded for it, once, with the route called (${route})`, async () => {
+      const config = defaultConfig();
+      config.dialect = 'litellm';
+      const gateway = await startEmulator({ config });
+      const chat = route === 'POST /v1/chat/completions';
+      const dialects: DialectSource = { knowledge: () => ({ override: 'chat-completions' }), learned: () => undefined };
+      try {
+        const records: Array<{ route: string; model: string }> = [];
+        const priced = { amount: 0.002, source: 'billed' as const, estimate: false };
+        const t = chatSession(gateway, {
+          getClient: async (onRecorded) =>
+            createGatewayClient({
+              baseUrl: gateway.url,
+              apiKey: 'mg-demo-key-0001',
+              maxRetries: 0,
+              ...(chat ? { dialects } : {}),
+              // What the extension's ledger does: record the response, price it once, tell the chat that figure.
+              onUsage: (r) => {
+                records.push({ route: r.route, model: r.model });
+                onRecorded?.(r, priced);
+              },
+            }),
+          model: 'claude-demo-sonnet',
+        });
+        await t.s.load();
+        t.s.send('Hello [[tokens=20]]');
+        await waitUntil(() => t.of('streamFinished').length === 1, 'finish');
+        assert.equal(records.length, 1, 'one ledger record per response');
+        assert.equal(records[0].route, route);
+        assert.deepEqual(t.of('streamFinished')[0].usage?.cost, priced);
+      } finally {
+        await gateway.close();
+      }
+    });
+  }
 
   it('streams an answer as batched deltas and finishes with usage and stop reason', async () => {
     const { s, of, finished } = session();
@@ -68,7 +85,7 @@ describe('chat session controller (emulator)', function () {
     assert.equal(deltas.map((d) => d.text ?? '').join(''), answer.text, 'deltas add up to the answer');
     assert.ok(deltas.length > 1 && deltas.length < 300, `batched: ${deltas.length} deltas`);
     assert.equal(finished()[0].status, 'complete');
-    assert.ok(finished()[0].usage && finished()[0].usage!.outputTokens > 0);
+    assert.ok(finished()[0].usage && finished()[0].usage!.output > 0);
     assert.equal(finished()[0].usage?.estimated, undefined, 'a finished answer has the counts the gateway reported');
     assert.ok(typeof finished()[0].stopReason === 'string');
     assert.equal(s.store.active.title, 'Hello world');
@@ -90,7 +107,7 @@ describe('chat session controller (emulator)', function () {
     // The gateway reports output tokens only at the end (message_delta): what streamed is counted, as an estimate.
     const usage = finished()[0].usage;
     assert.equal(usage?.estimated, true, JSON.stringify(usage));
-    assert.equal(usage?.outputTokens, Math.ceil(answer.text.length / 4), 'about 4 characters a token');
+    assert.equal(usage?.output, Math.ceil(answer.text.length / 4), 'about 4 characters a token');
     assert.deepEqual(answer.usage, usage, 'the stored answer keeps the same figures');
     await waitUntil(
       () =>
@@ -144,7 +161,7 @@ describe('chat session controller (emulator)', function () {
     assert.equal(finished()[0].status, 'cutOff');
     assert.ok(s.store.active.messages[1].text.length > 0);
     assert.equal(finished()[0].usage?.estimated, true);
-    assert.equal(finished()[0].usage?.outputTokens, Math.ceil(s.store.active.messages[1].text.length / 4));
+    assert.equal(finished()[0].usage?.output, Math.ceil(s.store.active.messages[1].text.length / 4));
     assert.ok(of('errorCard')[0].card);
   });
 
@@ -188,6 +205,22 @@ describe('chat session controller (emulator)', function () {
     assert.equal(finished()[0].status, 'stopped');
     await new Promise((r) => setTimeout(r, 1300));
     assert.equal(messageRequests(), 1);
+  });
+
+  // One owner of "wait and send again" (issue 33): the slot waits out a 429 and resends at most MAX_RATE_LIMIT_WAITS
+  // times; a gateway still refusing after that ends the answer with its card and Retry (it used to queue forever).
+  it('a 429 that persists is sent again at most twice, then ends with the rate-limited card and Retry', async () => {
+    const t = session('mg-demo-key-0001', 10_000, 0);
+    emulator().setFaults('mg-demo-key-0001', { status: 429, count: 3, retryAfter: 1 });
+    await t.s.load();
+    t.s.send('rate limited three times [[tokens=20]]');
+    await waitUntil(() => t.finished().length === 1, 'finish', 10_000);
+    assert.equal(t.finished()[0].status, 'error');
+    assert.equal(messageRequests(), 1 + MAX_RATE_LIMIT_WAITS);
+    const card = t.of('errorCard').at(-1)!.card!;
+    assert.equal(card.kind, 'rate_limited');
+    assert.ok(card.actions.includes('retry'), "Retry is the user's once the waits are used up");
+    assert.equal(t.s.busy, false);
   });
 
   it('5xx shows Retry and is never resent automatically; Retry sends once', async () => {

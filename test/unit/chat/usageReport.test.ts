@@ -9,18 +9,18 @@ describe('chat: usage the gateway did not report', () => {
   const content = [{ type: 'text', text: 'hello' }];
   it('zeros on a message with content are "not reported"', () => {
     assert.deepEqual(toChatUsage({ input_tokens: 0, output_tokens: 0 }, content), {
-      inputTokens: 0,
-      outputTokens: 0,
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
       notReported: true,
     });
     assert.equal(usageUnreported({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0 }, content), true);
   });
   it('real counts and empty messages keep their numbers', () => {
-    assert.deepEqual(toChatUsage({ input_tokens: 12, output_tokens: 0 }, content), {
-      inputTokens: 12,
-      outputTokens: 0,
-    });
-    assert.deepEqual(toChatUsage({ input_tokens: 0, output_tokens: 0 }, []), { inputTokens: 0, outputTokens: 0 });
+    const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+    assert.deepEqual(toChatUsage({ input_tokens: 12, output_tokens: 0 }, content), { ...zero, input: 12 });
+    assert.deepEqual(toChatUsage({ input_tokens: 0, output_tokens: 0 }, []), zero);
     assert.equal(usageUnreported({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 50 }, content), false);
   });
   it('has its words', () => {

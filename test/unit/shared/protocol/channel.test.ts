@@ -171,7 +171,7 @@ describe('webview channel: chat and images host messages are checked too', () =>
         status: 'complete',
         createdAt: 1,
         stopReason: null,
-        usage: { inputTokens: 1, outputTokens: 2 },
+        usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
         agent: {
           turnId: 't',
           tools: [

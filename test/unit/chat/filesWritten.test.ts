@@ -3,7 +3,7 @@
 // across turns and across a reload; a checkpoint restore arms them too; another conversation is not affected.
 import { strict as assert } from 'node:assert';
 import type { Tool } from '../../../src/agent';
-import { conversationWroteFiles } from '../../../src/chat/agentArming';
+import { filesWrittenIn } from '../../../src/chat/filesWritten';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 import { useEmulator } from '../emulator/helpers';
 import { agentSession, waitUntil } from './chatSessionFixture';
@@ -125,7 +125,7 @@ describe('writes arm allow-listed commands for the whole conversation', function
           ...(restored ? { restored } : {}),
         },
       }) as ChatMessage;
-    const armed = (m: ChatMessage) => conversationWroteFiles([m], (n) => classes[n]);
+    const armed = (m: ChatMessage) => filesWrittenIn([m], (n) => classes[n]);
     assert.equal(armed(answer([{ name: 'read_file', status: 'done' }])), false);
     assert.equal(armed(answer([{ name: 'run_command', status: 'done' }])), false);
     assert.equal(armed(answer([{ name: 'write_file', status: 'refused' }])), false);
