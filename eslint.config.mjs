@@ -64,6 +64,8 @@ export const PURE_MODULES = {
     'history',
     'errorCard',
     'attachments',
+    'imageStore',
+    'imageAttachment',
     'links',
     'mentions',
     'agentTurn',
