@@ -199,6 +199,21 @@ export function registerChat(services: Services): ChatFeature {
     return undefined;
   }
 
+  /** Ask about This Image (Explorer, or the active image tab): the same rules as @, then the page scales it. */
+  async function askAboutImage(uri: unknown): Promise<void> {
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    const target =
+      uri instanceof vscode.Uri ? uri : input && typeof input === 'object' && 'uri' in input ? input.uri : undefined;
+    if (!(target instanceof vscode.Uri))
+      return void vscode.window.showInformationMessage(vscode.l10n.t('Pick an image file in the Explorer first.'));
+    await loaded;
+    const read = await mentions.readImage(target.fsPath);
+    if ('refusal' in read) return void vscode.window.showWarningMessage(`Model Gateway: ${read.refusal}`);
+    await provider.reveal();
+    provider.post({ type: 'attachImage', ...read });
+    provider.post({ type: 'focusInput' });
+  }
+
   async function attachFromEditor(whole: boolean): Promise<void> {
     const editor = vscode.window.activeTextEditor;
     if (!editor) return void vscode.window.showInformationMessage(vscode.l10n.t('Open a file in an editor first.'));
@@ -245,6 +260,7 @@ export function registerChat(services: Services): ChatFeature {
     [Commands.stopResponse]: () => session.stop(),
     [Commands.askAboutSelection]: () => attachFromEditor(false),
     [Commands.askAboutFile]: () => attachFromEditor(true),
+    [Commands.askAboutImage]: (uri?: unknown) => askAboutImage(uri),
   };
 
   void loadModels();

@@ -116,6 +116,19 @@ describe('chat images (Chromium)', function () {
     assert.deepEqual(readImageHeader(bytesOf(gif)), { mediaType: 'image/png', width: 40, height: 30 });
   });
 
+  it('Ask about This Image: an image the host read is scaled by the page like a pasted one', async () => {
+    await chat.play({
+      type: 'attachImage',
+      name: 'art/hero.png',
+      mediaType: 'image/png',
+      data: pngBytes(2400, 1600).toString('base64'),
+    });
+    const add = await next('addImage');
+    assert.equal(add.name, 'art/hero.png');
+    assert.deepEqual(readImageHeader(bytesOf(add))?.width, 1313);
+    assert.equal(add.original?.width, 2400);
+  });
+
   it('refuses a truncated PNG and a text file named .png with a sentence, and sends nothing', async () => {
     await paste([
       { name: 'cut.png', type: 'image/png', base64: pngBytes(300, 200).subarray(0, 200).toString('base64') },

@@ -335,6 +335,8 @@ export type ChatToWebview = {
   busy: { busy: boolean };
   attachments: { attachments: ChatAttachment[] };
   focusInput: object;
+  /** A workspace image to attach (Ask about This Image): the page scales it and hands it back with addImage. */
+  attachImage: { name: string; mediaType: ImageMediaType; data: string };
   /** Shows the conversation list; toggle: closes it instead when it shows (the title bar's button pressed again). */
   showConversations: { toggle?: boolean };
   mode: { conversationId: string; mode: ChatMode };
@@ -626,6 +628,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     busy: { busy: bool },
     attachments: { attachments: many(attachment) },
     focusInput: nothing,
+    attachImage: { name: text, mediaType: oneOf(IMAGE_MEDIA_TYPES), data: text },
     showConversations: { toggle: opt(bool) },
     mode: { conversationId: text, mode: oneOf(CHAT_MODES) },
     agentAvailability: { availability },

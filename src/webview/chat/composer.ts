@@ -223,6 +223,11 @@ export class Composer {
     post({ type: 'addImage', ...prepared.params });
   }
 
+  /** An image the host read for Ask about This Image: scaled here like any other. */
+  async attachImageData(name: string, mediaType: string, data: string): Promise<void> {
+    await this.attachImage(new Blob([fromBase64(data)], { type: mediaType }), name);
+  }
+
   /** A workspace image (@ or a drop from the Explorer): the host reads it under the @file rules, the page scales it. */
   private async attachWorkspaceImage(path: string): Promise<void> {
     try {
