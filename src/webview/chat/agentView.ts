@@ -1,5 +1,5 @@
-// Agent mode in the chat webview: tool cards with inline approvals, the turn's cost, end and Restore, and the
-// pending changes list. Everything a tool or model produced (summaries, results, progress, paths, commands)
+// Agent mode in the chat webview: tool cards with inline approvals, the turn's cost, end and Restore (the pending
+// changes list is changesView.ts). Everything a tool or model produced (summaries, results, progress, paths, commands)
 // is untrusted and goes into the DOM as text only (textContent), never as HTML; no link is ever made of it.
 import type {
   AgentCondensed,
@@ -8,7 +8,6 @@ import type {
   AgentToolCard,
   AgentTurnEnd,
   AgentTurnInfo,
-  PendingChangeView,
 } from '../../shared/protocol/chat';
 import { renderMarkdown } from './markdown';
 import { formatAmount, type ChatCost } from '../../shared/money';
@@ -391,78 +390,4 @@ function renderAsk(card: AgentToolCard): HTMLElement {
     box.append(el('div', { className: 'ask-review', text: t('agent.reviewDiff') }));
   }
   return box;
-}
-
-/** The pending changes of this window (above the composer): Open diff / Accept / Reject, and all at once. */
-export class ChangesView {
-  readonly element: HTMLElement;
-  private readonly list: HTMLElement;
-  private readonly heading: HTMLElement;
-
-  constructor() {
-    this.heading = el('span', { className: 'changes-title' });
-    this.list = el('ul', { className: 'changes-list' });
-    const head = el(
-      'div',
-      { className: 'changes-head' },
-      this.heading,
-      textButton(t('changes.acceptAll'), 'changesAll', { 'data-change-action': 'accept' }, false),
-      textButton(t('changes.rejectAll'), 'changesAll', { 'data-change-action': 'reject' }),
-    );
-    this.element = el(
-      'section',
-      { className: 'changes', attrs: { 'aria-label': t('changes.pending') } },
-      head,
-      this.list,
-    );
-    this.element.hidden = true;
-  }
-
-  set(changes: PendingChangeView[]): void {
-    this.element.hidden = changes.length === 0;
-    this.heading.textContent = t('changes.pendingCount', changes.length);
-    this.list.replaceChildren(
-      ...changes.map((c) => {
-        const ids = { 'data-change-id': c.id };
-        return el(
-          'li',
-          { className: 'change', attrs: { 'data-change-id': c.id } },
-          el('span', {
-            className: `codicon codicon-${c.kind === 'create' ? 'new-file' : c.kind === 'delete' ? 'trash' : 'diff'}`,
-            attrs: { 'aria-hidden': 'true' },
-          }),
-          el('span', {
-            className: 'change-path',
-            text: c.path,
-            attrs: { title: t(`changes.title.${c.kind}`, c.path) },
-          }),
-          el('span', {
-            className: 'change-stats',
-            text: `+${c.added} −${c.removed}`,
-            attrs: { 'aria-label': t('changes.stats', c.added, c.removed) },
-          }),
-          el(
-            'span',
-            { className: 'change-actions' },
-            textButton(t('changes.openDiff'), 'change', {
-              ...ids,
-              'data-change-action': 'open',
-              'aria-label': t('changes.openDiffOf', c.path),
-            }),
-            textButton(
-              t('changes.accept'),
-              'change',
-              { ...ids, 'data-change-action': 'accept', 'aria-label': t(`changes.accept.${c.kind}`, c.path) },
-              false,
-            ),
-            textButton(t('changes.reject'), 'change', {
-              ...ids,
-              'data-change-action': 'reject',
-              'aria-label': t(`changes.reject.${c.kind}`, c.path),
-            }),
-          ),
-        );
-      }),
-    );
-  }
 }

@@ -3,7 +3,7 @@
 import type { HostToWebviewMessage } from '../../shared/protocol/chat';
 import { el } from '../common/dom';
 import { t } from '../common/strings';
-import { ChangesView } from './agentView';
+import { ChangesView } from './changesView';
 import { channel, loadDraft, onRefusal, post, saveDraft } from './api';
 import { Composer } from './composer';
 import { ConversationList } from './conversationList';

@@ -1,0 +1,79 @@
+// The pending changes of this window in the chat webview (above the composer). Paths come from the host and go into
+// the DOM as text only.
+import type { PendingChangeView } from '../../shared/protocol/chat';
+import { el, textButton } from '../common/dom';
+import { t } from '../common/strings';
+
+/** The pending changes of this window (above the composer): Open diff / Accept / Reject, and all at once. */
+export class ChangesView {
+  readonly element: HTMLElement;
+  private readonly list: HTMLElement;
+  private readonly heading: HTMLElement;
+
+  constructor() {
+    this.heading = el('span', { className: 'changes-title' });
+    this.list = el('ul', { className: 'changes-list' });
+    const head = el(
+      'div',
+      { className: 'changes-head' },
+      this.heading,
+      textButton(t('changes.acceptAll'), 'changesAll', { 'data-change-action': 'accept' }, false),
+      textButton(t('changes.rejectAll'), 'changesAll', { 'data-change-action': 'reject' }),
+    );
+    this.element = el(
+      'section',
+      { className: 'changes', attrs: { 'aria-label': t('changes.pending') } },
+      head,
+      this.list,
+    );
+    this.element.hidden = true;
+  }
+
+  set(changes: PendingChangeView[]): void {
+    this.element.hidden = changes.length === 0;
+    this.heading.textContent = t('changes.pendingCount', changes.length);
+    this.list.replaceChildren(
+      ...changes.map((c) => {
+        const ids = { 'data-change-id': c.id };
+        return el(
+          'li',
+          { className: 'change', attrs: { 'data-change-id': c.id } },
+          el('span', {
+            className: `codicon codicon-${c.kind === 'create' ? 'new-file' : c.kind === 'delete' ? 'trash' : 'diff'}`,
+            attrs: { 'aria-hidden': 'true' },
+          }),
+          el('span', {
+            className: 'change-path',
+            text: c.path,
+            attrs: { title: t(`changes.title.${c.kind}`, c.path) },
+          }),
+          el('span', {
+            className: 'change-stats',
+            text: `+${c.added} −${c.removed}`,
+            attrs: { 'aria-label': t('changes.stats', c.added, c.removed) },
+          }),
+          el(
+            'span',
+            { className: 'change-actions' },
+            textButton(t('changes.openDiff'), 'change', {
+              ...ids,
+              'data-change-action': 'open',
+              'aria-label': t('changes.openDiffOf', c.path),
+            }),
+            textButton(
+              t('changes.accept'),
+              'change',
+              { ...ids, 'data-change-action': 'accept', 'aria-label': t(`changes.accept.${c.kind}`, c.path) },
+              false,
+            ),
+            textButton(t('changes.reject'), 'change', {
+              ...ids,
+              'data-change-action': 'reject',
+              'aria-label': t(`changes.reject.${c.kind}`, c.path),
+            }),
+          ),
+        );
+      }),
+    );
+  }
+}
