@@ -19,8 +19,8 @@ export interface Vision {
  * InternVL, MiniCPM-V, Kimi-VL, DeepSeek-VL, Doubao vision, Step-1V, LLaVA, Moondream.
  */
 const SEES = [
-  /claude-(3|opus-4|sonnet-4|haiku-4|4)/,
-  /claude-(opus|sonnet|haiku)-[4-9]/,
+  // Every Claude since 3 (2024) reads images; only Claude 1, 2 and Instant did not.
+  /claude/,
   /gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|gpt-4-turbo|gpt-4-vision|chatgpt-4o/,
   /(^|[/:-])o(1|3|4)(-pro|-mini)?($|[-:@])/,
   /gemini|gemma-?3/,
@@ -32,7 +32,10 @@ const SEES = [
   /internvl|minicpm-v|kimi-vl|deepseek-vl|doubao[\w.-]*vision|step-1v|llava|moondream/,
 ];
 /** Ids inside a seeing family that do not read images (the small reasoning models, audio and codex variants). */
-const BLIND = [/(^|[/:-])o1-mini|(^|[/:-])o3-mini|gpt-4o[\w.-]*(audio|transcribe|tts|realtime|search)/];
+const BLIND = [
+  /claude-(1|2|instant)/,
+  /(^|[/:-])o1-mini|(^|[/:-])o3-mini|gpt-4o[\w.-]*(audio|transcribe|tts|realtime|search)/,
+];
 
 /** The guess from an id alone. */
 export function guessVision(id: string): boolean {

@@ -47,6 +47,7 @@ describe('vision: which models read images', () => {
       'glm-4.5v',
       'meta-llama/llama-4-maverick',
       'pixtral-large-latest',
+      'claude-demo-sonnet',
     ])
       assert.equal(guessVision(id), true, id);
     for (const id of [
