@@ -66,6 +66,8 @@ export const PURE_MODULES = {
     'history',
     'errorCard',
     'attachments',
+    'imageStore',
+    'imageAttachment',
     'links',
     'mentions',
     'agentTurn',

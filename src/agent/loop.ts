@@ -68,6 +68,8 @@ export interface AgentTurnOptions {
   clearOldResults?: boolean;
   /** Prompt caching; on unless `enabled: false` or the memory says this key + model rejects it. */
   caching?: { enabled?: boolean; keyId: string; memory: CachingMemory };
+  /** false: the model reads no images (tool results' images are replaced by a sentence). Default true. */
+  vision?: boolean;
   /** 429 handling: wait when no Retry-After (default 10 s), longest wait (default 5 min), waits per step (default 5). */
   rateLimit?: { defaultWaitMs?: number; maxWaitMs?: number; maxWaits?: number };
   /**
@@ -172,6 +174,7 @@ class AgentTurn {
         signal: this.signal,
         turn: this.turnState,
         redact: this.o.redact,
+        vision: this.o.vision,
       });
       this.messages.push({ role: 'user', content: run.results });
       if (run.stopped) return this.end('stopped');

@@ -21,6 +21,8 @@ export interface ToolRunnerOptions {
   turn?: { wroteFiles: boolean };
   /** Applied to every result and progress text before it is emitted or returned (secrets a tool printed). */
   redact?: (text: string) => string;
+  /** false: the model reads no images; an image a tool returns is replaced by a sentence saying so. Default true. */
+  vision?: boolean;
 }
 
 export interface ToolRunOutcome {
@@ -75,7 +77,7 @@ export async function runToolCalls(
       content: result.content,
       details: result.details,
     });
-    results.push(toResultBlock(call.id, result));
+    results.push(toResultBlock(call.id, o.vision === false ? withoutImages(result) : result));
   }
   return { results, stopped };
 }
@@ -203,6 +205,19 @@ function raceStop<T>(p: Promise<T>, signal: AbortSignal): Promise<T | typeof STO
       },
     );
   });
+}
+
+/** A tool result for a model that reads no images: each image becomes a sentence (the model is told, not left guessing). */
+function withoutImages(r: ToolResult): ToolResult {
+  if (typeof r.content === 'string' || !r.content.some((b) => b.type === 'image')) return r;
+  const text = r.content
+    .map((b) =>
+      b.type === 'text'
+        ? b.text
+        : '[This is an image. The model answering does not read images, so it was not sent: say so to the user, and suggest a model that reads images.]',
+    )
+    .join('\n');
+  return { ...r, content: text };
 }
 
 function toResultBlock(id: string, r: ToolResult): ToolResultBlockParam {

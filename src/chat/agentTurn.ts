@@ -87,6 +87,8 @@ export interface AgentTurnsDeps {
   clearOldResults?: boolean;
   /** Removes every known secret from tool results before they are shown, stored or sent (services.secrets). */
   redact?: (text: string) => string;
+  /** Whether the model reads images (src/catalog/vision.ts); read_file's images go only to one that does. */
+  vision?(model: string): boolean;
 }
 
 export class AgentTurns implements AgentRunner {
@@ -151,6 +153,7 @@ export class AgentTurns implements AgentRunner {
         maxTokens: ctx.settings.maxTokens,
         contextWindow: this.windowOf(ctx),
         clearOldResults: this.deps.clearOldResults,
+        vision: this.deps.vision?.(ctx.settings.model),
         system,
         messages,
         tools,

@@ -1,6 +1,7 @@
 // Runs the chat's answers in the request slot (pure): an Ask answer (askAnswer.ts) or an agent turn (agentAnswer.ts)
 // from begin to its end; how it ended goes on the message and to the page; a 429 before any content of an Ask answer
 // waits in the slot. The Condense action runs here too, in the same slot, through the one condenser.
+import { imageHashes } from './imageStore';
 import { DEFAULT_CONTEXT_WINDOW } from '../agent';
 import type { GatewayClient } from '../gateway/types';
 import type { Localizer } from '../shared/l10n';
@@ -119,6 +120,8 @@ export class AnswerRunner {
     const write = answerWriter(this.out, request, this.deps.batchMs ?? 24, this.timers);
     const shown = (): void => this.out.updated(conversation.id, message);
     const instructions = () => instructionsFor(this.deps.instructions, message, shown, this.deps.log);
+    // Requests are built synchronously (Ask, agent history, condensing): the conversation's images are read first.
+    await this.deps.images?.preload(imageHashes(conversation.messages));
     // An agent turn's 429 waits happen inside its loop: a billable turn is never sent again by itself.
     const agent = this.deps.agent;
     if (message.agent && agent) {

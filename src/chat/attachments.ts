@@ -30,7 +30,7 @@ const FENCE_ALLOWANCE = 16;
  * context-fitting rate (a CJK character is three bytes: one token, as fit.ts counts it). A file read whole gets the
  * same figure in the list and on its chip.
  */
-export function attachmentTokens(kind: MentionKind, path: string, textBytes: number): number {
+export function attachmentTokens(kind: ChatAttachment['kind'], path: string, textBytes: number): number {
   const label = Buffer.byteLength(attachmentLabel(kind, path));
   return Math.ceil((textBytes + label + FENCE_ALLOWANCE) / CHARS_PER_TOKEN);
 }

@@ -18,7 +18,7 @@ import { webviewStringTable } from '../shared/webviewStrings';
 export type ChatRequestHandler = (message: WebviewToHostMessage) => Promise<unknown>;
 
 /** Posted before the page is ready, these wait for it; everything else is in the snapshot it gets then. */
-const WAIT_FOR_READY = new Set<HostToWebviewMessage['type']>(['focusInput', 'showConversations']);
+const WAIT_FOR_READY = new Set<HostToWebviewMessage['type']>(['focusInput', 'showConversations', 'attachImage']);
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private readonly channel: WebviewChannel<ChatShapes>;

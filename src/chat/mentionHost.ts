@@ -9,7 +9,8 @@ import { matchIgnored } from '../agent';
 import type { AgentWorkspaceSnapshot } from '../agentHost';
 import { formatChanges, uncommittedChanges } from '../agentHost/gitChanges';
 import { defaultExcludes } from '../agentHost/tools/files';
-import { resolveToolPath, secretMatch } from '../agentHost/resolve';
+import { resolveToolPath, secretMatch, type ResolvedPath } from '../agentHost/resolve';
+import { imageTokens, imageTypeOfName, readImageHeader, scaledSize, type ImageMediaType } from '../shared/imageFormat';
 import { looksBinary } from '../agentHost/text';
 import { visibleToModel } from '../agentHost/visible';
 import type { ChatAttachment, MentionKind, MentionOption } from '../shared/protocol/chat';
@@ -38,6 +39,26 @@ const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 export type Resolved = ChatAttachment | { refusal: string };
 
+/** Bytes read for an image's header (a JPEG's size follows its EXIF block, which stays under 64 KB). */
+const IMAGE_HEAD_BYTES = 128 * 1024;
+/** Binary files @ does not offer: a model reads none of them (the four image formats are offered as images). */
+const BINARY_NAME =
+  /\.(ico|bmp|tiff?|psd|heic|avif|pdf|zip|gz|tgz|bz2|xz|7z|rar|jar|war|class|exe|dll|so|dylib|o|a|lib|obj|wasm|pyc|node|bin|dat|db|sqlite3?|woff2?|ttf|otf|eot|mp3|mp4|m4a|mov|avi|mkv|wav|flac|ogg|webm|vsix)$/i;
+
+async function readHead(path: string, max: number): Promise<Uint8Array | undefined> {
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(path, 'r');
+    const buffer = Buffer.alloc(max);
+    const { bytesRead } = await handle.read(buffer, 0, max, 0);
+    return buffer.subarray(0, bytesRead);
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close();
+  }
+}
+
 export class MentionHost {
   private files?: { at: number; paths: Promise<string[]> };
 
@@ -56,7 +77,9 @@ export class MentionHost {
     const files = await this.workspaceFiles();
     const secret = (p: string) => matchIgnored(p, snap.allSecretPatterns);
     // Secret files are listed only when asked for by name (a query), marked, and never readable.
-    const candidates = query.trim() ? files : files.filter((p) => !secret(p));
+    // Binaries other than the images a model reads are not offered at all (they could only be refused).
+    const offered = files.filter((p) => !BINARY_NAME.test(p));
+    const candidates = query.trim() ? offered : offered.filter((p) => !secret(p));
     const folders = foldersOf(candidates);
     const isFolder = new Set(folders);
     const limit = MENTION_RESULTS - named.length;
@@ -74,6 +97,7 @@ export class MentionHost {
         if (hit) return { kind, path, detail: secretNote(path, hit), unavailable: true };
         const dir = nodePath.posix.dirname(path);
         const option: MentionOption = { kind, path, detail: dir === '.' ? '' : dir };
+        if (kind === 'file' && imageTypeOfName(path)) return this.imageOption(option);
         if (kind === 'file') {
           const size = await fs.promises.stat(this.absolute(path)).then(
             (s) => s.size,
@@ -85,6 +109,18 @@ export class MentionHost {
       }),
     );
     return [...named, ...paths];
+  }
+
+  /** An image file's entry: its tokens from the pixel size in its header, as the page will scale it. */
+  private async imageOption(option: MentionOption): Promise<MentionOption> {
+    option.image = true;
+    const head = await readHead(this.absolute(option.path ?? ''), IMAGE_HEAD_BYTES);
+    const header = head && readImageHeader(head);
+    if (header) {
+      const size = scaledSize(header.width, header.height);
+      option.tokens = imageTokens(size.width, size.height);
+    }
+    return option;
   }
 
   /** The attachment of a picked entry, or why it cannot be attached (the words the user sees). */
@@ -162,7 +198,10 @@ export class MentionHost {
     }
   }
 
-  private async resolvePath(path: string): Promise<Resolved> {
+  /** A workspace path the rules let the model see (real path inside a folder, not secret, not .git), or why not. */
+  private async checkedPath(
+    path: string,
+  ): Promise<{ refusal: string } | { r: ResolvedPath; snap: AgentWorkspaceSnapshot }> {
     const snap = await this.snapshot();
     const folders = snap.policy.workspaceFolders;
     const ci = snap.policy.caseInsensitive;
@@ -181,8 +220,41 @@ export class MentionHost {
       return {
         refusal: vscode.l10n.t('{0} is outside the workspace folders (or in .git): it is not attached.', r.display),
       };
+    return { r, snap };
+  }
+
+  /**
+   * The bytes of a workspace image for the page to scale (the same rules as an @-mentioned file), or why not. The
+   * page gets the bytes of a file the model could be shown anyway, and never a path the rules refuse.
+   */
+  async readImage(
+    path: string,
+  ): Promise<{ name: string; mediaType: ImageMediaType; data: string } | { refusal: string }> {
+    const checked = await this.checkedPath(path);
+    if ('refusal' in checked) return checked;
+    const { r } = checked;
+    const stat = await fs.promises.stat(r.realPath);
+    if (!stat.isFile() || !imageTypeOfName(r.display))
+      return { refusal: vscode.l10n.t('{0} is not a PNG, JPEG, WebP or GIF image.', r.display) };
+    if (stat.size > MAX_FILE_BYTES)
+      return { refusal: vscode.l10n.t('{0} is larger than {1} MB: it is not attached.', r.display, 20) };
+    const bytes = await fs.promises.readFile(r.realPath);
+    const header = readImageHeader(bytes);
+    if (!header) return { refusal: vscode.l10n.t('{0} is not a PNG, JPEG, WebP or GIF image.', r.display) };
+    return { name: r.display, mediaType: header.mediaType, data: bytes.toString('base64') };
+  }
+
+  private async resolvePath(path: string): Promise<Resolved> {
+    const checked = await this.checkedPath(path);
+    if ('refusal' in checked) return checked;
+    const { r, snap } = checked;
+    const folders = snap.policy.workspaceFolders;
     const stat = await fs.promises.stat(r.realPath);
     if (stat.isDirectory()) return this.folder(r.realPath, r.display, folders, snap);
+    if (imageTypeOfName(r.display))
+      return {
+        refusal: vscode.l10n.t('{0} is an image: pick it from the @ list to attach it as an image.', r.display),
+      };
     if (stat.size > MAX_FILE_BYTES)
       return { refusal: vscode.l10n.t('{0} is larger than {1} MB: it is not attached.', r.display, 20) };
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === r.uri.toString());

@@ -9,6 +9,7 @@ import type { CatalogSnapshot, ClientOverrides, Services } from '../platform/ser
 import type { CommandTable, TestHooks } from '../platform/commands';
 import { listWorksAt } from '../platform/listWorks';
 import { isListMissing, unlistedHint } from '../catalog/listing';
+import { modelVision } from '../catalog/vision';
 import { Commands } from '../shared/commands';
 import { clampSetting } from '../shared/settingBounds';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
@@ -22,9 +23,11 @@ import { MentionHost } from './mentionHost';
 import { TerminalRecorder } from './terminalRecorder';
 import { ChatViewProvider } from './chatViewProvider';
 import { toErrorCard } from './errorCard';
-import { historyFiles } from './historyFiles';
+import { historyFiles, imageFiles } from './historyFiles';
 import { redactingStorage } from './history';
 import { redactDeep } from '../shared/secretRedaction';
+import { imageAttachment } from './imageAttachment';
+import { ImageStore } from './imageStore';
 import { copyToClipboard, insertCode, openCodeInEditor, openLink, runErrorAction } from './hostActions';
 import { SessionController } from './session';
 import { accessProblem } from '../platform/workspaceSettings';
@@ -86,12 +89,19 @@ export function registerChat(services: Services): ChatFeature {
     condenseThreshold,
     client: () => chatClient(),
     contextWindow,
+    vision: (model) =>
+      modelVision(
+        services.catalog.peek()?.models.find((m) => m.id === model)?.raw ?? { id: model },
+        config.current.modelVision,
+      ).vision,
     costOf: (model, usage) => services.account.costOf({ model, usage }),
     wouldPassDailyBudget: (nextTokens) => services.account.wouldPassDailyBudget(nextTokens),
     redact: services.secrets.redactKnown,
   });
+  const images = new ImageStore(imageFiles(context.globalStorageUri));
   const session = new SessionController({
     storage: redactingStorage(historyFiles(context.globalStorageUri), services.secrets.redactKnown),
+    images,
     getClient: async (onRecorded) => (await chatClient(onRecorded))?.client,
     accessProblem: () => accessProblem(config.current, vscode.l10n),
     errorCard: (error) => {
@@ -146,7 +156,7 @@ export function registerChat(services: Services): ChatFeature {
         ? unlistedHint(vscode.l10n)
         : vscode.l10n.t('No chat models for this key yet: set a key, then Refresh Models.');
     session.setModels(
-      models.map((m) => ({ id: m.id })),
+      models.map((m) => ({ id: m.id, vision: modelVision(m.raw, config.current.modelVision).vision })),
       problem,
     );
   }
@@ -177,9 +187,37 @@ export function registerChat(services: Services): ChatFeature {
       session.addAttachment(resolved);
       return undefined;
     }
+    if (message.type === 'readImage') {
+      const read = await mentions.readImage(message.path);
+      if ('refusal' in read) throw new RequestFailed(read.refusal);
+      return read;
+    }
+    if (message.type === 'addImage') {
+      const { type: _type, requestId: _id, ...params } = message;
+      const count = session.pending.filter((a) => a.kind === 'image').length;
+      const made = await imageAttachment(randomUUID(), params, images, count, vscode.l10n);
+      if ('refusal' in made) throw new RequestFailed(made.refusal);
+      session.addAttachment(made);
+      return undefined;
+    }
     const refusal = await dispatch(session, message);
     if (refusal) throw new RequestFailed(refusal);
     return undefined;
+  }
+
+  /** Ask about This Image (Explorer, or the active image tab): the same rules as @, then the page scales it. */
+  async function askAboutImage(uri: unknown): Promise<void> {
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    const target =
+      uri instanceof vscode.Uri ? uri : input && typeof input === 'object' && 'uri' in input ? input.uri : undefined;
+    if (!(target instanceof vscode.Uri))
+      return void vscode.window.showInformationMessage(vscode.l10n.t('Pick an image file in the Explorer first.'));
+    await loaded;
+    const read = await mentions.readImage(target.fsPath);
+    if ('refusal' in read) return void vscode.window.showWarningMessage(`Model Gateway: ${read.refusal}`);
+    await provider.reveal();
+    provider.post({ type: 'attachImage', ...read });
+    provider.post({ type: 'focusInput' });
   }
 
   async function attachFromEditor(whole: boolean): Promise<void> {
@@ -241,6 +279,7 @@ export function registerChat(services: Services): ChatFeature {
     [Commands.stopResponse]: () => session.stop(),
     [Commands.askAboutSelection]: () => attachFromEditor(false),
     [Commands.askAboutFile]: () => attachFromEditor(true),
+    [Commands.askAboutImage]: (uri?: unknown) => askAboutImage(uri),
   };
 
   void loadModels();
@@ -288,6 +327,8 @@ export function registerChat(services: Services): ChatFeature {
       case 'searchConversations':
       case 'mentionSearch':
       case 'addMention':
+      case 'readImage':
+      case 'addImage':
         return undefined; // handle() answers them
       case 'setModel':
         s.setSettings({ model: m.model });

@@ -1,5 +1,5 @@
 // Builds the POST /v1/messages body from a conversation (pure).
-import type { MessageParam, MessagesRequest } from '../gateway/types';
+import type { ImageBlockParam, MessageParam, MessagesRequest, TextBlockParam } from '../gateway/types';
 import type { ChatAttachment, ChatMessage, ConversationSettings } from '../shared/protocol/chat';
 import { agentSummaries } from './agentSummary';
 import { systemPrompt } from '../shared/systemPrompt';
@@ -28,14 +28,50 @@ const LABELS: Record<ChatAttachment['kind'], (path: string) => string> = {
   problems: () => 'Problems in the workspace (path:line:column severity message)',
   terminal: (path) => `Output of the last command in the terminal \`${path}\``,
   changes: (path) => `Uncommitted changes (git diff against HEAD) in \`${path}\``,
+  image: (path) => `Image \`${path}\``,
 };
 
-/** A user turn's content: attachments first, then the question. */
-export function userContent(message: ChatMessage): string {
-  const parts = (message.attachments ?? []).map(formatAttachment);
-  if (message.text.trim()) parts.push(message.text);
-  return parts.join('\n\n');
+type UserBlock = TextBlockParam | ImageBlockParam;
+
+/** The base64 of a stored image by hash; the session loads a conversation's images before each request. */
+let imageData: (hash: string) => string | undefined = () => undefined;
+
+/** Where the builders read image bytes (the session's ImageStore). */
+export function useImageData(source: (hash: string) => string | undefined): void {
+  imageData = source;
 }
+
+/** An image attachment as the model reads it: a line naming it, then the image (or a note that it is gone). */
+function imageBlocks(attachment: ChatAttachment): UserBlock[] {
+  const image = attachment.image;
+  const data = image && imageData(image.hash);
+  const label = `${LABELS.image(attachment.path)}${image ? ` (${image.width}×${image.height} px)` : ''}`;
+  if (!image || data === undefined) return [{ type: 'text', text: `${label}: no longer stored, not sent.` }];
+  return [
+    { type: 'text', text: `${label}:` },
+    { type: 'image', source: { type: 'base64', media_type: image.mediaType, data } },
+  ];
+}
+
+/** A user turn's content: attachments first, then the question; blocks when it carries an image, else one string. */
+export function userContent(message: ChatMessage): string | UserBlock[] {
+  const attachments = message.attachments ?? [];
+  if (!attachments.some((a) => a.kind === 'image')) {
+    const parts = attachments.map(formatAttachment);
+    if (message.text.trim()) parts.push(message.text);
+    return parts.join('\n\n');
+  }
+  const blocks: UserBlock[] = attachments.flatMap((a): UserBlock[] =>
+    a.kind === 'image' ? imageBlocks(a) : [{ type: 'text', text: formatAttachment(a) }],
+  );
+  if (message.text.trim()) blocks.push({ type: 'text', text: message.text });
+  return blocks;
+}
+
+const isEmpty = (content: MessageParam['content']): boolean =>
+  typeof content === 'string' ? !content.trim() : content.length === 0;
+const blocksOf = (content: MessageParam['content']): Exclude<MessageParam['content'], string> =>
+  typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 
 /**
  * The messages array for a request: user/assistant alternating, starting with a user turn.
@@ -52,11 +88,14 @@ export function toMessageParams(
   for (const message of messages) {
     const note = notes.get(message);
     const text = message.role === 'user' ? userContent(message) : message.text;
-    const content = note === undefined ? text : text.trim() ? `${note}\n\n${text}` : note;
-    if (!content.trim()) continue;
+    const content = note === undefined || typeof text !== 'string' ? text : text.trim() ? `${note}\n\n${text}` : note;
+    if (isEmpty(content)) continue;
     const last = params[params.length - 1];
-    if (last && last.role === message.role && typeof last.content === 'string') {
-      last.content = `${last.content}\n\n${content}`;
+    if (last && last.role === message.role) {
+      last.content =
+        typeof last.content === 'string' && typeof content === 'string'
+          ? `${last.content}\n\n${content}`
+          : [...blocksOf(last.content), ...blocksOf(content)];
     } else if (params.length > 0 || message.role === 'user') {
       params.push({ role: message.role, content });
     }

@@ -26,6 +26,8 @@ import { planManualCondense } from './condenser';
 import { appendMessage, effectiveSettings, findMessage, truncateFrom, type Conversation } from './conversation';
 import { ConversationStore } from './conversationStore';
 import { planTask } from './planText';
+import { imageHashes } from './imageStore';
+import { useImageData } from './requestBuilder';
 import type { SessionDeps } from './sessionDeps';
 
 export class SessionController {
@@ -52,6 +54,8 @@ export class SessionController {
       this.l10n,
     );
     this.answers = new AnswerRunner(deps, this.store, this.out, (c) => this.settingsOf(c), this.l10n);
+    const images = deps.images;
+    if (images) useImageData((hash) => images.base64(hash));
   }
 
   /** The context meter's figures for the open conversation (contextMeter.ts). */
@@ -74,6 +78,13 @@ export class SessionController {
     } catch (error) {
       this.deps.log?.error('chat: pruning agent turn records failed', error);
     }
+    const used = imageHashes(this.store.all().flatMap((c) => c.messages));
+    this.deps.images?.removeOrphans(used, this.deps.now()).catch((e) => this.deps.log?.error('chat: images', e));
+  }
+
+  /** The attachments the next question takes (the host counts their images against the per-question limit). */
+  get pending(): readonly ChatAttachment[] {
+    return this.attachments;
   }
 
   get busy(): boolean {
@@ -197,8 +208,11 @@ export class SessionController {
   deleteConversation(id: string): boolean {
     if (this.answers.slot.holds(id)) this.stop();
     const turnIds = turnIdsOf(this.store.get(id)?.messages ?? []);
+    const images = imageHashes(this.store.get(id)?.messages ?? []);
     if (!this.store.delete(id)) return false;
     this.forgetTurns(turnIds);
+    const kept = imageHashes([...this.store.all().flatMap((c) => c.messages), { attachments: this.attachments }]);
+    this.deps.images?.release(images, kept).catch((e) => this.deps.log?.error('chat: removing images failed', e));
     // Deleting a conversation deletes everything stored for it: the copies of files its turns changed too.
     try {
       if (turnIds.length > 0) this.deps.agent?.discard?.(turnIds);

@@ -1,5 +1,6 @@
 // What the chat session gets from VS Code and the rest of the extension (src/chat/register.ts builds it; the tests
 // and the benchmarks build their own): storage, the client, the page, the agent port, costs and settings.
+import type { ImageStore } from './imageStore';
 import type { ProjectInstructions } from '../agent/instructions';
 import type { GatewayClient, Logger, UsageRecord } from '../gateway/types';
 import type { Localizer } from '../shared/l10n';
@@ -45,4 +46,6 @@ export interface SessionDeps {
   contextWindow?(model: string, maxTokens: number): number;
   /** modelGateway.agent.condenseThreshold (Ask answers condense past it too); default DEFAULT_CONDENSE_THRESHOLD. */
   condenseThreshold?(): number;
+  /** The chat's images (stored by hash); absent: image attachments are sent as a note that they are gone. */
+  images?: ImageStore;
 }

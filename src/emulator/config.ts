@@ -94,7 +94,12 @@ export function defaultConfig(): EmulatorConfig {
         displayName: 'Claude Demo Haiku',
         listPrices: { input: 1, output: 5 },
       },
-      'demo-gpt-upstream': { protocol: 'messages', displayName: 'GPT Demo Chat', messagesConversion: false },
+      'demo-gpt-upstream': {
+        protocol: 'messages',
+        displayName: 'GPT Demo Chat',
+        messagesConversion: false,
+        vision: false,
+      },
       // Responses-only (new-api lists it as openai-response): a reasoning, scripted agent model like the codex ones.
       'demo-codex-upstream': {
         protocol: 'messages',

@@ -5,6 +5,7 @@ import { planAgentTurn, type OfferedTool } from './agentScript';
 import { chatFillAnswer } from './coder';
 import { inputTokens } from './promptCache';
 import { applySystemRules, systemRules } from './systemRules';
+import { describeImages, imagesOf } from './vision';
 import { parseDirectives, replyOfLength, splitJson, standardReply, thinkingText, tokenize, toolInput } from './text';
 
 export interface FinalBlock {
@@ -54,10 +55,9 @@ export function lastUserText(messages: MessageLike[]): string {
   return messageText(lastUser(messages)?.content);
 }
 
-/** Image blocks in the last user message (so tests can check attachments arrived). */
-function imageCount(messages: MessageLike[]): number {
-  const content = lastUser(messages)?.content;
-  return Array.isArray(content) ? content.filter((b: { type?: string }) => b?.type === 'image').length : 0;
+/** What the last user message's images are (size and hash of the bytes received: tests check what arrived). */
+function imageLines(messages: MessageLike[]): string[] {
+  return describeImages(imagesOf(lastUser(messages)?.content));
 }
 
 /** Tool definitions, system and messages (tool inputs as JSON), 3 tokens of framing per message. */
@@ -104,7 +104,7 @@ export function planReply(body: Record<string, unknown>, model: string, agent = 
   const wantsTool = choice !== 'none' && (d.tool || choice === 'any' || choice === 'tool');
   const tool = wantsTool ? pickTool(body) : undefined;
   const base = applySystemRules(
-    chatFillAnswer(userText) ?? standardReply(userText, model, imageCount(body.messages as MessageLike[])),
+    chatFillAnswer(userText) ?? standardReply(userText, model, imageLines(body.messages as MessageLike[])),
     { ...systemRules(body.system), checklist: false },
     userText,
   );

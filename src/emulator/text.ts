@@ -34,13 +34,15 @@ export function parseDirectives(text: string): Directives {
 }
 
 /** The standard reply: quotes the user message verbatim, then markdown, a fenced code block and multi-byte text. */
-export function standardReply(userText: string, model: string, images = 0): string {
+export function standardReply(userText: string, model: string, images: readonly string[] = []): string {
   return [
     'You wrote:',
     '',
     userText,
     '',
-    ...(images > 0 ? [`I received ${images} image${images === 1 ? '' : 's'}.`, ''] : []),
+    ...(images.length > 0
+      ? [`I received ${images.length} image${images.length === 1 ? '' : 's'}.`, ...images, '']
+      : []),
     `This is a **deterministic** reply from the *Model Gateway emulator* (model \`${model}\`).`,
     '',
     '- It quotes your last message verbatim.',

@@ -119,6 +119,8 @@ export interface UpstreamModel {
    * turn's earlier reasoning does not come back (DeepSeek's thinking mode; Responses reasoning items).
    */
   thinks?: boolean;
+  /** false: the model reads no images (a request carrying one gets a 400; LiteLLM's /model/info says supports_vision). */
+  vision?: boolean;
 }
 
 export interface Prices {

@@ -500,6 +500,10 @@ function adviseProtocol(e: GatewayError, _c: AdviceContext, l10n: Localizer): Ad
   };
 }
 
+/** How gateways word a refused image input (OpenAI, vLLM, LiteLLM, new-api relaying an upstream's 400). */
+const IMAGE_REFUSAL =
+  /(image|vision|multimodal|image_url)[^.]{0,80}(not|n't|un)\s?(supported|support|enabled|allowed)|(does not|doesn't|cannot|can't)\s(support|accept|process|read)[^.]{0,40}(image|vision)|invalid content type.{0,20}image_url/i;
+
 function adviseBadRequest(e: GatewayError, c: AdviceContext, l10n: Localizer): Advice {
   if (e.serverCode === 'INVALID_BASE_URL')
     return { title: l10n.t('The base URL cannot be used.'), detail: e.message, actions: ['openBaseUrlSetting'] };
@@ -509,6 +513,13 @@ function adviseBadRequest(e: GatewayError, c: AdviceContext, l10n: Localizer): A
     return {
       title: l10n.t('The request is too large (413).'),
       detail: `${l10n.t('Send fewer or smaller attachments or images.')}${said(e, l10n)}`,
+      actions: ['showLog'],
+    };
+  // A model that does not read images, refused by the gateway: one sentence, no retry (the same request fails again).
+  if (c.surface !== 'image' && IMAGE_REFUSAL.test(e.serverMessage ?? ''))
+    return {
+      title: l10n.t('This model does not take images.'),
+      detail: `${l10n.t('The gateway refused the images of this question: remove them, or pick a model that reads images (modelGateway.models.vision tells the extension which do).')}${said(e, l10n)}`,
       actions: ['showLog'],
     };
   const modelHint = /model/i.test(e.serverMessage ?? '') ? ['refreshModels' as const] : [];

@@ -49,7 +49,7 @@ function isLiteLlm(headers: Headers): boolean {
 }
 
 /** Fields of LiteLLM's model_info copied onto a listed entry (the entry's own fields win). */
-const LITELLM_INFO_FIELDS = ['mode', 'max_input_tokens', 'max_output_tokens'] as const;
+const LITELLM_INFO_FIELDS = ['mode', 'max_input_tokens', 'max_output_tokens', 'supports_vision'] as const;
 
 /**
  * The list with LiteLLM's GET /model/info merged in. A failure of that call (an older proxy, a key without

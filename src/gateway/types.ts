@@ -170,7 +170,8 @@ export interface TextBlockParam {
 }
 export interface ImageBlockParam {
   type: 'image';
-  source: { type: 'base64'; media_type: string; data: string };
+  // The four formats every vision API takes (the same union as @anthropic-ai/sdk's Base64ImageSource).
+  source: { type: 'base64'; media_type: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp'; data: string };
   cache_control?: CacheControl;
 }
 export interface ToolUseBlockParam {

@@ -1,5 +1,6 @@
 // Pure: catalog models → the model information VS Code shows in its model picker.
 // GET /v1/models promises only `id`; every other field is optional and read only when it has the right type.
+import { modelVision } from '../catalog/vision';
 import type { ModelInfo } from '../gateway/types';
 
 /** Same shape as VS Code's LanguageModelChatInformation (src/lm/lmApi.ts), declared here to stay pure. */
@@ -51,6 +52,8 @@ export interface ModelInfoOptions {
   maxOutputTokens: number;
   /** Name of the active key (never the secret), shown in the tooltip. */
   keyName?: string;
+  /** modelGateway.models.vision (id → reads images), where the model list does not say. */
+  vision?: Readonly<Record<string, boolean>>;
 }
 
 export function toChatInformation(
@@ -72,7 +75,7 @@ export function toChatInformation(
     maxOutputTokens,
     detail: 'Model Gateway',
     tooltip: `${model.id} through Model Gateway${keyNote}`,
-    // Tool calls are mapped both ways (tool_use / tool_result). Images are not sent to the gateway.
-    capabilities: { toolCalling: true, imageInput: false },
+    // Tool calls are mapped both ways (tool_use / tool_result); images go to models that read them (catalog/vision.ts).
+    capabilities: { toolCalling: true, imageInput: modelVision(model.raw, options.vision).vision },
   };
 }

@@ -7,7 +7,7 @@ import type { ImageJobs, Services } from '../platform/services';
 import { describeForLanguageModel } from './lmErrors';
 import { groupByKind } from '../catalog/classify';
 import { imageCostAdvice, imageResultMarkdown, imageUsage, modelsMarkdown, noKeyMarkdown } from './participantText';
-import { buildMessagesRequest, type NeutralMessage } from './requestMapping';
+import { buildMessagesRequest, imagePartsOfReferences, type NeutralMessage } from './requestMapping';
 import { StreamPartMapper } from './streamMapping';
 import { ChatMarkdownSanitizer } from './chatMarkdown';
 import { streamWithCancellation, waitMessage } from './streaming';
@@ -150,7 +150,10 @@ async function handleChat(
   }
   const messages: NeutralMessage[] = [
     ...historyMessages(context),
-    { role: 'user', parts: [{ kind: 'text', text: request.prompt }] },
+    {
+      role: 'user',
+      parts: [...(await imagePartsOfReferences(request.references)), { kind: 'text', text: request.prompt }],
+    },
   ];
   const { chat } = services.config.current;
   const body = buildMessagesRequest({ model, messages, maxTokens: chat.maxTokens, systemPrompt: chat.systemPrompt });

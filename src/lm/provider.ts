@@ -51,7 +51,8 @@ export class GatewayChatProvider extends Disposable implements LanguageModelChat
     if (!key || token.isCancellationRequested) return [];
     const models = await this.chatModels(options.silent);
     const maxOutputTokens = this.services.config.current.chat.maxTokens;
-    return models.map((m) => toChatInformation(m, { maxOutputTokens, keyName: key?.name }));
+    const vision = this.services.config.current.modelVision;
+    return models.map((m) => toChatInformation(m, { maxOutputTokens, keyName: key?.name, vision }));
   }
 
   private async chatModels(silent: boolean): Promise<Array<{ id: string; raw: { id: string } }>> {

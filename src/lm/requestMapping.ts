@@ -2,6 +2,7 @@
 // VS Code's part classes are recognised by shape (duck typing), so this module works on the objects the
 // extension host hands over and on plain test objects alike.
 import type { ContentBlockParam, MessageParam, MessagesRequest, ToolDefinition } from '../gateway/types';
+import { IMAGE_LIMITS, readImageHeader, type ImageMediaType } from '../shared/imageFormat';
 import { systemPrompt } from '../shared/systemPrompt';
 
 export type NeutralRole = 'user' | 'assistant' | 'system';
@@ -9,7 +10,9 @@ export type NeutralRole = 'user' | 'assistant' | 'system';
 export type NeutralPart =
   | { kind: 'text'; text: string }
   | { kind: 'toolCall'; callId: string; name: string; input: unknown }
-  | { kind: 'toolResult'; callId: string; content: string };
+  | { kind: 'toolResult'; callId: string; content: string }
+  /** An image VS Code attached (a data part with an image type); base64 of its bytes. */
+  | { kind: 'image'; mediaType: ImageMediaType; data: string };
 
 export interface NeutralMessage {
   role: NeutralRole;
@@ -50,8 +53,38 @@ export function partFromVsCode(part: unknown): NeutralPart | undefined {
     return { kind: 'toolResult', callId: part.callId, content: part.content.map(toolResultItemText).join('') };
   }
   if (typeof part.value === 'string') return { kind: 'text', text: part.value };
-  // Data parts (images, cache hints), thinking parts and future part types: not sent (imageInput is false).
+  if (part.data instanceof Uint8Array && typeof part.mimeType === 'string' && part.mimeType.startsWith('image/'))
+    return imagePart(part.data);
+  // Other data parts (cache hints), thinking parts and future part types: not sent.
   return undefined;
+}
+
+/**
+ * An image VS Code attached (models that read images declare imageInput). Its format is read from the bytes, not
+ * the mime type it came with; an image of another format or above 5 MB becomes a sentence saying it was left out.
+ */
+function imagePart(data: Uint8Array): NeutralPart {
+  const header = readImageHeader(data);
+  if (!header) return { kind: 'text', text: '[An attached image was left out: not a PNG, JPEG, WebP or GIF.]' };
+  if (data.length > IMAGE_LIMITS.maxBytes)
+    return { kind: 'text', text: '[An attached image was left out: larger than 5 MB.]' };
+  return { kind: 'image', mediaType: header.mediaType, data: Buffer.from(data).toString('base64') };
+}
+
+/**
+ * The images among a chat request's references (@gateway): VS Code hands a pasted or attached image as a reference
+ * whose value has a mime type and a data() reader (ChatReferenceBinaryData), recognised by shape.
+ */
+export async function imagePartsOfReferences(references: readonly unknown[] | undefined): Promise<NeutralPart[]> {
+  const parts: NeutralPart[] = [];
+  for (const ref of references ?? []) {
+    const value = isRecord(ref) ? ref.value : undefined;
+    if (!isRecord(value) || typeof value.mimeType !== 'string' || !value.mimeType.startsWith('image/')) continue;
+    if (typeof value.data !== 'function') continue;
+    const data: unknown = await (value.data as () => Promise<unknown>)();
+    if (data instanceof Uint8Array) parts.push(imagePart(data));
+  }
+  return parts;
 }
 
 export function messageFromVsCode(message: { role: number; content: ReadonlyArray<unknown> }): NeutralMessage {
@@ -71,6 +104,8 @@ function toBlock(part: NeutralPart): ContentBlockParam | undefined {
       return { type: 'tool_use', id: part.callId, name: part.name, input: isRecord(part.input) ? part.input : {} };
     case 'toolResult':
       return { type: 'tool_result', tool_use_id: part.callId, content: part.content };
+    case 'image':
+      return { type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } };
   }
 }
 

@@ -51,6 +51,8 @@ export interface Config {
   modelDialects: Record<string, ModelDialect>;
   /** The user's reasoning effort per model (modelGateway.models.reasoning, user settings only). */
   modelReasoning: Record<string, ReasoningLevel>;
+  /** modelGateway.models.vision: model id → reads images (where the model list does not say). */
+  modelVision: Record<string, boolean>;
   nativeChatEnabled: boolean;
   /** The user's request headers (modelGateway.requestHeaders, user settings only): sent on every route. */
   requestHeaders: Record<string, string>;
@@ -83,6 +85,7 @@ export const CONFIG_KEYS = [
   'models.declared',
   'models.dialects',
   'models.reasoning',
+  'models.vision',
   'nativeChat.enabled',
   'requestHeaders',
 ] as const;
@@ -168,6 +171,7 @@ export function parseConfig(raw: Record<string, unknown>, l10n: Localizer = engl
     declaredModels: reader.modelIds('models.declared'),
     modelDialects: reader.dialects('models.dialects'),
     modelReasoning: reader.reasoning('models.reasoning'),
+    modelVision: reader.booleanMap('models.vision'),
     nativeChatEnabled: reader.boolean('nativeChat.enabled', true),
     requestHeaders: reader.headers('requestHeaders'),
     problems,
@@ -363,6 +367,19 @@ class Reader {
       else if (typeof text !== 'string' || /[\u0000-\u0008\u000a-\u001f\u007f]/.test(text))
         this.problems.push(`modelGateway.${key}: the value of "${name}" must be text on one line; ignored.`);
       else result[name] = text;
+    }
+    return result;
+  }
+
+  booleanMap(key: string): Record<string, boolean> {
+    const value = this.raw[key];
+    const result: Record<string, boolean> = {};
+    if (value === undefined || value === null) return result;
+    if (typeof value !== 'object' || Array.isArray(value))
+      return this.invalid(key, result, 'an object of model id → true | false');
+    for (const [id, v] of Object.entries(value as Record<string, unknown>)) {
+      if (typeof v === 'boolean') result[id] = v;
+      else this.problems.push(`modelGateway.${key}: "${id}" must map to true or false; ignored.`);
     }
     return result;
   }

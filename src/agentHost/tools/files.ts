@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { byPath, pageHeader, pageOf, type Tool, type ToolResult } from '../../agent';
 import { displayPath, secretMatch, pathTarget } from '../resolve';
+import { IMAGE_LIMITS, imageTypeOfName, readImageHeader } from '../../shared/imageFormat';
 import { looksBinary, sliceLines } from '../text';
 import { visibleToModel } from '../visible';
 import { errorResult, int, openDocument, ResolvedInputs, str, UNTRUSTED, type Input, type ToolHost } from './common';
@@ -35,12 +36,42 @@ function readUri(r: { uri: vscode.Uri; realPath: string }): vscode.Uri {
   return r.uri.scheme === 'file' ? vscode.Uri.file(r.realPath) : r.uri;
 }
 
+/** Bytes of an image read_file returns at most (the APIs' limit per image); the provider scales larger pixels itself. */
+const MAX_IMAGE_BYTES = IMAGE_LIMITS.maxBytes;
+
+/**
+ * An image file as read_file's result: a line naming it, then the image block. The loop replaces the block by a
+ * sentence for a model that does not read images (toolRunner.ts). The host cannot scale (no canvas here): an image
+ * above 5 MB or 8000 px is refused with a sentence instead of sent.
+ */
+async function readImage(display: string, uri: vscode.Uri, size: number): Promise<ToolResult> {
+  if (size > MAX_IMAGE_BYTES)
+    return errorResult(`${display} is an image of ${size} bytes, above the 5 MB a model takes; it was not read.`);
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  const header = readImageHeader(bytes);
+  if (!header) return errorResult(`${display} is named like an image but is not a PNG, JPEG, WebP or GIF file.`);
+  if (Math.max(header.width, header.height) > 8000)
+    return errorResult(
+      `${display} is ${header.width}×${header.height} px, above the 8000 px a model takes; it was not read.`,
+    );
+  return {
+    content: [
+      { type: 'text', text: `[${display}: ${header.mediaType} image, ${header.width}×${header.height} px]` },
+      {
+        type: 'image',
+        source: { type: 'base64', media_type: header.mediaType, data: Buffer.from(bytes).toString('base64') },
+      },
+    ],
+    details: { path: display, image: { width: header.width, height: header.height } },
+  };
+}
+
 export function readFileTool(host: ToolHost): Tool<Input> {
   const inputs = new ResolvedInputs();
   return {
     name: 'read_file',
     description:
-      'Read a text file of the workspace, whole or a 1-based line range; output is capped at 256 KB and binary files are refused.',
+      'Read a text file of the workspace, whole or a 1-based line range; output is capped at 256 KB and binary files are refused. A PNG, JPEG, WebP or GIF file is returned as the image (when you read images).',
     inputSchema: {
       type: 'object',
       properties: {
@@ -81,6 +112,7 @@ export function readFileTool(host: ToolHost): Tool<Input> {
       let text: string;
       let note = '';
       const doc = openDocument(vscode.workspace, r.uri);
+      if (!doc && imageTypeOfName(r.display)) return readImage(r.display, readUri(r), stat.size);
       if (doc) {
         // What the user sees, unsaved changes included: the model must edit that text, not an older disk copy.
         text = doc.getText();

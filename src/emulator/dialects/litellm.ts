@@ -71,6 +71,7 @@ export const litellm: Dialect = {
         id: createHash('sha256').update(m.id).digest('hex').slice(0, 16),
         mode: modeOf(m),
         ...(m.protocol === 'messages' && !m.kind ? { max_input_tokens: 200000, max_output_tokens: 64000 } : {}),
+        ...(m.vision !== undefined ? { supports_vision: m.vision } : {}),
       },
     })),
   }),

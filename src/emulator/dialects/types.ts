@@ -86,6 +86,8 @@ export interface ListedModel {
   listPrices?: { input: number; output: number; image?: number };
   /** Unix seconds. */
   created: number;
+  /** UpstreamModel.vision, where the config says. */
+  vision?: boolean;
 }
 
 export interface Dialect {

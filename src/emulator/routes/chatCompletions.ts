@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { charge, readJsonBody, resolveModel } from '../access';
 import { inputCostTokens } from '../billing';
 import { sendError } from '../errors';
+import { refusesImages } from '../vision';
 import { sendJson, sleep, type Ctx } from '../http';
 import { planReply, type FinalBlock, type ReplyPlan } from '../reply';
 import { SseWriter } from '../sse';
@@ -28,7 +29,8 @@ export async function handleChatCompletions(ctx: Ctx): Promise<void> {
   const messagesBody = toMessagesForm(ctx, body);
   if (!messagesBody) return;
   const model = resolveModel(ctx, body.model, 'messages');
-  if (!model || !reasoningCameBack(ctx, model.upstream, messagesBody)) return;
+  if (!model || refusesImages(ctx, model, messagesBody.messages)) return;
+  if (!reasoningCameBack(ctx, model.upstream, messagesBody)) return;
   if (!charge(ctx, ctx.state.config.prices.message)) return;
   // LiteLLM's cost header and OpenRouter's usage.cost come with chat-completions answers as with Messages.
   if (ctx.dialect?.account === 'litellm') ctx.res.setHeader('x-litellm-response-cost', String(ctx.entry.charged ?? 0));

@@ -5,6 +5,7 @@ import { inputCostTokens } from '../billing';
 import { interleavedToolEvents } from '../interleave';
 import { DEFAULT_PROMPT_CACHE, type CacheUsage } from '../promptCache';
 import { sendError } from '../errors';
+import { refusesImages } from '../vision';
 import { header, sendJson, sendText, sleep, type Ctx } from '../http';
 import { blockJson, planReply, signatureFor, type FinalBlock, type ReplyPlan } from '../reply';
 import { SseWriter } from '../sse';
@@ -19,6 +20,7 @@ export async function handleMessages(ctx: Ctx): Promise<void> {
   // new-api: a channel without a Claude conversion is refused before it is relayed (and before billing).
   const refusal = ctx.dialect?.refuseMessages?.(ctx, ctx.state.config.models[model.upstream] ?? {});
   if (refusal) return sendText(ctx, refusal.status, refusal.body, refusal.contentType, refusal.headers ?? {});
+  if (refusesImages(ctx, model, body.messages)) return;
   if (!charge(ctx, ctx.state.config.prices.message)) return;
   // LiteLLM states each call's cost in a response header (litellm/proxy/common_request_processing.py).
   if (ctx.dialect?.account === 'litellm') ctx.res.setHeader('x-litellm-response-cost', String(ctx.entry.charged ?? 0));

@@ -16,6 +16,7 @@ function listedModels(ctx: Ctx): ListedModel[] {
     protocol: models[upstream]?.protocol ?? 'messages',
     ...(models[upstream]?.kind ? { kind: models[upstream].kind } : {}),
     ...(models[upstream]?.listPrices ? { listPrices: models[upstream].listPrices } : {}),
+    ...(models[upstream]?.vision !== undefined ? { vision: models[upstream].vision } : {}),
     created: CREATED,
   }));
 }

@@ -2,6 +2,7 @@
 // Their shapes are in ./chatShapes.ts (re-exported here); this file holds their runtime checks, declared once as a
 // Protocol (./channel.ts): the host validates every incoming message with chatGuard.toHost, the webview every host
 // message with chatGuard.toWebview, and the history loader reads stored messages through the same checks (storedChat).
+import { IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from '../imageFormat';
 import type { ChatCost } from '../money';
 import type { TokenCounts } from '../tokens';
 import {
@@ -25,12 +26,15 @@ import {
   type Protocol,
 } from './channel';
 import {
+  ATTACHMENT_KINDS,
   MENTION_KINDS,
   ERROR_ACTIONS,
   CHAT_MODES,
   CHANGE_ACTIONS,
   type ChatMessageStatus,
   type ChatAttachment,
+  type ChatImage,
+  type ChatRequests,
   type MentionOption,
   type ChatUsage,
   type ErrorCard,
@@ -65,16 +69,36 @@ export const LIMITS = {
   model: 200,
   systemPrompt: 100_000,
   maxTokens: 1_000_000,
+  /** Base64 characters of one image (5 MB of bytes). */
+  image: Math.ceil(IMAGE_LIMITS.maxBytes / 3) * 4,
 } as const;
 
+const base64 =
+  (max: number): Check<string> =>
+  (v): v is string =>
+    typeof v === 'string' && v.length >= 4 && v.length <= max && v.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(v);
 const languageId = matches(/^[A-Za-z0-9_.+#-]{1,64}$/);
 // What the host sends is checked for shape, not bounded: answers and files may be long.
 const text = str(Number.MAX_SAFE_INTEGER);
 const many = <T>(check: Check<T>) => arr(check, 1_000_000);
 
+// An image as a page may show it: a data URL of an image type, nothing that loads from anywhere.
+const thumbnail = matches(
+  new RegExp(`^data:image/(png|jpeg|webp);base64,[A-Za-z0-9+/]{1,${IMAGE_LIMITS.thumbnailChars}}={0,2}$`),
+);
+const imageSize = obj<NonNullable<ChatImage['original']>>({ width: num, height: num, bytes: num });
+const chatImage = obj<ChatImage>({
+  mediaType: oneOf(IMAGE_MEDIA_TYPES),
+  width: num,
+  height: num,
+  bytes: num,
+  hash: matches(/^[0-9a-f]{64}$/),
+  thumbnail,
+  original: opt(imageSize),
+});
 const attachmentFields: Fields<ChatAttachment> = {
   id: text,
-  kind: oneOf(MENTION_KINDS),
+  kind: oneOf(ATTACHMENT_KINDS),
   path: text,
   languageId: text,
   text,
@@ -82,6 +106,7 @@ const attachmentFields: Fields<ChatAttachment> = {
   endLine: opt(num),
   tokens: opt(num),
   truncated: opt(bool),
+  image: opt(chatImage),
 };
 const attachment = obj(attachmentFields);
 const mentionOption = obj<MentionOption>({
@@ -90,6 +115,7 @@ const mentionOption = obj<MentionOption>({
   detail: opt(text),
   tokens: opt(num),
   unavailable: opt(bool),
+  image: opt(bool),
 });
 const costFields: Fields<ChatCost> = {
   amount: num,
@@ -208,7 +234,7 @@ const conversation = obj<ConversationSummary>({
   mode: opt(oneOf(CHAT_MODES)),
 });
 const settings = obj<ConversationSettings>({ model: text, maxTokens: num, systemPrompt: text });
-const model = obj<ModelOption>({ id: text });
+const model = obj<ModelOption>({ id: text, vision: opt(bool) });
 const chatSnapshot = obj<ChatSnapshot>({
   conversations: many(conversation),
   activeId: text,
@@ -247,6 +273,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     busy: { busy: bool },
     attachments: { attachments: many(attachment) },
     focusInput: nothing,
+    attachImage: { name: text, mediaType: oneOf(IMAGE_MEDIA_TYPES), data: text },
     showConversations: { toggle: opt(bool) },
     mode: { conversationId: text, mode: oneOf(CHAT_MODES) },
     agentAvailability: { availability },
@@ -279,6 +306,15 @@ export const chatProtocol: Protocol<ChatShapes> = {
     removeAttachment: { params: { attachmentId: id }, result: none },
     mentionSearch: { params: { query: str(LIMITS.query) }, result: arr(mentionOption, 200), timeoutMs: 30_000 },
     addMention: { params: { kind: oneOf(MENTION_KINDS), path: opt(str(LIMITS.path, 1)) }, result: none },
+    addImage: {
+      params: { name: str(LIMITS.path, 1), data: base64(LIMITS.image), thumbnail, original: opt(imageSize) },
+      result: none,
+    },
+    readImage: {
+      params: { path: str(LIMITS.path, 1) },
+      result: obj<ChatRequests['readImage']['result']>({ name: text, mediaType: oneOf(IMAGE_MEDIA_TYPES), data: text }),
+      timeoutMs: 30_000,
+    },
     copy: { params: { text: str(LIMITS.code) }, result: none },
     insertCode: { params: { code: str(LIMITS.code), languageId: opt(languageId) }, result: none },
     openCodeInEditor: { params: { code: str(LIMITS.code), languageId: opt(languageId) }, result: none },

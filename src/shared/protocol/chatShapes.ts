@@ -1,5 +1,6 @@
 // The shapes of the chat webview's messages, both directions (types and their literal lists). Pure. Their runtime
 // checks and the protocol are in ./chat.ts, which re-exports everything here.
+import type { ImageMediaType } from '../imageFormat';
 import type { ChatCost } from '../money';
 import type { TokenCounts } from '../tokens';
 import type { MessageOf, RequestOf } from './channel';
@@ -15,10 +16,29 @@ export type ChatMessageStatus = 'streaming' | 'complete' | 'stopped' | 'cutOff' 
 export type MentionKind = 'file' | 'folder' | 'problems' | 'terminal' | 'changes' | 'selection';
 export const MENTION_KINDS: readonly MentionKind[] = ['file', 'folder', 'problems', 'terminal', 'changes', 'selection'];
 
+/** What an attachment holds: a mention's text, or an image (pasted, dropped, or an @-mentioned image file). */
+export type AttachmentKind = MentionKind | 'image';
+export const ATTACHMENT_KINDS: readonly AttachmentKind[] = [...MENTION_KINDS, 'image'];
+
+/** An image attachment as the page and the history see it: its bytes stay in the host's storage, named by hash. */
+export interface ChatImage {
+  mediaType: ImageMediaType;
+  width: number;
+  height: number;
+  /** Bytes as sent to the model. */
+  bytes: number;
+  /** SHA-256 (hex) of the bytes as sent: the image's name in storage (stored once per content). */
+  hash: string;
+  /** A small `data:image/…;base64,` preview for the chip (the page never loads an image from anywhere else). */
+  thumbnail: string;
+  /** The size before the page scaled it down (absent: sent as it was). */
+  original?: { width: number; height: number; bytes: number };
+}
+
 /** Context attached to a question ("Ask about selection / file", or an @-mention in the composer). */
 export interface ChatAttachment {
   id: string;
-  kind: MentionKind;
+  kind: AttachmentKind;
   /** Workspace-relative path (or file name, or the terminal's command) shown on the chip. */
   path: string;
   languageId: string;
@@ -30,6 +50,8 @@ export interface ChatAttachment {
   tokens?: number;
   /** The text was cut to the size cap (the chip says so). */
   truncated?: boolean;
+  /** kind 'image': the image (text is empty). */
+  image?: ChatImage;
 }
 
 /** One entry of the @-mention list: names and sizes only (the host reads a file when it is picked). */
@@ -43,6 +65,8 @@ export interface MentionOption {
   tokens?: number;
   /** The entry cannot be attached now (no selection, no shell integration, a secret file): `detail` says why. */
   unavailable?: boolean;
+  /** A PNG, JPEG, WebP or GIF file: picked, the page reads it (readImage), scales it and attaches it as an image. */
+  image?: boolean;
 }
 
 export type { ChatCost } from '../money';
@@ -244,6 +268,17 @@ export interface ConversationSettings {
 
 export interface ModelOption {
   id: string;
+  /** Whether the model reads images (the model list, the user's modelGateway.models.vision, else a guess). */
+  vision?: boolean;
+}
+
+/** An image the page scaled and hands to the host (base64 of the bytes to send; the host checks and stores them). */
+export interface AddImageParams {
+  /** File name shown on the chip ("pasted image.png" for the clipboard). */
+  name: string;
+  data: string;
+  thumbnail: string;
+  original?: { width: number; height: number; bytes: number };
 }
 
 export interface ChatSnapshot {
@@ -288,6 +323,8 @@ export type ChatToWebview = {
   busy: { busy: boolean };
   attachments: { attachments: ChatAttachment[] };
   focusInput: object;
+  /** A workspace image to attach (Ask about This Image): the page scales it and hands it back with addImage. */
+  attachImage: { name: string; mediaType: ImageMediaType; data: string };
   /** Shows the conversation list; toggle: closes it instead when it shows (the title bar's button pressed again). */
   showConversations: { toggle?: boolean };
   mode: { conversationId: string; mode: ChatMode };
@@ -340,6 +377,10 @@ export type ChatRequests = {
   mentionSearch: { params: { query: string }; result: MentionOption[] };
   /** Resolves an @-mention on the host and adds it to the pending attachments (a refusal says why not). */
   addMention: Ack<{ kind: MentionKind; path?: string }>;
+  /** Adds an image the page pasted, dropped or read (and scaled) to the pending attachments. */
+  addImage: Ack<AddImageParams>;
+  /** The bytes of a workspace image for the page to scale (the same rules as an @-mentioned file). */
+  readImage: { params: { path: string }; result: { name: string; mediaType: ImageMediaType; data: string } };
   copy: Ack<{ text: string }>;
   insertCode: Ack<{ code: string; languageId?: string }>;
   openCodeInEditor: Ack<{ code: string; languageId?: string }>;

@@ -23,6 +23,11 @@ export function onRefusal(show: (text: string) => void): void {
   showRefusal = show;
 }
 
+/** Shows a sentence where refusals go (the page's own problems: an image it could not read). */
+export function showNotice(text: string): void {
+  showRefusal(text);
+}
+
 /** Sends a request whose effect comes back as host messages; a refusal is shown. */
 export function post(message: Outgoing): void {
   const { type, ...params } = message;

@@ -1,11 +1,12 @@
 // Attachment chips (the composer's pending context and a question's attachments): kind icon, name, "~N tokens", a
 // note when the text was cut, the full path as tooltip, and in the composer a remove button (a real button: Tab
 // reaches it, Enter or Space removes). Text only through textContent: paths and commands come from the workspace.
-import type { ChatAttachment, MentionKind } from '../../shared/protocol/chat';
+import type { AttachmentKind, ChatAttachment } from '../../shared/protocol/chat';
 import { codicon, el, iconButton } from '../common/dom';
 import { t, type WebviewStringKey } from '../common/strings';
 
-export const KIND_ICONS: Record<MentionKind, string> = {
+export const KIND_ICONS: Record<AttachmentKind, string> = {
+  image: 'file-media',
   file: 'file',
   selection: 'selection',
   folder: 'folder',
@@ -14,7 +15,7 @@ export const KIND_ICONS: Record<MentionKind, string> = {
   changes: 'git-compare',
 };
 
-export const KIND_NAMES: Record<Exclude<MentionKind, 'file' | 'folder'>, WebviewStringKey> = {
+export const KIND_NAMES: Record<Exclude<AttachmentKind, 'file' | 'folder' | 'image'>, WebviewStringKey> = {
   selection: 'chat.mention.selection',
   problems: 'chat.mention.problems',
   terminal: 'chat.mention.terminal',
@@ -34,6 +35,8 @@ function naming(a: ChatAttachment): { name: string; title: string } {
       return { name: `${base}${lines}`, title: `${a.path}${lines}` };
     case 'folder':
       return { name: `${base}/`, title: `${a.path}/` };
+    case 'image':
+      return { name: base, title: a.path };
     case 'problems':
       return { name: t(KIND_NAMES.problems), title: t(KIND_NAMES.problems) };
     default:
@@ -41,8 +44,39 @@ function naming(a: ChatAttachment): { name: string; title: string } {
   }
 }
 
+/** An image's chip: its thumbnail (a data URL the host checked), name, pixel size, tokens, and whether it was scaled. */
+function imageChip(a: ChatAttachment & { image: NonNullable<ChatAttachment['image']> }): HTMLElement {
+  const { image } = a;
+  const size = t('chat.imageSize', image.width, image.height);
+  const kb = (bytes: number) => Math.max(1, Math.round(bytes / 1024)).toLocaleString('en-US');
+  const scaled = image.original
+    ? t('chat.imageScaled', image.original.width, image.original.height, kb(image.original.bytes), kb(image.bytes))
+    : '';
+  const tooltip = [a.path, size, a.tokens !== undefined ? tokenCount(a.tokens) : '', scaled]
+    .filter(Boolean)
+    .join(' · ');
+  const thumb = el('img', { className: 'chip-thumb', attrs: { alt: '', src: image.thumbnail } });
+  return el(
+    'span',
+    { className: 'chip kind-image', attrs: { title: tooltip, 'data-kind': 'image' } },
+    thumb,
+    el('span', { className: 'chip-label', text: naming(a).name }),
+    el('span', { className: 'chip-size', text: size }),
+    a.tokens !== undefined && el('span', { className: 'chip-tokens', text: tokenCount(a.tokens) }),
+    image.original && el('span', { className: 'chip-scaled', text: t('chat.imageScaledShort') }),
+  );
+}
+
 export function attachmentChips(attachments: ChatAttachment[], removable = false): HTMLElement[] {
   return attachments.map((a) => {
+    if (a.kind === 'image' && a.image) {
+      const chip = imageChip({ ...a, image: a.image });
+      if (removable)
+        chip.append(
+          iconButton('close', t('chat.removeAttachment', a.path), 'removeAttachment', { 'data-attachment-id': a.id }),
+        );
+      return chip;
+    }
     const { name, title } = naming(a);
     const tooltip = [
       title,

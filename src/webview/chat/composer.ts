@@ -7,7 +7,9 @@ import type {
   MentionOption,
   ModelOption,
 } from '../../shared/protocol/chat';
-import { post } from './api';
+import { channel, post, showNotice } from './api';
+import { IMAGE_LIMITS, imageTypeOfName } from '../../shared/imageFormat';
+import { fromBase64, imageFiles, prepareImage } from './imageInput';
 import { el, iconButton } from '../common/dom';
 import { t } from '../common/strings';
 import { attachmentChips } from './chips';
@@ -33,6 +35,9 @@ export class Composer {
   private currentMode: ChatMode = 'ask';
   private busy = false;
   private attachments: ChatAttachment[] = [];
+  private models: ModelOption[] = [];
+  /** Send was pressed once with images for a model believed blind: the next press sends anyway. */
+  private blindAsked = false;
   /** The @-mention list (files, folders, problems, terminal, changes, selection). */
   readonly mentions: MentionPopup;
 
@@ -173,6 +178,7 @@ export class Composer {
   }
 
   setModels(models: ModelOption[], problem: string | undefined): void {
+    this.models = models;
     this.modelList.replaceChildren(...models.map((m) => el('option', { attrs: { value: m.id } })));
     this.warning.textContent = problem ?? '';
   }
@@ -189,10 +195,53 @@ export class Composer {
     if (this.busy) return false;
     const text = this.input.value;
     if (!text.trim() && this.chips.childElementCount === 0) return false;
+    if (this.asksBeforeImages()) return false;
     post({ type: 'send', text });
     this.input.value = '';
     this.onDraft('');
     return true;
+  }
+
+  /** Images for a model the list, the setting or its name calls blind: say so once; the second Send sends. */
+  private asksBeforeImages(): boolean {
+    const model = this.model.value.trim();
+    const blind = this.models.find((m) => m.id === model)?.vision === false;
+    if (!blind || !this.attachments.some((a) => a.kind === 'image') || this.blindAsked) {
+      this.blindAsked = false;
+      return false;
+    }
+    this.blindAsked = true;
+    showNotice(t('chat.imageBlind', model));
+    return true;
+  }
+
+  /** Pasted or dropped image files: each scaled here and handed to the host, which checks, stores and chips it. */
+  async attachImageFiles(files: File[]): Promise<void> {
+    for (const file of files) await this.attachImage(file, file.name || t('chat.pastedImage'));
+  }
+
+  private async attachImage(blob: Blob, name: string): Promise<void> {
+    if (this.attachments.filter((a) => a.kind === 'image').length >= IMAGE_LIMITS.maxPerRequest)
+      return showNotice(t('chat.imageTooMany', IMAGE_LIMITS.maxPerRequest));
+    const prepared = await prepareImage(blob, name);
+    if (!prepared.ok)
+      return showNotice(t(prepared.reason === 'tooLarge' ? 'chat.imageTooLarge' : 'chat.imageUnreadable', name));
+    post({ type: 'addImage', ...prepared.params });
+  }
+
+  /** An image the host read for Ask about This Image: scaled here like any other. */
+  async attachImageData(name: string, mediaType: string, data: string): Promise<void> {
+    await this.attachImage(new Blob([fromBase64(data)], { type: mediaType }), name);
+  }
+
+  /** A workspace image (@ or a drop from the Explorer): the host reads it under the @file rules, the page scales it. */
+  private async attachWorkspaceImage(path: string): Promise<void> {
+    try {
+      const read = await channel.request('readImage', { path });
+      await this.attachImage(new Blob([fromBase64(read.data)], { type: read.mediaType }), read.name);
+    } catch (error) {
+      if (error instanceof Error && error.message) showNotice(error.message);
+    }
   }
 
   /**
@@ -204,6 +253,7 @@ export class Composer {
     this.input.value = next.value;
     this.input.setSelectionRange(next.caret, next.caret);
     this.onDraft(this.input.value);
+    if (option.image && option.path !== undefined) return void this.attachWorkspaceImage(option.path);
     post({ type: 'addMention', kind: option.kind, ...(option.path !== undefined ? { path: option.path } : {}) });
   }
 
@@ -227,6 +277,25 @@ export class Composer {
         event.preventDefault();
         this.send();
       }
+    });
+    this.input.addEventListener('paste', (event) => {
+      const files = imageFiles(event.clipboardData?.files ?? []);
+      if (files.length === 0) return;
+      event.preventDefault();
+      void this.attachImageFiles(files);
+    });
+    this.element.addEventListener('dragover', (event) => {
+      const types = event.dataTransfer?.types ?? [];
+      if (types.includes('Files') || types.includes('text/uri-list')) event.preventDefault();
+    });
+    this.element.addEventListener('drop', (event) => {
+      const files = imageFiles(event.dataTransfer?.files ?? []);
+      const uris = (event.dataTransfer?.getData('text/uri-list') ?? '').split(/\r?\n/).filter((u) => /^file:/.test(u));
+      const images = uris.filter((u) => imageTypeOfName(u));
+      if (files.length === 0 && images.length === 0) return;
+      event.preventDefault();
+      if (files.length > 0) void this.attachImageFiles(files);
+      else for (const uri of images) void this.attachWorkspaceImage(decodeURIComponent(new URL(uri).pathname));
     });
     this.input.addEventListener('input', () => {
       this.onDraft(this.input.value);

@@ -134,6 +134,8 @@ function build(): (message: HostToWebviewMessage) => void {
         return composer.setAttachments(message.attachments);
       case 'focusInput':
         return composer.input.focus();
+      case 'attachImage':
+        return void composer.attachImageData(message.name, message.mediaType, message.data);
       case 'showConversations':
         // The title bar's button, pressed again while the list shows (the view was visible), closes it.
         if (message.toggle && conversations.visible) return hideConversations();

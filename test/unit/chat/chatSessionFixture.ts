@@ -61,7 +61,7 @@ export function chatSession(
   emulator: Emulator,
   deps: Pick<
     SessionDeps,
-    'getClient' | 'agent' | 'defaultRetryMs' | 'instructions' | 'contextWindow' | 'condenseThreshold'
+    'getClient' | 'agent' | 'defaultRetryMs' | 'instructions' | 'contextWindow' | 'condenseThreshold' | 'images'
   > & {
     model: string;
     /** The model of Agent conversations (modelGateway.agent.defaultModel), when set. */
@@ -85,6 +85,7 @@ export function chatSession(
     instructions: deps.instructions,
     contextWindow: deps.contextWindow,
     condenseThreshold: deps.condenseThreshold,
+    images: deps.images,
   });
   const of = <T extends HostToWebviewMessage['type']>(type: T) =>
     posted.filter((m): m is Extract<HostToWebviewMessage, { type: T }> => m.type === type);

@@ -33,7 +33,12 @@ describe('lm/requestMapping', () => {
       callId: 'c1',
       content: 'found 2',
     });
-    assert.equal(partFromVsCode({ mimeType: 'image/png', data: new Uint8Array([1, 2]) }), undefined);
+    // An image VS Code attached is read by its bytes: two bytes named image/png are no image, only a sentence says so.
+    assert.deepEqual(partFromVsCode({ mimeType: 'image/png', data: new Uint8Array([1, 2]) }), {
+      kind: 'text',
+      text: '[An attached image was left out: not a PNG, JPEG, WebP or GIF.]',
+    });
+    assert.equal(partFromVsCode({ mimeType: 'application/x-cache', data: new Uint8Array([1, 2]) }), undefined);
     assert.equal(partFromVsCode(42), undefined);
   });
 
