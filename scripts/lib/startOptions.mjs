@@ -2,7 +2,16 @@
 // language, and what the emulator-backed code-server is told so that it contacts nothing outside the machine.
 
 /** The emulator's gateway dialects (src/emulator/dialects/types.ts DIALECT_NAMES; a unit test keeps them equal). */
-export const EMULATOR_DIALECTS = ['new-api', 'one-api', 'sub2api', 'litellm', 'router', 'html-proxy', 'openrouter', 'portkey'];
+export const EMULATOR_DIALECTS = [
+  'new-api',
+  'one-api',
+  'sub2api',
+  'litellm',
+  'router',
+  'html-proxy',
+  'openrouter',
+  'portkey',
+];
 
 export const HELP = `node scripts/start.mjs [options]   (npm start -- [options])
   --vscode V         VS Code version (default: the newest the harness knows, now VS Code 1.139.1: its Chat

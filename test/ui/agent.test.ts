@@ -223,7 +223,7 @@ describe('agent mode (UI)', function () {
     await first.locator('.badge.restored').waitFor({ timeout: 30_000 });
   });
 
-  it('the step budget ends a loop (maxSteps 3), with Retry left to the user', async () => {
+  it('the step budget ends a loop (maxSteps 3), with Continue left to the user (no Retry of step 1)', async () => {
     await setUserSetting(ui.wb, ui.view, 'modelGateway.agent.maxSteps', 'Max Steps', 3);
     await ui.view.newAgentChat();
     const before = (await admin.requests()).filter((r) => r.path.includes('/v1/messages')).length;
@@ -231,7 +231,8 @@ describe('agent mode (UI)', function () {
     await ui.view.finished();
     const end = ui.view.lastAnswer().locator('.agent-end');
     assert.match(await end.innerText(), /Step budget reached/);
-    assert.equal(await end.locator('button', { hasText: 'Retry' }).count(), 1);
+    assert.equal(await end.locator('button', { hasText: 'Continue' }).count(), 1);
+    assert.equal(await end.locator('button', { hasText: 'Retry' }).count(), 0);
     assert.equal((await admin.requests()).filter((r) => r.path.includes('/v1/messages')).length - before, 3);
   });
 

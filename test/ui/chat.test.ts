@@ -112,8 +112,8 @@ describe('chat view (UI)', function () {
   });
 
   it('429 queues with a countdown and sends by itself when the wait is over', async () => {
-    // The client retries short 429s itself twice; the third one reaches the chat's queue.
-    await admin.setFaults(KEY, { status: 429, count: 3, retryAfter: 3 });
+    // The chat's request slot is the one owner of waiting and sending again (the client does not retry a chat 429).
+    await admin.setFaults(KEY, { status: 429, count: 1, retryAfter: 3 });
     await view.send('rate limited question');
     await view.lastAnswer().locator('.countdown').waitFor({ timeout: 60_000 });
     assert.match(await view.lastAnswer().locator('.countdown').innerText(), /automatically in \d+ s/);

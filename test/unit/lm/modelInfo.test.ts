@@ -24,7 +24,8 @@ describe('lm/modelInfo', () => {
       maxOutputTokens: 4096,
       detail: 'Model Gateway',
       tooltip: 'claude-demo-sonnet through Model Gateway with the key "demo"',
-      capabilities: { toolCalling: true, imageInput: false },
+      // A claude id is guessed to read images (src/catalog/vision.ts) when the list does not say.
+      capabilities: { toolCalling: true, imageInput: true },
     });
   });
 
