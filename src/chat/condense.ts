@@ -4,7 +4,10 @@
 // shortening of old tool results (src/agent/fit.ts) stays the first, free step: it happens inside each turn.
 import type { GatewayClient, MessageParam, MessagesRequest, Usage } from '../gateway/types';
 import { tokenCountsOf } from '../gateway/pricing';
+import type { ImageBlockParam } from '../gateway/types';
+import { readImageHeader } from '../shared/imageFormat';
 import type { ChatMessage } from '../shared/protocol/chat';
+import { readImageLabel } from './requestBuilder';
 import type { TokenCounts } from '../shared/tokens';
 
 /** Questions (with their answers) kept whole at the end of the history, besides the current one. */
@@ -89,7 +92,17 @@ const cap = (text: string): string =>
     '\n| ',
   );
 
-/** Messages as one plain-text transcript (tool calls and results as lines, each capped). */
+/**
+ * An image of the condensed turns as one line of the transcript: "[image: name, W×H]" (the name when its label came
+ * before it). The image itself goes neither to the summary request nor, once condensed, to later requests.
+ */
+export function imageNote(image: ImageBlockParam, label?: { path: string; width: number; height: number }): string {
+  const size = label ?? readImageHeader(Buffer.from(image.source.data, 'base64'));
+  const parts = [label?.path, size ? `${size.width}×${size.height}` : undefined].filter(Boolean);
+  return parts.length ? `[image: ${parts.join(', ')}]` : '[image]';
+}
+
+/** Messages as one plain-text transcript (tool calls and results as lines, each capped; images as one-line notes). */
 export function transcriptText(messages: readonly MessageParam[]): string {
   const lines: string[] = [];
   for (const m of messages) {
@@ -98,17 +111,24 @@ export function transcriptText(messages: readonly MessageParam[]): string {
       lines.push(`${who}: ${cap(m.content)}`);
       continue;
     }
-    for (const b of m.content) {
-      if (b.type === 'text') lines.push(`${who}: ${cap(b.text)}`);
-      else if (b.type === 'tool_use') lines.push(`Agent called ${b.name} ${cap(JSON.stringify(b.input ?? {}))}`);
+    m.content.forEach((b, i, blocks) => {
+      const next = blocks[i + 1];
+      if (b.type === 'text') {
+        // An image's label and the image become one note.
+        const label = next?.type === 'image' ? readImageLabel(b.text) : undefined;
+        if (!label) lines.push(`${who}: ${cap(b.text)}`);
+      } else if (b.type === 'image') {
+        const before = blocks[i - 1];
+        lines.push(`${who}: ${imageNote(b, before?.type === 'text' ? readImageLabel(before.text) : undefined)}`);
+      } else if (b.type === 'tool_use') lines.push(`Agent called ${b.name} ${cap(JSON.stringify(b.input ?? {}))}`);
       else if (b.type === 'tool_result') {
         const text =
           typeof b.content === 'string'
             ? b.content
-            : (b.content ?? []).map((x) => (x.type === 'text' ? x.text : '[image]')).join('\n');
+            : (b.content ?? []).map((x) => (x.type === 'text' ? x.text : imageNote(x))).join('\n');
         lines.push(`Result${b.is_error ? ' (error)' : ''}: ${cap(text)}`);
       }
-    }
+    });
   }
   return lines.join('\n');
 }

@@ -41,14 +41,26 @@ export function useImageData(source: (hash: string) => string | undefined): void
   imageData = source;
 }
 
+/** The line before an image block that names it: "Image `name` (W×H px):". */
+const imageLabel = (path: string, image: { width: number; height: number }): string =>
+  `${LABELS.image(path)} (${image.width}×${image.height} px):`;
+
+/** The name and size an image label (imageLabel) says, or undefined for any other text. */
+export function readImageLabel(text: string): { path: string; width: number; height: number } | undefined {
+  const m = /^Image `(.*)` \((\d+)×(\d+) px\):$/s.exec(text);
+  return m ? { path: m[1], width: Number(m[2]), height: Number(m[3]) } : undefined;
+}
+
 /** An image attachment as the model reads it: a line naming it, then the image (or a note that it is gone). */
 function imageBlocks(attachment: ChatAttachment): UserBlock[] {
   const image = attachment.image;
   const data = image && imageData(image.hash);
-  const label = `${LABELS.image(attachment.path)}${image ? ` (${image.width}×${image.height} px)` : ''}`;
-  if (!image || data === undefined) return [{ type: 'text', text: `${label}: no longer stored, not sent.` }];
+  if (!image || data === undefined) {
+    const size = image ? ` (${image.width}×${image.height} px)` : '';
+    return [{ type: 'text', text: `${LABELS.image(attachment.path)}${size}: no longer stored, not sent.` }];
+  }
   return [
-    { type: 'text', text: `${label}:` },
+    { type: 'text', text: imageLabel(attachment.path, image) },
     { type: 'image', source: { type: 'base64', media_type: image.mediaType, data } },
   ];
 }

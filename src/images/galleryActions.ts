@@ -1,6 +1,8 @@
 // What the gallery's buttons do. Insert puts a markdown image link with a path relative to the
-// document at the cursor of the last active text editor.
+// document at the cursor of the last active text editor. Ask opens the chat with the image attached through the
+// Explorer's Ask about This Image command (the same rules as an @-mentioned image, then the chat page scales it).
 import * as vscode from 'vscode';
+import { Commands } from '../shared/commands';
 import type { GalleryAction, ImageForm } from '../shared/protocol/images';
 import type { GalleryEntry } from './gallery';
 import { markdownRelativeLink } from './paths';
@@ -13,6 +15,9 @@ export async function galleryAction(
   editor: vscode.TextEditor | undefined,
 ): Promise<ImageForm | undefined> {
   switch (action) {
+    case 'ask':
+      await vscode.commands.executeCommand(Commands.askAboutImage, entry.image);
+      return undefined;
     case 'open':
       await vscode.commands.executeCommand('vscode.open', entry.image);
       return undefined;

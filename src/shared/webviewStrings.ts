@@ -222,6 +222,7 @@ export function webviewStrings(l10n: Localizer = english) {
     'images.cancel': l10n.t('Cancel'),
     'images.cancelTitle': l10n.t('Stop waiting (the gateway may still finish and charge the task)'),
     'images.check': l10n.t('Check'),
+    'images.action.ask': l10n.t('Ask about this image in the chat'),
     'images.action.insert': l10n.t('Insert'),
     'images.action.reveal': l10n.t('Reveal in Explorer'),
     'images.action.open': l10n.t('Open'),

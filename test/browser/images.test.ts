@@ -166,13 +166,15 @@ describe('images webview (Chromium)', function () {
       0,
       'a non-data: thumbnail is never used as an image source',
     );
-    for (const action of ['insert', 'reveal', 'open', 'copyPath', 'rerun']) {
+    const ask = cards.nth(0).locator('button[data-action="ask"]');
+    assert.equal(await ask.getAttribute('aria-label'), 'Ask about this image in the chat');
+    for (const action of ['ask', 'insert', 'reveal', 'open', 'copyPath', 'rerun']) {
       await cards.nth(0).locator(`button[data-action="${action}"]`).click();
     }
     const actions = (await view.posted()).filter((m) => m.type === 'galleryAction');
     assert.deepEqual(
       actions.map((m) => m.type === 'galleryAction' && `${m.action}:${m.id}`),
-      ['insert', 'reveal', 'open', 'copyPath', 'rerun'].map((a) => `${a}:images/a-1.png`),
+      ['ask', 'insert', 'reveal', 'open', 'copyPath', 'rerun'].map((a) => `${a}:images/a-1.png`),
     );
   });
 

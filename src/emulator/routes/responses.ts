@@ -11,6 +11,7 @@ import { planReply, type FinalBlock, type ReplyPlan } from '../reply';
 import { SseWriter } from '../sse';
 import { newId } from '../state';
 import { encryptedFor, isOwnEncrypted, missingReasoning } from '../reasoningModel';
+import { refusesImages } from '../vision';
 
 type Json = Record<string, unknown>;
 
@@ -20,7 +21,7 @@ export async function handleResponses(ctx: Ctx): Promise<void> {
   const form = toMessagesForm(ctx, body);
   if (!form) return;
   const model = resolveModel(ctx, body.model, 'messages');
-  if (!model) return;
+  if (!model || refusesImages(ctx, model, form.messages)) return;
   const upstream = ctx.state.config.models[model.upstream];
   if (upstream?.thinks) {
     const missing = missingReasoning(form.messages as Json[]);
@@ -205,7 +206,8 @@ function isObj(v: unknown): v is Json {
 /**
  * The request in the Messages form the planner reads: `instructions` as the system, message items as messages,
  * function_call items as the assistant's tool_use blocks, function_call_output items as tool_result blocks of one
- * user message, reasoning items as thinking blocks (their encrypted content must be the emulator's own: 400
+ * user message (an output of parts keeps its images), input_image parts (data URLs) as base64 image blocks,
+ * reasoning items as thinking blocks (their encrypted content must be the emulator's own: 400
  * otherwise). Answers 400 (OpenAI style) for a body without model or input.
  */
 function toMessagesForm(ctx: Ctx, body: Json): Json | undefined {
@@ -236,7 +238,9 @@ function toMessagesForm(ctx: Ctx, body: Json): Json | undefined {
       const block = { type: 'tool_use', id: String(item.call_id ?? ''), name: String(item.name ?? ''), input: args };
       push('assistant', block, () => true);
     } else if (type === 'function_call_output') {
-      const block = { type: 'tool_result', tool_use_id: String(item.call_id ?? ''), content: textOf(item.output) };
+      // An output is a string, or (as the Responses API allows) input_text / input_image parts.
+      const content = Array.isArray(item.output) ? partsOf(item.output) : textOf(item.output);
+      const block = { type: 'tool_result', tool_use_id: String(item.call_id ?? ''), content };
       push('user', block, (b) => b.type === 'tool_result');
     } else if (type === 'reasoning') {
       if (!isOwnEncrypted(item.encrypted_content))

@@ -85,7 +85,7 @@ export interface PanelSnapshot {
   outputFolder: string;
 }
 
-export const GALLERY_ACTIONS = ['insert', 'reveal', 'open', 'copyPath', 'rerun'] as const;
+export const GALLERY_ACTIONS = ['ask', 'insert', 'reveal', 'open', 'copyPath', 'rerun'] as const;
 export type GalleryAction = (typeof GALLERY_ACTIONS)[number];
 
 export type ImagesToWebview = {

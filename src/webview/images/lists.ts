@@ -79,6 +79,7 @@ export class TaskList {
 }
 
 const ACTIONS: Array<{ action: GalleryAction; label: WebviewStringKey; icon: string }> = [
+  { action: 'ask', label: 'images.action.ask', icon: 'comment-discussion' },
   { action: 'insert', label: 'images.action.insert', icon: 'insert' },
   { action: 'reveal', label: 'images.action.reveal', icon: 'files' },
   { action: 'open', label: 'images.action.open', icon: 'go-to-file' },

@@ -114,6 +114,8 @@ export interface AgentSessionOptions {
   instructions?: SessionDeps['instructions'];
   /** The daily budget check (AgentTurns' deps): true when the next request would pass it. */
   wouldPassDailyBudget?: (nextTokens: number) => Promise<boolean>;
+  /** Where the conversation's images are stored (SessionDeps['images']). */
+  images?: SessionDeps['images'];
 }
 
 /**
@@ -170,6 +172,7 @@ export function agentSession(options: AgentSessionOptions) {
     agentModel: options.models?.agent,
     agent,
     instructions: options.instructions,
+    images: options.images,
     contextWindow: options.contextWindow === undefined ? undefined : () => options.contextWindow!,
     condenseThreshold: options.condenseThreshold === undefined ? undefined : () => options.condenseThreshold!,
   });

@@ -1,6 +1,6 @@
 // Images end to end against the emulator over a real socket: a question with an image reaches the model as the
 // bytes the page scaled (the emulator's vision model answers with the pixel size and a hash of what it received)
-// over Messages and chat-completions; after a reload the stored image is sent again; a blind model's refusal gets
+// over Messages, chat-completions and Responses; after a reload the stored image is sent again; a blind model's refusal gets
 // one sentence and no retry; deleting the conversation deletes the image.
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
@@ -13,6 +13,7 @@ import { pngBytes } from '../../support/imageBytes';
 import { chatSession, memoryHistoryStorage, waitUntil } from './chatSessionFixture';
 
 const chatOnly: DialectSource = { knowledge: () => ({ override: 'chat-completions' }), learned: () => undefined };
+const responsesOnly: DialectSource = { knowledge: () => ({ override: 'responses' }), learned: () => undefined };
 
 function memoryImages(): ImageStorage & { files: Map<string, Uint8Array> } {
   const files = new Map<string, Uint8Array>();
@@ -76,6 +77,13 @@ describe('chat images against the emulator', function () {
     assert.ok(answer.text.includes(seen), answer.text.slice(0, 400));
   });
 
+  it('Responses: the same bytes arrive as an input_image data URL', async () => {
+    const { answer } = await ask({ model: 'claude-demo-sonnet', dialects: responsesOnly });
+    assert.equal(answer.status, 'complete', answer.error?.detail);
+    assert.ok(answer.text.includes(seen), answer.text.slice(0, 400));
+    assert.equal(emulator().billableCount('responses'), 1);
+  });
+
   it('after a reload the stored image goes with the conversation again; deleting it removes the image', async () => {
     const first = await ask({ model: 'claude-demo-sonnet' });
     const images = new ImageStore(first.imageFiles);
@@ -104,6 +112,17 @@ describe('chat images against the emulator', function () {
     const requests = emulator()
       .requests()
       .filter((e) => e.path === '/v1/chat/completions');
+    assert.equal(requests.length, 1, 'a 400 is not retried');
+  });
+
+  it("a blind model's refusal of images over Responses: one request, one sentence", async () => {
+    const { answer } = await ask({ key: 'mg-openai-chat-0009', model: 'gpt-demo-chat', dialects: responsesOnly });
+    assert.equal(answer.status, 'error');
+    assert.equal(answer.error?.title, 'This model does not take images.');
+    assert.match(answer.error?.detail ?? '', /does not support image input/);
+    const requests = emulator()
+      .requests()
+      .filter((e) => e.path === '/v1/responses');
     assert.equal(requests.length, 1, 'a 400 is not retried');
   });
 });

@@ -1,10 +1,12 @@
 // The emulator's POST /v1/responses (src/emulator/routes/responses.ts) read by the real gateway client over a real
 // socket: a whole response and a stream give the same answer, max_output_tokens ends it as incomplete, and the
 // fault mechanism cuts it (dropAfterEvents), ends it with an error event (errorAfterEvents) or fails the response
-// (responseFailed); a reasoning item whose encrypted content is not the emulator's own is refused.
+// (responseFailed); a reasoning item whose encrypted content is not the emulator's own is refused; a tool result's
+// image reaches the vision model (from the client, and as a function_call_output of input_image parts).
 import { strict as assert } from 'node:assert';
 import { instantAnswers, useEmulator, DEMO } from './helpers';
 import { createGatewayClient, isGatewayError, type GatewayError } from '../../../src/gateway';
+import { pngBytes } from '../../support/imageBytes';
 
 const REQUEST = {
   model: 'claude-demo-sonnet',
@@ -85,5 +87,46 @@ describe('emulator: POST /v1/responses', function () {
     );
     assert.equal(e.status, 400);
     assert.match(e.message, /encrypted content/);
+  });
+
+  it("a tool result's image reaches the model over Responses: from the client, and as an output of parts", async () => {
+    const png = pngBytes(40, 30);
+    const seen = /Image 1: png 40×30, \d+ bytes, sha256 [0-9a-f]{16}\./;
+    const data = png.toString('base64');
+    const image = {
+      type: 'image' as const,
+      source: { type: 'base64' as const, media_type: 'image/png' as const, data },
+    };
+    const m = await client().createMessage({
+      ...REQUEST,
+      messages: [
+        { role: 'user', content: 'Read the screenshot' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'read_file', input: {} }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'c1', content: [{ type: 'text', text: 'shot.png' }, image] }],
+        },
+      ],
+    });
+    const text = m.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    assert.match(text, seen);
+    const raw = await fetch(`${emulator().url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEMO}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'claude-demo-sonnet',
+        input: [
+          { type: 'message', role: 'user', content: 'Read the screenshot' },
+          { type: 'function_call', call_id: 'c1', name: 'read_file', arguments: '{}' },
+          {
+            type: 'function_call_output',
+            call_id: 'c1',
+            output: [{ type: 'input_image', image_url: `data:image/png;base64,${png.toString('base64')}` }],
+          },
+        ],
+      }),
+    });
+    const body = (await raw.json()) as { output: Array<{ type: string; content?: Array<{ text: string }> }> };
+    assert.match(body.output.find((o) => o.type === 'message')?.content?.[0].text ?? '', seen);
   });
 });

@@ -11,6 +11,7 @@ import {
   type GatewayError,
 } from '../../../src/gateway';
 import { json, startServer, writeChunked, type TestServer } from './server';
+import { toResponsesRequest } from '../../../src/gateway/responsesMapping';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -391,5 +392,37 @@ describe('reasoning effort per model', () => {
     assert.match(e.message, /modelGateway\.models\.reasoning/);
     assert.match(adviseOnError(e, { surface: 'chat' }).detail, /modelGateway\.models\.reasoning/);
     assert.equal(server.requests.length, 1);
+  });
+});
+
+describe('Responses request mapping of images', () => {
+  it("a tool result's image follows its function_call_output as an input_image data URL in a user message", () => {
+    const image = {
+      type: 'image' as const,
+      source: { type: 'base64' as const, media_type: 'image/jpeg' as const, data: 'BBB' },
+    };
+    const body = toResponsesRequest(
+      {
+        model: 'gpt-x',
+        max_tokens: 50,
+        messages: [
+          { role: 'user', content: 'read it' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'read_file', input: {} }] },
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 'c1', content: [{ type: 'text', text: 'shot.jpg' }, image] }],
+          },
+        ],
+      },
+      false,
+    );
+    assert.deepEqual((body.input as unknown[]).slice(2), [
+      { type: 'function_call_output', call_id: 'c1', output: 'shot.jpg' },
+      {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_image', image_url: 'data:image/jpeg;base64,BBB', detail: 'auto' }],
+      },
+    ]);
   });
 });

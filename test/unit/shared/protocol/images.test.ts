@@ -24,6 +24,7 @@ describe('images protocol guard', () => {
       { type: 'pick', slot: 'mask' },
       { type: 'unpick', slot: 'reference', path: 'a.png' },
       { type: 'galleryAction', action: 'insert', id: 'x' },
+      { type: 'galleryAction', action: 'ask', id: 'x' },
       { type: 'cancelTask', localId: 'l' },
       { type: 'resumeTask', localId: 'l' },
       { type: 'formChanged', form },
