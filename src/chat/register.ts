@@ -15,6 +15,7 @@ import { clampSetting } from '../shared/settingBounds';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
 import { RequestFailed } from '../shared/protocol/channel';
 import { readProjectInstructions, registerAgentHost, type AgentHost } from '../agentHost';
+import { APPROVAL_SETTINGS_QUERY, approvalSummary, readAgentSettings } from '../agentHost/settings';
 import { contextWindowOf } from '../agent/contextWindow';
 import { AgentTurns, changeView } from './agentTurn';
 import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
@@ -137,6 +138,7 @@ export function registerChat(services: Services): ChatFeature {
     instructions: readProjectInstructions,
     contextWindow,
     condenseThreshold,
+    approvals: () => approvalSummary(readAgentSettings()),
   });
   const loaded = session.load().catch((e) => log.error('chat: history could not be read', e));
   const terminals = new TerminalRecorder();
@@ -373,6 +375,9 @@ export function registerChat(services: Services): ChatFeature {
         return restore(s, m.messageId);
       case 'actOnPlan':
         return s.actOnPlan(m.messageId);
+      case 'openApprovalSettings':
+        await vscode.commands.executeCommand('workbench.action.openSettings', APPROVAL_SETTINGS_QUERY);
+        return undefined;
       case 'openInstructions': {
         const path = s.instructionFile(m.messageId, m.index);
         if (!path) return vscode.l10n.t('That instruction file is no longer listed.');

@@ -295,6 +295,16 @@ export interface ChatSnapshot {
   mode?: ChatMode;
   agent?: AgentAvailability;
   changes?: PendingChangeView[];
+  /** What the agent runs without asking now (the user's own settings; shown in Agent and Plan mode). */
+  approvals?: ApprovalSummary;
+}
+
+/** The user's auto-approval settings as the composer shows them (display only: the policy reads the settings). */
+export interface ApprovalSummary {
+  /** modelGateway.agent.autoApproveWrites (user value). */
+  writes: boolean;
+  /** How many entries modelGateway.agent.commandAllowList holds (user value). */
+  commands: number;
 }
 
 // ---- host → webview: notifications ----
@@ -397,6 +407,7 @@ export type ChatRequests = {
   actOnPlan: Ack<{ messageId: string }>;
   /** Opens one of the project instruction files this answer was sent with (by its index there). */
   openInstructions: Ack<{ messageId: string; index: number }>;
+  openApprovalSettings: Ack<object>;
 };
 
 export type ChatShapes = {

@@ -16,6 +16,7 @@ import { attachmentChips } from './chips';
 import { MentionPopup } from './mentionPopup';
 import { insertMention } from './mentionText';
 import { ContextMeter } from './contextMeterView';
+import { ApprovalLine } from './approvalLine';
 
 export class Composer {
   readonly element: HTMLElement;
@@ -118,6 +119,7 @@ export class Composer {
       this.input,
       toolbar,
       this.modeNote,
+      this.approvals.element,
       this.modelList,
       this.warning,
       this.meter.element,
@@ -128,6 +130,8 @@ export class Composer {
 
   /** The context meter (how much of the model's window the conversation uses; Condense near the threshold). */
   readonly meter = new ContextMeter();
+  /** What the agent runs without asking (Agent and Plan mode; a click opens the settings). */
+  readonly approvals = new ApprovalLine();
 
   get text(): string {
     return this.input.value;
@@ -148,6 +152,7 @@ export class Composer {
     this.currentMode = mode;
     this.mode.value = mode;
     this.element.dataset.mode = mode;
+    this.approvals.setMode(mode);
     this.input.placeholder =
       mode === 'agent'
         ? t('chat.agentPlaceholder')
