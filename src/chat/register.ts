@@ -20,6 +20,8 @@ import { contextWindowOf } from '../agent/contextWindow';
 import { AgentTurns, changeView } from './agentTurn';
 import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
 import { conversationMarkdown } from './exportMarkdown';
+import { modelOptionOf } from './modelOptions';
+import { parsePriceTable } from '../gateway/pricing';
 import { MentionHost } from './mentionHost';
 import { TerminalRecorder } from './terminalRecorder';
 import { ChatViewProvider } from './chatViewProvider';
@@ -150,6 +152,10 @@ export function registerChat(services: Services): ChatFeature {
   );
 
   /** Shows a snapshot's chat models. Never fetches: it runs on catalog changes, which a fetch causes. */
+  // The user's own price table only (as the usage view prices with it).
+  const userPrices = () =>
+    parsePriceTable(vscode.workspace.getConfiguration('modelGateway').inspect('prices')?.globalValue);
+
   function showModels(snapshot: CatalogSnapshot | undefined): void {
     const models = (snapshot?.models ?? []).filter((m) => m.kind === 'chat');
     const problem = models.length
@@ -158,7 +164,7 @@ export function registerChat(services: Services): ChatFeature {
         ? unlistedHint(vscode.l10n)
         : vscode.l10n.t('No chat models for this key yet: set a key, then Refresh Models.');
     session.setModels(
-      models.map((m) => ({ id: m.id, vision: modelVision(m.raw, config.current.modelVision).vision })),
+      models.map((m) => modelOptionOf(m, modelVision(m.raw, config.current.modelVision).vision, userPrices())),
       problem,
     );
   }

@@ -235,7 +235,13 @@ const conversation = obj<ConversationSummary>({
   mode: opt(oneOf(CHAT_MODES)),
 });
 const settings = obj<ConversationSettings>({ model: text, maxTokens: num, systemPrompt: text });
-const model = obj<ModelOption>({ id: text, vision: opt(bool) });
+const model = obj<ModelOption>({
+  id: text,
+  vision: opt(bool),
+  kind: opt(text),
+  window: opt(num),
+  price: opt(obj<NonNullable<ModelOption['price']>>({ input: opt(num), output: opt(num) })),
+});
 const approvals = obj<ApprovalSummary>({ writes: bool, commands: num });
 const chatSnapshot = obj<ChatSnapshot>({
   conversations: many(conversation),

@@ -270,6 +270,12 @@ export interface ModelOption {
   id: string;
   /** Whether the model reads images (the model list, the user's modelGateway.models.vision, else a guess). */
   vision?: boolean;
+  /** The catalog's kind ('chat' here: only chat models are offered). */
+  kind?: string;
+  /** Tokens the model takes, where the model list says (input limit, else the whole window). */
+  window?: number;
+  /** Per million tokens (the user's modelGateway.prices, else the gateway's list), where known. */
+  price?: { input?: number; output?: number };
 }
 
 /** An image the page scaled and hands to the host (base64 of the bytes to send; the host checks and stores them). */

@@ -17,6 +17,7 @@ import { MentionPopup } from './mentionPopup';
 import { insertMention } from './mentionText';
 import { ContextMeter } from './contextMeterView';
 import { ApprovalLine } from './approvalLine';
+import { ModelPicker } from './modelPicker';
 
 export class Composer {
   readonly element: HTMLElement;
@@ -25,7 +26,10 @@ export class Composer {
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
   private readonly model: HTMLInputElement;
-  private readonly modelList: HTMLDataListElement;
+  /** The list of the gateway's chat models under the model box (kind, window, price); typed ids still go. */
+  private readonly picker: ModelPicker;
+  /** The model last set or sent, so a pick followed by the box's change event is sent once. */
+  private modelSent = '';
   private readonly maxTokens: HTMLInputElement;
   private readonly systemPrompt: HTMLTextAreaElement;
   private readonly warning: HTMLElement;
@@ -52,16 +56,15 @@ export class Composer {
     this.sendButton = iconButton('send', t('chat.send'), 'send');
     this.stopButton = iconButton('debug-stop', t('chat.stop'), 'stop');
     this.stopButton.hidden = true;
-    this.modelList = el('datalist', { attrs: { id: 'model-options' } });
     this.model = el('input', {
       className: 'model',
       attrs: {
-        list: 'model-options',
         'aria-label': t('chat.model'),
         spellcheck: 'false',
         placeholder: t('chat.modelPlaceholder'),
       },
     });
+    this.picker = new ModelPicker(this.model, (id) => this.sendModel(id));
     this.maxTokens = el('input', {
       className: 'max-tokens',
       attrs: {
@@ -120,7 +123,7 @@ export class Composer {
       toolbar,
       this.modeNote,
       this.approvals.element,
-      this.modelList,
+      this.picker.element,
       this.warning,
       this.meter.element,
       settings,
@@ -184,15 +187,22 @@ export class Composer {
 
   setModels(models: ModelOption[], problem: string | undefined): void {
     this.models = models;
-    this.modelList.replaceChildren(...models.map((m) => el('option', { attrs: { value: m.id } })));
+    this.picker.setModels(models);
     this.warning.textContent = problem ?? '';
   }
 
   setSettings(settings: ConversationSettings, warning?: string): void {
+    this.modelSent = settings.model;
     if (document.activeElement !== this.model) this.model.value = settings.model;
     if (document.activeElement !== this.maxTokens) this.maxTokens.value = String(settings.maxTokens);
     if (document.activeElement !== this.systemPrompt) this.systemPrompt.value = settings.systemPrompt;
     this.warning.textContent = warning ?? '';
+  }
+
+  private sendModel(model: string): void {
+    if (model === this.modelSent) return;
+    this.modelSent = model;
+    post({ type: 'setModel', model });
   }
 
   /** Sends the draft unless busy (Esc stops first); returns whether it sent. */
@@ -311,7 +321,7 @@ export class Composer {
       if (['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(event.key)) this.mentions.update();
     });
     this.input.addEventListener('click', () => this.mentions.update());
-    this.model.addEventListener('change', () => post({ type: 'setModel', model: this.model.value.trim() }));
+    this.model.addEventListener('change', () => this.sendModel(this.model.value.trim()));
     this.maxTokens.addEventListener('change', () => {
       const value = Math.floor(Number(this.maxTokens.value));
       if (Number.isInteger(value) && value >= 1 && value <= 1_000_000) post({ type: 'setMaxTokens', maxTokens: value });
