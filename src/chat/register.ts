@@ -15,13 +15,11 @@ import { clampSetting } from '../shared/settingBounds';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
 import { RequestFailed } from '../shared/protocol/channel';
 import { readProjectInstructions, registerAgentHost, type AgentHost } from '../agentHost';
-import { APPROVAL_SETTINGS_QUERY, approvalSummary, readAgentSettings } from '../agentHost/settings';
 import { contextWindowOf } from '../agent/contextWindow';
 import { AgentTurns, changeView } from './agentTurn';
 import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
 import { conversationMarkdown } from './exportMarkdown';
-import { modelOptionOf } from './modelOptions';
-import { parsePriceTable } from '../gateway/pricing';
+import { approvalsNow, chatModelOptions, openApprovalSettings } from './composerSettings';
 import { MentionHost } from './mentionHost';
 import { TerminalRecorder } from './terminalRecorder';
 import { ChatViewProvider } from './chatViewProvider';
@@ -140,7 +138,7 @@ export function registerChat(services: Services): ChatFeature {
     instructions: readProjectInstructions,
     contextWindow,
     condenseThreshold,
-    approvals: () => approvalSummary(readAgentSettings()),
+    approvals: approvalsNow,
   });
   const loaded = session.load().catch((e) => log.error('chat: history could not be read', e));
   const terminals = new TerminalRecorder();
@@ -152,10 +150,6 @@ export function registerChat(services: Services): ChatFeature {
   );
 
   /** Shows a snapshot's chat models. Never fetches: it runs on catalog changes, which a fetch causes. */
-  // The user's own price table only (as the usage view prices with it).
-  const userPrices = () =>
-    parsePriceTable(vscode.workspace.getConfiguration('modelGateway').inspect('prices')?.globalValue);
-
   function showModels(snapshot: CatalogSnapshot | undefined): void {
     const models = (snapshot?.models ?? []).filter((m) => m.kind === 'chat');
     const problem = models.length
@@ -163,10 +157,7 @@ export function registerChat(services: Services): ChatFeature {
       : snapshot?.listUnavailable
         ? unlistedHint(vscode.l10n)
         : vscode.l10n.t('No chat models for this key yet: set a key, then Refresh Models.');
-    session.setModels(
-      models.map((m) => modelOptionOf(m, modelVision(m.raw, config.current.modelVision).vision, userPrices())),
-      problem,
-    );
+    session.setModels(chatModelOptions(models, config.current.modelVision), problem);
   }
 
   /** Startup only: the list (fetched when stale, through the catalog's coalescing). */
@@ -189,6 +180,7 @@ export function registerChat(services: Services): ChatFeature {
     await loaded;
     if (message.type === 'searchConversations') return session.store.search(message.query);
     if (message.type === 'mentionSearch') return mentions.search(message.query);
+    if (message.type === 'openApprovalSettings') return openApprovalSettings();
     if (message.type === 'addMention') {
       const resolved = await mentions.resolve(message.kind, message.path);
       if ('refusal' in resolved) throw new RequestFailed(resolved.refusal);
@@ -381,9 +373,6 @@ export function registerChat(services: Services): ChatFeature {
         return restore(s, m.messageId);
       case 'actOnPlan':
         return s.actOnPlan(m.messageId);
-      case 'openApprovalSettings':
-        await vscode.commands.executeCommand('workbench.action.openSettings', APPROVAL_SETTINGS_QUERY);
-        return undefined;
       case 'openInstructions': {
         const path = s.instructionFile(m.messageId, m.index);
         if (!path) return vscode.l10n.t('That instruction file is no longer listed.');
