@@ -27,9 +27,17 @@ function numberIn(entry: Entry | undefined, names: readonly string[]): number | 
 
 /** The window of the model whose list entry is `raw`, for requests of `maxTokens` output tokens. */
 export function contextWindowOf(raw: Entry | undefined, maxTokens: number): number {
+  const said = listedWindow(raw);
+  if (said?.input) return said.tokens + Math.max(0, maxTokens);
+  return said?.tokens ?? DEFAULT_CONTEXT_WINDOW;
+}
+
+/** What the list entry says, if anything: the input limit (`input`), else the whole window (the model picker). */
+export function listedWindow(raw: Entry | undefined): { tokens: number; input: boolean } | undefined {
   const info =
     raw && typeof raw.model_info === 'object' && raw.model_info !== null ? (raw.model_info as Entry) : undefined;
   const input = numberIn(raw, INPUT_FIELDS) ?? numberIn(info, INPUT_FIELDS);
-  if (input !== undefined) return input + Math.max(0, maxTokens);
-  return numberIn(raw, WINDOW_FIELDS) ?? numberIn(info, WINDOW_FIELDS) ?? DEFAULT_CONTEXT_WINDOW;
+  if (input !== undefined) return { tokens: input, input: true };
+  const window = numberIn(raw, WINDOW_FIELDS) ?? numberIn(info, WINDOW_FIELDS);
+  return window === undefined ? undefined : { tokens: window, input: false };
 }

@@ -7,7 +7,13 @@ import * as vscode from 'vscode';
 import { sayClampedSettings } from '../platform/settingsNotice';
 import { agentSettingsFrom, type AgentSettings } from './settingsParse';
 
-export { agentSettingsFrom, DEFAULT_COMMAND_TIMEOUT_SECONDS, type AgentSettings } from './settingsParse';
+export {
+  agentSettingsFrom,
+  approvalSummary,
+  APPROVAL_SETTINGS_QUERY,
+  DEFAULT_COMMAND_TIMEOUT_SECONDS,
+  type AgentSettings,
+} from './settingsParse';
 
 export const AGENT_SECTION = 'modelGateway.agent';
 

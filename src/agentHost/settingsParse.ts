@@ -1,6 +1,7 @@
 // The agent's settings from their inspected values (pure: no `vscode` import; settings.ts reads them).
 import { DEFAULT_MAX_STEPS } from '../agent';
 import { clampSetting, type BoundedSetting, type ClampedSetting } from '../shared/settingBounds';
+import type { ApprovalSummary } from '../shared/protocol/chatShapes';
 
 export interface AgentSettings {
   autoApproveWrites: boolean;
@@ -67,3 +68,11 @@ export function agentSettingsFrom(get: <T>(key: string) => Inspected<T> | undefi
     clamped,
   };
 }
+
+/** What the composer says is auto-approved now (display only: the policy reads the settings themselves). */
+export function approvalSummary(s: Pick<AgentSettings, 'autoApproveWrites' | 'commandAllowList'>): ApprovalSummary {
+  return { writes: s.autoApproveWrites, commands: s.commandAllowList.length };
+}
+
+/** The Settings editor filtered to the two settings that grant approvals (`@id:` takes a comma-separated list). */
+export const APPROVAL_SETTINGS_QUERY = '@id:modelGateway.agent.autoApproveWrites,modelGateway.agent.commandAllowList';

@@ -19,6 +19,7 @@ import { contextWindowOf } from '../agent/contextWindow';
 import { AgentTurns, changeView } from './agentTurn';
 import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
 import { conversationMarkdown } from './exportMarkdown';
+import { approvalsNow, chatModelOptions, openApprovalSettings } from './composerSettings';
 import { MentionHost } from './mentionHost';
 import { TerminalRecorder } from './terminalRecorder';
 import { ChatViewProvider } from './chatViewProvider';
@@ -137,6 +138,7 @@ export function registerChat(services: Services): ChatFeature {
     instructions: readProjectInstructions,
     contextWindow,
     condenseThreshold,
+    approvals: approvalsNow,
   });
   const loaded = session.load().catch((e) => log.error('chat: history could not be read', e));
   const terminals = new TerminalRecorder();
@@ -155,10 +157,7 @@ export function registerChat(services: Services): ChatFeature {
       : snapshot?.listUnavailable
         ? unlistedHint(vscode.l10n)
         : vscode.l10n.t('No chat models for this key yet: set a key, then Refresh Models.');
-    session.setModels(
-      models.map((m) => ({ id: m.id, vision: modelVision(m.raw, config.current.modelVision).vision })),
-      problem,
-    );
+    session.setModels(chatModelOptions(models, config.current.modelVision), problem);
   }
 
   /** Startup only: the list (fetched when stale, through the catalog's coalescing). */
@@ -181,6 +180,7 @@ export function registerChat(services: Services): ChatFeature {
     await loaded;
     if (message.type === 'searchConversations') return session.store.search(message.query);
     if (message.type === 'mentionSearch') return mentions.search(message.query);
+    if (message.type === 'openApprovalSettings') return openApprovalSettings();
     if (message.type === 'addMention') {
       const resolved = await mentions.resolve(message.kind, message.path);
       if ('refusal' in resolved) throw new RequestFailed(resolved.refusal);

@@ -107,6 +107,7 @@ export class SessionController {
       mode: conversation.mode ?? 'ask',
       agent: this.agentAvailability(),
       changes: this.deps.agent?.changes() ?? [],
+      approvals: this.deps.approvals?.(),
     };
   }
 

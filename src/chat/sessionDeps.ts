@@ -5,7 +5,7 @@ import type { ProjectInstructions } from '../agent/instructions';
 import type { GatewayClient, Logger, UsageRecord } from '../gateway/types';
 import type { Localizer } from '../shared/l10n';
 import type { ChatCost } from '../shared/money';
-import type { ConversationSettings, ErrorCard, HostToWebviewMessage } from '../shared/protocol/chat';
+import type { ApprovalSummary, ConversationSettings, ErrorCard, HostToWebviewMessage } from '../shared/protocol/chat';
 import type { AgentRunner } from './agentPort';
 import type { Timers } from './deltaBatcher';
 import type { HistoryStorage } from './history';
@@ -46,6 +46,8 @@ export interface SessionDeps {
   contextWindow?(model: string, maxTokens: number): number;
   /** modelGateway.agent.condenseThreshold (Ask answers condense past it too); default DEFAULT_CONDENSE_THRESHOLD. */
   condenseThreshold?(): number;
+  /** What the agent runs without asking (the user's own settings), shown in the composer; absent: not shown. */
+  approvals?(): ApprovalSummary;
   /** The chat's images (stored by hash); absent: image attachments are sent as a note that they are gone. */
   images?: ImageStore;
 }

@@ -50,6 +50,7 @@ import {
   type ConversationSummary,
   type ConversationSettings,
   type ModelOption,
+  type ApprovalSummary,
   type ChatSnapshot,
   type ChatShapes,
 } from './chatShapes';
@@ -234,7 +235,14 @@ const conversation = obj<ConversationSummary>({
   mode: opt(oneOf(CHAT_MODES)),
 });
 const settings = obj<ConversationSettings>({ model: text, maxTokens: num, systemPrompt: text });
-const model = obj<ModelOption>({ id: text, vision: opt(bool) });
+const model = obj<ModelOption>({
+  id: text,
+  vision: opt(bool),
+  kind: opt(text),
+  window: opt(num),
+  price: opt(obj<NonNullable<ModelOption['price']>>({ input: opt(num), output: opt(num) })),
+});
+const approvals = obj<ApprovalSummary>({ writes: bool, commands: num });
 const chatSnapshot = obj<ChatSnapshot>({
   conversations: many(conversation),
   activeId: text,
@@ -247,6 +255,7 @@ const chatSnapshot = obj<ChatSnapshot>({
   mode: opt(oneOf(CHAT_MODES)),
   agent: opt(availability),
   changes: opt(many(change)),
+  approvals: opt(approvals),
 });
 const inConversation = { conversationId: text, messageId: text };
 const nothing: Fields<object> = {};
@@ -327,6 +336,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     restoreCheckpoint: { params: { messageId: id }, result: none },
     actOnPlan: { params: { messageId: id }, result: none },
     openInstructions: { params: { messageId: id, index: int(0, 100) }, result: none },
+    openApprovalSettings: { params: nothing, result: none },
   },
 };
 

@@ -270,6 +270,12 @@ export interface ModelOption {
   id: string;
   /** Whether the model reads images (the model list, the user's modelGateway.models.vision, else a guess). */
   vision?: boolean;
+  /** The catalog's kind ('chat' here: only chat models are offered). */
+  kind?: string;
+  /** Tokens the model takes, where the model list says (input limit, else the whole window). */
+  window?: number;
+  /** Per million tokens (the user's modelGateway.prices, else the gateway's list), where known. */
+  price?: { input?: number; output?: number };
 }
 
 /** An image the page scaled and hands to the host (base64 of the bytes to send; the host checks and stores them). */
@@ -295,6 +301,16 @@ export interface ChatSnapshot {
   mode?: ChatMode;
   agent?: AgentAvailability;
   changes?: PendingChangeView[];
+  /** What the agent runs without asking now (the user's own settings; shown in Agent and Plan mode). */
+  approvals?: ApprovalSummary;
+}
+
+/** The user's auto-approval settings as the composer shows them (display only: the policy reads the settings). */
+export interface ApprovalSummary {
+  /** modelGateway.agent.autoApproveWrites (user value). */
+  writes: boolean;
+  /** How many entries modelGateway.agent.commandAllowList holds (user value). */
+  commands: number;
 }
 
 // ---- host → webview: notifications ----
@@ -397,6 +413,7 @@ export type ChatRequests = {
   actOnPlan: Ack<{ messageId: string }>;
   /** Opens one of the project instruction files this answer was sent with (by its index there). */
   openInstructions: Ack<{ messageId: string; index: number }>;
+  openApprovalSettings: Ack<object>;
 };
 
 export type ChatShapes = {

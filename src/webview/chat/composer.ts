@@ -16,6 +16,8 @@ import { attachmentChips } from './chips';
 import { MentionPopup } from './mentionPopup';
 import { insertMention } from './mentionText';
 import { ContextMeter } from './contextMeterView';
+import { ApprovalLine } from './approvalLine';
+import { ModelPicker } from './modelPicker';
 
 export class Composer {
   readonly element: HTMLElement;
@@ -24,7 +26,10 @@ export class Composer {
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
   private readonly model: HTMLInputElement;
-  private readonly modelList: HTMLDataListElement;
+  /** The list of the gateway's chat models under the model box (kind, window, price); typed ids still go. */
+  private readonly picker: ModelPicker;
+  /** The model last set or sent, so a pick followed by the box's change event is sent once. */
+  private modelSent = '';
   private readonly maxTokens: HTMLInputElement;
   private readonly systemPrompt: HTMLTextAreaElement;
   private readonly warning: HTMLElement;
@@ -51,16 +56,15 @@ export class Composer {
     this.sendButton = iconButton('send', t('chat.send'), 'send');
     this.stopButton = iconButton('debug-stop', t('chat.stop'), 'stop');
     this.stopButton.hidden = true;
-    this.modelList = el('datalist', { attrs: { id: 'model-options' } });
     this.model = el('input', {
       className: 'model',
       attrs: {
-        list: 'model-options',
         'aria-label': t('chat.model'),
         spellcheck: 'false',
         placeholder: t('chat.modelPlaceholder'),
       },
     });
+    this.picker = new ModelPicker(this.model, (id) => this.sendModel(id));
     this.maxTokens = el('input', {
       className: 'max-tokens',
       attrs: {
@@ -118,7 +122,8 @@ export class Composer {
       this.input,
       toolbar,
       this.modeNote,
-      this.modelList,
+      this.approvals.element,
+      this.picker.element,
       this.warning,
       this.meter.element,
       settings,
@@ -128,6 +133,8 @@ export class Composer {
 
   /** The context meter (how much of the model's window the conversation uses; Condense near the threshold). */
   readonly meter = new ContextMeter();
+  /** What the agent runs without asking (Agent and Plan mode; a click opens the settings). */
+  readonly approvals = new ApprovalLine();
 
   get text(): string {
     return this.input.value;
@@ -148,6 +155,7 @@ export class Composer {
     this.currentMode = mode;
     this.mode.value = mode;
     this.element.dataset.mode = mode;
+    this.approvals.setMode(mode);
     this.input.placeholder =
       mode === 'agent'
         ? t('chat.agentPlaceholder')
@@ -179,15 +187,22 @@ export class Composer {
 
   setModels(models: ModelOption[], problem: string | undefined): void {
     this.models = models;
-    this.modelList.replaceChildren(...models.map((m) => el('option', { attrs: { value: m.id } })));
+    this.picker.setModels(models);
     this.warning.textContent = problem ?? '';
   }
 
   setSettings(settings: ConversationSettings, warning?: string): void {
+    this.modelSent = settings.model;
     if (document.activeElement !== this.model) this.model.value = settings.model;
     if (document.activeElement !== this.maxTokens) this.maxTokens.value = String(settings.maxTokens);
     if (document.activeElement !== this.systemPrompt) this.systemPrompt.value = settings.systemPrompt;
     this.warning.textContent = warning ?? '';
+  }
+
+  private sendModel(model: string): void {
+    if (model === this.modelSent) return;
+    this.modelSent = model;
+    post({ type: 'setModel', model });
   }
 
   /** Sends the draft unless busy (Esc stops first); returns whether it sent. */
@@ -306,7 +321,7 @@ export class Composer {
       if (['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(event.key)) this.mentions.update();
     });
     this.input.addEventListener('click', () => this.mentions.update());
-    this.model.addEventListener('change', () => post({ type: 'setModel', model: this.model.value.trim() }));
+    this.model.addEventListener('change', () => this.sendModel(this.model.value.trim()));
     this.maxTokens.addEventListener('change', () => {
       const value = Math.floor(Number(this.maxTokens.value));
       if (Number.isInteger(value) && value >= 1 && value <= 1_000_000) post({ type: 'setMaxTokens', maxTokens: value });

@@ -52,6 +52,7 @@ function build(): (message: HostToWebviewMessage) => void {
         composer.setSettings(s.settings);
         composer.setAttachments(s.attachments);
         composer.setMode(s.mode ?? 'ask');
+        composer.approvals.set(s.approvals);
         composer.setAgentAvailability(s.agent ?? { ok: false, reason: t('chat.agentUnavailable') });
         changes.set(s.changes ?? []);
         setBusy(s.busy);

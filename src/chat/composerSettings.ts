@@ -1,0 +1,27 @@
+// What the composer shows of the user's settings, read on the host: the model picker's entries (with the vision
+// guess and the user's own price table, as the usage view prices with it) and the agent's auto-approvals (user
+// values only, as the policy reads them); and the one click that opens those approval settings.
+import * as vscode from 'vscode';
+import { approvalSummary, APPROVAL_SETTINGS_QUERY, readAgentSettings } from '../agentHost/settings';
+import { modelVision } from '../catalog/vision';
+import { parsePriceTable } from '../gateway/pricing';
+import type { CatalogModel } from '../platform/services';
+import type { ApprovalSummary, ModelOption } from '../shared/protocol/chat';
+import { modelOptionOf } from './modelOptions';
+
+export function chatModelOptions(
+  models: readonly CatalogModel[],
+  visionSetting: Readonly<Record<string, boolean>>,
+): ModelOption[] {
+  const userPrices = parsePriceTable(vscode.workspace.getConfiguration('modelGateway').inspect('prices')?.globalValue);
+  return models.map((m) => modelOptionOf(m, modelVision(m.raw, visionSetting).vision, userPrices));
+}
+
+export function approvalsNow(): ApprovalSummary {
+  return approvalSummary(readAgentSettings());
+}
+
+export async function openApprovalSettings(): Promise<undefined> {
+  await vscode.commands.executeCommand('workbench.action.openSettings', APPROVAL_SETTINGS_QUERY);
+  return undefined;
+}
