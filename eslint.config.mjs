@@ -79,6 +79,7 @@ export const PURE_MODULES = {
     'turnChanges',
     'exportMarkdown',
     'contextMeter',
+    'conversationMode',
     'turnStore',
     'turnTranscripts',
   ],

@@ -8,6 +8,16 @@ import { condensedHistory } from './condense';
 import { withSummary } from './condenser';
 import { buildMessagesRequest } from './requestBuilder';
 
+/** Messages after which the open conversation's size or model may have changed (the meter is told again). */
+export const CONTEXT_CHANGES: ReadonlySet<string> = new Set([
+  'snapshot',
+  'streamFinished',
+  'settings',
+  'agentCondensed',
+  'truncated',
+  'messageAppended',
+]);
+
 export type ContextUse = Omit<Extract<HostToWebviewMessage, { type: 'context' }>, 'type' | 'conversationId'>;
 
 export function contextUse(

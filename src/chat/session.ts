@@ -5,25 +5,15 @@ import type { AgentAvailability, ChatAttachment, ChatMessage, ChatMode, ChatSnap
 import type { ConversationSettings, ModelOption } from '../shared/protocol/chat';
 import { CONTINUABLE_END_REASONS } from '../shared/protocol/chat';
 import { english, type Localizer } from '../shared/l10n';
-import { turnIdOf, turnIdsOf } from './agentPort';
+import { turnIdsOf } from './agentPort';
 import { AnswerRunner } from './answerRunner';
 import { pageOutput, type ChatOutput } from './chatOutput';
-import { contextUse } from './contextMeter';
+import { CONTEXT_CHANGES, contextUse } from './contextMeter';
 import { DEFAULT_CONTEXT_WINDOW } from '../agent';
-import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
-
-/** Messages after which the open conversation's size or model may have changed. */
-const CONTEXT_CHANGES = new Set([
-  'snapshot',
-  'streamFinished',
-  'settings',
-  'agentCondensed',
-  'truncated',
-  'messageAppended',
-]);
-import { CONDENSE_KEEP_TURNS } from './condense';
+import { CONDENSE_KEEP_TURNS, DEFAULT_CONDENSE_THRESHOLD } from './condense';
 import { planManualCondense } from './condenser';
-import { appendMessage, effectiveSettings, findMessage, truncateFrom, type Conversation } from './conversation';
+import { appendMessage, findMessage, truncateFrom, type Conversation } from './conversation';
+import { modeSettings, newAgentTurn, usesAgent } from './conversationMode';
 import { ConversationStore } from './conversationStore';
 import { planTask } from './planText';
 import { imageHashes } from './imageStore';
@@ -271,8 +261,7 @@ export class SessionController {
     const last = conversation.messages[conversation.messages.length - 1];
     if (!last || last.id !== messageId || last.role !== 'assistant' || !last.text.trim())
       return l10n.t('Only the last answer can be continued.');
-    const agentMode = conversation.mode === 'agent' || conversation.mode === 'plan';
-    if (last.agent && agentMode && CONTINUABLE_END_REASONS.includes(last.agent.end?.reason ?? '')) {
+    if (last.agent && usesAgent(conversation.mode) && CONTINUABLE_END_REASONS.includes(last.agent.end?.reason ?? '')) {
       // A turn cut by a budget goes on from where it stopped: its transcript is sent again, then "Continue".
       const refusal = this.agentRefusal(conversation);
       if (refusal) return refusal;
@@ -280,7 +269,7 @@ export class SessionController {
       this.answer(conversation, true);
       return undefined;
     }
-    if (last.agent || conversation.mode === 'agent' || conversation.mode === 'plan')
+    if (last.agent || usesAgent(conversation.mode))
       return l10n.t('An agent turn is not continued: send a new message (or Retry) instead.');
     last.text = last.text.trimEnd();
     this.answers.run(conversation, last, true);
@@ -351,7 +340,7 @@ export class SessionController {
 
   /** Agent mode needs a trusted workspace: say why instead of silently answering without tools. */
   private agentRefusal(conversation: Conversation): string | undefined {
-    if (conversation.mode !== 'agent' && conversation.mode !== 'plan') return undefined;
+    if (!usesAgent(conversation.mode)) return undefined;
     const available = this.agentAvailability();
     return available.ok ? undefined : available.reason;
   }
@@ -360,25 +349,14 @@ export class SessionController {
   private answer(conversation: Conversation, continued = false): void {
     const assistant = this.message('assistant', '');
     assistant.status = 'streaming';
-    if ((conversation.mode === 'agent' || conversation.mode === 'plan') && this.deps.agent)
-      assistant.agent = {
-        turnId: turnIdOf(assistant.id),
-        tools: [],
-        steps: [],
-        ...(conversation.mode === 'plan' ? { mode: 'plan' as const } : {}),
-        ...(continued ? { continued: true } : {}),
-      };
+    if (usesAgent(conversation.mode) && this.deps.agent)
+      assistant.agent = newAgentTurn(conversation.mode, assistant.id, continued);
     this.append(conversation, assistant);
     this.answers.run(conversation, assistant, false);
   }
 
   private settingsOf(conversation: Conversation): ConversationSettings {
-    const { agentModel, ...defaults } = this.deps.defaults();
-    // Plan is the agent's read-only mode: it needs the same tool-using model as Agent.
-    if ((conversation.mode === 'agent' || conversation.mode === 'plan') && agentModel) defaults.model = agentModel;
-    const settings = effectiveSettings(conversation, defaults);
-    if (!settings.model && this.models.length > 0) settings.model = this.models[0].id;
-    return settings;
+    return modeSettings(conversation, this.deps.defaults(), this.models);
   }
 
   private message(role: ChatMessage['role'], text: string): ChatMessage {
