@@ -6,15 +6,31 @@ import { approvalSummary, APPROVAL_SETTINGS_QUERY, readAgentSettings } from '../
 import { modelVision } from '../catalog/vision';
 import { parsePriceTable } from '../gateway/pricing';
 import type { CatalogModel } from '../platform/services';
-import type { ApprovalSummary, ModelOption } from '../shared/protocol/chat';
-import { modelOptionOf } from './modelOptions';
+import type { Config } from '../shared/config';
+import type { ApprovalSummary, ModelOption, ReasoningChoice } from '../shared/protocol/chat';
+import { modelOptionOf, nextReasoningSetting } from './modelOptions';
 
+/** The picker's entries; they carry the user's modelGateway.models.reasoning value (the composer's Reasoning control). */
 export function chatModelOptions(
   models: readonly CatalogModel[],
-  visionSetting: Readonly<Record<string, boolean>>,
+  settings: Readonly<Pick<Config, 'modelVision' | 'modelReasoning'>>,
 ): ModelOption[] {
   const userPrices = parsePriceTable(vscode.workspace.getConfiguration('modelGateway').inspect('prices')?.globalValue);
-  return models.map((m) => modelOptionOf(m, modelVision(m.raw, visionSetting).vision, userPrices));
+  return models.map((m) =>
+    modelOptionOf(m, modelVision(m.raw, settings.modelVision).vision, userPrices, settings.modelReasoning ?? {}),
+  );
+}
+
+/**
+ * The composer's Reasoning choice: the user's own settings only (ConfigurationTarget.Global, never a workspace file,
+ * as modelGateway.models.reasoning is read from user settings only); 'default' removes the model's entry. The page
+ * shows the choice at once; the configuration change then brings the models with the stored value (register.ts).
+ */
+export async function setModelReasoning(model: string, choice: ReasoningChoice): Promise<undefined> {
+  const config = vscode.workspace.getConfiguration('modelGateway');
+  const next = nextReasoningSetting(config.inspect('models.reasoning')?.globalValue, model, choice);
+  await config.update('models.reasoning', next, vscode.ConfigurationTarget.Global);
+  return undefined;
 }
 
 export function approvalsNow(): ApprovalSummary {

@@ -19,7 +19,7 @@ import { contextWindowOf } from '../agent/contextWindow';
 import { AgentTurns, changeView } from './agentTurn';
 import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
 import { conversationMarkdown } from './exportMarkdown';
-import { approvalsNow, chatModelOptions, openApprovalSettings } from './composerSettings';
+import { approvalsNow, chatModelOptions, openApprovalSettings, setModelReasoning } from './composerSettings';
 import { MentionHost } from './mentionHost';
 import { TerminalRecorder } from './terminalRecorder';
 import { ChatViewProvider } from './chatViewProvider';
@@ -157,7 +157,7 @@ export function registerChat(services: Services): ChatFeature {
       : snapshot?.listUnavailable
         ? unlistedHint(vscode.l10n)
         : vscode.l10n.t('No chat models for this key yet: set a key, then Refresh Models.');
-    session.setModels(chatModelOptions(models, config.current.modelVision), problem);
+    session.setModels(chatModelOptions(models, config.current), problem);
   }
 
   /** Startup only: the list (fetched when stale, through the catalog's coalescing). */
@@ -181,6 +181,7 @@ export function registerChat(services: Services): ChatFeature {
     if (message.type === 'searchConversations') return session.store.search(message.query);
     if (message.type === 'mentionSearch') return mentions.search(message.query);
     if (message.type === 'openApprovalSettings') return openApprovalSettings();
+    if (message.type === 'setReasoning') return setModelReasoning(message.model, message.level);
     if (message.type === 'addMention') {
       const resolved = await mentions.resolve(message.kind, message.path);
       if ('refusal' in resolved) throw new RequestFailed(resolved.refusal);
@@ -291,6 +292,7 @@ export function registerChat(services: Services): ChatFeature {
     agentHost.changes.onDidChange((changes) => provider.post({ type: 'changes', changes: changes.map(changeView) })),
     agentHost.onDidChangeAvailability((availability) => provider.post({ type: 'agentAvailability', availability })),
     config.onDidChange(() => {
+      if (services.catalog.peek()) showModels(services.catalog.peek()); // they carry models.reasoning's values
       if (provider.isReady) provider.post({ type: 'snapshot', snapshot: session.snapshot() });
     }),
   );

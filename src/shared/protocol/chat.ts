@@ -31,6 +31,7 @@ import {
   ERROR_ACTIONS,
   CHAT_MODES,
   CHANGE_ACTIONS,
+  REASONING_CHOICES,
   type ChatMessageStatus,
   type ChatAttachment,
   type ChatImage,
@@ -241,6 +242,8 @@ const model = obj<ModelOption>({
   kind: opt(text),
   window: opt(num),
   price: opt(obj<NonNullable<ModelOption['price']>>({ input: opt(num), output: opt(num) })),
+  reasons: opt(bool),
+  reasoning: opt(oneOf(REASONING_CHOICES)),
 });
 const approvals = obj<ApprovalSummary>({ writes: bool, commands: num });
 const chatSnapshot = obj<ChatSnapshot>({
@@ -337,6 +340,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     actOnPlan: { params: { messageId: id }, result: none },
     openInstructions: { params: { messageId: id, index: int(0, 100) }, result: none },
     openApprovalSettings: { params: nothing, result: none },
+    setReasoning: { params: { model: str(LIMITS.model, 1), level: oneOf(REASONING_CHOICES) }, result: none },
   },
 };
 

@@ -276,7 +276,15 @@ export interface ModelOption {
   window?: number;
   /** Per million tokens (the user's modelGateway.prices, else the gateway's list), where known. */
   price?: { input?: number; output?: number };
+  /** Whether the model is believed to reason (src/catalog/reasoning.ts): the composer offers its Reasoning control. */
+  reasons?: boolean;
+  /** The user's modelGateway.models.reasoning entry for this model (user settings only); absent: the default. */
+  reasoning?: ReasoningChoice;
 }
+
+/** The composer's Reasoning choices: 'default' removes the model's entry from modelGateway.models.reasoning. */
+export const REASONING_CHOICES = ['default', 'off', 'low', 'medium', 'high'] as const;
+export type ReasoningChoice = (typeof REASONING_CHOICES)[number];
 
 /** An image the page scaled and hands to the host (base64 of the bytes to send; the host checks and stores them). */
 export interface AddImageParams {
@@ -414,6 +422,8 @@ export type ChatRequests = {
   /** Opens one of the project instruction files this answer was sent with (by its index there). */
   openInstructions: Ack<{ messageId: string; index: number }>;
   openApprovalSettings: Ack<object>;
+  /** Writes the user's (global) modelGateway.models.reasoning[model]; 'default' removes the entry. */
+  setReasoning: Ack<{ model: string; level: ReasoningChoice }>;
 };
 
 export type ChatShapes = {

@@ -18,6 +18,7 @@ import { insertMention } from './mentionText';
 import { ContextMeter } from './contextMeterView';
 import { ApprovalLine } from './approvalLine';
 import { ModelPicker } from './modelPicker';
+import { ReasoningControl } from './reasoningControl';
 
 export class Composer {
   readonly element: HTMLElement;
@@ -104,6 +105,7 @@ export class Composer {
         el('span', { className: 'codicon codicon-sparkle', attrs: { 'aria-hidden': 'true' } }),
         this.model,
       ),
+      this.reasoning.element,
       el(
         'label',
         { className: 'field' },
@@ -135,6 +137,8 @@ export class Composer {
   readonly meter = new ContextMeter();
   /** What the agent runs without asking (Agent and Plan mode; a click opens the settings). */
   readonly approvals = new ApprovalLine();
+  /** Reasoning effort for the conversation's model, when it is believed to reason (the user's own setting). */
+  private readonly reasoning = new ReasoningControl();
 
   get text(): string {
     return this.input.value;
@@ -188,6 +192,7 @@ export class Composer {
   setModels(models: ModelOption[], problem: string | undefined): void {
     this.models = models;
     this.picker.setModels(models);
+    this.reasoning.show(models, this.modelSent);
     this.warning.textContent = problem ?? '';
   }
 
@@ -197,11 +202,13 @@ export class Composer {
     if (document.activeElement !== this.maxTokens) this.maxTokens.value = String(settings.maxTokens);
     if (document.activeElement !== this.systemPrompt) this.systemPrompt.value = settings.systemPrompt;
     this.warning.textContent = warning ?? '';
+    this.reasoning.show(this.models, settings.model);
   }
 
   private sendModel(model: string): void {
     if (model === this.modelSent) return;
     this.modelSent = model;
+    this.reasoning.show(this.models, model);
     post({ type: 'setModel', model });
   }
 
