@@ -63,7 +63,8 @@ export function toChatRequest(request: MessagesRequest, stream: boolean): Json {
   return body;
 }
 
-function systemText(system: MessagesRequest['system']): string {
+/** The system prompt as one string (text blocks joined): chat-completions' system message, Responses' instructions. */
+export function systemText(system: MessagesRequest['system']): string {
   if (system === undefined) return '';
   return typeof system === 'string' ? system : system.map((b) => b.text).join('\n\n');
 }

@@ -5,7 +5,7 @@
 // Requests go with `store: false` (nothing is kept at the gateway) and `include: ["reasoning.encrypted_content"]`,
 // so a reasoning item comes back encrypted; it is kept as a thinking block (summary as the text, the encrypted
 // content as the signature) that the agent loop keeps within the turn and that goes back as a reasoning item.
-import { isObj, stopReasonOf as chatStopReason } from './chatMapping';
+import { isObj, stopReasonOf as chatStopReason, systemText } from './chatMapping';
 import { openAiEffort, turnStart, type ReasoningEffort } from './reasoning';
 import type {
   ContentBlock,
@@ -52,11 +52,6 @@ export function toResponsesRequest(request: MessagesRequest, stream: boolean, ef
   const e = openAiEffort(effort);
   if (e) body.reasoning = { effort: e, summary: 'auto' };
   return body;
-}
-
-function systemText(system: MessagesRequest['system']): string {
-  if (system === undefined) return '';
-  return typeof system === 'string' ? system : system.map((b) => b.text).join('\n\n');
 }
 
 function toolChoice(c: MessagesRequest['tool_choice']): unknown {
