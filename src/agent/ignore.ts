@@ -1,9 +1,11 @@
-// The secrets ignore list: files the agent never hands to the model. Patterns follow a gitignore-like
-// subset (see glob.ts): a pattern without `/` matches a file or directory name at any depth; a pattern with
-// `/` is anchored at the workspace folder; a trailing `/` matches directories only; a matching directory
-// covers everything below it. Negations (`!pattern`) are deliberately not supported: the ignore file lives in
-// the repository (which the model may have written), so it may only add patterns, never lift one.
-import { matchGlob } from './glob';
+// The secrets ignore list: files the agent never hands to the model. Patterns have gitignore semantics, matched
+// by the `ignore` package: a pattern without `/` (other than a trailing one) matches a file or directory name at
+// any depth; a pattern with a `/` at the start or in the middle is anchored at the workspace folder; a trailing
+// `/` matches directories only; `**` spans folders; `\#` and `\!` are literal; a matching directory covers
+// everything below it. Negations (`!pattern`) are deliberately dropped: the ignore file lives in the repository
+// (which the model may have written) and workspace settings add patterns too, so a list may only add refusals,
+// never lift one, least of all a built-in one.
+import ignore, { type Ignore } from 'ignore';
 
 /** Always on, whatever the settings: environment files, private keys, certificates and key stores, credentials. */
 export const DEFAULT_SECRET_PATTERNS: readonly string[] = [
@@ -42,42 +44,80 @@ export const IGNORE_FILE_NAME = '.modelgatewayignore';
 export function parseIgnoreFile(text: string): string[] {
   const out: string[] = [];
   for (const raw of text.split(/\r\n|\r|\n/)) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#') || line.startsWith('!')) continue;
+    // Blanks around a pattern are dropped (as git does at the end; at the start as this list always did), except an
+    // escaped trailing space (`name\ `), which git keeps.
+    let line = raw.trim();
+    if (line.endsWith('\\') && raw.trimStart().length > line.length) line += ' ';
+    if (line.trim() === '' || line.startsWith('#') || line.startsWith('!')) continue;
     out.push(line);
   }
   return out;
 }
 
-/**
- * The first pattern that matches `relPath` (relative to its workspace folder, `/` separators), else undefined.
- * Matching ignores case: on a case-insensitive disk `.ENV` is the same file, and refusing too much is safe.
- */
-export function matchIgnored(relPath: string, patterns: readonly string[]): string | undefined {
-  const segments = relPath.split('/').filter((s) => s !== '' && s !== '.');
-  if (segments.length === 0) return undefined;
-  for (const raw of patterns) {
-    const pattern = raw.trim();
-    if (pattern === '' || pattern.startsWith('#') || pattern.startsWith('!')) continue;
-    if (patternMatches(pattern, segments)) return raw;
-  }
-  return undefined;
+/** One compiled list: `all` decides, `single` names the pattern (one `ignore` per pattern, made on a hit only). */
+interface Compiled {
+  patterns: string[];
+  all: Ignore;
+  lookups: number;
 }
 
-function patternMatches(pattern: string, segments: string[]): boolean {
-  const dirOnly = pattern.endsWith('/');
-  const body = dirOnly ? pattern.replace(/\/+$/, '') : pattern;
-  if (body === '') return false;
-  // The last segment is the file itself; a directory-only pattern may match only the segments above it.
-  const limit = dirOnly ? segments.length - 1 : segments.length;
-  if (!body.includes('/')) {
-    for (let i = 0; i < limit; i++) if (matchGlob(body, segments[i], true)) return true;
-    return false;
+// Callers pass the same few lists for every file of a listing: compile each once. `ignore` caches every path it
+// was asked about, so a compiled list is rebuilt after MAX_LOOKUPS paths to keep that cache bounded.
+const compiled = new Map<string, Compiled>();
+const singles = new Map<string, Ignore>();
+const MAX_LISTS = 32;
+const MAX_SINGLES = 512;
+const MAX_LOOKUPS = 5000;
+// Case-insensitive (see matchIgnored); `allowRelativePaths` so a folder named `...` is tested rather than thrown on.
+const OPTIONS = { ignorecase: true, allowRelativePaths: true };
+
+function usable(raw: string): string | undefined {
+  const p = raw.replace(/^\s+/, '');
+  return p.trim() === '' || p.startsWith('#') || p.startsWith('!') ? undefined : p;
+}
+
+function compile(patterns: readonly string[]): Compiled {
+  const key = patterns.join('\n');
+  let c = compiled.get(key);
+  if (!c || c.lookups >= MAX_LOOKUPS) {
+    const kept = patterns.filter((p) => usable(p) !== undefined);
+    c = { patterns: kept, all: ignore(OPTIONS).add(kept.map((p) => usable(p)!)), lookups: 0 };
+    if (compiled.size >= MAX_LISTS) compiled.clear();
+    compiled.set(key, c);
   }
-  const anchored = body.replace(/^\/+/, '');
-  // A match on any leading run of segments covers the file (a matching directory covers its contents).
-  for (let n = 1; n <= limit; n++) {
-    if (matchGlob(anchored, segments.slice(0, n).join('/'), true)) return true;
+  c.lookups++;
+  return c;
+}
+
+function single(pattern: string): Ignore {
+  let s = singles.get(pattern);
+  if (!s) {
+    s = ignore(OPTIONS).add(usable(pattern)!);
+    if (singles.size >= MAX_SINGLES) singles.clear();
+    singles.set(pattern, s);
   }
-  return false;
+  return s;
+}
+
+/** `relPath` as `ignore` takes it: `/` separators, no empty, `.` or `..` segments; a trailing `/` kept (a folder). */
+function normalized(relPath: string): string | undefined {
+  const segments = relPath.replace(/\\/g, '/').split('/');
+  const folder = segments.length > 1 && segments[segments.length - 1] === '';
+  // `..` segments are dropped too: the names that remain are still tested, so a path never escapes a rule.
+  const names = segments.filter((s) => s !== '' && s !== '.' && s !== '..');
+  if (names.length === 0) return undefined;
+  return names.join('/') + (folder ? '/' : '');
+}
+
+/**
+ * The first pattern (in list order, so a built-in one before the user's) that ignores `relPath` (relative to its
+ * workspace folder, `/` separators; a trailing `/` marks a folder), else undefined. Matching ignores case: on a
+ * case-insensitive disk `.ENV` is the same file, and refusing too much is safe.
+ */
+export function matchIgnored(relPath: string, patterns: readonly string[]): string | undefined {
+  const path = normalized(relPath);
+  if (path === undefined || patterns.length === 0) return undefined;
+  const c = compile(patterns);
+  if (!c.all.ignores(path)) return undefined;
+  return c.patterns.find((p) => single(p).ignores(path));
 }

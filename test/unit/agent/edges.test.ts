@@ -161,13 +161,14 @@ describe('agent core: pure modules', () => {
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
     // src/shared/l10n is the pure Localizer interface: approval reasons are shown in the user's language;
     // src/shared/tokens the one shape of token counts (the chat and the ledger count in it too); src/shared/secretRedaction
-    // the one redaction every tool result passes.
-    it(`${file} imports neither vscode nor anything outside src/agent, src/gateway, the Localizer, TokenCounts and the redaction`, () => {
+    // the one redaction every tool result passes; src/shared/tokenEstimate the one token estimate; the `ignore` package
+    // the gitignore matcher of the secret rules.
+    it(`${file} imports neither vscode nor anything outside src/agent, src/gateway, the Localizer, the token shape and estimate, the redaction and ignore`, () => {
       const source = readFileSync(path.join(dir, file), 'utf8');
       assert.ok(!/from ['"]vscode['"]|require\(['"]vscode['"]\)/.test(source), `${file} imports vscode`);
       for (const m of source.matchAll(/from ['"]([^'"]+)['"]/g)) {
         assert.ok(
-          /^(\.\/|\.\.\/gateway\/|\.\.\/shared\/(l10n|tokens|secretRedaction)$|node:)/.test(m[1]),
+          /^(\.\/|\.\.\/gateway\/|\.\.\/shared\/(l10n|tokens|tokenEstimate|secretRedaction)$|node:|ignore$)/.test(m[1]),
           `${file} imports ${m[1]}`,
         );
       }

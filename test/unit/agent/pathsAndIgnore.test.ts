@@ -7,7 +7,6 @@ import {
   matchIgnored,
   parseIgnoreFile,
 } from '../../../src/agent';
-import { matchGlob } from '../../../src/agent/glob';
 
 describe('agent path containment', () => {
   const cases: Array<[child: string, parent: string, inside: boolean, caseInsensitive?: boolean]> = [
@@ -109,19 +108,86 @@ describe('agent secrets ignore list', () => {
     assert.notEqual(matchIgnored('.env', [...DEFAULT_SECRET_PATTERNS, ...patterns]), undefined);
   });
 
-  it('matches globs: *, **, ?, classes and braces', () => {
-    assert.equal(matchGlob('*.ts', 'a.ts'), true);
-    assert.equal(matchGlob('*.ts', 'dir/a.ts'), false);
-    assert.equal(matchGlob('**/*.ts', 'a.ts'), true);
-    assert.equal(matchGlob('**/*.ts', 'x/y/a.ts'), true);
-    assert.equal(matchGlob('src/**', 'src/a/b'), true);
-    assert.equal(matchGlob('file?.txt', 'file1.txt'), true);
-    assert.equal(matchGlob('file?.txt', 'file/.txt'), false);
-    assert.equal(matchGlob('[ab].txt', 'b.txt'), true);
-    assert.equal(matchGlob('[!ab].txt', 'b.txt'), false);
-    assert.equal(matchGlob('*.{pem,key}', 'x.key'), true);
-    assert.equal(matchGlob('*.{pem,key', 'x.key'), true, 'an unclosed brace still compiles');
-    assert.equal(matchGlob('a.b', 'aXb'), false, 'dots are literal');
-    assert.equal(matchGlob('(x)+', '(x)+'), true, 'regex characters are literal');
+  // Each row was checked with `git check-ignore --no-index -v` against the same lines in a .gitignore.
+  const gitRows: Array<[path: string, rule: string | undefined]> = [
+    ['private/notes.txt', 'private/'],
+    ['a/b/private/deep/x', 'private/'],
+    ['private', undefined],
+    ['config/prod.json', '/config/prod.json'],
+    ['sub/config/prod.json', undefined],
+    ['x/y/app.sqlite', '*.sqlite'],
+    ['data/2024/05/dump-1.sql', 'data/**/dump-*.sql'],
+    ['data/dump-1.sql', 'data/**/dump-*.sql'],
+    ['#notes.txt', '\\#notes.txt'],
+    ['sub/#notes.txt', '\\#notes.txt'],
+    ['logs/a.log', 'logs/*'],
+    ['build/x', '**/build'],
+    ['src/build', '**/build'],
+    ['foo/bar', 'foo/**'],
+    ['foo', undefined],
+    ['abc.txt', 'a?c.txt'],
+    ['ab/c.txt', undefined],
+    ['x.md', '[xy].md'],
+    ['z.md', undefined],
+  ];
+  const gitLines = [
+    'private/',
+    '/config/prod.json',
+    '*.sqlite',
+    'data/**/dump-*.sql',
+    '\\#notes.txt',
+    'logs/*',
+    '**/build',
+    'foo/**',
+    'a?c.txt',
+    '[xy].md',
+  ];
+  for (const [p, rule] of gitRows)
+    it(`gitignore semantics: ${p} ${rule ? `is ignored by ${rule}` : 'is not ignored'}`, () =>
+      assert.equal(matchIgnored(p, gitLines), rule));
+
+  it('a folder path (trailing slash) matches a directory-only pattern; `.`, `..` and empty segments do not hide names', () => {
+    assert.equal(matchIgnored('private/', ['private/']), 'private/');
+    assert.equal(matchIgnored('.ssh/', DEFAULT_SECRET_PATTERNS), '.ssh/');
+    assert.equal(matchIgnored('./a//.env', DEFAULT_SECRET_PATTERNS), '.env*');
+    assert.equal(matchIgnored('../ws/.aws/credentials', DEFAULT_SECRET_PATTERNS), '.aws/');
+    assert.equal(matchIgnored('.', DEFAULT_SECRET_PATTERNS), undefined);
+    assert.equal(matchIgnored('', DEFAULT_SECRET_PATTERNS), undefined);
+    assert.equal(matchIgnored('.../x', ['x']), 'x', 'a folder named ... is tested, not thrown on');
+  });
+
+  it('negations never lift a refusal: not a built-in one, not one of the same list', () => {
+    // In a .gitignore `!logs/keep.log` would re-include the file; here the list only adds refusals.
+    assert.equal(matchIgnored('logs/keep.log', ['logs/*', '!logs/keep.log']), 'logs/*');
+    assert.equal(matchIgnored('.env', [...DEFAULT_SECRET_PATTERNS, '!.env', '!*']), '.env*');
+    assert.equal(matchIgnored('deploy/id_rsa', [...DEFAULT_SECRET_PATTERNS, '!id_rsa', '!deploy/']), 'id_rsa*');
+    assert.equal(matchIgnored('!important', ['\\!important']), '\\!important', 'an escaped ! is a literal name');
+    assert.equal(matchIgnored('a.txt', ['!a.txt']), undefined, 'a lone negation refuses nothing');
+  });
+
+  it('reads escapes as git does: `\\#` and `\\!` start a pattern, an escaped trailing space stays', () => {
+    assert.deepEqual(parseIgnoreFile('\\#secret\n\\!bang\nspace\\  \n# comment\n!lifted'), [
+      '\\#secret',
+      '\\!bang',
+      'space\\ ',
+    ]);
+    assert.equal(matchIgnored('space ', ['space\\ ']), 'space\\ ');
+    assert.equal(matchIgnored('#secret', ['\\#secret']), '\\#secret');
+  });
+
+  it('names the first matching pattern in list order, so a built-in rule before a user one', () => {
+    assert.equal(matchIgnored('certs/.env.prod', [...DEFAULT_SECRET_PATTERNS, 'certs/']), '.env*');
+    assert.equal(matchIgnored('certs/a.txt', [...DEFAULT_SECRET_PATTERNS, 'certs/']), 'certs/');
+  });
+
+  it('braces are literal, as in git (not glob alternatives)', () => {
+    assert.equal(matchIgnored('x.key', ['*.{pem,txt}']), undefined);
+    assert.equal(matchIgnored('x.{pem,txt}', ['*.{pem,txt}']), '*.{pem,txt}');
+  });
+
+  it('compiles each list once and keeps answering after many distinct paths', () => {
+    const patterns = [...DEFAULT_SECRET_PATTERNS, 'private/'];
+    for (let i = 0; i < 12_000; i++) assert.equal(matchIgnored(`src/f${i}.ts`, patterns), undefined);
+    assert.equal(matchIgnored('src/private/f.ts', patterns), 'private/');
   });
 });

@@ -16,7 +16,6 @@ import {
   type Tool,
   type ToolResult,
 } from '../../../src/agent';
-import { matchGlob } from '../../../src/agent/glob';
 import {
   intentOf,
   planNaturalTurn,
@@ -82,7 +81,8 @@ function projectTools(
     }),
     tool('find_files', 'read', { pattern: { type: 'string' } }, (i) => {
       const found = walk('')
-        .filter((p) => matchGlob(String(i.pattern), p))
+        // VS Code's findFiles globs (`{a,b}` alternatives), not gitignore rules: Node's own glob matcher.
+        .filter((p) => path.matchesGlob(p, String(i.pattern)))
         .sort();
       return {
         content:
