@@ -1,24 +1,19 @@
-// Context fitting: a cheap size estimate before each step, and shortening of older tool results when the
-// conversation would not fit the model's input window.
-//
-// Estimate: characters of the JSON the request carries (system, tools, messages), three ASCII characters per token
-// and one token per other character, plus a flat 1,600 tokens per image instead of its base64 length. Code runs at
-// about 3.4 characters per token and CJK text at about one, so this errs on the safe (high) side: a request the
-// estimate lets through must not be refused by the gateway for its size.
+// Context fitting: shortening of older tool results when the conversation would not fit the model's input window,
+// sized by the one token estimate (src/shared/tokenEstimate.ts).
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../gateway/types';
+import {
+  ASCII_CHARS_PER_TOKEN as CHARS_PER_TOKEN,
+  IMAGE_TOKENS,
+  estimateTokens,
+  weightOf as charsOf,
+} from '../shared/tokenEstimate';
 
-export const CHARS_PER_TOKEN = 3;
-export const IMAGE_TOKENS = 1_600;
+export { CHARS_PER_TOKEN, IMAGE_TOKENS, estimateTokens };
 /** Characters kept from the start of a shortened tool result, so the model still sees what it was. */
 export const KEEP_HEAD_CHARS = 400;
 
 const MARKER_AT_END = /\[… \d+ characters of an older tool result omitted to fit the context window\]$/;
 const sizeCache = new WeakMap<object, number>();
-
-/** Estimated tokens of any request part (a message, the tools, the system prompt). */
-export function estimateTokens(value: unknown): number {
-  return Math.ceil(charsOf(value) / CHARS_PER_TOKEN);
-}
 
 /** Estimated tokens of a whole conversation; messages are treated as immutable, so their sizes are cached. */
 export function estimateMessages(messages: readonly MessageParam[]): number {
@@ -32,25 +27,6 @@ export function estimateMessages(messages: readonly MessageParam[]): number {
     chars += size;
   }
   return Math.ceil(chars / CHARS_PER_TOKEN);
-}
-
-function charsOf(value: unknown): number {
-  let images = 0;
-  const json =
-    JSON.stringify(value, (_k, v: unknown) => {
-      if (isImageBlock(v)) {
-        images++;
-        return { type: 'image' };
-      }
-      return v;
-    }) ?? '';
-  // Weighted so that dividing by CHARS_PER_TOKEN gives one token per non-ASCII character.
-  const nonAscii = json.length - json.replace(/[^\x00-\x7f]/g, '').length;
-  return json.length + nonAscii * (CHARS_PER_TOKEN - 1) + images * IMAGE_TOKENS * CHARS_PER_TOKEN;
-}
-
-function isImageBlock(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'image' && 'source' in v;
 }
 
 /** The marker that replaces the omitted part of a tool result. */

@@ -19,6 +19,7 @@ import { isValidToolInput, runToolCalls, type ToolCall } from './toolRunner';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, TurnEndReason } from './types';
 import { tokenCountsOf } from '../gateway/pricing';
 import { addTokens, ZERO_TOKENS, type TokenCounts } from '../shared/tokens';
+import { calibrationOf } from '../shared/tokenEstimate';
 import { endMessage, unfinishedUsage } from './usage';
 import { usageUnreported } from '../gateway/usageReport';
 import { english } from '../shared/l10n';
@@ -64,6 +65,11 @@ export interface AgentTurnOptions {
   wouldPassDailyBudget?(nextTokens: number): Promise<boolean>;
   /** The model's context window in tokens (input + max_tokens). Default 200 000. */
   contextWindow?: number;
+  /**
+   * The conversation's calibration of the token estimate (calibrationOf, src/shared/tokenEstimate.ts), used until a
+   * step of this turn reports its own input tokens. Absent: the heuristic as it is.
+   */
+  calibration?: number;
   /** Large tool results older than the last steps are cleared once (clearResults.ts). Default true. */
   clearOldResults?: boolean;
   /** Prompt caching; on unless `enabled: false` or the memory says this key + model rejects it. */
@@ -106,6 +112,8 @@ class AgentTurn {
   private messages: MessageParam[];
   private steps = 0;
   private usage: TokenCounts = { ...ZERO_TOKENS };
+  /** Reported input tokens ÷ our estimate of the same request, from the last step that reported them. */
+  private calibration: number | undefined;
   private readonly costs: Array<Cost | undefined> = [];
   private previousBreakpoint: BlockRef | undefined;
   private readonly signal: AbortSignal;
@@ -119,6 +127,7 @@ class AgentTurn {
     this.messages = [...o.messages];
     this.signal = o.signal ?? new AbortController().signal;
     this.turnState = { wroteFiles: o.filesWritten === true };
+    this.calibration = o.calibration;
     this.system = o.system?.trim() ? [{ type: 'text', text: o.system }] : undefined;
     this.refreshTools();
   }
@@ -143,7 +152,15 @@ class AgentTurn {
       const step = this.steps + 1;
       if (typeof this.o.tools === 'function' && this.steps > 0) this.refreshTools();
       if (this.o.clearOldResults !== false) this.messages = clearOldResults(this.messages, this.fixedTokens).messages;
-      const fit = fitToWindow(this.messages, this.fixedTokens, inputWindow, Math.floor(inputWindow * TRIM_TARGET));
+      // The estimate times the calibration must fit the window: the same as the estimate fitting the window ÷ it.
+      // (The token budgets below keep the plain estimate: they add up what the gateway reported.)
+      const ratio = this.calibration ?? 1;
+      const fit = fitToWindow(
+        this.messages,
+        this.fixedTokens,
+        Math.floor(inputWindow / ratio),
+        Math.floor((inputWindow * TRIM_TARGET) / ratio),
+      );
       if (fit.results > 0) {
         this.messages = fit.messages;
         this.emit({ type: 'context_trimmed', step, results: fit.results, charsOmitted: fit.charsOmitted });
@@ -274,6 +291,10 @@ class AgentTurn {
       : unreported
         ? { ...ZERO_TOKENS, input: requestEstimate, output: estimateTokens(message.content) }
         : tokenCountsOf(message.usage);
+    if (!unfinished && !unreported) {
+      const reported = stepUsage.input + stepUsage.cacheRead + stepUsage.cacheWrite;
+      this.calibration = calibrationOf(reported, requestEstimate) ?? this.calibration;
+    }
     this.usage = addTokens(this.usage, stepUsage);
     // An unreported step is priced on its estimate (never billed, so the cost is marked as an estimate too).
     const pricedUsage = unreported

@@ -6,7 +6,7 @@ import { tokenCountsOf } from '../gateway/pricing';
 import { totalTokens, type TokenCounts } from '../shared/tokens';
 import type { TurnEndReason } from './types';
 
-export { OUTPUT_CHARS_PER_TOKEN, streamedOutputEstimate } from '../gateway/usageReport';
+export { streamedOutputEstimate } from '../gateway/usageReport';
 
 /**
  * The usage of a message that did not finish (stopped, cut): a Messages stream reports output tokens in its last

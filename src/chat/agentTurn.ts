@@ -21,6 +21,7 @@ import type { AgentRunContext, AgentRunner, AgentRunOutcome } from './agentPort'
 import { Approvals } from './approvals';
 import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
 import { condense, planCondense } from './condenser';
+import { historyCalibration } from './contextMeter';
 import { FilesWritten, filesWrittenIn } from './filesWritten';
 import { noClientError, noModelError } from './setupChecks';
 import { ChatSetupError } from './errorCard';
@@ -28,6 +29,7 @@ import { markUnchanged } from './turnChanges';
 import { TurnTranscripts } from './turnTranscripts';
 import { storedStrings, type TurnStore } from './turnStore';
 import { systemPrompt } from '../shared/systemPrompt';
+import { calibrated } from '../shared/tokenEstimate';
 
 /** Where prompt-caching rejections are remembered (per key fingerprint and model), across windows. */
 const CACHING_MEMORY_KEY = 'modelGateway.agent.cachingRejected';
@@ -152,6 +154,7 @@ export class AgentTurns implements AgentRunner {
         model: ctx.settings.model,
         maxTokens: ctx.settings.maxTokens,
         contextWindow: this.windowOf(ctx),
+        calibration: historyCalibration(ctx.history, ctx.settings),
         clearOldResults: this.deps.clearOldResults,
         vision: this.deps.vision?.(ctx.settings.model),
         system,
@@ -207,8 +210,9 @@ export class AgentTurns implements AgentRunner {
       system: [{ type: 'text', text: system }],
       tools: tools().map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
     });
+    const calibration = historyCalibration(ctx.history, ctx.settings);
     const estimate = (whole: ChatMessage[]): number =>
-      fixed + estimateMessages(agentHistory(whole, this.transcripts.recentIn(whole)));
+      calibrated(fixed + estimateMessages(agentHistory(whole, this.transcripts.recentIn(whole))), calibration);
     const threshold = this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD;
     const inputWindow = this.windowOf(ctx) - ctx.settings.maxTokens;
     const { whole, cut } = planCondense(ctx.history, estimate, inputWindow, threshold);

@@ -1,6 +1,7 @@
 // One Ask answer (pure): the history it sends (condensed first past the threshold of the model's window), the
 // request, its streamed text, and how it ended with its usage and cost.
-import { estimateTokens } from '../agent';
+import { estimateTokens } from '../shared/tokenEstimate';
+import { historyCalibration } from './contextMeter';
 import type { GatewayClient, Logger, MessageParam, WaitNotice } from '../gateway/types';
 import type { ChatCost } from '../shared/money';
 import type { AgentCondensed, ChatMessage, ConversationSettings } from '../shared/protocol/chat';
@@ -57,8 +58,9 @@ export async function streamAsk(request: ChatRequest, a: AskAnswer): Promise<Str
  * the answer goes out with the history as it was.
  */
 async function askHistory(request: ChatRequest, a: AskAnswer): Promise<ChatMessage[]> {
+  const calibration = historyCalibration(a.history, a.settings);
   const estimate = (whole: ChatMessage[]): number =>
-    estimateTokens(buildMessagesRequest(whole, a.settings, a.instructions));
+    estimateTokens(buildMessagesRequest(whole, a.settings, a.instructions), calibration);
   const { whole, cut } = planCondense(a.history, estimate, a.inputWindow, a.threshold);
   if (!cut) return whole;
   try {

@@ -1,8 +1,9 @@
 // The context meter's figures (pure): how much of the model's input window the open conversation's next request
 // uses, by the estimate the condenser decides with (the history with its latest summary instead of the turns it
 // covers, as buildMessagesRequest sends it; project instructions and an agent's tools come on top), and the share
-// past which older turns are condensed.
-import { estimateTokens } from '../agent';
+// past which older turns are condensed. Both are calibrated by the conversation's last reported input tokens
+// (historyCalibration).
+import { calibrationOf, estimateTokens } from '../shared/tokenEstimate';
 import type { ChatMessage, ConversationSettings, HostToWebviewMessage } from '../shared/protocol/chat';
 import { condensedHistory } from './condense';
 import { withSummary } from './condenser';
@@ -27,6 +28,31 @@ export function contextUse(
   threshold: number,
 ): ContextUse {
   const whole = withSummary(condensedHistory(history));
-  const used = whole.length ? estimateTokens(buildMessagesRequest(whole, settings)) : 0;
+  const used = whole.length
+    ? estimateTokens(buildMessagesRequest(whole, settings), historyCalibration(history, settings))
+    : 0;
   return { used, inputWindow: Math.max(1, window - settings.maxTokens), threshold };
+}
+
+/**
+ * The conversation's calibration of the token estimate: the input tokens the gateway reported for the last answer ÷
+ * our estimate of the request it answered (its history as buildMessagesRequest sends it). Only an Ask answer that
+ * the gateway counted and that condensed nothing is one request with a known history; after any other last answer
+ * (an agent turn of many requests, a failure, a stop) undefined: the heuristic applies as it is. Project
+ * instructions are not in the estimate, so a calibration taken with them errs high (the safe side).
+ */
+export function historyCalibration(
+  history: readonly ChatMessage[],
+  settings: ConversationSettings,
+): number | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i];
+    // The answer in progress (or waiting) has no count yet: the one before it calibrates.
+    if (m.role !== 'assistant' || m.status === 'streaming' || m.status === 'queued') continue;
+    const u = m.usage;
+    if (!u || u.estimated || u.notReported || m.agent || m.condensed || m.status !== 'complete') return undefined;
+    const asked = withSummary(condensedHistory(history.slice(0, i)));
+    return calibrationOf(u.input + u.cacheRead + u.cacheWrite, estimateTokens(buildMessagesRequest(asked, settings)));
+  }
+  return undefined;
 }

@@ -1,6 +1,7 @@
 // Usage that says nothing: some routers send input and output tokens of 0 on a message that has content
 // (docs/gateway-protocol.md#real-gateways). Zero there means "not reported by the gateway", not "free":
 // the chat shows it so, and the agent's token budget counts an estimate instead.
+import { ASCII_CHARS_PER_TOKEN, weightedChars } from '../shared/tokenEstimate';
 import type { Message, Usage } from './types';
 
 const COUNT_FIELDS = ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'];
@@ -12,19 +13,16 @@ export function usageUnreported(usage: Usage | undefined, content: readonly unkn
   return COUNT_FIELDS.every((field) => counts[field] === undefined || counts[field] === null || counts[field] === 0);
 }
 
-/** Characters per output token when a count is estimated (prose; code runs a little lower). */
-export const OUTPUT_CHARS_PER_TOKEN = 4;
-
-/** Output tokens of a message estimated from what streamed: its text, thinking and tool inputs. */
+/** Output tokens of a message estimated from what streamed (its text, thinking and tool inputs), by the one estimate. */
 export function streamedOutputEstimate(message: Message | undefined): number {
-  let chars = 0;
+  let weight = 0;
   for (const block of message?.content ?? []) {
     const b = block as { type?: string; text?: unknown; thinking?: unknown; input?: unknown };
-    if (typeof b.text === 'string') chars += b.text.length;
-    if (typeof b.thinking === 'string') chars += b.thinking.length;
-    if (b.type === 'tool_use' && b.input !== undefined) chars += JSON.stringify(b.input)?.length ?? 0;
+    if (typeof b.text === 'string') weight += weightedChars(b.text);
+    if (typeof b.thinking === 'string') weight += weightedChars(b.thinking);
+    if (b.type === 'tool_use' && b.input !== undefined) weight += weightedChars(JSON.stringify(b.input) ?? '');
   }
-  return Math.ceil(chars / OUTPUT_CHARS_PER_TOKEN);
+  return Math.ceil(weight / ASCII_CHARS_PER_TOKEN);
 }
 
 /**

@@ -82,9 +82,9 @@ export class GatewayChatProvider extends Disposable implements LanguageModelChat
   }
 
   async provideTokenCount(
-    _model: LanguageModelChatInformation,
+    model: LanguageModelChatInformation,
     text: string | LanguageModelChatRequestMessage,
   ): Promise<number> {
-    return this.chunk().countTokens(text);
+    return this.chunk().countTokens(model.id, text);
   }
 }

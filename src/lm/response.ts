@@ -16,7 +16,10 @@ import { languageModelError } from './lmApi';
 import { describeForLanguageModel } from './lmErrors';
 import { buildMessagesRequest, messageFromVsCode } from './requestMapping';
 import { StreamPartMapper, type OutputPart } from './streamMapping';
-import { estimateMessageTokens, estimateTextTokens } from './tokens';
+import { tokenCountsOf } from '../gateway/pricing';
+import { usageUnreported } from '../gateway/usageReport';
+import { estimateTokens } from '../shared/tokenEstimate';
+import { calibrateModel, countTokensFor, estimateMessageTokens } from './tokens';
 import { streamWithCancellation, waitMessage } from './streaming';
 
 function toResponsePart(part: OutputPart): LanguageModelResponsePart {
@@ -35,9 +38,10 @@ export async function provideChatResponse(
   token: vscode.CancellationToken,
 ): Promise<void> {
   const client = await clientOrThrow(services);
+  const neutral = messages.map((m) => messageFromVsCode({ role: m.role, content: m.content }));
   const request = buildMessagesRequest({
     model: model.id,
-    messages: messages.map((m) => messageFromVsCode({ role: m.role, content: m.content })),
+    messages: neutral,
     maxTokens: model.maxOutputTokens,
     tools: options.tools,
     toolMode: options.toolMode,
@@ -46,7 +50,7 @@ export async function provideChatResponse(
   const mapper = new StreamPartMapper();
   const wait = new WaitProgress();
   try {
-    await streamWithCancellation(
+    const answer = await streamWithCancellation(
       client,
       request,
       token,
@@ -55,6 +59,15 @@ export async function provideChatResponse(
       },
       (notice) => wait.show(notice),
     );
+    // The input the gateway counted for this request (its messages, system prompt and tools, each estimated as
+    // VS Code is told) calibrates this model's next token counts.
+    if (!usageUnreported(answer.usage, answer.content)) {
+      const t = tokenCountsOf(answer.usage);
+      const estimate =
+        neutral.reduce((sum, m) => sum + estimateMessageTokens(m), 0) +
+        estimateTokens({ system: request.system, tools: request.tools });
+      calibrateModel(model.id, t.input + t.cacheRead + t.cacheWrite, estimate);
+    }
   } catch (error) {
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     throw await toLanguageModelError(services, error, client);
@@ -64,9 +77,11 @@ export async function provideChatResponse(
 }
 
 /** LanguageModelChatProvider.provideTokenCount (an estimate: the gateway has no token count route). */
-export function countTokens(text: string | LanguageModelChatRequestMessage): number {
-  if (typeof text === 'string') return estimateTextTokens(text);
-  return estimateMessageTokens(messageFromVsCode({ role: text.role, content: text.content }));
+export function countTokens(modelId: string, text: string | LanguageModelChatRequestMessage): number {
+  return countTokensFor(
+    modelId,
+    typeof text === 'string' ? text : messageFromVsCode({ role: text.role, content: text.content }),
+  );
 }
 
 async function clientOrThrow(services: Services): Promise<GatewayClient> {

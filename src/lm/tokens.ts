@@ -1,23 +1,27 @@
-// Pure: token estimates for provideTokenCount. The gateway has no tokenizer route and models differ, so
-// this is a documented heuristic, not a count:
-// - ASCII text: about 4 characters per token (the usual rule of thumb for English and code);
-// - other characters (CJK, emoji, accented letters): counted as one token each, which overestimates
-//   some scripts a little. Overestimating is the safe side: VS Code uses these numbers to decide how much
-//   context fits into maxInputTokens, and an underestimate would let a request overflow the model.
-// - each message adds a small fixed overhead for the role and turn markers.
+// Pure: token estimates for provideTokenCount, by the one estimate (src/shared/tokenEstimate.ts): text as the
+// shared heuristic counts it, each message with a small fixed overhead for the role and turn markers, and images
+// by their pixels (the bytes are at hand here). VS Code uses these numbers to decide how much context fits into
+// maxInputTokens, so an underestimate would let a request overflow the model. Once a response of a model reported
+// its input tokens, the ratio to our estimate of those messages calibrates that model's next counts.
 import { IMAGE_LIMITS, imageTokens, readImageHeader, scaledSize } from '../shared/imageFormat';
+import { calibrated, calibrationOf, textTokens } from '../shared/tokenEstimate';
 import type { NeutralMessage, NeutralPart } from './requestMapping';
 
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 
-export function estimateTextTokens(text: string): number {
-  let ascii = 0;
-  let other = 0;
-  for (const char of text) {
-    if (char.charCodeAt(0) < 128) ascii++;
-    else other++;
-  }
-  return Math.ceil(ascii / 4) + other;
+/** The last calibration per model id (the provider's requests of this window; few models, so no bound needed). */
+const calibrations = new Map<string, number>();
+
+/** Records what the gateway reported for a request against our estimate of its messages. */
+export function calibrateModel(modelId: string, reportedInputTokens: number | undefined, estimate: number): void {
+  const ratio = calibrationOf(reportedInputTokens, estimate);
+  if (ratio !== undefined) calibrations.set(modelId, ratio);
+}
+
+/** Estimated tokens of a text or a message for `modelId`, calibrated by that model's last reported request. */
+export function countTokensFor(modelId: string, item: string | NeutralMessage): number {
+  const estimate = typeof item === 'string' ? textTokens(item) : estimateMessageTokens(item);
+  return calibrated(estimate, calibrations.get(modelId));
 }
 
 function partText(part: NeutralPart): string {
@@ -45,6 +49,6 @@ function imagePartTokens(part: NeutralPart): number {
 export function estimateMessageTokens(message: NeutralMessage): number {
   return (
     MESSAGE_OVERHEAD_TOKENS +
-    message.parts.reduce((sum, part) => sum + estimateTextTokens(partText(part)) + imagePartTokens(part), 0)
+    message.parts.reduce((sum, part) => sum + textTokens(partText(part)) + imagePartTokens(part), 0)
   );
 }

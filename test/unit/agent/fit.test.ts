@@ -4,7 +4,13 @@ import * as assert from 'node:assert/strict';
 import { estimateMessages, fitToWindow, omittedMarker, runAgentTurn } from '../../../src/agent';
 import type { MessageParam } from '../../../src/gateway/types';
 import { eventLog, fakeWorkspace, WS } from './fakeTools';
-import { lastToolResults, text, toolUse, scriptedGatewayPerTest } from './scriptedGateway';
+import { MAX_CALIBRATION, estimateTokens } from '../../../src/shared/tokenEstimate';
+import { lastToolResults, text, toolUse, scriptedGatewayPerTest, type AgentRequest } from './scriptedGateway';
+
+/** Our estimate of a request as the loop makes it (system and tools, then the messages). */
+function requestEstimate(req: AgentRequest): number {
+  return estimateTokens({ system: req.system, tools: req.tools }) + estimateMessages(req.messages as MessageParam[]);
+}
 
 function toolRound(id: string, result: string): MessageParam[] {
   return [
@@ -99,11 +105,12 @@ describe('agent context fitting', () => {
 
     it('sends older tool results shortened when the window would overflow, and reports it', async () => {
       const big = 'line of a big file\n'.repeat(1500); // ~28 500 characters, ~7 000 tokens
-      const gw = await startGateway((_req, n) =>
-        n <= 3
-          ? { kind: 'message', blocks: [toolUse(`t${n}`, 'read_file', { path: 'big.txt' })] }
-          : { kind: 'message', blocks: [text('done')] },
-      );
+      // The gateway counts what we estimate (calibration 1), so the plain estimate decides.
+      const gw = await startGateway((req, n) => ({
+        kind: 'message',
+        usage: { input_tokens: requestEstimate(req) },
+        blocks: n <= 3 ? [toolUse(`t${n}`, 'read_file', { path: 'big.txt' })] : [text('done')],
+      }));
       const log = eventLog();
       const result = await runAgentTurn({
         client: gw.client,
@@ -126,6 +133,64 @@ describe('agent context fitting', () => {
       assert.equal(lastToolResults(last)[0].content, big, 'the newest result is intact');
       assert.ok(log.ofType('context_trimmed').length >= 1);
       assert.ok(JSON.stringify(last).length / 4 < 17_000 - 1000);
+    });
+
+    /** Two reads of a ~2 000-token file, then done, in a window the plain estimate fits and twice it does not. */
+    const twoReads = async (reportedPerEstimated: number) => {
+      const big = 'line of a big file\n'.repeat(300);
+      const gw = await startGateway((req, n) => ({
+        kind: 'message',
+        usage: { input_tokens: Math.round(requestEstimate(req) * reportedPerEstimated) },
+        blocks: n <= 2 ? [toolUse(`t${n}`, 'read_file', { path: 'big.txt' })] : [text('done')],
+      }));
+      const log = eventLog();
+      const result = await runAgentTurn({
+        client: gw.client,
+        model: 'm',
+        maxTokens: 1000,
+        contextWindow: 6_500,
+        clearOldResults: false,
+        tools: fakeWorkspace({ '/ws/big.txt': big }).tools,
+        policy: { workspaceFolders: [WS] },
+        messages: [{ role: 'user', content: 'read it twice' }],
+        approve: async () => ({ approved: true }),
+        onEvent: log.onEvent,
+      });
+      return { result, log, gw, plain: requestEstimate(gw.bodies[2]) };
+    };
+
+    it('fits by the plain estimate while the gateway counts what we estimate', async () => {
+      const exact = await twoReads(1);
+      assert.equal(exact.result.reason, 'end_turn');
+      assert.ok(exact.plain < 5_500, `the plain estimate fits: ${exact.plain}`);
+      assert.equal(exact.log.ofType('context_trimmed').length, 0);
+    });
+
+    it('fits by the estimate calibrated with the input tokens the gateway reported for the last step', async () => {
+      // The gateway counts three times what we estimate: clamped to twice, and the third request no longer fits.
+      const under = await twoReads(3);
+      assert.equal(under.result.reason, 'end_turn');
+      assert.equal(under.log.ofType('context_trimmed').length, 1);
+      assert.ok(under.plain * MAX_CALIBRATION <= 5_500, `shortened to fit when calibrated: ${under.plain}`);
+      assert.match(JSON.stringify(under.gw.bodies[2].messages[2]), /omitted to fit the context window/);
+    });
+
+    it('a calibration from earlier in the conversation applies from the first step', async () => {
+      const gw = await startGateway(() => ({ kind: 'message', blocks: [text('done')] }));
+      const run = (calibration: number | undefined) =>
+        runAgentTurn({
+          client: gw.client,
+          model: 'm',
+          maxTokens: 1000,
+          contextWindow: 4_000,
+          tools: [],
+          policy: { workspaceFolders: [WS] },
+          messages: [{ role: 'user', content: 'x'.repeat(7_500) }],
+          approve: async () => ({ approved: true }),
+          calibration,
+        });
+      assert.equal((await run(undefined)).reason, 'end_turn', '2 500 tokens by the plain estimate fit 3 000');
+      assert.equal((await run(1.5)).reason, 'context_full', '3 750 calibrated tokens do not');
     });
 
     it('ends the turn when even shortened results cannot fit', async () => {

@@ -2,7 +2,7 @@
 // input window, told to the view after each answer, and smaller once older turns are condensed.
 import { strict as assert } from 'node:assert';
 import { estimateTokens } from '../../../src/agent';
-import { contextUse } from '../../../src/chat/contextMeter';
+import { contextUse, historyCalibration } from '../../../src/chat/contextMeter';
 import { buildMessagesRequest } from '../../../src/chat/requestBuilder';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 import { createGatewayClient } from '../../../src/gateway';
@@ -41,6 +41,40 @@ describe('context meter', function () {
       'the summary stands for the turns it covers',
     );
     assert.equal(contextUse([], settings, 11_000, 0.8).used, 0);
+  });
+
+  it("is calibrated by the last answer's reported input tokens against our estimate of the request it answered", () => {
+    const asked = [m('u1', 'user', 'x'.repeat(3000))];
+    const plainAsked = estimateTokens(buildMessagesRequest(asked, settings));
+    const reported = Math.round(plainAsked * 0.8);
+    const answer = (extra: Partial<ChatMessage> = {}) =>
+      m('a1', 'assistant', 'y'.repeat(3000), {
+        usage: { input: reported - 30, output: 900, cacheRead: 20, cacheWrite: 10 },
+        ...extra,
+      });
+    const history = [...asked, answer(), m('u2', 'user', 'q')];
+    const plain = estimateTokens(buildMessagesRequest(history, settings));
+    const ratio = reported / plainAsked;
+    assert.equal(historyCalibration(history, settings), ratio);
+    assert.equal(contextUse(history, settings, 11_000, 0.8).used, Math.ceil(plain * ratio));
+    // The answer in progress has no count yet: the one before it calibrates.
+    const streaming = [...history, m('a2', 'assistant', '', { status: 'streaming' })];
+    assert.equal(historyCalibration(streaming, settings), ratio);
+    // Clamped: a report ten times our estimate counts twice.
+    const tenfold = [...asked, answer({ usage: { input: plainAsked * 10, output: 1, cacheRead: 0, cacheWrite: 0 } })];
+    assert.equal(historyCalibration(tenfold, settings), 2);
+    // No calibration (the heuristic as it is) after an estimated, unreported, agent, condensing or failed answer.
+    const unusable: Array<Partial<ChatMessage>> = [
+      { usage: { input: reported, output: 1, cacheRead: 0, cacheWrite: 0, estimated: true } },
+      { usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, notReported: true } },
+      { usage: undefined },
+      { status: 'stopped' },
+      { agent: {} as ChatMessage['agent'] },
+      { condensed: { through: 'u1', summary: 's', tokens: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } } },
+    ];
+    for (const extra of unusable)
+      assert.equal(historyCalibration([...asked, answer(extra), m('u2', 'user', 'q')], settings), undefined);
+    assert.equal(historyCalibration([m('u1', 'user', 'hi')], settings), undefined);
   });
 
   it('the view is told after an answer, for the open conversation', async () => {

@@ -5,6 +5,7 @@ import type { DialectSource } from '../../../src/gateway/types';
 import { chatSession, waitUntil } from './chatSessionFixture';
 import { MAX_RATE_LIMIT_WAITS } from '../../../src/chat/requestSlot';
 import { useEmulator } from '../emulator/helpers';
+import { textTokens } from '../../../src/shared/tokenEstimate';
 import { defaultConfig, startEmulator } from '../../../src/emulator';
 
 describe('chat session controller (emulator)', function () {
@@ -107,7 +108,7 @@ describe('chat session controller (emulator)', function () {
     // The gateway reports output tokens only at the end (message_delta): what streamed is counted, as an estimate.
     const usage = finished()[0].usage;
     assert.equal(usage?.estimated, true, JSON.stringify(usage));
-    assert.equal(usage?.output, Math.ceil(answer.text.length / 4), 'about 4 characters a token');
+    assert.equal(usage?.output, textTokens(answer.text), 'the one token estimate of what streamed');
     assert.deepEqual(answer.usage, usage, 'the stored answer keeps the same figures');
     await waitUntil(
       () =>
@@ -161,7 +162,7 @@ describe('chat session controller (emulator)', function () {
     assert.equal(finished()[0].status, 'cutOff');
     assert.ok(s.store.active.messages[1].text.length > 0);
     assert.equal(finished()[0].usage?.estimated, true);
-    assert.equal(finished()[0].usage?.output, Math.ceil(s.store.active.messages[1].text.length / 4));
+    assert.equal(finished()[0].usage?.output, textTokens(s.store.active.messages[1].text));
     assert.ok(of('errorCard')[0].card);
   });
 

@@ -1,18 +1,16 @@
 import * as assert from 'node:assert/strict';
-import { estimateMessageTokens, estimateTextTokens, MESSAGE_OVERHEAD_TOKENS } from '../../../src/lm/tokens';
+import { calibrateModel, countTokensFor, estimateMessageTokens, MESSAGE_OVERHEAD_TOKENS } from '../../../src/lm/tokens';
+import { textTokens } from '../../../src/shared/tokenEstimate';
 
 describe('lm/tokens', () => {
-  it('estimates about four ASCII characters per token, rounding up', () => {
-    assert.equal(estimateTextTokens(''), 0);
-    assert.equal(estimateTextTokens('abcd'), 1);
-    assert.equal(estimateTextTokens('abcde'), 2);
-    assert.equal(estimateTextTokens('x'.repeat(400)), 100);
-  });
-
-  it('counts each non-ASCII character as a token (safe side for CJK and emoji)', () => {
-    assert.equal(estimateTextTokens('日本語'), 3);
-    assert.equal(estimateTextTokens('🙂'), 1);
-    assert.equal(estimateTextTokens('abcd日本'), 3);
+  it('counts text with the one estimate (3 ASCII characters a token, one token per other character)', () => {
+    assert.equal(countTokensFor('lm-test-plain', ''), 0);
+    assert.equal(countTokensFor('lm-test-plain', 'abc'), 1);
+    assert.equal(countTokensFor('lm-test-plain', 'abcd'), 2);
+    assert.equal(countTokensFor('lm-test-plain', 'x'.repeat(300)), 100);
+    assert.equal(countTokensFor('lm-test-plain', '日本語'), 3);
+    assert.equal(countTokensFor('lm-test-plain', '🙂'), 2);
+    assert.equal(countTokensFor('lm-test-plain', 'abc日本'), 3);
   });
 
   it('adds a per-message overhead and counts tool calls and results', () => {
@@ -24,7 +22,23 @@ describe('lm/tokens', () => {
         { kind: 'toolResult', callId: 'c', content: 'abcdabcd' },
       ],
     });
-    // 'abcd' → 1; 'ab' + '{"a":1}' (9 chars) → 3; 'abcdabcd' → 2
-    assert.equal(tokens, MESSAGE_OVERHEAD_TOKENS + 1 + 3 + 2);
+    // 'abcd' → 2; 'ab' + '{"a":1}' (9 chars) → 3; 'abcdabcd' → 3
+    assert.equal(tokens, MESSAGE_OVERHEAD_TOKENS + 2 + 3 + 3);
+  });
+
+  it("a model's counts follow the input tokens its last response reported, per model and clamped", () => {
+    const text = 'const answer = compute(42);\n'.repeat(50);
+    const plain = textTokens(text);
+    assert.equal(countTokensFor('lm-test-a', text), plain);
+    calibrateModel('lm-test-a', 800, 1000);
+    assert.equal(countTokensFor('lm-test-a', text), Math.ceil(plain * 0.8));
+    assert.equal(countTokensFor('lm-test-b', text), plain, 'another model keeps the heuristic');
+    calibrateModel('lm-test-a', 100_000, 1000);
+    assert.equal(countTokensFor('lm-test-a', text), Math.ceil(plain * 2), 'at most twice the heuristic');
+    calibrateModel('lm-test-a', undefined, 1000);
+    calibrateModel('lm-test-a', 0, 1000);
+    assert.equal(countTokensFor('lm-test-a', text), Math.ceil(plain * 2), 'no report keeps the last calibration');
+    const message = { role: 'user' as const, parts: [{ kind: 'text' as const, text }] };
+    assert.equal(countTokensFor('lm-test-a', message), Math.ceil(estimateMessageTokens(message) * 2));
   });
 });
