@@ -76,12 +76,58 @@ function usable(raw: string): string | undefined {
   return p.trim() === '' || p.startsWith('#') || p.startsWith('!') ? undefined : p;
 }
 
+// Git has no `{a,b}`, but editors' globs do, and a user who wrote `*.{pem,key}` as a secret pattern meant both: a
+// brace group is expanded (refusing more is the safe reading of a secrets list). Unescaped groups only, nested
+// ones too, at most MAX_EXPANSIONS patterns from one line (the rest of a huge product is cut, never looped on).
+const MAX_EXPANSIONS = 64;
+
+/** `a{b,c}d` → [`abd`, `acd`]; a group without a top-level comma, or unbalanced, stays literal. */
+export function expandBraces(pattern: string): string[] {
+  const group = firstGroup(pattern);
+  if (!group) return [pattern];
+  const out: string[] = [];
+  for (const alternative of group.alternatives) {
+    for (const expanded of expandBraces(pattern.slice(0, group.start) + alternative + pattern.slice(group.end + 1))) {
+      if (out.length >= MAX_EXPANSIONS) return out;
+      out.push(expanded);
+    }
+  }
+  return out;
+}
+
+function firstGroup(pattern: string): { start: number; end: number; alternatives: string[] } | undefined {
+  for (let start = 0; start < pattern.length; start++) {
+    if (pattern[start] === '\\') {
+      start++;
+      continue;
+    }
+    if (pattern[start] !== '{') continue;
+    let depth = 0;
+    let from = start + 1;
+    const alternatives: string[] = [];
+    for (let i = start; i < pattern.length; i++) {
+      const ch = pattern[i];
+      if (ch === '\\') i++;
+      else if (ch === '{') depth++;
+      else if (ch === ',' && depth === 1) {
+        alternatives.push(pattern.slice(from, i));
+        from = i + 1;
+      } else if (ch === '}' && --depth === 0) {
+        if (alternatives.length === 0) break; // `{x}`: literal, look for a later group
+        alternatives.push(pattern.slice(from, i));
+        return { start, end: i, alternatives };
+      }
+    }
+  }
+  return undefined;
+}
+
 function compile(patterns: readonly string[]): Compiled {
   const key = patterns.join('\n');
   let c = compiled.get(key);
   if (!c || c.lookups >= MAX_LOOKUPS) {
     const kept = patterns.filter((p) => usable(p) !== undefined);
-    c = { patterns: kept, all: ignore(OPTIONS).add(kept.map((p) => usable(p)!)), lookups: 0 };
+    c = { patterns: kept, all: ignore(OPTIONS).add(kept.flatMap((p) => expandBraces(usable(p)!))), lookups: 0 };
     if (compiled.size >= MAX_LISTS) compiled.clear();
     compiled.set(key, c);
   }
@@ -92,7 +138,7 @@ function compile(patterns: readonly string[]): Compiled {
 function single(pattern: string): Ignore {
   let s = singles.get(pattern);
   if (!s) {
-    s = ignore(OPTIONS).add(usable(pattern)!);
+    s = ignore(OPTIONS).add(expandBraces(usable(pattern)!));
     if (singles.size >= MAX_SINGLES) singles.clear();
     singles.set(pattern, s);
   }

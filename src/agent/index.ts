@@ -26,7 +26,7 @@ export {
   SHELL_METACHARACTERS,
 } from './commands';
 export { changedPackageKeys, CODE_RUNNING_PACKAGE_KEYS } from './packageScripts';
-export { DEFAULT_SECRET_PATTERNS, IGNORE_FILE_NAME, matchIgnored, parseIgnoreFile } from './ignore';
+export { DEFAULT_SECRET_PATTERNS, expandBraces, IGNORE_FILE_NAME, matchIgnored, parseIgnoreFile } from './ignore';
 export { isPathInside, containingFolder, normalizeAbsolute, onRealFolder, relativeTo } from './paths';
 export { CachingMemory, isCacheControlRejection } from './caching';
 export { estimateTokens, estimateMessages, fitToWindow, omittedMarker, CHARS_PER_TOKEN } from './fit';

@@ -1,6 +1,7 @@
 // Path containment and the secrets ignore list (pure helpers the approval policy stands on).
 import * as assert from 'node:assert/strict';
 import {
+  expandBraces,
   containingFolder,
   DEFAULT_SECRET_PATTERNS,
   isPathInside,
@@ -180,9 +181,20 @@ describe('agent secrets ignore list', () => {
     assert.equal(matchIgnored('certs/a.txt', [...DEFAULT_SECRET_PATTERNS, 'certs/']), 'certs/');
   });
 
-  it('braces are literal, as in git (not glob alternatives)', () => {
-    assert.equal(matchIgnored('x.key', ['*.{pem,txt}']), undefined);
-    assert.equal(matchIgnored('x.{pem,txt}', ['*.{pem,txt}']), '*.{pem,txt}');
+  it('a brace group refuses each alternative (a secrets list read the safe way), named by the line written', () => {
+    assert.equal(matchIgnored('deploy/x.tfvars', ['*.{pem,tfvars}']), '*.{pem,tfvars}');
+    assert.equal(matchIgnored('x.pem', ['*.{pem,tfvars}']), '*.{pem,tfvars}');
+    assert.equal(matchIgnored('x.txt', ['*.{pem,tfvars}']), undefined);
+    assert.equal(matchIgnored('conf/prod.json', ['conf/{prod,stage}.json']), 'conf/{prod,stage}.json');
+    assert.equal(matchIgnored('conf/dev.json', ['conf/{prod,stage}.json']), undefined);
+  });
+
+  it('expands nested groups, keeps escaped and comma-less braces literal, and bounds the product', () => {
+    assert.deepEqual(expandBraces('a{b,c{d,e}}'), ['ab', 'acd', 'ace']);
+    assert.deepEqual(expandBraces('{x}.{a,b}'), ['{x}.a', '{x}.b']);
+    assert.deepEqual(expandBraces('\\{a,b}'), ['\\{a,b}']);
+    assert.deepEqual(expandBraces('a{b,c'), ['a{b,c']);
+    assert.equal(expandBraces('{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}').length, 64);
   });
 
   it('compiles each list once and keeps answering after many distinct paths', () => {
