@@ -6,6 +6,7 @@
 // Without any breakpoint nothing is cached and usage is what it always was.
 import { createHash, type Hash } from 'node:crypto';
 import { countTokens } from './text';
+import { see } from './vision';
 
 export interface PromptCacheConfig {
   /** Prefixes shorter than this are never cached (upstream: 1,024 tokens for most models). */
@@ -58,6 +59,30 @@ function resultText(content: unknown): string {
     .join('\n');
 }
 
+/** Long edge and pixel count upstream scales an image down to before it is read (Anthropic's vision guide). */
+const VISION_MAX_EDGE = 1568;
+const VISION_MAX_PIXELS = 1_150_000;
+
+/**
+ * Tokens of a base64 image block as Anthropic documents them: width × height / 750, after the image is scaled down
+ * (aspect kept) to a long edge of at most 1568 px and about 1.15 megapixels (so at most ~1,600 tokens). An image
+ * whose size cannot be read counts 0, as before.
+ */
+export function imageBlockTokens(block: unknown): number {
+  const source = (block as { source?: { type?: unknown; data?: unknown } } | null)?.source;
+  if (source?.type !== 'base64' || typeof source.data !== 'string') return 0;
+  const { width, height } = see(Buffer.from(source.data, 'base64'));
+  if (width <= 0 || height <= 0) return 0;
+  const scale = Math.min(1, VISION_MAX_EDGE / Math.max(width, height), Math.sqrt(VISION_MAX_PIXELS / (width * height)));
+  return Math.ceil((Math.round(width * scale) * Math.round(height * scale)) / 750);
+}
+
+/** A tool_result's images (content as blocks) count like images in a message. */
+function resultImageTokens(content: unknown): number {
+  if (!Array.isArray(content)) return 0;
+  return (content as Block[]).reduce((n, b) => n + (b?.type === 'image' ? imageBlockTokens(b) : 0), 0);
+}
+
 /** Tokens of one content block, counted like the rest of the emulator (text as text, tool inputs as JSON). */
 function blockTokens(b: unknown): number {
   if (typeof b === 'string') return countTokens(b);
@@ -66,13 +91,15 @@ function blockTokens(b: unknown): number {
     case 'text':
       return typeof block.text === 'string' ? countTokens(block.text) : 0;
     case 'tool_result':
-      return countTokens(resultText(block.content));
+      return countTokens(resultText(block.content)) + resultImageTokens(block.content);
     case 'tool_use':
       return countTokens(`${String(block.name ?? '')} ${JSON.stringify(block.input ?? {})}`);
     case 'thinking':
       return typeof block.thinking === 'string' ? countTokens(block.thinking) : 0;
+    case 'image':
+      return imageBlockTokens(block);
     default:
-      return 0; // images and documents: not counted anywhere in the emulator
+      return 0; // documents: not counted anywhere in the emulator
   }
 }
 

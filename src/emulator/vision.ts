@@ -68,10 +68,16 @@ function sizeOf(b: Buffer): { format: string; width: number; height: number } | 
   return undefined;
 }
 
-/** A model configured blind (vision: false) refuses a request with images as upstream APIs do (400, before billing). */
+/**
+ * A model configured blind (vision: false) refuses a request with images as upstream APIs do (400, before billing).
+ * Every chat route calls it with the messages in Messages form, so it also writes what the request's images were
+ * (every image of every message, in order) to the request log: tests and the benchmark count and check them there.
+ */
 export function refusesImages(ctx: Ctx, model: { visible: string; upstream: string }, messages: unknown): boolean {
-  if (ctx.state.config.models[model.upstream]?.vision !== false || !Array.isArray(messages)) return false;
-  if (!messages.some((m: { content?: unknown }) => imagesOf(m?.content).length > 0)) return false;
+  if (!Array.isArray(messages)) return false;
+  const seen = messages.flatMap((m: { content?: unknown }) => imagesOf(m?.content));
+  if (seen.length > 0) ctx.entry.images = seen;
+  if (ctx.state.config.models[model.upstream]?.vision !== false || seen.length === 0) return false;
   sendError(ctx, 400, `The model ${model.visible} does not support image input.`, 'invalid_request_error');
   return true;
 }
