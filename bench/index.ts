@@ -18,6 +18,7 @@ import { runAgentFixedBench } from './agentFixed';
 import { runAgentCondenseBench } from './agentCondense';
 import { runCompletionBench } from './completions';
 import { runImagePasteBench } from './imagePaste';
+import { runAgentImageBench } from './agentImage';
 
 const root = join(__dirname, '..');
 
@@ -41,6 +42,7 @@ const sections: Section[] = [
   { name: 'agent condense', run: () => runAgentCondenseBench() },
   { name: 'completions', run: () => runCompletionBench() },
   { name: 'image paste', run: () => runImagePasteBench() },
+  { name: 'agent image', run: () => runAgentImageBench() },
 ];
 
 function readStored(file: string): StoredRow[] {

@@ -192,6 +192,33 @@ describe('emulator: prompt-cache accounting', () => {
     );
   });
 
+  it("a cached prefix is found up to 20 blocks before a breakpoint, not further (Anthropic's lookback)", async () => {
+    const turn = (steps: number) => {
+      const out: Array<Record<string, unknown>> = [
+        { role: 'user', content: [{ type: 'text', text: 'the question', cache_control: EPH }] },
+      ];
+      for (let i = 0; i < steps; i++) {
+        out.push({ role: 'assistant', content: [{ type: 'text', text: `step ${i}` }] });
+        out.push({ role: 'user', content: [{ type: 'text', text: `result ${i}` }] });
+      }
+      out[out.length - 1] = { ...out[out.length - 1], content: [{ type: 'text', text: 'last', cache_control: EPH }] };
+      return out;
+    };
+    const first = await usageOf(
+      body([{ role: 'user', content: [{ type: 'text', text: 'the question', cache_control: EPH }] }]),
+    );
+    // Without its own mark, the question's prefix is 20 blocks before the end: still found.
+    const near = turn(10).map((m, i) =>
+      i === 0 ? { role: 'user', content: [{ type: 'text', text: 'the question' }] } : m,
+    );
+    assert.equal((await usageOf(body(near))).cache_read_input_tokens, first.cache_creation_input_tokens);
+    const far = turn(11).map((m, i) =>
+      i === 0 ? { role: 'user', content: [{ type: 'text', text: 'the question' }] } : m,
+    );
+    const missed = await usageOf(body(far));
+    assert.ok(missed.cache_read_input_tokens < first.cache_creation_input_tokens, 'only the system prompt’s prefix');
+  });
+
   it('reset() empties the cache', async () => {
     await usageOf(body(first));
     emu().reset();
