@@ -152,6 +152,14 @@ export function inputTokens(body: Record<string, unknown>): number {
   );
 }
 
+/** Blocks with cache_control one request may carry (upstream refuses more with a 400). */
+export const MAX_BREAKPOINTS = 4;
+
+/** How many blocks of the request carry a cache_control breakpoint. */
+export function breakpointCount(body: Record<string, unknown>): number {
+  return segments(body).filter((s) => s.breakpoint).length;
+}
+
 const MAX_ENTRIES = 50_000;
 /**
  * Block boundaries checked before each breakpoint for a cached prefix (Anthropic's prompt-caching guide: "the system

@@ -219,6 +219,15 @@ describe('emulator: prompt-cache accounting', () => {
     assert.ok(missed.cache_read_input_tokens < first.cache_creation_input_tokens, 'only the system prompt’s prefix');
   });
 
+  it('refuses more than 4 breakpoints with a 400 naming cache_control, before billing (as upstream does)', async () => {
+    const marked = Array.from({ length: 4 }, (_v, i) => ({ type: 'text', text: `part ${i}`, cache_control: EPH }));
+    const res = await post(emu(), '/v1/messages', body([{ role: 'user', content: marked }]), messagesHeaders());
+    assert.equal(res.status, 400);
+    assert.match(await res.text(), /A maximum of 4 blocks with cache_control may be provided\. Found 5\./);
+    assert.equal(emu().billableCount('messages'), 1, 'counted as a billable route call');
+    assert.equal(emu().requests().at(-1)?.charged, undefined, 'nothing charged');
+  });
+
   it('reset() empties the cache', async () => {
     await usageOf(body(first));
     emu().reset();
