@@ -17,6 +17,8 @@ import { runAgentViewBench } from './agentView';
 import { runAgentFixedBench } from './agentFixed';
 import { runAgentCondenseBench } from './agentCondense';
 import { runCompletionBench } from './completions';
+import { runImagePasteBench } from './imagePaste';
+import { runAgentImageBench } from './agentImage';
 
 const root = join(__dirname, '..');
 
@@ -39,6 +41,8 @@ const sections: Section[] = [
   { name: 'agent fixed', run: () => runAgentFixedBench() },
   { name: 'agent condense', run: () => runAgentCondenseBench() },
   { name: 'completions', run: () => runCompletionBench() },
+  { name: 'image paste', run: () => runImagePasteBench() },
+  { name: 'agent image', run: () => runAgentImageBench() },
 ];
 
 function readStored(file: string): StoredRow[] {

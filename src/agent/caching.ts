@@ -24,30 +24,59 @@ export interface AgentRequestBody {
 /**
  * Copies `body` with breakpoints on the last tool, the system prompt, the previous step's conversation end
  * (`previous`, so that a hit survives a long step whose blocks exceed the server's lookback) and the
- * conversation's end. Returns the body and where its conversation breakpoint is. Never mutates `body`.
+ * conversation's end. With `images` (the last message before the end that carries images, imageAnchor) the block
+ * after those images is marked too, so they stay in a prefix read from the cache however the blocks after them
+ * change (clearing older results rewrites them, and a miss would write the images again at full price); the
+ * system prompt's breakpoint then stands for the tools too (tools come first in the prefix), keeping 4 at most.
+ * Returns the body and where its conversation breakpoint is. Never mutates `body`.
  */
 export function withBreakpoints(
   body: AgentRequestBody,
   previous: BlockRef | undefined,
+  images?: BlockRef,
 ): { body: AgentRequestBody; end: BlockRef | undefined } {
   const out: AgentRequestBody = { ...body, messages: [...body.messages] };
-  let used = 0;
-  if (out.tools && out.tools.length > 0) {
-    out.tools = [...out.tools];
-    out.tools[out.tools.length - 1] = { ...out.tools[out.tools.length - 1], cache_control: EPHEMERAL };
-    used++;
-  }
-  if (out.system && out.system.length > 0) {
-    out.system = [...out.system];
-    out.system[out.system.length - 1] = { ...out.system[out.system.length - 1], cache_control: EPHEMERAL };
-    used++;
-  }
   const end = lastBlock(out.messages);
   const refs: BlockRef[] = [];
   if (end) refs.push(end);
   if (previous && end && previous.message < end.message && blockExists(out.messages, previous)) refs.push(previous);
+  const anchored =
+    images !== undefined &&
+    end !== undefined &&
+    images.message < end.message &&
+    !refs.some((r) => r.message === images.message && r.block === images.block) &&
+    blockExists(out.messages, images);
+  if (anchored) refs.push(images);
+  const hasSystem = out.system !== undefined && out.system.length > 0;
+  const markTools = out.tools !== undefined && out.tools.length > 0 && !(anchored && hasSystem);
+  let used = 0;
+  if (markTools && out.tools) {
+    out.tools = [...out.tools];
+    out.tools[out.tools.length - 1] = { ...out.tools[out.tools.length - 1], cache_control: EPHEMERAL };
+    used++;
+  }
+  if (hasSystem && out.system) {
+    out.system = [...out.system];
+    out.system[out.system.length - 1] = { ...out.system[out.system.length - 1], cache_control: EPHEMERAL };
+    used++;
+  }
   for (const ref of refs.slice(0, MAX_BREAKPOINTS - used)) markBlock(out.messages, ref);
   return { body: out, end };
+}
+
+/** The last cacheable block of the last message before the final one that holds an image (in a tool result too). */
+export function imageAnchor(messages: MessageParam[]): BlockRef | undefined {
+  for (let m = messages.length - 2; m >= 0; m--) {
+    const content = messages[m].content;
+    if (typeof content === 'string' || !content.some(holdsImage)) continue;
+    for (let b = content.length - 1; b >= 0; b--) if (CACHEABLE.has(content[b].type)) return { message: m, block: b };
+  }
+  return undefined;
+}
+
+function holdsImage(block: ContentBlockParam): boolean {
+  if (block.type === 'image') return true;
+  return block.type === 'tool_result' && Array.isArray(block.content) && block.content.some((c) => c.type === 'image');
 }
 
 /** Block types that may carry cache_control (thinking blocks may not). */

@@ -8,6 +8,7 @@ import {
   CachingMemory,
   isCacheControlRejection,
   withBreakpoints,
+  imageAnchor,
   type AgentRequestBody,
   type BlockRef,
 } from './caching';
@@ -220,7 +221,9 @@ class AgentTurn {
         tools: this.toolDefs.length > 0 ? this.toolDefs : undefined,
         messages: this.messages,
       };
-      const marked = caching ? withBreakpoints(base, this.previousBreakpoint) : { body: base, end: undefined };
+      const marked = caching
+        ? withBreakpoints(base, this.previousBreakpoint, imageAnchor(this.messages))
+        : { body: base, end: undefined };
       try {
         const message = await this.stream(marked.body, step);
         if (caching) this.previousBreakpoint = marked.end;

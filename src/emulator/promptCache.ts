@@ -1,11 +1,13 @@
 // Prompt-cache accounting, as upstream does it: the request is read as one sequence of blocks (tools, then
 // system, then messages); `cache_control: {type: "ephemeral"}` on a block marks a breakpoint, and the
 // prefix up to a breakpoint is what can be cached. A prefix seen before (same key, same model, same bytes,
-// within its lifetime) is read from the cache; the prefix up to the last breakpoint is written. Usage then
+// within its lifetime), ending at a breakpoint or at most 20 blocks before one, is read from the cache; the prefix
+// up to the last breakpoint is written. Usage then
 // splits the input into cache_read_input_tokens, cache_creation_input_tokens and input_tokens (the rest).
 // Without any breakpoint nothing is cached and usage is what it always was.
 import { createHash, type Hash } from 'node:crypto';
 import { countTokens } from './text';
+import { see } from './imageSize';
 
 export interface PromptCacheConfig {
   /** Prefixes shorter than this are never cached (upstream: 1,024 tokens for most models). */
@@ -58,6 +60,30 @@ function resultText(content: unknown): string {
     .join('\n');
 }
 
+/** Long edge and pixel count upstream scales an image down to before it is read (Anthropic's vision guide). */
+const VISION_MAX_EDGE = 1568;
+const VISION_MAX_PIXELS = 1_150_000;
+
+/**
+ * Tokens of a base64 image block as Anthropic documents them: width × height / 750, after the image is scaled down
+ * (aspect kept) to a long edge of at most 1568 px and about 1.15 megapixels (so at most ~1,600 tokens). An image
+ * whose size cannot be read counts 0, as before.
+ */
+export function imageBlockTokens(block: unknown): number {
+  const source = (block as { source?: { type?: unknown; data?: unknown } } | null)?.source;
+  if (source?.type !== 'base64' || typeof source.data !== 'string') return 0;
+  const { width, height } = see(Buffer.from(source.data, 'base64'));
+  if (width <= 0 || height <= 0) return 0;
+  const scale = Math.min(1, VISION_MAX_EDGE / Math.max(width, height), Math.sqrt(VISION_MAX_PIXELS / (width * height)));
+  return Math.ceil((Math.round(width * scale) * Math.round(height * scale)) / 750);
+}
+
+/** A tool_result's images (content as blocks) count like images in a message. */
+function resultImageTokens(content: unknown): number {
+  if (!Array.isArray(content)) return 0;
+  return (content as Block[]).reduce((n, b) => n + (b?.type === 'image' ? imageBlockTokens(b) : 0), 0);
+}
+
 /** Tokens of one content block, counted like the rest of the emulator (text as text, tool inputs as JSON). */
 function blockTokens(b: unknown): number {
   if (typeof b === 'string') return countTokens(b);
@@ -66,13 +92,15 @@ function blockTokens(b: unknown): number {
     case 'text':
       return typeof block.text === 'string' ? countTokens(block.text) : 0;
     case 'tool_result':
-      return countTokens(resultText(block.content));
+      return countTokens(resultText(block.content)) + resultImageTokens(block.content);
     case 'tool_use':
       return countTokens(`${String(block.name ?? '')} ${JSON.stringify(block.input ?? {})}`);
     case 'thinking':
       return typeof block.thinking === 'string' ? countTokens(block.thinking) : 0;
+    case 'image':
+      return imageBlockTokens(block);
     default:
-      return 0; // images and documents: not counted anywhere in the emulator
+      return 0; // documents: not counted anywhere in the emulator
   }
 }
 
@@ -124,7 +152,21 @@ export function inputTokens(body: Record<string, unknown>): number {
   );
 }
 
+/** Blocks with cache_control one request may carry (upstream refuses more with a 400). */
+export const MAX_BREAKPOINTS = 4;
+
+/** How many blocks of the request carry a cache_control breakpoint. */
+export function breakpointCount(body: Record<string, unknown>): number {
+  return segments(body).filter((s) => s.breakpoint).length;
+}
+
 const MAX_ENTRIES = 50_000;
+/**
+ * Block boundaries checked before each breakpoint for a cached prefix (Anthropic's prompt-caching guide: "the system
+ * automatically checks for cache hits at all previous content block boundaries (up to approximately 20 blocks
+ * before your explicit breakpoint)").
+ */
+const LOOKBACK_BLOCKS = 20;
 
 /** The emulator's prompt cache: entries per (key, model, prefix hash), each with an expiry renewed on hits. */
 export class PromptCache {
@@ -157,25 +199,30 @@ export class PromptCache {
       1,
       segs.reduce((n, s) => n + s.tokens, 0),
     );
-    // One running hash over the prefix: the entry of a breakpoint is the hash of everything up to it.
+    // One running hash over the prefix: the entry of a block boundary is the hash of everything up to it.
     const hash: Hash = createHash('sha256').update(`${owner}\u0000${model}\u0000`);
-    const points: Array<{ id: string; tokens: number }> = [];
+    const bounds: Array<{ id: string; tokens: number; breakpoint: boolean }> = [];
     let tokens = 0;
     for (const s of segs) {
       hash.update(s.canonical).update('\u0001');
       tokens += s.tokens;
-      if (s.breakpoint) points.push({ id: hash.copy().digest('hex'), tokens });
+      bounds.push({ id: hash.copy().digest('hex'), tokens, breakpoint: s.breakpoint });
     }
-    // The longest prefix already cached is read (upstream checks each breakpoint, longest first).
+    const points = bounds.filter((b) => b.breakpoint);
+    // The longest prefix already cached is read: upstream checks each breakpoint and the block boundaries up to
+    // LOOKBACK_BLOCKS before it (an entry written at an earlier request's breakpoint is found from a later one).
     let read = 0;
-    for (let i = points.length - 1; i >= 0; i--) {
-      const expires = this.entries.get(points[i].id);
-      if (expires !== undefined && expires > now) {
-        read = points[i].tokens;
-        this.entries.set(points[i].id, now + config.ttlMs);
+    let hit: string | undefined;
+    bounds.forEach((b, i) => {
+      if (!b.breakpoint) return;
+      for (let j = i; j >= Math.max(0, i - LOOKBACK_BLOCKS); j--) {
+        const expires = this.entries.get(bounds[j].id);
+        if (expires === undefined || expires <= now) continue;
+        if (bounds[j].tokens > read) [read, hit] = [bounds[j].tokens, bounds[j].id];
         break;
       }
-    }
+    });
+    if (hit) this.entries.set(hit, now + config.ttlMs);
     // Every longer breakpoint prefix of cacheable size is written; what is billed as written is the part
     // beyond what was read, up to the last breakpoint.
     let written = read;

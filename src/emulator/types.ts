@@ -197,6 +197,8 @@ export interface RequestLogEntry {
   upstreamModel?: string;
   /** Token usage reported by a Messages reply; inputCostTokens weighs cache writes 1.25× and reads 0.1×. */
   usage?: { input: number; cacheWrite: number; cacheRead: number; output: number; inputCostTokens: number };
+  /** The images a chat request carried, every message's in order (format, pixel size, bytes, a hash of the bytes). */
+  images?: Array<{ format: string; width: number; height: number; bytes: number; sha256: string }>;
 }
 
 export interface StartOptions {

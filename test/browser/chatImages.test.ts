@@ -5,7 +5,7 @@
 // truncated file or a text file named .png is refused with a sentence; the host's chip shows thumbnail, pixel size,
 // tokens and "scaled"; an image for a model believed blind asks before sending.
 import { strict as assert } from 'node:assert';
-import { readImageHeader, IMAGE_LIMITS } from '../../src/shared/imageFormat';
+import { imageTokens, readImageHeader, scaledSize, IMAGE_LIMITS } from '../../src/shared/imageFormat';
 import { chatGuard, type AddImageParams, type ChatAttachment } from '../../src/shared/protocol/chat';
 import { animatedGifBytes, notAPng, pngBytes } from '../support/imageBytes';
 import { chatPageSuite, snapshot, type ChatPage } from './chatPage';
@@ -169,5 +169,55 @@ describe('chat images (Chromium)', function () {
     assert.equal((await posted('send')).length, 0);
     await chat.page.locator('.composer .input').press('Enter');
     await next('send');
+  });
+
+  it('shows the chip from the header at once and its thumbnail once decoded; Send waits until the host has the image', async () => {
+    await paste([{ name: 'shot.png', type: 'image/png', base64: pngBytes(4000, 3000).toString('base64') }]);
+    const preview = chat.page.locator('.composer .chip.kind-image.preview');
+    await preview.waitFor();
+    const sent = scaledSize(4000, 3000);
+    assert.equal(
+      await preview.locator('.chip-size').textContent(),
+      `${sent.width}×${sent.height} px`,
+      'as it will be sent',
+    );
+    assert.equal(
+      await preview.locator('.chip-tokens').textContent(),
+      `~${imageTokens(sent.width, sent.height).toLocaleString('en-US')} tokens`,
+    );
+    assert.equal(await preview.locator('.chip-scaled').textContent(), 'scaled');
+    await preview.locator('canvas.chip-thumb[data-painted]').waitFor();
+    await chat.page.locator('.composer .input').fill('what does it say?');
+    await chat.page.locator('.composer .input').press('Enter');
+    const add = await next('addImage');
+    assert.equal((await posted('send')).length, 0, 'no Send before the host has the image');
+    await chat.play({ type: 'reply', requestId: add.requestId, result: null });
+    await next('send');
+    assert.equal(await preview.count(), 0, 'the preview is gone once the host answered');
+  });
+
+  it('sends a scaled opaque image as JPEG and a scaled transparent one as WebP (no PNG tried first)', async () => {
+    const transparent = await chat.page.evaluate(async () => {
+      const canvas = new OffscreenCanvas(2400, 1800);
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = '#08c';
+      context.fillRect(200, 200, 1600, 1000);
+      const bytes = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
+      let binary = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return btoa(binary);
+    });
+    await paste([{ name: 'opaque.png', type: 'image/png', base64: pngBytes(2400, 1800).toString('base64') }]);
+    const opaque = await next('addImage');
+    assert.equal(readImageHeader(bytesOf(opaque))?.mediaType, 'image/jpeg');
+    await chat.play({ type: 'reply', requestId: opaque.requestId, result: null });
+    await paste([{ name: 'logo.png', type: 'image/png', base64: transparent }]);
+    let webp: Posted | undefined;
+    for (let i = 0; i < 500 && !webp; i++) {
+      webp = (await posted('addImage')).find((p) => p.name === 'logo.png');
+      if (!webp) await chat.page.waitForTimeout(20);
+    }
+    assert.ok(webp);
+    assert.deepEqual(readImageHeader(bytesOf(webp)), { mediaType: 'image/webp', ...scaledSize(2400, 1800) });
   });
 });

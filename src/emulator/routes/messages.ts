@@ -3,7 +3,7 @@
 import { charge, readJsonBody, resolveModel } from '../access';
 import { inputCostTokens } from '../billing';
 import { interleavedToolEvents } from '../interleave';
-import { DEFAULT_PROMPT_CACHE, type CacheUsage } from '../promptCache';
+import { breakpointCount, DEFAULT_PROMPT_CACHE, MAX_BREAKPOINTS, type CacheUsage } from '../promptCache';
 import { sendError } from '../errors';
 import { refusesImages } from '../vision';
 import { header, sendJson, sendText, sleep, type Ctx } from '../http';
@@ -108,6 +108,10 @@ function validate(ctx: Ctx, body: Record<string, unknown>): boolean {
   }
   if ((messages[0] as { role: string }).role !== 'user')
     return fail('messages: the first message must use the user role');
+  const marks = breakpointCount(body);
+  // Anthropic's wording, which clients match to retry without cache_control.
+  if (marks > MAX_BREAKPOINTS)
+    return fail(`A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${marks}.`);
   return true;
 }
 

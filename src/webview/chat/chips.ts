@@ -67,6 +67,41 @@ function imageChip(a: ChatAttachment & { image: NonNullable<ChatAttachment['imag
   );
 }
 
+/**
+ * The chip of an image the page is still preparing: the same look as the host's chip, from the image's header (name,
+ * pixel size as sent, tokens), marked busy; `paintPreviewThumbnail` fills its thumbnail once the image is decoded, and
+ * the host's chip replaces it once the image is stored.
+ */
+export function imagePreviewChip(
+  name: string,
+  preview: { width: number; height: number; original?: unknown },
+  tokens: number,
+): HTMLElement {
+  const size = t('chat.imageSize', preview.width, preview.height);
+  return el(
+    'span',
+    {
+      className: 'chip kind-image preview',
+      attrs: { title: `${name} · ${size}`, 'data-kind': 'image', 'aria-busy': 'true' },
+    },
+    el('canvas', { className: 'chip-thumb' }),
+    el('span', { className: 'chip-label', text: name.split('/').filter(Boolean).pop() ?? name }),
+    el('span', { className: 'chip-size', text: size }),
+    el('span', { className: 'chip-tokens', text: tokenCount(tokens) }),
+    preview.original !== undefined && el('span', { className: 'chip-scaled', text: t('chat.imageScaledShort') }),
+  );
+}
+
+/** Draws the decoded thumbnail into a preview chip. */
+export function paintPreviewThumbnail(chip: HTMLElement, thumbnail: OffscreenCanvas | HTMLCanvasElement): void {
+  const canvas = chip.querySelector('canvas.chip-thumb');
+  if (!(canvas instanceof HTMLCanvasElement)) return;
+  canvas.width = thumbnail.width;
+  canvas.height = thumbnail.height;
+  canvas.getContext('2d')?.drawImage(thumbnail, 0, 0);
+  canvas.dataset.painted = 'true';
+}
+
 export function attachmentChips(attachments: ChatAttachment[], removable = false): HTMLElement[] {
   return attachments.map((a) => {
     if (a.kind === 'image' && a.image) {

@@ -8,11 +8,12 @@ import type {
   ModelOption,
 } from '../../shared/protocol/chat';
 import { channel, post, showNotice } from './api';
-import { IMAGE_LIMITS, imageTypeOfName } from '../../shared/imageFormat';
+import { RequestError } from '../common/channel';
+import { IMAGE_LIMITS, imageTokens, imageTypeOfName } from '../../shared/imageFormat';
 import { fromBase64, imageFiles, prepareImage } from './imageInput';
 import { el, iconButton } from '../common/dom';
 import { t } from '../common/strings';
-import { attachmentChips } from './chips';
+import { attachmentChips, imagePreviewChip, paintPreviewThumbnail } from './chips';
 import { MentionPopup } from './mentionPopup';
 import { insertMention } from './mentionText';
 import { ContextMeter } from './contextMeterView';
@@ -44,6 +45,11 @@ export class Composer {
   private models: ModelOption[] = [];
   /** Send was pressed once with images for a model believed blind: the next press sends anyway. */
   private blindAsked = false;
+  /** Images still being encoded or handed to the host, and the chips shown for them meanwhile (by name and size). */
+  private readonly preparing = new Set<Promise<void>>();
+  private readonly previews = new Map<HTMLElement, { name: string; width: number; height: number }>();
+  /** Send was pressed while images were being prepared: it sends once they are attached. */
+  private sendQueued = false;
   /** The @-mention list (files, folders, problems, terminal, changes, selection). */
   readonly mentions: MentionPopup;
 
@@ -185,8 +191,12 @@ export class Composer {
 
   setAttachments(attachments: ChatAttachment[]): void {
     this.attachments = attachments;
-    this.chips.replaceChildren(...attachmentChips(attachments, true));
-    this.chips.hidden = attachments.length === 0;
+    // A preview gives way to the host's chip of the same image.
+    for (const [chip, p] of this.previews)
+      if (attachments.some((a) => a.path === p.name && a.image?.width === p.width && a.image.height === p.height))
+        this.previews.delete(chip);
+    this.chips.replaceChildren(...attachmentChips(attachments, true), ...this.previews.keys());
+    this.chips.hidden = this.chips.childElementCount === 0;
   }
 
   setModels(models: ModelOption[], problem: string | undefined): void {
@@ -215,6 +225,16 @@ export class Composer {
   /** Sends the draft unless busy (Esc stops first); returns whether it sent. */
   send(): boolean {
     if (this.busy) return false;
+    if (this.preparing.size > 0) {
+      if (!this.sendQueued) {
+        this.sendQueued = true;
+        void Promise.allSettled([...this.preparing]).then(() => {
+          this.sendQueued = false;
+          this.send();
+        });
+      }
+      return false;
+    }
     const text = this.input.value;
     if (!text.trim() && this.chips.childElementCount === 0) return false;
     if (this.asksBeforeImages()) return false;
@@ -245,10 +265,33 @@ export class Composer {
   private async attachImage(blob: Blob, name: string): Promise<void> {
     if (this.attachments.filter((a) => a.kind === 'image').length >= IMAGE_LIMITS.maxPerRequest)
       return showNotice(t('chat.imageTooMany', IMAGE_LIMITS.maxPerRequest));
-    const prepared = await prepareImage(blob, name);
-    if (!prepared.ok)
-      return showNotice(t(prepared.reason === 'tooLarge' ? 'chat.imageTooLarge' : 'chat.imageUnreadable', name));
-    post({ type: 'addImage', ...prepared.params });
+    let preview: HTMLElement | undefined;
+    const work = (async () => {
+      const prepared = await prepareImage(blob, name, undefined, {
+        sized: (p) => {
+          preview = imagePreviewChip(name, p, imageTokens(p.width, p.height));
+          this.previews.set(preview, { name, width: p.width, height: p.height });
+          this.chips.append(preview);
+          this.chips.hidden = false;
+        },
+        decoded: (thumbnail) => preview && paintPreviewThumbnail(preview, thumbnail),
+      });
+      if (!prepared.ok)
+        return showNotice(t(prepared.reason === 'tooLarge' ? 'chat.imageTooLarge' : 'chat.imageUnreadable', name));
+      await channel.request('addImage', prepared.params).catch((error: unknown) => {
+        if (error instanceof RequestError && error.message) showNotice(error.message);
+      });
+    })();
+    this.preparing.add(work);
+    try {
+      await work;
+    } finally {
+      this.preparing.delete(work);
+      if (preview && this.previews.delete(preview)) {
+        preview.remove();
+        this.chips.hidden = this.chips.childElementCount === 0;
+      }
+    }
   }
 
   /** An image the host read for Ask about This Image: scaled here like any other. */

@@ -2,7 +2,7 @@
 // and the one-time fallback when a gateway rejects cache_control.
 import * as assert from 'node:assert/strict';
 import { CachingMemory, isCacheControlRejection, runAgentTurn, type AgentTurnOptions } from '../../../src/agent';
-import { withBreakpoints } from '../../../src/agent/caching';
+import { imageAnchor, withBreakpoints } from '../../../src/agent/caching';
 import { GatewayError } from '../../../src/gateway';
 import { eventLog, fakeWorkspace } from './fakeTools';
 import { goTurnOptions } from './turnOptions';
@@ -178,5 +178,37 @@ describe('agent loop: prompt caching', () => {
     assert.deepEqual(body.messages[0].content, [
       { type: 'text', text: 'question', cache_control: { type: 'ephemeral' } },
     ]);
+  });
+
+  it('keeps the images of the question behind a breakpoint of their own; the system prompt then covers the tools', () => {
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } } as const;
+    const messages = [
+      { role: 'user', content: [image, { type: 'text', text: 'what does the dialog say?' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'a' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't2', name: 'read_file', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'b' }] },
+    ] as AgentRequest['messages'];
+    assert.deepEqual(imageAnchor(messages as never), { message: 0, block: 1 });
+    const tools = [{ name: 'read_file', description: 'd', input_schema: { type: 'object' as const } }];
+    const { body } = withBreakpoints(
+      { model: 'm', max_tokens: 1, system: [{ type: 'text', text: 's' }], tools, messages: messages as never },
+      { message: 2, block: 0 },
+      imageAnchor(messages as never),
+    );
+    assert.deepEqual(breakpoints(body as unknown as AgentRequest), [
+      'system[0]',
+      'messages[0].content[1]',
+      'messages[2].content[0]',
+      'messages[4].content[0]',
+    ]);
+    // A tool result's image counts too; the final message needs no anchor (its end is marked anyway).
+    const result = [
+      ...messages.slice(0, 2),
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [image] }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+    ] as AgentRequest['messages'];
+    assert.deepEqual(imageAnchor(result as never), { message: 2, block: 0 });
+    assert.equal(imageAnchor(messages.slice(0, 1) as never), undefined);
   });
 });

@@ -3,7 +3,8 @@
 // nothing is cached. Real sockets for the route; the cache class directly for lifetimes (explicit clock).
 import { strict as assert } from 'node:assert';
 import { defaultConfig, type EmulatorConfig } from '../../../src/emulator';
-import { inputTokens, PromptCache } from '../../../src/emulator/promptCache';
+import { imageBlockTokens, inputTokens, PromptCache } from '../../../src/emulator/promptCache';
+import { pngBytes } from '../../support/imageBytes';
 import { DEMO, messagesHeaders, parseSse, post, useEmulator } from './helpers';
 
 const EPH = { type: 'ephemeral' };
@@ -154,6 +155,77 @@ describe('emulator: prompt-cache accounting', () => {
     );
     const write = emu().requests()[0].usage!;
     assert.equal(write.inputCostTokens, Math.round((write.input + 1.25 * write.cacheWrite) * 100) / 100);
+  });
+
+  it('images count as Anthropic documents (w × h / 750 after scaling to 1568 px / 1.15 MP), inside tool results too', () => {
+    const image = (w: number, h: number) => ({
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: pngBytes(w, h).toString('base64') },
+    });
+    assert.equal(imageBlockTokens(image(750, 100)), 100);
+    // 2000×1500 is 3 MP: scaled by √(1.15 / 3) to 1238×929 first.
+    assert.equal(imageBlockTokens(image(2000, 1500)), Math.ceil((1238 * 929) / 750));
+    const withImage = [{ role: 'user', content: [image(750, 200), { type: 'text', text: 'what is it?' }] }];
+    const withResult = [
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [image(750, 200)] }] },
+    ];
+    const textOnly = [{ role: 'user', content: [{ type: 'text', text: 'what is it?' }] }];
+    assert.equal(inputTokens(body(withImage, false)) - inputTokens(body(textOnly, false)), 200);
+    assert.equal(inputTokens(body(withResult, false)), inputTokens(body([{ role: 'user', content: '' }], false)) + 200);
+  });
+
+  it('an image before the breakpoint is written once and then read from the cache; the log names it', async () => {
+    const image = {
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: pngBytes(1500, 1000).toString('base64') },
+    };
+    const ask = [{ role: 'user', content: [image, { type: 'text', text: 'what does it say?', cache_control: EPH }] }];
+    const a = await usageOf(body(ask));
+    assert.equal(a.cache_creation_input_tokens, inputTokens(body(ask, false)), 'all of it written, the image too');
+    assert.ok(a.cache_creation_input_tokens >= 1500, JSON.stringify(a));
+    const b = await usageOf(body(ask));
+    assert.deepEqual([b.cache_read_input_tokens, b.cache_creation_input_tokens], [a.cache_creation_input_tokens, 0]);
+    const logged = emu().requests().at(-1)?.images;
+    assert.deepEqual(
+      logged?.map((i) => [i.format, i.width, i.height]),
+      [['png', 1500, 1000]],
+    );
+  });
+
+  it("a cached prefix is found up to 20 blocks before a breakpoint, not further (Anthropic's lookback)", async () => {
+    const turn = (steps: number) => {
+      const out: Array<Record<string, unknown>> = [
+        { role: 'user', content: [{ type: 'text', text: 'the question', cache_control: EPH }] },
+      ];
+      for (let i = 0; i < steps; i++) {
+        out.push({ role: 'assistant', content: [{ type: 'text', text: `step ${i}` }] });
+        out.push({ role: 'user', content: [{ type: 'text', text: `result ${i}` }] });
+      }
+      out[out.length - 1] = { ...out[out.length - 1], content: [{ type: 'text', text: 'last', cache_control: EPH }] };
+      return out;
+    };
+    const first = await usageOf(
+      body([{ role: 'user', content: [{ type: 'text', text: 'the question', cache_control: EPH }] }]),
+    );
+    // Without its own mark, the question's prefix is 20 blocks before the end: still found.
+    const near = turn(10).map((m, i) =>
+      i === 0 ? { role: 'user', content: [{ type: 'text', text: 'the question' }] } : m,
+    );
+    assert.equal((await usageOf(body(near))).cache_read_input_tokens, first.cache_creation_input_tokens);
+    const far = turn(11).map((m, i) =>
+      i === 0 ? { role: 'user', content: [{ type: 'text', text: 'the question' }] } : m,
+    );
+    const missed = await usageOf(body(far));
+    assert.ok(missed.cache_read_input_tokens < first.cache_creation_input_tokens, 'only the system prompt’s prefix');
+  });
+
+  it('refuses more than 4 breakpoints with a 400 naming cache_control, before billing (as upstream does)', async () => {
+    const marked = Array.from({ length: 4 }, (_v, i) => ({ type: 'text', text: `part ${i}`, cache_control: EPH }));
+    const res = await post(emu(), '/v1/messages', body([{ role: 'user', content: marked }]), messagesHeaders());
+    assert.equal(res.status, 400);
+    assert.match(await res.text(), /A maximum of 4 blocks with cache_control may be provided\. Found 5\./);
+    assert.equal(emu().billableCount('messages'), 1, 'counted as a billable route call');
+    assert.equal(emu().requests().at(-1)?.charged, undefined, 'nothing charged');
   });
 
   it('reset() empties the cache', async () => {
