@@ -17,6 +17,7 @@ import { runAgentViewBench } from './agentView';
 import { runAgentFixedBench } from './agentFixed';
 import { runAgentCondenseBench } from './agentCondense';
 import { runCompletionBench } from './completions';
+import { runCompletionHostBench } from './completionsHost';
 
 const root = join(__dirname, '..');
 
@@ -39,6 +40,7 @@ const sections: Section[] = [
   { name: 'agent fixed', run: () => runAgentFixedBench() },
   { name: 'agent condense', run: () => runAgentCondenseBench() },
   { name: 'completions', run: () => runCompletionBench() },
+  { name: 'completions host', run: () => runCompletionHostBench(root) },
 ];
 
 function readStored(file: string): StoredRow[] {
