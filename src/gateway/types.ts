@@ -105,8 +105,8 @@ export interface Balance {
 export type ProbeResult = { kind: 'balance'; balance: Balance } | { kind: 'none' } | { kind: 'failed' };
 
 /**
- * What a billable request is for: our chat, an agent step (our chat's agent mode or @gateway's), a request of VS Code's
- * chat through the language model provider, condensing a conversation, a code completion. Images are told by route.
+ * What a billable request is for: our chat, an agent step (our chat's agent mode or @gateway's), VS Code's chat (@gateway
+ * asked, our models in its picker), condensing a conversation, a code completion. Images are told by their route.
  */
 export type UsageKind = 'chat' | 'agent' | 'vscode-chat' | 'condense' | 'completion';
 
