@@ -19,6 +19,7 @@ import { runAgentCondenseBench } from './agentCondense';
 import { runCompletionBench } from './completions';
 import { runImagePasteBench } from './imagePaste';
 import { runAgentImageBench } from './agentImage';
+import { runCompletionHostBench } from './completionsHost';
 
 const root = join(__dirname, '..');
 
@@ -43,6 +44,7 @@ const sections: Section[] = [
   { name: 'completions', run: () => runCompletionBench() },
   { name: 'image paste', run: () => runImagePasteBench() },
   { name: 'agent image', run: () => runAgentImageBench() },
+  { name: 'completions host', run: () => runCompletionHostBench(root) },
 ];
 
 function readStored(file: string): StoredRow[] {

@@ -271,7 +271,7 @@ class AgentTurn {
   }
 
   private async stream(body: AgentRequestBody, step: number): Promise<Message> {
-    const stream = this.o.client.streamMessage(body, { signal: this.signal });
+    const stream = this.o.client.streamMessage(body, { signal: this.signal, usageKind: 'agent' });
     for await (const ev of stream) {
       if (ev.type !== 'content_block_delta') continue;
       const d = ev.delta as { type?: string; text?: unknown; thinking?: unknown } | undefined;

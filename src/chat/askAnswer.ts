@@ -43,6 +43,7 @@ export async function streamAsk(request: ChatRequest, a: AskAnswer): Promise<Str
   const stream = a.client.streamMessage(buildMessagesRequest(sent, a.settings, a.instructions), {
     signal,
     onWait: a.onWait,
+    usageKind: 'chat',
   });
   const outcome = await consumeStream(stream, a.write, () => signal.aborted);
   a.write.flush();

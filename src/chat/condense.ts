@@ -167,7 +167,7 @@ export async function requestSummary(
   previous: string | undefined,
   signal: AbortSignal,
 ): Promise<CondenseReply> {
-  const stream = client.streamMessage(condenseRequest(model, older, previous), { signal });
+  const stream = client.streamMessage(condenseRequest(model, older, previous), { signal, usageKind: 'condense' });
   const reply = await stream.finalMessage();
   const summary = reply.content
     .map((b) => (b.type === 'text' ? (b as { text: string }).text : ''))

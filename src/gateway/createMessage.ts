@@ -19,7 +19,13 @@ export async function createMessage(
   const message = wire.whole(body);
   if (!message) throw protocolError(ctx, spec, ex, wire.notWhole);
   withHeaderCost(message, ex.headers);
-  reportUsage(ctx, { route: spec.route, dialect, model: message.model || request.model, usage: message.usage });
+  reportUsage(ctx, {
+    route: spec.route,
+    dialect,
+    model: message.model || request.model,
+    usage: message.usage,
+    ...(options?.usageKind ? { kind: options.usageKind } : {}),
+  });
   const problems = normalizeToolInputs(message);
   if (problems.length) throw toolInputError(ctx, spec, ex, message, problems);
   return message;

@@ -321,6 +321,7 @@ class GatewayMessageStream implements MessageStream {
       dialect: this.dialect,
       model: message.model || (this.spec.model ?? ''),
       usage,
+      ...(this.options?.usageKind ? { kind: this.options.usageKind } : {}),
       ...(estimated ? { outputEstimated: true } : {}),
     });
   }

@@ -104,13 +104,19 @@ export interface Balance {
 /** What one probe found: a balance, "no such route here", or a failure that says nothing about the route. */
 export type ProbeResult = { kind: 'balance'; balance: Balance } | { kind: 'none' } | { kind: 'failed' };
 
+/**
+ * What a billable request is for: our chat, an agent step (our chat's agent mode or @gateway's), VS Code's chat (@gateway
+ * asked, our models in its picker), condensing a conversation, a code completion. Images are told by their route.
+ */
+export type UsageKind = 'chat' | 'agent' | 'vscode-chat' | 'condense' | 'completion';
+
 /** What one billable response used (GatewayClientOptions.onUsage). */
 export interface UsageRecord {
   route: string;
   /** The wire dialect of a message response (absent: Messages, or an image route). */
   dialect?: Dialect;
-  /** 'completion': a code completion asked while typing (src/gateway/fim.ts); absent: chat, agent or images. */
-  kind?: 'completion';
+  /** What the request was for (RequestOptions.usageKind; 'completion': src/gateway/fim.ts); absent: not said. */
+  kind?: UsageKind;
   model: string;
   /** Messages: the usage object as the gateway reported it (usage.cost: the billed cost, when reported). */
   usage?: Usage;
@@ -143,6 +149,8 @@ export type GatewayErrorKind =
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** What the request is for, told to onUsage with its usage (the ledger's kind column). */
+  usageKind?: UsageKind;
   /**
    * Told about every wait before the request goes out (a 429's Retry-After, a retry's backoff), so the user can see
    * it; abort `signal` to cancel.

@@ -28,7 +28,7 @@ export async function streamWithCancellation(
   onWait?: WaitListener,
 ): Promise<Message> {
   const controller = new AbortController();
-  const stream = client.streamMessage(request, { signal: controller.signal, onWait });
+  const stream = client.streamMessage(request, { signal: controller.signal, onWait, usageKind: 'vscode-chat' });
   const cancel = (): void => {
     stream.abort();
     controller.abort();

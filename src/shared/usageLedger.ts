@@ -16,8 +16,11 @@ export interface LedgerEntry {
   route: string;
   /** 'messages', 'chat-completions', 'responses' or 'images': the wire protocol of the route. */
   dialect: 'messages' | 'chat-completions' | 'responses' | 'images';
-  /** 'completion': a code completion asked while typing (counted apart in Show Usage); absent: chat, agent, images. */
-  kind?: 'completion';
+  /**
+   * What the request was for ('completion': counted apart in Show Usage). Absent in entries written before it was
+   * recorded (then images are told by their dialect, the rest is not known) and for images.
+   */
+  kind?: LedgerKind;
   input: number;
   output: number;
   cacheRead: number;
@@ -29,6 +32,10 @@ export interface LedgerEntry {
   /** A stopped or cut answer: `output` is estimated from the text received (the gateway reported none). */
   outputEstimated?: boolean;
 }
+
+/** The kinds an entry stores (the gateway client's UsageKind); images are told by their dialect. */
+export const LEDGER_KINDS = ['chat', 'agent', 'vscode-chat', 'condense', 'completion'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 export const LEDGER_MAX_DAYS = 90;
 export const LEDGER_MAX_ENTRIES = 20_000;
@@ -56,7 +63,8 @@ export function entryOf(value: unknown): LedgerEntry | undefined {
     cacheRead: v.cacheRead as number,
     cacheWrite: v.cacheWrite as number,
   };
-  if (v.kind === 'completion') entry.kind = 'completion';
+  // An unknown kind (a newer version's, or damage) is dropped, never a reason to lose the entry.
+  if ((LEDGER_KINDS as readonly unknown[]).includes(v.kind)) entry.kind = v.kind as LedgerKind;
   if (isNum(v.images)) entry.images = v.images;
   if (isStr(v.imageSize)) entry.imageSize = v.imageSize;
   if (v.outputEstimated === true) entry.outputEstimated = true;
@@ -172,12 +180,19 @@ export function todayOf(entries: LedgerEntry[], key: string, now: number): Model
   return t;
 }
 
+/** The CSV's kind column: the stored kind, 'image' for image routes, blank when an old entry did not say. */
+export function kindOf(e: LedgerEntry): LedgerKind | 'image' | '' {
+  return e.kind ?? (e.dialect === 'images' || e.images !== undefined ? 'image' : '');
+}
+
+// Identifiers, not words: the header stays the same in every display language, so sheets and scripts can read it.
 const CSV_COLUMNS: Array<keyof LedgerEntry> = [
   't',
   'key',
   'model',
   'route',
   'dialect',
+  'kind',
   'input',
   'output',
   'cacheRead',
@@ -197,6 +212,9 @@ export function ledgerCsv(entries: LedgerEntry[]): string {
     return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   return (
-    [CSV_COLUMNS.join(','), ...entries.map((e) => CSV_COLUMNS.map((c) => cell(e[c])).join(','))].join('\r\n') + '\r\n'
+    [
+      CSV_COLUMNS.join(','),
+      ...entries.map((e) => CSV_COLUMNS.map((c) => cell(c === 'kind' ? kindOf(e) : e[c])).join(',')),
+    ].join('\r\n') + '\r\n'
   );
 }

@@ -122,7 +122,7 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
         model: record.model,
         route: record.route,
         dialect: record.images ? 'images' : (record.dialect ?? 'messages'),
-        ...(record.kind === 'completion' ? { kind: 'completion' as const } : {}),
+        ...(record.kind ? { kind: record.kind } : {}),
         ...tokens,
         ...(record.images ? { images: record.images.count, imageSize: record.images.size } : {}),
         ...(cost ? { cost: cost.amount, costSource: cost.source } : {}),

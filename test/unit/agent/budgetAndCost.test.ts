@@ -38,6 +38,20 @@ describe('agent loop: cost and the daily budget', () => {
     assert.deepEqual(usage[2].turnCost, { amount: 0.0135, sources: ['user'], estimate: true, partial: false });
   });
 
+  it("every step's request is told to the ledger as an agent step (usageKind 'agent')", async () => {
+    const gw = await startGateway(readForever);
+    const ws = fakeWorkspace({ '/ws/a.txt': 'A' });
+    const kinds: unknown[] = [];
+    const client: AgentTurnOptions['client'] = {
+      streamMessage: (request, options) => {
+        kinds.push(options?.usageKind);
+        return gw.client.streamMessage(request, options);
+      },
+    };
+    await runAgentTurn({ ...goTurnOptions(gw, ws.tools, { maxSteps: 2 }), client });
+    assert.deepEqual(kinds, ['agent', 'agent']);
+  });
+
   it('stops before the request that would pass the daily budget, never before the first', async () => {
     const asked: number[] = [];
     const events = eventLog();

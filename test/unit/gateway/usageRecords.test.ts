@@ -46,6 +46,17 @@ describe('gateway client: usage records and billed cost', () => {
     );
   });
 
+  it("a request's usageKind is in its record (streamed and whole); without one the record says none", async () => {
+    const { records, client } = await setup('new-api');
+    await client.streamMessage(REQUEST, { usageKind: 'agent' }).finalMessage();
+    await client.createMessage(REQUEST, { usageKind: 'chat' });
+    await client.streamMessage(REQUEST).finalMessage();
+    assert.deepEqual(
+      records.map((r) => r.kind),
+      ['agent', 'chat', undefined],
+    );
+  });
+
   it('OpenRouter: usage.cost as sent; a gateway that states no cost leaves it unset', async () => {
     const or = await setup('openrouter');
     assert.equal((await or.client.streamMessage(REQUEST).finalMessage()).usage.cost, 0.002);

@@ -91,9 +91,34 @@ describe('usage ledger', () => {
   it('CSV: quoted cells, and formulas defused', () => {
     const csv = ledgerCsv([entry({ model: '=HYPERLINK("x")', cost: 0.5, costSource: 'user' })]);
     const [head, row] = csv.split('\r\n');
-    assert.equal(head, 't,key,model,route,dialect,input,output,cacheRead,cacheWrite,images,imageSize,cost,costSource');
+    assert.equal(
+      head,
+      't,key,model,route,dialect,kind,input,output,cacheRead,cacheWrite,images,imageSize,cost,costSource',
+    );
     assert.match(row, /,"'=HYPERLINK\(""x""\)",/);
     assert.match(row, /,0\.5,user$/);
+  });
+
+  it('CSV: a kind column tells completions from chat, agent and images; old entries read, their kind blank', () => {
+    // Lines as older versions stored them (no kind), a kind this version does not know, and today's kinds.
+    const stored = [
+      JSON.stringify(entry()),
+      JSON.stringify(entry({ route: 'POST /v1/images/generations', dialect: 'images', images: 1 })),
+      JSON.stringify({ ...entry(), kind: 'next-edit' }),
+      ...(['chat', 'agent', 'vscode-chat', 'condense', 'completion'] as const).map((kind) =>
+        JSON.stringify(entry({ kind })),
+      ),
+    ].join('\n');
+    const entries = parseLedger(stored);
+    assert.equal(entries.length, 8, 'no line lost to a missing or unknown kind');
+    const [head, ...rows] = ledgerCsv(entries).trimEnd().split('\r\n');
+    const columns = head.split(',');
+    assert.equal(columns[5], 'kind');
+    assert.deepEqual(
+      rows.map((row) => row.split(',')[columns.indexOf('kind')]),
+      ['', 'image', '', 'chat', 'agent', 'vscode-chat', 'condense', 'completion'],
+    );
+    assert.ok(rows.every((row) => row.split(',').length === columns.length));
   });
 
   it('the page escapes model ids and draws one bar segment per day and model', () => {
