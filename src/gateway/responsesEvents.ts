@@ -6,7 +6,7 @@
 // summary text as thinking deltas, its encrypted_content as the signature when the item is done), function_call →
 // tool_use (call_id as the id; argument deltas as input_json_delta), and each content part of a message → text.
 import { isObj } from './chatMapping';
-import { jsonStringBytes } from './fastDelta';
+import { capturedStringBytes, jsonStringBytes, JSON_TEXT } from './fastDelta';
 import { blocksOfItem, responsesStopReason, responsesUsage } from './responsesMapping';
 import type { ChunkReader } from './chatChunks';
 import type { StreamEvent } from './types';
@@ -27,6 +27,15 @@ const TEXT_DONE = '{"type":"response.output_text.done"';
 const PART_DONE = '{"type":"response.content_part.done"';
 const LOGPROBS = ',"logprobs":[]';
 const OBFUSCATION = ',"obfuscation":"';
+
+/**
+ * A whole plain text delta event in OpenAI's field order, as fastText reads one but narrower (eventFeed.ts): output
+ * and content index (at most 6 digits, as numberAfter reads them), the text, then empty logprobs and the obfuscation.
+ */
+const RUN = new RegExp(
+  String.raw`(?:event: ?response\.output_text\.delta\n)?data: ?\{"type":"response\.output_text\.delta",(?:"(?:sequence_number|item_id)":(?:\d+|"[^"\\\n]*"),)*"output_index":(0|[1-9]\d{0,5}),"content_index":(0|[1-9]\d{0,5}),"delta":"${JSON_TEXT}"(?:,"logprobs":\[\])?(?:,"obfuscation":"[\w+/=-]*")?\}\n\n`,
+  'y',
+);
 
 /**
  * True when what follows a text delta's closing quote (at `from`) is what a plain one carries, in OpenAI's order:
@@ -100,15 +109,8 @@ export class ResponsesEventReader implements ChunkReader {
     const oi = numberAfter(data, '"output_index":', mark);
     const ci = numberAfter(data, '"content_index":', mark);
     if (oi < 0 || ci < 0) return undefined;
-    // Consecutive deltas go to the same part: remember it instead of building its key again.
-    let part = this.lastPart;
-    if (!part || oi !== this.lastOi || ci !== this.lastCi) {
-      part = this.open.get(`${oi}:${ci}`);
-      if (!part || part.kind !== 'text') return undefined;
-      this.lastPart = part;
-      this.lastOi = oi;
-      this.lastCi = ci;
-    }
+    const part = this.textPart(oi, ci);
+    if (!part) return undefined;
     const start = mark + DELTA_MARK.length;
     let stop = data.indexOf('"', start);
     while (stop !== -1) {
@@ -123,6 +125,29 @@ export class ResponsesEventReader implements ChunkReader {
     part.streamed = true;
     this.fastBlock = part.block;
     return bytes;
+  }
+
+  readonly run = RUN;
+
+  runText(match: RegExpExecArray): string | undefined {
+    const part = this.textPart(+match[1], +match[2]);
+    const bytes = part && capturedStringBytes(match[3]);
+    if (!part || bytes === undefined) return undefined;
+    part.streamed = true;
+    this.fastBlock = part.block;
+    return bytes;
+  }
+
+  /** The open text part at output `oi`, content `ci`, if any. */
+  private textPart(oi: number, ci: number): Open | undefined {
+    // Consecutive deltas go to the same part: remember it instead of building its key again.
+    if (this.lastPart && oi === this.lastOi && ci === this.lastCi) return this.lastPart;
+    const part = this.open.get(`${oi}:${ci}`);
+    if (!part || part.kind !== 'text') return undefined;
+    this.lastPart = part;
+    this.lastOi = oi;
+    this.lastCi = ci;
+    return part;
   }
 
   /**
