@@ -34,6 +34,11 @@ export interface ChunkReader {
   runText?(match: RegExpExecArray): string | undefined;
   /** The events of one parsed event (`eventName`: its `event:` line, when sent). */
   read(chunk: unknown, eventName?: string): StreamEvent[];
+  /**
+   * A large event's data (a byte string) parsed as JSON.parse(fromBytes(data)) reads it, less what this reader never
+   * reads (Responses' repeats of texts that streamed); undefined to read it the usual way.
+   */
+  parseLarge?(data: string): unknown;
   /** True for an event this dialect never needs (not parsed at all): Responses' `.done` repeats of whole texts. */
   ignores?(data: string): boolean;
 }

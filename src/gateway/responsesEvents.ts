@@ -6,6 +6,7 @@
 // summary text as thinking deltas, its encrypted_content as the signature when the item is done), function_call →
 // tool_use (call_id as the id; argument deltas as input_json_delta), and each content part of a message → text.
 import { isObj } from './chatMapping';
+import { parseJsonBytes } from './byteText';
 import { capturedStringBytes, jsonStringBytes, JSON_TEXT } from './fastDelta';
 import { blocksOfItem, responsesStopReason, responsesUsage } from './responsesMapping';
 import type { ChunkReader } from './chatChunks';
@@ -156,6 +157,30 @@ export class ResponsesEventReader implements ChunkReader {
    */
   ignores(data: string): boolean {
     return data.startsWith(TEXT_DONE) || data.startsWith(PART_DONE);
+  }
+
+  /**
+   * A large event without the repeats of texts that streamed, never decoded: a message item's done event repeats each
+   * part's text, and response.completed / incomplete repeat every item (its output is read only when nothing streamed).
+   */
+  parseLarge(data: string): unknown {
+    return parseJsonBytes(data, (value) => {
+      if (!isObj(value)) return;
+      if (value.type === 'response.output_item.done' && isObj(value.item) && value.item.type === 'message') {
+        const oi = typeof value.output_index === 'number' ? value.output_index : -1;
+        const content = value.item.content;
+        // itemDone reads no part whose text streamed.
+        if (Array.isArray(content))
+          content.forEach((_, ci) => {
+            if (this.open.get(`${oi}:${ci}`)?.streamed) content[ci] = null;
+          });
+      } else if (
+        (value.type === 'response.completed' || value.type === 'response.incomplete') &&
+        this.next > 0 &&
+        isObj(value.response)
+      )
+        value.response.output = [];
+    });
   }
 
   /** The events of one parsed event's data (`type` from the data, else from the `event:` line). */

@@ -27,6 +27,8 @@ import type {
 } from './types';
 
 const MAX_EVENT_BYTES = 32 * 1024 * 1024;
+/** From this size an event's data goes to the reader's parseLarge, if it has one. */
+const LARGE_EVENT_BYTES = 16 * 1024;
 
 /** Starts the request in the model's dialect (per `plan`) with stream: true. */
 export function openMessageStream(
@@ -251,7 +253,7 @@ class GatewayMessageStream implements MessageStream {
     if (reader.ignores?.(data)) return;
     let chunk: unknown;
     try {
-      chunk = JSON.parse(fromBytes(data));
+      chunk = (data.length >= LARGE_EVENT_BYTES ? reader.parseLarge?.(data) : undefined) ?? JSON.parse(fromBytes(data));
     } catch {
       return; // not JSON ([DONE], keep-alive words, comments sent as data): nothing to assemble
     }
