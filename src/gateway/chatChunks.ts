@@ -50,7 +50,7 @@ type Json = Record<string, unknown>;
  * `error`, which makes the chunk a failure), then the content, then what may follow it (fastDelta.ts#CHAT_TAIL).
  */
 const CHAT_RUN = new RegExp(
-  String.raw`data: ?\{(?:"(?!error")\w+":(?:-?\d+|"[^"\\\n]*"|null),)*"choices":\[\{"index":0,"delta":\{"content":"${JSON_TEXT}"\}(?:,"logprobs":null)?,"finish_reason":null(?:,"logprobs":null)?\}\](?:,"usage":null)?\}\n\n`,
+  String.raw`data: ?\{(?:"(?!error")\w+":(?:"[^"\\\n]*"|-?\d+|null),)*"choices":\[\{"index":0,"delta":\{"content":"${JSON_TEXT}"\}(?:,"logprobs":null)?,"finish_reason":null(?:,"logprobs":null)?\}\](?:,"usage":null)?\}\n\n`,
   'y',
 );
 
