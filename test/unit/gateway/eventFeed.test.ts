@@ -3,6 +3,7 @@
 // or a multi-byte character split anywhere), with `\r` line endings arriving mid-stream, a BOM, an event too large;
 // and through the client over 127.0.0.1: UTF-8 split in one-byte chunks, a cut stream, [DONE], an error mid-stream.
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { createParser } from 'eventsource-parser';
 import { createGatewayClient, isGatewayError, type GatewayError, type MessagesRequest } from '../../../src/gateway';
 import { EventFeed } from '../../../src/gateway/eventFeed';
@@ -155,6 +156,58 @@ describe('eventFeed: whole-event runs read a stream as the parser does', () => {
       assert.deepEqual(drive(make, [bom], true), expected);
     });
   }
+
+  it('property: random events of each dialect in random pieces read as without runs (the same pieces)', () => {
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'é', '日', '🚀', '"', '\\', '\n', '\u0001', ' '),
+      maxLength: 12,
+    });
+    const raw = fc.constantFrom('\\x', '\\u00e9', '\\ud83d', '\\"', '"', '\\');
+    const piece = fc.oneof(
+      text.map((t) => textDelta(t)),
+      fc.tuple(fc.nat(3), text).map(([i, t]) => textDelta(t, i)),
+      raw.map(
+        (r) => `data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a${r}b"}}\n\n`,
+      ),
+      text.map((t) => `data: ${HEAD}{"content":${JSON.stringify(t)}},"finish_reason":null}]}\n\n`),
+      raw.map((r) => `data: ${HEAD}{"content":"a${r}b"},"finish_reason":null}]}\n\n`),
+      fc
+        .tuple(fc.nat(2), fc.nat(2), text)
+        .map(([o, c, t]) => resp(1, `"output_index":${o},"content_index":${c},"delta":${JSON.stringify(t)}`)),
+      fc.constantFrom(
+        ev({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+        ev({ type: 'response.content_part.added', output_index: 0, content_index: 0, part: { type: 'output_text' } }),
+        `data: ${HEAD}{"content":"x"},"finish_reason":"stop"}]}\n\n`,
+        ': comment\n\n',
+        '\n',
+        'event: ping\n',
+        'data: [DONE]\n\n',
+        'data: {"type":"content_block_delta"',
+        'id: 1\n',
+        'data: {"type":"ping"}\r\n\r\n',
+        '\ufeff',
+      ),
+    );
+    const streams = fc.tuple(
+      fc.array(piece, { maxLength: 20 }),
+      fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }),
+    );
+    let total = 0;
+    fc.assert(
+      fc.property(streams, ([pieces, sizes]) => {
+        const bytes = toBytes(pieces.join(''));
+        const cuts: number[] = [];
+        for (let at = sizes[0], i = 1; at < bytes.length; at += sizes[i++ % sizes.length]) cuts.push(at);
+        for (const [, make] of READERS) {
+          const read = drive(make, split(bytes, cuts), true);
+          total += taken;
+          assert.deepEqual(read, drive(make, split(bytes, cuts), false));
+        }
+      }),
+      { numRuns: Number(process.env.FC_RUNS ?? 300) },
+    );
+    assert.ok(total > 0, 'some deltas were taken by the runs');
+  });
 
   it('an event longer than the limit before its end is refused once (the parser stops buffering at the same size)', () => {
     const long = toBytes(`data: {"type":"ping","pad":"${'x'.repeat(300)}"}\n\n`);
