@@ -4,7 +4,7 @@
 // whether its text streamed or arrived only in them.
 import * as assert from 'node:assert/strict';
 import { createGatewayClient, type MessagesRequest } from '../../../src/gateway';
-import { parseJsonBytes, toBytes } from '../../../src/gateway/byteText';
+import { fromBytes, parseJsonBytes, toBytes } from '../../../src/gateway/byteText';
 import { startServer, writeChunked, type TestServer } from './server';
 
 const keep = (): void => undefined;
@@ -48,6 +48,20 @@ describe('parseJsonBytes: JSON of a byte string', () => {
     let inner = parseJsonBytes(toBytes(deep), keep);
     for (let depth = 0; depth < 5000; depth++) inner = (inner as unknown[])[0];
     assert.equal(inner, 'é');
+  });
+});
+
+describe('fromBytes: long texts', () => {
+  it('decodes as Buffer#toString does: wide characters (ICU), Latin-1 only, and invalid UTF-8 (U+FFFD)', () => {
+    const wide = 'Héllo 🚀 日本語 ελληνικά \ufeff\uffff '.repeat(4000);
+    const latin = 'Héllo naïve café '.repeat(6000);
+    for (const text of [wide, latin]) assert.equal(fromBytes(toBytes(text)), text);
+    const bytes = toBytes(wide);
+    for (const bad of ['\xed\xa0\x80', '\xc0\x80', '\xf4\x90\x80\x80', '\xff', '\xe6\x97']) {
+      const broken = bytes.slice(0, 70_000) + bad + bytes.slice(70_000);
+      assert.equal(fromBytes(broken), Buffer.from(broken, 'latin1').toString('utf8'));
+      assert.match(fromBytes(broken), /\ufffd/);
+    }
   });
 });
 
