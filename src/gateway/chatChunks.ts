@@ -7,7 +7,7 @@
 // `function.arguments` fragments are input_json_delta pieces, assembled until the message ends (fragments of
 // different calls may interleave). Only choice 0 is read (this client never asks for n > 1).
 import { stopReasonOf, usageOf, isObj } from './chatMapping';
-import { readChatContent } from './fastDelta';
+import { capturedStringBytes, JSON_TEXT, readChatContent } from './fastDelta';
 import type { StreamEvent } from './types';
 
 /**
@@ -25,13 +25,34 @@ export interface ChunkReader {
   fastText(data: string): string | undefined;
   /** The block of the text fastText just returned. */
   readonly fastBlock: number;
+  /**
+   * Faster path (eventFeed.ts): the sticky pattern of one whole plain text-delta event in the stream's text, from its
+   * first line through its blank line; never wider than fastText.
+   */
+  readonly run?: RegExp;
+  /** The text (as a byte string) of a `run` match to an open text block, its block then in fastBlock; else undefined. */
+  runText?(match: RegExpExecArray): string | undefined;
   /** The events of one parsed event (`eventName`: its `event:` line, when sent). */
   read(chunk: unknown, eventName?: string): StreamEvent[];
+  /**
+   * A large event's data (a byte string) parsed as JSON.parse(fromBytes(data)) reads it, less what this reader never
+   * reads (Responses' repeats of texts that streamed); undefined to read it the usual way.
+   */
+  parseLarge?(data: string): unknown;
   /** True for an event this dialect never needs (not parsed at all): Responses' `.done` repeats of whole texts. */
   ignores?(data: string): boolean;
 }
 
 type Json = Record<string, unknown>;
+
+/**
+ * A whole plain content chunk of choice 0, as readChatContent reads one but narrower: scalar header fields (never an
+ * `error`, which makes the chunk a failure), then the content, then what may follow it (fastDelta.ts#CHAT_TAIL).
+ */
+const CHAT_RUN = new RegExp(
+  String.raw`data: ?\{(?:"(?!error")\w+":(?:"[^"\\\n]*"|-?\d+|null),)*"choices":\[\{"index":0,"delta":\{"content":"${JSON_TEXT}"\}(?:,"logprobs":null)?,"finish_reason":null(?:,"logprobs":null)?\}\](?:,"usage":null)?\}\n\n`,
+  'y',
+);
 
 /** What one chunk means; `events` go to the assembler in order. */
 export interface ChunkReading {
@@ -121,6 +142,12 @@ export class ChatChunkReader implements ChunkReader {
   /** Hot path: a plain content delta to the text block already open (see fastDelta.ts#readChatContent). */
   fastText(data: string): string | undefined {
     return this.textIndex >= 0 ? readChatContent(data) : undefined;
+  }
+
+  readonly run = CHAT_RUN;
+
+  runText(match: RegExpExecArray): string | undefined {
+    return this.textIndex >= 0 ? capturedStringBytes(match[1]) : undefined;
   }
 
   private readDelta(d: Json, events: StreamEvent[]): void {

@@ -87,6 +87,18 @@ export function readChatContent(data: string): string | undefined {
   return jsonStringBytes(data, start, stop);
 }
 
+/**
+ * The bytes of a JSON string body a whole-event pattern captured (ChunkReader.run: no quote, no line end, each
+ * backslash followed by one character), or undefined when an escape is not a JSON one.
+ */
+export function capturedStringBytes(text: string): string | undefined {
+  const backslash = text.indexOf('\\');
+  return backslash === -1 ? text : unescape(text, 0, text.length, backslash);
+}
+
+/** A JSON string body as a pattern captures it: no quote or line end, each backslash followed by one character. */
+export const JSON_TEXT = String.raw`([^"\\\n]*(?:\\.[^"\\\n]*)*)`;
+
 function plain(data: string, start: number, stop: number): string | undefined {
   return data.indexOf('"', start) === stop ? data.slice(start, stop) : undefined;
 }

@@ -6,7 +6,8 @@
 // summary text as thinking deltas, its encrypted_content as the signature when the item is done), function_call →
 // tool_use (call_id as the id; argument deltas as input_json_delta), and each content part of a message → text.
 import { isObj } from './chatMapping';
-import { jsonStringBytes } from './fastDelta';
+import { parseJsonBytes } from './byteText';
+import { capturedStringBytes, jsonStringBytes, JSON_TEXT } from './fastDelta';
 import { blocksOfItem, responsesStopReason, responsesUsage } from './responsesMapping';
 import type { ChunkReader } from './chatChunks';
 import type { StreamEvent } from './types';
@@ -27,6 +28,15 @@ const TEXT_DONE = '{"type":"response.output_text.done"';
 const PART_DONE = '{"type":"response.content_part.done"';
 const LOGPROBS = ',"logprobs":[]';
 const OBFUSCATION = ',"obfuscation":"';
+
+/**
+ * A whole plain text delta event in OpenAI's field order, as fastText reads one but narrower (eventFeed.ts): output
+ * and content index (at most 6 digits, as numberAfter reads them), the text, then empty logprobs and the obfuscation.
+ */
+const RUN = new RegExp(
+  String.raw`(?:event: ?response\.output_text\.delta\n)?data: ?\{"type":"response\.output_text\.delta",(?:"(?:sequence_number|item_id)":(?:\d+|"[^"\\\n]*"),)*"output_index":(0|[1-9]\d{0,5}),"content_index":(0|[1-9]\d{0,5}),"delta":"${JSON_TEXT}"(?:,"logprobs":\[\])?(?:,"obfuscation":"[\w+/=-]*")?\}\n\n`,
+  'y',
+);
 
 /**
  * True when what follows a text delta's closing quote (at `from`) is what a plain one carries, in OpenAI's order:
@@ -100,15 +110,8 @@ export class ResponsesEventReader implements ChunkReader {
     const oi = numberAfter(data, '"output_index":', mark);
     const ci = numberAfter(data, '"content_index":', mark);
     if (oi < 0 || ci < 0) return undefined;
-    // Consecutive deltas go to the same part: remember it instead of building its key again.
-    let part = this.lastPart;
-    if (!part || oi !== this.lastOi || ci !== this.lastCi) {
-      part = this.open.get(`${oi}:${ci}`);
-      if (!part || part.kind !== 'text') return undefined;
-      this.lastPart = part;
-      this.lastOi = oi;
-      this.lastCi = ci;
-    }
+    const part = this.textPart(oi, ci);
+    if (!part) return undefined;
     const start = mark + DELTA_MARK.length;
     let stop = data.indexOf('"', start);
     while (stop !== -1) {
@@ -125,12 +128,59 @@ export class ResponsesEventReader implements ChunkReader {
     return bytes;
   }
 
+  readonly run = RUN;
+
+  runText(match: RegExpExecArray): string | undefined {
+    const part = this.textPart(+match[1], +match[2]);
+    const bytes = part && capturedStringBytes(match[3]);
+    if (!part || bytes === undefined) return undefined;
+    part.streamed = true;
+    this.fastBlock = part.block;
+    return bytes;
+  }
+
+  /** The open text part at output `oi`, content `ci`, if any. */
+  private textPart(oi: number, ci: number): Open | undefined {
+    // Consecutive deltas go to the same part: remember it instead of building its key again.
+    if (this.lastPart && oi === this.lastOi && ci === this.lastCi) return this.lastPart;
+    const part = this.open.get(`${oi}:${ci}`);
+    if (!part || part.kind !== 'text') return undefined;
+    this.lastPart = part;
+    this.lastOi = oi;
+    this.lastCi = ci;
+    return part;
+  }
+
   /**
    * The `.done` events of a text part repeat the whole text the deltas carried (and output_item.done repeats it once
    * more, for a part that never streamed): not worth parsing.
    */
   ignores(data: string): boolean {
     return data.startsWith(TEXT_DONE) || data.startsWith(PART_DONE);
+  }
+
+  /**
+   * A large event without the repeats of texts that streamed, never decoded: a message item's done event repeats each
+   * part's text, and response.completed / incomplete repeat every item (its output is read only when nothing streamed).
+   */
+  parseLarge(data: string): unknown {
+    return parseJsonBytes(data, (value) => {
+      if (!isObj(value)) return;
+      if (value.type === 'response.output_item.done' && isObj(value.item) && value.item.type === 'message') {
+        const oi = typeof value.output_index === 'number' ? value.output_index : -1;
+        const content = value.item.content;
+        // itemDone reads no part whose text streamed.
+        if (Array.isArray(content))
+          content.forEach((_, ci) => {
+            if (this.open.get(`${oi}:${ci}`)?.streamed) content[ci] = null;
+          });
+      } else if (
+        (value.type === 'response.completed' || value.type === 'response.incomplete') &&
+        this.next > 0 &&
+        isObj(value.response)
+      )
+        value.response.output = [];
+    });
   }
 
   /** The events of one parsed event's data (`type` from the data, else from the `event:` line). */

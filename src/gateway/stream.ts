@@ -15,6 +15,7 @@ import type { Dialect } from './dialect';
 import type { StreamPlan } from './dialectPlan';
 import { callSpec, sendPlanned, wireOf } from './dialectCall';
 import { EventQueue } from './eventQueue';
+import { EventFeed } from './eventFeed';
 import type {
   Message,
   MessagesRequest,
@@ -26,6 +27,8 @@ import type {
 } from './types';
 
 const MAX_EVENT_BYTES = 32 * 1024 * 1024;
+/** From this size an event's data goes to the reader's parseLarge, if it has one. */
+const LARGE_EVENT_BYTES = 16 * 1024;
 
 /** Starts the request in the model's dialect (per `plan`) with stream: true. */
 export function openMessageStream(
@@ -167,11 +170,18 @@ class GatewayMessageStream implements MessageStream {
       },
       maxBufferSize: MAX_EVENT_BYTES,
     });
+    const feed = new EventFeed(
+      parser,
+      this.reader ?? { fastBlock: -1 },
+      (block, bytes) => this.takeText(block, bytes),
+      () => this.failProtocol('an event larger than 32 MB'),
+      MAX_EVENT_BYTES,
+    );
     const body = ex.body;
     body.on('data', (chunk: Buffer) => {
       if (this.settled) return;
       try {
-        parser.feed(bytesOf(chunk));
+        feed.feed(bytesOf(chunk));
       } catch {
         this.failProtocol('an unreadable event');
       }
@@ -179,8 +189,7 @@ class GatewayMessageStream implements MessageStream {
     body.on('end', () => {
       if (this.settled) return;
       try {
-        // Ending lines complete a last event sent without its blank line (or held back after a bare \r).
-        parser.feed('\n\n');
+        feed.end();
       } catch {
         this.failProtocol('an unreadable event');
       }
@@ -223,17 +232,7 @@ class GatewayMessageStream implements MessageStream {
     const data = msg.data;
     // Hot path: a plain text delta to a text block already open (see fastDelta.ts).
     const bytes = reader.fastText(data);
-    if (bytes !== undefined && this.assembler.appendTextBytes(reader.fastBlock, bytes)) {
-      if (this.queue.keep) {
-        this.queue.push({
-          type: 'content_block_delta',
-          index: reader.fastBlock,
-          delta: { type: 'text_delta', text: fromBytes(bytes) },
-        });
-        this.queue.wake();
-      }
-      return;
-    }
+    if (bytes !== undefined && this.takeText(reader.fastBlock, bytes)) return;
     if (reader.doneEnds && data.length < 12 && data.trim() === '[DONE]') {
       // one-api writes [DONE] even after a failed upstream read: without a finish_reason the answer is cut.
       if (reader.finished) this.finishChat();
@@ -254,7 +253,7 @@ class GatewayMessageStream implements MessageStream {
     if (reader.ignores?.(data)) return;
     let chunk: unknown;
     try {
-      chunk = JSON.parse(fromBytes(data));
+      chunk = (data.length >= LARGE_EVENT_BYTES ? reader.parseLarge?.(data) : undefined) ?? JSON.parse(fromBytes(data));
     } catch {
       return; // not JSON ([DONE], keep-alive words, comments sent as data): nothing to assemble
     }
@@ -274,6 +273,20 @@ class GatewayMessageStream implements MessageStream {
     if (applied) this.queue.wake();
     if (this.assembler.error) this.failMidStream();
     else if (this.assembler.stopped) this.succeed();
+  }
+
+  /** A plain text delta (as a byte string) to the open text block `block`; false when the general path must read it. */
+  private takeText(block: number, bytes: string): boolean {
+    if (this.settled || !this.assembler.appendTextBytes(block, bytes)) return false;
+    if (this.queue.keep) {
+      this.queue.push({
+        type: 'content_block_delta',
+        index: block,
+        delta: { type: 'text_delta', text: fromBytes(bytes) },
+      });
+      this.queue.wake();
+    }
+    return true;
   }
 
   /** The chat-completions answer is whole: the Messages end event, then the usual success path. */
