@@ -3,12 +3,13 @@
 // Everything here crosses real sockets: client → gateway (child process) → upstream (test/realgw/upstream.ts).
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { adviseOnError, isGatewayError, type GatewayError } from '../../src/gateway';
+import { adviseOnError } from '../../src/gateway';
 import { clientFor, request } from './client';
 import { useRealGateway } from './gateway';
 import { MULTIBYTE_REPLY, SLOW_PREFIX, TEXT_REPLY, TOOL_CALLS, TOOLS_USAGE } from './upstream';
 import { startTcpTap } from './tcpTap';
 import { waitFor } from '../unit/emulator/helpers';
+import { failure } from '../support/failure';
 
 const TOOLS = [
   {
@@ -118,11 +119,7 @@ describe('real gateway (@musistudio/llms): Messages streams', function () {
         if (delta?.type === 'text_delta') text += delta.text ?? '';
         if (text.startsWith(SLOW_PREFIX)) break; // leaving the loop early aborts the stream
       }
-      const error = await stream.finalMessage().then(
-        () => assert.fail('resolved after abort'),
-        (e: unknown) => e as GatewayError,
-      );
-      assert.ok(isGatewayError(error));
+      const error = await failure(stream.finalMessage());
       assert.equal(error.kind, 'aborted');
       assert.ok(
         (error.partial?.content[0] as { text?: string } | undefined)?.text?.startsWith(SLOW_PREFIX),
@@ -152,10 +149,7 @@ describe('real gateway (@musistudio/llms): Messages streams', function () {
         10_000,
       );
       controller.abort();
-      const error = await stream.finalMessage().then(
-        () => assert.fail('resolved after abort'),
-        (e: unknown) => e as GatewayError,
-      );
+      const error = await failure(stream.finalMessage());
       assert.equal(error.kind, 'aborted');
       await waitFor(
         () => tap.clientClosed('POST', '/v1/messages'),

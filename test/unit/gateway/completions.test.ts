@@ -2,15 +2,11 @@
 // 127.0.0.1: fill-in-the-middle on /v1/completions and /v1/fim/completions, the chat fill, the fallback after a
 // refused route (sub2api has no /v1/completions), no retry and no wait on a 429, and abort closing the socket.
 import * as assert from 'node:assert/strict';
-import {
-  createGatewayClient,
-  isGatewayError,
-  type CodeCompletionRequest,
-  type GatewayError,
-} from '../../../src/gateway';
+import { createGatewayClient, type CodeCompletionRequest } from '../../../src/gateway';
 import type { UsageRecord } from '../../../src/gateway/types';
 import { defaultConfig, startEmulator } from '../../../src/emulator';
 import { startServer } from './server';
+import { failure } from '../../support/failure';
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 const KEY = 'mg-coder-key-0011';
@@ -27,15 +23,6 @@ function request(over: Partial<CodeCompletionRequest> = {}): CodeCompletionReque
     singleLine: true,
     ...over,
   };
-}
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  assert.ok(isGatewayError(e), `expected a GatewayError, got ${String(e)}`);
-  return e;
 }
 
 describe('code completion routes (fim.ts) against the emulator', function () {

@@ -1,18 +1,10 @@
 // The client against the project's emulator (an independent implementation of the protocol).
 import * as assert from 'node:assert/strict';
-import { adviseOnError, createGatewayClient, isGatewayError, type GatewayError } from '../../../src/gateway';
+import { adviseOnError, createGatewayClient } from '../../../src/gateway';
 import { defaultConfig, startEmulator } from '../../../src/emulator';
+import { failure } from '../../support/failure';
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  assert.ok(isGatewayError(e), `expected a GatewayError, got ${String(e)}`);
-  return e;
-}
 
 describe('gateway client against the emulator', function () {
   this.timeout(20_000);

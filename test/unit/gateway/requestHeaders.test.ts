@@ -2,11 +2,12 @@
 // sent on every route, never replacing the key's auth header, the version header or the framing; names and
 // values checked; secret values redacted like the key. Real sockets on 127.0.0.1.
 import * as assert from 'node:assert/strict';
-import { createGatewayClient, isGatewayError, type DialectSource, type GatewayError } from '../../../src/gateway';
+import { createGatewayClient, isGatewayError, type DialectSource } from '../../../src/gateway';
 import { checkRequestHeaders } from '../../../src/gateway/requestHeaders';
 import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
 import { json, startServer, type TestServer } from './server';
 import { MESSAGE_REQUEST } from './streamHelpers';
+import { failure } from '../../support/failure';
 
 const MESSAGE = {
   id: 'msg_1',
@@ -28,15 +29,6 @@ const COMPLETION = {
 const IMAGE = { created: 1, data: [{ url: 'https://cdn.example/a.png' }] };
 const chatOnly: DialectSource = { knowledge: () => ({ override: 'chat-completions' }), learned: () => undefined };
 const SECRET = 'hdr-secret-value-5f1e9a7c';
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const error = await p.then(
-    () => assert.fail('expected a failure'),
-    (e: unknown) => e,
-  );
-  assert.ok(isGatewayError(error), String(error));
-  return error;
-}
 
 describe('request headers: sent on every route', () => {
   let server: TestServer;

@@ -5,6 +5,7 @@ import { startEmulator, type Emulator } from '../../../src/emulator';
 import { adviseOnError, createGatewayClient, type AdviceSurface } from '../../../src/gateway';
 import { actionButton } from '../../../src/platform/errorActions';
 import { Commands } from '../../../src/shared/commands';
+import { rejection } from '../../support/failure';
 
 describe('platform: error classes from the emulator → guidance and buttons', function () {
   this.timeout(20_000);
@@ -20,10 +21,7 @@ describe('platform: error classes from the emulator → guidance and buttons', f
   const client = (key: string, baseUrl = emulator.url) =>
     createGatewayClient({ baseUrl, apiKey: key, maxRetries: 0, timeoutMs: 5_000 });
   const present = async (call: Promise<unknown>, surface: AdviceSurface) => {
-    const error = await call.then(
-      () => assert.fail('the call should fail'),
-      (e: unknown) => e,
-    );
+    const error = await rejection(call);
     const advice = adviseOnError(error, { baseUrl: emulator.url, surface });
     const buttons = advice.actions.map(actionButton).filter((b) => b !== undefined);
     return {
