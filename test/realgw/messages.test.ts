@@ -8,7 +8,7 @@ import { clientFor, request } from './client';
 import { useRealGateway } from './gateway';
 import { MULTIBYTE_REPLY, SLOW_PREFIX, TEXT_REPLY, TOOL_CALLS, TOOLS_USAGE } from './upstream';
 import { startTcpTap } from './tcpTap';
-import { waitFor } from '../unit/emulator/helpers';
+import { waitUntil } from '../support/poll';
 import { failure } from '../support/failure';
 
 const TOOLS = [
@@ -125,7 +125,7 @@ describe('real gateway (@musistudio/llms): Messages streams', function () {
         (error.partial?.content[0] as { text?: string } | undefined)?.text?.startsWith(SLOW_PREFIX),
         'partial text kept',
       );
-      await waitFor(
+      await waitUntil(
         () => tap.clientClosed('POST', '/v1/messages'),
         'the client to close its socket to the gateway',
         5000,
@@ -141,7 +141,7 @@ describe('real gateway (@musistudio/llms): Messages streams', function () {
     try {
       const controller = new AbortController();
       const stream = clientFor(tap.url).streamMessage(request('slow'), { signal: controller.signal });
-      await waitFor(
+      await waitUntil(
         () =>
           (stream.currentMessage()?.content[0] as { text?: string } | undefined)?.text?.startsWith(SLOW_PREFIX) ===
           true,
@@ -151,7 +151,7 @@ describe('real gateway (@musistudio/llms): Messages streams', function () {
       controller.abort();
       const error = await failure(stream.finalMessage());
       assert.equal(error.kind, 'aborted');
-      await waitFor(
+      await waitUntil(
         () => tap.clientClosed('POST', '/v1/messages'),
         'the client to close its socket to the gateway',
         5000,

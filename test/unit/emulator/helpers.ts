@@ -117,11 +117,3 @@ export function parseSse(text: string): Array<{ event: string; data: Record<stri
       return { event, data: JSON.parse(data) as Record<string, unknown> };
     });
 }
-
-export async function waitFor(check: () => boolean, what: string, limitMs = 5000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
