@@ -4,10 +4,11 @@
 import * as assert from 'node:assert/strict';
 import { createGatewayClient, isGatewayError, type DialectSource } from '../../../src/gateway';
 import { checkRequestHeaders } from '../../../src/gateway/requestHeaders';
-import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
+import { defaultConfig } from '../../../src/emulator';
 import { json, startServer, type TestServer } from './server';
 import { MESSAGE_REQUEST } from './streamHelpers';
 import { failure } from '../../support/failure';
+import { useEmulator } from '../../support/emulatorLifecycle';
 
 const MESSAGE = {
   id: 'msg_1',
@@ -159,14 +160,10 @@ describe('request headers: sent on every route', () => {
 });
 
 describe('request headers: a gateway that requires one (the emulator as Portkey)', () => {
-  let emu: Emulator;
-  before(async () => {
-    emu = await startEmulator({ config: { ...defaultConfig(), dialect: 'portkey' } });
-  });
-  after(() => emu.close());
+  const emu = useEmulator(() => ({ ...defaultConfig(), dialect: 'portkey' }), { resetBeforeEach: false });
 
   it("without the header: Portkey's 400 reaches the message as it said it", async () => {
-    const error = await failure(createGatewayClient({ baseUrl: emu.url, apiKey: 'mg-demo-key-0001' }).listModels());
+    const error = await failure(createGatewayClient({ baseUrl: emu().url, apiKey: 'mg-demo-key-0001' }).listModels());
     assert.equal(error.status, 400);
     assert.equal(error.serverMessage, 'Either x-portkey-config or x-portkey-provider header is required');
     assert.match(error.message, /GET \/v1\/models failed: HTTP 400: Either x-portkey-config or x-portkey-provider/);
@@ -174,7 +171,7 @@ describe('request headers: a gateway that requires one (the emulator as Portkey)
 
   it('with it: the list, a streamed answer and an image', async () => {
     const client = createGatewayClient({
-      baseUrl: emu.url,
+      baseUrl: emu().url,
       apiKey: 'mg-demo-key-0001',
       headers: { 'x-portkey-provider': 'openai' },
     });
