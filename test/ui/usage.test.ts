@@ -4,8 +4,8 @@
 import * as assert from 'assert';
 import type { Page } from 'playwright-core';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
-import { chatView, recordChatFailure, type ChatView } from '../support/chatView';
-import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
+import { openFreshChatView, recordChatFailure, type ChatView } from '../support/chatView';
+import type { Workbench } from '../support/workbench';
 
 const KEY = 'mg-demo-key-0001';
 
@@ -17,12 +17,7 @@ describe('usage: balance, cost per answer and the usage chart (UI)', function ()
 
   before(async () => {
     await admin.setFaults(KEY, null);
-    wb = await openWorkbench(undefined, { shared: true });
-    await wb.openView(CONTAINER_TITLE);
-    view = chatView(wb);
-    await view.frame.locator('.composer .input').waitFor({ timeout: 60_000 });
-    await wb.runCommand('Model Gateway: New Chat');
-    await view.frame.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });
+    ({ wb, view } = await openFreshChatView());
   });
   after(async () => {
     await wb?.close();
