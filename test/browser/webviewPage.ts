@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, normalize } from 'node:path';
+import { webviewStringTable } from '../../src/shared/webviewStrings';
 import { listenLocally, type LocalServer } from '../support/httpServer';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -60,3 +61,14 @@ export const FAKE_VSCODE_API = `
   });
   window.__play = (m) => window.dispatchEvent(new MessageEvent('message', { data: m }));
 `;
+
+/** The pages' string table in Simplified Chinese, from l10n/bundle.l10n.zh-cn.json, as vscode.l10n gives it in a zh-cn VS Code. */
+export function chineseStringTable(): Record<string, string> {
+  const zh = JSON.parse(readFileSync(join(ROOT, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
+  return webviewStringTable({
+    t: (message, ...args) =>
+      (zh[message] ?? message).replace(/\{(\d+)\}/g, (w, i: string) =>
+        Number(i) < args.length ? String(args[Number(i)]) : w,
+      ),
+  });
+}
