@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { openFreshChatView, recordChatFailure, type ChatView } from '../support/chatView';
 import type { Workbench } from '../support/workbench';
+import { waitForValue } from '../support/poll';
 
 const KEY = 'mg-demo-key-0001';
 
@@ -57,18 +58,21 @@ describe('usage: balance, cost per answer and the usage chart (UI)', function ()
 });
 
 /** The text of the first nested frame (a webview's page) whose text matches `pattern`, within 30 s. */
-async function renderedText(page: Page, pattern: RegExp): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    for (const frame of page.frames()) {
-      if (frame === page.mainFrame()) continue;
-      const text = await frame
-        .locator('body')
-        .innerText({ timeout: 1000 })
-        .catch(() => '');
-      if (pattern.test(text)) return text;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`no rendered page shows ${pattern}`);
+function renderedText(page: Page, pattern: RegExp): Promise<string> {
+  return waitForValue(
+    `a rendered page showing ${pattern}`,
+    async () => {
+      for (const frame of page.frames()) {
+        if (frame === page.mainFrame()) continue;
+        const text = await frame
+          .locator('body')
+          .innerText({ timeout: 1000 })
+          .catch(() => '');
+        if (pattern.test(text)) return text;
+      }
+      return undefined;
+    },
+    30_000,
+    500,
+  );
 }
