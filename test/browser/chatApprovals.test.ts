@@ -2,21 +2,10 @@
 // The composer's line of what the agent runs without asking (issue 35 item 16): shown in Agent and Plan mode from
 // the snapshot's approvals, one click posts openApprovalSettings; English and Simplified Chinese.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { webviewStringTable } from '../../src/shared/webviewStrings';
 import { chatPageSuite, openChatPage, snapshot, type ChatPage } from './chatPage';
+import { chineseStringTable } from './webviewPage';
 
-const zh = JSON.parse(readFileSync(join(__dirname, '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<
-  string,
-  string
->;
-const zhTable = webviewStringTable({
-  t: (message, ...args) =>
-    (zh[message] ?? message).replace(/\{(\d+)\}/g, (w, i: string) =>
-      Number(i) < args.length ? String(args[Number(i)]) : w,
-    ),
-});
+const zhTable = chineseStringTable();
 
 describe('chat: auto-approval line (Chromium)', function () {
   this.timeout(60_000);

@@ -2,21 +2,10 @@
 // The composer's model picker (issue 35 item 14): each model with its kind, window and price where known; arrow
 // keys, Enter and Escape; a typed id still goes; ids are text, never markup; English and Simplified Chinese.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { webviewStringTable } from '../../src/shared/webviewStrings';
 import { chatPageSuite, openChatPage, snapshot, type ChatPage } from './chatPage';
+import { chineseStringTable } from './webviewPage';
 
-const zh = JSON.parse(readFileSync(join(__dirname, '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<
-  string,
-  string
->;
-const zhTable = webviewStringTable({
-  t: (message, ...args) =>
-    (zh[message] ?? message).replace(/\{(\d+)\}/g, (w, i: string) =>
-      Number(i) < args.length ? String(args[Number(i)]) : w,
-    ),
-});
+const zhTable = chineseStringTable();
 
 const models = [
   { id: 'claude-demo-sonnet', kind: 'chat', vision: true, window: 200_000, price: { input: 3, output: 15 } },

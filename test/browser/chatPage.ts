@@ -1,9 +1,6 @@
 // Loads the real chat bundle (dist/webview/chat.js) in headless Chromium, served from 127.0.0.1 with
 // the production CSP, and a fake acquireVsCodeApi that records what the page posts and plays host messages.
-import { createServer, type Server } from 'node:http';
-import { readFileSync } from 'node:fs';
-import { join, normalize } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'esbuild';
 import type { ToWebview } from '../../src/shared/protocol/channel';
@@ -11,21 +8,7 @@ import type { ChatMessage, ChatShapes, ChatSnapshot, WebviewToHostMessage } from
 import { english } from '../../src/shared/l10n';
 import { webviewStringTable } from '../../src/shared/webviewStrings';
 import { launchChromium } from '../support/browser';
-
-const ROOT = join(__dirname, '..', '..');
-
-/** The same policy as src/platform/webviewHtml.ts (which needs `vscode`, so it is not imported here). */
-function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource}`,
-    `font-src ${cspSource}`,
-    `img-src ${cspSource} data:`,
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-}
+import { FAKE_VSCODE_API, ROOT, startWebviewPageServer, webviewCsp } from './webviewPage';
 
 /** Builds dist/webview/chat.js (and the codicons next to it) the way esbuild.js does. */
 export async function buildChatBundle(minify = false): Promise<void> {
@@ -50,45 +33,10 @@ const PAGE = (csp: string, nonce: string) => `<!DOCTYPE html><html lang="en"><he
 <body><div id="root"></div><script nonce="${nonce}" src="/dist/webview/chat.js"></script></body></html>`;
 
 /** A static server for the page, dist/ and media/ (what localResourceRoots allows). */
-export async function startPageServer(): Promise<{ url: string; close(): Promise<void> }> {
+export function startPageServer(): Promise<{ url: string; close(): Promise<void> }> {
   const nonce = 'dGVzdC1ub25jZS0xMjM0NTY=';
-  const server: Server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0]));
-    if (path === '/favicon.ico') return void res.writeHead(204).end();
-    if (path === '/' || path === '/index.html') {
-      const origin = `http://${req.headers.host}`;
-      res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE(contentSecurityPolicy(origin, nonce), nonce));
-      return;
-    }
-    if (!path.startsWith('/dist/') && !path.startsWith('/media/')) return void res.writeHead(404).end();
-    try {
-      const body = readFileSync(join(ROOT, path));
-      const type = path.endsWith('.js')
-        ? 'text/javascript'
-        : path.endsWith('.css')
-          ? 'text/css'
-          : 'application/octet-stream';
-      res.writeHead(200, { 'content-type': type }).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return startWebviewPageServer((origin) => PAGE(webviewCsp(origin, nonce), nonce));
 }
-
-/** Installed before the bundle runs: the webview's view of VS Code (a string: tsx would inject helpers into a function). */
-const FAKE_VSCODE_API = `
-  window.__posted = [];
-  window.__state = undefined;
-  window.acquireVsCodeApi = () => ({
-    postMessage: (m) => void window.__posted.push(JSON.parse(JSON.stringify(m))),
-    getState: () => window.__state,
-    setState: (s) => void (window.__state = s),
-  });
-  window.__play = (m) => window.dispatchEvent(new MessageEvent('message', { data: m }));
-`;
 
 export interface ChatPage {
   page: Page;

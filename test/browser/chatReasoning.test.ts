@@ -2,22 +2,11 @@
 // The composer's Reasoning control (issue 34 item 4): shown only for a model believed to reason, it shows the
 // user's value that came with the snapshot's models, and a choice posts setReasoning; English and Simplified Chinese.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ModelOption } from '../../src/shared/protocol/chat';
-import { webviewStringTable } from '../../src/shared/webviewStrings';
 import { chatPageSuite, openChatPage, snapshot, type ChatPage } from './chatPage';
+import { chineseStringTable } from './webviewPage';
 
-const zh = JSON.parse(readFileSync(join(__dirname, '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<
-  string,
-  string
->;
-const zhTable = webviewStringTable({
-  t: (message, ...args) =>
-    (zh[message] ?? message).replace(/\{(\d+)\}/g, (w, i: string) =>
-      Number(i) < args.length ? String(args[Number(i)]) : w,
-    ),
-});
+const zhTable = chineseStringTable();
 
 const models: ModelOption[] = [
   { id: 'o3', reasons: true, reasoning: 'high' },

@@ -1,9 +1,6 @@
 // Loads the real image panel bundle in headless Chromium, served from 127.0.0.1 with the production CSP
 // and a fake acquireVsCodeApi that records what the page posts and plays host messages.
-import { createServer, type Server } from 'node:http';
-import { readFileSync } from 'node:fs';
-import { join, normalize } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'esbuild';
 import type { ToHost, ToWebview } from '../../src/shared/protocol/channel';
@@ -14,22 +11,9 @@ import { webviewStringTable } from '../../src/shared/webviewStrings';
 type HostToImagesMessage = ToWebview<ImagesShapes>;
 type ImagesToHostMessage = ToHost<ImagesShapes>;
 import { launchChromium } from '../support/browser';
+import { FAKE_VSCODE_API, ROOT, startWebviewPageServer, webviewCsp } from './webviewPage';
 
-const ROOT = join(__dirname, '..', '..');
 const NONCE = 'aW1hZ2VzLXRlc3Qtbm9uY2U=';
-
-/** The policy of src/platform/webviewHtml.ts (which imports vscode, so it is restated here). */
-function csp(origin: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${NONCE}'`,
-    `style-src ${origin}`,
-    `font-src ${origin}`,
-    `img-src ${origin} data:`,
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-}
 
 export async function buildImagesBundle(): Promise<void> {
   await build({
@@ -50,41 +34,7 @@ const PAGE = (policy: string) => `<!DOCTYPE html><html lang="en"><head><meta cha
 <link rel="stylesheet" href="/media/common.css"><link rel="stylesheet" href="/media/images.css"><title>Images</title></head>
 <body><div id="root"></div><script nonce="${NONCE}" src="/dist/webview/images.js"></script></body></html>`;
 
-async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0]));
-    if (path === '/favicon.ico') return void res.writeHead(204).end();
-    if (path === '/')
-      return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE(csp(`http://${req.headers.host}`)));
-    if (!path.startsWith('/dist/') && !path.startsWith('/media/')) return void res.writeHead(404).end();
-    try {
-      const type = path.endsWith('.js')
-        ? 'text/javascript'
-        : path.endsWith('.css')
-          ? 'text/css'
-          : 'application/octet-stream';
-      res.writeHead(200, { 'content-type': type }).end(readFileSync(join(ROOT, path)));
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
-}
-
-const FAKE_VSCODE_API = `
-  window.__posted = [];
-  window.__state = window.__initialState;
-  window.acquireVsCodeApi = () => ({
-    postMessage: (m) => void window.__posted.push(JSON.parse(JSON.stringify(m))),
-    getState: () => window.__state,
-    setState: (s) => void (window.__state = s),
-  });
-  window.__play = (m) => window.dispatchEvent(new MessageEvent('message', { data: m }));
-`;
+const startServer = () => startWebviewPageServer((origin) => PAGE(webviewCsp(origin, NONCE)));
 
 export interface ImagesPage {
   page: Page;

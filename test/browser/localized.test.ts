@@ -2,22 +2,11 @@
 // l10n/bundle.l10n.zh-cn.json, as vscode.l10n does in a zh-cn VS Code): the pages show the table's words, a refused
 // request shows the host's words, and a malformed host message is dropped without breaking the page.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { webviewStringTable } from '../../src/shared/webviewStrings';
 import { msg, openChatPage, pageServerSuite, snapshot, type ChatPage } from './chatPage';
 import { buildImagesBundle, openImagesPage, panelSnapshot } from './imagesPage';
+import { chineseStringTable } from './webviewPage';
 
-const zh = JSON.parse(readFileSync(join(__dirname, '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<
-  string,
-  string
->;
-const table = webviewStringTable({
-  t: (message, ...args) =>
-    (zh[message] ?? message).replace(/\{(\d+)\}/g, (w, i: string) =>
-      Number(i) < args.length ? String(args[Number(i)]) : w,
-    ),
-});
+const table = chineseStringTable();
 
 describe('webviews in Simplified Chinese (Chromium)', function () {
   this.timeout(60_000);

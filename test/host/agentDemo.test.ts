@@ -5,12 +5,12 @@
 // reads the output and sums up; every step's tokens are counted. The created test really passes.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { runAgentTurn, type AgentEvent, type ApprovalRequest, type Tool } from '../../src/agent';
 import { createAgentHost, type AgentHost } from '../../src/agentHost';
 import { createGatewayClient } from '../../src/gateway';
+import { makeTempDir, removeTempDir } from '../support/tempDir';
 
 const AGENT_KEY = 'mg-agent-key-0008';
 
@@ -47,7 +47,7 @@ describe('agent demo: "add a test for titleCase" with the scripted agent model',
       "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { slugify } from '../src/text.js';\n\n" +
         "test('slugify', () => {\n  assert.equal(slugify(' Hello World '), 'hello-world');\n});\n",
     );
-    storage = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-agent-demo-')));
+    storage = makeTempDir('agent-demo');
     host = createAgentHost({
       storage: {
         globalStorageUri: vscode.Uri.file(path.join(storage, 'global')),
@@ -66,7 +66,7 @@ describe('agent demo: "add a test for titleCase" with the scripted agent model',
       const dir = path.join(root(), d);
       if (fs.existsSync(dir) && fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
     }
-    if (storage) fs.rmSync(storage, { recursive: true, force: true });
+    if (storage) removeTempDir(storage);
   });
 
   it('finds, reads, proposes the test as a diff (accepted), runs npm test after approval and reports the cost', async () => {

@@ -4,7 +4,6 @@
 // core's runToolCalls with the policy built from this window's settings, exactly as an agent turn runs them.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { decide, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Tool } from '../../src/agent';
@@ -20,6 +19,7 @@ import {
 import { Checkpoints } from '../../src/agentHost/checkpoints';
 import { realPathOf } from '../../src/agentHost/resolve';
 import { waitForValue } from '../support/hostTest';
+import { makeTempDir, removeTempDir } from '../support/tempDir';
 
 const SCHEME = 'model-gateway-proposal-test';
 
@@ -86,8 +86,8 @@ describe('agent tools in the extension host', function () {
   before(async () => {
     const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
     dir = fs.mkdtempSync(path.join(root, 'agent-test-'));
-    storage = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-agent-storage-')));
-    outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-agent-outside-')));
+    storage = makeTempDir('agent-storage');
+    outside = makeTempDir('agent-outside');
     host = createAgentHost({
       storage: {
         globalStorageUri: vscode.Uri.file(path.join(storage, 'global')),
@@ -117,8 +117,8 @@ describe('agent tools in the extension host', function () {
   after(async () => {
     host.dispose();
     fs.rmSync(dir, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
-    fs.rmSync(outside, { recursive: true, force: true });
+    removeTempDir(storage);
+    removeTempDir(outside);
   });
 
   it('agent: is available in a trusted workspace and offers the built-in tools', () => {

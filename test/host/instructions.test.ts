@@ -3,10 +3,10 @@
 // and only the user's settings scope can turn the files off (a workspace value is ignored).
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { readProjectInstructions } from '../../src/agentHost';
+import { makeTempDir, removeTempDir } from '../support/tempDir';
 
 describe('project instructions in the extension host', function () {
   this.timeout(60_000);
@@ -20,7 +20,7 @@ describe('project instructions in the extension host', function () {
   before(() => {
     root = vscode.workspace.workspaceFolders![0].uri.fsPath;
     dir = fs.mkdtempSync(path.join(root, 'instructions-test-'));
-    outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-instructions-outside-')));
+    outside = makeTempDir('instructions-outside');
   });
 
   after(async () => {
@@ -30,7 +30,7 @@ describe('project instructions in the extension host', function () {
     else fs.rmSync(settingsFile(), { force: true });
     fs.rmSync(path.join(root, 'CLAUDE.md'), { force: true });
     fs.rmSync(dir, { recursive: true, force: true });
-    fs.rmSync(outside, { recursive: true, force: true });
+    removeTempDir(outside);
   });
 
   it('instructions: the nearest AGENTS.md above the active file is read; a CLAUDE.md linking out of the workspace is not', async () => {

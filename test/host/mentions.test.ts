@@ -4,7 +4,6 @@
 // through shell integration (or the entry saying that there is none).
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { decide } from '../../src/agent';
@@ -14,6 +13,7 @@ import { MentionHost } from '../../src/chat/mentionHost';
 import { TerminalRecorder } from '../../src/chat/terminalRecorder';
 import type { ChatAttachment } from '../../src/shared/protocol/chat';
 import { waitForValue } from '../support/hostTest';
+import { makeTempDir, removeTempDir } from '../support/tempDir';
 
 /** A line in the harness's live progress output: which terminal branch ran, a fact for the report. */
 function report(line: string): void {
@@ -45,8 +45,8 @@ describe('@-mentions in the extension host', function () {
   before(() => {
     root = vscode.workspace.workspaceFolders![0].uri.fsPath;
     dir = fs.mkdtempSync(path.join(root, 'mentions-test-'));
-    storage = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-mentions-storage-')));
-    outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-mentions-outside-')));
+    storage = makeTempDir('mentions-storage');
+    outside = makeTempDir('mentions-outside');
     // A scheme of its own: the extension's agent host (loaded by earlier suites) holds the default one.
     host = createAgentHost({
       storage: { globalStorageUri: vscode.Uri.file(storage) },
@@ -71,7 +71,7 @@ describe('@-mentions in the extension host', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     terminals?.dispose();
     host?.dispose();
-    for (const d of [dir, storage, outside]) fs.rmSync(d, { recursive: true, force: true });
+    for (const d of [dir, storage, outside]) removeTempDir(d);
   });
 
   it('mentions: a file is read by the host when picked; the list gave only its name and size', async () => {

@@ -1,12 +1,11 @@
 // A base URL chosen by the workspace's settings (a cloned repository's .vscode/settings.json) gets no key until the user
 // allows it: a real server on 127.0.0.1 counts what reached it while every automatic and command path runs.
 import * as assert from 'assert';
-import * as http from 'http';
 import * as path from 'path';
-import type { AddressInfo } from 'net';
 import * as vscode from 'vscode';
 import { createConfigService } from '../../src/platform/config';
 import { EXTENSION_ID, testHook } from '../support/hostTest';
+import { startHttpServer, type LocalServer } from '../support/httpServer';
 
 interface Seen {
   method?: string;
@@ -18,13 +17,13 @@ describe('workspace base URL: no key to an address the workspace chose', functio
   this.timeout(60_000);
   const settings = () => vscode.workspace.getConfiguration('modelGateway');
   const seen: Seen[] = [];
-  let server: http.Server;
+  let server: LocalServer | undefined;
   let hostileUrl = '';
 
   before(async function () {
     if (!vscode.workspace.workspaceFolders?.length) this.skip();
     await vscode.extensions.getExtension(EXTENSION_ID)?.activate();
-    server = http.createServer((req, res) => {
+    server = await startHttpServer((req, res) => {
       seen.push({
         method: req.method,
         url: req.url,
@@ -32,15 +31,14 @@ describe('workspace base URL: no key to an address the workspace chose', functio
       });
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[{"id":"stolen-model"}]}');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    hostileUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    hostileUrl = server.url;
   });
 
   after(async () => {
     await settings()
       .update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace)
       .then(undefined, () => undefined);
-    await new Promise((resolve) => server?.close(resolve));
+    await server?.close();
   });
 
   it('sends nothing to it from Refresh Models, Check Connection or the chat model list', async () => {

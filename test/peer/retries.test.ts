@@ -3,8 +3,9 @@
 // (docs/gateway-protocol.md#server-errors, #outcome-unknown): a billable POST is never replayed after a 5xx, a timeout or a drop.
 import * as assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import { createGatewayClient, isGatewayError, type GatewayError } from '../../src/gateway';
+import { createGatewayClient } from '../../src/gateway';
 import { fixture, peerServer, REQUEST, writeChunks, type PeerServer } from './support';
+import { failure } from '../support/failure';
 
 let server: PeerServer | undefined;
 afterEach(async () => {
@@ -35,16 +36,6 @@ async function failOnce(first: (res: ServerResponse) => void): Promise<PeerServe
     if (n === 1) return first(res);
     return req.url === '/v1/models' ? json(res, 200, { data: [{ id: 'a' }] }) : json(res, 200, MESSAGE);
   });
-}
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await p;
-  } catch (error) {
-    assert.ok(isGatewayError(error));
-    return error;
-  }
-  assert.fail('expected a rejection');
 }
 
 describe('peer (SDK retries)', () => {

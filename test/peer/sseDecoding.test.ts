@@ -3,8 +3,9 @@
 // complete Messages stream and sent with the SDK's exact chunk boundaries (and then one byte per chunk)
 // from a real socket; the assembled text proves how our client framed the lines and events.
 import * as assert from 'node:assert/strict';
-import { createGatewayClient, isGatewayError } from '../../src/gateway';
+import { createGatewayClient } from '../../src/gateway';
 import { peerServer, replay, splitAt, viaGateway, viaSdk, type PeerServer } from './support';
+import { failure } from '../support/failure';
 
 let server: PeerServer | undefined;
 afterEach(async () => {
@@ -218,20 +219,12 @@ describe('peer (SDK streaming): errors', () => {
       max_tokens: 1,
       messages: [{ role: 'user' as const, content: 'hi' }],
     };
-    const e400 = await client.createMessage(request).then(
-      () => assert.fail('resolved'),
-      (e: unknown) => e,
-    );
-    assert.ok(isGatewayError(e400));
+    const e400 = await failure(client.createMessage(request));
     assert.equal(e400.serverCode, 'invalid_request_error');
     assert.equal(e400.status, 400);
     assert.equal(e400.kind, 'bad_request');
     assert.equal(e400.requestId, 'req_123');
-    const e500 = await client.createMessage(request).then(
-      () => assert.fail('resolved'),
-      (e: unknown) => e,
-    );
-    assert.ok(isGatewayError(e500));
+    const e500 = await failure(client.createMessage(request));
     assert.equal(e500.serverCode, undefined);
     // Deliberate: a message that only restates the status ("Internal error") is dropped; the SDK keeps it.
     assert.equal(e500.serverMessage, undefined);

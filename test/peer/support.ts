@@ -4,8 +4,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
+import { listenLocally } from '../support/httpServer';
 import {
   createGatewayClient,
   isGatewayError,
@@ -94,7 +95,6 @@ export interface PeerServer {
 /** A node:http server on 127.0.0.1 answering every request with `handler` (n = 1-based request count). */
 export async function peerServer(handler: Handler): Promise<PeerServer> {
   const seen: Seen[] = [];
-  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -102,21 +102,9 @@ export async function peerServer(handler: Handler): Promise<PeerServer> {
       Promise.resolve(handler(req, res, seen.length)).catch(() => res.destroy());
     });
   });
-  server.on('connection', (s: Socket) => {
-    s.setNoDelay(true);
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  server.on('connection', (s: Socket) => s.setNoDelay(true));
+  const { url, close } = await listenLocally(server);
+  return { url, seen, close };
 }
 
 /** Writes the chunks one per event-loop turn (so they leave as separate writes), then ends or drops. */

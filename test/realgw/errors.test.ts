@@ -3,19 +3,11 @@
 // message), a stream the upstream cuts mid-way, and its "terminated" 500. The client must turn each into
 // the right typed error with a specific message, never a bare reason phrase or a stack trace.
 import assert from 'node:assert/strict';
-import { adviseOnError, isGatewayError, type GatewayError } from '../../src/gateway';
+import { adviseOnError, type GatewayError } from '../../src/gateway';
 import { clientFor, request } from './client';
 import { useRealGateway } from './gateway';
 import { CUT_PREFIX } from './upstream';
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const error = await p.then(
-    () => assert.fail('expected a failure'),
-    (e: unknown) => e,
-  );
-  assert.ok(isGatewayError(error), `a GatewayError, got ${String(error)}`);
-  return error;
-}
+import { failure } from '../support/failure';
 
 /** A message a user can act on: not a bare reason phrase, no stack frames or server file paths. */
 function assertSpecific(error: GatewayError, mustContain: string): void {

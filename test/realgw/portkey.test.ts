@@ -6,14 +6,13 @@
 import assert from 'node:assert/strict';
 import {
   createGatewayClient,
-  isGatewayError,
   type DialectSource,
   type GatewayClientOptions,
-  type GatewayError,
   type Message,
   type MessagesRequest,
 } from '../../src/gateway';
 import { startPortkey, type PortkeyGateway } from './portkey';
+import { failure } from '../support/failure';
 
 const KEY = 'mg-demo-key-0001';
 const MODEL = 'claude-demo-sonnet';
@@ -48,15 +47,6 @@ const textOf = (m: Message): string =>
     .filter((b) => b.type === 'text')
     .map((b) => (b as { text: string }).text)
     .join('');
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const error = await p.then(
-    () => assert.fail('expected a failure'),
-    (e: unknown) => e,
-  );
-  assert.ok(isGatewayError(error), String(error));
-  return error;
-}
 
 describe('real gateway (@portkey-ai/gateway): request headers route every call', function () {
   this.timeout(30_000);

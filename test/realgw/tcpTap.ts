@@ -2,7 +2,7 @@
 // it carried and whether the client closed it first, so a test can see that an abort really dropped the
 // connection (not just rejected a promise).
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { listenLocally } from '../support/httpServer';
 
 export interface TapConnection {
   /** First line the client sent ('' while nothing was sent), e.g. 'POST /v1/messages HTTP/1.1'. */
@@ -20,14 +20,13 @@ export interface TcpTap {
 }
 
 export async function startTcpTap(targetPort: number): Promise<TcpTap> {
-  const sockets = new Set<net.Socket>();
+  const targets = new Set<net.Socket>();
   const connections: TapConnection[] = [];
   const server = net.createServer((client) => {
     const conn: TapConnection = { requestLine: '', closedByClient: false };
     connections.push(conn);
     const target = net.connect(targetPort, '127.0.0.1');
-    sockets.add(client);
-    sockets.add(target);
+    targets.add(target);
     let targetGone = false;
     client.once('data', (d: Buffer) => {
       conn.requestLine = d.toString('latin1').split('\r\n')[0];
@@ -46,16 +45,15 @@ export async function startTcpTap(targetPort: number): Promise<TcpTap> {
     client.on('error', () => undefined);
     target.on('error', () => undefined);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const local = await listenLocally(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: local.url,
     connections,
     clientClosed: (method, path) =>
       connections.some((c) => c.closedByClient && c.requestLine.startsWith(`${method} ${path} `)),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      for (const s of targets) s.destroy();
+      await local.close();
+    },
   };
 }

@@ -2,7 +2,7 @@
 // to forward to. What it answers is chosen by a marker in the last user message (`scenario:NAME`), because
 // the gateway rewrites everything else (model, headers, body shape) on the way through.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocally } from '../support/httpServer';
 
 export type Scenario = 'text' | 'multibyte' | 'tools' | 'status401' | 'status429' | 'status500' | 'cut' | 'slow';
 
@@ -278,17 +278,6 @@ export async function startUpstream(): Promise<Upstream> {
       handle(req, res, record).catch(() => res.destroy());
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
-  return {
-    url,
-    chatUrl: `${url}/v1/chat/completions`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenLocally(server);
+  return { url, chatUrl: `${url}/v1/chat/completions`, requests, close };
 }

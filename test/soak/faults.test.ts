@@ -4,31 +4,32 @@
 //   finished message or a typed GatewayError, partial text is kept, and the emulator's billable counter
 //   equals the number of requests sent (no POST was ever replayed).
 import * as assert from 'node:assert/strict';
-import { defaultConfig, startEmulator, type Emulator } from '../../src/emulator';
+import { defaultConfig } from '../../src/emulator';
 import { createGatewayClient, isGatewayError } from '../../src/gateway';
+import { useEmulator } from '../support/emulatorLifecycle';
 
 const KEY = 'mg-demo-key-0001';
 
 describe('soak: faults through the gateway core', function () {
   this.timeout(0);
-  let emulator: Emulator;
-
-  before(async () => {
-    const config = defaultConfig();
-    config.keys.push({
-      key: 'mg-storm-key',
-      name: 'storm',
-      group: 'default',
-      balance: 1000,
-      rateLimit: { requests: 5, windowMs: 1000 },
-    });
-    emulator = await startEmulator({ port: 0, config });
-  });
-  after(() => emulator.close());
+  const emulator = useEmulator(
+    () => {
+      const config = defaultConfig();
+      config.keys.push({
+        key: 'mg-storm-key',
+        name: 'storm',
+        group: 'default',
+        balance: 1000,
+        rateLimit: { requests: 5, windowMs: 1000 },
+      });
+      return config;
+    },
+    { resetBeforeEach: false },
+  );
 
   it('429 storm: 40 queued model-list reads all complete, never two in flight', async () => {
     const client = createGatewayClient({
-      baseUrl: emulator.url,
+      baseUrl: emulator().url,
       apiKey: 'mg-storm-key',
       maxRetries: 50,
       maxRetryWaitMs: 5000,
@@ -36,7 +37,9 @@ describe('soak: faults through the gateway core', function () {
     const results = await Promise.all(Array.from({ length: 40 }, () => client.listModels()));
     assert.equal(results.length, 40);
     for (const models of results) assert.ok(models.length > 0);
-    const log = emulator.requests().filter((r) => r.route === 'models');
+    const log = emulator()
+      .requests()
+      .filter((r) => r.route === 'models');
     const limited = log.filter((r) => r.status === 429).length;
     assert.ok(limited > 0, 'the storm really hit the rate limit');
     // After the first 429 the client queues: each request starts only after the previous one ended.
@@ -50,7 +53,7 @@ describe('soak: faults through the gateway core', function () {
   });
 
   it('300 streams under random faults: typed outcomes only, no replays', async () => {
-    const client = createGatewayClient({ baseUrl: emulator.url, apiKey: KEY, timeoutMs: 10_000 });
+    const client = createGatewayClient({ baseUrl: emulator().url, apiKey: KEY, timeoutMs: 10_000 });
     const faults = [
       null,
       { dropAfterEvents: 5 },
@@ -60,11 +63,11 @@ describe('soak: faults through the gateway core', function () {
       { noEventLines: true },
       { tokensPerSecond: 0 },
     ];
-    const before = emulator.billableCount('messages');
+    const before = emulator().billableCount('messages');
     let finished = 0;
     let failed = 0;
     for (let i = 0; i < 300; i++) {
-      emulator.setFaults(KEY, faults[i % faults.length]);
+      emulator().setFaults(KEY, faults[i % faults.length]);
       const stream = client.streamMessage({
         model: 'claude-demo-haiku',
         max_tokens: 400,
@@ -80,9 +83,13 @@ describe('soak: faults through the gateway core', function () {
         failed++;
       }
     }
-    emulator.setFaults(KEY, null);
+    emulator().setFaults(KEY, null);
     assert.equal(finished + failed, 300);
     assert.ok(finished > 0 && failed > 0, `both outcomes seen (${finished} finished, ${failed} failed)`);
-    assert.equal(emulator.billableCount('messages') - before, 300, 'one billable request per stream: nothing replayed');
+    assert.equal(
+      emulator().billableCount('messages') - before,
+      300,
+      'one billable request per stream: nothing replayed',
+    );
   });
 });

@@ -69,6 +69,38 @@ export function chatView(wb: Workbench): ChatView {
 }
 
 /**
+ * The shared workbench with our chat view open on an empty conversation: suites share the profile, so a suite starts
+ * from a new chat, not the one an earlier suite left active.
+ */
+export async function openFreshChatView(): Promise<{ wb: Workbench; view: ChatView }> {
+  const wb = await openWorkbench(undefined, { shared: true });
+  const view = chatView(wb);
+  await view.reopen();
+  await wb.runCommand('Model Gateway: New Chat');
+  await view.frame.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });
+  return { wb, view };
+}
+
+/**
+ * Reloads the window and takes the chat view's page again until `selector` shows in it: after a reload the view's
+ * frame may come up late, or a stale hidden one first, so it looks again until it answers (for up to 120 s).
+ */
+export async function reloadAndReopen(wb: Workbench, view: ChatView, selector: string): Promise<void> {
+  await wb.page.reload();
+  await wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    await view.reopen().catch(() => undefined);
+    try {
+      await view.frame.locator(selector).last().waitFor({ timeout: 20_000 });
+      return;
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+    }
+  }
+}
+
+/**
  * One of the chat view's title-bar actions (package.json menus view/title), by its command's title: an icon
  * `a.action-label` whose aria-label is the title. Our container has one view, so VS Code shows them in the side bar's
  * title (1.100.3 and 1.139.1); a pane header of the view would hold them if it had more.

@@ -16,20 +16,5 @@ export const testHook = <T>(name: string, ...args: unknown[]): Thenable<T> =>
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Polls `probe` every 100 ms until it returns something other than undefined or false, and returns that; throws
- * after `timeoutMs`, naming `what` it waited for.
- */
-export async function waitForValue<T>(
-  what: string,
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+/** Waiting for something the extension does asynchronously: the shared poll (test/support/poll.ts). */
+export { waitForValue } from './poll';

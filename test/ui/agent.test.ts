@@ -7,7 +7,13 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator } from 'playwright-core';
-import { chatViewSuite, setUserSetting, viewTitleAction, waitForWorkspaceFile } from '../support/chatView';
+import {
+  chatViewSuite,
+  reloadAndReopen,
+  setUserSetting,
+  viewTitleAction,
+  waitForWorkspaceFile,
+} from '../support/chatView';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { resultsDir, vscodeVersion, workspaceDir } from '../support/env';
 
@@ -275,19 +281,7 @@ describe('agent mode (UI)', function () {
       ['text', 'cards:read_file', 'text', 'cards:list_directory', 'text'],
       JSON.stringify(before),
     );
-    await ui.wb.page.reload();
-    await ui.wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
-    // After a reload the view's frame may come up late, or a stale hidden one first: look again until it answers.
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      await ui.view.reopen().catch(() => undefined);
-      try {
-        await ui.view.frame.locator('.message.assistant .agent-end').last().waitFor({ timeout: 20_000 });
-        break;
-      } catch (e) {
-        if (Date.now() > deadline) throw e;
-      }
-    }
+    await reloadAndReopen(ui.wb, ui.view, '.message.assistant .agent-end');
     assert.deepEqual(await order(), before, 'the reloaded turn reads as it did: text, card, text, card, text');
   });
 });

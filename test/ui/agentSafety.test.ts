@@ -5,9 +5,15 @@
 // write still waits for review with auto-approved writes on); Restore brings the files back after a real reload.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { chatViewSuite, setUserSetting, userSettingsFile, waitForWorkspaceFile } from '../support/chatView';
+import {
+  chatViewSuite,
+  reloadAndReopen,
+  setUserSetting,
+  userSettingsFile,
+  waitForWorkspaceFile,
+} from '../support/chatView';
+import { makeTempDir } from '../support/tempDir';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { workspaceDir } from '../support/env';
 
@@ -23,7 +29,7 @@ describe('agent safety (UI)', function () {
     admin,
     key: KEY,
     prepare: () => {
-      outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-ui-outside-')));
+      outside = makeTempDir('ui-outside');
       fs.writeFileSync(path.join(outside, 'notes.txt'), `${SECRET} outside\n`);
       fs.rmSync(file('outside-link'), { force: true, recursive: true });
       fs.symlinkSync(outside, file('outside-link'), 'dir');
@@ -167,19 +173,7 @@ describe('agent safety (UI)', function () {
     await waitForWorkspaceFile('RESTORE-NEW.md', (t) => t === 'created by the agent\n', 'the new file is accepted');
     await ui.view.finished();
 
-    await ui.wb.page.reload();
-    await ui.wb.page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
-    // After a reload the view's frame may come up late, or a stale hidden one first: look again until it answers.
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      await ui.view.reopen().catch(() => undefined);
-      try {
-        await ui.view.frame.locator('.message.assistant .agent-end').last().waitFor({ timeout: 20_000 });
-        break;
-      } catch (e) {
-        if (Date.now() > deadline) throw e;
-      }
-    }
+    await reloadAndReopen(ui.wb, ui.view, '.message.assistant .agent-end');
     const answer = ui.view.frame.locator('.message.assistant').last();
     await answer.locator('button', { hasText: 'Restore to before this turn' }).click();
     const dialog = ui.wb.page.locator('.monaco-dialog-box');

@@ -3,20 +3,13 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { chatView, recordChatFailure, viewTitleAction, type ChatView } from '../support/chatView';
+import { chatView, openFreshChatView, recordChatFailure, viewTitleAction, type ChatView } from '../support/chatView';
 import { EmulatorAdmin, type AdminFaults } from '../support/emulatorAdmin';
 import { resultsDir, vscodeVersion, workspaceDir } from '../support/env';
-import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
+import { CONTAINER_TITLE, type Workbench } from '../support/workbench';
+import { waitUntil } from '../support/poll';
 
 const KEY = 'mg-demo-key-0001';
-
-async function waitUntil(check: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('chat view (UI)', function () {
   this.timeout(300_000);
@@ -26,13 +19,7 @@ describe('chat view (UI)', function () {
 
   before(async () => {
     await admin.setFaults(KEY, null);
-    wb = await openWorkbench(undefined, { shared: true });
-    await wb.openView(CONTAINER_TITLE);
-    view = chatView(wb);
-    await view.frame.locator('.composer .input').waitFor({ timeout: 60_000 });
-    // Suites share the profile: start from an empty conversation, not the one an earlier suite left active.
-    await wb.runCommand('Model Gateway: New Chat');
-    await view.frame.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });
+    ({ wb, view } = await openFreshChatView());
   });
   after(async () => {
     await admin.setFaults(KEY, null).catch(() => undefined);
@@ -208,10 +195,20 @@ describe('chat view (UI)', function () {
     await page.locator('.conversation-open', { hasText: before }).first().waitFor({ timeout: 30_000 });
     const focused = (selector: string) =>
       page.locator(selector).evaluate((e) => e === document.activeElement && document.hasFocus());
-    await waitUntil(() => focused('.conversations .search'), 'the search takes the keyboard');
+    await waitUntil(
+      () => focused('.conversations .search').catch(() => false),
+      'the search takes the keyboard',
+      30_000,
+      200,
+    );
     await wb.page.keyboard.press('Escape');
     await list.waitFor({ state: 'hidden', timeout: 30_000 });
-    await waitUntil(() => focused('.composer .input'), 'the composer takes the keyboard back');
+    await waitUntil(
+      () => focused('.composer .input').catch(() => false),
+      'the composer takes the keyboard back',
+      30_000,
+      200,
+    );
     // The button pressed twice closes the list again, as the page's own button did.
     await history.click();
     await list.waitFor({ state: 'visible', timeout: 30_000 });

@@ -7,13 +7,12 @@
 // nothing.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import { createServer, type Server } from 'http';
-import type { AddressInfo } from 'net';
 import * as path from 'path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { compareVersions, resultsDir, vscodeVersion, workspaceDir } from '../support/env';
 import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
+import { startHttpServer, type LocalServer } from '../support/httpServer';
 
 const KEY = 'mg-demo-key-0001';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -42,7 +41,7 @@ describe('chat links (UI)', function () {
   this.timeout(300_000);
   let wb: Workbench;
   let chat: FrameLocator;
-  const servers: Server[] = [];
+  const servers: LocalServer[] = [];
   const ports: Record<string, number> = {};
   const hits: Hit[] = [];
   const popups: Page[] = [];
@@ -53,14 +52,13 @@ describe('chat links (UI)', function () {
     await admin.setFaults(KEY, null);
     fs.writeFileSync(path.join(workspaceDir(), SECRET_FILE), 'not for the model\n');
     for (const label of TARGETS) {
-      const server = createServer((req, res) => {
+      const server = await startHttpServer((req, res) => {
         if (!/favicon/.test(req.url ?? ''))
           hits.push({ label, path: decodeURIComponent(req.url ?? ''), host: req.headers.host ?? '' });
         res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>link target</title>opened');
       });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       servers.push(server);
-      ports[label] = (server.address() as AddressInfo).port;
+      ports[label] = server.port;
     }
     wb = await openWorkbench(undefined, { shared: true });
     wb.page.context().on('page', onPopup);
@@ -71,7 +69,7 @@ describe('chat links (UI)', function () {
   after(async () => {
     wb?.page.context().off('page', onPopup);
     await wb?.close();
-    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    await Promise.all(servers.map((server) => server.close()));
     fs.rmSync(path.join(workspaceDir(), SECRET_FILE), { force: true });
   });
 

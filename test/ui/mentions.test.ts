@@ -4,10 +4,10 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { chatView, recordChatFailure, type ChatView } from '../support/chatView';
+import { openFreshChatView, recordChatFailure, type ChatView } from '../support/chatView';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { workspaceDir } from '../support/env';
-import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
+import type { Workbench } from '../support/workbench';
 
 describe('chat @-mentions (UI)', function () {
   this.timeout(300_000);
@@ -22,12 +22,7 @@ describe('chat @-mentions (UI)', function () {
   before(async () => {
     fs.mkdirSync(folder, { recursive: true });
     fs.writeFileSync(path.join(folder, name), `# Mentioned\n\n${marker}\n`);
-    wb = await openWorkbench(undefined, { shared: true });
-    await wb.openView(CONTAINER_TITLE);
-    view = chatView(wb);
-    await view.frame.locator('.composer .input').waitFor({ timeout: 60_000 });
-    await wb.runCommand('Model Gateway: New Chat');
-    await view.frame.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });
+    ({ wb, view } = await openFreshChatView());
     await view.frame.locator('.composer[data-mode="ask"]').waitFor({ timeout: 30_000 });
   });
   after(async () => {

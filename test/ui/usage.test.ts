@@ -4,8 +4,9 @@
 import * as assert from 'assert';
 import type { Page } from 'playwright-core';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
-import { chatView, recordChatFailure, type ChatView } from '../support/chatView';
-import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
+import { openFreshChatView, recordChatFailure, type ChatView } from '../support/chatView';
+import type { Workbench } from '../support/workbench';
+import { waitForValue } from '../support/poll';
 
 const KEY = 'mg-demo-key-0001';
 
@@ -17,12 +18,7 @@ describe('usage: balance, cost per answer and the usage chart (UI)', function ()
 
   before(async () => {
     await admin.setFaults(KEY, null);
-    wb = await openWorkbench(undefined, { shared: true });
-    await wb.openView(CONTAINER_TITLE);
-    view = chatView(wb);
-    await view.frame.locator('.composer .input').waitFor({ timeout: 60_000 });
-    await wb.runCommand('Model Gateway: New Chat');
-    await view.frame.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });
+    ({ wb, view } = await openFreshChatView());
   });
   after(async () => {
     await wb?.close();
@@ -63,18 +59,21 @@ describe('usage: balance, cost per answer and the usage chart (UI)', function ()
 });
 
 /** The text of the first nested frame (a webview's page) whose text matches `pattern`, within 30 s. */
-async function renderedText(page: Page, pattern: RegExp): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    for (const frame of page.frames()) {
-      if (frame === page.mainFrame()) continue;
-      const text = await frame
-        .locator('body')
-        .innerText({ timeout: 1000 })
-        .catch(() => '');
-      if (pattern.test(text)) return text;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`no rendered page shows ${pattern}`);
+function renderedText(page: Page, pattern: RegExp): Promise<string> {
+  return waitForValue(
+    `a rendered page showing ${pattern}`,
+    async () => {
+      for (const frame of page.frames()) {
+        if (frame === page.mainFrame()) continue;
+        const text = await frame
+          .locator('body')
+          .innerText({ timeout: 1000 })
+          .catch(() => '');
+        if (pattern.test(text)) return text;
+      }
+      return undefined;
+    },
+    30_000,
+    500,
+  );
 }

@@ -4,9 +4,9 @@
 // no English-only text. Folders not yet localized are counted in a printed report instead of failing.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as ts from 'typescript';
+import { makeTempDir, removeTempDir } from '../support/tempDir';
 
 const root = path.resolve(__dirname, '..', '..');
 const readJson = (file: string): Record<string, unknown> =>
@@ -382,7 +382,7 @@ describe('l10n: bundles and manifest strings', function () {
   });
 
   it('the English-only detector finds a literal in a UI call and ignores l10n.t, logs and ids', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-l10n-'));
+    const dir = makeTempDir('l10n');
     try {
       const file = path.join(dir, 'probe.ts');
       fs.writeFileSync(
@@ -403,7 +403,7 @@ describe('l10n: bundles and manifest strings', function () {
         '6: Paste the whole key.',
       ]);
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      removeTempDir(dir);
     }
   });
 });

@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { createGatewayClient, isGatewayError, type GatewayError } from '../../src/gateway';
+import { createGatewayClient } from '../../src/gateway';
+import { failure } from '../support/failure';
 
 const KEY = 'mg-demo-key-0001';
 
@@ -26,16 +27,6 @@ function startEmulatorProcess(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
-async function rejection(promise: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(isGatewayError(err), `a GatewayError, got ${String(err)}`);
-    return err;
-  }
-  throw new Error('expected a rejection');
-}
-
 describe('reliability: process death and name resolution', function () {
   this.timeout(60_000);
 
@@ -54,7 +45,7 @@ describe('reliability: process death and name resolution', function () {
           if (event.type === 'content_block_delta' && ++text === 5) child.kill('SIGKILL');
         }
       })();
-      const err = await rejection(consumed);
+      const err = await failure(consumed);
       assert.equal(err.kind, 'network');
       assert.equal(err.outcomeUnknown, true);
       const partial = err.partial?.content.find((b) => b.type === 'text');
@@ -72,7 +63,7 @@ describe('reliability: process death and name resolution', function () {
       timeoutMs: 8000,
       maxRetries: 0,
     });
-    const err = await rejection(client.listModels());
+    const err = await failure(client.listModels());
     assert.ok(err.kind === 'network' || err.kind === 'timeout', err.kind);
     assert.equal(err.route, 'GET /v1/models');
     assert.ok(!err.message.includes(KEY) && !JSON.stringify(err.supportRecord()).includes(KEY));

@@ -6,8 +6,8 @@
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { makeTempDir, removeTempDir } from '../support/tempDir';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -93,7 +93,7 @@ describe('VSIX: what `npm run package` ships', function () {
   let vsix: Buffer;
 
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-vsix-'));
+    dir = makeTempDir('vsix');
     const out = path.join(dir, 'model-gateway.vsix');
     output = await packageOnce(out);
     vsix = fs.readFileSync(out);
@@ -101,7 +101,7 @@ describe('VSIX: what `npm run package` ships', function () {
   });
 
   after(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    if (dir) removeTempDir(dir);
   });
 
   it('prints no warnings', () => {

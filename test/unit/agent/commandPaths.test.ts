@@ -2,17 +2,17 @@
 // expands to `.env`, must not run unasked: real symlinks on disk, judged by the policy as the command tool does.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { decide } from '../../../src/agent';
 import { linkedArgumentPaths } from '../../../src/agentHost/commandPaths';
+import { makeTempDir, removeTempDir } from '../../support/tempDir';
 
 describe('command arguments reached through symlinks or globs', function () {
   if (process.platform === 'win32') return;
   let root: string;
   let ws: string;
   beforeEach(() => {
-    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-cmdpaths-')));
+    root = makeTempDir('cmdpaths');
     ws = path.join(root, 'ws');
     fs.mkdirSync(path.join(root, 'home', '.ssh'), { recursive: true });
     fs.mkdirSync(ws);
@@ -22,7 +22,7 @@ describe('command arguments reached through symlinks or globs', function () {
     fs.symlinkSync(path.join(root, 'home', '.ssh', 'id_rsa'), path.join(ws, 'notes.txt'));
     fs.symlinkSync(path.join(ws, '.env'), path.join(ws, 'innocent.txt'));
   });
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+  afterEach(() => removeTempDir(root));
 
   async function verdict(command: string) {
     const linked = await linkedArgumentPaths(command, ws);

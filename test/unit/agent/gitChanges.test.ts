@@ -4,10 +4,10 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { matchIgnored } from '../../../src/agent';
 import { formatChanges, uncommittedChanges, unsafeKeys } from '../../../src/agentHost/gitChanges';
+import { makeTempDir, removeTempDir } from '../../support/tempDir';
 
 function git(cwd: string, args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: 'pipe' });
@@ -39,8 +39,8 @@ describe('uncommitted changes for the @changes mention (real git)', function () 
   if (process.platform === 'win32') return;
   this.timeout(30_000);
   let root: string;
-  beforeEach(() => (root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-changes-')))));
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+  beforeEach(() => (root = makeTempDir('changes')));
+  afterEach(() => removeTempDir(root));
 
   it('reads the diff against HEAD (staged and unstaged), leaves secret files out and lists untracked names', async () => {
     const ws = path.join(root, 'ws');

@@ -5,10 +5,10 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { decide } from '../../../src/agent';
 import { codeRunningKeys, HARDENED_GIT_ENV, repositoryConfigRisks } from '../../../src/agentHost/gitConfig';
+import { makeTempDir, removeTempDir } from '../../support/tempDir';
 
 function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
   return execFileSync('git', args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8', stdio: 'pipe' });
@@ -28,8 +28,8 @@ function armedRepo(dir: string, marker: string): void {
 describe('git repository configuration before an allow-listed git command', function () {
   if (process.platform === 'win32') return;
   let root: string;
-  beforeEach(() => (root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-gitcfg-')))));
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+  beforeEach(() => (root = makeTempDir('gitcfg')));
+  afterEach(() => removeTempDir(root));
 
   it('asks before `git status` in a repository whose core.fsmonitor runs a script, and the script does not run', () => {
     const ws = path.join(root, 'ws');

@@ -4,9 +4,9 @@
 // on disk, resolved as the host resolves them (realpath).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { decide, instructionFileRefusal, ROOT_INSTRUCTION_FILES } from '../../../src/agent';
+import { makeTempDir, removeTempDir } from '../../support/tempDir';
 
 describe('project instructions: links judged on their real path, as read_file judges them', function () {
   if (process.platform === 'win32') return;
@@ -15,7 +15,7 @@ describe('project instructions: links judged on their real path, as read_file ju
   let outside: string;
 
   before(() => {
-    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-instruction-links-')));
+    base = makeTempDir('instruction-links');
     ws = path.join(base, 'ws');
     outside = path.join(base, 'outside.md');
     for (const dir of ['.git', '.vscode', '.github', 'docs']) fs.mkdirSync(path.join(ws, dir), { recursive: true });
@@ -30,7 +30,7 @@ describe('project instructions: links judged on their real path, as read_file ju
     fs.writeFileSync(outside, 'OUTSIDE123');
   });
 
-  after(() => fs.rmSync(base, { recursive: true, force: true }));
+  after(() => removeTempDir(base));
 
   const targets: Array<[string, RegExp]> = [
     ['.git/config', /\.git folder/],

@@ -6,12 +6,13 @@
 // socket first. That step used to be written on the stale socket: ECONNRESET, outcome unknown, the turn lost.
 import { strict as assert } from 'node:assert';
 import * as http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { runAgentTurn, type Tool } from '../../../src/agent';
 import { createGatewayClient, type DialectSource } from '../../../src/gateway';
 import { IDLE_WITHOUT_HINT_MS } from '../../../src/gateway/freshConnections';
 import { messageEvents } from './scriptedGateway';
 import { WS } from './fakeTools';
+import { listenLocally } from '../../support/httpServer';
 
 const SERVER_IDLE_MS = 300;
 
@@ -27,7 +28,6 @@ interface IdleClosingServer {
 async function startIdleClosingServer(): Promise<IdleClosingServer> {
   const posts: string[] = [];
   let connections = 0;
-  const sockets = new Set<Socket>();
   const idleSince = new WeakMap<Socket, number>();
   const server = http.createServer((req, res) => {
     if (req.socket.destroyed) return; // arrived on a connection the server had given up on: never processed
@@ -44,25 +44,13 @@ async function startIdleClosingServer(): Promise<IdleClosingServer> {
   server.keepAliveTimeout = 0; // no Keep-Alive hint; the idle timeout below is the server's own secret
   server.on('connection', (socket: Socket) => {
     connections++;
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
     socket.prependListener('data', () => {
       const since = idleSince.get(socket);
       if (since !== undefined && Date.now() - since > SERVER_IDLE_MS) socket.resetAndDestroy();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    posts,
-    connections: () => connections,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenLocally(server);
+  return { url, posts, connections: () => connections, close };
 }
 
 function messagesReply(step: number): string {

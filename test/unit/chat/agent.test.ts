@@ -13,7 +13,8 @@ import {
 import { parseConversation, serializeConversation } from '../../../src/chat/history';
 import { turnIdOf } from '../../../src/chat/agentPort';
 import type { AgentTurnInfo, ChatMessage, HostToWebviewMessage } from '../../../src/shared/protocol/chat';
-import { agentSession, readFileTool, waitUntil } from './chatSessionFixture';
+import { agentSession, readFileTool } from './chatSessionFixture';
+import { waitUntil } from '../../support/poll';
 import { useEmulator } from '../emulator/helpers';
 
 type Posted = HostToWebviewMessage;

@@ -2,7 +2,8 @@
 // goes on from there (the earlier steps' calls and results are sent again, step 1 is not repeated), past the daily
 // budget for that turn only, one billable request per step (the emulator counts them).
 import { strict as assert } from 'node:assert';
-import { agentSession, readFileTool, waitUntil } from './chatSessionFixture';
+import { agentSession, readFileTool } from './chatSessionFixture';
+import { waitUntil } from '../../support/poll';
 import { useEmulator } from '../emulator/helpers';
 
 describe('Agent: Continue after a budget stop (emulator, real loop)', function () {

@@ -5,7 +5,8 @@
 import { strict as assert } from 'node:assert';
 import type { Tool } from '../../../src/agent';
 import { conversationFile, INDEX_FILE, serializeConversation, serializeIndex } from '../../../src/chat/history';
-import { agentSession, waitUntil } from './chatSessionFixture';
+import { agentSession } from './chatSessionFixture';
+import { waitUntil } from '../../support/poll';
 import { useEmulator } from '../emulator/helpers';
 
 /** Where AgentTurns keeps transcripts (src/chat/agentTurn.ts TRANSCRIPTS_KEY). */

@@ -14,6 +14,7 @@ import type { Emulator } from '../../../src/emulator/types';
 import { adviseOnError, createGatewayClient } from '../../../src/gateway';
 import type { MessagesRequest } from '../../../src/gateway/types';
 import type { HostToWebviewMessage } from '../../../src/shared/protocol/chat';
+import { waitUntil } from '../../support/poll';
 
 /** The chat's conversation files in a Map (`files`, for tests that look at or plant them). */
 export function memoryHistoryStorage(): HistoryStorage & { files: Map<string, string> } {
@@ -24,15 +25,6 @@ export function memoryHistoryStorage(): HistoryStorage & { files: Map<string, st
     write: async (name, data) => void files.set(name, data),
     remove: async (name) => void files.delete(name),
   };
-}
-
-/** Polls `check` every 10 ms; throws after `ms`, naming `what` it waited for. */
-export async function waitUntil(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 /** read_file over a map of workspace-relative paths; a missing file is an error result, as the real tool's. */

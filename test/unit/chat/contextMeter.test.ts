@@ -6,7 +6,8 @@ import { contextUse, historyCalibration } from '../../../src/chat/contextMeter';
 import { buildMessagesRequest } from '../../../src/chat/requestBuilder';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 import { createGatewayClient } from '../../../src/gateway';
-import { chatSession, waitUntil } from './chatSessionFixture';
+import { chatSession } from './chatSessionFixture';
+import { waitUntil } from '../../support/poll';
 import { useEmulator } from '../emulator/helpers';
 
 const settings = { model: 'm', maxTokens: 1000, systemPrompt: '' };

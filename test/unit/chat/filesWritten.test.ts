@@ -7,7 +7,8 @@ import { filesWrittenIn } from '../../../src/chat/filesWritten';
 import { turnChangedNothing } from '../../../src/chat/turnChanges';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 import { useEmulator } from '../emulator/helpers';
-import { agentSession, waitUntil } from './chatSessionFixture';
+import { agentSession } from './chatSessionFixture';
+import { waitUntil } from '../../support/poll';
 
 function tools(files: Map<string, string>, ran: string[]): () => Tool[] {
   const write: Tool = {

@@ -10,7 +10,8 @@ import { createGatewayClient, type DialectSource } from '../../../src/gateway';
 import type { ChatAttachment } from '../../../src/shared/protocol/chat';
 import { DEMO, useEmulator } from '../emulator/helpers';
 import { pngBytes } from '../../support/imageBytes';
-import { chatSession, memoryHistoryStorage, waitUntil } from './chatSessionFixture';
+import { chatSession, memoryHistoryStorage } from './chatSessionFixture';
+import { waitUntil } from '../../support/poll';
 
 const chatOnly: DialectSource = { knowledge: () => ({ override: 'chat-completions' }), learned: () => undefined };
 const responsesOnly: DialectSource = { knowledge: () => ({ override: 'responses' }), learned: () => undefined };

@@ -5,7 +5,8 @@ import type { Tool } from '../../../src/agent';
 import { planOf, planTask } from '../../../src/chat/planText';
 import { PLAN_SYSTEM_PROMPT } from '../../../src/chat/agentTurn';
 import { useEmulator } from '../emulator/helpers';
-import { agentSession, readFileTool, waitUntil } from './chatSessionFixture';
+import { agentSession, readFileTool } from './chatSessionFixture';
+import { waitUntil } from '../../support/poll';
 
 function tools(files: Record<string, string>, ran: string[]): Tool[] {
   const run: Tool = {

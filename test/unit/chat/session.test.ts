@@ -2,7 +2,8 @@
 import { strict as assert } from 'node:assert';
 import { createGatewayClient } from '../../../src/gateway';
 import type { DialectSource } from '../../../src/gateway/types';
-import { chatSession, waitUntil } from './chatSessionFixture';
+import { chatSession } from './chatSessionFixture';
+import { waitUntil } from '../../support/poll';
 import { MAX_RATE_LIMIT_WAITS } from '../../../src/chat/requestSlot';
 import { useEmulator } from '../emulator/helpers';
 import { textTokens } from '../../../src/shared/tokenEstimate';

@@ -2,7 +2,8 @@
 // in its last event, so message_start's placeholder of 1 must not be what the ledger records and the footer prices.
 import { strict as assert } from 'node:assert';
 import { createGatewayClient, type UsageRecord } from '../../../src/gateway';
-import { chatSession, waitUntil } from './chatSessionFixture';
+import { chatSession } from './chatSessionFixture';
+import { waitUntil } from '../../support/poll';
 import { useEmulator } from '../emulator/helpers';
 
 describe('chat: a stopped answer is recorded and priced with its estimated output (emulator)', function () {

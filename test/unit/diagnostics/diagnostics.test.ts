@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
+import { defaultConfig, startEmulator } from '../../../src/emulator';
 import { createGatewayClient } from '../../../src/gateway';
 import { parseConfig } from '../../../src/shared/config';
 import { runConnectionCheck } from '../../../src/diagnostics/checkConnection';
@@ -7,6 +7,7 @@ import { renderReport, summarize } from '../../../src/diagnostics/report';
 import { stateFromRecord, statusText, statusTooltip } from '../../../src/diagnostics/statusState';
 import { checkKey, describeCount } from '../../../src/keys/check';
 import { baseUrlNoticeText } from '../../../src/diagnostics/baseUrlNoticeText';
+import { useEmulator } from '../../support/emulatorLifecycle';
 
 describe('platform: status bar state', () => {
   it('maps HTTP statuses to connection states', () => {
@@ -63,16 +64,9 @@ describe('platform: base URL notice text', () => {
 
 describe('platform: key check and connection check against the emulator', function () {
   this.timeout(20_000);
-  let emulator: Emulator;
-  before(async () => {
-    emulator = await startEmulator();
-  });
-  after(async () => {
-    await emulator.close();
-  });
-  beforeEach(() => emulator.reset());
+  const emulator = useEmulator();
 
-  const client = (key: string, baseUrl = emulator.url) =>
+  const client = (key: string, baseUrl = emulator().url) =>
     createGatewayClient({ baseUrl, apiKey: key, maxRetries: 0, timeoutMs: 5_000 });
 
   it('accepts a good key and counts chat and image models', async () => {
@@ -85,11 +79,11 @@ describe('platform: key check and connection check against the emulator', functi
     const revoked = await checkKey(client('mg-revoked-0004'), { overrides: {} });
     assert.equal(revoked.ok, false);
     assert.equal(!revoked.ok && revoked.verdict, 'rejected');
-    const wrongUrl = await checkKey(client('mg-demo-key-0001', `${emulator.url}/nothing-here`), { overrides: {} });
+    const wrongUrl = await checkKey(client('mg-demo-key-0001', `${emulator().url}/nothing-here`), { overrides: {} });
     assert.equal(!wrongUrl.ok && wrongUrl.verdict, 'unverified');
   });
 
-  const inputs = (key: string | undefined, billable: boolean, baseUrl = emulator.url) => {
+  const inputs = (key: string | undefined, billable: boolean, baseUrl = emulator().url) => {
     const config = parseConfig({ baseUrl });
     return {
       config,
@@ -113,7 +107,7 @@ describe('platform: key check and connection check against the emulator', functi
   it('reports every step OK and sends the billable request only when allowed', async () => {
     const skipped = await runConnectionCheck(inputs('mg-demo-key-0001', false));
     assert.equal(skipped.ok, true);
-    assert.equal(emulator.billableCount('POST /v1/messages'), 0, 'no billable request without consent');
+    assert.equal(emulator().billableCount('POST /v1/messages'), 0, 'no billable request without consent');
     assert.deepEqual(
       skipped.steps.map((s) => s.status),
       ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'skipped', 'skipped', 'ok'],
@@ -128,10 +122,15 @@ describe('platform: key check and connection check against the emulator', functi
       renderReport(skipped),
       /Dialects[\s\S]*Messages \(POST \/v1\/messages\), the default[^\n]*claude-demo-sonnet/,
     );
-    assert.equal(emulator.requests().filter((r) => r.path === '/v1/messages').length, 1);
+    assert.equal(
+      emulator()
+        .requests()
+        .filter((r) => r.path === '/v1/messages').length,
+      1,
+    );
     const text = renderReport(full);
     assert.match(text, /2 chat, 2 image/);
-    assert.match(text, new RegExp(`${emulator.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/v1/messages`));
+    assert.match(text, new RegExp(`${emulator().url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/v1/messages`));
     assert.ok(!text.includes('mg-demo-key-0001'));
   });
 
@@ -167,8 +166,13 @@ describe('platform: key check and connection check against the emulator', functi
     assert.match(step(fresh), /Async routes are used/);
     const known = await runConnectionCheck({ ...inputs('mg-demo-key-0001', false), withoutAsyncImages: true });
     assert.match(step(known), /no async image routes/);
-    assert.equal(emulator.billableCount(), 0);
-    assert.ok(!emulator.requests().some((r) => r.path.startsWith('/v1/images')), 'no image request');
+    assert.equal(emulator().billableCount(), 0);
+    assert.ok(
+      !emulator()
+        .requests()
+        .some((r) => r.path.startsWith('/v1/images')),
+      'no image request',
+    );
   });
 
   it('on a gateway without /v1/messages (one-api): the billable check goes over chat-completions and says so', async () => {
@@ -193,7 +197,7 @@ describe('platform: key check and connection check against the emulator', functi
   });
 
   it('shows the normalisation and explains a revoked key', async () => {
-    const report = await runConnectionCheck(inputs('mg-revoked-0004', true, `${emulator.url}/v1/`));
+    const report = await runConnectionCheck(inputs('mg-revoked-0004', true, `${emulator().url}/v1/`));
     assert.equal(report.steps[0].status, 'warn');
     assert.match(report.steps[0].lines.join('\n'), /normalised/);
     const key = report.steps.find((s) => s.title.startsWith('Key accepted'));
@@ -203,7 +207,7 @@ describe('platform: key check and connection check against the emulator', functi
   });
 
   it('explains a wrong base URL (404) and an unreachable gateway', async () => {
-    const notFound = await runConnectionCheck(inputs('mg-demo-key-0001', false, `${emulator.url}/proxy`));
+    const notFound = await runConnectionCheck(inputs('mg-demo-key-0001', false, `${emulator().url}/proxy`));
     assert.equal(notFound.ok, false);
     assert.match(renderReport(notFound), /404/);
     const unreachable = await runConnectionCheck(inputs('mg-demo-key-0001', false, 'http://127.0.0.1:9'));

@@ -1,45 +1,41 @@
 // Gateways that serve POST /v1/messages but have no GET /v1/models (404): the key check and Check
 // Connection tell them apart from a wrong base URL with a probe that is never billed, against the emulator.
 import { strict as assert } from 'node:assert';
-import { startEmulator, type Emulator } from '../../../src/emulator';
 import { createGatewayClient } from '../../../src/gateway';
 import { parseConfig } from '../../../src/shared/config';
 import { runConnectionCheck } from '../../../src/diagnostics/checkConnection';
 import { renderReport } from '../../../src/diagnostics/report';
 import { checkKey, describeUnlisted } from '../../../src/keys/check';
 import { isListMissing, probeMessagesRoute } from '../../../src/catalog/listing';
+import { useEmulator } from '../../support/emulatorLifecycle';
 
 const DEMO = 'mg-demo-key-0001';
 const REVOKED = 'mg-revoked-0004';
 
 describe('platform: a gateway without a model list (emulator noModelList)', function () {
   this.timeout(20_000);
-  let emulator: Emulator;
-  before(async () => {
-    emulator = await startEmulator({ port: 0 });
-  });
-  after(async () => {
-    await emulator.close();
-  });
+  const emulator = useEmulator();
   beforeEach(() => {
-    emulator.reset();
-    for (const key of [DEMO, REVOKED]) emulator.setFaults(key, { noModelList: true });
+    for (const key of [DEMO, REVOKED]) emulator().setFaults(key, { noModelList: true });
   });
 
-  const client = (key: string, baseUrl = emulator.url) =>
+  const client = (key: string, baseUrl = emulator().url) =>
     createGatewayClient({ baseUrl, apiKey: key, maxRetries: 0, timeoutMs: 5_000 });
-  const messagesCalls = () => emulator.requests().filter((r) => r.path === '/v1/messages');
+  const messagesCalls = () =>
+    emulator()
+      .requests()
+      .filter((r) => r.path === '/v1/messages');
   // The emulator's billable counter counts every request to a billable route; what costs money is a charge.
   const charges = () => messagesCalls().filter((r) => (r.charged ?? 0) > 0).length;
   let balance = 0;
   beforeEach(() => {
-    balance = emulator.balance(DEMO) ?? 0;
+    balance = emulator().balance(DEMO) ?? 0;
   });
   const unbilled = (what: string) => {
     assert.equal(charges(), 0, `${what}: no charge in the request log`);
-    assert.equal(emulator.balance(DEMO), balance, `${what}: balance unchanged`);
+    assert.equal(emulator().balance(DEMO), balance, `${what}: balance unchanged`);
   };
-  const inputs = (key: string, billable: boolean, declared: string[], baseUrl = emulator.url) => {
+  const inputs = (key: string, billable: boolean, declared: string[], baseUrl = emulator().url) => {
     const config = parseConfig({ baseUrl, 'models.declared': declared });
     return {
       config,
@@ -71,7 +67,7 @@ describe('platform: a gateway without a model list (emulator noModelList)', func
     assert.equal(sent.length, 1);
     assert.equal(sent[0].status, 400);
     assert.equal(sent[0].model, undefined, 'the probe names no model');
-    const wrong = await probeMessagesRoute(client(DEMO, `${emulator.url}/proxy`));
+    const wrong = await probeMessagesRoute(client(DEMO, `${emulator().url}/proxy`));
     assert.equal(wrong.exists, false);
   });
 
@@ -94,7 +90,7 @@ describe('platform: a gateway without a model list (emulator noModelList)', func
   it('still rejects a revoked key (401 from the probe) and leaves a wrong base URL unverified', async () => {
     const revoked = await checkKey(client(REVOKED), { overrides: {}, declared: ['claude-x'] });
     assert.equal(!revoked.ok && revoked.verdict, 'rejected');
-    const wrongUrl = await checkKey(client(DEMO, `${emulator.url}/proxy`), { overrides: {}, declared: ['claude-x'] });
+    const wrongUrl = await checkKey(client(DEMO, `${emulator().url}/proxy`), { overrides: {}, declared: ['claude-x'] });
     assert.equal(!wrongUrl.ok && wrongUrl.verdict, 'unverified');
   });
 
@@ -119,7 +115,7 @@ describe('platform: a gateway without a model list (emulator noModelList)', func
     const models = undeclared.steps.find((s) => s.title === 'Models listed');
     assert.equal(models?.status, 'fail');
     assert.match(models?.lines.join(' ') ?? '', /modelGateway\.models\.declared/);
-    const wrong = await runConnectionCheck(inputs(DEMO, false, ['claude-x'], `${emulator.url}/proxy`));
+    const wrong = await runConnectionCheck(inputs(DEMO, false, ['claude-x'], `${emulator().url}/proxy`));
     const reach = wrong.steps.find((s) => s.title === 'Reachability');
     assert.equal(reach?.status, 'fail');
     assert.match(reach?.lines.join(' ') ?? '', /both answered HTTP 404/);

@@ -6,7 +6,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   CachingMemory,
@@ -26,6 +25,7 @@ import {
 import { planAgentTurn } from '../../../src/emulator/agentScript';
 import { instantAnswers, useEmulator } from './helpers';
 import { createGatewayClient } from '../../../src/gateway';
+import { makeTempDir, removeTempDir } from '../../support/tempDir';
 
 const AGENT_KEY = 'mg-agent-key-0008';
 
@@ -142,7 +142,7 @@ function projectTools(
 }
 
 function project(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-agent-plan-'));
+  const root = makeTempDir('agent-plan');
   for (const [rel, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     fs.writeFileSync(path.join(root, rel), text);
@@ -217,7 +217,7 @@ describe('emulator: the scripted agent model answers plain requests', function (
     assert.match(text, /`npm test` passed \(exit code 0\)/, text);
     assert.match(text, /Done: I added `test\/slug\.test\.js`/);
     assert.ok(result.usage.output > 0 && result.steps === 5, `${result.steps} steps`);
-    fs.rmSync(root, { recursive: true, force: true });
+    removeTempDir(root);
   });
 
   /** The playground of `npm start` (scripts/start.mjs): titleCase documented by an example, with a body given here. */
@@ -241,7 +241,7 @@ describe('emulator: the scripted agent model answers plain requests', function (
     assert.doesNotMatch(created, /typeof titleCase/, 'not only that it exists');
     assert.match(text, /the examples its comment documents/);
     assert.match(text, /Done: I added `test\/text\.test\.js`[\s\S]*`npm test` passed \(exit code 0\)/, text);
-    fs.rmSync(root, { recursive: true, force: true });
+    removeTempDir(root);
   });
 
   it('when npm test exits non-zero, the answer says the tests fail (no "Done")', async () => {
@@ -250,7 +250,7 @@ describe('emulator: the scripted agent model answers plain requests', function (
     assert.equal(result.reason, 'end_turn', result.message);
     assert.doesNotMatch(text, /Done/, text);
     assert.match(text, /The tests fail: I added `test\/text\.test\.js`, and `npm test` ended with exit code 1/, text);
-    fs.rmSync(root, { recursive: true, force: true });
+    removeTempDir(root);
   });
 
   it('a comment cannot put code into the test: its examples become string literals, escaped', () => {
@@ -278,7 +278,7 @@ describe('emulator: the scripted agent model answers plain requests', function (
       'a denied command never runs',
     );
     assert.match(denied.text, /did not happen|not run|denied/i, denied.text);
-    fs.rmSync(root, { recursive: true, force: true });
+    removeTempDir(root);
   });
 
   it('a test for a name that is nowhere says so after one search step (no edit proposed)', async () => {
@@ -290,7 +290,7 @@ describe('emulator: the scripted agent model answers plain requests', function (
       ['find_files', 'search_text'],
     );
     assert.match(text, /could not find `parseNothing`/);
-    fs.rmSync(root, { recursive: true, force: true });
+    removeTempDir(root);
   });
 
   it('any other request: a read-only look around (list, search, read) and an answer; nothing asks', async () => {
@@ -304,7 +304,7 @@ describe('emulator: the scripted agent model answers plain requests', function (
     assert.equal(asked.length, 0);
     assert.match(text, /`slugify` appears on \d+ lines; first in `src\/other\.js:1`/);
     assert.match(text, /I changed nothing/);
-    fs.rmSync(root, { recursive: true, force: true });
+    removeTempDir(root);
   });
 
   it('directives still drive the agent model; without tools it answers like a chat model', () => {

@@ -8,7 +8,6 @@ import { STATUS_CODES } from 'node:http';
 import {
   createGatewayClient,
   forbiddenCause,
-  isGatewayError,
   type GatewayClient,
   type GatewayError,
   type Message,
@@ -17,6 +16,7 @@ import {
 import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
 import { DIALECT_NAMES } from '../../../src/emulator/dialects';
 import { DEMO, LOW_BALANCE, useEmulator } from './helpers';
+import { failure } from '../../support/failure';
 
 const PROFILES = ['default', ...DIALECT_NAMES] as const;
 type Profile = (typeof PROFILES)[number];
@@ -68,15 +68,6 @@ function assertSpecific(error: GatewayError, status: number): void {
   for (const text of [error.message, error.serverMessage ?? '']) {
     assert.doesNotMatch(text, /\n\s*at |\bat \w+ \(\/|node_modules|server\.cjs/, `stack trace in: ${text}`);
   }
-}
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const error = await p.then(
-    () => assert.fail('expected a failure'),
-    (e: unknown) => e,
-  );
-  assert.ok(isGatewayError(error), `a GatewayError, got ${String(error)}`);
-  return error;
 }
 
 const textOf = (m: Message | undefined): string =>

@@ -2,7 +2,8 @@
 
 import { strict as assert } from 'node:assert';
 import { request } from 'node:http';
-import { DEMO, chatBody, imageHeaders, messagesHeaders, parseSse, post, useEmulator, waitFor } from './helpers';
+import { DEMO, chatBody, imageHeaders, messagesHeaders, parseSse, post, useEmulator } from './helpers';
+import { waitUntil } from '../../support/poll';
 
 const fault = (f: Record<string, unknown>): Record<string, string> => ({ 'x-emulator-fault': JSON.stringify(f) });
 
@@ -27,10 +28,10 @@ describe('emulator: faults', () => {
       headers: { ...messagesHeaders(), ...fault({ hang: true }) },
       body: JSON.stringify(chatBody('y')),
     });
-    await waitFor(() => emu().requests().length === 2, 'both requests logged');
+    await waitUntil(() => emu().requests().length === 2, 'both requests logged');
     ctrl.abort();
     await assert.rejects(abortable);
-    await waitFor(
+    await waitUntil(
       () =>
         emu()
           .requests()
@@ -53,7 +54,7 @@ describe('emulator: faults', () => {
     });
     assert.equal(res.status, 200);
     await assert.rejects(res.text(), /terminated|other side closed|aborted/i);
-    await waitFor(() => emu().requests()[0].status === 200 && emu().requests()[0].events === 4, 'the log entry');
+    await waitUntil(() => emu().requests()[0].status === 200 && emu().requests()[0].events === 4, 'the log entry');
     assert.notEqual(emu().requests()[0].aborted, true, 'a server-side drop is not a client abort');
   });
 

@@ -1,7 +1,7 @@
-// Shared helpers of the emulator tests: start/stop per suite, and small raw HTTP calls.
+// Shared helpers of the emulator tests: keys, the emulator per suite, and small raw HTTP calls.
 
 import { request } from 'node:http';
-import { defaultConfig, startEmulator, type Emulator, type EmulatorConfig } from '../../../src/emulator';
+import { defaultConfig, type Emulator, type EmulatorConfig } from '../../../src/emulator';
 
 export const DEMO = 'mg-demo-key-0001';
 export const CHAT_ONLY = 'mg-chat-only-0002';
@@ -11,18 +11,8 @@ export const ALT = 'mg-alt-key-0005';
 export const RATE_LIMITED = 'mg-rate-limited-0006';
 export const DISABLED_GROUP = 'mg-disabled-group-0007';
 
-/** Starts an emulator for the suite (before) and closes it (after); `get()` returns it. */
-export function useEmulator(config?: () => EmulatorConfig): () => Emulator {
-  let emu: Emulator | undefined;
-  before(async () => {
-    emu = await startEmulator({ config: config?.() });
-  });
-  after(async () => {
-    await emu?.close();
-  });
-  beforeEach(() => emu?.reset());
-  return () => emu!;
-}
+/** The emulator per suite, for the unit tests that import it from here (the one lifecycle: test/support). */
+export { useEmulator } from '../../support/emulatorLifecycle';
 
 /** The default configuration with answers sent at once (no streaming pace): for tests that run whole agent turns. */
 export function instantAnswers(): EmulatorConfig {
@@ -116,12 +106,4 @@ export function parseSse(text: string): Array<{ event: string; data: Record<stri
         .join('\n');
       return { event, data: JSON.parse(data) as Record<string, unknown> };
     });
-}
-
-export async function waitFor(check: () => boolean, what: string, limitMs = 5000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }

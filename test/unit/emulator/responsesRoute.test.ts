@@ -5,8 +5,9 @@
 // image reaches the vision model (from the client, and as a function_call_output of input_image parts).
 import { strict as assert } from 'node:assert';
 import { instantAnswers, useEmulator, DEMO } from './helpers';
-import { createGatewayClient, isGatewayError, type GatewayError } from '../../../src/gateway';
+import { createGatewayClient } from '../../../src/gateway';
 import { pngBytes } from '../../support/imageBytes';
+import { failure } from '../../support/failure';
 
 const REQUEST = {
   model: 'claude-demo-sonnet',
@@ -24,14 +25,6 @@ describe('emulator: POST /v1/responses', function () {
       maxRetries: 0,
       dialects: { knowledge: () => ({ override: 'responses' }), learned: () => undefined },
     });
-  const failure = async (p: Promise<unknown>): Promise<GatewayError> => {
-    const e = await p.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    assert.ok(isGatewayError(e), String(e));
-    return e;
-  };
   beforeEach(() => {
     emulator().reset();
     emulator().setFaults(DEMO, null);

@@ -3,7 +3,8 @@
 import { strict as assert } from 'node:assert';
 import { request } from 'node:http';
 import { MULTIBYTE_LINE } from '../../../src/emulator/text';
-import { chatBody, messagesHeaders, parseSse, post, useEmulator, waitFor } from './helpers';
+import { chatBody, messagesHeaders, parseSse, post, useEmulator } from './helpers';
+import { waitUntil } from '../../support/poll';
 
 describe('emulator: messages stream', () => {
   const emu = useEmulator();
@@ -122,7 +123,7 @@ describe('emulator: messages stream', () => {
       req.end(body);
       setTimeout(() => reject(new Error('no data')), 5000);
     });
-    await waitFor(
+    await waitUntil(
       () =>
         emu()
           .requests()

@@ -1,8 +1,6 @@
 // The balance: each gateway family's shape parsed, the probe order against the emulator's dialects (real sockets),
 // and the memory's rule of when to ask again (one probe sequence per key and base URL, every 5 minutes at most).
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createGatewayClient } from '../../../src/gateway';
 import {
   BALANCE_REFRESH_MS,
@@ -16,6 +14,7 @@ import {
 } from '../../../src/gateway/balance';
 import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
 import { DEMO } from '../emulator/helpers';
+import { startHttpServer } from '../../support/httpServer';
 
 describe('balance: shapes', () => {
   it('new-api / one-api: remaining is the limit minus total_usage / 100', () => {
@@ -123,16 +122,16 @@ describe('balance: probing the emulator', () => {
   }
 
   it('an HTML page with status 200 (a web app at the base URL) is "not offered", not an error', async () => {
-    const server = createServer((_req, res) => {
+    const server = await startHttpServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<!doctype html><title>Console</title>');
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      assert.deepEqual(await createGatewayClient({ baseUrl: url, apiKey: DEMO }).readBalance(), { kind: 'none' });
+      assert.deepEqual(await createGatewayClient({ baseUrl: server.url, apiKey: DEMO }).readBalance(), {
+        kind: 'none',
+      });
     } finally {
-      server.close();
+      await server.close();
     }
   });
 

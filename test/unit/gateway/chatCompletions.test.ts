@@ -2,9 +2,10 @@
 // a small local server for exact bytes, the emulator's one-api and new-api dialects for the fallback.
 import * as assert from 'node:assert/strict';
 import type * as http from 'node:http';
-import { createGatewayClient, isGatewayError, type DialectSource, type GatewayError } from '../../../src/gateway';
+import { createGatewayClient, type DialectSource } from '../../../src/gateway';
 import { defaultConfig, startEmulator } from '../../../src/emulator';
 import { json, startServer, type TestServer } from './server';
+import { failure } from '../../support/failure';
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -32,15 +33,6 @@ function streamOf(body: string): (req: http.IncomingMessage, res: http.ServerRes
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.end(body);
   };
-}
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  assert.ok(isGatewayError(e), `expected a GatewayError, got ${String(e)}`);
-  return e;
 }
 
 describe('chat-completions dialect', function () {

@@ -2,17 +2,13 @@
 // 127.0.0.1: fill-in-the-middle on /v1/completions and /v1/fim/completions, the chat fill, the fallback after a
 // refused route (sub2api has no /v1/completions), no retry and no wait on a 429, and abort closing the socket.
 import * as assert from 'node:assert/strict';
-import {
-  createGatewayClient,
-  isGatewayError,
-  type CodeCompletionRequest,
-  type GatewayError,
-} from '../../../src/gateway';
+import { createGatewayClient, type CodeCompletionRequest } from '../../../src/gateway';
 import type { UsageRecord } from '../../../src/gateway/types';
 import { defaultConfig, startEmulator } from '../../../src/emulator';
 import { startServer } from './server';
+import { failure } from '../../support/failure';
+import { useEmulator } from '../../support/emulatorLifecycle';
 
-type Emu = Awaited<ReturnType<typeof startEmulator>>;
 const KEY = 'mg-coder-key-0011';
 const PREFIX = 'function fibonacci(n: number): number {\n  if (n < 2) return n;\n  return fibonacci(n';
 const SUFFIX = '\n}\n';
@@ -29,27 +25,13 @@ function request(over: Partial<CodeCompletionRequest> = {}): CodeCompletionReque
   };
 }
 
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  assert.ok(isGatewayError(e), `expected a GatewayError, got ${String(e)}`);
-  return e;
-}
-
 describe('code completion routes (fim.ts) against the emulator', function () {
   this.timeout(20_000);
-  let emu: Emu;
-  before(async () => {
-    emu = await startEmulator();
-  });
-  after(() => emu.close());
-  beforeEach(() => emu.reset());
+  const emu = useEmulator();
 
   it('POST /v1/completions with prompt + suffix returns the exact fill, stops at the line end, records usage as a completion', async () => {
     const usage: UsageRecord[] = [];
-    const client = createGatewayClient({ baseUrl: emu.url, apiKey: KEY, onUsage: (r) => usage.push(r) });
+    const client = createGatewayClient({ baseUrl: emu().url, apiKey: KEY, onUsage: (r) => usage.push(r) });
     const done = await client.completeCode!(request());
     assert.equal(done.text, ' - 1) + fibonacci(n - 2);');
     assert.equal(done.route, 'POST /v1/completions');
@@ -58,12 +40,12 @@ describe('code completion routes (fim.ts) against the emulator', function () {
     assert.equal(usage.length, 1);
     assert.equal(usage[0].kind, 'completion');
     assert.equal(usage[0].route, 'POST /v1/completions');
-    const [entry] = emu.requests();
+    const [entry] = emu().requests();
     assert.equal(entry.path, '/v1/completions');
   });
 
   it('a block fill stops where the suffix begins (the server applies the FIM template when suffix is given)', async () => {
-    const client = createGatewayClient({ baseUrl: emu.url, apiKey: KEY });
+    const client = createGatewayClient({ baseUrl: emu().url, apiKey: KEY });
     const done = await client.completeCode!(
       request({ prefix: 'function fibonacci(n: number): number {\n', suffix: '}\n', singleLine: false }),
     );
@@ -71,7 +53,7 @@ describe('code completion routes (fim.ts) against the emulator', function () {
   });
 
   it('Mistral-style POST /v1/fim/completions (Codestral) reads choices[0].message.content', async () => {
-    const client = createGatewayClient({ baseUrl: emu.url, apiKey: KEY });
+    const client = createGatewayClient({ baseUrl: emu().url, apiKey: KEY });
     const done = await client.completeCode!(request({ model: 'codestral-demo', mode: 'mistral-fim' }));
     assert.equal(done.text, ' - 1) + fibonacci(n - 2);');
     assert.equal(done.route, 'POST /v1/fim/completions');
@@ -79,7 +61,7 @@ describe('code completion routes (fim.ts) against the emulator', function () {
 
   it('the chat fill asks a chat model for the marked hole and takes only the fill (fence and repeated suffix stripped)', async () => {
     const usage: UsageRecord[] = [];
-    const client = createGatewayClient({ baseUrl: emu.url, apiKey: KEY, onUsage: (r) => usage.push(r) });
+    const client = createGatewayClient({ baseUrl: emu().url, apiKey: KEY, onUsage: (r) => usage.push(r) });
     const block = await client.completeCode!(
       request({
         model: 'claude-demo-sonnet',
@@ -136,24 +118,26 @@ describe('code completion routes (fim.ts) against the emulator', function () {
   });
 
   it('a 429 is not retried and not waited out: it fails at once, and the next completion does not wait either', async () => {
-    emu.setFaults(KEY, { status: 429, retryAfter: 30, count: 1 });
-    const client = createGatewayClient({ baseUrl: emu.url, apiKey: KEY, maxRetries: 3 });
+    emu().setFaults(KEY, { status: 429, retryAfter: 30, count: 1 });
+    const client = createGatewayClient({ baseUrl: emu().url, apiKey: KEY, maxRetries: 3 });
     const started = Date.now();
     const e = await failure(client.completeCode!(request()));
     assert.equal(e.kind, 'rate_limited');
     const second = await failure(client.completeCode!(request()));
     assert.equal(second.kind, 'rate_limited');
     assert.ok(Date.now() - started < 5_000, 'no Retry-After was slept through');
-    assert.equal(emu.requests().length, 1, 'the second completion never went out while the gateway asked to wait');
+    assert.equal(emu().requests().length, 1, 'the second completion never went out while the gateway asked to wait');
   });
 
   it('nothing is replayed: a 5xx is neither retried nor answered by the chat fill, even with the fallback allowed', async () => {
-    emu.setFaults(KEY, { status: 503, count: 1 });
-    const client = createGatewayClient({ baseUrl: emu.url, apiKey: KEY, maxRetries: 3 });
+    emu().setFaults(KEY, { status: 503, count: 1 });
+    const client = createGatewayClient({ baseUrl: emu().url, apiKey: KEY, maxRetries: 3 });
     const e = await failure(client.completeCode!(request({ allowChatFallback: true })));
     assert.equal(e.kind, 'server');
     assert.deepEqual(
-      emu.requests().map((r) => r.path),
+      emu()
+        .requests()
+        .map((r) => r.path),
       ['/v1/completions'],
     );
   });

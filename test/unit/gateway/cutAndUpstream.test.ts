@@ -1,13 +1,14 @@
 // The words for a 200 stream cut mid-way (the gateway WAS reached; billing unknown; retry is the user's
 // choice) and for errors a gateway forwards from its upstream provider (not the user's key).
 import * as assert from 'node:assert/strict';
-import { createGatewayClient, isGatewayError, type GatewayError } from '../../../src/gateway';
+import { createGatewayClient } from '../../../src/gateway';
 import { adviseOnError } from '../../../src/gateway/advice';
 import { upstreamOrigin } from '../../../src/gateway/errorBody';
 import { toErrorCard } from '../../../src/chat/errorCard';
 import { describeForLanguageModel } from '../../../src/lm/lmErrors';
 import { json, startServer, type TestServer } from './server';
 import { fixture, MESSAGE_REQUEST, sseServer } from './streamHelpers';
+import { failure } from '../../support/failure';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -15,23 +16,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function rejection(p: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await p;
-  } catch (error) {
-    assert.ok(isGatewayError(error));
-    return error;
-  }
-  assert.fail('expected a rejection');
-}
-
 const BASE = 'http://127.0.0.1:1';
 
 describe('advice: a 200 stream cut mid-way', () => {
   for (const ending of ['destroy', 'end'] as const) {
     it(`${ending === 'destroy' ? 'a dropped connection' : 'a stream closed without message_stop'}: cut after N characters, gateway reached, billing unknown, retry offered`, async () => {
       server = await sseServer(fixture('cut_off.sse'), { ending });
-      const e = await rejection(
+      const e = await failure(
         createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST).finalMessage(),
       );
       const partialText = (e.partial?.content[0] as { text: string }).text;
@@ -63,7 +54,7 @@ describe('advice: a 200 stream cut mid-way', () => {
       'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"abcd"}}\n\n' +
       'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":1234}}\n\n';
     server = await sseServer(Buffer.from(text), { ending: 'destroy' });
-    const e = await rejection(
+    const e = await failure(
       createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST).finalMessage(),
     );
     assert.deepEqual(e.cut, { characters: 4, outputTokens: 1234, how: 'dropped' });
@@ -71,7 +62,7 @@ describe('advice: a 200 stream cut mid-way', () => {
   });
 
   it('a connection refused before any answer is still "could not reach" (no cut)', async () => {
-    const e = await rejection(
+    const e = await failure(
       createGatewayClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k' }).streamMessage(MESSAGE_REQUEST).finalMessage(),
     );
     assert.equal(e.cut, undefined);
@@ -110,9 +101,7 @@ describe('advice: errors forwarded from the upstream provider', () => {
   for (const [label, body] of upstream401) {
     it(`401 with ${label}: not "replace your key"`, async () => {
       server = await startServer((_req, res) => json(res, 401, body));
-      const e = await rejection(
-        createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).createMessage(MESSAGE_REQUEST),
-      );
+      const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).createMessage(MESSAGE_REQUEST));
       assert.ok(e.upstream, 'marked as upstream');
       const advice = adviseOnError(e, { surface: 'chat' });
       assert.match(advice.title, /upstream provider rejected the gateway's own credentials/);
@@ -133,9 +122,7 @@ describe('advice: errors forwarded from the upstream provider', () => {
       },
     ]) {
       server = await startServer((_req, res) => json(res, 401, body));
-      const e = await rejection(
-        createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).createMessage(MESSAGE_REQUEST),
-      );
+      const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).createMessage(MESSAGE_REQUEST));
       await server.close();
       server = undefined;
       assert.equal(e.upstream, undefined, JSON.stringify(body));
@@ -147,7 +134,7 @@ describe('advice: errors forwarded from the upstream provider', () => {
     server = await startServer((_req, res) =>
       json(res, 429, { error: { message: '当前分组上游负载已饱和，请稍后再试', type: 'one_api_error' } }),
     );
-    const e = await rejection(
+    const e = await failure(
       createGatewayClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 0 }).createMessage(MESSAGE_REQUEST),
     );
     assert.equal(e.upstream, 'words');
@@ -177,7 +164,7 @@ describe('gateway: LiteLLM stream errors and request ids', () => {
       chunkSize: 9,
       headers: { 'x-litellm-call-id': 'call-123' },
     });
-    const e = await rejection(
+    const e = await failure(
       createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST).finalMessage(),
     );
     assert.equal(e.kind, 'server');
@@ -204,7 +191,7 @@ describe('gateway: LiteLLM stream errors and request ids', () => {
         { 'x-litellm-call-id': '5f0e-call' },
       ),
     );
-    const e = await rejection(createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).createMessage(MESSAGE_REQUEST));
+    const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).createMessage(MESSAGE_REQUEST));
     assert.equal(e.requestId, '5f0e-call');
   });
 });
@@ -217,7 +204,7 @@ describe('advice: an HTML page from a proxy', () => {
         '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
       );
     });
-    const e = await rejection(createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).createMessage(MESSAGE_REQUEST));
+    const e = await failure(createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).createMessage(MESSAGE_REQUEST));
     const advice = adviseOnError(e, { surface: 'chat' });
     assert.match(
       advice.detail,

@@ -1,32 +1,22 @@
 // The client against the project's emulator (an independent implementation of the protocol).
 import * as assert from 'node:assert/strict';
-import { adviseOnError, createGatewayClient, isGatewayError, type GatewayError } from '../../../src/gateway';
-import { defaultConfig, startEmulator } from '../../../src/emulator';
-
-type Emu = Awaited<ReturnType<typeof startEmulator>>;
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  assert.ok(isGatewayError(e), `expected a GatewayError, got ${String(e)}`);
-  return e;
-}
+import { adviseOnError, createGatewayClient } from '../../../src/gateway';
+import { defaultConfig } from '../../../src/emulator';
+import { failure } from '../../support/failure';
+import { useEmulator } from '../../support/emulatorLifecycle';
 
 describe('gateway client against the emulator', function () {
   this.timeout(20_000);
-  let emu: Emu;
-  before(async () => {
-    const config = defaultConfig();
-    config.tasks = { ...config.tasks, durationMs: 300, retryAfterSec: 0 };
-    emu = await startEmulator({ config });
-  });
-  after(async () => {
-    await emu.close();
-  });
+  const emu = useEmulator(
+    () => {
+      const config = defaultConfig();
+      config.tasks = { ...config.tasks, durationMs: 300, retryAfterSec: 0 };
+      return config;
+    },
+    { resetBeforeEach: false },
+  );
   const client = (key = 'mg-demo-key-0001'): ReturnType<typeof createGatewayClient> =>
-    createGatewayClient({ baseUrl: `${emu.url}/v1/messages`, apiKey: key, pollBackoff: { baseMs: 50, maxMs: 200 } });
+    createGatewayClient({ baseUrl: `${emu().url}/v1/messages`, apiKey: key, pollBackoff: { baseMs: 50, maxMs: 200 } });
 
   it('lists the models of the key', async () => {
     const ids = (await client().listModels()).map((m) => m.id);

@@ -1,30 +1,16 @@
 // HTTP errors: every body shape, the key never leaks (canary), capped error bodies, timeouts, drops.
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
-import {
-  createGatewayClient,
-  isGatewayError,
-  type GatewayError,
-  type Logger,
-  type SupportRecord,
-} from '../../../src/gateway';
+import { createGatewayClient, type GatewayError, type Logger, type SupportRecord } from '../../../src/gateway';
 import { CANARY_KEY, json, startServer, type TestServer } from './server';
 import { MESSAGE_REQUEST } from './streamHelpers';
+import { failure } from '../../support/failure';
 
 let server: TestServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  assert.ok(isGatewayError(e), `expected a GatewayError, got ${String(e)}`);
-  return e;
-}
 
 function recordingLogger(lines: string[]): Logger {
   const put = (m: string, ...a: unknown[]): void => void lines.push([m, ...a.map((x) => JSON.stringify(x))].join(' '));

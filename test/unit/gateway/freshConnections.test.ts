@@ -3,10 +3,10 @@
 import { strict as assert } from 'node:assert';
 import * as http from 'node:http';
 import * as net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { createGatewayClient } from '../../../src/gateway';
 import { idleLimitOf, IDLE_WITHOUT_HINT_MS } from '../../../src/gateway/freshConnections';
 import { createDispatcher, planProxy } from '../../../src/platform/proxy';
+import { listenLocally } from '../../support/httpServer';
 
 const MESSAGE = {
   id: 'msg_1',
@@ -18,11 +18,6 @@ const MESSAGE = {
   stop_sequence: null,
   usage: { input_tokens: 1, output_tokens: 1 },
 };
-
-async function listen(server: net.Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 /** A Messages server counting requests and connections; Node's own Keep-Alive hint unless told otherwise. */
 async function messagesServer(keepAliveTimeout: number): Promise<{
@@ -43,16 +38,8 @@ async function messagesServer(keepAliveTimeout: number): Promise<{
   });
   server.keepAliveTimeout = keepAliveTimeout;
   server.on('connection', () => connections++);
-  const url = await listen(server);
-  return {
-    url,
-    posts: () => posts,
-    connections: () => connections,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const { url, close } = await listenLocally(server);
+  return { url, posts: () => posts, connections: () => connections, close };
 }
 
 function blockFor(ms: number): void {
@@ -108,7 +95,7 @@ describe('gateway client: pooled connections and the server idle timeout', funct
         socket.on('error', () => upstream.destroy());
       });
     });
-    const proxyUrl = await listen(proxy);
+    const { url: proxyUrl, close: closeProxy } = await listenLocally(proxy);
     const dispatcher = createDispatcher(planProxy({ proxy: proxyUrl, noProxy: [], strictSSL: true }));
     try {
       const client = createGatewayClient({ baseUrl: target.url, apiKey: 'k', maxRetries: 0, dispatcher });
@@ -118,7 +105,7 @@ describe('gateway client: pooled connections and the server idle timeout', funct
       assert.equal(target.posts(), 1, 'the gateway received the request exactly once');
     } finally {
       await dispatcher?.destroy();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await closeProxy();
       await target.close();
     }
   });

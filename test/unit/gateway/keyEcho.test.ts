@@ -3,13 +3,14 @@
 // Copy Support Info's text, the log and the chat's error card hold no key, and show the request id as redacted
 // (not dropped). The keys here do not look like keys (no sk-/mg- prefix): only knowing them removes them.
 import * as assert from 'node:assert/strict';
-import { createGatewayClient, isGatewayError, type GatewayError, type SupportRecord } from '../../../src/gateway';
+import { createGatewayClient, type GatewayError, type SupportRecord } from '../../../src/gateway';
 import { adviseOnError } from '../../../src/gateway/advice';
 import { toErrorCard } from '../../../src/chat/errorCard';
 import { formatSupportInfo, SupportRing } from '../../../src/platform/supportLog';
 import { REDACTED } from '../../../src/shared/secretRedaction';
 import { json, startServer, type TestServer } from './server';
 import { MESSAGE_REQUEST } from './streamHelpers';
+import { failure } from '../../support/failure';
 
 /** The active key and another stored key: plain-looking values no pattern would catch. */
 const KEY = 'Zq9plainKEY4d8e2f0a77c31b';
@@ -40,14 +41,7 @@ async function call(status: number, headers: Record<string, string>, body: unkno
     onSupportRecord: (r) => records.push(r),
     logger: { debug: put, info: put, warn: put, error: put },
   });
-  const error = await client
-    .streamMessage(MESSAGE_REQUEST)
-    .finalMessage()
-    .then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-  assert.ok(isGatewayError(error), String(error));
+  const error = await failure(client.streamMessage(MESSAGE_REQUEST).finalMessage());
   return { error, records, log };
 }
 
@@ -147,19 +141,16 @@ describe('gateway: a key echoed in a request id is redacted everywhere, shown as
     const records: SupportRecord[] = [];
     const log: string[] = [];
     const put = (m: string): void => void log.push(m);
-    const error = await createGatewayClient({
-      baseUrl: server.url,
-      apiKey: KEY,
-      onSupportRecord: (r) => records.push(r),
-      logger: { debug: put, info: put, warn: put, error: put },
-    })
-      .streamMessage(MESSAGE_REQUEST)
-      .finalMessage()
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-    assert.ok(isGatewayError(error));
+    const error = await failure(
+      createGatewayClient({
+        baseUrl: server.url,
+        apiKey: KEY,
+        onSupportRecord: (r) => records.push(r),
+        logger: { debug: put, info: put, warn: put, error: put },
+      })
+        .streamMessage(MESSAGE_REQUEST)
+        .finalMessage(),
+    );
     assert.equal(error.requestId, REDACTED);
     assert.equal(records[0]?.requestId, REDACTED);
     assertNoKey(everything({ error, records, log }), KEY);

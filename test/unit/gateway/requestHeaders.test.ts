@@ -2,11 +2,13 @@
 // sent on every route, never replacing the key's auth header, the version header or the framing; names and
 // values checked; secret values redacted like the key. Real sockets on 127.0.0.1.
 import * as assert from 'node:assert/strict';
-import { createGatewayClient, isGatewayError, type DialectSource, type GatewayError } from '../../../src/gateway';
+import { createGatewayClient, isGatewayError, type DialectSource } from '../../../src/gateway';
 import { checkRequestHeaders } from '../../../src/gateway/requestHeaders';
-import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
+import { defaultConfig } from '../../../src/emulator';
 import { json, startServer, type TestServer } from './server';
 import { MESSAGE_REQUEST } from './streamHelpers';
+import { failure } from '../../support/failure';
+import { useEmulator } from '../../support/emulatorLifecycle';
 
 const MESSAGE = {
   id: 'msg_1',
@@ -28,15 +30,6 @@ const COMPLETION = {
 const IMAGE = { created: 1, data: [{ url: 'https://cdn.example/a.png' }] };
 const chatOnly: DialectSource = { knowledge: () => ({ override: 'chat-completions' }), learned: () => undefined };
 const SECRET = 'hdr-secret-value-5f1e9a7c';
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const error = await p.then(
-    () => assert.fail('expected a failure'),
-    (e: unknown) => e,
-  );
-  assert.ok(isGatewayError(error), String(error));
-  return error;
-}
 
 describe('request headers: sent on every route', () => {
   let server: TestServer;
@@ -167,14 +160,10 @@ describe('request headers: sent on every route', () => {
 });
 
 describe('request headers: a gateway that requires one (the emulator as Portkey)', () => {
-  let emu: Emulator;
-  before(async () => {
-    emu = await startEmulator({ config: { ...defaultConfig(), dialect: 'portkey' } });
-  });
-  after(() => emu.close());
+  const emu = useEmulator(() => ({ ...defaultConfig(), dialect: 'portkey' }), { resetBeforeEach: false });
 
   it("without the header: Portkey's 400 reaches the message as it said it", async () => {
-    const error = await failure(createGatewayClient({ baseUrl: emu.url, apiKey: 'mg-demo-key-0001' }).listModels());
+    const error = await failure(createGatewayClient({ baseUrl: emu().url, apiKey: 'mg-demo-key-0001' }).listModels());
     assert.equal(error.status, 400);
     assert.equal(error.serverMessage, 'Either x-portkey-config or x-portkey-provider header is required');
     assert.match(error.message, /GET \/v1\/models failed: HTTP 400: Either x-portkey-config or x-portkey-provider/);
@@ -182,7 +171,7 @@ describe('request headers: a gateway that requires one (the emulator as Portkey)
 
   it('with it: the list, a streamed answer and an image', async () => {
     const client = createGatewayClient({
-      baseUrl: emu.url,
+      baseUrl: emu().url,
       apiKey: 'mg-demo-key-0001',
       headers: { 'x-portkey-provider': 'openai' },
     });

@@ -3,15 +3,10 @@
 // incomplete → max_tokens, failed and error events, a cut stream, a whole JSON reply; the fallback rules that lead
 // to it and away from a list's refused claim; reasoning effort per dialect, and a gateway that rejects it.
 import * as assert from 'node:assert/strict';
-import {
-  adviseOnError,
-  createGatewayClient,
-  isGatewayError,
-  type DialectKnowledge,
-  type GatewayError,
-} from '../../../src/gateway';
+import { adviseOnError, createGatewayClient, type DialectKnowledge } from '../../../src/gateway';
 import { json, startServer, writeChunked, type TestServer } from './server';
 import { toResponsesRequest } from '../../../src/gateway/responsesMapping';
+import { failure } from '../../support/failure';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -108,16 +103,6 @@ function client(url: string, knowledge: DialectKnowledge = { override: 'response
     dialects: { knowledge: () => knowledge, learned: () => undefined },
     ...extra,
   });
-}
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await p;
-  } catch (error) {
-    if (isGatewayError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a failure');
 }
 
 const serve = (bytes: Buffer, size = 0) =>

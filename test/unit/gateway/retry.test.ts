@@ -1,8 +1,9 @@
 // Retry rules of docs/gateway-protocol.md#rate-limits and #server-errors, counted by the server.
 import * as assert from 'node:assert/strict';
-import { createGatewayClient, isGatewayError, parseRetryAfter, type GatewayError } from '../../../src/gateway';
+import { createGatewayClient, parseRetryAfter } from '../../../src/gateway';
 import { json, startServer, type TestServer } from './server';
 import { fixture, MESSAGE_REQUEST } from './streamHelpers';
+import { failure } from '../../support/failure';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -21,15 +22,6 @@ const OK_MESSAGE = {
   stop_sequence: null,
   usage: { input_tokens: 1, output_tokens: 1 },
 };
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  assert.ok(isGatewayError(e), `expected a GatewayError, got ${String(e)}`);
-  return e;
-}
 
 /** A server answering the first `n` requests with `status` (+ headers), then 200 with `ok`. */
 function failingFirst(

@@ -1,7 +1,8 @@
 // A local HTTP server on 127.0.0.1:0 for gateway tests: records requests (headers, body) and whether
 // each connection was closed by the client.
 import * as http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { listenLocally } from '../../support/httpServer';
 
 export interface SeenRequest {
   method: string;
@@ -52,20 +53,14 @@ export async function startServer(handler: Handler): Promise<TestServer> {
       for (const w of waiters) w();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  const origin = `http://127.0.0.1:${port}`;
+  const { url, close } = await listenLocally(server);
   return {
-    url: origin,
-    origin,
+    url,
+    origin: url,
     requests,
     nextClose: () => new Promise<void>((resolve) => closeWaiters.push(resolve)),
     openSockets: () => sockets.size,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

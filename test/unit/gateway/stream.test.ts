@@ -1,13 +1,8 @@
 import * as assert from 'node:assert/strict';
-import {
-  createGatewayClient,
-  isGatewayError,
-  type GatewayError,
-  type Message,
-  type StreamEvent,
-} from '../../../src/gateway';
+import { createGatewayClient, type Message, type StreamEvent } from '../../../src/gateway';
 import { startServer, writeChunked, type TestServer } from './server';
 import { fixture, MESSAGE_REQUEST, sseServer } from './streamHelpers';
+import { failure } from '../../support/failure';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -22,16 +17,6 @@ async function streamFixture(
   server = await sseServer(fixture(name, o.eol), { chunkSize: o.chunkSize, ending: o.ending });
   const client = createGatewayClient({ baseUrl: server.url, apiKey: 'k-test' });
   return client.streamMessage(MESSAGE_REQUEST).finalMessage();
-}
-
-async function rejection(p: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await p;
-  } catch (error) {
-    assert.ok(isGatewayError(error), `expected a GatewayError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected a rejection');
 }
 
 const BASIC_TEXT = 'Héllo, wörld! 日本語 🚀 "quoted"\nnext line — spaced JSON';
@@ -86,7 +71,7 @@ describe('gateway stream: recorded SSE fixtures', () => {
   });
 
   it('rejects on a mid-stream error event with a typed error and keeps the partial message', async () => {
-    const error = await rejection(streamFixture('mid_stream_error.sse', { chunkSize: 4 }));
+    const error = await failure(streamFixture('mid_stream_error.sse', { chunkSize: 4 }));
     assert.equal(error.kind, 'server');
     assert.equal(error.serverCode, 'overloaded_error');
     assert.equal(error.serverMessage, 'Overloaded');
@@ -95,13 +80,13 @@ describe('gateway stream: recorded SSE fixtures', () => {
   });
 
   it('rejects on an error without an event: line too (rate_limit_error → rate_limited)', async () => {
-    const error = await rejection(streamFixture('mid_stream_error_no_event.sse'));
+    const error = await failure(streamFixture('mid_stream_error_no_event.sse'));
     assert.equal(error.kind, 'rate_limited');
     assert.deepEqual(error.partial?.content, [{ type: 'text', text: 'Partial' }]);
   });
 
   it('a stream that ends cleanly before message_stop rejects as protocol, outcome unknown, partial kept', async () => {
-    const error = await rejection(streamFixture('cut_off.sse', { chunkSize: 3 }));
+    const error = await failure(streamFixture('cut_off.sse', { chunkSize: 3 }));
     assert.equal(error.kind, 'protocol');
     assert.equal(error.outcomeUnknown, true);
     assert.equal(
@@ -111,7 +96,7 @@ describe('gateway stream: recorded SSE fixtures', () => {
   });
 
   it('a dropped connection mid-stream rejects as network, outcome unknown, partial kept', async () => {
-    const error = await rejection(streamFixture('cut_off.sse', { ending: 'destroy' }));
+    const error = await failure(streamFixture('cut_off.sse', { ending: 'destroy' }));
     assert.equal(error.kind, 'network');
     assert.equal(error.outcomeUnknown, true);
     assert.match((error.partial?.content[0] as { text: string }).text, /^This answer is cut/);
@@ -142,7 +127,7 @@ describe('gateway stream: iteration, snapshots, abort', () => {
     server = await sseServer(fixture('mid_stream_error.sse'));
     const stream = createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST);
     const seen: StreamEvent[] = [];
-    const error = await rejection(
+    const error = await failure(
       (async () => {
         for await (const ev of stream) seen.push(ev);
       })(),
@@ -170,7 +155,7 @@ describe('gateway stream: iteration, snapshots, abort', () => {
     const closed = server.nextClose();
     stream.abort();
     await closed;
-    const error = await rejection(stream.finalMessage());
+    const error = await failure(stream.finalMessage());
     assert.equal(error.kind, 'aborted');
     assert.match((error.partial?.content[0] as { text: string }).text, /^This answer/);
     release();
@@ -185,7 +170,7 @@ describe('gateway stream: iteration, snapshots, abort', () => {
     const stream = createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST);
     for await (const ev of stream) if (ev.type === 'content_block_delta') break;
     await closed;
-    assert.equal((await rejection(stream.finalMessage())).kind, 'aborted');
+    assert.equal((await failure(stream.finalMessage())).kind, 'aborted');
   });
 
   it('abort() via an AbortSignal before the headers arrive closes the socket too', async () => {
@@ -198,7 +183,7 @@ describe('gateway stream: iteration, snapshots, abort', () => {
     const closed = server.nextClose();
     controller.abort();
     await closed;
-    assert.equal((await rejection(stream.finalMessage())).kind, 'aborted');
+    assert.equal((await failure(stream.finalMessage())).kind, 'aborted');
   });
 
   it('currentMessage() gives snapshots while streaming; a JSON reply to stream:true is accepted', async () => {
@@ -227,7 +212,7 @@ describe('gateway stream: iteration, snapshots, abort', () => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<html><title>Sign in</title></html>');
     });
-    const error = await rejection(
+    const error = await failure(
       createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST).finalMessage(),
     );
     assert.equal(error.kind, 'protocol');

@@ -1,10 +1,11 @@
 // Tool input assembled by block index until message_stop (real routers send a block's input_json_delta
 // after its content_block_stop), and unusable tool input as a typed error with the raw text kept.
 import * as assert from 'node:assert/strict';
-import { createGatewayClient, isGatewayError, type GatewayError, type StreamEvent } from '../../../src/gateway';
+import { createGatewayClient, isGatewayError, type StreamEvent } from '../../../src/gateway';
 import { adviseOnError } from '../../../src/gateway/advice';
 import { MESSAGE_REQUEST, sseServer } from './streamHelpers';
 import { json as sendJson, startServer, type TestServer } from './server';
+import { failure } from '../../support/failure';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -50,16 +51,6 @@ async function final(events: StreamEvent[], chunkSize = 7): Promise<ReturnType<t
   return createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST).finalMessage();
 }
 
-async function failure(events: StreamEvent[]): Promise<GatewayError> {
-  try {
-    await final(events);
-  } catch (error) {
-    assert.ok(isGatewayError(error));
-    return error;
-  }
-  assert.fail('expected a rejection');
-}
-
 describe('gateway stream: tool input by block index until message_stop', () => {
   it('keeps fragments of block 0 that arrive after its content_block_stop, interleaved with block 1', async () => {
     const m = await final([
@@ -86,7 +77,7 @@ describe('gateway stream: tool input by block index until message_stop', () => {
     ['not an object', '"Paris"', /JSON string, not an object/],
   ] as const) {
     it(`a ${label} tool input rejects with a typed protocol error, raw text kept, {} in the partial`, async () => {
-      const e = await failure([start, tool(0, 'toolu_a', 'weather'), json(0, raw), stop(0), ...end()]);
+      const e = await failure(final([start, tool(0, 'toolu_a', 'weather'), json(0, raw), stop(0), ...end()]));
       assert.equal(e.kind, 'protocol');
       assert.equal(e.outcomeUnknown, false);
       assert.equal(e.toolInputProblems?.length, 1);
@@ -104,12 +95,14 @@ describe('gateway stream: tool input by block index until message_stop', () => {
   }
 
   it('a tool input cut by max_tokens is an error that says so', async () => {
-    const e = await failure([
-      start,
-      tool(0, 'toolu_a', 'make_file'),
-      json(0, '{"filename": "taxes.txt", "lines": ["a",'),
-      ...end('max_tokens'),
-    ]);
+    const e = await failure(
+      final([
+        start,
+        tool(0, 'toolu_a', 'make_file'),
+        json(0, '{"filename": "taxes.txt", "lines": ["a",'),
+        ...end('max_tokens'),
+      ]),
+    );
     assert.equal(e.toolInputProblems?.[0].raw, '{"filename": "taxes.txt", "lines": ["a",');
     assert.match(e.message, /max_tokens/);
     assert.match(adviseOnError(e, { surface: 'chat' }).detail, /max_tokens limit/);
@@ -118,10 +111,7 @@ describe('gateway stream: tool input by block index until message_stop', () => {
   it('currentMessage() never holds a string as a tool input mid-stream', async () => {
     server = await sseServer(sse([start, tool(0, 'toolu_a', 'weather'), json(0, '{"city":')]), { ending: 'destroy' });
     const stream = createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).streamMessage(MESSAGE_REQUEST);
-    const e = await stream.finalMessage().then(
-      () => assert.fail('resolved'),
-      (x: GatewayError) => x,
-    );
+    const e = await failure(stream.finalMessage());
     assert.deepEqual((stream.currentMessage()?.content[0] as { input: unknown }).input, {});
     assert.deepEqual((e.partial?.content[0] as { input: unknown }).input, {});
     assert.equal(e.toolInputProblems?.[0].raw, '{"city":');

@@ -3,10 +3,11 @@
 // One POST over 127.0.0.1 per dialect, no replay, and one diagnosis: the spec's causes, Refresh Models,
 // never retry, never the provider's fault. Also: a 404 on a route while the list works, and 501.
 import { strict as assert } from 'node:assert';
-import { adviseOnError, createGatewayClient, isGatewayError, type GatewayError } from '../../../src/gateway';
+import { adviseOnError, createGatewayClient } from '../../../src/gateway';
 import { isModelUnavailable } from '../../../src/gateway/advice';
 import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
 import { json, startServer, type TestServer } from './server';
+import { failure } from '../../support/failure';
 
 const DEMO = 'mg-demo-key-0001';
 const EXPECTED_STATUS: Record<string, number> = {
@@ -17,22 +18,13 @@ const EXPECTED_STATUS: Record<string, number> = {
   litellm: 400,
 };
 
-async function rejection(p: Promise<unknown>): Promise<GatewayError> {
-  const e = await p.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  assert.ok(isGatewayError(e), String(e));
-  return e;
-}
-
 describe('gateway: "not available to your key" over every dialect', () => {
   for (const [dialect, status] of Object.entries(EXPECTED_STATUS)) {
     it(`${dialect}: HTTP ${status} → one POST, the spec's advice, Refresh Models, no retry, not the provider`, async () => {
       const emu: Emulator = await startEmulator({ config: { ...defaultConfig(), dialect } });
       try {
         const client = createGatewayClient({ baseUrl: emu.url, apiKey: DEMO });
-        const e = await rejection(
+        const e = await failure(
           client.createMessage({
             model: 'claude-alt-opus',
             max_tokens: 16,
@@ -77,7 +69,7 @@ describe('gateway: routes a gateway does not offer', () => {
         error: { message: 'Invalid URL (POST /v1/images/generations/async)', type: 'invalid_request_error' },
       }),
     );
-    const e = await rejection(
+    const e = await failure(
       createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).submitImageTask('generation', {
         model: 'gpt-image-1',
         prompt: 'p',
@@ -97,7 +89,7 @@ describe('gateway: routes a gateway does not offer', () => {
         error: { type: 'not_found_error', message: 'Images API is not supported for this platform' },
       }),
     );
-    const e = await rejection(
+    const e = await failure(
       createGatewayClient({ baseUrl: server.url, apiKey: 'k' }).generateImage({ model: 'gpt-image-1', prompt: 'p' }),
     );
     const advice = adviseOnError(e, { surface: 'image', baseUrl: server.url });
@@ -110,7 +102,7 @@ describe('gateway: routes a gateway does not offer', () => {
     try {
       const client = createGatewayClient({ baseUrl: emu.url, apiKey: DEMO });
       const png = Buffer.from('89504e470d0a1a0a', 'hex');
-      const e = await rejection(
+      const e = await failure(
         client.editImage({
           model: 'gpt-image-demo',
           prompt: 'p',

@@ -1,16 +1,16 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { decodeBase64, obtainImageBytes } from '../../../src/images/download';
 import { pngHeader } from './fixtures';
+import { startHttpServer, type LocalServer } from '../../support/httpServer';
 
 describe('images/download', () => {
-  let server: http.Server;
+  let server: LocalServer;
   let base: string;
   const seen: http.IncomingHttpHeaders[] = [];
 
   before(async () => {
-    server = http.createServer((req, res) => {
+    server = await startHttpServer((req, res) => {
       seen.push(req.headers);
       if (req.url === '/img.png') {
         res.writeHead(200, { 'content-type': 'image/png' });
@@ -30,10 +30,9 @@ describe('images/download', () => {
       res.writeHead(404);
       res.end('gone');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = server.url;
   });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  after(() => server.close());
 
   it('decodes bare base64 and data: URLs', async () => {
     const png = pngHeader(2, 3);

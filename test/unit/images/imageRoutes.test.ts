@@ -10,6 +10,7 @@ import {
   knownWithoutAsync,
   rememberWithoutAsync,
 } from '../../../src/platform/imageRoutes';
+import { rejection } from '../../support/failure';
 
 const DEMO = 'mg-demo-key-0001';
 
@@ -20,10 +21,7 @@ describe('images: gateways without async routes', () => {
       try {
         const client = createGatewayClient({ baseUrl: emu.url, apiKey: DEMO });
         const request = { model: 'gpt-image-demo', prompt: 'a lighthouse', size: '256x256' };
-        const error = await client.submitImageTask('generation', request).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
+        const error = await rejection(client.submitImageTask('generation', request));
         assert.ok(isAsyncRouteMissing(error), String(error));
         assert.equal(emu.billableCount(), 0);
         const result = await client.generateImage(request);

@@ -1,11 +1,11 @@
 // The provider's request path against the real emulator over a real socket: request mapping, the gateway
 // client's stream, the event → part mapper, and cancellation closing the connection.
 import * as assert from 'node:assert/strict';
-import { startEmulator, type Emulator } from '../../../src/emulator';
 import { createGatewayClient, isGatewayError } from '../../../src/gateway';
 import { buildMessagesRequest } from '../../../src/lm/requestMapping';
 import { StreamPartMapper, type OutputPart } from '../../../src/lm/streamMapping';
 import { streamWithCancellation, type CancellationLike } from '../../../src/lm/streaming';
+import { useEmulator } from '../../support/emulatorLifecycle';
 
 const KEY = 'mg-demo-key-0001';
 
@@ -42,20 +42,13 @@ function sleep(ms: number): Promise<void> {
 
 describe('lm/streaming (emulator)', function () {
   this.timeout(20_000);
-  let emulator: Emulator;
-
-  before(async () => {
-    emulator = await startEmulator({ port: 0 });
-  });
-  after(async () => {
-    await emulator.close();
-  });
+  const emulator = useEmulator(undefined, { resetBeforeEach: false });
   afterEach(() => {
-    emulator.setFaults(KEY, null);
+    emulator().setFaults(KEY, null);
   });
 
   function client() {
-    return createGatewayClient({ baseUrl: emulator.url, apiKey: KEY, maxRetries: 0 });
+    return createGatewayClient({ baseUrl: emulator().url, apiKey: KEY, maxRetries: 0 });
   }
 
   it('streams text parts that add up to the final answer, which quotes the prompt', async () => {
@@ -104,7 +97,7 @@ describe('lm/streaming (emulator)', function () {
   });
 
   it('closes the connection when the token is cancelled mid-stream; the emulator logs the abort', async () => {
-    emulator.setFaults(KEY, { tokensPerSecond: 20 });
+    emulator().setFaults(KEY, { tokensPerSecond: 20 });
     const request = buildMessagesRequest({
       model: 'claude-demo-haiku',
       messages: [{ role: 'user', parts: [{ kind: 'text', text: 'long [[tokens=3000]]' }] }],
@@ -120,15 +113,17 @@ describe('lm/streaming (emulator)', function () {
     );
     let entry;
     for (let i = 0; i < 40 && !entry; i++) {
-      entry = emulator.requests().find((r) => r.path.startsWith('/v1/messages') && r.aborted);
+      entry = emulator()
+        .requests()
+        .find((r) => r.path.startsWith('/v1/messages') && r.aborted);
       if (!entry) await sleep(50);
     }
-    assert.ok(entry, JSON.stringify(emulator.requests()));
+    assert.ok(entry, JSON.stringify(emulator().requests()));
     assert.equal(entry.stream, true);
   });
 
   it('does not even send when the token is already cancelled', async () => {
-    const before = emulator.requests().length;
+    const before = emulator().requests().length;
     const tokens = new TokenSource();
     tokens.cancel();
     const request = buildMessagesRequest({
@@ -141,7 +136,7 @@ describe('lm/streaming (emulator)', function () {
       (e: unknown) => isGatewayError(e) && e.kind === 'aborted',
     );
     await sleep(100);
-    const sent = emulator
+    const sent = emulator()
       .requests()
       .slice(before)
       .filter((r) => r.path.startsWith('/v1/messages') && !r.aborted);

@@ -1,30 +1,21 @@
 // Each error class of the emulator, produced by a real client call, turns into the guidance and the
 // notification buttons the ErrorPresenter shows (advice from the gateway core, buttons from errorActions).
 import { strict as assert } from 'node:assert';
-import { startEmulator, type Emulator } from '../../../src/emulator';
 import { adviseOnError, createGatewayClient, type AdviceSurface } from '../../../src/gateway';
 import { actionButton } from '../../../src/platform/errorActions';
 import { Commands } from '../../../src/shared/commands';
+import { rejection } from '../../support/failure';
+import { useEmulator } from '../../support/emulatorLifecycle';
 
 describe('platform: error classes from the emulator → guidance and buttons', function () {
   this.timeout(20_000);
-  let emulator: Emulator;
-  before(async () => {
-    emulator = await startEmulator();
-  });
-  after(async () => {
-    await emulator.close();
-  });
-  beforeEach(() => emulator.reset());
+  const emulator = useEmulator();
 
-  const client = (key: string, baseUrl = emulator.url) =>
+  const client = (key: string, baseUrl = emulator().url) =>
     createGatewayClient({ baseUrl, apiKey: key, maxRetries: 0, timeoutMs: 5_000 });
   const present = async (call: Promise<unknown>, surface: AdviceSurface) => {
-    const error = await call.then(
-      () => assert.fail('the call should fail'),
-      (e: unknown) => e,
-    );
-    const advice = adviseOnError(error, { baseUrl: emulator.url, surface });
+    const error = await rejection(call);
+    const advice = adviseOnError(error, { baseUrl: emulator().url, surface });
     const buttons = advice.actions.map(actionButton).filter((b) => b !== undefined);
     return {
       text: `${advice.title} ${advice.detail}`,
@@ -67,14 +58,14 @@ describe('platform: error classes from the emulator → guidance and buttons', f
   });
 
   it('wrong base URL (404) names the URL called and opens the base URL setting', async () => {
-    const shown = await present(client('mg-demo-key-0001', `${emulator.url}/wrong`).listModels(), 'models');
+    const shown = await present(client('mg-demo-key-0001', `${emulator().url}/wrong`).listModels(), 'models');
     assert.match(shown.text, /404/);
-    assert.ok(shown.text.includes(`${emulator.url}/v1/models`) || shown.text.includes('/wrong'), shown.text);
+    assert.ok(shown.text.includes(`${emulator().url}/v1/models`) || shown.text.includes('/wrong'), shown.text);
     assert.ok(shown.commands.includes(Commands.openSettings));
   });
 
   it('429 names Retry-After and offers no button that resends at once', async () => {
-    emulator.setFaults('mg-demo-key-0001', { status: 429, count: 5, retryAfter: 120 });
+    emulator().setFaults('mg-demo-key-0001', { status: 429, count: 5, retryAfter: 120 });
     const shown = await present(client('mg-demo-key-0001').listModels(), 'models');
     assert.match(shown.text, /429/);
     assert.match(shown.text, /2 min/);

@@ -1,29 +1,22 @@
 // No silent waits: every wait of the gateway client before a request goes out (a 429's Retry-After, a GET
 // retry's backoff) is announced to the caller, start and end, and can be cancelled. Real sockets, emulator.
 import { strict as assert } from 'node:assert';
-import { startEmulator, type Emulator } from '../../../src/emulator';
 import { createGatewayClient, isGatewayError } from '../../../src/gateway';
 import { cancelOnlyWhileWaiting, type WaitNotice } from '../../../src/gateway/retry';
 import { streamWithCancellation, waitMessage } from '../../../src/lm/streaming';
+import { useEmulator } from '../../support/emulatorLifecycle';
 
 const KEY = 'mg-demo-key-0001';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('gateway waits are announced and cancellable (emulator)', function () {
   this.timeout(20_000);
-  let emulator: Emulator;
-  before(async () => {
-    emulator = await startEmulator({ port: 0 });
-  });
-  after(async () => {
-    await emulator.close();
-  });
-  beforeEach(() => emulator.reset());
+  const emulator = useEmulator();
 
   // The extension's settings: default retries (2), so the client itself waits out a single 429.
   const client = () =>
     createGatewayClient({
-      baseUrl: emulator.url,
+      baseUrl: emulator().url,
       apiKey: KEY,
       timeoutMs: 5_000,
       retryBackoff: { baseMs: 50, maxMs: 100 },
@@ -33,10 +26,13 @@ describe('gateway waits are announced and cancellable (emulator)', function () {
     max_tokens: 16,
     messages: [{ role: 'user' as const, content: 'hi [[tokens=3]]' }],
   };
-  const messagesSent = () => emulator.requests().filter((r) => r.path === '/v1/messages').length;
+  const messagesSent = () =>
+    emulator()
+      .requests()
+      .filter((r) => r.path === '/v1/messages').length;
 
   it('a single 429: the wait is announced with its length and cause, then ended, and the request succeeds', async () => {
-    emulator.setFaults(KEY, { status: 429, count: 1, retryAfter: 1 });
+    emulator().setFaults(KEY, { status: 429, count: 1, retryAfter: 1 });
     const notices: WaitNotice[] = [];
     const reply = await client().createMessage(request, { onWait: (n) => notices.push(n) });
     assert.ok(reply.content.length > 0);
@@ -52,7 +48,7 @@ describe('gateway waits are announced and cancellable (emulator)', function () {
   });
 
   it('a GET retry after a 5xx announces its backoff', async () => {
-    emulator.setFaults(KEY, { status: 503, count: 1 });
+    emulator().setFaults(KEY, { status: 503, count: 1 });
     const notices: WaitNotice[] = [];
     const models = await client().listModels({ onWait: (n) => notices.push(n) });
     assert.ok(models.length > 0);
@@ -66,7 +62,7 @@ describe('gateway waits are announced and cancellable (emulator)', function () {
   });
 
   it('native chat: cancelling during the wait sends nothing more', async () => {
-    emulator.setFaults(KEY, { status: 429, count: 1, retryAfter: 1 });
+    emulator().setFaults(KEY, { status: 429, count: 1, retryAfter: 1 });
     let cancel: () => void = () => undefined;
     const token = {
       isCancellationRequested: false,
@@ -98,7 +94,7 @@ describe('gateway waits are announced and cancellable (emulator)', function () {
   });
 
   it('images: cancel works during the wait before sending, never once the billable POST left', async () => {
-    emulator.setFaults(KEY, { status: 429, count: 1, retryAfter: 1 });
+    emulator().setFaults(KEY, { status: 429, count: 1, retryAfter: 1 });
     const outer = new AbortController();
     const waiting = cancelOnlyWhileWaiting(outer.signal, (n) => {
       if (n.ms > 0) outer.abort();
@@ -110,8 +106,8 @@ describe('gateway waits are announced and cancellable (emulator)', function () {
     await sleep(1300);
     assert.equal(messagesSent(), 1);
 
-    emulator.reset();
-    emulator.setFaults(KEY, { delayMs: 300 });
+    emulator().reset();
+    emulator().setFaults(KEY, { delayMs: 300 });
     const outer2 = new AbortController();
     const sent = client().createMessage(request, cancelOnlyWhileWaiting(outer2.signal));
     await sleep(100);
