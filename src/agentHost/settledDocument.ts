@@ -1,0 +1,30 @@
+// The document a write would replace, once it has caught up with the disk (proposals.ts and the edit tools use it).
+import * as vscode from 'vscode';
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * The document of `uri` holding the text a save would replace. A clean document can lag behind the disk for a
+ * moment after another program (a formatter, a command the model ran) wrote the file; VS Code reloads it when
+ * its watcher reports the change. An edit computed on that stale text would fail to save, or bring old text
+ * back. Waits up to `ms` for a clean document to match the disk (files that do not decode as UTF-8 cannot be
+ * compared and are taken as they are).
+ */
+export async function settledDocument(uri: vscode.Uri, ms = 3000): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (doc.isDirty) return doc;
+    const disk = await vscode.workspace.fs.readFile(uri).then(
+      (b) => new TextDecoder().decode(b),
+      () => undefined,
+    );
+    if (disk === undefined || disk.includes('\ufffd')) return doc;
+    const text = doc.getText();
+    if (disk === text || disk.replace(/\r\n/g, '\n') === text.replace(/\r\n/g, '\n') || Date.now() > deadline)
+      return doc;
+    await sleep(100);
+  }
+}
