@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { applySearchReplace, changedRange, proposalTitle, type SearchReplaceBlock } from './text';
 import { realPathOf, type ResolvedPath } from './resolve';
 import { ProposalFileSystem } from './proposalFileSystem';
-import { settledDocument } from './settledDocument';
+import { documentHolding, settledDocument } from './settledDocument';
 import { applyHunks, diffHunks, hunkKey, type Hunk } from '../agent/hunks';
 import {
   acceptedOutcome,
@@ -283,8 +283,8 @@ export class PendingChanges implements vscode.Disposable {
     const refused = await this.targetMoved(p);
     if (refused) return { ok: false, message: refused };
     const uri = p.req.target.uri;
-    const doc = await settledDocument(uri).catch(() => undefined);
-    if (!doc || doc.getText() !== expected)
+    const doc = await documentHolding(uri, expected);
+    if (!doc)
       return {
         ok: false,
         message: vscode.l10n.t(

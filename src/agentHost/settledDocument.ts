@@ -28,3 +28,19 @@ export async function settledDocument(uri: vscode.Uri, ms = 3000): Promise<vscod
     await sleep(100);
   }
 }
+
+/**
+ * The settled document of `uri` if it still holds `expected`, in the editor and (when the editor has no unsaved
+ * changes) on disk too: a clean editor that has not caught up with the disk yet must not hide a change there.
+ */
+export async function documentHolding(uri: vscode.Uri, expected: string): Promise<vscode.TextDocument | undefined> {
+  const doc = await settledDocument(uri).catch(() => undefined);
+  if (!doc || doc.getText() !== expected) return undefined;
+  if (doc.isDirty) return doc;
+  const lf = (t: string | undefined) => t?.replace(/\r\n/g, '\n');
+  const disk = await vscode.workspace.fs.readFile(uri).then(
+    (b) => new TextDecoder().decode(b),
+    () => undefined,
+  );
+  return lf(disk) === lf(expected) ? doc : undefined;
+}
