@@ -5,9 +5,9 @@
 // save participants behave as for any edit), computed against the text the editor holds, never the disk.
 import * as vscode from 'vscode';
 import { applySearchReplace, changedRange, proposalTitle, type SearchReplaceBlock } from './text';
-import { realPathOf, type ResolvedPath } from './resolve';
+import type { ResolvedPath } from './resolve';
 import { ProposalFileSystem } from './proposalFileSystem';
-import { documentHolding, settledDocument } from './settledDocument';
+import { documentHolding, settledDocument, targetMoved } from './settledDocument';
 import { applyHunks, diffHunks, hunkKey, type Hunk } from '../agent/hunks';
 import {
   acceptedOutcome,
@@ -280,8 +280,15 @@ export class PendingChanges implements vscode.Disposable {
    * the text the hunk was shown against; otherwise nothing is written and the user is told why.
    */
   private async writeHunk(p: Pending, expected: string, next: string): Promise<HunkResult> {
-    const refused = await this.targetMoved(p);
-    if (refused) return { ok: false, message: refused };
+    const display = p.req.target.display;
+    if (await targetMoved(p.req.target))
+      return {
+        ok: false,
+        message: vscode.l10n.t(
+          '{0} now leads to another file than when this change was proposed; nothing was written.',
+          display,
+        ),
+      };
     const uri = p.req.target.uri;
     const doc = await documentHolding(uri, expected);
     if (!doc)
@@ -289,11 +296,11 @@ export class PendingChanges implements vscode.Disposable {
         ok: false,
         message: vscode.l10n.t(
           '{0} changed on disk or in the editor since this change was proposed; this part was not written. Reject the change and ask the agent to propose it again.',
-          p.req.target.display,
+          display,
         ),
       };
-    const w = await this.replaceText(p, doc, expected, next);
-    if ('message' in w) return { ok: false, message: w.message };
+    const w = await this.replaceText(doc, expected, next);
+    if (!w) return { ok: false, message: vscode.l10n.t('VS Code refused the edit to {0}.', display) };
     p.lastWrite = w;
     return { ok: true };
   }
@@ -320,27 +327,18 @@ export class PendingChanges implements vscode.Disposable {
     return Promise.all([...this.pending.keys()].map(async (id) => ({ id, outcome: await this.reject(id, reason) })));
   }
 
-  /** The text of the proposed side as the user left it: the open editor's buffer if any, else the stored text. */
+  /** The text of the proposed side as the user left it: the editor's unsaved buffer if any, else the stored text. */
   private finalText(p: Pending): string | undefined {
     if (p.req.kind === 'delete') return undefined;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.proposedUri.toString());
-    return doc ? doc.getText() : (this.fsp.text(p.proposedUri) ?? p.req.proposed);
-  }
-
-  /** Why the write must not happen: the approval was given for a real path, a symlink swapped since must not redirect it. */
-  private async targetMoved(p: Pending): Promise<string | undefined> {
-    const { target } = p.req;
-    if (target.uri.scheme !== 'file') return undefined;
-    const now = await realPathOf(target.uri.fsPath);
-    return now.real === target.realPath
-      ? undefined
-      : `${target.display} now resolves to ${now.real}, not to ${target.realPath} as when it was proposed; nothing was written.`;
+    // A clean editor holds what the side stores, or is still loading an older text: the store decides then.
+    return doc?.isDirty ? doc.getText() : (this.fsp.text(p.proposedUri) ?? p.req.proposed);
   }
 
   private async apply(p: Pending): Promise<ChangeOutcome> {
     const { req } = p;
     const uri = req.target.uri;
-    const moved = await this.targetMoved(p);
+    const moved = await targetMoved(p.req.target);
     if (moved) return { status: 'failed', message: moved };
     let final = this.finalText(p);
     const userEdited = final !== undefined && final !== p.modelProposed;
@@ -393,8 +391,8 @@ export class PendingChanges implements vscode.Disposable {
       final = redo.text;
     }
     const remaining = diffHunks(current, final ?? '').length;
-    const w = await this.replaceText(p, doc, current, final ?? '');
-    if ('message' in w) return { status: 'failed', message: w.message };
+    const w = await this.replaceText(doc, current, final ?? '');
+    if (!w) return { status: 'failed', message: `VS Code refused the edit to ${req.target.display}.` };
     const decided = p.parts.accepted + p.parts.rejected > 0;
     const parts = decided ? { accepted: p.parts.accepted + remaining, rejected: p.parts.rejected } : undefined;
     return acceptedOutcome(p.modelProposed, userEdited, final ?? '', w, parts);
@@ -402,11 +400,10 @@ export class PendingChanges implements vscode.Disposable {
 
   /** Replaces `current` (the document's text) with `final` by one WorkspaceEdit, checkpointed first; saves it. */
   private async replaceText(
-    p: Pending,
     doc: vscode.TextDocument,
     current: string,
     final: string,
-  ): Promise<{ saved: boolean; unsaved?: 'user-changes' | 'save-failed' } | { message: string }> {
+  ): Promise<{ saved: boolean; unsaved?: 'user-changes' | 'save-failed' } | undefined> {
     const wasDirty = doc.isDirty;
     await this.options.beforeWrite?.(doc.uri);
     const r = changedRange(current, final);
@@ -416,8 +413,7 @@ export class PendingChanges implements vscode.Disposable {
       new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.endA)),
       final.slice(r.start, r.endB),
     );
-    if (!(await vscode.workspace.applyEdit(edit)))
-      return { message: `VS Code refused the edit to ${p.req.target.display}.` };
+    if (!(await vscode.workspace.applyEdit(edit))) return undefined; // VS Code refused it
     // Saved unless the user had unsaved changes there: their work is theirs to save.
     if (wasDirty) return { saved: false, unsaved: 'user-changes' };
     const saved = await doc.save();

@@ -1,5 +1,7 @@
-// The document a write would replace, once it has caught up with the disk (proposals.ts and the edit tools use it).
+// Before a write of a proposed change (proposals.ts; the edit tools too): the document it would replace, once it caught
+// up with the disk, and whether the target still is the file the user approved.
 import * as vscode from 'vscode';
+import { realPathOf, type ResolvedPath } from './resolve';
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
@@ -43,4 +45,13 @@ export async function documentHolding(uri: vscode.Uri, expected: string): Promis
     () => undefined,
   );
   return lf(disk) === lf(expected) ? doc : undefined;
+}
+
+/** Why the write must not happen: the approval was given for a real path, a symlink swapped since must not redirect it. */
+export async function targetMoved(target: ResolvedPath): Promise<string | undefined> {
+  if (target.uri.scheme !== 'file') return undefined;
+  const now = await realPathOf(target.uri.fsPath);
+  return now.real === target.realPath
+    ? undefined
+    : `${target.display} now resolves to ${now.real}, not to ${target.realPath} as when it was proposed; nothing was written.`;
 }
