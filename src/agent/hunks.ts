@@ -185,8 +185,3 @@ export function hunkAtLine(hunks: readonly Hunk[], line: number, side: 'original
     return s.count === 0 && (line === s.start || line === s.start - 1);
   });
 }
-
-/** Lines a hunk adds and removes (for the change list). */
-export function hunkStats(h: Hunk): { added: number; removed: number } {
-  return { added: h.added.length, removed: h.removed.length };
-}

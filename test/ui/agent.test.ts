@@ -163,9 +163,13 @@ describe('agent mode (UI)', function () {
     await waitForWorkspaceFile('parts.js', (t) => t === TWO_PARTS.replace('a = 1;', 'a = 10;'), 'the first part alone');
     await parts.nth(1).waitFor({ state: 'detached', timeout: 30_000 });
     assert.equal(await change.isVisible(), true, 'the second part is still pending');
-    // The second from the diff editor: the cursor on its line, then the command (title bar and palette alike).
+    // The second from the diff editor: the cursor on its line, then the title bar's Reject This Hunk.
     await modified.locator('.view-line', { hasText: /d\s+=\s+40;/ }).click();
-    await ui.wb.runCommand('Model Gateway: Reject This Hunk of the Proposed Change');
+    const titleAction = (label: string) =>
+      ui.wb.page.locator(`.part.editor .title .actions-container a.action-label[aria-label^="${label}"]`).first();
+    for (const label of ['Accept This Hunk', 'Reject This Hunk', 'Accept the Rest', 'Reject the Rest'])
+      await titleAction(label).waitFor({ state: 'visible', timeout: 30_000 });
+    await titleAction('Reject This Hunk').click();
     await ui.view.finished();
     assert.match(await ui.view.lastAnswer().locator('.body').innerText(), /Partly accepted/);
     assert.equal(
