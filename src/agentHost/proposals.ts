@@ -80,7 +80,11 @@ export class PendingChanges implements vscode.Disposable {
 
   constructor(private readonly options: PendingChangesOptions = {}) {
     this.scheme = options.scheme ?? PROPOSAL_SCHEME;
-    this.registration = vscode.workspace.registerFileSystemProvider(this.scheme, this.fsp, { isCaseSensitive: true });
+    this.registration = vscode.Disposable.from(
+      vscode.workspace.registerFileSystemProvider(this.scheme, this.fsp, { isCaseSensitive: true }),
+      // The user edits a proposed side: the hunks the chat lists follow.
+      vscode.workspace.onDidChangeTextDocument((e) => e.document.uri.scheme === this.scheme && this.fire()),
+    );
   }
 
   dispose(): void {

@@ -172,6 +172,30 @@ describe('agent: per-hunk review in the extension host', function () {
     assert.strictEqual(fs.readFileSync(abs('rest.js'), 'utf8'), ORIGINAL.replace('d = 4;', 'd = 40;'));
   });
 
+  it("agent: the user's own edit of the proposed side is announced, and the hunks listed follow it", async () => {
+    fs.writeFileSync(abs('typed.js'), ORIGINAL);
+    const running = proposeEdit('typed.js', TWO_EDITS);
+    const change = await pendingWithHunks(2);
+    const announced: number[] = [];
+    const listening = host.changes.onDidChange((list) => announced.push(list[0]?.hunks?.length ?? -1));
+    try {
+      // The user types the second part back to what it was, in the diff's right side (unsaved).
+      const doc = await vscode.workspace.openTextDocument(host.changes.sides(change.id)!.proposed);
+      const line = doc.lineAt(3);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(doc.uri, line.range, 'const d = 4;');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      await waitForValue('the list announced with one hunk', () => announced.includes(1));
+    } finally {
+      listening.dispose();
+    }
+    const [only] = host.changes.list()[0].hunks!;
+    assert.strictEqual(only.preview, 'const a = 10;');
+    assert.deepStrictEqual(await host.changes.acceptHunk(change.id, only.key), { ok: true });
+    assert.match(await running, /^Accepted with user changes/);
+    assert.strictEqual(fs.readFileSync(abs('typed.js'), 'utf8'), ORIGINAL.replace('a = 1;', 'a = 10;'));
+  });
+
   it('agent: a CRLF file without a final newline keeps both when one hunk is accepted', async () => {
     const crlf = 'one\r\ntwo\r\nthree\r\nfour';
     fs.writeFileSync(abs('crlf.txt'), crlf);
