@@ -231,7 +231,8 @@ export class PendingChanges implements vscode.Disposable {
     if (!p || p.busy) return { ok: false, message: vscode.l10n.t('That change is no longer pending.') };
     if (p.req.kind !== 'edit') {
       const whole = accept ? await this.accept(id) : await this.reject(id, 'the user rejected it');
-      return whole?.status === 'failed' ? { ok: false, message: whole.message } : { ok: true };
+      if (!whole) return { ok: false, message: vscode.l10n.t('That change is no longer pending.') };
+      return whole.status === 'failed' ? { ok: false, message: whole.message } : { ok: true };
     }
     p.busy = true;
     try {
