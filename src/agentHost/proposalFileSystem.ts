@@ -19,6 +19,13 @@ export class ProposalFileSystem implements vscode.FileSystemProvider {
     this.files.set(ProposalFileSystem.key(uri), { data: new TextEncoder().encode(text), readonly, mtime: Date.now() });
   }
 
+  /** New text for an existing side (a part of the change was decided); open editors of it reload. */
+  replace(uri: vscode.Uri, text: string): void {
+    const f = this.files.get(ProposalFileSystem.key(uri));
+    this.set(uri, text, f?.readonly ?? false);
+    this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+  }
+
   text(uri: vscode.Uri): string | undefined {
     const f = this.files.get(ProposalFileSystem.key(uri));
     return f && new TextDecoder().decode(f.data);

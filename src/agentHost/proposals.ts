@@ -4,42 +4,32 @@
 // then told what the user changed. Accepting applies a WorkspaceEdit to the document (undo, dirty editors and
 // save participants behave as for any edit), computed against the text the editor holds, never the disk.
 import * as vscode from 'vscode';
-import { applySearchReplace, changedRange, describeUserChange, proposalTitle, type SearchReplaceBlock } from './text';
-import { realPathOf, type ResolvedPath } from './resolve';
+import { applySearchReplace, changedRange, proposalTitle, type SearchReplaceBlock } from './text';
+import type { ResolvedPath } from './resolve';
 import { ProposalFileSystem } from './proposalFileSystem';
+import { documentHolding, settledDocument, targetMoved } from './settledDocument';
+import { applyHunks, diffHunks, hunkKey, type Hunk } from '../agent/hunks';
+import {
+  acceptedOutcome,
+  hunkInfo,
+  lineStats,
+  type ChangeKind,
+  type ChangeOutcome,
+  type HunkResult,
+  type PendingChangeInfo,
+} from './proposalTypes';
+
+export {
+  outcomeText,
+  type ChangeKind,
+  type ChangeOutcome,
+  type HunkInfo,
+  type HunkResult,
+  type PendingChangeInfo,
+} from './proposalTypes';
 import { PROPOSAL_SCHEME_PREFIX, proposalTabs } from './staleProposalTabs';
 
 export const PROPOSAL_SCHEME = PROPOSAL_SCHEME_PREFIX;
-
-export type ChangeKind = 'edit' | 'create' | 'delete';
-
-export type ChangeOutcome =
-  /** saved false: `unsaved` says why (the user's own unsaved changes are theirs to save; or the save failed). */
-  | {
-      status: 'accepted';
-      userEdited: boolean;
-      saved: boolean;
-      unsaved?: 'user-changes' | 'save-failed';
-      userChange?: string;
-    }
-  | { status: 'rejected'; reason?: string }
-  /** Nothing was written: the file changed under the proposal, or the write failed. */
-  | { status: 'failed'; message: string };
-
-/** A pending change as the chat UI lists it. */
-export interface PendingChangeInfo {
-  id: string;
-  kind: ChangeKind;
-  /** Workspace-relative path for display. */
-  path: string;
-  /** The target file's URI (string form). */
-  uri: string;
-  toolUseId?: string;
-  turnId?: string;
-  /** Lines added and removed by the proposal (for the chat card). */
-  added: number;
-  removed: number;
-}
 
 export interface ProposeRequest {
   kind: ChangeKind;
@@ -56,63 +46,18 @@ export interface ProposeRequest {
 
 interface Pending {
   info: PendingChangeInfo;
+  /** A copy: after a hunk is accepted, `original` is the file's text with it (the diff's left side). */
   req: ProposeRequest;
+  /** The proposed text as the model sent it (what the model is told the result differs from). */
+  modelProposed: string | undefined;
+  /** Hunks decided one by one, and how the last hunk write was saved. */
+  parts: { accepted: number; rejected: number };
+  lastWrite?: { saved: boolean; unsaved?: 'user-changes' | 'save-failed' };
   originalUri: vscode.Uri;
   proposedUri: vscode.Uri;
   settle(outcome: ChangeOutcome): void;
   done: Promise<ChangeOutcome>;
   busy: boolean;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-/**
- * The document of `uri` holding the text a save would replace. A clean document can lag behind the disk for a
- * moment after another program (a formatter, a command the model ran) wrote the file; VS Code reloads it when
- * its watcher reports the change. An edit computed on that stale text would fail to save, or bring old text
- * back. Waits up to `ms` for a clean document to match the disk (files that do not decode as UTF-8 cannot be
- * compared and are taken as they are).
- */
-export async function settledDocument(uri: vscode.Uri, ms = 3000): Promise<vscode.TextDocument> {
-  const doc = await vscode.workspace.openTextDocument(uri);
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (doc.isDirty) return doc;
-    const disk = await vscode.workspace.fs.readFile(uri).then(
-      (b) => new TextDecoder().decode(b),
-      () => undefined,
-    );
-    if (disk === undefined || disk.includes('\ufffd')) return doc;
-    const text = doc.getText();
-    if (disk === text || disk.replace(/\r\n/g, '\n') === text.replace(/\r\n/g, '\n') || Date.now() > deadline)
-      return doc;
-    await sleep(100);
-  }
-}
-
-function lineCount(text: string | undefined): number {
-  if (!text) return 0;
-  const n = text.split(/\r?\n/).length;
-  return text.endsWith('\n') ? n - 1 : n;
-}
-
-/** Lines added and removed, from the changed middle (prefix and suffix lines in common are not counted). */
-function lineStats(a: string | undefined, b: string | undefined): { added: number; removed: number } {
-  const la = (a ?? '').split(/\r?\n/);
-  const lb = (b ?? '').split(/\r?\n/);
-  let s = 0;
-  while (s < la.length && s < lb.length && la[s] === lb[s]) s++;
-  let ea = la.length;
-  let eb = lb.length;
-  while (ea > s && eb > s && la[ea - 1] === lb[eb - 1]) {
-    ea--;
-    eb--;
-  }
-  if (a === undefined) return { added: lineCount(b), removed: 0 };
-  if (b === undefined) return { added: 0, removed: lineCount(a) };
-  return { added: eb - s, removed: ea - s };
 }
 
 export interface PendingChangesOptions {
@@ -135,7 +80,11 @@ export class PendingChanges implements vscode.Disposable {
 
   constructor(private readonly options: PendingChangesOptions = {}) {
     this.scheme = options.scheme ?? PROPOSAL_SCHEME;
-    this.registration = vscode.workspace.registerFileSystemProvider(this.scheme, this.fsp, { isCaseSensitive: true });
+    this.registration = vscode.Disposable.from(
+      vscode.workspace.registerFileSystemProvider(this.scheme, this.fsp, { isCaseSensitive: true }),
+      // The user edits a proposed side: the hunks the chat lists follow.
+      vscode.workspace.onDidChangeTextDocument((e) => e.document.uri.scheme === this.scheme && this.fire()),
+    );
   }
 
   dispose(): void {
@@ -144,8 +93,27 @@ export class PendingChanges implements vscode.Disposable {
     this.emitter.dispose();
   }
 
+  /** The pending changes, their line counts and hunks as of the two sides' current texts. */
   list(): PendingChangeInfo[] {
-    return [...this.pending.values()].map((p) => ({ ...p.info }));
+    return [...this.pending.values()].map((p) => {
+      const hunks = this.hunksOf(p);
+      return { ...p.info, ...lineStats(hunks), hunks: p.req.kind === 'edit' ? hunks.map(hunkInfo) : undefined };
+    });
+  }
+
+  /** The hunks between the diff's two sides now (the proposed side as the user left it). */
+  private hunksOf(p: Pending): Hunk[] {
+    return diffHunks(p.req.original ?? '', this.finalText(p) ?? '');
+  }
+
+  /** The pending change a diff side belongs to, the side, and the hunks of that change now. */
+  changeOfSide(uri: vscode.Uri): { id: string; side: 'original' | 'proposed'; hunks: Hunk[] } | undefined {
+    const key = uri.toString();
+    for (const p of this.pending.values()) {
+      const side = p.proposedUri.toString() === key ? 'proposed' : p.originalUri.toString() === key ? 'original' : '';
+      if (side) return { id: p.info.id, side, hunks: this.hunksOf(p) };
+    }
+    return undefined;
   }
 
   /** Registers a change for review. `done` settles when it is accepted, rejected or fails. */
@@ -168,9 +136,22 @@ export class PendingChanges implements vscode.Disposable {
       uri: req.target.uri.toString(),
       toolUseId: req.toolUseId,
       turnId: req.turnId,
-      ...lineStats(req.original, req.proposed),
+      added: 0,
+      removed: 0,
     };
-    this.pending.set(id, { info, req, originalUri, proposedUri, settle, done, busy: false });
+    const parts = { accepted: 0, rejected: 0 };
+    const p: Pending = {
+      info,
+      req: { ...req },
+      modelProposed: req.proposed,
+      parts,
+      originalUri,
+      proposedUri,
+      settle,
+      done,
+      busy: false,
+    };
+    this.pending.set(id, p);
     this.fire();
     return { id, done };
   }
@@ -220,9 +201,124 @@ export class PendingChanges implements vscode.Disposable {
     const p = this.pending.get(id);
     if (!p || p.busy) return undefined;
     p.busy = true;
-    const outcome: ChangeOutcome = { status: 'rejected', reason };
+    // Parts accepted one by one stay written: the change ends as partly accepted.
+    const outcome: ChangeOutcome =
+      p.parts.accepted > 0 ? this.partsDone(p, this.hunksOf(p).length) : { status: 'rejected', reason };
     await this.finish(p, outcome);
     return outcome;
+  }
+
+  /** Accepts one hunk of an edit: the file gets exactly that part (checkpointed first); the others stay pending. */
+  acceptHunk(id: string, key: string): Promise<HunkResult> {
+    return this.decideHunk(id, key, true);
+  }
+
+  /** Rejects one hunk of an edit: it leaves the proposal, nothing is written. */
+  rejectHunk(id: string, key: string): Promise<HunkResult> {
+    return this.decideHunk(id, key, false);
+  }
+
+  /** The outcome of a change decided part by part once nothing is pending (`rejectedNow`: hunks rejected at the end). */
+  private partsDone(p: Pending, rejectedNow: number): ChangeOutcome {
+    const final = p.req.original ?? '';
+    const w = p.lastWrite ?? { saved: true };
+    const parts = { accepted: p.parts.accepted, rejected: p.parts.rejected + rejectedNow };
+    return acceptedOutcome(p.modelProposed, final !== p.modelProposed, final, w, parts);
+  }
+
+  private async decideHunk(id: string, key: string, accept: boolean): Promise<HunkResult> {
+    const p = this.pending.get(id);
+    if (!p || p.busy) return { ok: false, message: vscode.l10n.t('That change is no longer pending.') };
+    if (p.req.kind !== 'edit') {
+      const whole = accept ? await this.accept(id) : await this.reject(id, 'the user rejected it');
+      if (!whole) return { ok: false, message: vscode.l10n.t('That change is no longer pending.') };
+      return whole.status === 'failed' ? { ok: false, message: whole.message } : { ok: true };
+    }
+    p.busy = true;
+    try {
+      const base = p.req.original ?? '';
+      const proposed = this.finalText(p) ?? '';
+      const hunks = diffHunks(base, proposed);
+      const index = hunks.findIndex((h) => hunkKey(h) === key);
+      if (index < 0) {
+        this.fire();
+        return {
+          ok: false,
+          message: vscode.l10n.t(
+            'That part of the change is no longer pending: the proposal changed. The list is updated.',
+          ),
+        };
+      }
+      if (accept) {
+        const next = applyHunks(base, hunks, (_h, i) => i === index);
+        const written = await this.writeHunk(p, base, next);
+        if (!written.ok) return written;
+        p.req.original = next;
+        p.req.blocks = undefined; // the model's blocks were for the text before this part
+        this.fsp.replace(p.originalUri, next);
+        p.parts.accepted++;
+      } else {
+        await this.setProposedSide(
+          p,
+          applyHunks(base, hunks, (_h, i) => i !== index),
+        );
+        p.parts.rejected++;
+      }
+      if (hunks.length > 1) this.fire();
+      else
+        await this.finish(
+          p,
+          p.parts.accepted > 0
+            ? this.partsDone(p, 0)
+            : { status: 'rejected', reason: 'the user rejected each part of it' },
+        );
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    } finally {
+      p.busy = false;
+    }
+  }
+
+  /**
+   * Writes one accepted hunk: the file (the editor's text, unsaved changes included) must still hold `expected`,
+   * the text the hunk was shown against; otherwise nothing is written and the user is told why.
+   */
+  private async writeHunk(p: Pending, expected: string, next: string): Promise<HunkResult> {
+    const display = p.req.target.display;
+    if (await targetMoved(p.req.target))
+      return {
+        ok: false,
+        message: vscode.l10n.t(
+          '{0} now leads to another file than when this change was proposed; nothing was written.',
+          display,
+        ),
+      };
+    const uri = p.req.target.uri;
+    const doc = await documentHolding(uri, expected);
+    if (!doc)
+      return {
+        ok: false,
+        message: vscode.l10n.t(
+          '{0} changed on disk or in the editor since this change was proposed; this part was not written. Reject the change and ask the agent to propose it again.',
+          display,
+        ),
+      };
+    const w = await this.replaceText(doc, expected, next);
+    if (!w) return { ok: false, message: vscode.l10n.t('VS Code refused the edit to {0}.', display) };
+    p.lastWrite = w;
+    return { ok: true };
+  }
+
+  /** New text for the proposed side: through the open editor when there is one (its undo keeps working). */
+  private async setProposedSide(p: Pending, text: string): Promise<void> {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.proposedUri.toString());
+    if (!doc) return this.fsp.replace(p.proposedUri, text);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
+    if (!(await vscode.workspace.applyEdit(edit)))
+      throw new Error(vscode.l10n.t('VS Code refused to update the proposed side.'));
+    await doc.save();
   }
 
   async acceptAll(): Promise<Array<{ id: string; outcome: ChangeOutcome | undefined }>> {
@@ -236,28 +332,21 @@ export class PendingChanges implements vscode.Disposable {
     return Promise.all([...this.pending.keys()].map(async (id) => ({ id, outcome: await this.reject(id, reason) })));
   }
 
-  /** The text of the proposed side as the user left it: the open editor's buffer if any, else the stored text. */
+  /** The text of the proposed side as the user left it: the editor's unsaved buffer if any, else the stored text. */
   private finalText(p: Pending): string | undefined {
     if (p.req.kind === 'delete') return undefined;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.proposedUri.toString());
-    return doc ? doc.getText() : (this.fsp.text(p.proposedUri) ?? p.req.proposed);
+    // A clean editor holds what the side stores, or is still loading an older text: the store decides then.
+    return doc?.isDirty ? doc.getText() : (this.fsp.text(p.proposedUri) ?? p.req.proposed);
   }
 
   private async apply(p: Pending): Promise<ChangeOutcome> {
     const { req } = p;
     const uri = req.target.uri;
-    if (uri.scheme === 'file') {
-      // The approval was given for a real path: a symlink swapped since then must not redirect the write.
-      const now = await realPathOf(uri.fsPath);
-      if (now.real !== req.target.realPath) {
-        return {
-          status: 'failed',
-          message: `${req.target.display} now resolves to ${now.real}, not to ${req.target.realPath} as when it was proposed; nothing was written.`,
-        };
-      }
-    }
+    const moved = await targetMoved(p.req.target);
+    if (moved) return { status: 'failed', message: moved };
     let final = this.finalText(p);
-    const userEdited = final !== undefined && final !== req.proposed;
+    const userEdited = final !== undefined && final !== p.modelProposed;
     const exists = await vscode.workspace.fs.stat(uri).then(
       (s) => s.type,
       () => undefined,
@@ -273,7 +362,7 @@ export class PendingChanges implements vscode.Disposable {
       edit.createFile(uri, { overwrite: false, contents: new TextEncoder().encode(final ?? '') });
       if (!(await vscode.workspace.applyEdit(edit)))
         return { status: 'failed', message: `VS Code refused to create ${req.target.display}.` };
-      return this.accepted(p, userEdited, final ?? '', true);
+      return acceptedOutcome(p.modelProposed, userEdited, final ?? '', { saved: true });
     }
     if (exists === undefined)
       return { status: 'failed', message: `${req.target.display} no longer exists; nothing was written.` };
@@ -306,37 +395,34 @@ export class PendingChanges implements vscode.Disposable {
       }
       final = redo.text;
     }
-    const wasDirty = doc.isDirty;
-    await this.options.beforeWrite?.(uri);
-    const r = changedRange(current, final ?? '');
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(
-      uri,
-      new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.endA)),
-      (final ?? '').slice(r.start, r.endB),
-    );
-    if (!(await vscode.workspace.applyEdit(edit)))
-      return { status: 'failed', message: `VS Code refused the edit to ${req.target.display}.` };
-    // Saved unless the user had unsaved changes there: their work is theirs to save.
-    if (wasDirty) return this.accepted(p, userEdited, final ?? '', false, 'user-changes');
-    const saved = await doc.save();
-    return this.accepted(p, userEdited, final ?? '', saved, saved ? undefined : 'save-failed');
+    const remaining = diffHunks(current, final ?? '').length;
+    const w = await this.replaceText(doc, current, final ?? '');
+    if (!w) return { status: 'failed', message: `VS Code refused the edit to ${req.target.display}.` };
+    const decided = p.parts.accepted + p.parts.rejected > 0;
+    const parts = decided ? { accepted: p.parts.accepted + remaining, rejected: p.parts.rejected } : undefined;
+    return acceptedOutcome(p.modelProposed, userEdited, final ?? '', w, parts);
   }
 
-  private accepted(
-    p: Pending,
-    userEdited: boolean,
+  /** Replaces `current` (the document's text) with `final` by one WorkspaceEdit, checkpointed first; saves it. */
+  private async replaceText(
+    doc: vscode.TextDocument,
+    current: string,
     final: string,
-    saved: boolean,
-    unsaved?: 'user-changes' | 'save-failed',
-  ): ChangeOutcome {
-    return {
-      status: 'accepted',
-      userEdited,
-      saved,
-      unsaved,
-      userChange: userEdited ? describeUserChange(p.req.proposed ?? '', final) : undefined,
-    };
+  ): Promise<{ saved: boolean; unsaved?: 'user-changes' | 'save-failed' } | undefined> {
+    const wasDirty = doc.isDirty;
+    await this.options.beforeWrite?.(doc.uri);
+    const r = changedRange(current, final);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(
+      doc.uri,
+      new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.endA)),
+      final.slice(r.start, r.endB),
+    );
+    if (!(await vscode.workspace.applyEdit(edit))) return undefined; // VS Code refused it
+    // Saved unless the user had unsaved changes there: their work is theirs to save.
+    if (wasDirty) return { saved: false, unsaved: 'user-changes' };
+    const saved = await doc.save();
+    return saved ? { saved } : { saved, unsaved: 'save-failed' };
   }
 
   private async finish(p: Pending, outcome: ChangeOutcome): Promise<void> {
@@ -358,20 +444,4 @@ export class PendingChanges implements vscode.Disposable {
   private fire(): void {
     this.emitter.fire(this.list());
   }
-}
-
-/** What the model is told about a reviewed change. */
-export function outcomeText(kind: ChangeKind, path: string, o: ChangeOutcome): string {
-  if (o.status === 'rejected')
-    return `Rejected: the user rejected the ${kind === 'create' ? 'new file' : kind === 'delete' ? 'deletion of' : 'edit to'} ${path}; nothing was written.${o.reason ? ` Reason: ${o.reason}` : ''}`;
-  if (o.status === 'failed') return `Not applied: ${o.message}`;
-  const what = kind === 'create' ? `created ${path}` : kind === 'delete' ? `deleted ${path}` : `edited ${path}`;
-  const save = o.saved
-    ? ''
-    : o.unsaved === 'save-failed'
-      ? ' The change is in the editor but saving it to disk failed (the file may have changed on disk); the user has to resolve it.'
-      : ' The file has other unsaved changes of the user in the editor, so it was not saved to disk yet.';
-  if (o.userEdited)
-    return `Accepted with user changes: the user changed your proposal before accepting, then ${what}: ${o.userChange ?? ''}${save}`;
-  return `Accepted: ${what} as proposed.${save}`;
 }

@@ -293,5 +293,6 @@ export function changeView(c: PendingChangeInfo): PendingChangeView {
     added: c.added,
     removed: c.removed,
     ...(c.toolUseId ? { toolUseId: c.toolUseId } : {}),
+    ...(c.hunks ? { hunks: c.hunks.map((h) => ({ ...h })) } : {}),
   };
 }

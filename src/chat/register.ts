@@ -14,7 +14,7 @@ import { Commands } from '../shared/commands';
 import { clampSetting } from '../shared/settingBounds';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
 import { RequestFailed } from '../shared/protocol/channel';
-import { readProjectInstructions, registerAgentHost, type AgentHost } from '../agentHost';
+import { readProjectInstructions, registerAgentHost } from '../agentHost';
 import { contextWindowOf } from '../agent/contextWindow';
 import { AgentTurns, changeView } from './agentTurn';
 import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
@@ -33,6 +33,7 @@ import { copyToClipboard, insertCode, openCodeInEditor, openLink, runErrorAction
 import { SessionController } from './session';
 import { accessProblem } from '../platform/workspaceSettings';
 import { chatTestHooks } from './testHooks';
+import { changeAction, hunkAction, hunkAtCursor, remainingOfChange } from './changeActions';
 
 export const CHAT_BUSY_CONTEXT = 'modelGateway.chatBusy';
 
@@ -274,6 +275,10 @@ export function registerChat(services: Services): ChatFeature {
   const commands: CommandTable<'chat'> = {
     [Commands.condenseConversation]: condenseConversation,
     [Commands.exportConversation]: exportConversation,
+    [Commands.acceptHunk]: (uri?: unknown) => hunkAtCursor(agentHost, 'accept', uri),
+    [Commands.rejectHunk]: (uri?: unknown) => hunkAtCursor(agentHost, 'reject', uri),
+    [Commands.acceptProposedChange]: (uri?: unknown) => remainingOfChange(agentHost, 'accept', uri),
+    [Commands.rejectProposedChange]: (uri?: unknown) => remainingOfChange(agentHost, 'reject', uri),
     [Commands.openChat]: openChat,
     [Commands.newChat]: newChat,
     [Commands.showConversations]: showConversations,
@@ -367,6 +372,8 @@ export function registerChat(services: Services): ChatFeature {
           : vscode.l10n.t('That call no longer waits for an answer.');
       case 'change':
         return changeAction(agentHost, m.changeId, m.action);
+      case 'changeHunk':
+        return hunkAction(agentHost, m.changeId, m.hunk, m.action);
       case 'changesAll':
         if (m.action === 'accept') await agentHost.changes.acceptAll();
         else await agentHost.changes.rejectAll('the user rejected all pending changes');
@@ -432,18 +439,4 @@ export function registerChat(services: Services): ChatFeature {
     else void vscode.window.showInformationMessage(summary);
     return undefined;
   }
-}
-
-async function changeAction(
-  host: AgentHost,
-  id: string,
-  action: 'open' | 'accept' | 'reject',
-): Promise<string | undefined> {
-  const done =
-    action === 'open'
-      ? await host.changes.open(id)
-      : action === 'accept'
-        ? await host.changes.accept(id)
-        : await host.changes.reject(id, 'the user rejected it');
-  return done ? undefined : vscode.l10n.t('That change is no longer pending.');
 }

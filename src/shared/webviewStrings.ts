@@ -213,6 +213,10 @@ export function webviewStrings(l10n: Localizer = english) {
     'changes.reject.edit': l10n.t('Reject edit of {0}'),
     'changes.reject.create': l10n.t('Reject new file of {0}'),
     'changes.reject.delete': l10n.t('Reject delete of {0}'),
+    'changes.hunks': l10n.t('Parts of the edit of {0}'),
+    'changes.hunk.at': l10n.t('Line {0}'),
+    'changes.hunk.accept': l10n.t('Accept the part at line {0} of {1}'),
+    'changes.hunk.reject': l10n.t('Reject the part at line {0} of {1}'),
     // ---- images ----
     'images.title': l10n.t('Images'),
     'images.enterPrompt': l10n.t('Enter a prompt.'),

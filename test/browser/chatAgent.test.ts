@@ -241,6 +241,44 @@ describe('chat webview: Agent mode (Chromium)', function () {
     assert.equal(await changes.isVisible(), false);
   });
 
+  it('pending changes: an edit of two parts lists each with its line, size and first line, and its own Accept / Reject', async () => {
+    await agentAnswer();
+    const changes = chat.page.locator('section.changes');
+    const hunk = (key: string, line: number, preview: string) => ({ key, line, added: 1, removed: 1, preview });
+    await chat.play({
+      type: 'changes',
+      changes: [
+        {
+          id: 'ch-h',
+          kind: 'edit',
+          path: 'src/two.ts',
+          added: 2,
+          removed: 2,
+          hunks: [hunk('0.1.0.1.k1', 1, 'const a = 10;'), hunk('3.1.3.1.k2', 4, HOSTILE)],
+        },
+        // One part only: the file's own buttons are enough.
+        { id: 'ch-1', kind: 'edit', path: 'src/one.ts', added: 1, removed: 1, hunks: [hunk('0.1.0.1.k3', 1, 'x')] },
+      ],
+    });
+    const rows = changes.locator('li[data-change-id="ch-h"] li.change-hunk');
+    assert.equal(await rows.count(), 2);
+    assert.equal(await changes.locator('li[data-change-id="ch-1"] li.change-hunk').count(), 0);
+    assert.match(await rows.nth(0).innerText(), /Line 1\s+\+1 −1\s+const a = 10;/);
+    assert.ok((await rows.nth(1).locator('.hunk-preview').innerText()).includes('<img src=x onerror='), 'text only');
+    assert.equal(await rows.nth(1).locator('img, script, a').count(), 0);
+    await changes.locator('button[aria-label="Reject the part at line 4 of src/two.ts"]').focus();
+    await chat.page.keyboard.press('Enter');
+    await rows.nth(0).locator('button', { hasText: 'Accept' }).click();
+    assert.deepEqual(
+      (await posted('changeHunk')).map((m) => [m.changeId, m.hunk, m.action]),
+      [
+        ['ch-h', '3.1.3.1.k2', 'reject'],
+        ['ch-h', '0.1.0.1.k1', 'accept'],
+      ],
+    );
+    assert.deepEqual(await posted('change'), [], 'no whole-file action');
+  });
+
   it('in a narrow sidebar the tool name and status are never cut; a long target is, with the full path on hover', async () => {
     await chat.page.setViewportSize({ width: 200, height: 700 });
     await agentAnswer();

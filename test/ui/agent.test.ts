@@ -19,6 +19,7 @@ import { resultsDir, vscodeVersion, workspaceDir } from '../support/env';
 
 const KEY = 'mg-demo-key-0001';
 const README = '# Demo project\n\nHello world.\n';
+const TWO_PARTS = 'const a = 1;\nconst b = 2;\nconst c = 3;\nconst d = 4;\n';
 
 describe('agent mode (UI)', function () {
   this.timeout(300_000);
@@ -30,6 +31,7 @@ describe('agent mode (UI)', function () {
     key: KEY,
     prepare: () => {
       fs.writeFileSync(file('README.md'), README);
+      fs.writeFileSync(file('parts.js'), TWO_PARTS);
       fs.mkdirSync(file('.vscode'), { recursive: true });
       fs.writeFileSync(file('.vscode/settings.json'), '{\n  "editor.tabSize": 2\n}\n');
     },
@@ -145,6 +147,69 @@ describe('agent mode (UI)', function () {
     await change.locator('button', { hasText: 'Reject' }).click();
     await ui.view.finished();
     assert.equal(fs.existsSync(file('notes-ui.md')), false, 'nothing written');
+  });
+
+  it('an edit of two parts: one accepted in the chat list, the other rejected in the diff editor; the file holds exactly the accepted one', async () => {
+    await ui.view.newAgentChat();
+    const edits = [
+      { search: 'const a = 1;', replace: 'const a = 10;' },
+      { search: 'const d = 4;', replace: 'const d = 40;' },
+    ];
+    await ui.view.send(`Change two constants.\n@tool propose_edit ${JSON.stringify({ path: 'parts.js', edits })}`);
+    const change = ui.view.frame.locator('section.changes li.change', { hasText: 'parts.js' });
+    const parts = change.locator('li.change-hunk');
+    await parts.nth(1).waitFor({ timeout: 90_000 });
+    assert.equal(await parts.count(), 2);
+    assert.match(await parts.nth(0).innerText(), /Line 1\s+\+1 −1\s+const a = 10;/);
+    assert.match(await parts.nth(1).innerText(), /Line 4\s+\+1 −1\s+const d = 40;/);
+    const modified = ui.wb.page.locator('.monaco-diff-editor .modified-in-monaco-diff-editor').first();
+    await modified.waitFor({ state: 'visible', timeout: 60_000 });
+    // The first part from the chat's list: written at once, alone.
+    await parts.nth(0).locator('button', { hasText: 'Accept' }).click();
+    await waitForWorkspaceFile('parts.js', (t) => t === TWO_PARTS.replace('a = 1;', 'a = 10;'), 'the first part alone');
+    await parts.nth(1).waitFor({ state: 'detached', timeout: 30_000 });
+    assert.equal(await change.isVisible(), true, 'the second part is still pending');
+    // The second from the diff editor: the cursor on its line, then the title bar's Reject This Hunk.
+    await modified.locator('.view-line', { hasText: /d\s+=\s+40;/ }).click();
+    const titleAction = (label: string) =>
+      ui.wb.page.locator(`.part.editor .title .actions-container a.action-label[aria-label^="${label}"]`).first();
+    for (const label of ['Accept This Hunk', 'Reject This Hunk', 'Accept the Rest', 'Reject the Rest'])
+      await titleAction(label).waitFor({ state: 'visible', timeout: 30_000 });
+    await titleAction('Reject This Hunk').click();
+    await ui.view.finished();
+    assert.match(await ui.view.lastAnswer().locator('.body').innerText(), /Partly accepted/);
+    assert.equal(
+      fs.readFileSync(file('parts.js'), 'utf8'),
+      'const a = 10;\nconst b = 2;\nconst c = 3;\nconst d = 4;\n',
+    );
+    assert.equal(await ui.view.frame.locator('section.changes').isVisible(), false, 'no change left pending');
+  });
+
+  it('the composer says what runs without asking; its click opens those settings, and a change there shows', async () => {
+    await ui.view.newAgentChat();
+    const chip = ui.view.frame.locator('.composer button.approvals');
+    await chip.waitFor({ timeout: 30_000 });
+    assert.equal(await chip.innerText(), 'Everything asks');
+    await chip.click();
+    const settings = ui.wb.page.locator('.settings-editor');
+    await settings.waitFor({ state: 'visible', timeout: 30_000 });
+    const row = (title: string) => settings.locator('.setting-item', { hasText: title }).first();
+    await row('Auto Approve Writes').waitFor({ state: 'visible', timeout: 30_000 });
+    await row('Command Allow List').waitFor({ state: 'visible', timeout: 30_000 });
+    await ui.wb.closeModalEditor();
+    await ui.wb.runCommand('View: Close All Editors');
+    await setUserSetting(ui.wb, ui.view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', true);
+    try {
+      await ui.view.frame
+        .locator('.composer button.approvals', { hasText: 'Auto-approved: edits' })
+        .waitFor({ timeout: 30_000 });
+      assert.equal(await ui.view.frame.locator('.composer button.approvals').getAttribute('data-auto'), 'true');
+    } finally {
+      await setUserSetting(ui.wb, ui.view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', false);
+    }
+    await ui.view.frame
+      .locator('.composer button.approvals', { hasText: 'Everything asks' })
+      .waitFor({ timeout: 30_000 });
   });
 
   it('a command asks with the exact command, runs after Approve, and its output reaches the model', async () => {

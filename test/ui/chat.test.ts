@@ -215,4 +215,47 @@ describe('chat view (UI)', function () {
     await history.click();
     await list.waitFor({ state: 'hidden', timeout: 30_000 });
   });
+
+  it('the model box lists the gateway models with kind and price; a pick and a typed id are both what is sent', async () => {
+    const box = view.frame.locator('.composer input.model');
+    const list = view.frame.locator('.composer .model-list');
+    const initial = await box.inputValue();
+    const sentModel = async (question: string) => {
+      await view.send(question);
+      await view.finished();
+      return (await messagesRequests()).at(-1)?.model;
+    };
+    try {
+      await box.click();
+      await box.press('ArrowDown');
+      await list.waitFor({ state: 'visible', timeout: 30_000 });
+      const names = await list.locator('.model-name').allInnerTexts();
+      assert.ok(names.includes('claude-demo-sonnet') && names.includes('claude-demo-haiku'), JSON.stringify(names));
+      // The gateway's list publishes prices (OpenRouter's pricing) for this one: kind and price, per 1M tokens.
+      const sonnet = list.locator('li.model-option', { hasText: 'claude-demo-sonnet' }).first();
+      assert.match(await sonnet.locator('.model-detail').innerText(), /^chat( · .+)? · in 3 · out 15 per 1M tokens$/);
+      await list.locator('li.model-option', { hasText: 'claude-demo-haiku' }).first().click();
+      await list.waitFor({ state: 'hidden', timeout: 30_000 });
+      assert.equal(await box.inputValue(), 'claude-demo-haiku');
+      assert.equal(await sentModel('Which model answers? (picked)'), 'claude-demo-haiku');
+      // Typed, not picked: the list filters as the id is typed and closes; the id goes as it was typed.
+      await box.click();
+      await box.fill('');
+      await box.pressSequentially('claude-demo-sonnet');
+      await list.waitFor({ state: 'visible', timeout: 30_000 });
+      const filtered = await list.locator('.model-name').allInnerTexts();
+      assert.ok(
+        filtered.length > 0 && filtered.every((n) => n.includes('claude-demo-sonnet')),
+        JSON.stringify(filtered),
+      );
+      await box.press('Escape');
+      await box.press('Tab');
+      assert.equal(await sentModel('Which model answers? (typed)'), 'claude-demo-sonnet');
+    } finally {
+      if ((await box.inputValue()) !== initial) {
+        await box.fill(initial);
+        await box.press('Tab');
+      }
+    }
+  });
 });

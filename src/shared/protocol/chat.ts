@@ -45,6 +45,7 @@ import {
   type AgentTurnInfo,
   type AgentCondensed,
   type PendingChangeView,
+  type HunkView,
   type AgentAvailability,
   type InstructionsUsed,
   type ChatMessage,
@@ -199,6 +200,7 @@ const turnInfo = obj<AgentTurnInfo>({
   condensed: opt(condensedCheck),
   continued: opt(bool),
 });
+const hunk = obj<HunkView>({ key: text, line: num, added: num, removed: num, preview: text });
 const change = obj<PendingChangeView>({
   id: text,
   kind: oneOf(['edit', 'create', 'delete'] as const),
@@ -206,6 +208,7 @@ const change = obj<PendingChangeView>({
   added: num,
   removed: num,
   toolUseId: opt(text),
+  hunks: opt(many(hunk)),
 });
 const availability: Check<AgentAvailability> = anyOf<AgentAvailability>(
   obj<{ ok: true }>({ ok: oneOf([true] as const) }),
@@ -336,6 +339,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     approval: { params: { toolUseId: id, approved: bool }, result: none },
     change: { params: { changeId: id, action: oneOf(CHANGE_ACTIONS) }, result: none },
     changesAll: { params: { action: oneOf(['accept', 'reject'] as const) }, result: none },
+    changeHunk: { params: { changeId: id, hunk: id, action: oneOf(['accept', 'reject'] as const) }, result: none },
     restoreCheckpoint: { params: { messageId: id }, result: none },
     actOnPlan: { params: { messageId: id }, result: none },
     openInstructions: { params: { messageId: id, index: int(0, 100) }, result: none },

@@ -212,6 +212,17 @@ export interface PendingChangeView {
   added: number;
   removed: number;
   toolUseId?: string;
+  /** An edit's parts still pending, each with its own Accept / Reject (key: what the host names it by). */
+  hunks?: HunkView[];
+}
+
+/** One hunk of a pending edit: where the diff's right side shows it (1-based line), its size, its first line. */
+export interface HunkView {
+  key: string;
+  line: number;
+  added: number;
+  removed: number;
+  preview: string;
 }
 
 export type AgentAvailability = { ok: true } | { ok: false; reason: string };
@@ -415,6 +426,8 @@ export type ChatRequests = {
   approval: Ack<{ toolUseId: string; approved: boolean }>;
   change: Ack<{ changeId: string; action: ChangeAction }>;
   changesAll: Ack<{ action: 'accept' | 'reject' }>;
+  /** Accepts or rejects one hunk of a pending edit (the hunk's key as the last `changes` listed it). */
+  changeHunk: Ack<{ changeId: string; hunk: string; action: 'accept' | 'reject' }>;
   /** Reverts the workspace to before the agent turn of this answer. */
   restoreCheckpoint: Ack<{ messageId: string }>;
   /** Switches the conversation to Agent mode and sends this Plan-mode answer's plan as the task. */

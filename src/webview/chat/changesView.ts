@@ -52,24 +52,68 @@ export class ChangesView {
             text: `+${c.added} −${c.removed}`,
             attrs: { 'aria-label': t('changes.stats', c.added, c.removed) },
           }),
+          this.actions(c, ids),
+          this.hunks(c),
+        );
+      }),
+    );
+  }
+
+  /** The change's own buttons: Open diff, Accept, Reject. */
+  private actions(c: PendingChangeView, ids: Record<string, string>): HTMLElement {
+    return el(
+      'span',
+      { className: 'change-actions' },
+      textButton(t('changes.openDiff'), 'change', {
+        ...ids,
+        'data-change-action': 'open',
+        'aria-label': t('changes.openDiffOf', c.path),
+      }),
+      textButton(
+        t('changes.accept'),
+        'change',
+        { ...ids, 'data-change-action': 'accept', 'aria-label': t(`changes.accept.${c.kind}`, c.path) },
+        false,
+      ),
+      textButton(t('changes.reject'), 'change', {
+        ...ids,
+        'data-change-action': 'reject',
+        'aria-label': t(`changes.reject.${c.kind}`, c.path),
+      }),
+    );
+  }
+
+  /** An edit of two parts or more: each part with its line, size, first line and its own Accept / Reject. */
+  private hunks(c: PendingChangeView): HTMLElement | undefined {
+    if (!c.hunks || c.hunks.length < 2) return undefined;
+    return el(
+      'ul',
+      { className: 'change-hunks', attrs: { 'aria-label': t('changes.hunks', c.path) } },
+      ...c.hunks.map((h) => {
+        const attrs = { 'data-change-id': c.id, 'data-hunk': h.key };
+        return el(
+          'li',
+          { className: 'change-hunk', attrs: { 'data-hunk': h.key } },
+          el('span', { className: 'hunk-where', text: t('changes.hunk.at', h.line) }),
+          el('span', {
+            className: 'change-stats',
+            text: `+${h.added} −${h.removed}`,
+            attrs: { 'aria-label': t('changes.stats', h.added, h.removed) },
+          }),
+          el('code', { className: 'hunk-preview', text: h.preview }),
           el(
             'span',
             { className: 'change-actions' },
-            textButton(t('changes.openDiff'), 'change', {
-              ...ids,
-              'data-change-action': 'open',
-              'aria-label': t('changes.openDiffOf', c.path),
-            }),
             textButton(
               t('changes.accept'),
-              'change',
-              { ...ids, 'data-change-action': 'accept', 'aria-label': t(`changes.accept.${c.kind}`, c.path) },
+              'changeHunk',
+              { ...attrs, 'data-change-action': 'accept', 'aria-label': t('changes.hunk.accept', h.line, c.path) },
               false,
             ),
-            textButton(t('changes.reject'), 'change', {
-              ...ids,
+            textButton(t('changes.reject'), 'changeHunk', {
+              ...attrs,
               'data-change-action': 'reject',
-              'aria-label': t(`changes.reject.${c.kind}`, c.path),
+              'aria-label': t('changes.hunk.reject', h.line, c.path),
             }),
           ),
         );

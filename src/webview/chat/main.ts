@@ -229,6 +229,7 @@ function build(): (message: HostToWebviewMessage) => void {
       toolId = '',
       changeId = '',
       changeAction = '',
+      hunk = '',
     } = button.dataset;
     switch (button.dataset.action) {
       case 'send':
@@ -283,6 +284,10 @@ function build(): (message: HostToWebviewMessage) => void {
       case 'change':
         if (changeAction === 'open' || changeAction === 'accept' || changeAction === 'reject')
           post({ type: 'change', changeId, action: changeAction });
+        return;
+      case 'changeHunk':
+        if (changeAction === 'accept' || changeAction === 'reject')
+          post({ type: 'changeHunk', changeId, hunk, action: changeAction });
         return;
       case 'changesAll':
         if (changeAction === 'accept' || changeAction === 'reject') post({ type: 'changesAll', action: changeAction });
