@@ -50,10 +50,17 @@ describe('chat images (UI)', function () {
     return (await admin.requests()).filter((r) => !before.has(r.id) && r.path.startsWith('/v1/messages'));
   }
 
+  /** Chips left in the composer by an earlier (failed) test are removed as a user would, so a retry starts clean. */
+  async function clearComposerChips(): Promise<void> {
+    const leftovers = view.frame.locator('.composer [data-action="removeAttachment"]');
+    for (let i = 0; i < 20 && (await leftovers.count()) > 0; i++) await leftovers.first().click();
+  }
+
   it('a pasted 4000×3000 screenshot is sent in Ask as the scaled image its chip shows', async () => {
     await wb.runCommand('Model Gateway: New Chat');
     await view.frame.locator('.messages .empty').waitFor({ timeout: 30_000 });
     await view.frame.locator('.composer[data-mode="ask"]').waitFor({ timeout: 30_000 });
+    await clearComposerChips();
     const input = view.frame.locator('.composer .input');
     await input.click();
     await input.evaluate((element, base64) => {
@@ -62,8 +69,11 @@ describe('chat images (UI)', function () {
       data.items.add(new File([bytes], 'image.png', { type: 'image/png' }));
       element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
     }, screenshot.toString('base64'));
-    const chip = view.frame.locator('.composer .chip[data-kind="image"]');
+    // The page's preview chip shows first; the host's chip (not `.preview`) replaces it once the image is stored.
+    const chip = view.frame.locator('.composer .chip[data-kind="image"]:not(.preview)');
     await chip.waitFor({ timeout: 60_000 });
+    await view.frame.locator('.composer .chip.preview').waitFor({ state: 'detached', timeout: 30_000 });
+    assert.strictEqual(await view.frame.locator('.composer .chip').count(), 1, 'the preview gave way to the chip');
     await chip.locator('.chip-scaled').waitFor();
     const size = /^(\d+)×(\d+) px$/.exec((await chip.locator('.chip-size').innerText()).trim());
     assert.ok(size, 'the chip shows the pixel size');
@@ -91,6 +101,7 @@ describe('chat images (UI)', function () {
 
   it('an image file picked with @ in Agent mode reaches the model as an image', async () => {
     await view.newAgentChat('agent');
+    await clearComposerChips();
     const input = view.frame.locator('.composer .input');
     await input.click();
     await input.pressSequentially(`@diagram-${tag}`);
