@@ -3,8 +3,9 @@
 // step reading a 20 KB file. Today: no condensing (earlier turns' compacted transcripts always sent). Now: the
 // default threshold (0.8) of a 200,000-token window. Reported: bytes sent in all, bytes per request of the last
 // five turns, condensing requests and their own tokens.
-import { estimateTokens, type Tool } from '../src/agent';
-import { AgentTurns, type AgentTurnHost } from '../src/chat/agentTurn';
+import { estimateTokens } from '../src/agent';
+import { AgentTurns } from '../src/chat/agentTurn';
+import { readOnlyAgentHost } from './readOnlyAgentHost';
 import { CONDENSE_PROMPT } from '../src/chat/condense';
 import { SessionController } from '../src/chat/session';
 import { defaultConfig, startEmulator } from '../src/emulator';
@@ -58,35 +59,10 @@ async function session(rules: Rules): Promise<SessionFigures> {
       return real.streamMessage(body, opts);
     },
   };
-  const read: Tool = {
-    name: 'read_file',
-    description: 'Read a file.',
-    approvalClass: 'read',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-    target: () => ({ paths: ['/ws/big.ts'] }),
-    invoke: async () => ({ content: FILE }),
-  };
-  const state = new Map<string, unknown>();
-  const host: AgentTurnHost = {
-    availability: () => ({ ok: true as const }),
-    changes: { list: () => [] },
-    snapshot: async () => ({
-      policy: { workspaceFolders: ['/ws'] },
-      settings: { maxSteps: 50 },
-      allSecretPatterns: [],
-    }),
-    tools: () => [read],
-    toolSets: () => ({ builtIn: [read], bridged: [] }),
-    checkpoints: { discard: async () => undefined },
-    beginTurn: async () => undefined,
-    endTurn: async () => undefined,
-  };
+  const { host, state } = readOnlyAgentHost('/ws/big.ts', FILE);
   const agent = new AgentTurns({
     host,
-    state: {
-      get: (k: string) => state.get(k),
-      update: async (k: string, v: unknown) => void state.set(k, v),
-    },
+    state,
     client: async () => ({ client: client as never, keyId: 'bench' }),
     condenseThreshold: () => rules.threshold,
     earlierTranscripts: rules.earlierTranscripts,

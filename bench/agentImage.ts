@@ -6,8 +6,8 @@
 // emulator), so the image's share of each step is the difference. Reported: the image's copies per request, and the
 // steps in which the image was billed at full price (uncached input or a cache write) rather than read from the cache.
 // Run alone: npx tsx bench/agentImage.ts
-import type { Tool } from '../src/agent';
-import { AgentTurns, type AgentTurnHost } from '../src/chat/agentTurn';
+import { AgentTurns } from '../src/chat/agentTurn';
+import { readOnlyAgentHost } from './readOnlyAgentHost';
 import { imageAttachment } from '../src/chat/imageAttachment';
 import { ImageStore, type ImageStorage } from '../src/chat/imageStore';
 import { SessionController } from '../src/chat/session';
@@ -40,32 +40,10 @@ async function turn(withImage: boolean): Promise<RequestLogEntry[]> {
   config.messages.tokensPerSecond = 0;
   const emu = await startEmulator({ config });
   const client = createGatewayClient({ baseUrl: emu.url, apiKey: 'mg-agent-key-0008', maxRetries: 0 });
-  const read: Tool = {
-    name: 'read_file',
-    description: 'Read a file.',
-    approvalClass: 'read',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-    target: () => ({ paths: ['/ws/app.ts'] }),
-    invoke: async () => ({ content: FILE }),
-  };
-  const state = new Map<string, unknown>();
-  const host: AgentTurnHost = {
-    availability: () => ({ ok: true as const }),
-    changes: { list: () => [] },
-    snapshot: async () => ({
-      policy: { workspaceFolders: ['/ws'] },
-      settings: { maxSteps: 50 },
-      allSecretPatterns: [],
-    }),
-    tools: () => [read],
-    toolSets: () => ({ builtIn: [read], bridged: [] }),
-    checkpoints: { discard: async () => undefined },
-    beginTurn: async () => undefined,
-    endTurn: async () => undefined,
-  };
+  const { host, state } = readOnlyAgentHost('/ws/app.ts', FILE);
   const agent = new AgentTurns({
     host,
-    state: { get: (k: string) => state.get(k), update: async (k: string, v: unknown) => void state.set(k, v) },
+    state,
     client: async () => ({ client, keyId: 'bench' }),
     condenseThreshold: () => 0.8,
   });
