@@ -118,8 +118,37 @@ function npmEnv(extra = {}) {
     npm_config_fund: 'false',
     npm_config_update_notifier: 'false',
     npm_config_package_lock: 'false',
+    ...skipUnusedNativeBuilds(),
     ...extra,
   };
+}
+
+/**
+ * Native modules no headless test loads are not compiled (scripts/lib/nodeGypFilter.cjs says which and why); where
+ * npm's own node-gyp cannot be found, everything is built as before.
+ */
+function skipUnusedNativeBuilds() {
+  const real = realNodeGyp();
+  if (!real) return {};
+  return { npm_config_node_gyp: path.join(ROOT, 'scripts', 'lib', 'nodeGypFilter.cjs'), MG_REAL_NODE_GYP: real };
+}
+
+/** npm's own node-gyp (the one npm would run), for nodeGypFilter.cjs to call. */
+function realNodeGyp() {
+  const configured = process.env.npm_config_node_gyp;
+  if (configured && !configured.endsWith('nodeGypFilter.cjs') && fs.existsSync(configured)) return configured;
+  const npmCli = process.env.npm_execpath && fs.existsSync(process.env.npm_execpath) ? process.env.npm_execpath : '';
+  const roots = [
+    npmCli && path.resolve(path.dirname(npmCli), '..'),
+    path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm'),
+    '/usr/lib/node_modules/npm',
+    '/usr/local/lib/node_modules/npm',
+  ].filter(Boolean);
+  for (const root of roots) {
+    const gyp = path.join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+    if (fs.existsSync(gyp)) return gyp;
+  }
+  return '';
 }
 
 function writeJson(file, value) {
@@ -194,7 +223,8 @@ async function provisionNode(major, log) {
 function missingNativeModules(csDir) {
   const vs = path.join(csDir, 'lib', 'vscode', 'node_modules');
   const hasNode = (dir) => fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.node'));
-  return ['@vscode/spdlog', 'node-pty', 'kerberos'].filter((m) => {
+  // (kerberos is not compiled on purpose: scripts/lib/nodeGypFilter.cjs.)
+  return ['@vscode/spdlog', 'node-pty'].filter((m) => {
     const dirs = [
       path.join(vs, m, 'build', 'Release'),
       path.join(vs, m, 'prebuilds', `${process.platform}-${process.arch}`),

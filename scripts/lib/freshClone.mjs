@@ -57,7 +57,8 @@ export async function freshCloneCheck(root, { log = console.log } = {}) {
     for (const [title, args] of COMMANDS) {
       const t1 = Date.now();
       try {
-        await run('npm', args, { cwd: dir, env, quiet: true, timeoutMs: 180_000 });
+        // A hang guard, not a budget: each command takes seconds (12 s for all four on an idle machine).
+        await run('npm', args, { cwd: dir, env, quiet: true, idleMs: 600_000 });
         row.passed++;
         log(`✓ ${title} (${secs(t1)}s)`);
       } catch (err) {

@@ -4,13 +4,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import esbuild from 'esbuild';
 
-/** Builds into outDir; returns the list of test files bundled. */
-export async function bundleHostTests(root, outDir) {
+/** Builds into outDir; returns the list of test files bundled (`select` narrows them: versionMatrix.mjs). */
+export async function bundleHostTests(root, outDir, select = (files) => files) {
   const hostDir = path.join(root, 'test', 'host');
-  const tests = fs
-    .readdirSync(hostDir)
-    .filter((f) => f.endsWith('.test.ts'))
-    .sort();
+  const tests = select(
+    fs
+      .readdirSync(hostDir)
+      .filter((f) => f.endsWith('.test.ts'))
+      .sort(),
+  );
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
   const common = {

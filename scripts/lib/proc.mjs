@@ -11,10 +11,12 @@ const children = new Set();
 
 /**
  * Runs a command to completion; rejects on non-zero exit. Returns captured stdout when capture is set. `onLine`
- * (with quiet or capture) is called with every output line, stdout and stderr, as it arrives.
+ * (with quiet, capture or prefix) is called with every output line, stdout and stderr, as it arrives. `timeoutMs` kills it
+ * after that long in all; `idleMs` only after that long without any output (a hang, not a slow machine), calling
+ * `onIdle` first.
  */
 export function run(cmd, args, opts = {}) {
-  const { capture = false, env, cwd, quiet = false, timeoutMs, prefix, onLine } = opts;
+  const { capture = false, env, cwd, quiet = false, timeoutMs, idleMs, onIdle, prefix, onLine } = opts;
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
       cwd,
@@ -36,28 +38,43 @@ export function run(cmd, args, opts = {}) {
       child.stderr?.on('data', (d) => {
         err += d;
       });
-      if (onLine) {
-        const lines = (stream) => {
-          let pending = '';
-          stream?.on('data', (d) => {
-            const parts = (pending + d).split(/\r?\n|\r/);
-            pending = parts.pop();
-            for (const line of parts) onLine(line);
-          });
-          stream?.on('end', () => pending && onLine(pending));
-        };
-        lines(child.stdout);
-        lines(child.stderr);
-      }
+    }
+    if (onLine) {
+      const lines = (stream) => {
+        let pending = '';
+        stream?.on('data', (d) => {
+          const parts = (pending + d).split(/\r?\n|\r/);
+          pending = parts.pop();
+          for (const line of parts) onLine(line);
+        });
+        stream?.on('end', () => pending && onLine(pending));
+      };
+      lines(child.stdout);
+      lines(child.stderr);
     }
     const timer = timeoutMs ? setTimeout(() => killTree(child), timeoutMs) : undefined;
+    let idleTimer;
+    const stillAlive = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => {
+        onIdle?.();
+        killTree(child);
+      }, idleMs);
+    };
+    if (idleMs) {
+      stillAlive();
+      child.stdout?.on('data', stillAlive);
+      child.stderr?.on('data', stillAlive);
+    }
     child.on('error', (e) => {
       clearTimeout(timer);
+      clearTimeout(idleTimer);
       children.delete(child);
       reject(e);
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      clearTimeout(idleTimer);
       children.delete(child);
       if (code === 0) resolve(out);
       else {

@@ -20,8 +20,10 @@ export const HELP = `node scripts/test.mjs [options]   (npm test = all layers, a
   --clone           the fresh-clone check (README commands in a git clone of this tree; part of the full run)
   --slots N         VS Code layers at once (1 or 2, default 2: one per free harness slot)
   --help            this text
-Env: MG_VSCODE_SLOTS (as --slots), MG_HOST_ROUTE=payload|vsix (force the in-host route), MG_HOST_SUITE_TIMEOUT_MS (20 min), MG_HOST_IDLE_TIMEOUT_MS (5 min),
-     MG_UI_LAYER_TIMEOUT_MS (14 min per version), MG_UI_TIMEOUT_MS (30 s per UI action).
+Env: MG_VSCODE_SLOTS (as --slots), MG_HOST_ROUTE=payload|vsix (force the in-host route),
+     hang guards (a silent layer is stopped; a slow one is not): MG_HOST_IDLE_TIMEOUT_MS (10 min), MG_UI_IDLE_TIMEOUT_MS
+     (15 min), MG_UI_TIMEOUT_MS (30 s per UI action); overall limits, unset by default: MG_HOST_SUITE_TIMEOUT_MS,
+     MG_UI_LAYER_TIMEOUT_MS.
 Artefacts: test-results/ (logs of code-server, extension host and emulator; screenshots; results JSON).`;
 
 const OPTIONS = {

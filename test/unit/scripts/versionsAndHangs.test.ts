@@ -1,0 +1,94 @@
+// Which VS Code version runs which test files (scripts/lib/versionMatrix.mjs), and the harness's hang guard
+// (scripts/lib/proc.mjs run({ idleMs })): a slow command that keeps printing is never stopped, a silent one is.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+type Layer = 'host' | 'ui';
+const load = async () => ({
+  matrix: (await import(path.join(root, 'scripts', 'lib', 'versionMatrix.mjs'))) as {
+    NEWEST_ONLY: Record<Layer, string[]>;
+    filesForVersion(
+      layer: Layer,
+      version: string,
+      files: string[],
+      o?: { grep?: string; env?: Record<string, string> },
+    ): string[];
+  },
+  proc: (await import(path.join(root, 'scripts', 'lib', 'proc.mjs'))) as {
+    run(cmd: string, args: string[], o: Record<string, unknown>): Promise<string>;
+  },
+  versions: Object.keys(
+    JSON.parse(fs.readFileSync(path.join(root, 'scripts', 'vscode-versions.json'), 'utf8')) as object,
+  ),
+});
+const testFiles = (layer: Layer) =>
+  fs
+    .readdirSync(path.join(root, 'test', layer))
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort();
+
+describe('test harness: versions and hang guards', function () {
+  this.timeout(60_000);
+  it('lists only test files that exist, and the newest version runs every file', async () => {
+    const { matrix, versions } = await load();
+    for (const layer of ['host', 'ui'] as const) {
+      const files = testFiles(layer);
+      for (const f of matrix.NEWEST_ONLY[layer]) assert.ok(files.includes(f), `${layer}: ${f} is not a test file`);
+      assert.deepEqual(matrix.filesForVersion(layer, versions.at(-1)!, files, { env: {} }), files);
+    }
+  });
+
+  it('the oldest version skips the listed files only, and still runs every view and API path that differs', async () => {
+    const { matrix, versions } = await load();
+    for (const layer of ['host', 'ui'] as const) {
+      const files = testFiles(layer);
+      const oldest = matrix.filesForVersion(layer, versions[0], files, { env: {} });
+      assert.deepEqual(
+        files.filter((f) => !oldest.includes(f)),
+        [...matrix.NEWEST_ONLY[layer]].sort(),
+      );
+    }
+    const uiOldest = matrix.filesForVersion('ui', versions[0], testFiles('ui'), { env: {} });
+    for (const f of ['smoke.test.ts', 'chat.test.ts', 'agent.test.ts', 'images.test.ts', 'completions.test.ts'])
+      assert.ok(uiOldest.includes(f), f);
+    const hostOldest = matrix.filesForVersion('host', versions[0], testFiles('host'), { env: {} });
+    for (const f of ['lm.test.ts', 'gatewayAgent.test.ts', 'agentTools.test.ts', 'hunkReview.test.ts'])
+      assert.ok(hostOldest.includes(f), f);
+  });
+
+  it('--grep or MG_EVERY_TEST_ON_EVERY_VERSION=1 runs every file on the oldest version too', async () => {
+    const { matrix, versions } = await load();
+    const files = testFiles('ui');
+    assert.deepEqual(matrix.filesForVersion('ui', versions[0], files, { grep: 'x', env: {} }), files);
+    assert.deepEqual(
+      matrix.filesForVersion('ui', versions[0], files, { env: { MG_EVERY_TEST_ON_EVERY_VERSION: '1' } }),
+      files,
+    );
+  });
+
+  it('a command that keeps printing outlives its idle limit; a silent one is stopped and named', async () => {
+    const { proc } = await load();
+    // 8 s in all, a line every 400 ms, idle limit 4 s (generous: a loaded machine starts node slowly): slow, not hung.
+    const chatty = 'let n=0;const t=setInterval(()=>{console.log("tick "+n);if(++n===20){clearInterval(t)}},400)';
+    const lines: string[] = [];
+    await proc.run(process.execPath, ['-e', chatty], {
+      quiet: true,
+      idleMs: 4000,
+      onLine: (l: string) => lines.push(l),
+    });
+    assert.equal(lines.length, 20);
+    let idle = false;
+    const t0 = Date.now();
+    await assert.rejects(
+      proc.run(process.execPath, ['-e', 'console.log("started");setTimeout(()=>{},60000)'], {
+        quiet: true,
+        idleMs: 4000,
+        onIdle: () => (idle = true),
+      }),
+    );
+    assert.ok(idle, 'onIdle was called');
+    assert.ok(Date.now() - t0 < 30_000, 'stopped long before it would have ended');
+  });
+});
