@@ -124,13 +124,20 @@ function npmEnv(extra = {}) {
 }
 
 /**
- * Native modules no headless test loads are not compiled (scripts/lib/nodeGypFilter.cjs says which and why); where
- * npm's own node-gyp cannot be found, everything is built as before.
+ * Native modules no headless test loads are not compiled (scripts/lib/nodeGypFilter.cjs says which and why). npm runs
+ * a package's build as `node-gyp rebuild` with the node_modules/.bin folders above the package first on PATH, and
+ * ignores npm_config_node_gyp for install scripts: a `node-gyp` in .vscode-test/node_modules/.bin (above every
+ * code-server folder) is the one found. Where npm's own node-gyp cannot be found, everything is built as before.
  */
 function skipUnusedNativeBuilds() {
   const real = realNodeGyp();
   if (!real) return {};
-  return { npm_config_node_gyp: path.join(ROOT, 'scripts', 'lib', 'nodeGypFilter.cjs'), MG_REAL_NODE_GYP: real };
+  const bin = path.join(CACHE, 'node_modules', '.bin', 'node-gyp');
+  const filter = path.join(ROOT, 'scripts', 'lib', 'nodeGypFilter.cjs');
+  fs.mkdirSync(path.dirname(bin), { recursive: true });
+  fs.writeFileSync(bin, `#!/bin/sh\nexec node ${JSON.stringify(filter)} "$@"\n`);
+  fs.chmodSync(bin, 0o755);
+  return { MG_REAL_NODE_GYP: real };
 }
 
 /** npm's own node-gyp (the one npm would run), for nodeGypFilter.cjs to call. */

@@ -5,8 +5,8 @@
 // --repeat N, runs the layers N times and names every flaky test at the end.
 //
 // What overlaps (2 cores): provisioning runs in the background from the start; the VS Code layers start as
-// soon as the VSIX is packaged and their version is provisioned, two at a time (one per harness slot), while
-// the checks, unit tests and fresh-clone check run in this process.
+// soon as the VSIX is packaged and their version is provisioned, one at a time while the checks and unit tests run
+// in this process, then two at a time (one per harness slot; MG_SECOND_SLOT=early opens both at once).
 //
 // The command line is scripts/lib/testCli.mjs, what runs when scripts/lib/testSchedule.mjs, and what a run
 // found scripts/lib/testReport.mjs.
@@ -75,10 +75,19 @@ async function main() {
 /** The layers once; `once` adds what a repeat does not run again (static checks, the fresh-clone check). */
 async function oneRun(opts, { report, vsix, ready, once }, t0) {
   const vscode = opts.layers.has('host') || opts.layers.has('ui');
-  const vscodeRun = vscode && vsix ? vscodeLayers(report, opts, vsix, ready) : Promise.resolve({ kept: [] });
+  // On 2 cores, one VS Code layer runs beside this process's own work (checks, unit + browser); the second slot opens
+  // when that work is done (docs/testing.md#time has the schedules measured).
+  let inProcessDone;
+  const secondSlotAfter = new Promise((resolve) => (inProcessDone = resolve));
+  const vscodeRun =
+    vscode && vsix ? vscodeLayers(report, opts, vsix, ready, { secondSlotAfter }) : Promise.resolve({ kept: [] });
   // 4. Meanwhile in this process: static checks, unit + browser tests, the fresh-clone check.
-  if (once && opts.layers.has('unit') && !opts.grep) await step(report, 'static checks', () => checksLayer(report));
-  if (opts.layers.has('unit')) await unitLayer(report, opts);
+  try {
+    if (once && opts.layers.has('unit') && !opts.grep) await step(report, 'static checks', () => checksLayer(report));
+    if (opts.layers.has('unit')) await unitLayer(report, opts);
+  } finally {
+    inProcessDone();
+  }
   if (opts.layers.has('soak')) await soakLayer(report, opts);
   if (once && opts.clone) {
     // `npm start` in the clone runs the newest VS Code: wait for its provisioning here (in the background) to end, so
