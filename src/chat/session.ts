@@ -42,6 +42,7 @@ export class SessionController {
       deps.now,
       (e) => deps.log?.error('chat history write failed', e),
       this.l10n,
+      (message) => deps.log?.warn(`chat: ${message}`),
     );
     this.answers = new AnswerRunner(deps, this.store, this.out, (c) => this.settingsOf(c), this.l10n);
     const images = deps.images;
@@ -61,6 +62,8 @@ export class SessionController {
 
   async load(): Promise<void> {
     await this.store.load();
+    // Other windows write the same history: what they make, answer or delete shows here too.
+    this.stopFollowing = this.store.follow(() => this.showOutsideChange());
     // Records of turns no conversation holds any more (deleted before deletions dropped them, or in another
     // window) are dropped once per load: the conversations are in memory already, so this reads nothing more.
     try {
@@ -288,6 +291,15 @@ export class SessionController {
 
   dispose(): void {
     this.stop();
+    this.stopFollowing();
+  }
+
+  private stopFollowing: () => void = () => undefined;
+
+  /** Another window changed the history: the list always; the open conversation too while no answer runs here. */
+  private showOutsideChange(): void {
+    if (this.busy) this.out.conversations(this.store.summaries(), this.store.active.id);
+    else this.deps.post({ type: 'snapshot', snapshot: this.snapshot() });
   }
 
   /**
