@@ -152,7 +152,10 @@ export class ConversationStore {
       // Shared storage: read, merge and write at the time of the write (one pending save per conversation).
       if (this.pendingSaves.has(conversation.id)) return;
       this.pendingSaves.add(conversation.id);
-      this.enqueue(() => this.locked(() => this.writeMerged(conversation)));
+      this.enqueue(() => {
+        this.pendingSaves.delete(conversation.id); // a save asked from here on writes again
+        return this.locked(() => this.writeMerged(conversation));
+      });
     } else {
       const data = serializeConversation(conversation);
       this.enqueue(() => this.storage.write(conversationFile(conversation.id), data));
@@ -178,6 +181,20 @@ export class ConversationStore {
   }
 
   /**
+   * Runs `prune` holding the history's lock, after reading every change on disk: `all` is then every conversation a
+   * file names (and those made here), and no window can save a new one before `prune` ends. Pruning of turn records
+   * and images goes through here, so it removes only what no conversation on disk names.
+   */
+  withAllOnDisk(prune: (all: Conversation[]) => Promise<void> | void): Promise<void> {
+    const run = async () => {
+      await this.readChanges(true);
+      await prune(this.all());
+    };
+    this.enqueue(() => this.locked(run));
+    return this.writes;
+  }
+
+  /**
    * Follows the storage: `onChange` is called after a refresh that changed something. Returns the function that
    * stops it (without a watchable storage: nothing to follow).
    */
@@ -198,7 +215,8 @@ export class ConversationStore {
     };
   }
 
-  private async readChanges(): Promise<boolean> {
+  /** `underLock`: the caller holds the lock already (it is not taken again to set a damaged file aside). */
+  private async readChanges(underLock = false): Promise<boolean> {
     if (!this.storage.list || !this.loaded) return false;
     const listed = await this.storage.list();
     const onDisk = new Map<string, string>();
@@ -219,7 +237,8 @@ export class ConversationStore {
       const text = await this.storage.read(conversationFile(id));
       const theirs = parseConversation(text, this.l10n);
       if (!theirs || theirs.id !== id) {
-        if (text !== undefined) await this.locked(() => this.setAside(conversationFile(id)));
+        const aside = () => this.setAside(conversationFile(id));
+        if (text !== undefined) await (underLock ? aside() : this.locked(aside));
         continue;
       }
       const mine = this.conversations.get(id);
@@ -237,7 +256,6 @@ export class ConversationStore {
 
   /** The save of one conversation: another window's changes merged in, then the file replaced (under the lock). */
   private async writeMerged(conversation: Conversation): Promise<void> {
-    this.pendingSaves.delete(conversation.id);
     if (!this.conversations.has(conversation.id)) return; // deleted while the save waited
     const name = conversationFile(conversation.id);
     const version = await this.storage.version?.(name);

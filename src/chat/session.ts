@@ -64,15 +64,20 @@ export class SessionController {
     await this.store.load();
     // Other windows write the same history: what they make, answer or delete shows here too.
     this.stopFollowing = this.store.follow(() => this.showOutsideChange());
-    // Records of turns no conversation holds any more (deleted before deletions dropped them, or in another
-    // window) are dropped once per load: the conversations are in memory already, so this reads nothing more.
-    try {
-      this.deps.agent?.keepOnly?.(turnIdsOf(this.store.all().flatMap((c) => c.messages)));
-    } catch (error) {
-      this.deps.log?.error('chat: pruning agent turn records failed', error);
-    }
-    const used = imageHashes(this.store.all().flatMap((c) => c.messages));
-    this.deps.images?.removeOrphans(used, this.deps.now()).catch((e) => this.deps.log?.error('chat: images', e));
+    // Records of turns and images no conversation names any more (deleted before deletions dropped them, or in
+    // another window) are dropped once per load, under the history's lock with every conversation file on disk
+    // read: another window's conversation is never taken for gone.
+    await this.store.withAllOnDisk(async (all) => {
+      const messages = all.flatMap((c) => c.messages);
+      try {
+        this.deps.agent?.keepOnly?.(turnIdsOf(messages));
+      } catch (error) {
+        this.deps.log?.error('chat: pruning agent turn records failed', error);
+      }
+      await this.deps.images
+        ?.removeOrphans(imageHashes(messages), this.deps.now())
+        .catch((e) => this.deps.log?.error('chat: images', e));
+    });
   }
 
   /** The attachments the next question takes (the host counts their images against the per-question limit). */

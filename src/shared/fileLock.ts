@@ -74,7 +74,7 @@ async function takeOverIfStale(file: string, staleMs: number, now: () => number)
   const owner = await lockOwner(file);
   // The time in the file is the owner's word; the mtime stands in when the file was cut before its text was written.
   const since = owner?.time ?? stat.mtimeMs;
-  if (now() - Math.max(since, 0) < staleMs) return false;
+  if (now() - Math.max(since, 0) < staleMs && !(owner && isDead(owner.pid))) return false;
   const moved = `${file}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     await fs.rename(file, moved); // atomic: of two windows taking over, one finds the file gone
@@ -89,6 +89,20 @@ async function takeOverIfStale(file: string, staleMs: number, now: () => number)
   }
   await fs.rm(moved, { force: true });
   return true;
+}
+
+/**
+ * A holder whose process is gone on this machine (a killed extension host) does not need the timeout. The windows
+ * that share global storage run on the machine that holds it, so the pid is theirs to check.
+ */
+function isDead(pid: number): boolean {
+  if (pid === process.pid || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 async function release(file: string, token: string): Promise<void> {

@@ -6,7 +6,7 @@ import { watch as watchFolder, type FSWatcher } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { isScratchName, moveAside, readTextIfAny, removeStaleTemps, writeFileAtomic } from './atomicFile';
-import { withLock, type LockOptions } from './fileLock';
+import { LockTimeout, withLock, type LockOptions } from './fileLock';
 
 export const FOLDER_LOCK = '.lock';
 /** When the platform has no folder events (some network file systems), the folder is listed this often. */
@@ -30,7 +30,10 @@ export interface SharedFolder {
   list(): Promise<FolderEntry[]>;
   /** One file's version; undefined when it does not exist. */
   version(name: string): Promise<string | undefined>;
-  /** Runs `fn` holding the folder's lock between windows. */
+  /**
+   * Runs `fn` holding the folder's lock between windows. When a live window holds it past the wait (hung), `fn` runs
+   * without it and the log says so: a write that might merge less is better than a write that never happens.
+   */
   locked<T>(fn: () => Promise<T>): Promise<T>;
   /** Moves an unreadable file aside (`name.corrupt-<time>`) and logs where. */
   moveAside(name: string): Promise<void>;
@@ -86,7 +89,13 @@ export function sharedFolder(dir: string, log: (message: string) => void, lock: 
     },
     async locked(fn) {
       await made();
-      return withLock(path.join(dir, FOLDER_LOCK), fn, lock);
+      try {
+        return await withLock(path.join(dir, FOLDER_LOCK), fn, lock);
+      } catch (error) {
+        if (!(error instanceof LockTimeout)) throw error;
+        log(`${error.message}; writing without it`);
+        return fn();
+      }
     },
     async moveAside(name) {
       await moveAside(file(name), log);

@@ -151,7 +151,7 @@ export class LedgerStore {
     await this.locked(async () => {
       const read = parseLedger((await readTextIfAny(this.file)) ?? '');
       const kept = keep(read);
-      if (kept.length !== read.length) await writeFileAtomic(this.file, serializeLedger(kept));
+      if (kept.length !== read.length) await writeFileAtomic(this.file, serializeLedger(kept), { durable: true });
     }, false);
     await this.catchUp();
   }
