@@ -63,6 +63,7 @@ export const PURE_MODULES = {
     'deltaBatcher',
     'conversation',
     'conversationStore',
+    'historyMerge',
     'history',
     'errorCard',
     'attachments',

@@ -1,8 +1,13 @@
 // All conversations in memory, persisted through a HistoryStorage (pure: the host adapter does the I/O).
+// Every window of the machine has its own store over the same files. The conversation files are the truth: a load
+// lists them (the index only adds the active one); a save reads the file again under the lock and merges what
+// another window wrote (historyMerge.ts) before replacing it; the index is merged, never replaced; a refresh (the
+// folder changed) brings in what other windows made, changed or deleted.
 import type { ConversationSummary } from '../shared/protocol/chat';
 import { createConversation, searchConversations, sortByRecent, summarize, type Conversation } from './conversation';
 import {
   conversationFile,
+  conversationIdOf,
   INDEX_FILE,
   parseConversation,
   parseIndex,
@@ -10,7 +15,11 @@ import {
   serializeIndex,
   type HistoryStorage,
 } from './history';
+import { mergeConversation, type ConversationBase } from './historyMerge';
 import { english, type Localizer } from '../shared/l10n';
+
+/** Folder events come in bursts (a write is a temp file and a rename): one refresh after they settle. */
+const REFRESH_DELAY_MS = 100;
 
 export class ConversationStore {
   private readonly conversations = new Map<string, Conversation>();
@@ -19,6 +28,16 @@ export class ConversationStore {
   private loaded = false;
   /** Writes are chained so a slow write never lands after a newer one. */
   private writes: Promise<void> = Promise.resolve();
+  /** Per conversation on disk: what this window last read or wrote, and the file's version then. */
+  private readonly bases = new Map<string, ConversationBase>();
+  private readonly versions = new Map<string, string | undefined>();
+  /** Deleted here: not taken back from a listing made before the file was removed. */
+  private readonly deletedHere = new Set<string>();
+  /** Saves and an index write waiting in the chain (one each is enough: they write the latest state). */
+  private readonly pendingSaves = new Set<string>();
+  private indexPending = false;
+  /** Told when another window's change reached the conversations here (set by follow). */
+  private notify: () => void = () => undefined;
 
   constructor(
     private readonly storage: HistoryStorage,
@@ -27,21 +46,34 @@ export class ConversationStore {
     private readonly onWriteError: (error: unknown) => void = () => undefined,
     /** The words added to turns the window closed on (stored cards keep theirs). */
     private readonly l10n: Localizer = english,
+    /** Told when a file could not be read and was moved aside. */
+    private readonly log: (message: string) => void = () => undefined,
   ) {}
 
   async load(): Promise<void> {
-    const index = parseIndex(await this.storage.read(INDEX_FILE));
-    // All files at once: each read is a round trip through VS Code's file service, and a slow load is a window in
-    // which the view waits for its state.
-    const texts = await Promise.all(index.conversations.map((entry) => this.storage.read(conversationFile(entry.id))));
+    const index = await this.readIndex();
+    // The files are the truth: every conversation file there is (another window's too), whatever the index says.
+    const listed = this.storage.list ? await this.storage.list() : undefined;
+    const ids = listed
+      ? listed.map((f) => conversationIdOf(f.name)).filter((id): id is string => id !== undefined)
+      : index.conversations.map((entry) => entry.id);
+    const versionOf = new Map(listed?.map((f) => [conversationIdOf(f.name), f.version]));
+    // All files at once: each read is a round trip through the file system, and a slow load is a window in which
+    // the view waits for its state.
+    const texts = await Promise.all(ids.map((id) => this.storage.read(conversationFile(id))));
     // From here on one synchronous step. A conversation made while the files were read (something asked for the
     // active one) is kept only if it holds messages; the index is written only now, so it never lists half the
     // history (written earlier and followed by a closed window, it would have lost the rest).
     const made = new Map(this.conversations);
     this.conversations.clear();
-    index.conversations.forEach((entry, i) => {
+    const unreadable: string[] = [];
+    ids.forEach((id, i) => {
       const conversation = parseConversation(texts[i], this.l10n);
-      if (conversation && conversation.id === entry.id) this.conversations.set(conversation.id, conversation);
+      if (conversation && conversation.id === id) {
+        this.conversations.set(id, conversation);
+        this.bases.set(id, serializeConversation(conversation));
+        this.versions.set(id, versionOf.get(id));
+      } else if (texts[i] !== undefined) unreadable.push(id);
     });
     let keptMade = false;
     for (const [id, conversation] of made) {
@@ -56,6 +88,7 @@ export class ConversationStore {
     if (recent) this.activeId = recent;
     else this.create();
     if (keptMade) this.saveIndex();
+    for (const id of unreadable) this.enqueue(() => this.setAside(conversationFile(id)));
   }
 
   get active(): Conversation {
@@ -100,19 +133,33 @@ export class ConversationStore {
   /** Deletes; when it was the active one, the most recent other (or a new one) becomes active. */
   delete(id: string): boolean {
     if (!this.conversations.delete(id)) return false;
-    this.enqueue(() => this.storage.remove(conversationFile(id)));
-    if (this.activeId === id) {
-      this.activeId = sortByRecent(this.all())[0]?.id ?? '';
-      if (!this.activeId) this.create();
-    }
+    this.deletedHere.add(id);
+    this.enqueue(() =>
+      this.locked(async () => {
+        await this.storage.remove(conversationFile(id));
+        this.bases.delete(id);
+        this.versions.delete(id);
+      }),
+    );
+    this.pickActiveIfGone();
     this.saveIndex();
     return true;
   }
 
   save(conversation: Conversation): void {
     if (!this.conversations.has(conversation.id)) return;
-    const data = serializeConversation(conversation);
-    this.enqueue(() => this.storage.write(conversationFile(conversation.id), data));
+    if (this.storage.locked) {
+      // Shared storage: read, merge and write at the time of the write (one pending save per conversation).
+      if (this.pendingSaves.has(conversation.id)) return;
+      this.pendingSaves.add(conversation.id);
+      this.enqueue(() => {
+        this.pendingSaves.delete(conversation.id); // a save asked from here on writes again
+        return this.locked(() => this.writeMerged(conversation));
+      });
+    } else {
+      const data = serializeConversation(conversation);
+      this.enqueue(() => this.storage.write(conversationFile(conversation.id), data));
+    }
     this.saveIndex();
   }
 
@@ -121,13 +168,181 @@ export class ConversationStore {
     return this.writes;
   }
 
+  /**
+   * Reads what other windows made, changed or deleted since this window last looked (shared storage only); true
+   * when the conversations here changed. Runs in the chain of writes, so never between a read and its write.
+   */
+  refresh(): Promise<boolean> {
+    let changed = false;
+    this.enqueue(async () => {
+      changed = await this.readChanges();
+    });
+    return this.writes.then(() => changed);
+  }
+
+  /**
+   * Runs `prune` holding the history's lock, after reading every change on disk: `all` is then every conversation a
+   * file names (and those made here), and no window can save a new one before `prune` ends. Pruning of turn records
+   * and images goes through here, so it removes only what no conversation on disk names.
+   */
+  withAllOnDisk(prune: (all: Conversation[]) => Promise<void> | void): Promise<void> {
+    const run = async () => {
+      await this.readChanges(true);
+      await prune(this.all());
+    };
+    this.enqueue(() => this.locked(run));
+    return this.writes;
+  }
+
+  /**
+   * Follows the storage: `onChange` is called after a refresh that changed something. Returns the function that
+   * stops it (without a watchable storage: nothing to follow).
+   */
+  follow(onChange: () => void): () => void {
+    this.notify = onChange;
+    if (!this.storage.watch) return () => undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stopWatching = this.storage.watch(() => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = undefined;
+        void this.refresh().then((changed) => changed && onChange(), this.onWriteError);
+      }, REFRESH_DELAY_MS);
+    });
+    return () => {
+      if (timer) clearTimeout(timer);
+      stopWatching();
+    };
+  }
+
+  /** `underLock`: the caller holds the lock already (it is not taken again to set a damaged file aside). */
+  private async readChanges(underLock = false): Promise<boolean> {
+    if (!this.storage.list || !this.loaded) return false;
+    const listed = await this.storage.list();
+    const onDisk = new Map<string, string>();
+    for (const f of listed) {
+      const id = conversationIdOf(f.name);
+      if (id !== undefined) onDisk.set(id, f.version);
+    }
+    let changed = false;
+    for (const id of [...this.conversations.keys()]) {
+      // Seen on disk before and gone now: deleted in another window.
+      if (!onDisk.has(id) && this.bases.has(id)) {
+        this.forgetDeleted(id);
+        changed = true;
+      }
+    }
+    for (const [id, version] of onDisk) {
+      if (this.deletedHere.has(id) || this.versions.get(id) === version) continue;
+      const text = await this.storage.read(conversationFile(id));
+      const theirs = parseConversation(text, this.l10n);
+      if (!theirs || theirs.id !== id) {
+        const aside = () => this.setAside(conversationFile(id));
+        if (text !== undefined) await (underLock ? aside() : this.locked(aside));
+        continue;
+      }
+      const mine = this.conversations.get(id);
+      if (mine) changed = mergeConversation(mine, theirs, this.bases.get(id)) || changed;
+      else {
+        this.conversations.set(id, theirs);
+        changed = true;
+      }
+      this.bases.set(id, serializeConversation(theirs));
+      this.versions.set(id, version);
+    }
+    if (changed) this.pickActiveIfGone();
+    return changed;
+  }
+
+  /** The save of one conversation: another window's changes merged in, then the file replaced (under the lock). */
+  private async writeMerged(conversation: Conversation): Promise<void> {
+    if (!this.conversations.has(conversation.id)) return; // deleted while the save waited
+    const name = conversationFile(conversation.id);
+    const version = await this.storage.version?.(name);
+    if (version === undefined && this.bases.has(conversation.id)) {
+      // It was on disk and another window deleted it: the deletion stands (writing would bring it back).
+      this.forgetDeleted(conversation.id);
+      this.log(`conversation ${conversation.id} was deleted in another window; its changes here were not saved`);
+      this.notify();
+      return;
+    }
+    if (version !== undefined && version !== this.versions.get(conversation.id)) {
+      const theirs = parseConversation(await this.storage.read(name), this.l10n);
+      if (theirs?.id === conversation.id && mergeConversation(conversation, theirs, this.bases.get(conversation.id)))
+        this.notify();
+    }
+    const data = serializeConversation(conversation);
+    await this.storage.write(name, data);
+    this.bases.set(conversation.id, data);
+    this.versions.set(conversation.id, await this.storage.version?.(name));
+  }
+
+  private forgetDeleted(id: string): void {
+    this.conversations.delete(id);
+    this.bases.delete(id);
+    this.versions.delete(id);
+    this.pickActiveIfGone();
+  }
+
+  private pickActiveIfGone(): void {
+    if (this.conversations.has(this.activeId)) return;
+    this.activeId = sortByRecent(this.all())[0]?.id ?? '';
+    if (!this.activeId) this.create();
+  }
+
+  private async readIndex(): Promise<ReturnType<typeof parseIndex>> {
+    const text = await this.storage.read(INDEX_FILE);
+    const index = parseIndex(text);
+    if (text !== undefined && !parses(text)) await this.locked(() => this.setAside(INDEX_FILE));
+    return index;
+  }
+
+  private async setAside(name: string): Promise<void> {
+    if (this.storage.moveAside) await this.storage.moveAside(name);
+    else this.log(`${name} could not be read`);
+  }
+
   private saveIndex(): void {
     if (!this.loaded) return;
-    const data = serializeIndex(this.all(), this.activeId);
-    this.enqueue(() => this.storage.write(INDEX_FILE, data));
+    if (!this.storage.locked) {
+      const data = serializeIndex(this.all(), this.activeId);
+      this.enqueue(() => this.storage.write(INDEX_FILE, data));
+      return;
+    }
+    if (this.indexPending) return;
+    this.indexPending = true;
+    this.enqueue(() =>
+      this.locked(async () => {
+        this.indexPending = false;
+        await this.storage.write(INDEX_FILE, serializeIndex(await this.mergedIndex(), this.activeId));
+      }),
+    );
+  }
+
+  /** Ours, plus the other windows' entries whose files are still there: the index never drops a conversation. */
+  private async mergedIndex(): Promise<Conversation[]> {
+    const disk = parseIndex(await this.storage.read(INDEX_FILE));
+    const files = new Set((await this.storage.list?.())?.map((f) => conversationIdOf(f.name)));
+    const theirs = disk.conversations
+      .filter((e) => !this.conversations.has(e.id) && !this.deletedHere.has(e.id) && files.has(e.id))
+      .map((e) => ({ ...e, overrides: {}, messages: [] }));
+    return [...this.all(), ...theirs];
+  }
+
+  private locked(fn: () => Promise<void>): Promise<void> {
+    return this.storage.locked ? this.storage.locked(fn) : fn();
   }
 
   private enqueue(write: () => Promise<void>): void {
     this.writes = this.writes.then(write).catch(this.onWriteError);
+  }
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }

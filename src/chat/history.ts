@@ -26,11 +26,25 @@ export interface HistoryIndex {
   >;
 }
 
-/** Where history lives: the host adapter maps names to files under globalStorageUri. */
+/**
+ * Where history lives: the host adapter maps names to files under globalStorageUri. The optional part is what
+ * storage shared by several windows has (src/shared/sharedFolder.ts): without it (a Map in tests) the index is
+ * the list and nothing else writes.
+ */
 export interface HistoryStorage {
   read(name: string): Promise<string | undefined>;
   write(name: string, data: string): Promise<void>;
   remove(name: string): Promise<void>;
+  /** The files there are, each with a version that changes when another window replaces it. */
+  list?(): Promise<Array<{ name: string; version: string }>>;
+  /** One file's version (undefined: no such file). */
+  version?(name: string): Promise<string | undefined>;
+  /** Runs `fn` holding the lock between windows (read-merge-write sequences). */
+  locked?<T>(fn: () => Promise<T>): Promise<T>;
+  /** Moves a file that cannot be read aside and says so in the log. */
+  moveAside?(name: string): Promise<void>;
+  /** Calls `listener` when another window may have changed something; returns the function that stops it. */
+  watch?(listener: () => void): () => void;
 }
 
 /**
@@ -39,6 +53,7 @@ export interface HistoryStorage {
  */
 export function redactingStorage(storage: HistoryStorage, redact: (text: string) => string): HistoryStorage {
   return {
+    ...storage,
     read: (name) => storage.read(name),
     remove: (name) => storage.remove(name),
     write: (name, data) => {
@@ -56,6 +71,11 @@ export function redactingStorage(storage: HistoryStorage, redact: (text: string)
 
 export const INDEX_FILE = 'index.json';
 export const conversationFile = (id: string): string => `conversation-${id}.json`;
+/** The conversation id a file name holds (undefined: not a conversation file). */
+export function conversationIdOf(name: string): string | undefined {
+  const match = /^conversation-(.+)\.json$/.exec(name);
+  return match && isSafeId(match[1]) ? match[1] : undefined;
+}
 
 const STATUSES: readonly ChatMessageStatus[] = ['streaming', 'complete', 'stopped', 'cutOff', 'error', 'queued'];
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

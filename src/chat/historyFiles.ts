@@ -1,77 +1,36 @@
-// HistoryStorage on disk: files under the extension's global storage (never the webview, never settings).
-import * as vscode from 'vscode';
+// HistoryStorage on disk: files under the extension's global storage (never the webview, never settings), shared by
+// every window of the machine (src/shared/sharedFolder.ts: atomic writes, the lock, versions, a folder watcher).
+import * as path from 'node:path';
+import type * as vscode from 'vscode';
+import { sharedFolder } from '../shared/sharedFolder';
 import type { HistoryStorage } from './history';
 import type { ImageStorage } from './imageStore';
 
-export function historyFiles(globalStorageUri: vscode.Uri): HistoryStorage {
-  const folder = vscode.Uri.joinPath(globalStorageUri, 'chat');
-  const file = (name: string) => vscode.Uri.joinPath(folder, name);
-  let folderReady: Thenable<void> | undefined;
+/** The chat's folder (global storage is a local or remote file system path for an extension host with node). */
+const chatFolder = (globalStorageUri: vscode.Uri, ...more: string[]): string =>
+  path.join(globalStorageUri.fsPath, 'chat', ...more);
+
+export function historyFiles(globalStorageUri: vscode.Uri, log: (message: string) => void): HistoryStorage {
+  const folder = sharedFolder(chatFolder(globalStorageUri), log);
   return {
-    async read(name) {
-      try {
-        return new TextDecoder().decode(await vscode.workspace.fs.readFile(file(name)));
-      } catch {
-        return undefined;
-      }
-    },
-    async write(name, data) {
-      folderReady ??= vscode.workspace.fs.createDirectory(folder);
-      await folderReady;
-      await vscode.workspace.fs.writeFile(file(name), new TextEncoder().encode(data));
-    },
-    async remove(name) {
-      try {
-        await vscode.workspace.fs.delete(file(name));
-      } catch {
-        // Already gone.
-      }
-    },
+    read: (name) => folder.readText(name).catch(() => undefined),
+    write: (name, data) => folder.write(name, data),
+    remove: (name) => folder.remove(name),
+    list: () => folder.list(),
+    version: (name) => folder.version(name),
+    locked: (fn) => folder.locked(fn),
+    moveAside: (name) => folder.moveAside(name),
+    watch: (listener) => folder.watch(listener),
   };
 }
 
 /** The chat's images: one file per content hash under the same storage (chat/images), never in the history JSON. */
-export function imageFiles(globalStorageUri: vscode.Uri): ImageStorage {
-  const folder = vscode.Uri.joinPath(globalStorageUri, 'chat', 'images');
-  const file = (name: string) => vscode.Uri.joinPath(folder, name);
-  let folderReady: Thenable<void> | undefined;
+export function imageFiles(globalStorageUri: vscode.Uri, log: (message: string) => void): ImageStorage {
+  const folder = sharedFolder(chatFolder(globalStorageUri, 'images'), log);
   return {
-    async read(name) {
-      try {
-        return await vscode.workspace.fs.readFile(file(name));
-      } catch {
-        return undefined;
-      }
-    },
-    async write(name, bytes) {
-      folderReady ??= vscode.workspace.fs.createDirectory(folder);
-      await folderReady;
-      await vscode.workspace.fs.writeFile(file(name), bytes);
-    },
-    async remove(name) {
-      try {
-        await vscode.workspace.fs.delete(file(name));
-      } catch {
-        // Already gone.
-      }
-    },
-    async list() {
-      let entries: Array<[string, vscode.FileType]>;
-      try {
-        entries = await vscode.workspace.fs.readDirectory(folder);
-      } catch {
-        return [];
-      }
-      const out: Array<{ name: string; mtime: number }> = [];
-      for (const [name, type] of entries) {
-        if (type !== vscode.FileType.File) continue;
-        const stat = await vscode.workspace.fs.stat(file(name)).then(
-          (s) => s,
-          () => undefined,
-        );
-        if (stat) out.push({ name, mtime: stat.mtime });
-      }
-      return out;
-    },
+    read: (name) => folder.readBytes(name),
+    write: (name, bytes) => folder.write(name, bytes),
+    remove: (name) => folder.remove(name),
+    list: async () => (await folder.list()).map(({ name, mtime }) => ({ name, mtime })),
   };
 }

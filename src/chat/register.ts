@@ -100,9 +100,10 @@ export function registerChat(services: Services): ChatFeature {
     wouldPassDailyBudget: (nextTokens) => services.account.wouldPassDailyBudget(nextTokens),
     redact: services.secrets.redactKnown,
   });
-  const images = new ImageStore(imageFiles(context.globalStorageUri));
+  const warn = (message: string) => log.warn(`chat: ${message}`);
+  const images = new ImageStore(imageFiles(context.globalStorageUri, warn));
   const session = new SessionController({
-    storage: redactingStorage(historyFiles(context.globalStorageUri), services.secrets.redactKnown),
+    storage: redactingStorage(historyFiles(context.globalStorageUri, warn), services.secrets.redactKnown),
     images,
     getClient: async (onRecorded) => (await chatClient(onRecorded))?.client,
     accessProblem: () => accessProblem(config.current, vscode.l10n),

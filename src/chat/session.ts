@@ -42,6 +42,7 @@ export class SessionController {
       deps.now,
       (e) => deps.log?.error('chat history write failed', e),
       this.l10n,
+      (message) => deps.log?.warn(`chat: ${message}`),
     );
     this.answers = new AnswerRunner(deps, this.store, this.out, (c) => this.settingsOf(c), this.l10n);
     const images = deps.images;
@@ -61,15 +62,22 @@ export class SessionController {
 
   async load(): Promise<void> {
     await this.store.load();
-    // Records of turns no conversation holds any more (deleted before deletions dropped them, or in another
-    // window) are dropped once per load: the conversations are in memory already, so this reads nothing more.
-    try {
-      this.deps.agent?.keepOnly?.(turnIdsOf(this.store.all().flatMap((c) => c.messages)));
-    } catch (error) {
-      this.deps.log?.error('chat: pruning agent turn records failed', error);
-    }
-    const used = imageHashes(this.store.all().flatMap((c) => c.messages));
-    this.deps.images?.removeOrphans(used, this.deps.now()).catch((e) => this.deps.log?.error('chat: images', e));
+    // Other windows write the same history: what they make, answer or delete shows here too.
+    this.stopFollowing = this.store.follow(() => this.showOutsideChange());
+    // Records of turns and images no conversation names any more (deleted before deletions dropped them, or in
+    // another window) are dropped once per load, under the history's lock with every conversation file on disk
+    // read: another window's conversation is never taken for gone.
+    await this.store.withAllOnDisk(async (all) => {
+      const messages = all.flatMap((c) => c.messages);
+      try {
+        this.deps.agent?.keepOnly?.(turnIdsOf(messages));
+      } catch (error) {
+        this.deps.log?.error('chat: pruning agent turn records failed', error);
+      }
+      await this.deps.images
+        ?.removeOrphans(imageHashes(messages), this.deps.now())
+        .catch((e) => this.deps.log?.error('chat: images', e));
+    });
   }
 
   /** The attachments the next question takes (the host counts their images against the per-question limit). */
@@ -288,6 +296,15 @@ export class SessionController {
 
   dispose(): void {
     this.stop();
+    this.stopFollowing();
+  }
+
+  private stopFollowing: () => void = () => undefined;
+
+  /** Another window changed the history: the list always; the open conversation too while no answer runs here. */
+  private showOutsideChange(): void {
+    if (this.busy) this.out.conversations(this.store.summaries(), this.store.active.id);
+    else this.deps.post({ type: 'snapshot', snapshot: this.snapshot() });
   }
 
   /**

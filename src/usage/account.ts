@@ -38,6 +38,13 @@ export interface AccountDeps {
 /** Where the balance memory is kept across windows (figures and routes only, per key fingerprint and base URL). */
 const BALANCE_STATE_KEY = 'modelGateway.balanceMemory';
 
+/** Local midnight of the day of `time` (the budget's day, as dayOf counts it). */
+function startOfDay(time: number): number {
+  const d = new Date(time);
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
 /** A user-scope setting of modelGateway (workspace values are ignored). */
 function userSetting(key: string): unknown {
   return vscode.workspace.getConfiguration('modelGateway').inspect(key)?.globalValue;
@@ -54,6 +61,8 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
   );
   const store = new LedgerStore(deps.globalStorageUri.fsPath, (message) => deps.log.warn(message));
   const changed = new vscode.EventEmitter<void>();
+  // Other windows' answers change today's figures too: the status bar and Show Usage follow the file.
+  const unwatch = store.watch(() => changed.fire());
   const noticed = new Set<string>();
   let active: { fingerprint: string; baseUrl: string } | undefined;
 
@@ -74,7 +83,9 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
     keyFingerprint?: string;
   }> => {
     const key = await deps.keys.active();
-    const totals = todayOf(await store.all(), key?.fingerprint ?? '', Date.now());
+    const now = Date.now();
+    // Read before each decision: what every window appended since (a stat and the new tail only).
+    const totals = todayOf(await store.since(startOfDay(now)), key?.fingerprint ?? '', now);
     return {
       totals,
       budgetUsed: budgetUsed(totals, parseBudget(userSetting('budget.daily'))),
@@ -88,6 +99,8 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
     const mark = `${fingerprint} ${dayOf(Date.now())}`;
     if (noticed.has(mark)) return;
     noticed.add(mark);
+    // Another window may have announced it already today (the mark is kept next to the ledger, under its lock).
+    if (!(await store.claimNotice(mark))) return;
     void vscode.window.showWarningMessage(
       vscode.l10n.t('Model Gateway: today you used {0}% of your daily budget.', Math.floor(state.budgetUsed * 100)),
     );
@@ -150,6 +163,7 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
     onDidChange: changed.event,
     dispose: () => {
       keyChanged.dispose();
+      unwatch();
       changed.dispose();
     },
   };
