@@ -23,6 +23,7 @@ import type {
 import { dayOf, todayOf, type LedgerEntry } from '../shared/usageLedger';
 import { BUDGET_NOTICE_FRACTION, budgetUsed, parseBudget, wouldPass } from './budget';
 import { LedgerStore } from './ledgerStore';
+import { gatewaySettings } from '../platform/settings';
 
 export interface AccountDeps {
   globalStorageUri: vscode.Uri;
@@ -37,11 +38,6 @@ export interface AccountDeps {
 
 /** Where the balance memory is kept across windows (figures and routes only, per key fingerprint and base URL). */
 const BALANCE_STATE_KEY = 'modelGateway.balanceMemory';
-
-/** A user-scope setting of modelGateway (workspace values are ignored). */
-function userSetting(key: string): unknown {
-  return vscode.workspace.getConfiguration('modelGateway').inspect(key)?.globalValue;
-}
 
 export function createAccountService(deps: AccountDeps): AccountService & vscode.Disposable {
   const saved = deps.state?.get<unknown>(BALANCE_STATE_KEY);
@@ -64,7 +60,7 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
       images: record.images?.count,
       billed: billedCostOf(record.usage),
       gatewayPrices: gatewayPricesOf(raw),
-      userPrices: parsePriceTable(userSetting('prices'))[record.model],
+      userPrices: parsePriceTable(gatewaySettings.prices)[record.model],
     });
   };
 
@@ -77,7 +73,7 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
     const totals = todayOf(await store.all(), key?.fingerprint ?? '', Date.now());
     return {
       totals,
-      budgetUsed: budgetUsed(totals, parseBudget(userSetting('budget.daily'))),
+      budgetUsed: budgetUsed(totals, parseBudget(gatewaySettings.budgetDaily)),
       keyFingerprint: key?.fingerprint,
     };
   };
@@ -138,7 +134,7 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
     ledger: () => store.all(),
     today,
     async wouldPassDailyBudget(nextTokens) {
-      const budget = parseBudget(userSetting('budget.daily'));
+      const budget = parseBudget(gatewaySettings.budgetDaily);
       if (!budget) return false;
       const { totals } = await today();
       return wouldPass(totals, budget, nextTokens);
