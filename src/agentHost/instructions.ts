@@ -17,14 +17,14 @@ import {
   type InstructionSettings,
   type ProjectInstructions,
 } from '../agent';
-import { AGENT_SECTION, readAgentSettings } from './settings';
+import { gatewaySettings } from '../platform/settings';
+import { readAgentSettings } from './settings';
 import { realPathOf, workspaceFolderRealPaths } from './resolve';
 import { ignoreFilePatterns, probeCaseInsensitive } from './workspaceContext';
 
 /** Both settings as the user set them: workspace and folder values are ignored (instructionSettingsFrom). */
 export function readInstructionSettings(): InstructionSettings {
-  const config = vscode.workspace.getConfiguration(AGENT_SECTION);
-  return instructionSettingsFrom(config.inspect('useInstructionFiles'), config.inspect('instructions'));
+  return instructionSettingsFrom(gatewaySettings.useInstructionFiles, gatewaySettings.agentInstructions);
 }
 
 /** Reads at most `bytes` (+ a few, so a cut is seen) of a file. */

@@ -4,6 +4,7 @@
 // approvals off; see docs/security.md). Settings that only restrict (secret patterns, a lower step budget)
 // are taken from every level.
 import * as vscode from 'vscode';
+import { inspectSetting } from '../platform/settings';
 import { sayClampedSettings } from '../platform/settingsNotice';
 import { agentSettingsFrom, type AgentSettings } from './settingsParse';
 
@@ -18,8 +19,7 @@ export {
 export const AGENT_SECTION = 'modelGateway.agent';
 
 export function readAgentSettings(scope?: vscode.Uri): AgentSettings {
-  const config = vscode.workspace.getConfiguration(AGENT_SECTION, scope);
-  const settings = agentSettingsFrom((key) => config.inspect(key));
+  const settings = agentSettingsFrom(<T>(key: string) => inspectSetting<T>(`agent.${key}`, scope));
   sayClampedSettings(settings.clamped);
   return settings;
 }

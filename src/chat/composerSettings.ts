@@ -6,6 +6,7 @@ import { approvalSummary, APPROVAL_SETTINGS_QUERY, readAgentSettings } from '../
 import { modelVision } from '../catalog/vision';
 import { parsePriceTable } from '../gateway/pricing';
 import type { CatalogModel } from '../platform/services';
+import { gatewaySettings } from '../platform/settings';
 import type { Config } from '../shared/config';
 import type { ApprovalSummary, ModelOption, ReasoningChoice } from '../shared/protocol/chat';
 import { modelOptionOf, nextReasoningSetting } from './modelOptions';
@@ -15,7 +16,7 @@ export function chatModelOptions(
   models: readonly CatalogModel[],
   settings: Readonly<Pick<Config, 'modelVision' | 'modelReasoning'>>,
 ): ModelOption[] {
-  const userPrices = parsePriceTable(vscode.workspace.getConfiguration('modelGateway').inspect('prices')?.globalValue);
+  const userPrices = parsePriceTable(gatewaySettings.prices);
   return models.map((m) =>
     modelOptionOf(m, modelVision(m.raw, settings.modelVision).vision, userPrices, settings.modelReasoning ?? {}),
   );

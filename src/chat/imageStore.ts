@@ -3,6 +3,7 @@
 // messages name the hash. Requests are built synchronously in several places (Ask, Agent, condensing), so the
 // session loads the bytes of a conversation's images before each request and the builders read them from memory.
 import { createHash } from 'node:crypto';
+import { stripImageMetadata } from '../shared/imageMetadata';
 import type { ChatMessage } from '../shared/protocol/chat';
 
 /** Where the bytes live: the host adapter maps names to files under globalStorageUri/chat/images. */
@@ -53,7 +54,9 @@ export class ImageStore {
       }
       if (!HASH.test(hash)) continue;
       const bytes = await this.storage.read(hash);
-      if (bytes && sha256Hex(bytes) === hash) this.remember(hash, Buffer.from(bytes).toString('base64'));
+      // An image stored before metadata was stripped on arrival is sent without it all the same.
+      if (bytes && sha256Hex(bytes) === hash)
+        this.remember(hash, Buffer.from(stripImageMetadata(bytes)).toString('base64'));
     }
   }
 

@@ -8,6 +8,7 @@ import { balanceAfterError } from '../platform/balanceNote';
 import type { CatalogSnapshot, ClientOverrides, Services } from '../platform/services';
 import type { CommandTable, TestHooks } from '../platform/commands';
 import { listWorksAt } from '../platform/listWorks';
+import { gatewaySettings } from '../platform/settings';
 import { isListMissing, unlistedHint } from '../catalog/listing';
 import { modelVision } from '../catalog/vision';
 import { Commands } from '../shared/commands';
@@ -56,7 +57,7 @@ export function registerChat(services: Services): ChatFeature {
   const agentHost = registerAgentHost(context);
   // The user's own setting only: a repository's settings must not make the chat send extra (billed) requests.
   const condenseThreshold = (): number => {
-    const v = vscode.workspace.getConfiguration('modelGateway.agent').inspect<number>('condenseThreshold')?.globalValue;
+    const v = gatewaySettings.condenseThreshold;
     return typeof v === 'number' && Number.isFinite(v)
       ? clampSetting('agent.condenseThreshold', v, false).used
       : DEFAULT_CONDENSE_THRESHOLD;

@@ -2,6 +2,7 @@
 // must not turn completions on, pick the model that receives the user's code, or allow them in an untrusted folder.
 import * as vscode from 'vscode';
 import { modeFromSetting, type CompletionMode } from '../gateway/completionMode';
+import { gatewaySettings } from '../platform/settings';
 import { DEFAULT_MAX_FILE_KB } from './gates';
 
 export const SECTION = 'modelGateway.completions';
@@ -17,7 +18,7 @@ export interface CompletionSettings {
 }
 
 function user<T>(key: string): T | undefined {
-  return vscode.workspace.getConfiguration(SECTION).inspect<T>(key)?.globalValue;
+  return gatewaySettings.completionsUserValue(key) as T | undefined;
 }
 
 export function readCompletionSettings(): CompletionSettings {

@@ -97,6 +97,11 @@ function validate(
 ): ImageRequest {
   const cfg = ctx.state.config;
   if (typeof f.model === 'string') ctx.entry.model = f.model;
+  ctx.entry.imageRequest = {
+    ...(typeof f.size === 'string' ? { size: f.size } : {}),
+    ...(typeof f.quality === 'string' ? { quality: f.quality } : {}),
+    ...(typeof f.n === 'number' ? { n: f.n } : {}),
+  };
   if (typeof f.prompt !== 'string' || !f.prompt.trim())
     throw new Invalid('prompt: Field required (a text describing the image).');
   const { width, height } = parseSize(f.size, cfg.images.defaultSize, cfg.images.minSide, cfg.images.maxSide);

@@ -198,7 +198,19 @@ export interface RequestLogEntry {
   /** Token usage reported by a Messages reply; inputCostTokens weighs cache writes 1.25× and reads 0.1×. */
   usage?: { input: number; cacheWrite: number; cacheRead: number; output: number; inputCostTokens: number };
   /** The images a chat request carried, every message's in order (format, pixel size, bytes, a hash of the bytes). */
-  images?: Array<{ format: string; width: number; height: number; bytes: number; sha256: string }>;
+  images?: Array<{
+    format: string;
+    width: number;
+    height: number;
+    bytes: number;
+    sha256: string;
+    /** Metadata blocks the bytes carry (JPEG "APP1 Exif", "COM"; PNG "tEXt"; WebP "EXIF"; GIF "comment"). */
+    metadata?: string[];
+  }>;
+  /** A Messages request's max_tokens, as sent. */
+  maxTokens?: number;
+  /** An image generation or edit request's size, quality and count, as sent. */
+  imageRequest?: { size?: string; quality?: string; n?: number };
 }
 
 export interface StartOptions {

@@ -1,5 +1,6 @@
 // Image routes: generation, edits (JSON data URLs or multipart), mime sniffing, result normalisation.
 import type { FormData } from 'undici';
+import { stripImageMetadata } from '../shared/imageMetadata';
 import { undici } from './undici';
 import { reportUsage, type ClientContext } from './context';
 import { protocolError, readJson, send, type CallSpec } from './http';
@@ -49,7 +50,8 @@ export function imageFields(req: ImageRequest): Json {
 
 function dataUrl(input: ImageInput): string {
   const mime = input.mimeType ?? detectMime(input.data, input.filename);
-  return `data:${mime};base64,${Buffer.from(input.data.buffer, input.data.byteOffset, input.data.byteLength).toString('base64')}`;
+  const bytes = stripImageMetadata(input.data);
+  return `data:${mime};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}`;
 }
 
 /** The body of an edit request: JSON with data URLs, or multipart with image / image[] / mask. */
@@ -68,7 +70,9 @@ export function editBody(req: ImageEditRequest, encoding: 'json' | 'multipart'):
 }
 
 function blobOf(input: ImageInput): Blob {
-  return new Blob([new Uint8Array(input.data)], { type: input.mimeType ?? detectMime(input.data, input.filename) });
+  return new Blob([new Uint8Array(stripImageMetadata(input.data))], {
+    type: input.mimeType ?? detectMime(input.data, input.filename),
+  });
 }
 
 function extOf(input: ImageInput): string {

@@ -3,6 +3,7 @@
 // extension host hands over and on plain test objects alike.
 import type { ContentBlockParam, MessageParam, MessagesRequest, ToolDefinition } from '../gateway/types';
 import { IMAGE_LIMITS, readImageHeader, type ImageMediaType } from '../shared/imageFormat';
+import { stripImageMetadata } from '../shared/imageMetadata';
 import { systemPrompt } from '../shared/systemPrompt';
 
 export type NeutralRole = 'user' | 'assistant' | 'system';
@@ -68,7 +69,8 @@ function imagePart(data: Uint8Array): NeutralPart {
   if (!header) return { kind: 'text', text: '[An attached image was left out: not a PNG, JPEG, WebP or GIF.]' };
   if (data.length > IMAGE_LIMITS.maxBytes)
     return { kind: 'text', text: '[An attached image was left out: larger than 5 MB.]' };
-  return { kind: 'image', mediaType: header.mediaType, data: Buffer.from(data).toString('base64') };
+  // Without its metadata (EXIF GPS, XMP, text chunks), as every image the extension sends.
+  return { kind: 'image', mediaType: header.mediaType, data: Buffer.from(stripImageMetadata(data)).toString('base64') };
 }
 
 /**

@@ -1,9 +1,10 @@
 // The one typed wrapper over getConfiguration('modelGateway'): feeds the pure parseConfig() and
 // fires after every change of `modelGateway.*` or `http.proxy*`.
 import * as vscode from 'vscode';
-import { CONFIG_KEYS, parseConfig, USER_ONLY_CONFIG_KEYS, type Config } from '../shared/config';
+import { parseConfig, type Config } from '../shared/config';
 import type { ConfigService } from './services';
 import type { ProxySettings } from './proxy';
+import { gatewaySettings } from './settings';
 import { sayClampedSettings } from './settingsNotice';
 import { allowanceId, workspaceBaseUrlProblem, workspaceBaseUrlToAllow } from './workspaceBaseUrl';
 import { workspaceSettingsFile, workspaceSystemPromptToAllow } from './workspaceSettings';
@@ -20,12 +21,9 @@ export interface AllowanceStore {
 
 const ALLOWANCES_KEY = 'modelGateway.allowedWorkspaceBaseUrls.v1';
 
+/** The keys parseConfig reads, each under the trust settingsTable.ts declares (src/platform/settings.ts). */
 export function readRawConfig(): Record<string, unknown> {
-  const section = vscode.workspace.getConfiguration(SECTION);
-  const raw: Record<string, unknown> = {};
-  for (const key of CONFIG_KEYS)
-    raw[key] = USER_ONLY_CONFIG_KEYS.has(key) ? section.inspect(key)?.globalValue : section.get(key);
-  return raw;
+  return gatewaySettings.rawConfig();
 }
 
 export function readProxySettings(): ProxySettings {

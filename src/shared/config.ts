@@ -3,6 +3,7 @@
 import { normalizeBaseUrl } from './baseUrl';
 import { english, type Localizer } from './l10n';
 import { clampSetting, SETTING_BOUNDS, type BoundedSetting, type ClampedSetting } from './settingBounds';
+import { USER_ONLY_KEYS } from './settingsTable';
 
 /** Model kinds: only chat and image models are offered by the chat and image flows; the others are listed under their kind. */
 export const MODEL_KINDS = ['chat', 'image', 'embedding', 'audio', 'video', 'rerank', 'moderation'] as const;
@@ -92,9 +93,10 @@ export const CONFIG_KEYS = [
 
 /**
  * Keys read from the user's own settings only (inspect().globalValue), never from a workspace or folder: a
- * repository must not choose what is sent to the gateway with the key. Also restrictedConfigurations.
+ * repository must not choose what a request costs or what is sent to the gateway with the key. The trust of every
+ * setting is declared once, in settingsTable.ts.
  */
-export const USER_ONLY_CONFIG_KEYS: ReadonlySet<string> = new Set(['requestHeaders']);
+export const USER_ONLY_CONFIG_KEYS: ReadonlySet<string> = USER_ONLY_KEYS;
 
 export const CONFIG_DEFAULTS = {
   versionHeader: 'anthropic-version',

@@ -23,6 +23,7 @@ import type {
 import { dayOf, todayOf, type LedgerEntry } from '../shared/usageLedger';
 import { BUDGET_NOTICE_FRACTION, budgetUsed, parseBudget, wouldPass } from './budget';
 import { LedgerStore } from './ledgerStore';
+import { gatewaySettings } from '../platform/settings';
 
 export interface AccountDeps {
   globalStorageUri: vscode.Uri;
@@ -43,11 +44,6 @@ function startOfDay(time: number): number {
   const d = new Date(time);
   d.setHours(0, 0, 0, 0);
   return d.getTime();
-}
-
-/** A user-scope setting of modelGateway (workspace values are ignored). */
-function userSetting(key: string): unknown {
-  return vscode.workspace.getConfiguration('modelGateway').inspect(key)?.globalValue;
 }
 
 export function createAccountService(deps: AccountDeps): AccountService & vscode.Disposable {
@@ -73,7 +69,7 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
       images: record.images?.count,
       billed: billedCostOf(record.usage),
       gatewayPrices: gatewayPricesOf(raw),
-      userPrices: parsePriceTable(userSetting('prices'))[record.model],
+      userPrices: parsePriceTable(gatewaySettings.prices)[record.model],
     });
   };
 
@@ -88,7 +84,7 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
     const totals = todayOf(await store.since(startOfDay(now)), key?.fingerprint ?? '', now);
     return {
       totals,
-      budgetUsed: budgetUsed(totals, parseBudget(userSetting('budget.daily'))),
+      budgetUsed: budgetUsed(totals, parseBudget(gatewaySettings.budgetDaily)),
       keyFingerprint: key?.fingerprint,
     };
   };
@@ -151,7 +147,7 @@ export function createAccountService(deps: AccountDeps): AccountService & vscode
     ledger: () => store.all(),
     today,
     async wouldPassDailyBudget(nextTokens) {
-      const budget = parseBudget(userSetting('budget.daily'));
+      const budget = parseBudget(gatewaySettings.budgetDaily);
       if (!budget) return false;
       const { totals } = await today();
       return wouldPass(totals, budget, nextTokens);

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { byPath, pageHeader, pageOf, type Tool, type ToolResult } from '../../agent';
 import { displayPath, secretMatch, pathTarget } from '../resolve';
 import { IMAGE_LIMITS, imageTypeOfName, readImageHeader } from '../../shared/imageFormat';
+import { stripImageMetadata } from '../../shared/imageMetadata';
 import { looksBinary, sliceLines } from '../text';
 import { visibleToModel } from '../visible';
 import { errorResult, int, openDocument, ResolvedInputs, str, UNTRUSTED, type Input, type ToolHost } from './common';
@@ -59,7 +60,12 @@ async function readImage(display: string, uri: vscode.Uri, size: number): Promis
       { type: 'text', text: `[${display}: ${header.mediaType} image, ${header.width}×${header.height} px]` },
       {
         type: 'image',
-        source: { type: 'base64', media_type: header.mediaType, data: Buffer.from(bytes).toString('base64') },
+        // Without its metadata (EXIF GPS, XMP, text chunks): the model gets the picture, not where it was taken.
+        source: {
+          type: 'base64',
+          media_type: header.mediaType,
+          data: Buffer.from(stripImageMetadata(bytes)).toString('base64'),
+        },
       },
     ],
     details: { path: display, image: { width: header.width, height: header.height } },

@@ -95,6 +95,7 @@ function validate(ctx: Ctx, body: Record<string, unknown>): boolean {
   if (typeof body.model !== 'string' || !body.model) return fail('model: Field required');
   ctx.entry.model = body.model;
   const max = body.max_tokens;
+  if (typeof max === 'number') ctx.entry.maxTokens = max;
   if (typeof max !== 'number' || !Number.isInteger(max) || max < 1)
     return fail('max_tokens: must be a positive integer');
   const messages = body.messages;

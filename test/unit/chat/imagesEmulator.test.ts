@@ -10,6 +10,9 @@ import { createGatewayClient, type DialectSource } from '../../../src/gateway';
 import type { ChatAttachment } from '../../../src/shared/protocol/chat';
 import { DEMO, useEmulator } from '../emulator/helpers';
 import { pngBytes } from '../../support/imageBytes';
+import { GPS_DESCRIPTION, jpegWithGps, photoJpeg, pngWithText } from '../../support/imageMetadata';
+
+const sha16 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 import { chatSession, memoryHistoryStorage } from './chatSessionFixture';
 import { waitUntil } from '../../support/poll';
 
@@ -35,7 +38,12 @@ describe('chat images against the emulator', function () {
   const hash = createHash('sha256').update(scaled).digest('hex').slice(0, 16);
   const seen = `Image 1: png 1238×928, ${scaled.length} bytes, sha256 ${hash}.`;
 
-  async function ask(options: { key?: string; model: string; dialects?: DialectSource }) {
+  async function ask(options: {
+    key?: string;
+    model: string;
+    dialects?: DialectSource;
+    images?: Array<{ name: string; bytes: Buffer }>;
+  }) {
     const storage = memoryHistoryStorage();
     const imageFiles = memoryImages();
     const images = new ImageStore(imageFiles);
@@ -52,13 +60,15 @@ describe('chat images against the emulator', function () {
         }),
     });
     await t.s.load();
-    const attachment = await imageAttachment(
-      'img1',
-      { name: 'error dialog.png', data: scaled.toString('base64'), thumbnail: 'data:image/png;base64,AAAA' },
-      images,
-      0,
-    );
-    t.s.addAttachment(attachment as ChatAttachment);
+    for (const [i, image] of (options.images ?? [{ name: 'error dialog.png', bytes: scaled }]).entries()) {
+      const attachment = await imageAttachment(
+        `img${i + 1}`,
+        { name: image.name, data: image.bytes.toString('base64'), thumbnail: 'data:image/png;base64,AAAA' },
+        images,
+        i,
+      );
+      t.s.addAttachment(attachment as ChatAttachment);
+    }
     assert.equal(t.s.send('What does the dialog say?'), undefined);
     const answer = () => t.s.store.active.messages[1];
     await waitUntil(() => answer()?.status !== undefined && answer().status !== 'streaming', 'the answer');
@@ -103,6 +113,36 @@ describe('chat images against the emulator', function () {
     assert.equal(first.imageFiles.files.size, 1);
     again.s.deleteConversation(again.s.store.active.id);
     await waitUntil(() => first.imageFiles.files.size === 0, 'the image removed with its conversation');
+  });
+
+  it('a photo with GPS EXIF and a PNG whose tEXt chunk holds the key arrive without their metadata, and are stored so', async () => {
+    const key = 'sk-ant-api03-' + 'K'.repeat(40) + '-inTextChunk';
+    const { png, clean } = pngWithText(key);
+    const photo = jpegWithGps(1);
+    const { answer, imageFiles } = await ask({
+      model: 'claude-demo-sonnet',
+      images: [
+        { name: 'holiday.jpg', bytes: photo },
+        { name: 'screenshot.png', bytes: png },
+      ],
+    });
+    assert.equal(answer.status, 'complete', answer.error?.detail);
+    // What the emulator decoded from the request body: both images, no metadata block, the bytes of the clean files.
+    const sent = emulator()
+      .requests()
+      .filter((e) => e.path === '/v1/messages')
+      .at(-1);
+    assert.deepEqual(
+      sent?.images?.map((i) => [i.format, i.width, i.height, i.sha256, i.metadata ?? []]),
+      [
+        ['jpeg', 64, 48, sha16(photoJpeg()), []],
+        ['png', 32, 24, sha16(clean), []],
+      ],
+    );
+    for (const stored of imageFiles.files.values()) {
+      const bytes = Buffer.from(stored);
+      assert.ok(!bytes.includes(key) && !bytes.includes(GPS_DESCRIPTION) && !bytes.includes('Exif'), 'stored clean');
+    }
   });
 
   it("a blind model's refusal of images: one request, one sentence", async () => {
