@@ -87,16 +87,19 @@ export function defaultConfig(): EmulatorConfig {
       'demo-sonnet-upstream': {
         protocol: 'messages',
         displayName: 'Claude Demo Sonnet',
+        contextWindow: 200_000,
         listPrices: { input: 3, output: 15 },
       },
       'demo-haiku-upstream': {
         protocol: 'messages',
         displayName: 'Claude Demo Haiku',
+        contextWindow: 200_000,
         listPrices: { input: 1, output: 5 },
       },
       'demo-gpt-upstream': {
         protocol: 'messages',
         displayName: 'GPT Demo Chat',
+        contextWindow: 128_000,
         messagesConversion: false,
         vision: false,
       },
@@ -105,6 +108,7 @@ export function defaultConfig(): EmulatorConfig {
         protocol: 'messages',
         kind: 'responses',
         displayName: 'GPT Demo Codex (Responses only)',
+        contextWindow: 400_000,
         agent: true,
         thinks: true,
       },
@@ -112,6 +116,7 @@ export function defaultConfig(): EmulatorConfig {
       'demo-reasoner-upstream': {
         protocol: 'messages',
         displayName: 'DeepSeek Demo Reasoner',
+        contextWindow: 128_000,
         messagesConversion: false,
         agent: true,
         thinks: true,
@@ -119,12 +124,28 @@ export function defaultConfig(): EmulatorConfig {
       'demo-opus-upstream': {
         protocol: 'messages',
         displayName: 'Claude Alt Opus',
+        contextWindow: 200_000,
         listPrices: { input: 15, output: 75 },
       },
       // The scripted agent (src/emulator/agentScript.ts): follows @tool... directives, summarises tool_results.
-      'demo-agent-upstream': { protocol: 'messages', displayName: 'Claude Demo Agent (scripted)', agent: true },
-      'demo-coder-upstream': { protocol: 'messages', displayName: 'Qwen2.5 Coder Demo (scripted)', fim: true },
-      'demo-codestral-upstream': { protocol: 'messages', displayName: 'Codestral Demo (scripted)', fim: true },
+      'demo-agent-upstream': {
+        protocol: 'messages',
+        displayName: 'Claude Demo Agent (scripted)',
+        agent: true,
+        contextWindow: 200_000,
+      },
+      'demo-coder-upstream': {
+        protocol: 'messages',
+        displayName: 'Qwen2.5 Coder Demo (scripted)',
+        fim: true,
+        contextWindow: 32_768,
+      },
+      'demo-codestral-upstream': {
+        protocol: 'messages',
+        displayName: 'Codestral Demo (scripted)',
+        fim: true,
+        contextWindow: 256_000,
+      },
       'demo-image-upstream': { protocol: 'images', displayName: 'GPT Image Demo' },
       'flux-schnell-upstream': { protocol: 'images', displayName: 'FLUX Demo Schnell' },
     },
