@@ -78,7 +78,8 @@ export const OFFLINE_ENV = { EXTENSIONS_GALLERY: '{}' };
 export function dialectBanner(url, adminToken, dialect) {
   return [
     `  dialect           ${dialect ?? 'default'} (--dialect ${EMULATOR_DIALECTS.join('|')})`,
-    `  switch it         curl -X POST ${url}/admin/dialect -H 'Authorization: Bearer ${adminToken}' -d '{"dialect":"one-api"}'`,
+    // curl's -d sends application/x-www-form-urlencoded unless told: the admin API reads JSON only.
+    `  switch it         curl -X POST ${url}/admin/dialect -H 'Authorization: Bearer ${adminToken}' -H 'Content-Type: application/json' -d '{"dialect":"one-api"}'`,
     '                    ({"dialect":null}: back to the start one; then run "Model Gateway: Forget Learned Dialects")',
   ];
 }
