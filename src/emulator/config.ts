@@ -37,6 +37,9 @@ export function defaultConfig(): EmulatorConfig {
       // Code completion: two scripted coder models (FIM on /v1/completions, Codestral-style /v1/fim/completions)
       // and a chat model for the chat fill.
       { key: 'mg-coder-key-0011', name: 'coder', group: 'coder', balance: 100 },
+      // The demo key's list as `npm start` serves it (scripts/lib/startOptions.mjs#withAgentModels adds the scripted
+      // agent, codex and reasoner models to every Messages group): the tests of a new user's first hour use it.
+      { key: 'mg-demo-start-0012', name: 'demo-start', group: 'demo-start', balance: 100 },
     ],
     groups: {
       default: {
@@ -80,6 +83,18 @@ export function defaultConfig(): EmulatorConfig {
       reasoning: {
         models: { 'deepseek-demo-reasoner': 'demo-reasoner-upstream', 'gpt-demo-codex': 'demo-codex-upstream' },
         routes: ['messages'],
+      },
+      'demo-start': {
+        models: {
+          'claude-demo-sonnet': 'demo-sonnet-upstream',
+          'claude-demo-haiku': 'demo-haiku-upstream',
+          'gpt-image-demo': 'demo-image-upstream',
+          'flux-demo-schnell': 'flux-schnell-upstream',
+          'claude-demo-agent': 'demo-agent-upstream',
+          'gpt-demo-codex': 'demo-codex-upstream',
+          'deepseek-demo-reasoner': 'demo-reasoner-upstream',
+        },
+        routes: [...ALL_ROUTES],
       },
     },
     models: {
