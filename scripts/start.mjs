@@ -20,6 +20,7 @@ import {
   assertNodeVersion,
   dialectBanner,
   parseStartArgs,
+  withAgentModels,
 } from './lib/startOptions.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -129,21 +130,7 @@ function startEmulatorConfig(dialect) {
   } catch {
     return source;
   }
-  const agentUpstreams = new Set(
-    Object.entries(config.models ?? {})
-      .filter(([, m]) => m?.agent === true)
-      .map(([id]) => id),
-  );
-  const agentIds = new Map();
-  for (const g of Object.values(config.groups ?? {})) {
-    for (const [id, upstream] of Object.entries(g.models ?? {}))
-      if (agentUpstreams.has(upstream)) agentIds.set(id, upstream);
-  }
-  for (const g of Object.values(config.groups ?? {})) {
-    if (!Array.isArray(g.routes) || !g.routes.includes('messages') || !g.models) continue;
-    for (const [id, upstream] of agentIds) g.models[id] ??= upstream;
-  }
-  agentModelAdded = agentIds.has('claude-demo-agent');
+  agentModelAdded = withAgentModels(config);
   // --dialect: the gateway the emulator behaves like from the start ('default': its own shapes).
   if (dialect !== undefined) config.dialect = dialect === 'default' ? undefined : dialect;
   const file = path.join(CACHE, 'start-emulator.json');

@@ -78,7 +78,8 @@ export const OFFLINE_ENV = { EXTENSIONS_GALLERY: '{}' };
 export function dialectBanner(url, adminToken, dialect) {
   return [
     `  dialect           ${dialect ?? 'default'} (--dialect ${EMULATOR_DIALECTS.join('|')})`,
-    `  switch it         curl -X POST ${url}/admin/dialect -H 'Authorization: Bearer ${adminToken}' -d '{"dialect":"one-api"}'`,
+    // curl's -d sends application/x-www-form-urlencoded unless told: the admin API reads JSON only.
+    `  switch it         curl -X POST ${url}/admin/dialect -H 'Authorization: Bearer ${adminToken}' -H 'Content-Type: application/json' -d '{"dialect":"one-api"}'`,
     '                    ({"dialect":null}: back to the start one; then run "Model Gateway: Forget Learned Dialects")',
   ];
 }
@@ -103,4 +104,27 @@ export function assertNodeVersion(pkg, version = process.versions.node) {
   const minimum = String(pkg.engines?.node ?? '').replace(/^>=\s*/, '');
   if (minimum && !nodeSupported(version, minimum))
     throw new Error(`Node ${version} is too old: this project needs Node ${minimum} or newer (README, Requirements).`);
+}
+
+/**
+ * Adds the scripted agent models (an upstream with `agent: true`: claude-demo-agent, gpt-demo-codex,
+ * deepseek-demo-reasoner) to every group of an emulator config that serves messages, in place, so the demo key lists
+ * them. True when claude-demo-agent was among them (Agent mode's default model).
+ */
+export function withAgentModels(config) {
+  const agentUpstreams = new Set(
+    Object.entries(config.models ?? {})
+      .filter(([, m]) => m?.agent === true)
+      .map(([id]) => id),
+  );
+  const agentIds = new Map();
+  for (const g of Object.values(config.groups ?? {})) {
+    for (const [id, upstream] of Object.entries(g.models ?? {}))
+      if (agentUpstreams.has(upstream)) agentIds.set(id, upstream);
+  }
+  for (const g of Object.values(config.groups ?? {})) {
+    if (!Array.isArray(g.routes) || !g.routes.includes('messages') || !g.models) continue;
+    for (const [id, upstream] of agentIds) g.models[id] ??= upstream;
+  }
+  return agentIds.has('claude-demo-agent');
 }

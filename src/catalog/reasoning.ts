@@ -13,7 +13,8 @@ import type { ModelInfo } from '../gateway/types';
 const REASONS = [
   /(^|[/:-])o(1|3|4)(-pro|-mini)?($|[-:@])/,
   /gpt-5|codex/,
-  /deepseek-reasoner|deepseek-r1/,
+  // deepseek-reasoner, deepseek-r1 and the ids gateways give them (deepseek-demo-reasoner, deepseek-r1-0528).
+  /deepseek[\w.-]*reasoner|deepseek[\w.-]*-r1\b/,
   /claude-3[-.]7|(sonnet|opus|haiku)-4|claude-(sonnet|opus|haiku)-\d/,
   /qwq|qwen3[\w.-]*thinking/,
   /gemini-(2\.5|[3-9])/,

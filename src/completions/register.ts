@@ -15,7 +15,8 @@ import type { Outcome } from './engine';
 import type { GateRefusal, GateSettings } from './gates';
 import { pathHeader, snippetAround, snippetBlock, type Snippet } from './promptContext';
 import { ACCEPTED_COMMAND, factsOf, GatewayInlineProvider } from './provider';
-import { modeOverride, readCompletionSettings, type CompletionSettings } from './settings';
+import { recommendedCompletionModel } from './modelChoice';
+import { modeOverride, readCompletionSettings, setEnabled, type CompletionSettings } from './settings';
 import { refusalOf } from './gates';
 import type { CompletionStatus } from './status';
 
@@ -37,6 +38,9 @@ export function registerCompletions(services: Services, status: CompletionStatus
   const recent: Array<{ uri: string; line: number; languageId: string }> = [];
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   const refusals: Partial<Record<GateRefusal, number>> = {};
+  // The model whose completions the gateway refused (shown on the status bar until a fill works or the model changes).
+  let refusedModel: string | undefined;
+  const warned = new Set<string>();
 
   const saveStats = (): void => {
     saveTimer ??= setTimeout(() => {
@@ -56,6 +60,7 @@ export function registerCompletions(services: Services, status: CompletionStatus
   const showState = (): void => {
     if (!settings.enabled) status.set({ kind: 'off' });
     else if (!settings.model) status.set({ kind: 'no-model' });
+    else if (refusedModel === settings.model) status.set({ kind: 'cannot', model: settings.model });
     else if (budgetReached) status.set({ kind: 'snoozed', why: 'budget' });
     else if (snoozedUntil > Date.now()) status.set({ kind: 'snoozed', why: 'rate-limited', until: snoozedUntil });
     else status.set({ kind: 'on', model: settings.model });
@@ -138,7 +143,13 @@ export function registerCompletions(services: Services, status: CompletionStatus
         if (outcome.kind === 'cached' || outcome.kind === 'consumed') stats.withoutRequest++;
       }
       if (outcome.kind === 'failed') onFailure(outcome.error);
-      else if (outcome.kind === 'fetched') status.setNote('');
+      else if (outcome.kind === 'fetched') {
+        status.setNote('');
+        if (refusedModel !== undefined) {
+          refusedModel = undefined;
+          showState();
+        }
+      }
       saveStats();
     },
     onRefused(refusal: GateRefusal) {
@@ -159,6 +170,33 @@ export function registerCompletions(services: Services, status: CompletionStatus
     const kind = isGatewayError(error) ? error.kind : 'error';
     status.setNote(vscode.l10n.t('The last completion failed ({0}); see the log.', kind));
     services.log.warn(`Completion failed: ${error instanceof Error ? error.message : String(error)}`);
+    // A refusal of the model itself (400/404 after any fallback): every completion would fail the same way. Said on
+    // the status bar and, once per model, in a notification that names the setting and a model that can complete.
+    if (isGatewayError(error) && (error.kind === 'bad_request' || error.kind === 'not_found') && settings.model) {
+      refusedModel = settings.model;
+      showState();
+      if (!warned.has(settings.model)) {
+        warned.add(settings.model);
+        void warnCannotComplete(settings.model, error.serverMessage);
+      }
+    }
+  };
+
+  const warnCannotComplete = async (model: string, said: string | undefined): Promise<void> => {
+    const other = recommendedCompletionModel(services.catalog.peek()?.models);
+    const use = other && other !== model ? vscode.l10n.t('Use {0}', other) : undefined;
+    const turnOff = vscode.l10n.t('Turn Off');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'Model Gateway: code completion cannot work with {0}: the gateway refused it ({1}). Choose a coder or a fast chat model in modelGateway.completions.model.',
+        model,
+        (said ?? '').replace(/[.\s]+$/, '') || vscode.l10n.t('no reason given'),
+      ),
+      ...(use ? [use] : []),
+      turnOff,
+    );
+    if (choice === turnOff) await setEnabled(false);
+    else if (use && choice === use) await setEnabled(true, other);
   };
 
   store.add(
@@ -175,6 +213,7 @@ export function registerCompletions(services: Services, status: CompletionStatus
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('modelGateway.completions')) {
         settings = readCompletionSettings();
+        refusedModel = undefined;
         if (!settings.enabled) provider.engine.cancel();
         showState();
       }

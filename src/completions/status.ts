@@ -7,7 +7,9 @@ export type CompletionState =
   | { kind: 'off' }
   | { kind: 'on'; model: string }
   | { kind: 'no-model' }
-  | { kind: 'snoozed'; why: 'rate-limited' | 'budget'; until?: number };
+  | { kind: 'snoozed'; why: 'rate-limited' | 'budget'; until?: number }
+  /** The gateway refused this model's completions (a 400/404 that no fallback could answer): said on the bar itself. */
+  | { kind: 'cannot'; model: string };
 
 export class CompletionStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(
@@ -35,6 +37,8 @@ export class CompletionStatus implements vscode.Disposable {
 
   set(state: CompletionState): void {
     this.state = state;
+    this.item.backgroundColor =
+      state.kind === 'cannot' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     switch (state.kind) {
       case 'off':
         this.item.text = '$(circle-slash) ' + vscode.l10n.t('Completions off');
@@ -49,6 +53,13 @@ export class CompletionStatus implements vscode.Disposable {
       case 'on':
         this.item.text = `$(sparkle) ${state.model}`;
         this.tooltipBase = vscode.l10n.t('Code completion on with {0}. Click to turn it off.', state.model);
+        break;
+      case 'cannot':
+        this.item.text = '$(warning) ' + vscode.l10n.t('Completions: {0} cannot complete', state.model);
+        this.tooltipBase = vscode.l10n.t(
+          'The gateway refused code completion with {0}. Choose a coder or a fast chat model in modelGateway.completions.model. Click to turn completion off.',
+          state.model,
+        );
         break;
       case 'snoozed':
         this.item.text = '$(clock) ' + vscode.l10n.t('Completions snoozed');

@@ -1,20 +1,19 @@
 // What code completion costs at activation: the status bar entry, the toggle command and the one-time offer. The
 // provider and everything it uses are the completions bundle, loaded only once the user turned completions on.
 import * as vscode from 'vscode';
-import { isFimModelName } from '../gateway/completionMode';
 import type { CommandTable } from '../platform/commands';
 import type { CatalogSnapshot, Services } from '../platform/services';
 import { Commands } from '../shared/commands';
 import { DisposableStore } from '../shared/dispose';
+import { recommendedCompletionModel } from './modelChoice';
 import { readCompletionSettings, setEnabled } from './settings';
 import { CompletionStatus } from './status';
 
 const OFFERED_KEY = 'modelGateway.completions.offered';
 
-/** The model to suggest from a key's list: fill-in-the-middle models first (coder, codestral, deepseek, …), then chat. */
+/** The model to suggest from a key's list (modelChoice.ts): a coder model, else a fast chat model; never a reasoner. */
 export function recommendedModel(snapshot: CatalogSnapshot | undefined): string | undefined {
-  const chat = (snapshot?.models ?? []).filter((m) => m.kind === 'chat' && !m.declared);
-  return (chat.find((m) => isFimModelName(m.id)) ?? chat[0])?.id;
+  return recommendedCompletionModel(snapshot?.models);
 }
 
 export interface CompletionsStub extends vscode.Disposable {

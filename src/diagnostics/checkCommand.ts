@@ -70,10 +70,9 @@ export async function checkConnection(
         // Read now: the report labels the figures as read from the gateway's route (never a cached one).
         balance: () => services.account.balance({ signal: abort.signal, fresh: true }),
         allowBillable: (model) => (args.billable !== undefined ? Promise.resolve(args.billable) : askBillable(model)),
-        onStep: (step) => {
-          services.log.info(stepLogLine(step));
-          progress.report({ message: step.title });
-        },
+        // The progress names the step that runs now (not the last one done: a dialog may be asking about it).
+        onStep: (step) => services.log.info(stepLogLine(step)),
+        onProgress: (title) => progress.report({ message: title }),
         signal: abort.signal,
         l10n: vscode.l10n,
         withoutAsyncImages: knownWithoutAsync(services.context.globalState, services.config.current.baseUrl),

@@ -22,6 +22,8 @@ export interface CheckInputs {
   /** Asked only when the models step passed; true runs the 1-token billable request. */
   allowBillable(model: string): Promise<boolean>;
   onStep?(step: ReportStep): void;
+  /** The step that runs now, by its title (the progress notification follows it, also while a dialog asks). */
+  onProgress?(title: string): void;
   signal?: AbortSignal;
   /** The key's balance where the gateway offers one (AccountService.balance: probes only when due). */
   balance?(): Promise<Balance | undefined>;
@@ -74,11 +76,16 @@ export async function runConnectionCheck(inputs: CheckInputs): Promise<Connectio
     });
     return report;
   }
+  const now = (title: string): void => inputs.onProgress?.(title);
+  now(l10n.t('Models listed'));
   const models = await modelsSteps(inputs.client, inputs.key, config, add, l10n, inputs.signal);
   if (!models) return report;
+  if (inputs.balance) now(l10n.t('Balance'));
   await balanceStep(inputs, add, l10n);
   add(imageRoutesStep(inputs, models, l10n));
+  now(l10n.t('Messages route permission'));
   await messagesSteps(inputs, models, add, l10n);
+  now(l10n.t('Dialects'));
   // After the one request the check may send: a refusal it met is part of what is known now.
   add(
     dialectStep(

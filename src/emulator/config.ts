@@ -37,6 +37,9 @@ export function defaultConfig(): EmulatorConfig {
       // Code completion: two scripted coder models (FIM on /v1/completions, Codestral-style /v1/fim/completions)
       // and a chat model for the chat fill.
       { key: 'mg-coder-key-0011', name: 'coder', group: 'coder', balance: 100 },
+      // The demo key's list as `npm start` serves it (scripts/lib/startOptions.mjs#withAgentModels adds the scripted
+      // agent, codex and reasoner models to every Messages group): the tests of a new user's first hour use it.
+      { key: 'mg-demo-start-0012', name: 'demo-start', group: 'demo-start', balance: 100 },
     ],
     groups: {
       default: {
@@ -81,22 +84,37 @@ export function defaultConfig(): EmulatorConfig {
         models: { 'deepseek-demo-reasoner': 'demo-reasoner-upstream', 'gpt-demo-codex': 'demo-codex-upstream' },
         routes: ['messages'],
       },
+      'demo-start': {
+        models: {
+          'claude-demo-sonnet': 'demo-sonnet-upstream',
+          'claude-demo-haiku': 'demo-haiku-upstream',
+          'gpt-image-demo': 'demo-image-upstream',
+          'flux-demo-schnell': 'flux-schnell-upstream',
+          'claude-demo-agent': 'demo-agent-upstream',
+          'gpt-demo-codex': 'demo-codex-upstream',
+          'deepseek-demo-reasoner': 'demo-reasoner-upstream',
+        },
+        routes: [...ALL_ROUTES],
+      },
     },
     models: {
       // listPrices: what the model list publishes, so a newcomer sees a "gateway price" next to each answer.
       'demo-sonnet-upstream': {
         protocol: 'messages',
         displayName: 'Claude Demo Sonnet',
+        contextWindow: 200_000,
         listPrices: { input: 3, output: 15 },
       },
       'demo-haiku-upstream': {
         protocol: 'messages',
         displayName: 'Claude Demo Haiku',
+        contextWindow: 200_000,
         listPrices: { input: 1, output: 5 },
       },
       'demo-gpt-upstream': {
         protocol: 'messages',
         displayName: 'GPT Demo Chat',
+        contextWindow: 128_000,
         messagesConversion: false,
         vision: false,
       },
@@ -105,6 +123,7 @@ export function defaultConfig(): EmulatorConfig {
         protocol: 'messages',
         kind: 'responses',
         displayName: 'GPT Demo Codex (Responses only)',
+        contextWindow: 400_000,
         agent: true,
         thinks: true,
       },
@@ -112,6 +131,7 @@ export function defaultConfig(): EmulatorConfig {
       'demo-reasoner-upstream': {
         protocol: 'messages',
         displayName: 'DeepSeek Demo Reasoner',
+        contextWindow: 128_000,
         messagesConversion: false,
         agent: true,
         thinks: true,
@@ -119,12 +139,28 @@ export function defaultConfig(): EmulatorConfig {
       'demo-opus-upstream': {
         protocol: 'messages',
         displayName: 'Claude Alt Opus',
+        contextWindow: 200_000,
         listPrices: { input: 15, output: 75 },
       },
       // The scripted agent (src/emulator/agentScript.ts): follows @tool... directives, summarises tool_results.
-      'demo-agent-upstream': { protocol: 'messages', displayName: 'Claude Demo Agent (scripted)', agent: true },
-      'demo-coder-upstream': { protocol: 'messages', displayName: 'Qwen2.5 Coder Demo (scripted)', fim: true },
-      'demo-codestral-upstream': { protocol: 'messages', displayName: 'Codestral Demo (scripted)', fim: true },
+      'demo-agent-upstream': {
+        protocol: 'messages',
+        displayName: 'Claude Demo Agent (scripted)',
+        agent: true,
+        contextWindow: 200_000,
+      },
+      'demo-coder-upstream': {
+        protocol: 'messages',
+        displayName: 'Qwen2.5 Coder Demo (scripted)',
+        fim: true,
+        contextWindow: 32_768,
+      },
+      'demo-codestral-upstream': {
+        protocol: 'messages',
+        displayName: 'Codestral Demo (scripted)',
+        fim: true,
+        contextWindow: 256_000,
+      },
       'demo-image-upstream': { protocol: 'images', displayName: 'GPT Image Demo' },
       'flux-schnell-upstream': { protocol: 'images', displayName: 'FLUX Demo Schnell' },
     },

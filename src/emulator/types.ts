@@ -121,6 +121,8 @@ export interface UpstreamModel {
   thinks?: boolean;
   /** false: the model reads no images (a request carrying one gets a 400; LiteLLM's /model/info says supports_vision). */
   vision?: boolean;
+  /** The whole context window in tokens, published in the model list as OpenRouter's `context_length`. */
+  contextWindow?: number;
 }
 
 export interface Prices {

@@ -7,7 +7,7 @@ import { english, type Localizer } from '../shared/l10n';
 import { redactSecrets } from '../shared/secretRedaction';
 import type { GatewayError } from './errors';
 import { isGatewayError } from './errors';
-import { isRouteRefusal } from './dialect';
+import { isChatRouteRefusal } from './dialect';
 import { ROUTES } from './dialectPlan';
 import type { Advice, AdviceContext } from './adviceTypes';
 import { adviseCut, adviseToolInput } from './adviceCut';
@@ -41,7 +41,7 @@ export function adviseOnError(error: unknown, context: AdviceContext): Advice {
               : (ADVISERS[error.kind] ?? adviseProtocol);
   const advice = adviser(error, context, l10n);
   // A chat route refused for this model before processing, with no dialect left to try: the setting can choose another.
-  if (CHAT_ROUTES.has(error.route) && error.model && isRouteRefusal(error))
+  if (CHAT_ROUTES.has(error.route) && error.model && isChatRouteRefusal(error))
     advice.detail = `${advice.detail} ${l10n.t(
       'The gateway refused {0} for {1} before processing it, and no other dialect was left to try: set modelGateway.models.dialects to call this model over another one (messages, chat-completions or responses).',
       error.route,

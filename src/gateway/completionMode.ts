@@ -24,7 +24,9 @@ export interface CompletionModeDecision {
 // Model families trained with fill-in-the-middle tokens (their vendors' model cards): Qwen2.5/3-Coder, StarCoder,
 // DeepSeek-Coder (and DeepSeek's chat models on its /beta FIM route), CodeLlama, CodeGemma, Codestral.
 const MISTRAL_FIM_NAME = /codestral/i;
-const FIM_NAME = /coder|starcoder|deepseek|codellama|code-llama|codegemma|santacoder|granite-.*code/i;
+// A DeepSeek reasoner (deepseek-reasoner, -r1, gateways' renamings) is not one: DeepSeek's FIM serves its chat model.
+const FIM_NAME =
+  /coder|starcoder|deepseek(?![\w.-]*(reasoner|-r1\b))|codellama|code-llama|codegemma|santacoder|granite-.*code/i;
 
 /** True when the model's name says it was trained for fill-in-the-middle (the offer recommends these first). */
 export function isFimModelName(model: string): boolean {
@@ -73,13 +75,22 @@ export interface FillRefusalFacts {
   outcomeUnknown?: boolean;
 }
 
+// The route is there but this model does not fill a middle, said before any processing: OpenAI's 404 "This is a chat
+// model and not supported in the v1/completions endpoint. Did you mean to use v1/chat/completions?", the emulator's
+// 400 "model 'x' does not support fill-in-the-middle", vLLM's 400 for a model without FIM tokens ("suffix is not
+// currently supported"). The model can still chat: the chat fill is the way.
+const FILL_REFUSED =
+  /fill-in-the-middle|\bFIM\b|suffix (is )?not (currently )?supported|chat model and not supported in the v1\/completions|not supported in the v1\/(fim\/)?completions/i;
+
 /**
  * True when a fill-in-the-middle route was refused as a route before any processing (a gateway without it:
  * sub2api's "404 page not found", a 405, a 501), so the chat fill may be sent once instead and remembered.
- * A 404 about the model (model_not_found) is not: the chat fill would fail too.
+ * Also a 400/404 saying this model does not fill a middle there (FILL_REFUSED). A 404 about the model
+ * (model_not_found) is not: the chat fill would fail too.
  */
 export function isFillRouteRefusal(e: FillRefusalFacts): boolean {
   if (e.outcomeUnknown) return false;
+  if ((e.status === 400 || e.status === 404) && FILL_REFUSED.test(e.serverMessage ?? '')) return true;
   if (e.status !== 404 && e.status !== 405 && e.status !== 501) return false;
   const words = `${e.serverCode ?? ''} ${e.serverMessage ?? ''}`;
   if (/model_not_found|\bmodel\b|模型/i.test(words.replace(/\/v1\/\S*/g, ''))) return false;

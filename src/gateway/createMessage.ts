@@ -11,7 +11,7 @@ export async function createMessage(
   ctx: ClientContext,
   request: MessagesRequest,
   options?: RequestOptions,
-  plan: StreamPlan = { dialect: 'messages', fallbacks: [], listed: false },
+  plan: StreamPlan = { dialect: 'messages', fallbacks: [], listed: false, pinned: true },
 ): Promise<Message> {
   const { exchange: ex, dialect, spec } = await sendPlanned(ctx, request, plan, false, options);
   const wire = wireOf(dialect);

@@ -130,19 +130,68 @@ export function isRouteRefusal(e: RefusalFacts): boolean {
   return false;
 }
 
-// OpenAI: 404 "This model is only supported in v1/responses and not in v1/chat/completions."; gateways forward it.
-const RESPONSES_WORDS = /v1\/responses|responses api|only supported in .*responses|use the responses/i;
+// Words that send a model to Responses: OpenAI's and new-api's 404 "This model is only supported in v1/responses and
+// not in v1/chat/completions." (also on /v1/messages), the emulator's 400 "model 'x' is a responses model: it is not
+// served on /v1/messages"; gateways forward them.
+const RESPONSES_WORDS =
+  /v1\/responses|responses api|responses(-only)? model|only supported in .*responses|use the responses/i;
+// A route that does not serve this model, said before any processing: it names the route (or "endpoint") and says the
+// model is not served there. OpenAI's 404 for codex models on chat-completions "This is not a chat model and thus not
+// supported in the v1/chat/completions endpoint. Did you mean to use v1/completions?", copilot-api's "model X is not
+// accessible via the /chat/completions endpoint" (unsupported_api_for_model). The word "model" does not veto these:
+// the model exists, this route is the wrong one.
+const ROUTE_NAMED =
+  /\/?v1\/(chat\/completions|messages|responses|completions)\b|\/chat\/completions\b|\/messages\b|\bendpoint\b/i;
+const NOT_SERVED_HERE =
+  /not a chat model|\b(not|only) (supported|served|accessible|available) (in|on|via|through|by|over)\b|unsupported_api_for_model/i;
+
+/** True when the request's route was refused for this model before any processing (a 400/404/405 that names the route). */
+export function refusesModelOnRoute(e: RefusalFacts): boolean {
+  if (e.status === undefined || e.cut || e.outcomeUnknown) return false;
+  if (e.status !== 400 && e.status !== 404 && e.status !== 405) return false;
+  const message = e.serverMessage ?? '';
+  return ROUTE_NAMED.test(message) && (NOT_SERVED_HERE.test(message) || NOT_SERVED_HERE.test(e.serverCode ?? ''));
+}
+
+/** True when a refusal (a 4xx before any processing) points the model at Responses, whatever route refused it. */
+export function pointsToResponses(e: RefusalFacts): boolean {
+  if (e.status === undefined || e.cut || e.outcomeUnknown || e.status < 400 || e.status >= 500) return false;
+  return RESPONSES_WORDS.test(e.serverMessage ?? '');
+}
+
+/** A chat route refused before any processing, by any of the rules above (advice names the setting for it). */
+export function isChatRouteRefusal(e: RefusalFacts): boolean {
+  return isRouteRefusal(e) || refusesModelOnRoute(e) || pointsToResponses(e);
+}
 
 /**
  * True when a failed request on `from` proves the route refused it before any processing, so the same request
- * may go once to `to`. To Responses: the answer points there ("only supported in v1/responses"), or a
- * 404/405 of the route while the model list works (`listed`). Otherwise the route-refusal rules above.
+ * may go once to `to`. An answer that points at Responses ("only supported in v1/responses", "is a responses
+ * model") allows Responses only, from any dialect. An answer that says this route does not serve the model allows
+ * the next dialect. To Responses from chat-completions also a 404/405 of the route while the model list works
+ * (`listed`). Otherwise the route-refusal rules above.
  */
 export function refusalAllows(from: Dialect, to: Dialect, e: RefusalFacts, listed: boolean): boolean {
-  if (e.status === undefined || e.cut || e.outcomeUnknown) return false;
-  if (to === 'responses' && from === 'chat-completions') {
-    if (e.status >= 400 && RESPONSES_WORDS.test(e.serverMessage ?? '')) return true;
+  if (from === to || e.status === undefined || e.cut || e.outcomeUnknown) return false;
+  if (pointsToResponses(e)) return to === 'responses';
+  if (refusesModelOnRoute(e)) return true;
+  if (to === 'responses' && from === 'chat-completions')
     return listed && (e.status === 404 || e.status === 405) && isRouteRefusal(e);
-  }
   return isRouteRefusal(e);
+}
+
+/**
+ * The dialect a refused request moves to, or undefined: Responses when the answer points there (once, from any
+ * dialect, unless the user's setting chose the dialect), else the plan's next one when the refusal allows it.
+ */
+export function nextDialect(
+  from: Dialect,
+  remaining: readonly Dialect[],
+  e: RefusalFacts,
+  plan: { listed: boolean; pinned?: boolean; tried: readonly Dialect[] },
+): Dialect | undefined {
+  if (plan.pinned) return undefined;
+  if (pointsToResponses(e)) return plan.tried.includes('responses') ? undefined : 'responses';
+  const to = remaining.find((d) => !plan.tried.includes(d));
+  return to !== undefined && refusalAllows(from, to, e, plan.listed) ? to : undefined;
 }

@@ -4,7 +4,7 @@
 import type { ClientContext } from './context';
 import { GatewayError } from './errors';
 import { send, type CallSpec, type Exchange } from './http';
-import { refusalAllows, type Dialect } from './dialect';
+import { nextDialect, type Dialect } from './dialect';
 import { ROUTES, type StreamPlan } from './dialectPlan';
 import { messageOfCompletion, toChatRequest } from './chatMapping';
 import { messageOfResponse, toResponsesRequest } from './responsesMapping';
@@ -116,8 +116,9 @@ export interface Sent {
 }
 
 /**
- * Sends the request in the plan's dialect; when that route is refused before any processing (dialect.ts#refusalAllows),
- * the same request once on each next dialect the plan allows, telling the plan. `onSpec` hears each spec before it is
+ * Sends the request in the plan's dialect; when that route is refused before any processing (dialect.ts#nextDialect),
+ * the same request once on each next dialect the plan allows (or on Responses when the answer points there), telling
+ * the plan. `onSpec` hears each spec before it is
  * sent (the stream keeps it for its errors); `wanted` is asked before a fallback (a stopped stream sends no more);
  * `first` is the plan's first spec when the caller built it already.
  * Throws what the last send threw.
@@ -133,27 +134,24 @@ export async function sendPlanned(
   first?: CallSpec,
 ): Promise<Sent> {
   let dialect = plan.dialect;
-  const next = [...plan.fallbacks];
+  const tried: Dialect[] = [];
   // The first spec may be built already (the stream keeps one for its errors): the body is serialised once.
   let ready = first;
   for (;;) {
     const spec = ready ?? callSpec(ctx, request, dialect, stream, options);
     ready = undefined;
     onSpec(spec, dialect);
+    tried.push(dialect);
     try {
       return { exchange: await send(ctx, spec), dialect, spec };
     } catch (error) {
-      const to = next[0];
-      if (
-        to === undefined ||
-        !wanted() ||
-        !(error instanceof GatewayError) ||
-        !refusalAllows(dialect, to, error, plan.listed)
-      )
-        throw withReasoningSentence(ctx, request.model, error);
-      next.shift();
+      const to =
+        error instanceof GatewayError && wanted()
+          ? nextDialect(dialect, plan.fallbacks, error, { listed: plan.listed, pinned: plan.pinned, tried })
+          : undefined;
+      if (to === undefined) throw withReasoningSentence(ctx, request.model, error);
       try {
-        plan.onFellBack?.(dialect, to, error);
+        plan.onFellBack?.(dialect, to, error as GatewayError);
       } catch {
         // A failing listener must not break the request.
       }

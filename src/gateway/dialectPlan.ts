@@ -29,13 +29,15 @@ export const ROUTES: Record<Dialect, string> = {
 
 /** How to send a request for `model`. A request without a model (the route probe) never falls back. */
 export function planFor(ctx: ClientContext, model: unknown): StreamPlan {
-  if (typeof model !== 'string' || model === '') return { dialect: 'messages', fallbacks: [], listed: false };
+  if (typeof model !== 'string' || model === '')
+    return { dialect: 'messages', fallbacks: [], listed: false, pinned: true };
   const knowledge = knowledgeOf(ctx, model);
   const decision = chooseDialect(knowledge);
   return {
     dialect: decision.dialect,
     fallbacks: fallbacksOf(knowledge, decision),
     listed: knowledge.listed === true,
+    pinned: decision.reason === 'setting',
     onFellBack: (from, to, error) => {
       ctx.learnedDialects.set(model, to);
       ctx.logger?.info(
@@ -57,6 +59,8 @@ export interface StreamPlan {
   fallbacks: Dialect[];
   /** The model list answered and names the model (dialect.ts#refusalAllows). */
   listed: boolean;
+  /** The user's setting chose the dialect: no refusal moves the request elsewhere (dialect.ts#nextDialect). */
+  pinned?: boolean;
   /** Told once per fallback (the host remembers it and tells the user). */
   onFellBack?(from: Dialect, to: Dialect, error: GatewayError): void;
 }

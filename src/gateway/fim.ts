@@ -8,7 +8,7 @@ import { reportUsage, type ClientContext } from './context';
 import { usageOf, isObj } from './chatMapping';
 import { CHAT_FILL_SYSTEM, chatFillPrompt, extractFill } from './chatFill';
 import { isFillRouteRefusal, type CompletionMode } from './completionMode';
-import { decideDialect, planFor } from './dialectPlan';
+import { decideDialect, planFor, ROUTES as DIALECT_ROUTES } from './dialectPlan';
 import { GatewayError } from './errors';
 import { protocolError, readJson, send, type CallSpec } from './http';
 import { createMessage } from './createMessage';
@@ -181,11 +181,8 @@ async function chatFill(
     .filter((b): b is { type: 'text'; text: string } => b.type === 'text')
     .map((b) => b.text)
     .join('');
-  // After a fallback of the chat dialect the decision already says chat-completions (learned).
-  const route =
-    decideDialect(ctx, request.model).dialect === 'chat-completions'
-      ? 'POST /v1/chat/completions'
-      : 'POST /v1/messages';
+  // After a fallback of the chat dialect the decision already says the dialect that answered (learned).
+  const route = DIALECT_ROUTES[decideDialect(ctx, request.model).dialect];
   return {
     text: extractFill(answer, request.prefix, request.suffix, request.singleLine),
     mode: 'chat',

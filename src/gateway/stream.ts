@@ -35,7 +35,7 @@ export function openMessageStream(
   ctx: ClientContext,
   request: MessagesRequest,
   options?: RequestOptions,
-  plan: StreamPlan = { dialect: 'messages', fallbacks: [], listed: false },
+  plan: StreamPlan = { dialect: 'messages', fallbacks: [], listed: false, pinned: true },
 ): MessageStream {
   return new GatewayMessageStream(ctx, request, options, plan);
 }

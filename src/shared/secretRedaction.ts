@@ -14,9 +14,14 @@ export type SecretValues = () => Iterable<string>;
 /** Secrets shorter than this are not searched for verbatim: they would mangle words (real keys are longer). */
 const MIN_SECRET = 6;
 
-/** Header values that carry credentials, in `name: value`, `name=value` and JSON `"name":"value"` forms. */
+/**
+ * Header values that carry credentials, in `name: value`, `name=value` and JSON `"name":"value"` forms. The value is
+ * redacted, never the prose around a name: a plain word followed by more words is a sentence, not a credential
+ * (OpenAI's 401 joined to its code reads "invalid_api_key: Incorrect API key provided: sk-…"; the key after it is
+ * removed by the known-secret and key-token rules).
+ */
 const AUTH_HEADER =
-  /(["']?(?:authorization|x-api-key|api[_-]?key|proxy-authorization)["']?\s*[:=]\s*["']?)(?:bearer\s+|basic\s+)?[^\s"',;}]+/gi;
+  /(["']?(?:authorization|x-api-key|api[_-]?key|proxy-authorization)["']?\s*[:=]\s*["']?)(?:bearer\s+|basic\s+)?(?![A-Za-z]{1,24}\s+[A-Za-z])[^\s"',;}]+/gi;
 /** Bearer tokens anywhere. */
 const BEARER = /(\bbearer\s+)[A-Za-z0-9._~+/=-]{6,}/gi;
 /** Key-like tokens: sk-…, mg-…, sk-ant-… and friends (prefix plus at least 8 token characters). */

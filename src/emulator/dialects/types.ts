@@ -88,6 +88,10 @@ export interface ListedModel {
   created: number;
   /** UpstreamModel.vision, where the config says. */
   vision?: boolean;
+  /** UpstreamModel.contextWindow, where the config says. */
+  contextWindow?: number;
+  /** UpstreamModel.thinks: the model reasons (lists that carry OpenRouter's `supported_parameters` name 'reasoning'). */
+  thinks?: boolean;
 }
 
 export interface Dialect {

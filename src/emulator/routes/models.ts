@@ -17,6 +17,8 @@ function listedModels(ctx: Ctx): ListedModel[] {
     ...(models[upstream]?.kind ? { kind: models[upstream].kind } : {}),
     ...(models[upstream]?.listPrices ? { listPrices: models[upstream].listPrices } : {}),
     ...(models[upstream]?.vision !== undefined ? { vision: models[upstream].vision } : {}),
+    ...(models[upstream]?.contextWindow ? { contextWindow: models[upstream].contextWindow } : {}),
+    ...(models[upstream]?.thinks ? { thinks: true } : {}),
     created: CREATED,
   }));
 }
@@ -35,6 +37,7 @@ export function handleModels(ctx: Ctx): void {
     created_at: new Date(m.created * 1000).toISOString(),
     owned_by: 'model-gateway-emulator',
     ...pricingOf(m.listPrices),
+    ...capabilitiesOf(m),
   }));
   const after = ctx.url.searchParams.get('after_id');
   if (after) data = data.slice(data.findIndex((m) => m.id === after) + 1);
@@ -48,6 +51,27 @@ export function handleModels(ctx: Ctx): void {
     first_id: data[0]?.id ?? null,
     last_id: data[data.length - 1]?.id ?? null,
   });
+}
+
+/**
+ * What a chat model's entry says about it, as real lists do: OpenRouter's `context_length` (the whole window) and
+ * `supported_parameters` ('reasoning' for a model that reasons), and new-api's `supported_endpoint_types` for a
+ * Responses-only model (its channel serves nothing else, so a client calls it over POST /v1/responses).
+ */
+function capabilitiesOf(m: ListedModel): Record<string, unknown> {
+  if (m.protocol !== 'messages' || (m.kind && m.kind !== 'responses')) return {};
+  return {
+    ...(m.contextWindow ? { context_length: m.contextWindow } : {}),
+    supported_parameters: [
+      'max_tokens',
+      'temperature',
+      'stop',
+      'tools',
+      'tool_choice',
+      ...(m.thinks ? ['reasoning'] : []),
+    ],
+    ...(m.kind === 'responses' ? { supported_endpoint_types: ['openai-response', 'openai-response-compact'] } : {}),
+  };
 }
 
 /** OpenRouter's `pricing`: USD per token as decimal strings. */

@@ -1,5 +1,8 @@
 import * as assert from 'assert';
 import { guessReasoning, listedReasoning, modelReasons } from '../../../src/catalog/reasoning';
+import { createGatewayClient } from '../../../src/gateway';
+import { startEmulator, defaultConfig } from '../../../src/emulator';
+import { modelOptionOf } from '../../../src/chat/modelOptions';
 
 describe('which models reason (the composer offers its Reasoning control)', () => {
   it('guesses the reasoning families from the id', () => {
@@ -12,6 +15,8 @@ describe('which models reason (the composer offers its Reasoning control)', () =
       'gpt-5-codex',
       'deepseek-reasoner',
       'deepseek/deepseek-r1',
+      'deepseek-demo-reasoner',
+      'deepseek-r1-0528',
       'claude-3-7-sonnet-20250219',
       'claude-sonnet-4-20250514',
       'claude-opus-4-1',
@@ -46,5 +51,26 @@ describe('which models reason (the composer offers its Reasoning control)', () =
     assert.strictEqual(modelReasons({ id: 'local', capabilities: ['thinking'] }), true);
     assert.strictEqual(listedReasoning({ id: 'local' }), undefined);
     assert.strictEqual(modelReasons({ id: 'local' }), false);
+  });
+});
+
+describe("the demo's model list (the emulator publishes what real lists do)", () => {
+  it('the picker shows a window for every demo chat model and the reasoning mark for the ones that reason', async () => {
+    const emu = await startEmulator({ config: defaultConfig() });
+    try {
+      const options = new Map<string, ReturnType<typeof modelOptionOf>>();
+      for (const key of ['mg-demo-key-0001', 'mg-reasoning-0010', 'mg-openai-chat-0009']) {
+        const list = await createGatewayClient({ baseUrl: emu.url, apiKey: key }).listModels();
+        for (const raw of list.filter((m) => !/image|flux/.test(m.id)))
+          options.set(raw.id, modelOptionOf({ id: raw.id, kind: 'chat', raw }, undefined, {}));
+      }
+      for (const [id, option] of options) assert.ok((option.window ?? 0) >= 32_768, `${id}: ${JSON.stringify(option)}`);
+      assert.strictEqual(options.get('deepseek-demo-reasoner')?.reasons, true);
+      assert.strictEqual(options.get('gpt-demo-codex')?.reasons, true);
+      assert.strictEqual(options.get('claude-demo-sonnet')?.reasons, undefined);
+      assert.strictEqual(options.get('deepseek-demo-reasoner')?.window, 128_000);
+    } finally {
+      await emu.close();
+    }
   });
 });

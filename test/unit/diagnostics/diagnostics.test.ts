@@ -160,6 +160,22 @@ describe('platform: key check and connection check against the emulator', functi
     );
   });
 
+  it('the progress names the step that runs: "Messages route permission" while the dialog asks about it', async () => {
+    const progress: string[] = [];
+    let shownWhileAsking: string | undefined;
+    await runConnectionCheck({
+      ...inputs('mg-demo-key-0001', false),
+      balance: async () => undefined,
+      onProgress: (title) => progress.push(title),
+      allowBillable: async () => {
+        shownWhileAsking = progress.at(-1);
+        return false;
+      },
+    });
+    assert.equal(shownWhileAsking, 'Messages route permission');
+    assert.deepEqual(progress, ['Models listed', 'Balance', 'Messages route permission', 'Dialects']);
+  });
+
   it('says which image routes are used, from what is known, without sending anything billable', async () => {
     const fresh = await runConnectionCheck(inputs('mg-demo-key-0001', false));
     const step = (r: typeof fresh) => r.steps.find((s) => s.id === 'imageRoutes')?.lines.join(' ') ?? '';

@@ -10,6 +10,8 @@ import {
   secretForms,
 } from '../../../src/shared/secretRedaction';
 import { redactingStorage, type HistoryStorage } from '../../../src/chat/history';
+import { adviseOnError, createGatewayClient } from '../../../src/gateway';
+import { json, startServer } from '../gateway/server';
 
 const KEY = 'Zq9plainKEY4d8e2f0a77c31b';
 
@@ -85,5 +87,55 @@ describe('shared: secret redaction', () => {
     assert.deepEqual(JSON.parse(stored), { text: `a "quoted" ${REDACTED}`, n: 1 });
     await storage.write('plain.json', '{"text":"nothing secret"}');
     assert.equal(files.get('plain.json'), '{"text":"nothing secret"}', 'written as it is');
+  });
+});
+
+describe("shared: secret redaction of OpenAI's real 401 (issue 45, item 16)", () => {
+  const KEY_OF_USER = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789wxyz';
+  const BODY = {
+    error: {
+      message: `Incorrect API key provided: sk-proj-${'*'.repeat(40)}wxyz. You can find your API key at https://platform.openai.com/account/api-keys.`,
+      type: 'invalid_request_error',
+      param: null,
+      code: 'invalid_api_key',
+    },
+  };
+
+  it('redacts the masked key, not the words around "api_key:" (message, advice and the log line)', async () => {
+    const server = await startServer((_req, res) => json(res, 401, BODY));
+    const logged: string[] = [];
+    try {
+      const log = { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error: () => undefined };
+      const client = createGatewayClient({
+        baseUrl: server.url,
+        apiKey: KEY_OF_USER,
+        maxRetries: 0,
+        logger: log as never,
+      });
+      const error = (await client.listModels().catch((e: unknown) => e)) as Error & { serverMessage?: string };
+      const texts = [
+        error.message,
+        error.serverMessage ?? '',
+        adviseOnError(error, { surface: 'chat' }).detail,
+        ...logged,
+      ];
+      for (const text of [...texts, redactSecrets(error.message, [KEY_OF_USER])]) {
+        assert.ok(!text.includes('wxyz.') && !text.includes(KEY_OF_USER), text);
+        assert.ok(!/\[redacted\] API key provided/.test(text), text);
+      }
+      assert.match(error.message, /HTTP 401 invalid_api_key: Incorrect API key provided: \[redacted\]\. You can find/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('still redacts credential values in header and JSON forms', () => {
+    for (const text of [
+      'x-api-key: abcdefgh',
+      '"api_key":"Zq9secretvalue"',
+      'api-key=s3cr3t; path=/',
+      'Authorization: Basic dXNlcjpwYXNz',
+    ])
+      assert.ok(redactSecrets(text).includes(REDACTED), text);
   });
 });
