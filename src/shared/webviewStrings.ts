@@ -90,7 +90,7 @@ export function webviewStrings(l10n: Localizer = english) {
     'chat.regenerate': l10n.t('Regenerate'),
     'chat.continue': l10n.t('Continue'),
     'chat.condensing': l10n.t('Condensing earlier turns into a summary…'),
-    'chat.contextUse': l10n.t('Context: {0}% of the window (~{1} of {2} tokens)'),
+    'chat.contextUse': l10n.t("Context: {0}% of the model's context window (~{1} of {2} tokens)"),
     'chat.contextNear': l10n.t('Near {0}%: the next question condenses older turns first.'),
     'chat.contextCondense': l10n.t('Condense now'),
     'chat.approvalsAuto': l10n.t('Auto-approved: {0}'),
