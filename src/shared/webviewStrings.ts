@@ -28,6 +28,7 @@ export function webviewStrings(l10n: Localizer = english) {
     'chat.pastedImage': l10n.t('pasted image.png'),
     'chat.imageScaled': l10n.t('scaled down from {0}×{1} px ({2} KB → {3} KB)'),
     'chat.imageScaledShort': l10n.t('scaled'),
+    'chat.imageSentAs': l10n.t('sent as {0}'),
     'chat.imageUnreadable': l10n.t('{0} could not be read as a PNG, JPEG, WebP or GIF image.'),
     'chat.imageTooLarge': l10n.t('{0} is larger than 5 MB even when scaled: it is not attached.'),
     'chat.imageTooMany': l10n.t('At most {0} images go with one question.'),
