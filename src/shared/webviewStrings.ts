@@ -100,6 +100,8 @@ export function webviewStrings(l10n: Localizer = english) {
     'chat.approvalsCommands': l10n.t('{0} commands'),
     'chat.approvalsNone': l10n.t('Everything asks'),
     'chat.approvalsOpen': l10n.t('Open the auto-approval settings (your user settings)'),
+    // Two sentences: "{0}。{1}" in Chinese (a full stop of its own, no space).
+    'chat.approvalsLabel': l10n.t('{0}. {1}'),
     'chat.reasoning': l10n.t('Reasoning'),
     'chat.reasoningTitle': l10n.t('Reasoning effort for this model (your user setting modelGateway.models.reasoning)'),
     'chat.reasoningDefault': l10n.t('Default'),

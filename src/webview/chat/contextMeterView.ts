@@ -2,7 +2,7 @@
 // host's estimate, the one the condenser decides with), a bar, and near the condense threshold a warning with
 // Condense one click away. Past the threshold the next question condenses by itself; the meter says so.
 import { button, el } from '../common/dom';
-import { t } from '../common/strings';
+import { joinSentences, t } from '../common/strings';
 import { post } from './api';
 
 /** From this share of the threshold on, the meter warns and offers Condense. */
@@ -47,9 +47,9 @@ export class ContextMeter {
     this.element.setAttribute('aria-valuenow', String(percent));
     this.bar.style.width = `${percent}%`;
     const figures = t('chat.contextUse', percent, f.used.toLocaleString('en-US'), f.window.toLocaleString('en-US'));
-    const note = near ? ` ${t('chat.contextNear', Math.round((f.condenseAt / f.window) * 100))}` : '';
-    this.label.textContent = figures + note;
-    this.element.setAttribute('aria-valuetext', figures + note);
+    const note = near ? t('chat.contextNear', Math.round((f.condenseAt / f.window) * 100)) : '';
+    this.label.textContent = joinSentences(figures, note);
+    this.element.setAttribute('aria-valuetext', joinSentences(figures, note));
     this.condense.hidden = !near;
   }
 }
