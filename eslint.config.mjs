@@ -83,6 +83,7 @@ export const PURE_MODULES = {
     'conversationMode',
     'turnStore',
     'turnTranscripts',
+    'relocalize',
   ],
 };
 const PURE_FEATURE_FILES = Object.entries(PURE_MODULES).map(

@@ -237,11 +237,20 @@ export const APPROVAL_RULES: readonly ApprovalRule[] = [
   }),
   // With writes auto-approved and `npm test` allow-listed, a model could rewrite package.json's test script and run
   // it unasked, in this turn or a later one: after any write in the conversation, even allow-listed commands ask.
-  rule('command-after-write', 'ask', false, (f, _s, l10n) =>
-    f.approvalClass === 'command' && f.filesWritten
-      ? l10n.t('files were written in this conversation, and an allow-listed command could run what was written.')
-      : undefined,
-  ),
+  // The reason names the allow-list entry; a command on no list asks by the rule below, which says so.
+  rule('command-after-write', 'ask', false, (f, s, l10n) => {
+    const hit =
+      f.approvalClass === 'command' && f.filesWritten && f.target.command !== undefined
+        ? allowListMatch(f.target.command, s.commandAllowList ?? [])
+        : undefined;
+    return (
+      hit &&
+      l10n.t(
+        'files were written in this conversation: the command matches "{0}" on the allow-list, but it could run what was written.',
+        hit,
+      )
+    );
+  }),
   rule('command-allow-listed', 'auto', false, (f, s, l10n) => {
     const hit =
       f.approvalClass === 'command' && f.target.command !== undefined

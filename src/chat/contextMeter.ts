@@ -21,17 +21,46 @@ export const CONTEXT_CHANGES: ReadonlySet<string> = new Set([
 
 export type ContextUse = Omit<Extract<HostToWebviewMessage, { type: 'context' }>, 'type' | 'conversationId'>;
 
+/**
+ * `window`: the model's whole window (input + max tokens, what condensing counts against); `shownWindow`: the window
+ * the meter names, which does not move with max tokens (the listed input limit, else the listed or default window).
+ * After an agent turn the last request's reported input (input + cache read + cache write) and its output stand for
+ * the history: it carried the tools, the system prompt and every call's result, which the estimate leaves out.
+ */
 export function contextUse(
   history: readonly ChatMessage[],
   settings: ConversationSettings,
   window: number,
   threshold: number,
+  shownWindow = window,
 ): ContextUse {
   const whole = withSummary(condensedHistory(history));
-  const used = whole.length
+  const estimate = whole.length
     ? estimateTokens(buildMessagesRequest(whole, settings), historyCalibration(history, settings))
     : 0;
-  return { used, inputWindow: Math.max(1, window - settings.maxTokens), threshold };
+  const used = Math.max(estimate, afterAgentTurn(history, settings) ?? 0);
+  return {
+    used,
+    window: Math.max(1, shownWindow),
+    condenseAt: Math.round(threshold * Math.max(1, window - settings.maxTokens)),
+  };
+}
+
+/**
+ * After a finished agent turn: its last reported request (input + cache read + cache write + output), and the
+ * estimate of what came after it (a question waiting); undefined when the last answer is not such a turn.
+ */
+function afterAgentTurn(history: readonly ChatMessage[], settings: ConversationSettings): number | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i];
+    if (m.role !== 'assistant' || m.status === 'streaming' || m.status === 'queued') continue;
+    const last = m.agent?.steps.at(-1)?.tokens;
+    if (!last || last.estimated || last.input + last.cacheRead + last.cacheWrite === 0) return undefined;
+    const after = history.slice(i + 1);
+    const rest = after.length ? estimateTokens(buildMessagesRequest(after, settings)) : 0;
+    return last.input + last.cacheRead + last.cacheWrite + last.output + rest;
+  }
+  return undefined;
 }
 
 /**

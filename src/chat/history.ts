@@ -15,6 +15,7 @@ import { storedChat } from '../shared/protocol/chat';
 import type { Conversation } from './conversation';
 import { english, type Localizer } from '../shared/l10n';
 import { redactDeep } from '../shared/secretRedaction';
+import { relocalized } from './relocalize';
 
 export const HISTORY_VERSION = 1;
 
@@ -249,11 +250,12 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
         id: t.id as string,
         step: t.step as number,
         name: t.name as string,
-        summary: t.summary as string,
+        // Saved in another language's window: our words in this one's (relocalize.ts).
+        summary: relocalized(t.summary as string, l10n),
         status: t.status as AgentToolCard['status'],
       };
-      if (isString(t.fullSummary)) card.fullSummary = t.fullSummary;
-      if (isString(t.note)) card.note = t.note;
+      if (isString(t.fullSummary)) card.fullSummary = relocalized(t.fullSummary, l10n);
+      if (isString(t.note)) card.note = relocalized(t.note, l10n);
       if (isString(t.result)) card.result = t.result;
       if (t.resultTruncated === true) card.resultTruncated = true;
       // Where the card stands in the answer's text: without it a reloaded turn shows all its text, then all its cards.
@@ -273,7 +275,7 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
   if (tokens) info.tokens = tokens;
   if (Array.isArray(v.notes)) info.notes = v.notes.filter(isString);
   if (isRecord(v.end) && isString(v.end.reason) && isString(v.end.message))
-    info.end = { reason: v.end.reason, message: v.end.message, retry: v.end.retry === true };
+    info.end = { reason: v.end.reason, message: relocalized(v.end.message, l10n), retry: v.end.retry === true };
   else if (status !== 'complete')
     info.end = { reason: 'stopped', message: l10n.t('The turn ended when the window was closed.'), retry: true };
   if (v.restored === true) info.restored = true;

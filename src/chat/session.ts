@@ -56,7 +56,9 @@ export class SessionController {
     const settings = this.settingsOf(conversation);
     const window = this.deps.contextWindow?.(settings.model, settings.maxTokens) ?? DEFAULT_CONTEXT_WINDOW;
     const threshold = this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD;
-    const use = contextUse(conversation.messages, settings, window, threshold);
+    // The window the meter names: the same with any max tokens (0: the listed input limit, else the whole window).
+    const shown = this.deps.contextWindow?.(settings.model, 0) ?? DEFAULT_CONTEXT_WINDOW;
+    const use = contextUse(conversation.messages, settings, window, threshold, shown);
     this.deps.post({ type: 'context', conversationId: conversation.id, ...use });
   }
 

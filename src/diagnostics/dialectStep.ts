@@ -36,7 +36,7 @@ export function dialectStep(client: Pick<GatewayClient, 'dialectFor'>, chatIds: 
     title: l10n.t('Dialects'),
     status: chatIds.length ? 'ok' : 'skipped',
     lines: chatIds.length
-      ? [...groups].map(([words, ids]) => `${words}: ${ids.join(', ')}`)
+      ? [...groups].map(([words, ids]) => l10n.t('{0}: {1}', words, ids.join(', ')))
       : [l10n.t('No chat model is listed for this key.')],
   };
 }

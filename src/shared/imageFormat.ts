@@ -55,6 +55,24 @@ export function imageTypeOfName(name: string): ImageMediaType | undefined {
   return undefined;
 }
 
+/** The file extension and the short name of each format (a chip's name and tooltip). */
+export const IMAGE_FORMAT_NAMES: Record<ImageMediaType, { extension: string; name: string }> = {
+  'image/png': { extension: 'png', name: 'PNG' },
+  'image/jpeg': { extension: 'jpg', name: 'JPEG' },
+  'image/webp': { extension: 'webp', name: 'WebP' },
+  'image/gif': { extension: 'gif', name: 'GIF' },
+};
+
+/**
+ * The name of an image as sent: a scaled "image.png" goes as a JPEG, so its chip says "image.jpg". A name whose
+ * extension names no image format keeps it.
+ */
+export function nameAsSent(name: string, mediaType: ImageMediaType): string {
+  const named = imageTypeOfName(name);
+  if (!named || named === mediaType) return name;
+  return name.replace(/\.[A-Za-z0-9]+$/, `.${IMAGE_FORMAT_NAMES[mediaType].extension}`);
+}
+
 export interface ImageHeader {
   mediaType: ImageMediaType;
   width: number;

@@ -268,7 +268,7 @@ describe('chat webview: Agent mode (Chromium)', function () {
     assert.equal(await rows.nth(1).locator('img, script, a').count(), 0);
     await changes.locator('button[aria-label="Reject the part at line 4 of src/two.ts"]').focus();
     await chat.page.keyboard.press('Enter');
-    await rows.nth(0).locator('button', { hasText: 'Accept' }).click();
+    await rows.nth(0).locator('button[aria-label="Accept the part at line 1 of src/two.ts"]').click();
     assert.deepEqual(
       (await posted('changeHunk')).map((m) => [m.changeId, m.hunk, m.action]),
       [

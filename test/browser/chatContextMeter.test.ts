@@ -15,15 +15,15 @@ describe('chat: context meter (Chromium)', function () {
   it('shows the share of the window; near the threshold it warns and Condense posts the action', async () => {
     const meter = chat.page.locator('.composer .context-meter');
     assert.equal(await meter.isVisible(), false, 'nothing before there is a conversation');
-    await chat.play({ type: 'context', conversationId: 'c1', used: 20_000, inputWindow: 199_000, threshold: 0.8 });
+    await chat.play({ type: 'context', conversationId: 'c1', used: 20_000, window: 200_000, condenseAt: 159_200 });
     assert.equal(await meter.isVisible(), true);
     assert.equal(
       await meter.locator('.context-label').innerText(),
-      'Context: 10% of the window (~20,000 of 199,000 tokens)',
+      "Context: 10% of the model's context window (~20,000 of 200,000 tokens)",
     );
     assert.equal(await meter.getAttribute('aria-valuenow'), '10');
     assert.equal(await meter.locator('.context-condense').isVisible(), false);
-    await chat.play({ type: 'context', conversationId: 'c1', used: 150_000, inputWindow: 199_000, threshold: 0.8 });
+    await chat.play({ type: 'context', conversationId: 'c1', used: 150_000, window: 200_000, condenseAt: 159_200 });
     assert.match((await meter.getAttribute('class')) ?? '', /\bwarn\b/);
     assert.match(
       await meter.locator('.context-label').innerText(),
@@ -32,7 +32,7 @@ describe('chat: context meter (Chromium)', function () {
     await meter.locator('.context-condense').click();
     const posted = (await chat.posted()).filter((m) => m.type === 'condense');
     assert.equal(posted.length, 1);
-    await chat.play({ type: 'context', conversationId: 'other', used: 1, inputWindow: 199_000, threshold: 0.8 });
+    await chat.play({ type: 'context', conversationId: 'other', used: 1, window: 200_000, condenseAt: 159_200 });
     assert.match(await meter.locator('.context-label').innerText(), /^Context: 75%/, 'another conversation is ignored');
   });
 });

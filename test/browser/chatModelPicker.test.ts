@@ -51,6 +51,27 @@ describe('chat: model picker (Chromium)', function () {
     assert.deepEqual(chat.errors, []);
   });
 
+  it('a click in the box opens the whole list (issue 45); a click on a model picks it', async () => {
+    await box().fill('claude-demo-sonnet');
+    await box().blur();
+    await box().click();
+    assert.equal(await list().isVisible(), true);
+    assert.deepEqual(
+      await list().locator('.model-name').allTextContents(),
+      models.map((m) => m.id),
+      'every model, not only the one in the box',
+    );
+    assert.equal(await list().locator('[aria-selected="true"] .model-name').innerText(), 'claude-demo-sonnet');
+    await box().click();
+    assert.equal(await list().isVisible(), true, 'a second click in the box keeps it open');
+    await list().locator('.model-option', { hasText: 'claude-demo-haiku' }).click();
+    assert.equal(await list().isVisible(), false);
+    assert.equal(await box().inputValue(), 'claude-demo-haiku');
+    await box().blur();
+    assert.ok((await setModels(chat)).includes('claude-demo-haiku'));
+    assert.deepEqual(chat.errors, []);
+  });
+
   it('typing filters; Escape closes the list only; a typed id that is not listed is still sent', async () => {
     await box().fill('');
     await box().pressSequentially('hai');

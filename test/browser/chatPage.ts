@@ -1,5 +1,6 @@
 // Loads the real chat bundle (dist/webview/chat.js) in headless Chromium, served from 127.0.0.1 with
 // the production CSP, and a fake acquireVsCodeApi that records what the page posts and plays host messages.
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'esbuild';
@@ -25,11 +26,15 @@ export async function buildChatBundle(minify = false): Promise<void> {
     logLevel: 'warning',
     loader: { '.ttf': 'file' },
   });
+  // The codicons as esbuild.js copies them: icon buttons get their real size.
+  const codicons = join(ROOT, 'node_modules', '@vscode', 'codicons', 'dist');
+  mkdirSync(join(ROOT, 'dist/webview'), { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(join(codicons, f), join(ROOT, 'dist/webview', f));
 }
 
 const PAGE = (csp: string, nonce: string) => `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
-<link rel="stylesheet" href="/media/common.css"><link rel="stylesheet" href="/media/chat.css"><title>Chat</title></head>
+<link rel="stylesheet" href="/dist/webview/codicon.css"><link rel="stylesheet" href="/media/common.css"><link rel="stylesheet" href="/media/chat.css"><title>Chat</title></head>
 <body><div id="root"></div><script nonce="${nonce}" src="/dist/webview/chat.js"></script></body></html>`;
 
 /** A static server for the page, dist/ and media/ (what localResourceRoots allows). */

@@ -164,8 +164,22 @@ describe('agent mode (UI)', function () {
     assert.match(await parts.nth(1).innerText(), /Line 4\s+\+1 −1\s+const d = 40;/);
     const modified = ui.wb.page.locator('.monaco-diff-editor .modified-in-monaco-diff-editor').first();
     await modified.waitFor({ state: 'visible', timeout: 60_000 });
+    // In the side bar at its default width every part's Accept / Reject is in sight (issue 45: they sat at x 405–520
+    // in a view ending at 348), and a click where the user sees it reaches it: a mouse click, no scrolling.
+    const view = (await ui.wb.page.locator('.part.sidebar').first().boundingBox())!;
+    const hunkButtons = change.locator('li.change-hunk button');
+    assert.equal(await hunkButtons.count(), 4);
+    for (let i = 0; i < 4; i++) {
+      const box = (await hunkButtons.nth(i).boundingBox())!;
+      const label = await hunkButtons.nth(i).getAttribute('aria-label');
+      assert.ok(
+        box.x >= view.x && box.x + box.width <= view.x + view.width + 0.5,
+        `${label}: ${JSON.stringify(box)} in the side bar ${JSON.stringify(view)}`,
+      );
+    }
     // The first part from the chat's list: written at once, alone.
-    await parts.nth(0).locator('button', { hasText: 'Accept' }).click();
+    const accept = (await parts.nth(0).locator('button[data-change-action="accept"]').boundingBox())!;
+    await ui.wb.page.mouse.click(accept.x + accept.width / 2, accept.y + accept.height / 2);
     await waitForWorkspaceFile('parts.js', (t) => t === TWO_PARTS.replace('a = 1;', 'a = 10;'), 'the first part alone');
     await parts.nth(1).waitFor({ state: 'detached', timeout: 30_000 });
     assert.equal(await change.isVisible(), true, 'the second part is still pending');

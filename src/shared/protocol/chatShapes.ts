@@ -373,10 +373,11 @@ export type ChatToWebview = {
   /** Earlier turns were condensed for this turn (the summary card). */
   agentCondensed: { conversationId: string; messageId: string; condensed: AgentCondensed };
   /**
-   * The context meter: the estimated tokens of the open conversation's next request, the model's input window, and the
-   * share of it past which older turns are condensed (modelGateway.agent.condenseThreshold).
+   * The context meter: the estimated tokens of the open conversation's next request (after an agent turn, its last
+   * request's reported input and output), the model's context window as the meter names it, and the tokens past which
+   * the next question condenses older turns (modelGateway.agent.condenseThreshold of the window minus max tokens).
    */
-  context: { conversationId: string; used: number; inputWindow: number; threshold: number };
+  context: { conversationId: string; used: number; window: number; condenseAt: number };
   /** Older turns are being condensed now (the card on this answer shows it); false: ended (done, stopped, failed). */
   condensing: { conversationId: string; messageId: string; running: boolean };
   agentEnd: { conversationId: string; messageId: string; end: AgentTurnEnd };

@@ -14,7 +14,7 @@ import { renderMarkdown } from './markdown';
 import { formatAmount, type ChatCost } from '../../shared/money';
 import { tokensText } from './tokens';
 import { el, textButton } from '../common/dom';
-import { t, type WebviewStringKey } from '../common/strings';
+import { sentenceGap, t, type WebviewStringKey } from '../common/strings';
 import { showInvisible } from '../../shared/visibleText';
 
 const STATUS_LABELS: Record<AgentToolCard['status'], WebviewStringKey> = {
@@ -278,7 +278,8 @@ export class AgentSection {
         className: `agent-end-line reason-${end.reason.replace(/[^a-z_]/g, '')}`,
         attrs: { 'data-reason': end.reason },
       },
-      el('strong', { text: `${t('agent.endLabel', label)} ` }),
+      // The space belongs to the language: none after "。".
+      el('strong', { text: t('agent.endLabel', label) + sentenceGap(t('agent.endLabel', label)) }),
       el('span', { text: end.message }),
     );
     const actions = el('div', { className: 'agent-actions' });

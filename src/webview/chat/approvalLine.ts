@@ -49,7 +49,7 @@ export class ApprovalLine {
     if (!this.summary) return;
     const text = approvalText(this.summary);
     this.label.textContent = text;
-    this.element.setAttribute('aria-label', `${text}. ${t('chat.approvalsOpen')}`);
+    this.element.setAttribute('aria-label', t('chat.approvalsLabel', text, t('chat.approvalsOpen')));
     this.element.dataset.auto = String(this.summary.writes || this.summary.commands > 0);
   }
 }

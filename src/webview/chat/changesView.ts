@@ -1,7 +1,7 @@
 // The pending changes of this window in the chat webview (above the composer). Paths come from the host and go into
 // the DOM as text only.
 import type { PendingChangeView } from '../../shared/protocol/chat';
-import { el, textButton } from '../common/dom';
+import { el, iconButton, textButton } from '../common/dom';
 import { t } from '../common/strings';
 
 /** The pending changes of this window (above the composer): Open diff / Accept / Reject, and all at once. */
@@ -104,16 +104,14 @@ export class ChangesView {
           el(
             'span',
             { className: 'change-actions' },
-            textButton(
-              t('changes.accept'),
-              'changeHunk',
-              { ...attrs, 'data-change-action': 'accept', 'aria-label': t('changes.hunk.accept', h.line, c.path) },
-              false,
-            ),
-            textButton(t('changes.reject'), 'changeHunk', {
+            // Icons (their words in the tooltip and the accessible name): the row stays one line in a narrow side bar.
+            iconButton('check', t('changes.hunk.accept', h.line, c.path), 'changeHunk', {
+              ...attrs,
+              'data-change-action': 'accept',
+            }),
+            iconButton('discard', t('changes.hunk.reject', h.line, c.path), 'changeHunk', {
               ...attrs,
               'data-change-action': 'reject',
-              'aria-label': t('changes.hunk.reject', h.line, c.path),
             }),
           ),
         );

@@ -2,6 +2,7 @@
 // note when the text was cut, the full path as tooltip, and in the composer a remove button (a real button: Tab
 // reaches it, Enter or Space removes). Text only through textContent: paths and commands come from the workspace.
 import type { AttachmentKind, ChatAttachment } from '../../shared/protocol/chat';
+import { IMAGE_FORMAT_NAMES, nameAsSent } from '../../shared/imageFormat';
 import { codicon, el, iconButton } from '../common/dom';
 import { t, type WebviewStringKey } from '../common/strings';
 
@@ -52,7 +53,10 @@ function imageChip(a: ChatAttachment & { image: NonNullable<ChatAttachment['imag
   const scaled = image.original
     ? t('chat.imageScaled', image.original.width, image.original.height, kb(image.original.bytes), kb(image.bytes))
     : '';
-  const tooltip = [a.path, size, a.tokens !== undefined ? tokenCount(a.tokens) : '', scaled]
+  // The name says the format sent (a scaled PNG goes as a JPEG); the tooltip keeps the name it came with.
+  const sentName = nameAsSent(naming(a).name, image.mediaType);
+  const sentAs = sentName === naming(a).name ? '' : t('chat.imageSentAs', IMAGE_FORMAT_NAMES[image.mediaType].name);
+  const tooltip = [a.path, size, a.tokens !== undefined ? tokenCount(a.tokens) : '', scaled, sentAs]
     .filter(Boolean)
     .join(' · ');
   const thumb = el('img', { className: 'chip-thumb', attrs: { alt: '', src: image.thumbnail } });
@@ -60,7 +64,7 @@ function imageChip(a: ChatAttachment & { image: NonNullable<ChatAttachment['imag
     'span',
     { className: 'chip kind-image', attrs: { title: tooltip, 'data-kind': 'image' } },
     thumb,
-    el('span', { className: 'chip-label', text: naming(a).name }),
+    el('span', { className: 'chip-label', text: sentName }),
     el('span', { className: 'chip-size', text: size }),
     a.tokens !== undefined && el('span', { className: 'chip-tokens', text: tokenCount(a.tokens) }),
     image.original && el('span', { className: 'chip-scaled', text: t('chat.imageScaledShort') }),

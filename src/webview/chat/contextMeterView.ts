@@ -2,7 +2,7 @@
 // host's estimate, the one the condenser decides with), a bar, and near the condense threshold a warning with
 // Condense one click away. Past the threshold the next question condenses by itself; the meter says so.
 import { button, el } from '../common/dom';
-import { t } from '../common/strings';
+import { joinSentences, t } from '../common/strings';
 import { post } from './api';
 
 /** From this share of the threshold on, the meter warns and offers Condense. */
@@ -10,8 +10,10 @@ export const WARN_AT = 0.85;
 
 export interface ContextFigures {
   used: number;
-  inputWindow: number;
-  threshold: number;
+  /** The model's context window as the meter names it (it does not move with max tokens). */
+  window: number;
+  /** Tokens past which the next question condenses older turns first. */
+  condenseAt: number;
 }
 
 export class ContextMeter {
@@ -37,22 +39,17 @@ export class ContextMeter {
   }
 
   set(f: ContextFigures): void {
-    const share = f.used / f.inputWindow;
+    const share = f.used / f.window;
     const percent = Math.min(100, Math.round(share * 100));
-    const near = share >= f.threshold * WARN_AT;
+    const near = f.used >= f.condenseAt * WARN_AT;
     this.element.hidden = f.used === 0;
     this.element.classList.toggle('warn', near);
     this.element.setAttribute('aria-valuenow', String(percent));
     this.bar.style.width = `${percent}%`;
-    const figures = t(
-      'chat.contextUse',
-      percent,
-      f.used.toLocaleString('en-US'),
-      f.inputWindow.toLocaleString('en-US'),
-    );
-    const note = near ? ` ${t('chat.contextNear', Math.round(f.threshold * 100))}` : '';
-    this.label.textContent = figures + note;
-    this.element.setAttribute('aria-valuetext', figures + note);
+    const figures = t('chat.contextUse', percent, f.used.toLocaleString('en-US'), f.window.toLocaleString('en-US'));
+    const note = near ? t('chat.contextNear', Math.round((f.condenseAt / f.window) * 100)) : '';
+    this.label.textContent = joinSentences(figures, note);
+    this.element.setAttribute('aria-valuetext', joinSentences(figures, note));
     this.condense.hidden = !near;
   }
 }

@@ -1,7 +1,7 @@
 // The composer's model picker: the model box stays a text input (any typed id is accepted, as before), and a list
-// under it shows the host's chat models with their kind, window and price where known. Typing filters it;
-// ArrowDown opens it, ArrowUp/ArrowDown choose, Enter picks, Escape closes (before the page-wide Escape). Model ids
-// come from the gateway: untrusted text, written with textContent only.
+// under it shows the host's chat models with their kind, window and price where known. Typing filters it; a click
+// in the box or ArrowDown opens it (every model), ArrowUp/ArrowDown choose, Enter picks, Escape closes (before the
+// page-wide Escape). Model ids come from the gateway: untrusted text, written with textContent only.
 import type { ModelOption } from '../../shared/protocol/chat';
 import { el } from '../common/dom';
 import { t } from '../common/strings';
@@ -46,6 +46,10 @@ export class ModelPicker {
       if (item) this.choose(Number(item.dataset.index));
     });
     input.addEventListener('input', () => this.open(this.input.value.trim()));
+    // A click in the box opens the whole list, as a select would (the box holds the current model, not a filter).
+    input.addEventListener('click', () => {
+      if (!this.isOpen) this.open('');
+    });
     input.addEventListener('blur', () => this.close());
     input.addEventListener('keydown', (event) => this.onKey(event));
   }

@@ -27,3 +27,13 @@ function fill(text: string, args: ReadonlyArray<string | number | boolean>): str
     Number(index) < args.length ? String(args[Number(index)]) : whole,
   );
 }
+
+/** What goes after `sentence` before the next one: a space after Latin text, none after a Chinese "。", "：" or "）". */
+export function sentenceGap(sentence: string): string {
+  return /[\u3000-\u303f\uff00-\uffef]$/.test(sentence) ? '' : ' ';
+}
+
+/** `first` and `second` as one line ("Finished. The agent finished.", "已完成。智能体已完成。", never "已完成。 …"). */
+export function joinSentences(first: string, second: string): string {
+  return first && second ? first + sentenceGap(first) + second : first + second;
+}

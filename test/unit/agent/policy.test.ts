@@ -188,6 +188,9 @@ const CASES: Record<string, Array<{ facts: PolicyFacts; settings?: PolicySetting
     { facts: command('git status --short'), settings: { ...PERMISSIVE, commandAllowList: ['git status'] } },
     { facts: command('make CC=sh'), settings: { ...PERMISSIVE, commandAllowList: ['make *'] } },
     { facts: command('npm test'), settings: { ...PERMISSIVE, commandAllowList: [] } },
+    // Issue 45: after a write, a command on an empty allow-list asks because it is on no list, not "an allow-listed
+    // command could run what was written".
+    { facts: { ...command('npm test'), filesWritten: true }, settings: { ...PERMISSIVE, commandAllowList: [] } },
   ],
   'write-auto-approved': [{ facts: write(`${WS}/src/a.ts`) }],
   'write-asks': [
@@ -263,6 +266,15 @@ describe('agent approval policy', () => {
     assert.equal(decide(command('npm test'), defaults).decision, 'ask');
     assert.equal(decide(read(`${WS}/a.ts`), defaults).decision, 'auto');
     assert.equal(decide(read(`${WS}/.env`), defaults).decision, 'refuse');
+  });
+
+  it('after a write, the reason names the allow-list entry the command matches; with no entry it says the list has none', () => {
+    const after = { ...command('npm test'), filesWritten: true };
+    assert.match(decide(after, PERMISSIVE).reason, /matches "npm test" on the allow-list, but it could run what was/);
+    const empty = decide(after, { ...PERMISSIVE, commandAllowList: [] });
+    assert.equal(empty.decision, 'ask');
+    assert.doesNotMatch(empty.reason, /allow-listed/);
+    assert.match(empty.reason, /not on the allow-list/);
   });
 
   it('an allow-listed prefix cannot be stretched with shell syntax', () => {

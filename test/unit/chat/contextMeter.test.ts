@@ -28,8 +28,8 @@ describe('context meter', function () {
     const history = [m('u1', 'user', 'x'.repeat(3000)), m('a1', 'assistant', 'y'.repeat(3000)), m('u2', 'user', 'q')];
     const use = contextUse(history, settings, 11_000, 0.8);
     assert.equal(use.used, estimateTokens(buildMessagesRequest(history, settings)));
-    assert.equal(use.inputWindow, 10_000);
-    assert.equal(use.threshold, 0.8);
+    assert.equal(use.window, 11_000, 'the whole window when nothing else is named');
+    assert.equal(use.condenseAt, 8_000, '0.8 of the window minus max tokens');
     const condensed = [
       ...history.slice(0, 2),
       m('u2', 'user', 'q'),
@@ -42,6 +42,47 @@ describe('context meter', function () {
       'the summary stands for the turns it covers',
     );
     assert.equal(contextUse([], settings, 11_000, 0.8).used, 0);
+  });
+
+  it('after an agent turn: its last request as the gateway reported it (input + cache read + cache write, and its output)', () => {
+    const tokens = (input: number, extra: Partial<ChatMessage['usage']> = {}) => ({
+      input,
+      output: 60,
+      cacheRead: 200,
+      cacheWrite: 77,
+      ...extra,
+    });
+    const agentAnswer = (last: ReturnType<typeof tokens>) =>
+      m('a1', 'assistant', 'Done.', {
+        usage: { input: 3_000, output: 120, cacheRead: 400, cacheWrite: 77 },
+        agent: {
+          turnId: 't1',
+          tools: [],
+          steps: [
+            { step: 1, tokens: tokens(1_000) },
+            { step: 2, tokens: last },
+          ],
+        },
+      });
+    // Issue 45: "~389 of 195,904 tokens" after a turn whose last request carried 2,277 input tokens.
+    const history = [m('u1', 'user', 'Read src/text.js'), agentAnswer(tokens(2_000))];
+    assert.equal(contextUse(history, settings, 200_000, 0.8).used, 2_000 + 200 + 77 + 60);
+    // A question waiting after it counts on top.
+    const waiting = [...history, m('u2', 'user', 'x'.repeat(3000))];
+    const more = contextUse(waiting, settings, 200_000, 0.8).used;
+    assert.ok(more > 2_337 + 900, `${more}`);
+    // An estimated count (a stopped step) is no report: the estimate stands.
+    const estimated = [m('u1', 'user', 'Read src/text.js'), agentAnswer(tokens(2_000, { estimated: true }))];
+    assert.ok(contextUse(estimated, settings, 200_000, 0.8).used < 100);
+  });
+
+  it('names the same window with any max tokens; condensing starts at the threshold of the window minus max tokens', () => {
+    const history = [m('u1', 'user', 'hello')];
+    for (const maxTokens of [1024, 20_000]) {
+      const use = contextUse(history, { ...settings, maxTokens }, 200_000, 0.8, 200_000);
+      assert.equal(use.window, 200_000);
+      assert.equal(use.condenseAt, Math.round(0.8 * (200_000 - maxTokens)));
+    }
   });
 
   it("is calibrated by the last answer's reported input tokens against our estimate of the request it answered", () => {
@@ -90,7 +131,8 @@ describe('context meter', function () {
     await waitUntil(() => t.of('streamFinished').length === 1, 'finish');
     const last = t.of('context').at(-1)!;
     assert.equal(last.conversationId, t.s.store.active.id);
-    assert.equal(last.inputWindow, 50_000 - 1024);
+    assert.equal(last.window, 50_000, 'the window the model list names');
+    assert.equal(last.condenseAt, Math.round(0.8 * (50_000 - 1024)));
     assert.ok(last.used > 0);
   });
 });
