@@ -230,6 +230,12 @@ export function chatViewSuite(options: {
   key: string;
   prepare?: () => void;
   cleanup?: () => void;
+  /**
+   * A window of the suite's own (the run's shared window otherwise): for a suite whose prepare() writes user settings
+   * that must be in place when the window opens (an outside write to settings.json reaches an open window late or
+   * never).
+   */
+  ownWindow?: boolean;
 }): { readonly wb: Workbench; readonly view: ChatView } {
   let wb: Workbench | undefined;
   let view: ChatView | undefined;
@@ -240,12 +246,20 @@ export function chatViewSuite(options: {
     userSettings = fs.readFileSync(userSettingsFile(), 'utf8');
     // The run's shared window (a fresh one cost 33-49 s per suite on a loaded 2-core machine): the suite starts from
     // a new conversation in it, and its after() puts back what it changed (settings, faults; resetWorkbench the rest).
-    ({ wb, view } = await openFreshChatView());
+    if (options.ownWindow) {
+      wb = await openWorkbench();
+      view = chatView(wb);
+      await view.reopen();
+    } else ({ wb, view } = await openFreshChatView());
   });
   after(async () => {
     await options.admin.setFaults(options.key, null).catch(() => undefined);
     options.cleanup?.();
-    if (userSettings) fs.writeFileSync(userSettingsFile(), userSettings);
+    const changed = userSettings && fs.readFileSync(userSettingsFile(), 'utf8') !== userSettings;
+    if (changed) fs.writeFileSync(userSettingsFile(), userSettings);
+    // The shared window may never notice that outside write: a reload reads the settings again, so what this suite set
+    // (auto-approval, say) cannot reach the next suite.
+    if (changed && wb && !options.ownWindow) await reloadAndReopen(wb, chatView(wb), '.composer .input');
     await wb?.close();
   });
   afterEach(async function () {

@@ -29,6 +29,8 @@ describe('dialects (UI): models set to Responses', function () {
   const ui = chatViewSuite({
     admin,
     key: KEY,
+    // The dialects setting must be in place when the window opens.
+    ownWindow: true,
     prepare: () => {
       fs.writeFileSync(path.join(workspaceDir(), 'NOTES.md'), '# Notes\n\nResponses dialect check.\n');
       editSettings((s) => {
