@@ -131,6 +131,7 @@ export function registerChat(services: Services): ChatFeature {
       systemPrompt: config.current.chat.systemPrompt,
     }),
     post: (message) => provider.post(message),
+    secrets: () => services.secrets.values(),
     setBusy: (busy) => void vscode.commands.executeCommand('setContext', CHAT_BUSY_CONTEXT, busy),
     newId: () => randomUUID(),
     now: () => Date.now(),

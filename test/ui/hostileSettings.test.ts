@@ -49,7 +49,7 @@ describe("a hostile workspace's settings (UI)", function () {
       file,
       JSON.stringify({ ...current, ...HOSTILE, 'window.title': `${marker} \${activeEditorShort}` }, null, 2),
     );
-    await wb.page.waitForFunction((m) => document.title.includes(m), marker, { timeout: 30_000 });
+    await wb.page.waitForFunction((m) => document.title.includes(m), marker, { timeout: 90_000 });
     await wb.openView(CONTAINER_TITLE);
     view = chatView(wb);
     await view.reopen();
