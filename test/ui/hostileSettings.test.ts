@@ -64,7 +64,9 @@ describe("a hostile workspace's settings (UI)", function () {
     if (this.currentTest?.state === 'failed') await recordChatFailure(wb, this.currentTest.title);
   });
 
-  const imageRequests = async () => (await admin.requests()).filter((r) => r.route.startsWith('images.'));
+  // Submissions only: the earlier request's async task is still polled (GET) while the next test runs.
+  const imageRequests = async () =>
+    (await admin.requests()).filter((r) => r.route.startsWith('images.') && r.method === 'POST');
   const messagesSince = async (before: Set<string>): Promise<AdminRequestEntry[]> =>
     (await admin.requests()).filter((r) => !before.has(r.id) && r.path.startsWith('/v1/messages'));
 
