@@ -117,7 +117,7 @@ export class AnswerRunner {
   private async stream(request: ChatRequest, prefill: boolean): Promise<void> {
     const { conversation, message } = request;
     const settings = this.settingsOf(conversation);
-    const write = answerWriter(this.out, request, this.deps.batchMs ?? 24, this.timers);
+    const write = answerWriter(this.out, request, this.deps.batchMs ?? 24, this.timers, this.deps.secrets);
     const shown = (): void => this.out.updated(conversation.id, message);
     const instructions = () => instructionsFor(this.deps.instructions, message, shown, this.deps.log);
     // Requests are built synchronously (Ask, agent history, condensing): the conversation's images are read first.

@@ -12,6 +12,8 @@ import type {
   HostToWebviewMessage,
   ModelOption,
 } from '../shared/protocol/chat';
+import { redactDeep, redactKnownSecrets } from '../shared/secretRedaction';
+import { StreamRedactor } from '../shared/streamRedaction';
 import { DeltaBatcher, type Timers } from './deltaBatcher';
 import type { ChatRequest } from './requestSlot';
 
@@ -40,11 +42,27 @@ export interface ChatOutput {
   agent(message: HostToWebviewMessage): void;
 }
 
-/** The output over the webview channel (`post`) and VS Code's busy state (`setBusy`). */
+/** Known secrets now (the key store's values): never shown on the page. */
+export type KnownSecrets = () => Iterable<string>;
+
+/**
+ * The output over the webview channel (`post`) and VS Code's busy state (`setBusy`). Every message but a stream
+ * delta (which answerWriter redacts as it streams) is redacted of the known secrets first, as the stored copy is:
+ * a snapshot or an updated message holds the text as the model wrote it.
+ */
 export function pageOutput(
-  post: (message: HostToWebviewMessage) => void,
+  toPage: (message: HostToWebviewMessage) => void,
   setBusy: (busy: boolean) => void,
+  secrets: KnownSecrets = () => [],
 ): ChatOutput {
+  const post = (message: HostToWebviewMessage): void => {
+    const known = [...secrets()];
+    toPage(
+      known.length && message.type !== 'streamDelta'
+        ? redactDeep(message, (text) => redactKnownSecrets(text, known))
+        : message,
+    );
+  };
   return {
     snapshot: (snapshot) => post({ type: 'snapshot', snapshot }),
     busy: (busy) => {
@@ -91,20 +109,33 @@ export type TextWriter = ((kind: 'text' | 'thinking', text: string) => void) & {
 
 /**
  * Appends streamed text and thinking to the request's answer and posts them about once per frame (`batchMs`); the
- * request's flush sends what waits.
+ * request's flush sends what waits. What is posted is redacted of the known secrets as it streams: a key split
+ * across two deltas is held back until it is whole (src/shared/streamRedaction.ts), so the page never shows it.
  */
-export function answerWriter(out: ChatOutput, request: ChatRequest, batchMs: number, timers: Timers): TextWriter {
+export function answerWriter(
+  out: ChatOutput,
+  request: ChatRequest,
+  batchMs: number,
+  timers: Timers,
+  secrets: KnownSecrets = () => [],
+): TextWriter {
   const { conversation, message } = request;
   const batcher = new DeltaBatcher(
     ({ text, thinking }) => out.delta(conversation.id, message.id, text, thinking),
     batchMs,
     timers,
   );
-  request.flush = () => batcher.flush();
+  const shown = { text: new StreamRedactor(secrets), thinking: new StreamRedactor(secrets) };
+  const flush = (): void => {
+    batcher.push('text', shown.text.end());
+    batcher.push('thinking', shown.thinking.end());
+    batcher.flush();
+  };
+  request.flush = flush;
   const write = (kind: 'text' | 'thinking', text: string): void => {
     if (kind === 'text') message.text += text;
     else message.thinking = (message.thinking ?? '') + text;
-    batcher.push(kind, text);
+    batcher.push(kind, shown[kind].push(text));
   };
-  return Object.assign(write, { flush: () => batcher.flush() });
+  return Object.assign(write, { flush });
 }

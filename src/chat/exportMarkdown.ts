@@ -1,7 +1,10 @@
 // A conversation as Markdown (pure): the questions with what was attached, the answers, an agent turn's tool calls
 // with their results summarised (first line, capped), each answer's tokens and cost, and the total. What the export
-// is for: keeping or sharing a conversation outside VS Code; the model's words are quoted as they were written.
+// is for: keeping or sharing a conversation outside VS Code. It leaves the extension, so it goes through the same
+// redaction as the stored conversation (`redact`: every known secret's forms), and every text in it is made inert
+// (src/shared/inertMarkdown.ts): raw HTML as text, unsafe link schemes removed, code kept as written.
 import { formatAmount, type ChatCost } from '../shared/money';
+import { inertMarkdown } from '../shared/inertMarkdown';
 import { english, type Localizer } from '../shared/l10n';
 import type { ChatMessage } from '../shared/protocol/chat';
 import { finalAnswer } from './agentHistory';
@@ -14,32 +17,36 @@ export interface ExportedConversation {
   messages: readonly ChatMessage[];
 }
 
-export function conversationMarkdown(c: ExportedConversation, l10n: Localizer = english): string {
-  const out = [`# ${oneLine(c.title)}`, ''];
+export function conversationMarkdown(
+  c: ExportedConversation,
+  redact: (text: string) => string,
+  l10n: Localizer = english,
+): string {
+  const out = [`# ${inertMarkdown(oneLine(c.title))}`, ''];
   let total = 0;
   let priced = 0;
   let answers = 0;
   for (const m of c.messages) {
     if (m.role === 'user') {
-      out.push(`## ${l10n.t('You')}`, '', m.text.trim(), '');
+      out.push(`## ${l10n.t('You')}`, '', inertMarkdown(m.text.trim()), '');
       const attached = (m.attachments ?? []).map((a) => `\`${oneLine(a.path)}\` (${a.kind})`);
       if (attached.length) out.push(`*${l10n.t('Attached: {0}', attached.join(', '))}*`, '');
       continue;
     }
     if (m.status === 'queued') continue;
     answers++;
-    out.push(`## ${m.model ? oneLine(m.model) : l10n.t('Assistant')}`, '');
+    out.push(`## ${m.model ? inertMarkdown(oneLine(m.model)) : l10n.t('Assistant')}`, '');
     const tools = m.agent?.tools ?? [];
     if (tools.length) {
       out.push(`${l10n.t('Tool calls:')}`, '');
       for (const t of tools) {
         const result = t.result ? `: ${summary(t.result)}` : t.note ? `: ${summary(t.note)}` : '';
-        out.push(`- \`${oneLine(t.name)}\` ${oneLine(t.summary)} (${t.status})${result}`);
+        out.push(inertMarkdown(`- \`${oneLine(t.name)}\` ${oneLine(t.summary)} (${t.status})${result}`));
       }
       out.push('');
     }
     const text = m.agent ? finalAnswer(m) : m.text.trim();
-    if (text) out.push(text, '');
+    if (text) out.push(inertMarkdown(text), '');
     const figures = usageLine(m, l10n);
     if (figures) out.push(`*${figures}*`, '');
     if (m.usage?.cost) {
@@ -58,7 +65,7 @@ export function conversationMarkdown(c: ExportedConversation, l10n: Localizer = 
       '',
     );
   }
-  return `${out.join('\n').trimEnd()}\n`;
+  return redact(`${out.join('\n').trimEnd()}\n`);
 }
 
 function usageLine(m: ChatMessage, l10n: Localizer): string | undefined {

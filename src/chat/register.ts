@@ -132,6 +132,7 @@ export function registerChat(services: Services): ChatFeature {
       systemPrompt: config.current.chat.systemPrompt,
     }),
     post: (message) => provider.post(message),
+    secrets: () => services.secrets.values(),
     setBusy: (busy) => void vscode.commands.executeCommand('setContext', CHAT_BUSY_CONTEXT, busy),
     newId: () => randomUUID(),
     now: () => Date.now(),
@@ -270,7 +271,8 @@ export function registerChat(services: Services): ChatFeature {
       void vscode.window.showInformationMessage(vscode.l10n.t('Model Gateway: this conversation is empty.'));
       return;
     }
-    const content = conversationMarkdown(conversation, vscode.l10n);
+    // The storage's redaction (every known secret's forms): the export leaves the extension as the files do.
+    const content = conversationMarkdown(conversation, services.secrets.redactKnown, vscode.l10n);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'markdown', content }));
   }
 
@@ -351,14 +353,15 @@ export function registerChat(services: Services): ChatFeature {
       case 'removeAttachment':
         s.removeAttachment(m.attachmentId);
         return undefined;
+      // Every way out of the chat (clipboard, editor) goes through the storage's redaction, as the export does.
       case 'copy':
-        await copyToClipboard(m.text);
+        await copyToClipboard(services.secrets.redactKnown(m.text));
         return undefined;
       case 'insertCode':
-        await insertCode(m.code, m.languageId);
+        await insertCode(services.secrets.redactKnown(m.code), m.languageId);
         return undefined;
       case 'openCodeInEditor':
-        await openCodeInEditor(m.code, m.languageId);
+        await openCodeInEditor(services.secrets.redactKnown(m.code), m.languageId);
         return undefined;
       case 'openLink':
         return openLink(m.href);

@@ -32,10 +32,14 @@ export class SessionController {
   constructor(private readonly deps: SessionDeps) {
     this.l10n = deps.l10n ?? english;
     // After what changes the open conversation's size (or its model), the context meter is told again.
-    this.out = pageOutput((m) => {
-      deps.post(m);
-      if (CONTEXT_CHANGES.has(m.type)) this.postContext();
-    }, deps.setBusy);
+    this.out = pageOutput(
+      (m) => {
+        deps.post(m);
+        if (CONTEXT_CHANGES.has(m.type)) this.postContext();
+      },
+      deps.setBusy,
+      deps.secrets,
+    );
     this.store = new ConversationStore(
       deps.storage,
       deps.newId,

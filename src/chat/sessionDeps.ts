@@ -27,6 +27,8 @@ export interface SessionDeps {
   /** The settings of a conversation without its own; `agentModel`: the model of Agent conversations, when set. */
   defaults(): ConversationSettings & { agentModel?: string };
   post(message: HostToWebviewMessage): void;
+  /** The known secrets now (stored keys, secret header values): redacted from all the page is sent, also mid-stream. */
+  secrets?(): Iterable<string>;
   setBusy(busy: boolean): void;
   newId(): string;
   now(): number;

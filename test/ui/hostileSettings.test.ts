@@ -49,7 +49,7 @@ describe("a hostile workspace's settings (UI)", function () {
       file,
       JSON.stringify({ ...current, ...HOSTILE, 'window.title': `${marker} \${activeEditorShort}` }, null, 2),
     );
-    await wb.page.waitForFunction((m) => document.title.includes(m), marker, { timeout: 30_000 });
+    await wb.page.waitForFunction((m) => document.title.includes(m), marker, { timeout: 90_000 });
     await wb.openView(CONTAINER_TITLE);
     view = chatView(wb);
     await view.reopen();
@@ -64,7 +64,9 @@ describe("a hostile workspace's settings (UI)", function () {
     if (this.currentTest?.state === 'failed') await recordChatFailure(wb, this.currentTest.title);
   });
 
-  const imageRequests = async () => (await admin.requests()).filter((r) => r.route.startsWith('images.'));
+  // Submissions only: the earlier request's async task is still polled (GET) while the next test runs.
+  const imageRequests = async () =>
+    (await admin.requests()).filter((r) => r.route.startsWith('images.') && r.method === 'POST');
   const messagesSince = async (before: Set<string>): Promise<AdminRequestEntry[]> =>
     (await admin.requests()).filter((r) => !before.has(r.id) && r.path.startsWith('/v1/messages'));
 

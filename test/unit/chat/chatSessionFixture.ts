@@ -53,7 +53,14 @@ export function chatSession(
   emulator: Emulator,
   deps: Pick<
     SessionDeps,
-    'getClient' | 'agent' | 'defaultRetryMs' | 'instructions' | 'contextWindow' | 'condenseThreshold' | 'images'
+    | 'getClient'
+    | 'agent'
+    | 'defaultRetryMs'
+    | 'instructions'
+    | 'contextWindow'
+    | 'condenseThreshold'
+    | 'images'
+    | 'secrets'
   > & {
     model: string;
     /** The model of Agent conversations (modelGateway.agent.defaultModel), when set. */
@@ -78,6 +85,7 @@ export function chatSession(
     contextWindow: deps.contextWindow,
     condenseThreshold: deps.condenseThreshold,
     images: deps.images,
+    secrets: deps.secrets,
   });
   const of = <T extends HostToWebviewMessage['type']>(type: T) =>
     posted.filter((m): m is Extract<HostToWebviewMessage, { type: T }> => m.type === type);
