@@ -40,6 +40,8 @@ export function defaultConfig(): EmulatorConfig {
       // The demo key's list as `npm start` serves it (scripts/lib/startOptions.mjs#withAgentModels adds the scripted
       // agent, codex and reasoner models to every Messages group): the tests of a new user's first hour use it.
       { key: 'mg-demo-start-0012', name: 'demo-start', group: 'demo-start', balance: 100 },
+      // A sub2api OpenAI-platform group: OpenAI models only (its Messages route finds no account for them).
+      { key: 'mg-openai-group-0013', name: 'openai-group', group: 'openai-group', balance: 100 },
     ],
     groups: {
       default: {
@@ -82,6 +84,10 @@ export function defaultConfig(): EmulatorConfig {
       },
       reasoning: {
         models: { 'deepseek-demo-reasoner': 'demo-reasoner-upstream', 'gpt-demo-codex': 'demo-codex-upstream' },
+        routes: ['messages'],
+      },
+      'openai-group': {
+        models: { 'gpt-demo-chat': 'demo-gpt-upstream', 'gpt-demo-codex': 'demo-codex-upstream' },
         routes: ['messages'],
       },
       'demo-start': {
