@@ -1,5 +1,6 @@
 // Checks shared by the API routes: JSON bodies, model visibility and protocol support, balance.
 
+import { replyPrice } from './billing';
 import { sendError, sendFlat } from './errors';
 import { BodyTooLarge, header, readBody, sendText, type Ctx } from './http';
 import type { Protocol } from './types';
@@ -109,6 +110,17 @@ export function resolveModel(ctx: Ctx, model: unknown, protocol: Protocol): Reso
     return undefined;
   }
   return { visible: model, upstream };
+}
+
+/** What a planned reply without prompt caching costs (chat-completions, Responses): billing.ts#replyPrice. */
+export function planPrice(ctx: Ctx, upstream: string, plan: { inputTokens: number; outputTokens: number }): number {
+  const usage = {
+    input_tokens: plan.inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    output_tokens: plan.outputTokens,
+  };
+  return replyPrice(ctx.state.config.models[upstream]?.listPrices, usage, ctx.state.config.prices.message);
 }
 
 /** Charges the key at request time; answers 403 INSUFFICIENT_BALANCE when the balance does not cover it. */

@@ -33,3 +33,26 @@ export function inputCostTokens(u: {
     u.input_tokens + CACHE_WRITE_FACTOR * u.cache_creation_input_tokens + CACHE_READ_FACTOR * u.cache_read_input_tokens;
   return Math.round(weighted * 100) / 100;
 }
+
+/** A chat reply's usage as the price reads it (Messages field names). */
+export interface ReplyUsage {
+  input_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  output_tokens: number;
+}
+
+/**
+ * What a chat reply or a fill costs: its tokens at the prices the model list publishes for the model (listPrices, per
+ * million tokens; cache writes and reads at the upstream factors), so an answer's "gateway price", Show Usage and the
+ * balance agree. A model the list prices not: the flat `fallback` (prices.message).
+ */
+export function replyPrice(
+  listPrices: { input: number; output: number } | undefined,
+  u: ReplyUsage,
+  fallback: number,
+): number {
+  if (!listPrices) return fallback;
+  const cost = (inputCostTokens(u) * listPrices.input + u.output_tokens * listPrices.output) / 1e6;
+  return Math.round(cost * 1e6) / 1e6;
+}

@@ -40,6 +40,8 @@ export function defaultConfig(): EmulatorConfig {
       // The demo key's list as `npm start` serves it (scripts/lib/startOptions.mjs#withAgentModels adds the scripted
       // agent, codex and reasoner models to every Messages group): the tests of a new user's first hour use it.
       { key: 'mg-demo-start-0012', name: 'demo-start', group: 'demo-start', balance: 100 },
+      // A sub2api OpenAI-platform group: OpenAI models only (its Messages route finds no account for them).
+      { key: 'mg-openai-group-0013', name: 'openai-group', group: 'openai-group', balance: 100 },
     ],
     groups: {
       default: {
@@ -84,6 +86,10 @@ export function defaultConfig(): EmulatorConfig {
         models: { 'deepseek-demo-reasoner': 'demo-reasoner-upstream', 'gpt-demo-codex': 'demo-codex-upstream' },
         routes: ['messages'],
       },
+      'openai-group': {
+        models: { 'gpt-demo-chat': 'demo-gpt-upstream', 'gpt-demo-codex': 'demo-codex-upstream' },
+        routes: ['messages'],
+      },
       'demo-start': {
         models: {
           'claude-demo-sonnet': 'demo-sonnet-upstream',
@@ -98,7 +104,8 @@ export function defaultConfig(): EmulatorConfig {
       },
     },
     models: {
-      // listPrices: what the model list publishes, so a newcomer sees a "gateway price" next to each answer.
+      // listPrices: what the model list publishes (a "gateway price" next to each answer) and what a reply or a fill is
+      // charged (billing.ts#replyPrice), so the answer's cost, Show Usage and the balance agree.
       'demo-sonnet-upstream': {
         protocol: 'messages',
         displayName: 'Claude Demo Sonnet',
@@ -115,6 +122,7 @@ export function defaultConfig(): EmulatorConfig {
         protocol: 'messages',
         displayName: 'GPT Demo Chat',
         contextWindow: 128_000,
+        listPrices: { input: 2.5, output: 10 },
         messagesConversion: false,
         vision: false,
       },
@@ -124,6 +132,7 @@ export function defaultConfig(): EmulatorConfig {
         kind: 'responses',
         displayName: 'GPT Demo Codex (Responses only)',
         contextWindow: 400_000,
+        listPrices: { input: 1.25, output: 10 },
         agent: true,
         thinks: true,
       },
@@ -132,6 +141,7 @@ export function defaultConfig(): EmulatorConfig {
         protocol: 'messages',
         displayName: 'DeepSeek Demo Reasoner',
         contextWindow: 128_000,
+        listPrices: { input: 0.55, output: 2.19 },
         messagesConversion: false,
         agent: true,
         thinks: true,
@@ -148,18 +158,21 @@ export function defaultConfig(): EmulatorConfig {
         displayName: 'Claude Demo Agent (scripted)',
         agent: true,
         contextWindow: 200_000,
+        listPrices: { input: 3, output: 15 },
       },
       'demo-coder-upstream': {
         protocol: 'messages',
         displayName: 'Qwen2.5 Coder Demo (scripted)',
         fim: true,
         contextWindow: 32_768,
+        listPrices: { input: 0.2, output: 0.6 },
       },
       'demo-codestral-upstream': {
         protocol: 'messages',
         displayName: 'Codestral Demo (scripted)',
         fim: true,
         contextWindow: 256_000,
+        listPrices: { input: 0.3, output: 0.9 },
       },
       'demo-image-upstream': { protocol: 'images', displayName: 'GPT Image Demo' },
       'flux-schnell-upstream': { protocol: 'images', displayName: 'FLUX Demo Schnell' },

@@ -107,7 +107,7 @@ export interface UpstreamModel {
   agent?: boolean;
   /**
    * Prices published in the model list, per million tokens (and per image), sent as OpenRouter's `pricing` object
-   * (USD per token, as strings). Informational: what the emulator charges is `prices`.
+   * (USD per token, as strings). A reply or fill of the model is charged at these prices (billing.ts#replyPrice).
    */
   listPrices?: { input: number; output: number; image?: number };
   /** A coder model: serves fill-in-the-middle on /v1/completions (with suffix) and /v1/fim/completions (coder.ts). */
@@ -126,7 +126,7 @@ export interface UpstreamModel {
 }
 
 export interface Prices {
-  /** Charged per POST /v1/messages at request time. */
+  /** Charged per reply (any chat route) of a model the list prices not (listPrices), at request time. */
   message: number;
   /** Base price of one image at up to 1 megapixel, quality 'medium'. */
   image: number;

@@ -7,7 +7,7 @@ import { english, type Localizer } from '../shared/l10n';
 import { redactSecrets } from '../shared/secretRedaction';
 import type { GatewayError } from './errors';
 import { isGatewayError } from './errors';
-import { isChatRouteRefusal } from './dialect';
+import { isChatRouteRefusal, noAccountFor } from './dialect';
 import { ROUTES } from './dialectPlan';
 import type { Advice, AdviceContext } from './adviceTypes';
 import { adviseCut, adviseToolInput } from './adviceCut';
@@ -46,6 +46,14 @@ export function adviseOnError(error: unknown, context: AdviceContext): Advice {
       'The gateway refused {0} for {1} before processing it, and no other dialect was left to try: set modelGateway.models.dialects to call this model over another one (messages, chat-completions or responses).',
       error.route,
       error.model,
+    )}`.trim();
+  // sub2api found no account of the key's group for the model on this route (nothing was processed) and nothing
+  // proved which other dialect the group serves, so it was not re-sent: the setting can choose one.
+  if (CHAT_ROUTES.has(error.route) && error.model && noAccountFor(error))
+    advice.detail = `${advice.detail} ${l10n.t(
+      'The gateway found no account in your key group for {0} on {1}: if the group serves another API (an OpenAI group takes chat-completions and Responses), set modelGateway.models.dialects to call {0} over it.',
+      error.model,
+      error.route,
     )}`.trim();
   // dialectCall.ts marked a 400 that rejects the reasoning effort this client sent (it is not retried without it).
   if (error.kind === 'bad_request' && error.message.includes('modelGateway.models.reasoning'))

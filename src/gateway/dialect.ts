@@ -20,6 +20,23 @@ export interface DialectKnowledge {
   learned?: Dialect;
   /** The gateway's model list answered and names this model: a 404/405 of a chat route is about the route. */
   listed?: boolean;
+  /** Every chat model the key's list names is of one family (familyOfModelIds): what its key group serves. */
+  groupFamily?: GroupFamily;
+}
+
+/** The family of a key group's models (sub2api serves one platform per group: Anthropic, OpenAI, …). */
+export type GroupFamily = 'openai' | 'anthropic';
+
+const OPENAI_IDS = /^(gpt-|chatgpt|o[1-9](-|$)|codex|text-davinci|davinci|babbage)/i;
+const ANTHROPIC_IDS = /^claude/i;
+
+/** The family every id belongs to (a vendor prefix such as `openai/` is ignored), or undefined for a mixed list. */
+export function familyOfModelIds(ids: readonly string[]): GroupFamily | undefined {
+  const bare = ids.map((id) => id.slice(id.lastIndexOf('/') + 1));
+  if (bare.length === 0) return undefined;
+  if (bare.every((id) => OPENAI_IDS.test(id))) return 'openai';
+  if (bare.every((id) => ANTHROPIC_IDS.test(id))) return 'anthropic';
+  return undefined;
 }
 
 export interface DialectDecision {
@@ -125,9 +142,32 @@ export function isRouteRefusal(e: RefusalFacts): boolean {
   }
   if (e.status >= 500 && e.status < 600) {
     if (/not (supported|implemented)|unsupported|not support/i.test(message)) return true;
+    // sub2api (newer): 503 endpoint_not_supported "No accounts in this group support the requested endpoint".
+    if (ENDPOINT_UNSUPPORTED.test(message) || ENDPOINT_UNSUPPORTED.test(code)) return true;
     return code === 'new_api_error' && /convert|format|endpoint|channel type|relay mode|not/i.test(message);
   }
   return false;
+}
+
+const ENDPOINT_UNSUPPORTED = /endpoint_not_supported|support the requested endpoint/i;
+// sub2api's account selection (service/gateway_service.go): "No available accounts: no available [OpenAI |Gemini ]
+// accounts supporting model: X" — no account was picked, so nothing was processed or billed.
+const NO_ACCOUNT = /no available (?:(openai|anthropic|claude|gemini) )?accounts supporting model/i;
+
+/**
+ * sub2api found no account of the key's group for the model on this route (503, before any processing): the family
+ * the error names ("no available OpenAI accounts"), else `{}`; undefined when it is not that error.
+ */
+export function noAccountFor(e: RefusalFacts): { family?: GroupFamily } | undefined {
+  if (e.status === undefined || e.cut || e.outcomeUnknown || e.status < 500 || e.status >= 600) return undefined;
+  const m = NO_ACCOUNT.exec(e.serverMessage ?? '');
+  if (!m) return undefined;
+  const named = m[1]?.toLowerCase();
+  return named === 'openai'
+    ? { family: 'openai' }
+    : named === 'anthropic' || named === 'claude'
+      ? { family: 'anthropic' }
+      : {};
 }
 
 // Words that send a model to Responses: OpenAI's and new-api's 404 "This model is only supported in v1/responses and
@@ -188,10 +228,19 @@ export function nextDialect(
   from: Dialect,
   remaining: readonly Dialect[],
   e: RefusalFacts,
-  plan: { listed: boolean; pinned?: boolean; tried: readonly Dialect[] },
+  plan: { listed: boolean; pinned?: boolean; tried: readonly Dialect[]; groupFamily?: GroupFamily },
 ): Dialect | undefined {
   if (plan.pinned) return undefined;
   if (pointsToResponses(e)) return plan.tried.includes('responses') ? undefined : 'responses';
+  // sub2api has no account for the model on Messages, and the error or the key's list proves the group is an OpenAI
+  // one: nothing was processed, so the request goes once to the OpenAI dialects. Without that proof it is not re-sent
+  // (a 5xx is never re-sent blindly); advice names the setting.
+  const noAccount = noAccountFor(e);
+  if (noAccount) {
+    const family = noAccount.family ?? (plan.listed ? plan.groupFamily : undefined);
+    if (from !== 'messages' || family !== 'openai') return undefined;
+    return remaining.find((d) => d !== 'messages' && !plan.tried.includes(d));
+  }
   const to = remaining.find((d) => !plan.tried.includes(d));
   return to !== undefined && refusalAllows(from, to, e, plan.listed) ? to : undefined;
 }

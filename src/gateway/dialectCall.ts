@@ -147,7 +147,7 @@ export async function sendPlanned(
     } catch (error) {
       const to =
         error instanceof GatewayError && wanted()
-          ? nextDialect(dialect, plan.fallbacks, error, { listed: plan.listed, pinned: plan.pinned, tried })
+          ? nextDialect(dialect, plan.fallbacks, error, { ...plan, tried })
           : undefined;
       if (to === undefined) throw withReasoningSentence(ctx, request.model, error);
       try {

@@ -1,7 +1,14 @@
 // Binds dialect.ts's decision to one client: the host's knowledge plus what this client learned, and the
 // dialects a request may move on to when its route is refused before any processing.
 import type { ClientContext } from './context';
-import { chooseDialect, fallbacksOf, type Dialect, type DialectDecision, type DialectKnowledge } from './dialect';
+import {
+  chooseDialect,
+  fallbacksOf,
+  type Dialect,
+  type DialectDecision,
+  type DialectKnowledge,
+  type GroupFamily,
+} from './dialect';
 import type { GatewayError } from './errors';
 
 /** What is known about a model's dialect for this client. */
@@ -38,6 +45,7 @@ export function planFor(ctx: ClientContext, model: unknown): StreamPlan {
     fallbacks: fallbacksOf(knowledge, decision),
     listed: knowledge.listed === true,
     pinned: decision.reason === 'setting',
+    groupFamily: knowledge.groupFamily,
     onFellBack: (from, to, error) => {
       ctx.learnedDialects.set(model, to);
       ctx.logger?.info(
@@ -61,6 +69,8 @@ export interface StreamPlan {
   listed: boolean;
   /** The user's setting chose the dialect: no refusal moves the request elsewhere (dialect.ts#nextDialect). */
   pinned?: boolean;
+  /** What the key's list says its group serves (dialect.ts#familyOfModelIds). */
+  groupFamily?: GroupFamily;
   /** Told once per fallback (the host remembers it and tells the user). */
   onFellBack?(from: Dialect, to: Dialect, error: GatewayError): void;
 }

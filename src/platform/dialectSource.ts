@@ -1,10 +1,12 @@
 // What the host knows about each model's dialect (docs/gateway-protocol.md#dialects), handed to the gateway
 // client, which decides (src/gateway/dialect.ts): the user's override (modelGateway.models.dialects), the model
-// list's endpoint types (catalog), and what a refusal of /v1/messages taught, kept in globalState per
-// key fingerprint + base URL + model so it survives restarts and never leaks to another key or gateway.
+// list's endpoint types (catalog), the family of the key's listed models, and what a refusal of /v1/messages taught,
+// kept in globalState per key fingerprint + base URL + model so it survives restarts and never leaks to another key
+// or gateway.
 import * as vscode from 'vscode';
 import type { DialectKnowledge, DialectSource } from '../gateway/types';
 import { ROUTES } from '../gateway/dialectPlan';
+import { familyOfModelIds } from '../gateway/dialect';
 import type { Config, ModelDialect } from '../shared/config';
 import type { CatalogSnapshot } from './services';
 
@@ -40,10 +42,13 @@ export function createDialectSource(
         snapshot && snapshot.baseUrl === baseUrl && snapshot.keyFingerprint === fingerprint
           ? snapshot.models.find((m) => m.id === model)
           : undefined;
+      const chatIds = listed ? snapshot!.models.filter((m) => m.kind === 'chat' && !m.declared).map((m) => m.id) : [];
       return {
         override: deps.config.current.modelDialects?.[model],
         endpointTypes: listed?.endpointTypes,
         listed: listed !== undefined,
+        // sub2api serves one platform per key group: a list of OpenAI models only proves an OpenAI group.
+        groupFamily: familyOfModelIds(chatIds),
         learned: fingerprint ? read()[learnedKey(fingerprint, baseUrl, model)] : unsaved.get(model),
       };
     },

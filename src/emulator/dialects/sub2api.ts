@@ -12,6 +12,7 @@
 //   display_name,created_at}]} (no kind hints).
 // - No account of the group serves the model: 503 api_error "No available accounts: no available accounts
 //   supporting model: X" (service/gateway_service.go selectAccount*).
+//   An OpenAI-platform group's model on /v1/messages (versions without the converter) gets the same 503.
 // - No /v1/completions (fill-in-the-middle) route: gin's 404.
 // - 429 rate_limit_error without Retry-After. Images: only the sync routes (OpenAI-platform groups); the
 //   spec's /async routes and tasks do not exist.
@@ -56,6 +57,18 @@ export const sub2api: Dialect = {
         ? Object.fromEntries(Object.entries(e.headers).filter(([n]) => n.toLowerCase() !== 'retry-after'))
         : e.headers;
     return json(e.status, { type: 'error', error: { type: messagesType(e.status), message: e.message } }, headers);
+  },
+  // A channel without a Claude conversion is an OpenAI-platform account: the Messages handler (older versions, without
+  // the converter) finds no account of the group for it and answers its selection error before relaying anything.
+  refuseMessages(ctx, upstream) {
+    if (upstream.messagesConversion !== false) return undefined;
+    return json(503, {
+      type: 'error',
+      error: {
+        type: 'api_error',
+        message: `No available accounts: no available accounts supporting model: ${ctx.entry.model ?? ''}`,
+      },
+    });
   },
   // A Claude/OpenAI subscription relay: no legacy /v1/completions and no FIM route (gin's 404).
   missingRoutes: new Set<string>([...SPEC_ASYNC_IMAGE_ROUTES, 'completions', 'fim.completions']),

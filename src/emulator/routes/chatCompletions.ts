@@ -4,7 +4,7 @@
 // the plan is written as chat.completion chunks: `content`, `reasoning_content`, `tool_calls` fragments by
 // index, a finish_reason chunk, a usage chunk (stream_options.include_usage; one-api always sends it), [DONE].
 import { randomBytes } from 'node:crypto';
-import { charge, readJsonBody, resolveModel } from '../access';
+import { charge, planPrice, readJsonBody, resolveModel } from '../access';
 import { inputCostTokens } from '../billing';
 import { sendError } from '../errors';
 import { refusesImages } from '../vision';
@@ -31,10 +31,10 @@ export async function handleChatCompletions(ctx: Ctx): Promise<void> {
   const model = resolveModel(ctx, body.model, 'messages');
   if (!model || refusesImages(ctx, model, messagesBody.messages)) return;
   if (!reasoningCameBack(ctx, model.upstream, messagesBody)) return;
-  if (!charge(ctx, ctx.state.config.prices.message)) return;
+  const plan = planReply(messagesBody, model.visible, ctx.state.config.models[model.upstream]?.agent === true);
+  if (!charge(ctx, planPrice(ctx, model.upstream, plan))) return;
   // LiteLLM's cost header and OpenRouter's usage.cost come with chat-completions answers as with Messages.
   if (ctx.dialect?.account === 'litellm') ctx.res.setHeader('x-litellm-response-cost', String(ctx.entry.charged ?? 0));
-  const plan = planReply(messagesBody, model.visible, ctx.state.config.models[model.upstream]?.agent === true);
   const id = newId('chatcmpl-emu');
   const created = Math.floor(Date.now() / 1000);
   if (body.stream === true) {

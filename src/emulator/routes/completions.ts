@@ -4,6 +4,7 @@
 // exists, the model does not do fill-in-the-middle). A configurable latency (completions.latencyMs) comes before
 // the answer, so a client that closes its socket meanwhile is logged as aborted.
 import { charge, readJsonBody, resolveModel } from '../access';
+import { replyPrice } from '../billing';
 import { coderFill } from '../coder';
 import { sendError } from '../errors';
 import { sendJson, sleep, type Ctx } from '../http';
@@ -23,15 +24,26 @@ export async function handleCompletions(ctx: Ctx, mistral: boolean): Promise<voi
     sendError(ctx, 400, `model '${model.visible}' does not support fill-in-the-middle.`, 'model_not_supported');
     return;
   }
-  if (!charge(ctx, ctx.state.config.prices.message / 10)) return;
-  const latency = ctx.state.config.completions?.latencyMs ?? 0;
-  if (latency > 0) await sleep(latency);
-  if (ctx.res.destroyed) return;
   const suffix = typeof body.suffix === 'string' ? body.suffix : '';
   const stops = typeof body.stop === 'string' ? [body.stop] : Array.isArray(body.stop) ? body.stop.map(String) : [];
   const maxTokens = typeof body.max_tokens === 'number' && body.max_tokens > 0 ? body.max_tokens : 16;
   const fill = coderFill(body.prompt, suffix, maxTokens, stops);
   const promptTokens = countTokens(body.prompt) + countTokens(suffix);
+  // The fill's tokens at the listed prices (billing.ts#replyPrice); an unpriced model: a tenth of a message.
+  const price = replyPrice(
+    ctx.state.config.models[model.upstream]?.listPrices,
+    {
+      input_tokens: promptTokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: fill.outputTokens,
+    },
+    ctx.state.config.prices.message / 10,
+  );
+  if (!charge(ctx, price)) return;
+  const latency = ctx.state.config.completions?.latencyMs ?? 0;
+  if (latency > 0) await sleep(latency);
+  if (ctx.res.destroyed) return;
   ctx.entry.usage = {
     input: promptTokens,
     cacheWrite: 0,

@@ -1,7 +1,7 @@
 // POST /v1/messages: JSON or SSE replies in the upstream Messages format.
 
 import { charge, readJsonBody, resolveModel } from '../access';
-import { inputCostTokens } from '../billing';
+import { inputCostTokens, replyPrice } from '../billing';
 import { interleavedToolEvents } from '../interleave';
 import { breakpointCount, DEFAULT_PROMPT_CACHE, MAX_BREAKPOINTS, type CacheUsage } from '../promptCache';
 import { sendError } from '../errors';
@@ -21,13 +21,26 @@ export async function handleMessages(ctx: Ctx): Promise<void> {
   const refusal = ctx.dialect?.refuseMessages?.(ctx, ctx.state.config.models[model.upstream] ?? {});
   if (refusal) return sendText(ctx, refusal.status, refusal.body, refusal.contentType, refusal.headers ?? {});
   if (refusesImages(ctx, model, body.messages)) return;
-  if (!charge(ctx, ctx.state.config.prices.message)) return;
-  // LiteLLM states each call's cost in a response header (litellm/proxy/common_request_processing.py).
-  if (ctx.dialect?.account === 'litellm') ctx.res.setHeader('x-litellm-response-cost', String(ctx.entry.charged ?? 0));
   const plan = planReply(body, model.visible, ctx.state.config.models[model.upstream]?.agent === true);
   // Prompt caching: only requests with cache_control breakpoints are split (per key and upstream model).
   const cacheConfig = { ...DEFAULT_PROMPT_CACHE, ...ctx.state.config.messages.promptCache };
   const cached = ctx.state.promptCache.account(ctx.key!.key, model.upstream, body, cacheConfig);
+  // Charged at request time for the reply it will send, at the prices its model list publishes (billing.ts).
+  const inputs = cached ?? {
+    input_tokens: plan.inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
+  const listPrices = ctx.state.config.models[model.upstream]?.listPrices;
+  if (
+    !charge(
+      ctx,
+      replyPrice(listPrices, { ...inputs, output_tokens: plan.outputTokens }, ctx.state.config.prices.message),
+    )
+  )
+    return;
+  // LiteLLM states each call's cost in a response header (litellm/proxy/common_request_processing.py).
+  if (ctx.dialect?.account === 'litellm') ctx.res.setHeader('x-litellm-response-cost', String(ctx.entry.charged ?? 0));
   const id = newId('msg_emu_');
   if (body.stream === true) {
     ctx.entry.stream = true;

@@ -3,7 +3,7 @@
 // function calls), and the plan is written as Responses events: output items (reasoning with encrypted content,
 // message, function_call) with their deltas, then response.completed — or response.incomplete when max_output_tokens
 // cut it, response.failed with the responseFailed fault; the stream faults (drop, error event) apply as elsewhere.
-import { charge, readJsonBody, resolveModel } from '../access';
+import { charge, planPrice, readJsonBody, resolveModel } from '../access';
 import { inputCostTokens } from '../billing';
 import { sendError } from '../errors';
 import { sendJson, sleep, type Ctx } from '../http';
@@ -35,9 +35,9 @@ export async function handleResponses(ctx: Ctx): Promise<void> {
       return;
     }
   }
-  if (!charge(ctx, ctx.state.config.prices.message)) return;
   if (upstream?.thinks || isObj(body.reasoning)) form.thinking = { type: 'enabled', budget_tokens: 1024 };
   const plan = planReply(form, model.visible, upstream?.agent === true);
+  if (!charge(ctx, planPrice(ctx, model.upstream, plan))) return;
   const head = { id: newId('resp_emu'), created_at: Math.floor(Date.now() / 1000), model: model.visible };
   const items = plan.blocks.map(itemOf);
   if (body.stream === true) {

@@ -77,8 +77,12 @@ describe('emulator: billing', () => {
   });
 
   it('messages are charged per request; a balance below the price gets 403 INSUFFICIENT_BALANCE and no charge', async () => {
-    await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders());
-    assert.equal(emu().balance(DEMO), 100 - prices.message);
+    const reply = (await (await post(emu(), '/v1/messages', chatBody('x'), messagesHeaders())).json()) as {
+      usage: { input_tokens: number; output_tokens: number };
+    };
+    // claude-demo-sonnet's listed 3 / 15 per million tokens: what the answer's "gateway price" says is what is charged.
+    const cost = (reply.usage.input_tokens * 3 + reply.usage.output_tokens * 15) / 1e6;
+    assert.equal(emu().balance(DEMO), Math.round((100 - cost) * 1e6) / 1e6);
     const low = await post(
       emu(),
       '/v1/images/generations',

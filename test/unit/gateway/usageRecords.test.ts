@@ -7,6 +7,10 @@ import { gatewayPricesOf, resolveCost, tokenCountsOf } from '../../../src/gatewa
 import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
 import { DEMO } from '../emulator/helpers';
 
+/** What the emulator charges for a claude-demo-haiku reply: its tokens at the 1 / 5 per million its list publishes. */
+const listed = (u: { input_tokens: number; output_tokens: number }): number =>
+  Math.round(u.input_tokens * 1 + u.output_tokens * 5) / 1e6;
+
 const REQUEST: MessagesRequest = {
   model: 'claude-demo-haiku',
   max_tokens: 64,
@@ -33,15 +37,15 @@ describe('gateway client: usage records and billed cost', () => {
   it('LiteLLM: the cost header becomes usage.cost of the streamed and the whole message, one record each', async () => {
     const { records, client } = await setup('litellm');
     const streamed = await client.streamMessage(REQUEST).finalMessage();
-    assert.equal(streamed.usage.cost, 0.002);
+    assert.equal(streamed.usage.cost, listed(streamed.usage));
     const whole = await client.createMessage(REQUEST);
-    assert.equal(whole.usage.cost, 0.002);
+    assert.equal(whole.usage.cost, listed(whole.usage));
     assert.equal(records.length, 2);
     assert.deepEqual(
       records.map((r) => [r.route, r.model, r.usage?.cost]),
       [
-        ['POST /v1/messages', 'claude-demo-haiku', 0.002],
-        ['POST /v1/messages', 'claude-demo-haiku', 0.002],
+        ['POST /v1/messages', 'claude-demo-haiku', listed(streamed.usage)],
+        ['POST /v1/messages', 'claude-demo-haiku', listed(whole.usage)],
       ],
     );
   });
@@ -59,7 +63,8 @@ describe('gateway client: usage records and billed cost', () => {
 
   it('OpenRouter: usage.cost as sent; a gateway that states no cost leaves it unset', async () => {
     const or = await setup('openrouter');
-    assert.equal((await or.client.streamMessage(REQUEST).finalMessage()).usage.cost, 0.002);
+    const priced = await or.client.streamMessage(REQUEST).finalMessage();
+    assert.equal(priced.usage.cost, listed(priced.usage));
     const plain = await setup('new-api');
     const message = await plain.client.streamMessage(REQUEST).finalMessage();
     assert.equal(message.usage.cost, undefined);
@@ -69,17 +74,13 @@ describe('gateway client: usage records and billed cost', () => {
   it('chat-completions: OpenRouter usage.cost and LiteLLM header reach usage.cost, records name the dialect', async () => {
     const chatOnly: DialectSource = { knowledge: () => ({ override: 'chat-completions' }), learned: () => undefined };
     const or = await setup('openrouter', chatOnly);
-    assert.equal((await or.client.streamMessage(REQUEST).finalMessage()).usage.cost, 0.002);
-    assert.equal((await or.client.createMessage(REQUEST)).usage.cost, 0.002);
+    const answers = [await or.client.streamMessage(REQUEST).finalMessage(), await or.client.createMessage(REQUEST)];
     const ll = await setup('litellm', chatOnly);
-    assert.equal((await ll.client.streamMessage(REQUEST).finalMessage()).usage.cost, 0.002);
+    answers.push(await ll.client.streamMessage(REQUEST).finalMessage());
+    for (const answer of answers) assert.equal(answer.usage.cost, listed(answer.usage));
     assert.deepEqual(
       [...or.records, ...ll.records].map((r) => [r.route, r.dialect, r.usage?.cost]),
-      [
-        ['POST /v1/chat/completions', 'chat-completions', 0.002],
-        ['POST /v1/chat/completions', 'chat-completions', 0.002],
-        ['POST /v1/chat/completions', 'chat-completions', 0.002],
-      ],
+      answers.map((a) => ['POST /v1/chat/completions', 'chat-completions', listed(a.usage)]),
     );
     const messages = await setup('default');
     await messages.client.createMessage(REQUEST);
