@@ -6,7 +6,7 @@
 import { calibrationOf, estimateTokens } from '../shared/tokenEstimate';
 import type { ChatMessage, ConversationSettings, HostToWebviewMessage } from '../shared/protocol/chat';
 import { condensedHistory } from './condense';
-import { withSummary } from './condenser';
+import { planManualCondense, withSummary } from './condenser';
 import { buildMessagesRequest } from './requestBuilder';
 
 /** Messages after which the open conversation's size or model may have changed (the meter is told again). */
@@ -43,6 +43,8 @@ export function contextUse(
     used,
     window: Math.max(1, shownWindow),
     condenseAt: Math.round(threshold * Math.max(1, window - settings.maxTokens)),
+    // Condense now has something to summarise (more turns than the ones always kept whole): else the meter says why.
+    condensable: planManualCondense(history) !== undefined,
   };
 }
 

@@ -4,6 +4,7 @@ import type * as vscode from 'vscode';
 import type { Services } from '../platform/services';
 import { watchBaseUrl } from './baseUrlNotice';
 import { createStatusBar, type StatusBar } from './statusBar';
+import { watchWalkthroughContext } from './walkthroughContext';
 
 export interface DiagnosticsFeature extends vscode.Disposable {
   readonly status: StatusBar;
@@ -12,9 +13,11 @@ export interface DiagnosticsFeature extends vscode.Disposable {
 export function registerDiagnostics(services: Services): DiagnosticsFeature {
   const status = createStatusBar(services);
   const notice = watchBaseUrl(services);
+  const walkthrough = watchWalkthroughContext(services);
   return {
     status,
     dispose: () => {
+      walkthrough.dispose();
       notice.dispose();
       status.dispose();
     },

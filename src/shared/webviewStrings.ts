@@ -94,6 +94,9 @@ export function webviewStrings(l10n: Localizer = english) {
     'chat.contextUse': l10n.t("Context: {0}% of the model's context window (~{1} of {2} tokens)"),
     'chat.contextNear': l10n.t('Near {0}%: the next question condenses older turns first.'),
     'chat.contextCondense': l10n.t('Condense now'),
+    'chat.contextNothingToCondense': l10n.t(
+      'Nothing to condense yet: the last {0} questions and their answers are always kept whole.',
+    ),
     'chat.approvalsAuto': l10n.t('Auto-approved: {0}'),
     'chat.approvalsEdits': l10n.t('edits'),
     'chat.approvalsOneCommand': l10n.t('1 command'),

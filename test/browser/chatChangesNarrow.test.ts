@@ -34,6 +34,8 @@ describe('chat webview: pending changes in a narrow side bar (Chromium)', functi
   for (const width of [220, 300, 600])
     it(`at ${width} px every button of the list is inside the view and takes its click`, async () => {
       await chat.page.setViewportSize({ width, height: 900 });
+      // The codicons, as the webview loads them: icon buttons get their real size.
+      await chat.page.addStyleTag({ url: `${pages.serverUrl}dist/webview/codicon.css` });
       await chat.play({ type: 'snapshot', snapshot: snapshot([], { mode: 'agent', agent: { ok: true } }) });
       await chat.play({ type: 'changes', changes: CHANGES });
       const changes = chat.page.locator('section.changes');

@@ -15,7 +15,14 @@ describe('chat: context meter (Chromium)', function () {
   it('shows the share of the window; near the threshold it warns and Condense posts the action', async () => {
     const meter = chat.page.locator('.composer .context-meter');
     assert.equal(await meter.isVisible(), false, 'nothing before there is a conversation');
-    await chat.play({ type: 'context', conversationId: 'c1', used: 20_000, window: 200_000, condenseAt: 159_200 });
+    await chat.play({
+      type: 'context',
+      conversationId: 'c1',
+      used: 20_000,
+      window: 200_000,
+      condenseAt: 159_200,
+      condensable: true,
+    });
     assert.equal(await meter.isVisible(), true);
     assert.equal(
       await meter.locator('.context-label').innerText(),
@@ -23,7 +30,14 @@ describe('chat: context meter (Chromium)', function () {
     );
     assert.equal(await meter.getAttribute('aria-valuenow'), '10');
     assert.equal(await meter.locator('.context-condense').isVisible(), false);
-    await chat.play({ type: 'context', conversationId: 'c1', used: 150_000, window: 200_000, condenseAt: 159_200 });
+    await chat.play({
+      type: 'context',
+      conversationId: 'c1',
+      used: 150_000,
+      window: 200_000,
+      condenseAt: 159_200,
+      condensable: true,
+    });
     assert.match((await meter.getAttribute('class')) ?? '', /\bwarn\b/);
     assert.match(
       await meter.locator('.context-label').innerText(),
@@ -32,7 +46,46 @@ describe('chat: context meter (Chromium)', function () {
     await meter.locator('.context-condense').click();
     const posted = (await chat.posted()).filter((m) => m.type === 'condense');
     assert.equal(posted.length, 1);
-    await chat.play({ type: 'context', conversationId: 'other', used: 1, window: 200_000, condenseAt: 159_200 });
+    await chat.play({
+      type: 'context',
+      conversationId: 'other',
+      used: 1,
+      window: 200_000,
+      condenseAt: 159_200,
+      condensable: true,
+    });
     assert.match(await meter.locator('.context-label').innerText(), /^Context: 75%/, 'another conversation is ignored');
+  });
+
+  it('near the threshold with nothing older to condense (two turns or fewer) it says so and offers no Condense (issue 45)', async () => {
+    const meter = chat.page.locator('.composer .context-meter');
+    const near = {
+      type: 'context',
+      conversationId: 'c1',
+      used: 150_000,
+      window: 200_000,
+      condenseAt: 159_200,
+    } as const;
+    await chat.play({ ...near, condensable: false });
+    assert.match(
+      await meter.locator('.context-label').innerText(),
+      /^Context: 75% .*tokens\) Nothing to condense yet: the last 2 questions and their answers are always kept whole\.$/,
+    );
+    assert.equal(await meter.locator('.context-condense').isVisible(), false, 'no Condense that would do nothing');
+    // Offered, then refused by the host (a race: the conversation changed): the meter says why, in place.
+    await chat.play({ ...near, condensable: true });
+    await meter.locator('.context-condense').click();
+    const request = (await chat.posted()).find((m) => m.type === 'condense')!;
+    await chat.play({
+      type: 'reply',
+      requestId: (request as { requestId: string }).requestId,
+      error: 'A reply is still in progress. Stop it first.',
+    });
+    await meter.locator('.context-label', { hasText: 'A reply is still in progress. Stop it first.' }).waitFor();
+    assert.equal(await meter.locator('.context-condense').isVisible(), false);
+    assert.equal(
+      await chat.page.locator('.composer .notice').innerText(),
+      'A reply is still in progress. Stop it first.',
+    );
   });
 });

@@ -26,7 +26,7 @@ export async function buildChatBundle(minify = false): Promise<void> {
     logLevel: 'warning',
     loader: { '.ttf': 'file' },
   });
-  // The codicons as esbuild.js copies them: icon buttons get their real size.
+  // The codicons as esbuild.js copies them (a test that measures icon buttons links dist/webview/codicon.css).
   const codicons = join(ROOT, 'node_modules', '@vscode', 'codicons', 'dist');
   mkdirSync(join(ROOT, 'dist/webview'), { recursive: true });
   for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(join(codicons, f), join(ROOT, 'dist/webview', f));
@@ -34,7 +34,7 @@ export async function buildChatBundle(minify = false): Promise<void> {
 
 const PAGE = (csp: string, nonce: string) => `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
-<link rel="stylesheet" href="/dist/webview/codicon.css"><link rel="stylesheet" href="/media/common.css"><link rel="stylesheet" href="/media/chat.css"><title>Chat</title></head>
+<link rel="stylesheet" href="/media/common.css"><link rel="stylesheet" href="/media/chat.css"><title>Chat</title></head>
 <body><div id="root"></div><script nonce="${nonce}" src="/dist/webview/chat.js"></script></body></html>`;
 
 /** A static server for the page, dist/ and media/ (what localResourceRoots allows). */

@@ -36,7 +36,14 @@ describe('chat webview: Chinese punctuation (Chromium)', function () {
         approvals: { writes: false, commands: 0 },
       }),
     });
-    await page.play({ type: 'context', conversationId: 'c1', used: 150_000, window: 200_000, condenseAt: 159_200 });
+    await page.play({
+      type: 'context',
+      conversationId: 'c1',
+      used: 150_000,
+      window: 200_000,
+      condenseAt: 159_200,
+      condensable: true,
+    });
     return page;
   }
 

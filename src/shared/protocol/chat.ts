@@ -298,7 +298,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     agentNote: { ...inConversation, note: text },
     agentCondensed: { ...inConversation, condensed: condensedCheck },
     condensing: { ...inConversation, running: bool },
-    context: { conversationId: id, used: num, window: num, condenseAt: num },
+    context: { conversationId: id, used: num, window: num, condenseAt: num, condensable: bool },
     agentEnd: { ...inConversation, end: turnEnd },
     agentRestored: inConversation,
     changes: { changes: many(change) },

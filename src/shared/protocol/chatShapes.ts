@@ -375,9 +375,10 @@ export type ChatToWebview = {
   /**
    * The context meter: the estimated tokens of the open conversation's next request (after an agent turn, its last
    * request's reported input and output), the model's context window as the meter names it, and the tokens past which
-   * the next question condenses older turns (modelGateway.agent.condenseThreshold of the window minus max tokens).
+   * the next question condenses older turns (modelGateway.agent.condenseThreshold of the window minus max tokens);
+   * `condensable`: there are older turns to condense (more than the last CONDENSE_KEEP_TURNS, always kept whole).
    */
-  context: { conversationId: string; used: number; window: number; condenseAt: number };
+  context: { conversationId: string; used: number; window: number; condenseAt: number; condensable: boolean };
   /** Older turns are being condensed now (the card on this answer shows it); false: ended (done, stopped, failed). */
   condensing: { conversationId: string; messageId: string; running: boolean };
   agentEnd: { conversationId: string; messageId: string; end: AgentTurnEnd };

@@ -3,7 +3,11 @@
 // Condense one click away. Past the threshold the next question condenses by itself; the meter says so.
 import { button, el } from '../common/dom';
 import { joinSentences, t } from '../common/strings';
-import { post } from './api';
+import { RequestError } from '../common/channel';
+import { channel, showNotice } from './api';
+
+/** The questions (with their answers) condensing always keeps whole: CONDENSE_KEEP_TURNS of src/chat/condense.ts. */
+const KEPT_WHOLE = 2;
 
 /** From this share of the threshold on, the meter warns and offers Condense. */
 export const WARN_AT = 0.85;
@@ -14,6 +18,8 @@ export interface ContextFigures {
   window: number;
   /** Tokens past which the next question condenses older turns first. */
   condenseAt: number;
+  /** There are older turns to condense (the last two questions and their answers are always kept whole). */
+  condensable: boolean;
 }
 
 export class ContextMeter {
@@ -25,7 +31,7 @@ export class ContextMeter {
   constructor() {
     this.bar = el('div', { className: 'context-fill' });
     this.label = el('span', { className: 'context-label' });
-    this.condense = button(t('chat.contextCondense'), () => post({ type: 'condense' }), { secondary: true });
+    this.condense = button(t('chat.contextCondense'), () => this.condenseNow(), { secondary: true });
     this.condense.classList.add('context-condense');
     this.condense.hidden = true;
     this.element = el(
@@ -47,9 +53,29 @@ export class ContextMeter {
     this.element.setAttribute('aria-valuenow', String(percent));
     this.bar.style.width = `${percent}%`;
     const figures = t('chat.contextUse', percent, f.used.toLocaleString('en-US'), f.window.toLocaleString('en-US'));
-    const note = near ? t('chat.contextNear', Math.round((f.condenseAt / f.window) * 100)) : '';
-    this.label.textContent = joinSentences(figures, note);
-    this.element.setAttribute('aria-valuetext', joinSentences(figures, note));
-    this.condense.hidden = !near;
+    // Near the threshold with nothing older than the turns kept whole: condensing cannot help, and the meter says so
+    // rather than offer a Condense that would do nothing.
+    const note = !near
+      ? ''
+      : f.condensable
+        ? t('chat.contextNear', Math.round((f.condenseAt / f.window) * 100))
+        : t('chat.contextNothingToCondense', KEPT_WHOLE);
+    this.show(joinSentences(figures, note));
+    this.condense.hidden = !near || !f.condensable;
+  }
+
+  private show(text: string): void {
+    this.label.textContent = text;
+    this.element.setAttribute('aria-valuetext', text);
+  }
+
+  /** Condense now; a refusal (nothing to condense, a reply in progress) is said here and above the composer. */
+  private condenseNow(): void {
+    channel.request('condense', {}).catch((error: unknown) => {
+      if (!(error instanceof RequestError) || !error.message) return;
+      this.show(error.message);
+      this.condense.hidden = true;
+      showNotice(error.message);
+    });
   }
 }

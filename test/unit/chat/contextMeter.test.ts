@@ -76,6 +76,14 @@ describe('context meter', function () {
     assert.ok(contextUse(estimated, settings, 200_000, 0.8).used < 100);
   });
 
+  it('says whether Condense has anything to summarise: not while the conversation has two turns or fewer', () => {
+    const turns = (n: number) =>
+      Array.from({ length: n }, (_, i) => [m(`u${i}`, 'user', `q${i}`), m(`a${i}`, 'assistant', `a${i}`)]).flat();
+    assert.equal(contextUse(turns(1), settings, 11_000, 0.8).condensable, false);
+    assert.equal(contextUse(turns(2), settings, 11_000, 0.8).condensable, false);
+    assert.equal(contextUse(turns(3), settings, 11_000, 0.8).condensable, true);
+  });
+
   it('names the same window with any max tokens; condensing starts at the threshold of the window minus max tokens', () => {
     const history = [m('u1', 'user', 'hello')];
     for (const maxTokens of [1024, 20_000]) {
