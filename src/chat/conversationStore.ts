@@ -53,14 +53,25 @@ export class ConversationStore {
   async load(): Promise<void> {
     const index = await this.readIndex();
     // The files are the truth: every conversation file there is (another window's too), whatever the index says.
-    const listed = this.storage.list ? await this.storage.list() : undefined;
+    const listed = this.storage.names
+      ? await this.storage.names()
+      : this.storage.list
+        ? (await this.storage.list()).map((f) => f.name)
+        : undefined;
     const ids = listed
-      ? listed.map((f) => conversationIdOf(f.name)).filter((id): id is string => id !== undefined)
+      ? listed.map(conversationIdOf).filter((id): id is string => id !== undefined)
       : index.conversations.map((entry) => entry.id);
-    const versionOf = new Map(listed?.map((f) => [conversationIdOf(f.name), f.version]));
-    // All files at once: each read is a round trip through the file system, and a slow load is a window in which
-    // the view waits for its state.
-    const texts = await Promise.all(ids.map((id) => this.storage.read(conversationFile(id))));
+    // All files at once, each read with its version (one open): a slow load is a window in which the view waits.
+    const reads = await Promise.all(
+      ids.map((id) =>
+        this.storage.readVersioned
+          ? this.storage.readVersioned(conversationFile(id))
+          : this.storage
+              .read(conversationFile(id))
+              .then((text) => (text === undefined ? undefined : { text, version: undefined })),
+      ),
+    );
+    const texts = reads.map((r) => r?.text);
     // From here on one synchronous step. A conversation made while the files were read (something asked for the
     // active one) is kept only if it holds messages; the index is written only now, so it never lists half the
     // history (written earlier and followed by a closed window, it would have lost the rest).
@@ -72,7 +83,7 @@ export class ConversationStore {
       if (conversation && conversation.id === id) {
         this.conversations.set(id, conversation);
         this.bases.set(id, serializeConversation(conversation));
-        this.versions.set(id, versionOf.get(id));
+        this.versions.set(id, reads[i]?.version);
       } else if (texts[i] !== undefined) unreadable.push(id);
     });
     let keptMade = false;
@@ -278,6 +289,7 @@ export class ConversationStore {
   }
 
   private forgetDeleted(id: string): void {
+    this.deletedHere.add(id); // and left out of the index from here on
     this.conversations.delete(id);
     this.bases.delete(id);
     this.versions.delete(id);
@@ -319,12 +331,14 @@ export class ConversationStore {
     );
   }
 
-  /** Ours, plus the other windows' entries whose files are still there: the index never drops a conversation. */
+  /**
+   * Ours, plus the other windows' entries (not deleted here): the index never drops another window's conversation.
+   * It is not the list (the files are, at load), so an entry whose file a third window deleted may stay in it.
+   */
   private async mergedIndex(): Promise<Conversation[]> {
     const disk = parseIndex(await this.storage.read(INDEX_FILE));
-    const files = new Set((await this.storage.list?.())?.map((f) => conversationIdOf(f.name)));
     const theirs = disk.conversations
-      .filter((e) => !this.conversations.has(e.id) && !this.deletedHere.has(e.id) && files.has(e.id))
+      .filter((e) => !this.conversations.has(e.id) && !this.deletedHere.has(e.id))
       .map((e) => ({ ...e, overrides: {}, messages: [] }));
     return [...this.all(), ...theirs];
   }

@@ -37,6 +37,10 @@ export interface HistoryStorage {
   remove(name: string): Promise<void>;
   /** The files there are, each with a version that changes when another window replaces it. */
   list?(): Promise<Array<{ name: string; version: string }>>;
+  /** The names of the files there are (no versions: cheaper than list). */
+  names?(): Promise<string[]>;
+  /** A file's text with its version, read at once (undefined: no such file). */
+  readVersioned?(name: string): Promise<{ text: string; version: string } | undefined>;
   /** One file's version (undefined: no such file). */
   version?(name: string): Promise<string | undefined>;
   /** Runs `fn` holding the lock between windows (read-merge-write sequences). */

@@ -22,6 +22,10 @@ export interface FolderEntry {
 export interface SharedFolder {
   readonly dir: string;
   readText(name: string): Promise<string | undefined>;
+  /** The text and its version, in one open of the file (undefined: no such file). */
+  readVersioned(name: string): Promise<{ text: string; version: string } | undefined>;
+  /** The names of the files (no temporary, moved-aside or lock file), without their versions (no stat each). */
+  names(): Promise<string[]>;
   readBytes(name: string): Promise<Uint8Array | undefined>;
   /** Replaces the file atomically (the folder is made on the first write). */
   write(name: string, data: string | Uint8Array): Promise<void>;
@@ -51,6 +55,24 @@ export function sharedFolder(dir: string, log: (message: string) => void, lock: 
   return {
     dir,
     readText: (name) => readTextIfAny(file(name)),
+    async readVersioned(name) {
+      let handle: fs.FileHandle;
+      try {
+        handle = await fs.open(file(name), 'r');
+      } catch {
+        return undefined;
+      }
+      try {
+        const stat = await handle.stat();
+        return { text: await handle.readFile('utf8'), version: versionOf(stat) };
+      } finally {
+        await handle.close();
+      }
+    },
+    async names() {
+      const names = await fs.readdir(dir).catch(() => [] as string[]);
+      return names.filter((name) => !isScratchName(name) && !name.startsWith('.'));
+    },
     async readBytes(name) {
       try {
         return await fs.readFile(file(name));
