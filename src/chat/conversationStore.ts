@@ -181,12 +181,13 @@ export class ConversationStore {
 
   /**
    * Reads what other windows made, changed or deleted since this window last looked (shared storage only); true
-   * when the conversations here changed. Runs in the chain of writes, so never between a read and its write.
+   * when the conversations here changed. `names`: only these files changed (the watcher said so; one stat each
+   * instead of a stat of every file). Runs in the chain of writes, so never between a read and its write.
    */
-  refresh(): Promise<boolean> {
+  refresh(names?: readonly string[]): Promise<boolean> {
     let changed = false;
     this.enqueue(async () => {
-      changed = await this.readChanges();
+      changed = await this.readChanges(false, names);
     });
     return this.writes.then(() => changed);
   }
@@ -213,11 +214,18 @@ export class ConversationStore {
     this.notify = onChange;
     if (!this.storage.watch) return () => undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const stopWatching = this.storage.watch(() => {
+    // The files the events named since the last refresh; undefined: an event without a name (look at them all).
+    let named: Set<string> | undefined = new Set();
+    const stopWatching = this.storage.watch((name) => {
+      if (name === undefined) named = undefined;
+      else if (conversationIdOf(name) !== undefined) named?.add(name);
+      else if (named) return; // the index, a temporary file, an image: nothing to read
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => {
         timer = undefined;
-        void this.refresh().then((changed) => changed && onChange(), this.onWriteError);
+        const names = named ? [...named] : undefined;
+        named = new Set();
+        void this.refresh(names).then((changed) => changed && onChange(), this.onWriteError);
       }, REFRESH_DELAY_MS);
     });
     return () => {
@@ -227,18 +235,29 @@ export class ConversationStore {
   }
 
   /** `underLock`: the caller holds the lock already (it is not taken again to set a damaged file aside). */
-  private async readChanges(underLock = false): Promise<boolean> {
+  private async readChanges(underLock = false, names?: readonly string[]): Promise<boolean> {
     if (!this.storage.list || !this.loaded) return false;
-    const listed = await this.storage.list();
     const onDisk = new Map<string, string>();
-    for (const f of listed) {
-      const id = conversationIdOf(f.name);
-      if (id !== undefined) onDisk.set(id, f.version);
-    }
+    // The files looked at: those named, or all of them.
+    let scope: Set<string> | undefined;
+    if (names && this.storage.version) {
+      scope = new Set();
+      for (const name of names) {
+        const id = conversationIdOf(name);
+        if (id === undefined) continue;
+        scope.add(id);
+        const version = await this.storage.version(name);
+        if (version !== undefined) onDisk.set(id, version);
+      }
+    } else
+      for (const f of await this.storage.list()) {
+        const id = conversationIdOf(f.name);
+        if (id !== undefined) onDisk.set(id, f.version);
+      }
     let changed = false;
     for (const id of [...this.conversations.keys()]) {
       // Seen on disk before and gone now: deleted in another window.
-      if (!onDisk.has(id) && this.bases.has(id)) {
+      if ((!scope || scope.has(id)) && !onDisk.has(id) && this.bases.has(id)) {
         this.forgetDeleted(id);
         changed = true;
       }

@@ -47,8 +47,11 @@ export interface HistoryStorage {
   locked?<T>(fn: () => Promise<T>): Promise<T>;
   /** Moves a file that cannot be read aside and says so in the log. */
   moveAside?(name: string): Promise<void>;
-  /** Calls `listener` when another window may have changed something; returns the function that stops it. */
-  watch?(listener: () => void): () => void;
+  /**
+   * Calls `listener` when another window may have changed something, with the file's name when the platform says
+   * it (undefined: anything may have changed); returns the function that stops it.
+   */
+  watch?(listener: (name?: string) => void): () => void;
 }
 
 /**

@@ -41,8 +41,11 @@ export interface SharedFolder {
   locked<T>(fn: () => Promise<T>): Promise<T>;
   /** Moves an unreadable file aside (`name.corrupt-<time>`) and logs where. */
   moveAside(name: string): Promise<void>;
-  /** Calls `listener` (often more than once) when the folder changes; returns the function that stops it. */
-  watch(listener: () => void): () => void;
+  /**
+   * Calls `listener` (often more than once) when the folder changes, with the file's name when the platform gives
+   * it; returns the function that stops it.
+   */
+  watch(listener: (name?: string) => void): () => void;
 }
 
 const versionOf = (stat: { mtimeMs: number; size: number; ino: number }): string =>
@@ -130,10 +133,12 @@ export function sharedFolder(dir: string, log: (message: string) => void, lock: 
         .then(() => {
           if (stopped) return;
           try {
-            watcher = watchFolder(dir, { persistent: false }, () => listener());
+            watcher = watchFolder(dir, { persistent: false }, (_event, name) =>
+              listener(name ? String(name) : undefined),
+            );
             watcher.on('error', () => undefined);
           } catch {
-            timer = setInterval(listener, POLL_MS);
+            timer = setInterval(() => listener(), POLL_MS);
             timer.unref?.();
           }
         })
