@@ -53,14 +53,25 @@ export class ConversationStore {
   async load(): Promise<void> {
     const index = await this.readIndex();
     // The files are the truth: every conversation file there is (another window's too), whatever the index says.
-    const listed = this.storage.list ? await this.storage.list() : undefined;
+    const listed = this.storage.names
+      ? await this.storage.names()
+      : this.storage.list
+        ? (await this.storage.list()).map((f) => f.name)
+        : undefined;
     const ids = listed
-      ? listed.map((f) => conversationIdOf(f.name)).filter((id): id is string => id !== undefined)
+      ? listed.map(conversationIdOf).filter((id): id is string => id !== undefined)
       : index.conversations.map((entry) => entry.id);
-    const versionOf = new Map(listed?.map((f) => [conversationIdOf(f.name), f.version]));
-    // All files at once: each read is a round trip through the file system, and a slow load is a window in which
-    // the view waits for its state.
-    const texts = await Promise.all(ids.map((id) => this.storage.read(conversationFile(id))));
+    // All files at once, each read with its version (one open): a slow load is a window in which the view waits.
+    const reads = await Promise.all(
+      ids.map((id) =>
+        this.storage.readVersioned
+          ? this.storage.readVersioned(conversationFile(id))
+          : this.storage
+              .read(conversationFile(id))
+              .then((text) => (text === undefined ? undefined : { text, version: undefined })),
+      ),
+    );
+    const texts = reads.map((r) => r?.text);
     // From here on one synchronous step. A conversation made while the files were read (something asked for the
     // active one) is kept only if it holds messages; the index is written only now, so it never lists half the
     // history (written earlier and followed by a closed window, it would have lost the rest).
@@ -72,7 +83,7 @@ export class ConversationStore {
       if (conversation && conversation.id === id) {
         this.conversations.set(id, conversation);
         this.bases.set(id, serializeConversation(conversation));
-        this.versions.set(id, versionOf.get(id));
+        this.versions.set(id, reads[i]?.version);
       } else if (texts[i] !== undefined) unreadable.push(id);
     });
     let keptMade = false;
@@ -170,12 +181,13 @@ export class ConversationStore {
 
   /**
    * Reads what other windows made, changed or deleted since this window last looked (shared storage only); true
-   * when the conversations here changed. Runs in the chain of writes, so never between a read and its write.
+   * when the conversations here changed. `names`: only these files changed (the watcher said so; one stat each
+   * instead of a stat of every file). Runs in the chain of writes, so never between a read and its write.
    */
-  refresh(): Promise<boolean> {
+  refresh(names?: readonly string[]): Promise<boolean> {
     let changed = false;
     this.enqueue(async () => {
-      changed = await this.readChanges();
+      changed = await this.readChanges(false, names);
     });
     return this.writes.then(() => changed);
   }
@@ -202,11 +214,18 @@ export class ConversationStore {
     this.notify = onChange;
     if (!this.storage.watch) return () => undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const stopWatching = this.storage.watch(() => {
+    // The files the events named since the last refresh; undefined: an event without a name (look at them all).
+    let named: Set<string> | undefined = new Set();
+    const stopWatching = this.storage.watch((name) => {
+      if (name === undefined) named = undefined;
+      else if (conversationIdOf(name) !== undefined) named?.add(name);
+      else if (named) return; // the index, a temporary file, an image: nothing to read
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => {
         timer = undefined;
-        void this.refresh().then((changed) => changed && onChange(), this.onWriteError);
+        const names = named ? [...named] : undefined;
+        named = new Set();
+        void this.refresh(names).then((changed) => changed && onChange(), this.onWriteError);
       }, REFRESH_DELAY_MS);
     });
     return () => {
@@ -216,18 +235,29 @@ export class ConversationStore {
   }
 
   /** `underLock`: the caller holds the lock already (it is not taken again to set a damaged file aside). */
-  private async readChanges(underLock = false): Promise<boolean> {
+  private async readChanges(underLock = false, names?: readonly string[]): Promise<boolean> {
     if (!this.storage.list || !this.loaded) return false;
-    const listed = await this.storage.list();
     const onDisk = new Map<string, string>();
-    for (const f of listed) {
-      const id = conversationIdOf(f.name);
-      if (id !== undefined) onDisk.set(id, f.version);
-    }
+    // The files looked at: those named, or all of them.
+    let scope: Set<string> | undefined;
+    if (names && this.storage.version) {
+      scope = new Set();
+      for (const name of names) {
+        const id = conversationIdOf(name);
+        if (id === undefined) continue;
+        scope.add(id);
+        const version = await this.storage.version(name);
+        if (version !== undefined) onDisk.set(id, version);
+      }
+    } else
+      for (const f of await this.storage.list()) {
+        const id = conversationIdOf(f.name);
+        if (id !== undefined) onDisk.set(id, f.version);
+      }
     let changed = false;
     for (const id of [...this.conversations.keys()]) {
       // Seen on disk before and gone now: deleted in another window.
-      if (!onDisk.has(id) && this.bases.has(id)) {
+      if ((!scope || scope.has(id)) && !onDisk.has(id) && this.bases.has(id)) {
         this.forgetDeleted(id);
         changed = true;
       }
@@ -278,6 +308,7 @@ export class ConversationStore {
   }
 
   private forgetDeleted(id: string): void {
+    this.deletedHere.add(id); // and left out of the index from here on
     this.conversations.delete(id);
     this.bases.delete(id);
     this.versions.delete(id);
@@ -319,12 +350,14 @@ export class ConversationStore {
     );
   }
 
-  /** Ours, plus the other windows' entries whose files are still there: the index never drops a conversation. */
+  /**
+   * Ours, plus the other windows' entries (not deleted here): the index never drops another window's conversation.
+   * It is not the list (the files are, at load), so an entry whose file a third window deleted may stay in it.
+   */
   private async mergedIndex(): Promise<Conversation[]> {
     const disk = parseIndex(await this.storage.read(INDEX_FILE));
-    const files = new Set((await this.storage.list?.())?.map((f) => conversationIdOf(f.name)));
     const theirs = disk.conversations
-      .filter((e) => !this.conversations.has(e.id) && !this.deletedHere.has(e.id) && files.has(e.id))
+      .filter((e) => !this.conversations.has(e.id) && !this.deletedHere.has(e.id))
       .map((e) => ({ ...e, overrides: {}, messages: [] }));
     return [...this.all(), ...theirs];
   }

@@ -38,14 +38,21 @@ export interface HistoryStorage {
   remove(name: string): Promise<void>;
   /** The files there are, each with a version that changes when another window replaces it. */
   list?(): Promise<Array<{ name: string; version: string }>>;
+  /** The names of the files there are (no versions: cheaper than list). */
+  names?(): Promise<string[]>;
+  /** A file's text with its version, read at once (undefined: no such file). */
+  readVersioned?(name: string): Promise<{ text: string; version: string } | undefined>;
   /** One file's version (undefined: no such file). */
   version?(name: string): Promise<string | undefined>;
   /** Runs `fn` holding the lock between windows (read-merge-write sequences). */
   locked?<T>(fn: () => Promise<T>): Promise<T>;
   /** Moves a file that cannot be read aside and says so in the log. */
   moveAside?(name: string): Promise<void>;
-  /** Calls `listener` when another window may have changed something; returns the function that stops it. */
-  watch?(listener: () => void): () => void;
+  /**
+   * Calls `listener` when another window may have changed something, with the file's name when the platform says
+   * it (undefined: anything may have changed); returns the function that stops it.
+   */
+  watch?(listener: (name?: string) => void): () => void;
 }
 
 /**

@@ -17,6 +17,8 @@ export function historyFiles(globalStorageUri: vscode.Uri, log: (message: string
     write: (name, data) => folder.write(name, data),
     remove: (name) => folder.remove(name),
     list: () => folder.list(),
+    names: () => folder.names(),
+    readVersioned: (name) => folder.readVersioned(name).catch(() => undefined),
     version: (name) => folder.version(name),
     locked: (fn) => folder.locked(fn),
     moveAside: (name) => folder.moveAside(name),

@@ -9,7 +9,14 @@ import type { Services } from '../platform/services';
 import { readAgentSettings } from '../agentHost/settings';
 import { ignoreFilePatterns } from '../agentHost/workspaceContext';
 import { BUDGET_NOTICE_FRACTION } from '../usage/budget';
-import { addLatency, COMPLETION_STATS_KEY, statsOf, type CompletionStats } from '../shared/completionStats';
+import {
+  addLatency,
+  COMPLETION_STATS_KEY,
+  emptyStats,
+  mergeStats,
+  statsOf,
+  type CompletionStats,
+} from '../shared/completionStats';
 import { DisposableStore } from '../shared/dispose';
 import type { Outcome } from './engine';
 import type { GateRefusal, GateSettings } from './gates';
@@ -35,6 +42,18 @@ export function registerCompletions(services: Services, status: CompletionStatus
   let budgetReached = false;
   let snoozedUntil = 0;
   const stats: CompletionStats = statsOf(services.context.globalState.get(COMPLETION_STATS_KEY));
+  // Counted here since the last save: added to what the other windows stored (globalState is one per machine).
+  let unsaved = emptyStats();
+  const count = (field: 'shown' | 'accepted' | 'withoutRequest'): void => {
+    stats[field]++;
+    unsaved[field]++;
+  };
+  const storeStats = (): Thenable<void> => {
+    const merged = mergeStats(statsOf(services.context.globalState.get(COMPLETION_STATS_KEY)), unsaved);
+    unsaved = emptyStats();
+    Object.assign(stats, merged);
+    return services.context.globalState.update(COMPLETION_STATS_KEY, merged);
+  };
   const recent: Array<{ uri: string; line: number; languageId: string }> = [];
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   const refusals: Partial<Record<GateRefusal, number>> = {};
@@ -45,7 +64,7 @@ export function registerCompletions(services: Services, status: CompletionStatus
   const saveStats = (): void => {
     saveTimer ??= setTimeout(() => {
       saveTimer = undefined;
-      void services.context.globalState.update(COMPLETION_STATS_KEY, stats);
+      void storeStats();
     }, 2_000);
   };
   const refreshSecrets = async (): Promise<void> => {
@@ -137,10 +156,13 @@ export function registerCompletions(services: Services, status: CompletionStatus
       return done.text;
     },
     onOutcome(outcome: Outcome, shown: boolean) {
-      if (outcome.kind === 'fetched') addLatency(stats, outcome.latencyMs);
+      if (outcome.kind === 'fetched') {
+        addLatency(stats, outcome.latencyMs);
+        addLatency(unsaved, outcome.latencyMs);
+      }
       if (shown) {
-        stats.shown++;
-        if (outcome.kind === 'cached' || outcome.kind === 'consumed') stats.withoutRequest++;
+        count('shown');
+        if (outcome.kind === 'cached' || outcome.kind === 'consumed') count('withoutRequest');
       }
       if (outcome.kind === 'failed') onFailure(outcome.error);
       else if (outcome.kind === 'fetched') {
@@ -204,7 +226,7 @@ export function registerCompletions(services: Services, status: CompletionStatus
   );
   store.add(
     vscode.commands.registerCommand(ACCEPTED_COMMAND, () => {
-      stats.accepted++;
+      count('accepted');
       provider.engine.clearShown();
       saveStats();
     }),
@@ -245,7 +267,7 @@ export function registerCompletions(services: Services, status: CompletionStatus
     dispose: () => {
       provider.engine.cancel();
       if (saveTimer) clearTimeout(saveTimer);
-      void services.context.globalState.update(COMPLETION_STATS_KEY, stats);
+      void storeStats();
     },
   });
   return {

@@ -274,3 +274,23 @@ export const BALANCE_ROUTE_PATHS: Record<BalanceRoute, string> = {
   openrouter: 'GET /v1/key',
   litellm: 'GET /key/info',
 };
+
+/**
+ * The entries to store (globalState is one per machine): this window's, plus those another window stored since
+ * `loadedAt` for keys this window does not hold. An older stored entry this window lacks was loaded here and then
+ * dropped (its route stopped answering), so it stays dropped. For a key both hold, the newer check wins.
+ */
+export function mergeBalanceEntries(
+  stored: unknown,
+  mine: ReadonlyArray<[string, BalanceEntry]>,
+  loadedAt: number,
+): Array<[string, BalanceEntry]> {
+  const merged = new Map(mine);
+  for (const item of Array.isArray(stored) ? stored : []) {
+    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string' || !validEntry(item[1])) continue;
+    const [key, entry] = item as [string, BalanceEntry];
+    const own = merged.get(key);
+    if (own ? entry.checkedAt > own.checkedAt : entry.checkedAt > loadedAt) merged.set(key, entry);
+  }
+  return [...merged];
+}

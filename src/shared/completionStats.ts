@@ -33,6 +33,21 @@ export function addLatency(stats: CompletionStats, ms: number): void {
   if (stats.latencies.length > MAX_LATENCIES) stats.latencies.splice(0, stats.latencies.length - MAX_LATENCIES);
 }
 
+/**
+ * What another window stored plus what this one counted since its last save (`unsaved`): counts add up, this
+ * window's latencies go after the stored ones. Every window saves so, so none overwrites another's counts.
+ */
+export function mergeStats(stored: CompletionStats, unsaved: CompletionStats): CompletionStats {
+  const merged: CompletionStats = {
+    shown: stored.shown + unsaved.shown,
+    accepted: stored.accepted + unsaved.accepted,
+    withoutRequest: stored.withoutRequest + unsaved.withoutRequest,
+    latencies: [...stored.latencies],
+  };
+  for (const ms of unsaved.latencies) addLatency(merged, ms);
+  return merged;
+}
+
 /** The p-th percentile (0–100) by nearest rank; undefined for no samples. */
 export function percentile(samples: readonly number[], p: number): number | undefined {
   if (samples.length === 0) return undefined;

@@ -22,8 +22,11 @@ export class LockTimeout extends Error {
 
 const DEFAULT_STALE_MS = 10_000;
 const DEFAULT_WAIT_MS = 3_000;
-/** Between attempts: short first (a holder keeps it about a millisecond), then longer, never a busy loop. */
-const backoff = (attempt: number): number => Math.min(2 * 2 ** attempt, 50);
+/**
+ * Between attempts: a holder keeps the lock about a millisecond, so waits stay short (a long sleep would let a busy
+ * window take the lock again and again before this one looks), but never zero: no busy loop.
+ */
+const backoff = (attempt: number): number => Math.min(1 + attempt, 8);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Takes the lock (or throws LockTimeout); the returned function releases it. */

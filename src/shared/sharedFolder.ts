@@ -22,6 +22,10 @@ export interface FolderEntry {
 export interface SharedFolder {
   readonly dir: string;
   readText(name: string): Promise<string | undefined>;
+  /** The text and its version, in one open of the file (undefined: no such file). */
+  readVersioned(name: string): Promise<{ text: string; version: string } | undefined>;
+  /** The names of the files (no temporary, moved-aside or lock file), without their versions (no stat each). */
+  names(): Promise<string[]>;
   readBytes(name: string): Promise<Uint8Array | undefined>;
   /** Replaces the file atomically (the folder is made on the first write). */
   write(name: string, data: string | Uint8Array): Promise<void>;
@@ -37,8 +41,11 @@ export interface SharedFolder {
   locked<T>(fn: () => Promise<T>): Promise<T>;
   /** Moves an unreadable file aside (`name.corrupt-<time>`) and logs where. */
   moveAside(name: string): Promise<void>;
-  /** Calls `listener` (often more than once) when the folder changes; returns the function that stops it. */
-  watch(listener: () => void): () => void;
+  /**
+   * Calls `listener` (often more than once) when the folder changes, with the file's name when the platform gives
+   * it; returns the function that stops it.
+   */
+  watch(listener: (name?: string) => void): () => void;
 }
 
 const versionOf = (stat: { mtimeMs: number; size: number; ino: number }): string =>
@@ -51,6 +58,24 @@ export function sharedFolder(dir: string, log: (message: string) => void, lock: 
   return {
     dir,
     readText: (name) => readTextIfAny(file(name)),
+    async readVersioned(name) {
+      let handle: fs.FileHandle;
+      try {
+        handle = await fs.open(file(name), 'r');
+      } catch {
+        return undefined;
+      }
+      try {
+        const stat = await handle.stat();
+        return { text: await handle.readFile('utf8'), version: versionOf(stat) };
+      } finally {
+        await handle.close();
+      }
+    },
+    async names() {
+      const names = await fs.readdir(dir).catch(() => [] as string[]);
+      return names.filter((name) => !isScratchName(name) && !name.startsWith('.'));
+    },
     async readBytes(name) {
       try {
         return await fs.readFile(file(name));
@@ -108,10 +133,12 @@ export function sharedFolder(dir: string, log: (message: string) => void, lock: 
         .then(() => {
           if (stopped) return;
           try {
-            watcher = watchFolder(dir, { persistent: false }, () => listener());
+            watcher = watchFolder(dir, { persistent: false }, (_event, name) =>
+              listener(name ? String(name) : undefined),
+            );
             watcher.on('error', () => undefined);
           } catch {
-            timer = setInterval(listener, POLL_MS);
+            timer = setInterval(() => listener(), POLL_MS);
             timer.unref?.();
           }
         })

@@ -2,7 +2,7 @@
 // response through the price resolution, the ledger file, and the daily budget's 80 % notice. Prices and the budget
 // are read from user settings only (a repository's settings must not change what the user is shown as money).
 import * as vscode from 'vscode';
-import { BalanceMemory, type Balance, type BalanceEntry } from '../gateway/balance';
+import { BalanceMemory, mergeBalanceEntries, type Balance, type BalanceEntry } from '../gateway/balance';
 import {
   billedCostOf,
   gatewayPricesOf,
@@ -48,12 +48,20 @@ function startOfDay(time: number): number {
 
 export function createAccountService(deps: AccountDeps): AccountService & vscode.Disposable {
   const saved = deps.state?.get<unknown>(BALANCE_STATE_KEY);
+  const loadedAt = Date.now();
   const memory = new BalanceMemory(
     Date.now,
     Array.isArray(saved)
       ? (saved as Array<[string, BalanceEntry]>).filter((e) => Array.isArray(e) && e.length === 2)
       : [],
-    (entries) => void Promise.resolve(deps.state?.update(BALANCE_STATE_KEY, entries)).catch(() => undefined),
+    // Merged with what other windows stored meanwhile (other keys and base URLs), never written over it.
+    (entries) =>
+      void Promise.resolve(
+        deps.state?.update(
+          BALANCE_STATE_KEY,
+          mergeBalanceEntries(deps.state.get<unknown>(BALANCE_STATE_KEY), entries, loadedAt),
+        ),
+      ).catch(() => undefined),
   );
   const store = new LedgerStore(deps.globalStorageUri.fsPath, (message) => deps.log.warn(message));
   const changed = new vscode.EventEmitter<void>();

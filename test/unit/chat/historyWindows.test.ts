@@ -19,6 +19,8 @@ export function folderHistory(dir: string, log: (m: string) => void = () => unde
     write: (name, data) => folder.write(name, data),
     remove: (name) => folder.remove(name),
     list: () => folder.list(),
+    names: () => folder.names(),
+    readVersioned: (name) => folder.readVersioned(name).catch(() => undefined),
     version: (name) => folder.version(name),
     locked: (fn) => folder.locked(fn),
     moveAside: (name) => folder.moveAside(name),
@@ -160,7 +162,7 @@ describe('chat history shared by windows', () => {
     assert.ok(logs.some((m) => m.includes('conversation-broken.json') && m.includes('moved aside')));
   });
 
-  it('follows the folder: a conversation made in another window is announced', async () => {
+  it('follows the folder: a conversation made, then deleted, in another window is announced', async () => {
     const a = await window();
     const b = await window();
     let told = 0;
@@ -169,8 +171,13 @@ describe('chat history shared by windows', () => {
     talk(a, 'A talk');
     await a.flushed();
     for (let i = 0; i < 100 && told === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    stop();
     assert.ok(told > 0);
     assert.deepEqual(titles(b), ['A talk']);
+    const before = told;
+    a.delete(a.all().find((c) => c.title === 'A talk')!.id);
+    await a.flushed();
+    for (let i = 0; i < 100 && told === before; i++) await new Promise((r) => setTimeout(r, 20));
+    stop();
+    assert.deepEqual(titles(b), [], 'the deletion is seen too');
   });
 });

@@ -23,6 +23,8 @@ export function historyStorage(dir: string, log: (m: string) => void): HistorySt
     write: (name, data) => folder.write(name, data),
     remove: (name) => folder.remove(name),
     list: () => folder.list(),
+    names: () => folder.names(),
+    readVersioned: (name) => folder.readVersioned(name).catch(() => undefined),
     version: (name) => folder.version(name),
     locked: (fn) => folder.locked(fn),
     moveAside: (name) => folder.moveAside(name),
