@@ -9,6 +9,8 @@ import tseslint from 'typescript-eslint';
  */
 export const LAYERS = {
   shared: { pure: true, imports: [] },
+  // Files several windows share: atomic writes, the lock file, a watched folder (node fs; no DOM, so not in shared/).
+  storage: { pure: true, imports: ['shared'] },
   gateway: { pure: true, imports: ['shared'] },
   emulator: { pure: true, imports: ['shared'] },
   webview: { pure: true, imports: ['shared'] },
@@ -19,9 +21,9 @@ export const LAYERS = {
   diagnostics: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'keys'] },
   images: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog'] },
   agentHost: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'agent'] },
-  chat: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'agent', 'agentHost'] },
+  chat: { pure: false, imports: ['shared', 'storage', 'gateway', 'platform', 'catalog', 'agent', 'agentHost'] },
   lm: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'images', 'agent', 'agentHost'] },
-  usage: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog'] },
+  usage: { pure: false, imports: ['shared', 'storage', 'gateway', 'platform', 'catalog'] },
   completions: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'agent', 'agentHost', 'usage'] },
 };
 

@@ -29,7 +29,7 @@ export interface HistoryIndex {
 
 /**
  * Where history lives: the host adapter maps names to files under globalStorageUri. The optional part is what
- * storage shared by several windows has (src/shared/sharedFolder.ts): without it (a Map in tests) the index is
+ * storage shared by several windows has (src/storage/sharedFolder.ts): without it (a Map in tests) the index is
  * the list and nothing else writes.
  */
 export interface HistoryStorage {

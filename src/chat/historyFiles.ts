@@ -1,8 +1,8 @@
 // HistoryStorage on disk: files under the extension's global storage (never the webview, never settings), shared by
-// every window of the machine (src/shared/sharedFolder.ts: atomic writes, the lock, versions, a folder watcher).
+// every window of the machine (src/storage/sharedFolder.ts: atomic writes, the lock, versions, a folder watcher).
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { sharedFolder } from '../shared/sharedFolder';
+import { sharedFolder } from '../storage/sharedFolder';
 import type { HistoryStorage } from './history';
 import type { ImageStorage } from './imageStore';
 

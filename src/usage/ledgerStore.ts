@@ -6,8 +6,8 @@
 import { unwatchFile, watchFile } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { moveAside, readTextIfAny, writeFileAtomic } from '../shared/atomicFile';
-import { LockTimeout, withLock } from '../shared/fileLock';
+import { moveAside, readTextIfAny, writeFileAtomic } from '../storage/atomicFile';
+import { LockTimeout, withLock } from '../storage/fileLock';
 import {
   LEDGER_MAX_DAYS,
   LEDGER_MAX_ENTRIES,

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { appendMessage } from '../../../src/chat/conversation';
 import { ConversationStore } from '../../../src/chat/conversationStore';
 import { conversationFile, type HistoryStorage } from '../../../src/chat/history';
-import { sharedFolder } from '../../../src/shared/sharedFolder';
+import { sharedFolder } from '../../../src/storage/sharedFolder';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 
 /** The storage a window's extension host builds (historyFiles.ts without its vscode.Uri). */

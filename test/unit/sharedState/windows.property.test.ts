@@ -13,7 +13,7 @@ import { turnIdsOf } from '../../../src/chat/agentPort';
 import { parseConversation } from '../../../src/chat/history';
 import { imageHashes, sha256Hex } from '../../../src/chat/imageStore';
 import { TRANSCRIPTS_KEY } from '../../../src/chat/turnTranscripts';
-import { isScratchName } from '../../../src/shared/atomicFile';
+import { isScratchName } from '../../../src/storage/atomicFile';
 import { parseLedger } from '../../../src/shared/usageLedger';
 import { LEDGER_FILE } from '../../../src/usage/ledgerStore';
 import { SharedMemento, Window, folders, ledgerEntry } from './windows';

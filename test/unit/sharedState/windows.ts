@@ -10,7 +10,7 @@ import { imageHashes, ImageStore, type ImageStorage } from '../../../src/chat/im
 import type { TurnStore } from '../../../src/chat/turnStore';
 import { TurnTranscripts } from '../../../src/chat/turnTranscripts';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
-import { sharedFolder } from '../../../src/shared/sharedFolder';
+import { sharedFolder } from '../../../src/storage/sharedFolder';
 import type { LedgerEntry } from '../../../src/shared/usageLedger';
 import { LedgerStore } from '../../../src/usage/ledgerStore';
 

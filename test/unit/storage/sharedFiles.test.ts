@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isScratchName, moveAside, removeStaleTemps, writeFileAtomic } from '../../../src/shared/atomicFile';
-import { acquireLock, LockTimeout, lockOwner, withLock } from '../../../src/shared/fileLock';
+import { isScratchName, moveAside, removeStaleTemps, writeFileAtomic } from '../../../src/storage/atomicFile';
+import { acquireLock, LockTimeout, lockOwner, withLock } from '../../../src/storage/fileLock';
 
 describe('shared files between windows', () => {
   let dir: string;
