@@ -20,6 +20,7 @@ import { runCompletionBench } from './completions';
 import { runImagePasteBench } from './imagePaste';
 import { runAgentImageBench } from './agentImage';
 import { runCompletionHostBench } from './completionsHost';
+import { runSubagentsBench } from './subagents';
 
 const root = join(__dirname, '..');
 
@@ -45,6 +46,7 @@ const sections: Section[] = [
   { name: 'image paste', run: () => runImagePasteBench() },
   { name: 'agent image', run: () => runAgentImageBench() },
   { name: 'completions host', run: () => runCompletionHostBench(root) },
+  { name: 'subagents', run: () => runSubagentsBench() },
 ];
 
 function readStored(file: string): StoredRow[] {
