@@ -408,12 +408,13 @@ export class AgentEventMapper {
 
   /** Closes the cards still open (no prompt stays live after their turn or sub-agent ended). */
   private closeOpenCards(which: (card: AgentToolCard) => boolean = () => true): void {
+    const l10n = this.l10n;
     for (const c of this.info.tools) {
       if (!which(c)) continue;
       if (c.status === 'proposed' || c.status === 'asking' || c.status === 'running') {
         c.status = 'refused';
         delete c.ask;
-        c.note = c.note ?? this.l10n.t('The turn ended before this call finished.');
+        c.note = c.note ?? l10n.t('The turn ended before this call finished.');
         this.postCard(c);
       }
     }
