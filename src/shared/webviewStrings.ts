@@ -198,6 +198,7 @@ export function webviewStrings(l10n: Localizer = english) {
     'agent.subagent.report': l10n.t('Report'),
     'agent.subagent.modelRefused': l10n.t('The gateway refused {0}: the sub-agent stopped, no other model was tried.'),
     'agent.subagentsTokens': l10n.t('Sub-agents: {0}'),
+    'changes.bySubagent': l10n.t('by a sub-agent'),
     'agent.previewShortened': l10n.t('… (preview shortened; the model got the whole result)'),
     'agent.approvalFor': l10n.t('Approval for {0}'),
     'agent.command': l10n.t('Command:'),

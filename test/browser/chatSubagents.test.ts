@@ -119,6 +119,30 @@ describe('chat webview: sub-agent cards (Chromium)', function () {
     assert.deepEqual(refused?.tools, ['s2::c1'], 'its calls stay in its card after updates');
   });
 
+  it("a sub-agent's pending change is labelled with it", async () => {
+    await chat.play({
+      type: 'snapshot',
+      snapshot: snapshot([msg('u1', 'user', 'Go')], { mode: 'agent', agent: { ok: true } }),
+    });
+    await chat.play({
+      type: 'changes',
+      changes: [
+        { id: 'p1', kind: 'edit', path: 'a.ts', added: 1, removed: 0, toolUseId: 's1::w' },
+        { id: 'p2', kind: 'edit', path: 'b.ts', added: 1, removed: 0, toolUseId: 'w2' },
+      ],
+    });
+    const badges = await chat.page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('.change'), (li) => [
+        li.dataset.changeId,
+        li.querySelector('.badge.subagent')?.textContent ?? '',
+      ]),
+    );
+    assert.deepEqual(badges, [
+      ['p1', 'by a sub-agent'],
+      ['p2', ''],
+    ]);
+  });
+
   it('a reloaded turn shows its stored sub-agent cards, calls inside them', async () => {
     await chat.play({
       type: 'snapshot',
