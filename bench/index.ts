@@ -21,6 +21,7 @@ import { runImagePasteBench } from './imagePaste';
 import { runAgentImageBench } from './agentImage';
 import { runCompletionHostBench } from './completionsHost';
 import { runSharedStateBench } from './sharedState';
+import { runSubagentsBench } from './subagents';
 
 const root = join(__dirname, '..');
 
@@ -47,6 +48,7 @@ const sections: Section[] = [
   { name: 'agent image', run: () => runAgentImageBench() },
   { name: 'completions host', run: () => runCompletionHostBench(root) },
   { name: 'shared state', run: () => runSharedStateBench() },
+  { name: 'subagents', run: () => runSubagentsBench() },
 ];
 
 function readStored(file: string): StoredRow[] {

@@ -50,3 +50,22 @@ export {
   type InstructionSource,
   type ProjectInstructions,
 } from './instructions';
+export {
+  createSubagentTool,
+  roleRefusal,
+  scopedToolUseId,
+  subagentOfToolUseId,
+  DEFAULT_MAX_PARALLEL_SUBAGENTS,
+  MAX_PARALLEL_SUBAGENTS,
+  SUBAGENT_PERMISSIONS,
+  SUBAGENT_RESULT_CHARS,
+  SUBAGENT_TASK_CHARS,
+  SUBAGENT_TOOL_NAME,
+  SUBAGENTS_PER_TURN,
+  type SubagentParent,
+  type SubagentPermission,
+  type SubagentReport,
+  type SubagentRole,
+  type SubagentSettings,
+  type SubagentToolOptions,
+} from './subagents';

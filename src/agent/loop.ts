@@ -2,7 +2,15 @@
 // the turn or a budget, Stop, or an error ends it. Billable requests are never replayed after an unknown
 // outcome; only requests the gateway refused without billing (429, a 400 naming cache_control) are sent again.
 import { isGatewayError } from '../gateway/errors';
-import type { ContentBlock, GatewayClient, Message, MessageParam, ToolUseBlock, Usage } from '../gateway/types';
+import type {
+  ContentBlock,
+  GatewayClient,
+  Message,
+  MessageParam,
+  ToolUseBlock,
+  Usage,
+  UsageKind,
+} from '../gateway/types';
 import { sumCosts, type Cost } from '../gateway/pricing';
 import {
   CachingMemory,
@@ -49,6 +57,13 @@ export interface AgentTurnOptions {
    * The conversation's record of its tool cards is the source (src/chat/agentTurn.ts), so a reload keeps it.
    */
   filesWritten?: boolean;
+  /**
+   * The turn's shared state, used as it is (not copied): a sub-agent shares its parent's, so a write by either makes
+   * the other's allow-listed commands ask (src/agent/subagents.ts). Absent: a new one from `filesWritten`.
+   */
+  turnState?: { wroteFiles: boolean };
+  /** What the requests are for, in the ledger ('agent' by default; a sub-agent's are 'subagent'). */
+  usageKind?: UsageKind;
   approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
   onEvent?(event: AgentEvent): void;
   /** Stop: closes the in-flight request and cancels the running tool. */
@@ -127,7 +142,8 @@ class AgentTurn {
   constructor(private readonly o: AgentTurnOptions) {
     this.messages = [...o.messages];
     this.signal = o.signal ?? new AbortController().signal;
-    this.turnState = { wroteFiles: o.filesWritten === true };
+    this.turnState = o.turnState ?? { wroteFiles: o.filesWritten === true };
+    if (o.filesWritten === true) this.turnState.wroteFiles = true;
     this.calibration = o.calibration;
     this.system = o.system?.trim() ? [{ type: 'text', text: o.system }] : undefined;
     this.refreshTools();
@@ -271,7 +287,10 @@ class AgentTurn {
   }
 
   private async stream(body: AgentRequestBody, step: number): Promise<Message> {
-    const stream = this.o.client.streamMessage(body, { signal: this.signal, usageKind: 'agent' });
+    const stream = this.o.client.streamMessage(body, {
+      signal: this.signal,
+      usageKind: this.o.usageKind ?? 'agent',
+    });
     for await (const ev of stream) {
       if (ev.type !== 'content_block_delta') continue;
       const d = ev.delta as { type?: string; text?: unknown; thinking?: unknown } | undefined;

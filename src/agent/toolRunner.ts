@@ -1,5 +1,6 @@
-// Runs the tool calls of one assistant message, one at a time: input check, target, policy verdict,
-// approval, invocation with cancellation. Every call gets exactly one tool_result, in the order of the calls.
+// Runs the tool calls of one assistant message, one at a time (adjacent calls of a `parallel` tool together): input
+// check, target, policy verdict, approval, invocation with cancellation. Every call gets exactly one tool_result, in
+// the order of the calls.
 import type { ToolResultBlockParam, ToolUseBlock } from '../gateway/types';
 import { modeRefusal, type AgentMode } from './modes';
 import { decide, type PolicySettings } from './policy';
@@ -51,35 +52,49 @@ export async function runToolCalls(
 ): Promise<ToolRunOutcome> {
   const results: ToolResultBlockParam[] = [];
   let stopped = false;
-  for (const { block: call, problem } of calls) {
-    let result: ToolResult;
-    if (stopped || o.signal.aborted) {
-      stopped = true;
-      result = { content: 'Not run: the user stopped the turn before this call.', isError: true };
-    } else {
-      const r = await runOne(call, problem, step, o);
-      if (r === STOPPED) {
+  for (let i = 0; i < calls.length;) {
+    const group = parallelGroup(calls, i, o.tools);
+    i += group.length;
+    const outcomes = await Promise.all(
+      group.map(async ({ block: call, problem }): Promise<ToolResult> => {
+        if (stopped || o.signal.aborted) {
+          stopped = true;
+          return { content: 'Not run: the user stopped the turn before this call.', isError: true };
+        }
+        const r = await runOne(call, problem, step, o);
+        if (r !== STOPPED) return r;
         stopped = true;
-        result = {
+        return {
           content: 'Stopped by the user while it was pending or running; its effects may be partial.',
           isError: true,
         };
-      } else {
-        result = r;
-      }
-    }
-    if (o.redact) result = redactDeep(result, o.redact);
-    o.emit({
-      type: 'tool_result',
-      step,
-      toolUseId: call.id,
-      isError: result.isError === true,
-      content: result.content,
-      details: result.details,
+      }),
+    );
+    group.forEach(({ block: call }, k) => {
+      let result = outcomes[k];
+      if (o.redact) result = redactDeep(result, o.redact);
+      o.emit({
+        type: 'tool_result',
+        step,
+        toolUseId: call.id,
+        isError: result.isError === true,
+        content: result.content,
+        details: result.details,
+      });
+      results.push(toResultBlock(call.id, o.vision === false ? withoutImages(result) : result));
     });
-    results.push(toResultBlock(call.id, o.vision === false ? withoutImages(result) : result));
   }
   return { results, stopped };
+}
+
+/** The calls from `start` that run together: a run of adjacent calls to `parallel` tools, else the one call. */
+function parallelGroup(calls: readonly ToolCall[], start: number, tools: ToolRunnerOptions['tools']): ToolCall[] {
+  const parallel = (c: ToolCall | undefined): boolean =>
+    c !== undefined && !c.problem && tools.get(c.block.name)?.parallel === true;
+  if (!parallel(calls[start])) return [calls[start]];
+  let end = start + 1;
+  while (parallel(calls[end])) end++;
+  return calls.slice(start, end);
 }
 
 async function runOne(
@@ -173,6 +188,7 @@ async function invoke(
       signal: controller.signal,
       toolUseId,
       verdict,
+      turn: o.turn,
       progress: (text: string) =>
         o.emit({ type: 'tool_progress', step, toolUseId, text: o.redact ? o.redact(text) : text }),
     };

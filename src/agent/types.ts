@@ -35,6 +35,8 @@ export interface ToolContext {
   progress(text: string): void;
   /** The policy's verdict that let this call run ('auto', or 'ask' answered by the user). */
   verdict?: PolicyVerdict;
+  /** The turn's shared state (a sub-agent shares it: src/agent/subagents.ts). */
+  turn?: { wroteFiles: boolean };
 }
 
 /** A tool's answer. `content` goes to the model; `details` is for the renderer only. */
@@ -51,6 +53,11 @@ export interface Tool<Input = Record<string, unknown>> {
   /** JSON schema of the input (type "object"). */
   inputSchema: Record<string, unknown>;
   approvalClass: ApprovalClass;
+  /**
+   * Adjacent calls of such tools in one message run at the same time (sub-agents, src/agent/subagents.ts); every
+   * other call runs alone, in order. Results always go back in the order of the calls.
+   */
+  parallel?: boolean;
   /**
    * What the call would touch, resolved (real paths): the policy decides on this, never on tool output.
    * Throwing refuses the call with the error's message as the tool result (e.g. a malformed path).
@@ -85,6 +92,8 @@ export interface ApprovalRequest {
   input: Record<string, unknown>;
   target: ToolTarget;
   verdict: PolicyVerdict;
+  /** A sub-agent's call (its toolUseId is scoped to it): the prompt names the sub-agent and its task. */
+  subagent?: { id: string; task: string };
 }
 
 export interface ApprovalAnswer {

@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import { inspectSetting } from '../platform/settings';
 import { sayClampedSettings } from '../platform/settingsNotice';
 import { agentSettingsFrom, type AgentSettings } from './settingsParse';
+import { subagentSettingsFrom } from './subagentSettings';
+import type { SubagentSettings } from '../agent';
 
 export {
   agentSettingsFrom,
@@ -22,4 +24,10 @@ export function readAgentSettings(scope?: vscode.Uri): AgentSettings {
   const settings = agentSettingsFrom(<T>(key: string) => inspectSetting<T>(`agent.${key}`, scope));
   sayClampedSettings(settings.clamped);
   return settings;
+}
+
+/** modelGateway.agent.subagents, .subagentModel, .maxParallelSubagents: the user's own values only. */
+export function readSubagentSettings(): SubagentSettings {
+  const config = vscode.workspace.getConfiguration(AGENT_SECTION);
+  return subagentSettingsFrom((key) => config.inspect(key));
 }

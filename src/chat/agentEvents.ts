@@ -3,9 +3,11 @@
 // posted as one small typed message (a card, a usage line, a wait), never as the whole conversation.
 import type { Cost, CostTotal } from '../gateway/pricing';
 import { roundAmount, type ChatCost } from '../shared/money';
-import type { AgentEvent, ApprovalRequest, ToolResult, TurnEndReason } from '../agent';
+import type { AgentEvent, ApprovalRequest, SubagentReport, ToolResult, TurnEndReason } from '../agent';
 import type {
   AgentCondensed,
+  AgentSubagentCard,
+  ChatUsage,
   AgentToolCard,
   AgentTurnEnd,
   AgentTurnInfo,
@@ -13,7 +15,7 @@ import type {
   HostToWebviewMessage,
 } from '../shared/protocol/chat';
 import { english, type Localizer } from '../shared/l10n';
-import { addTokens } from '../shared/tokens';
+import { addTokens, ZERO_TOKENS, type TokenCounts } from '../shared/tokens';
 import { showInvisible } from '../shared/visibleText';
 
 /** Tool output shown in a card: the start of what the model got (the model gets it whole). */
@@ -101,6 +103,8 @@ export class AgentEventMapper {
   /** Cards whose latest progress is not posted yet, and the timer that posts it. */
   private readonly progressDue = new Set<string>();
   private progressTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The parent's own figures for the footer (the sub-agents' are added to them: see footer()). */
+  private parentUsage: ChatUsage | undefined;
 
   constructor(
     private readonly conversationId: string,
@@ -116,7 +120,7 @@ export class AgentEventMapper {
 
   /** The approval prompt of a call the policy sends to the user. Writes are asked by their diff review. */
   asking(request: ApprovalRequest): void {
-    const card = this.card(request.toolUseId, request.toolName, 0);
+    const card = this.card(request.toolUseId, request.toolName, 0, request.subagent?.id);
     card.status = 'asking';
     card.ask = {
       kind: request.approvalClass === 'write' ? 'review' : 'approve',
@@ -209,11 +213,12 @@ export class AgentEventMapper {
         this.info.tokens = { ...event.turn };
         // The answer's footer shows the turn's figures in the same four definitions (they add up to the steps');
         // the turn's counts hold estimates for a step whose usage the gateway did not report.
-        this.message.usage = {
+        this.parentUsage = {
           ...event.turn,
           ...(event.turnCost ? { cost: chatCostOf(event.turnCost) } : {}),
-          ...(event.unreported || this.message.usage?.notReported ? { notReported: true } : {}),
+          ...(event.unreported || this.parentUsage?.notReported ? { notReported: true } : {}),
         };
+        this.footer();
         const step = existing ?? this.info.steps[this.info.steps.length - 1];
         this.sink.post({
           type: 'agentUsage',
@@ -252,13 +257,12 @@ export class AgentEventMapper {
         const end: AgentTurnEnd = { reason: event.reason, message: event.message, retry: RETRYABLE.has(event.reason) };
         this.info.end = end;
         // Cards still open when the turn ended (Stop during an approval) are closed, so no prompt stays live.
-        for (const c of this.info.tools) {
-          if (c.status === 'proposed' || c.status === 'asking' || c.status === 'running') {
-            c.status = 'refused';
-            delete c.ask;
-            c.note = c.note ?? l10n.t('The turn ended before this call finished.');
-            this.postCard(c);
-          }
+        this.closeOpenCards();
+        for (const c of this.info.subagents ?? []) {
+          if (c.status !== 'running') continue;
+          c.status = 'stopped';
+          c.message = c.message ?? l10n.t('The turn ended before this sub-agent finished.');
+          this.postSubagent(c);
         }
         this.sink.post({ type: 'agentEnd', conversationId: this.conversationId, messageId: this.message.id, end });
         return;
@@ -301,14 +305,119 @@ export class AgentEventMapper {
     });
   }
 
-  private card(id: string, name: string, step: number): AgentToolCard {
+  private card(id: string, name: string, step: number, subagent?: string): AgentToolCard {
     let card = this.info.tools.find((c) => c.id === id);
     if (!card) {
       // Where the card stands in the answer: after the text streamed so far (text, card, text … as the model wrote it).
-      card = { id, step, name, summary: name, status: 'proposed', textAt: this.message.text.length };
+      // A sub-agent's call stands in its sub-agent's card instead.
+      card =
+        subagent === undefined
+          ? { id, step, name, summary: name, status: 'proposed', textAt: this.message.text.length }
+          : { id, step, name, summary: name, status: 'proposed', subagent };
       this.info.tools.push(card);
     }
     return card;
+  }
+
+  /** What a sub-agent did: its card (live), its calls (in its card, approvals as the agent's own), its cost. */
+  subagent(report: SubagentReport): void {
+    const list = (this.info.subagents ??= []);
+    if (report.kind === 'start') {
+      const card: AgentSubagentCard = {
+        id: report.id,
+        task: report.task,
+        role: report.role,
+        model: report.model,
+        status: 'running',
+        steps: 0,
+        toolCalls: 0,
+        tokens: { ...ZERO_TOKENS },
+      };
+      list.push(card);
+      return this.postSubagent(card);
+    }
+    const card = list.find((c) => c.id === report.id);
+    if (!card) return;
+    if (report.kind === 'end') {
+      card.status =
+        report.reason === 'end_turn'
+          ? 'done'
+          : report.reason === 'stopped' || report.reason === 'daily_budget' || report.reason === 'step_budget'
+            ? 'stopped'
+            : 'error';
+      card.message = report.message;
+      card.result = resultPreview(report.result).text;
+      if (report.modelRefused) card.modelRefused = true;
+      this.closeOpenCards((c) => c.subagent === card.id);
+      this.footer();
+      return this.postSubagent(card);
+    }
+    const event = report.event;
+    switch (event.type) {
+      case 'step_start':
+        card.steps = event.step;
+        return this.postSubagent(card);
+      case 'usage':
+        card.tokens = { ...event.turn };
+        if (event.turnCost) card.cost = chatCostOf(event.turnCost);
+        if (event.unreported) card.notReported = true;
+        this.footer();
+        return this.postSubagent(card);
+      case 'tool_proposed':
+        card.toolCalls++;
+        this.card(event.toolUseId, event.name, event.step, card.id);
+        this.postSubagent(card);
+        return this.handle(event);
+      case 'tool_approved':
+      case 'tool_denied':
+      case 'tool_refused':
+      case 'tool_progress':
+      case 'tool_result':
+        return this.handle(event);
+      default:
+        // Its text goes back to the agent as its report (shown at its end); its waits and notes are its own.
+        return;
+    }
+  }
+
+  /** The answer's footer figures: the turn's own and its sub-agents', summed (tokens and cost). */
+  private footer(): void {
+    const children = this.info.subagents ?? [];
+    const parent = this.parentUsage;
+    if (!parent && children.every((c) => c.steps === 0)) return;
+    let tokens: TokenCounts = parent ? { ...parent } : { ...ZERO_TOKENS };
+    delete (tokens as ChatUsage).cost;
+    delete (tokens as ChatUsage).notReported;
+    for (const c of children) tokens = addTokens(tokens, c.tokens);
+    const costs = [parent?.cost, ...children.map((c) => c.cost)].filter((c): c is ChatCost => c !== undefined);
+    const usage: ChatUsage = { ...tokens };
+    if (costs.length > 0) usage.cost = sumChatCosts(costs);
+    if (parent?.notReported || children.some((c) => c.notReported)) usage.notReported = true;
+    this.message.usage = usage;
+  }
+
+  private postSubagent(card: AgentSubagentCard): void {
+    this.sink.post({
+      type: 'agentSubagent',
+      conversationId: this.conversationId,
+      messageId: this.message.id,
+      subagent: structuredClone(card),
+      ...(this.message.usage ? { usage: structuredClone(this.message.usage) } : {}),
+    });
+  }
+
+  /** Closes the cards still open (no prompt stays live after their turn or sub-agent ended). */
+  private closeOpenCards(which: (card: AgentToolCard) => boolean = () => true): void {
+    const l10n = this.l10n;
+    for (const c of this.info.tools) {
+      if (!which(c)) continue;
+      if (c.status === 'proposed' || c.status === 'asking' || c.status === 'running') {
+        c.status = 'refused';
+        delete c.ask;
+        c.note = c.note ?? l10n.t('The turn ended before this call finished.');
+        this.postCard(c);
+      }
+    }
   }
 
   private update(id: string, change: (card: AgentToolCard) => void): void {
@@ -340,5 +449,17 @@ function chatCostOf(cost: Cost | CostTotal, earlier?: ChatCost): ChatCost {
     estimate: cost.estimate || earlier?.estimate === true,
   };
   if (partial) out.partial = true;
+  return out;
+}
+
+/** Costs added up: one source when they agree, else 'user' (as for a turn of several routes); estimates marked. */
+function sumChatCosts(costs: readonly ChatCost[]): ChatCost {
+  const sources = new Set(costs.map((c) => c.source));
+  const out: ChatCost = {
+    amount: roundAmount(costs.reduce((sum, c) => sum + c.amount, 0)),
+    source: sources.size === 1 ? costs[0].source : 'user',
+    estimate: costs.some((c) => c.estimate),
+  };
+  if (costs.some((c) => c.partial)) out.partial = true;
   return out;
 }

@@ -2,6 +2,7 @@
 // versioned and validated on read so a damaged file loses only what is damaged.
 import type {
   AgentCondensed,
+  AgentSubagentCard,
   AgentToolCard,
   TokenCounts,
   AgentTurnInfo,
@@ -267,6 +268,7 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
       if (t.resultTruncated === true) card.resultTruncated = true;
       // Where the card stands in the answer's text: without it a reloaded turn shows all its text, then all its cards.
       if (isNumber(t.textAt) && t.textAt >= 0) card.textAt = Math.floor(t.textAt);
+      if (isSafeId(t.subagent)) card.subagent = t.subagent;
       if (card.status === 'asking' || card.status === 'running' || card.status === 'proposed') {
         card.status = 'refused';
         card.note = l10n.t('The turn ended before this call finished (the window was closed).');
@@ -289,7 +291,42 @@ function parseAgent(v: unknown, status: ChatMessageStatus, l10n: Localizer): Age
   if (v.mode === 'plan') info.mode = 'plan';
   const condensed = storedCondensed(v.condensed);
   if (condensed) info.condensed = condensed;
+  const subagents = storedSubagents(v.subagents, l10n);
+  if (subagents.length > 0) info.subagents = subagents;
   return info;
+}
+
+/**
+ * The sub-agent cards as stored: finished ones with their report and cost; one still running when the window closed
+ * comes back stopped (nothing is sent again by itself).
+ */
+function storedSubagents(v: unknown, l10n: Localizer): AgentSubagentCard[] {
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((c): AgentSubagentCard[] => {
+    if (!isRecord(c) || !isSafeId(c.id) || !isString(c.task) || !isString(c.model)) return [];
+    const tokens = storedChat.tokens(c.tokens);
+    const status = ['done', 'stopped', 'error'].includes(c.status as string)
+      ? (c.status as AgentSubagentCard['status'])
+      : 'stopped';
+    const card: AgentSubagentCard = {
+      id: c.id,
+      task: c.task,
+      role: c.role === 'edit' ? 'edit' : 'explore',
+      model: c.model,
+      status,
+      steps: isNumber(c.steps) ? c.steps : 0,
+      toolCalls: isNumber(c.toolCalls) ? c.toolCalls : 0,
+      tokens: tokens ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    };
+    const cost = storedChat.cost(c.cost);
+    if (cost) card.cost = cost;
+    if (c.notReported === true) card.notReported = true;
+    if (isString(c.result)) card.result = c.result;
+    if (c.modelRefused === true) card.modelRefused = true;
+    if (c.status === 'running') card.message = l10n.t('The sub-agent stopped when the window was closed.');
+    else if (isString(c.message)) card.message = c.message;
+    return [card];
+  });
 }
 
 /** A stored summary of condensed turns (an agent turn's or an answer's), when it has the shape. */

@@ -16,6 +16,7 @@ import { clampSetting } from '../shared/settingBounds';
 import type { WebviewToHostMessage } from '../shared/protocol/chat';
 import { RequestFailed } from '../shared/protocol/channel';
 import { readProjectInstructions, registerAgentHost } from '../agentHost';
+import { readSubagentSettings } from '../agentHost/settings';
 import { contextWindowOf } from '../agent/contextWindow';
 import { AgentTurns, changeView } from './agentTurn';
 import { DEFAULT_CONDENSE_THRESHOLD } from './condense';
@@ -100,6 +101,8 @@ export function registerChat(services: Services): ChatFeature {
     costOf: (model, usage) => services.account.costOf({ model, usage }),
     wouldPassDailyBudget: (nextTokens) => services.account.wouldPassDailyBudget(nextTokens),
     redact: services.secrets.redactKnown,
+    // User settings only: a repository cannot turn on editing sub-agents, pick their model or raise how many run.
+    subagents: readSubagentSettings,
   });
   const warn = (message: string) => log.warn(`chat: ${message}`);
   const images = new ImageStore(imageFiles(context.globalStorageUri, warn));

@@ -141,7 +141,7 @@ export function intentOf(task: string): Intent {
 // ---- reading tool results ----
 
 /** Paths listed by a find/list result: one per line, headers ([…]) and notes left out, secrets skipped. */
-function listedPaths(text: string | undefined): string[] {
+export function listedPaths(text: string | undefined): string[] {
   if (!text) return [];
   return text
     .split('\n')

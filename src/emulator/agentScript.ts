@@ -20,6 +20,7 @@
 // quotes the first line of each result. A later user message that only says "Continue" goes on with the task.
 import { createHash } from 'node:crypto';
 import { planNaturalTurn, type PlanStep } from './agentPlan';
+import { planDelegate, wantsSubagents } from './agentDelegate';
 import { toolInput } from './text';
 
 /** One tool_use block the script wants; `kind` says how its name and input are found in the offered tools. */
@@ -342,7 +343,11 @@ export function planAgentTurn(messages: Message[], tools: OfferedTool[], always:
   if (!state) return undefined;
   const directives = hasAgentDirectives(state.taskText);
   if (!directives && always && tools.length > 0) {
-    const turn = planNaturalTurn(state.taskText, stepsSinceTask(messages, state.taskIndex), tools);
+    const steps = stepsSinceTask(messages, state.taskIndex);
+    // Asked to use sub-agents and offered them: two explorers in parallel (agentDelegate.ts).
+    const turn = wantsSubagents(state.taskText, tools)
+      ? planDelegate(steps, tools)
+      : planNaturalTurn(state.taskText, steps, tools);
     if (turn.kind === 'final') return { ...turn, task: state.taskText };
     return {
       kind: 'tools',

@@ -106,9 +106,10 @@ export type ProbeResult = { kind: 'balance'; balance: Balance } | { kind: 'none'
 
 /**
  * What a billable request is for: our chat, an agent step (our chat's agent mode or @gateway's), VS Code's chat (@gateway
- * asked, our models in its picker), condensing a conversation, a code completion. Images are told by their route.
+ * asked, our models in its picker), a sub-agent's step (src/agent/subagents.ts), condensing a conversation, a code
+ * completion. Images are told by their route.
  */
-export type UsageKind = 'chat' | 'agent' | 'vscode-chat' | 'condense' | 'completion';
+export type UsageKind = 'chat' | 'agent' | 'subagent' | 'vscode-chat' | 'condense' | 'completion';
 
 /** What one billable response used (GatewayClientOptions.onUsage). */
 export interface UsageRecord {

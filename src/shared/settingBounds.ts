@@ -10,6 +10,7 @@ export const SETTING_BOUNDS = {
   'agent.maxSteps': { min: 1, max: 200 },
   'agent.commandTimeoutSeconds': { min: 5, max: 7200 },
   'agent.condenseThreshold': { min: 0.1, max: 0.95 },
+  'agent.maxParallelSubagents': { min: 1, max: 8 },
 } as const;
 
 export type BoundedSetting = keyof typeof SETTING_BOUNDS;

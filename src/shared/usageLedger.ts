@@ -34,7 +34,7 @@ export interface LedgerEntry {
 }
 
 /** The kinds an entry stores (the gateway client's UsageKind); images are told by their dialect. */
-export const LEDGER_KINDS = ['chat', 'agent', 'vscode-chat', 'condense', 'completion'] as const;
+export const LEDGER_KINDS = ['chat', 'agent', 'vscode-chat', 'condense', 'completion', 'subagent'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 export const LEDGER_MAX_DAYS = 90;

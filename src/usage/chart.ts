@@ -86,7 +86,7 @@ export function usageChartSvg(summary: UsageSummary, title: string): string {
   return `<svg class="chart" role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${WIDTH} ${HEIGHT}" xmlns="http://www.w3.org/2000/svg">${parts.join('')}</svg>`;
 }
 
-function costCell(t: ModelTotals, s: UsagePageStrings): string {
+export function costCell(t: ModelTotals, s: UsagePageStrings): string {
   if (t.cost === undefined) return '–';
   const marks = [t.estimate ? s.estimate : '', t.unpriced ? s.partial : ''].filter(Boolean).join(s.markSeparator);
   return `${formatAmount(t.cost)}${marks ? ` <span class="mark">${escapeHtml(s.marks.replace('{0}', marks))}</span>` : ''}`;

@@ -5,6 +5,7 @@ import type { Services } from '../platform/services';
 import { contentSecurityPolicy, createNonce } from '../platform/webviewHtml';
 import { Views } from '../shared/commands';
 import { COMPLETION_STATS_KEY, completionTotals, statsOf } from '../shared/completionStats';
+import { subagentSection, subagentTotals } from './subagentSection';
 import { summarize } from '../shared/usageLedger';
 import { completionSection, usagePageBody, type CompletionSectionStrings, type UsagePageStrings } from './chart';
 
@@ -53,7 +54,15 @@ export class UsagePanel implements vscode.Disposable {
       completionStrings(),
       strings,
     );
-    const body = usagePageBody(summary, strings) + completions;
+    const subagents = subagentSection(
+      subagentTotals(ledger, key?.fingerprint ?? ''),
+      {
+        heading: vscode.l10n.t('Sub-agents'),
+        requests: vscode.l10n.t('Requests · tokens · cost (30 days, also in the table above)'),
+      },
+      strings,
+    );
+    const body = usagePageBody(summary, strings) + completions + subagents;
     panel.webview.html = `<!DOCTYPE html><html lang="${vscode.env.language}"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}"><link rel="stylesheet" href="${css.toString()}"><title>${vscode.l10n.t('Model Gateway Usage')}</title></head><body>${body}</body></html>`;
   }
 

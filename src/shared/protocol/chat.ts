@@ -38,6 +38,7 @@ import {
   type ChatRequests,
   type MentionOption,
   type ChatUsage,
+  type AgentSubagentCard,
   type ErrorCard,
   type AgentToolCard,
   type AgentStepUsage,
@@ -182,6 +183,22 @@ const toolCard = obj<AgentToolCard>({
   result: opt(text),
   resultTruncated: opt(bool),
   textAt: opt(num),
+  subagent: opt(text),
+});
+const subagentCard = obj<AgentSubagentCard>({
+  id: text,
+  task: text,
+  role: oneOf(['explore', 'edit'] as const),
+  model: text,
+  status: oneOf(['running', 'done', 'stopped', 'error'] as const),
+  steps: num,
+  toolCalls: num,
+  tokens,
+  cost: opt(cost),
+  notReported: opt(bool),
+  message: opt(text),
+  result: opt(text),
+  modelRefused: opt(bool),
 });
 const stepUsage = obj<AgentStepUsage>({ step: num, tokens, cost: opt(cost) });
 const turnEnd = obj<AgentTurnEnd>({ reason: text, message: text, retry: bool, unchanged: opt(bool) });
@@ -199,6 +216,7 @@ const turnInfo = obj<AgentTurnInfo>({
   mode: opt(oneOf(['plan'] as const)),
   condensed: opt(condensedCheck),
   continued: opt(bool),
+  subagents: opt(many(subagentCard)),
 });
 const hunk = obj<HunkView>({ key: text, line: num, added: num, removed: num, preview: text });
 const change = obj<PendingChangeView>({
@@ -294,6 +312,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
     agentAvailability: { availability },
     agentTool: { ...inConversation, tool: toolCard },
     agentUsage: { ...inConversation, step: stepUsage, turn: tokens },
+    agentSubagent: { ...inConversation, subagent: subagentCard, usage: opt(usage) },
     agentWait: { ...inConversation, until: nullable(num) },
     agentNote: { ...inConversation, note: text },
     agentCondensed: { ...inConversation, condensed: condensedCheck },

@@ -149,6 +149,35 @@ export interface AgentToolCard {
   resultTruncated?: boolean;
   /** Length of the answer's text when the model proposed the call: the card is shown after that much text. */
   textAt?: number;
+  /** A sub-agent's call: the id of its sub-agent card (the card's id is scoped to it, and it is shown in that card). */
+  subagent?: string;
+}
+
+/** running; done (its report went back); stopped (Stop, a budget, a window reload); error (a refused model, a failure). */
+export type AgentSubagentStatus = 'running' | 'done' | 'stopped' | 'error';
+
+/** A sub-agent started by the agent (start_subagent): its model, task, steps, calls, tokens and cost, and its report. */
+export interface AgentSubagentCard {
+  /** The parent's start_subagent tool_use id. */
+  id: string;
+  task: string;
+  role: 'explore' | 'edit';
+  /** The model it ran on (the user's modelGateway.agent.subagentModel, else the conversation's). */
+  model: string;
+  status: AgentSubagentStatus;
+  steps: number;
+  toolCalls: number;
+  tokens: TokenCounts;
+  /** Billed where the gateway says, else priced (estimate marked). */
+  cost?: ChatCost;
+  /** The gateway sent zeros on a step with content: its tokens are estimates. */
+  notReported?: boolean;
+  /** Why it ended, in the user's words. */
+  message?: string;
+  /** The report the agent got back (untrusted text, rendered as text; capped). */
+  result?: string;
+  /** The gateway refused its model: it stopped, no other model was tried. */
+  modelRefused?: boolean;
 }
 
 export interface AgentStepUsage {
@@ -193,6 +222,8 @@ export interface AgentTurnInfo {
   condensed?: AgentCondensed;
   /** The user's Continue after a budget stop: this turn goes on past the daily budget (modelGateway.budget.daily). */
   continued?: boolean;
+  /** The sub-agents this turn started (their calls are in `tools`, marked with `subagent`). */
+  subagents?: AgentSubagentCard[];
 }
 
 export interface AgentCondensed {
@@ -367,6 +398,8 @@ export type ChatToWebview = {
   /** Adds or replaces one tool card of an agent answer. */
   agentTool: { conversationId: string; messageId: string; tool: AgentToolCard };
   agentUsage: { conversationId: string; messageId: string; step: AgentStepUsage; turn: TokenCounts };
+  /** Adds or replaces one sub-agent card; `usage`: the answer's footer figures (the turn and its sub-agents). */
+  agentSubagent: { conversationId: string; messageId: string; subagent: AgentSubagentCard; usage?: ChatUsage };
   /** A 429 wait inside the loop (until: epoch ms), or null when the wait is over. */
   agentWait: { conversationId: string; messageId: string; until: number | null };
   agentNote: { conversationId: string; messageId: string; note: string };

@@ -4,6 +4,7 @@
 import type {
   AgentCondensed,
   AgentStepUsage,
+  AgentSubagentCard,
   TokenCounts,
   AgentToolCard,
   AgentTurnEnd,
@@ -16,6 +17,7 @@ import { tokensText } from './tokens';
 import { el, textButton } from '../common/dom';
 import { sentenceGap, t, type WebviewStringKey } from '../common/strings';
 import { showInvisible } from '../../shared/visibleText';
+import { addTokens } from '../../shared/tokens';
 
 const STATUS_LABELS: Record<AgentToolCard['status'], WebviewStringKey> = {
   proposed: 'agent.status.proposed',
@@ -88,6 +90,8 @@ export class AgentSection {
   private readonly cost: HTMLElement;
   private readonly end: HTMLElement;
   private readonly cards = new Map<string, HTMLElement>();
+  /** Sub-agent cards by id (each sits inside its start_subagent call's card; its own calls inside it). */
+  private readonly subagentCards = new Map<string, HTMLDetailsElement>();
   private info: AgentTurnInfo;
 
   /** `placeCard`: a card that stands between texts arrived (its node and place); the message view puts it there. */
@@ -120,8 +124,12 @@ export class AgentSection {
   reset(info: AgentTurnInfo): void {
     this.info = info;
     this.cards.clear();
+    this.subagentCards.clear();
     this.tools.replaceChildren();
-    for (const card of info.tools) this.upsertTool(card, false);
+    // The agent's own calls, then the sub-agent cards inside them, then the sub-agents' calls inside those.
+    for (const card of info.tools) if (card.subagent === undefined) this.upsertTool(card, false);
+    for (const sub of info.subagents ?? []) this.upsertSubagent(sub, false);
+    for (const card of info.tools) if (card.subagent !== undefined) this.upsertTool(card, false);
     this.notes.replaceChildren(...(info.notes ?? []).map((n) => noteLine(n)));
     this.renderCondensed();
     this.setWait(info.waitUntil ?? null);
@@ -137,7 +145,11 @@ export class AgentSection {
     }
     const existing = this.cards.get(card.id);
     const node = renderCard(card, existing);
-    if (!existing) {
+    if (!existing && card.subagent !== undefined) {
+      this.cards.set(card.id, node);
+      const sub = this.subagentCards.get(card.subagent);
+      (sub?.querySelector<HTMLElement>(':scope > .subagent-tools') ?? this.tools).append(node);
+    } else if (!existing) {
       this.cards.set(card.id, node);
       // A card that knows where it stands goes between the answer's texts (placed by layout()); older ones below.
       if (card.textAt === undefined) this.tools.append(node);
@@ -146,6 +158,25 @@ export class AgentSection {
     if (live && card.status === 'asking' && card.ask?.kind === 'approve') {
       this.announce(t('agent.approvalNeeded', card.name, card.ask.command ?? card.summary));
     }
+  }
+
+  /** Adds or updates a sub-agent card (its open state survives updates). */
+  upsertSubagent(card: AgentSubagentCard, live = true): void {
+    if (live) {
+      const list = (this.info.subagents ??= []);
+      const i = list.findIndex((c) => c.id === card.id);
+      if (i >= 0) list[i] = card;
+      else list.push(card);
+    }
+    let node = this.subagentCards.get(card.id);
+    if (!node) {
+      node = el('details', { className: 'subagent-card' }) as HTMLDetailsElement;
+      node.append(el('summary'), el('div', { className: 'subagent-tools' }), el('div', { className: 'subagent-end' }));
+      this.subagentCards.set(card.id, node);
+      (this.cards.get(card.id) ?? this.tools).append(node);
+    }
+    renderSubagent(card, node);
+    if (live) this.renderCost();
   }
 
   setUsage(step: AgentStepUsage, turn: TokenCounts): void {
@@ -262,7 +293,16 @@ export class AgentSection {
       ),
     );
     const details = el('details', {}, el('summary', { text: t('agent.turnTokens', tokensText(turn)) }), steps);
-    this.cost.replaceChildren(details);
+    const subs = this.info.subagents ?? [];
+    let subTokens: TokenCounts | undefined;
+    for (const c of subs)
+      subTokens = addTokens(subTokens ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, c.tokens);
+    this.cost.replaceChildren(
+      details,
+      ...(subTokens
+        ? [el('div', { className: 'subagents-tokens', text: t('agent.subagentsTokens', tokensText(subTokens)) })]
+        : []),
+    );
   }
 
   private renderEnd(): void {
@@ -322,6 +362,55 @@ function noteLine(text: string): HTMLElement {
   );
 }
 
+const SUBAGENT_ICONS: Record<AgentSubagentCard['status'], string> = {
+  running: 'loading',
+  done: 'check',
+  stopped: 'debug-stop',
+  error: 'error',
+};
+
+/** A sub-agent card: its role, model, status, task and figures in the header; its calls, end and report inside. */
+function renderSubagent(card: AgentSubagentCard, node: HTMLDetailsElement): void {
+  node.dataset.subagentId = card.id;
+  node.dataset.status = card.status;
+  const cost = card.cost ? ` · ${costText(card.cost)}` : '';
+  const estimated = card.notReported ? ` ${t('agent.subagent.estimated')}` : '';
+  const summary = node.querySelector(':scope > summary')!;
+  summary.replaceChildren(
+    el('span', {
+      className: `codicon codicon-${SUBAGENT_ICONS[card.status]}${card.status === 'running' ? ' codicon-modifier-spin' : ''}`,
+      attrs: { 'aria-hidden': 'true' },
+    }),
+    el('span', {
+      className: 'subagent-title',
+      text: ` ${t('agent.subagent', t(card.role === 'edit' ? 'agent.subagent.edit' : 'agent.subagent.explore'), card.model)} · `,
+    }),
+    el('span', { className: 'subagent-status', text: t(`agent.subagent.${card.status}`) }),
+    el('div', { className: 'subagent-task', text: showInvisible(card.task.replace(/\s+/g, ' ').slice(0, 300)) }),
+    el('div', {
+      className: 'subagent-figures',
+      text: t('agent.subagent.figures', card.steps, card.toolCalls, tokensText(card.tokens)) + cost + estimated,
+    }),
+  );
+  const end = node.querySelector(':scope > .subagent-end')!;
+  const wasOpen = end.querySelector<HTMLDetailsElement>('details')?.open ?? false;
+  const parts: HTMLElement[] = [];
+  if (card.modelRefused)
+    parts.push(el('div', { className: 'subagent-refused', text: t('agent.subagent.modelRefused', card.model) }));
+  if (card.message) parts.push(el('div', { className: 'subagent-message', text: card.message }));
+  if (card.result !== undefined) {
+    const report = el(
+      'details',
+      { className: 'tool-result' },
+      el('summary', { text: t('agent.subagent.report') }),
+      el('pre', { text: card.result }),
+    );
+    report.open = wasOpen;
+    parts.push(report);
+  }
+  end.replaceChildren(...parts);
+}
+
 /** Renders a card into `node` (kept: its identity and the open state of its result survive updates). */
 function renderCard(card: AgentToolCard, node?: HTMLElement): HTMLElement {
   const root = node ?? el('div', { className: 'tool-card', attrs: { role: 'group' } });
@@ -362,7 +451,9 @@ function renderCard(card: AgentToolCard, node?: HTMLElement): HTMLElement {
     details.open = wasOpen;
     parts.push(details);
   }
-  root.replaceChildren(...parts);
+  // A sub-agent card inside this call's card is kept (its open state and its calls).
+  const sub = root.querySelector<HTMLElement>(':scope > .subagent-card');
+  root.replaceChildren(...parts, ...(sub ? [sub] : []));
   return root;
 }
 

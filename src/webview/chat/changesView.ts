@@ -47,6 +47,10 @@ export class ChangesView {
             text: c.path,
             attrs: { title: t(`changes.title.${c.kind}`, c.path) },
           }),
+          // Proposed by a sub-agent (its calls' ids are scoped to it: src/agent/subagents.ts).
+          ...(c.toolUseId?.includes('::')
+            ? [el('span', { className: 'badge subagent', text: t('changes.bySubagent') })]
+            : []),
           el('span', {
             className: 'change-stats',
             text: `+${c.added} −${c.removed}`,

@@ -66,6 +66,10 @@ function build(): (message: HostToWebviewMessage) => void {
       case 'agentTool':
         if (message.conversationId === activeId) messages.agentTool(message.messageId, message.tool);
         return;
+      case 'agentSubagent':
+        if (message.conversationId === activeId)
+          messages.agentSubagent(message.messageId, message.subagent, message.usage);
+        return;
       case 'agentUsage':
         if (message.conversationId === activeId) messages.agentUsage(message.messageId, message.step, message.turn);
         return;

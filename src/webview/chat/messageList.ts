@@ -3,6 +3,8 @@
 import type {
   AgentCondensed,
   AgentStepUsage,
+  AgentSubagentCard,
+  ChatUsage,
   TokenCounts,
   AgentToolCard,
   AgentTurnEnd,
@@ -193,6 +195,13 @@ export class MessageList {
 
   agentTool(id: string, card: AgentToolCard): void {
     this.views.get(id)?.agent?.upsertTool(card);
+    this.scrollToBottom();
+  }
+
+  agentSubagent(id: string, card: AgentSubagentCard, usage?: ChatUsage): void {
+    const view = this.views.get(id);
+    if (usage && view) view.message.usage = usage;
+    view?.agent?.upsertSubagent(card);
     this.scrollToBottom();
   }
 

@@ -4,7 +4,7 @@
 // per suite is test/unit/emulator/helpers.ts useEmulator.
 import { strict as assert } from 'node:assert';
 import type { PolicySettings } from '../../../src/agent';
-import type { Tool } from '../../../src/agent';
+import type { SubagentSettings, Tool } from '../../../src/agent';
 import { AgentTurns, type AgentTurnHost } from '../../../src/chat/agentTurn';
 import { toErrorCard } from '../../../src/chat/errorCard';
 import type { HistoryStorage } from '../../../src/chat/history';
@@ -116,6 +116,8 @@ export interface AgentSessionOptions {
   wouldPassDailyBudget?: (nextTokens: number) => Promise<boolean>;
   /** Where the conversation's images are stored (SessionDeps['images']). */
   images?: SessionDeps['images'];
+  /** The sub-agent settings (AgentTurns' deps; absent: no sub-agents). */
+  subagents?: SubagentSettings;
 }
 
 /**
@@ -164,6 +166,7 @@ export function agentSession(options: AgentSessionOptions) {
     contextWindow: options.contextWindow,
     condenseThreshold: options.condenseThreshold === undefined ? undefined : () => options.condenseThreshold!,
     wouldPassDailyBudget: options.wouldPassDailyBudget,
+    subagents: options.subagents && (() => options.subagents!),
   });
   const { s, posted, of } = chatSession(emulator, {
     storage,

@@ -1,0 +1,137 @@
+// Sub-agents through the session, AgentTurns and the real loop against the emulator's scripted agent (which sends two
+// explorers in parallel when asked to use sub-agents): their cards (model, task, steps, calls, tokens), the footer
+// that sums parent and children, a refused model, and a reload that shows an unfinished sub-agent as stopped.
+import { strict as assert } from 'node:assert';
+import type { Tool } from '../../../src/agent';
+import { parseConversation, serializeConversation } from '../../../src/chat/history';
+import type { AgentSubagentCard } from '../../../src/shared/protocol/chat';
+import { totalTokens } from '../../../src/shared/tokens';
+import { useEmulator } from '../emulator/helpers';
+import { agentSession, readFileTool } from './chatSessionFixture';
+
+const listTool: Tool = {
+  name: 'list_directory',
+  description: 'List a folder.',
+  approvalClass: 'read',
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  target: (i) => ({ paths: [`/ws/${String(i.path)}`], summary: String(i.path) }),
+  invoke: async () => ({ content: 'src/\ndocs/\nREADME.md' }),
+};
+
+describe('sub-agents through the session (emulator, real loop)', function () {
+  this.timeout(60_000);
+  const emulator = useEmulator();
+  const tools = () => [readFileTool({ 'README.md': '# Demo\n' }), listTool];
+
+  it('two explorers run in parallel: a card each with its model, task, steps, calls and tokens; the footer sums them', async () => {
+    const t = agentSession({ emulator: emulator(), tools, subagents: { permission: 'read-only', maxParallel: 3 } });
+    await t.s.load();
+    t.s.setMode('agent');
+    await t.sendUntilFinished('Explore the workspace with sub-agents');
+    const answer = t.s.store.active.messages[1];
+    const subs = answer.agent?.subagents ?? [];
+    assert.equal(subs.length, 2);
+    assert.deepEqual(
+      subs.map((c) => c.task),
+      [
+        'Look around the folder "src" (read-only) and report what it holds.',
+        'Look around the folder "docs" (read-only) and report what it holds.',
+      ],
+    );
+    for (const c of subs) {
+      assert.equal(c.status, 'done');
+      assert.equal(c.model, 'claude-demo-agent');
+      assert.equal(c.role, 'explore');
+      assert.ok(c.steps >= 2, `steps ${c.steps}`);
+      assert.ok(c.toolCalls >= 1);
+      assert.ok(totalTokens(c.tokens) > 0);
+      assert.match(c.result ?? '', /<subagent-report>/);
+    }
+    // Their calls are in their cards, not the answer's flow; the parent sent them in one message (parallel).
+    const childCalls = answer.agent!.tools.filter((c) => c.subagent !== undefined);
+    assert.ok(childCalls.length >= 2);
+    assert.ok(childCalls.every((c) => c.textAt === undefined && c.id.startsWith(`${c.subagent}::`)));
+    const parentTurn = answer.agent!.tokens!;
+    assert.equal(
+      totalTokens(answer.usage!),
+      totalTokens(parentTurn) + subs.reduce((n, c) => n + totalTokens(c.tokens), 0),
+    );
+    // Live: the cards were posted while running and when done.
+    const posts = t.of('agentSubagent');
+    assert.ok(posts.some((p) => p.subagent.status === 'running'));
+    assert.equal(posts.filter((p) => p.subagent.status === 'done').length, 2);
+    // A child's request: its own system prompt and the task only.
+    const child = t.sent.find((b) => JSON.stringify(b.system).includes('You are a sub-agent'));
+    assert.ok(child);
+    assert.equal(child.messages.length, 1);
+    assert.ok(!child.tools?.some((x) => x.name === 'start_subagent'), 'depth 1');
+  });
+
+  it('a model the gateway refuses: the sub-agent stops with the reason, no other model is tried', async () => {
+    const t = agentSession({
+      emulator: emulator(),
+      tools,
+      subagents: { permission: 'read-only', maxParallel: 3, model: 'no-such-model-here' },
+    });
+    await t.s.load();
+    t.s.setMode('agent');
+    await t.sendUntilFinished('Explore the workspace with sub-agents');
+    const subs = t.s.store.active.messages[1].agent?.subagents ?? [];
+    assert.equal(subs.length, 2);
+    for (const c of subs) {
+      assert.equal(c.status, 'error');
+      assert.equal(c.modelRefused, true);
+      assert.equal(c.model, 'no-such-model-here');
+    }
+    const models = new Set(t.sent.map((b) => b.model));
+    assert.deepEqual([...models].sort(), ['claude-demo-agent', 'no-such-model-here']);
+    assert.equal(t.sent.filter((b) => b.model === 'no-such-model-here').length, 2, 'one request each, no retry');
+  });
+
+  it('a reload shows finished sub-agents with their report and cost, an unfinished one as stopped', () => {
+    const card = (id: string, status: AgentSubagentCard['status']): AgentSubagentCard => ({
+      id,
+      task: 'look',
+      role: 'explore',
+      model: 'm',
+      status,
+      steps: 2,
+      toolCalls: 1,
+      tokens: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 },
+      cost: { amount: 0.01, source: 'billed', estimate: false },
+      ...(status === 'done' ? { result: 'found it' } : {}),
+    });
+    const stored = serializeConversation({
+      id: 'c1',
+      title: 't',
+      createdAt: 0,
+      updatedAt: 0,
+      settings: {},
+      messages: [
+        { id: 'u1', role: 'user', text: 'go', status: 'complete', createdAt: 0 },
+        {
+          id: 'a1',
+          role: 'assistant',
+          text: '',
+          status: 'streaming',
+          createdAt: 0,
+          agent: {
+            turnId: 'turn-a1',
+            tools: [{ id: 's2::r1', step: 1, name: 'read_file', summary: 'a', status: 'running', subagent: 's2' }],
+            steps: [],
+            subagents: [card('s1', 'done'), card('s2', 'running')],
+          },
+        },
+      ],
+    } as never);
+    const back = parseConversation(stored)!;
+    const info = back.messages[1].agent!;
+    assert.equal(info.subagents![0].status, 'done');
+    assert.equal(info.subagents![0].result, 'found it');
+    assert.equal(info.subagents![0].cost?.amount, 0.01);
+    assert.equal(info.subagents![1].status, 'stopped');
+    assert.match(info.subagents![1].message ?? '', /window was closed/);
+    assert.equal(info.tools[0].subagent, 's2');
+    assert.equal(info.tools[0].status, 'refused');
+  });
+});
