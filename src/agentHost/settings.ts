@@ -28,6 +28,5 @@ export function readAgentSettings(scope?: vscode.Uri): AgentSettings {
 
 /** modelGateway.agent.subagents, .subagentModel, .maxParallelSubagents: the user's own values only. */
 export function readSubagentSettings(): SubagentSettings {
-  const config = vscode.workspace.getConfiguration(AGENT_SECTION);
-  return subagentSettingsFrom((key) => config.inspect(key));
+  return subagentSettingsFrom((key) => inspectSetting(`agent.${key}`));
 }

@@ -90,6 +90,15 @@ export const SETTINGS_TABLE: readonly SettingRow[] = [
   row('agent.instructions', '', 'user-only', 'privacy', 'what the model is told in every agent request'),
   row('agent.condenseThreshold', 0.8, 'user-only', 'cost', 'when the agent sends an extra (billed) condensing request'),
   row('agent.commandTimeoutSeconds', 300, 'user-only', 'code execution', 'how long a command may run'),
+  row(
+    'agent.subagents',
+    'read-only',
+    'user-only',
+    'code execution',
+    'whether sub-agents run, and whether they may edit',
+  ),
+  row('agent.subagentModel', '', 'user-only', 'cost', "picks the model, so the price, of every sub-agent's steps"),
+  row('agent.maxParallelSubagents', 3, 'user-only', 'cost', 'how many billed sub-agents run at once'),
 ];
 
 const BY_KEY = new Map(SETTINGS_TABLE.map((r) => [r.key, r]));
