@@ -17,7 +17,7 @@ export function defaultConfig(): EmulatorConfig {
     keys: [
       { key: 'mg-demo-key-0001', name: 'demo', group: 'default', balance: 100 },
       { key: 'mg-chat-only-0002', name: 'chat-only', group: 'chat-only', balance: 100 },
-      { key: 'mg-low-balance-0003', name: 'low-balance', group: 'default', balance: 0.0001 },
+      { key: 'mg-low-balance-0003', name: 'low-balance', group: 'default', balance: 0.00001 },
       { key: 'mg-revoked-0004', name: 'revoked', group: 'default', balance: 100, revoked: true },
       { key: 'mg-alt-key-0005', name: 'alt', group: 'alt', balance: 100 },
       {

@@ -91,7 +91,7 @@ describe('emulator: billing', () => {
     );
     assert.equal(low.status, 403);
     assert.equal(((await low.json()) as { code: string }).code, 'INSUFFICIENT_BALANCE');
-    assert.equal(emu().balance(LOW_BALANCE), 0.0001);
+    assert.equal(emu().balance(LOW_BALANCE), 0.00001);
   });
 
   it('the balance runs out: the call that would overdraw is refused', async () => {
