@@ -11,7 +11,12 @@ const chatFolder = (globalStorageUri: vscode.Uri, ...more: string[]): string =>
   path.join(globalStorageUri.fsPath, 'chat', ...more);
 
 export function historyFiles(globalStorageUri: vscode.Uri, log: (message: string) => void): HistoryStorage {
-  const folder = sharedFolder(chatFolder(globalStorageUri), log);
+  return historyStorageAt(chatFolder(globalStorageUri), log);
+}
+
+/** The history in a folder (the tests' simulated windows use the same adapter over a temporary folder). */
+export function historyStorageAt(dir: string, log: (message: string) => void): HistoryStorage {
+  const folder = sharedFolder(dir, log);
   return {
     read: (name) => folder.readText(name).catch(() => undefined),
     write: (name, data) => folder.write(name, data),
@@ -28,7 +33,12 @@ export function historyFiles(globalStorageUri: vscode.Uri, log: (message: string
 
 /** The chat's images: one file per content hash under the same storage (chat/images), never in the history JSON. */
 export function imageFiles(globalStorageUri: vscode.Uri, log: (message: string) => void): ImageStorage {
-  const folder = sharedFolder(chatFolder(globalStorageUri, 'images'), log);
+  return imageStorageAt(chatFolder(globalStorageUri, 'images'), log);
+}
+
+/** The images in a folder (as historyStorageAt). */
+export function imageStorageAt(dir: string, log: (message: string) => void): ImageStorage {
+  const folder = sharedFolder(dir, log);
   return {
     read: (name) => folder.readBytes(name),
     write: (name, bytes) => folder.write(name, bytes),

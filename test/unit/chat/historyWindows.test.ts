@@ -8,25 +8,12 @@ import * as path from 'node:path';
 import { appendMessage } from '../../../src/chat/conversation';
 import { ConversationStore } from '../../../src/chat/conversationStore';
 import { conversationFile, type HistoryStorage } from '../../../src/chat/history';
-import { sharedFolder } from '../../../src/storage/sharedFolder';
+import { historyStorageAt } from '../../../src/chat/historyFiles';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 
-/** The storage a window's extension host builds (historyFiles.ts without its vscode.Uri). */
-export function folderHistory(dir: string, log: (m: string) => void = () => undefined): HistoryStorage {
-  const folder = sharedFolder(dir, log);
-  return {
-    read: (name) => folder.readText(name).catch(() => undefined),
-    write: (name, data) => folder.write(name, data),
-    remove: (name) => folder.remove(name),
-    list: () => folder.list(),
-    names: () => folder.names(),
-    readVersioned: (name) => folder.readVersioned(name).catch(() => undefined),
-    version: (name) => folder.version(name),
-    locked: (fn) => folder.locked(fn),
-    moveAside: (name) => folder.moveAside(name),
-    watch: (listener) => folder.watch(listener),
-  };
-}
+/** The storage a window's extension host builds (historyFiles.ts, over a temporary folder). */
+export const folderHistory = (dir: string, log: (m: string) => void = () => undefined): HistoryStorage =>
+  historyStorageAt(dir, log);
 
 const message = (id: string, role: ChatMessage['role'], text: string, createdAt: number): ChatMessage => ({
   id,

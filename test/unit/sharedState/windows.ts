@@ -5,42 +5,19 @@ import * as path from 'node:path';
 import { turnIdsOf } from '../../../src/chat/agentPort';
 import { appendMessage, type Conversation } from '../../../src/chat/conversation';
 import { ConversationStore } from '../../../src/chat/conversationStore';
-import type { HistoryStorage } from '../../../src/chat/history';
-import { imageHashes, ImageStore, type ImageStorage } from '../../../src/chat/imageStore';
+import { imageHashes, ImageStore } from '../../../src/chat/imageStore';
 import type { TurnStore } from '../../../src/chat/turnStore';
 import { TurnTranscripts } from '../../../src/chat/turnTranscripts';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
-import { sharedFolder } from '../../../src/storage/sharedFolder';
+import { historyStorageAt, imageStorageAt } from '../../../src/chat/historyFiles';
 import type { LedgerEntry } from '../../../src/shared/usageLedger';
 import { LedgerStore } from '../../../src/usage/ledgerStore';
 
 export const NOW = Date.parse('2026-12-06T12:00:00Z');
 
-export function historyStorage(dir: string, log: (m: string) => void): HistoryStorage {
-  const folder = sharedFolder(dir, log);
-  return {
-    read: (name) => folder.readText(name).catch(() => undefined),
-    write: (name, data) => folder.write(name, data),
-    remove: (name) => folder.remove(name),
-    list: () => folder.list(),
-    names: () => folder.names(),
-    readVersioned: (name) => folder.readVersioned(name).catch(() => undefined),
-    version: (name) => folder.version(name),
-    locked: (fn) => folder.locked(fn),
-    moveAside: (name) => folder.moveAside(name),
-    watch: (listener) => folder.watch(listener),
-  };
-}
-
-export function imageStorage(dir: string, log: (m: string) => void): ImageStorage {
-  const folder = sharedFolder(dir, log);
-  return {
-    read: (name) => folder.readBytes(name),
-    write: (name, bytes) => folder.write(name, bytes),
-    remove: (name) => folder.remove(name),
-    list: async () => (await folder.list()).map(({ name, mtime }) => ({ name, mtime })),
-  };
-}
+/** The adapters a window's extension host builds (src/chat/historyFiles.ts), over the test's folders. */
+export const historyStorage = historyStorageAt;
+export const imageStorage = imageStorageAt;
 
 /** globalState: one for the machine (VS Code passes every window's update to the others). */
 export class SharedMemento implements TurnStore {
