@@ -54,6 +54,9 @@ async function nodeMocha(report, name, globs, opts, timeoutMs) {
     'tsx/cjs',
     '--timeout',
     String(timeoutMs),
+    // Ends the run when the last test ends: a server or timer a test forgot to close must not hold the whole
+    // harness (seen: two local test servers kept mocha alive after 1,797 passing tests).
+    '--exit',
     '--reporter',
     path.join(ROOT, 'scripts', 'lib', 'reporter.cjs'),
     ...globs,
