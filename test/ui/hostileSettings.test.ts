@@ -187,9 +187,19 @@ describe("a hostile workspace's settings (UI)", function () {
       await sleep(1000);
       assert.deepEqual(await messagesSince(before), [], 'nothing was sent before the question was answered');
     } finally {
+      // Every step of the clean-up may fail on its own (a failed attempt can leave the composer in any state): none
+      // stops the next, so the key and the model are put back whatever happened (a retry and later suites need them).
+      const quick = { timeout: 5_000 };
       for (let i = 0; i < 5 && (await view.frame.locator('.composer [data-action="removeAttachment"]').count()); i++)
-        await view.frame.locator('.composer [data-action="removeAttachment"]').first().click();
-      await view.frame.locator('.composer .input').fill('');
+        await view.frame
+          .locator('.composer [data-action="removeAttachment"]')
+          .first()
+          .click(quick)
+          .catch(() => undefined);
+      await view.frame
+        .locator('.composer .input')
+        .fill('', quick)
+        .catch(() => undefined);
       // The key removed again: later suites meet the window with the demo key.
       await wb.runCommand('Model Gateway: Remove API Key').catch(() => undefined);
       await wb.page
@@ -207,9 +217,9 @@ describe("a hostile workspace's settings (UI)", function () {
         .catch(() => undefined);
       if (modelBefore) {
         const box = view.frame.locator('.composer input.model');
-        await box.fill(modelBefore);
-        await box.press('Enter');
-        await box.press('Escape').catch(() => undefined);
+        await box.fill(modelBefore, quick).catch(() => undefined);
+        await box.press('Enter', quick).catch(() => undefined);
+        await box.press('Escape', quick).catch(() => undefined);
       }
     }
   });

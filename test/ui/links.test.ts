@@ -132,6 +132,13 @@ describe('chat links (UI)', function () {
       !(await chat.locator('.composer .model').inputValue()) && Date.now() < deadline;
     )
       await sleep(250);
+    // The demo key's model, whatever an earlier suite of the shared window left in the composer.
+    const model = chat.locator('.composer input.model');
+    if ((await model.inputValue()) !== 'claude-demo-sonnet') {
+      await model.fill('claude-demo-sonnet');
+      await model.press('Enter');
+      await model.press('Escape').catch(() => undefined);
+    }
     const prompt = `Links test:\n\n${links()
       .map((l) => `- [${l.label}](${l.href})`)
       .join('\n')}`;
