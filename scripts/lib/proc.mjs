@@ -72,7 +72,27 @@ export function run(cmd, args, opts = {}) {
       children.delete(child);
       reject(e);
     });
+    // 'close' waits for the output pipes, which a grandchild left running (a browser, a server) can hold open after
+    // the command itself has ended: a few seconds after 'exit', what is left of its process group is killed and the
+    // pipes are let go, so a finished command never waits out an idle clock.
+    let closed = false;
+    child.on('exit', () => {
+      const settle = setTimeout(() => {
+        if (closed) return;
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* the group is gone */
+        }
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        child.emit('close', child.exitCode, child.signalCode);
+      }, 5000);
+      settle.unref();
+    });
     child.on('close', (code, signal) => {
+      if (closed) return;
+      closed = true;
       clearTimeout(timer);
       clearTimeout(idleTimer);
       children.delete(child);
