@@ -1,7 +1,7 @@
 // Local figures of code completion (pure): shown and accepted counts, the acceptance rate and latency percentiles,
 // kept on this machine only (globalState), never sent anywhere. The usage panel shows them next to the completions'
 // requests, tokens and cost from the ledger (entries of kind 'completion').
-import type { LedgerEntry, ModelTotals } from './usageLedger';
+import { kindTotals, type LedgerEntry, type ModelTotals } from './usageLedger';
 
 export const COMPLETION_STATS_KEY = 'modelGateway.completions.stats';
 const MAX_LATENCIES = 500;
@@ -63,16 +63,5 @@ export function acceptanceRate(stats: CompletionStats): number | undefined {
 
 /** Requests, tokens and cost of the completions of one key in the ledger's window. */
 export function completionTotals(entries: readonly LedgerEntry[], key: string): ModelTotals {
-  const t: ModelTotals = { tokens: 0, images: 0, requests: 0, unpriced: 0, estimate: false };
-  for (const e of entries) {
-    if (e.key !== key || e.kind !== 'completion') continue;
-    t.tokens += e.input + e.output + e.cacheRead + e.cacheWrite;
-    t.requests++;
-    if (e.cost === undefined) t.unpriced++;
-    else {
-      t.cost = Math.round(((t.cost ?? 0) + e.cost) * 1e8) / 1e8;
-      if (e.costSource !== 'billed') t.estimate = true;
-    }
-  }
-  return t;
+  return kindTotals(entries, key, 'completion');
 }

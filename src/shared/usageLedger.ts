@@ -180,6 +180,13 @@ export function todayOf(entries: LedgerEntry[], key: string, now: number): Model
   return t;
 }
 
+/** Requests, tokens and cost of one kind of request of one key (completions, sub-agents) in the entries given. */
+export function kindTotals(entries: readonly LedgerEntry[], key: string, kind: LedgerKind): ModelTotals {
+  const t = emptyTotals();
+  for (const e of entries) if (e.key === key && e.kind === kind) add(t, e);
+  return t;
+}
+
 /** The CSV's kind column: the stored kind, 'image' for image routes, blank when an old entry did not say. */
 export function kindOf(e: LedgerEntry): LedgerKind | 'image' | '' {
   return e.kind ?? (e.dialect === 'images' || e.images !== undefined ? 'image' : '');
