@@ -3,8 +3,8 @@
 // by their pixels (the bytes are at hand here). VS Code uses these numbers to decide how much context fits into
 // maxInputTokens, so an underestimate would let a request overflow the model. Once a response of a model reported
 // its input tokens, the ratio to our estimate of those messages calibrates that model's next counts.
-import { IMAGE_LIMITS, imageTokens, readImageHeader, scaledSize } from '../shared/imageFormat';
-import { calibrated, calibrationOf, textTokens } from '../shared/tokenEstimate';
+import { imageTokens, readImageHeader, scaledSize } from '../shared/imageFormat';
+import { IMAGE_TOKENS, calibrated, calibrationOf, textTokens } from '../shared/tokenEstimate';
 import type { NeutralMessage, NeutralPart } from './requestMapping';
 
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -41,7 +41,7 @@ function partText(part: NeutralPart): string {
 function imagePartTokens(part: NeutralPart): number {
   if (part.kind !== 'image') return 0;
   const header = readImageHeader(Buffer.from(part.data.slice(0, 200_000), 'base64'));
-  if (!header) return IMAGE_LIMITS.maxPixels / IMAGE_LIMITS.pixelsPerToken;
+  if (!header) return IMAGE_TOKENS;
   const size = scaledSize(header.width, header.height);
   return imageTokens(size.width, size.height);
 }

@@ -4,8 +4,9 @@
 // - ASCII: 3 characters per token. English prose runs at about 4 and code at about 3.4, so this errs high;
 // - any other character (CJK, accented letters, Cyrillic): one token each (CJK runs at about one); a character
 //   beyond the BMP (emoji, rare CJK) two: tokenizers split most of them into 2–3 byte tokens;
-// - an image block: a flat IMAGE_TOKENS instead of its base64 length (the largest image a provider keeps, ~1.15 MP,
-//   is about 1,540 tokens).
+// - an image block: a flat IMAGE_TOKENS instead of its base64 length: the pixel rule of src/shared/imageFormat.ts
+//   (width × height / 750) for the largest image a provider keeps (~1.15 MP), so an image whose size is not read
+//   counts as much as any image can.
 // Erring high is the safe side: a request the estimate lets through must not be refused for its size.
 //
 // Calibration: once the gateway reported the input tokens of a request we estimated, `calibrationOf` gives the
@@ -14,8 +15,10 @@
 // count) can do: below 0.7 the heuristic would be trusted to overcount by more than prose ever does (about 0.75),
 // and a window "fitted" on it could overflow.
 
+import { IMAGE_LIMITS, imageTokens } from './imageFormat';
+
 export const ASCII_CHARS_PER_TOKEN = 3;
-export const IMAGE_TOKENS = 1_600;
+export const IMAGE_TOKENS = imageTokens(1, IMAGE_LIMITS.maxPixels);
 export const MIN_CALIBRATION = 0.7;
 export const MAX_CALIBRATION = 2;
 
