@@ -39,7 +39,7 @@ const undiciAsVendorFile = (from) => ({
  * object activate() passes in, and `npm run bench -- size` shows the cost.
  */
 const featureEntries = {
-  chat: 'src/chat/register.ts',
+  chat: 'src/chat/host/register.ts',
   images: 'src/images/register.ts',
   lm: 'src/lm/chunk.ts',
   commands: 'src/diagnostics/chunk.ts',

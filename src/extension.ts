@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { createServices } from './services';
 import { registerDiagnostics } from './diagnostics/register';
-import type { ChatFeature } from './chat/register';
+import type { ChatFeature } from './chat/host/register';
 import type { ImagesFeature } from './images/register';
 import { hasTasksToResume } from './images/pending';
 import { registerNativeChat } from './lm/register';
@@ -25,7 +25,7 @@ import type { CompletionStatus } from './completions/status';
 /** The feature bundles, by name (esbuild.js `features`). `require` is synchronous: a first use waits for nothing. */
 const bundles = {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  chat: () => require('./features/chat.js') as typeof import('./chat/register'),
+  chat: () => require('./features/chat.js') as typeof import('./chat/host/register'),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   images: () => require('./features/images.js') as typeof import('./images/register'),
   // eslint-disable-next-line @typescript-eslint/no-require-imports

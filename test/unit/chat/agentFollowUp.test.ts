@@ -4,7 +4,7 @@
 // request bodies are recorded on their way out, globalState is a Map behind the Memento interface.
 import { strict as assert } from 'node:assert';
 import type { Tool } from '../../../src/agent';
-import { conversationFile, INDEX_FILE, serializeConversation, serializeIndex } from '../../../src/chat/history';
+import { conversationFile, INDEX_FILE, serializeConversation, serializeIndex } from '../../../src/chat/store/history';
 import { agentSession } from './chatSessionFixture';
 import { waitUntil } from '../../support/poll';
 import { useEmulator } from '../emulator/helpers';

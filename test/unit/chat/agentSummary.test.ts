@@ -11,9 +11,9 @@ import {
   SUMMARY_TOTAL_CHARS,
   SUMMARY_TURN_CHARS,
   turnSummary,
-} from '../../../src/chat/agentSummary';
-import { buildMessagesRequest, toMessageParams } from '../../../src/chat/requestBuilder';
-import { agentHistory } from '../../../src/chat/agentHistory';
+} from '../../../src/chat/agent/agentSummary';
+import { buildMessagesRequest, toMessageParams } from '../../../src/chat/ask/requestBuilder';
+import { agentHistory } from '../../../src/chat/agent/agentHistory';
 import type { AgentToolCard, AgentTurnInfo, ChatMessage } from '../../../src/shared/protocol/chat';
 
 const SECRET = 'TOP-SECRET-FILE-LINE';

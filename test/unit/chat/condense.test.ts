@@ -8,7 +8,7 @@ import {
   condensePoint,
   condenseRequest,
   summaryMessages,
-} from '../../../src/chat/condense';
+} from '../../../src/chat/condense/condense';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 import { useEmulator } from '../emulator/helpers';
 import { agentSession, readFileTool } from './chatSessionFixture';

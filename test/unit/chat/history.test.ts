@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { appendMessage, createConversation } from '../../../src/chat/conversation';
-import { ConversationStore } from '../../../src/chat/conversationStore';
-import { parseConversation, parseIndex, serializeConversation, serializeIndex } from '../../../src/chat/history';
+import { appendMessage, createConversation } from '../../../src/chat/session/conversation';
+import { ConversationStore } from '../../../src/chat/store/conversationStore';
+import { parseConversation, parseIndex, serializeConversation, serializeIndex } from '../../../src/chat/store/history';
 import { memoryHistoryStorage } from './chatSessionFixture';
 
 describe('chat history format', () => {
