@@ -41,10 +41,10 @@ const undiciAsVendorFile = (from) => ({
 const featureEntries = {
   chat: 'src/chat/host/register.ts',
   images: 'src/images/register.ts',
-  lm: 'src/lm/chunk.ts',
+  lm: 'src/lm/host/chunk.ts',
   commands: 'src/diagnostics/chunk.ts',
   errors: 'src/platform/errorPresenter.ts',
-  completions: 'src/completions/register.ts',
+  completions: 'src/completions/host/register.ts',
 };
 
 /**

@@ -14,8 +14,8 @@ import {
   runGatewayAgent,
   type AgentChatRequest,
   type GatewayAgentResult,
-} from '../../src/lm/gatewayAgent';
-import { ToolNames } from '../../src/lm/tools/toolText';
+} from '../../src/lm/host/gatewayAgent';
+import { ToolNames } from '../../src/lm/toolText';
 import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
 import { DEMO_KEY, EXTENSION_ID, sleep, waitForValue } from '../support/hostTest';
 

@@ -13,7 +13,7 @@ import { toErrorCard } from '../../src/chat/session/errorCard';
 import { adviseOnError } from '../../src/gateway';
 import { GatewayError } from '../../src/gateway/errors';
 import { FOOTER_SEPARATOR, usageFooter, withoutFooter } from '../../src/lm/agentText';
-import { imageConfirmation } from '../../src/lm/tools/toolText';
+import { imageConfirmation } from '../../src/lm/toolText';
 import { english, type Localizer } from '../../src/shared/l10n';
 import { webviewStrings } from '../../src/shared/webviewStrings';
 import type { AgentTurnInfo, ChatMessage, HostToWebviewMessage } from '../../src/shared/protocol/chat';

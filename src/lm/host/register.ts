@@ -6,9 +6,9 @@
 // provider's responses and token counts live in the native-chat bundle (src/lm/chunk.ts, dist/features/lm.js),
 // loaded on their first use.
 import * as vscode from 'vscode';
-import { Commands, Views } from '../shared/commands';
-import type { CommandTable } from '../platform/commands';
-import type { ImageJobs, Services } from '../platform/services';
+import { Commands, Views } from '../../shared/commands';
+import type { CommandTable } from '../../platform/commands';
+import type { ImageJobs, Services } from '../../platform/services';
 import { nativeChatApi } from './lmApi';
 import { showManageQuickPick } from './manage';
 import { GatewayChatProvider } from './provider';

@@ -1,7 +1,7 @@
 // The status bar entry of code completion: on (the model), off, or snoozed (rate limited, daily budget), and what
 // the last request did. Created at activation (small); the feature bundle updates it. A click toggles.
 import * as vscode from 'vscode';
-import { Commands } from '../shared/commands';
+import { Commands } from '../../shared/commands';
 
 export type CompletionState =
   | { kind: 'off' }

@@ -2,20 +2,20 @@
 // questions answered by a gateway chat model, streamed as markdown.
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { Commands, Views } from '../shared/commands';
-import type { ImageJobs, Services } from '../platform/services';
-import { describeForLanguageModel } from './lmErrors';
-import { groupByKind } from '../catalog/classify';
-import { imageCostAdvice, imageResultMarkdown, imageUsage, modelsMarkdown, noKeyMarkdown } from './participantText';
-import { buildMessagesRequest, imagePartsOfReferences, type NeutralMessage } from './requestMapping';
-import { StreamPartMapper } from './streamMapping';
-import { ChatMarkdownSanitizer } from './chatMarkdown';
-import { streamWithCancellation, waitMessage } from './streaming';
-import { CachingMemory } from '../agent';
-import { snapshotWorkspace } from '../agentHost/workspaceContext';
+import { Commands, Views } from '../../shared/commands';
+import type { ImageJobs, Services } from '../../platform/services';
+import { describeForLanguageModel } from '../lmErrors';
+import { groupByKind } from '../../catalog/classify';
+import { imageCostAdvice, imageResultMarkdown, imageUsage, modelsMarkdown, noKeyMarkdown } from '../participantText';
+import { buildMessagesRequest, imagePartsOfReferences, type NeutralMessage } from '../requestMapping';
+import { StreamPartMapper } from '../streamMapping';
+import { ChatMarkdownSanitizer } from '../chatMarkdown';
+import { streamWithCancellation, waitMessage } from '../streaming';
+import { CachingMemory } from '../../agent';
+import { snapshotWorkspace } from '../../agentHost/workspaceContext';
 import { agentUnavailableReason, offeredTools, runGatewayAgent, untrustedMarkdown } from './gatewayAgent';
-import type { MessageParam } from '../gateway/types';
-import { withoutFooter } from './agentText';
+import type { MessageParam } from '../../gateway/types';
+import { withoutFooter } from '../agentText';
 
 /** Models and keys whose gateway rejected prompt caching (cache_control), for this window's @gateway agent turns. */
 const cachingMemory = new CachingMemory();

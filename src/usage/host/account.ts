@@ -2,7 +2,7 @@
 // response through the price resolution, the ledger file, and the daily budget's 80 % notice. Prices and the budget
 // are read from user settings only (a repository's settings must not change what the user is shown as money).
 import * as vscode from 'vscode';
-import { BalanceMemory, mergeBalanceEntries, type Balance, type BalanceEntry } from '../gateway/balance';
+import { BalanceMemory, mergeBalanceEntries, type Balance, type BalanceEntry } from '../../gateway/balance';
 import {
   billedCostOf,
   gatewayPricesOf,
@@ -10,8 +10,8 @@ import {
   resolveCost,
   tokenCountsOf,
   type Cost,
-} from '../gateway/pricing';
-import type { UsageRecord } from '../gateway/types';
+} from '../../gateway/pricing';
+import type { UsageRecord } from '../../gateway/types';
 import type {
   AccountService,
   ConfigService,
@@ -19,11 +19,11 @@ import type {
   HostLogger,
   KeyStore,
   ModelCatalog,
-} from '../platform/services';
-import { dayOf, todayOf, type LedgerEntry } from '../shared/usageLedger';
-import { BUDGET_NOTICE_FRACTION, budgetUsed, parseBudget, wouldPass } from './budget';
-import { LedgerStore } from './ledgerStore';
-import { gatewaySettings } from '../platform/settings';
+} from '../../platform/services';
+import { dayOf, todayOf, type LedgerEntry } from '../../shared/usageLedger';
+import { BUDGET_NOTICE_FRACTION, budgetUsed, parseBudget, wouldPass } from '../budget';
+import { LedgerStore } from '../ledgerStore';
+import { gatewaySettings } from '../../platform/settings';
 
 export interface AccountDeps {
   globalStorageUri: vscode.Uri;

@@ -14,12 +14,12 @@ import {
   type PolicySettings,
   type Tool,
   type ToolResult,
-} from '../agent';
-import type { TokenCounts } from '../shared/tokens';
-import type { GatewayClient, MessageParam } from '../gateway/types';
-import { pathTarget, resolveToolPath, workspaceFolderRealPaths } from '../agentHost/resolve';
-import { capHeadTail } from '../agentHost/text';
-import { ChatMarkdownSanitizer, sanitizeLine } from './chatMarkdown';
+} from '../../agent';
+import type { TokenCounts } from '../../shared/tokens';
+import type { GatewayClient, MessageParam } from '../../gateway/types';
+import { pathTarget, resolveToolPath, workspaceFolderRealPaths } from '../../agentHost/resolve';
+import { capHeadTail } from '../../agentHost/text';
+import { ChatMarkdownSanitizer, sanitizeLine } from '../chatMarkdown';
 import {
   FOOTER_SEPARATOR,
   apiToolName,
@@ -30,7 +30,7 @@ import {
   selectionOf,
   toolCallLine,
   usageFooter,
-} from './agentText';
+} from '../agentText';
 
 /** Longest tool result passed to the model (head and tail kept), as for the sidebar's VS Code tools. */
 export const TOOL_RESULT_CAP = 32 * 1024;

@@ -1,13 +1,13 @@
 // The usage panel ("Model Gateway: Show Usage"): the ledger of the active key drawn as a page with no script at all
 // (CSP default-src 'none', styles from media/ only). Export and Clear are commands in the panel's title bar.
 import * as vscode from 'vscode';
-import type { Services } from '../platform/services';
-import { contentSecurityPolicy, createNonce } from '../platform/webviewHtml';
-import { Views } from '../shared/commands';
-import { COMPLETION_STATS_KEY, completionTotals, statsOf } from '../shared/completionStats';
-import { subagentSection, subagentTotals } from './subagentSection';
-import { summarize } from '../shared/usageLedger';
-import { completionSection, usagePageBody, type CompletionSectionStrings, type UsagePageStrings } from './chart';
+import type { Services } from '../../platform/services';
+import { contentSecurityPolicy, createNonce } from '../../platform/webviewHtml';
+import { Views } from '../../shared/commands';
+import { COMPLETION_STATS_KEY, completionTotals, statsOf } from '../../shared/completionStats';
+import { subagentSection, subagentTotals } from '../subagentSection';
+import { summarize } from '../../shared/usageLedger';
+import { completionSection, usagePageBody, type CompletionSectionStrings, type UsagePageStrings } from '../chart';
 
 export class UsagePanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;

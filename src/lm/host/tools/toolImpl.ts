@@ -2,10 +2,10 @@
 // Image tools run the image panel's pipeline (ImageRunner: catalog check, persisted record before the POST,
 // one submission, follower, saver with sidecar, resume after reload); nothing here talks to the gateway itself.
 import * as vscode from 'vscode';
-import type { ImageRunner } from '../../images/runner';
-import { currentRoot, relativeToRoot } from '../../images/workspaceTarget';
-import type { Services } from '../../platform/services';
-import { describeForLanguageModel } from '../lmErrors';
+import type { ImageRunner } from '../../../images/runner';
+import { currentRoot, relativeToRoot } from '../../../images/workspaceTarget';
+import type { Services } from '../../../platform/services';
+import { describeForLanguageModel } from '../../lmErrors';
 import { languageModelError } from '../lmApi';
 import {
   checkImageInput,
@@ -17,7 +17,7 @@ import {
   scrubSecret,
   type ChargeSummary,
   type ImageToolInput,
-} from './toolText';
+} from '../../toolText';
 
 export interface ToolDeps {
   services: Services;

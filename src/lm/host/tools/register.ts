@@ -5,9 +5,9 @@
 // runner is asked for only when an image tool runs. Where the running VS Code has no tool API, the tools are
 // reported unavailable in the log and nothing throws.
 import * as vscode from 'vscode';
-import type { ImageRunner } from '../../images/runner';
-import type { Services } from '../../platform/services';
-import { ToolNames } from './toolText';
+import type { ImageRunner } from '../../../images/runner';
+import type { Services } from '../../../platform/services';
+import { ToolNames } from '../../toolText';
 
 type Impl = Pick<typeof import('../chunk'), 'prepareImage' | 'invokeImage' | 'invokeListModels'>;
 

@@ -1,9 +1,9 @@
 // The usage commands: Show Usage (the panel), Export Usage as CSV (a save dialog), Clear Usage (after a confirmation).
 import * as vscode from 'vscode';
-import type { CommandTable } from '../platform/commands';
-import type { Services } from '../platform/services';
-import { Commands } from '../shared/commands';
-import { ledgerCsv } from '../shared/usageLedger';
+import type { CommandTable } from '../../platform/commands';
+import type { Services } from '../../platform/services';
+import { Commands } from '../../shared/commands';
+import { ledgerCsv } from '../../shared/usageLedger';
 import { UsagePanel } from './panel';
 
 export function registerUsage(services: Services): { commands: CommandTable<'usage'>; panel: UsagePanel } {

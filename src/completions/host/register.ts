@@ -3,12 +3,12 @@
 // ledger, the daily budget, the secret rules and the status bar. The logic lives in pure modules (engine.ts,
 // gates.ts, promptContext.ts); the wire formats in src/gateway/fim.ts.
 import * as vscode from 'vscode';
-import { chooseCompletionMode, type CompletionMode } from '../gateway/completionMode';
-import { isGatewayError } from '../gateway/errors';
-import type { Services } from '../platform/services';
-import { readAgentSettings } from '../agentHost/settings';
-import { ignoreFilePatterns } from '../agentHost/workspaceContext';
-import { BUDGET_NOTICE_FRACTION } from '../usage/budget';
+import { chooseCompletionMode, type CompletionMode } from '../../gateway/completionMode';
+import { isGatewayError } from '../../gateway/errors';
+import type { Services } from '../../platform/services';
+import { readAgentSettings } from '../../agentHost/settings';
+import { ignoreFilePatterns } from '../../agentHost/workspaceContext';
+import { BUDGET_NOTICE_FRACTION } from '../../usage/budget';
 import {
   addLatency,
   COMPLETION_STATS_KEY,
@@ -16,15 +16,15 @@ import {
   mergeStats,
   statsOf,
   type CompletionStats,
-} from '../shared/completionStats';
-import { DisposableStore } from '../shared/dispose';
-import type { Outcome } from './engine';
-import type { GateRefusal, GateSettings } from './gates';
-import { pathHeader, snippetAround, snippetBlock, type Snippet } from './promptContext';
+} from '../../shared/completionStats';
+import { DisposableStore } from '../../shared/dispose';
+import type { Outcome } from '../engine';
+import type { GateRefusal, GateSettings } from '../gates';
+import { pathHeader, snippetAround, snippetBlock, type Snippet } from '../promptContext';
 import { ACCEPTED_COMMAND, factsOf, GatewayInlineProvider } from './provider';
-import { recommendedCompletionModel } from './modelChoice';
+import { recommendedCompletionModel } from '../modelChoice';
 import { modeOverride, readCompletionSettings, setEnabled, type CompletionSettings } from './settings';
-import { refusalOf } from './gates';
+import { refusalOf } from '../gates';
 import type { CompletionStatus } from './status';
 
 const LEARNED_KEY = 'modelGateway.completions.learnedModes';

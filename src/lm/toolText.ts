@@ -2,12 +2,12 @@
 // and return to the calling model. No `vscode` import (unit-tested in plain node).
 // Tool input comes from a language model and is untrusted: every field is checked here before anything is
 // read or sent, and text quoted back into markdown is escaped.
-import { costFactors } from '../../shared/imageCost';
-import { english, type Localizer } from '../../shared/l10n';
-import { relativeSegments } from '../../images/paths';
-import type { ImageRequestOf } from '../../images/request';
-import { escapeMarkdown } from '../participantText';
-import { redactKnownSecrets } from '../../shared/secretRedaction';
+import { costFactors } from '../shared/imageCost';
+import { english, type Localizer } from '../shared/l10n';
+import { relativeSegments } from '../images/paths';
+import type { ImageRequestOf } from '../images/request';
+import { escapeMarkdown } from './participantText';
+import { redactKnownSecrets } from '../shared/secretRedaction';
 
 /** Tool names (package.json contributes.languageModelTools declares exactly these; a unit test checks both ways). */
 export const ToolNames = {

@@ -3,9 +3,9 @@
 // answers the model list itself (VS Code asks early, for its model picker); a request and a token count load the
 // native-chat bundle, whose response.ts does the work.
 import * as vscode from 'vscode';
-import { Commands } from '../shared/commands';
-import type { Services } from '../platform/services';
-import { Disposable } from '../shared/dispose';
+import { Commands } from '../../shared/commands';
+import type { Services } from '../../platform/services';
+import { Disposable } from '../../shared/dispose';
 import type {
   LanguageModelChatInformation,
   LanguageModelChatProvider,
@@ -14,7 +14,7 @@ import type {
   PrepareLanguageModelChatModelOptions,
   ProvideLanguageModelChatResponseOptions,
 } from './lmApi';
-import { toChatInformation } from './modelInfo';
+import { toChatInformation } from '../modelInfo';
 
 /** What the provider asks of the native-chat bundle (src/lm/chunk.ts). */
 export type ResponsePath = Pick<typeof import('./chunk'), 'provideChatResponse' | 'countTokens'>;

@@ -1,11 +1,11 @@
 // What code completion costs at activation: the status bar entry, the toggle command and the one-time offer. The
 // provider and everything it uses are the completions bundle, loaded only once the user turned completions on.
 import * as vscode from 'vscode';
-import type { CommandTable } from '../platform/commands';
-import type { CatalogSnapshot, Services } from '../platform/services';
-import { Commands } from '../shared/commands';
-import { DisposableStore } from '../shared/dispose';
-import { recommendedCompletionModel } from './modelChoice';
+import type { CommandTable } from '../../platform/commands';
+import type { CatalogSnapshot, Services } from '../../platform/services';
+import { Commands } from '../../shared/commands';
+import { DisposableStore } from '../../shared/dispose';
+import { recommendedCompletionModel } from '../modelChoice';
 import { readCompletionSettings, setEnabled } from './settings';
 import { CompletionStatus } from './status';
 

@@ -3,9 +3,9 @@
 // native-chat bundle (src/lm/chunk.ts, dist/features/lm.js), loaded with the first request or token count;
 // the provider registered at activation (provider.ts) only lists the models.
 import * as vscode from 'vscode';
-import type { GatewayClient } from '../gateway/types';
-import type { WaitNotice } from '../gateway/retry';
-import type { Services } from '../platform/services';
+import type { GatewayClient } from '../../gateway/types';
+import type { WaitNotice } from '../../gateway/retry';
+import type { Services } from '../../platform/services';
 import type {
   LanguageModelChatInformation,
   LanguageModelChatRequestMessage,
@@ -13,14 +13,14 @@ import type {
   ProvideLanguageModelChatResponseOptions,
 } from './lmApi';
 import { languageModelError } from './lmApi';
-import { describeForLanguageModel } from './lmErrors';
-import { buildMessagesRequest, messageFromVsCode } from './requestMapping';
-import { StreamPartMapper, type OutputPart } from './streamMapping';
-import { tokenCountsOf } from '../gateway/pricing';
-import { usageUnreported } from '../gateway/usageReport';
-import { estimateTokens } from '../shared/tokenEstimate';
-import { calibrateModel, countTokensFor, estimateMessageTokens } from './tokens';
-import { streamWithCancellation, waitMessage } from './streaming';
+import { describeForLanguageModel } from '../lmErrors';
+import { buildMessagesRequest, messageFromVsCode } from '../requestMapping';
+import { StreamPartMapper, type OutputPart } from '../streamMapping';
+import { tokenCountsOf } from '../../gateway/pricing';
+import { usageUnreported } from '../../gateway/usageReport';
+import { estimateTokens } from '../../shared/tokenEstimate';
+import { calibrateModel, countTokensFor, estimateMessageTokens } from '../tokens';
+import { streamWithCancellation, waitMessage } from '../streaming';
 
 function toResponsePart(part: OutputPart): LanguageModelResponsePart {
   return part.kind === 'text'

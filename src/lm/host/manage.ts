@@ -2,8 +2,8 @@
 // 'model-gateway' vendor, opened from the gear in VS Code's model picker / Language Models editor.
 // It points at the extension's own key and connection commands.
 import * as vscode from 'vscode';
-import { Commands } from '../shared/commands';
-import type { Services } from '../platform/services';
+import { Commands } from '../../shared/commands';
+import type { Services } from '../../platform/services';
 
 interface ManageItem extends vscode.QuickPickItem {
   command?: string;

@@ -1,9 +1,9 @@
 // The inline completion provider: VS Code asks on every keystroke; the engine (engine.ts) decides whether a request
 // goes out. This file only reads the editor (prefix, suffix, facts for the gates) and turns fills into items.
 import * as vscode from 'vscode';
-import { CompletionEngine, type FillSite, type Outcome } from './engine';
-import { refusalOf, type DocumentFacts, type GateRefusal, type GateSettings } from './gates';
-import { clipAround, cursorShape } from './promptContext';
+import { CompletionEngine, type FillSite, type Outcome } from '../engine';
+import { refusalOf, type DocumentFacts, type GateRefusal, type GateSettings } from '../gates';
+import { clipAround, cursorShape } from '../promptContext';
 
 /** Read at most this much around the cursor: the prompt budget is far smaller, a huge file is never read whole. */
 const READ_AROUND_CHARS = 16_000;
