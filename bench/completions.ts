@@ -11,10 +11,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CompletionEngine, type EngineClock, type FillSite } from '../src/completions/engine';
 import { clipAround, cursorShape, pathHeader } from '../src/completions/promptContext';
-import { coderFill } from '../src/emulator/coder';
+import { coderFill } from '../src/emulator/models/coder';
 import { defaultConfig, startEmulator } from '../src/emulator';
 import { createGatewayClient } from '../src/gateway';
-import { fimBody } from '../src/gateway/fim';
+import { fimBody } from '../src/gateway/completion/fim';
 import { percentile } from '../src/shared/completionStats';
 import type { BenchRow } from './table';
 

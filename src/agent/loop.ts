@@ -1,7 +1,7 @@
 // The agent loop of one user turn: request (streamed) → tool calls → results → request … until the model ends
 // the turn or a budget, Stop, or an error ends it. Billable requests are never replayed after an unknown
 // outcome; only requests the gateway refused without billing (429, a 400 naming cache_control) are sent again.
-import { isGatewayError } from '../gateway/errors';
+import { isGatewayError } from '../gateway/errors/errors';
 import type {
   ContentBlock,
   GatewayClient,

@@ -3,7 +3,7 @@
 // A child can never do more than its parent: it runs on the same client (the key's one 429 queue), the same policy,
 // the same approvals (its calls are labelled with it), the same daily budget and the same Stop; an explorer runs in
 // Plan mode (reads only); a child never gets this tool (depth 1); its model is the user's choice, never the model's.
-import { isGatewayError } from '../gateway/errors';
+import { isGatewayError } from '../gateway/errors/errors';
 import type { MessageParam } from '../gateway/types';
 import { estimateTokens } from './fit';
 import { runAgentTurn, type AgentTurnOptions, type AgentTurnResult } from './loop';

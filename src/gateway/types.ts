@@ -3,14 +3,14 @@
 // they are sent and received as they are.
 
 import type { Dispatcher } from 'undici';
-import type { Dialect, DialectDecision, DialectKnowledge } from './dialect';
-import type { ImageEditRequest, ImageRequest, ImageResult, ImageTask, ImageTaskRef } from './imageTypes';
+import type { Dialect, DialectDecision, DialectKnowledge } from './dialects/dialect';
+import type { ImageEditRequest, ImageRequest, ImageResult, ImageTask, ImageTaskRef } from './images/imageTypes';
 /** A model's reasoning effort (setting modelGateway.models.reasoning; reasoning.ts says how each dialect sends it). */
 export type ReasoningEffort = 'low' | 'medium' | 'high' | 'off';
 
-export type { Dialect, DialectDecision, DialectKnowledge, DialectReason } from './dialect';
+export type { Dialect, DialectDecision, DialectKnowledge, DialectReason } from './dialects/dialect';
 
-import type { CompletionMode } from './completionMode';
+import type { CompletionMode } from './completion/completionMode';
 
 /** What the host knows about each model's dialect, and where it keeps what a refusal taught (dialect.ts). */
 export interface DialectSource {
@@ -352,7 +352,7 @@ export type {
   ImageTaskStatus,
   ImageTaskRef,
   ImageTask,
-} from './imageTypes';
+} from './images/imageTypes';
 
 export interface WaitForTaskOptions extends RequestOptions {
   onUpdate?(task: ImageTask): void;

@@ -5,8 +5,8 @@
 // or gateway.
 import * as vscode from 'vscode';
 import type { DialectKnowledge, DialectSource } from '../gateway/types';
-import { ROUTES } from '../gateway/dialectPlan';
-import { familyOfModelIds } from '../gateway/dialect';
+import { ROUTES } from '../gateway/dialects/dialectPlan';
+import { familyOfModelIds } from '../gateway/dialects/dialect';
 import type { Config, ModelDialect } from '../shared/config';
 import type { CatalogSnapshot } from './services';
 

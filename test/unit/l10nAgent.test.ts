@@ -11,7 +11,7 @@ import { AgentEventMapper } from '../../src/chat/agent/agentEvents';
 import { createConversation, summarize } from '../../src/chat/session/conversation';
 import { toErrorCard } from '../../src/chat/session/errorCard';
 import { adviseOnError } from '../../src/gateway';
-import { GatewayError } from '../../src/gateway/errors';
+import { GatewayError } from '../../src/gateway/errors/errors';
 import { FOOTER_SEPARATOR, usageFooter, withoutFooter } from '../../src/lm/agentText';
 import { imageConfirmation } from '../../src/lm/toolText';
 import { english, type Localizer } from '../../src/shared/l10n';

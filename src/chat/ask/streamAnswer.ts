@@ -1,5 +1,5 @@
 // Reads one streamed answer (pure): forwards text and thinking deltas, then says how it ended.
-import { isGatewayError } from '../../gateway/errors';
+import { isGatewayError } from '../../gateway/errors/errors';
 import { usageUnreported } from '../../gateway/usageReport';
 import type { Message, MessageStream, StreamEvent, Usage } from '../../gateway/types';
 import { unfinishedUsage } from '../../agent/usage';

@@ -1,6 +1,6 @@
 // Turns a failure into the inline error card of the chat (pure). The words come from the gateway's
 // adviseOnError (the one place errors become words); this adds the facts the card shows.
-import { isGatewayError } from '../../gateway/errors';
+import { isGatewayError } from '../../gateway/errors/errors';
 import { english, type Localizer } from '../../shared/l10n';
 import type { ErrorActionId, ErrorCard } from '../../shared/protocol/chat';
 

@@ -3,8 +3,8 @@
 // ledger, the daily budget, the secret rules and the status bar. The logic lives in pure modules (engine.ts,
 // gates.ts, promptContext.ts); the wire formats in src/gateway/fim.ts.
 import * as vscode from 'vscode';
-import { chooseCompletionMode, type CompletionMode } from '../../gateway/completionMode';
-import { isGatewayError } from '../../gateway/errors';
+import { chooseCompletionMode, type CompletionMode } from '../../gateway/completion/completionMode';
+import { isGatewayError } from '../../gateway/errors/errors';
 import type { Services } from '../../platform/services';
 import { readAgentSettings } from '../../agentHost/settings';
 import { ignoreFilePatterns } from '../../agentHost/workspaceContext';

@@ -1,7 +1,7 @@
 // The completion settings, read from user settings only (inspect().globalValue): a workspace's .vscode/settings.json
 // must not turn completions on, pick the model that receives the user's code, or allow them in an untrusted folder.
 import * as vscode from 'vscode';
-import { modeFromSetting, type CompletionMode } from '../../gateway/completionMode';
+import { modeFromSetting, type CompletionMode } from '../../gateway/completion/completionMode';
 import { gatewaySettings } from '../../platform/settings';
 import { DEFAULT_MAX_FILE_KB } from '../gates';
 

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { runAgentTurn, type AgentEvent, type Tool } from '../../../src/agent';
 import { createGatewayClient, type SupportRecord } from '../../../src/gateway';
-import { adviseOnError } from '../../../src/gateway/advice';
+import { adviseOnError } from '../../../src/gateway/errors/advice';
 import { toErrorCard } from '../../../src/chat/session/errorCard';
 import { redactingStorage } from '../../../src/chat/store/history';
 import { takeEnvKey } from '../../../src/keys/fingerprint';

@@ -3,7 +3,7 @@ import { makeAttachment, ATTACHMENT_LIMIT } from '../../../src/chat/composer/att
 import { DeltaBatcher, type Timers } from '../../../src/chat/session/deltaBatcher';
 import { validateExternalLink } from '../../../src/chat/session/links';
 import { toErrorCard, ChatSetupError } from '../../../src/chat/session/errorCard';
-import { GatewayError } from '../../../src/gateway/errors';
+import { GatewayError } from '../../../src/gateway/errors/errors';
 import { adviseOnError } from '../../../src/gateway';
 
 function manualTimers(): Timers & { fire(): void; pending(): number; clock: number } {

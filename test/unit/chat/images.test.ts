@@ -7,7 +7,7 @@ import { parseConversation, serializeConversation } from '../../../src/chat/stor
 import { imageAttachment } from '../../../src/chat/composer/imageAttachment';
 import { ImageStore, sha256Hex, type ImageStorage } from '../../../src/chat/store/imageStore';
 import { buildMessagesRequest, toMessageParams, useImageData } from '../../../src/chat/ask/requestBuilder';
-import { toChatRequest } from '../../../src/gateway/chatMapping';
+import { toChatRequest } from '../../../src/gateway/dialects/chatMapping';
 import { IMAGE_LIMITS, imageTokens, readImageHeader, scaledSize } from '../../../src/shared/imageFormat';
 import type { ChatAttachment, ChatMessage } from '../../../src/shared/protocol/chat';
 import {

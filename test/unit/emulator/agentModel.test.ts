@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { createGatewayClient } from '../../../src/gateway';
 import type { MessagesRequest } from '../../../src/gateway/types';
-import { parseAgentScript } from '../../../src/emulator/agentScript';
+import { parseAgentScript } from '../../../src/emulator/models/agentScript';
 import { DEMO, messagesHeaders, parseSse, post, useEmulator } from './helpers';
 
 const AGENT_KEY = 'mg-agent-key-0008';

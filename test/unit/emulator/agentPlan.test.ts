@@ -21,8 +21,8 @@ import {
   testSource,
   type OfferedTool,
   type PlanStep,
-} from '../../../src/emulator/agentPlan';
-import { planAgentTurn } from '../../../src/emulator/agentScript';
+} from '../../../src/emulator/models/agentPlan';
+import { planAgentTurn } from '../../../src/emulator/models/agentScript';
 import { instantAnswers, useEmulator } from './helpers';
 import { createGatewayClient } from '../../../src/gateway';
 import { makeTempDir, removeTempDir } from '../../support/tempDir';

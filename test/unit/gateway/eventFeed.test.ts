@@ -6,11 +6,11 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createParser } from 'eventsource-parser';
 import { createGatewayClient, isGatewayError, type GatewayError, type MessagesRequest } from '../../../src/gateway';
-import { EventFeed } from '../../../src/gateway/eventFeed';
-import { fromBytes, toBytes } from '../../../src/gateway/byteText';
-import { ChatChunkReader, type ChunkReader } from '../../../src/gateway/chatChunks';
-import { MessagesEventReader } from '../../../src/gateway/messagesEvents';
-import { ResponsesEventReader } from '../../../src/gateway/responsesEvents';
+import { EventFeed } from '../../../src/gateway/stream/eventFeed';
+import { fromBytes, toBytes } from '../../../src/gateway/stream/byteText';
+import { ChatChunkReader, type ChunkReader } from '../../../src/gateway/dialects/chatChunks';
+import { MessagesEventReader } from '../../../src/gateway/dialects/messagesEvents';
+import { ResponsesEventReader } from '../../../src/gateway/dialects/responsesEvents';
 import { startServer, writeChunked, type TestServer } from './server';
 
 type Out = unknown[];

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { adviseOnError, createGatewayClient, type DialectKnowledge } from '../../../src/gateway';
 import { json, startServer, writeChunked, type TestServer } from './server';
-import { toResponsesRequest } from '../../../src/gateway/responsesMapping';
+import { toResponsesRequest } from '../../../src/gateway/dialects/responsesMapping';
 import { failure } from '../../support/failure';
 
 let server: TestServer | undefined;

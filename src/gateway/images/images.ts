@@ -1,10 +1,10 @@
 // Image routes: generation, edits (JSON data URLs or multipart), mime sniffing, result normalisation.
 import type { FormData } from 'undici';
-import { stripImageMetadata } from '../shared/imageMetadata';
-import { undici } from './undici';
-import { reportUsage, type ClientContext } from './context';
-import { protocolError, readJson, send, type CallSpec } from './http';
-import type { GeneratedImage, ImageEditRequest, ImageInput, ImageRequest, ImageResult, RequestOptions } from './types';
+import { stripImageMetadata } from '../../shared/imageMetadata';
+import { undici } from '../undici';
+import { reportUsage, type ClientContext } from '../context';
+import { protocolError, readJson, send, type CallSpec } from '../http';
+import type { GeneratedImage, ImageEditRequest, ImageInput, ImageRequest, ImageResult, RequestOptions } from '../types';
 
 type Json = Record<string, unknown>;
 const REQUEST_FIELDS = [

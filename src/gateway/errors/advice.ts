@@ -3,12 +3,12 @@
 // redacted by the client; nothing here adds secrets.
 // The words go through `context.l10n` (vscode.l10n in the host; English when absent), whole sentences with
 // placeholders, so a translation never has to glue fragments; the English text is the message id.
-import { english, type Localizer } from '../shared/l10n';
-import { redactSecrets } from '../shared/secretRedaction';
+import { english, type Localizer } from '../../shared/l10n';
+import { redactSecrets } from '../../shared/secretRedaction';
 import type { GatewayError } from './errors';
 import { isGatewayError } from './errors';
-import { isChatRouteRefusal, noAccountFor } from './dialect';
-import { ROUTES } from './dialectPlan';
+import { isChatRouteRefusal, noAccountFor } from '../dialects/dialect';
+import { ROUTES } from '../dialects/dialectPlan';
 import type { Advice, AdviceContext } from './adviceTypes';
 import { adviseCut, adviseToolInput } from './adviceCut';
 

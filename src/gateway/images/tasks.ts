@@ -1,10 +1,10 @@
 // Async image tasks: submit, read and wait, tolerant of the id / status / result vocabularies of
 // docs/gateway-protocol.md#async-image-tasks. The key only ever goes to the base URL's origin.
-import { reportUsage, type ClientContext } from './context';
-import { GatewayError, isGatewayError } from './errors';
-import { protocolError, readJson, send, type CallSpec, type Headers } from './http';
+import { reportUsage, type ClientContext } from '../context';
+import { GatewayError, isGatewayError } from '../errors/errors';
+import { protocolError, readJson, send, type CallSpec, type Headers } from '../http';
 import { editBody, imageFields, imagesOf } from './images';
-import { parseRetryAfter, sleep } from './retry';
+import { parseRetryAfter, sleep } from '../retry';
 import type {
   ImageEditRequest,
   ImageRequest,
@@ -13,7 +13,7 @@ import type {
   ImageTaskStatus,
   RequestOptions,
   WaitForTaskOptions,
-} from './types';
+} from '../types';
 
 type Json = Record<string, unknown>;
 const PENDING = new Set([

@@ -1,5 +1,5 @@
 // The one error type of the gateway client. Every failure of every route becomes a GatewayError.
-import type { GatewayErrorKind, Message, StreamCut, SupportRecord, ToolInputProblem } from './types';
+import type { GatewayErrorKind, Message, StreamCut, SupportRecord, ToolInputProblem } from '../types';
 
 export interface GatewayErrorInit {
   kind: GatewayErrorKind;

@@ -17,7 +17,7 @@ import type {
   StopReason,
   TextBlockParam,
   Usage,
-} from './types';
+} from '../types';
 
 type Json = Record<string, unknown>;
 

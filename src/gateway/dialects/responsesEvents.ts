@@ -6,11 +6,11 @@
 // summary text as thinking deltas, its encrypted_content as the signature when the item is done), function_call →
 // tool_use (call_id as the id; argument deltas as input_json_delta), and each content part of a message → text.
 import { isObj } from './chatMapping';
-import { parseJsonBytes } from './byteText';
-import { capturedStringBytes, jsonStringBytes, JSON_TEXT } from './fastDelta';
+import { parseJsonBytes } from '../stream/byteText';
+import { capturedStringBytes, jsonStringBytes, JSON_TEXT } from '../stream/fastDelta';
 import { blocksOfItem, responsesStopReason, responsesUsage } from './responsesMapping';
 import type { ChunkReader } from './chatChunks';
-import type { StreamEvent } from './types';
+import type { StreamEvent } from '../types';
 
 type Json = Record<string, unknown>;
 

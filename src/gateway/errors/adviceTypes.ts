@@ -1,5 +1,5 @@
 // The shapes of the error advice (advice.ts): what a surface asks about and the title, detail and actions it gets.
-import type { Localizer } from '../shared/l10n';
+import type { Localizer } from '../../shared/l10n';
 
 export type AdviceAction =
   'replaceKey' | 'checkConnection' | 'openBaseUrlSetting' | 'retry' | 'refreshModels' | 'openConsoleAdvice' | 'showLog';

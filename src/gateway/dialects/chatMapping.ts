@@ -12,7 +12,7 @@ import type {
   TextBlockParam,
   ThinkingBlockParam,
   Usage,
-} from './types';
+} from '../types';
 import { turnStart } from './reasoning';
 
 type Json = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // calls: each tool block is closed as soon as the next one opens, while its input_json_delta fragments keep
 // coming, mixed with the next blocks' fragments. So a fragment of block 0 arrives after block 0's
 // content_block_stop, and a client that fixes a block's input at its stop event loses part of it.
-import type { FinalBlock } from './reply';
+import type { FinalBlock } from '../reply';
 
 export type StreamEvent = { type: string } & Record<string, unknown>;
 

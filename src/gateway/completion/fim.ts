@@ -4,15 +4,15 @@
 // Completions run while the user types, so unlike chat: no retries, no waiting out a 429 (the request fails at once
 // and the caller skips the completion), a short timeout, and the caller's abort closes the socket at once.
 // Nothing is ever replayed: the only second request is the chat fill after a provable refusal of the route.
-import { reportUsage, type ClientContext } from './context';
-import { usageOf, isObj } from './chatMapping';
+import { reportUsage, type ClientContext } from '../context';
+import { usageOf, isObj } from '../dialects/chatMapping';
 import { CHAT_FILL_SYSTEM, chatFillPrompt, extractFill } from './chatFill';
 import { isFillRouteRefusal, type CompletionMode } from './completionMode';
-import { decideDialect, planFor, ROUTES as DIALECT_ROUTES } from './dialectPlan';
-import { GatewayError } from './errors';
-import { protocolError, readJson, send, type CallSpec } from './http';
-import { createMessage } from './createMessage';
-import type { CodeCompletion, CodeCompletionRequest, RequestOptions } from './types';
+import { decideDialect, planFor, ROUTES as DIALECT_ROUTES } from '../dialects/dialectPlan';
+import { GatewayError } from '../errors/errors';
+import { protocolError, readJson, send, type CallSpec } from '../http';
+import { createMessage } from '../createMessage';
+import type { CodeCompletion, CodeCompletionRequest, RequestOptions } from '../types';
 
 const ROUTES: Record<Exclude<CompletionMode, 'chat'>, { route: string; path: string }> = {
   fim: { route: 'POST /v1/completions', path: '/v1/completions' },

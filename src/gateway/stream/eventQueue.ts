@@ -1,6 +1,6 @@
 // The events of a stream kept for its async iterator: pushed as they are read, pulled one at a time by the
 // caller, dropped altogether when only the final message is wanted.
-import type { StreamEvent } from './types';
+import type { StreamEvent } from '../types';
 
 interface Waiter {
   resolve(result: IteratorResult<StreamEvent>): void;

@@ -1,10 +1,10 @@
 // The shape check of a whole Message body, the tool inputs of a whole message, LiteLLM's cost header.
 import { readToolInputJson } from './assemble';
-import type { ClientContext } from './context';
-import { costFromHeader } from './pricing';
-import { GatewayError } from './errors';
-import type { CallSpec } from './http';
-import type { Message, ToolInputProblem } from './types';
+import type { ClientContext } from '../context';
+import { costFromHeader } from '../pricing';
+import { GatewayError } from '../errors/errors';
+import type { CallSpec } from '../http';
+import type { Message, ToolInputProblem } from '../types';
 
 /** The body as a Message when it has the promised shape (a content array), else undefined. */
 export function asMessage(value: unknown): Message | undefined {

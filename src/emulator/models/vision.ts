@@ -1,9 +1,9 @@
 // What the emulator's chat models "see" in an image (its own reading, independent of src/gateway and src/shared):
 // the format and pixel size from the header (PNG IHDR, JPEG SOF, GIF screen, WebP VP8/VP8L/VP8X) and a hash of the
 // bytes received, said in the reply, so a test proves which bytes arrived (scaled or not) over each dialect.
-import { sendError } from './errors';
-import type { Ctx } from './http';
-import { see, type SeenImage } from './imageSize';
+import { sendError } from '../errors';
+import type { Ctx } from '../http';
+import { see, type SeenImage } from '../imageSize';
 
 export type { SeenImage };
 

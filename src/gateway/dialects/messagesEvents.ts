@@ -2,8 +2,8 @@
 // assembler applies, so this reader only finds each event's type — from its JSON `type`, else its `event:` line
 // (some gateways omit one or the other) — and offers the compact text-delta fast path (fastDelta.ts). Pure.
 import type { ChunkReader } from './chatChunks';
-import { capturedStringBytes, JSON_TEXT, lastDelta, readTextDelta } from './fastDelta';
-import type { StreamEvent } from './types';
+import { capturedStringBytes, JSON_TEXT, lastDelta, readTextDelta } from '../stream/fastDelta';
+import type { StreamEvent } from '../types';
 
 // Read once: a live-binding import is a property getter on every access in CommonJS output.
 const LAST_DELTA = lastDelta;

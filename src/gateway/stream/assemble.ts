@@ -1,7 +1,7 @@
 // Assembles a Message from Messages-stream events (docs/gateway-protocol.md#messages-stream). Text pieces are
 // kept in arrays and joined once, so a long answer costs O(n) and not O(n²) copies.
 import { fromBytes, toBytes } from './byteText';
-import type { ContentBlock, Message, StreamEvent, ToolInputProblem, Usage } from './types';
+import type { ContentBlock, Message, StreamEvent, ToolInputProblem, Usage } from '../types';
 
 type Json = Record<string, unknown>;
 

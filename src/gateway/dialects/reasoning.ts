@@ -1,9 +1,9 @@
 // Reasoning effort per model (setting modelGateway.models.reasoning), as each dialect spells it
 // (docs/gateway-protocol.md#reasoning): chat-completions `reasoning_effort`, Responses `reasoning.effort`,
 // Messages `thinking.budget_tokens`. `off` (or nothing set) sends nothing: the model's own default.
-import type { MessageParam, ReasoningEffort } from './types';
+import type { MessageParam, ReasoningEffort } from '../types';
 
-export type { ReasoningEffort } from './types';
+export type { ReasoningEffort } from '../types';
 export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high', 'off'];
 
 /** The Messages thinking budget of an effort (a share of max_tokens, at least the API's 1024), or undefined. */

@@ -7,8 +7,8 @@
 // `function.arguments` fragments are input_json_delta pieces, assembled until the message ends (fragments of
 // different calls may interleave). Only choice 0 is read (this client never asks for n > 1).
 import { stopReasonOf, usageOf, isObj } from './chatMapping';
-import { capturedStringBytes, JSON_TEXT, readChatContent } from './fastDelta';
-import type { StreamEvent } from './types';
+import { capturedStringBytes, JSON_TEXT, readChatContent } from '../stream/fastDelta';
+import type { StreamEvent } from '../types';
 
 /**
  * One dialect's event reader (chat-completions here, Responses in responsesEvents.ts): what each event of the

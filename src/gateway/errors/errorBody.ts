@@ -1,7 +1,7 @@
 // Reading error bodies of every shape gateways send (docs/gateway-protocol.md#error-bodies), and mapping
 // HTTP statuses and error types to GatewayError kinds. Never throws on any input.
 import { STATUS_CODES } from 'node:http';
-import type { GatewayErrorKind } from './types';
+import type { GatewayErrorKind } from '../types';
 
 export interface ParsedErrorBody {
   message?: string;

@@ -1,6 +1,6 @@
 // Binds dialect.ts's decision to one client: the host's knowledge plus what this client learned, and the
 // dialects a request may move on to when its route is refused before any processing.
-import type { ClientContext } from './context';
+import type { ClientContext } from '../context';
 import {
   chooseDialect,
   fallbacksOf,
@@ -9,7 +9,7 @@ import {
   type DialectKnowledge,
   type GroupFamily,
 } from './dialect';
-import type { GatewayError } from './errors';
+import type { GatewayError } from '../errors/errors';
 
 /** What is known about a model's dialect for this client. */
 function knowledgeOf(ctx: ClientContext, model: string): DialectKnowledge {

@@ -2,18 +2,18 @@
 // `type` (some gateways omit `event:` lines), other dialects' events read into Messages events by their reader
 // (dialectCall.ts), all assembled into a Message. See docs/gateway-protocol.md#messages-stream.
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
-import { reportUsage, type ClientContext } from './context';
-import { unfinishedUsageReport } from './usageReport';
-import { errorInit, GatewayError, type GatewayErrorInit } from './errors';
-import { kindForErrorType, upstreamOrigin, withoutStack } from './errorBody';
+import { reportUsage, type ClientContext } from '../context';
+import { unfinishedUsageReport } from '../usageReport';
+import { errorInit, GatewayError, type GatewayErrorInit } from '../errors/errors';
+import { kindForErrorType, upstreamOrigin, withoutStack } from '../errors/errorBody';
 import { MessageAssembler } from './assemble';
 import { bytesOf, fromBytes } from './byteText';
-import { discardBody, protocolError, readJson, transportError, type CallSpec, type Exchange } from './http';
+import { discardBody, protocolError, readJson, transportError, type CallSpec, type Exchange } from '../http';
 import { normalizeToolInputs, toolInputError, withHeaderCost } from './messages';
-import type { ChunkReader } from './chatChunks';
-import type { Dialect } from './dialect';
-import type { StreamPlan } from './dialectPlan';
-import { callSpec, sendPlanned, wireOf } from './dialectCall';
+import type { ChunkReader } from '../dialects/chatChunks';
+import type { Dialect } from '../dialects/dialect';
+import type { StreamPlan } from '../dialects/dialectPlan';
+import { callSpec, sendPlanned, wireOf } from '../dialects/dialectCall';
 import { EventQueue } from './eventQueue';
 import { EventFeed } from './eventFeed';
 import type {
@@ -24,7 +24,7 @@ import type {
   StreamCut,
   StreamEvent,
   ToolInputProblem,
-} from './types';
+} from '../types';
 
 const MAX_EVENT_BYTES = 32 * 1024 * 1024;
 /** From this size an event's data goes to the reader's parseLarge, if it has one. */

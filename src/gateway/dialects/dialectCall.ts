@@ -1,9 +1,9 @@
 // One call spec and one fallback path for every dialect (docs/gateway-protocol.md#dialects): a dialect is a
 // route, an auth style, a request mapping, a whole-reply mapping and a stream reader — a new dialect is a new
 // entry here plus its mapping and reader, not new branches in stream.ts or messages.ts.
-import type { ClientContext } from './context';
-import { GatewayError } from './errors';
-import { send, type CallSpec, type Exchange } from './http';
+import type { ClientContext } from '../context';
+import { GatewayError } from '../errors/errors';
+import { send, type CallSpec, type Exchange } from '../http';
 import { nextDialect, type Dialect } from './dialect';
 import { ROUTES, type StreamPlan } from './dialectPlan';
 import { messageOfCompletion, toChatRequest } from './chatMapping';
@@ -11,7 +11,7 @@ import { messageOfResponse, toResponsesRequest } from './responsesMapping';
 import { ChatChunkReader, type ChunkReader } from './chatChunks';
 import { ResponsesEventReader } from './responsesEvents';
 import { MessagesEventReader } from './messagesEvents';
-import { asMessage } from './messages';
+import { asMessage } from '../stream/messages';
 import {
   REASONING_REJECTED_SENTENCE,
   openAiEffort,
@@ -19,8 +19,8 @@ import {
   thinkingBudget,
   type ReasoningEffort,
 } from './reasoning';
-import type { AuthStyle } from './http';
-import type { Message, MessagesRequest, RequestOptions } from './types';
+import type { AuthStyle } from '../http';
+import type { Message, MessagesRequest, RequestOptions } from '../types';
 
 type Json = Record<string, unknown>;
 

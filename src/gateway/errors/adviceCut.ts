@@ -1,6 +1,6 @@
 // Advice for answers the gateway did send (HTTP 200) that could not be used: a stream cut mid-way, and a tool
 // call whose input cannot be read. The words go through the Localizer like every advice (advice.ts).
-import type { Localizer } from '../shared/l10n';
+import type { Localizer } from '../../shared/l10n';
 import type { GatewayError } from './errors';
 import type { Advice, AdviceContext } from './adviceTypes';
 
