@@ -81,6 +81,18 @@ describe('layers of src/', () => {
     assert.deepEqual(cycles(graph), []);
   });
 
+  it('keeps every folder of src/ at 25 files or fewer (a bigger one is split into rooms that say what they hold)', () => {
+    const crowded: string[] = [];
+    const walk = (dir: string): void => {
+      const entries = fs.readdirSync(dir, { withFileTypes: true });
+      const files = entries.filter((e) => e.isFile()).length;
+      if (files > 25) crowded.push(`${path.relative(ROOT, dir)}: ${files}`);
+      for (const e of entries) if (e.isDirectory()) walk(path.join(dir, e.name));
+    };
+    walk(SRC);
+    assert.deepEqual(crowded, []);
+  });
+
   it('finds a cycle when there is one (the checker itself)', () => {
     assert.deepEqual(
       cycles(
