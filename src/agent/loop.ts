@@ -54,7 +54,7 @@ export interface AgentTurnOptions {
   policy: PolicySettings;
   /**
    * Files were written (or restored) earlier in this conversation: allow-listed commands ask from the first step.
-   * The conversation's record of its tool cards is the source (src/chat/agentTurn.ts), so a reload keeps it.
+   * The conversation's record of its tool cards is the source (src/chat/agent/agentTurn.ts), so a reload keeps it.
    */
   filesWritten?: boolean;
   /**

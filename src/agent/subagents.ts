@@ -83,7 +83,7 @@ export interface SubagentToolOptions {
   onReport?(report: SubagentReport): void;
 }
 
-/** Between a sub-agent's id and its call's own id (characters a stored history keeps: src/chat/history.ts). */
+/** Between a sub-agent's id and its call's own id (characters a stored history keeps: src/chat/store/history.ts). */
 const SCOPE = '::';
 
 /** The tool_use id of a child's call as the parent's chat, approvals and pending changes know it (never collides). */

@@ -116,7 +116,7 @@ export interface UsageRecord {
   route: string;
   /** The wire dialect of a message response (absent: Messages, or an image route). */
   dialect?: Dialect;
-  /** What the request was for (RequestOptions.usageKind; 'completion': src/gateway/fim.ts); absent: not said. */
+  /** What the request was for (RequestOptions.usageKind; 'completion': src/gateway/completion/fim.ts); absent: not said. */
   kind?: UsageKind;
   model: string;
   /** Messages: the usage object as the gateway reported it (usage.cost: the billed cost, when reported). */
@@ -201,7 +201,7 @@ export interface ToolResultBlockParam {
 /**
  * An assistant's reasoning, sent back within the turn that produced it: Messages' thinking with its signature,
  * chat-completions' `reasoning_content` (no signature), or a Responses reasoning item (its summary as the text,
- * its `encrypted_content` as the signature). Earlier turns leave it out (src/chat/agentHistory.ts).
+ * its `encrypted_content` as the signature). Earlier turns leave it out (src/chat/agent/agentHistory.ts).
  */
 export interface ThinkingBlockParam {
   type: 'thinking';
@@ -407,7 +407,7 @@ export interface WaitNotice {
 
 export type WaitListener = (notice: WaitNotice) => void;
 
-/** One code completion asked while typing (src/gateway/fim.ts). */
+/** One code completion asked while typing (src/gateway/completion/fim.ts). */
 export interface CodeCompletionRequest {
   model: string;
   /** How to ask (completionMode.ts decides it on the host's side). */

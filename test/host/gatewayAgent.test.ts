@@ -1,4 +1,4 @@
-// @gateway as an agent, in a real VS Code: the participant's agent turn (src/lm/gatewayAgent.ts, the function the
+// @gateway as an agent, in a real VS Code: the participant's agent turn (src/lm/host/gatewayAgent.ts, the function the
 // @gateway handler calls) with real vscode.lm.tools, real vscode.lm.invokeTool, the real gateway client and the
 // emulator's scripted model, which calls the tools a prompt names (`@tool NAME {json}`). The tool is another
 // extension's: the test-only runner extension declares modelGatewayTest_echo (scripts/lib/hostRunner.mjs) and this

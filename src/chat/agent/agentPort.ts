@@ -1,5 +1,5 @@
 // The agent side as the chat session sees it (pure): what a turn gets, how it ends, and the turn records the session
-// keeps in step with its history. src/chat/agentTurn.ts implements it through src/agent and src/agentHost.
+// keeps in step with its history. src/chat/agent/agentTurn.ts implements it through src/agent and src/agentHost.
 import type { MessageParam } from '../../gateway/types';
 import type { AgentAvailability, AgentTurnInfo, ChatMessage, ConversationSettings } from '../../shared/protocol/chat';
 import type { PendingChangeView } from '../../shared/protocol/chat';

@@ -87,7 +87,7 @@ export interface AgentTurnsDeps {
   accessProblem?(): string;
   /** The user's language for setup errors, cards and notes (vscode.l10n; English when absent). */
   l10n?: Localizer;
-  /** What a step cost, and whether the next request would pass the daily budget (src/usage/account.ts). */
+  /** What a step cost, and whether the next request would pass the daily budget (src/usage/host/account.ts). */
   costOf?: AgentTurnOptions['costOf'];
   wouldPassDailyBudget?: AgentTurnOptions['wouldPassDailyBudget'];
   /** A path as cards show it (workspace-relative; vscode.workspace.asRelativePath). */

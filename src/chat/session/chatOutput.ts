@@ -38,7 +38,7 @@ export interface ChatOutput {
   /** Older turns are being condensed for this answer (a line on it), or that ended. */
   condensing(conversationId: string, messageId: string, running: boolean): void;
   restored(conversationId: string, messageId: string): void;
-  /** An agent turn's own notifications (tool cards, usage, notes: src/chat/agentEvents.ts builds them). */
+  /** An agent turn's own notifications (tool cards, usage, notes: src/chat/agent/agentEvents.ts builds them). */
   agent(message: HostToWebviewMessage): void;
 }
 

@@ -1,4 +1,4 @@
-// What the chat session gets from VS Code and the rest of the extension (src/chat/register.ts builds it; the tests
+// What the chat session gets from VS Code and the rest of the extension (src/chat/host/register.ts builds it; the tests
 // and the benchmarks build their own): storage, the client, the page, the agent port, costs and settings.
 import type { ImageStore } from '../store/imageStore';
 import type { ProjectInstructions } from '../../agent/instructions';

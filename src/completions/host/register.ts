@@ -1,7 +1,7 @@
 // Code completion as you type (the completions bundle, dist/features/completions.js): loaded when the user turns
 // completions on. Registers the inline provider for the user's files and wires it to the gateway client, the usage
 // ledger, the daily budget, the secret rules and the status bar. The logic lives in pure modules (engine.ts,
-// gates.ts, promptContext.ts); the wire formats in src/gateway/fim.ts.
+// gates.ts, promptContext.ts); the wire formats in src/gateway/completion/fim.ts.
 import * as vscode from 'vscode';
 import { chooseCompletionMode, type CompletionMode } from '../../gateway/completion/completionMode';
 import { isGatewayError } from '../../gateway/errors/errors';

@@ -16,7 +16,7 @@ import type {
 } from './lmApi';
 import { toChatInformation } from '../modelInfo';
 
-/** What the provider asks of the native-chat bundle (src/lm/chunk.ts). */
+/** What the provider asks of the native-chat bundle (src/lm/host/chunk.ts). */
 export type ResponsePath = Pick<typeof import('./chunk'), 'provideChatResponse' | 'countTokens'>;
 
 export class GatewayChatProvider extends Disposable implements LanguageModelChatProvider, vscode.Disposable {

@@ -3,7 +3,7 @@
 // registered for it and nothing throws: the rest of the extension works as before.
 // Only thin stubs are registered here: the model provider answers the model list itself (VS Code asks for it
 // early) and the management command's quick pick is small; the participant's handler and the agent, the
-// provider's responses and token counts live in the native-chat bundle (src/lm/chunk.ts, dist/features/lm.js),
+// provider's responses and token counts live in the native-chat bundle (src/lm/host/chunk.ts, dist/features/lm.js),
 // loaded on their first use.
 import * as vscode from 'vscode';
 import { Commands, Views } from '../../shared/commands';

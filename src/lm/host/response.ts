@@ -1,6 +1,6 @@
 // The model provider's response path (vendor 'model-gateway'): a request of VS Code's chat mapped to the
 // gateway, its stream mapped back, errors as LanguageModelErrors, and the token count. It lives in the
-// native-chat bundle (src/lm/chunk.ts, dist/features/lm.js), loaded with the first request or token count;
+// native-chat bundle (src/lm/host/chunk.ts, dist/features/lm.js), loaded with the first request or token count;
 // the provider registered at activation (provider.ts) only lists the models.
 import * as vscode from 'vscode';
 import type { GatewayClient } from '../../gateway/types';

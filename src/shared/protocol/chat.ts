@@ -370,7 +370,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
 export const chatGuard = guard(chatProtocol);
 
 /**
- * The same checks, lenient, for what the chat history stored (src/chat/history.ts): a damaged or older field is
+ * The same checks, lenient, for what the chat history stored (src/chat/store/history.ts): a damaged or older field is
  * dropped instead of the whole record, and what is kept is what the page's guard accepts.
  */
 export const storedChat = {

@@ -1,4 +1,4 @@
-// The scripted agent model (src/emulator/agentScript.ts) over real sockets: directives become tool_use blocks
+// The scripted agent model (src/emulator/models/agentScript.ts) over real sockets: directives become tool_use blocks
 // with the offered tools' exact names, parallel calls share one message, @interleave streams fragments across
 // blocks (one after its block's content_block_stop) and our gateway client still assembles every input, the
 // tool_results sent back are read, and the turn finishes.

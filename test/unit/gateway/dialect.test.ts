@@ -1,4 +1,4 @@
-// The pure dialect decision (src/gateway/dialect.ts): the order of the rules, new-api's endpoint types, and
+// The pure dialect decision (src/gateway/dialects/dialect.ts): the order of the rules, new-api's endpoint types, and
 // which refusals of /v1/messages prove that nothing was processed.
 import * as assert from 'node:assert/strict';
 import { adviseOnError, createGatewayClient } from '../../../src/gateway';

@@ -1,4 +1,4 @@
-// The whole-event runs of plain text deltas (src/gateway/eventFeed.ts, ChunkReader.run) read a stream exactly as
+// The whole-event runs of plain text deltas (src/gateway/stream/eventFeed.ts, ChunkReader.run) read a stream exactly as
 // eventsource-parser plus the per-event paths do: the same events in the same order whatever the chunking (an event
 // or a multi-byte character split anywhere), with `\r` line endings arriving mid-stream, a BOM, an event too large;
 // and through the client over 127.0.0.1: UTF-8 split in one-byte chunks, a cut stream, [DONE], an error mid-stream.

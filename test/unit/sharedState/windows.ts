@@ -15,7 +15,7 @@ import { LedgerStore } from '../../../src/usage/ledgerStore';
 
 export const NOW = Date.parse('2026-12-06T12:00:00Z');
 
-/** The adapters a window's extension host builds (src/chat/historyFiles.ts), over the test's folders. */
+/** The adapters a window's extension host builds (src/chat/host/historyFiles.ts), over the test's folders. */
 export const historyStorage = historyStorageAt;
 export const imageStorage = imageStorageAt;
 

@@ -1,7 +1,7 @@
 // Gateway tools for any agent in VS Code's chat (Copilot's agent mode, other extensions, @gateway):
 // generate image, edit image, list gateway models. Declared in package.json contributes.languageModelTools,
 // implemented here with vscode.lm.registerTool (stable since VS Code 1.95). Registration is cheap; the work
-// lives in toolImpl.ts, in the native-chat bundle (src/lm/chunk.ts) loaded on the first call, and the image
+// lives in toolImpl.ts, in the native-chat bundle (src/lm/host/chunk.ts) loaded on the first call, and the image
 // runner is asked for only when an image tool runs. Where the running VS Code has no tool API, the tools are
 // reported unavailable in the log and nothing throws.
 import * as vscode from 'vscode';

@@ -1,4 +1,4 @@
-// The gateway tools' work, loaded on the first prepare/invoke (src/lm/tools/register.ts imports it lazily).
+// The gateway tools' work, loaded on the first prepare/invoke (src/lm/host/tools/register.ts imports it lazily).
 // Image tools run the image panel's pipeline (ImageRunner: catalog check, persisted record before the POST,
 // one submission, follower, saver with sidecar, resume after reload); nothing here talks to the gateway itself.
 import * as vscode from 'vscode';
