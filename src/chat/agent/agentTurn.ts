@@ -236,7 +236,7 @@ export class AgentTurns implements AgentRunner {
       calibrated(fixed + estimateMessages(agentHistory(whole, this.transcripts.recentIn(whole))), calibration);
     const threshold = this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD;
     const inputWindow = this.windowOf(ctx) - ctx.settings.maxTokens;
-    const { whole, cut } = planCondense(ctx.history, estimate, inputWindow, threshold);
+    const { whole, cut } = planCondense(ctx.history, { estimate, inputWindow, threshold });
     if (!cut) return whole;
     const share = Math.round(threshold * 100);
     mapper.note(

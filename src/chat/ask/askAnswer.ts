@@ -62,7 +62,7 @@ async function askHistory(request: ChatRequest, a: AskAnswer): Promise<ChatMessa
   const calibration = historyCalibration(a.history, a.settings);
   const estimate = (whole: ChatMessage[]): number =>
     estimateTokens(buildMessagesRequest(whole, a.settings, a.instructions), calibration);
-  const { whole, cut } = planCondense(a.history, estimate, a.inputWindow, a.threshold);
+  const { whole, cut } = planCondense(a.history, { estimate, inputWindow: a.inputWindow, threshold: a.threshold });
   if (!cut) return whole;
   try {
     const condensed = await condense(cut, {

@@ -69,13 +69,14 @@ export function summaryMessages(summary: string): ChatMessage[] {
 }
 
 /**
- * The id of the last message to condense in `rest` (the history after the latest summary, ending with the current
- * question), or undefined when fewer than `keep` earlier questions besides the current one leave nothing to condense.
+ * The id of the last message to condense in `rest` (the history after the latest summary): everything before the last
+ * `kept` questions, each with its answers; undefined when nothing is left before them. Before an answer the current
+ * question is one of the kept ones (CONDENSE_KEEP_TURNS + 1); the Condense action, with no question pending, keeps
+ * CONDENSE_KEEP_TURNS.
  */
-export function condensePoint(rest: readonly ChatMessage[], keep = CONDENSE_KEEP_TURNS): string | undefined {
+export function condensePoint(rest: readonly ChatMessage[], kept: number): string | undefined {
   const questions = rest.map((m, i) => (m.role === 'user' ? i : -1)).filter((i) => i >= 0);
-  // The current question is the last one; `keep` more before it stay whole.
-  const firstKept = questions[questions.length - 1 - keep];
+  const firstKept = kept < 1 ? rest.length : questions[questions.length - kept];
   if (firstKept === undefined || firstKept === 0) return undefined;
   return rest[firstKept - 1].id;
 }
@@ -175,14 +176,6 @@ export async function requestSummary(
     .trim();
   if (!summary) throw new Error('the summary was empty');
   return { summary, tokens: tokenCountsOf(reply.usage), usage: reply.usage ?? undefined };
-}
-
-/**
- * The id of the last message the Condense action condenses in `rest` (the history after the latest summary, with
- * no question pending): everything but the last `keep` questions and their answers; undefined when nothing is left.
- */
-export function manualCondensePoint(rest: readonly ChatMessage[], keep = CONDENSE_KEEP_TURNS): string | undefined {
-  return keep < 1 ? rest[rest.length - 1]?.id : condensePoint(rest, keep - 1);
 }
 
 /** The summary a message carries (an agent turn's, or an Ask answer's and the Condense action's). */

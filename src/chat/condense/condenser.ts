@@ -5,9 +5,9 @@ import type { GatewayClient, MessageParam, Usage } from '../../gateway/types';
 import type { ChatCost } from '../../shared/money';
 import type { AgentCondensed, ChatMessage } from '../../shared/protocol/chat';
 import {
+  CONDENSE_KEEP_TURNS,
   condensedHistory,
   condensePoint,
-  manualCondensePoint,
   overThreshold,
   requestSummary,
   summaryMessages,
@@ -28,31 +28,29 @@ export function withSummary(h: CondensedHistory): ChatMessage[] {
   return [...(h.summary ? summaryMessages(h.summary) : []), ...h.rest];
 }
 
-function cutAt(base: CondensedHistory, through: string | undefined): CondenseCut | undefined {
-  if (!through) return undefined;
-  return { base, through, count: base.rest.findIndex((m) => m.id === through) + 1 };
+/** When an answer condenses first: its request's `estimate` (of `whole`) passes `threshold` of the input window. */
+export interface CondenseThreshold {
+  estimate(whole: ChatMessage[]): number;
+  inputWindow: number;
+  threshold: number;
 }
 
 /**
- * The history a request sends (`whole`: the latest summary instead of the turns it covers) and, when `estimate` of
- * it passes `threshold` of the input window, the cut to condense first (never the current question and the last turns).
+ * The history a request sends (`whole`: the latest summary instead of the turns it covers) and the cut to condense
+ * (undefined: nothing to condense). Before an answer (`when` given; the history ends with its question) only when
+ * the estimate passes the threshold, and the current question and the last CONDENSE_KEEP_TURNS before it stay
+ * whole. The Condense action (no `when`, no question pending) always cuts, keeping the last CONDENSE_KEEP_TURNS.
  */
 export function planCondense(
   history: readonly ChatMessage[],
-  estimate: (whole: ChatMessage[]) => number,
-  inputWindow: number,
-  threshold: number,
+  when?: CondenseThreshold,
 ): { whole: ChatMessage[]; cut?: CondenseCut } {
   const base = condensedHistory(history);
   const whole = withSummary(base);
-  const over = overThreshold(estimate(whole), inputWindow, threshold);
-  return { whole, cut: over ? cutAt(base, condensePoint(base.rest)) : undefined };
-}
-
-/** The Condense action's cut: all but the last turns of the conversation (undefined: nothing to condense yet). */
-export function planManualCondense(history: readonly ChatMessage[]): CondenseCut | undefined {
-  const base = condensedHistory(history);
-  return cutAt(base, manualCondensePoint(base.rest));
+  if (when && !overThreshold(when.estimate(whole), when.inputWindow, when.threshold)) return { whole };
+  const through = condensePoint(base.rest, CONDENSE_KEEP_TURNS + (when ? 1 : 0));
+  const cut = through ? { base, through, count: base.rest.findIndex((m) => m.id === through) + 1 } : undefined;
+  return { whole, cut };
 }
 
 export interface CondenseRun {

@@ -6,7 +6,7 @@
 import { calibrationOf, estimateTokens } from '../../shared/tokenEstimate';
 import type { ChatMessage, ConversationSettings, HostToWebviewMessage } from '../../shared/protocol/chat';
 import { condensedHistory } from './condense';
-import { planManualCondense, withSummary } from './condenser';
+import { planCondense, withSummary } from './condenser';
 import { buildMessagesRequest } from '../ask/requestBuilder';
 
 /** Messages after which the open conversation's size or model may have changed (the meter is told again). */
@@ -44,7 +44,7 @@ export function contextUse(
     window: Math.max(1, shownWindow),
     condenseAt: Math.round(threshold * Math.max(1, window - settings.maxTokens)),
     // Condense now has something to summarise (more turns than the ones always kept whole): else the meter says why.
-    condensable: planManualCondense(history) !== undefined,
+    condensable: planCondense(history).cut !== undefined,
   };
 }
 

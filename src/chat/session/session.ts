@@ -17,7 +17,7 @@ import { pageOutput, type ChatOutput } from './chatOutput';
 import { CONTEXT_CHANGES, contextUse } from '../condense/contextMeter';
 import { DEFAULT_CONTEXT_WINDOW } from '../../agent';
 import { CONDENSE_KEEP_TURNS, DEFAULT_CONDENSE_THRESHOLD } from '../condense/condense';
-import { planManualCondense } from '../condense/condenser';
+import { planCondense } from '../condense/condenser';
 import { appendMessage, findMessage, truncateFrom, type Conversation } from './conversation';
 import { modeSettings, newAgentTurn, usesAgent } from './conversationMode';
 import { ConversationStore } from '../store/conversationStore';
@@ -328,7 +328,7 @@ export class SessionController {
     const l10n = this.l10n;
     if (this.busy) return l10n.t('A reply is still in progress. Stop it first.');
     const conversation = this.store.active;
-    const cut = planManualCondense(conversation.messages);
+    const { cut } = planCondense(conversation.messages);
     const target = [...conversation.messages].reverse().find((m) => m.role === 'assistant');
     if (!cut || !target)
       return l10n.t(
