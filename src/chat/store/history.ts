@@ -86,7 +86,6 @@ export function conversationIdOf(name: string): string | undefined {
   return match && isSafeId(match[1]) ? match[1] : undefined;
 }
 
-const STATUSES: readonly ChatMessageStatus[] = ['streaming', 'complete', 'stopped', 'cutOff', 'error', 'queued'];
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -167,7 +166,8 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
     !isString(value.text)
   )
     return undefined;
-  let status = STATUSES.includes(value.status as ChatMessageStatus) ? (value.status as ChatMessageStatus) : 'complete';
+  const fields = storedChat.messageFields;
+  let status = fields.status(value.status) ? value.status : 'complete';
   if (status === 'streaming' || status === 'queued') status = 'cutOff';
   const message: ChatMessage = {
     id: value.id,
@@ -176,36 +176,46 @@ function parseMessage(value: unknown, l10n: Localizer): ChatMessage | undefined 
     status,
     createdAt: isNumber(value.createdAt) ? value.createdAt : 0,
   };
-  if (isString(value.thinking)) message.thinking = value.thinking;
-  if (isString(value.model)) message.model = value.model;
-  const tokens = usageTokens(value.usage);
-  if (tokens && isRecord(value.usage)) {
-    message.usage = { ...tokens, ...(value.usage.notReported === true ? { notReported: true } : {}) };
-    const cost = storedChat.cost(value.usage.cost);
-    if (cost) message.usage.cost = cost;
+  for (const key of Object.keys(fields) as Array<keyof ChatMessage>) {
+    if (key in message) continue;
+    const read = STORED_FIELDS[key] ?? ((v: unknown) => (v !== undefined && fields[key](v) ? v : undefined));
+    const kept = read(value[key], { status, l10n });
+    if (kept !== undefined) (message as unknown as Record<string, unknown>)[key] = kept;
   }
-  if (isString(value.stopReason) || value.stopReason === null) message.stopReason = value.stopReason;
-  if (Array.isArray(value.attachments))
-    message.attachments = value.attachments
-      .map(storedChat.attachment)
-      .filter((a): a is ChatAttachment => a !== undefined && isSafeId(a.id));
-  if (isRecord(value.error) && isString(value.error.title) && isString(value.error.detail)) {
-    // A stored card keeps its words but no live actions that would resend (no queue, no countdown).
-    message.error = {
-      title: value.error.title,
-      detail: value.error.detail,
-      actions: [],
-      ...(isString(value.error.requestId) ? { requestId: value.error.requestId } : {}),
-    };
-  }
-  const agent = parseAgent(value.agent, status, l10n);
-  if (agent) message.agent = agent;
-  const instructions = parseInstructions(value.instructions);
-  if (instructions) message.instructions = instructions;
-  const condensed = storedCondensed(value.condensed);
-  if (condensed) message.condensed = condensed;
   return message;
 }
+
+/**
+ * The fields of a stored message that need more than the page's check (storedChat.messageFields): an older shape,
+ * what cannot outlive the window (live actions, open approvals), words said again in this window's language. Every
+ * other field of that table is kept as stored when it passes its check, so a field added to ChatMessage (and so to
+ * the table) is read back with no edit here.
+ */
+const STORED_FIELDS: {
+  [K in keyof ChatMessage]?: (
+    v: unknown,
+    m: { status: ChatMessageStatus; l10n: Localizer },
+  ) => ChatMessage[K] | undefined;
+} = {
+  usage: (v) => {
+    const tokens = usageTokens(v);
+    if (!tokens || !isRecord(v)) return undefined;
+    const cost = storedChat.cost(v.cost);
+    return { ...tokens, ...(v.notReported === true ? { notReported: true } : {}), ...(cost ? { cost } : {}) };
+  },
+  attachments: (v) =>
+    Array.isArray(v)
+      ? v.map(storedChat.attachment).filter((a): a is ChatAttachment => a !== undefined && isSafeId(a.id))
+      : undefined,
+  // A stored card keeps its words but no live actions that would resend (no queue, no countdown).
+  error: (v) =>
+    isRecord(v) && isString(v.title) && isString(v.detail)
+      ? { title: v.title, detail: v.detail, actions: [], ...(isString(v.requestId) ? { requestId: v.requestId } : {}) }
+      : undefined,
+  agent: (v, m) => parseAgent(v, m.status, m.l10n),
+  instructions: (v) => parseInstructions(v),
+  condensed: (v) => storedCondensed(v),
+};
 
 function parseInstructions(v: unknown): InstructionsUsed | undefined {
   if (!isRecord(v) || !Array.isArray(v.files)) return undefined;
