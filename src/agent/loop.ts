@@ -29,8 +29,8 @@ import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, TurnEndReason }
 import { tokenCountsOf } from '../gateway/pricing';
 import { addTokens, ZERO_TOKENS, type TokenCounts } from '../shared/tokens';
 import { calibrationOf } from '../shared/tokenEstimate';
-import { endMessage, unfinishedUsage } from './usage';
-import { usageUnreported } from '../gateway/usageReport';
+import { endMessage } from './usage';
+import { unfinishedUsage, usageUnreported } from '../gateway/usageReport';
 import { english } from '../shared/l10n';
 
 export const DEFAULT_MAX_STEPS = 25;

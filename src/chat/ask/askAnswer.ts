@@ -2,11 +2,11 @@
 // request, its streamed text, and how it ended with its usage and cost.
 import { estimateTokens } from '../../shared/tokenEstimate';
 import { historyCalibration } from '../condense/contextMeter';
-import type { GatewayClient, Logger, MessageParam, WaitNotice } from '../../gateway/types';
+import type { GatewayClient, Logger, WaitNotice } from '../../gateway/types';
 import type { ChatCost } from '../../shared/money';
-import type { AgentCondensed, ChatMessage, ConversationSettings } from '../../shared/protocol/chat';
+import type { ChatMessage, ConversationSettings } from '../../shared/protocol/chat';
 import type { TextWriter } from '../session/chatOutput';
-import { condense, planCondense } from '../condense/condenser';
+import { condense, planCondense, type CondenseRun } from '../condense/condenser';
 import type { ChatRequest } from '../session/requestSlot';
 import { buildMessagesRequest } from './requestBuilder';
 import { consumeStream, type StreamOutcome } from './streamAnswer';
@@ -22,13 +22,10 @@ export interface AskAnswer {
   /** The model's window for input (its context window less max_tokens) and the share past which to condense. */
   inputWindow: number;
   threshold: number;
-  requestHistory(older: readonly ChatMessage[]): MessageParam[];
+  /** A condensing before the answer: its request's history, cost, and the summary card on this answer. */
+  condense: CondenseRun;
   /** The cost the usage ledger recorded for the client's last response (taken once). */
   recordedCost(): ChatCost | undefined;
-  /** Keeps a summary made for this answer on it and shows its card. */
-  applyCondensed(condensed: AgentCondensed): void;
-  /** The condensing request started or ended (a line on the answer meanwhile). */
-  condensing?(running: boolean): void;
   /** The client waits before sending (a 429's Retry-After). */
   onWait(notice: WaitNotice): void;
   write: TextWriter;
@@ -65,15 +62,7 @@ async function askHistory(request: ChatRequest, a: AskAnswer): Promise<ChatMessa
   const { whole, cut } = planCondense(a.history, { estimate, inputWindow: a.inputWindow, threshold: a.threshold });
   if (!cut) return whole;
   try {
-    const condensed = await condense(cut, {
-      client: a.client,
-      model: a.settings.model,
-      signal: request.signal,
-      requestHistory: a.requestHistory,
-      costOf: a.recordedCost,
-      apply: a.applyCondensed,
-      progress: a.condensing,
-    });
+    const condensed = await condense(cut, a.condense);
     return condensed ?? whole;
   } catch (error) {
     if (!request.signal.aborted) a.log?.error('chat: condensing failed', error);

@@ -1,8 +1,7 @@
 // Reads one streamed answer (pure): forwards text and thinking deltas, then says how it ended.
 import { isGatewayError } from '../../gateway/errors/errors';
-import { usageUnreported } from '../../gateway/usageReport';
+import { unfinishedUsage, usageUnreported } from '../../gateway/usageReport';
 import type { Message, MessageStream, StreamEvent, Usage } from '../../gateway/types';
-import { unfinishedUsage } from '../../agent/usage';
 import { tokenCountsOf } from '../../gateway/pricing';
 import type { ChatUsage } from '../../shared/protocol/chat';
 import { ZERO_TOKENS } from '../../shared/tokens';

@@ -137,17 +137,15 @@ export class AnswerRunner {
     const prompt = await instructions();
     if (request.signal.aborted) return this.end(request, { status: 'stopped' });
     const window = this.deps.contextWindow?.(settings.model, settings.maxTokens) ?? DEFAULT_CONTEXT_WINDOW;
-    const run = this.condenseRun(request, client, settings.model, costs.take);
     const outcome = await streamAsk(request, {
-      ...run,
+      client,
       settings,
       instructions: prompt,
       history: conversation.messages.slice(0, conversation.messages.indexOf(message) + (prefill ? 1 : 0)),
       prefill,
       inputWindow: window - settings.maxTokens,
       threshold: this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD,
-      applyCondensed: run.apply,
-      condensing: run.progress,
+      condense: this.condenseRun(request, client, settings.model, costs.take),
       recordedCost: costs.take,
       onWait: (notice) => this.slot.clientWait(request, notice),
       write,
@@ -162,7 +160,7 @@ export class AnswerRunner {
     client: GatewayClient,
     model: string,
     recordedCost: () => ChatCost | undefined,
-  ): CondenseRun & { client: GatewayClient } {
+  ): CondenseRun {
     const { conversation, message } = request;
     return {
       client,
