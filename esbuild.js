@@ -39,12 +39,12 @@ const undiciAsVendorFile = (from) => ({
  * object activate() passes in, and `npm run bench -- size` shows the cost.
  */
 const featureEntries = {
-  chat: 'src/chat/register.ts',
+  chat: 'src/chat/host/register.ts',
   images: 'src/images/register.ts',
-  lm: 'src/lm/chunk.ts',
+  lm: 'src/lm/host/chunk.ts',
   commands: 'src/diagnostics/chunk.ts',
   errors: 'src/platform/errorPresenter.ts',
-  completions: 'src/completions/register.ts',
+  completions: 'src/completions/host/register.ts',
 };
 
 /**

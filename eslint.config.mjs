@@ -5,7 +5,9 @@ import tseslint from 'typescript-eslint';
 /**
  * The layers of src/ (docs/architecture.md#layers): each folder names the folders it may import from. Imports point
  * down this table only: shared ← gateway, agent ← platform ← catalog, keys ← features ← extension.ts / services.ts.
- * `pure` folders never import `vscode`. A folder that is not listed here fails test/unit/layers.test.ts.
+ * `pure` folders never import `vscode`. A feature folder with a `glue` sub-folder is pure outside it: its VS Code glue
+ * (register.ts, view providers, host actions) lives there, and the rest runs in plain Node (unit-tested there) and
+ * never imports the glue. A folder that is not listed here fails test/unit/layers.test.ts.
  */
 export const LAYERS = {
   shared: { pure: true, imports: [] },
@@ -21,78 +23,31 @@ export const LAYERS = {
   diagnostics: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'keys'] },
   images: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog'] },
   agentHost: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'agent'] },
-  chat: { pure: false, imports: ['shared', 'storage', 'gateway', 'platform', 'catalog', 'agent', 'agentHost'] },
-  lm: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'images', 'agent', 'agentHost'] },
-  usage: { pure: false, imports: ['shared', 'storage', 'gateway', 'platform', 'catalog'] },
-  completions: { pure: false, imports: ['shared', 'gateway', 'platform', 'catalog', 'agent', 'agentHost', 'usage'] },
+  chat: {
+    pure: false,
+    glue: 'host',
+    imports: ['shared', 'storage', 'gateway', 'platform', 'catalog', 'agent', 'agentHost'],
+  },
+  lm: {
+    pure: false,
+    glue: 'host',
+    imports: ['shared', 'gateway', 'platform', 'catalog', 'images', 'agent', 'agentHost'],
+  },
+  usage: { pure: false, glue: 'host', imports: ['shared', 'storage', 'gateway', 'platform', 'catalog'] },
+  completions: {
+    pure: false,
+    glue: 'host',
+    imports: ['shared', 'gateway', 'platform', 'catalog', 'agent', 'agentHost', 'usage'],
+  },
 };
-
-/**
- * Modules of feature folders that run in plain Node (unit-tested there): no `vscode`, and of their own folder they
- * import only each other, never its VS Code glue. The chat's controller, its request slot, condenser and agent turns
- * are pure; register.ts, the view provider and the host actions are the glue.
- */
-export const PURE_MODULES = {
-  lm: [
-    'requestMapping',
-    'streamMapping',
-    'tokens',
-    'modelInfo',
-    'lmErrors',
-    'participantText',
-    'streaming',
-    'chatMarkdown',
-    'agentText',
-  ],
-  usage: ['chart', 'budget'],
-  completions: ['engine', 'gates', 'promptContext'],
-  chat: [
-    'session',
-    'sessionDeps',
-    'answerRunner',
-    'requestSlot',
-    'chatOutput',
-    'askAnswer',
-    'agentAnswer',
-    'agentPort',
-    'answerInstructions',
-    'setupChecks',
-    'planText',
-    'condense',
-    'condenser',
-    'streamAnswer',
-    'requestBuilder',
-    'deltaBatcher',
-    'conversation',
-    'conversationStore',
-    'historyMerge',
-    'history',
-    'errorCard',
-    'attachments',
-    'imageStore',
-    'imageAttachment',
-    'links',
-    'mentions',
-    'agentTurn',
-    'agentEvents',
-    'agentHistory',
-    'agentSummary',
-    'approvals',
-    'filesWritten',
-    'turnChanges',
-    'exportMarkdown',
-    'contextMeter',
-    'conversationMode',
-    'turnStore',
-    'turnTranscripts',
-    'relocalize',
-  ],
-};
-const PURE_FEATURE_FILES = Object.entries(PURE_MODULES).map(
-  ([folder, names]) => `src/${folder}/{${names.join(',')}}.ts`,
-);
 
 const SRC = path.join(import.meta.dirname, 'src');
+
+/** Whether a file of a layer with a glue sub-folder is inside it (src/chat/host/register.ts). */
+function inGlue(file, folder) {
+  const glue = LAYERS[folder]?.glue;
+  return glue !== undefined && path.relative(path.join(SRC, folder), file).split(path.sep)[0] === glue;
+}
 
 /** The top folder of src/ a file is in ('' for src/extension.ts and src/services.ts, outside src: undefined). */
 function topFolder(file) {
@@ -105,32 +60,40 @@ function topFolder(file) {
 }
 
 /**
- * `layers/imports`: resolves every relative import of a src/ file and checks it against LAYERS (and, for the pure
- * modules of feature folders, against their folder's glue). Path-based, so folder names inside paths
+ * `layers/imports`: resolves every relative import of a src/ file and checks it against LAYERS (and, outside the glue
+ * sub-folder of a feature folder, against that glue). Path-based, so folder names inside paths
  * (src/shared/protocol/chat.ts) are not mistaken for the chat feature.
  */
 export const layersPlugin = {
   rules: {
     imports: {
-      meta: { type: 'problem', schema: [{ type: 'object', properties: { pureModule: { type: 'boolean' } } }] },
+      meta: { type: 'problem', schema: [] },
       create(context) {
         const from = topFolder(context.filename);
-        const pureModule = context.options[0]?.pureModule === true;
+        const layer = from ? LAYERS[from] : undefined;
+        // Outside its glue sub-folder a feature folder is pure.
+        const pureOutsideGlue = layer?.glue !== undefined && !inGlue(context.filename, from);
         const check = (node, source) => {
           if (typeof source !== 'string') return;
-          const layer = from ? LAYERS[from] : undefined;
-          if (source === 'vscode' && (layer?.pure || pureModule)) {
+          if (source === 'vscode' && layer?.pure) {
             context.report({ node, message: `src/${from} is pure: no vscode import (docs/architecture.md#layers).` });
+            return;
+          }
+          if (source === 'vscode' && pureOutsideGlue) {
+            context.report({
+              node,
+              message: `src/${from} is pure outside src/${from}/${layer.glue}/: no vscode import (docs/architecture.md#layers).`,
+            });
             return;
           }
           if (!source.startsWith('.') || from === undefined) return;
           const target = path.resolve(path.dirname(context.filename), source);
           const to = topFolder(target);
           if (to === undefined || to === from) {
-            if (pureModule && to === from && !PURE_MODULES[from]?.includes(path.basename(target, '.ts'))) {
+            if (pureOutsideGlue && to === from && inGlue(target, from)) {
               context.report({
                 node,
-                message: `A pure module imports only the pure modules of its folder, not ${source}.`,
+                message: `src/${from} outside ${layer.glue}/ is pure: it may not import its VS Code glue ${source}.`,
               });
             }
             return;
@@ -210,5 +173,4 @@ export default tseslint.config(
     },
   },
   { files: ['src/**/*.ts'], plugins: { layers: layersPlugin }, rules: { 'layers/imports': 'error' } },
-  { files: PURE_FEATURE_FILES, rules: { 'layers/imports': ['error', { pureModule: true }] } },
 );

@@ -1,5 +1,5 @@
 // Agent benchmarks: the real agent loop (src/agent runAgentTurn) with the real gateway client against the
-// emulator's scripted agent model (src/emulator/agentScript.ts) on 127.0.0.1.
+// emulator's scripted agent model (src/emulator/models/agentScript.ts) on 127.0.0.1.
 // (a) Overhead of one tool step: from the emulator having written the whole tool_use message to the next
 //     request's headers arriving at the emulator (timestamps at the emulator's socket), with read_file of a
 //     real 100 KB temp file; reads are auto-approved (no approval wait). Baseline: a bare createMessage round

@@ -4,10 +4,10 @@
 // default threshold (0.8) of a 200,000-token window. Reported: bytes sent in all, bytes per request of the last
 // five turns, condensing requests and their own tokens.
 import { estimateTokens } from '../src/agent';
-import { AgentTurns } from '../src/chat/agentTurn';
+import { AgentTurns } from '../src/chat/agent/agentTurn';
 import { readOnlyAgentHost } from './readOnlyAgentHost';
-import { CONDENSE_PROMPT } from '../src/chat/condense';
-import { SessionController } from '../src/chat/session';
+import { CONDENSE_PROMPT } from '../src/chat/condense/condense';
+import { SessionController } from '../src/chat/session/session';
 import { defaultConfig, startEmulator } from '../src/emulator';
 import { createGatewayClient } from '../src/gateway';
 import type { MessagesRequest } from '../src/gateway/types';

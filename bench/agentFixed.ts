@@ -6,7 +6,7 @@
 // are built by VS Code adapters (src/agentHost/tools) and are not loaded here: they are the same in both columns
 // of a row and are left out of both (with the Agent system prompt they measured 1,229 tokens in the workbench).
 import { ToolCatalog, toolsForMode, type Tool } from '../src/agent';
-import { AGENT_SYSTEM_PROMPT, PLAN_SYSTEM_PROMPT } from '../src/chat/agentTurn';
+import { AGENT_SYSTEM_PROMPT, PLAN_SYSTEM_PROMPT } from '../src/chat/agent/agentTurn';
 import { inputTokens } from '../src/emulator/promptCache';
 import type { BenchRow } from './table';
 

@@ -6,11 +6,11 @@
 // emulator), so the image's share of each step is the difference. Reported: the image's copies per request, and the
 // steps in which the image was billed at full price (uncached input or a cache write) rather than read from the cache.
 // Run alone: npx tsx bench/agentImage.ts
-import { AgentTurns } from '../src/chat/agentTurn';
+import { AgentTurns } from '../src/chat/agent/agentTurn';
 import { readOnlyAgentHost } from './readOnlyAgentHost';
-import { imageAttachment } from '../src/chat/imageAttachment';
-import { ImageStore, type ImageStorage } from '../src/chat/imageStore';
-import { SessionController } from '../src/chat/session';
+import { imageAttachment } from '../src/chat/composer/imageAttachment';
+import { ImageStore, type ImageStorage } from '../src/chat/store/imageStore';
+import { SessionController } from '../src/chat/session/session';
 import { defaultConfig, startEmulator } from '../src/emulator';
 import type { RequestLogEntry } from '../src/emulator/types';
 import { createGatewayClient } from '../src/gateway';

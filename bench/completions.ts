@@ -1,7 +1,7 @@
 // Code completion replay (`npx tsx bench/completions.ts`): the source files of three npm packages nobody here wrote
 // (ms, semver, yallist from node_modules) retyped character by character at 10–15 characters per second.
 // Part 1, virtual time: the completion engine (src/completions/engine.ts) with the request budget of the provider
-// (promptContext.ts) against the emulator's coder model (src/emulator/coder.ts) answering in a fixed 150 ms:
+// (promptContext.ts) against the emulator's coder model (src/emulator/models/coder.ts) answering in a fixed 150 ms:
 // requests per 100 keystrokes, what happens to them, bytes per request. Typing has pauses, as people's does: after a
 // line 500–1500 ms, after , ; ( { a 200–600 ms pause one time in three (a seeded generator: the same run each time).
 // Part 2, real sockets on 127.0.0.1: the gateway client against the emulator (completions.latencyMs 150): keystroke →
@@ -11,10 +11,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CompletionEngine, type EngineClock, type FillSite } from '../src/completions/engine';
 import { clipAround, cursorShape, pathHeader } from '../src/completions/promptContext';
-import { coderFill } from '../src/emulator/coder';
+import { coderFill } from '../src/emulator/models/coder';
 import { defaultConfig, startEmulator } from '../src/emulator';
 import { createGatewayClient } from '../src/gateway';
-import { fimBody } from '../src/gateway/fim';
+import { fimBody } from '../src/gateway/completion/fim';
 import { percentile } from '../src/shared/completionStats';
 import type { BenchRow } from './table';
 

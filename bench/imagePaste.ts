@@ -3,7 +3,7 @@
 // timed in the page from the paste event to the frame after (a) the page's own chip (name, pixel size, tokens, from
 // the header), (b) its thumbnail (from the decoded pixels) and (c) the host's chip (the image encoded, checked, hashed
 // and stored) are painted. The host is a harness in Node that runs
-// the extension's own imageAttachment (src/chat/imageAttachment.ts) over an ImageStore in a temporary folder; the
+// the extension's own imageAttachment (src/chat/composer/imageAttachment.ts) over an ImageStore in a temporary folder; the
 // page's request reaches it through Playwright (a real serialisation of the ~0.6 MB message, standing in for VS
 // Code's webview IPC). Baseline in the same run: decoding the same PNG alone in the same page (createImageBitmap), the
 // floor for any chip that shows the image's pixels.
@@ -13,8 +13,8 @@ import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { imageAttachment } from '../src/chat/imageAttachment';
-import { ImageStore, type ImageStorage } from '../src/chat/imageStore';
+import { imageAttachment } from '../src/chat/composer/imageAttachment';
+import { ImageStore, type ImageStorage } from '../src/chat/store/imageStore';
 import type { AddImageParams } from '../src/shared/protocol/chat';
 import { buildChatBundle, launchChromium, openChatPage, snapshot, startPageServer } from '../test/browser/chatPage';
 import { pngBytes } from '../test/support/imageBytes';
@@ -24,7 +24,7 @@ import { fmt, fmtStats, stats, type BenchRow } from './table';
 const PASTES_PER_PAGE = 8;
 const PAGES = 3;
 
-/** The extension's image files, as src/chat/register.ts keeps them, in a folder of their own. */
+/** The extension's image files, as src/chat/host/register.ts keeps them, in a folder of their own. */
 function folderStorage(dir: string): ImageStorage {
   return {
     read: async (name) => readFile(join(dir, name)).catch(() => undefined),

@@ -1,7 +1,7 @@
 // The agent host both agent benches drive: one read_file tool that returns `content` for `path`, no approvals,
 // no checkpoints, and an in-memory turn store, so a bench measures the turn and the gateway, not VS Code.
 import type { Tool } from '../src/agent';
-import type { AgentTurnHost } from '../src/chat/agentTurn';
+import type { AgentTurnHost } from '../src/chat/agent/agentTurn';
 
 export function readOnlyAgentHost(
   path: string,

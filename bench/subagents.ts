@@ -1,7 +1,7 @@
 // Sub-agents (src/agent/subagents.ts) against the same work done inline: three folders of six files each, looked at
 // by one agent step after step (list, then five reads per folder), or by three read-only explorers started in one
 // message (each does one folder's steps) while the parent waits for their three reports. The real loop and gateway
-// client against the emulator's scripted agent (its directives, src/emulator/agentScript.ts), every request held
+// client against the emulator's scripted agent (its directives, src/emulator/models/agentScript.ts), every request held
 // 150 ms by the emulator (a model's time per step). Figures: wall time of the turn, the parent's input tokens over
 // the turn (what its context grows by), and each sub-agent's overhead from its start to its first request.
 // Run alone with `npx tsx bench/subagents.ts`; `npm run bench -- subagents` runs it as the "subagents" section.

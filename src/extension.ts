@@ -7,35 +7,35 @@
 import * as vscode from 'vscode';
 import { createServices } from './services';
 import { registerDiagnostics } from './diagnostics/register';
-import type { ChatFeature } from './chat/register';
+import type { ChatFeature } from './chat/host/register';
 import type { ImagesFeature } from './images/register';
 import { hasTasksToResume } from './images/pending';
-import { registerNativeChat } from './lm/register';
-import { registerGatewayTools } from './lm/tools/register';
+import { registerNativeChat } from './lm/host/register';
+import { registerGatewayTools } from './lm/host/tools/register';
 import { registerCommandTable, type TestHooks } from './platform/commands';
 import type { ImageJobs, Services } from './platform/services';
 import { TEST_HOOKS_COMMAND, Views } from './shared/commands';
 import { DisposableStore } from './shared/dispose';
 import { lazy } from './shared/lazy';
 import { closeRestoredProposalTabs } from './agentHost/staleProposalTabs';
-import { registerUsage } from './usage/register';
-import { registerCompletionsStub } from './completions/stub';
-import type { CompletionStatus } from './completions/status';
+import { registerUsage } from './usage/host/register';
+import { registerCompletionsStub } from './completions/host/stub';
+import type { CompletionStatus } from './completions/host/status';
 
 /** The feature bundles, by name (esbuild.js `features`). `require` is synchronous: a first use waits for nothing. */
 const bundles = {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  chat: () => require('./features/chat.js') as typeof import('./chat/register'),
+  chat: () => require('./features/chat.js') as typeof import('./chat/host/register'),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   images: () => require('./features/images.js') as typeof import('./images/register'),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  lm: () => require('./features/lm.js') as typeof import('./lm/chunk'),
+  lm: () => require('./features/lm.js') as typeof import('./lm/host/chunk'),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   commands: () => require('./features/commands.js') as typeof import('./diagnostics/chunk'),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   errors: () => require('./features/errors.js') as typeof import('./platform/errorPresenter'),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  completions: () => require('./features/completions.js') as typeof import('./completions/register'),
+  completions: () => require('./features/completions.js') as typeof import('./completions/host/register'),
 };
 
 export function activate(context: vscode.ExtensionContext): void {

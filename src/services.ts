@@ -13,7 +13,7 @@ import { lazy } from './shared/lazy';
 import { SupportRing } from './platform/supportLog';
 import { SecretRegistry } from './shared/secretRedaction';
 import { fingerprintOf } from './keys/fingerprint';
-import { createAccountService } from './usage/account';
+import { createAccountService } from './usage/host/account';
 import type { AccountService } from './platform/services';
 
 /** Code the services load on first use (src/extension.ts `bundles`), so that activation does not parse it. */

@@ -1,6 +1,6 @@
 // Prompt caching: cache_control breakpoints on the request, and the memory of gateways that reject the field.
 // The prefix order is tools → system → messages, and at most 4 breakpoints are allowed per request.
-import { isGatewayError } from '../gateway/errors';
+import { isGatewayError } from '../gateway/errors/errors';
 import type { CacheControl, ContentBlockParam, MessageParam, TextBlockParam, ToolDefinition } from '../gateway/types';
 
 export const EPHEMERAL: CacheControl = Object.freeze({ type: 'ephemeral' });

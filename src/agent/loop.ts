@@ -1,7 +1,7 @@
 // The agent loop of one user turn: request (streamed) → tool calls → results → request … until the model ends
 // the turn or a budget, Stop, or an error ends it. Billable requests are never replayed after an unknown
 // outcome; only requests the gateway refused without billing (429, a 400 naming cache_control) are sent again.
-import { isGatewayError } from '../gateway/errors';
+import { isGatewayError } from '../gateway/errors/errors';
 import type {
   ContentBlock,
   GatewayClient,
@@ -29,8 +29,8 @@ import type { AgentEvent, ApprovalAnswer, ApprovalRequest, Tool, TurnEndReason }
 import { tokenCountsOf } from '../gateway/pricing';
 import { addTokens, ZERO_TOKENS, type TokenCounts } from '../shared/tokens';
 import { calibrationOf } from '../shared/tokenEstimate';
-import { endMessage, unfinishedUsage } from './usage';
-import { usageUnreported } from '../gateway/usageReport';
+import { endMessage } from './usage';
+import { unfinishedUsage, usageUnreported } from '../gateway/usageReport';
 import { english } from '../shared/l10n';
 
 export const DEFAULT_MAX_STEPS = 25;
@@ -54,7 +54,7 @@ export interface AgentTurnOptions {
   policy: PolicySettings;
   /**
    * Files were written (or restored) earlier in this conversation: allow-listed commands ask from the first step.
-   * The conversation's record of its tool cards is the source (src/chat/agentTurn.ts), so a reload keeps it.
+   * The conversation's record of its tool cards is the source (src/chat/agent/agentTurn.ts), so a reload keeps it.
    */
   filesWritten?: boolean;
   /**

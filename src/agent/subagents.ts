@@ -3,7 +3,7 @@
 // A child can never do more than its parent: it runs on the same client (the key's one 429 queue), the same policy,
 // the same approvals (its calls are labelled with it), the same daily budget and the same Stop; an explorer runs in
 // Plan mode (reads only); a child never gets this tool (depth 1); its model is the user's choice, never the model's.
-import { isGatewayError } from '../gateway/errors';
+import { isGatewayError } from '../gateway/errors/errors';
 import type { MessageParam } from '../gateway/types';
 import { estimateTokens } from './fit';
 import { runAgentTurn, type AgentTurnOptions, type AgentTurnResult } from './loop';
@@ -83,7 +83,7 @@ export interface SubagentToolOptions {
   onReport?(report: SubagentReport): void;
 }
 
-/** Between a sub-agent's id and its call's own id (characters a stored history keeps: src/chat/history.ts). */
+/** Between a sub-agent's id and its call's own id (characters a stored history keeps: src/chat/store/history.ts). */
 const SCOPE = '::';
 
 /** The tool_use id of a child's call as the parent's chat, approvals and pending changes know it (never collides). */

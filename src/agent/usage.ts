@@ -1,23 +1,8 @@
-// Token accounting of a turn and the one-sentence summary of why it ended.
-import type { Message } from '../gateway/types';
-import { streamedOutputEstimate } from '../gateway/usageReport';
+// The one-sentence summary of why a turn ended (its token accounting from the gateway: unfinishedUsage in
+// src/gateway/usageReport.ts).
 import { english, type Localizer } from '../shared/l10n';
-import { tokenCountsOf } from '../gateway/pricing';
 import { totalTokens, type TokenCounts } from '../shared/tokens';
 import type { TurnEndReason } from './types';
-
-export { streamedOutputEstimate } from '../gateway/usageReport';
-
-/**
- * The usage of a message that did not finish (stopped, cut): a Messages stream reports output tokens in its last
- * message_delta, so until then only message_start's placeholder (often 1) is known. What streamed is counted instead,
- * marked as an estimate, whenever it is more than the gateway reported.
- */
-export function unfinishedUsage(message: Message | undefined): TokenCounts {
-  const reported = tokenCountsOf(message?.usage);
-  const estimate = streamedOutputEstimate(message);
-  return estimate > reported.output ? { ...reported, output: estimate, estimated: true } : reported;
-}
 
 /** What the user reads when the turn ends. */
 export function endMessage(

@@ -1,7 +1,7 @@
 // Gateways without a model list (pure, no vscode; unit-tested). Some gateways serve POST /v1/messages
 // but answer 404 to GET /v1/models. The extension then works from modelGateway.models.declared, and
 // tells "this gateway does not list models" apart from "wrong base URL" with a probe that is never billed.
-import { isGatewayError } from '../gateway/errors';
+import { isGatewayError } from '../gateway/errors/errors';
 import type { GatewayClient, MessagesRequest, ModelInfo } from '../gateway/types';
 import { english, type Localizer } from '../shared/l10n';
 

@@ -2,8 +2,8 @@
 // all turn completion on with it. A model trained for fill-in-the-middle first (coder, Codestral, StarCoder, …), else
 // a fast chat model (its name says mini / haiku / flash / …), else any other chat model; never one that reasons (a
 // reasoner thinks before each fill: seconds per keystroke pause, billed thinking) and never a Responses-only one.
-import { isFimModelName } from '../gateway/completionMode';
-import { dialectsOfEndpointTypes } from '../gateway/dialect';
+import { isFimModelName } from '../gateway/completion/completionMode';
+import { dialectsOfEndpointTypes } from '../gateway/dialects/dialect';
 import { modelReasons } from '../catalog/reasoning';
 import type { ModelInfo } from '../gateway/types';
 

@@ -1,7 +1,7 @@
 // The steps of Check Connection, without UI: base URL, network, reachability, key, models, Messages
 // route permission (a 1-token billable request only when allowed) and the version header.
 import { adviseOnError } from '../gateway';
-import { isGatewayError } from '../gateway/errors';
+import { isGatewayError } from '../gateway/errors/errors';
 import type { GatewayClient, ModelInfo } from '../gateway/types';
 import { BALANCE_ROUTE_PATHS, describeBalance, type Balance } from '../gateway/balance';
 import { kindLabel, splitByKind, type KindSplit } from '../catalog/classify';

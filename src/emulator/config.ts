@@ -152,7 +152,7 @@ export function defaultConfig(): EmulatorConfig {
         contextWindow: 200_000,
         listPrices: { input: 15, output: 75 },
       },
-      // The scripted agent (src/emulator/agentScript.ts): follows @tool... directives, summarises tool_results.
+      // The scripted agent (src/emulator/models/agentScript.ts): follows @tool... directives, summarises tool_results.
       'demo-agent-upstream': {
         protocol: 'messages',
         displayName: 'Claude Demo Agent (scripted)',

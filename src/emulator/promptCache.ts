@@ -6,7 +6,7 @@
 // splits the input into cache_read_input_tokens, cache_creation_input_tokens and input_tokens (the rest).
 // Without any breakpoint nothing is cached and usage is what it always was.
 import { createHash, type Hash } from 'node:crypto';
-import { countTokens } from './text';
+import { countTokens } from './models/text';
 import { see } from './imageSize';
 
 export interface PromptCacheConfig {

@@ -1,12 +1,20 @@
 // Plans a Messages reply from the request: blocks, max_tokens and stop sequences applied, usage counted.
 
 import { randomBytes } from 'node:crypto';
-import { planAgentTurn, type OfferedTool } from './agentScript';
-import { chatFillAnswer } from './coder';
+import { planAgentTurn, type OfferedTool } from './models/agentScript';
+import { chatFillAnswer } from './models/coder';
 import { inputTokens } from './promptCache';
-import { applySystemRules, systemRules } from './systemRules';
-import { describeImages, imagesOf } from './vision';
-import { parseDirectives, replyOfLength, splitJson, standardReply, thinkingText, tokenize, toolInput } from './text';
+import { applySystemRules, systemRules } from './models/systemRules';
+import { describeImages, imagesOf } from './models/vision';
+import {
+  parseDirectives,
+  replyOfLength,
+  splitJson,
+  standardReply,
+  thinkingText,
+  tokenize,
+  toolInput,
+} from './models/text';
 
 export interface FinalBlock {
   type: 'thinking' | 'text' | 'tool_use';

@@ -103,7 +103,7 @@ export interface UpstreamModel {
   /** A model that is neither chat nor image: listed with its gateway's hints, refused on the Messages and image routes. */
   kind?: OtherModelKind;
   displayName?: string;
-  /** A scripted agent model (src/emulator/agentScript.ts): it also summarises tool_results without directives. */
+  /** A scripted agent model (src/emulator/models/agentScript.ts): it also summarises tool_results without directives. */
   agent?: boolean;
   /**
    * Prices published in the model list, per million tokens (and per image), sent as OpenRouter's `pricing` object
@@ -115,7 +115,7 @@ export interface UpstreamModel {
   /** false: the channel behind this model has no Claude Messages conversion (new-api's dialect refuses /v1/messages for it). */
   messagesConversion?: boolean;
   /**
-   * A reasoning model (src/emulator/reasoningModel.ts): it reasons on every reply and answers 400 when a tool-calling
+   * A reasoning model (src/emulator/models/reasoningModel.ts): it reasons on every reply and answers 400 when a tool-calling
    * turn's earlier reasoning does not come back (DeepSeek's thinking mode; Responses reasoning items).
    */
   thinks?: boolean;

@@ -1,13 +1,13 @@
 // createGatewayClient: binds every route to one client context.
 import { readBalance } from './balance';
 import { createContext } from './context';
-import { editImage, generateImage } from './images';
+import { editImage, generateImage } from './images/images';
 import { createMessage } from './createMessage';
-import { decideDialect, planFor } from './dialectPlan';
-import { completeCode } from './fim';
+import { decideDialect, planFor } from './dialects/dialectPlan';
+import { completeCode } from './completion/fim';
 import { listModels } from './models';
-import { openMessageStream } from './stream';
-import { getImageTask, submitImageTask, waitForImageTask } from './tasks';
+import { openMessageStream } from './stream/stream';
+import { getImageTask, submitImageTask, waitForImageTask } from './images/tasks';
 import type {
   GatewayClient,
   GatewayClientOptions,

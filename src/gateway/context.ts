@@ -4,7 +4,7 @@ import { normalizeBaseUrl } from '../shared/baseUrl';
 import { createRedactor, type Redactor } from '../shared/secretRedaction';
 import { checkRequestHeaders } from './requestHeaders';
 import { RateLimitQueue, type BackoffOptions } from './retry';
-import type { Dialect } from './dialect';
+import type { Dialect } from './dialects/dialect';
 import type { DialectSource, GatewayClientOptions, Logger, ReasoningEffort, SupportRecord, UsageRecord } from './types';
 
 export interface ClientContext {

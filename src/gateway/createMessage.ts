@@ -1,9 +1,9 @@
 // A request without streaming, in the model's dialect (dialectCall.ts): the whole reply as a Message.
 import { reportUsage, type ClientContext } from './context';
 import { protocolError, readJson } from './http';
-import { sendPlanned, wireOf } from './dialectCall';
-import type { StreamPlan } from './dialectPlan';
-import { normalizeToolInputs, toolInputError, withHeaderCost } from './messages';
+import { sendPlanned, wireOf } from './dialects/dialectCall';
+import type { StreamPlan } from './dialects/dialectPlan';
+import { normalizeToolInputs, toolInputError, withHeaderCost } from './stream/messages';
 import type { Message, MessagesRequest, RequestOptions } from './types';
 
 /** Sends a non-streaming request in the model's dialect (dialectCall.ts) and returns the message. */

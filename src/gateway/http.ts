@@ -4,8 +4,8 @@ import type { Dispatcher, FormData } from 'undici';
 import { undici } from './undici';
 import { directDispatcher, neverWritten } from './freshConnections';
 import type { ClientContext } from './context';
-import { GatewayError, type GatewayErrorInit } from './errors';
-import { kindForStatus, parseErrorBody } from './errorBody';
+import { GatewayError, type GatewayErrorInit } from './errors/errors';
+import { kindForStatus, parseErrorBody } from './errors/errorBody';
 import { backoffDelay, parseRetryAfter, sleep, type WaitListener } from './retry';
 import type { SupportRecord } from './types';
 

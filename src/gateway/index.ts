@@ -1,7 +1,7 @@
 // Public entry of the gateway client (pure: no `vscode` import).
 export { createGatewayClient } from './client';
 export { normalizeBaseUrl, type NormalizedBaseUrl } from '../shared/baseUrl';
-export { GatewayError, isGatewayError, type GatewayErrorInit } from './errors';
+export { GatewayError, isGatewayError, type GatewayErrorInit } from './errors/errors';
 export {
   adviseOnError,
   forbiddenCause,
@@ -9,10 +9,10 @@ export {
   type AdviceAction,
   type AdviceContext,
   type AdviceSurface,
-} from './advice';
-export { detectMime } from './images';
+} from './errors/advice';
+export { detectMime } from './images/images';
 export { parseRetryAfter } from './retry';
-export { resolvePollUrl } from './tasks';
+export { resolvePollUrl } from './images/tasks';
 export * from './types';
 export {
   chooseCompletionMode,
@@ -23,4 +23,4 @@ export {
   type CompletionMode,
   type CompletionModeDecision,
   type CompletionModeKnowledge,
-} from './completionMode';
+} from './completion/completionMode';

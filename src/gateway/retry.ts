@@ -1,6 +1,6 @@
 // Waiting rules of docs/gateway-protocol.md#rate-limits and #server-errors: Retry-After parsing, jittered backoff, abortable sleep, and the
 // per-client queue that serialises requests while the gateway is rate limiting (429).
-import { GatewayError } from './errors';
+import { GatewayError } from './errors/errors';
 
 type HeaderBag = Record<string, string | string[] | undefined>;
 

@@ -3,14 +3,14 @@
 // they are sent and received as they are.
 
 import type { Dispatcher } from 'undici';
-import type { Dialect, DialectDecision, DialectKnowledge } from './dialect';
-import type { ImageEditRequest, ImageRequest, ImageResult, ImageTask, ImageTaskRef } from './imageTypes';
+import type { Dialect, DialectDecision, DialectKnowledge } from './dialects/dialect';
+import type { ImageEditRequest, ImageRequest, ImageResult, ImageTask, ImageTaskRef } from './images/imageTypes';
 /** A model's reasoning effort (setting modelGateway.models.reasoning; reasoning.ts says how each dialect sends it). */
 export type ReasoningEffort = 'low' | 'medium' | 'high' | 'off';
 
-export type { Dialect, DialectDecision, DialectKnowledge, DialectReason } from './dialect';
+export type { Dialect, DialectDecision, DialectKnowledge, DialectReason } from './dialects/dialect';
 
-import type { CompletionMode } from './completionMode';
+import type { CompletionMode } from './completion/completionMode';
 
 /** What the host knows about each model's dialect, and where it keeps what a refusal taught (dialect.ts). */
 export interface DialectSource {
@@ -116,7 +116,7 @@ export interface UsageRecord {
   route: string;
   /** The wire dialect of a message response (absent: Messages, or an image route). */
   dialect?: Dialect;
-  /** What the request was for (RequestOptions.usageKind; 'completion': src/gateway/fim.ts); absent: not said. */
+  /** What the request was for (RequestOptions.usageKind; 'completion': src/gateway/completion/fim.ts); absent: not said. */
   kind?: UsageKind;
   model: string;
   /** Messages: the usage object as the gateway reported it (usage.cost: the billed cost, when reported). */
@@ -201,7 +201,7 @@ export interface ToolResultBlockParam {
 /**
  * An assistant's reasoning, sent back within the turn that produced it: Messages' thinking with its signature,
  * chat-completions' `reasoning_content` (no signature), or a Responses reasoning item (its summary as the text,
- * its `encrypted_content` as the signature). Earlier turns leave it out (src/chat/agentHistory.ts).
+ * its `encrypted_content` as the signature). Earlier turns leave it out (src/chat/agent/agentHistory.ts).
  */
 export interface ThinkingBlockParam {
   type: 'thinking';
@@ -352,7 +352,7 @@ export type {
   ImageTaskStatus,
   ImageTaskRef,
   ImageTask,
-} from './imageTypes';
+} from './images/imageTypes';
 
 export interface WaitForTaskOptions extends RequestOptions {
   onUpdate?(task: ImageTask): void;
@@ -407,7 +407,7 @@ export interface WaitNotice {
 
 export type WaitListener = (notice: WaitNotice) => void;
 
-/** One code completion asked while typing (src/gateway/fim.ts). */
+/** One code completion asked while typing (src/gateway/completion/fim.ts). */
 export interface CodeCompletionRequest {
   model: string;
   /** How to ask (completionMode.ts decides it on the host's side). */

@@ -2,6 +2,8 @@
 // (docs/gateway-protocol.md#real-gateways). Zero there means "not reported by the gateway", not "free":
 // the chat shows it so, and the agent's token budget counts an estimate instead.
 import { ASCII_CHARS_PER_TOKEN, weightedChars } from '../shared/tokenEstimate';
+import type { TokenCounts } from '../shared/tokens';
+import { tokenCountsOf } from './pricing';
 import type { Message, Usage } from './types';
 
 const COUNT_FIELDS = ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'];
@@ -36,4 +38,16 @@ export function unfinishedUsageReport(message: Message): { usage: Usage | undefi
   if (estimate <= (typeof reported === 'number' && reported > 0 ? reported : 0))
     return { usage: message.usage, estimated: false };
   return { usage: { ...(message.usage ?? { input_tokens: 0 }), output_tokens: estimate } as Usage, estimated: true };
+}
+
+/**
+ * The usage of a message that did not finish (stopped, cut): a Messages stream reports output tokens in its last
+ * message_delta, so until then only message_start's placeholder (often 1) is known. What streamed is counted instead,
+ * marked as an estimate, whenever it is more than the gateway reported (the chat's and the agent's token counts;
+ * unfinishedUsageReport above is the same rule on the wire's Usage, for the ledger and the price).
+ */
+export function unfinishedUsage(message: Message | undefined): TokenCounts {
+  const reported = tokenCountsOf(message?.usage);
+  const estimate = streamedOutputEstimate(message);
+  return estimate > reported.output ? { ...reported, output: estimate, estimated: true } : reported;
 }

@@ -2,7 +2,7 @@
 // cancellable notification and the panel, and saves its images exactly once. Cancel stops polling
 // only: the gateway may still finish (and charge) the task, which stays listed to check later.
 import * as vscode from 'vscode';
-import { isGatewayError } from '../gateway/errors';
+import { isGatewayError } from '../gateway/errors/errors';
 import type { GeneratedImage, ImageTask } from '../gateway/types';
 import { createDispatcher, planProxy } from '../platform/proxy';
 import { readProxySettings } from '../platform/config';

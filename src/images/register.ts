@@ -8,7 +8,7 @@ import type { ImageJobs, Services } from '../platform/services';
 import { Commands } from '../shared/commands';
 import { DisposableStore } from '../shared/dispose';
 import { SYNC_ONLY_STATE_KEY } from '../platform/imageRoutes';
-import { isGatewayError } from '../gateway/errors';
+import { isGatewayError } from '../gateway/errors/errors';
 import { editImageCommand, generateImageCommand } from './commands';
 import { ImagePanelManager } from './panel';
 import { ImageRunner } from './runner';

@@ -1,5 +1,5 @@
 // What an image run ends in, for commands (returned to callers and tests), the panel and ImageJobs.
-import { isGatewayError } from '../gateway/errors';
+import { isGatewayError } from '../gateway/errors/errors';
 
 export type RunStatus =
   'saved' | 'failed' | 'cancelled' | 'expired' | 'unknown' | 'pending' | 'declined' | 'unavailable' | 'busy';

@@ -2,7 +2,7 @@
 // calls, persists the request, submits it once (never replayed: docs/gateway-protocol.md#outcome-unknown), then hands over to the
 // follower that polls and saves. Sync mode sends one blocking request instead.
 import * as vscode from 'vscode';
-import { isGatewayError } from '../gateway/errors';
+import { isGatewayError } from '../gateway/errors/errors';
 import { cancelOnlyWhileWaiting, type WaitNotice } from '../gateway/retry';
 import type { GatewayClient, ImageEditRequest, ImageInput, ImageRequest } from '../gateway/types';
 import type { Services } from '../platform/services';

@@ -1,6 +1,6 @@
 // Checks a key with GET /v1/models before it is saved. No UI here: the commands show the result.
 // A gateway without a model list (404) is checked with an unbillable probe of POST /v1/messages instead.
-import { isGatewayError } from '../gateway/errors';
+import { isGatewayError } from '../gateway/errors/errors';
 import type { GatewayClient } from '../gateway/types';
 import type { ModelKind } from '../shared/config';
 import { splitByKind } from '../catalog/classify';

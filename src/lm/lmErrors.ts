@@ -1,8 +1,8 @@
 // Pure: gateway failures → LanguageModelError codes, with the spec's required reaction (adviseOnError's
 // title and detail) as the message. No `vscode` import; the provider makes a vscode.LanguageModelError.
 // The message never contains the API key: server text is scrubbed of the active secret when one is given.
-import { adviseOnError, forbiddenCause, isModelUnavailable } from '../gateway/advice';
-import { isGatewayError, type GatewayError } from '../gateway/errors';
+import { adviseOnError, forbiddenCause, isModelUnavailable } from '../gateway/errors/advice';
+import { isGatewayError, type GatewayError } from '../gateway/errors/errors';
 import type { Localizer } from '../shared/l10n';
 import { redactKnownSecrets } from '../shared/secretRedaction';
 

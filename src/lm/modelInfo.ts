@@ -3,7 +3,7 @@
 import { modelVision } from '../catalog/vision';
 import type { ModelInfo } from '../gateway/types';
 
-/** Same shape as VS Code's LanguageModelChatInformation (src/lm/lmApi.ts), declared here to stay pure. */
+/** Same shape as VS Code's LanguageModelChatInformation (src/lm/host/lmApi.ts), declared here to stay pure. */
 export interface ChatModelInformation {
   readonly id: string;
   readonly name: string;

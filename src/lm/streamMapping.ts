@@ -1,7 +1,7 @@
 // Pure: Messages stream events → response parts for VS Code (text deltas, complete tool calls).
 // No `vscode` import (unit-tested in plain node); the provider wraps the parts in VS Code's classes.
-import { readToolInputJson } from '../gateway/assemble';
-import { unusableToolInputError } from '../gateway/errors';
+import { readToolInputJson } from '../gateway/stream/assemble';
+import { unusableToolInputError } from '../gateway/errors/errors';
 import type { StreamEvent, ToolInputProblem } from '../gateway/types';
 
 export type OutputPart =

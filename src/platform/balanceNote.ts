@@ -1,7 +1,7 @@
 // After a balance error (402, or a 403 about quota): the balance is read again (the memory allows one read now), and
 // the card or notification gets the sentence balanceNoteAfterRefusal says (never a stale figure that contradicts it).
 import * as vscode from 'vscode';
-import { isBalanceError } from '../gateway/advice';
+import { isBalanceError } from '../gateway/errors/advice';
 import { balanceNoteAfterRefusal } from '../gateway/balance';
 import type { AccountService } from './services';
 

@@ -1,12 +1,12 @@
 // What the host knows about each model's dialect (docs/gateway-protocol.md#dialects), handed to the gateway
-// client, which decides (src/gateway/dialect.ts): the user's override (modelGateway.models.dialects), the model
+// client, which decides (src/gateway/dialects/dialect.ts): the user's override (modelGateway.models.dialects), the model
 // list's endpoint types (catalog), the family of the key's listed models, and what a refusal of /v1/messages taught,
 // kept in globalState per key fingerprint + base URL + model so it survives restarts and never leaks to another key
 // or gateway.
 import * as vscode from 'vscode';
 import type { DialectKnowledge, DialectSource } from '../gateway/types';
-import { ROUTES } from '../gateway/dialectPlan';
-import { familyOfModelIds } from '../gateway/dialect';
+import { ROUTES } from '../gateway/dialects/dialectPlan';
+import { familyOfModelIds } from '../gateway/dialects/dialect';
 import type { Config, ModelDialect } from '../shared/config';
 import type { CatalogSnapshot } from './services';
 

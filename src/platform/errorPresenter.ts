@@ -3,8 +3,8 @@
 // whose texts the core already redacted, and the Logger redacts again.
 import * as vscode from 'vscode';
 import { adviseOnError } from '../gateway';
-import { isModelUnavailable } from '../gateway/advice';
-import { isGatewayError } from '../gateway/errors';
+import { isModelUnavailable } from '../gateway/errors/advice';
+import { isGatewayError } from '../gateway/errors/errors';
 import type { Logger } from '../gateway/types';
 import type { Config } from '../shared/config';
 import type { AccountService, ErrorPresenter, ErrorSurface, ModelCatalog } from './services';

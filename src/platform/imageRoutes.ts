@@ -2,7 +2,7 @@
 // LiteLLM answer 404 to POST /v1/images/generations/async). A 404/405 on the async submit comes from the
 // route table, before any processing: nothing was generated or charged, so the same request is sent once
 // on the synchronous route, and the base URL is remembered (globalState) so later requests go there first.
-import { isGatewayError } from '../gateway/errors';
+import { isGatewayError } from '../gateway/errors/errors';
 
 export const SYNC_ONLY_STATE_KEY = 'modelGateway.images.syncOnlyBaseUrls.v1';
 const MAX_REMEMBERED = 50;

@@ -8,9 +8,9 @@ import { USER_ONLY_KEYS } from './settingsTable';
 /** Model kinds: only chat and image models are offered by the chat and image flows; the others are listed under their kind. */
 export const MODEL_KINDS = ['chat', 'image', 'embedding', 'audio', 'video', 'rerank', 'moderation'] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
-/** The wire protocol a chat model is called with (src/gateway/dialect.ts). */
+/** The wire protocol a chat model is called with (src/gateway/dialects/dialect.ts). */
 export type ModelDialect = 'messages' | 'chat-completions' | 'responses';
-/** A model's reasoning effort (src/gateway/reasoning.ts): 'off' sends none. */
+/** A model's reasoning effort (src/gateway/dialects/reasoning.ts): 'off' sends none. */
 export type ReasoningLevel = 'low' | 'medium' | 'high' | 'off';
 
 export interface Config {

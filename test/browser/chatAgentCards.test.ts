@@ -3,7 +3,7 @@
 // from an applied one in the header (not only in the result); a long command is cut with a visible … and kept whole
 // in the tooltip; invisible characters (U+2028, zero-width, direction controls, C0/C1) are shown as \uXXXX.
 import { strict as assert } from 'node:assert';
-import { fullTargetSummary, targetSummary } from '../../src/chat/agentEvents';
+import { fullTargetSummary, targetSummary } from '../../src/chat/agent/agentEvents';
 import type { AgentToolCard } from '../../src/shared/protocol/chat';
 import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
 

@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { Commands } from '../../src/shared/commands';
-import { ToolNames } from '../../src/lm/tools/toolText';
+import { ToolNames } from '../../src/lm/toolText';
 import { EXTENSION_ID } from '../support/hostTest';
 
 /** Which feature bundles the extension host has loaded (Node's module cache, shared by every extension). */

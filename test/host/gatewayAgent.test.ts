@@ -1,4 +1,4 @@
-// @gateway as an agent, in a real VS Code: the participant's agent turn (src/lm/gatewayAgent.ts, the function the
+// @gateway as an agent, in a real VS Code: the participant's agent turn (src/lm/host/gatewayAgent.ts, the function the
 // @gateway handler calls) with real vscode.lm.tools, real vscode.lm.invokeTool, the real gateway client and the
 // emulator's scripted model, which calls the tools a prompt names (`@tool NAME {json}`). The tool is another
 // extension's: the test-only runner extension declares modelGatewayTest_echo (scripts/lib/hostRunner.mjs) and this
@@ -14,8 +14,8 @@ import {
   runGatewayAgent,
   type AgentChatRequest,
   type GatewayAgentResult,
-} from '../../src/lm/gatewayAgent';
-import { ToolNames } from '../../src/lm/tools/toolText';
+} from '../../src/lm/host/gatewayAgent';
+import { ToolNames } from '../../src/lm/toolText';
 import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
 import { DEMO_KEY, EXTENSION_ID, sleep, waitForValue } from '../support/hostTest';
 

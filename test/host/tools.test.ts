@@ -14,7 +14,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { detectImageFormat } from '../../src/images/format';
 import { parseSidecar } from '../../src/images/sidecar';
-import { ToolNames } from '../../src/lm/tools/toolText';
+import { ToolNames } from '../../src/lm/toolText';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { DEMO_KEY, EXTENSION_ID, testHook, waitForValue } from '../support/hostTest';
 

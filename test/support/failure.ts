@@ -1,6 +1,6 @@
 // Expecting a promise to fail: the one helper for "this call must reject, and with what". Pure Node (no vscode).
 import { strict as assert } from 'node:assert';
-import { isGatewayError, type GatewayError } from '../../src/gateway/errors';
+import { isGatewayError, type GatewayError } from '../../src/gateway/errors/errors';
 
 /** What `p` rejects with; fails the test if `p` resolves. */
 export async function rejection(p: Promise<unknown>): Promise<unknown> {

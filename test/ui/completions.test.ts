@@ -16,7 +16,7 @@ const CODER_KEY = 'mg-coder-key-0011';
 const KEY_NAME = 'ui-coder';
 const MODEL = 'qwen2.5-coder-demo';
 const FILE = 'completion-ui.ts';
-// The coder model continues this from its corpus (src/emulator/coder.ts).
+// The coder model continues this from its corpus (src/emulator/models/coder.ts).
 const START = 'function fibonacci(n: number): number {\n  if (n < 2) return n;\n  ';
 const FILL = '(n - 1) + fibonacci(n - 2);';
 

@@ -161,7 +161,7 @@ describe('l10n: the workbench in Simplified Chinese (zh-cn)', function () {
       await input.press('Enter');
       const card = chat.locator('.message.assistant').last().locator('.error-card');
       await card.waitFor({ timeout: 60_000 });
-      // Title and advice: the host's words (src/gateway/advice.ts through vscode.l10n).
+      // Title and advice: the host's words (src/gateway/errors/advice.ts through vscode.l10n).
       await chat
         .locator('.error-card .error-title', { hasText: '网关拒绝了此 API 密钥（401）' })
         .waitFor({ timeout: 10_000 });

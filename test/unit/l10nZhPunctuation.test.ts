@@ -4,8 +4,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseConversation } from '../../src/chat/history';
-import { relocalized, STORED_TEMPLATES } from '../../src/chat/relocalize';
+import { parseConversation } from '../../src/chat/store/history';
+import { relocalized, STORED_TEMPLATES } from '../../src/chat/store/relocalize';
 import { dialectStep } from '../../src/diagnostics/dialectStep';
 import { english, type Localizer } from '../../src/shared/l10n';
 

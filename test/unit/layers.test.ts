@@ -11,7 +11,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const SRC = path.join(ROOT, 'src');
 
 interface LayersModule {
-  LAYERS: Record<string, { pure: boolean; imports: string[] }>;
+  LAYERS: Record<string, { pure: boolean; glue?: string; imports: string[] }>;
   layersPlugin: NonNullable<Linter.Config['plugins']>[string];
 }
 /** eslint.config.mjs, where the layer table and its rule live (the same module ESLint loads). */
@@ -81,6 +81,18 @@ describe('layers of src/', () => {
     assert.deepEqual(cycles(graph), []);
   });
 
+  it('keeps every folder of src/ at 25 files or fewer (a bigger one is split into rooms that say what they hold)', () => {
+    const crowded: string[] = [];
+    const walk = (dir: string): void => {
+      const entries = fs.readdirSync(dir, { withFileTypes: true });
+      const files = entries.filter((e) => e.isFile()).length;
+      if (files > 25) crowded.push(`${path.relative(ROOT, dir)}: ${files}`);
+      for (const e of entries) if (e.isDirectory()) walk(path.join(dir, e.name));
+    };
+    walk(SRC);
+    assert.deepEqual(crowded, []);
+  });
+
   it('finds a cycle when there is one (the checker itself)', () => {
     assert.deepEqual(
       cycles(
@@ -123,13 +135,13 @@ describe('layers of src/', () => {
     it('allows imports down the table and inside a folder', async () => {
       assert.deepEqual(
         await lint(
-          'chat/x.ts',
-          "import { a } from '../gateway/types';\nimport { b } from './session';\nimport * as vscode from 'vscode';",
+          'chat/host/x.ts',
+          "import { a } from '../../gateway/types';\nimport { b } from './register';\nimport * as vscode from 'vscode';",
         ),
         [],
       );
       assert.deepEqual(await lint('webview/chat/x.ts', "import type { C } from '../../shared/protocol/chat';"), []);
-      assert.deepEqual(await lint('extension.ts', "import { registerChat } from './chat/register';"), []);
+      assert.deepEqual(await lint('extension.ts', "import { registerChat } from './chat/host/register';"), []);
     });
 
     it('reports an import up the table, sideways between features, of the composition root, and of vscode in a pure layer', async () => {
@@ -153,16 +165,41 @@ describe('layers of src/', () => {
       );
     });
 
-    it("keeps the pure modules of a feature folder away from vscode and their folder's glue", async () => {
+    it('keeps a feature folder outside its glue sub-folder (host/) away from vscode and from that glue', async () => {
       assert.match(
-        (await lint('lm/tokens.ts', "import * as vscode from 'vscode';", [{ pureModule: true }])).join(),
-        /no vscode/,
+        (await lint('lm/tokens.ts', "import * as vscode from 'vscode';")).join(),
+        /pure outside src\/lm\/host/,
       );
       assert.match(
-        (await lint('lm/tokens.ts', "import { p } from './provider';", [{ pureModule: true }])).join(),
-        /only the pure modules/,
+        (await lint('chat/session/x.ts', "import * as vscode from 'vscode';")).join(),
+        /pure outside src\/chat\/host/,
       );
-      assert.deepEqual(await lint('lm/tokens.ts', "import { m } from './modelInfo';", [{ pureModule: true }]), []);
+      assert.match(
+        (await lint('chat/session/x.ts', "import { r } from '../host/register';")).join(),
+        /may not import its VS Code glue/,
+      );
+      assert.match((await lint('lm/tokens.ts', "export { p } from './host/provider';")).join(), /VS Code glue/);
+      assert.deepEqual(await lint('lm/tokens.ts', "import { m } from './modelInfo';"), []);
+      assert.deepEqual(await lint('chat/store/x.ts', "import { s } from '../session/session';"), []);
+      assert.deepEqual(
+        await lint('chat/host/x.ts', "import * as vscode from 'vscode';\nimport { s } from '../session/session';"),
+        [],
+      );
     });
+  });
+
+  it('keeps vscode in the glue: every src/ file that imports it is in an impure folder, inside its glue sub-folder if it has one', async () => {
+    const { LAYERS } = await layersModule();
+    const misplaced = sourceFiles(SRC)
+      .filter((f) => /^import\s[^;]*?from\s+'vscode'/ms.test(fs.readFileSync(f, 'utf8')))
+      .map((f) => path.relative(SRC, f).split(path.sep))
+      .filter(([folder, sub, ...rest]) => {
+        const layer = LAYERS[folder];
+        if (rest.length === 0 && sub === undefined) return false; // extension.ts, services.ts: the composition root
+        if (!layer || layer.pure) return true;
+        return layer.glue !== undefined && sub !== layer.glue;
+      })
+      .map((parts) => parts.join('/'));
+    assert.deepEqual(misplaced, []);
   });
 });

@@ -7,12 +7,12 @@ import { randomBytes } from 'node:crypto';
 import { charge, planPrice, readJsonBody, resolveModel } from '../access';
 import { inputCostTokens } from '../billing';
 import { sendError } from '../errors';
-import { refusesImages } from '../vision';
+import { refusesImages } from '../models/vision';
 import { sendJson, sleep, type Ctx } from '../http';
 import { planReply, type FinalBlock, type ReplyPlan } from '../reply';
 import { SseWriter } from '../sse';
 import { newId } from '../state';
-import { missingReasoning } from '../reasoningModel';
+import { missingReasoning } from '../models/reasoningModel';
 
 type Json = Record<string, unknown>;
 

@@ -5,10 +5,10 @@
 // the answer, so a client that closes its socket meanwhile is logged as aborted.
 import { charge, readJsonBody, resolveModel } from '../access';
 import { replyPrice } from '../billing';
-import { coderFill } from '../coder';
+import { coderFill } from '../models/coder';
 import { sendError } from '../errors';
 import { sendJson, sleep, type Ctx } from '../http';
-import { countTokens } from '../text';
+import { countTokens } from '../models/text';
 import { newId } from '../state';
 
 export async function handleCompletions(ctx: Ctx, mistral: boolean): Promise<void> {

@@ -2,10 +2,10 @@
 
 import { charge, readJsonBody, resolveModel } from '../access';
 import { inputCostTokens, replyPrice } from '../billing';
-import { interleavedToolEvents } from '../interleave';
+import { interleavedToolEvents } from '../models/interleave';
 import { breakpointCount, DEFAULT_PROMPT_CACHE, MAX_BREAKPOINTS, type CacheUsage } from '../promptCache';
 import { sendError } from '../errors';
-import { refusesImages } from '../vision';
+import { refusesImages } from '../models/vision';
 import { header, sendJson, sendText, sleep, type Ctx } from '../http';
 import { blockJson, planReply, signatureFor, type FinalBlock, type ReplyPlan } from '../reply';
 import { SseWriter } from '../sse';

@@ -10,8 +10,8 @@ import { sendJson, sleep, type Ctx } from '../http';
 import { planReply, type FinalBlock, type ReplyPlan } from '../reply';
 import { SseWriter } from '../sse';
 import { newId } from '../state';
-import { encryptedFor, isOwnEncrypted, missingReasoning } from '../reasoningModel';
-import { refusesImages } from '../vision';
+import { encryptedFor, isOwnEncrypted, missingReasoning } from '../models/reasoningModel';
+import { refusesImages } from '../models/vision';
 
 type Json = Record<string, unknown>;
 

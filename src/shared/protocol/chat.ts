@@ -233,7 +233,8 @@ const availability: Check<AgentAvailability> = anyOf<AgentAvailability>(
   obj<{ ok: false; reason: string }>({ ok: oneOf([false] as const), reason: text }),
 );
 const messageStatus = oneOf<ChatMessageStatus>(['streaming', 'complete', 'stopped', 'cutOff', 'error', 'queued']);
-const message = obj<ChatMessage>({
+/** The fields of a chat message: the page's check, and the table the history loader reads stored messages by. */
+const messageFields: Fields<ChatMessage> = {
   id: text,
   role: oneOf(['user', 'assistant'] as const),
   text,
@@ -248,7 +249,8 @@ const message = obj<ChatMessage>({
   agent: opt(turnInfo),
   instructions: opt(instructionsUsed),
   condensed: opt(condensedCheck),
-});
+};
+const message = obj(messageFields);
 const conversation = obj<ConversationSummary>({
   id: text,
   title: text,
@@ -370,7 +372,7 @@ export const chatProtocol: Protocol<ChatShapes> = {
 export const chatGuard = guard(chatProtocol);
 
 /**
- * The same checks, lenient, for what the chat history stored (src/chat/history.ts): a damaged or older field is
+ * The same checks, lenient, for what the chat history stored (src/chat/store/history.ts): a damaged or older field is
  * dropped instead of the whole record, and what is kept is what the page's guard accepts.
  */
 export const storedChat = {
@@ -378,4 +380,6 @@ export const storedChat = {
   tokens: lenient(tokenFields, ['input', 'output', 'cacheRead', 'cacheWrite']),
   attachment: lenient(attachmentFields, ['id', 'kind', 'path', 'languageId', 'text']),
   condensed: lenient(condensedFields, ['through', 'summary', 'tokens']),
+  /** Every field of a message: the history reads each one back (src/chat/store/history.ts STORED_FIELDS). */
+  messageFields,
 };

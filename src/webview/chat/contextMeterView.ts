@@ -6,7 +6,7 @@ import { joinSentences, t } from '../common/strings';
 import { RequestError } from '../common/channel';
 import { channel, showNotice } from './api';
 
-/** The questions (with their answers) condensing always keeps whole: CONDENSE_KEEP_TURNS of src/chat/condense.ts. */
+/** The questions (with their answers) condensing always keeps whole: CONDENSE_KEEP_TURNS of src/chat/condense/condense.ts. */
 const KEPT_WHOLE = 2;
 
 /** From this share of the threshold on, the meter warns and offers Condense. */

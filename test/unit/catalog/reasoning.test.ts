@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { guessReasoning, listedReasoning, modelReasons } from '../../../src/catalog/reasoning';
 import { createGatewayClient } from '../../../src/gateway';
 import { startEmulator, defaultConfig } from '../../../src/emulator';
-import { modelOptionOf } from '../../../src/chat/modelOptions';
+import { modelOptionOf } from '../../../src/chat/composer/modelOptions';
 
 describe('which models reason (the composer offers its Reasoning control)', () => {
   it('guesses the reasoning families from the id', () => {

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import { guessVision, modelVision } from '../../../src/catalog/vision';
-import { toChatRequest, type ChatContentPart } from '../../../src/gateway/chatMapping';
+import { toChatRequest, type ChatContentPart } from '../../../src/gateway/dialects/chatMapping';
 import { toChatInformation } from '../../../src/lm/modelInfo';
 import { buildMessagesRequest, imagePartsOfReferences, partFromVsCode } from '../../../src/lm/requestMapping';
 import { estimateMessageTokens } from '../../../src/lm/tokens';

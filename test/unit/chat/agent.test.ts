@@ -9,9 +9,9 @@ import {
   PROGRESS_INTERVAL_MS,
   RESULT_PREVIEW_CHARS,
   targetSummary,
-} from '../../../src/chat/agentEvents';
-import { parseConversation, serializeConversation } from '../../../src/chat/history';
-import { turnIdOf } from '../../../src/chat/agentPort';
+} from '../../../src/chat/agent/agentEvents';
+import { parseConversation, serializeConversation } from '../../../src/chat/store/history';
+import { turnIdOf } from '../../../src/chat/agent/agentPort';
 import type { AgentTurnInfo, ChatMessage, HostToWebviewMessage } from '../../../src/shared/protocol/chat';
 import { agentSession, readFileTool } from './chatSessionFixture';
 import { waitUntil } from '../../support/poll';

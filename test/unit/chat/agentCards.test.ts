@@ -1,7 +1,7 @@
 // Issue 23: a write the user rejected in review ended with the same ✓ "done" card as an applied one. The mapper now
 // gives it its own state, from the write tool's review outcome; an applied one stays done.
 import { strict as assert } from 'node:assert';
-import { AgentEventMapper } from '../../../src/chat/agentEvents';
+import { AgentEventMapper } from '../../../src/chat/agent/agentEvents';
 import type { AgentTurnInfo, ChatMessage } from '../../../src/shared/protocol/chat';
 
 describe('agent cards: the state says what happened', () => {

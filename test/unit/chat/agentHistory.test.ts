@@ -4,7 +4,7 @@
 // against the emulator over a socket; the request bodies are recorded on their way out.
 import { strict as assert } from 'node:assert';
 import type { Tool } from '../../../src/agent';
-import { agentHistory, compactTranscript, HISTORY_RESULT_CHARS } from '../../../src/chat/agentHistory';
+import { agentHistory, compactTranscript, HISTORY_RESULT_CHARS } from '../../../src/chat/agent/agentHistory';
 import type { ContentBlockParam, MessageParam } from '../../../src/gateway/types';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 import { agentSession, memoryHistoryStorage, readFileTool } from './chatSessionFixture';

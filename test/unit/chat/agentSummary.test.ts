@@ -1,4 +1,4 @@
-// The plain-text note of an earlier agent turn's tool calls (src/chat/agentSummary.ts) as Ask requests send it:
+// The plain-text note of an earlier agent turn's tool calls (src/chat/agent/agentSummary.ts) as Ask requests send it:
 // names, targets and fixed outcome words only, never a file's content or a command's output, within its caps.
 // The result strings below are the formats our tools write (src/agentHost/tools/command.ts commandResultText,
 // src/agentHost/proposals.ts outcomeText); those modules need `vscode`, so their words are repeated here.
@@ -11,9 +11,9 @@ import {
   SUMMARY_TOTAL_CHARS,
   SUMMARY_TURN_CHARS,
   turnSummary,
-} from '../../../src/chat/agentSummary';
-import { buildMessagesRequest, toMessageParams } from '../../../src/chat/requestBuilder';
-import { agentHistory } from '../../../src/chat/agentHistory';
+} from '../../../src/chat/agent/agentSummary';
+import { buildMessagesRequest, toMessageParams } from '../../../src/chat/ask/requestBuilder';
+import { agentHistory } from '../../../src/chat/agent/agentHistory';
 import type { AgentToolCard, AgentTurnInfo, ChatMessage } from '../../../src/shared/protocol/chat';
 
 const SECRET = 'TOP-SECRET-FILE-LINE';

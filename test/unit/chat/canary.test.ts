@@ -2,14 +2,14 @@
 // the environment (MODEL_GATEWAY_API_KEY), response headers, error bodies, files and command output — in the forms
 // servers and programs echo (verbatim, base64, base64url, URL-encoded, masked) never appears in a request body the
 // gateway receives, an agent event (the cards), the error card, a stored conversation file, the log or the support
-// text. The parts are wired as src/chat/register.ts and src/services.ts wire them.
+// text. The parts are wired as src/chat/host/register.ts and src/services.ts wire them.
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { runAgentTurn, type AgentEvent, type Tool } from '../../../src/agent';
 import { createGatewayClient, type SupportRecord } from '../../../src/gateway';
-import { adviseOnError } from '../../../src/gateway/advice';
-import { toErrorCard } from '../../../src/chat/errorCard';
-import { redactingStorage } from '../../../src/chat/history';
+import { adviseOnError } from '../../../src/gateway/errors/advice';
+import { toErrorCard } from '../../../src/chat/session/errorCard';
+import { redactingStorage } from '../../../src/chat/store/history';
 import { takeEnvKey } from '../../../src/keys/fingerprint';
 import { formatSupportInfo, SupportRing } from '../../../src/platform/supportLog';
 import { API_KEY_ENV } from '../../../src/shared/commands';
@@ -115,7 +115,7 @@ describe('canary property: a planted key never leaves through a request, card, s
         }),
       );
       assert.equal(result.reason, 'error', result.message);
-      // The error card as the chat builds it (src/chat/register.ts), then stored with the conversation.
+      // The error card as the chat builds it (src/chat/host/register.ts), then stored with the conversation.
       const card = redactDeep(
         toErrorCard(result.error, (e) => adviseOnError(e, { surface: 'chat' })),
         secrets.redact,

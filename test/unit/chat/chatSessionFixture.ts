@@ -5,11 +5,11 @@
 import { strict as assert } from 'node:assert';
 import type { PolicySettings } from '../../../src/agent';
 import type { SubagentSettings, Tool } from '../../../src/agent';
-import { AgentTurns, type AgentTurnHost } from '../../../src/chat/agentTurn';
-import { toErrorCard } from '../../../src/chat/errorCard';
-import type { HistoryStorage } from '../../../src/chat/history';
-import { SessionController } from '../../../src/chat/session';
-import type { SessionDeps } from '../../../src/chat/sessionDeps';
+import { AgentTurns, type AgentTurnHost } from '../../../src/chat/agent/agentTurn';
+import { toErrorCard } from '../../../src/chat/session/errorCard';
+import type { HistoryStorage } from '../../../src/chat/store/history';
+import { SessionController } from '../../../src/chat/session/session';
+import type { SessionDeps } from '../../../src/chat/session/sessionDeps';
 import type { Emulator } from '../../../src/emulator/types';
 import { adviseOnError, createGatewayClient } from '../../../src/gateway';
 import type { MessagesRequest } from '../../../src/gateway/types';

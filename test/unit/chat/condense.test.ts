@@ -5,10 +5,10 @@ import { strict as assert } from 'node:assert';
 import {
   CONDENSE_PROMPT,
   condensedHistory,
-  condensePoint,
   condenseRequest,
   summaryMessages,
-} from '../../../src/chat/condense';
+} from '../../../src/chat/condense/condense';
+import { planCondense, type CondenseThreshold } from '../../../src/chat/condense/condenser';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 import { useEmulator } from '../emulator/helpers';
 import { agentSession, readFileTool } from './chatSessionFixture';
@@ -21,9 +21,43 @@ const m = (id: string, role: ChatMessage['role'], text = id): ChatMessage => ({
   createdAt: 0,
 });
 
+/** A threshold every request passes (estimate 1,000 of a 100-token window), and one none passes. */
+const over: CondenseThreshold = { estimate: () => 1_000, inputWindow: 100, threshold: 0.8 };
+const under: CondenseThreshold = { estimate: () => 10, inputWindow: 100, threshold: 0.8 };
+const condensePoint = (h: ChatMessage[]): string | undefined => planCondense(h, over).cut?.through;
+
 describe('condensing', function () {
   this.timeout(60_000);
   const emulator = useEmulator();
+
+  it('plans both ways with one planner: before an answer past the threshold (the current question and two turns kept), the Condense action always (two turns kept)', () => {
+    const turns = (n: number): ChatMessage[] =>
+      Array.from({ length: n }, (_, i) => [m(`q${i + 1}`, 'user'), m(`a${i + 1}`, 'assistant')]).flat();
+    // Before an answer: the history ends with the question being answered.
+    const asking = [...turns(3), m('q4', 'user')];
+    assert.deepEqual(planCondense(asking, under), { whole: asking }, 'under the threshold: no cut');
+    const auto = planCondense(asking, over).cut!;
+    assert.equal(auto.through, 'a1');
+    assert.equal(auto.count, 2);
+    assert.equal(planCondense(asking.slice(0, 5), over).cut, undefined, 'two earlier turns: nothing to condense');
+    // The Condense action: no question pending; the last two turns stay whole, whatever the estimate.
+    const idle = turns(3);
+    const manual = planCondense(idle).cut!;
+    assert.equal(manual.through, 'a1');
+    assert.deepEqual(planCondense(idle).whole, idle);
+    assert.equal(planCondense(turns(2)).cut, undefined, 'two turns: nothing to condense');
+    // After a summary, only the turns it does not cover count (the summary's answer is one of them).
+    const summarised = turns(5);
+    summarised[5] = {
+      ...summarised[5],
+      condensed: { through: 'a2', summary: 'S', tokens: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } },
+    };
+    const after = planCondense(summarised);
+    assert.equal(after.cut?.through, 'a3');
+    assert.equal(after.cut?.count, 2, 'q3 and a3, after the summary');
+    assert.match(after.whole[1].text, /^Summary of the earlier conversation/);
+    assert.equal(planCondense([...summarised, m('q6', 'user')], over).cut?.through, 'a3');
+  });
 
   it('condenses all but the current question and the last two turns; a later summary replaces the turns it covers', () => {
     const h = [m('q1', 'user'), m('a1', 'assistant'), m('q2', 'user'), m('a2', 'assistant'), m('q3', 'user')];

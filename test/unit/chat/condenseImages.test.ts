@@ -2,9 +2,9 @@
 // attached to a condensed question (and "[image: W×H]" for a tool result's image), never the image's bytes, and the
 // requests after condensing do not send those images again.
 import { strict as assert } from 'node:assert';
-import { CONDENSE_PROMPT, condenseRequest } from '../../../src/chat/condense';
-import { imageAttachment } from '../../../src/chat/imageAttachment';
-import { ImageStore, type ImageStorage } from '../../../src/chat/imageStore';
+import { CONDENSE_PROMPT, condenseRequest } from '../../../src/chat/condense/condense';
+import { imageAttachment } from '../../../src/chat/composer/imageAttachment';
+import { ImageStore, type ImageStorage } from '../../../src/chat/store/imageStore';
 import type { MessageParam } from '../../../src/gateway/types';
 import type { ChatAttachment } from '../../../src/shared/protocol/chat';
 import { pngBytes } from '../../support/imageBytes';

@@ -2,8 +2,8 @@
 // input window, told to the view after each answer, and smaller once older turns are condensed.
 import { strict as assert } from 'node:assert';
 import { estimateTokens } from '../../../src/agent';
-import { contextUse, historyCalibration } from '../../../src/chat/contextMeter';
-import { buildMessagesRequest } from '../../../src/chat/requestBuilder';
+import { contextUse, historyCalibration } from '../../../src/chat/condense/contextMeter';
+import { buildMessagesRequest } from '../../../src/chat/ask/requestBuilder';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 import { createGatewayClient } from '../../../src/gateway';
 import { chatSession } from './chatSessionFixture';

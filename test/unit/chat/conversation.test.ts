@@ -7,7 +7,7 @@ import {
   searchConversations,
   truncateFrom,
   UNTITLED,
-} from '../../../src/chat/conversation';
+} from '../../../src/chat/session/conversation';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 
 const m = (id: string, role: 'user' | 'assistant', text: string): ChatMessage => ({

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { conversationMarkdown, RESULT_SUMMARY_CHARS } from '../../../src/chat/exportMarkdown';
+import { conversationMarkdown, RESULT_SUMMARY_CHARS } from '../../../src/chat/store/exportMarkdown';
 import { english, type Localizer } from '../../../src/shared/l10n';
 import { redactKnownSecrets } from '../../../src/shared/secretRedaction';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';

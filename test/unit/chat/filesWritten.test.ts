@@ -3,8 +3,8 @@
 // across turns and across a reload; a checkpoint restore arms them too; another conversation is not affected.
 import { strict as assert } from 'node:assert';
 import type { Tool } from '../../../src/agent';
-import { filesWrittenIn } from '../../../src/chat/filesWritten';
-import { turnChangedNothing } from '../../../src/chat/turnChanges';
+import { filesWrittenIn } from '../../../src/chat/agent/filesWritten';
+import { turnChangedNothing } from '../../../src/chat/agent/turnChanges';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 import { useEmulator } from '../emulator/helpers';
 import { agentSession } from './chatSessionFixture';

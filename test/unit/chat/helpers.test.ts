@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { makeAttachment, ATTACHMENT_LIMIT } from '../../../src/chat/attachments';
-import { DeltaBatcher, type Timers } from '../../../src/chat/deltaBatcher';
-import { validateExternalLink } from '../../../src/chat/links';
-import { toErrorCard, ChatSetupError } from '../../../src/chat/errorCard';
-import { GatewayError } from '../../../src/gateway/errors';
+import { makeAttachment, ATTACHMENT_LIMIT } from '../../../src/chat/composer/attachments';
+import { DeltaBatcher, type Timers } from '../../../src/chat/session/deltaBatcher';
+import { validateExternalLink } from '../../../src/chat/session/links';
+import { toErrorCard, ChatSetupError } from '../../../src/chat/session/errorCard';
+import { GatewayError } from '../../../src/gateway/errors/errors';
 import { adviseOnError } from '../../../src/gateway';
 
 function manualTimers(): Timers & { fire(): void; pending(): number; clock: number } {

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { appendMessage, createConversation } from '../../../src/chat/conversation';
-import { ConversationStore } from '../../../src/chat/conversationStore';
-import { parseConversation, parseIndex, serializeConversation, serializeIndex } from '../../../src/chat/history';
+import { appendMessage, createConversation } from '../../../src/chat/session/conversation';
+import { ConversationStore } from '../../../src/chat/store/conversationStore';
+import { parseConversation, parseIndex, serializeConversation, serializeIndex } from '../../../src/chat/store/history';
+import { storedChat, type ChatMessage } from '../../../src/shared/protocol/chat';
 import { memoryHistoryStorage } from './chatSessionFixture';
 
 describe('chat history format', () => {
@@ -28,6 +29,33 @@ describe('chat history format', () => {
       { id: 'a', kind: 'terminal', path: 'bash', languageId: 'console', text: 'out', tokens: 12, truncated: true },
       { id: 'b', kind: 'folder', path: 'src', languageId: 'plaintext', text: 'x/' },
     ]);
+  });
+
+  it('reads back every field of a chat message (the protocol table storedChat.messageFields), none dropped on reload', () => {
+    const tokens = { input: 1, output: 2, cacheRead: 3, cacheWrite: 4 };
+    const cost = { amount: 0.5, source: 'billed' as const, estimate: false };
+    // Required<…>: a field added to ChatMessage fails the build here until this message has it.
+    const full: Required<ChatMessage> = {
+      id: 'a',
+      role: 'assistant',
+      text: 'answer',
+      thinking: 'why',
+      attachments: [{ id: 'f', kind: 'file', path: 'a.ts', languageId: 'typescript', text: 'x' }],
+      status: 'complete',
+      model: 'm',
+      usage: { ...tokens, cost },
+      stopReason: 'end_turn',
+      error: { title: 'T', detail: 'D', actions: [], requestId: 'r' },
+      createdAt: 5,
+      agent: { turnId: 't', tools: [], steps: [], end: { reason: 'done', message: 'Done.', retry: false } },
+      instructions: { files: [{ name: 'AGENTS.md', path: '/w/AGENTS.md' }] },
+      condensed: { through: 'q0', summary: 'S', tokens, cost },
+    };
+    const c = createConversation('c1', 1);
+    appendMessage(c, full, 2);
+    const back = parseConversation(serializeConversation(c))!.messages[0];
+    assert.deepEqual(Object.keys(back).sort(), Object.keys(storedChat.messageFields).sort());
+    assert.deepEqual(back, full);
   });
 
   it('round-trips a conversation with overrides, attachments, usage and error cards', () => {

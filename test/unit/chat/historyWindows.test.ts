@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { appendMessage } from '../../../src/chat/conversation';
-import { ConversationStore } from '../../../src/chat/conversationStore';
-import { conversationFile, type HistoryStorage } from '../../../src/chat/history';
-import { historyStorageAt } from '../../../src/chat/historyFiles';
+import { appendMessage } from '../../../src/chat/session/conversation';
+import { ConversationStore } from '../../../src/chat/store/conversationStore';
+import { conversationFile, type HistoryStorage } from '../../../src/chat/store/history';
+import { historyStorageAt } from '../../../src/chat/host/historyFiles';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 
 /** The storage a window's extension host builds (historyFiles.ts, over a temporary folder). */

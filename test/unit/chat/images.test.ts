@@ -3,11 +3,11 @@
 import { strict as assert } from 'node:assert';
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
-import { parseConversation, serializeConversation } from '../../../src/chat/history';
-import { imageAttachment } from '../../../src/chat/imageAttachment';
-import { ImageStore, sha256Hex, type ImageStorage } from '../../../src/chat/imageStore';
-import { buildMessagesRequest, toMessageParams, useImageData } from '../../../src/chat/requestBuilder';
-import { toChatRequest } from '../../../src/gateway/chatMapping';
+import { parseConversation, serializeConversation } from '../../../src/chat/store/history';
+import { imageAttachment } from '../../../src/chat/composer/imageAttachment';
+import { ImageStore, sha256Hex, type ImageStorage } from '../../../src/chat/store/imageStore';
+import { buildMessagesRequest, toMessageParams, useImageData } from '../../../src/chat/ask/requestBuilder';
+import { toChatRequest } from '../../../src/gateway/dialects/chatMapping';
 import { IMAGE_LIMITS, imageTokens, readImageHeader, scaledSize } from '../../../src/shared/imageFormat';
 import type { ChatAttachment, ChatMessage } from '../../../src/shared/protocol/chat';
 import {

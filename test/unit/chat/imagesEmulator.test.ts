@@ -4,8 +4,8 @@
 // one sentence and no retry; deleting the conversation deletes the image.
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
-import { imageAttachment } from '../../../src/chat/imageAttachment';
-import { ImageStore, type ImageStorage } from '../../../src/chat/imageStore';
+import { imageAttachment } from '../../../src/chat/composer/imageAttachment';
+import { ImageStore, type ImageStorage } from '../../../src/chat/store/imageStore';
 import { createGatewayClient, type DialectSource } from '../../../src/gateway';
 import type { ChatAttachment } from '../../../src/shared/protocol/chat';
 import { DEMO, useEmulator } from '../emulator/helpers';

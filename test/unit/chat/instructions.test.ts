@@ -2,7 +2,7 @@
 // system prompt, shown with the answer ("Using AGENTS.md" with the notes), and honoured by the emulated model.
 import { strict as assert } from 'node:assert';
 import { buildInstructions } from '../../../src/agent';
-import { parseConversation, serializeConversation } from '../../../src/chat/history';
+import { parseConversation, serializeConversation } from '../../../src/chat/store/history';
 import { useEmulator } from '../emulator/helpers';
 import { agentSession, readFileTool } from './chatSessionFixture';
 

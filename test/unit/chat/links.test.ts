@@ -1,6 +1,6 @@
-// The host's verdict on links from model output (src/chat/links.ts → src/shared/linkPolicy.ts).
+// The host's verdict on links from model output (src/chat/session/links.ts → src/shared/linkPolicy.ts).
 import { strict as assert } from 'node:assert';
-import { checkLink, linkConfirmationDetail, validateExternalLink } from '../../../src/chat/links';
+import { checkLink, linkConfirmationDetail, validateExternalLink } from '../../../src/chat/session/links';
 import { decodePunycode, MAX_LINK_LENGTH } from '../../../src/shared/linkPolicy';
 
 describe('links from model output', () => {

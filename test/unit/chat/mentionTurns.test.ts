@@ -2,7 +2,7 @@
 // Agent and a Plan turn (the session and the real agent loop against the emulator), and only with that question.
 import { strict as assert } from 'node:assert';
 import type { MessagesRequest } from '../../../src/gateway/types';
-import { mentionAttachment } from '../../../src/chat/attachments';
+import { mentionAttachment } from '../../../src/chat/composer/attachments';
 import type { ChatMode } from '../../../src/shared/protocol/chat';
 import { useEmulator } from '../emulator/helpers';
 import { agentSession, readFileTool } from './chatSessionFixture';

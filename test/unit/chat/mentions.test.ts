@@ -1,7 +1,12 @@
 // @-mentions, the pure parts: fuzzy ranking of workspace paths, which named kinds a query asks for, the texts the
 // problems / folder / terminal mentions attach (capped), and the attachment each becomes (size in tokens, cut note).
 import * as assert from 'node:assert/strict';
-import { ATTACHMENT_LIMIT, attachmentTokens, makeAttachment, mentionAttachment } from '../../../src/chat/attachments';
+import {
+  ATTACHMENT_LIMIT,
+  attachmentTokens,
+  makeAttachment,
+  mentionAttachment,
+} from '../../../src/chat/composer/attachments';
 import {
   foldersOf,
   formatListing,
@@ -11,8 +16,8 @@ import {
   namedKindsFor,
   rankPaths,
   type ProblemEntry,
-} from '../../../src/chat/mentions';
-import { formatAttachment } from '../../../src/chat/requestBuilder';
+} from '../../../src/chat/composer/mentions';
+import { formatAttachment } from '../../../src/chat/ask/requestBuilder';
 
 describe('@-mentions (pure)', () => {
   const paths = [

@@ -1,7 +1,7 @@
 // What the model picker shows of each model (issue 35 item 14): the list's window and prices where it says them,
 // the user's price table first, nothing invented where the list is silent.
 import { strict as assert } from 'node:assert';
-import { modelOptionOf } from '../../../src/chat/modelOptions';
+import { modelOptionOf } from '../../../src/chat/composer/modelOptions';
 
 describe('model picker options', () => {
   it('takes the input limit (LiteLLM), else the whole window (OpenRouter), and the gateway prices per 1M', () => {

@@ -2,8 +2,8 @@
 // asked, never run), the answer ends in a checklist plan, and Act on this plan sends that plan to Agent mode.
 import { strict as assert } from 'node:assert';
 import type { Tool } from '../../../src/agent';
-import { planOf, planTask } from '../../../src/chat/planText';
-import { PLAN_SYSTEM_PROMPT } from '../../../src/chat/agentTurn';
+import { planOf, planTask } from '../../../src/chat/agent/planText';
+import { PLAN_SYSTEM_PROMPT } from '../../../src/chat/agent/agentTurn';
 import { useEmulator } from '../emulator/helpers';
 import { agentSession, readFileTool } from './chatSessionFixture';
 import { waitUntil } from '../../support/poll';

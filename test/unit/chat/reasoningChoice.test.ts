@@ -1,7 +1,7 @@
 // The composer's Reasoning control (issue 34 item 4): which models carry it and the user's value, and the user
 // setting modelGateway.models.reasoning as the host writes it after a choice ('default' removes the entry).
 import { strict as assert } from 'node:assert';
-import { modelOptionOf, nextReasoningSetting } from '../../../src/chat/modelOptions';
+import { modelOptionOf, nextReasoningSetting } from '../../../src/chat/composer/modelOptions';
 import { chatGuard } from '../../../src/shared/protocol/chat';
 
 describe('the composer reasoning choice', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { buildMessagesRequest, formatAttachment, toMessageParams } from '../../../src/chat/requestBuilder';
+import { buildMessagesRequest, formatAttachment, toMessageParams } from '../../../src/chat/ask/requestBuilder';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 
 const m = (role: 'user' | 'assistant', text: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({

@@ -4,7 +4,7 @@ import { createGatewayClient } from '../../../src/gateway';
 import type { DialectSource } from '../../../src/gateway/types';
 import { chatSession } from './chatSessionFixture';
 import { waitUntil } from '../../support/poll';
-import { MAX_RATE_LIMIT_WAITS } from '../../../src/chat/requestSlot';
+import { MAX_RATE_LIMIT_WAITS } from '../../../src/chat/session/requestSlot';
 import { useEmulator } from '../emulator/helpers';
 import { textTokens } from '../../../src/shared/tokenEstimate';
 import { defaultConfig, startEmulator } from '../../../src/emulator';

@@ -3,7 +3,7 @@
 // that sums parent and children, a refused model, and a reload that shows an unfinished sub-agent as stopped.
 import { strict as assert } from 'node:assert';
 import type { Tool } from '../../../src/agent';
-import { parseConversation, serializeConversation } from '../../../src/chat/history';
+import { parseConversation, serializeConversation } from '../../../src/chat/store/history';
 import type { AgentSubagentCard } from '../../../src/shared/protocol/chat';
 import { totalTokens } from '../../../src/shared/tokens';
 import { useEmulator } from '../emulator/helpers';

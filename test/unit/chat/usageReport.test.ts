@@ -1,7 +1,7 @@
 // Usage of all zeros on a message with content (some routers report nothing) is "not reported by the
 // gateway" in the chat, never "0 tokens"; a message without content and real counts stay as they are.
 import { strict as assert } from 'node:assert';
-import { toChatUsage } from '../../../src/chat/streamAnswer';
+import { toChatUsage } from '../../../src/chat/ask/streamAnswer';
 import { usageUnreported } from '../../../src/gateway/usageReport';
 import { webviewStrings } from '../../../src/shared/webviewStrings';
 

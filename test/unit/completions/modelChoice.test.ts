@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { createGatewayClient, type ModelInfo } from '../../../src/gateway';
 import { parseConfigText, startEmulator, defaultConfig, type Emulator } from '../../../src/emulator';
 import { classifyModel, endpointTypesOf } from '../../../src/catalog/classify';
-import { isFillRouteRefusal, modeOfModelName } from '../../../src/gateway/completionMode';
+import { isFillRouteRefusal, modeOfModelName } from '../../../src/gateway/completion/completionMode';
 import { recommendedCompletionModel, type ChoosableModel } from '../../../src/completions/modelChoice';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');

@@ -7,14 +7,14 @@ import {
   extractFill,
   FILL_MARKER,
   stripFences,
-} from '../../../src/gateway/chatFill';
+} from '../../../src/gateway/completion/chatFill';
 import {
   chooseCompletionMode,
   isFillRouteRefusal,
   isFimModelName,
   modeFromSetting,
-} from '../../../src/gateway/completionMode';
-import { cutAtTemplateToken, fimBody, FIM_TEMPLATE_TOKENS } from '../../../src/gateway/fim';
+} from '../../../src/gateway/completion/completionMode';
+import { cutAtTemplateToken, fimBody, FIM_TEMPLATE_TOKENS } from '../../../src/gateway/completion/fim';
 import { clipAround, cursorShape, lineComment, snippetBlock } from '../../../src/completions/promptContext';
 import { refusalOf, type GateSettings } from '../../../src/completions/gates';
 import { acceptanceRate, completionTotals, percentile, statsOf } from '../../../src/shared/completionStats';

@@ -1,11 +1,11 @@
-// The scripted agent model (src/emulator/agentScript.ts) over real sockets: directives become tool_use blocks
+// The scripted agent model (src/emulator/models/agentScript.ts) over real sockets: directives become tool_use blocks
 // with the offered tools' exact names, parallel calls share one message, @interleave streams fragments across
 // blocks (one after its block's content_block_stop) and our gateway client still assembles every input, the
 // tool_results sent back are read, and the turn finishes.
 import { strict as assert } from 'node:assert';
 import { createGatewayClient } from '../../../src/gateway';
 import type { MessagesRequest } from '../../../src/gateway/types';
-import { parseAgentScript } from '../../../src/emulator/agentScript';
+import { parseAgentScript } from '../../../src/emulator/models/agentScript';
 import { DEMO, messagesHeaders, parseSse, post, useEmulator } from './helpers';
 
 const AGENT_KEY = 'mg-agent-key-0008';

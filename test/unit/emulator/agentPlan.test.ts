@@ -1,4 +1,4 @@
-// The scripted agent model's answer to plain requests (src/emulator/agentPlan.ts): "add a test for X" finds X,
+// The scripted agent model's answer to plain requests (src/emulator/models/agentPlan.ts): "add a test for X" finds X,
 // reads it, package.json and the existing tests, proposes a test file next to them, asks to run the project's
 // test command, reads the output and sums up; other requests look around read-only. End to end through the real
 // agent loop, the real gateway client and the emulator over a socket, with tools on a real temporary project
@@ -21,8 +21,8 @@ import {
   testSource,
   type OfferedTool,
   type PlanStep,
-} from '../../../src/emulator/agentPlan';
-import { planAgentTurn } from '../../../src/emulator/agentScript';
+} from '../../../src/emulator/models/agentPlan';
+import { planAgentTurn } from '../../../src/emulator/models/agentScript';
 import { instantAnswers, useEmulator } from './helpers';
 import { createGatewayClient } from '../../../src/gateway';
 import { makeTempDir, removeTempDir } from '../../support/tempDir';

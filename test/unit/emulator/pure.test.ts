@@ -6,7 +6,7 @@ import { defaultConfig, parseConfigText } from '../../../src/emulator';
 import { boundaryOf, parseMultipart } from '../../../src/emulator/multipart';
 import { encodePng, looksLikeImage, pngSize, renderPromptImage } from '../../../src/emulator/png';
 import { planReply } from '../../../src/emulator/reply';
-import { parseDirectives, replyOfLength, splitJson, tokenize } from '../../../src/emulator/text';
+import { parseDirectives, replyOfLength, splitJson, tokenize } from '../../../src/emulator/models/text';
 
 /** Walks the PNG chunks, checking each CRC with zlib's crc32-free way: re-encoding is not needed, only structure. */
 function chunks(png: Buffer): Array<{ type: string; data: Buffer }> {

@@ -2,7 +2,7 @@
 
 import { strict as assert } from 'node:assert';
 import { request } from 'node:http';
-import { MULTIBYTE_LINE } from '../../../src/emulator/text';
+import { MULTIBYTE_LINE } from '../../../src/emulator/models/text';
 import { chatBody, messagesHeaders, parseSse, post, useEmulator } from './helpers';
 import { waitUntil } from '../../support/poll';
 

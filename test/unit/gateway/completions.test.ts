@@ -1,4 +1,4 @@
-// Code completion on the wire (src/gateway/fim.ts) against the emulator's scripted coder model over real sockets on
+// Code completion on the wire (src/gateway/completion/fim.ts) against the emulator's scripted coder model over real sockets on
 // 127.0.0.1: fill-in-the-middle on /v1/completions and /v1/fim/completions, the chat fill, the fallback after a
 // refused route (sub2api has no /v1/completions), no retry and no wait on a 429, and abort closing the socket.
 import * as assert from 'node:assert/strict';

@@ -2,9 +2,9 @@
 // choice) and for errors a gateway forwards from its upstream provider (not the user's key).
 import * as assert from 'node:assert/strict';
 import { createGatewayClient } from '../../../src/gateway';
-import { adviseOnError } from '../../../src/gateway/advice';
-import { upstreamOrigin } from '../../../src/gateway/errorBody';
-import { toErrorCard } from '../../../src/chat/errorCard';
+import { adviseOnError } from '../../../src/gateway/errors/advice';
+import { upstreamOrigin } from '../../../src/gateway/errors/errorBody';
+import { toErrorCard } from '../../../src/chat/session/errorCard';
 import { describeForLanguageModel } from '../../../src/lm/lmErrors';
 import { json, startServer, type TestServer } from './server';
 import { fixture, MESSAGE_REQUEST, sseServer } from './streamHelpers';

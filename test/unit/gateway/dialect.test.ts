@@ -1,15 +1,15 @@
-// The pure dialect decision (src/gateway/dialect.ts): the order of the rules, new-api's endpoint types, and
+// The pure dialect decision (src/gateway/dialects/dialect.ts): the order of the rules, new-api's endpoint types, and
 // which refusals of /v1/messages prove that nothing was processed.
 import * as assert from 'node:assert/strict';
 import { adviseOnError, createGatewayClient } from '../../../src/gateway';
-import { readChatContent } from '../../../src/gateway/fastDelta';
+import { readChatContent } from '../../../src/gateway/stream/fastDelta';
 import { json, startServer } from './server';
 import {
   chooseDialect,
   dialectOfEndpointTypes,
   isMessagesRouteRefusal,
   parseDialect,
-} from '../../../src/gateway/dialect';
+} from '../../../src/gateway/dialects/dialect';
 
 describe('dialect decision', () => {
   it('the user setting wins, then the model list, then what was learned, then Messages', () => {

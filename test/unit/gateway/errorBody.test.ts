@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { htmlToText, kindForErrorType, kindForStatus, parseErrorBody } from '../../../src/gateway/errorBody';
+import { htmlToText, kindForErrorType, kindForStatus, parseErrorBody } from '../../../src/gateway/errors/errorBody';
 
 describe('error bodies', () => {
   it('reads the Messages style', () => {

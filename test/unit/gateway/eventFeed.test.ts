@@ -1,4 +1,4 @@
-// The whole-event runs of plain text deltas (src/gateway/eventFeed.ts, ChunkReader.run) read a stream exactly as
+// The whole-event runs of plain text deltas (src/gateway/stream/eventFeed.ts, ChunkReader.run) read a stream exactly as
 // eventsource-parser plus the per-event paths do: the same events in the same order whatever the chunking (an event
 // or a multi-byte character split anywhere), with `\r` line endings arriving mid-stream, a BOM, an event too large;
 // and through the client over 127.0.0.1: UTF-8 split in one-byte chunks, a cut stream, [DONE], an error mid-stream.
@@ -6,11 +6,11 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createParser } from 'eventsource-parser';
 import { createGatewayClient, isGatewayError, type GatewayError, type MessagesRequest } from '../../../src/gateway';
-import { EventFeed } from '../../../src/gateway/eventFeed';
-import { fromBytes, toBytes } from '../../../src/gateway/byteText';
-import { ChatChunkReader, type ChunkReader } from '../../../src/gateway/chatChunks';
-import { MessagesEventReader } from '../../../src/gateway/messagesEvents';
-import { ResponsesEventReader } from '../../../src/gateway/responsesEvents';
+import { EventFeed } from '../../../src/gateway/stream/eventFeed';
+import { fromBytes, toBytes } from '../../../src/gateway/stream/byteText';
+import { ChatChunkReader, type ChunkReader } from '../../../src/gateway/dialects/chatChunks';
+import { MessagesEventReader } from '../../../src/gateway/dialects/messagesEvents';
+import { ResponsesEventReader } from '../../../src/gateway/dialects/responsesEvents';
 import { startServer, writeChunked, type TestServer } from './server';
 
 type Out = unknown[];

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { createGatewayClient, detectMime } from '../../../src/gateway';
-import { imageResultOf } from '../../../src/gateway/images';
+import { imageResultOf } from '../../../src/gateway/images/images';
 import { json, startServer, type TestServer } from './server';
 
 let server: TestServer | undefined;

@@ -4,8 +4,8 @@
 // (not dropped). The keys here do not look like keys (no sk-/mg- prefix): only knowing them removes them.
 import * as assert from 'node:assert/strict';
 import { createGatewayClient, type GatewayError, type SupportRecord } from '../../../src/gateway';
-import { adviseOnError } from '../../../src/gateway/advice';
-import { toErrorCard } from '../../../src/chat/errorCard';
+import { adviseOnError } from '../../../src/gateway/errors/advice';
+import { toErrorCard } from '../../../src/chat/session/errorCard';
 import { formatSupportInfo, SupportRing } from '../../../src/platform/supportLog';
 import { REDACTED } from '../../../src/shared/secretRedaction';
 import { json, startServer, type TestServer } from './server';

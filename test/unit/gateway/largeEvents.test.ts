@@ -4,7 +4,7 @@
 // whether its text streamed or arrived only in them.
 import * as assert from 'node:assert/strict';
 import { createGatewayClient, type MessagesRequest } from '../../../src/gateway';
-import { fromBytes, parseJsonBytes, toBytes } from '../../../src/gateway/byteText';
+import { fromBytes, parseJsonBytes, toBytes } from '../../../src/gateway/stream/byteText';
 import { startServer, writeChunked, type TestServer } from './server';
 
 const keep = (): void => undefined;

@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createGatewayClient, isGatewayError } from '../../../src/gateway';
-import { fromBytes, toBytes } from '../../../src/gateway/byteText';
-import { lastDelta, readTextDelta } from '../../../src/gateway/fastDelta';
+import { fromBytes, toBytes } from '../../../src/gateway/stream/byteText';
+import { lastDelta, readTextDelta } from '../../../src/gateway/stream/fastDelta';
 
 /** The fast path on a JSON text, answering in text (the stream works on byte strings). */
 function parseTextDelta(data: string): { index: number; text: string } | undefined {

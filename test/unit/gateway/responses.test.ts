@@ -1,11 +1,11 @@
-// The Responses dialect (src/gateway/responsesMapping.ts, responsesEvents.ts) with real SSE bytes over 127.0.0.1:
+// The Responses dialect (src/gateway/dialects/responsesMapping.ts, responsesEvents.ts) with real SSE bytes over 127.0.0.1:
 // the request body, text / reasoning / function-call events assembled into a Message (in every chunking), usage,
 // incomplete → max_tokens, failed and error events, a cut stream, a whole JSON reply; the fallback rules that lead
 // to it and away from a list's refused claim; reasoning effort per dialect, and a gateway that rejects it.
 import * as assert from 'node:assert/strict';
 import { adviseOnError, createGatewayClient, type DialectKnowledge } from '../../../src/gateway';
 import { json, startServer, writeChunked, type TestServer } from './server';
-import { toResponsesRequest } from '../../../src/gateway/responsesMapping';
+import { toResponsesRequest } from '../../../src/gateway/dialects/responsesMapping';
 import { failure } from '../../support/failure';
 
 let server: TestServer | undefined;

@@ -9,7 +9,7 @@ import { createGatewayClient, type Dialect, type ModelInfo } from '../../../src/
 import { startEmulator, parseConfigText, type Emulator } from '../../../src/emulator';
 import { classifyModel, endpointTypesOf } from '../../../src/catalog/classify';
 import { dialectStep } from '../../../src/diagnostics/dialectStep';
-import { pointsToResponses, refusalAllows } from '../../../src/gateway/dialect';
+import { pointsToResponses, refusalAllows } from '../../../src/gateway/dialects/dialect';
 import { json, startServer, type TestServer } from './server';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { adviseOnError, createGatewayClient, type Dialect, type ModelInfo } from '../../../src/gateway';
 import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
 import { classifyModel } from '../../../src/catalog/classify';
-import { familyOfModelIds } from '../../../src/gateway/dialect';
+import { familyOfModelIds } from '../../../src/gateway/dialects/dialect';
 import { json, startServer } from './server';
 
 /** A client whose dialect knowledge is what the host's dialect source gives: the list, its family, what it learned. */

@@ -3,7 +3,7 @@
 // caller's deadline): a task that never reaches a known final state ends as "outcome unknown".
 import * as assert from 'node:assert/strict';
 import { createGatewayClient } from '../../../src/gateway';
-import { taskOf } from '../../../src/gateway/tasks';
+import { taskOf } from '../../../src/gateway/images/tasks';
 import { json, startServer, type TestServer } from './server';
 
 const BASE = 'https://gw';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { createGatewayClient, resolvePollUrl, type ImageTask } from '../../../src/gateway';
-import { progressOf, statusOf, taskIdOf, taskOf } from '../../../src/gateway/tasks';
+import { progressOf, statusOf, taskIdOf, taskOf } from '../../../src/gateway/images/tasks';
 import { json, startServer, type TestServer } from './server';
 
 const servers: TestServer[] = [];

@@ -2,7 +2,7 @@
 // after its content_block_stop), and unusable tool input as a typed error with the raw text kept.
 import * as assert from 'node:assert/strict';
 import { createGatewayClient, isGatewayError, type StreamEvent } from '../../../src/gateway';
-import { adviseOnError } from '../../../src/gateway/advice';
+import { adviseOnError } from '../../../src/gateway/errors/advice';
 import { MESSAGE_REQUEST, sseServer } from './streamHelpers';
 import { json as sendJson, startServer, type TestServer } from './server';
 import { failure } from '../../support/failure';

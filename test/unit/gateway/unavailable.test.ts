@@ -4,7 +4,7 @@
 // never retry, never the provider's fault. Also: a 404 on a route while the list works, and 501.
 import { strict as assert } from 'node:assert';
 import { adviseOnError, createGatewayClient } from '../../../src/gateway';
-import { isModelUnavailable } from '../../../src/gateway/advice';
+import { isModelUnavailable } from '../../../src/gateway/errors/advice';
 import { defaultConfig, startEmulator, type Emulator } from '../../../src/emulator';
 import { json, startServer, type TestServer } from './server';
 import { failure } from '../../support/failure';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { GatewayError } from '../../../src/gateway/errors';
+import { GatewayError } from '../../../src/gateway/errors/errors';
 import { describeForLanguageModel } from '../../../src/lm/lmErrors';
 
 const route = 'POST /v1/messages';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { StreamPartMapper, type OutputPart } from '../../../src/lm/streamMapping';
 import type { StreamEvent } from '../../../src/gateway/types';
-import { isGatewayError } from '../../../src/gateway/errors';
+import { isGatewayError } from '../../../src/gateway/errors/errors';
 
 function run(events: StreamEvent[]): { parts: OutputPart[]; mapper: StreamPartMapper } {
   const mapper = new StreamPartMapper();

@@ -12,7 +12,7 @@ import {
   pathShape,
   scrubSecret,
   type ChargeSummary,
-} from '../../../src/lm/tools/toolText';
+} from '../../../src/lm/toolText';
 
 interface ToolContribution {
   name: string;

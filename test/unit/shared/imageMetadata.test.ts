@@ -5,7 +5,7 @@
 // edit's request body carries the stripped bytes in both encodings.
 import { strict as assert } from 'node:assert';
 import { metadataOf, see } from '../../../src/emulator/imageSize';
-import { editBody } from '../../../src/gateway/images';
+import { editBody } from '../../../src/gateway/images/images';
 import { imagePartsOfReferences } from '../../../src/lm/requestMapping';
 import { stripImageMetadata } from '../../../src/shared/imageMetadata';
 import {

@@ -9,7 +9,7 @@ import {
   SecretRegistry,
   secretForms,
 } from '../../../src/shared/secretRedaction';
-import { redactingStorage, type HistoryStorage } from '../../../src/chat/history';
+import { redactingStorage, type HistoryStorage } from '../../../src/chat/store/history';
 import { adviseOnError, createGatewayClient } from '../../../src/gateway';
 import { json, startServer } from '../gateway/server';
 

@@ -2,20 +2,20 @@
 // images, agent turn records, usage ledger), built as the extension builds them, and what SessionController.load
 // and a deletion do with them. Used by the property test and by the worker it kills mid-write.
 import * as path from 'node:path';
-import { turnIdsOf } from '../../../src/chat/agentPort';
-import { appendMessage, type Conversation } from '../../../src/chat/conversation';
-import { ConversationStore } from '../../../src/chat/conversationStore';
-import { imageHashes, ImageStore } from '../../../src/chat/imageStore';
-import type { TurnStore } from '../../../src/chat/turnStore';
-import { TurnTranscripts } from '../../../src/chat/turnTranscripts';
+import { turnIdsOf } from '../../../src/chat/agent/agentPort';
+import { appendMessage, type Conversation } from '../../../src/chat/session/conversation';
+import { ConversationStore } from '../../../src/chat/store/conversationStore';
+import { imageHashes, ImageStore } from '../../../src/chat/store/imageStore';
+import type { TurnStore } from '../../../src/chat/store/turnStore';
+import { TurnTranscripts } from '../../../src/chat/store/turnTranscripts';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
-import { historyStorageAt, imageStorageAt } from '../../../src/chat/historyFiles';
+import { historyStorageAt, imageStorageAt } from '../../../src/chat/host/historyFiles';
 import type { LedgerEntry } from '../../../src/shared/usageLedger';
 import { LedgerStore } from '../../../src/usage/ledgerStore';
 
 export const NOW = Date.parse('2026-12-06T12:00:00Z');
 
-/** The adapters a window's extension host builds (src/chat/historyFiles.ts), over the test's folders. */
+/** The adapters a window's extension host builds (src/chat/host/historyFiles.ts), over the test's folders. */
 export const historyStorage = historyStorageAt;
 export const imageStorage = imageStorageAt;
 

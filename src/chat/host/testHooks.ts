@@ -1,0 +1,61 @@
+// Test hooks of the chat feature (registered only under the test harness, see src/extension.ts): a host test runs an
+// agent turn through the real session, deletes its conversation and reads back what the extension stored.
+import * as vscode from 'vscode';
+import type { AgentHost } from '../../agentHost';
+import type { TestHooks } from '../../platform/commands';
+import { TRANSCRIPTS_KEY } from '../store/turnTranscripts';
+import type { SessionController } from '../session/session';
+
+/** A turn of the tests runs at most this long (a stuck one fails the test instead of waiting forever). */
+const TURN_LIMIT_MS = 60_000;
+
+export function chatTestHooks(
+  context: vscode.ExtensionContext,
+  session: SessionController,
+  agentHost: AgentHost,
+  loaded: Promise<void>,
+): TestHooks {
+  return {
+    /** One agent turn in a new conversation, every proposed change accepted; its conversation and turn ids. */
+    chatAgentTurn: async (text: string, model: string) => {
+      await loaded;
+      session.newConversation();
+      session.setSettings({ model });
+      const refusal = session.setMode('agent') ?? session.send(text);
+      if (refusal) throw new Error(refusal);
+      const accepting = agentHost.changes.onDidChange((list) => {
+        for (const change of list) void agentHost.changes.accept(change.id);
+      });
+      try {
+        const deadline = Date.now() + TURN_LIMIT_MS;
+        while (session.busy) {
+          if (Date.now() > deadline) throw new Error('the agent turn did not end');
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        accepting.dispose();
+      }
+      const conversation = session.store.active;
+      return { conversationId: conversation.id, turnId: conversation.messages.at(-1)?.agent?.turnId };
+    },
+    chatDeleteConversation: async (id: string) => {
+      await loaded;
+      const deleted = session.deleteConversation(id);
+      await session.store.flushed();
+      return deleted;
+    },
+    /** What is stored: the turns with a transcript, the history files, the turns with a checkpoint. */
+    chatStorage: async () => {
+      const transcripts = context.globalState.get<unknown>(TRANSCRIPTS_KEY);
+      const files = await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(context.globalStorageUri, 'chat')).then(
+        (entries) => entries.map(([name]) => name),
+        () => [] as string[],
+      );
+      return {
+        transcripts: Array.isArray(transcripts) ? transcripts.map((t: { turnId?: unknown }) => t.turnId) : [],
+        files,
+        checkpoints: (await agentHost.checkpoints.list()).map((c) => c.turnId),
+      };
+    },
+  };
+}

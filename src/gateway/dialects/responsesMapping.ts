@@ -1,0 +1,202 @@
+// The Responses dialect's request and whole-reply mapping (docs/gateway-protocol.md#responses). As with
+// chat-completions (chatMapping.ts), everything above src/gateway speaks the Messages model of a message: a
+// request is mapped from it here and a reply mapped back into it. Pure.
+//
+// Requests go with `store: false` (nothing is kept at the gateway) and `include: ["reasoning.encrypted_content"]`,
+// so a reasoning item comes back encrypted; it is kept as a thinking block (summary as the text, the encrypted
+// content as the signature) that the agent loop keeps within the turn and that goes back as a reasoning item.
+import { isObj, stopReasonOf as chatStopReason, systemText } from './chatMapping';
+import { openAiEffort, turnStart, type ReasoningEffort } from './reasoning';
+import type {
+  ContentBlock,
+  ContentBlockParam,
+  ImageBlockParam,
+  Message,
+  MessageParam,
+  MessagesRequest,
+  StopReason,
+  TextBlockParam,
+  Usage,
+} from '../types';
+
+type Json = Record<string, unknown>;
+
+/** The Responses body for a Messages request. */
+export function toResponsesRequest(request: MessagesRequest, stream: boolean, effort?: ReasoningEffort): Json {
+  const input: Json[] = [];
+  const start = turnStart(request.messages);
+  request.messages.forEach((m, i) => input.push(...toInputItems(m, i >= start)));
+  const body: Json = {
+    model: request.model,
+    input,
+    max_output_tokens: request.max_tokens,
+    stream,
+    store: false,
+    include: ['reasoning.encrypted_content'],
+  };
+  const system = systemText(request.system);
+  if (system) body.instructions = system;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.tools?.length) {
+    body.tools = request.tools.map((t) => ({
+      type: 'function',
+      name: t.name,
+      ...(t.description !== undefined ? { description: t.description } : {}),
+      parameters: t.input_schema,
+      // Non-strict: strict mode rewrites the schema's rules (every property required, no extra keys).
+      strict: false,
+    }));
+    const choice = toolChoice(request.tool_choice);
+    if (choice !== undefined) body.tool_choice = choice;
+  }
+  const e = openAiEffort(effort);
+  if (e) body.reasoning = { effort: e, summary: 'auto' };
+  return body;
+}
+
+function toolChoice(c: MessagesRequest['tool_choice']): unknown {
+  if (!c) return undefined;
+  if (c.type === 'auto') return 'auto';
+  if (c.type === 'any') return 'required';
+  if (c.type === 'none') return 'none';
+  return { type: 'function', name: (c as { name: string }).name };
+}
+
+const inputImage = (b: ImageBlockParam): Json => ({
+  type: 'input_image',
+  image_url: `data:${b.source.media_type};base64,${b.source.data}`,
+  detail: 'auto',
+});
+
+/**
+ * One Messages message as input items. A user's tool_result blocks become function_call_output items (their
+ * images follow in a user message: an output is text); text and images a user message; an assistant's text a
+ * message, its tool_use blocks function_call items, its thinking with a signature (a Responses reasoning item,
+ * in the current turn only) a reasoning item, in the order they came.
+ */
+function toInputItems(m: MessageParam, currentTurn: boolean): Json[] {
+  if (typeof m.content === 'string') return [{ type: 'message', role: m.role, content: m.content }];
+  const out: Json[] = [];
+  if (m.role === 'assistant') {
+    let text = '';
+    const flush = (): void => {
+      if (text !== '') out.push({ type: 'message', role: 'assistant', content: text });
+      text = '';
+    };
+    for (const b of m.content) {
+      if (b.type === 'text') text += b.text;
+      else if (b.type === 'tool_use') {
+        flush();
+        out.push({ type: 'function_call', call_id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) });
+      } else if (b.type === 'thinking' && currentTurn && b.signature) {
+        flush();
+        out.push({
+          type: 'reasoning',
+          summary: b.thinking ? [{ type: 'summary_text', text: b.thinking }] : [],
+          encrypted_content: b.signature,
+        });
+      }
+    }
+    flush();
+    return out;
+  }
+  const parts: Json[] = [];
+  for (const b of m.content as ContentBlockParam[]) {
+    if (b.type === 'tool_result') {
+      const blocks = typeof b.content === 'string' ? [{ type: 'text' as const, text: b.content }] : b.content;
+      const text = blocks
+        .filter((p): p is TextBlockParam => p.type === 'text')
+        .map((p) => p.text)
+        .join('\n\n');
+      out.push({ type: 'function_call_output', call_id: b.tool_use_id, output: b.is_error ? `Error: ${text}` : text });
+      for (const p of blocks) if (p.type === 'image') parts.push(inputImage(p));
+    } else if (b.type === 'text') parts.push({ type: 'input_text', text: b.text });
+    else if (b.type === 'image') parts.push(inputImage(b));
+  }
+  if (parts.length) out.push({ type: 'message', role: 'user', content: parts });
+  return out;
+}
+
+/** Responses usage as Messages usage: cached input tokens are cache reads; output includes reasoning tokens. */
+export function responsesUsage(u: unknown): Usage | undefined {
+  if (!isObj(u)) return undefined;
+  const input = num(u.input_tokens) ?? 0;
+  const details = isObj(u.input_tokens_details) ? u.input_tokens_details : {};
+  const cached = num(details.cached_tokens) ?? 0;
+  const usage: Usage = {
+    input_tokens: Math.max(0, input - cached),
+    output_tokens: num(u.output_tokens) ?? 0,
+    cache_read_input_tokens: cached,
+  };
+  const cost = num(u.cost);
+  if (cost !== undefined && cost >= 0) usage.cost = cost;
+  return usage;
+}
+
+/** Why a response ended, as a Messages stop reason. */
+export function responsesStopReason(response: Json, calledTools: boolean): StopReason {
+  if (response.status === 'incomplete') {
+    const reason = isObj(response.incomplete_details) ? response.incomplete_details.reason : undefined;
+    if (reason === 'content_filter') return 'refusal';
+    return reason === 'max_output_tokens' || reason === undefined
+      ? 'max_tokens'
+      : (chatStopReason(reason) ?? 'max_tokens');
+  }
+  return calledTools ? 'tool_use' : 'end_turn';
+}
+
+/** One output item as content blocks (a message may hold several text parts). */
+export function blocksOfItem(item: unknown): ContentBlock[] {
+  if (!isObj(item)) return [];
+  if (item.type === 'reasoning') {
+    const summary = Array.isArray(item.summary) ? item.summary : [];
+    const text = summary.map((p) => (isObj(p) && typeof p.text === 'string' ? p.text : '')).join('\n\n');
+    return [
+      {
+        type: 'thinking',
+        thinking: text,
+        ...(typeof item.encrypted_content === 'string' ? { signature: item.encrypted_content } : {}),
+      },
+    ];
+  }
+  if (item.type === 'function_call')
+    // The arguments string is parsed by normalizeToolInputs (an unusable one becomes a ToolInputProblem).
+    return [
+      {
+        type: 'tool_use',
+        id: String(item.call_id ?? item.id ?? ''),
+        name: String(item.name ?? ''),
+        input: item.arguments ?? '',
+      },
+    ];
+  if (item.type === 'message' && Array.isArray(item.content))
+    return item.content.flatMap((p): ContentBlock[] => {
+      if (!isObj(p)) return [];
+      const text = p.type === 'refusal' ? p.refusal : p.text;
+      return typeof text === 'string' && text !== '' ? [{ type: 'text', text }] : [];
+    });
+  return [];
+}
+
+/** A whole (non-streamed) response as a Message, or undefined when it has no output array. */
+export function messageOfResponse(body: unknown): Message | undefined {
+  if (!isObj(body) || !Array.isArray(body.output)) return undefined;
+  const content = body.output.flatMap(blocksOfItem);
+  return {
+    id: String(body.id ?? ''),
+    type: 'message',
+    role: 'assistant',
+    model: String(body.model ?? ''),
+    content,
+    stop_reason: responsesStopReason(
+      body,
+      content.some((b) => b.type === 'tool_use'),
+    ),
+    stop_sequence: null,
+    usage: responsesUsage(body.usage) ?? { input_tokens: 0, output_tokens: 0 },
+  };
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
