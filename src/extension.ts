@@ -96,6 +96,8 @@ export function activate(context: vscode.ExtensionContext): void {
         imageTasks: images,
         forgetSyncOnlyImageRoutes: images,
         chatAgentTurn: chat,
+        chatChooseModel: chat,
+        chatAsk: chat,
         chatDeleteConversation: chat,
         chatStorage: chat,
         completionCounts: completions,

@@ -1,20 +1,24 @@
 // Code completion in a real editor, through the extension's own client against the emulator's scripted coder model:
 // VS Code's own inline-suggestion commands trigger a suggestion, accept it (Tab: inlineSuggest.commit), accept a word
 // and hide it. Secret and huge files get no request; a gateway without /v1/completions (sub2api) gets the chat fill
-// once and it is remembered; a 429 while typing is not waited out (the completion is skipped, the status bar says so).
+// once and it is remembered; a 429 while typing is not waited out (the completion is skipped, the status bar says
+// so), and its wait holds that key only.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { editorAtEnd } from '../support/editors';
 import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
 import { EXTENSION_ID, testHook, waitForValue } from '../support/hostTest';
 
 const CODER_KEY = 'mg-coder-key-0011';
 const KEY_NAME = 'completions-coder';
+// Another key (the emulator's chat-only group lists claude-demo-haiku): a 429 of the coder key must not hold it.
+const OTHER_KEY = 'mg-chat-only-0002';
+const OTHER_KEY_NAME = 'completions-other';
 
 describe('code completion in the editor', function () {
   this.timeout(120_000);
   const admin = process.env.MG_EMULATOR_URL ? EmulatorAdmin.fromEnv() : undefined;
   const config = () => vscode.workspace.getConfiguration('modelGateway.completions');
-  const root = () => vscode.workspace.workspaceFolders![0].uri;
 
   before(async function () {
     if (!admin || !vscode.workspace.workspaceFolders?.length) this.skip();
@@ -32,6 +36,7 @@ describe('code completion in the editor', function () {
     await admin?.setDialect(null).catch(() => undefined);
     await admin?.setFaults(CODER_KEY, null).catch(() => undefined);
     await testHook('forgetLearnedCompletionModes').then(undefined, () => undefined);
+    await testHook('removeApiKey', OTHER_KEY_NAME).then(undefined, () => undefined);
     await testHook('removeApiKey', KEY_NAME).then(undefined, () => undefined);
   });
 
@@ -41,16 +46,6 @@ describe('code completion in the editor', function () {
       // A gateway without the route answers 404 before reading the key: those entries have no key name.
       (r) => !before.has(r.id) && r.method === 'POST' && (r.keyName === 'coder' || r.keyName === undefined),
     );
-
-  /** Opens a workspace file with `text` and puts the cursor at its end. */
-  async function editorWith(name: string, text: string): Promise<vscode.TextEditor> {
-    const uri = vscode.Uri.joinPath(root(), name);
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-    const editor = await vscode.window.showTextDocument(uri, { preview: false });
-    const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
-    editor.selection = new vscode.Selection(end, end);
-    return editor;
-  }
 
   /** Triggers the suggestion until accepting it changed the document (VS Code shows it once the answer is in). */
   async function acceptWith(editor: vscode.TextEditor, command: string, expected: (text: string) => boolean) {
@@ -65,7 +60,7 @@ describe('code completion in the editor', function () {
 
   it('ghost text from the coder model over POST /v1/completions; Tab (inlineSuggest.commit) accepts it', async () => {
     const before = await since();
-    const editor = await editorWith(
+    const editor = await editorAtEnd(
       'completion-fib.ts',
       'function fibonacci(n: number): number {\n  if (n < 2) return n;\n  return fibonacci(n',
     );
@@ -78,7 +73,7 @@ describe('code completion in the editor', function () {
   });
 
   it('acceptNextWord takes the first word only; hide dismisses the rest', async () => {
-    const editor = await editorWith(
+    const editor = await editorAtEnd(
       'completion-clamp.ts',
       'export function clamp(value: number, min: number, max: number): number {\n  return Math.min(',
     );
@@ -99,7 +94,7 @@ describe('code completion in the editor', function () {
     await admin!.setDialect('one-api');
     try {
       const before = await since();
-      const editor = await editorWith(
+      const editor = await editorAtEnd(
         'completion-oneapi.ts',
         'function fibonacci(n: number): number {\n  if (n < 2) return n;\n  return fibonacci(n',
       );
@@ -116,13 +111,13 @@ describe('code completion in the editor', function () {
 
   it('a secret file (.env*) and a file over the size limit get no request', async () => {
     const before = await since();
-    await editorWith('.env.completion.ts', 'const token = ');
+    await editorAtEnd('.env.completion.ts', 'const token = ');
     await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
     await waitForValue(
       'the secret refusal',
       async () => (await testHook<Record<string, number>>('completionRefusals'))['secret'],
     );
-    await editorWith('completion-huge.ts', `${'// filler line for a large file\n'.repeat(20_000)}const x = `);
+    await editorAtEnd('completion-huge.ts', `${'// filler line for a large file\n'.repeat(20_000)}const x = `);
     await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
     await waitForValue(
       'the size refusal',
@@ -135,7 +130,7 @@ describe('code completion in the editor', function () {
     await admin!.setDialect('sub2api');
     try {
       const before = await since();
-      const editor = await editorWith(
+      const editor = await editorAtEnd(
         'completion-fallback.ts',
         'export function clamp(value: number, min: number, max: number): number {\n  return Math.min(Math.max(',
       );
@@ -152,7 +147,7 @@ describe('code completion in the editor', function () {
       const learned = await testHook<Record<string, string>>('learnedCompletionModes');
       assert.deepStrictEqual(Object.values(learned), ['chat']);
       const again = await since();
-      const second = await editorWith(
+      const second = await editorAtEnd(
         'completion-fallback2.ts',
         'function fibonacci(n: number): number {\n  if (n < 2) return n;\n  return fibonacci(n',
       );
@@ -165,10 +160,13 @@ describe('code completion in the editor', function () {
     }
   });
 
-  it('a 429 while typing is not waited out: the completion is skipped and the status bar says so', async () => {
+  it('a 429 while typing is not waited out: the completion is skipped, the status bar says so; another key goes on at once', async () => {
+    // A retry starts where the first attempt began: the coder key active with its model.
+    await testHook('switchKey', KEY_NAME);
+    await config().update('model', 'qwen2.5-coder-demo', vscode.ConfigurationTarget.Global);
     await admin!.setFaults(CODER_KEY, { status: 429, retryAfter: 60, count: 1 });
     const before = await since();
-    const editor = await editorWith(
+    const editor = await editorAtEnd(
       'completion-429.ts',
       'function fibonacci(n: number): number {\n  if (n < 2) return n;\n  return fibonacci(',
     );
@@ -188,6 +186,24 @@ describe('code completion in the editor', function () {
       posts.map((r) => `${r.path} ${r.status}`),
       ['/v1/completions 429'],
       'one request, never retried while the gateway asked to wait',
+    );
+    // The wait (60 s) is the gateway's word about this key: another key's completions go out at once.
+    await testHook('setApiKey', { name: OTHER_KEY_NAME, secret: OTHER_KEY });
+    await config().update('model', 'claude-demo-haiku', vscode.ConfigurationTarget.Global);
+    await waitForValue('the status bar naming the model', async () => {
+      const text = await testHook<string>('completionStatusText');
+      return text.includes('claude-demo-haiku') ? text : undefined;
+    });
+    const switched = await since();
+    const other = await editorAtEnd(
+      'completion-other-key.ts',
+      'function fibonacci(n: number): number {\n  if (n < 2) return n;\n  return fibonacci(n',
+    );
+    await acceptWith(other, 'editor.action.inlineSuggest.commit', (t) => !t.endsWith('fibonacci(n'));
+    const sent = (await admin!.requests()).filter((r) => !switched.has(r.id) && r.method === 'POST');
+    assert.ok(
+      sent.length > 0 && sent.every((r) => r.keyName === 'chat-only' && r.status === 200),
+      JSON.stringify(sent.map((r) => `${r.keyName} ${r.path} ${r.model} ${r.status}`)),
     );
   });
 });

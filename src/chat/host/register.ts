@@ -164,7 +164,16 @@ export function registerChat(services: Services): ChatFeature {
       : snapshot?.listUnavailable
         ? unlistedHint(vscode.l10n)
         : vscode.l10n.t('No chat models for this key yet: set a key, then Refresh Models.');
-    session.setModels(chatModelOptions(models, config.current), problem);
+    // The key's own list (not declared ids alone, not a gateway without a list route): a model it does not name
+    // moves the open conversation to one it does (session.ts#setModels).
+    const own = snapshot && !snapshot.listUnavailable && snapshot.fetchedAt > 0;
+    const list = own
+      ? {
+          id: `${snapshot.keyFingerprint}|${snapshot.baseUrl}|${snapshot.fetchedAt}`,
+          ids: new Set(snapshot.models.map((m) => m.id)),
+        }
+      : undefined;
+    session.setModels(chatModelOptions(models, config.current), problem, list);
   }
 
   /** Startup only: the list (fetched when stale, through the catalog's coalescing). */

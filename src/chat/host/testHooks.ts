@@ -38,6 +38,27 @@ export function chatTestHooks(
       const conversation = session.store.active;
       return { conversationId: conversation.id, turnId: conversation.messages.at(-1)?.agent?.turnId };
     },
+    /** A new Ask conversation with this model chosen in the composer; the model the composer shows. */
+    chatChooseModel: async (model: string) => {
+      await loaded;
+      session.newConversation();
+      session.setSettings({ model });
+      return session.snapshot().settings.model;
+    },
+    /** The question asked in the open conversation, as the composer's Send does; its model and how it ended. */
+    chatAsk: async (text: string) => {
+      await loaded;
+      const model = session.snapshot().settings.model;
+      const refusal = session.send(text);
+      if (refusal) throw new Error(refusal);
+      const deadline = Date.now() + TURN_LIMIT_MS;
+      while (session.busy) {
+        if (Date.now() > deadline) throw new Error('the answer did not end');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const answer = session.store.active.messages.at(-1);
+      return { model, status: answer?.status, error: answer?.error?.title };
+    },
     chatDeleteConversation: async (id: string) => {
       await loaded;
       const deleted = session.deleteConversation(id);

@@ -19,12 +19,18 @@ import { DEFAULT_CONTEXT_WINDOW } from '../../agent';
 import { CONDENSE_KEEP_TURNS, DEFAULT_CONDENSE_THRESHOLD } from '../condense/condense';
 import { planCondense } from '../condense/condenser';
 import { appendMessage, findMessage, truncateFrom, type Conversation } from './conversation';
-import { modeSettings, newAgentTurn, usesAgent } from './conversationMode';
+import { listedModelChange, modeSettings, newAgentTurn, usesAgent } from './conversationMode';
 import { ConversationStore } from '../store/conversationStore';
 import { planTask } from '../agent/planText';
 import { imageHashes } from '../store/imageStore';
 import { useImageData } from '../ask/requestBuilder';
 import type { SessionDeps } from './sessionDeps';
+
+/** A model list of the active key: which one (key, base URL, fetch time) and every id it names, of any kind. */
+export interface ModelList {
+  id: string;
+  ids: ReadonlySet<string>;
+}
 
 export class SessionController {
   readonly store: ConversationStore;
@@ -32,6 +38,8 @@ export class SessionController {
   private readonly out: ChatOutput;
   private models: ModelOption[] = [];
   private modelsProblem: string | undefined;
+  /** The active key's own list the models come from; undefined when they are not one. */
+  private modelList: ModelList | undefined;
   private attachments: ChatAttachment[] = [];
   private readonly l10n: Localizer;
 
@@ -184,13 +192,41 @@ export class SessionController {
     this.out.restored(conversation.id, messageId);
   }
 
-  setModels(models: ModelOption[], problem?: string): void {
+  /**
+   * The chat models; `list`: the active key's own list they come from, undefined when they are not one (no list
+   * route, declared ids only, a failed fetch). A new list (a key switch, a refresh, the start) moves the open
+   * conversation off a model it does not name (keepToListedModel).
+   */
+  setModels(models: ModelOption[], problem?: string, list?: ModelList): void {
+    const newList = list !== undefined && list.id !== this.modelList?.id;
     this.models = models;
     this.modelsProblem = problem;
+    this.modelList = list;
     this.out.models(models, problem);
     // The effective model of a conversation without its own may just have become the first chat model.
     const conversation = this.store.active;
-    this.out.settings(conversation.id, this.settingsOf(conversation));
+    const notice = newList ? this.keepToListedModel(conversation) : undefined;
+    this.out.settings(conversation.id, this.settingsOf(conversation), notice);
+  }
+
+  /**
+   * A conversation's model the active key's list does not name falls back to what a first start picks
+   * (conversationMode.ts#listedModelChange); returns the composer's notice, or undefined when nothing changed.
+   */
+  private keepToListedModel(conversation: Conversation): string | undefined {
+    if (this.modelList === undefined) return undefined;
+    const change = listedModelChange(conversation, this.deps.defaults(), this.models, this.modelList.ids);
+    if (!change) return undefined;
+    const { model: _was, ...overrides } = conversation.overrides;
+    conversation.overrides = change.own === undefined ? overrides : { ...overrides, model: change.own };
+    this.store.save(conversation);
+    this.deps.log?.info(`chat: "${change.from}" is not in the active key's model list; now "${change.to}".`);
+    const l10n = this.l10n;
+    return l10n.t(
+      '"{0}" is not in the model list of the active key: this conversation now uses "{1}".',
+      change.from,
+      change.to,
+    );
   }
 
   addAttachment(attachment: ChatAttachment): void {
@@ -419,7 +455,11 @@ export class SessionController {
     }
   }
 
+  /** The active conversation, all of it; one opened under a key that does not list its model is moved first. */
   private postSnapshot(): void {
+    const conversation = this.store.active;
+    const notice = this.keepToListedModel(conversation);
     this.out.snapshot(this.snapshot());
+    if (notice) this.out.settings(conversation.id, this.settingsOf(conversation), notice);
   }
 }

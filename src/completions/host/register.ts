@@ -70,6 +70,22 @@ export function registerCompletions(services: Services, status: CompletionStatus
   const refreshSecrets = async (): Promise<void> => {
     secretPatterns = [...readAgentSettings().secretPatterns, ...(await ignoreFilePatterns())];
   };
+  // A 429's wait is the gateway's word about one key at one base URL: another key or gateway starts without it (the
+  // user who switches keys because one is rate limited gets completions at once, not after the other key's wait).
+  let scope: string | undefined;
+  const followScope = async (): Promise<void> => {
+    const now = `${(await services.keys.active())?.fingerprint ?? ''}|${services.config.current.baseUrl}`;
+    if (now === scope) return;
+    const was = scope;
+    scope = now;
+    if (was === undefined || snoozedUntil <= Date.now()) return;
+    snoozedUntil = 0;
+    status.setNote('');
+    services.log.info(
+      'Completions: another key or base URL is active; the wait the gateway asked for (429) is lifted.',
+    );
+    showState();
+  };
   const refreshBudget = async (): Promise<void> => {
     const { budgetUsed } = await services.account.today();
     // The daily budget stops completions first: chat and the agent keep the last part of it.
@@ -260,6 +276,9 @@ export function registerCompletions(services: Services, status: CompletionStatus
   );
   store.add(vscode.workspace.onDidGrantWorkspaceTrust(() => showState()));
   store.add(services.account.onDidChange(() => void refreshBudget()));
+  store.add(services.keys.onDidChange(() => void followScope()));
+  store.add(services.config.onDidChange(() => void followScope()));
+  void followScope();
   void refreshSecrets();
   void refreshBudget();
   showState();

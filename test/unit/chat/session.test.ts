@@ -135,6 +135,46 @@ describe('chat session controller (emulator)', function () {
     assert.equal(of('settings').pop()!.warning, undefined);
   });
 
+  it("a key switch: the conversation's model the new key's list does not name falls back and is said; no request goes out on it", async () => {
+    let key = 'mg-demo-key-0001';
+    const t = chatSession(emulator(), {
+      getClient: async () => createGatewayClient({ baseUrl: emulator().url, apiKey: key, maxRetries: 0 }),
+      model: '',
+    });
+    await t.s.load();
+    const demo = { id: 'demo|1', ids: new Set(['claude-demo-sonnet', 'claude-demo-haiku', 'gpt-image-demo']) };
+    t.s.setModels([{ id: 'claude-demo-sonnet' }, { id: 'claude-demo-haiku' }], undefined, demo);
+    t.s.setSettings({ model: 'claude-demo-haiku' });
+    // Gateway: switch key to the emulator's alt key, whose list names neither demo model.
+    key = 'mg-alt-key-0005';
+    const alt = { id: 'alt|2', ids: new Set(['claude-alt-opus', 'flux-demo-schnell']) };
+    t.s.setModels([{ id: 'claude-alt-opus' }], undefined, alt);
+    const shown = t.of('settings').pop()!;
+    assert.equal(shown.settings.model, 'claude-alt-opus');
+    assert.match(
+      shown.warning ?? '',
+      /"claude-demo-haiku" is not in the model list of the active key.*"claude-alt-opus"/,
+    );
+    assert.equal(t.s.store.active.overrides.model, undefined, 'the first start of this list picks it: no own model');
+    t.s.send('Hello');
+    await waitUntil(() => t.of('streamFinished').length === 1, 'finish');
+    assert.equal(t.of('streamFinished')[0].status, 'complete');
+    const sent = emulator()
+      .requests()
+      .filter((r) => r.route?.includes('messages'));
+    assert.deepEqual(
+      sent.map((r) => `${r.keyName} ${r.model} ${r.status}`),
+      ['alt claude-alt-opus 200'],
+    );
+    // The same list shown again (a settings change): a model typed since is the user's, kept with the old warning.
+    t.s.setSettings({ model: 'my-own-model' });
+    t.s.setModels([{ id: 'claude-alt-opus' }], undefined, alt);
+    assert.equal(t.of('settings').pop()!.settings.model, 'my-own-model');
+    // A list that is not the key's own (no list route: declared ids) moves nothing either.
+    t.s.setModels([{ id: 'claude-alt-opus' }], undefined, undefined);
+    assert.equal(t.of('settings').pop()!.settings.model, 'my-own-model');
+  });
+
   it('a snapshot taken mid-stream (view shown again) plus the later deltas give the answer exactly once', async () => {
     const { s, posted, finished } = session();
     emulator().setFaults('mg-demo-key-0001', { tokensPerSecond: 200 });
