@@ -151,6 +151,35 @@ describe('agent sub-agents', () => {
     assert.equal(s.gw.bodies.filter(isChild).length, 5);
   });
 
+  it("twelve sub-agents in one message wait on the turn's one Stop without a MaxListenersExceededWarning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const s = await setup(
+        (_req, n) =>
+          n === 1
+            ? { kind: 'message', blocks: Array.from({ length: 12 }, (_, i) => spawn(`s${i}`, { task: `look ${i}` })) }
+            : { kind: 'message', blocks: [text('done')] },
+        async () => {
+          await new Promise((r) => setTimeout(r, 5));
+          return { kind: 'message', blocks: [text('seen')] };
+        },
+      );
+      // A fresh signal: Node warns once per signal, at its 11th listener of a type.
+      const result = await runAgentTurn(s.options({ signal: new AbortController().signal }, { maxParallel: 8 }));
+      assert.equal(result.reason, 'end_turn');
+      assert.equal(s.gw.bodies.filter(isChild).length, 12);
+      await new Promise((r) => setImmediate(r)); // process 'warning' is emitted on a later tick
+      assert.deepEqual(
+        warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')),
+        [],
+      );
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('runs the child on the user-chosen model; a "model" the parent names is ignored', async () => {
     const s = await setup(
       (_req, n) =>
