@@ -311,7 +311,7 @@ export function registerChat(services: Services): ChatFeature {
   return {
     commands,
     view: provider,
-    testHooks: chatTestHooks(context, session, agentHost, loaded),
+    testHooks: chatTestHooks(context, session, agentHost, loaded, () => services.account.ledger()),
     dispose: () => disposables.dispose(),
   };
 
