@@ -42,6 +42,11 @@ export interface AgentEventSink {
   /** Streamed text and thinking (the caller batches them per frame, as for Ask answers). */
   text(kind: 'text' | 'thinking', text: string): void;
   now(): number;
+  /**
+   * Writes the answer as it is now to the history: a sub-agent's start and end are kept at once, so a window reload in
+   * the middle of the turn shows the finished ones with their report and cost and the others as stopped.
+   */
+  save?(): void;
 }
 
 /** Longest header line; a longer one is cut with a visible `…` and kept whole (up to FULL_SUMMARY_CHARS) for its tooltip. */
@@ -334,7 +339,8 @@ export class AgentEventMapper {
         tokens: { ...ZERO_TOKENS },
       };
       list.push(card);
-      return this.postSubagent(card);
+      this.postSubagent(card);
+      return this.sink.save?.();
     }
     const card = list.find((c) => c.id === report.id);
     if (!card) return;
@@ -350,7 +356,8 @@ export class AgentEventMapper {
       if (report.modelRefused) card.modelRefused = true;
       this.closeOpenCards((c) => c.subagent === card.id);
       this.footer();
-      return this.postSubagent(card);
+      this.postSubagent(card);
+      return this.sink.save?.();
     }
     const event = report.event;
     switch (event.type) {

@@ -7,6 +7,7 @@ import { parseConversation, serializeConversation } from '../../../src/chat/hist
 import type { AgentSubagentCard } from '../../../src/shared/protocol/chat';
 import { totalTokens } from '../../../src/shared/tokens';
 import { useEmulator } from '../emulator/helpers';
+import { waitUntil } from '../../support/poll';
 import { agentSession, readFileTool } from './chatSessionFixture';
 
 const listTool: Tool = {
@@ -86,6 +87,48 @@ describe('sub-agents through the session (emulator, real loop)', function () {
     const models = new Set(t.sent.map((b) => b.model));
     assert.deepEqual([...models].sort(), ['claude-demo-agent', 'no-such-model-here']);
     assert.equal(t.sent.filter((b) => b.model === 'no-such-model-here').length, 2, 'one request each, no retry');
+  });
+
+  it('mid-turn, a finished sub-agent is already in the stored history: a reload then shows it done, the other stopped', async () => {
+    let release = (): void => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    // The explorer of "docs" waits in its listing until released; the one of "src" finishes.
+    const slowList: Tool = {
+      ...listTool,
+      invoke: async (input) => {
+        if (String((input as { path?: unknown }).path).includes('docs')) await held;
+        return listTool.invoke(input as never, undefined as never);
+      },
+    };
+    const t = agentSession({
+      emulator: emulator(),
+      tools: () => [readFileTool({ 'README.md': '# Demo\n' }), slowList],
+      subagents: { permission: 'read-only', maxParallel: 3 },
+    });
+    await t.s.load();
+    t.s.setMode('agent');
+    const before = t.of('streamFinished').length;
+    assert.equal(t.s.send('Explore the workspace with sub-agents'), undefined);
+    const stored = () => {
+      const file = [...t.storage.files.values()].find((f) => f.includes('subagents'));
+      return file === undefined ? undefined : parseConversation(file);
+    };
+    try {
+      await waitUntil(
+        () => stored()?.messages[1].agent?.subagents?.some((c) => c.status === 'done') === true,
+        'the finished sub-agent to be stored mid-turn',
+      );
+      assert.equal(t.of('streamFinished').length, before, 'the turn still runs');
+      const subs = stored()!.messages[1].agent!.subagents!;
+      const done = subs.find((c) => c.status === 'done')!;
+      assert.match(done.result ?? '', /<subagent-report>/);
+      assert.ok(totalTokens(done.tokens) > 0);
+      // As a reload reads it: the one still running shows as stopped.
+      assert.deepEqual(subs.map((c) => c.status).sort(), ['done', 'stopped']);
+    } finally {
+      release();
+      await waitUntil(() => t.of('streamFinished').length > before, 'the turn to end');
+    }
   });
 
   it('a reload shows finished sub-agents with their report and cost, an unfinished one as stopped', () => {
