@@ -337,6 +337,8 @@ export class AgentEventMapper {
         steps: 0,
         toolCalls: 0,
         tokens: { ...ZERO_TOKENS },
+        ...(report.agent ? { agent: report.agent } : {}),
+        ...(report.notes && report.notes.length > 0 ? { notes: report.notes } : {}),
       };
       list.push(card);
       this.postSubagent(card);

@@ -92,12 +92,14 @@ describe('sub-agents through the session (emulator, real loop)', function () {
   it('mid-turn, a finished sub-agent is already in the stored history: a reload then shows it done, the other stopped', async () => {
     let release = (): void => undefined;
     const held = new Promise<void>((r) => (release = r));
-    // The explorer of "docs" waits in its listing until released; the one of "src" finishes.
+    // The second explorer waits in its listing until released (its calls' ids are scoped to it); the first finishes.
+    let first: string | undefined;
     const slowList: Tool = {
       ...listTool,
-      invoke: async (input) => {
-        if (String((input as { path?: unknown }).path).includes('docs')) await held;
-        return listTool.invoke(input as never, undefined as never);
+      invoke: async (input, ctx) => {
+        const child = ctx.toolUseId.includes('::') ? ctx.toolUseId.split('::')[0] : undefined;
+        if (child !== undefined && (first ??= child) !== child) await held;
+        return listTool.invoke(input as never, ctx);
       },
     };
     const t = agentSession({
