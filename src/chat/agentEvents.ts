@@ -347,6 +347,7 @@ export class AgentEventMapper {
     const card = list.find((c) => c.id === report.id);
     if (!card) return;
     if (report.kind === 'end') {
+      delete card.waitUntil;
       card.status =
         report.reason === 'end_turn'
           ? 'done'
@@ -365,8 +366,14 @@ export class AgentEventMapper {
     switch (event.type) {
       case 'step_start':
         card.steps = event.step;
+        delete card.waitUntil;
+        return this.postSubagent(card);
+      case 'rate_limited':
+        // The child's requests go through the key's one client and its 429 handling: its waits are shown on its card.
+        card.waitUntil = this.sink.now() + event.waitMs;
         return this.postSubagent(card);
       case 'usage':
+        delete card.waitUntil;
         card.tokens = { ...event.turn };
         if (event.turnCost) card.cost = chatCostOf(event.turnCost);
         if (event.unreported) card.notReported = true;

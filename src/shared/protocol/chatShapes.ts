@@ -182,6 +182,8 @@ export interface AgentSubagentCard {
   agent?: { name: string; path: string };
   /** What of that definition was not followed (a model or tools the user did not allow), in English. */
   notes?: string[];
+  /** Epoch ms until which its 429 wait lasts (the key's one queue; not kept across a reload). */
+  waitUntil?: number;
 }
 
 export interface AgentStepUsage {

@@ -397,6 +397,10 @@ function renderSubagent(card: AgentSubagentCard, node: HTMLDetailsElement): void
       className: 'subagent-figures',
       text: t('agent.subagent.figures', card.steps, card.toolCalls, tokensText(card.tokens)) + cost + estimated,
     }),
+    // Its 429 wait, refreshed every second by the shared countdown ticker (errorCardView.updateCountdowns).
+    ...(card.waitUntil !== undefined && card.status === 'running'
+      ? [el('div', { className: 'countdown subagent-wait', attrs: { 'data-until': String(card.waitUntil) } })]
+      : []),
   );
   const end = node.querySelector(':scope > .subagent-end')!;
   const wasOpen = end.querySelector<HTMLDetailsElement>('details')?.open ?? false;

@@ -133,6 +133,43 @@ describe('sub-agents through the session (emulator, real loop)', function () {
     }
   });
 
+  it("a sub-agent's 429 wait is shown on its card (its requests go through the key's one client and its 429 handling)", async () => {
+    const emu = emulator();
+    let armed = false;
+    // After a child's first call the gateway answers the key's next request with 429 (Retry-After: 1 s).
+    const arming: Tool = {
+      ...listTool,
+      invoke: async (input, ctx) => {
+        if (ctx.toolUseId.includes('::') && !armed) {
+          armed = true;
+          emu.setFaults('mg-agent-key-0008', { status: 429, count: 1, retryAfter: 1 });
+        }
+        return listTool.invoke(input as never, ctx);
+      },
+    };
+    const t = agentSession({
+      emulator: emu,
+      tools: () => [readFileTool({ 'README.md': '# Demo\n' }), arming],
+      subagents: { permission: 'read-only', maxParallel: 3 },
+    });
+    await t.s.load();
+    t.s.setMode('agent');
+    await t.sendUntilFinished('Explore the workspace with sub-agents');
+    const waits = t.of('agentSubagent').filter((p) => p.subagent.waitUntil !== undefined);
+    assert.equal(waits.length, 1, 'one child waited');
+    assert.equal(waits[0].subagent.status, 'running');
+    assert.ok(waits[0].subagent.waitUntil! > Date.now() - 60_000);
+    const subs = t.s.store.active.messages[1].agent!.subagents!;
+    assert.deepEqual(
+      subs.map((c) => [c.status, c.waitUntil]),
+      [
+        ['done', undefined],
+        ['done', undefined],
+      ],
+    );
+    assert.equal(t.of('agentWait').length, 0, "the parent's own wait line is not used for a child's wait");
+  });
+
   it('a reload shows finished sub-agents with their report and cost, an unfinished one as stopped', () => {
     const card = (id: string, status: AgentSubagentCard['status']): AgentSubagentCard => ({
       id,
