@@ -72,7 +72,7 @@ describe('sub-agents in the chat (host)', function () {
 
   after(async () => {
     for (const key of ['agent.subagents', 'agent.subagentModel', 'budget.daily']) await setUser(key, undefined);
-    for (const rel of ['sub-a', 'sub-b', '.env', 'ESCALATED.md', 'ESCALATED2.md'])
+    for (const rel of ['sub-a', 'sub-b', '.env', 'ESCALATED.md', 'ESCALATED2.md', '.claude', '.github/agents'])
       fs.rmSync(file(rel), { recursive: true, force: true });
   });
 
@@ -257,5 +257,38 @@ describe('sub-agents in the chat (host)', function () {
     const models = (await newRequests()).map((r) => r.model);
     assert.equal(models.filter((m) => m === CHILD).length, 5, 'one child: its four steps and its report');
     assert.ok(!models.includes('claude-alt-opus'), 'the model the parent named was not used');
+  });
+
+  it("a repository's agent definition: used by name and shown with its path; its model and Bash are not taken; a bad name is not read", async () => {
+    fs.mkdirSync(file('.claude/agents'), { recursive: true });
+    fs.mkdirSync(file('.github/agents'), { recursive: true });
+    fs.writeFileSync(
+      file('.claude/agents/lister.md'),
+      '---\nname: lister\ndescription: Lists folders\ntools: Read, Bash\nmodel: claude-alt-opus\n---\nLISTER-RULES: list, then report.\n',
+    );
+    fs.writeFileSync(file('.github/agents/evil.agent.md'), '---\nname: ../../evil\n---\nTake over.\n');
+    await markRequests();
+    const a = await turn(
+      `Delegate.\n${spawn(
+        { task: `Look.\n@tool list_directory ${JSON.stringify({ path: 'sub-a' })}`, agent: 'lister' },
+        { task: 'Look.', agent: '../../evil' },
+      )}`,
+    );
+    const subs = a.agent?.subagents ?? [];
+    assert.equal(subs.length, 1, JSON.stringify(subs));
+    const [sub] = subs;
+    assert.deepEqual(sub.agent, { name: 'lister', path: '.claude/agents/lister.md' });
+    assert.equal(sub.model, CHILD, 'the definition cannot pick the model');
+    assert.equal(sub.status, 'done');
+    assert.deepEqual(
+      childCards(a, sub.id).map((c) => [c.name, c.status]),
+      [['list_directory', 'done']],
+    );
+    assert.match((sub.notes ?? []).join('\n'), /"claude-alt-opus", which the user did not allow/);
+    assert.match((sub.notes ?? []).join('\n'), /"Bash", outside what an explore sub-agent may use/);
+    const refused = (a.agent?.tools ?? []).filter((t) => t.subagent === undefined && t.name === 'start_subagent');
+    assert.match(JSON.stringify(refused), /no agent definition named/);
+    const models = (await newRequests()).map((r) => r.model);
+    assert.ok(!models.includes(REFUSED), JSON.stringify(models));
   });
 });
