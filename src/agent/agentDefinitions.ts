@@ -3,7 +3,9 @@
 // A definition is the repository's text: it may give a sub-agent its instructions and narrow its tools, never widen
 // its role (the user's modelGateway.agent.subagents and the parent's choice decide that) nor pick a model the user did
 // not allow (its `model` is used only when it is the user's sub-agent model or the parent's; else a visible note).
-import type { SubagentRole } from './subagents';
+
+/** A sub-agent's role (subagents.ts' SubagentRole; spelled here so the two files do not import each other). */
+type SubagentRole = 'explore' | 'edit';
 
 /** Where definitions are looked for in each workspace folder, and how their file names end. */
 export const AGENT_DEFINITION_DIRS: ReadonlyArray<{ dir: string; suffix: string }> = [

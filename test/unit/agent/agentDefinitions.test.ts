@@ -25,7 +25,7 @@ describe('agent definitions', () => {
     assert.equal(isAgentDefinitionPath('.claude/agents/reviewer.md'), true);
     assert.equal(isAgentDefinitionPath('.github/agents/reviewer.md'), false);
     assert.equal(isAgentDefinitionPath('.claude/agents/nested/reviewer.md'), false);
-    assert.equal(isAgentDefinitionPath('docs/agents/reviewer.md'), false);
+    assert.equal(isAgentDefinitionPath('notes/agents/reviewer.md'), false);
     assert.equal(isAgentDefinitionPath('.claude/agents/.md'), false);
   });
 
