@@ -69,3 +69,14 @@ export {
   type SubagentSettings,
   type SubagentToolOptions,
 } from './subagents';
+export {
+  AGENT_DEFINITION_CAP,
+  AGENT_DEFINITION_DIRS,
+  AGENT_DEFINITIONS_MAX,
+  applyDefinition,
+  definitionInstructions,
+  isAgentDefinitionPath,
+  parseAgentDefinition,
+  type AgentDefinition,
+  type AppliedDefinition,
+} from './agentDefinitions';

@@ -5,6 +5,7 @@ import type { ToolResultBlockParam, ToolUseBlock } from '../gateway/types';
 import { modeRefusal, type AgentMode } from './modes';
 import { decide, type PolicySettings } from './policy';
 import { redactDeep } from '../shared/secretRedaction';
+import { onStop } from './stopFanOut';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, PolicyVerdict, Tool, ToolResult } from './types';
 
 export interface ToolRunnerOptions {
@@ -181,8 +182,8 @@ async function invoke(
 ): Promise<ToolResult | typeof STOPPED> {
   // Each call gets its own signal, so that a tool holding on to it cannot observe a later call's Stop.
   const controller = new AbortController();
-  const onStop = (): void => controller.abort();
-  o.signal.addEventListener('abort', onStop, { once: true });
+  // Through the fan-out: parallel calls share the turn signal's one listener (stopFanOut.ts).
+  const unlink = onStop(o.signal, () => controller.abort());
   try {
     const ctx = {
       signal: controller.signal,
@@ -197,7 +198,7 @@ async function invoke(
     if (o.signal.aborted) return STOPPED;
     return error(`The tool failed: ${messageOf(e)}`);
   } finally {
-    o.signal.removeEventListener('abort', onStop);
+    unlink();
   }
 }
 
@@ -208,15 +209,14 @@ function raceStop<T>(p: Promise<T>, signal: AbortSignal): Promise<T | typeof STO
     return Promise.resolve(STOPPED);
   }
   return new Promise((resolve, reject) => {
-    const onAbort = (): void => resolve(STOPPED);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unlink = onStop(signal, () => resolve(STOPPED));
     p.then(
       (v) => {
-        signal.removeEventListener('abort', onAbort);
+        unlink();
         resolve(v);
       },
       (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        unlink();
         reject(e);
       },
     );

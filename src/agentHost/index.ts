@@ -26,6 +26,7 @@ export type { AgentStorage, AgentWorkspaceSnapshot, Availability } from './works
 export { lmToolsAvailable, findRipgrep };
 export { excludedFromBridge } from './tools/lmBridge';
 export { readProjectInstructions, readInstructionSettings } from './instructions';
+export { readAgentDefinitions } from './agentDefinitions';
 
 export interface AgentHostOptions {
   storage: AgentStorage;

@@ -28,7 +28,7 @@ export function readInstructionSettings(): InstructionSettings {
 }
 
 /** Reads at most `bytes` (+ a few, so a cut is seen) of a file. */
-async function head(path: string, bytes: number): Promise<string> {
+export async function head(path: string, bytes: number): Promise<string> {
   const handle = await fs.promises.open(path, 'r');
   try {
     const buffer = Buffer.alloc(bytes + 4);

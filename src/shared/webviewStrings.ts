@@ -202,6 +202,8 @@ export function webviewStrings(l10n: Localizer = english) {
     'agent.subagent.figures': l10n.t('{0} steps · {1} tool calls · {2}'),
     'agent.subagent.estimated': l10n.t('(estimated: the gateway did not report its tokens)'),
     'agent.subagent.report': l10n.t('Report'),
+    'agent.subagent.using': l10n.t('Using agent {0} from {1}'),
+    'agent.subagent.notFollowed': l10n.t('Not followed: {0}'),
     'agent.subagent.modelRefused': l10n.t('The gateway refused {0}: the sub-agent stopped, no other model was tried.'),
     'agent.subagentsTokens': l10n.t('Sub-agents: {0}'),
     'changes.bySubagent': l10n.t('by a sub-agent'),

@@ -173,4 +173,32 @@ describe('chat webview: sub-agent cards (Chromium)', function () {
     assert.deepEqual(card?.tools, ['s1::r1']);
     assert.match(card!.end, /window was closed/);
   });
+
+  it('says which agent definition a sub-agent follows and what of it was not, and shows its 429 wait counting down', async () => {
+    await chat.play({
+      type: 'snapshot',
+      snapshot: snapshot([msg('u1', 'user', 'Go')], { mode: 'agent', agent: { ok: true }, busy: true }),
+    });
+    await chat.play({
+      type: 'messageAppended',
+      conversationId: 'c1',
+      message: msg('a1', 'assistant', '', { status: 'streaming', agent: { turnId: 'turn-a1', tools: [], steps: [] } }),
+    });
+    await chat.play({ type: 'agentTool', conversationId: 'c1', messageId: 'a1', tool: spawn('s1') });
+    await post(
+      sub('s1', {
+        agent: { name: 'reviewer', path: '.claude/agents/<b>reviewer</b>.md' },
+        notes: ['it asks for the model "pricey", which the user did not allow: it runs on small-model'],
+        waitUntil: Date.now() + 30_000,
+      }),
+    );
+    const card = await cardOf('s1');
+    assert.match(card!.summary, /Using agent reviewer from \.claude\/agents\/<b>reviewer<\/b>\.md/);
+    assert.match(card!.summary, /Not followed: it asks for the model "pricey", which the user did not allow/);
+    assert.match(card!.summary, /\d+ s/, 'the wait counts down');
+    assert.equal(await chat.page.locator('.subagent-card b').count(), 0, 'the path is text, not markup');
+    // The wait ends with its next step: the countdown goes.
+    await post(sub('s1', { agent: { name: 'reviewer', path: '.claude/agents/reviewer.md' }, steps: 2 }));
+    assert.equal(await chat.page.locator('.subagent-card .subagent-wait').count(), 0);
+  });
 });

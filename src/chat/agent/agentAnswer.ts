@@ -17,6 +17,8 @@ export interface AgentAnswer {
   write: TextWriter;
   now(): number;
   l10n?: Localizer;
+  /** Writes the conversation as it is now (mid-turn: a sub-agent started or ended). */
+  save?(): void;
 }
 
 export async function runAgentAnswer(request: ChatRequest, a: AgentAnswer): Promise<StreamOutcome> {
@@ -42,6 +44,10 @@ export async function runAgentAnswer(request: ChatRequest, a: AgentAnswer): Prom
         },
         text: a.write,
         now: a.now,
+        save: () => {
+          a.write.flush();
+          a.save?.();
+        },
       },
     });
   } catch (error) {

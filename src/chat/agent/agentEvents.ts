@@ -42,6 +42,11 @@ export interface AgentEventSink {
   /** Streamed text and thinking (the caller batches them per frame, as for Ask answers). */
   text(kind: 'text' | 'thinking', text: string): void;
   now(): number;
+  /**
+   * Writes the answer as it is now to the history: a sub-agent's start and end are kept at once, so a window reload in
+   * the middle of the turn shows the finished ones with their report and cost and the others as stopped.
+   */
+  save?(): void;
 }
 
 /** Longest header line; a longer one is cut with a visible `…` and kept whole (up to FULL_SUMMARY_CHARS) for its tooltip. */
@@ -332,13 +337,17 @@ export class AgentEventMapper {
         steps: 0,
         toolCalls: 0,
         tokens: { ...ZERO_TOKENS },
+        ...(report.agent ? { agent: report.agent } : {}),
+        ...(report.notes && report.notes.length > 0 ? { notes: report.notes } : {}),
       };
       list.push(card);
-      return this.postSubagent(card);
+      this.postSubagent(card);
+      return this.sink.save?.();
     }
     const card = list.find((c) => c.id === report.id);
     if (!card) return;
     if (report.kind === 'end') {
+      delete card.waitUntil;
       card.status =
         report.reason === 'end_turn'
           ? 'done'
@@ -350,14 +359,21 @@ export class AgentEventMapper {
       if (report.modelRefused) card.modelRefused = true;
       this.closeOpenCards((c) => c.subagent === card.id);
       this.footer();
-      return this.postSubagent(card);
+      this.postSubagent(card);
+      return this.sink.save?.();
     }
     const event = report.event;
     switch (event.type) {
       case 'step_start':
         card.steps = event.step;
+        delete card.waitUntil;
+        return this.postSubagent(card);
+      case 'rate_limited':
+        // The child's requests go through the key's one client and its 429 handling: its waits are shown on its card.
+        card.waitUntil = this.sink.now() + event.waitMs;
         return this.postSubagent(card);
       case 'usage':
+        delete card.waitUntil;
         card.tokens = { ...event.turn };
         if (event.turnCost) card.cost = chatCostOf(event.turnCost);
         if (event.unreported) card.notReported = true;

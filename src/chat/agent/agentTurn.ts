@@ -10,6 +10,7 @@ import {
   estimateTokens,
   runAgentTurn,
   ToolCatalog,
+  type AgentDefinition,
   type AgentTurnOptions,
   type SubagentRole,
   type SubagentSettings,
@@ -109,6 +110,8 @@ export interface AgentTurnsDeps {
   vision?(model: string): boolean;
   /** modelGateway.agent.subagents, .subagentModel, .maxParallelSubagents (user settings only); absent: none. */
   subagents?(): SubagentSettings;
+  /** The repository's agent definitions (.github/agents, .claude/agents) a sub-agent may follow; they only narrow. */
+  agentDefinitions?(): Promise<readonly AgentDefinition[]>;
 }
 
 export class AgentTurns implements AgentRunner {
@@ -163,7 +166,7 @@ export class AgentTurns implements AgentRunner {
     try {
       const approve: AgentTurnOptions['approve'] = (request, signal) =>
         this.approvals.ask(request, signal, (r) => mapper.asking(r));
-      const subagent = this.subagentTool(ctx, access, snapshot, approve, mapper);
+      const subagent = await this.subagentTool(ctx, access, snapshot, approve, mapper);
       const tools = this.catalog(ctx, subagent);
       const history = await this.condensed(ctx, access.client, system, tools, mapper);
       if (history === 'stopped') return { status: 'stopped' };
@@ -292,15 +295,16 @@ export class AgentTurns implements AgentRunner {
    * The turn's start_subagent tool, unless the user turned sub-agents off. A child gets the host's built-in tools (an
    * explorer the read-only ones), this turn's policy, approvals, budget and Stop, and the user's sub-agent model.
    */
-  private subagentTool(
+  private async subagentTool(
     ctx: AgentRunContext,
     access: { client: Pick<GatewayClient, 'streamMessage'>; keyId: string },
     snapshot: Awaited<ReturnType<AgentTurnHost['snapshot']>>,
     approve: AgentTurnOptions['approve'],
     mapper: AgentEventMapper,
-  ): Tool<never> | undefined {
+  ): Promise<Tool<never> | undefined> {
     const settings = this.deps.subagents?.();
     if (!settings || settings.permission === 'off') return undefined;
+    const definitions = await this.deps.agentDefinitions?.().catch(() => []);
     const model = settings.model ?? ctx.settings.model;
     const w = this.deps.contextWindow;
     const contextWindow = typeof w === 'number' ? w : (w?.(model, ctx.settings.maxTokens) ?? DEFAULT_CONTEXT_WINDOW);
@@ -323,6 +327,7 @@ export class AgentTurns implements AgentRunner {
       tools: this.deps.host.toolSets().builtIn as never[],
       system: (role) => systemPrompt(subagentSystemPrompt(role), ctx.instructions, ctx.settings.systemPrompt),
       maxSteps: snapshot.settings.maxSteps,
+      definitions,
       onReport: (report) => mapper.subagent(report),
     });
   }

@@ -15,7 +15,7 @@ import { Commands } from '../../shared/commands';
 import { clampSetting } from '../../shared/settingBounds';
 import type { WebviewToHostMessage } from '../../shared/protocol/chat';
 import { RequestFailed } from '../../shared/protocol/channel';
-import { readProjectInstructions, registerAgentHost } from '../../agentHost';
+import { readAgentDefinitions, readProjectInstructions, registerAgentHost } from '../../agentHost';
 import { readSubagentSettings } from '../../agentHost/settings';
 import { contextWindowOf } from '../../agent/contextWindow';
 import { AgentTurns, changeView } from '../agent/agentTurn';
@@ -103,6 +103,12 @@ export function registerChat(services: Services): ChatFeature {
     redact: services.secrets.redactKnown,
     // User settings only: a repository cannot turn on editing sub-agents, pick their model or raise how many run.
     subagents: readSubagentSettings,
+    // Read like the instruction files (trusted workspace, real paths, capped); what is left out goes to the log.
+    agentDefinitions: async () => {
+      const { definitions, skipped } = await readAgentDefinitions();
+      for (const note of skipped) log.info(`Agent definition not used: ${note}`);
+      return definitions;
+    },
   });
   const warn = (message: string) => log.warn(`chat: ${message}`);
   const images = new ImageStore(imageFiles(context.globalStorageUri, warn));
@@ -320,7 +326,7 @@ export function registerChat(services: Services): ChatFeature {
   return {
     commands,
     view: provider,
-    testHooks: chatTestHooks(context, session, agentHost, loaded),
+    testHooks: chatTestHooks(context, session, agentHost, loaded, () => services.account.ledger()),
     dispose: () => disposables.dispose(),
   };
 

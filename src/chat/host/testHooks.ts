@@ -5,6 +5,7 @@ import type { AgentHost } from '../../agentHost';
 import type { TestHooks } from '../../platform/commands';
 import { TRANSCRIPTS_KEY } from '../store/turnTranscripts';
 import type { SessionController } from '../session/session';
+import type { LedgerEntry } from '../../shared/usageLedger';
 
 /** A turn of the tests runs at most this long (a stuck one fails the test instead of waiting forever). */
 const TURN_LIMIT_MS = 60_000;
@@ -14,7 +15,13 @@ export function chatTestHooks(
   session: SessionController,
   agentHost: AgentHost,
   loaded: Promise<void>,
+  ledger: () => Promise<readonly LedgerEntry[]>,
 ): TestHooks {
+  /** The active conversation's last answer: its status and what its agent turn did (cards, sub-agents, end). */
+  const lastAnswer = () => {
+    const message = session.store.active.messages.at(-1);
+    return { status: message?.status, text: message?.text, agent: message?.agent };
+  };
   return {
     /** One agent turn in a new conversation, every proposed change accepted; its conversation and turn ids. */
     chatAgentTurn: async (text: string, model: string) => {
@@ -36,7 +43,11 @@ export function chatTestHooks(
         accepting.dispose();
       }
       const conversation = session.store.active;
-      return { conversationId: conversation.id, turnId: conversation.messages.at(-1)?.agent?.turnId };
+      return {
+        conversationId: conversation.id,
+        turnId: conversation.messages.at(-1)?.agent?.turnId,
+        answer: lastAnswer(),
+      };
     },
     /** A new Ask conversation with this model chosen in the composer; the model the composer shows. */
     chatChooseModel: async (model: string) => {
@@ -59,6 +70,27 @@ export function chatTestHooks(
       const answer = session.store.active.messages.at(-1);
       return { model, status: answer?.status, error: answer?.error?.title };
     },
+    /** Starts an agent turn in a new conversation and returns at once (Stop and settings changes reach it while it runs). */
+    chatAgentStart: async (text: string, model: string) => {
+      await loaded;
+      session.newConversation();
+      session.setSettings({ model });
+      const refusal = session.setMode('agent') ?? session.send(text);
+      if (refusal) throw new Error(refusal);
+      return session.store.active.id;
+    },
+    /** The last answer of the active conversation, and whether a turn still runs. */
+    chatLastAnswer: async () => {
+      await loaded;
+      return { busy: session.busy, ...lastAnswer() };
+    },
+    /** The chat's Stop. */
+    chatStop: async () => {
+      await loaded;
+      session.stop();
+    },
+    /** The usage ledger's entries (kind, model, tokens, cost). */
+    chatLedger: () => ledger(),
     chatDeleteConversation: async (id: string) => {
       await loaded;
       const deleted = session.deleteConversation(id);

@@ -125,7 +125,8 @@ export class AnswerRunner {
     // An agent turn's 429 waits happen inside its loop: a billable turn is never sent again by itself.
     const agent = this.deps.agent;
     if (message.agent && agent) {
-      const a = { agent, settings, instructions, out: this.out, write, now: this.deps.now, l10n: this.l10n };
+      const save = (): void => this.store.save(request.conversation);
+      const a = { agent, settings, instructions, out: this.out, write, now: this.deps.now, l10n: this.l10n, save };
       return this.end(request, await runAgentAnswer(request, a), false);
     }
     const costs = recordedCosts();

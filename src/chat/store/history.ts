@@ -333,6 +333,9 @@ function storedSubagents(v: unknown, l10n: Localizer): AgentSubagentCard[] {
     if (c.notReported === true) card.notReported = true;
     if (isString(c.result)) card.result = c.result;
     if (c.modelRefused === true) card.modelRefused = true;
+    if (isRecord(c.agent) && isString(c.agent.name) && isString(c.agent.path))
+      card.agent = { name: c.agent.name, path: c.agent.path };
+    if (Array.isArray(c.notes)) card.notes = c.notes.filter(isString);
     if (c.status === 'running') card.message = l10n.t('The sub-agent stopped when the window was closed.');
     else if (isString(c.message)) card.message = c.message;
     return [card];

@@ -199,6 +199,9 @@ const subagentCard = obj<AgentSubagentCard>({
   message: opt(text),
   result: opt(text),
   modelRefused: opt(bool),
+  agent: opt(obj<NonNullable<AgentSubagentCard['agent']>>({ name: text, path: text })),
+  notes: opt(many(text)),
+  waitUntil: opt(num),
 });
 const stepUsage = obj<AgentStepUsage>({ step: num, tokens, cost: opt(cost) });
 const turnEnd = obj<AgentTurnEnd>({ reason: text, message: text, retry: bool, unchanged: opt(bool) });

@@ -178,6 +178,12 @@ export interface AgentSubagentCard {
   result?: string;
   /** The gateway refused its model: it stopped, no other model was tried. */
   modelRefused?: boolean;
+  /** The repository's agent definition it follows ("using agent X from <path>"). */
+  agent?: { name: string; path: string };
+  /** What of that definition was not followed (a model or tools the user did not allow), in English. */
+  notes?: string[];
+  /** Epoch ms until which its 429 wait lasts (the key's one queue; not kept across a reload). */
+  waitUntil?: number;
 }
 
 export interface AgentStepUsage {

@@ -387,10 +387,20 @@ function renderSubagent(card: AgentSubagentCard, node: HTMLDetailsElement): void
     }),
     el('span', { className: 'subagent-status', text: t(`agent.subagent.${card.status}`) }),
     el('div', { className: 'subagent-task', text: showInvisible(card.task.replace(/\s+/g, ' ').slice(0, 300)) }),
+    ...(card.agent
+      ? [el('div', { className: 'subagent-agent', text: t('agent.subagent.using', card.agent.name, card.agent.path) })]
+      : []),
+    ...(card.notes ?? []).map((n) =>
+      el('div', { className: 'subagent-note', text: t('agent.subagent.notFollowed', n) }),
+    ),
     el('div', {
       className: 'subagent-figures',
       text: t('agent.subagent.figures', card.steps, card.toolCalls, tokensText(card.tokens)) + cost + estimated,
     }),
+    // Its 429 wait, refreshed every second by the shared countdown ticker (errorCardView.updateCountdowns).
+    ...(card.waitUntil !== undefined && card.status === 'running'
+      ? [el('div', { className: 'countdown subagent-wait', attrs: { 'data-until': String(card.waitUntil) } })]
+      : []),
   );
   const end = node.querySelector(':scope > .subagent-end')!;
   const wasOpen = end.querySelector<HTMLDetailsElement>('details')?.open ?? false;

@@ -6,8 +6,11 @@ import {
   runAgentTurn,
   SUBAGENT_RESULT_CHARS,
   SUBAGENT_TOOL_NAME,
+  parseAgentDefinition,
+  type AgentDefinition,
   type AgentTurnOptions,
   type SubagentReport,
+  type Tool,
   type SubagentSettings,
 } from '../../../src/agent';
 import type { UsageKind } from '../../../src/gateway/types';
@@ -31,7 +34,11 @@ interface Setup {
   ws: FakeWorkspace;
   reports: SubagentReport[];
   kinds: Array<UsageKind | undefined>;
-  options(extra?: Partial<AgentTurnOptions>, settings?: Partial<SubagentSettings>): AgentTurnOptions;
+  options(
+    extra?: Partial<AgentTurnOptions>,
+    settings?: Partial<SubagentSettings>,
+    definitions?: AgentDefinition[],
+  ): AgentTurnOptions;
 }
 
 describe('agent sub-agents', () => {
@@ -53,7 +60,11 @@ describe('agent sub-agents', () => {
         return gw.client.streamMessage(body, opts);
       },
     };
-    const options = (extra: Partial<AgentTurnOptions> = {}, settings: Partial<SubagentSettings> = {}) => {
+    const options = (
+      extra: Partial<AgentTurnOptions> = {},
+      settings: Partial<SubagentSettings> = {},
+      definitions?: AgentDefinition[],
+    ) => {
       const base = goTurnOptions(gw, [], { client, ...extra });
       const subagent = createSubagentTool({
         settings: { permission: 'read-only', maxParallel: 3, ...settings },
@@ -61,6 +72,7 @@ describe('agent sub-agents', () => {
         tools: ws.tools,
         system: (role) => `CHILD ${role}`,
         maxSteps: 5,
+        definitions,
         onReport: (r) => reports.push(r),
       });
       return { ...base, tools: [...ws.tools, subagent] };
@@ -149,6 +161,77 @@ describe('agent sub-agents', () => {
     assert.equal(result.reason, 'end_turn');
     assert.equal(most, 2);
     assert.equal(s.gw.bodies.filter(isChild).length, 5);
+  });
+
+  it("twelve sub-agents in one message wait on the turn's one Stop without a MaxListenersExceededWarning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const s = await setup(
+        (_req, n) =>
+          n === 1
+            ? { kind: 'message', blocks: Array.from({ length: 12 }, (_, i) => spawn(`s${i}`, { task: `look ${i}` })) }
+            : { kind: 'message', blocks: [text('done')] },
+        async () => {
+          await new Promise((r) => setTimeout(r, 5));
+          return { kind: 'message', blocks: [text('seen')] };
+        },
+      );
+      // A fresh signal: Node warns once per signal, at its 11th listener of a type.
+      const result = await runAgentTurn(s.options({ signal: new AbortController().signal }, { maxParallel: 8 }));
+      assert.equal(result.reason, 'end_turn');
+      assert.equal(s.gw.bodies.filter(isChild).length, 12);
+      await new Promise((r) => setImmediate(r)); // process 'warning' is emitted on a later tick
+      assert.deepEqual(
+        warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')),
+        [],
+      );
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it("a repository's agent definition gives its instructions and narrows the tools; its model and extra tools are not taken", async () => {
+    const parsedDef = parseAgentDefinition(
+      '---\nname: reviewer\ndescription: Reviews\ntools: Read, Bash, Write\nmodel: pricey-model\n---\nREVIEWER-RULES',
+      '.claude/agents/reviewer.md',
+    );
+    assert.ok('definition' in parsedDef);
+    const s = await setup(
+      (_req, n) =>
+        n === 1
+          ? {
+              kind: 'message',
+              blocks: [spawn('s1', { task: 'look', agent: 'reviewer' }), spawn('s2', { task: 'look', agent: '../x' })],
+            }
+          : { kind: 'message', blocks: [text('done')] },
+      () => ({ kind: 'message', blocks: [text('seen')] }),
+    );
+    const options = s.options({}, { model: 'small-model' }, [parsedDef.definition]);
+    const offered = (options.tools as Array<Tool<never>>).find((t) => t.name === SUBAGENT_TOOL_NAME)!;
+    assert.match(offered.description, /reviewer \(Reviews\)/);
+    await runAgentTurn(options);
+    const [child] = s.gw.bodies.filter(isChild);
+    assert.equal(child.model, 'small-model', 'the definition cannot pick the model');
+    const system = ((child.system ?? []) as Array<{ text: string }>).map((b) => b.text).join('');
+    assert.match(system, /Agent definition "reviewer" from \.claude\/agents\/reviewer\.md[\s\S]*REVIEWER-RULES/);
+    assert.deepEqual(
+      (child.tools ?? []).map((t) => t.name),
+      ['read_file'],
+      'Bash and Write are outside an explorer: not given',
+    );
+    const start = s.reports.find((r) => r.kind === 'start');
+    assert.ok(start?.kind === 'start');
+    assert.deepEqual(start.agent, { name: 'reviewer', path: '.claude/agents/reviewer.md' });
+    assert.equal(start.notes?.length, 2, JSON.stringify(start.notes));
+    const results = lastToolResults(s.gw.bodies[s.gw.bodies.length - 1]);
+    assert.match(
+      String(results[0].content),
+      /agent reviewer, model small-model[\s\S]*"pricey-model", which the user did not allow/,
+    );
+    assert.match(String(results[1].content), /Not started: there is no agent definition named "\.\.\/x"/);
+    assert.equal(s.gw.bodies.filter(isChild).length, 1);
   });
 
   it('runs the child on the user-chosen model; a "model" the parent names is ignored', async () => {

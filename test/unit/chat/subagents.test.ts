@@ -7,6 +7,7 @@ import { parseConversation, serializeConversation } from '../../../src/chat/stor
 import type { AgentSubagentCard } from '../../../src/shared/protocol/chat';
 import { totalTokens } from '../../../src/shared/tokens';
 import { useEmulator } from '../emulator/helpers';
+import { waitUntil } from '../../support/poll';
 import { agentSession, readFileTool } from './chatSessionFixture';
 
 const listTool: Tool = {
@@ -86,6 +87,87 @@ describe('sub-agents through the session (emulator, real loop)', function () {
     const models = new Set(t.sent.map((b) => b.model));
     assert.deepEqual([...models].sort(), ['claude-demo-agent', 'no-such-model-here']);
     assert.equal(t.sent.filter((b) => b.model === 'no-such-model-here').length, 2, 'one request each, no retry');
+  });
+
+  it('mid-turn, a finished sub-agent is already in the stored history: a reload then shows it done, the other stopped', async () => {
+    let release = (): void => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    // The second explorer waits in its listing until released (its calls' ids are scoped to it); the first finishes.
+    let first: string | undefined;
+    const slowList: Tool = {
+      ...listTool,
+      invoke: async (input, ctx) => {
+        const child = ctx.toolUseId.includes('::') ? ctx.toolUseId.split('::')[0] : undefined;
+        if (child !== undefined && (first ??= child) !== child) await held;
+        return listTool.invoke(input as never, ctx);
+      },
+    };
+    const t = agentSession({
+      emulator: emulator(),
+      tools: () => [readFileTool({ 'README.md': '# Demo\n' }), slowList],
+      subagents: { permission: 'read-only', maxParallel: 3 },
+    });
+    await t.s.load();
+    t.s.setMode('agent');
+    const before = t.of('streamFinished').length;
+    assert.equal(t.s.send('Explore the workspace with sub-agents'), undefined);
+    const stored = () => {
+      const file = [...t.storage.files.values()].find((f) => f.includes('subagents'));
+      return file === undefined ? undefined : parseConversation(file);
+    };
+    try {
+      await waitUntil(
+        () => stored()?.messages[1].agent?.subagents?.some((c) => c.status === 'done') === true,
+        'the finished sub-agent to be stored mid-turn',
+      );
+      assert.equal(t.of('streamFinished').length, before, 'the turn still runs');
+      const subs = stored()!.messages[1].agent!.subagents!;
+      const done = subs.find((c) => c.status === 'done')!;
+      assert.match(done.result ?? '', /<subagent-report>/);
+      assert.ok(totalTokens(done.tokens) > 0);
+      // As a reload reads it: the one still running shows as stopped.
+      assert.deepEqual(subs.map((c) => c.status).sort(), ['done', 'stopped']);
+    } finally {
+      release();
+      await waitUntil(() => t.of('streamFinished').length > before, 'the turn to end');
+    }
+  });
+
+  it("a sub-agent's 429 wait is shown on its card (its requests go through the key's one client and its 429 handling)", async () => {
+    const emu = emulator();
+    let armed = false;
+    // After a child's first call the gateway answers the key's next request with 429 (Retry-After: 1 s).
+    const arming: Tool = {
+      ...listTool,
+      invoke: async (input, ctx) => {
+        if (ctx.toolUseId.includes('::') && !armed) {
+          armed = true;
+          emu.setFaults('mg-agent-key-0008', { status: 429, count: 1, retryAfter: 1 });
+        }
+        return listTool.invoke(input as never, ctx);
+      },
+    };
+    const t = agentSession({
+      emulator: emu,
+      tools: () => [readFileTool({ 'README.md': '# Demo\n' }), arming],
+      subagents: { permission: 'read-only', maxParallel: 3 },
+    });
+    await t.s.load();
+    t.s.setMode('agent');
+    await t.sendUntilFinished('Explore the workspace with sub-agents');
+    const waits = t.of('agentSubagent').filter((p) => p.subagent.waitUntil !== undefined);
+    assert.equal(waits.length, 1, 'one child waited');
+    assert.equal(waits[0].subagent.status, 'running');
+    assert.ok(waits[0].subagent.waitUntil! > Date.now() - 60_000);
+    const subs = t.s.store.active.messages[1].agent!.subagents!;
+    assert.deepEqual(
+      subs.map((c) => [c.status, c.waitUntil]),
+      [
+        ['done', undefined],
+        ['done', undefined],
+      ],
+    );
+    assert.equal(t.of('agentWait').length, 0, "the parent's own wait line is not used for a child's wait");
   });
 
   it('a reload shows finished sub-agents with their report and cost, an unfinished one as stopped', () => {
