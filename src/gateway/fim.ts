@@ -5,7 +5,8 @@
 // and the caller skips the completion), a short timeout, and the caller's abort closes the socket at once.
 // Nothing is ever replayed: the only second request is the chat fill after a provable refusal of the route.
 import { reportUsage, type ClientContext } from './context';
-import { usageOf, isObj } from './chatMapping';
+import { isObj } from './json';
+import { usageOf } from './openAiFamily';
 import { CHAT_FILL_SYSTEM, chatFillPrompt, extractFill } from './chatFill';
 import { isFillRouteRefusal, type CompletionMode } from './completionMode';
 import { decideDialect, planFor, ROUTES as DIALECT_ROUTES } from './dialectPlan';
