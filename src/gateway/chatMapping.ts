@@ -14,7 +14,7 @@ import type {
 } from './types';
 import { turnStart } from './reasoning';
 import { isObj, type Json } from './json';
-import { dataUrlOf, flattenToolResult, functionOf, toolChoiceOf, usageOf } from './openAiFamily';
+import { dataUrlOf, flattenToolResult, functionOf, toolChoiceOf, wholeMessage } from './openAiFamily';
 
 export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
@@ -148,14 +148,5 @@ export function messageOfCompletion(body: unknown): Message | undefined {
       input: fn.arguments ?? '',
     });
   }
-  return {
-    id: String(body.id ?? ''),
-    type: 'message',
-    role: 'assistant',
-    model: String(body.model ?? ''),
-    content,
-    stop_reason: stopReasonOf(choice?.finish_reason),
-    stop_sequence: null,
-    usage: usageOf(body.usage) ?? { input_tokens: 0, output_tokens: 0 },
-  };
+  return wholeMessage(body, content, stopReasonOf(choice?.finish_reason));
 }

@@ -2,7 +2,16 @@
 // tool list, the tool choice, a tool result as text, an image as a data URL, and the usage object. Each mapping wraps
 // these in its own item shapes. Pure.
 import { isObj, num, type Json } from './json';
-import type { ImageBlockParam, MessagesRequest, TextBlockParam, ToolResultBlockParam, Usage } from './types';
+import type {
+  ContentBlock,
+  ImageBlockParam,
+  Message,
+  MessagesRequest,
+  StopReason,
+  TextBlockParam,
+  ToolResultBlockParam,
+  Usage,
+} from './types';
 
 type Tool = NonNullable<MessagesRequest['tools']>[number];
 
@@ -71,4 +80,18 @@ export function usageOf(u: unknown): Usage | undefined {
   const cost = num(u.cost);
   if (cost !== undefined && cost >= 0) usage.cost = cost;
   return usage;
+}
+
+/** A whole (non-streamed) answer as a Message: its id, model and usage from the body, its content and stop reason. */
+export function wholeMessage(body: Json, content: ContentBlock[], stopReason: StopReason | null): Message {
+  return {
+    id: String(body.id ?? ''),
+    type: 'message',
+    role: 'assistant',
+    model: String(body.model ?? ''),
+    content,
+    stop_reason: stopReason,
+    stop_sequence: null,
+    usage: usageOf(body.usage) ?? { input_tokens: 0, output_tokens: 0 },
+  };
 }

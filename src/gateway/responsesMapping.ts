@@ -7,7 +7,7 @@
 // content as the signature) that the agent loop keeps within the turn and that goes back as a reasoning item.
 import { stopReasonOf as chatStopReason, systemText } from './chatMapping';
 import { isObj, type Json } from './json';
-import { dataUrlOf, flattenToolResult, functionOf, toolChoiceOf, usageOf } from './openAiFamily';
+import { dataUrlOf, flattenToolResult, functionOf, toolChoiceOf, wholeMessage } from './openAiFamily';
 import { openAiEffort, turnStart, type ReasoningEffort } from './reasoning';
 import type {
   ContentBlock,
@@ -142,17 +142,12 @@ export function blocksOfItem(item: unknown): ContentBlock[] {
 export function messageOfResponse(body: unknown): Message | undefined {
   if (!isObj(body) || !Array.isArray(body.output)) return undefined;
   const content = body.output.flatMap(blocksOfItem);
-  return {
-    id: String(body.id ?? ''),
-    type: 'message',
-    role: 'assistant',
-    model: String(body.model ?? ''),
+  return wholeMessage(
+    body,
     content,
-    stop_reason: responsesStopReason(
+    responsesStopReason(
       body,
       content.some((b) => b.type === 'tool_use'),
     ),
-    stop_sequence: null,
-    usage: usageOf(body.usage) ?? { input_tokens: 0, output_tokens: 0 },
-  };
+  );
 }
