@@ -5,6 +5,7 @@ import {
   ASCII_CHARS_PER_TOKEN as CHARS_PER_TOKEN,
   IMAGE_TOKENS,
   estimateTokens,
+  tokensOfWeight,
   weightOf as charsOf,
 } from '../shared/tokenEstimate';
 
@@ -26,7 +27,7 @@ export function estimateMessages(messages: readonly MessageParam[]): number {
     }
     chars += size;
   }
-  return Math.ceil(chars / CHARS_PER_TOKEN);
+  return tokensOfWeight(chars);
 }
 
 /** The marker that replaces the omitted part of a tool result. */

@@ -2,6 +2,13 @@
 // the turn or a budget, Stop, or an error ends it. Billable requests are never replayed after an unknown
 // outcome; only requests the gateway refused without billing (429, a 400 naming cache_control) are sent again.
 import { isGatewayError } from '../gateway/errors/errors';
+import {
+  isRateLimited,
+  RATE_LIMIT_PROFILES,
+  rateLimitWait,
+  waitOut,
+  type RateLimitProfile,
+} from '../gateway/rateLimitPolicy';
 import type {
   ContentBlock,
   GatewayClient,
@@ -92,8 +99,8 @@ export interface AgentTurnOptions {
   caching?: { enabled?: boolean; keyId: string; memory: CachingMemory };
   /** false: the model reads no images (tool results' images are replaced by a sentence). Default true. */
   vision?: boolean;
-  /** 429 handling: wait when no Retry-After (default 10 s), longest wait (default 5 min), waits per step (default 5). */
-  rateLimit?: { defaultWaitMs?: number; maxWaitMs?: number; maxWaits?: number };
+  /** 429 handling, over the agent's profile (gateway/rateLimitPolicy.ts: 10 s without Retry-After, ≤ 5 min, 5 waits a step). */
+  rateLimit?: Partial<RateLimitProfile>;
   /**
    * Removes every known secret from each tool result (content, details, progress) before it is shown, stored or
    * sent: a command may print a key it found anywhere (src/shared/secretRedaction.ts).
@@ -267,23 +274,16 @@ class AgentTurn {
           }
           continue;
         }
-        if (isGatewayError(error) && error.status === 429 && !partial) {
-          const wait = this.rateLimitWait(error.retryAfterMs, ++waits);
+        if (isRateLimited(error)) {
+          const wait = rateLimitWait(error, ++waits, { ...RATE_LIMIT_PROFILES.agent, ...this.o.rateLimit });
           if (wait === undefined) return { ok: false, reason: 'rate_limited', error };
           this.emit({ type: 'rate_limited', step, waitMs: wait, attempt: waits });
-          if (!(await sleep(wait, this.signal))) return { ok: false, reason: 'stopped' };
+          if (!(await waitOut(wait, this.signal))) return { ok: false, reason: 'stopped' };
           continue;
         }
         return { ok: false, reason: unknownOutcome(error, partial) ? 'outcome_unknown' : 'error', error, partial };
       }
     }
-  }
-
-  private rateLimitWait(retryAfterMs: number | undefined, attempt: number): number | undefined {
-    const r = this.o.rateLimit ?? {};
-    if (attempt > (r.maxWaits ?? 5)) return undefined;
-    const wait = retryAfterMs ?? r.defaultWaitMs ?? 10_000;
-    return wait > (r.maxWaitMs ?? 300_000) ? undefined : wait;
   }
 
   private async stream(body: AgentRequestBody, step: number): Promise<Message> {
@@ -405,20 +405,4 @@ function stopReasonOf(stop: string | null): TurnEndReason {
 function unknownOutcome(error: unknown, partial: Message | undefined): boolean {
   if (!isGatewayError(error)) return false;
   return error.outcomeUnknown || partial !== undefined || error.kind === 'timeout';
-}
-
-/** Sleeps unless Stop fires first; false when stopped. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -7,6 +7,7 @@ import { BALANCE_ROUTE_PATHS, describeBalance, type Balance } from '../gateway/b
 import { kindLabel, splitByKind, type KindSplit } from '../catalog/classify';
 import { isListMissing, probeMessagesRoute } from '../catalog/listing';
 import { endpointUrls, type Config } from '../shared/config';
+import { DIALECT_TABLE } from '../shared/dialects';
 import type { KeyInfo } from '../platform/services';
 import type { ConnectionReport, ReportStep } from './report';
 import { dialectStep } from './dialectStep';
@@ -438,8 +439,5 @@ async function messagesSteps(
 
 /** The URL the model's requests go to now (after the call: what a refusal may just have taught). */
 function routeUrl(client: GatewayClient, baseUrl: string, model: string): string {
-  const dialect = client.dialectFor?.(model).dialect;
-  if (dialect === 'chat-completions') return `${baseUrl}/v1/chat/completions`;
-  if (dialect === 'responses') return `${baseUrl}/v1/responses`;
-  return endpointUrls(baseUrl).messages;
+  return baseUrl + DIALECT_TABLE[client.dialectFor?.(model).dialect ?? 'messages'].path;
 }

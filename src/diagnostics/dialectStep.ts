@@ -1,17 +1,17 @@
 // Check Connection's "Dialects" step: which wire protocol each chat model is called with, and why, from what
 // is known (the setting, the model list, what refusals taught); no request is sent for it. Pure.
 import type { DialectDecision, GatewayClient } from '../gateway/types';
+import { DIALECT_TABLE, dialectRoute, type Dialect } from '../shared/dialects';
 import type { Localizer } from '../shared/l10n';
 import type { ReportStep } from './report';
 
-const NAMES: Record<DialectDecision['dialect'], string> = {
-  messages: 'Messages (POST /v1/messages)',
-  'chat-completions': 'chat-completions (POST /v1/chat/completions)',
-  responses: 'Responses (POST /v1/responses)',
-};
+/** A dialect as Check Connection names it: "Messages (POST /v1/messages)" (shared/dialects.ts). */
+export function dialectName(dialect: Dialect): string {
+  return `${DIALECT_TABLE[dialect].label} (${dialectRoute(dialect)})`;
+}
 
 function reasonWords(d: DialectDecision, l10n: Localizer): string {
-  const name = NAMES[d.dialect];
+  const name = dialectName(d.dialect);
   switch (d.reason) {
     case 'setting':
       return l10n.t('{0}, set in modelGateway.models.dialects', name);

@@ -8,6 +8,7 @@ import type { Balance, BalanceRoute, ProbeResult, RequestOptions } from './types
 
 export type { Balance, BalanceRoute, ProbeResult } from './types';
 import { english, type Localizer } from '../shared/l10n';
+import { isObj } from './json';
 
 /** The fixed order of the probe: the most common gateway family first. */
 export const BALANCE_ROUTES: readonly BalanceRoute[] = ['new-api', 'new-api-v1', 'openrouter', 'litellm'];
@@ -29,8 +30,6 @@ const USAGE_PATHS: Partial<Record<BalanceRoute, string>> = {
 // Billing answers are a few hundred bytes; anything larger is not one.
 const BALANCE_BODY_CAP = 64 * 1024;
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => {
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;

@@ -4,6 +4,7 @@ import { normalizeBaseUrl } from '../shared/baseUrl';
 import { createRedactor, type Redactor } from '../shared/secretRedaction';
 import { checkRequestHeaders } from './requestHeaders';
 import { RateLimitQueue, type BackoffOptions } from './retry';
+import { RATE_LIMIT_PROFILES } from './rateLimitPolicy';
 import type { Dialect } from './dialects/dialect';
 import type { DialectSource, GatewayClientOptions, Logger, ReasoningEffort, SupportRecord, UsageRecord } from './types';
 
@@ -60,8 +61,9 @@ export function createContext(options: GatewayClientOptions): ClientContext {
     versionHeader,
     version: (options.version ?? '').trim() || '2023-06-01',
     timeoutMs: options.timeoutMs ?? 120_000,
-    maxRetries: options.maxRetries ?? 2,
-    maxRetryWaitMs: options.maxRetryWaitMs ?? 60_000,
+    // The client's 429 profile (gateway/rateLimitPolicy.ts); maxRetries also bounds the retries of reads.
+    maxRetries: options.maxRetries ?? RATE_LIMIT_PROFILES.client.maxWaits,
+    maxRetryWaitMs: options.maxRetryWaitMs ?? RATE_LIMIT_PROFILES.client.maxWaitMs,
     dispatcher: options.dispatcher,
     logger: options.logger,
     onSupportRecord: options.onSupportRecord,

@@ -7,6 +7,7 @@ import type { ClientContext } from './context';
 import { GatewayError, type GatewayErrorInit } from './errors/errors';
 import { kindForStatus, parseErrorBody } from './errors/errorBody';
 import { backoffDelay, parseRetryAfter, sleep, type WaitListener } from './retry';
+import { rateLimitWait } from './rateLimitPolicy';
 import type { SupportRecord } from './types';
 
 /** Which auth headers a route takes: Messages (x-api-key + version), images (Bearer), models (both). */
@@ -151,7 +152,7 @@ export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange
     report(ctx, spec, started, res.statusCode, error.requestId, error);
     // A 429's wait applies to every request of this client, retried or not.
     if (res.statusCode === 429 && retryAfterMs !== undefined) ctx.queue.block(retryAfterMs);
-    const wait = nextWait(ctx, spec, res.statusCode, attempt, retryAfterMs);
+    const wait = nextWait(ctx, spec, error, attempt, retryAfterMs);
     if (wait === undefined) throw error;
     if (res.statusCode === 429) ctx.queue.block(wait);
     else await sleep(wait, spec.signal, spec.route, spec.onWait);
@@ -162,15 +163,19 @@ export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange
 function nextWait(
   ctx: ClientContext,
   spec: CallSpec,
-  status: number,
+  error: GatewayError,
   attempt: number,
   retryAfterMs?: number,
 ): number | undefined {
+  const status = error.status ?? 0;
+  // The client's 429 profile (rateLimitPolicy.ts), bounded by this client's options; no Retry-After: the backoff.
+  if (status === 429)
+    return rateLimitWait(error, attempt + 1, {
+      maxWaits: ctx.maxRetries,
+      defaultWaitMs: backoffDelay(attempt, ctx.backoff),
+      maxWaitMs: ctx.maxRetryWaitMs,
+    });
   if (attempt >= ctx.maxRetries) return undefined;
-  if (status === 429) {
-    const wait = retryAfterMs ?? backoffDelay(attempt, ctx.backoff);
-    return wait > ctx.maxRetryWaitMs ? undefined : wait;
-  }
   if (status >= 500 && spec.method === 'GET')
     return Math.min(retryAfterMs ?? backoffDelay(attempt, ctx.backoff), ctx.maxRetryWaitMs);
   return undefined;

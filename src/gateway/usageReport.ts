@@ -1,7 +1,7 @@
 // Usage that says nothing: some routers send input and output tokens of 0 on a message that has content
 // (docs/gateway-protocol.md#real-gateways). Zero there means "not reported by the gateway", not "free":
 // the chat shows it so, and the agent's token budget counts an estimate instead.
-import { ASCII_CHARS_PER_TOKEN, weightedChars } from '../shared/tokenEstimate';
+import { tokensOfWeight, weightedChars } from '../shared/tokenEstimate';
 import type { TokenCounts } from '../shared/tokens';
 import { tokenCountsOf } from './pricing';
 import type { Message, Usage } from './types';
@@ -24,7 +24,7 @@ export function streamedOutputEstimate(message: Message | undefined): number {
     if (typeof b.thinking === 'string') weight += weightedChars(b.thinking);
     if (b.type === 'tool_use' && b.input !== undefined) weight += weightedChars(JSON.stringify(b.input) ?? '');
   }
-  return Math.ceil(weight / ASCII_CHARS_PER_TOKEN);
+  return tokensOfWeight(weight);
 }
 
 /**

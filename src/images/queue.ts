@@ -1,6 +1,7 @@
 // One image request in flight at a time (spec, 429: queue work, do not resend a batch concurrently).
-// After a 429 with Retry-After, the next queued request waits that long before it goes out.
-// Pure (no vscode).
+// After a 429 with Retry-After, the next queued request waits that long before it goes out (the images' profile of
+// gateway/rateLimitPolicy.ts). Pure (no vscode).
+import { retryAfterOf } from '../gateway/rateLimitPolicy';
 
 export class RequestQueue {
   private tail: Promise<unknown> = Promise.resolve();
@@ -34,10 +35,8 @@ export class RequestQueue {
   }
 
   private noteRetryAfter(error: unknown): void {
-    const e = error as { kind?: unknown; retryAfterMs?: unknown };
-    if (e && e.kind === 'rate_limited' && typeof e.retryAfterMs === 'number') {
-      this.notBefore = Math.max(this.notBefore, this.now() + e.retryAfterMs);
-    }
+    const wait = retryAfterOf(error);
+    if (wait !== undefined) this.notBefore = Math.max(this.notBefore, this.now() + wait);
   }
 }
 

@@ -9,19 +9,21 @@ import type { NeutralMessage, NeutralPart } from './requestMapping';
 
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 
-/** The last calibration per model id (the provider's requests of this window; few models, so no bound needed). */
-const calibrations = new Map<string, number>();
+/** The last calibration per model id, held by the provider (its requests of this window; few models, no bound). */
+export class ModelCalibrations {
+  private readonly byModel = new Map<string, number>();
 
-/** Records what the gateway reported for a request against our estimate of its messages. */
-export function calibrateModel(modelId: string, reportedInputTokens: number | undefined, estimate: number): void {
-  const ratio = calibrationOf(reportedInputTokens, estimate);
-  if (ratio !== undefined) calibrations.set(modelId, ratio);
-}
+  /** Records what the gateway reported for a request against our estimate of its messages. */
+  calibrate(modelId: string, reportedInputTokens: number | undefined, estimate: number): void {
+    const ratio = calibrationOf(reportedInputTokens, estimate);
+    if (ratio !== undefined) this.byModel.set(modelId, ratio);
+  }
 
-/** Estimated tokens of a text or a message for `modelId`, calibrated by that model's last reported request. */
-export function countTokensFor(modelId: string, item: string | NeutralMessage): number {
-  const estimate = typeof item === 'string' ? textTokens(item) : estimateMessageTokens(item);
-  return calibrated(estimate, calibrations.get(modelId));
+  /** Estimated tokens of a text or a message for `modelId`, calibrated by that model's last reported request. */
+  countTokens(modelId: string, item: string | NeutralMessage): number {
+    const estimate = typeof item === 'string' ? textTokens(item) : estimateMessageTokens(item);
+    return calibrated(estimate, this.byModel.get(modelId));
+  }
 }
 
 function partText(part: NeutralPart): string {

@@ -7,11 +7,12 @@ import * as vscode from 'vscode';
 import type { DialectKnowledge, DialectSource } from '../gateway/types';
 import { ROUTES } from '../gateway/dialects/dialectPlan';
 import { familyOfModelIds } from '../gateway/dialects/dialect';
-import type { Config, ModelDialect } from '../shared/config';
+import type { Config } from '../shared/config';
+import type { Dialect } from '../shared/dialects';
 import type { CatalogSnapshot } from './services';
 
 const LEARNED_KEY = 'modelGateway.learnedDialects';
-type Learned = Record<string, ModelDialect>;
+type Learned = Record<string, Dialect>;
 
 export interface DialectSourceDeps {
   config: { readonly current: Config };
@@ -34,7 +35,7 @@ export function createDialectSource(
 ): DialectSource {
   const read = (): Learned => deps.memento.get<Learned>(LEARNED_KEY) ?? {};
   // A key being checked (no fingerprint yet): what it learns lives as long as its client.
-  const unsaved = new Map<string, ModelDialect>();
+  const unsaved = new Map<string, Dialect>();
   return {
     knowledge(model: string): DialectKnowledge {
       const snapshot = deps.catalog?.();

@@ -4,12 +4,11 @@ import { normalizeBaseUrl } from './baseUrl';
 import { english, type Localizer } from './l10n';
 import { clampSetting, SETTING_BOUNDS, type BoundedSetting, type ClampedSetting } from './settingBounds';
 import { USER_ONLY_KEYS } from './settingsTable';
+import { DIALECT_TABLE, dialectNameList, isDialect, type Dialect } from './dialects';
 
 /** Model kinds: only chat and image models are offered by the chat and image flows; the others are listed under their kind. */
 export const MODEL_KINDS = ['chat', 'image', 'embedding', 'audio', 'video', 'rerank', 'moderation'] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
-/** The wire protocol a chat model is called with (src/gateway/dialects/dialect.ts). */
-export type ModelDialect = 'messages' | 'chat-completions' | 'responses';
 /** A model's reasoning effort (src/gateway/dialects/reasoning.ts): 'off' sends none. */
 export type ReasoningLevel = 'low' | 'medium' | 'high' | 'off';
 
@@ -49,7 +48,7 @@ export interface Config {
   /** Model ids the user declares (modelGateway.models.declared): the list when the gateway cannot list, merged otherwise. */
   declaredModels: string[];
   /** The user's per-model dialect overrides (modelGateway.models.dialects, user settings only). */
-  modelDialects: Record<string, ModelDialect>;
+  modelDialects: Record<string, Dialect>;
   /** The user's reasoning effort per model (modelGateway.models.reasoning, user settings only). */
   modelReasoning: Record<string, ReasoningLevel>;
   /** modelGateway.models.vision: model id → reads images (where the model list does not say). */
@@ -207,7 +206,7 @@ export function endpointUrls(baseUrl: string): {
   tasks: string;
 } {
   return {
-    messages: `${baseUrl}/v1/messages`,
+    messages: baseUrl + DIALECT_TABLE.messages.path,
     models: `${baseUrl}/v1/models`,
     images: `${baseUrl}/v1/images/generations`,
     imagesAsync: `${baseUrl}/v1/images/generations/async`,
@@ -324,18 +323,15 @@ class Reader {
     return ids;
   }
 
-  dialects(key: string): Record<string, ModelDialect> {
+  dialects(key: string): Record<string, Dialect> {
     const value = this.raw[key];
-    const result: Record<string, ModelDialect> = {};
+    const result: Record<string, Dialect> = {};
     if (value === undefined || value === null) return result;
     if (typeof value !== 'object' || Array.isArray(value))
-      return this.invalid(key, result, 'an object of model id → "messages" | "chat-completions" | "responses"');
+      return this.invalid(key, result, `an object of model id → ${dialectNameList()}`);
     for (const [id, dialect] of Object.entries(value as Record<string, unknown>)) {
-      if (dialect === 'messages' || dialect === 'chat-completions' || dialect === 'responses') result[id] = dialect;
-      else
-        this.problems.push(
-          `modelGateway.${key}: "${id}" must map to "messages", "chat-completions" or "responses"; ignored.`,
-        );
+      if (isDialect(dialect)) result[id] = dialect;
+      else this.problems.push(`modelGateway.${key}: "${id}" must map to ${dialectNameList()}; ignored.`);
     }
     return result;
   }

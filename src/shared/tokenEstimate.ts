@@ -39,9 +39,14 @@ export function weightedChars(text: string): number {
   return weight;
 }
 
+/** Tokens of an estimate weight (weightedChars, weightOf): ASCII_CHARS_PER_TOKEN units a token, rounded up. */
+export function tokensOfWeight(weight: number): number {
+  return Math.ceil(weight / ASCII_CHARS_PER_TOKEN);
+}
+
 /** Estimated tokens of a text. */
 export function textTokens(text: string): number {
-  return Math.ceil(weightedChars(text) / ASCII_CHARS_PER_TOKEN);
+  return tokensOfWeight(weightedChars(text));
 }
 
 /**
@@ -64,7 +69,7 @@ export function weightOf(value: unknown): number {
 
 /** Estimated tokens of any request part; `calibration` (from calibrationOf) scales it when known. */
 export function estimateTokens(value: unknown, calibration?: number): number {
-  return calibrated(Math.ceil(weightOf(value) / ASCII_CHARS_PER_TOKEN), calibration);
+  return calibrated(tokensOfWeight(weightOf(value)), calibration);
 }
 
 function isImageBlock(v: unknown): boolean {

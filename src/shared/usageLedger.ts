@@ -4,6 +4,7 @@
 
 import { roundAmount, type CostSource } from './money';
 import { totalTokens } from './tokens';
+import { isDialect, type Dialect } from './dialects';
 
 export type { CostSource } from './money';
 
@@ -14,8 +15,8 @@ export interface LedgerEntry {
   key: string;
   model: string;
   route: string;
-  /** 'messages', 'chat-completions', 'responses' or 'images': the wire protocol of the route. */
-  dialect: 'messages' | 'chat-completions' | 'responses' | 'images';
+  /** A chat dialect (shared/dialects.ts) or 'images': the wire protocol of the route. */
+  dialect: Dialect | 'images';
   /**
    * What the request was for ('completion': counted apart in Show Usage). Absent in entries written before it was
    * recorded (then images are told by their dialect, the rest is not known) and for images.
@@ -56,8 +57,7 @@ export function entryOf(value: unknown): LedgerEntry | undefined {
     key: v.key,
     model: v.model,
     route: v.route,
-    dialect:
-      v.dialect === 'images' || v.dialect === 'chat-completions' || v.dialect === 'responses' ? v.dialect : 'messages',
+    dialect: v.dialect === 'images' || isDialect(v.dialect) ? v.dialect : 'messages',
     input: v.input as number,
     output: v.output as number,
     cacheRead: v.cacheRead as number,

@@ -3,15 +3,16 @@
 // its countdown, and an Ask answer refused with 429 before any content waits in the slot (still busy) until it goes
 // out again by itself. Every exit goes through end(), which reports whether the chat is still busy.
 import type { WaitNotice } from '../../gateway/types';
+import { RATE_LIMIT_PROFILES, rateLimitWait } from '../../gateway/rateLimitPolicy';
 import type { ChatMessage } from '../../shared/protocol/chat';
 import type { Conversation } from './conversation';
 import type { Timers } from './deltaBatcher';
 
 /**
- * How often one answer waits out a 429 and goes out again by itself (as many as the client's own retries were, which
- * are off for the chat: one owner of waiting). A gateway still refusing after that is the user's call (Retry).
+ * How often one answer waits out a 429 and goes out again by itself (the chat's profile, gateway/rateLimitPolicy.ts;
+ * the client's own retries are off for the chat: one owner of waiting). After that, Retry is the user's call.
  */
-export const MAX_RATE_LIMIT_WAITS = 2;
+export const MAX_RATE_LIMIT_WAITS = RATE_LIMIT_PROFILES.chat.maxWaits;
 
 /** The request holding the slot. */
 export interface ChatRequest {
@@ -40,7 +41,7 @@ export interface RequestSlotOptions {
   onBusy(busy: boolean): void;
   /** Shows the countdown card of a 429 wait on the answer (`wait`), or clears it (undefined). */
   countdown(answer: SlotAnswer, wait?: { error: unknown; ms: number; until: number }): void;
-  /** The wait after a 429 that named no Retry-After. */
+  /** The wait after a 429 that named no Retry-After (default: the chat's profile, gateway/rateLimitPolicy.ts). */
   defaultRetryMs?: number;
 }
 
@@ -104,17 +105,18 @@ export class RequestSlot {
 
   /**
    * A 429 before any content: the answer waits in the slot for Retry-After (its countdown shown), then `resend`
-   * sends it again (with its count of waits). False (nothing done) for any other error, and once the answer waited
-   * MAX_RATE_LIMIT_WAITS times: then it ends with its card, and Retry is the user's.
+   * sends it again (with its count of waits). False (nothing done) for any other error, once the answer waited
+   * MAX_RATE_LIMIT_WAITS times, or for a longer wait than the chat's profile sits through: then it ends with its card,
+   * and Retry is the user's.
    */
   waitIfRateLimited(request: ChatRequest, cause: unknown, resend: (prefill: boolean, waits: number) => void): boolean {
-    const error = cause as { kind?: unknown; retryAfterMs?: unknown } | undefined;
-    if (error?.kind !== 'rate_limited' || request.waits >= MAX_RATE_LIMIT_WAITS) return false;
+    const profile = {
+      ...RATE_LIMIT_PROFILES.chat,
+      defaultWaitMs: this.o.defaultRetryMs ?? RATE_LIMIT_PROFILES.chat.defaultWaitMs,
+    };
+    const ms = rateLimitWait(cause, request.waits + 1, profile);
+    if (ms === undefined) return false;
     const { conversation, message } = request;
-    const ms =
-      typeof error.retryAfterMs === 'number' && error.retryAfterMs >= 0
-        ? error.retryAfterMs
-        : (this.o.defaultRetryMs ?? 10_000);
     const prefill = message.text.length > 0;
     message.status = 'queued';
     this.o.countdown(request, { error: cause, ms, until: this.o.now() + ms });

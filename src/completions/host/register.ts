@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { chooseCompletionMode, type CompletionMode } from '../../gateway/completion/completionMode';
 import { isGatewayError } from '../../gateway/errors/errors';
+import { holdOffAfter, RATE_LIMIT_PROFILES } from '../../gateway/rateLimitPolicy';
 import type { Services } from '../../platform/services';
 import { readAgentSettings } from '../../agentHost/settings';
 import { ignoreFilePatterns } from '../../agentHost/workspaceContext';
@@ -197,12 +198,13 @@ export function registerCompletions(services: Services, status: CompletionStatus
   });
 
   const onFailure = (error: unknown): void => {
-    if (isGatewayError(error) && error.kind === 'rate_limited') {
+    const holdOff = holdOffAfter(error, RATE_LIMIT_PROFILES.completions);
+    if (holdOff !== undefined) {
       // Never slept through while typing: the completion is skipped, the next ones wait for the gateway's time.
-      snoozedUntil = Date.now() + (error.retryAfterMs ?? 30_000);
+      snoozedUntil = Date.now() + holdOff;
       showState();
       status.setNote(vscode.l10n.t('The last completion was skipped: the gateway answered 429 (rate limited).'));
-      setTimeout(showState, Math.min(error.retryAfterMs ?? 30_000, 600_000) + 50);
+      setTimeout(showState, holdOff + 50);
       return;
     }
     const kind = isGatewayError(error) ? error.kind : 'error';

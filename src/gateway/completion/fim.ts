@@ -5,7 +5,9 @@
 // and the caller skips the completion), a short timeout, and the caller's abort closes the socket at once.
 // Nothing is ever replayed: the only second request is the chat fill after a provable refusal of the route.
 import { reportUsage, type ClientContext } from '../context';
-import { usageOf, isObj } from '../dialects/chatMapping';
+import { RATE_LIMIT_PROFILES } from '../rateLimitPolicy';
+import { isObj } from '../json';
+import { usageOf } from '../dialects/openAiFamily';
 import { CHAT_FILL_SYSTEM, chatFillPrompt, extractFill } from './chatFill';
 import { isFillRouteRefusal, type CompletionMode } from './completionMode';
 import { decideDialect, planFor, ROUTES as DIALECT_ROUTES } from '../dialects/dialectPlan';
@@ -23,7 +25,8 @@ const ROUTES: Record<Exclude<CompletionMode, 'chat'>, { route: string; path: str
 function completionContext(ctx: ClientContext, timeoutMs: number): ClientContext {
   return {
     ...ctx,
-    maxRetries: 0,
+    // Never waited out while typing (the completions' 429 profile: no wait, not even in the client's 429 queue).
+    maxRetries: RATE_LIMIT_PROFILES.completions.maxWaits,
     maxRetryWaitMs: 0,
     timeoutMs: Math.min(ctx.timeoutMs, timeoutMs),
     onUsage: ctx.onUsage ? (record) => ctx.onUsage?.({ ...record, kind: 'completion' }) : undefined,

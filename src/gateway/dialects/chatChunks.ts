@@ -6,7 +6,9 @@
 // it) → a thinking block, `content` → a text block, each `tool_calls[].index` → its own tool_use block whose
 // `function.arguments` fragments are input_json_delta pieces, assembled until the message ends (fragments of
 // different calls may interleave). Only choice 0 is read (this client never asks for n > 1).
-import { stopReasonOf, usageOf, isObj } from './chatMapping';
+import { stopReasonOf } from './chatMapping';
+import { isObj, type Json } from '../json';
+import { usageOf } from './openAiFamily';
 import { capturedStringBytes, JSON_TEXT, readChatContent } from '../stream/fastDelta';
 import type { StreamEvent } from '../types';
 
@@ -42,8 +44,6 @@ export interface ChunkReader {
   /** True for an event this dialect never needs (not parsed at all): Responses' `.done` repeats of whole texts. */
   ignores?(data: string): boolean;
 }
-
-type Json = Record<string, unknown>;
 
 /**
  * A whole plain content chunk of choice 0, as readChatContent reads one but narrower: scalar header fields (never an

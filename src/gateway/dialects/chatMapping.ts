@@ -11,11 +11,10 @@ import type {
   StopReason,
   TextBlockParam,
   ThinkingBlockParam,
-  Usage,
 } from '../types';
 import { turnStart } from './reasoning';
-
-type Json = Record<string, unknown>;
+import { isObj, type Json } from '../json';
+import { dataUrlOf, flattenToolResult, functionOf, toolChoiceOf, wholeMessage } from './openAiFamily';
 
 export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
@@ -44,15 +43,8 @@ export function toChatRequest(request: MessagesRequest, stream: boolean): Json {
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.stop_sequences?.length) body.stop = request.stop_sequences;
   if (request.tools?.length) {
-    body.tools = request.tools.map((t) => ({
-      type: 'function',
-      function: {
-        name: t.name,
-        ...(t.description !== undefined ? { description: t.description } : {}),
-        parameters: t.input_schema,
-      },
-    }));
-    const choice = toolChoice(request.tool_choice);
+    body.tools = request.tools.map((t) => ({ type: 'function', function: functionOf(t) }));
+    const choice = toolChoiceOf(request.tool_choice, (name) => ({ type: 'function', function: { name } }));
     if (choice !== undefined) body.tool_choice = choice;
   }
   if (stream) {
@@ -69,16 +61,8 @@ export function systemText(system: MessagesRequest['system']): string {
   return typeof system === 'string' ? system : system.map((b) => b.text).join('\n\n');
 }
 
-function toolChoice(c: MessagesRequest['tool_choice']): unknown {
-  if (!c) return undefined;
-  if (c.type === 'auto') return 'auto';
-  if (c.type === 'any') return 'required';
-  if (c.type === 'none') return 'none';
-  return { type: 'function', function: { name: (c as { name: string }).name } };
-}
-
 function imageUrl(b: ImageBlockParam): ChatContentPart {
-  return { type: 'image_url', image_url: { url: `data:${b.source.media_type};base64,${b.source.data}` } };
+  return { type: 'image_url', image_url: { url: dataUrlOf(b) } };
 }
 
 /** Parts of a user message; a message of text only stays a plain string (what every gateway accepts). */
@@ -100,13 +84,9 @@ function toChatMessages(m: MessageParam, currentTurn: boolean): ChatMessage[] {
   const rest: Array<TextBlockParam | ImageBlockParam> = [];
   for (const b of m.content) {
     if (b.type === 'tool_result') {
-      const parts = typeof b.content === 'string' ? [{ type: 'text' as const, text: b.content }] : b.content;
-      const text = parts
-        .filter((p): p is TextBlockParam => p.type === 'text')
-        .map((p) => p.text)
-        .join('\n\n');
-      out.push({ role: 'tool', tool_call_id: b.tool_use_id, content: b.is_error ? `Error: ${text}` : text });
-      for (const p of parts) if (p.type === 'image') rest.push(p);
+      const { text, images } = flattenToolResult(b);
+      out.push({ role: 'tool', tool_call_id: b.tool_use_id, content: text });
+      rest.push(...images);
     } else if (b.type === 'text' || b.type === 'image') rest.push(b);
   }
   if (rest.length) out.push({ role: 'user', content: userContent(rest) });
@@ -147,23 +127,6 @@ export function stopReasonOf(finish: unknown): StopReason | null {
   return FINISH_REASONS[finish] ?? finish;
 }
 
-/** chat-completions usage as Messages usage: cached prompt tokens are cache reads, the rest is input. */
-export function usageOf(u: unknown): Usage | undefined {
-  if (!isObj(u)) return undefined;
-  const prompt = num(u.prompt_tokens) ?? num(u.input_tokens) ?? 0;
-  const details = isObj(u.prompt_tokens_details) ? u.prompt_tokens_details : {};
-  const cached = num(details.cached_tokens) ?? num(u.cache_read_input_tokens) ?? 0;
-  const usage: Usage = {
-    input_tokens: Math.max(0, prompt - cached),
-    output_tokens: num(u.completion_tokens) ?? num(u.output_tokens) ?? 0,
-    cache_read_input_tokens: cached,
-  };
-  // OpenRouter's billed cost rides in the usage object of chat-completions answers too.
-  const cost = num(u.cost);
-  if (cost !== undefined && cost >= 0) usage.cost = cost;
-  return usage;
-}
-
 /** A whole (non-streamed) chat completion as a Message, or undefined when it has no choices array. */
 export function messageOfCompletion(body: unknown): Message | undefined {
   if (!isObj(body) || !Array.isArray(body.choices)) return undefined;
@@ -185,22 +148,5 @@ export function messageOfCompletion(body: unknown): Message | undefined {
       input: fn.arguments ?? '',
     });
   }
-  return {
-    id: String(body.id ?? ''),
-    type: 'message',
-    role: 'assistant',
-    model: String(body.model ?? ''),
-    content,
-    stop_reason: stopReasonOf(choice?.finish_reason),
-    stop_sequence: null,
-    usage: usageOf(body.usage) ?? { input_tokens: 0, output_tokens: 0 },
-  };
-}
-
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-export function isObj(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return wholeMessage(body, content, stopReasonOf(choice?.finish_reason));
 }

@@ -5,8 +5,10 @@
 // route, new-api refuses some channels' Messages conversion, new-api's list names each model's endpoint types,
 // codex models answer only on /v1/responses.
 
-export type Dialect = 'messages' | 'chat-completions' | 'responses';
-export const DIALECTS: readonly Dialect[] = ['messages', 'chat-completions', 'responses'];
+import { DIALECTS, endpointTypeNames, isDialect, type Dialect } from '../../shared/dialects';
+
+// The names and routes are the table's (shared/dialects.ts); this module decides which one a model gets.
+export { DIALECTS, type Dialect };
 
 /** Why a model got its dialect, in the order the rules are tried. */
 export type DialectReason = 'setting' | 'model-list' | 'learned' | 'default';
@@ -72,19 +74,15 @@ export function fallbacksOf(k: DialectKnowledge, decision: DialectDecision): Dia
 }
 
 /**
- * new-api's endpoint types (constant/endpoint_type.go) as dialects, most native first: `anthropic` → Messages,
- * `openai` → chat-completions, `openai-response…` → Responses (LiteLLM's /model/info mode `responses` arrives
- * here as `openai-response`, see catalog/classify.ts). Nothing usable (no list, an empty list, only image or
- * embedding types) → []: the list does not decide.
+ * new-api's endpoint types (constant/endpoint_type.go) as dialects, in the table's order (most native first):
+ * `anthropic` → Messages, `openai` → chat-completions, `openai-response…` → Responses (shared/dialects.ts; LiteLLM's
+ * /model/info mode `responses` arrives here as `openai-response`, see catalog/classify.ts). Nothing usable (no list,
+ * an empty list, only image or embedding types) → []: the list does not decide.
  */
 export function dialectsOfEndpointTypes(types: readonly string[] | undefined): Dialect[] {
   if (!types || types.length === 0) return [];
-  const set = new Set(types.map((t) => String(t).trim().toLowerCase()));
-  const out: Dialect[] = [];
-  if (set.has('anthropic')) out.push('messages');
-  if (set.has('openai')) out.push('chat-completions');
-  if ([...set].some((t) => t.startsWith('openai-response'))) out.push('responses');
-  return out;
+  const set = [...new Set(types.map((t) => String(t).trim().toLowerCase()))];
+  return DIALECTS.filter((d) => set.some((t) => endpointTypeNames(d, t)));
 }
 
 /** The list's first dialect for a model (see dialectsOfEndpointTypes), or undefined when the list does not decide. */
@@ -92,11 +90,11 @@ export function dialectOfEndpointTypes(types: readonly string[] | undefined): Di
   return dialectsOfEndpointTypes(types)[0];
 }
 
-/** Reads a setting value ('messages' | 'chat-completions' | 'responses', any case, spaces trimmed); undefined otherwise. */
+/** Reads a setting value (a dialect's name, any case, spaces trimmed); undefined otherwise. */
 export function parseDialect(value: unknown): Dialect | undefined {
   if (typeof value !== 'string') return undefined;
   const v = value.trim().toLowerCase();
-  return (DIALECTS as readonly string[]).includes(v) ? (v as Dialect) : undefined;
+  return isDialect(v) ? v : undefined;
 }
 
 /** The facts of a failed request this module reads (a GatewayError has them all). */

@@ -20,12 +20,13 @@ import {
   type ReasoningEffort,
 } from './reasoning';
 import type { AuthStyle } from '../http';
+import { DIALECT_TABLE } from '../../shared/dialects';
 import type { Message, MessagesRequest, RequestOptions } from '../types';
 
 type Json = Record<string, unknown>;
 
+/** What a dialect is on the wire besides its route (shared/dialects.ts): its auth, mappings and reader. */
 interface Wire {
-  path: string;
   auth: AuthStyle;
   body(request: MessagesRequest, stream: boolean, effort: ReasoningEffort | undefined): Json;
   /** A whole (non-streamed) reply as a Message, or undefined when it is not one. */
@@ -36,9 +37,9 @@ interface Wire {
   reader(): ChunkReader;
 }
 
+/** One entry per dialect of the table (shared/dialects.ts): the compiler asks for a new dialect's. */
 const WIRES: Record<Dialect, Wire> = {
   messages: {
-    path: '/v1/messages',
     auth: 'messages',
     body(request, stream, effort) {
       const budget = request.thinking ? undefined : thinkingBudget(effort, request.max_tokens);
@@ -52,7 +53,6 @@ const WIRES: Record<Dialect, Wire> = {
     reader: () => new MessagesEventReader(),
   },
   'chat-completions': {
-    path: '/v1/chat/completions',
     auth: 'bearer',
     body(request, stream, effort) {
       const body = toChatRequest(request, stream);
@@ -65,7 +65,6 @@ const WIRES: Record<Dialect, Wire> = {
     reader: () => new ChatChunkReader(),
   },
   responses: {
-    path: '/v1/responses',
     auth: 'bearer',
     body: (request, stream, effort) => toResponsesRequest(request, stream, effort),
     whole: messageOfResponse,
@@ -99,7 +98,7 @@ export function callSpec(
   return {
     method: 'POST',
     route: ROUTES[dialect],
-    url: ctx.baseUrl + wire.path,
+    url: ctx.baseUrl + DIALECT_TABLE[dialect].path,
     auth: wire.auth,
     body: JSON.stringify(wire.body(request, stream, effortOf(ctx, request.model))),
     model: request.model,

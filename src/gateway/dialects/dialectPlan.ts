@@ -10,6 +10,7 @@ import {
   type GroupFamily,
 } from './dialect';
 import type { GatewayError } from '../errors/errors';
+import { DIALECTS, dialectRoute } from '../../shared/dialects';
 
 /** What is known about a model's dialect for this client. */
 function knowledgeOf(ctx: ClientContext, model: string): DialectKnowledge {
@@ -28,11 +29,8 @@ export function decideDialect(ctx: ClientContext, model: string): DialectDecisio
   return chooseDialect(knowledgeOf(ctx, model));
 }
 
-export const ROUTES: Record<Dialect, string> = {
-  messages: 'POST /v1/messages',
-  'chat-completions': 'POST /v1/chat/completions',
-  responses: 'POST /v1/responses',
-};
+/** Each dialect's route ('POST /v1/…'), from the dialect table (shared/dialects.ts). */
+export const ROUTES = Object.fromEntries(DIALECTS.map((d) => [d, dialectRoute(d)])) as Record<Dialect, string>;
 
 /** How to send a request for `model`. A request without a model (the route probe) never falls back. */
 export function planFor(ctx: ClientContext, model: unknown): StreamPlan {

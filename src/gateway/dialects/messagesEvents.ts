@@ -2,11 +2,8 @@
 // assembler applies, so this reader only finds each event's type — from its JSON `type`, else its `event:` line
 // (some gateways omit one or the other) — and offers the compact text-delta fast path (fastDelta.ts). Pure.
 import type { ChunkReader } from './chatChunks';
-import { capturedStringBytes, JSON_TEXT, lastDelta, readTextDelta } from '../stream/fastDelta';
+import { capturedStringBytes, JSON_TEXT, readTextDelta } from '../stream/fastDelta';
 import type { StreamEvent } from '../types';
-
-// Read once: a live-binding import is a property getter on every access in CommonJS output.
-const LAST_DELTA = lastDelta;
 
 /** A whole compact text delta event, as readTextDelta reads one but narrower (eventFeed.ts). */
 const RUN = new RegExp(
@@ -23,9 +20,7 @@ export class MessagesEventReader implements ChunkReader {
   fastBlock = 0;
 
   fastText(data: string): string | undefined {
-    const bytes = readTextDelta(data);
-    if (bytes !== undefined) this.fastBlock = LAST_DELTA.index;
-    return bytes;
+    return readTextDelta(data, this);
   }
 
   readonly run = RUN;

@@ -5,14 +5,13 @@
 // Blocks follow first appearance: each output item (by output_index) is one block — reasoning → thinking (its
 // summary text as thinking deltas, its encrypted_content as the signature when the item is done), function_call →
 // tool_use (call_id as the id; argument deltas as input_json_delta), and each content part of a message → text.
-import { isObj } from './chatMapping';
+import { isObj, type Json } from '../json';
 import { parseJsonBytes } from '../stream/byteText';
 import { capturedStringBytes, jsonStringBytes, JSON_TEXT } from '../stream/fastDelta';
-import { blocksOfItem, responsesStopReason, responsesUsage } from './responsesMapping';
+import { blocksOfItem, responsesStopReason } from './responsesMapping';
+import { usageOf } from './openAiFamily';
 import type { ChunkReader } from './chatChunks';
 import type { StreamEvent } from '../types';
-
-type Json = Record<string, unknown>;
 
 interface Open {
   block: number;
@@ -381,7 +380,7 @@ export class ResponsesEventReader implements ChunkReader {
         for (const ev of this.itemBlocks(oi, item)) events.push(ev);
       });
     this.finished = true;
-    const usage = responsesUsage(response.usage);
+    const usage = usageOf(response.usage);
     events.push({
       type: 'message_delta',
       delta: { stop_reason: responsesStopReason(response, this.calledTools), stop_sequence: null },

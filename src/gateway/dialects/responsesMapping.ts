@@ -5,7 +5,9 @@
 // Requests go with `store: false` (nothing is kept at the gateway) and `include: ["reasoning.encrypted_content"]`,
 // so a reasoning item comes back encrypted; it is kept as a thinking block (summary as the text, the encrypted
 // content as the signature) that the agent loop keeps within the turn and that goes back as a reasoning item.
-import { isObj, stopReasonOf as chatStopReason, systemText } from './chatMapping';
+import { stopReasonOf as chatStopReason, systemText } from './chatMapping';
+import { isObj, type Json } from '../json';
+import { dataUrlOf, flattenToolResult, functionOf, toolChoiceOf, wholeMessage } from './openAiFamily';
 import { openAiEffort, turnStart, type ReasoningEffort } from './reasoning';
 import type {
   ContentBlock,
@@ -15,11 +17,7 @@ import type {
   MessageParam,
   MessagesRequest,
   StopReason,
-  TextBlockParam,
-  Usage,
 } from '../types';
-
-type Json = Record<string, unknown>;
 
 /** The Responses body for a Messages request. */
 export function toResponsesRequest(request: MessagesRequest, stream: boolean, effort?: ReasoningEffort): Json {
@@ -38,15 +36,9 @@ export function toResponsesRequest(request: MessagesRequest, stream: boolean, ef
   if (system) body.instructions = system;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.tools?.length) {
-    body.tools = request.tools.map((t) => ({
-      type: 'function',
-      name: t.name,
-      ...(t.description !== undefined ? { description: t.description } : {}),
-      parameters: t.input_schema,
-      // Non-strict: strict mode rewrites the schema's rules (every property required, no extra keys).
-      strict: false,
-    }));
-    const choice = toolChoice(request.tool_choice);
+    // Non-strict: strict mode rewrites the schema's rules (every property required, no extra keys).
+    body.tools = request.tools.map((t) => ({ type: 'function', ...functionOf(t), strict: false }));
+    const choice = toolChoiceOf(request.tool_choice, (name) => ({ type: 'function', name }));
     if (choice !== undefined) body.tool_choice = choice;
   }
   const e = openAiEffort(effort);
@@ -54,19 +46,7 @@ export function toResponsesRequest(request: MessagesRequest, stream: boolean, ef
   return body;
 }
 
-function toolChoice(c: MessagesRequest['tool_choice']): unknown {
-  if (!c) return undefined;
-  if (c.type === 'auto') return 'auto';
-  if (c.type === 'any') return 'required';
-  if (c.type === 'none') return 'none';
-  return { type: 'function', name: (c as { name: string }).name };
-}
-
-const inputImage = (b: ImageBlockParam): Json => ({
-  type: 'input_image',
-  image_url: `data:${b.source.media_type};base64,${b.source.data}`,
-  detail: 'auto',
-});
+const inputImage = (b: ImageBlockParam): Json => ({ type: 'input_image', image_url: dataUrlOf(b), detail: 'auto' });
 
 /**
  * One Messages message as input items. A user's tool_result blocks become function_call_output items (their
@@ -103,34 +83,14 @@ function toInputItems(m: MessageParam, currentTurn: boolean): Json[] {
   const parts: Json[] = [];
   for (const b of m.content as ContentBlockParam[]) {
     if (b.type === 'tool_result') {
-      const blocks = typeof b.content === 'string' ? [{ type: 'text' as const, text: b.content }] : b.content;
-      const text = blocks
-        .filter((p): p is TextBlockParam => p.type === 'text')
-        .map((p) => p.text)
-        .join('\n\n');
-      out.push({ type: 'function_call_output', call_id: b.tool_use_id, output: b.is_error ? `Error: ${text}` : text });
-      for (const p of blocks) if (p.type === 'image') parts.push(inputImage(p));
+      const { text, images } = flattenToolResult(b);
+      out.push({ type: 'function_call_output', call_id: b.tool_use_id, output: text });
+      for (const p of images) parts.push(inputImage(p));
     } else if (b.type === 'text') parts.push({ type: 'input_text', text: b.text });
     else if (b.type === 'image') parts.push(inputImage(b));
   }
   if (parts.length) out.push({ type: 'message', role: 'user', content: parts });
   return out;
-}
-
-/** Responses usage as Messages usage: cached input tokens are cache reads; output includes reasoning tokens. */
-export function responsesUsage(u: unknown): Usage | undefined {
-  if (!isObj(u)) return undefined;
-  const input = num(u.input_tokens) ?? 0;
-  const details = isObj(u.input_tokens_details) ? u.input_tokens_details : {};
-  const cached = num(details.cached_tokens) ?? 0;
-  const usage: Usage = {
-    input_tokens: Math.max(0, input - cached),
-    output_tokens: num(u.output_tokens) ?? 0,
-    cache_read_input_tokens: cached,
-  };
-  const cost = num(u.cost);
-  if (cost !== undefined && cost >= 0) usage.cost = cost;
-  return usage;
 }
 
 /** Why a response ended, as a Messages stop reason. */
@@ -182,21 +142,12 @@ export function blocksOfItem(item: unknown): ContentBlock[] {
 export function messageOfResponse(body: unknown): Message | undefined {
   if (!isObj(body) || !Array.isArray(body.output)) return undefined;
   const content = body.output.flatMap(blocksOfItem);
-  return {
-    id: String(body.id ?? ''),
-    type: 'message',
-    role: 'assistant',
-    model: String(body.model ?? ''),
+  return wholeMessage(
+    body,
     content,
-    stop_reason: responsesStopReason(
+    responsesStopReason(
       body,
       content.some((b) => b.type === 'tool_use'),
     ),
-    stop_sequence: null,
-    usage: responsesUsage(body.usage) ?? { input_tokens: 0, output_tokens: 0 },
-  };
-}
-
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+  );
 }

@@ -2,6 +2,7 @@
 // HTTP statuses and error types to GatewayError kinds. Never throws on any input.
 import { STATUS_CODES } from 'node:http';
 import type { GatewayErrorKind } from '../types';
+import { isObj, type Json } from '../json';
 
 export interface ParsedErrorBody {
   message?: string;
@@ -16,8 +17,6 @@ export interface ParsedErrorBody {
 
 const MAX_MESSAGE = 500;
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined =>
   typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : undefined;
 
@@ -31,7 +30,7 @@ export function parseErrorBody(text: string, contentType?: string, serverHeader?
   if (trimmed === '') return {};
   if (trimmed.startsWith('{')) {
     const json = tryJson(trimmed);
-    if (isObject(json)) return specificOnly(fromJson(json));
+    if (isObj(json)) return specificOnly(fromJson(json));
   }
   if (
     /html/i.test(contentType ?? '') ||
@@ -92,7 +91,7 @@ function fromJson(json: Json): ParsedErrorBody {
   // that is not a bare HTTP reason phrase wins: fastify/hapi send {"statusCode":404,"error":"Not Found",
   // "message":"Route GET:/v1/models not found"}, where "Not Found" says nothing the status did not.
   const candidates: Array<string | undefined> = [];
-  if (isObject(error)) {
+  if (isObj(error)) {
     candidates.push(
       withProviderDetail(str(error.message), error.metadata),
       str(error.msg),
@@ -148,10 +147,10 @@ function htmlMessage(value: unknown): string | undefined {
  * said in error.metadata {provider_name, raw}: the raw body's own message (or text) and the provider are added.
  */
 function withProviderDetail(message: string | undefined, metadata: unknown): string | undefined {
-  if (!isObject(metadata)) return message;
+  if (!isObj(metadata)) return message;
   const raw = str(metadata.raw);
   const rawJson = raw?.startsWith('{') ? tryJson(raw) : undefined;
-  const said = isObject(rawJson) ? fromJson(rawJson).message : raw?.replace(/\s+/g, ' ');
+  const said = isObj(rawJson) ? fromJson(rawJson).message : raw?.replace(/\s+/g, ' ');
   const provider = str(metadata.provider_name);
   if (said === undefined && provider === undefined) return message;
   const head = `${message ?? 'Provider returned error'}${provider ? ` (${provider})` : ''}`;
@@ -181,7 +180,7 @@ export function withoutStack(text: string): string {
 /** FastAPI/LiteLLM `detail`: a string, a list of validation errors ({loc, msg}), or a nested error object. */
 function detailText(detail: unknown): string | undefined {
   if (Array.isArray(detail)) return listText(detail);
-  if (isObject(detail)) return fromJson(detail).message;
+  if (isObj(detail)) return fromJson(detail).message;
   return str(detail);
 }
 
@@ -191,7 +190,7 @@ function listText(list: unknown): string | undefined {
   const parts = list
     .slice(0, 5)
     .map((item) => {
-      if (!isObject(item)) return str(item);
+      if (!isObj(item)) return str(item);
       const text = str(item.msg) ?? str(item.message);
       const loc = Array.isArray(item.loc) ? item.loc.filter((p) => p !== 'body').join('.') : undefined;
       return text && loc ? `${loc}: ${text}` : text;

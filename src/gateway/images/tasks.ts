@@ -14,8 +14,8 @@ import type {
   RequestOptions,
   WaitForTaskOptions,
 } from '../types';
+import { isObj, type Json } from '../json';
 
-type Json = Record<string, unknown>;
 const PENDING = new Set([
   'queued',
   'pending',
@@ -32,7 +32,6 @@ const SUCCEEDED = new Set(['completed', 'succeeded', 'success', 'complete', 'don
 const FAILED = new Set(['failed', 'failure', 'error', 'cancelled', 'canceled', 'expired', 'timeout']);
 const MAX_TRANSIENT_POLL_ERRORS = 5;
 
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const strOf = (v: unknown): string | undefined =>
   typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : undefined;
 

@@ -2,8 +2,7 @@
 // kept in arrays and joined once, so a long answer costs O(n) and not O(n²) copies.
 import { fromBytes, toBytes } from './byteText';
 import type { ContentBlock, Message, StreamEvent, ToolInputProblem, Usage } from '../types';
-
-type Json = Record<string, unknown>;
+import { isObj, type Json } from '../json';
 
 interface BlockState {
   base: Json;
@@ -293,8 +292,4 @@ const COMPACT_EVERY = Number(process.env.MG_COMPACT ?? 256);
 function blockIndex(index: unknown, fallback: number): number {
   if (typeof index !== 'number') return fallback;
   return Number.isInteger(index) && index >= 0 && index < MAX_BLOCKS ? index : -1;
-}
-
-function isObj(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

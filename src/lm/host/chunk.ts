@@ -5,4 +5,5 @@
 export { createParticipantHandler } from './participant';
 export { agentUnavailableReason } from './gatewayAgent';
 export { countTokens, provideChatResponse } from './response';
+export { ModelCalibrations } from '../tokens';
 export { invokeImage, invokeListModels, prepareImage, type ToolDeps } from './tools/toolImpl';

@@ -17,10 +17,12 @@ import type {
 import { toChatInformation } from '../modelInfo';
 
 /** What the provider asks of the native-chat bundle (src/lm/host/chunk.ts). */
-export type ResponsePath = Pick<typeof import('./chunk'), 'provideChatResponse' | 'countTokens'>;
+export type ResponsePath = Pick<typeof import('./chunk'), 'provideChatResponse' | 'countTokens' | 'ModelCalibrations'>;
 
 export class GatewayChatProvider extends Disposable implements LanguageModelChatProvider, vscode.Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
+  /** Each model's token-count calibration (this provider's, made with the bundle on first use). */
+  private calibrations: InstanceType<ResponsePath['ModelCalibrations']> | undefined;
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
 
   constructor(
@@ -78,13 +80,25 @@ export class GatewayChatProvider extends Disposable implements LanguageModelChat
     progress: vscode.Progress<LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    return this.chunk().provideChatResponse(this.services, model, messages, options, progress, token);
+    return this.chunk().provideChatResponse(
+      this.services,
+      this.calibrated(),
+      model,
+      messages,
+      options,
+      progress,
+      token,
+    );
   }
 
   async provideTokenCount(
     model: LanguageModelChatInformation,
     text: string | LanguageModelChatRequestMessage,
   ): Promise<number> {
-    return this.chunk().countTokens(model.id, text);
+    return this.chunk().countTokens(this.calibrated(), model.id, text);
+  }
+
+  private calibrated(): InstanceType<ResponsePath['ModelCalibrations']> {
+    return (this.calibrations ??= new (this.chunk().ModelCalibrations)());
   }
 }

@@ -19,7 +19,7 @@ import { StreamPartMapper, type OutputPart } from '../streamMapping';
 import { tokenCountsOf } from '../../gateway/pricing';
 import { usageUnreported } from '../../gateway/usageReport';
 import { estimateTokens } from '../../shared/tokenEstimate';
-import { calibrateModel, countTokensFor, estimateMessageTokens } from '../tokens';
+import { estimateMessageTokens, type ModelCalibrations } from '../tokens';
 import { streamWithCancellation, waitMessage } from '../streaming';
 
 function toResponsePart(part: OutputPart): LanguageModelResponsePart {
@@ -31,6 +31,7 @@ function toResponsePart(part: OutputPart): LanguageModelResponsePart {
 /** LanguageModelChatProvider.provideLanguageModelChatResponse. */
 export async function provideChatResponse(
   services: Services,
+  calibrations: ModelCalibrations,
   model: LanguageModelChatInformation,
   messages: readonly LanguageModelChatRequestMessage[],
   options: ProvideLanguageModelChatResponseOptions,
@@ -66,7 +67,7 @@ export async function provideChatResponse(
       const estimate =
         neutral.reduce((sum, m) => sum + estimateMessageTokens(m), 0) +
         estimateTokens({ system: request.system, tools: request.tools });
-      calibrateModel(model.id, t.input + t.cacheRead + t.cacheWrite, estimate);
+      calibrations.calibrate(model.id, t.input + t.cacheRead + t.cacheWrite, estimate);
     }
   } catch (error) {
     if (token.isCancellationRequested) throw new vscode.CancellationError();
@@ -77,8 +78,12 @@ export async function provideChatResponse(
 }
 
 /** LanguageModelChatProvider.provideTokenCount (an estimate: the gateway has no token count route). */
-export function countTokens(modelId: string, text: string | LanguageModelChatRequestMessage): number {
-  return countTokensFor(
+export function countTokens(
+  calibrations: ModelCalibrations,
+  modelId: string,
+  text: string | LanguageModelChatRequestMessage,
+): number {
+  return calibrations.countTokens(
     modelId,
     typeof text === 'string' ? text : messageFromVsCode({ role: text.role, content: text.content }),
   );

@@ -4,12 +4,13 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createGatewayClient, isGatewayError } from '../../../src/gateway';
 import { fromBytes, toBytes } from '../../../src/gateway/stream/byteText';
-import { lastDelta, readTextDelta } from '../../../src/gateway/stream/fastDelta';
+import { readTextDelta } from '../../../src/gateway/stream/fastDelta';
 
 /** The fast path on a JSON text, answering in text (the stream works on byte strings). */
 function parseTextDelta(data: string): { index: number; text: string } | undefined {
-  const bytes = readTextDelta(toBytes(data));
-  return bytes === undefined ? undefined : { index: lastDelta.index, text: fromBytes(bytes) };
+  const at = { fastBlock: -1 };
+  const bytes = readTextDelta(toBytes(data), at);
+  return bytes === undefined ? undefined : { index: at.fastBlock, text: fromBytes(bytes) };
 }
 import { startServer, type TestServer } from './server';
 import { MESSAGE_REQUEST } from './streamHelpers';

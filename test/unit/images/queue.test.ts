@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { GatewayError } from '../../../src/gateway/errors/errors';
 import { RequestQueue } from '../../../src/images/queue';
 
 describe('images/queue', () => {
@@ -31,7 +32,17 @@ describe('images/queue', () => {
       },
     );
     await assert.rejects(
-      queue.run(() => Promise.reject(Object.assign(new Error('429'), { kind: 'rate_limited', retryAfterMs: 5000 }))),
+      queue.run(() =>
+        Promise.reject(
+          new GatewayError({
+            kind: 'rate_limited',
+            route: 'POST /v1/images/generations',
+            status: 429,
+            retryAfterMs: 5000,
+            message: '429',
+          }),
+        ),
+      ),
     );
     assert.equal(queue.pendingPauseMs(), 5000);
     assert.equal(await queue.run(async () => 'ok'), 'ok');

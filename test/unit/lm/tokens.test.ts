@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { calibrateModel, countTokensFor, estimateMessageTokens, MESSAGE_OVERHEAD_TOKENS } from '../../../src/lm/tokens';
+import { estimateMessageTokens, MESSAGE_OVERHEAD_TOKENS, ModelCalibrations } from '../../../src/lm/tokens';
+
+const calibrations = new ModelCalibrations();
+const countTokensFor = (id: string, item: Parameters<ModelCalibrations['countTokens']>[1]) =>
+  calibrations.countTokens(id, item);
+const calibrateModel = (id: string, reported: number | undefined, estimate: number) =>
+  calibrations.calibrate(id, reported, estimate);
 import { textTokens } from '../../../src/shared/tokenEstimate';
 
 describe('lm/tokens', () => {
