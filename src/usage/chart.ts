@@ -100,7 +100,7 @@ export function usagePageBody(summary: UsageSummary, s: UsagePageStrings): strin
     return `${head}<p class="empty">${escapeHtml(s.empty)}</p><p class="note">${escapeHtml(s.sources)}</p>`;
   const row = (label: string, t: ModelTotals, k?: number): string =>
     `<tr><td>${k === undefined ? '' : `<svg class="swatch" viewBox="0 0 10 10"><rect class="s${k % SERIES}" width="10" height="10"/></svg> `}${escapeHtml(label)}</td><td class="num">${t.requests}</td><td class="num">${t.tokens.toLocaleString('en-US')}</td><td class="num">${t.images}</td><td class="num">${costCell(t, s)}</td></tr>`;
-  const table = `<table><thead><tr><th>${escapeHtml(s.model)}</th><th>${escapeHtml(s.requests)}</th><th>${escapeHtml(s.tokens)}</th><th>${escapeHtml(s.images)}</th><th>${escapeHtml(s.cost)}</th></tr></thead><tbody>${models
+  const table = `<table class="models"><thead><tr><th>${escapeHtml(s.model)}</th><th>${escapeHtml(s.requests)}</th><th>${escapeHtml(s.tokens)}</th><th>${escapeHtml(s.images)}</th><th>${escapeHtml(s.cost)}</th></tr></thead><tbody>${models
     .map((m, k) => row(m, summary.byModel[m], k))
     .join('')}</tbody><tfoot>${row(s.total, summary.total)}</tfoot></table>`;
   return `${head}<h2>${escapeHtml(s.chartTitle)}</h2>${usageChartSvg(summary, s.chartTitle)}${table}<p class="note">${escapeHtml(s.sources)}</p><p class="note">${escapeHtml(s.actions)}</p>`;

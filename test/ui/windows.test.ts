@@ -77,7 +77,7 @@ async function usageTotal(wb: Workbench, expected?: number): Promise<number> {
     expected === undefined ? 'the usage page' : `the usage page counting ${expected} requests`,
     async () => {
       if (await page.locator('p.empty').count()) return 0;
-      const cell = page.locator('table:not(.completions) tfoot td:nth-child(2)');
+      const cell = page.locator('table.models tfoot td:nth-child(2)');
       if (!(await cell.count())) return undefined;
       const n = Number((await cell.first().innerText()).replace(/\D/g, ''));
       return expected === undefined || n === expected ? n : undefined;
@@ -85,9 +85,7 @@ async function usageTotal(wb: Workbench, expected?: number): Promise<number> {
     expected === undefined ? 30_000 : 20_000,
     500,
   ).catch(async () =>
-    Number(
-      (await page.locator('table:not(.completions) tfoot td:nth-child(2)').first().innerText()).replace(/\D/g, ''),
-    ),
+    Number((await page.locator('table.models tfoot td:nth-child(2)').first().innerText()).replace(/\D/g, '')),
   );
   await wb.runCommand('View: Close All Editors');
   return total;
