@@ -243,6 +243,13 @@ describe('images in the extension host', function () {
           : undefined,
       ),
     );
+    // The reload comes once the first follower polls: between the submission's reply and its first poll the task is
+    // not yet followed, so a reload then detached nothing and that follower went on polling the held task for ever.
+    await waitFor('the first follower polling', async () =>
+      (await admin.requests()).some((r) => r.route === 'images.tasks' && r.path.includes(`/${record.taskId}`))
+        ? true
+        : undefined,
+    );
     await testHook('imageTasks', { action: 'simulateReload' });
     const detached = await first;
     assert.strictEqual(detached.status, 'pending', 'the first follower let go as a reload would');
