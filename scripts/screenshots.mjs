@@ -10,8 +10,19 @@ import { fileURLToPath } from 'node:url';
 import { run } from './lib/proc.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** README images: at most this many bytes each (the README is read on the Marketplace and in VS Code). */
-export const MAX_BYTES = 200 * 1024;
+/** README images: at most this many bytes each (they ship in the VSIX; test/unit/vsix.test.ts checks the same). */
+export const MAX_BYTES = 100 * 1024;
+
+/** Writes a palette copy of a PNG to `to` with pngquant (Debian: apt-get install pngquant); false when it is missing. */
+export async function quantize(from, to) {
+  try {
+    await run('pngquant', ['--quality', '80-98', '--speed', '1', '--strip', '--force', '--output', to, from]);
+    return true;
+  } catch (err) {
+    if (err.code === 'ENOENT' || /ENOENT|not found/.test(String(err.message))) return false;
+    throw err;
+  }
+}
 
 /** Each README image and the UI test that saves it (test/ui/*.test.ts; "by hand" there means: by this script). */
 export const SHOTS = [
@@ -61,12 +72,17 @@ async function main() {
       problems.push(`${file}: not written by this run`);
       continue;
     }
-    const bytes = fs.statSync(from).size;
-    if (bytes > MAX_BYTES) {
-      problems.push(`${file}: ${Math.round(bytes / 1024)} KB > ${MAX_BYTES / 1024} KB`);
+    const small = path.join(shots, file.replace(/\.png$/, '.quantized.png'));
+    if (!(await quantize(from, small))) {
+      problems.push(`${file}: pngquant is not installed (apt-get install pngquant)`);
       continue;
     }
-    fs.copyFileSync(from, path.join(ROOT, 'docs', 'images', file));
+    const bytes = fs.statSync(small).size;
+    if (bytes > MAX_BYTES) {
+      problems.push(`${file}: ${Math.round(bytes / 1024)} KB > ${MAX_BYTES / 1024} KB after quantizing`);
+      continue;
+    }
+    fs.copyFileSync(small, path.join(ROOT, 'docs', 'images', file));
     console.log(`[screenshots] docs/images/${file}: ${Math.round(bytes / 1024)} KB`);
   }
   for (const p of problems) console.log(`[screenshots] NOT updated: ${p}`);
