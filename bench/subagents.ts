@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SUBAGENT_TOOL_NAME, type AgentTurnOptions, type Tool } from '../src/agent';
 import { AgentTurns } from '../src/chat/agent/agentTurn';
+import { NO_IMAGES } from '../src/chat/ask/requestBuilder';
 import { startEmulator } from '../src/emulator';
 import type { AgentTurnInfo, ChatMessage } from '../src/shared/protocol/chat';
 import { createGatewayClient } from '../src/gateway';
@@ -121,6 +122,7 @@ async function run(mode: 'inline' | 'subagents', root: string, url: string): Pro
     conversationId: 'bench',
     message,
     history: [{ id: 'u1', role: 'user', text, status: 'complete', createdAt: 0 }],
+    images: NO_IMAGES,
     mode: 'agent',
     instructions: '',
     settings: { model: MODEL, maxTokens: 1024, systemPrompt: '' },

@@ -7,10 +7,13 @@ import type { AgentRunner, AgentRunOutcome } from './agentPort';
 import type { ChatOutput, TextWriter } from '../session/chatOutput';
 import type { ChatRequest } from '../session/requestSlot';
 import type { StreamOutcome } from '../ask/streamAnswer';
+import type { ImageBytes } from '../ask/requestBuilder';
 
 export interface AgentAnswer {
   agent: AgentRunner;
   settings: ConversationSettings;
+  /** The conversation's stored images' bytes (read before the turn). */
+  images: ImageBytes;
   /** Reads the project instructions for the answer (their prompt text). */
   instructions(): Promise<string>;
   out: ChatOutput;
@@ -32,6 +35,7 @@ export async function runAgentAnswer(request: ChatRequest, a: AgentAnswer): Prom
       conversationId: conversation.id,
       message,
       history,
+      images: a.images,
       mode: message.agent.mode === 'plan' ? 'plan' : 'agent',
       instructions,
       settings: a.settings,

@@ -9,7 +9,7 @@
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '../../gateway/types';
 import type { ChatMessage } from '../../shared/protocol/chat';
 import { agentSummaries } from './agentSummary';
-import { toMessageParams } from '../ask/requestBuilder';
+import { toMessageParams, type ImageBytes } from '../ask/requestBuilder';
 
 /** Characters kept of each tool result and of each string in a tool input, in later turns' history. */
 export const HISTORY_RESULT_CHARS = 2_000;
@@ -111,6 +111,7 @@ function wellFormed(transcript: readonly MessageParam[]): boolean {
 export function agentHistory(
   history: readonly ChatMessage[],
   transcriptOf: (turnId: string) => readonly MessageParam[] | undefined,
+  images: ImageBytes,
 ): MessageParam[] {
   const transcripts = new Map<ChatMessage, readonly MessageParam[]>();
   for (const message of history) {
@@ -136,7 +137,7 @@ export function agentHistory(
   let pending: ChatMessage[] = [];
   const flush = (): void => {
     if (pending.length === 0) return;
-    for (const p of toMessageParams(pending, notes)) push(p);
+    for (const p of toMessageParams(pending, images, notes)) push(p);
     pending = [];
   };
   const push = (m: MessageParam): void => {

@@ -4,6 +4,7 @@ import type { MessageParam } from '../../gateway/types';
 import type { AgentAvailability, AgentTurnInfo, ChatMessage, ConversationSettings } from '../../shared/protocol/chat';
 import type { PendingChangeView } from '../../shared/protocol/chat';
 import type { AgentEventSink } from './agentEvents';
+import type { ImageBytes } from '../ask/requestBuilder';
 
 export interface AgentRunContext {
   conversationId: string;
@@ -11,6 +12,8 @@ export interface AgentRunContext {
   message: ChatMessage & { agent: AgentTurnInfo };
   /** The conversation before the answer (ends with the question). */
   history: ChatMessage[];
+  /** Its stored images' bytes (read before the turn). */
+  images: ImageBytes;
   /** agent, or plan (read-only tools; the answer ends in a checklist plan). */
   mode: 'agent' | 'plan';
   /** The project instructions' text for the system prompt ('' when none). */
@@ -38,7 +41,7 @@ export interface AgentRunner {
   /** Drops what is stored about every turn not in this list (called once the history is loaded). */
   keepOnly?(turnIds: readonly string[]): void;
   /** The request messages of these history messages (agent turns with their tool calls), to condense them. */
-  requestHistory?(messages: readonly ChatMessage[]): MessageParam[];
+  requestHistory?(messages: readonly ChatMessage[], images: ImageBytes): MessageParam[];
 }
 
 /** A checkpoint id from a message id (letters, digits, _ and - only). */

@@ -22,6 +22,7 @@ import { english, type Localizer } from '../../shared/l10n';
 import type { ChatMessage, PendingChangeView } from '../../shared/protocol/chat';
 import { AgentEventMapper } from './agentEvents';
 import { agentHistory, compactTranscript } from './agentHistory';
+import type { ImageBytes } from '../ask/requestBuilder';
 import type { AgentRunContext, AgentRunner, AgentRunOutcome } from './agentPort';
 import { Approvals } from './approvals';
 import { DEFAULT_CONDENSE_THRESHOLD } from '../condense/condense';
@@ -170,7 +171,7 @@ export class AgentTurns implements AgentRunner {
       const tools = this.catalog(ctx, subagent);
       const history = await this.condensed(ctx, access.client, system, tools, mapper);
       if (history === 'stopped') return { status: 'stopped' };
-      const messages = agentHistory(history, this.transcripts.recentIn(history));
+      const messages = agentHistory(history, this.transcripts.recentIn(history), ctx.images);
       // Every tool the host has (bridged ones too), for what counts as a write in this conversation.
       const classes = new Map(host.tools().map((t) => [t.name, t.approvalClass]));
       const result = await runAgentTurn({
@@ -178,7 +179,7 @@ export class AgentTurns implements AgentRunner {
         model: ctx.settings.model,
         maxTokens: ctx.settings.maxTokens,
         contextWindow: this.windowOf(ctx),
-        calibration: historyCalibration(ctx.history, ctx.settings),
+        calibration: historyCalibration(ctx.history, ctx.settings, ctx.images),
         clearOldResults: this.deps.clearOldResults,
         vision: this.deps.vision?.(ctx.settings.model),
         system,
@@ -234,9 +235,12 @@ export class AgentTurns implements AgentRunner {
       system: [{ type: 'text', text: system }],
       tools: tools().map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
     });
-    const calibration = historyCalibration(ctx.history, ctx.settings);
+    const calibration = historyCalibration(ctx.history, ctx.settings, ctx.images);
     const estimate = (whole: ChatMessage[]): number =>
-      calibrated(fixed + estimateMessages(agentHistory(whole, this.transcripts.recentIn(whole))), calibration);
+      calibrated(
+        fixed + estimateMessages(agentHistory(whole, this.transcripts.recentIn(whole), ctx.images)),
+        calibration,
+      );
     const threshold = this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD;
     const inputWindow = this.windowOf(ctx) - ctx.settings.maxTokens;
     const { whole, cut } = planCondense(ctx.history, { estimate, inputWindow, threshold });
@@ -250,7 +254,7 @@ export class AgentTurns implements AgentRunner {
         client,
         model: ctx.settings.model,
         signal: ctx.signal,
-        requestHistory: (older) => this.requestHistory(older),
+        requestHistory: (older) => this.requestHistory(older, ctx.images),
         costOf: this.deps.costOf,
         apply: (c) => mapper.condensed(c),
       });
@@ -264,8 +268,8 @@ export class AgentTurns implements AgentRunner {
   }
 
   /** The request messages of these history messages (agent turns with their stored transcripts), to condense them. */
-  requestHistory(messages: readonly ChatMessage[]): MessageParam[] {
-    return agentHistory(messages, (id) => this.transcripts.of(id));
+  requestHistory(messages: readonly ChatMessage[], images: ImageBytes): MessageParam[] {
+    return agentHistory(messages, (id) => this.transcripts.of(id), images);
   }
 
   /** The model's whole context window (input + max_tokens). */

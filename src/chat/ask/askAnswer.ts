@@ -8,7 +8,7 @@ import type { ChatMessage, ConversationSettings } from '../../shared/protocol/ch
 import type { TextWriter } from '../session/chatOutput';
 import { condense, planCondense, type CondenseRun } from '../condense/condenser';
 import type { ChatRequest } from '../session/requestSlot';
-import { buildMessagesRequest } from './requestBuilder';
+import { buildMessagesRequest, type ImageBytes } from './requestBuilder';
 import { consumeStream, type StreamOutcome } from './streamAnswer';
 
 export interface AskAnswer {
@@ -18,6 +18,8 @@ export interface AskAnswer {
   instructions: string;
   /** The conversation before the answer; with `prefill`, it ends with the answer, which the model goes on from. */
   history: ChatMessage[];
+  /** Its stored images' bytes (read before the request). */
+  images: ImageBytes;
   prefill: boolean;
   /** The model's window for input (its context window less max_tokens) and the share past which to condense. */
   inputWindow: number;
@@ -37,7 +39,7 @@ export async function streamAsk(request: ChatRequest, a: AskAnswer): Promise<Str
   const sent = a.prefill ? a.history : await askHistory(request, a);
   if (signal.aborted) return { status: 'stopped' };
   a.recordedCost(); // a condensing request's, if it failed after the ledger recorded it
-  const stream = a.client.streamMessage(buildMessagesRequest(sent, a.settings, a.instructions), {
+  const stream = a.client.streamMessage(buildMessagesRequest(sent, a.settings, a.images, a.instructions), {
     signal,
     onWait: a.onWait,
     usageKind: 'chat',
@@ -56,9 +58,9 @@ export async function streamAsk(request: ChatRequest, a: AskAnswer): Promise<Str
  * the answer goes out with the history as it was.
  */
 async function askHistory(request: ChatRequest, a: AskAnswer): Promise<ChatMessage[]> {
-  const calibration = historyCalibration(a.history, a.settings);
+  const calibration = historyCalibration(a.history, a.settings, a.images);
   const estimate = (whole: ChatMessage[]): number =>
-    estimateTokens(buildMessagesRequest(whole, a.settings, a.instructions), calibration);
+    estimateTokens(buildMessagesRequest(whole, a.settings, a.images, a.instructions), calibration);
   const { whole, cut } = planCondense(a.history, { estimate, inputWindow: a.inputWindow, threshold: a.threshold });
   if (!cut) return whole;
   try {

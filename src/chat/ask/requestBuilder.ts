@@ -33,12 +33,19 @@ const LABELS: Record<ChatAttachment['kind'], (path: string) => string> = {
 
 type UserBlock = TextBlockParam | ImageBlockParam;
 
-/** The base64 of a stored image by hash; the session loads a conversation's images before each request. */
-let imageData: (hash: string) => string | undefined = () => undefined;
+/**
+ * The base64 of a stored image by hash, or undefined when it is not stored: the session's ImageStore, which reads a
+ * conversation's images before each request. Passed by each caller (no module state: several sessions, sub-agents
+ * and tests build requests side by side).
+ */
+export type ImageBytes = (hash: string) => string | undefined;
 
-/** Where the builders read image bytes (the session's ImageStore). */
-export function useImageData(source: (hash: string) => string | undefined): void {
-  imageData = source;
+/** No stored images: every image attachment is sent as a note that it is gone. */
+export const NO_IMAGES: ImageBytes = () => undefined;
+
+/** The bytes an image store holds (the chat's ImageStore), or NO_IMAGES without one. */
+export function imageBytesOf(store: { base64(hash: string): string | undefined } | undefined): ImageBytes {
+  return store ? (hash) => store.base64(hash) : NO_IMAGES;
 }
 
 /** The line before an image block that names it: "Image `name` (W×H px):". */
@@ -52,9 +59,9 @@ export function readImageLabel(text: string): { path: string; width: number; hei
 }
 
 /** An image attachment as the model reads it: a line naming it, then the image (or a note that it is gone). */
-function imageBlocks(attachment: ChatAttachment): UserBlock[] {
+function imageBlocks(attachment: ChatAttachment, images: ImageBytes): UserBlock[] {
   const image = attachment.image;
-  const data = image && imageData(image.hash);
+  const data = image && images(image.hash);
   if (!image || data === undefined) {
     const size = image ? ` (${image.width}×${image.height} px)` : '';
     return [{ type: 'text', text: `${LABELS.image(attachment.path)}${size}: no longer stored, not sent.` }];
@@ -66,7 +73,7 @@ function imageBlocks(attachment: ChatAttachment): UserBlock[] {
 }
 
 /** A user turn's content: attachments first, then the question; blocks when it carries an image, else one string. */
-export function userContent(message: ChatMessage): string | UserBlock[] {
+export function userContent(message: ChatMessage, images: ImageBytes): string | UserBlock[] {
   const attachments = message.attachments ?? [];
   if (!attachments.some((a) => a.kind === 'image')) {
     const parts = attachments.map(formatAttachment);
@@ -74,7 +81,7 @@ export function userContent(message: ChatMessage): string | UserBlock[] {
     return parts.join('\n\n');
   }
   const blocks: UserBlock[] = attachments.flatMap((a): UserBlock[] =>
-    a.kind === 'image' ? imageBlocks(a) : [{ type: 'text', text: formatAttachment(a) }],
+    a.kind === 'image' ? imageBlocks(a, images) : [{ type: 'text', text: formatAttachment(a) }],
   );
   if (message.text.trim()) blocks.push({ type: 'text', text: message.text });
   return blocks;
@@ -94,12 +101,13 @@ const blocksOf = (content: MessageParam['content']): Exclude<MessageParam['conte
  */
 export function toMessageParams(
   messages: ChatMessage[],
+  images: ImageBytes,
   notes: ReadonlyMap<ChatMessage, string> = agentSummaries(messages),
 ): MessageParam[] {
   const params: MessageParam[] = [];
   for (const message of messages) {
     const note = notes.get(message);
-    const text = message.role === 'user' ? userContent(message) : message.text;
+    const text = message.role === 'user' ? userContent(message, images) : message.text;
     const content = note === undefined || typeof text !== 'string' ? text : text.trim() ? `${note}\n\n${text}` : note;
     if (isEmpty(content)) continue;
     const last = params[params.length - 1];
@@ -118,16 +126,20 @@ export function toMessageParams(
   return params;
 }
 
-/** `instructions`: the project instructions' prompt text (AGENTS.md, …), before the conversation's system prompt. */
+/**
+ * `images`: the stored images' bytes (NO_IMAGES where only the request's shape matters); `instructions`: the project
+ * instructions' prompt text (AGENTS.md, …), before the conversation's system prompt.
+ */
 export function buildMessagesRequest(
   messages: ChatMessage[],
   settings: ConversationSettings,
+  images: ImageBytes,
   instructions = '',
 ): MessagesRequest {
   const request: MessagesRequest = {
     model: settings.model,
     max_tokens: settings.maxTokens,
-    messages: toMessageParams(messages),
+    messages: toMessageParams(messages, images),
   };
   const system = systemPrompt(instructions, settings.systemPrompt);
   if (system) request.system = system;

@@ -7,7 +7,7 @@ import { calibrationOf, estimateTokens } from '../../shared/tokenEstimate';
 import type { ChatMessage, ConversationSettings, HostToWebviewMessage } from '../../shared/protocol/chat';
 import { condensedHistory } from './condense';
 import { planCondense, withSummary } from './condenser';
-import { buildMessagesRequest } from '../ask/requestBuilder';
+import { buildMessagesRequest, type ImageBytes } from '../ask/requestBuilder';
 
 /** Messages after which the open conversation's size or model may have changed (the meter is told again). */
 export const CONTEXT_CHANGES: ReadonlySet<string> = new Set([
@@ -30,15 +30,16 @@ export type ContextUse = Omit<Extract<HostToWebviewMessage, { type: 'context' }>
 export function contextUse(
   history: readonly ChatMessage[],
   settings: ConversationSettings,
+  images: ImageBytes,
   window: number,
   threshold: number,
   shownWindow = window,
 ): ContextUse {
   const whole = withSummary(condensedHistory(history));
   const estimate = whole.length
-    ? estimateTokens(buildMessagesRequest(whole, settings), historyCalibration(history, settings))
+    ? estimateTokens(buildMessagesRequest(whole, settings, images), historyCalibration(history, settings, images))
     : 0;
-  const used = Math.max(estimate, afterAgentTurn(history, settings) ?? 0);
+  const used = Math.max(estimate, afterAgentTurn(history, settings, images) ?? 0);
   return {
     used,
     window: Math.max(1, shownWindow),
@@ -52,14 +53,18 @@ export function contextUse(
  * After a finished agent turn: its last reported request (input + cache read + cache write + output), and the
  * estimate of what came after it (a question waiting); undefined when the last answer is not such a turn.
  */
-function afterAgentTurn(history: readonly ChatMessage[], settings: ConversationSettings): number | undefined {
+function afterAgentTurn(
+  history: readonly ChatMessage[],
+  settings: ConversationSettings,
+  images: ImageBytes,
+): number | undefined {
   for (let i = history.length - 1; i >= 0; i--) {
     const m = history[i];
     if (m.role !== 'assistant' || m.status === 'streaming' || m.status === 'queued') continue;
     const last = m.agent?.steps.at(-1)?.tokens;
     if (!last || last.estimated || last.input + last.cacheRead + last.cacheWrite === 0) return undefined;
     const after = history.slice(i + 1);
-    const rest = after.length ? estimateTokens(buildMessagesRequest(after, settings)) : 0;
+    const rest = after.length ? estimateTokens(buildMessagesRequest(after, settings, images)) : 0;
     return last.input + last.cacheRead + last.cacheWrite + last.output + rest;
   }
   return undefined;
@@ -75,6 +80,7 @@ function afterAgentTurn(history: readonly ChatMessage[], settings: ConversationS
 export function historyCalibration(
   history: readonly ChatMessage[],
   settings: ConversationSettings,
+  images: ImageBytes,
 ): number | undefined {
   for (let i = history.length - 1; i >= 0; i--) {
     const m = history[i];
@@ -83,7 +89,8 @@ export function historyCalibration(
     const u = m.usage;
     if (!u || u.estimated || u.notReported || m.agent || m.condensed || m.status !== 'complete') return undefined;
     const asked = withSummary(condensedHistory(history.slice(0, i)));
-    return calibrationOf(u.input + u.cacheRead + u.cacheWrite, estimateTokens(buildMessagesRequest(asked, settings)));
+    const estimate = estimateTokens(buildMessagesRequest(asked, settings, images));
+    return calibrationOf(u.input + u.cacheRead + u.cacheWrite, estimate);
   }
   return undefined;
 }

@@ -17,7 +17,7 @@ import type { Conversation } from './conversation';
 import type { ConversationStore } from '../store/conversationStore';
 import { nodeTimers } from './deltaBatcher';
 import { RequestSlot, type ChatRequest, type SlotAnswer } from './requestSlot';
-import { toMessageParams } from '../ask/requestBuilder';
+import { imageBytesOf, toMessageParams, type ImageBytes } from '../ask/requestBuilder';
 import type { RecordedCost, SessionDeps } from './sessionDeps';
 import { noClientError, noModelError } from './setupChecks';
 import type { StreamOutcome } from '../ask/streamAnswer';
@@ -126,7 +126,8 @@ export class AnswerRunner {
     const agent = this.deps.agent;
     if (message.agent && agent) {
       const save = (): void => this.store.save(request.conversation);
-      const a = { agent, settings, instructions, out: this.out, write, now: this.deps.now, l10n: this.l10n, save };
+      const images = this.images();
+      const a = { agent, settings, images, instructions, out: this.out, write, now: this.deps.now, l10n: this.l10n, save };
       return this.end(request, await runAgentAnswer(request, a), false);
     }
     const costs = recordedCosts();
@@ -143,6 +144,7 @@ export class AnswerRunner {
       settings,
       instructions: prompt,
       history: conversation.messages.slice(0, conversation.messages.indexOf(message) + (prefill ? 1 : 0)),
+      images: this.images(),
       prefill,
       inputWindow: window - settings.maxTokens,
       threshold: this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD,
@@ -153,6 +155,11 @@ export class AnswerRunner {
       log: this.deps.log,
     });
     this.end(request, outcome);
+  }
+
+  /** The stored images' bytes as requests read them (those read by the last preload; none without a store). */
+  private images(): ImageBytes {
+    return imageBytesOf(this.deps.images);
   }
 
   /** What a condensing in this request needs: its client and signal, its cost, and where its card goes. */
@@ -167,7 +174,8 @@ export class AnswerRunner {
       client,
       model,
       signal: request.signal,
-      requestHistory: (older) => this.deps.agent?.requestHistory?.(older) ?? toMessageParams([...older]),
+      requestHistory: (older) =>
+        this.deps.agent?.requestHistory?.(older, this.images()) ?? toMessageParams([...older], this.images()),
       costOf: recordedCost,
       apply: (condensed: AgentCondensed) => {
         if (message.agent) message.agent.condensed = condensed;

@@ -23,7 +23,7 @@ import { listedModelChange, modeSettings, newAgentTurn, usesAgent } from './conv
 import { ConversationStore } from '../store/conversationStore';
 import { planTask } from '../agent/planText';
 import { imageHashes } from '../store/imageStore';
-import { useImageData } from '../ask/requestBuilder';
+import { imageBytesOf } from '../ask/requestBuilder';
 import type { SessionDeps } from './sessionDeps';
 
 /** A model list of the active key: which one (key, base URL, fetch time) and every id it names, of any kind. */
@@ -63,8 +63,6 @@ export class SessionController {
       (message) => deps.log?.warn(`chat: ${message}`),
     );
     this.answers = new AnswerRunner(deps, this.store, this.out, (c) => this.settingsOf(c), this.l10n);
-    const images = deps.images;
-    if (images) useImageData((hash) => images.base64(hash));
   }
 
   /** The context meter's figures for the open conversation (contextMeter.ts). */
@@ -76,7 +74,7 @@ export class SessionController {
     const threshold = this.deps.condenseThreshold?.() ?? DEFAULT_CONDENSE_THRESHOLD;
     // The window the meter names: the same with any max tokens (0: the listed input limit, else the whole window).
     const shown = this.deps.contextWindow?.(settings.model, 0) ?? DEFAULT_CONTEXT_WINDOW;
-    const use = contextUse(conversation.messages, settings, window, threshold, shown);
+    const use = contextUse(conversation.messages, settings, imageBytesOf(this.deps.images), window, threshold, shown);
     this.deps.post({ type: 'context', conversationId: conversation.id, ...use });
   }
 

@@ -5,6 +5,7 @@
 import { strict as assert } from 'node:assert';
 import type { Tool } from '../../../src/agent';
 import { agentHistory, compactTranscript, HISTORY_RESULT_CHARS } from '../../../src/chat/agent/agentHistory';
+import { NO_IMAGES } from '../../../src/chat/ask/requestBuilder';
 import type { ContentBlockParam, MessageParam } from '../../../src/gateway/types';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 import { agentSession, memoryHistoryStorage, readFileTool } from './chatSessionFixture';
@@ -170,8 +171,11 @@ describe('agent history: earlier turns keep their tool calls', function () {
       msg('4', 'assistant', 'a2', 'gone'),
       msg('5', 'user', 'q3'),
     ];
-    const out = agentHistory(history, (id) =>
-      id === 'known' ? compact.concat([{ role: 'assistant', content: [{ type: 'text', text: 'done' }] }]) : undefined,
+    const out = agentHistory(
+      history,
+      (id) =>
+        id === 'known' ? compact.concat([{ role: 'assistant', content: [{ type: 'text', text: 'done' }] }]) : undefined,
+      NO_IMAGES,
     );
     assert.deepEqual(
       out.map((m) => m.role),
@@ -179,7 +183,7 @@ describe('agent history: earlier turns keep their tool calls', function () {
     );
     assert.deepEqual(out[5], { role: 'assistant', content: 'a2' }, 'a turn without a transcript is sent as its text');
     // A transcript whose tool_use has no result is never sent (the API would refuse the request).
-    const broken = agentHistory(history.slice(0, 3), () => [compact[0]]);
+    const broken = agentHistory(history.slice(0, 3), () => [compact[0]], NO_IMAGES);
     assert.deepEqual(
       broken.map((m) => m.content),
       ['q1', 'a1', 'q2'],

@@ -12,7 +12,7 @@ import {
   SUMMARY_TURN_CHARS,
   turnSummary,
 } from '../../../src/chat/agent/agentSummary';
-import { buildMessagesRequest, toMessageParams } from '../../../src/chat/ask/requestBuilder';
+import { buildMessagesRequest, NO_IMAGES, toMessageParams } from '../../../src/chat/ask/requestBuilder';
 import { agentHistory } from '../../../src/chat/agent/agentHistory';
 import type { AgentToolCard, AgentTurnInfo, ChatMessage } from '../../../src/shared/protocol/chat';
 
@@ -205,7 +205,7 @@ describe('agent turn notes in requests without tools', () => {
       ]),
     );
     const history = [msg('user', 'Fix the README'), agentAnswer, msg('user', 'Why did you change that file?')];
-    const request = buildMessagesRequest(history, { model: 'm', maxTokens: 100, systemPrompt: '' });
+    const request = buildMessagesRequest(history, { model: 'm', maxTokens: 100, systemPrompt: '' }, NO_IMAGES);
     assert.deepEqual(
       request.messages.map((m) => m.role),
       ['user', 'assistant', 'user'],
@@ -219,7 +219,7 @@ describe('agent turn notes in requests without tools', () => {
     assert.ok(!JSON.stringify(request).includes(SECRET));
 
     const plain = msg('assistant', 'Nothing to do.', turn([]));
-    assert.deepEqual(toMessageParams([msg('user', 'q'), plain]), [
+    assert.deepEqual(toMessageParams([msg('user', 'q'), plain], NO_IMAGES), [
       { role: 'user', content: 'q' },
       { role: 'assistant', content: 'Nothing to do.' },
     ]);
@@ -229,7 +229,7 @@ describe('agent turn notes in requests without tools', () => {
       '',
       turn([read('a.ts')], { end: { reason: 'stopped', message: 'x', retry: true } }),
     );
-    const params = toMessageParams([msg('user', 'q'), silent, msg('user', 'go on')]);
+    const params = toMessageParams([msg('user', 'q'), silent, msg('user', 'go on')], NO_IMAGES);
     assert.deepEqual(
       params.map((p) => p.role),
       ['user', 'assistant', 'user'],
@@ -249,7 +249,8 @@ describe('agent turn notes in requests without tools', () => {
       { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: 't1', content: 'b' }] },
       { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'a2' }] },
     ];
-    const out = agentHistory(history, (id) => (id === kept.agent!.turnId ? transcript : undefined));
+    const transcriptOf = (id: string) => (id === kept.agent!.turnId ? transcript : undefined);
+    const out = agentHistory(history, transcriptOf, NO_IMAGES);
     assert.match(out[1].content as string, /^\[Tool calls[^\n]*\n- run_command: `npm test` -> exit 0\]\n\na1$/);
     assert.ok(!JSON.stringify(out.slice(3)).includes('Tool calls of this agent turn'));
   });

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { estimateTokens } from '../../../src/agent';
 import { contextUse, historyCalibration } from '../../../src/chat/condense/contextMeter';
-import { buildMessagesRequest } from '../../../src/chat/ask/requestBuilder';
+import { buildMessagesRequest, NO_IMAGES } from '../../../src/chat/ask/requestBuilder';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 import { createGatewayClient } from '../../../src/gateway';
 import { chatSession } from './chatSessionFixture';
@@ -26,8 +26,8 @@ describe('context meter', function () {
 
   it('the estimate the condenser uses, against the input window (window minus max tokens); a summary counts instead', () => {
     const history = [m('u1', 'user', 'x'.repeat(3000)), m('a1', 'assistant', 'y'.repeat(3000)), m('u2', 'user', 'q')];
-    const use = contextUse(history, settings, 11_000, 0.8);
-    assert.equal(use.used, estimateTokens(buildMessagesRequest(history, settings)));
+    const use = contextUse(history, settings, NO_IMAGES, 11_000, 0.8);
+    assert.equal(use.used, estimateTokens(buildMessagesRequest(history, settings, NO_IMAGES)));
     assert.equal(use.window, 11_000, 'the whole window when nothing else is named');
     assert.equal(use.condenseAt, 8_000, '0.8 of the window minus max tokens');
     const condensed = [
@@ -38,10 +38,10 @@ describe('context meter', function () {
       }),
     ];
     assert.ok(
-      contextUse(condensed, settings, 11_000, 0.8).used < use.used,
+      contextUse(condensed, settings, NO_IMAGES, 11_000, 0.8).used < use.used,
       'the summary stands for the turns it covers',
     );
-    assert.equal(contextUse([], settings, 11_000, 0.8).used, 0);
+    assert.equal(contextUse([], settings, NO_IMAGES, 11_000, 0.8).used, 0);
   });
 
   it('after an agent turn: its last request as the gateway reported it (input + cache read + cache write, and its output)', () => {
@@ -66,28 +66,28 @@ describe('context meter', function () {
       });
     // Issue 45: "~389 of 195,904 tokens" after a turn whose last request carried 2,277 input tokens.
     const history = [m('u1', 'user', 'Read src/text.js'), agentAnswer(tokens(2_000))];
-    assert.equal(contextUse(history, settings, 200_000, 0.8).used, 2_000 + 200 + 77 + 60);
+    assert.equal(contextUse(history, settings, NO_IMAGES, 200_000, 0.8).used, 2_000 + 200 + 77 + 60);
     // A question waiting after it counts on top.
     const waiting = [...history, m('u2', 'user', 'x'.repeat(3000))];
-    const more = contextUse(waiting, settings, 200_000, 0.8).used;
+    const more = contextUse(waiting, settings, NO_IMAGES, 200_000, 0.8).used;
     assert.ok(more > 2_337 + 900, `${more}`);
     // An estimated count (a stopped step) is no report: the estimate stands.
     const estimated = [m('u1', 'user', 'Read src/text.js'), agentAnswer(tokens(2_000, { estimated: true }))];
-    assert.ok(contextUse(estimated, settings, 200_000, 0.8).used < 100);
+    assert.ok(contextUse(estimated, settings, NO_IMAGES, 200_000, 0.8).used < 100);
   });
 
   it('says whether Condense has anything to summarise: not while the conversation has two turns or fewer', () => {
     const turns = (n: number) =>
       Array.from({ length: n }, (_, i) => [m(`u${i}`, 'user', `q${i}`), m(`a${i}`, 'assistant', `a${i}`)]).flat();
-    assert.equal(contextUse(turns(1), settings, 11_000, 0.8).condensable, false);
-    assert.equal(contextUse(turns(2), settings, 11_000, 0.8).condensable, false);
-    assert.equal(contextUse(turns(3), settings, 11_000, 0.8).condensable, true);
+    assert.equal(contextUse(turns(1), settings, NO_IMAGES, 11_000, 0.8).condensable, false);
+    assert.equal(contextUse(turns(2), settings, NO_IMAGES, 11_000, 0.8).condensable, false);
+    assert.equal(contextUse(turns(3), settings, NO_IMAGES, 11_000, 0.8).condensable, true);
   });
 
   it('names the same window with any max tokens; condensing starts at the threshold of the window minus max tokens', () => {
     const history = [m('u1', 'user', 'hello')];
     for (const maxTokens of [1024, 20_000]) {
-      const use = contextUse(history, { ...settings, maxTokens }, 200_000, 0.8, 200_000);
+      const use = contextUse(history, { ...settings, maxTokens }, NO_IMAGES, 200_000, 0.8, 200_000);
       assert.equal(use.window, 200_000);
       assert.equal(use.condenseAt, Math.round(0.8 * (200_000 - maxTokens)));
     }
@@ -95,7 +95,7 @@ describe('context meter', function () {
 
   it("is calibrated by the last answer's reported input tokens against our estimate of the request it answered", () => {
     const asked = [m('u1', 'user', 'x'.repeat(3000))];
-    const plainAsked = estimateTokens(buildMessagesRequest(asked, settings));
+    const plainAsked = estimateTokens(buildMessagesRequest(asked, settings, NO_IMAGES));
     const reported = Math.round(plainAsked * 0.8);
     const answer = (extra: Partial<ChatMessage> = {}) =>
       m('a1', 'assistant', 'y'.repeat(3000), {
@@ -103,16 +103,16 @@ describe('context meter', function () {
         ...extra,
       });
     const history = [...asked, answer(), m('u2', 'user', 'q')];
-    const plain = estimateTokens(buildMessagesRequest(history, settings));
+    const plain = estimateTokens(buildMessagesRequest(history, settings, NO_IMAGES));
     const ratio = reported / plainAsked;
-    assert.equal(historyCalibration(history, settings), ratio);
-    assert.equal(contextUse(history, settings, 11_000, 0.8).used, Math.ceil(plain * ratio));
+    assert.equal(historyCalibration(history, settings, NO_IMAGES), ratio);
+    assert.equal(contextUse(history, settings, NO_IMAGES, 11_000, 0.8).used, Math.ceil(plain * ratio));
     // The answer in progress has no count yet: the one before it calibrates.
     const streaming = [...history, m('a2', 'assistant', '', { status: 'streaming' })];
-    assert.equal(historyCalibration(streaming, settings), ratio);
+    assert.equal(historyCalibration(streaming, settings, NO_IMAGES), ratio);
     // Clamped: a report ten times our estimate counts twice.
     const tenfold = [...asked, answer({ usage: { input: plainAsked * 10, output: 1, cacheRead: 0, cacheWrite: 0 } })];
-    assert.equal(historyCalibration(tenfold, settings), 2);
+    assert.equal(historyCalibration(tenfold, settings, NO_IMAGES), 2);
     // No calibration (the heuristic as it is) after an estimated, unreported, agent, condensing or failed answer.
     const unusable: Array<Partial<ChatMessage>> = [
       { usage: { input: reported, output: 1, cacheRead: 0, cacheWrite: 0, estimated: true } },
@@ -123,8 +123,8 @@ describe('context meter', function () {
       { condensed: { through: 'u1', summary: 's', tokens: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } } },
     ];
     for (const extra of unusable)
-      assert.equal(historyCalibration([...asked, answer(extra), m('u2', 'user', 'q')], settings), undefined);
-    assert.equal(historyCalibration([m('u1', 'user', 'hi')], settings), undefined);
+      assert.equal(historyCalibration([...asked, answer(extra), m('u2', 'user', 'q')], settings, NO_IMAGES), undefined);
+    assert.equal(historyCalibration([m('u1', 'user', 'hi')], settings, NO_IMAGES), undefined);
   });
 
   it('the view is told after an answer, for the open conversation', async () => {

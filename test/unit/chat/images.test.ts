@@ -6,7 +6,7 @@ import type OpenAI from 'openai';
 import { parseConversation, serializeConversation } from '../../../src/chat/store/history';
 import { imageAttachment } from '../../../src/chat/composer/imageAttachment';
 import { ImageStore, sha256Hex, type ImageStorage } from '../../../src/chat/store/imageStore';
-import { buildMessagesRequest, toMessageParams, useImageData } from '../../../src/chat/ask/requestBuilder';
+import { buildMessagesRequest, imageBytesOf, NO_IMAGES, toMessageParams } from '../../../src/chat/ask/requestBuilder';
 import { toChatRequest } from '../../../src/gateway/dialects/chatMapping';
 import { IMAGE_LIMITS, imageTokens, readImageHeader, scaledSize } from '../../../src/shared/imageFormat';
 import type { ChatAttachment, ChatMessage } from '../../../src/shared/protocol/chat';
@@ -192,7 +192,7 @@ describe('images: store and attachments', () => {
 describe('images: requests', () => {
   it('sends an image as a Messages image block after a line naming it, then the question', async () => {
     const store = new ImageStore(memoryImages());
-    useImageData((h) => store.base64(h));
+    const images = imageBytesOf(store);
     const made = (await imageAttachment(
       'a1',
       { name: 'err.png', data: pngBytes(20, 10).toString('base64'), thumbnail: THUMB },
@@ -200,9 +200,10 @@ describe('images: requests', () => {
       0,
     )) as ChatAttachment;
     // Compile-time: what the chat builds is what the Anthropic SDK's types take.
-    const params: Anthropic.MessageParam[] = toMessageParams([
-      message('user', 'What does it say?', [made]),
-    ]) as SentMessages;
+    const params: Anthropic.MessageParam[] = toMessageParams(
+      [message('user', 'What does it say?', [made])],
+      images,
+    ) as SentMessages;
     assert.deepEqual(params, [
       {
         role: 'user',
@@ -217,11 +218,11 @@ describe('images: requests', () => {
       },
     ]);
     const chat = toChatRequest(
-      buildMessagesRequest([message('user', 'What does it say?', [made])], {
-        model: 'm',
-        maxTokens: 5,
-        systemPrompt: '',
-      }),
+      buildMessagesRequest(
+        [message('user', 'What does it say?', [made])],
+        { model: 'm', maxTokens: 5, systemPrompt: '' },
+        images,
+      ),
       false,
     );
     const userMessage: OpenAI.Chat.ChatCompletionUserMessageParam = (
@@ -232,8 +233,7 @@ describe('images: requests', () => {
       { type: 'image_url', image_url: { url: `data:image/png;base64,${pngBytes(20, 10).toString('base64')}` } },
       { type: 'text', text: 'What does it say?' },
     ]);
-    useImageData(() => undefined);
-    const gone = toMessageParams([message('user', 'q', [made])]);
+    const gone = toMessageParams([message('user', 'q', [made])], NO_IMAGES);
     assert.deepEqual(gone[0].content, [
       { type: 'text', text: 'Image `err.png` (20×10 px): no longer stored, not sent.' },
       { type: 'text', text: 'q' },
@@ -242,18 +242,17 @@ describe('images: requests', () => {
 
   it('merges a question with images into the previous question when an answer failed between them', async () => {
     const store = new ImageStore(memoryImages());
-    useImageData((h) => store.base64(h));
+    const images = imageBytesOf(store);
     const made = (await imageAttachment(
       'a1',
       { name: 'a.png', data: pngBytes(2, 2).toString('base64'), thumbnail: THUMB },
       store,
       0,
     )) as ChatAttachment;
-    const params = toMessageParams([
-      message('user', 'q1'),
-      { ...message('assistant', ''), status: 'error' },
-      message('user', 'q2', [made]),
-    ]);
+    const params = toMessageParams(
+      [message('user', 'q1'), { ...message('assistant', ''), status: 'error' }, message('user', 'q2', [made])],
+      images,
+    );
     assert.equal(params.length, 1);
     const content = params[0].content as Array<{ type: string; text?: string }>;
     assert.deepEqual(
@@ -261,6 +260,5 @@ describe('images: requests', () => {
       ['text', 'text', 'image', 'text'],
     );
     assert.equal(content[0].text, 'q1');
-    useImageData(() => undefined);
   });
 });

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { buildMessagesRequest, formatAttachment, toMessageParams } from '../../../src/chat/ask/requestBuilder';
+import { buildMessagesRequest, formatAttachment, NO_IMAGES, toMessageParams } from '../../../src/chat/ask/requestBuilder';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 
 const m = (role: 'user' | 'assistant', text: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({
@@ -13,11 +13,11 @@ const m = (role: 'user' | 'assistant', text: string, extra: Partial<ChatMessage>
 
 describe('chat request building', () => {
   it('builds model, max_tokens, system prompt and alternating turns', () => {
-    const request = buildMessagesRequest([m('user', 'q1'), m('assistant', 'a1'), m('user', 'q2')], {
-      model: 'x',
-      maxTokens: 9,
-      systemPrompt: 'Be brief.',
-    });
+    const request = buildMessagesRequest(
+      [m('user', 'q1'), m('assistant', 'a1'), m('user', 'q2')],
+      { model: 'x', maxTokens: 9, systemPrompt: 'Be brief.' },
+      NO_IMAGES,
+    );
     assert.deepEqual(request, {
       model: 'x',
       max_tokens: 9,
@@ -29,18 +29,22 @@ describe('chat request building', () => {
       ],
     });
     assert.equal(
-      buildMessagesRequest([m('user', 'q')], { model: 'x', maxTokens: 1, systemPrompt: '  ' }).system,
+      buildMessagesRequest([m('user', 'q')], { model: 'x', maxTokens: 1, systemPrompt: '  ' }, NO_IMAGES).system,
       undefined,
     );
   });
 
   it('leaves out failed empty answers and merges the questions around them', () => {
-    const params = toMessageParams([m('user', 'q1'), m('assistant', '', { status: 'error' }), m('user', 'q2')]);
+    const params = toMessageParams(
+      [m('user', 'q1'), m('assistant', '', { status: 'error' }), m('user', 'q2')],
+      NO_IMAGES,
+    );
     assert.deepEqual(params, [{ role: 'user', content: 'q1\n\nq2' }]);
   });
 
   it('never starts with an assistant turn, and trims a trailing assistant prefill', () => {
-    assert.deepEqual(toMessageParams([m('assistant', 'hello'), m('user', 'q'), m('assistant', 'partial  \n')]), [
+    const params = toMessageParams([m('assistant', 'hello'), m('user', 'q'), m('assistant', 'partial  \n')], NO_IMAGES);
+    assert.deepEqual(params, [
       { role: 'user', content: 'q' },
       { role: 'assistant', content: 'partial' },
     ]);
@@ -59,7 +63,7 @@ describe('chat request building', () => {
     const text = formatAttachment(attachment);
     assert.ok(text.startsWith('Selection from `src/x.md` (lines 3-5):\n`````markdown\n'), text);
     assert.ok(text.endsWith('\n`````'));
-    const [param] = toMessageParams([m('user', 'Explain', { attachments: [attachment] })]);
+    const [param] = toMessageParams([m('user', 'Explain', { attachments: [attachment] })], NO_IMAGES);
     assert.ok(
       typeof param.content === 'string' &&
         param.content.startsWith('Selection from') &&
@@ -67,7 +71,7 @@ describe('chat request building', () => {
     );
     const [fileOnly] = toMessageParams([
       m('user', '', { attachments: [{ ...attachment, kind: 'file', startLine: undefined, endLine: undefined }] }),
-    ]);
+    ], NO_IMAGES);
     assert.ok(typeof fileOnly.content === 'string' && fileOnly.content.startsWith('File `src/x.md`:'));
   });
 });
