@@ -13,7 +13,7 @@ import {
   openChatPage,
   snapshot,
   startPageServer,
-} from '../test/browser/chatPage';
+} from '../test/support/chatPage';
 import type { ChatMessage } from '../src/shared/protocol/chat';
 import { fmt, fmtStats, stats, type BenchRow } from './table';
 import { FRAME_COUNTER_SCRIPT, streamedAnswerWords } from './chatStreamingPage';

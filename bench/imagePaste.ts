@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { imageAttachment } from '../src/chat/composer/imageAttachment';
 import { ImageStore, type ImageStorage } from '../src/chat/store/imageStore';
 import type { AddImageParams } from '../src/shared/protocol/chat';
-import { buildChatBundle, launchChromium, openChatPage, snapshot, startPageServer } from '../test/browser/chatPage';
+import { buildChatBundle, launchChromium, openChatPage, snapshot, startPageServer } from '../test/support/chatPage';
 import { pngBytes } from '../test/support/imageBytes';
 import { runAndPrintRows } from './runAndPrintRows';
 import { fmt, fmtStats, stats, type BenchRow } from './table';

@@ -16,7 +16,7 @@ import type { ChatMessage } from '../src/shared/protocol/chat';
 import { serializeLedger, todayOf, type LedgerEntry } from '../src/shared/usageLedger';
 import { budgetUsed, wouldPass } from '../src/usage/budget';
 import { LEDGER_FILE, LedgerStore } from '../src/usage/ledgerStore';
-import { historyStorage } from '../test/unit/sharedState/windows';
+import { historyStorageAt as historyStorage } from '../src/chat/host/historyFiles';
 import { runAndPrintRows } from './runAndPrintRows';
 import { fmt, fmtStats, stats, type BenchRow } from './table';
 

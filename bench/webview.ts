@@ -11,7 +11,7 @@ import {
   snapshot,
   msg,
   startPageServer,
-} from '../test/browser/chatPage';
+} from '../test/support/chatPage';
 import type { ChatMessage } from '../src/shared/protocol/chat';
 import { fmt, fmtStats, stats, type BenchRow } from './table';
 import { FRAME_COUNTER_SCRIPT, streamedAnswerWords } from './chatStreamingPage';

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // The chat webview bundle in real headless Chromium, fed host messages by a fake acquireVsCodeApi.
 import { strict as assert } from 'node:assert';
-import { chatPageSuite, openChatPage, msg, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, openChatPage, msg, snapshot, type ChatPage } from '../support/chatPage';
 
 describe('chat webview (Chromium)', function () {
   this.timeout(60_000);

@@ -3,7 +3,7 @@
 // approvals, the pending changes list, cost, end and Restore; all by keyboard; tool output never becomes HTML.
 import { strict as assert } from 'node:assert';
 import type { AgentToolCard, AgentTurnInfo, WebviewToHostMessage } from '../../src/shared/protocol/chat';
-import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
 
 const PWN = 'window.__pwned=1';
 const HOSTILE = `<img src=x onerror="${PWN}"><script>${PWN}</script><a href="javascript:${PWN}">x</a>[link](https://evil.example) <b>bold</b>`;

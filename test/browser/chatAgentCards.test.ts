@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { fullTargetSummary, targetSummary } from '../../src/chat/agent/agentEvents';
 import type { AgentToolCard } from '../../src/shared/protocol/chat';
-import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
 
 describe('chat webview: agent card headers (Chromium)', function () {
   this.timeout(60_000);

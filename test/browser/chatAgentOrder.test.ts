@@ -4,7 +4,7 @@
 // stored without a place (older conversations) stay below the answer. Real chat bundle in headless Chromium.
 import { strict as assert } from 'node:assert';
 import type { AgentToolCard, AgentTurnInfo } from '../../src/shared/protocol/chat';
-import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
 
 describe('chat webview: agent text and tool cards interleaved (Chromium)', function () {
   this.timeout(60_000);

@@ -2,8 +2,8 @@
 // The composer's line of what the agent runs without asking (issue 35 item 16): shown in Agent and Plan mode from
 // the snapshot's approvals, one click posts openApprovalSettings; English and Simplified Chinese.
 import { strict as assert } from 'node:assert';
-import { chatPageSuite, openChatPage, snapshot, type ChatPage } from './chatPage';
-import { chineseStringTable } from './webviewPage';
+import { chatPageSuite, openChatPage, snapshot, type ChatPage } from '../support/chatPage';
+import { chineseStringTable } from '../support/webviewPage';
 
 const zhTable = chineseStringTable();
 

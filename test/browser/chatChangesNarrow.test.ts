@@ -4,7 +4,7 @@
 // posts its action; long file names are cut with an ellipsis (the full path on hover), never the buttons.
 import { strict as assert } from 'node:assert';
 import type { PendingChangeView, WebviewToHostMessage } from '../../src/shared/protocol/chat';
-import { chatPageSuite, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, snapshot, type ChatPage } from '../support/chatPage';
 
 const LONG = 'src/components/deeply/nested/folder/with/a/rather/long/name/component.test.tsx';
 const hunk = (key: string, line: number, preview: string) => ({ key, line, added: 12, removed: 11, preview });

@@ -3,7 +3,7 @@
 // it arrives, and the turns it stands for marked as condensed (also after a reload).
 import { strict as assert } from 'node:assert';
 import type { ChatMessage } from '../../src/shared/protocol/chat';
-import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
 
 describe('chat: Condense feedback (Chromium)', function () {
   this.timeout(60_000);

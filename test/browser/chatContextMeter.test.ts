@@ -2,7 +2,7 @@
 // The composer's context meter (issue 35 item 13): the share of the window the conversation uses; near the condense
 // threshold a warning with Condense one click away.
 import { strict as assert } from 'node:assert';
-import { chatPageSuite, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, snapshot, type ChatPage } from '../support/chatPage';
 
 describe('chat: context meter (Chromium)', function () {
   this.timeout(60_000);

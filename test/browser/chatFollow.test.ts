@@ -4,7 +4,7 @@
 // latest" control that brings them back and follows again.
 import { strict as assert } from 'node:assert';
 import type { AgentToolCard, HostToWebviewMessage, PendingChangeView } from '../../src/shared/protocol/chat';
-import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
 
 describe('chat webview: following a long agent turn (Chromium)', function () {
   this.timeout(180_000);

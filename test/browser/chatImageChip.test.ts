@@ -3,7 +3,7 @@
 // and wider than the composer. The chip names the format sent, keeps the name readable and fits the composer.
 import { strict as assert } from 'node:assert';
 import type { ChatAttachment } from '../../src/shared/protocol/chat';
-import { chatPageSuite, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, snapshot, type ChatPage } from '../support/chatPage';
 
 const pasted = (path: string, mediaType: ChatAttachment['image'] extends infer I ? I : never): ChatAttachment => ({
   id: 'i1',

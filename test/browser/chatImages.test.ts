@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { imageTokens, readImageHeader, scaledSize, IMAGE_LIMITS } from '../../src/shared/imageFormat';
 import { chatGuard, type AddImageParams, type ChatAttachment } from '../../src/shared/protocol/chat';
 import { animatedGifBytes, notAPng, pngBytes } from '../support/imageBytes';
-import { chatPageSuite, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, snapshot, type ChatPage } from '../support/chatPage';
 
 type Posted = { type: string; requestId: string } & Partial<AddImageParams>;
 

@@ -3,7 +3,7 @@
 // with, each a keyboard-operable button that asks the host to open it by index, and the size notes as text.
 import { strict as assert } from 'node:assert';
 import type { WebviewToHostMessage } from '../../src/shared/protocol/chat';
-import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
 
 describe('chat webview: project instructions (Chromium)', function () {
   this.timeout(60_000);

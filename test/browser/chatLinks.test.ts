@@ -4,7 +4,7 @@
 // page here installs a listener with those semantics, so a link VS Code would open behind the extension's back
 // shows up as a "host-opened" entry.
 import { strict as assert } from 'node:assert';
-import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
 
 const VSCODE_HOST_CLICK_MODEL = `
   window.__hostOpened = [];

@@ -4,7 +4,7 @@
 // closes without stopping an answer; chips show name, size in tokens and a cut note, and are removed by keyboard.
 import { strict as assert } from 'node:assert';
 import type { ChatAttachment, MentionOption, WebviewToHostMessage } from '../../src/shared/protocol/chat';
-import { chatPageSuite, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, snapshot, type ChatPage } from '../support/chatPage';
 
 type Posted = WebviewToHostMessage & { requestId: string };
 

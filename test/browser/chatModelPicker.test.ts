@@ -2,8 +2,8 @@
 // The composer's model picker (issue 35 item 14): each model with its kind, window and price where known; arrow
 // keys, Enter and Escape; a typed id still goes; ids are text, never markup; English and Simplified Chinese.
 import { strict as assert } from 'node:assert';
-import { chatPageSuite, openChatPage, snapshot, type ChatPage } from './chatPage';
-import { chineseStringTable } from './webviewPage';
+import { chatPageSuite, openChatPage, snapshot, type ChatPage } from '../support/chatPage';
+import { chineseStringTable } from '../support/webviewPage';
 
 const zhTable = chineseStringTable();
 

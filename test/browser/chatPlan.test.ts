@@ -4,7 +4,7 @@
 // plan, and the collapsed summary card of a condensed turn.
 import { strict as assert } from 'node:assert';
 import type { WebviewToHostMessage } from '../../src/shared/protocol/chat';
-import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
 
 describe('chat webview: Plan mode and condensing (Chromium)', function () {
   this.timeout(60_000);

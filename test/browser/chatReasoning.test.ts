@@ -3,8 +3,8 @@
 // user's value that came with the snapshot's models, and a choice posts setReasoning; English and Simplified Chinese.
 import { strict as assert } from 'node:assert';
 import type { ModelOption } from '../../src/shared/protocol/chat';
-import { chatPageSuite, openChatPage, snapshot, type ChatPage } from './chatPage';
-import { chineseStringTable } from './webviewPage';
+import { chatPageSuite, openChatPage, snapshot, type ChatPage } from '../support/chatPage';
+import { chineseStringTable } from '../support/webviewPage';
 
 const zhTable = chineseStringTable();
 

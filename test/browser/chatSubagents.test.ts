@@ -4,7 +4,7 @@
 // it; its report as text; a refused model said; a reloaded turn shows the cards it stored.
 import { strict as assert } from 'node:assert';
 import type { AgentSubagentCard, AgentToolCard } from '../../src/shared/protocol/chat';
-import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
 
 describe('chat webview: sub-agent cards (Chromium)', function () {
   this.timeout(60_000);

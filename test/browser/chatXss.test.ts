@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // Hostile model output must never run, never load remote content and never freeze the view.
 import { strict as assert } from 'node:assert';
-import { chatPageSuite, msg, snapshot, type ChatPage } from './chatPage';
+import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
 
 const PWN = 'window.__pwned=1';
 const CORPUS = [

@@ -5,8 +5,8 @@
 import { strict as assert } from 'node:assert';
 import { webviewStringTable } from '../../src/shared/webviewStrings';
 import { english } from '../../src/shared/l10n';
-import { msg, openChatPage, pageServerSuite, snapshot, type ChatPage } from './chatPage';
-import { chineseStringTable } from './webviewPage';
+import { msg, openChatPage, pageServerSuite, snapshot, type ChatPage } from '../support/chatPage';
+import { chineseStringTable } from '../support/webviewPage';
 
 const ASCII_AFTER_CJK = /[\u4e00-\u9fff\uff09][.:;,!?](?=\s|$)/;
 

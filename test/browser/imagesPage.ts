@@ -11,7 +11,7 @@ import { webviewStringTable } from '../../src/shared/webviewStrings';
 type HostToImagesMessage = ToWebview<ImagesShapes>;
 type ImagesToHostMessage = ToHost<ImagesShapes>;
 import { launchChromium } from '../support/browser';
-import { FAKE_VSCODE_API, ROOT, startWebviewPageServer, webviewCsp } from './webviewPage';
+import { FAKE_VSCODE_API, ROOT, startWebviewPageServer, webviewCsp } from '../support/webviewPage';
 
 const NONCE = 'aW1hZ2VzLXRlc3Qtbm9uY2U=';
 

@@ -2,9 +2,9 @@
 // l10n/bundle.l10n.zh-cn.json, as vscode.l10n does in a zh-cn VS Code): the pages show the table's words, a refused
 // request shows the host's words, and a malformed host message is dropped without breaking the page.
 import * as assert from 'node:assert/strict';
-import { msg, openChatPage, pageServerSuite, snapshot, type ChatPage } from './chatPage';
+import { msg, openChatPage, pageServerSuite, snapshot, type ChatPage } from '../support/chatPage';
 import { buildImagesBundle, openImagesPage, panelSnapshot } from './imagesPage';
-import { chineseStringTable } from './webviewPage';
+import { chineseStringTable } from '../support/webviewPage';
 
 const table = chineseStringTable();
 

@@ -93,6 +93,16 @@ describe('layers of src/', () => {
     assert.deepEqual(crowded, []);
   });
 
+  it('keeps the bench off the tests: bench/ imports src/ and the shared helpers of test/support only', () => {
+    const TEST = path.join(ROOT, 'test');
+    const stray = sourceFiles(path.join(ROOT, 'bench')).flatMap((file) =>
+      importsOf(file)
+        .filter((to) => to.startsWith(TEST + path.sep) && !to.startsWith(path.join(TEST, 'support') + path.sep))
+        .map((to) => `${path.relative(ROOT, file)} -> ${path.relative(ROOT, to)}`),
+    );
+    assert.deepEqual(stray, []);
+  });
+
   it('finds a cycle when there is one (the checker itself)', () => {
     assert.deepEqual(
       cycles(

@@ -8,8 +8,8 @@ import type { ToWebview } from '../../src/shared/protocol/channel';
 import type { ChatMessage, ChatShapes, ChatSnapshot, WebviewToHostMessage } from '../../src/shared/protocol/chat';
 import { english } from '../../src/shared/l10n';
 import { webviewStringTable } from '../../src/shared/webviewStrings';
-import { launchChromium } from '../support/browser';
-import { FAKE_VSCODE_API, ROOT, startWebviewPageServer, webviewCsp } from './webviewPage';
+import { launchChromium } from './browser';
+import { FAKE_VSCODE_API, ROOT, startWebviewPageServer, webviewCsp } from '../support/webviewPage';
 
 /** Builds dist/webview/chat.js (and the codicons next to it) the way esbuild.js does. */
 export async function buildChatBundle(minify = false): Promise<void> {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, normalize } from 'node:path';
 import { webviewStringTable } from '../../src/shared/webviewStrings';
-import { listenLocally, type LocalServer } from '../support/httpServer';
+import { listenLocally, type LocalServer } from './httpServer';
 
 export const ROOT = join(__dirname, '..', '..');
 
