@@ -238,11 +238,12 @@ function build(): (message: HostToWebviewMessage) => void {
         post({ type: 'copy', text: messageText(messageId) });
         showNotice(t('chat.copied'));
         return;
+      // The answer's buttons whose request only names the message.
       case 'regenerate':
-        post({ type: 'regenerate', messageId });
-        return;
       case 'continue':
-        post({ type: 'continue', messageId });
+      case 'restoreCheckpoint':
+      case 'actOnPlan':
+        post({ type: button.dataset.action, messageId });
         return;
       case 'edit':
         startEdit(messageId);
@@ -276,12 +277,6 @@ function build(): (message: HostToWebviewMessage) => void {
         return;
       case 'changesAll':
         if (changeAction === 'accept' || changeAction === 'reject') post({ type: 'changesAll', action: changeAction });
-        return;
-      case 'restoreCheckpoint':
-        post({ type: 'restoreCheckpoint', messageId });
-        return;
-      case 'actOnPlan':
-        post({ type: 'actOnPlan', messageId });
         return;
       case 'openInstructions':
         post({ type: 'openInstructions', messageId, index: Number(button.dataset.index ?? '0') });
