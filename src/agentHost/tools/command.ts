@@ -354,8 +354,7 @@ export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Inpu
     approvalClass: 'command',
     async target(input) {
       const command = str(input, 'command', true);
-      const snap = await host.snapshot();
-      const r = await inputs.forTarget(cwdOf(input), 'cwd', snap.policy.workspaceFolders);
+      const { r } = await inputs.targetNow(host, cwdOf(input), 'cwd');
       // The repositories a git command would read its configuration from (only for local folders).
       const repoConfig =
         r.uri.scheme === 'file' && isGitCommand(commandWords(command.trim()))
@@ -380,8 +379,7 @@ export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Inpu
       if (!host.trusted()) return errorResult(UNTRUSTED);
       const command = str(input, 'command', true);
       if (command.trim() === '') return errorResult('the "command" field is empty.');
-      const snap = await host.snapshot();
-      const r = await inputs.forInvoke(cwdOf(input), 'cwd', snap.policy.workspaceFolders);
+      const { snap, r } = await inputs.invokeNow(host, cwdOf(input), 'cwd');
       if (!r.exists) return errorResult(`the working folder ${r.display} does not exist.`);
       if (r.uri.scheme !== 'file')
         return errorResult('commands run only in local folders (this workspace is not on a local file system).');
