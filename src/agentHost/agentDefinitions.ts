@@ -15,22 +15,15 @@ import {
   relativeTo,
   type AgentDefinition,
 } from '../agent';
-import { readAgentSettings } from './settings';
-import { head, readInstructionSettings } from './instructions';
-import { realPathOf, workspaceFolderRealPaths } from './resolve';
-import { ignoreFilePatterns, probeCaseInsensitive } from './workspaceContext';
+import { head, instructionFilePolicy, readInstructionSettings } from './instructions';
+import { realPathOf } from './resolve';
 
 export async function readAgentDefinitions(): Promise<{ definitions: AgentDefinition[]; skipped: string[] }> {
   const skipped: string[] = [];
   if (!vscode.workspace.isTrusted || !readInstructionSettings().useFiles) return { definitions: [], skipped };
-  const folders = await workspaceFolderRealPaths();
-  if (folders.length === 0) return { definitions: [], skipped };
-  const caseInsensitive = await probeCaseInsensitive(folders[0]);
-  const policy = {
-    workspaceFolders: folders,
-    caseInsensitive,
-    secretPatterns: [...readAgentSettings().secretPatterns, ...(await ignoreFilePatterns())],
-  };
+  const policy = await instructionFilePolicy();
+  if (!policy) return { definitions: [], skipped };
+  const folders = policy.workspaceFolders;
   const definitions: AgentDefinition[] = [];
   const names = new Set<string>();
   for (const folder of folders)

@@ -15,6 +15,7 @@ import {
   relativeTo,
   type InstructionFile,
   type InstructionSettings,
+  type PolicySettings,
   type ProjectInstructions,
 } from '../agent';
 import { gatewaySettings } from '../platform/settings';
@@ -55,17 +56,28 @@ export async function readProjectInstructions(): Promise<ProjectInstructions> {
   return { ...built, notes: [...notes, ...built.notes] };
 }
 
+/**
+ * The rule instruction files and agent definitions are judged by (read_file's): the workspace's real folders and the
+ * secret patterns. Undefined without a workspace folder (nothing to read).
+ */
+export async function instructionFilePolicy(): Promise<
+  Pick<PolicySettings, 'workspaceFolders' | 'caseInsensitive' | 'secretPatterns'> | undefined
+> {
+  const folders = await workspaceFolderRealPaths();
+  if (folders.length === 0) return undefined;
+  return {
+    workspaceFolders: folders,
+    caseInsensitive: await probeCaseInsensitive(folders[0]),
+    secretPatterns: [...readAgentSettings().secretPatterns, ...(await ignoreFilePatterns())],
+  };
+}
+
 async function readInstructionFiles(): Promise<{ files: InstructionFile[]; skipped: string[] }> {
   const skipped: string[] = [];
-  const folders = await workspaceFolderRealPaths();
-  if (folders.length === 0) return { files: [], skipped };
-  const caseInsensitive = await probeCaseInsensitive(folders[0]);
-  const policy = {
-    workspaceFolders: folders,
-    caseInsensitive,
-    secretPatterns: [...readAgentSettings().secretPatterns, ...(await ignoreFilePatterns())],
-    l10n: vscode.l10n,
-  };
+  const shared = await instructionFilePolicy();
+  if (!shared) return { files: [], skipped };
+  const { workspaceFolders: folders, caseInsensitive } = shared;
+  const policy = { ...shared, l10n: vscode.l10n };
   const active = vscode.window.activeTextEditor?.document.uri;
   const activeReal =
     active?.scheme === 'file' ? (await realPathOf(active.fsPath).catch(() => undefined))?.real : undefined;

@@ -24,16 +24,13 @@ export interface ConnectionReport {
 }
 
 function statusWord(status: StepStatus, l10n: Localizer): string {
-  switch (status) {
-    case 'ok':
-      return l10n.t('OK');
-    case 'warn':
-      return l10n.t('WARNING');
-    case 'fail':
-      return l10n.t('FAILED');
-    default:
-      return l10n.t('SKIPPED');
-  }
+  const words: Record<StepStatus, string> = {
+    ok: l10n.t('OK'),
+    warn: l10n.t('WARNING'),
+    fail: l10n.t('FAILED'),
+    skipped: l10n.t('SKIPPED'),
+  };
+  return words[status] ?? words.skipped;
 }
 
 export function renderReport(report: ConnectionReport, l10n: Localizer = english): string {

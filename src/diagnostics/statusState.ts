@@ -53,28 +53,19 @@ const ICONS: Record<ConnectionState, string> = {
 };
 
 function stateWords(state: ConnectionState, l10n: Localizer): string {
-  switch (state) {
-    case 'unknown':
-      return l10n.t('not checked yet');
-    case 'ok':
-      return l10n.t('connected');
-    case 'no-base-url':
-      return l10n.t('no base URL set');
-    case 'no-key':
-      return l10n.t('no API key');
-    case 'key-rejected':
-      return l10n.t('key rejected (401)');
-    case 'forbidden':
-      return l10n.t('refused (403)');
-    case 'not-found':
-      return l10n.t('not found (404): check the base URL');
-    case 'rate-limited':
-      return l10n.t('rate limited (429)');
-    case 'unreachable':
-      return l10n.t('gateway unreachable');
-    default:
-      return l10n.t('last request failed');
-  }
+  const words: Record<ConnectionState, string> = {
+    unknown: l10n.t('not checked yet'),
+    ok: l10n.t('connected'),
+    'no-base-url': l10n.t('no base URL set'),
+    'no-key': l10n.t('no API key'),
+    'key-rejected': l10n.t('key rejected (401)'),
+    forbidden: l10n.t('refused (403)'),
+    'not-found': l10n.t('not found (404): check the base URL'),
+    'rate-limited': l10n.t('rate limited (429)'),
+    unreachable: l10n.t('gateway unreachable'),
+    error: l10n.t('last request failed'),
+  };
+  return words[state] ?? words.error;
 }
 
 /** Short text: icon, key name, model. */

@@ -110,24 +110,17 @@ async function pickTask(runner: ImageRunner): Promise<void> {
 }
 
 function stateWord(state: TaskRecord['state']): string {
-  switch (state) {
-    case 'submitting':
-      return vscode.l10n.t('submitting');
-    case 'pending':
-      return vscode.l10n.t('pending');
-    case 'cancelled':
-      return vscode.l10n.t('cancelled');
-    case 'saving':
-      return vscode.l10n.t('saving');
-    case 'saved':
-      return vscode.l10n.t('saved');
-    case 'failed':
-      return vscode.l10n.t('failed');
-    case 'expired':
-      return vscode.l10n.t('expired');
-    default:
-      return vscode.l10n.t('unknown');
-  }
+  const words: Record<TaskRecord['state'], string> = {
+    submitting: vscode.l10n.t('submitting'),
+    pending: vscode.l10n.t('pending'),
+    cancelled: vscode.l10n.t('cancelled'),
+    saving: vscode.l10n.t('saving'),
+    saved: vscode.l10n.t('saved'),
+    failed: vscode.l10n.t('failed'),
+    expired: vscode.l10n.t('expired'),
+    unknown: vscode.l10n.t('unknown'),
+  };
+  return words[state] ?? words.unknown;
 }
 
 async function actOn(runner: ImageRunner, record: TaskRecord): Promise<void> {

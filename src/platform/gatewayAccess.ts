@@ -165,6 +165,11 @@ function logHeaderNames(log: Logger, headers: Record<string, string>, secretHead
   if (names.length > 0) log.info(`Request headers sent on every route: ${names.join(', ')}.`);
 }
 
+/** A modal consent prompt (a workspace setting that is not the user's own): the safe button first, the allowance last. */
+function askConsent(message: string, detail: string, safe: string, allow: string): Thenable<string | undefined> {
+  return vscode.window.showWarningMessage(message, { modal: true, detail }, ...consentButtons(safe, allow));
+}
+
 /**
  * Asks before the key goes to a base URL that the workspace's settings chose; true when the user allowed it. The
  * safe button comes first (a modal's first button is its default): Enter opens the settings file, it sends nothing.
@@ -172,19 +177,17 @@ function logHeaderNames(log: Logger, headers: Record<string, string>, secretHead
 async function askToAllowWorkspaceBaseUrl(baseUrl: string, config: GatewayAccessDeps['config']): Promise<boolean> {
   const allow = vscode.l10n.t('Allow for This Workspace');
   const open = vscode.l10n.t('Open Workspace Settings');
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await askConsent(
     vscode.l10n.t(
       "Model Gateway: this workspace's settings ({0}) set the base URL to {1}, which is not your own setting.",
       config.current.workspaceSettingsFile ?? '.vscode/settings.json',
       baseUrl,
     ),
-    {
-      modal: true,
-      detail: vscode.l10n.t(
-        'Allowing it sends your API key to that address for requests from this workspace. Allow it only if you trust whoever wrote the workspace settings.',
-      ),
-    },
-    ...consentButtons(open, allow),
+    vscode.l10n.t(
+      'Allowing it sends your API key to that address for requests from this workspace. Allow it only if you trust whoever wrote the workspace settings.',
+    ),
+    open,
+    allow,
   );
   if (choice === open) await vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile');
   if (choice !== allow) return false;
@@ -200,19 +203,17 @@ async function askToAllowWorkspaceSystemPrompt(config: GatewayAccessDeps['config
   const text = config.current.workspaceSystemPromptToAllow ?? '';
   const allow = vscode.l10n.t('Use It in This Workspace');
   const keep = vscode.l10n.t('Keep My Own');
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await askConsent(
     vscode.l10n.t(
       "Model Gateway: this workspace's settings ({0}) set a system prompt for the chat, which is not your own setting. Use it?",
       config.current.workspaceSettingsFile ?? '.vscode/settings.json',
     ),
-    {
-      modal: true,
-      detail: vscode.l10n.t(
-        'The model is told this first in every chat of this workspace. Use it only if you trust whoever wrote the workspace settings:\n\n{0}',
-        text.length > 600 ? `${text.slice(0, 600)}…` : text,
-      ),
-    },
-    ...consentButtons(keep, allow),
+    vscode.l10n.t(
+      'The model is told this first in every chat of this workspace. Use it only if you trust whoever wrote the workspace settings:\n\n{0}',
+      text.length > 600 ? `${text.slice(0, 600)}…` : text,
+    ),
+    keep,
+    allow,
   );
   if (choice !== allow) return false;
   await config.allowWorkspaceSystemPrompt();

@@ -36,6 +36,9 @@ export interface CommandOutcome {
   fallbackReason?: string;
 }
 
+/** Why a running command is interrupted: Stop, or its timeout. */
+type Interrupt = 'stopped' | 'timeout';
+
 /** The extension's own key never reaches a command the model runs (it could print it). */
 const ENV_REMOVED: Record<string, null> = { [API_KEY_ENV]: null };
 
@@ -166,25 +169,14 @@ export class CommandRunner implements vscode.Disposable {
       exitCode = await ended;
     } else {
       terminal.sendText('\u0003', false);
-      const after = await Promise.race([
-        ended.then((c) => ({ c })),
-        delay(this.options.killGraceMs ?? 3000).then(() => undefined),
-      ]);
+      const after = await this.withinGrace(ended);
       if (after === undefined) terminal.dispose();
       exitCode = after?.c;
     }
     endListener.dispose();
     // The stream ends with the execution; a short wait collects its last chunk without hanging on a killed terminal.
     await Promise.race([reading, delay(1000)]);
-    const { text, omitted } = finalOutput(buffer);
-    return {
-      mode: 'terminal',
-      exitCode,
-      output: text,
-      omitted,
-      stopped: interrupt === 'stopped',
-      timedOut: interrupt === 'timeout',
-    };
+    return ranOutcome('terminal', buffer, exitCode, interrupt);
   }
 
   private async inProcess(
@@ -249,10 +241,7 @@ export class CommandRunner implements vscode.Disposable {
       exitCode = await ended;
     } else {
       kill('SIGINT');
-      const after = await Promise.race([
-        ended.then((c) => ({ c })),
-        delay(this.options.killGraceMs ?? 3000).then(() => undefined),
-      ]);
+      const after = await this.withinGrace(ended);
       if (after === undefined) {
         kill('SIGKILL');
         exitCode = await Promise.race([ended, delay(2000).then(() => undefined)]);
@@ -260,16 +249,12 @@ export class CommandRunner implements vscode.Disposable {
         exitCode = after.c;
       }
     }
-    const { text, omitted } = finalOutput(buffer);
-    return {
-      mode: 'process',
-      exitCode,
-      output: text,
-      omitted,
-      stopped: interrupt === 'stopped',
-      timedOut: interrupt === 'timeout',
-      fallbackReason: reason,
-    };
+    return { ...ranOutcome('process', buffer, exitCode, interrupt), fallbackReason: reason };
+  }
+
+  /** After Ctrl+C (or SIGINT): the exit code if the command ends within the grace time, else undefined (kill it). */
+  private withinGrace(ended: Promise<number | undefined>): Promise<{ c: number | undefined } | undefined> {
+    return Promise.race([ended.then((c) => ({ c })), delay(this.options.killGraceMs ?? 3000).then(() => undefined)]);
   }
 
   /** Resolves undefined when the command ended by itself, else why it must be interrupted. */
@@ -277,7 +262,7 @@ export class CommandRunner implements vscode.Disposable {
     ended: Promise<unknown>,
     timeoutMs: number,
     signal: AbortSignal,
-  ): Promise<'stopped' | 'timeout' | undefined> {
+  ): Promise<Interrupt | undefined> {
     if (signal.aborted) return 'stopped';
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -299,6 +284,17 @@ export class CommandRunner implements vscode.Disposable {
 
 function signalNumber(sig: NodeJS.Signals): number | undefined {
   return ({ SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 } as Record<string, number>)[sig];
+}
+
+/** The outcome of a command that ran: its output cleaned and capped, and whether (and why) it was interrupted. */
+function ranOutcome(
+  mode: CommandOutcome['mode'],
+  buffer: HeadTailBuffer,
+  exitCode: number | undefined,
+  interrupt: Interrupt | undefined,
+): CommandOutcome {
+  const { text, omitted } = finalOutput(buffer);
+  return { mode, exitCode, output: text, omitted, stopped: interrupt === 'stopped', timedOut: interrupt === 'timeout' };
 }
 
 function finalOutput(buffer: HeadTailBuffer): { text: string; omitted: number } {
@@ -358,8 +354,7 @@ export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Inpu
     approvalClass: 'command',
     async target(input) {
       const command = str(input, 'command', true);
-      const snap = await host.snapshot();
-      const r = await inputs.forTarget(cwdOf(input), 'cwd', snap.policy.workspaceFolders);
+      const { r } = await inputs.targetNow(host, cwdOf(input), 'cwd');
       // The repositories a git command would read its configuration from (only for local folders).
       const repoConfig =
         r.uri.scheme === 'file' && isGitCommand(commandWords(command.trim()))
@@ -384,8 +379,7 @@ export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Inpu
       if (!host.trusted()) return errorResult(UNTRUSTED);
       const command = str(input, 'command', true);
       if (command.trim() === '') return errorResult('the "command" field is empty.');
-      const snap = await host.snapshot();
-      const r = await inputs.forInvoke(cwdOf(input), 'cwd', snap.policy.workspaceFolders);
+      const { snap, r } = await inputs.invokeNow(host, cwdOf(input), 'cwd');
       if (!r.exists) return errorResult(`the working folder ${r.display} does not exist.`);
       if (r.uri.scheme !== 'file')
         return errorResult('commands run only in local folders (this workspace is not on a local file system).');

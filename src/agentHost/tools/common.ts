@@ -74,6 +74,23 @@ export class ResolvedInputs {
     }
     return now;
   }
+
+  /** forTarget in the workspace folders of a fresh snapshot, and the snapshot (for the tools that read more of it). */
+  async targetNow(host: ToolHost, input: Input, key: string): Promise<PathInSnapshot> {
+    const snap = await host.snapshot();
+    return { snap, r: await this.forTarget(input, key, snap.policy.workspaceFolders) };
+  }
+
+  /** forInvoke in the workspace folders of a fresh snapshot, and the snapshot. */
+  async invokeNow(host: ToolHost, input: Input, key: string): Promise<PathInSnapshot> {
+    const snap = await host.snapshot();
+    return { snap, r: await this.forInvoke(input, key, snap.policy.workspaceFolders) };
+  }
+}
+
+export interface PathInSnapshot {
+  snap: AgentWorkspaceSnapshot;
+  r: ResolvedPath;
 }
 
 /** An open editor's document for `uri`, if any (its text may differ from the disk). */

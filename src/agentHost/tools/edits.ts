@@ -136,8 +136,7 @@ export function proposeEditTool(host: ToolHost, options: EditToolOptions = {}): 
       const content = str(input, 'content');
       if ((blocks === undefined) === (content === undefined))
         throw new Error('give either "edits" or "content", not both and not neither.');
-      const snap = await host.snapshot();
-      const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
+      const { r } = await inputs.targetNow(host, input, 'path');
       const scripts = await packageKeysOf(r, (before) => {
         if (before === undefined) return undefined;
         if (!blocks) return content;
@@ -156,8 +155,7 @@ export function proposeEditTool(host: ToolHost, options: EditToolOptions = {}): 
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
-      const snap = await host.snapshot();
-      const r = await inputs.forInvoke(input, 'path', snap.policy.workspaceFolders);
+      const { r } = await inputs.invokeNow(host, input, 'path');
       if (!r.exists) return errorResult(`${r.display} does not exist: use create_file for a new file.`);
       const blocks = blocksOf(input);
       const content = str(input, 'content');
@@ -201,15 +199,13 @@ export function createFileTool(host: ToolHost, options: EditToolOptions = {}): T
     approvalClass: 'write',
     async target(input) {
       const content = str(input, 'content', true);
-      const snap = await host.snapshot();
-      const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
+      const { r } = await inputs.targetNow(host, input, 'path');
       const scripts = await packageKeysOf(r, () => content);
       return { ...pathTarget(r), ...scripts, summary: vscode.l10n.t('Create {0}', r.display) };
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
-      const snap = await host.snapshot();
-      const r = await inputs.forInvoke(input, 'path', snap.policy.workspaceFolders);
+      const { r } = await inputs.invokeNow(host, input, 'path');
       const content = str(input, 'content', true);
       if (
         r.exists ||
@@ -243,14 +239,12 @@ export function deleteFileTool(host: ToolHost, options: EditToolOptions = {}): T
     },
     approvalClass: 'write',
     async target(input) {
-      const snap = await host.snapshot();
-      const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
+      const { r } = await inputs.targetNow(host, input, 'path');
       return { ...pathTarget(r), summary: vscode.l10n.t('Delete {0}', r.display) };
     },
     async invoke(input, ctx) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
-      const snap = await host.snapshot();
-      const r = await inputs.forInvoke(input, 'path', snap.policy.workspaceFolders);
+      const { r } = await inputs.invokeNow(host, input, 'path');
       if (!r.exists) return errorResult(`${r.display} does not exist.`);
       const stat = await vscode.workspace.fs.stat(r.uri);
       if (stat.type & vscode.FileType.Directory)

@@ -94,8 +94,7 @@ export function readFileTool(host: ToolHost): Tool<Input> {
     },
     approvalClass: 'read',
     async target(input) {
-      const snap = await host.snapshot();
-      const r = await inputs.forTarget(input, 'path', snap.policy.workspaceFolders);
+      const { r } = await inputs.targetNow(host, input, 'path');
       const start = int(input, 'startLine', 1, Number.MAX_SAFE_INTEGER);
       const end = int(input, 'endLine', 1, Number.MAX_SAFE_INTEGER);
       const summary =
@@ -108,8 +107,7 @@ export function readFileTool(host: ToolHost): Tool<Input> {
     },
     async invoke(input): Promise<ToolResult> {
       if (!host.trusted()) return errorResult(UNTRUSTED);
-      const snap = await host.snapshot();
-      const r = await inputs.forInvoke(input, 'path', snap.policy.workspaceFolders);
+      const { r } = await inputs.invokeNow(host, input, 'path');
       const start = int(input, 'startLine', 1, Number.MAX_SAFE_INTEGER);
       const end = int(input, 'endLine', 1, Number.MAX_SAFE_INTEGER);
       if (!r.exists) return errorResult(`${r.display} does not exist.`);
@@ -176,14 +174,12 @@ export function listDirectoryTool(host: ToolHost): Tool<Input> {
     },
     approvalClass: 'read',
     async target(input) {
-      const snap = await host.snapshot();
-      const r = await inputs.forTarget(pathOf(input), 'path', snap.policy.workspaceFolders);
+      const { r } = await inputs.targetNow(host, pathOf(input), 'path');
       return { ...pathTarget(r), summary: vscode.l10n.t('List {0}', r.display) };
     },
     async invoke(input) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
-      const snap = await host.snapshot();
-      const r = await inputs.forInvoke(pathOf(input), 'path', snap.policy.workspaceFolders);
+      const { snap, r } = await inputs.invokeNow(host, pathOf(input), 'path');
       if (!r.exists) return errorResult(`${r.display} does not exist.`);
       const dir = readUri(r);
       const stat = await vscode.workspace.fs.stat(dir);

@@ -59,31 +59,25 @@ export async function openLink(href: string): Promise<string | undefined> {
   }
 }
 
+/** The command (and its argument) each error card action runs; 'openConsoleAdvice' only shows advice. */
+const ERROR_ACTION_COMMANDS: Record<Exclude<ErrorActionId, 'retry' | 'openConsoleAdvice'>, [string, ...string[]]> = {
+  replaceKey: [Commands.setApiKey],
+  checkConnection: [Commands.checkConnection],
+  openBaseUrlSetting: [Commands.openSettings, 'baseUrl'],
+  refreshModels: [Commands.refreshModels],
+  showLog: [Commands.showLog],
+};
+
 /** Runs an error card's action, except 'retry' (the session replays its own request). */
 export async function runErrorAction(action: Exclude<ErrorActionId, 'retry'>): Promise<void> {
-  switch (action) {
-    case 'replaceKey':
-      await vscode.commands.executeCommand(Commands.setApiKey);
-      return;
-    case 'checkConnection':
-      await vscode.commands.executeCommand(Commands.checkConnection);
-      return;
-    case 'openBaseUrlSetting':
-      await vscode.commands.executeCommand(Commands.openSettings, 'baseUrl');
-      return;
-    case 'refreshModels':
-      await vscode.commands.executeCommand(Commands.refreshModels);
-      return;
-    case 'showLog':
-      await vscode.commands.executeCommand(Commands.showLog);
-      return;
-    case 'openConsoleAdvice':
-      await vscode.window.showInformationMessage(
-        vscode.l10n.t(
-          'In your gateway console, check: the key is active (not revoked or expired), its key group may use this model and route, the model is mapped for the group, and the balance covers the call.',
-        ),
-        { modal: false },
-      );
-      return;
+  if (action !== 'openConsoleAdvice') {
+    await vscode.commands.executeCommand(...ERROR_ACTION_COMMANDS[action]);
+    return;
   }
+  await vscode.window.showInformationMessage(
+    vscode.l10n.t(
+      'In your gateway console, check: the key is active (not revoked or expired), its key group may use this model and route, the model is mapped for the group, and the balance covers the call.',
+    ),
+    { modal: false },
+  );
 }

@@ -22,23 +22,31 @@ export function chatTestHooks(
     const message = session.store.active.messages.at(-1);
     return { status: message?.status, text: message?.text, agent: message?.agent };
   };
+  /** Starts an agent turn with this model in a new conversation (throws the refusal, if any). */
+  const startAgentTurn = (text: string, model: string): void => {
+    session.newConversation();
+    session.setSettings({ model });
+    const refusal = session.setMode('agent') ?? session.send(text);
+    if (refusal) throw new Error(refusal);
+  };
+  /** Waits for the running turn to end; `what` names it in the error of a turn that does not. */
+  const turnEnded = async (what: string): Promise<void> => {
+    const deadline = Date.now() + TURN_LIMIT_MS;
+    while (session.busy) {
+      if (Date.now() > deadline) throw new Error(`${what} did not end`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
   return {
     /** One agent turn in a new conversation, every proposed change accepted; its conversation and turn ids. */
     chatAgentTurn: async (text: string, model: string) => {
       await loaded;
-      session.newConversation();
-      session.setSettings({ model });
-      const refusal = session.setMode('agent') ?? session.send(text);
-      if (refusal) throw new Error(refusal);
+      startAgentTurn(text, model);
       const accepting = agentHost.changes.onDidChange((list) => {
         for (const change of list) void agentHost.changes.accept(change.id);
       });
       try {
-        const deadline = Date.now() + TURN_LIMIT_MS;
-        while (session.busy) {
-          if (Date.now() > deadline) throw new Error('the agent turn did not end');
-          await new Promise((r) => setTimeout(r, 50));
-        }
+        await turnEnded('the agent turn');
       } finally {
         accepting.dispose();
       }
@@ -62,21 +70,14 @@ export function chatTestHooks(
       const model = session.snapshot().settings.model;
       const refusal = session.send(text);
       if (refusal) throw new Error(refusal);
-      const deadline = Date.now() + TURN_LIMIT_MS;
-      while (session.busy) {
-        if (Date.now() > deadline) throw new Error('the answer did not end');
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await turnEnded('the answer');
       const answer = session.store.active.messages.at(-1);
       return { model, status: answer?.status, error: answer?.error?.title };
     },
     /** Starts an agent turn in a new conversation and returns at once (Stop and settings changes reach it while it runs). */
     chatAgentStart: async (text: string, model: string) => {
       await loaded;
-      session.newConversation();
-      session.setSettings({ model });
-      const refusal = session.setMode('agent') ?? session.send(text);
-      if (refusal) throw new Error(refusal);
+      startAgentTurn(text, model);
       return session.store.active.id;
     },
     /** The last answer of the active conversation, and whether a turn still runs. */

@@ -10,9 +10,7 @@ import type {
   LanguageModelChatInformation,
   LanguageModelChatProvider,
   LanguageModelChatRequestMessage,
-  LanguageModelResponsePart,
   PrepareLanguageModelChatModelOptions,
-  ProvideLanguageModelChatResponseOptions,
 } from './lmApi';
 import { toChatInformation } from '../modelInfo';
 
@@ -73,22 +71,11 @@ export class GatewayChatProvider extends Disposable implements LanguageModelChat
     }
   }
 
+  /** VS Code's request (model, messages, options, progress, token), passed as it came to the bundle (response.ts). */
   async provideLanguageModelChatResponse(
-    model: LanguageModelChatInformation,
-    messages: readonly LanguageModelChatRequestMessage[],
-    options: ProvideLanguageModelChatResponseOptions,
-    progress: vscode.Progress<LanguageModelResponsePart>,
-    token: vscode.CancellationToken,
+    ...request: Parameters<LanguageModelChatProvider['provideLanguageModelChatResponse']>
   ): Promise<void> {
-    return this.chunk().provideChatResponse(
-      this.services,
-      this.calibrated(),
-      model,
-      messages,
-      options,
-      progress,
-      token,
-    );
+    return this.chunk().provideChatResponse(this.services, this.calibrated(), ...request);
   }
 
   async provideTokenCount(

@@ -41,6 +41,8 @@ function build(): (message: HostToWebviewMessage) => void {
   let busy = false;
 
   function apply(message: HostToWebviewMessage): void {
+    // Only the conversation shown is drawn: a message about any other one is dropped.
+    if ('conversationId' in message && message.conversationId !== activeId) return;
     switch (message.type) {
       case 'snapshot': {
         const s = message.snapshot;
@@ -59,41 +61,29 @@ function build(): (message: HostToWebviewMessage) => void {
         return;
       }
       case 'mode':
-        if (message.conversationId === activeId) composer.setMode(message.mode);
-        return;
+        return composer.setMode(message.mode);
       case 'agentAvailability':
         return composer.setAgentAvailability(message.availability);
       case 'agentTool':
-        if (message.conversationId === activeId) messages.agentTool(message.messageId, message.tool);
-        return;
+        return messages.agentTool(message.messageId, message.tool);
       case 'agentSubagent':
-        if (message.conversationId === activeId)
-          messages.agentSubagent(message.messageId, message.subagent, message.usage);
-        return;
+        return messages.agentSubagent(message.messageId, message.subagent, message.usage);
       case 'agentUsage':
-        if (message.conversationId === activeId) messages.agentUsage(message.messageId, message.step, message.turn);
-        return;
+        return messages.agentUsage(message.messageId, message.step, message.turn);
       case 'agentWait':
-        if (message.conversationId === activeId) messages.agentWait(message.messageId, message.until);
-        return;
+        return messages.agentWait(message.messageId, message.until);
       case 'agentCondensed':
-        if (message.conversationId === activeId) messages.agentCondensed(message.messageId, message.condensed);
-        return;
+        return messages.agentCondensed(message.messageId, message.condensed);
       case 'context':
-        if (message.conversationId === activeId) composer.meter.set(message);
-        return;
+        return composer.meter.set(message);
       case 'condensing':
-        if (message.conversationId === activeId) messages.condensing(message.messageId, message.running);
-        return;
+        return messages.condensing(message.messageId, message.running);
       case 'agentNote':
-        if (message.conversationId === activeId) messages.agentNote(message.messageId, message.note);
-        return;
+        return messages.agentNote(message.messageId, message.note);
       case 'agentEnd':
-        if (message.conversationId === activeId) messages.agentEnd(message.messageId, message.end);
-        return;
+        return messages.agentEnd(message.messageId, message.end);
       case 'agentRestored':
-        if (message.conversationId === activeId) messages.agentRestored(message.messageId);
-        return;
+        return messages.agentRestored(message.messageId);
       case 'changes':
         return changes.set(message.changes);
       case 'conversations':
@@ -104,35 +94,26 @@ function build(): (message: HostToWebviewMessage) => void {
         title.textContent = message.conversations.find((c) => c.id === activeId)?.title ?? title.textContent;
         return;
       case 'messageAppended':
-        if (message.conversationId === activeId) messages.append(message.message);
-        return;
+        return messages.append(message.message);
       case 'messageUpdated':
-        if (message.conversationId === activeId) messages.update(message.message);
-        return;
+        return messages.update(message.message);
       case 'messagesTruncated':
-        if (message.conversationId === activeId) messages.truncateFrom(message.fromMessageId);
-        return;
+        return messages.truncateFrom(message.fromMessageId);
       case 'streamDelta':
-        if (message.conversationId === activeId) messages.delta(message.messageId, message.text, message.thinking);
-        return;
+        return messages.delta(message.messageId, message.text, message.thinking);
       case 'streamFinished':
-        if (message.conversationId === activeId) {
-          messages.finish(message.messageId, {
-            status: message.status,
-            usage: message.usage,
-            stopReason: message.stopReason,
-            model: message.model,
-          });
-        }
-        return;
+        return messages.finish(message.messageId, {
+          status: message.status,
+          usage: message.usage,
+          stopReason: message.stopReason,
+          model: message.model,
+        });
       case 'errorCard':
-        if (message.conversationId === activeId) messages.setError(message.messageId, message.card);
-        return;
+        return messages.setError(message.messageId, message.card);
       case 'models':
         return composer.setModels(message.models, message.problem);
       case 'settings':
-        if (message.conversationId === activeId) composer.setSettings(message.settings, message.warning);
-        return;
+        return composer.setSettings(message.settings, message.warning);
       case 'busy':
         return setBusy(message.busy);
       case 'attachments':
@@ -257,11 +238,12 @@ function build(): (message: HostToWebviewMessage) => void {
         post({ type: 'copy', text: messageText(messageId) });
         showNotice(t('chat.copied'));
         return;
+      // The answer's buttons whose request only names the message.
       case 'regenerate':
-        post({ type: 'regenerate', messageId });
-        return;
       case 'continue':
-        post({ type: 'continue', messageId });
+      case 'restoreCheckpoint':
+      case 'actOnPlan':
+        post({ type: button.dataset.action, messageId });
         return;
       case 'edit':
         startEdit(messageId);
@@ -295,12 +277,6 @@ function build(): (message: HostToWebviewMessage) => void {
         return;
       case 'changesAll':
         if (changeAction === 'accept' || changeAction === 'reject') post({ type: 'changesAll', action: changeAction });
-        return;
-      case 'restoreCheckpoint':
-        post({ type: 'restoreCheckpoint', messageId });
-        return;
-      case 'actOnPlan':
-        post({ type: 'actOnPlan', messageId });
         return;
       case 'openInstructions':
         post({ type: 'openInstructions', messageId, index: Number(button.dataset.index ?? '0') });
