@@ -49,6 +49,13 @@ export function contextUse(
   };
 }
 
+/** The index of the last answer that has ended (one in progress or waiting has no count yet), or -1. */
+function lastEndedAnswer(history: readonly ChatMessage[]): number {
+  let i = history.length - 1;
+  while (i >= 0 && (history[i].role !== 'assistant' || ['streaming', 'queued'].includes(history[i].status))) i--;
+  return i;
+}
+
 /**
  * After a finished agent turn: its last reported request (input + cache read + cache write + output), and the
  * estimate of what came after it (a question waiting); undefined when the last answer is not such a turn.
@@ -58,16 +65,12 @@ function afterAgentTurn(
   settings: ConversationSettings,
   images: ImageBytes,
 ): number | undefined {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const m = history[i];
-    if (m.role !== 'assistant' || m.status === 'streaming' || m.status === 'queued') continue;
-    const last = m.agent?.steps.at(-1)?.tokens;
-    if (!last || last.estimated || last.input + last.cacheRead + last.cacheWrite === 0) return undefined;
-    const after = history.slice(i + 1);
-    const rest = after.length ? estimateTokens(buildMessagesRequest(after, settings, images)) : 0;
-    return last.input + last.cacheRead + last.cacheWrite + last.output + rest;
-  }
-  return undefined;
+  const i = lastEndedAnswer(history);
+  const last = history[i]?.agent?.steps.at(-1)?.tokens;
+  if (!last || last.estimated || last.input + last.cacheRead + last.cacheWrite === 0) return undefined;
+  const after = history.slice(i + 1);
+  const rest = after.length ? estimateTokens(buildMessagesRequest(after, settings, images)) : 0;
+  return last.input + last.cacheRead + last.cacheWrite + last.output + rest;
 }
 
 /**
@@ -82,15 +85,12 @@ export function historyCalibration(
   settings: ConversationSettings,
   images: ImageBytes,
 ): number | undefined {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const m = history[i];
-    // The answer in progress (or waiting) has no count yet: the one before it calibrates.
-    if (m.role !== 'assistant' || m.status === 'streaming' || m.status === 'queued') continue;
-    const u = m.usage;
-    if (!u || u.estimated || u.notReported || m.agent || m.condensed || m.status !== 'complete') return undefined;
-    const asked = withSummary(condensedHistory(history.slice(0, i)));
-    const estimate = estimateTokens(buildMessagesRequest(asked, settings, images));
-    return calibrationOf(u.input + u.cacheRead + u.cacheWrite, estimate);
-  }
-  return undefined;
+  // The answer in progress (or waiting) has no count yet: the one before it calibrates.
+  const i = lastEndedAnswer(history);
+  const m = history[i];
+  const u = m?.usage;
+  if (!u || u.estimated || u.notReported || m.agent || m.condensed || m.status !== 'complete') return undefined;
+  const asked = withSummary(condensedHistory(history.slice(0, i)));
+  const estimate = estimateTokens(buildMessagesRequest(asked, settings, images));
+  return calibrationOf(u.input + u.cacheRead + u.cacheWrite, estimate);
 }
