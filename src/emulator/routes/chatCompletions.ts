@@ -4,13 +4,12 @@
 // the plan is written as chat.completion chunks: `content`, `reasoning_content`, `tool_calls` fragments by
 // index, a finish_reason chunk, a usage chunk (stream_options.include_usage; one-api always sends it), [DONE].
 import { randomBytes } from 'node:crypto';
-import { charge, planPrice, readJsonBody, resolveModel } from '../access';
-import { inputCostTokens } from '../billing';
+import { charge, logUsage, planPrice, readJsonBody, resolveModel, uncachedInput } from '../access';
 import { sendError } from '../errors';
 import { refusesImages } from '../models/vision';
 import { sendJson, sleep, type Ctx } from '../http';
 import { planReply, type FinalBlock, type ReplyPlan } from '../reply';
-import { SseWriter } from '../sse';
+import { pacing, SseWriter } from '../sse';
 import { newId } from '../state';
 import { missingReasoning } from '../models/reasoningModel';
 
@@ -95,17 +94,7 @@ function toolCall(b: FinalBlock): Json {
 }
 
 function usage(ctx: Ctx, plan: ReplyPlan, output: number): Json {
-  ctx.entry.usage = {
-    input: plan.inputTokens,
-    cacheWrite: 0,
-    cacheRead: 0,
-    output,
-    inputCostTokens: inputCostTokens({
-      input_tokens: plan.inputTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-    }),
-  };
+  logUsage(ctx, uncachedInput(plan.inputTokens), output);
   return {
     prompt_tokens: plan.inputTokens,
     completion_tokens: output,
@@ -231,9 +220,7 @@ interface Head {
 /** Streams the plan as chat.completion chunks, paced like the Messages stream; stops when the client goes. */
 async function streamChunks(ctx: Ctx, head: Head, plan: ReplyPlan, includeUsage: boolean): Promise<void> {
   const sse = new SseWriter(ctx, { chat: true });
-  const tps = ctx.faults.tokensPerSecond ?? ctx.state.config.messages.tokensPerSecond;
-  const perDelta = tps > 0 ? Math.min(20, Math.max(1, Math.round(tps / 50))) : 8;
-  const pause = tps > 0 ? (perDelta / tps) * 1000 : 0;
+  const { perDelta, pause } = pacing(ctx);
   const chunk = (delta: Json, finish: string | null = null): Json => ({
     id: head.id,
     object: 'chat.completion.chunk',

@@ -3,12 +3,11 @@
 // function calls), and the plan is written as Responses events: output items (reasoning with encrypted content,
 // message, function_call) with their deltas, then response.completed — or response.incomplete when max_output_tokens
 // cut it, response.failed with the responseFailed fault; the stream faults (drop, error event) apply as elsewhere.
-import { charge, planPrice, readJsonBody, resolveModel } from '../access';
-import { inputCostTokens } from '../billing';
+import { charge, logUsage, planPrice, readJsonBody, resolveModel, uncachedInput } from '../access';
 import { sendError } from '../errors';
 import { sendJson, sleep, type Ctx } from '../http';
 import { planReply, type FinalBlock, type ReplyPlan } from '../reply';
-import { SseWriter } from '../sse';
+import { pacing, SseWriter } from '../sse';
 import { newId } from '../state';
 import { encryptedFor, isOwnEncrypted, missingReasoning } from '../models/reasoningModel';
 import { refusesImages } from '../models/vision';
@@ -97,17 +96,7 @@ function itemOf(b: FinalBlock): Item {
 }
 
 function usageOf(ctx: Ctx, plan: ReplyPlan, output: number): Json {
-  ctx.entry.usage = {
-    input: plan.inputTokens,
-    cacheWrite: 0,
-    cacheRead: 0,
-    output,
-    inputCostTokens: inputCostTokens({
-      input_tokens: plan.inputTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-    }),
-  };
+  logUsage(ctx, uncachedInput(plan.inputTokens), output);
   const reasoning = plan.blocks.filter((b) => b.type === 'thinking').reduce((n, b) => n + b.pieces.length, 0);
   return {
     input_tokens: plan.inputTokens,
@@ -140,9 +129,7 @@ function responseOf(ctx: Ctx, head: Head, plan: ReplyPlan, output: Json[]): Json
 /** Streams the plan as Responses events, paced like the Messages stream; stops when the client goes. */
 async function streamEvents(ctx: Ctx, head: Head, plan: ReplyPlan, items: Item[]): Promise<void> {
   const sse = new SseWriter(ctx, { responses: true });
-  const tps = ctx.faults.tokensPerSecond ?? ctx.state.config.messages.tokensPerSecond;
-  const perDelta = tps > 0 ? Math.min(20, Math.max(1, Math.round(tps / 50))) : 8;
-  const pause = tps > 0 ? (perDelta / tps) * 1000 : 0;
+  const { perDelta, pause } = pacing(ctx);
   let seq = 0;
   const send = (type: string, data: Json): boolean => sse.send(type, { type, sequence_number: seq++, ...data });
   const pending = { ...head, object: 'response', status: 'in_progress', output: [], usage: null };
