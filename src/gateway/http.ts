@@ -348,13 +348,25 @@ export function protocolError(
   ex: { status?: number; requestId?: string },
   why: string,
 ): GatewayError {
+  return protocolFault(ctx, spec, ex, `unexpected answer: ${why}.`);
+}
+
+/** A `protocol` error of this call, its message (`what`, after the route) redacted; `more` adds a partial message and the like. */
+export function protocolFault(
+  ctx: ClientContext,
+  spec: CallSpec,
+  ex: { status?: number; requestId?: string },
+  what: string,
+  more: Pick<GatewayErrorInit, 'partial' | 'toolInputProblems'> = {},
+): GatewayError {
   return new GatewayError({
     kind: 'protocol',
     route: spec.route,
     status: ex.status,
     requestId: ex.requestId,
     model: spec.model,
-    message: ctx.redact(`${spec.route}: unexpected answer: ${why}.`),
+    ...more,
+    message: ctx.redact(`${spec.route}: ${what}`),
   });
 }
 
