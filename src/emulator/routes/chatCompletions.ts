@@ -4,14 +4,14 @@
 // the plan is written as chat.completion chunks: `content`, `reasoning_content`, `tool_calls` fragments by
 // index, a finish_reason chunk, a usage chunk (stream_options.include_usage; one-api always sends it), [DONE].
 import { randomBytes } from 'node:crypto';
-import { charge, logUsage, planPrice, readJsonBody, resolveModel, uncachedInput } from '../access';
+import { charge, logUsage, planPrice, uncachedInput } from '../access';
 import { sendError } from '../errors';
-import { refusesImages } from '../models/vision';
 import { sendJson, sleep, type Ctx } from '../http';
 import { planReply, type FinalBlock, type ReplyPlan } from '../reply';
 import { pacing, SseWriter } from '../sse';
 import { newId } from '../state';
 import { missingReasoning } from '../models/reasoningModel';
+import { dataUrlImage, readAsMessages, toolChoiceOf } from './openAiForm';
 
 type Json = Record<string, unknown>;
 
@@ -23,12 +23,9 @@ const FINISH: Record<ReplyPlan['stopReason'], string> = {
 };
 
 export async function handleChatCompletions(ctx: Ctx): Promise<void> {
-  const body = await readJsonBody(ctx);
-  if (!body) return;
-  const messagesBody = toMessagesForm(ctx, body);
-  if (!messagesBody) return;
-  const model = resolveModel(ctx, body.model, 'messages');
-  if (!model || refusesImages(ctx, model, messagesBody.messages)) return;
+  const read = await readAsMessages(ctx, toMessagesForm);
+  if (!read) return;
+  const { body, form: messagesBody, model } = read;
   if (!reasoningCameBack(ctx, model.upstream, messagesBody)) return;
   const plan = planReply(messagesBody, model.visible, ctx.state.config.models[model.upstream]?.agent === true);
   if (!charge(ctx, planPrice(ctx, model.upstream, plan))) return;
@@ -162,15 +159,11 @@ function toMessagesForm(ctx: Ctx, body: Json): Json | undefined {
         return { name: fn.name, description: fn.description, input_schema: fn.parameters ?? {} };
       })
     : undefined;
-  const choice = body.tool_choice;
-  const toolChoice =
-    choice === 'required'
-      ? { type: 'any' }
-      : choice === 'none'
-        ? { type: 'none' }
-        : typeof choice === 'object' && choice !== null
-          ? { type: 'tool', name: ((choice as Json).function as Json | undefined)?.name }
-          : undefined;
+  const toolChoice = toolChoiceOf(body.tool_choice, (choice) =>
+    typeof choice === 'object' && choice !== null
+      ? { type: 'tool', name: ((choice as Json).function as Json | undefined)?.name }
+      : undefined,
+  );
   const max = Number(body.max_completion_tokens ?? body.max_tokens ?? 4096);
   if (!Number.isInteger(max) || max < 1) return fail('max_tokens: must be a positive integer');
   return {
@@ -203,9 +196,7 @@ function partsOf(content: unknown): Json[] {
   return (content as Json[]).flatMap((p): Json[] => {
     if (p?.type === 'text') return [{ type: 'text', text: String(p.text ?? '') }];
     if (p?.type === 'image_url') {
-      const url = String(((p.image_url ?? {}) as Json).url ?? '');
-      const m = /^data:([^;]+);base64,(.*)$/s.exec(url);
-      return [{ type: 'image', source: { type: 'base64', media_type: m?.[1] ?? 'image/png', data: m?.[2] ?? '' } }];
+      return [dataUrlImage(String(((p.image_url ?? {}) as Json).url ?? ''))];
     }
     return [];
   });
