@@ -93,12 +93,13 @@ function buildHeaders(ctx: ClientContext, spec: CallSpec): Record<string, string
 /** Sends one request, applying the retry rules; resolves with a 2xx exchange, else throws a GatewayError. */
 export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange> {
   // A setting the context could not use (base URL, request headers) fails every call before anything is sent.
-  const [serverCode, problem] =
+  const unusable =
     ctx.baseUrlProblem !== undefined
-      ? ['INVALID_BASE_URL', ctx.baseUrlProblem]
-      : ['INVALID_REQUEST_HEADERS', ctx.requestHeadersProblem];
-  if (problem !== undefined)
-    throw new GatewayError({ kind: 'bad_request', route: spec.route, serverCode, message: problem, model: spec.model });
+      ? { serverCode: 'INVALID_BASE_URL', message: ctx.baseUrlProblem }
+      : ctx.requestHeadersProblem !== undefined
+        ? { serverCode: 'INVALID_REQUEST_HEADERS', message: ctx.requestHeadersProblem }
+        : undefined;
+  if (unusable) throw new GatewayError({ kind: 'bad_request', route: spec.route, ...unusable, model: spec.model });
   let resentUnwritten = false;
   for (let attempt = 0; ; attempt++) {
     const release = await ctx.queue.admit(spec.signal, spec.route, ctx.maxRetryWaitMs, spec.onWait);
