@@ -1,8 +1,9 @@
 // Checks shared by the API routes: JSON bodies, model visibility and protocol support, balance.
 
-import { replyPrice } from './billing';
+import { inputCostTokens, replyPrice } from './billing';
 import { sendError, sendFlat } from './errors';
 import { BodyTooLarge, header, readBody, sendText, type Ctx } from './http';
+import type { CacheUsage } from './promptCache';
 import type { Protocol } from './types';
 
 /** Reads and parses a JSON object body; answers 413 / 400 itself and returns undefined then. */
@@ -114,13 +115,24 @@ export function resolveModel(ctx: Ctx, model: unknown, protocol: Protocol): Reso
 
 /** What a planned reply without prompt caching costs (chat-completions, Responses): billing.ts#replyPrice. */
 export function planPrice(ctx: Ctx, upstream: string, plan: { inputTokens: number; outputTokens: number }): number {
-  const usage = {
-    input_tokens: plan.inputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-    output_tokens: plan.outputTokens,
-  };
+  const usage = { ...uncachedInput(plan.inputTokens), output_tokens: plan.outputTokens };
   return replyPrice(ctx.state.config.models[upstream]?.listPrices, usage, ctx.state.config.prices.message);
+}
+
+/** A reply's input without prompt caching (chat-completions, Responses, fills), in the Messages usage's names. */
+export function uncachedInput(inputTokens: number): CacheUsage {
+  return { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+}
+
+/** Writes a reply's token usage to the request log; the input's cache writes and reads weigh as billing.ts prices them. */
+export function logUsage(ctx: Ctx, input: CacheUsage, output: number): void {
+  ctx.entry.usage = {
+    input: input.input_tokens,
+    cacheWrite: input.cache_creation_input_tokens,
+    cacheRead: input.cache_read_input_tokens,
+    output,
+    inputCostTokens: inputCostTokens(input),
+  };
 }
 
 /** Charges the key at request time; answers 403 INSUFFICIENT_BALANCE when the balance does not cover it. */

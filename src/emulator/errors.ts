@@ -1,26 +1,16 @@
 // Error replies in the shapes real gateways send (see docs/gateway-protocol.md#error-bodies).
 
-import type { DialectError } from './dialects/types';
+import { messagesType, type DialectError } from './dialects/types';
 import { sendJson, sendText, type Ctx } from './http';
 
-/** Messages-style error type for a status, as the upstream API names them. */
+/**
+ * Messages-style error type for a status, as the upstream API names them: the dialects' table (messagesType), and
+ * the two 5xx the emulator's own answers name apart (503 overloaded, 504 timeout).
+ */
 export function messagesErrorType(status: number): string {
-  const types: Record<number, string> = {
-    400: 'invalid_request_error',
-    401: 'authentication_error',
-    402: 'billing_error',
-    403: 'permission_error',
-    404: 'not_found_error',
-    405: 'invalid_request_error',
-    413: 'request_too_large',
-    429: 'rate_limit_error',
-    500: 'api_error',
-    502: 'api_error',
-    503: 'overloaded_error',
-    504: 'timeout_error',
-    529: 'overloaded_error',
-  };
-  return types[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+  if (status === 503) return 'overloaded_error';
+  if (status === 504) return 'timeout_error';
+  return messagesType(status);
 }
 
 function openAiType(status: number): string {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { handleAdmin } from './admin';
 import { authenticate, checkGroup } from './auth';
 import { defaultConfig } from './config';
-import { DIALECT_HEADER, dialectByName, dialectOf } from './dialects';
+import { DIALECT_HEADER, dialectByName, dialectOf, type Dialect } from './dialects';
 import { sendError, sendRateLimited } from './errors';
 import { sendText } from './http';
 import { applyRequestFaults, effectiveFaults } from './faults';
@@ -127,11 +127,34 @@ function servesAccount(ctx: Ctx, def: RouteDef): boolean {
 
 /** Picks the request's dialect and its request-id headers; false when the dialect header named no dialect (400 sent). */
 function useDialect(ctx: Ctx): boolean {
+  return setDialect(
+    ctx,
+    () => dialectOf(ctx.req, ctx.state.dialect ?? ctx.state.config.dialect),
+    DIALECT_HEADER,
+    'invalid_dialect_header',
+  );
+}
+
+/** Switches to the key's dialect; false when its route is missing there (404 sent) or the name is unknown (400). */
+function useKeyDialect(ctx: Ctx, def: RouteDef, name: string): boolean {
+  if (!setDialect(ctx, () => dialectByName(name), 'faults.dialect', 'invalid_dialect')) return false;
+  if (ctx.dialect?.missingRoutes?.has(def.route)) {
+    notFound(ctx, false);
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Sets the dialect `pick` names and that dialect's request-id headers (in place of the default ones); false when
+ * `pick` throws for an unknown name: then a 400 with `code`, the message prefixed by where the name came from.
+ */
+function setDialect(ctx: Ctx, pick: () => Dialect | undefined, source: string, code: string): boolean {
   try {
-    ctx.dialect = dialectOf(ctx.req, ctx.state.dialect ?? ctx.state.config.dialect);
+    ctx.dialect = pick();
   } catch (err) {
     ctx.req.resume();
-    sendError(ctx, 400, `${DIALECT_HEADER}: ${(err as Error).message}.`, 'invalid_dialect_header');
+    sendError(ctx, 400, `${source}: ${(err as Error).message}.`, code);
     return false;
   }
   const ids = ctx.dialect?.requestIdHeaders?.(ctx.requestId);
@@ -139,28 +162,6 @@ function useDialect(ctx: Ctx): boolean {
     ctx.res.removeHeader('request-id');
     ctx.res.removeHeader('x-request-id');
     for (const [name, value] of Object.entries(ids)) ctx.res.setHeader(name, value);
-  }
-  return true;
-}
-
-/** Switches to the key's dialect; false when its route is missing there (404 sent) or the name is unknown (400). */
-function useKeyDialect(ctx: Ctx, def: RouteDef, name: string): boolean {
-  try {
-    ctx.dialect = dialectByName(name);
-  } catch (err) {
-    ctx.req.resume();
-    sendError(ctx, 400, `faults.dialect: ${(err as Error).message}.`, 'invalid_dialect');
-    return false;
-  }
-  const ids = ctx.dialect?.requestIdHeaders?.(ctx.requestId);
-  if (ids) {
-    ctx.res.removeHeader('request-id');
-    ctx.res.removeHeader('x-request-id');
-    for (const [header, value] of Object.entries(ids)) ctx.res.setHeader(header, value);
-  }
-  if (ctx.dialect?.missingRoutes?.has(def.route)) {
-    notFound(ctx, false);
-    return false;
   }
   return true;
 }

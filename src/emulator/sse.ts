@@ -2,6 +2,16 @@
 
 import { writeOut, type Ctx } from './http';
 
+/**
+ * How a stream is paced at tokensPerSecond (the fault's, else the config's): `perDelta` tokens a delta event and a
+ * `pause` of ms between such events (0 and 8: unpaced).
+ */
+export function pacing(ctx: Ctx): { perDelta: number; pause: number } {
+  const tps = ctx.faults.tokensPerSecond ?? ctx.state.config.messages.tokensPerSecond;
+  const perDelta = tps > 0 ? Math.min(20, Math.max(1, Math.round(tps / 50))) : 8;
+  return { perDelta, pause: tps > 0 ? (perDelta / tps) * 1000 : 0 };
+}
+
 export class SseWriter {
   private sent = 0;
   /** Set once the stream must not be written any more (client gone, fault ended it). */

@@ -1,5 +1,6 @@
 // Public types of the local gateway emulator. Pure Node: no `vscode` import, no dependency on src/gateway
 // (the emulator is an independent witness of the protocol, not a mirror of our client).
+import type { SeenImage } from './imageSize';
 
 /** Fault switches, per key (admin API / setFaults) or per request (header `x-emulator-fault: <json>`). */
 export interface Faults {
@@ -200,15 +201,7 @@ export interface RequestLogEntry {
   /** Token usage reported by a Messages reply; inputCostTokens weighs cache writes 1.25× and reads 0.1×. */
   usage?: { input: number; cacheWrite: number; cacheRead: number; output: number; inputCostTokens: number };
   /** The images a chat request carried, every message's in order (format, pixel size, bytes, a hash of the bytes). */
-  images?: Array<{
-    format: string;
-    width: number;
-    height: number;
-    bytes: number;
-    sha256: string;
-    /** Metadata blocks the bytes carry (JPEG "APP1 Exif", "COM"; PNG "tEXt"; WebP "EXIF"; GIF "comment"). */
-    metadata?: string[];
-  }>;
+  images?: SeenImage[];
   /** A Messages request's max_tokens, as sent. */
   maxTokens?: number;
   /** An image generation or edit request's size, quality and count, as sent. */

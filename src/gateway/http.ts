@@ -92,24 +92,14 @@ function buildHeaders(ctx: ClientContext, spec: CallSpec): Record<string, string
 
 /** Sends one request, applying the retry rules; resolves with a 2xx exchange, else throws a GatewayError. */
 export async function send(ctx: ClientContext, spec: CallSpec): Promise<Exchange> {
-  if (ctx.baseUrlProblem !== undefined) {
-    throw new GatewayError({
-      kind: 'bad_request',
-      route: spec.route,
-      serverCode: 'INVALID_BASE_URL',
-      message: ctx.baseUrlProblem,
-      model: spec.model,
-    });
-  }
-  if (ctx.requestHeadersProblem !== undefined) {
-    throw new GatewayError({
-      kind: 'bad_request',
-      route: spec.route,
-      serverCode: 'INVALID_REQUEST_HEADERS',
-      message: ctx.requestHeadersProblem,
-      model: spec.model,
-    });
-  }
+  // A setting the context could not use (base URL, request headers) fails every call before anything is sent.
+  const unusable =
+    ctx.baseUrlProblem !== undefined
+      ? { serverCode: 'INVALID_BASE_URL', message: ctx.baseUrlProblem }
+      : ctx.requestHeadersProblem !== undefined
+        ? { serverCode: 'INVALID_REQUEST_HEADERS', message: ctx.requestHeadersProblem }
+        : undefined;
+  if (unusable) throw new GatewayError({ kind: 'bad_request', route: spec.route, ...unusable, model: spec.model });
   let resentUnwritten = false;
   for (let attempt = 0; ; attempt++) {
     const release = await ctx.queue.admit(spec.signal, spec.route, ctx.maxRetryWaitMs, spec.onWait);
@@ -359,13 +349,25 @@ export function protocolError(
   ex: { status?: number; requestId?: string },
   why: string,
 ): GatewayError {
+  return protocolFault(ctx, spec, ex, `unexpected answer: ${why}.`);
+}
+
+/** A `protocol` error of this call, its message (`what`, after the route) redacted; `more` adds a partial message and the like. */
+export function protocolFault(
+  ctx: ClientContext,
+  spec: CallSpec,
+  ex: { status?: number; requestId?: string },
+  what: string,
+  more: Pick<GatewayErrorInit, 'partial' | 'toolInputProblems'> = {},
+): GatewayError {
   return new GatewayError({
     kind: 'protocol',
     route: spec.route,
     status: ex.status,
     requestId: ex.requestId,
     model: spec.model,
-    message: ctx.redact(`${spec.route}: unexpected answer: ${why}.`),
+    ...more,
+    message: ctx.redact(`${spec.route}: ${what}`),
   });
 }
 

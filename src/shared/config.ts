@@ -323,30 +323,39 @@ class Reader {
     return ids;
   }
 
-  dialects(key: string): Record<string, Dialect> {
+  /**
+   * An object of name → value (a model id's dialect, a header's value…): an entry `fault` finds wrong is dropped and
+   * said (`modelGateway.<key>: <fault>; ignored.`), the others are kept; a value that is no object is the empty map.
+   */
+  private map<T>(
+    key: string,
+    expected: string,
+    fault: (name: string, value: unknown) => string | undefined,
+  ): Record<string, T> {
     const value = this.raw[key];
-    const result: Record<string, Dialect> = {};
+    const result: Record<string, T> = {};
     if (value === undefined || value === null) return result;
-    if (typeof value !== 'object' || Array.isArray(value))
-      return this.invalid(key, result, `an object of model id → ${dialectNameList()}`);
-    for (const [id, dialect] of Object.entries(value as Record<string, unknown>)) {
-      if (isDialect(dialect)) result[id] = dialect;
-      else this.problems.push(`modelGateway.${key}: "${id}" must map to ${dialectNameList()}; ignored.`);
+    if (typeof value !== 'object' || Array.isArray(value)) return this.invalid(key, result, `an object of ${expected}`);
+    for (const [name, entry] of Object.entries(value as Record<string, unknown>)) {
+      const why = fault(name, entry);
+      if (why === undefined) result[name] = entry as T;
+      else this.problems.push(`modelGateway.${key}: ${why}; ignored.`);
     }
     return result;
   }
 
+  dialects(key: string): Record<string, Dialect> {
+    return this.map(key, `model id → ${dialectNameList()}`, (id, dialect) =>
+      isDialect(dialect) ? undefined : `"${id}" must map to ${dialectNameList()}`,
+    );
+  }
+
   reasoning(key: string): Record<string, ReasoningLevel> {
-    const value = this.raw[key];
-    const result: Record<string, ReasoningLevel> = {};
-    if (value === undefined || value === null) return result;
-    if (typeof value !== 'object' || Array.isArray(value))
-      return this.invalid(key, result, 'an object of model id → "low" | "medium" | "high" | "off"');
-    for (const [id, level] of Object.entries(value as Record<string, unknown>)) {
-      if (level === 'low' || level === 'medium' || level === 'high' || level === 'off') result[id] = level;
-      else this.problems.push(`modelGateway.${key}: "${id}" must map to "low", "medium", "high" or "off"; ignored.`);
-    }
-    return result;
+    return this.map(key, 'model id → "low" | "medium" | "high" | "off"', (id, level) =>
+      level === 'low' || level === 'medium' || level === 'high' || level === 'off'
+        ? undefined
+        : `"${id}" must map to "low", "medium", "high" or "off"`,
+    );
   }
 
   /**
@@ -354,44 +363,25 @@ class Reader {
    * dropped (and said); names the client owns (auth, version) are refused by the client itself, by name.
    */
   headers(key: string): Record<string, string> {
-    const value = this.raw[key];
-    const result: Record<string, string> = {};
-    if (value === undefined || value === null) return result;
-    if (typeof value !== 'object' || Array.isArray(value))
-      return this.invalid(key, result, 'an object of header name → value');
-    for (const [name, text] of Object.entries(value as Record<string, unknown>)) {
-      if (!HEADER_NAME.test(name))
-        this.problems.push(`modelGateway.${key}: "${name}" is not a valid header name; ignored.`);
-      else if (typeof text !== 'string' || /[\u0000-\u0008\u000a-\u001f\u007f]/.test(text))
-        this.problems.push(`modelGateway.${key}: the value of "${name}" must be text on one line; ignored.`);
-      else result[name] = text;
-    }
-    return result;
+    return this.map(key, 'header name → value', (name, text) => {
+      if (!HEADER_NAME.test(name)) return `"${name}" is not a valid header name`;
+      if (typeof text !== 'string' || /[\u0000-\u0008\u000a-\u001f\u007f]/.test(text))
+        return `the value of "${name}" must be text on one line`;
+      return undefined;
+    });
   }
 
   booleanMap(key: string): Record<string, boolean> {
-    const value = this.raw[key];
-    const result: Record<string, boolean> = {};
-    if (value === undefined || value === null) return result;
-    if (typeof value !== 'object' || Array.isArray(value))
-      return this.invalid(key, result, 'an object of model id → true | false');
-    for (const [id, v] of Object.entries(value as Record<string, unknown>)) {
-      if (typeof v === 'boolean') result[id] = v;
-      else this.problems.push(`modelGateway.${key}: "${id}" must map to true or false; ignored.`);
-    }
-    return result;
+    return this.map(key, 'model id → true | false', (id, v) =>
+      typeof v === 'boolean' ? undefined : `"${id}" must map to true or false`,
+    );
   }
 
   kindOverrides(key: string): Record<string, ModelKind> {
-    const value = this.raw[key];
-    const result: Record<string, ModelKind> = {};
-    if (value === undefined || value === null) return result;
-    if (typeof value !== 'object' || Array.isArray(value))
-      return this.invalid(key, result, `an object of model id → ${MODEL_KINDS.map((k) => `"${k}"`).join(' | ')}`);
-    for (const [id, kind] of Object.entries(value as Record<string, unknown>)) {
-      if ((MODEL_KINDS as readonly unknown[]).includes(kind)) result[id] = kind as ModelKind;
-      else this.problems.push(`modelGateway.${key}: "${id}" must map to one of ${MODEL_KINDS.join(', ')}; ignored.`);
-    }
-    return result;
+    return this.map(key, `model id → ${MODEL_KINDS.map((k) => `"${k}"`).join(' | ')}`, (id, kind) =>
+      (MODEL_KINDS as readonly unknown[]).includes(kind)
+        ? undefined
+        : `"${id}" must map to one of ${MODEL_KINDS.join(', ')}`,
+    );
   }
 }

@@ -91,10 +91,15 @@ function invalidUrl(ctx: DialectCtx): DialectReply {
   });
 }
 
-export const newApi: Dialect = {
-  name: 'new-api',
+/** What new-api kept of one-api, its parent: the account routes (new-api's shape) and the request-id header. */
+const ONE_API_FAMILY: Pick<Dialect, 'account' | 'requestIdHeaders'> = {
   account: 'new-api',
   requestIdHeaders: (id) => ({ 'x-oneapi-request-id': id }),
+};
+
+export const newApi: Dialect = {
+  name: 'new-api',
+  ...ONE_API_FAMILY,
   error(ctx: DialectCtx, e: DialectError): DialectReply | undefined {
     if (e.status === 404 && e.code === 'not_found') return invalidUrl(ctx);
     const message = withId(e.message, ctx.requestId);
@@ -140,8 +145,7 @@ export const newApi: Dialect = {
 
 export const oneApi: Dialect = {
   name: 'one-api',
-  account: 'new-api',
-  requestIdHeaders: (id) => ({ 'x-oneapi-request-id': id }),
+  ...ONE_API_FAMILY,
   error(ctx: DialectCtx, e: DialectError): DialectReply | undefined {
     if (e.status === 404 && e.code === 'not_found') return invalidUrl(ctx);
     if (e.status === 501)

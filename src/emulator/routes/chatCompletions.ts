@@ -4,15 +4,14 @@
 // the plan is written as chat.completion chunks: `content`, `reasoning_content`, `tool_calls` fragments by
 // index, a finish_reason chunk, a usage chunk (stream_options.include_usage; one-api always sends it), [DONE].
 import { randomBytes } from 'node:crypto';
-import { charge, planPrice, readJsonBody, resolveModel } from '../access';
-import { inputCostTokens } from '../billing';
+import { charge, logUsage, planPrice, uncachedInput } from '../access';
 import { sendError } from '../errors';
-import { refusesImages } from '../models/vision';
 import { sendJson, sleep, type Ctx } from '../http';
 import { planReply, type FinalBlock, type ReplyPlan } from '../reply';
-import { SseWriter } from '../sse';
+import { pacing, SseWriter } from '../sse';
 import { newId } from '../state';
 import { missingReasoning } from '../models/reasoningModel';
+import { dataUrlImage, readAsMessages, toolChoiceOf } from './openAiForm';
 
 type Json = Record<string, unknown>;
 
@@ -24,12 +23,9 @@ const FINISH: Record<ReplyPlan['stopReason'], string> = {
 };
 
 export async function handleChatCompletions(ctx: Ctx): Promise<void> {
-  const body = await readJsonBody(ctx);
-  if (!body) return;
-  const messagesBody = toMessagesForm(ctx, body);
-  if (!messagesBody) return;
-  const model = resolveModel(ctx, body.model, 'messages');
-  if (!model || refusesImages(ctx, model, messagesBody.messages)) return;
+  const read = await readAsMessages(ctx, toMessagesForm);
+  if (!read) return;
+  const { body, form: messagesBody, model } = read;
   if (!reasoningCameBack(ctx, model.upstream, messagesBody)) return;
   const plan = planReply(messagesBody, model.visible, ctx.state.config.models[model.upstream]?.agent === true);
   if (!charge(ctx, planPrice(ctx, model.upstream, plan))) return;
@@ -95,17 +91,7 @@ function toolCall(b: FinalBlock): Json {
 }
 
 function usage(ctx: Ctx, plan: ReplyPlan, output: number): Json {
-  ctx.entry.usage = {
-    input: plan.inputTokens,
-    cacheWrite: 0,
-    cacheRead: 0,
-    output,
-    inputCostTokens: inputCostTokens({
-      input_tokens: plan.inputTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-    }),
-  };
+  logUsage(ctx, uncachedInput(plan.inputTokens), output);
   return {
     prompt_tokens: plan.inputTokens,
     completion_tokens: output,
@@ -173,15 +159,11 @@ function toMessagesForm(ctx: Ctx, body: Json): Json | undefined {
         return { name: fn.name, description: fn.description, input_schema: fn.parameters ?? {} };
       })
     : undefined;
-  const choice = body.tool_choice;
-  const toolChoice =
-    choice === 'required'
-      ? { type: 'any' }
-      : choice === 'none'
-        ? { type: 'none' }
-        : typeof choice === 'object' && choice !== null
-          ? { type: 'tool', name: ((choice as Json).function as Json | undefined)?.name }
-          : undefined;
+  const toolChoice = toolChoiceOf(body.tool_choice, (choice) =>
+    typeof choice === 'object' && choice !== null
+      ? { type: 'tool', name: ((choice as Json).function as Json | undefined)?.name }
+      : undefined,
+  );
   const max = Number(body.max_completion_tokens ?? body.max_tokens ?? 4096);
   if (!Number.isInteger(max) || max < 1) return fail('max_tokens: must be a positive integer');
   return {
@@ -214,9 +196,7 @@ function partsOf(content: unknown): Json[] {
   return (content as Json[]).flatMap((p): Json[] => {
     if (p?.type === 'text') return [{ type: 'text', text: String(p.text ?? '') }];
     if (p?.type === 'image_url') {
-      const url = String(((p.image_url ?? {}) as Json).url ?? '');
-      const m = /^data:([^;]+);base64,(.*)$/s.exec(url);
-      return [{ type: 'image', source: { type: 'base64', media_type: m?.[1] ?? 'image/png', data: m?.[2] ?? '' } }];
+      return [dataUrlImage(String(((p.image_url ?? {}) as Json).url ?? ''))];
     }
     return [];
   });
@@ -231,9 +211,7 @@ interface Head {
 /** Streams the plan as chat.completion chunks, paced like the Messages stream; stops when the client goes. */
 async function streamChunks(ctx: Ctx, head: Head, plan: ReplyPlan, includeUsage: boolean): Promise<void> {
   const sse = new SseWriter(ctx, { chat: true });
-  const tps = ctx.faults.tokensPerSecond ?? ctx.state.config.messages.tokensPerSecond;
-  const perDelta = tps > 0 ? Math.min(20, Math.max(1, Math.round(tps / 50))) : 8;
-  const pause = tps > 0 ? (perDelta / tps) * 1000 : 0;
+  const { perDelta, pause } = pacing(ctx);
   const chunk = (delta: Json, finish: string | null = null): Json => ({
     id: head.id,
     object: 'chat.completion.chunk',

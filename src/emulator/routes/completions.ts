@@ -3,7 +3,7 @@
 // scripted coder model (../coder.ts) for models marked `fim`; other models are refused with a 400 (the route
 // exists, the model does not do fill-in-the-middle). A configurable latency (completions.latencyMs) comes before
 // the answer, so a client that closes its socket meanwhile is logged as aborted.
-import { charge, readJsonBody, resolveModel } from '../access';
+import { charge, logUsage, readJsonBody, resolveModel, uncachedInput } from '../access';
 import { replyPrice } from '../billing';
 import { coderFill } from '../models/coder';
 import { sendError } from '../errors';
@@ -32,25 +32,14 @@ export async function handleCompletions(ctx: Ctx, mistral: boolean): Promise<voi
   // The fill's tokens at the listed prices (billing.ts#replyPrice); an unpriced model: a tenth of a message.
   const price = replyPrice(
     ctx.state.config.models[model.upstream]?.listPrices,
-    {
-      input_tokens: promptTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-      output_tokens: fill.outputTokens,
-    },
+    { ...uncachedInput(promptTokens), output_tokens: fill.outputTokens },
     ctx.state.config.prices.message / 10,
   );
   if (!charge(ctx, price)) return;
   const latency = ctx.state.config.completions?.latencyMs ?? 0;
   if (latency > 0) await sleep(latency);
   if (ctx.res.destroyed) return;
-  ctx.entry.usage = {
-    input: promptTokens,
-    cacheWrite: 0,
-    cacheRead: 0,
-    output: fill.outputTokens,
-    inputCostTokens: promptTokens,
-  };
+  logUsage(ctx, uncachedInput(promptTokens), fill.outputTokens);
   const usage = {
     prompt_tokens: promptTokens,
     completion_tokens: fill.outputTokens,

@@ -1,14 +1,14 @@
 // POST /v1/messages: JSON or SSE replies in the upstream Messages format.
 
-import { charge, readJsonBody, resolveModel } from '../access';
-import { inputCostTokens, replyPrice } from '../billing';
+import { charge, logUsage, readJsonBody, resolveModel, uncachedInput } from '../access';
+import { replyPrice } from '../billing';
 import { interleavedToolEvents } from '../models/interleave';
 import { breakpointCount, DEFAULT_PROMPT_CACHE, MAX_BREAKPOINTS, type CacheUsage } from '../promptCache';
 import { sendError } from '../errors';
 import { refusesImages } from '../models/vision';
 import { header, sendJson, sendText, sleep, type Ctx } from '../http';
 import { blockJson, planReply, signatureFor, type FinalBlock, type ReplyPlan } from '../reply';
-import { SseWriter } from '../sse';
+import { pacing, SseWriter } from '../sse';
 import { newId } from '../state';
 
 export async function handleMessages(ctx: Ctx): Promise<void> {
@@ -26,11 +26,7 @@ export async function handleMessages(ctx: Ctx): Promise<void> {
   const cacheConfig = { ...DEFAULT_PROMPT_CACHE, ...ctx.state.config.messages.promptCache };
   const cached = ctx.state.promptCache.account(ctx.key!.key, model.upstream, body, cacheConfig);
   // Charged at request time for the reply it will send, at the prices its model list publishes (billing.ts).
-  const inputs = cached ?? {
-    input_tokens: plan.inputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-  };
+  const inputs = cached ?? uncachedInput(plan.inputTokens);
   const listPrices = ctx.state.config.models[model.upstream]?.listPrices;
   if (
     !charge(
@@ -66,16 +62,8 @@ function usage(
   output: number,
   cached: CacheUsage | undefined,
 ): Record<string, number> {
-  const u = cached ?? { input_tokens: plan.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-  if (ctx) {
-    ctx.entry.usage = {
-      input: u.input_tokens,
-      cacheWrite: u.cache_creation_input_tokens,
-      cacheRead: u.cache_read_input_tokens,
-      output,
-      inputCostTokens: inputCostTokens(u),
-    };
-  }
+  const u = cached ?? uncachedInput(plan.inputTokens);
+  if (ctx) logUsage(ctx, u, output);
   // OpenRouter adds the billed cost (in credits, i.e. USD) to the final usage object.
   const out: Record<string, number> = { ...u, output_tokens: output };
   if (ctx?.dialect?.account === 'openrouter') out.cost = ctx.entry.charged ?? 0;
@@ -138,9 +126,7 @@ async function streamReply(
   cached: CacheUsage | undefined,
 ): Promise<void> {
   const sse = new SseWriter(ctx);
-  const tps = ctx.faults.tokensPerSecond ?? ctx.state.config.messages.tokensPerSecond;
-  const perDelta = tps > 0 ? Math.min(20, Math.max(1, Math.round(tps / 50))) : 8;
-  const pause = tps > 0 ? (perDelta / tps) * 1000 : 0;
+  const { perDelta, pause } = pacing(ctx);
   const habits = ctx.dialect?.sse ?? {};
   if (
     !sse.send('message_start', {

@@ -3,25 +3,21 @@
 // function calls), and the plan is written as Responses events: output items (reasoning with encrypted content,
 // message, function_call) with their deltas, then response.completed — or response.incomplete when max_output_tokens
 // cut it, response.failed with the responseFailed fault; the stream faults (drop, error event) apply as elsewhere.
-import { charge, planPrice, readJsonBody, resolveModel } from '../access';
-import { inputCostTokens } from '../billing';
+import { charge, logUsage, planPrice, uncachedInput } from '../access';
 import { sendError } from '../errors';
 import { sendJson, sleep, type Ctx } from '../http';
 import { planReply, type FinalBlock, type ReplyPlan } from '../reply';
-import { SseWriter } from '../sse';
+import { pacing, SseWriter } from '../sse';
 import { newId } from '../state';
 import { encryptedFor, isOwnEncrypted, missingReasoning } from '../models/reasoningModel';
-import { refusesImages } from '../models/vision';
+import { dataUrlImage, readAsMessages, toolChoiceOf } from './openAiForm';
 
 type Json = Record<string, unknown>;
 
 export async function handleResponses(ctx: Ctx): Promise<void> {
-  const body = await readJsonBody(ctx);
-  if (!body) return;
-  const form = toMessagesForm(ctx, body);
-  if (!form) return;
-  const model = resolveModel(ctx, body.model, 'messages');
-  if (!model || refusesImages(ctx, model, form.messages)) return;
+  const read = await readAsMessages(ctx, toMessagesForm);
+  if (!read) return;
+  const { body, form, model } = read;
   const upstream = ctx.state.config.models[model.upstream];
   if (upstream?.thinks) {
     const missing = missingReasoning(form.messages as Json[]);
@@ -97,17 +93,7 @@ function itemOf(b: FinalBlock): Item {
 }
 
 function usageOf(ctx: Ctx, plan: ReplyPlan, output: number): Json {
-  ctx.entry.usage = {
-    input: plan.inputTokens,
-    cacheWrite: 0,
-    cacheRead: 0,
-    output,
-    inputCostTokens: inputCostTokens({
-      input_tokens: plan.inputTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-    }),
-  };
+  logUsage(ctx, uncachedInput(plan.inputTokens), output);
   const reasoning = plan.blocks.filter((b) => b.type === 'thinking').reduce((n, b) => n + b.pieces.length, 0);
   return {
     input_tokens: plan.inputTokens,
@@ -140,9 +126,7 @@ function responseOf(ctx: Ctx, head: Head, plan: ReplyPlan, output: Json[]): Json
 /** Streams the plan as Responses events, paced like the Messages stream; stops when the client goes. */
 async function streamEvents(ctx: Ctx, head: Head, plan: ReplyPlan, items: Item[]): Promise<void> {
   const sse = new SseWriter(ctx, { responses: true });
-  const tps = ctx.faults.tokensPerSecond ?? ctx.state.config.messages.tokensPerSecond;
-  const perDelta = tps > 0 ? Math.min(20, Math.max(1, Math.round(tps / 50))) : 8;
-  const pause = tps > 0 ? (perDelta / tps) * 1000 : 0;
+  const { perDelta, pause } = pacing(ctx);
   let seq = 0;
   const send = (type: string, data: Json): boolean => sse.send(type, { type, sequence_number: seq++, ...data });
   const pending = { ...head, object: 'response', status: 'in_progress', output: [], usage: null };
@@ -268,15 +252,9 @@ function toMessagesForm(ctx: Ctx, body: Json): Json | undefined {
         .filter((t) => t?.type === 'function')
         .map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters ?? {} }))
     : undefined;
-  const choice = body.tool_choice;
-  const toolChoice =
-    choice === 'required'
-      ? { type: 'any' }
-      : choice === 'none'
-        ? { type: 'none' }
-        : isObj(choice)
-          ? { type: 'tool', name: choice.name }
-          : undefined;
+  const toolChoice = toolChoiceOf(body.tool_choice, (choice) =>
+    isObj(choice) ? { type: 'tool', name: choice.name } : undefined,
+  );
   const max = Number(body.max_output_tokens ?? 4096);
   if (!Number.isInteger(max) || max < 16) return fail('max_output_tokens: must be an integer of at least 16');
   return {
@@ -300,10 +278,7 @@ function partsOf(content: unknown): Json[] {
   if (!Array.isArray(content)) return [];
   return (content as Json[]).flatMap((p): Json[] => {
     if (p?.type === 'input_text' || p?.type === 'output_text') return [{ type: 'text', text: String(p.text ?? '') }];
-    if (p?.type === 'input_image') {
-      const m = /^data:([^;]+);base64,(.*)$/s.exec(String(p.image_url ?? ''));
-      return [{ type: 'image', source: { type: 'base64', media_type: m?.[1] ?? 'image/png', data: m?.[2] ?? '' } }];
-    }
+    if (p?.type === 'input_image') return [dataUrlImage(String(p.image_url ?? ''))];
     return [];
   });
 }

@@ -7,7 +7,7 @@
 // tool_use (call_id as the id; argument deltas as input_json_delta), and each content part of a message → text.
 import { isObj, type Json } from '../json';
 import { parseJsonBytes } from '../stream/byteText';
-import { capturedStringBytes, jsonStringBytes, JSON_TEXT } from '../stream/fastDelta';
+import { capturedStringBytes, closingQuote, jsonStringBytes, JSON_TEXT } from '../stream/fastDelta';
 import { blocksOfItem, responsesStopReason } from './responsesMapping';
 import { usageOf } from './openAiFamily';
 import type { ChunkReader } from './chatChunks';
@@ -112,13 +112,7 @@ export class ResponsesEventReader implements ChunkReader {
     const part = this.textPart(oi, ci);
     if (!part) return undefined;
     const start = mark + DELTA_MARK.length;
-    let stop = data.indexOf('"', start);
-    while (stop !== -1) {
-      let slashes = 0;
-      for (let k = stop - 1; k >= start && data.charCodeAt(k) === 0x5c; k--) slashes++;
-      if (slashes % 2 === 0) break;
-      stop = data.indexOf('"', stop + 1);
-    }
+    const stop = closingQuote(data, start, '"');
     if (stop === -1 || !plainTail(data, stop + 1)) return undefined;
     const bytes = jsonStringBytes(data, start, stop);
     if (bytes === undefined) return undefined;
@@ -218,9 +212,7 @@ export class ResponsesEventReader implements ChunkReader {
       case 'response.output_text.delta':
       case 'response.refusal.delta':
         if (typeof data.delta === 'string' && data.delta !== '') {
-          const p = this.part(oi, data.content_index, events);
-          p.streamed = true;
-          events.push({ type: 'content_block_delta', index: p.block, delta: { type: 'text_delta', text: data.delta } });
+          this.emit(this.part(oi, data.content_index, events), { type: 'text_delta', text: data.delta }, events);
         }
         break;
       case 'response.reasoning_summary_text.delta':
@@ -230,12 +222,7 @@ export class ResponsesEventReader implements ChunkReader {
       case 'response.function_call_arguments.delta':
         if (typeof data.delta === 'string' && data.delta !== '') {
           const item = this.item(String(oi), 'tool_use', events);
-          item.streamed = true;
-          events.push({
-            type: 'content_block_delta',
-            index: item.block,
-            delta: { type: 'input_json_delta', partial_json: data.delta },
-          });
+          this.emit(item, { type: 'input_json_delta', partial_json: data.delta }, events);
         }
         break;
       case 'response.function_call_arguments.done':
@@ -300,23 +287,20 @@ export class ResponsesEventReader implements ChunkReader {
     // Summary parts are paragraphs of their own.
     const sep = item.summaryIndex !== undefined && item.summaryIndex !== si ? '\n\n' : '';
     item.summaryIndex = si;
-    item.streamed = true;
-    events.push({
-      type: 'content_block_delta',
-      index: item.block,
-      delta: { type: 'thinking_delta', thinking: sep + data.delta },
-    });
+    this.emit(item, { type: 'thinking_delta', thinking: sep + data.delta }, events);
   }
 
+  /** A call's whole arguments (function_call_arguments.done, output_item.done): sent unless its deltas carried them. */
   private argumentsDone(oi: number, args: unknown, events: StreamEvent[]): void {
     const item = this.item(String(oi), 'tool_use', events);
     if (item.streamed || typeof args !== 'string' || args === '') return;
-    item.streamed = true;
-    events.push({
-      type: 'content_block_delta',
-      index: item.block,
-      delta: { type: 'input_json_delta', partial_json: args },
-    });
+    this.emit(item, { type: 'input_json_delta', partial_json: args }, events);
+  }
+
+  /** A delta of the open block `o`, which is then streamed (its done event does not send the text again). */
+  private emit(o: Open, delta: Json, events: StreamEvent[]): void {
+    o.streamed = true;
+    events.push({ type: 'content_block_delta', index: o.block, delta });
   }
 
   /** A finished item: what its deltas did not carry (the encrypted reasoning, a whole call or text sent only here). */
@@ -329,9 +313,7 @@ export class ResponsesEventReader implements ChunkReader {
         if (open?.streamed) return;
         const [block] = blocksOfItem({ type: 'message', content: [p] });
         if (!block || block.type !== 'text') return;
-        const o = this.part(oi, ci, events);
-        o.streamed = true;
-        events.push({ type: 'content_block_delta', index: o.block, delta: { type: 'text_delta', text: block.text } });
+        this.emit(this.part(oi, ci, events), { type: 'text_delta', text: block.text }, events);
       });
       return;
     }
@@ -345,31 +327,15 @@ export class ResponsesEventReader implements ChunkReader {
         id: String(item.call_id ?? ''),
         name: String(item.name ?? ''),
       });
-      if (!o.streamed && typeof item.arguments === 'string' && item.arguments !== '') {
-        o.streamed = true;
-        events.push({
-          type: 'content_block_delta',
-          index: o.block,
-          delta: { type: 'input_json_delta', partial_json: item.arguments },
-        });
-      }
+      this.argumentsDone(oi, item.arguments, events);
       return;
     }
     const [block] = blocksOfItem(item);
     if (block?.type !== 'thinking') return;
     if (!o.streamed && block.thinking !== '')
-      events.push({
-        type: 'content_block_delta',
-        index: o.block,
-        delta: { type: 'thinking_delta', thinking: block.thinking },
-      });
+      this.emit(o, { type: 'thinking_delta', thinking: block.thinking }, events);
     o.streamed = true;
-    if (block.signature)
-      events.push({
-        type: 'content_block_delta',
-        index: o.block,
-        delta: { type: 'signature_delta', signature: block.signature },
-      });
+    if (block.signature) this.emit(o, { type: 'signature_delta', signature: block.signature }, events);
   }
 
   /** response.completed / response.incomplete: items never streamed, the usage, the stop reason, the end. */

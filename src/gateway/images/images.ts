@@ -134,6 +134,27 @@ export function imageResultOf(raw: unknown, baseUrl: string, requestId?: string)
   return { images: imagesOf(list, baseUrl), usage: r.usage, requestId, raw };
 }
 
+/** The POST of an image request (generations or edits, sync or async) to `path`, with its body. */
+export function imagePost(
+  ctx: ClientContext,
+  path: string,
+  body: string | FormData,
+  model: string,
+  options: RequestOptions | undefined,
+): CallSpec {
+  return {
+    method: 'POST',
+    route: `POST ${path}`,
+    url: ctx.baseUrl + path,
+    auth: 'bearer',
+    body,
+    model,
+    signal: options?.signal,
+    onWait: options?.onWait,
+  };
+}
+
+/** Sends a sync image request and reads its reply; its usage (the images and their size) is reported. */
 async function imageCall(ctx: ClientContext, spec: CallSpec, size: string | undefined): Promise<ImageResult> {
   const ex = await send(ctx, spec);
   const result = imageResultOf(await readJson(ctx, spec, ex), ctx.baseUrl, ex.requestId);
@@ -144,36 +165,12 @@ async function imageCall(ctx: ClientContext, spec: CallSpec, size: string | unde
 
 /** POST /v1/images/generations. */
 export function generateImage(ctx: ClientContext, req: ImageRequest, options?: RequestOptions): Promise<ImageResult> {
-  return imageCall(
-    ctx,
-    {
-      method: 'POST',
-      route: 'POST /v1/images/generations',
-      url: ctx.baseUrl + '/v1/images/generations',
-      auth: 'bearer',
-      body: JSON.stringify(imageFields(req)),
-      model: req.model,
-      signal: options?.signal,
-      onWait: options?.onWait,
-    },
-    req.size,
-  );
+  const body = JSON.stringify(imageFields(req));
+  return imageCall(ctx, imagePost(ctx, '/v1/images/generations', body, req.model, options), req.size);
 }
 
 /** POST /v1/images/edits. */
 export function editImage(ctx: ClientContext, req: ImageEditRequest, options?: RequestOptions): Promise<ImageResult> {
-  return imageCall(
-    ctx,
-    {
-      method: 'POST',
-      route: 'POST /v1/images/edits',
-      url: ctx.baseUrl + '/v1/images/edits',
-      auth: 'bearer',
-      body: editBody(req, ctx.editEncoding),
-      model: req.model,
-      signal: options?.signal,
-      onWait: options?.onWait,
-    },
-    req.size,
-  );
+  const body = editBody(req, ctx.editEncoding);
+  return imageCall(ctx, imagePost(ctx, '/v1/images/edits', body, req.model, options), req.size);
 }

@@ -3,7 +3,7 @@
 import { reportUsage, type ClientContext } from '../context';
 import { GatewayError, isGatewayError } from '../errors/errors';
 import { protocolError, readJson, send, type CallSpec, type Headers } from '../http';
-import { editBody, imageFields, imagesOf } from './images';
+import { editBody, imageFields, imagePost, imagesOf } from './images';
 import { parseRetryAfter, sleep } from '../retry';
 import type {
   ImageEditRequest,
@@ -163,16 +163,7 @@ export async function submitImageTask(
 ): Promise<ImageTaskRef> {
   const path = kind === 'edit' ? '/v1/images/edits/async' : '/v1/images/generations/async';
   const body = kind === 'edit' ? editBody(req as ImageEditRequest, ctx.editEncoding) : JSON.stringify(imageFields(req));
-  const spec: CallSpec = {
-    method: 'POST',
-    route: `POST ${path}`,
-    url: ctx.baseUrl + path,
-    auth: 'bearer',
-    body,
-    model: req.model,
-    signal: options?.signal,
-    onWait: options?.onWait,
-  };
+  const spec = imagePost(ctx, path, body, req.model, options);
   const ex = await send(ctx, spec);
   const raw = await readJson(ctx, spec, ex);
   const id = taskIdOf(raw);

@@ -20,6 +20,21 @@ const SIMPLE_ESCAPES: Record<number, string> = {
 const REPLACEMENT_BYTES = '\xef\xbf\xbd'; // U+FFFD, for a lone surrogate escape
 
 /**
+ * Where the JSON string body that starts at `start` ends: the first `closing` (a quote, or a quote and what must follow
+ * it) whose quote no backslash escapes; -1 when there is none.
+ */
+export function closingQuote(data: string, start: number, closing: '"' | '"}'): number {
+  let stop = data.indexOf(closing, start);
+  while (stop !== -1) {
+    let slashes = 0;
+    for (let k = stop - 1; k >= start && data.charCodeAt(k) === 0x5c; k--) slashes++;
+    if (slashes % 2 === 0) break;
+    stop = data.indexOf(closing, stop + 1);
+  }
+  return stop;
+}
+
+/**
  * The text (as a byte string) of a compact text_delta event; its block index goes to `into.fastBlock` (the caller's
  * reader: no state here, so two streams never share it).
  */
@@ -76,13 +91,7 @@ export function readChatContent(data: string): string | undefined {
   // model, system_fingerprint), never inside a string: those never contain a `[`.
   if (mark < 0 || data.charCodeAt(0) !== 0x7b || data.lastIndexOf('[', mark) !== -1) return undefined;
   const start = mark + CHAT_MARK.length;
-  let stop = data.indexOf('"}', start);
-  while (stop !== -1) {
-    let slashes = 0;
-    for (let k = stop - 1; k >= start && data.charCodeAt(k) === 0x5c; k--) slashes++;
-    if (slashes % 2 === 0) break;
-    stop = data.indexOf('"}', stop + 1);
-  }
+  const stop = closingQuote(data, start, '"}');
   if (stop === -1 || !CHAT_TAIL.test(data.slice(stop, stop + 80))) return undefined;
   return jsonStringBytes(data, start, stop);
 }

@@ -2,8 +2,8 @@
 import { readToolInputJson } from './assemble';
 import type { ClientContext } from '../context';
 import { costFromHeader } from '../pricing';
-import { GatewayError } from '../errors/errors';
-import type { CallSpec } from '../http';
+import type { GatewayError } from '../errors/errors';
+import { protocolFault, type CallSpec } from '../http';
 import type { Message, ToolInputProblem } from '../types';
 
 /** The body as a Message when it has the promised shape (a content array), else undefined. */
@@ -66,14 +66,8 @@ export function toolInputError(
 ): GatewayError {
   const list = problems.map((p) => `${p.name ? `"${p.name}"` : 'a tool'} (block ${p.index}): ${p.reason}`).join('; ');
   const cutBy = message.stop_reason === 'max_tokens' ? ' It was cut by the max_tokens limit.' : '';
-  return new GatewayError({
-    kind: 'protocol',
-    route: spec.route,
-    status: ex.status,
-    requestId: ex.requestId,
-    model: spec.model,
+  return protocolFault(ctx, spec, ex, `unusable tool input: ${list}.${cutBy}`, {
     partial: message,
     toolInputProblems: problems,
-    message: ctx.redact(`${spec.route}: unusable tool input: ${list}.${cutBy}`),
   });
 }

@@ -128,15 +128,16 @@ const costFields: Fields<ChatCost> = {
   partial: opt(bool),
 };
 const cost = obj(costFields);
-const usage = obj<ChatUsage>({
+const tokenFields: Fields<TokenCounts> = {
   input: num,
   output: num,
   cacheRead: num,
   cacheWrite: num,
-  cost: opt(cost),
   estimated: opt(bool),
-  notReported: opt(bool),
-});
+};
+const tokens = obj(tokenFields);
+// A usage is token counts (ChatUsage extends TokenCounts) with what they cost.
+const usage = obj<ChatUsage>({ ...tokenFields, cost: opt(cost), notReported: opt(bool) });
 const instructionsUsed = obj<InstructionsUsed>({
   files: many(
     obj<InstructionsUsed['files'][number]>({ name: text, path: text, truncated: opt(bool), omitted: opt(bool) }),
@@ -154,14 +155,6 @@ const errorCard = obj<ErrorCard>({
   queuedUntil: opt(num),
   outcomeUnknown: opt(bool),
 });
-const tokenFields: Fields<TokenCounts> = {
-  input: num,
-  output: num,
-  cacheRead: num,
-  cacheWrite: num,
-  estimated: opt(bool),
-};
-const tokens = obj(tokenFields);
 const toolCard = obj<AgentToolCard>({
   id: text,
   step: num,
