@@ -183,6 +183,41 @@ describe('agent tools in the extension host', function () {
     assert.ok(t2.paths?.includes(path.join(outside, 'later.txt')), JSON.stringify(t2.paths));
   });
 
+  it('agent: a folder link swapped to outside between approval and use is refused (run_command cwd, list_directory path)', async () => {
+    fs.mkdirSync(abs('inside-dir'));
+    fs.writeFileSync(path.join(outside, 'outside-name.txt'), 'x');
+    const link = abs('swap-dir');
+    const pointAt = (to: string) => {
+      if (fs.existsSync(link) || fs.lstatSync(link, { throwIfNoEntry: false })) fs.unlinkSync(link);
+      fs.symlinkSync(to, link, 'dir');
+    };
+    pointAt(abs('inside-dir'));
+    // run_command asks: the link is swapped while the user reads the question.
+    const ran = await call(
+      'run_command',
+      { command: 'ls', cwd: rel('swap-dir') },
+      {
+        approve: () => {
+          pointAt(outside);
+          return { approved: true };
+        },
+      },
+    );
+    assert.strictEqual(ran.requests.length, 1, 'the command asked');
+    assert.match(ran.text, /now resolves to .*as when it was approved/);
+    assert.ok(!ran.text.includes('outside-name.txt'), ran.text);
+    // list_directory (a read: no question): the same input object from target() to invoke(), as the loop passes it.
+    pointAt(abs('inside-dir'));
+    const list = host.tools({ vscodeTools: false }).find((t) => t.name === 'list_directory')!;
+    const input = { path: rel('swap-dir') };
+    await list.target(input as never, new AbortController().signal);
+    pointAt(outside);
+    await assert.rejects(
+      Promise.resolve().then(() => list.invoke(input as never, {} as never)),
+      /now resolves to .*as when it was approved/,
+    );
+  });
+
   it('agent: an ignored .env, a setting pattern, an ignore-file pattern and a link to .env are refused; search never shows their text', async () => {
     const token = `tok${Date.now()}`;
     fs.writeFileSync(abs('.env'), `API_KEY=${token}\n`);

@@ -334,7 +334,6 @@ export function commandResultText(command: string, o: CommandOutcome, timeoutMs:
 
 export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Input> {
   const inputs = new ResolvedInputs();
-  const cwdOf = (input: Input) => ({ ...input, cwd: str(input, 'cwd') ?? '.' });
   return {
     name: 'run_command',
     description:
@@ -354,7 +353,7 @@ export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Inpu
     approvalClass: 'command',
     async target(input) {
       const command = str(input, 'command', true);
-      const { r } = await inputs.targetNow(host, cwdOf(input), 'cwd');
+      const { r } = await inputs.targetNow(host, input, 'cwd', '.');
       // The repositories a git command would read its configuration from (only for local folders).
       const repoConfig =
         r.uri.scheme === 'file' && isGitCommand(commandWords(command.trim()))
@@ -379,7 +378,7 @@ export function runCommandTool(host: ToolHost, runner: CommandRunner): Tool<Inpu
       if (!host.trusted()) return errorResult(UNTRUSTED);
       const command = str(input, 'command', true);
       if (command.trim() === '') return errorResult('the "command" field is empty.');
-      const { snap, r } = await inputs.invokeNow(host, cwdOf(input), 'cwd');
+      const { snap, r } = await inputs.invokeNow(host, input, 'cwd', '.');
       if (!r.exists) return errorResult(`the working folder ${r.display} does not exist.`);
       if (r.uri.scheme !== 'file')
         return errorResult('commands run only in local folders (this workspace is not on a local file system).');

@@ -56,17 +56,20 @@ export const UNTRUSTED = 'Agent tools are unavailable in Restricted Mode (untrus
  * it the same way: a symlink swapped between approval and use must not redirect the call.
  */
 export class ResolvedInputs {
+  // Keyed by the very input object the loop passes to target() and then invoke(): a tool must not pass a copy (a copy
+  // made in each call is never found, and the path approved would go unchecked).
   private readonly byInput = new WeakMap<object, ResolvedPath>();
 
-  async forTarget(input: Input, key: string, folderReals: readonly string[]): Promise<ResolvedPath> {
-    const r = await resolveToolPath(input[key], folderReals);
+  /** `fallback`: the path when the input has no string at `key` (a tool's default, e.g. the workspace folder '.'). */
+  async forTarget(input: Input, key: string, folderReals: readonly string[], fallback?: string): Promise<ResolvedPath> {
+    const r = await resolveToolPath(pathInput(input, key, fallback), folderReals);
     this.byInput.set(input, r);
     return r;
   }
 
-  async forInvoke(input: Input, key: string, folderReals: readonly string[]): Promise<ResolvedPath> {
+  async forInvoke(input: Input, key: string, folderReals: readonly string[], fallback?: string): Promise<ResolvedPath> {
     const approved = this.byInput.get(input);
-    const now = await resolveToolPath(input[key], folderReals);
+    const now = await resolveToolPath(pathInput(input, key, fallback), folderReals);
     if (approved && approved.realPath !== now.realPath) {
       throw new Error(
         `${now.display} now resolves to ${now.realPath}, not to ${approved.realPath} as when it was approved.`,
@@ -76,16 +79,21 @@ export class ResolvedInputs {
   }
 
   /** forTarget in the workspace folders of a fresh snapshot, and the snapshot (for the tools that read more of it). */
-  async targetNow(host: ToolHost, input: Input, key: string): Promise<PathInSnapshot> {
+  async targetNow(host: ToolHost, input: Input, key: string, fallback?: string): Promise<PathInSnapshot> {
     const snap = await host.snapshot();
-    return { snap, r: await this.forTarget(input, key, snap.policy.workspaceFolders) };
+    return { snap, r: await this.forTarget(input, key, snap.policy.workspaceFolders, fallback) };
   }
 
   /** forInvoke in the workspace folders of a fresh snapshot, and the snapshot. */
-  async invokeNow(host: ToolHost, input: Input, key: string): Promise<PathInSnapshot> {
+  async invokeNow(host: ToolHost, input: Input, key: string, fallback?: string): Promise<PathInSnapshot> {
     const snap = await host.snapshot();
-    return { snap, r: await this.forInvoke(input, key, snap.policy.workspaceFolders) };
+    return { snap, r: await this.forInvoke(input, key, snap.policy.workspaceFolders, fallback) };
   }
+}
+
+/** The model's path at `key`; with a fallback, that path when the input holds no string there. */
+function pathInput(input: Input, key: string, fallback: string | undefined): unknown {
+  return fallback === undefined ? input[key] : (str(input, key) ?? fallback);
 }
 
 export interface PathInSnapshot {

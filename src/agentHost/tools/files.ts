@@ -157,7 +157,6 @@ export function readFileTool(host: ToolHost): Tool<Input> {
 
 export function listDirectoryTool(host: ToolHost): Tool<Input> {
   const inputs = new ResolvedInputs();
-  const pathOf = (input: Input) => ({ ...input, path: str(input, 'path') ?? '.' });
   return {
     name: 'list_directory',
     description:
@@ -174,12 +173,12 @@ export function listDirectoryTool(host: ToolHost): Tool<Input> {
     },
     approvalClass: 'read',
     async target(input) {
-      const { r } = await inputs.targetNow(host, pathOf(input), 'path');
+      const { r } = await inputs.targetNow(host, input, 'path', '.');
       return { ...pathTarget(r), summary: vscode.l10n.t('List {0}', r.display) };
     },
     async invoke(input) {
       if (!host.trusted()) return errorResult(UNTRUSTED);
-      const { snap, r } = await inputs.invokeNow(host, pathOf(input), 'path');
+      const { snap, r } = await inputs.invokeNow(host, input, 'path', '.');
       if (!r.exists) return errorResult(`${r.display} does not exist.`);
       const dir = readUri(r);
       const stat = await vscode.workspace.fs.stat(dir);
