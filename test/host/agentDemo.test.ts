@@ -11,6 +11,7 @@ import { runAgentTurn, type AgentEvent, type ApprovalRequest, type Tool } from '
 import { createAgentHost, type AgentHost } from '../../src/agentHost';
 import { createGatewayClient } from '../../src/gateway';
 import { makeTempDir, removeTempDir } from '../support/tempDir';
+import { closeEditorsWithoutSaving } from '../support/hostTest';
 
 const AGENT_KEY = 'mg-agent-key-0008';
 
@@ -60,7 +61,7 @@ describe('agent demo: "add a test for titleCase" with the scripted agent model',
 
   after(async () => {
     host?.dispose();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditorsWithoutSaving();
     for (const f of [...created, path.join(root(), 'test/text.test.js')]) fs.rmSync(f, { force: true });
     for (const d of ['src', 'test']) {
       const dir = path.join(root(), d);

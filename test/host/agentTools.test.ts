@@ -18,7 +18,7 @@ import {
 } from '../../src/agentHost';
 import { Checkpoints } from '../../src/agentHost/checkpoints';
 import { realPathOf } from '../../src/agentHost/resolve';
-import { waitForValue } from '../support/hostTest';
+import { closeEditorsWithoutSaving, waitForValue } from '../support/hostTest';
 import { makeTempDir, removeTempDir } from '../support/tempDir';
 
 const SCHEME = 'model-gateway-proposal-test';
@@ -100,15 +100,7 @@ describe('agent tools in the extension host', function () {
 
   afterEach(async () => {
     await host.changes.rejectAll('test cleanup');
-    // Leave no unsaved buffer behind, of any scheme (a proposal's side too): closing a dirty editor would open a save
-    // dialog that nothing in a host test can answer.
-    for (const doc of vscode.workspace.textDocuments) {
-      if (doc.isDirty && !doc.isClosed) {
-        await vscode.window.showTextDocument(doc);
-        await vscode.commands.executeCommand('workbench.action.files.revert');
-      }
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditorsWithoutSaving();
     for (const key of ['autoApproveWrites', 'secretPatterns', 'commandAllowList']) {
       await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
     }

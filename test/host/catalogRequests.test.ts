@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { Commands, Views } from '../../src/shared/commands';
 import { EmulatorAdmin, type AdminFaults } from '../support/emulatorAdmin';
 import { AUTO_FETCH_INTERVAL_TEST_ENV } from '../../src/catalog/catalog';
-import { EXTENSION_ID, sleep, testHook } from '../support/hostTest';
+import { closeEditorsWithoutSaving, sleep, testHook, EXTENSION_ID } from '../support/hostTest';
 
 const DEMO = 'mg-demo-key-0001';
 /**
@@ -77,7 +77,7 @@ describe('catalog: bounded GET /v1/models for every edge setting (real commands,
   after(async () => {
     await admin.setFaults(DEMO, null).catch(() => undefined);
     for (const key of KEYS) await settings().update(key, original.get(key), vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditorsWithoutSaving();
   });
 
   const profiles: Profile[] = [

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { editorAtEnd } from '../support/editors';
 import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
-import { EXTENSION_ID, testHook, waitForValue } from '../support/hostTest';
+import { closeEditorsWithoutSaving, testHook, waitForValue, EXTENSION_ID } from '../support/hostTest';
 
 const CODER_KEY = 'mg-coder-key-0011';
 const KEY_NAME = 'completions-coder';
@@ -30,7 +30,7 @@ describe('code completion in the editor', function () {
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditorsWithoutSaving();
     await config().update('enabled', undefined, vscode.ConfigurationTarget.Global);
     await config().update('model', undefined, vscode.ConfigurationTarget.Global);
     await admin?.setDialect(null).catch(() => undefined);

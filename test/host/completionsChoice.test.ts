@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { editorAtEnd } from '../support/editors';
 import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
-import { EXTENSION_ID, testHook, waitForValue } from '../support/hostTest';
+import { closeEditorsWithoutSaving, testHook, waitForValue, EXTENSION_ID } from '../support/hostTest';
 
 const DEMO_START_KEY = 'mg-demo-start-0012';
 const KEY_NAME = 'completions-demo-start';
@@ -30,7 +30,7 @@ describe('code completion out of the box (the demo key of npm start)', function 
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditorsWithoutSaving();
     await reset();
     await testHook('forgetLearnedCompletionModes').then(undefined, () => undefined);
     await testHook('removeApiKey', KEY_NAME).then(undefined, () => undefined);

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { Tool } from '../../src/agent';
 import { runToolCalls } from '../../src/agent/toolRunner';
 import { createAgentHost, type AgentHost } from '../../src/agentHost';
-import { waitForValue } from '../support/hostTest';
+import { closeEditorsWithoutSaving, waitForValue } from '../support/hostTest';
 
 const SCHEME = 'model-gateway-proposal-hunks';
 const ORIGINAL = 'const a = 1;\nconst b = 2;\nconst c = 3;\nconst d = 4;\n';
@@ -71,7 +71,7 @@ describe('agent: per-hunk review in the extension host', function () {
 
   afterEach(async () => {
     await host.changes.rejectAll('test cleanup');
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditorsWithoutSaving();
   });
 
   after(() => {

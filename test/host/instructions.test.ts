@@ -7,6 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { readProjectInstructions } from '../../src/agentHost';
 import { makeTempDir, removeTempDir } from '../support/tempDir';
+import { closeEditorsWithoutSaving } from '../support/hostTest';
 
 describe('project instructions in the extension host', function () {
   this.timeout(60_000);
@@ -24,7 +25,7 @@ describe('project instructions in the extension host', function () {
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditorsWithoutSaving();
     await settings().update('useInstructionFiles', undefined, vscode.ConfigurationTarget.Global);
     if (workspaceSettings !== undefined) fs.writeFileSync(settingsFile(), workspaceSettings);
     else fs.rmSync(settingsFile(), { force: true });

@@ -12,7 +12,7 @@ import { attachmentTokens } from '../../src/chat/composer/attachments';
 import { MentionHost } from '../../src/chat/host/mentionHost';
 import { TerminalRecorder } from '../../src/chat/host/terminalRecorder';
 import type { ChatAttachment } from '../../src/shared/protocol/chat';
-import { waitForValue } from '../support/hostTest';
+import { closeEditorsWithoutSaving, waitForValue } from '../support/hostTest';
 import { makeTempDir, removeTempDir } from '../support/tempDir';
 
 /** A line in the harness's live progress output: which terminal branch ran, a fact for the report. */
@@ -68,7 +68,7 @@ describe('@-mentions in the extension host', function () {
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditorsWithoutSaving();
     terminals?.dispose();
     host?.dispose();
     for (const d of [dir, storage, outside]) removeTempDir(d);
@@ -138,7 +138,7 @@ describe('@-mentions in the extension host', function () {
   });
 
   it('mentions: open editors first in a bare list; the selection of the active editor (and Ask about File), refused in a secret file', async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditorsWithoutSaving();
     const doc = await vscode.workspace.openTextDocument(path.join(dir, 'notes.md'));
     const editor = await vscode.window.showTextDocument(doc);
     const bare = await mentions.search('');

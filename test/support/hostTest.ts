@@ -18,3 +18,18 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
 
 /** Waiting for something the extension does asynchronously: the shared poll (test/support/poll.ts). */
 export { waitForValue } from './poll';
+
+/**
+ * Closes every editor without a save dialog: an unsaved buffer (of any scheme, a proposal's side too) is reverted
+ * first. `closeAllEditors` on a dirty buffer opens a modal dialog that nothing in a host test can answer; it then
+ * blocks every later suite's cleanup in this window (each waits out its hook timeout).
+ */
+export async function closeEditorsWithoutSaving(): Promise<void> {
+  for (const doc of vscode.workspace.textDocuments) {
+    if (doc.isDirty && !doc.isClosed) {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
