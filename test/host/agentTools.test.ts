@@ -176,7 +176,7 @@ describe('agent tools in the extension host', function () {
   });
 
   it('agent: a folder link swapped to outside between approval and use is refused (run_command cwd, list_directory path)', async () => {
-    fs.mkdirSync(abs('inside-dir'));
+    fs.mkdirSync(abs('inside-dir'), { recursive: true });
     fs.writeFileSync(path.join(outside, 'outside-name.txt'), 'x');
     const link = abs('swap-dir');
     const pointAt = (to: string) => {
