@@ -100,7 +100,7 @@ describe('sub-agents in the chat (host)', function () {
       assert.ok(sub.cost && sub.cost.amount > 0, `a cost: ${JSON.stringify(sub.cost)}`);
       assert.match(
         sub.result ?? '',
-        new RegExp(`\\[${listed}: 1 entries\\]`),
+        new RegExp(`\\[${listed}: 1 entry\\]`),
         `the report the parent got: ${sub.result}`,
       );
       const calls = childCards(a, sub.id);

@@ -78,7 +78,7 @@ describe('sub-agents (UI)', function () {
       await card.locator('.subagent-end details.tool-result summary').click();
       assert.match(
         await card.locator('.subagent-end details.tool-result pre').innerText(),
-        new RegExp(`${dir}: 1 entries`),
+        new RegExp(`${dir}: 1 entry`),
       );
     }
     assert.match(
@@ -126,7 +126,7 @@ describe('sub-agents (UI)', function () {
     assert.match(await done.locator('.subagent-figures').innerText(), /(billed|estimate)/);
     await done.locator(':scope > summary').click();
     await done.locator('.subagent-end details.tool-result summary').click();
-    assert.match(await done.locator('.subagent-end details.tool-result pre').innerText(), /ui-sub-a: 1 entries/);
+    assert.match(await done.locator('.subagent-end details.tool-result pre').innerText(), /ui-sub-a: 1 entry/);
     assert.match(await stopped.locator('.subagent-status').innerText(), /stopped/);
     // Nothing went to the gateway again by itself, and the unreviewed change was not written.
     await new Promise((r) => setTimeout(r, 3000));

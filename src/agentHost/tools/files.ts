@@ -204,7 +204,7 @@ export function listDirectoryTool(host: ToolHost): Tool<Input> {
       }
       const more = entries.length > LIST_CAP ? `\n[${entries.length - LIST_CAP} more entries not shown]` : '';
       return {
-        content: `[${r.display}: ${entries.length} entries]\n${lines.join('\n')}${more}`,
+        content: `[${r.display}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}]\n${lines.join('\n')}${more}`,
         details: { path: r.display, count: entries.length },
       };
     },
