@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { fullTargetSummary, targetSummary } from '../../src/chat/agent/agentEvents';
 import type { AgentToolCard } from '../../src/shared/protocol/chat';
-import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
+import { chatPageSuite, startAgentTurn, type ChatPage } from '../support/chatPage';
 
 describe('chat webview: agent card headers (Chromium)', function () {
   this.timeout(60_000);
@@ -14,15 +14,7 @@ describe('chat webview: agent card headers (Chromium)', function () {
   beforeEach(() => (chat = pages.chat));
 
   async function cards(...tools: AgentToolCard[]): Promise<void> {
-    await chat.play({
-      type: 'snapshot',
-      snapshot: snapshot([msg('u1', 'user', 'Go')], { mode: 'agent', agent: { ok: true }, busy: true }),
-    });
-    await chat.play({
-      type: 'messageAppended',
-      conversationId: 'c1',
-      message: msg('a1', 'assistant', '', { status: 'streaming', agent: { turnId: 'turn-a1', tools: [], steps: [] } }),
-    });
+    await startAgentTurn(chat);
     for (const tool of tools) await chat.play({ type: 'agentTool', conversationId: 'c1', messageId: 'a1', tool });
   }
   const card = (id: string, extra: Partial<AgentToolCard>): AgentToolCard => ({

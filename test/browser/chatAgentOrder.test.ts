@@ -4,7 +4,7 @@
 // stored without a place (older conversations) stay below the answer. Real chat bundle in headless Chromium.
 import { strict as assert } from 'node:assert';
 import type { AgentToolCard, AgentTurnInfo } from '../../src/shared/protocol/chat';
-import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
+import { chatPageSuite, msg, snapshot, startAgentTurn, type ChatPage } from '../support/chatPage';
 
 describe('chat webview: agent text and tool cards interleaved (Chromium)', function () {
   this.timeout(60_000);
@@ -54,15 +54,7 @@ describe('chat webview: agent text and tool cards interleaved (Chromium)', funct
   const AS_WRITTEN = ['text:Looking first.', 'card:t1', 'text:Then reading.', 'card:t2', 'card:t3', 'text:All done'];
 
   it('while streaming and once finished: text, card, text, two cards, text', async () => {
-    await chat.play({
-      type: 'snapshot',
-      snapshot: snapshot([msg('u1', 'user', 'Go')], { mode: 'agent', agent: { ok: true }, busy: true }),
-    });
-    await chat.play({
-      type: 'messageAppended',
-      conversationId: 'c1',
-      message: msg('a1', 'assistant', '', { status: 'streaming', agent: turn() }),
-    });
+    await startAgentTurn(chat);
     await chat.play({ type: 'streamDelta', conversationId: 'c1', messageId: 'a1', text: FIRST });
     await chat.play({
       type: 'agentTool',

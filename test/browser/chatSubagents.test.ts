@@ -4,7 +4,7 @@
 // it; its report as text; a refused model said; a reloaded turn shows the cards it stored.
 import { strict as assert } from 'node:assert';
 import type { AgentSubagentCard, AgentToolCard } from '../../src/shared/protocol/chat';
-import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
+import { chatPageSuite, msg, snapshot, startAgentTurn, type ChatPage } from '../support/chatPage';
 
 describe('chat webview: sub-agent cards (Chromium)', function () {
   this.timeout(60_000);
@@ -49,15 +49,7 @@ describe('chat webview: sub-agent cards (Chromium)', function () {
     }, id);
 
   it('two parallel explorers: a live card each inside its call, their calls inside, figures and report', async () => {
-    await chat.play({
-      type: 'snapshot',
-      snapshot: snapshot([msg('u1', 'user', 'Go')], { mode: 'agent', agent: { ok: true }, busy: true }),
-    });
-    await chat.play({
-      type: 'messageAppended',
-      conversationId: 'c1',
-      message: msg('a1', 'assistant', '', { status: 'streaming', agent: { turnId: 'turn-a1', tools: [], steps: [] } }),
-    });
+    await startAgentTurn(chat);
     for (const id of ['s1', 's2'])
       await chat.play({ type: 'agentTool', conversationId: 'c1', messageId: 'a1', tool: spawn(id) });
     await post(sub('s1'));
@@ -175,15 +167,7 @@ describe('chat webview: sub-agent cards (Chromium)', function () {
   });
 
   it('says which agent definition a sub-agent follows and what of it was not, and shows its 429 wait counting down', async () => {
-    await chat.play({
-      type: 'snapshot',
-      snapshot: snapshot([msg('u1', 'user', 'Go')], { mode: 'agent', agent: { ok: true }, busy: true }),
-    });
-    await chat.play({
-      type: 'messageAppended',
-      conversationId: 'c1',
-      message: msg('a1', 'assistant', '', { status: 'streaming', agent: { turnId: 'turn-a1', tools: [], steps: [] } }),
-    });
+    await startAgentTurn(chat);
     await chat.play({ type: 'agentTool', conversationId: 'c1', messageId: 'a1', tool: spawn('s1') });
     await post(
       sub('s1', {

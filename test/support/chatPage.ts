@@ -188,3 +188,19 @@ export function msg(
 ): ChatMessage {
   return { id, role, text, status: 'complete', createdAt: 1, ...extra };
 }
+
+/**
+ * An agent turn under way, as the host shows it: a busy Agent conversation c1 with the question u1 ("Go") and its
+ * streaming answer a1, no tools or steps yet. Tests then play the turn's events.
+ */
+export async function startAgentTurn(chat: ChatPage): Promise<void> {
+  await chat.play({
+    type: 'snapshot',
+    snapshot: snapshot([msg('u1', 'user', 'Go')], { mode: 'agent', agent: { ok: true }, busy: true }),
+  });
+  await chat.play({
+    type: 'messageAppended',
+    conversationId: 'c1',
+    message: msg('a1', 'assistant', '', { status: 'streaming', agent: { turnId: 'turn-a1', tools: [], steps: [] } }),
+  });
+}

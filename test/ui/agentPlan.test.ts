@@ -4,22 +4,14 @@
 // in a checklist; Act on this plan switches the conversation to Agent and sends the plan as the task.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as path from 'path';
-import { chatViewSuite } from '../support/chatView';
-import { EmulatorAdmin } from '../support/emulatorAdmin';
-import { workspaceDir } from '../support/env';
+import { workspaceChatViewSuite } from '../support/workspaceChatView';
 
-const KEY = 'mg-demo-key-0001';
 const README = '# Demo project\n\nHello world.\n';
 const AGENTS_MD = '# Agent notes\n\nAlways start your answers with "Per AGENTS.md:".\n';
 
 describe('project instructions and plan mode (UI)', function () {
   this.timeout(300_000);
-  const admin = EmulatorAdmin.fromEnv();
-  const file = (rel: string) => path.join(workspaceDir(), rel);
-  const ui = chatViewSuite({
-    admin,
-    key: KEY,
+  const { file, ui } = workspaceChatViewSuite({
     prepare: () => {
       fs.writeFileSync(file('README.md'), README);
       fs.writeFileSync(file('AGENTS.md'), AGENTS_MD);

@@ -6,28 +6,16 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import {
-  chatViewSuite,
-  reloadAndReopen,
-  setUserSetting,
-  userSettingsFile,
-  waitForWorkspaceFile,
-} from '../support/chatView';
+import { reloadAndReopen, setUserSetting, userSettingsFile, waitForWorkspaceFile } from '../support/chatView';
+import { workspaceChatViewSuite } from '../support/workspaceChatView';
 import { makeTempDir } from '../support/tempDir';
-import { EmulatorAdmin } from '../support/emulatorAdmin';
-import { workspaceDir } from '../support/env';
 
-const KEY = 'mg-demo-key-0001';
 const SECRET = 'agent-safety-secret-7f3a';
 
 describe('agent safety (UI)', function () {
   this.timeout(300_000);
   let outside = '';
-  const admin = EmulatorAdmin.fromEnv();
-  const file = (rel: string) => path.join(workspaceDir(), rel);
-  const ui = chatViewSuite({
-    admin,
-    key: KEY,
+  const { file, ui } = workspaceChatViewSuite({
     prepare: () => {
       outside = makeTempDir('ui-outside');
       fs.writeFileSync(path.join(outside, 'notes.txt'), `${SECRET} outside\n`);

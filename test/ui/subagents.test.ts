@@ -6,18 +6,8 @@
 // (The cheaper cases, a refused model, Stop, the budget and a hostile child, are in test/host/subagents.test.ts.)
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as path from 'path';
-import {
-  chatViewSuite,
-  reloadAndReopen,
-  setUserSetting,
-  userSettingsFile,
-  waitForWorkspaceFile,
-} from '../support/chatView';
-import { EmulatorAdmin } from '../support/emulatorAdmin';
-import { workspaceDir } from '../support/env';
-
-const KEY = 'mg-demo-key-0001';
+import { reloadAndReopen, setUserSetting, userSettingsFile, waitForWorkspaceFile } from '../support/chatView';
+import { workspaceChatViewSuite } from '../support/workspaceChatView';
 
 /** A parent's directive line that starts these sub-agents in one message (they run in parallel). */
 const spawn = (...tasks: Array<Record<string, unknown>>): string =>
@@ -26,11 +16,7 @@ const list = (dir: string) => ({ task: `Look in ${dir}.\n@tool list_directory ${
 
 describe('sub-agents (UI)', function () {
   this.timeout(300_000);
-  const admin = EmulatorAdmin.fromEnv();
-  const file = (rel: string) => path.join(workspaceDir(), rel);
-  const ui = chatViewSuite({
-    admin,
-    key: KEY,
+  const { admin, file, ui } = workspaceChatViewSuite({
     prepare: () => {
       for (const d of ['ui-sub-a', 'ui-sub-b']) fs.mkdirSync(file(d), { recursive: true });
       fs.writeFileSync(file('ui-sub-a/alpha.txt'), 'alpha\n');
