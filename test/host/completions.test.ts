@@ -164,8 +164,11 @@ describe('code completion in the editor', function () {
     // A retry starts where the first attempt began: the coder key active with its model.
     await testHook('switchKey', KEY_NAME);
     await config().update('model', 'qwen2.5-coder-demo', vscode.ConfigurationTarget.Global);
-    await admin!.setFaults(CODER_KEY, { status: 429, retryAfter: 60, count: 1 });
+    // No earlier test's editor left open to ask for a completion, and the log read before the fault is set: an
+    // inline suggestion still on its way from another editor would take the one 429 before this test looked.
+    await closeEditorsWithoutSaving();
     const before = await since();
+    await admin!.setFaults(CODER_KEY, { status: 429, retryAfter: 60, count: 1 });
     const editor = await editorAtEnd(
       'completion-429.ts',
       'function fibonacci(n: number): number {\n  if (n < 2) return n;\n  return fibonacci(',

@@ -127,7 +127,17 @@ export class AnswerRunner {
     if (message.agent && agent) {
       const save = (): void => this.store.save(request.conversation);
       const images = this.images();
-      const a = { agent, settings, images, instructions, out: this.out, write, now: this.deps.now, l10n: this.l10n, save };
+      const a = {
+        agent,
+        settings,
+        images,
+        instructions,
+        out: this.out,
+        write,
+        now: this.deps.now,
+        l10n: this.l10n,
+        save,
+      };
       return this.end(request, await runAgentAnswer(request, a), false);
     }
     const costs = recordedCosts();

@@ -1,5 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { buildMessagesRequest, formatAttachment, NO_IMAGES, toMessageParams } from '../../../src/chat/ask/requestBuilder';
+import {
+  buildMessagesRequest,
+  formatAttachment,
+  NO_IMAGES,
+  toMessageParams,
+} from '../../../src/chat/ask/requestBuilder';
 import type { ChatMessage } from '../../../src/shared/protocol/chat';
 
 const m = (role: 'user' | 'assistant', text: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({
@@ -69,9 +74,10 @@ describe('chat request building', () => {
         param.content.startsWith('Selection from') &&
         param.content.endsWith('\n\nExplain'),
     );
-    const [fileOnly] = toMessageParams([
-      m('user', '', { attachments: [{ ...attachment, kind: 'file', startLine: undefined, endLine: undefined }] }),
-    ], NO_IMAGES);
+    const [fileOnly] = toMessageParams(
+      [m('user', '', { attachments: [{ ...attachment, kind: 'file', startLine: undefined, endLine: undefined }] })],
+      NO_IMAGES,
+    );
     assert.ok(typeof fileOnly.content === 'string' && fileOnly.content.startsWith('File `src/x.md`:'));
   });
 });
