@@ -103,6 +103,10 @@ export class AnswerRunner {
       if (!client || request.signal.aborted) return undefined;
       const settings = this.settingsOf(conversation);
       if (!settings.model) return noModelError(this.l10n).message;
+      // As before an answer: the older questions' images are read, so the summary request names each one (after a
+      // reload none is in memory yet, and an unread image reads as "no longer stored").
+      await this.deps.images?.preload(imageHashes(conversation.messages));
+      if (request.signal.aborted) return undefined;
       await condense(cut, this.condenseRun(request, client, settings.model, costs.take));
       return undefined;
     } catch (error) {

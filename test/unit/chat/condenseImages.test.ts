@@ -81,4 +81,40 @@ describe('condensing images', function () {
     assert.match(next, /Summary of the earlier conversation/);
     assert.ok(!next.includes(data.slice(0, 40)), 'not re-sent after condensing');
   });
+
+  it('the Condense action after a reload: the image is still named as an image, not as gone', async () => {
+    const files = memoryImages();
+    const first = agentSession({
+      emulator: emulator(),
+      tools: () => [],
+      askThroughGateway: true,
+      images: new ImageStore(files),
+    });
+    await first.s.load();
+    const attachment = await imageAttachment(
+      'img1',
+      { name: 'error dialog.png', data, thumbnail: 'data:image/png;base64,AAAA' },
+      new ImageStore(files),
+      0,
+    );
+    first.s.addAttachment(attachment as ChatAttachment);
+    await first.sendUntilFinished('Question 1: what does the dialog say?');
+    await first.sendUntilFinished('Question 2');
+    await first.sendUntilFinished('Question 3');
+    // A reload: a new session and image store over the same files; nothing is read into memory until a request.
+    const t = agentSession({
+      emulator: emulator(),
+      tools: () => [],
+      askThroughGateway: true,
+      images: new ImageStore(files),
+      storage: first.storage,
+      state: first.state,
+    });
+    await t.s.load();
+    assert.equal(await t.s.condense(), undefined);
+    assert.equal(t.sent.length, 1);
+    const summaryRequest = JSON.stringify(t.sent[0].messages);
+    assert.match(summaryRequest, /User: \[image: error dialog\.png, 64×48\]/);
+    assert.doesNotMatch(summaryRequest, /no longer stored/);
+  });
 });
