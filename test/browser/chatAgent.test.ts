@@ -3,7 +3,7 @@
 // approvals, the pending changes list, cost, end and Restore; all by keyboard; tool output never becomes HTML.
 import { strict as assert } from 'node:assert';
 import type { AgentToolCard, AgentTurnInfo, WebviewToHostMessage } from '../../src/shared/protocol/chat';
-import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
+import { chatPageSuite, msg, snapshot, startAgentTurn, type ChatPage } from '../support/chatPage';
 
 const PWN = 'window.__pwned=1';
 const HOSTILE = `<img src=x onerror="${PWN}"><script>${PWN}</script><a href="javascript:${PWN}">x</a>[link](https://evil.example) <b>bold</b>`;
@@ -40,17 +40,7 @@ describe('chat webview: Agent mode (Chromium)', function () {
     ...extra,
   });
 
-  async function agentAnswer(): Promise<void> {
-    await chat.play({
-      type: 'snapshot',
-      snapshot: snapshot([msg('u1', 'user', 'Run the tests')], { mode: 'agent', agent: { ok: true }, busy: true }),
-    });
-    await chat.play({
-      type: 'messageAppended',
-      conversationId: 'c1',
-      message: msg('a1', 'assistant', '', { status: 'streaming', agent: turn() }),
-    });
-  }
+  const agentAnswer = (): Promise<void> => startAgentTurn(chat, 'Run the tests');
 
   it('the mode select is keyboard operable; the host confirms the switch; untrusted shows why', async () => {
     await chat.play({ type: 'snapshot', snapshot: snapshot([], { mode: 'ask', agent: { ok: true } }) });

@@ -4,7 +4,7 @@
 // latest" control that brings them back and follows again.
 import { strict as assert } from 'node:assert';
 import type { AgentToolCard, HostToWebviewMessage, PendingChangeView } from '../../src/shared/protocol/chat';
-import { chatPageSuite, msg, snapshot, type ChatPage } from '../support/chatPage';
+import { chatPageSuite, startAgentTurn, type ChatPage } from '../support/chatPage';
 
 describe('chat webview: following a long agent turn (Chromium)', function () {
   this.timeout(180_000);
@@ -75,15 +75,7 @@ describe('chat webview: following a long agent turn (Chromium)', function () {
   async function startTurn(): Promise<void> {
     text = '';
     pending = [];
-    await chat.play({
-      type: 'snapshot',
-      snapshot: snapshot([msg('u1', 'user', 'Read every file')], { mode: 'agent', agent: { ok: true }, busy: true }),
-    });
-    await chat.play({
-      type: 'messageAppended',
-      conversationId: 'c1',
-      message: msg('a1', 'assistant', '', { status: 'streaming', agent: { turnId: 'turn-a1', tools: [], steps: [] } }),
-    });
+    await startAgentTurn(chat, 'Read every file');
   }
 
   async function endTurn(): Promise<void> {

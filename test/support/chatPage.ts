@@ -190,13 +190,13 @@ export function msg(
 }
 
 /**
- * An agent turn under way, as the host shows it: a busy Agent conversation c1 with the question u1 ("Go") and its
- * streaming answer a1, no tools or steps yet. Tests then play the turn's events.
+ * An agent turn under way, as the host shows it: a busy Agent conversation c1 with the question u1 (`question`) and
+ * its streaming answer a1, no tools or steps yet. Tests then play the turn's events.
  */
-export async function startAgentTurn(chat: ChatPage): Promise<void> {
+export async function startAgentTurn(chat: ChatPage, question = 'Go'): Promise<void> {
   await chat.play({
     type: 'snapshot',
-    snapshot: snapshot([msg('u1', 'user', 'Go')], { mode: 'agent', agent: { ok: true }, busy: true }),
+    snapshot: snapshot([msg('u1', 'user', question)], { mode: 'agent', agent: { ok: true }, busy: true }),
   });
   await chat.play({
     type: 'messageAppended',
