@@ -1,6 +1,7 @@
 // What one run of `npm test` found (scripts/test.mjs): a row per layer, the span of every step, every test's
 // time and outcome; printed as a timing table, the slowest tests and suites, and one line `N passed, M failed`.
 // With --repeat, `printRepeatSummary` compares the runs and names every test that failed in some of them.
+import fs from 'node:fs';
 import path from 'node:path';
 import { secs } from './proc.mjs';
 import { DEFAULT_VERSIONS } from '../provision.mjs';
@@ -119,8 +120,24 @@ export function createReport(resultsDir) {
     }
   }
 
+  /** Every test's and step's time, for finding where a run's minutes went (docs/testing.md#time). */
+  function writeTimes(t0) {
+    try {
+      fs.mkdirSync(resultsDir, { recursive: true });
+      const steps = timings.map((e) => ({
+        name: e.name,
+        startS: (e.start - t0) / 1000,
+        endS: ((e.end ?? Date.now()) - t0) / 1000,
+      }));
+      fs.writeFileSync(path.join(resultsDir, 'times.json'), JSON.stringify({ steps, tests: testTimes }, null, 1));
+    } catch {
+      // The tables above say the same; a read-only folder must not fail the run.
+    }
+  }
+
   /** Prints the run's tables and summary; returns how many tests failed. */
   function printSummary(t0) {
+    writeTimes(t0);
     printTimings(t0);
     printSlowest();
     printSuiteTimes();
