@@ -9,7 +9,7 @@ import { prepareProfile, installVsix, startCodeServer, collectLogs } from './cod
 import { startEmulatorProcess } from './emulator.mjs';
 import { bundleHostTests } from './hostBundle.mjs';
 import { packageHostRunner } from './hostRunner.mjs';
-import { filesForVersion } from './versionMatrix.mjs';
+import { filesForVersion, invertedGrepForVersion, splitByTime } from './versionMatrix.mjs';
 
 const DEMO_KEY = 'mg-demo-key-0001';
 
@@ -178,10 +178,13 @@ async function waitForHostResults(resultsFile, child, log) {
   }
 }
 
-/** Runs test/ui/*.test.ts with mocha in node against a fresh code-server; returns the counts row. */
-export async function runUiLayer(ctx, info) {
+/**
+ * Runs test/ui/*.test.ts with mocha in node against a fresh code-server; returns the counts row. With `part` of
+ * `parts`, only that share of the files (scripts/lib/versionMatrix.mjs splitByTime), so that both slots can run one.
+ */
+export async function runUiLayer(ctx, info, { part = 1, parts = 1 } = {}) {
   const uiDir = path.join(ctx.root, 'test', 'ui');
-  const files = filesForVersion(
+  const all = filesForVersion(
     'ui',
     info.version,
     fs.existsSync(uiDir)
@@ -192,8 +195,9 @@ export async function runUiLayer(ctx, info) {
       : [],
     { grep: ctx.grep },
   );
+  const files = splitByTime(all, parts)[part - 1] ?? [];
   if (!files.length) return { note: 'no test/ui/*.test.ts' };
-  const { logs, profile } = await freshServer(ctx, info, 'ui');
+  const { logs, profile } = await freshServer(ctx, info, part > 1 ? `ui-part${part}` : 'ui');
   const log = logger(ctx);
   const { env } = vscodeEnvironment(ctx, info, profile);
   const server = await startCodeServer(info, profile, { env, logFile: path.join(logs, 'code-server.log') });
@@ -218,7 +222,9 @@ export async function runUiLayer(ctx, info) {
     path.join(ctx.root, 'scripts', 'lib', 'reporter.cjs'),
     ...files.map((f) => path.join('test', 'ui', f)),
   ];
+  const newestOnly = invertedGrepForVersion('ui', info.version, { grep: ctx.grep });
   if (ctx.grep) args.push('--grep', ctx.grep);
+  else if (newestOnly) args.push('--grep', newestOnly, '--invert');
   const t0 = Date.now();
   // No clock for the whole layer: a slow machine makes it slower, not red. A hang is what stops it: mocha's per-test
   // timeout (above) fails a stuck test and goes on; a layer silent for MG_UI_IDLE_TIMEOUT_MS (no test started or

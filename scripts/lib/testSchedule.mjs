@@ -19,6 +19,8 @@ import { countRow } from './testReport.mjs';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const RESULTS = path.join(ROOT, 'test-results');
 const NICE = ['/usr/bin/nice', '/bin/nice'].find((f) => fs.existsSync(f));
+/** How many parts the newest UI layer runs in when two slots are free (MG_UI_PARTS sets another number). */
+const UI_PARTS = Math.max(1, Number(process.env.MG_UI_PARTS || 2) || 2);
 
 export async function step(report, name, fn) {
   const t0 = Date.now();
@@ -277,6 +279,7 @@ async function nextJob(jobs, ready) {
 /** One VS Code layer (host or UI of one version) in a slot; records its row and test times. */
 async function runJob(report, job, base, ready) {
   const label = `${job.layer} ${job.version}`;
+  const partNote = job.parts > 1 ? `part ${job.part} of ${job.parts}` : '';
   const { info, error } = ready[job.version];
   if (error) {
     report.record({
@@ -287,19 +290,21 @@ async function runJob(report, job, base, ready) {
     });
     return;
   }
-  const ctx = { ...base, prefix: `[${label}]` };
+  const shown = partNote ? `${label} (${partNote})` : label;
+  const ctx = { ...base, prefix: `[${shown}]` };
   const t0 = Date.now();
-  console.log(`\n=== ${label}: starting (slot ${base.slot})`);
+  console.log(`\n=== ${shown}: starting (slot ${base.slot})`);
   try {
     const { tests, ...row } = await report.timed(
-      `${job.layer === 'ui' ? 'UI' : 'host'} tests, VS Code ${job.version}`,
-      () => (job.layer === 'host' ? runHostLayer : runUiLayer)(ctx, info),
+      `${job.layer === 'ui' ? 'UI' : 'host'} tests, VS Code ${job.version}${partNote ? ` (${job.part}/${job.parts})` : ''}`,
+      () => (job.layer === 'host' ? runHostLayer(ctx, info) : runUiLayer(ctx, info, job)),
     );
     report.keepTests(label, tests);
-    report.record({ layer: job.layer, version: job.version, ...row });
-    console.log(`=== ${label}: ${row.passed ?? 0} passed, ${row.failed ?? 0} failed in ${secs(t0)}s`);
+    const note = [partNote, row.note].filter(Boolean).join(', ') || undefined;
+    report.record({ layer: job.layer, version: job.version, ...row, note });
+    console.log(`=== ${shown}: ${row.passed ?? 0} passed, ${row.failed ?? 0} failed in ${secs(t0)}s`);
   } catch (err) {
-    console.log(`=== ${label}: FAILED after ${secs(t0)}s: ${err.message}`);
+    console.log(`=== ${shown}: FAILED after ${secs(t0)}s: ${err.message}`);
     report.record({
       layer: job.layer,
       version: job.version,
@@ -321,8 +326,15 @@ export async function vscodeLayers(report, opts, vsix, ready, { secondSlotAfter 
   // Longest first, so two slots end at about the same time: UI layers before host layers, and the newest VS Code
   // first (it runs more tests: the chat-provider suites need 1.104+). A job whose version is still being
   // provisioned is passed over for one that is ready (nextJob).
+  // The newest UI layer is the longest job by far (about 11 of a run's 21 minutes on a fresh 2-core machine): in two
+  // parts, one per slot, the run does not end with it running alone. Not for --grep (a few tests) or one slot.
+  const newest = DEFAULT_VERSIONS.at(-1);
   for (const layer of ['ui', 'host']) {
-    for (const version of [...opts.versions].reverse()) if (opts.layers.has(layer)) jobs.push({ layer, version });
+    for (const version of [...opts.versions].reverse()) {
+      if (!opts.layers.has(layer)) continue;
+      const parts = layer === 'ui' && version === newest && opts.slots >= 2 && !opts.grep ? UI_PARTS : 1;
+      for (let part = 1; part <= parts; part++) jobs.push({ layer, version, part, parts });
+    }
   }
   const kept = [];
   const locks = [0, 1].map((i) => path.join(ROOT, '.vscode-test', `.lock-harness-${i}`));

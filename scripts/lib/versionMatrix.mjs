@@ -28,12 +28,93 @@ export const NEWEST_ONLY = {
     'agentSafety.test.ts', // approvals against a hostile model: agent logic (agent.test.ts covers the approval UI)
     'condense.test.ts', // condensing: session logic in the chat view chat.test.ts covers
     'mentions.test.ts', // the @ picker: the chat webview chat.test.ts covers
+    'subagents.test.ts', // sub-agent cards: the agent webview agent.test.ts covers (host subagents runs on both)
+    'windows.test.ts', // two windows on one global storage: our files' logic (globalStorageUri is the same on both)
     'zy-dialects.test.ts', // wire formats through the chat view
     'zy-responses.test.ts',
   ],
 };
 
+/**
+ * UI tests (mocha full titles: suite and test) of files that run on every version, that run on the newest only: the
+ * rest of their file covers what can differ (the view, the diff editor, the terminal, a reload of the webview), these
+ * check our logic through it once more. Matched as exact full titles.
+ */
+export const NEWEST_ONLY_TESTS = {
+  ui: [
+    // agent.test.ts keeps the diff editor (Accept, a new file's title, two parts), the terminal and the approval UI.
+    'agent mode (UI) Reject writes nothing and the model is told',
+    'agent mode (UI) the composer says what runs without asking; its click opens those settings, and a change there shows',
+    'agent mode (UI) a write to .vscode/settings.json asks even with auto-approved writes (a README edit does not)',
+    'agent mode (UI) Stop during a running command ends it (what it would do later never happens)',
+    'agent mode (UI) Restore to before a turn from a conversation reopened from history (the accepted README edit is undone)',
+    'agent mode (UI) the step budget ends a loop (maxSteps 3), with Continue left to the user (no Retry of step 1)',
+    'agent mode (UI) a 429 inside the loop shows its countdown and the turn goes on by itself (the client does not retry silently)',
+    'agent mode (UI) an agent turn keeps its text and tool cards in order through a real window reload',
+    // platform.test.ts keeps the key commands (SecretStorage, quick picks, the 401 notification with its action).
+    'platform: keys, models and errors in the workbench explains a low balance (403) after asking before the billable request',
+    'platform: keys, models and errors in the workbench explains 429 with the Retry-After wait',
+    'platform: keys, models and errors in the workbench tells once how a pasted endpoint URL was normalised, with the URLs called',
+    'platform: keys, models and errors in the workbench explains a wrong base URL (404) with the URL that was called',
+    'platform: keys, models and errors in the workbench copies support info with exactly five fields per request',
+    // chat.test.ts keeps streaming, Stop, the error cards, the 429 countdown and a reload of the view.
+    'chat view (UI) timeout says the outcome is unknown and offers no blind Retry',
+  ],
+};
+
 const NEWEST = DEFAULT_VERSIONS.at(-1);
+
+/** A mocha --grep (with --invert) that leaves out the newest-only tests on an older version; undefined on the newest. */
+export function invertedGrepForVersion(layer, version, { grep, env = process.env } = {}) {
+  if (version === NEWEST || grep || env.MG_EVERY_TEST_ON_EVERY_VERSION === '1') return undefined;
+  const titles = NEWEST_ONLY_TESTS[layer] ?? [];
+  if (!titles.length) return undefined;
+  const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return `^(${titles.map(escape).join('|')})$`;
+}
+
+/**
+ * Seconds each UI file took on the newest version (fresh 2-core machine, 2026-12-07), for splitting the newest UI
+ * layer into parts that run in both slots at once; a file not listed counts as SHARD_DEFAULT_SECONDS.
+ */
+const UI_SECONDS = {
+  'agent.test.ts': 160,
+  'agentSafety.test.ts': 69,
+  'l10n.test.ts': 48,
+  'windows.test.ts': 47,
+  'platform.test.ts': 44,
+  'chat.test.ts': 41,
+  'subagents.test.ts': 39,
+  'images.test.ts': 34,
+  'chatImages.test.ts': 27,
+  'zy-responses.test.ts': 21,
+  'condense.test.ts': 20,
+  'zz-canary.test.ts': 15,
+  'completions.test.ts': 15,
+  'links.test.ts': 14,
+  'walkthrough.test.ts': 13,
+  'hostileSettings.test.ts': 12,
+  'agentPlan.test.ts': 12,
+  'gatewayAgent.test.ts': 11,
+  'usage.test.ts': 10,
+};
+const SHARD_DEFAULT_SECONDS = 15;
+
+/**
+ * The files split into `parts` lists of about equal time (longest file first into the lightest part), each in the
+ * files' own order. One part when parts <= 1.
+ */
+export function splitByTime(files, parts) {
+  if (parts <= 1 || files.length <= 1) return [files];
+  const loads = Array.from({ length: parts }, () => ({ seconds: 0, files: new Set() }));
+  const seconds = (f) => UI_SECONDS[f] ?? SHARD_DEFAULT_SECONDS;
+  for (const f of [...files].sort((a, b) => seconds(b) - seconds(a))) {
+    const lightest = loads.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    lightest.seconds += seconds(f);
+    lightest.files.add(f);
+  }
+  return loads.map((l) => files.filter((f) => l.files.has(f))).filter((part) => part.length);
+}
 
 /** The test files of a layer (host or ui) to run on a version: all on the newest, the rest on older ones. */
 export function filesForVersion(layer, version, files, { grep, env = process.env } = {}) {

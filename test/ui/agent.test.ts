@@ -273,7 +273,7 @@ describe('agent mode (UI)', function () {
 
   it('Stop during a running command ends it (what it would do later never happens)', async () => {
     await ui.view.newAgentChat();
-    await ui.view.send('Wait a while.\n@run "sleep 8 && echo late > late.txt"');
+    await ui.view.send('Wait a while.\n@run "sleep 3 && echo late > late.txt"');
     const run = card('run_command');
     await run.and(ui.view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
     await run.locator('button', { hasText: 'Approve' }).click();
@@ -282,7 +282,8 @@ describe('agent mode (UI)', function () {
     await ui.view.frame.locator('button[data-action="stop"]').click();
     await ui.view.finished('stopped');
     assert.match(await ui.view.lastAnswer().locator('.agent-end').innerText(), /Stopped/);
-    await new Promise((r) => setTimeout(r, 10_000));
+    // Well past the moment the command would have written (3 s after it started running, which was before the Stop).
+    await new Promise((r) => setTimeout(r, 5_000));
     assert.equal(fs.existsSync(file('late.txt')), false, 'the command was ended');
   });
 

@@ -9,6 +9,13 @@ type Layer = 'host' | 'ui';
 const load = async () => ({
   matrix: (await import(path.join(root, 'scripts', 'lib', 'versionMatrix.mjs'))) as {
     NEWEST_ONLY: Record<Layer, string[]>;
+    NEWEST_ONLY_TESTS: { ui: string[] };
+    invertedGrepForVersion(
+      layer: Layer,
+      version: string,
+      o?: { grep?: string; env?: Record<string, string> },
+    ): string | undefined;
+    splitByTime(files: string[], parts: number): string[][];
     filesForVersion(
       layer: Layer,
       version: string,
@@ -56,6 +63,43 @@ describe('test harness: versions and hang guards', function () {
     const hostOldest = matrix.filesForVersion('host', versions[0], testFiles('host'), { env: {} });
     for (const f of ['lm.test.ts', 'gatewayAgent.test.ts', 'agentTools.test.ts', 'hunkReview.test.ts'])
       assert.ok(hostOldest.includes(f), f);
+  });
+
+  it('each newest-only UI test names a test that exists (suite + title), in a file the oldest version runs', async () => {
+    const { matrix, versions } = await load();
+    const oldest = matrix.filesForVersion('ui', versions[0], testFiles('ui'), { env: {} });
+    const sources = oldest.map((f) => fs.readFileSync(path.join(root, 'test', 'ui', f), 'utf8'));
+    const literal = (t: string) => [`'${t}'`, `"${t}"`, `\`${t}\``];
+    for (const full of matrix.NEWEST_ONLY_TESTS.ui) {
+      const found = sources.some((src) =>
+        [...src.matchAll(/describe\((['"`])(.+?)\1/g)].some(
+          (d) => full.startsWith(`${d[2]} `) && literal(full.slice(d[2].length + 1)).some((l) => src.includes(l)),
+        ),
+      );
+      assert.ok(found, `no such UI test in a file the oldest version runs: ${full}`);
+    }
+    // The grep leaves out exactly those titles on the oldest version, and nothing on the newest.
+    const grep = new RegExp(matrix.invertedGrepForVersion('ui', versions[0], { env: {} })!);
+    for (const full of matrix.NEWEST_ONLY_TESTS.ui) assert.ok(grep.test(full), full);
+    assert.ok(!grep.test(`${matrix.NEWEST_ONLY_TESTS.ui[0]} (another test)`));
+    assert.ok(!grep.test('chat view (UI) sends a message and the answer streams in'));
+    assert.equal(matrix.invertedGrepForVersion('ui', versions.at(-1)!, { env: {} }), undefined);
+    assert.equal(matrix.invertedGrepForVersion('ui', versions[0], { grep: 'x', env: {} }), undefined);
+  });
+
+  it('the newest UI layer splits into parts of about equal time that keep every file once, in order', async () => {
+    const { matrix } = await load();
+    const files = testFiles('ui');
+    const parts = matrix.splitByTime(files, 2);
+    assert.equal(parts.length, 2);
+    assert.deepEqual([...parts[0], ...parts[1]].sort(), files);
+    for (const part of parts) assert.deepEqual(part, [...part].sort(), 'each part keeps the files in their order');
+    assert.ok(!parts[0].some((f) => parts[1].includes(f)), 'no file in both');
+    // The agent suite (the longest) is not in the same part as the next two longest together.
+    const with0 = parts.find((p) => p.includes('agent.test.ts'))!;
+    assert.ok(!(with0.includes('agentSafety.test.ts') && with0.includes('l10n.test.ts')), parts.join(' | '));
+    assert.deepEqual(matrix.splitByTime(files, 1), [files]);
+    assert.deepEqual(matrix.splitByTime(['a.test.ts'], 2), [['a.test.ts']]);
   });
 
   it('--grep or MG_EVERY_TEST_ON_EVERY_VERSION=1 runs every file on the oldest version too', async () => {
