@@ -75,8 +75,8 @@ async function main() {
 /** The layers once; `once` adds what a repeat does not run again (static checks, the fresh-clone check). */
 async function oneRun(opts, { report, vsix, ready, once }, t0) {
   const vscode = opts.layers.has('host') || opts.layers.has('ui');
-  // On 2 cores, one VS Code layer runs beside this process's own work (checks, unit + browser); the second slot opens
-  // when that work is done (docs/testing.md#time has the schedules measured).
+  // On 2 cores, one VS Code layer runs beside the static checks; the second slot opens when they end, so that the
+  // unit + browser tests and two VS Code layers share the machine (docs/testing.md#time has the schedules measured).
   let inProcessDone;
   const secondSlotAfter = new Promise((resolve) => (inProcessDone = resolve));
   const vscodeRun =
@@ -84,6 +84,7 @@ async function oneRun(opts, { report, vsix, ready, once }, t0) {
   // 4. Meanwhile in this process: static checks, unit + browser tests, the fresh-clone check.
   try {
     if (once && opts.layers.has('unit') && !opts.grep) await step(report, 'static checks', () => checksLayer(report));
+    if (process.env.MG_SECOND_SLOT !== 'after-unit') inProcessDone();
     if (opts.layers.has('unit')) await unitLayer(report, opts);
   } finally {
     inProcessDone();

@@ -14,6 +14,8 @@ const NOT_BUILT = {
   '@vscode/sqlite3': 'used only by the Copilot agent host',
   // Kerberos / Negotiate proxy authentication: no proxy here.
   kerberos: 'Kerberos proxy authentication only',
+  // An optional speed-up of ssh2 (`try { require('cpu-features') } catch {}`); nothing in lib/vscode/out loads ssh2.
+  'cpu-features': 'optional CPU detection for ssh2, which no test loads',
 };
 
 function packageName(dir) {

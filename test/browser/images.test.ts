@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import type { GalleryItem } from '../../src/shared/protocol/images';
 import { imagesGuard } from '../../src/shared/protocol/images';
-import { buildImagesBundle, launchChromium, openImagesPage, panelSnapshot, type ImagesPage } from './imagesPage';
+import { buildImagesBundle, openImagesPage, panelSnapshot, type ImagesPage } from './imagesPage';
+import { sharedChromium } from '../support/chatPage';
 
 const PNG_1x1 =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -27,10 +28,7 @@ describe('images webview (Chromium)', function () {
 
   before(async () => {
     await buildImagesBundle();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
+    browser = await sharedChromium();
   });
   beforeEach(async () => {
     view = await openImagesPage(browser);

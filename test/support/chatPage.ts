@@ -11,8 +11,21 @@ import { webviewStringTable } from '../../src/shared/webviewStrings';
 import { launchChromium } from './browser';
 import { FAKE_VSCODE_API, ROOT, startWebviewPageServer, webviewCsp } from '../support/webviewPage';
 
-/** Builds dist/webview/chat.js (and the codicons next to it) the way esbuild.js does. */
-export async function buildChatBundle(minify = false): Promise<void> {
+/** The last build of this process: the bundle does not change during a run, so suites after the first reuse it. */
+let lastBuild: { minify: boolean; done: Promise<void> } | undefined;
+
+/** Builds dist/webview/chat.js (and the codicons next to it) the way esbuild.js does; once per process and flag. */
+export function buildChatBundle(minify = false): Promise<void> {
+  if (lastBuild?.minify !== minify) {
+    const done = buildChatBundleNow(minify);
+    lastBuild = { minify, done };
+    // A failed build is tried again by the next suite (and fails it with its own error).
+    done.catch(() => (lastBuild?.done === done ? (lastBuild = undefined) : undefined));
+  }
+  return lastBuild!.done;
+}
+
+async function buildChatBundleNow(minify: boolean): Promise<void> {
   await build({
     entryPoints: { chat: join(ROOT, 'src/webview/chat/main.ts') },
     outdir: join(ROOT, 'dist/webview'),
@@ -100,6 +113,27 @@ export async function openChatPage(
 
 export { launchChromium };
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * One headless Chromium for every page suite of this mocha process (a launch per suite cost about as much as the
+ * suite's tests): each test still gets a page in a context of its own (openChatPage), so nothing is shared between
+ * tests but the browser process. Launched again if it died; closed by mocha's root `after`.
+ */
+export async function sharedChromium(): Promise<Browser> {
+  const current = shared && (await shared.catch(() => undefined));
+  if (!current?.isConnected()) shared = launchChromium();
+  return shared!;
+}
+
+// Under mocha (not in the bench), the root suite's `after` closes the shared browser once every suite has run.
+if (typeof after === 'function')
+  after(async () => {
+    const browser = shared && (await shared.catch(() => undefined));
+    shared = undefined;
+    await browser?.close();
+  });
+
 /**
  * The chat bundle, a page server and a browser for the enclosing suite (before/after). Call it inside `describe`;
  * read `.serverUrl` and `.browser` in tests.
@@ -110,10 +144,9 @@ export function pageServerSuite(): { readonly serverUrl: string; readonly browse
   before(async () => {
     await buildChatBundle();
     server = await startPageServer();
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
-    await browser?.close();
     await server?.close();
   });
   return {

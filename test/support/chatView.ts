@@ -100,6 +100,55 @@ export async function reloadAndReopen(wb: Workbench, view: ChatView, selector: s
   }
 }
 
+/** Our settings' defaults (package.json), for telling a value set back to its default from one still changed. */
+const DEFAULTS: Record<string, unknown> = Object.fromEntries(
+  (
+    [
+      (
+        JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+          contributes: { configuration: unknown };
+        }
+      ).contributes.configuration,
+    ].flat() as { properties: Record<string, { default?: unknown }> }[]
+  ).flatMap((section) => Object.entries(section.properties).map(([id, p]) => [id, p.default])),
+);
+
+/**
+ * The user settings whose value differs between two texts of settings.json (a key set back to its default counts as
+ * unchanged); `settable` when it is one of ours with a boolean or number value, which setUserSetting can put back.
+ */
+export function settingsChanged(
+  beforeText: string,
+  afterText: string,
+): { id: string; before: unknown; settable: boolean }[] {
+  if (beforeText === afterText) return [];
+  let before: Record<string, unknown>;
+  let after: Record<string, unknown>;
+  try {
+    before = JSON.parse(beforeText) as Record<string, unknown>;
+    after = JSON.parse(afterText) as Record<string, unknown>;
+  } catch {
+    return [{ id: 'settings.json', before: undefined, settable: false }]; // not JSON (comments): put the text back
+  }
+  const value = (o: Record<string, unknown>, id: string) => (id in o ? o[id] : DEFAULTS[id]);
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((id) => JSON.stringify(value(before, id)) !== JSON.stringify(value(after, id)))
+    .map((id) => {
+      const was = value(before, id);
+      return {
+        id,
+        before: was,
+        settable: id.startsWith('modelGateway.') && (typeof was === 'boolean' || typeof was === 'number'),
+      };
+    });
+}
+
+/** The title the Settings editor shows for a setting: its last segment in words ("agent.maxSteps" → "Max Steps"). */
+export function settingTitle(id: string): string {
+  const last = id.split('.').at(-1) ?? id;
+  return last.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+}
+
 /**
  * One of the chat view's title-bar actions (package.json menus view/title), by its command's title: an icon
  * `a.action-label` whose aria-label is the title. Our container has one view, so VS Code shows them in the side bar's
@@ -255,11 +304,27 @@ export function chatViewSuite(options: {
   after(async () => {
     await options.admin.setFaults(options.key, null).catch(() => undefined);
     options.cleanup?.();
-    const changed = userSettings && fs.readFileSync(userSettingsFile(), 'utf8') !== userSettings;
-    if (changed) fs.writeFileSync(userSettingsFile(), userSettings);
-    // The shared window may never notice that outside write: a reload reads the settings again, so what this suite set
-    // (auto-approval, say) cannot reach the next suite.
-    if (changed && wb && !options.ownWindow) await reloadAndReopen(wb, chatView(wb), '.composer .input');
+    const now = userSettings ? fs.readFileSync(userSettingsFile(), 'utf8') : '';
+    const changed = settingsChanged(userSettings, now);
+    let putBack = false;
+    if (wb && view && !options.ownWindow && changed.length && changed.every((c) => c.settable)) {
+      // Our own boolean and number settings are put back the way the tests set them (the Settings editor): a few
+      // seconds, where a reload of the shared window cost 10-25 s and a workbench's load of CPU.
+      try {
+        for (const c of changed) await setUserSetting(wb, view, c.id, settingTitle(c.id), c.before as boolean | number);
+        putBack = true;
+      } catch (err) {
+        console.warn(
+          `    (settings not put back in the Settings editor, reloading instead: ${String(err).slice(0, 200)})`,
+        );
+      }
+    }
+    if (changed.length && !putBack) {
+      fs.writeFileSync(userSettingsFile(), userSettings);
+      // The shared window may never notice that outside write: a reload reads the settings again, so what this suite
+      // set (auto-approval, say) cannot reach the next suite.
+      if (wb && !options.ownWindow) await reloadAndReopen(wb, chatView(wb), '.composer .input');
+    }
     await wb?.close();
   });
   afterEach(async function () {

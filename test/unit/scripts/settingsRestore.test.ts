@@ -1,0 +1,42 @@
+// How a UI suite puts back the user settings it changed (test/support/chatView.ts chatViewSuite): a setting set back
+// to its default is unchanged; our boolean and number settings go back through the Settings editor by their title;
+// anything else (another extension's setting, a string, a file that is not JSON) by rewriting the file and a reload.
+import { strict as assert } from 'node:assert';
+import { settingsChanged, settingTitle } from '../../support/chatView';
+
+describe('UI suites: putting back the user settings they changed', () => {
+  const base = JSON.stringify({ 'modelGateway.baseUrl': 'http://127.0.0.1:1' });
+  const withValues = (values: Record<string, unknown>) =>
+    JSON.stringify({ 'modelGateway.baseUrl': 'http://127.0.0.1:1', ...values });
+
+  it('a setting set back to its default (package.json) is no change; the same text is none either', () => {
+    assert.deepEqual(settingsChanged(base, base), []);
+    assert.deepEqual(settingsChanged(base, withValues({ 'modelGateway.agent.autoApproveWrites': false })), []);
+    assert.deepEqual(settingsChanged(base, withValues({ 'modelGateway.agent.maxSteps': 25 })), []);
+  });
+
+  it('our boolean and number settings still changed are put back to what they were before', () => {
+    assert.deepEqual(settingsChanged(base, withValues({ 'modelGateway.agent.maxSteps': 3 })), [
+      { id: 'modelGateway.agent.maxSteps', before: 25, settable: true },
+    ]);
+    assert.deepEqual(
+      settingsChanged(
+        withValues({ 'modelGateway.agent.autoApproveWrites': true }),
+        withValues({ 'modelGateway.agent.autoApproveWrites': false }),
+      ),
+      [{ id: 'modelGateway.agent.autoApproveWrites', before: true, settable: true }],
+    );
+  });
+
+  it("a string, another extension's setting or a file that is not JSON needs the file rewritten", () => {
+    assert.equal(settingsChanged(base, withValues({ 'modelGateway.baseUrl': 'http://x' }))[0].settable, false);
+    assert.equal(settingsChanged(base, withValues({ 'editor.tabSize': 8 }))[0].settable, false);
+    assert.equal(settingsChanged(base, `// comment\n${base}`)[0].settable, false);
+  });
+
+  it("the Settings editor's title of a setting is its last segment in words", () => {
+    assert.equal(settingTitle('modelGateway.agent.maxSteps'), 'Max Steps');
+    assert.equal(settingTitle('modelGateway.agent.maxParallelSubagents'), 'Max Parallel Subagents');
+    assert.equal(settingTitle('modelGateway.agent.autoApproveWrites'), 'Auto Approve Writes');
+  });
+});
