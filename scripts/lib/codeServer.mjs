@@ -19,6 +19,65 @@ export const BASE_SETTINGS = {
   'git.openRepositoryInParentFolders': 'never',
 };
 
+/**
+ * Built-in extensions that test windows go without: none of our tests is about them, and every window started them
+ * (12 windows in one UI part): git and GitHub scan the workspace at each start, the JSON, TypeScript and npm
+ * extensions start language servers and tsserver when a test opens package.json or a .js file, the debuggers,
+ * authentication and tunnel extensions activate at startup or on the chat setup's account probe. What stays:
+ * themes, grammars, Markdown (our Check Connection report opens its preview), Copilot and the chat, and the
+ * terminal and the diff editor (core). Measured alone on 2 cores: the agent UI suite 138 → 105 core-s, the host
+ * layer 204 → 170. `MG_ALL_BUILTINS=1` keeps every one (to tell whether one of them matters to a failure).
+ */
+export const IDLE_BUILTINS = [
+  'git',
+  'git-base',
+  'github',
+  'github-authentication',
+  'microsoft-authentication',
+  'merge-conflict',
+  'emmet',
+  'debug-auto-launch',
+  'debug-server-ready',
+  'ms-vscode.js-debug',
+  'ms-vscode.js-debug-companion',
+  'ms-vscode.vscode-js-profile-table',
+  'tunnel-forwarding',
+  'terminal-suggest',
+  'npm',
+  'grunt',
+  'gulp',
+  'jake',
+  'json-language-features',
+  'configuration-editing',
+  'extension-editing',
+  'typescript-language-features',
+  'css-language-features',
+  'html-language-features',
+  'php-language-features',
+  'ipynb',
+  'references-view',
+  'simple-browser',
+  'media-preview',
+  'search-result',
+];
+
+/**
+ * A built-in extensions folder for a test profile: links to code-server's own built-ins but IDLE_BUILTINS (VS Code
+ * reads built-ins from --builtin-extensions-dir instead of its own folder); undefined with MG_ALL_BUILTINS=1.
+ */
+export function testBuiltinExtensions(info, profile, env = process.env) {
+  if (env.MG_ALL_BUILTINS === '1') return undefined;
+  const source = path.join(path.dirname(info.entry), '..', '..', 'lib', 'vscode', 'extensions');
+  const dir = path.join(profile.dir, 'builtin-extensions');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const name of fs.readdirSync(source)) {
+    if (IDLE_BUILTINS.includes(name)) continue;
+    const link = path.join(dir, name);
+    if (!fs.existsSync(link)) fs.symlinkSync(path.join(source, name), link);
+  }
+  return dir;
+}
+
 /** Creates dir/{user,extensions,workspace} with the settings every run needs; returns the paths. */
 export function prepareProfile(dir, { settings = {}, extensionsDir } = {}) {
   fs.rmSync(dir, { recursive: true, force: true });
@@ -63,7 +122,7 @@ export async function installVsix(info, profile, vsix) {
 export async function startCodeServer(
   info,
   profile,
-  { env = {}, logFile, timeoutMs = 120_000, port = 0, locale } = {},
+  { env = {}, logFile, timeoutMs = 120_000, port = 0, locale, builtinExtensionsDir } = {},
 ) {
   const args = [
     info.entry,
@@ -80,6 +139,7 @@ export async function startCodeServer(
     '--disable-telemetry',
     '--disable-update-check',
     ...(locale ? ['--locale', locale] : []),
+    ...(builtinExtensionsDir ? ['--builtin-extensions-dir', builtinExtensionsDir] : []),
     profile.workspace,
   ];
   const child = start(info.node, args, { env: { ...process.env, ...env }, cwd: profile.dir });

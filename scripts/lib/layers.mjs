@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { launchChromium } from './chromium.mjs';
 import { run, killTree, secs } from './proc.mjs';
-import { prepareProfile, installVsix, startCodeServer, collectLogs } from './codeServer.mjs';
+import { prepareProfile, installVsix, startCodeServer, collectLogs, testBuiltinExtensions } from './codeServer.mjs';
 import { startEmulatorProcess } from './emulator.mjs';
 import { bundleHostTests } from './hostBundle.mjs';
 import { packageHostRunner } from './hostRunner.mjs';
@@ -100,7 +100,11 @@ export async function runHostLayer(ctx, info) {
   const { env } = vscodeEnvironment(ctx, info, profile);
   Object.assign(env, { MG_HOST_RESULTS: resultsFile }, route === 'vsix' ? { MG_HOST_TESTS: '1' } : {});
   if (ctx.grep) env.MG_HOST_GREP = ctx.grep;
-  const server = await startCodeServer(info, profile, { env, logFile: path.join(logs, 'code-server.log') });
+  const server = await startCodeServer(info, profile, {
+    env,
+    logFile: path.join(logs, 'code-server.log'),
+    builtinExtensionsDir: testBuiltinExtensions(info, profile),
+  });
   log(`code-server ${info.codeServer} at ${server.url}, route ${route}, ${tests.length} test files`);
   let url = server.workbenchUrl;
   if (route === 'payload') {
@@ -200,7 +204,11 @@ export async function runUiLayer(ctx, info, { part = 1, parts = 1 } = {}) {
   const { logs, profile } = await freshServer(ctx, info, part > 1 ? `ui-part${part}` : 'ui');
   const log = logger(ctx);
   const { env } = vscodeEnvironment(ctx, info, profile);
-  const server = await startCodeServer(info, profile, { env, logFile: path.join(logs, 'code-server.log') });
+  const server = await startCodeServer(info, profile, {
+    env,
+    logFile: path.join(logs, 'code-server.log'),
+    builtinExtensionsDir: testBuiltinExtensions(info, profile),
+  });
   log(`code-server ${info.codeServer} at ${server.url}, ${files.length} UI test files`);
   const report = path.join(logs, 'ui-report.json');
   // One retry (as in the host suite): a real workbench on 2 loaded cores sometimes misses a deadline; twice fails.
