@@ -44,4 +44,31 @@ describe('walkthrough', () => {
     assert.ok(events('baseUrl').includes(`onContext:${BASE_URL_SET_CONTEXT}`), JSON.stringify(events('baseUrl')));
     assert.ok(events('apiKey').includes(`onContext:${HAS_API_KEY_CONTEXT}`), JSON.stringify(events('apiKey')));
   });
+
+  it('the steps VS Code is told to mark done are the base-URL and key steps of our walkthrough, by their full ids', () => {
+    // VS Code's step id: <publisher>.<name>#<walkthrough id>#<step id>; the extension builds it from WALKTHROUGH_ID.
+    const pkg = read('package.json') as {
+      publisher: string;
+      name: string;
+      contributes: { walkthroughs: Array<{ id: string; steps: Step[] }> };
+    };
+    const actions = fs.readFileSync(path.join(root, 'src/diagnostics/quickActions.ts'), 'utf8');
+    const walkthroughId = /WALKTHROUGH_ID = '([^']+)'/.exec(actions)?.[1];
+    const walkthrough = pkg.contributes.walkthroughs.find(
+      (w) => `${pkg.publisher}.${pkg.name}#${w.id}` === walkthroughId,
+    );
+    assert.ok(walkthrough, `WALKTHROUGH_ID ${walkthroughId} names a walkthrough of package.json`);
+    const source = fs.readFileSync(path.join(root, 'src/diagnostics/walkthroughContext.ts'), 'utf8');
+    for (const [constant, step] of [
+      ['BASE_URL_STEP', 'baseUrl'],
+      ['API_KEY_STEP', 'apiKey'],
+    ]) {
+      assert.match(source, new RegExp(`${constant} = \`\\$\\{WALKTHROUGH_ID\\}#${step}\``));
+      assert.ok(
+        walkthrough.steps.some((s) => s.id === step),
+        step,
+      );
+    }
+    assert.match(source, /'welcome\.markStepComplete'/);
+  });
 });
