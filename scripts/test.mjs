@@ -5,8 +5,9 @@
 // --repeat N, runs the layers N times and names every flaky test at the end.
 //
 // What overlaps (2 cores): provisioning runs in the background from the start; the VS Code layers start as
-// soon as the VSIX is packaged and their version is provisioned, one at a time while the checks and unit tests run
-// in this process, then two at a time (one per harness slot; MG_SECOND_SLOT=early opens both at once).
+// soon as the VSIX is packaged and their version is provisioned, one at a time while the static checks run in this
+// process, then two at a time (one per harness slot) beside the unit + browser tests (MG_SECOND_SLOT=early opens
+// both slots at once, after-unit only after the unit + browser tests).
 //
 // The command line is scripts/lib/testCli.mjs, what runs when scripts/lib/testSchedule.mjs, and what a run
 // found scripts/lib/testReport.mjs.
@@ -77,17 +78,19 @@ async function oneRun(opts, { report, vsix, ready, once }, t0) {
   const vscode = opts.layers.has('host') || opts.layers.has('ui');
   // On 2 cores, one VS Code layer runs beside the static checks; the second slot opens when they end, so that the
   // unit + browser tests and two VS Code layers share the machine (docs/testing.md#time has the schedules measured).
-  let inProcessDone;
-  const secondSlotAfter = new Promise((resolve) => (inProcessDone = resolve));
+  const secondSlot = process.env.MG_SECOND_SLOT ?? 'after-checks';
+  let openSecondSlot;
+  const secondSlotOpen = new Promise((resolve) => (openSecondSlot = resolve));
+  if (secondSlot === 'early') openSecondSlot();
   const vscodeRun =
-    vscode && vsix ? vscodeLayers(report, opts, vsix, ready, { secondSlotAfter }) : Promise.resolve({ kept: [] });
+    vscode && vsix ? vscodeLayers(report, opts, vsix, ready, { secondSlotOpen }) : Promise.resolve({ kept: [] });
   // 4. Meanwhile in this process: static checks, unit + browser tests, the fresh-clone check.
   try {
     if (once && opts.layers.has('unit') && !opts.grep) await step(report, 'static checks', () => checksLayer(report));
-    if (process.env.MG_SECOND_SLOT !== 'after-unit') inProcessDone();
+    if (secondSlot !== 'after-unit') openSecondSlot();
     if (opts.layers.has('unit')) await unitLayer(report, opts);
   } finally {
-    inProcessDone();
+    openSecondSlot();
   }
   if (opts.layers.has('soak')) await soakLayer(report, opts);
   if (once && opts.clone) {

@@ -324,7 +324,7 @@ async function runJob(report, job, base, ready) {
  * folders (profiles, bundles, VSIX copy; logs in test-results/ for slot 0, test-results/slot<N>/ otherwise); at
  * most two VS Code runs share a checkout, so a second slot held by another run is simply not used until it frees.
  */
-export async function vscodeLayers(report, opts, vsix, ready, { secondSlotAfter } = {}) {
+export async function vscodeLayers(report, opts, vsix, ready, { secondSlotOpen } = {}) {
   const jobs = [];
   // Longest first, so two slots end at about the same time: UI layers before host layers, and the newest VS Code
   // first (it runs more tests: the chat-provider suites need 1.104+). A job whose version is still being
@@ -342,8 +342,9 @@ export async function vscodeLayers(report, opts, vsix, ready, { secondSlotAfter 
   const kept = [];
   const locks = [0, 1].map((i) => path.join(ROOT, '.vscode-test', `.lock-harness-${i}`));
   const worker = async (n) => {
-    // The second slot waits for this process's own layers (2 cores: three heavy things at once made each 3-5x slower).
-    if (n > 0 && secondSlotAfter && process.env.MG_SECOND_SLOT !== 'early') await secondSlotAfter;
+    // The second slot waits until the caller opens it (scripts/test.mjs: when its static checks end; 2 cores: three
+    // heavy things at once made each 3-5x slower).
+    if (n > 0 && secondSlotOpen) await secondSlotOpen;
     if (n > 0 && !jobs.length) return;
     const lock = await acquireSlot(locks, {
       // A second slot is only worth taking while jobs are still waiting.
