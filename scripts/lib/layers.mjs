@@ -9,7 +9,7 @@ import { prepareProfile, installVsix, startCodeServer, collectLogs, testBuiltinE
 import { startEmulatorProcess } from './emulator.mjs';
 import { bundleHostTests } from './hostBundle.mjs';
 import { packageHostRunner } from './hostRunner.mjs';
-import { filesForVersion, invertedGrepForVersion, splitByTime } from './versionMatrix.mjs';
+import { FIRST_PART_HEAD_START, filesForVersion, invertedGrepForVersion, splitByTime } from './versionMatrix.mjs';
 
 const DEMO_KEY = 'mg-demo-key-0001';
 
@@ -199,7 +199,8 @@ export async function runUiLayer(ctx, info, { part = 1, parts = 1 } = {}) {
       : [],
     { grep: ctx.grep },
   );
-  const files = splitByTime(all, parts)[part - 1] ?? [];
+  // Two parts: the first one's slot runs the newest host layer after it (FIRST_PART_HEAD_START).
+  const files = splitByTime(all, parts, parts === 2 ? [FIRST_PART_HEAD_START] : [])[part - 1] ?? [];
   if (!files.length) return { note: 'no test/ui/*.test.ts' };
   const { logs, profile } = await freshServer(ctx, info, part > 1 ? `ui-part${part}` : 'ui');
   const log = logger(ctx);

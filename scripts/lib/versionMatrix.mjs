@@ -74,39 +74,48 @@ export function invertedGrepForVersion(layer, version, { grep, env = process.env
 }
 
 /**
- * Seconds each UI file took on the newest version (fresh 2-core machine, 2026-12-07), for splitting the newest UI
- * layer into parts that run in both slots at once; a file not listed counts as SHARD_DEFAULT_SECONDS.
+ * Seconds each UI file took on the newest version (suite time, tests plus hooks, in a fresh run on a 2-core machine
+ * with the other slot and the unit tests beside it; 2026-12-07, test-results/times.json), for splitting the newest
+ * UI layer into parts that run in both slots at once; a file not listed counts as SHARD_DEFAULT_SECONDS.
  */
 const UI_SECONDS = {
-  'agent.test.ts': 160,
-  'agentSafety.test.ts': 69,
-  'l10n.test.ts': 48,
-  'windows.test.ts': 47,
-  'platform.test.ts': 44,
-  'chat.test.ts': 41,
-  'subagents.test.ts': 39,
-  'images.test.ts': 34,
-  'chatImages.test.ts': 27,
+  'agent.test.ts': 130,
+  'agentSafety.test.ts': 98,
+  'platform.test.ts': 82,
+  'subagents.test.ts': 67,
+  'windows.test.ts': 65,
+  'agentPlan.test.ts': 57,
+  'chatImages.test.ts': 50,
+  'l10n.test.ts': 50,
+  'chat.test.ts': 44,
+  'images.test.ts': 39,
+  'condense.test.ts': 32,
+  'completions.test.ts': 22,
   'zy-responses.test.ts': 21,
-  'condense.test.ts': 20,
+  'hostileSettings.test.ts': 19,
+  'links.test.ts': 16,
+  'walkthrough.test.ts': 15,
   'zz-canary.test.ts': 15,
-  'completions.test.ts': 15,
-  'links.test.ts': 14,
-  'walkthrough.test.ts': 13,
-  'hostileSettings.test.ts': 12,
-  'agentPlan.test.ts': 12,
-  'gatewayAgent.test.ts': 11,
-  'usage.test.ts': 10,
+  'gatewayAgent.test.ts': 14,
+  'usage.test.ts': 13,
 };
 const SHARD_DEFAULT_SECONDS = 15;
 
 /**
- * The files split into `parts` lists of about equal time (longest file first into the lightest part), each in the
- * files' own order. One part when parts <= 1.
+ * The head start of the newest UI layer's first part, in the same seconds: that part starts first (about 1.5 min
+ * before the second, which waits for the oldest UI layer), so it ends first and its slot then runs the newest host
+ * layer (about 4 min). Equal parts left the other slot idle for the last 3 minutes (fresh run 2026-12-07: part 1
+ * 4:25 → 12:44 then host 12:44 → 16:42; part 2 5:57 → 13:50); the first part is made that much shorter.
  */
-export function splitByTime(files, parts) {
+export const FIRST_PART_HEAD_START = 150;
+
+/**
+ * The files split into `parts` lists (longest file first into the lightest part), each in the files' own order, of
+ * about equal time once part i is counted as already holding headStart[i] seconds. One part when parts <= 1.
+ */
+export function splitByTime(files, parts, headStart = []) {
   if (parts <= 1 || files.length <= 1) return [files];
-  const loads = Array.from({ length: parts }, () => ({ seconds: 0, files: new Set() }));
+  const loads = Array.from({ length: parts }, (_, i) => ({ seconds: headStart[i] ?? 0, files: new Set() }));
   const seconds = (f) => UI_SECONDS[f] ?? SHARD_DEFAULT_SECONDS;
   for (const f of [...files].sort((a, b) => seconds(b) - seconds(a))) {
     const lightest = loads.reduce((a, b) => (b.seconds < a.seconds ? b : a));

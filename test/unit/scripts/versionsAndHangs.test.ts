@@ -15,7 +15,8 @@ const load = async () => ({
       version: string,
       o?: { grep?: string; env?: Record<string, string> },
     ): string | undefined;
-    splitByTime(files: string[], parts: number): string[][];
+    splitByTime(files: string[], parts: number, headStart?: number[]): string[][];
+    FIRST_PART_HEAD_START: number;
     filesForVersion(
       layer: Layer,
       version: string,
@@ -99,7 +100,12 @@ describe('test harness: versions and hang guards', function () {
     const with0 = parts.find((p) => p.includes('agent.test.ts'))!;
     assert.ok(!(with0.includes('agentSafety.test.ts') && with0.includes('l10n.test.ts')), parts.join(' | '));
     assert.deepEqual(matrix.splitByTime(files, 1), [files]);
-    assert.deepEqual(matrix.splitByTime(['a.test.ts'], 2), [['a.test.ts']]);
+    assert.deepEqual(matrix.splitByTime(['a.test.ts'], 2), [['a.test.ts']]); // A head start counts as time the part already holds: four unlisted files of 15 s each, the first part 30 s ahead.
+    const four = ['a.test.ts', 'b.test.ts', 'c.test.ts', 'd.test.ts'];
+    assert.deepEqual(matrix.splitByTime(four, 2, [30]), [['c.test.ts'], ['a.test.ts', 'b.test.ts', 'd.test.ts']]);
+    const [first, second] = matrix.splitByTime(files, 2, [matrix.FIRST_PART_HEAD_START]);
+    assert.ok(first.length && second.length, 'both parts have files');
+    assert.deepEqual([...first, ...second].sort(), files);
   });
 
   it('--grep or MG_EVERY_TEST_ON_EVERY_VERSION=1 runs every file on the oldest version too', async () => {
