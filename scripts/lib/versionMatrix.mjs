@@ -27,6 +27,7 @@ export const NEWEST_ONLY = {
     'agentPlan.test.ts', // Plan mode: the same webview and diff editor as agent.test.ts, which runs on both
     'agentSafety.test.ts', // approvals against a hostile model: agent logic (agent.test.ts covers the approval UI)
     'condense.test.ts', // condensing: session logic in the chat view chat.test.ts covers
+    'hostileSettings.test.ts', // a workspace's settings are not trusted: our reading of configuration.inspect
     'mentions.test.ts', // the @ picker: the chat webview chat.test.ts covers
     'subagents.test.ts', // sub-agent cards: the agent webview agent.test.ts covers (host subagents runs on both)
     'windows.test.ts', // two windows on one global storage: our files' logic (globalStorageUri is the same on both)
@@ -59,6 +60,10 @@ export const NEWEST_ONLY_TESTS = {
     'platform: keys, models and errors in the workbench copies support info with exactly five fields per request',
     // chat.test.ts keeps streaming, Stop, the error cards, the 429 countdown and a reload of the view.
     'chat view (UI) timeout says the outcome is unknown and offers no blind Retry',
+    // A reload that restores our own state: chat.test.ts reloads the chat view on both; the image panel's other tests
+    // run on both.
+    'chat images (UI) a reload of the window keeps the image chips of sent messages',
+    'images (UI) a reload during a pending task: the image appears once after the reload, from one submission',
   ],
 };
 
