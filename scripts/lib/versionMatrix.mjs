@@ -107,12 +107,13 @@ const UI_SECONDS = {
 const SHARD_DEFAULT_SECONDS = 15;
 
 /**
- * The head start of the newest UI layer's first part, in the same seconds: that part starts first (about 1.5 min
+ * The head start of the newest UI layer's first part, in the same seconds: that part starts first (about 1 min
  * before the second, which waits for the oldest UI layer), so it ends first and its slot then runs the newest host
- * layer (about 4 min). Equal parts left the other slot idle for the last 3 minutes (fresh run 2026-12-07: part 1
- * 4:25 → 12:44 then host 12:44 → 16:42; part 2 5:57 → 13:50); the first part is made that much shorter.
+ * layer (about 3.5 min). Fresh runs on 2 cores, 2026-12-07: equal parts left the other slot idle for the last
+ * 3 minutes (part 1 4:25 → 12:44, then host → 16:42; part 2 5:57 → 13:50); a head start of 150 for 1:44 (part 1
+ * 4:28 → 11:45, then host → 15:22; part 2 5:14 → 13:38).
  */
-export const FIRST_PART_HEAD_START = 150;
+export const FIRST_PART_HEAD_START = 240;
 
 /**
  * The files split into `parts` lists (longest file first into the lightest part), each in the files' own order, of
