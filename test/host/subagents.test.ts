@@ -154,8 +154,10 @@ describe('sub-agents in the chat (host)', function () {
   });
 
   it("Stop reaches every child: their requests' sockets are closed and nothing is sent after", async () => {
-    // Every request of the key waits 1.5 s before its answer: the children's requests are in flight when Stop comes.
-    await admin!.setFaults(DEMO_KEY, { delayMs: 1500 });
+    // Every request of the key waits 5 s before its answer: the children's requests are still in flight when Stop
+    // comes. With 1.5 s, on 2 cores at load 23 (two copies of the suite at once) one child's answer came between
+    // seeing both in flight and Stop reaching the extension host, and the test read a finished request as not closed.
+    await admin!.setFaults(DEMO_KEY, { delayMs: 5000 });
     await markRequests();
     const looping = `Keep looking.\n@tool list_directory ${JSON.stringify({ path: '.' })}\n@steps 20`;
     await testHook('chatAgentStart', `Explore.\n${spawn(looping, looping)}`, PARENT);
