@@ -73,6 +73,15 @@ async function freshServer(ctx, info, layer, extraVsix = []) {
   return { logs, profile };
 }
 
+/** code-server for a test layer: its log in the layer's logs, without the built-ins no test is about. */
+function startTestServer(info, profile, env, logs) {
+  return startCodeServer(info, profile, {
+    env,
+    logFile: path.join(logs, 'code-server.log'),
+    builtinExtensionsDir: testBuiltinExtensions(info, profile),
+  });
+}
+
 async function stopServer(ctx, server, profile, logs, label) {
   if (ctx.keep) {
     ctx.kept.push(`${label}: ${server.workbenchUrl}`);
@@ -100,11 +109,7 @@ export async function runHostLayer(ctx, info) {
   const { env } = vscodeEnvironment(ctx, info, profile);
   Object.assign(env, { MG_HOST_RESULTS: resultsFile }, route === 'vsix' ? { MG_HOST_TESTS: '1' } : {});
   if (ctx.grep) env.MG_HOST_GREP = ctx.grep;
-  const server = await startCodeServer(info, profile, {
-    env,
-    logFile: path.join(logs, 'code-server.log'),
-    builtinExtensionsDir: testBuiltinExtensions(info, profile),
-  });
+  const server = await startTestServer(info, profile, env, logs);
   log(`code-server ${info.codeServer} at ${server.url}, route ${route}, ${tests.length} test files`);
   let url = server.workbenchUrl;
   if (route === 'payload') {
@@ -205,11 +210,7 @@ export async function runUiLayer(ctx, info, { part = 1, parts = 1 } = {}) {
   const { logs, profile } = await freshServer(ctx, info, part > 1 ? `ui-part${part}` : 'ui');
   const log = logger(ctx);
   const { env } = vscodeEnvironment(ctx, info, profile);
-  const server = await startCodeServer(info, profile, {
-    env,
-    logFile: path.join(logs, 'code-server.log'),
-    builtinExtensionsDir: testBuiltinExtensions(info, profile),
-  });
+  const server = await startTestServer(info, profile, env, logs);
   log(`code-server ${info.codeServer} at ${server.url}, ${files.length} UI test files`);
   const report = path.join(logs, 'ui-report.json');
   // One retry (as in the host suite): a real workbench on 2 loaded cores sometimes misses a deadline; twice fails.
