@@ -4,14 +4,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { run, start, killTree } from './proc.mjs';
 
-/** User settings of every harness profile: trust off (Restricted Mode would keep the extension off), quiet, offline. */
+/**
+ * User settings of every harness profile: trust off (Restricted Mode would keep the extension off), quiet, offline.
+ * Only values every supported version takes as they are: a value VS Code migrates on start (1.139 rewrote
+ * `extensions.autoUpdate: false` to "off") changes settings.json under the UI suites, which then took it for a change
+ * of their own that the Settings editor cannot put back, and reloaded the shared window after each suite (no
+ * `extensions.autoUpdate` is needed: with `extensions.autoCheckUpdates` off nothing looks for updates).
+ */
 export const BASE_SETTINGS = {
   'security.workspace.trust.enabled': false,
   'workbench.startupEditor': 'none',
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
   'extensions.autoCheckUpdates': false,
-  'extensions.autoUpdate': false,
   'extensions.ignoreRecommendations': true,
   'workbench.enableExperiments': false,
   'workbench.tips.enabled': false,

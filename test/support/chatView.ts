@@ -114,6 +114,20 @@ const DEFAULTS: Record<string, unknown> = Object.fromEntries(
 );
 
 /**
+ * A setting's value in settings.json's text as VS Code reads it: an absent key is its default (the Settings editor
+ * removes a key set back to its default instead of writing the value); undefined when the text is not JSON.
+ */
+export function settingValue(settingsText: string, id: string): unknown {
+  let settings: Record<string, unknown>;
+  try {
+    settings = JSON.parse(settingsText) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  return id in settings ? settings[id] : DEFAULTS[id];
+}
+
+/**
  * The user settings whose value differs between two texts of settings.json (a key set back to its default counts as
  * unchanged); `settable` when it is one of ours with a boolean or number value, which setUserSetting can put back.
  */
@@ -223,15 +237,10 @@ export async function setUserSetting(
     await box.press('Tab');
   }
   const deadline = Date.now() + 30_000;
-  const written = (): unknown => {
-    try {
-      return JSON.parse(fs.readFileSync(userSettingsFile(), 'utf8'))[id];
-    } catch {
-      return undefined;
-    }
-  };
-  // Back to a default value, the Settings editor removes the key instead of writing it.
-  while (written() !== value && !(value === false && written() === undefined)) {
+  // Back to its default the key is removed, not written (settingValue): waiting for a written 25 on maxSteps ran into
+  // the deadline, and every suite that had changed it reloaded the shared window instead.
+  const written = (): unknown => settingValue(fs.readFileSync(userSettingsFile(), 'utf8'), id);
+  while (written() !== value) {
     if (Date.now() > deadline) throw new Error(`the Settings editor did not write ${id}`);
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -2,7 +2,8 @@
 // to its default is unchanged; our boolean and number settings go back through the Settings editor by their title;
 // anything else (another extension's setting, a string, a file that is not JSON) by rewriting the file and a reload.
 import { strict as assert } from 'node:assert';
-import { settingsChanged, settingTitle } from '../../support/chatView';
+import * as path from 'node:path';
+import { settingsChanged, settingTitle, settingValue } from '../../support/chatView';
 
 describe('UI suites: putting back the user settings they changed', () => {
   const base = JSON.stringify({ 'modelGateway.baseUrl': 'http://127.0.0.1:1' });
@@ -38,5 +39,23 @@ describe('UI suites: putting back the user settings they changed', () => {
     assert.equal(settingTitle('modelGateway.agent.maxSteps'), 'Max Steps');
     assert.equal(settingTitle('modelGateway.agent.maxParallelSubagents'), 'Max Parallel Subagents');
     assert.equal(settingTitle('modelGateway.agent.autoApproveWrites'), 'Auto Approve Writes');
+  });
+
+  it('a key the Settings editor removed reads as its default, so putting back a default value is seen as done', () => {
+    assert.equal(settingValue(base, 'modelGateway.agent.maxSteps'), 25);
+    assert.equal(settingValue(base, 'modelGateway.agent.autoApproveWrites'), false);
+    assert.equal(settingValue(withValues({ 'modelGateway.agent.maxSteps': 3 }), 'modelGateway.agent.maxSteps'), 3);
+    assert.equal(settingValue('{ not json', 'modelGateway.agent.maxSteps'), undefined);
+  });
+
+  it('the harness profile has no setting VS Code 1.139 migrates on start (extensions.autoUpdate: false became "off")', async () => {
+    const { BASE_SETTINGS } = (await import(
+      path.join(__dirname, '..', '..', '..', 'scripts', 'lib', 'codeServer.mjs')
+    )) as {
+      BASE_SETTINGS: Record<string, unknown>;
+    };
+    // A migrated value rewrites settings.json under the UI suites: they took it for a change of their own that the
+    // Settings editor cannot put back, and reloaded the shared window after every suite.
+    assert.ok(!('extensions.autoUpdate' in BASE_SETTINGS));
   });
 });
