@@ -115,7 +115,7 @@ const SHARD_DEFAULT_SECONDS = 15;
  * for 1:03 (part 1 4:02 → 10:02, then host → 13:58; part 2 4:56 → 12:55): part 1 should hold about 300 of the
  * table's 782 seconds.
  */
-export const FIRST_PART_HEAD_START = 200;
+export const FIRST_PART_HEAD_START = 240;
 
 /**
  * The files split into `parts` lists (longest file first into the lightest part), each in the files' own order, of
