@@ -112,10 +112,11 @@ const SHARD_DEFAULT_SECONDS = 15;
  * layer (about 4 min). Fresh runs on 2 cores, 2026-12-07: equal parts left the other slot idle for the last
  * 3 minutes (part 1 4:25 → 12:44, then host → 16:42; part 2 5:57 → 13:50); a head start of 150 for 1:44 (part 1
  * 4:28 → 11:45, then host → 15:22; part 2 5:14 → 13:38); with 240 and the table above refreshed, the slot of part 2
- * for 1:03 (part 1 4:02 → 10:02, then host → 13:58; part 2 4:56 → 12:55): part 1 should hold about 300 of the
- * table's 782 seconds.
+ * for 1:03 (part 1 4:02 → 10:02, then host → 13:58; part 2 4:56 → 12:55); with the refreshed table, 200 left the slot
+ * of part 2 idle for 129 s (part 2 4:28 → 11:42, part 1 3:38 → 10:09, then host → 13:51) and 240 for 109 s (part 2
+ * 4:47 → 12:05, part 1 3:52 → 9:35, then host → 13:54).
  */
-export const FIRST_PART_HEAD_START = 240;
+export const FIRST_PART_HEAD_START = 320;
 
 /**
  * The files split into `parts` lists (longest file first into the lightest part), each in the files' own order, of
