@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { resultsDir, vscodeVersion, workspaceDir } from './env';
-import { CONTAINER_TITLE, openWorkbench, type Workbench } from './workbench';
+import { blurActiveElement, CONTAINER_TITLE, openWorkbench, type Workbench } from './workbench';
 
 export interface ChatView {
   /** The chat view's page (the visible webview; after a reload a stale, hidden frame can come first). */
@@ -124,8 +124,12 @@ export function settingValue(settingsText: string, id: string): unknown {
   } catch {
     return undefined;
   }
-  return id in settings ? settings[id] : DEFAULTS[id];
+  return valueIn(settings, id);
 }
+
+/** A setting's value in parsed settings: an absent key is its default (package.json). */
+const valueIn = (settings: Record<string, unknown>, id: string): unknown =>
+  id in settings ? settings[id] : DEFAULTS[id];
 
 /**
  * The user settings whose value differs between two texts of settings.json (a key set back to its default counts as
@@ -141,10 +145,9 @@ export function settingsChanged(beforeText: string, afterText: string): { id: st
   } catch {
     return [{ id: 'settings.json', before: undefined }];
   }
-  const value = (o: Record<string, unknown>, id: string) => (id in o ? o[id] : DEFAULTS[id]);
   return [...new Set([...Object.keys(before), ...Object.keys(after)])]
-    .filter((id) => JSON.stringify(value(before, id)) !== JSON.stringify(value(after, id)))
-    .map((id) => ({ id, before: value(before, id) }));
+    .filter((id) => JSON.stringify(valueIn(before, id)) !== JSON.stringify(valueIn(after, id)))
+    .map((id) => ({ id, before: valueIn(before, id) }));
 }
 
 /**
@@ -193,7 +196,7 @@ export async function setUserSetting(
   value: boolean | number,
 ): Promise<void> {
   const page = wb.page;
-  await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+  await blurActiveElement(page);
   await wb.runCommand('Preferences: Open Settings (UI)');
   const searchBox = page.locator('.settings-editor .settings-header .monaco-editor').first();
   await searchBox.waitFor({ state: 'visible', timeout: 30_000 });
@@ -250,7 +253,7 @@ function oneLine(text: string): string {
  */
 export async function restoreUserSettings(wb: Workbench, chat: ChatView, text: string): Promise<void> {
   const page = wb.page;
-  await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+  await blurActiveElement(page);
   await wb.runCommand('Preferences: Open User Settings (JSON)');
   const editor = page.locator('.editor-instance .monaco-editor').first();
   await editor.waitFor({ state: 'visible', timeout: 30_000 });
