@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { resultsDir, vscodeVersion, workspaceDir } from './env';
-import { blurActiveElement, CONTAINER_TITLE, openWorkbench, type Workbench } from './workbench';
+import { CONTAINER_TITLE, openWorkbench, type Workbench } from './workbench';
 
 export interface ChatView {
   /** The chat view's page (the visible webview; after a reload a stale, hidden frame can come first). */
@@ -124,18 +124,17 @@ export function settingValue(settingsText: string, id: string): unknown {
   } catch {
     return undefined;
   }
-  return valueIn(settings, id);
+  return id in settings ? settings[id] : DEFAULTS[id];
 }
-
-/** A setting's value in parsed settings: an absent key is its default (package.json). */
-const valueIn = (settings: Record<string, unknown>, id: string): unknown =>
-  id in settings ? settings[id] : DEFAULTS[id];
 
 /**
  * The user settings whose value differs between two texts of settings.json (a key set back to its default counts as
- * unchanged), with the value each had before; a text that is not JSON (comments) counts as a change of the file.
+ * unchanged); `settable` when it is one of ours with a boolean or number value, which setUserSetting can put back.
  */
-export function settingsChanged(beforeText: string, afterText: string): { id: string; before: unknown }[] {
+export function settingsChanged(
+  beforeText: string,
+  afterText: string,
+): { id: string; before: unknown; settable: boolean }[] {
   if (beforeText === afterText) return [];
   let before: Record<string, unknown>;
   let after: Record<string, unknown>;
@@ -143,11 +142,25 @@ export function settingsChanged(beforeText: string, afterText: string): { id: st
     before = JSON.parse(beforeText) as Record<string, unknown>;
     after = JSON.parse(afterText) as Record<string, unknown>;
   } catch {
-    return [{ id: 'settings.json', before: undefined }];
+    return [{ id: 'settings.json', before: undefined, settable: false }]; // not JSON (comments): put the text back
   }
+  const value = (o: Record<string, unknown>, id: string) => (id in o ? o[id] : DEFAULTS[id]);
   return [...new Set([...Object.keys(before), ...Object.keys(after)])]
-    .filter((id) => JSON.stringify(valueIn(before, id)) !== JSON.stringify(valueIn(after, id)))
-    .map((id) => ({ id, before: valueIn(before, id) }));
+    .filter((id) => JSON.stringify(value(before, id)) !== JSON.stringify(value(after, id)))
+    .map((id) => {
+      const was = value(before, id);
+      return {
+        id,
+        before: was,
+        settable: id.startsWith('modelGateway.') && (typeof was === 'boolean' || typeof was === 'number'),
+      };
+    });
+}
+
+/** The title the Settings editor shows for a setting: its last segment in words ("agent.maxSteps" → "Max Steps"). */
+export function settingTitle(id: string): string {
+  const last = id.split('.').at(-1) ?? id;
+  return last.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
 }
 
 /**
@@ -196,7 +209,7 @@ export async function setUserSetting(
   value: boolean | number,
 ): Promise<void> {
   const page = wb.page;
-  await blurActiveElement(page);
+  await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
   await wb.runCommand('Preferences: Open Settings (UI)');
   const searchBox = page.locator('.settings-editor .settings-header .monaco-editor').first();
   await searchBox.waitFor({ state: 'visible', timeout: 30_000 });
@@ -232,51 +245,6 @@ export async function setUserSetting(
     await new Promise((r) => setTimeout(r, 200));
   }
   await wb.closeModalEditor();
-  await wb.runCommand('View: Close All Editors');
-  await chat.reopen();
-}
-
-/** settings.json's text on one line (the same values); a text that is not JSON as it is. */
-function oneLine(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text));
-  } catch {
-    return text;
-  }
-}
-
-/**
- * Puts the user's settings.json back to `text` the way a user would: VS Code's JSON editor of the user settings, all
- * of it selected, the text typed in at once, saved. The window applies its own write at once (an outside write to
- * the file reached an open window late or never), for any setting (arrays and enums too, which the Settings editor
- * has no control for).
- */
-export async function restoreUserSettings(wb: Workbench, chat: ChatView, text: string): Promise<void> {
-  const page = wb.page;
-  await blurActiveElement(page);
-  await wb.runCommand('Preferences: Open User Settings (JSON)');
-  const editor = page.locator('.editor-instance .monaco-editor').first();
-  await editor.waitFor({ state: 'visible', timeout: 30_000 });
-  await editor.locator('.view-lines').click();
-  await page.keyboard.press('Control+A');
-  // On one line: the editor takes inserted text as typed, indenting after each line break. Back in the file the
-  // values are the same; only the layout differs. What its auto-closing added after the text is deleted.
-  await page.keyboard.insertText(oneLine(text));
-  await page.keyboard.press('Shift+Control+End');
-  await page.keyboard.press('Delete');
-  await page.keyboard.press('Control+S');
-  const deadline = Date.now() + 30_000;
-  // The editor keeps the text as typed; compared as values, so that a line ending cannot fail it.
-  while (settingsChanged(text, fs.readFileSync(userSettingsFile(), 'utf8')).length) {
-    if (Date.now() > deadline) {
-      const shot = await wb.screenshot('settings-json-not-restored').catch(() => 'no screenshot');
-      const now = fs.readFileSync(userSettingsFile(), 'utf8').slice(0, 300);
-      throw new Error(
-        `the JSON editor did not write the user settings back (file now ${JSON.stringify(now)}; ${shot})`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
   await wb.runCommand('View: Close All Editors');
   await chat.reopen();
 }
@@ -348,14 +316,16 @@ export function chatViewSuite(options: {
     const now = userSettings ? fs.readFileSync(userSettingsFile(), 'utf8') : '';
     const changed = settingsChanged(userSettings, now);
     let putBack = false;
-    if (wb && view && !options.ownWindow && changed.length) {
-      // Through the window's own JSON editor of the user settings: a few seconds, where a reload of the shared window
-      // cost 10-25 s and a workbench's load of CPU.
+    if (wb && view && !options.ownWindow && changed.length && changed.every((c) => c.settable)) {
+      // Our own boolean and number settings are put back the way the tests set them (the Settings editor): a few
+      // seconds, where a reload of the shared window cost 10-25 s and a workbench's load of CPU.
       try {
-        await restoreUserSettings(wb, view, userSettings);
+        for (const c of changed) await setUserSetting(wb, view, c.id, settingTitle(c.id), c.before as boolean | number);
         putBack = true;
       } catch (err) {
-        console.warn(`    (settings not put back in the JSON editor, reloading instead: ${String(err).slice(0, 200)})`);
+        console.warn(
+          `    (settings not put back in the Settings editor, reloading instead: ${String(err).slice(0, 200)})`,
+        );
       }
     }
     if (changed.length && !putBack) {

@@ -229,13 +229,7 @@ async function resetWorkbench(page: Page): Promise<void> {
     await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
     await activityEntry(page, CONTAINER_TITLE).waitFor({ timeout: 90_000 });
   }
-  await blurActiveElement(page);
-}
-
-/** Takes the keyboard focus from wherever it is (a webview would keep the keys the workbench is meant to get). */
-export function blurActiveElement(page: Page): Promise<unknown> {
-  // A string expression: this file is type-checked without the DOM lib.
-  return page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+  await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
 }
 
 const auxiliaryBarVisible = (page: Page): Promise<boolean> =>
@@ -334,7 +328,8 @@ async function openPalette(page: Page, input: ReturnType<Page['locator']>): Prom
   }
   for (const key of ['F1', 'Control+Shift+P', 'F1']) {
     if (await input.isVisible()) return;
-    await blurActiveElement(page);
+    // A string expression: this file is type-checked without the DOM lib.
+    await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
     await page.keyboard.press(key);
     try {
       await input.waitFor({ state: 'visible', timeout: 5_000 });
