@@ -84,9 +84,13 @@ interface Sample {
   sent: number;
 }
 
+let hostCalls = 0;
+
 /** The harness host: answers the page's addImage with the extension's own chip, as the chat view's host does. */
 async function serveImages(page: Page, store: ImageStore, sent: number[]): Promise<void> {
-  await page.exposeFunction('__host', async (message: { type: string; requestId: string } & AddImageParams) => {
+  // A name per call: openChatPage lends pages kept from earlier ones, where an exposed name stays registered.
+  const host = `__host${++hostCalls}`;
+  await page.exposeFunction(host, async (message: { type: string; requestId: string } & AddImageParams) => {
     const { type: _type, requestId, ...params } = message;
     sent.push(Buffer.from(params.data, 'base64').length);
     const chip = await imageAttachment(`i${sent.length}`, params, store, 0);
@@ -103,7 +107,7 @@ async function serveImages(page: Page, store: ImageStore, sent: number[]): Promi
   await page.evaluate(`{
     const posted = window.__posted;
     const push = posted.push.bind(posted);
-    posted.push = (m) => { if (m.type === 'addImage') void window.__host(m); return push(m); };
+    posted.push = (m) => { if (m.type === 'addImage') void window.${host}(m); return push(m); };
   }`);
 }
 

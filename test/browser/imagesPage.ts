@@ -11,7 +11,7 @@ import { webviewStringTable } from '../../src/shared/webviewStrings';
 type HostToImagesMessage = ToWebview<ImagesShapes>;
 type ImagesToHostMessage = ToHost<ImagesShapes>;
 import { launchChromium } from '../support/browser';
-import { FAKE_VSCODE_API, ROOT, startWebviewPageServer, webviewCsp } from '../support/webviewPage';
+import { ROOT, leasePage, pageUrl, startWebviewPageServer, webviewCsp } from '../support/webviewPage';
 
 const NONCE = 'aW1hZ2VzLXRlc3Qtbm9uY2U=';
 
@@ -52,20 +52,8 @@ export async function openImagesPage(
   strings: Record<string, string> = webviewStringTable(english),
 ): Promise<ImagesPage> {
   const server = await startServer();
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
-  });
-  page.on('dialog', (d) => {
-    errors.push(`dialog: ${d.message()}`);
-    void d.dismiss();
-  });
-  await page.addInitScript(
-    `window.__initialState = ${JSON.stringify(initialState ?? null) === 'null' ? 'undefined' : JSON.stringify(initialState)};${FAKE_VSCODE_API}`,
-  );
-  await page.goto(server.url);
+  const { page, errors, release } = await leasePage(browser, { width: 1280, height: 720 });
+  await page.goto(pageUrl(server.url, initialState ?? undefined));
   await page.waitForFunction(() =>
     (globalThis as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'),
   );
@@ -81,7 +69,7 @@ export async function openImagesPage(
     posted: () => page.evaluate(() => (globalThis as unknown as { __posted: ImagesToHostMessage[] }).__posted),
     state: () => page.evaluate(() => (globalThis as unknown as { __state: unknown }).__state),
     close: async () => {
-      await page.close();
+      await release();
       await server.close();
     },
   };

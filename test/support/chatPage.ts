@@ -9,7 +9,7 @@ import type { ChatMessage, ChatShapes, ChatSnapshot, WebviewToHostMessage } from
 import { english } from '../../src/shared/l10n';
 import { webviewStringTable } from '../../src/shared/webviewStrings';
 import { launchChromium } from './browser';
-import { FAKE_VSCODE_API, ROOT, startWebviewPageServer, webviewCsp } from '../support/webviewPage';
+import { ROOT, leasePage, startWebviewPageServer, webviewCsp } from '../support/webviewPage';
 
 /** The last build of this process: the bundle does not change during a run, so suites after the first reuse it. */
 let lastBuild: { minify: boolean; done: Promise<void> } | undefined;
@@ -76,38 +76,32 @@ export async function openChatPage(
   width = 400,
   strings: Record<string, string> = webviewStringTable(english),
 ): Promise<ChatPage> {
-  const context = await browser.newContext({ viewport: { width, height: 700 } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('dialog', (d) => {
-    errors.push(`dialog: ${d.message()}`);
-    void d.dismiss();
-  });
-  await page.addInitScript({ content: FAKE_VSCODE_API });
-  await page.goto(url);
-  await page
-    .waitForFunction(
-      () => (globalThis as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'),
-      undefined,
-      { timeout: 10_000 },
-    )
-    .catch((e: Error) => {
-      throw new Error(`${e.message}\n${errors.join('\n')}`);
+  const { page, errors, release } = await leasePage(browser, { width, height: 700 });
+  try {
+    await page.goto(url);
+    await page
+      .waitForFunction(
+        () => (globalThis as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'),
+        undefined,
+        { timeout: 10_000 },
+      )
+      .catch((e: Error) => {
+        throw new Error(`${e.message}\n${errors.join('\n')}`);
+      });
+    await page.evaluate((m) => (globalThis as unknown as { __play(m: unknown): void }).__play(m), {
+      type: 'strings',
+      strings,
     });
-  await page.evaluate((m) => (globalThis as unknown as { __play(m: unknown): void }).__play(m), {
-    type: 'strings',
-    strings,
-  });
+  } catch (err) {
+    await release();
+    throw err;
+  }
   return {
     page,
     errors,
     play: (message) => page.evaluate((m) => (globalThis as unknown as { __play(m: unknown): void }).__play(m), message),
     posted: () => page.evaluate(() => (globalThis as unknown as { __posted: WebviewToHostMessage[] }).__posted),
-    close: () => context.close(),
+    close: release,
   };
 }
 
@@ -117,8 +111,8 @@ let shared: Promise<Browser> | undefined;
 
 /**
  * One headless Chromium for every page suite of this mocha process (a launch per suite cost about as much as the
- * suite's tests): each test still gets a page in a context of its own (openChatPage), so nothing is shared between
- * tests but the browser process. Launched again if it died; closed by mocha's root `after`.
+ * suite's tests): each test still gets a document of its own (openChatPage: a new navigation, in a page lent by
+ * leasePage), so what tests share is the browser process and a renderer. Launched again if it died; closed by mocha's root `after`.
  */
 export async function sharedChromium(): Promise<Browser> {
   const current = shared && (await shared.catch(() => undefined));

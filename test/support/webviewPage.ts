@@ -3,6 +3,7 @@
 // acquireVsCodeApi that records what the page posts and plays host messages.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import type { Browser, ConsoleMessage, Dialog, Page } from 'playwright-core';
 import { join, normalize } from 'node:path';
 import { webviewStringTable } from '../../src/shared/webviewStrings';
 import { listenLocally, type LocalServer } from './httpServer';
@@ -72,3 +73,80 @@ export function chineseStringTable(): Record<string, string> {
       ),
   });
 }
+
+/** A page of the pool lent to one test: its own errors, listeners and document; release() hands it back. */
+export interface PageLease {
+  page: Page;
+  /** Page errors, console errors and dialogs of this lease's documents (a dialog would mean injected script ran). */
+  errors: string[];
+  release(): Promise<void>;
+}
+
+/** Pages handed back, per browser, to lend again. */
+const idlePages = new WeakMap<Browser, Page[]>();
+
+/**
+ * A page for one test: a fresh document of its own (the test navigates it), in a page kept from an earlier test when
+ * one is free. A new page costs a new context and renderer process, 0.9 core-s measured, where a navigation in a
+ * kept one costs 0.2: with about 90 page tests that was a minute of a core of every run. What a test could leave
+ * behind goes with the lease: its listeners, any other page it opened (a popup), its document (about:blank on
+ * release, so no timer of it runs on). Every document starts with FAKE_VSCODE_API, `window.__initialState` read
+ * from the URL's `#mg-state=` (JSON) when the test gives one (pageUrl).
+ */
+export async function leasePage(browser: Browser, viewport: { width: number; height: number }): Promise<PageLease> {
+  const pool = idlePages.get(browser) ?? [];
+  idlePages.set(browser, pool);
+  let page = pool.pop();
+  while (page?.isClosed()) page = pool.pop();
+  if (page) await page.setViewportSize(viewport);
+  else {
+    page = await (await browser.newContext({ viewport })).newPage();
+    await page.addInitScript({ content: INITIAL_STATE_FROM_URL + FAKE_VSCODE_API });
+  }
+  const leased = page;
+  const errors: string[] = [];
+  const onPageError = (e: Error): void => void errors.push(e.message);
+  const onConsole = (m: ConsoleMessage): void => {
+    if (m.type() === 'error') errors.push(m.text());
+  };
+  const onDialog = (d: Dialog): void => {
+    errors.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  };
+  leased.on('pageerror', onPageError);
+  leased.on('console', onConsole);
+  leased.on('dialog', onDialog);
+  return {
+    page: leased,
+    errors,
+    release: async () => {
+      for (const other of leased.context().pages()) if (other !== leased) await other.close().catch(() => undefined);
+      try {
+        await leased.goto('about:blank');
+        pool.push(leased);
+      } catch {
+        // A page that cannot navigate any more (crashed, closed by the test) is not lent again.
+        await leased
+          .context()
+          .close()
+          .catch(() => undefined);
+      } finally {
+        leased.off('pageerror', onPageError);
+        leased.off('console', onConsole);
+        leased.off('dialog', onDialog);
+      }
+    },
+  };
+}
+
+/** `url` with the document's initial webview state (what getState() returns first), read by the lent pages' script. */
+export function pageUrl(url: string, initialState?: unknown): string {
+  return initialState === undefined ? url : `${url}#mg-state=${encodeURIComponent(JSON.stringify(initialState))}`;
+}
+
+const INITIAL_STATE_FROM_URL = `
+  {
+    const m = /^#mg-state=(.*)$/.exec(location.hash);
+    if (m) window.__initialState = JSON.parse(decodeURIComponent(m[1]));
+  }
+`;
