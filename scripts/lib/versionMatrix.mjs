@@ -64,6 +64,10 @@ export const NEWEST_ONLY_TESTS = {
     // run on both.
     'chat images (UI) a reload of the window keeps the image chips of sent messages',
     'images (UI) a reload during a pending task: the image appears once after the reload, from one submission',
+    // A window of its own that checks code-server, not us: that a browser locale alone leaves a window without a
+    // language pack in English (why openWorkbench sets the display language). Only a newer code-server can change
+    // that; the oldest one's answer is fixed, and the suite's Chinese-window tests still run on it.
+    'l10n: the workbench in Simplified Chinese (zh-cn) a browser locale alone (Accept-Language zh-CN, as --locale without a language pack) leaves the extension in English',
   ],
 };
 
