@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { run, secs } from './proc.mjs';
+import { niced, run, secs } from './proc.mjs';
 
 /** The README commands checked, in order: [title, npm args]. */
 const COMMANDS = [
@@ -57,8 +57,10 @@ export async function freshCloneCheck(root, { log = console.log } = {}) {
     for (const [title, args] of COMMANDS) {
       const t1 = Date.now();
       try {
-        // A hang guard, not a budget: each command takes seconds (12 s for all four on an idle machine).
-        await run('npm', args, { cwd: dir, env, quiet: true, idleMs: 600_000 });
+        // A hang guard, not a budget: each command takes seconds (12 s for all four on an idle machine). At a lower
+        // priority: it runs beside the VS Code layers, which end the run; it has minutes to spare, they have none
+        // (at nice 0 its 50-65 core-s were taken from them).
+        await run(...niced(5, 'npm', args), { cwd: dir, env, quiet: true, idleMs: 600_000 });
         row.passed++;
         log(`✓ ${title} (${secs(t1)}s)`);
       } catch (err) {

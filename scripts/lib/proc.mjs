@@ -15,6 +15,16 @@ const children = new Set();
  * after that long in all; `idleMs` only after that long without any output (a hang, not a slow machine), calling
  * `onIdle` first.
  */
+const NICE = ['/usr/bin/nice', '/bin/nice'].find((f) => fs.existsSync(f));
+
+/**
+ * [cmd, args] to run `cmd args` at a lower CPU priority (nice `level`) where nice exists: for work that can wait
+ * behind the VS Code layers (on 2 cores those end the run), and that has no tight clock of its own.
+ */
+export function niced(level, cmd, args) {
+  return NICE ? [NICE, ['-n', String(level), cmd, ...args]] : [cmd, args];
+}
+
 export function run(cmd, args, opts = {}) {
   const { capture = false, env, cwd, quiet = false, timeoutMs, idleMs, onIdle, prefix, onLine } = opts;
   return new Promise((resolve, reject) => {

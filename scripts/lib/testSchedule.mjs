@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { run, killTree, secs, withDirLock, acquireSlot } from './proc.mjs';
+import { run, killTree, secs, withDirLock, acquireSlot, niced } from './proc.mjs';
 import {
   provisionVersion,
   ensureDebianPackages,
@@ -18,7 +18,6 @@ import { countRow } from './testReport.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const RESULTS = path.join(ROOT, 'test-results');
-const NICE = ['/usr/bin/nice', '/bin/nice'].find((f) => fs.existsSync(f));
 /**
  * How many parts the newest UI layer runs in when two slots are free (MG_UI_PARTS sets another number). Two: with
  * three, each part paid its own code-server and workbench and the fresh run took 18:37 against 16:23 with two.
@@ -145,8 +144,7 @@ export async function checksLayer(report) {
   for (const [title, args] of checks) {
     try {
       // Lower CPU priority: the checks have no time limits, the VS Code layers running meanwhile do.
-      if (NICE) await run(NICE, ['-n', '10', process.execPath, ...args], { cwd: ROOT, quiet: true });
-      else await run(process.execPath, args, { cwd: ROOT, quiet: true });
+      await run(...niced(10, process.execPath, args), { cwd: ROOT, quiet: true });
       row.passed++;
     } catch (err) {
       row.failed++;

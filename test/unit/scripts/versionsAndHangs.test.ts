@@ -1,7 +1,8 @@
 // Which VS Code version runs which test files (scripts/lib/versionMatrix.mjs), and the harness's hang guard
-// (scripts/lib/proc.mjs run({ idleMs })): a slow command that keeps printing is never stopped, a silent one is.
+// (scripts/lib/proc.mjs run({ idleMs })): a slow command that keeps printing is never stopped, a silent one is; niced.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -26,6 +27,7 @@ const load = async () => ({
   },
   proc: (await import(path.join(root, 'scripts', 'lib', 'proc.mjs'))) as {
     run(cmd: string, args: string[], o: Record<string, unknown>): Promise<string>;
+    niced(level: number, cmd: string, args: string[]): [string, string[]];
   },
   versions: Object.keys(
     JSON.parse(fs.readFileSync(path.join(root, 'scripts', 'vscode-versions.json'), 'utf8')) as object,
@@ -140,5 +142,17 @@ describe('test harness: versions and hang guards', function () {
     );
     assert.ok(idle, 'onIdle was called');
     assert.ok(Date.now() - t0 < 30_000, 'stopped long before it would have ended');
+  });
+
+  it('work that can wait runs at the lower priority asked for (niced: the static checks, the fresh-clone check)', async () => {
+    const { proc } = await load();
+    const own = os.getPriority();
+    const out = await proc.run(...proc.niced(5, process.execPath, ['-e', 'console.log(require("os").getPriority())']), {
+      quiet: true,
+      capture: true,
+    });
+    // Without a nice binary the command runs as is (the harness still works, at the same priority).
+    const expected = ['/usr/bin/nice', '/bin/nice'].some((f) => fs.existsSync(f)) ? Math.min(own + 5, 19) : own;
+    assert.equal(Number(out.trim()), expected);
   });
 });
