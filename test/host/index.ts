@@ -13,6 +13,12 @@ export interface HostResults {
   /** suite: the top-level describe() (the harness sums test times per suite). */
   passes: { title: string; suite?: string; durationMs?: number }[];
   failures: { title: string; suite?: string; message: string; stack?: string; durationMs?: number }[];
+  /** Hooks of 1 s or more (a suite's time between its tests; not counted as tests). */
+  hooks?: { title: string; suite?: string; durationMs: number }[];
+  /** Tests that failed once and passed when tried again (mocha retries: 1), with the first failure. */
+  retried?: { title: string; message: string; durationMs?: number }[];
+  /** All hooks' time together (the many short ones add up). */
+  hookMs?: number;
   pending: number;
   error?: string;
 }
@@ -76,7 +82,7 @@ function createMocha(): Mocha {
 
 /** Runs every bundled test file and writes the results file; never rejects (failures are data). */
 export async function runSuite(): Promise<HostResults> {
-  const results: HostResults = { vscodeVersion: vscodeVersion(), passes: [], failures: [], pending: 0 };
+  const results: HostResults = { vscodeVersion: vscodeVersion(), passes: [], failures: [], hooks: [], pending: 0 };
   try {
     const mocha = createMocha();
     await new Promise<void>((resolve) => {
@@ -102,6 +108,24 @@ export async function runSuite(): Promise<HostResults> {
         progress(
           `    ✗ ${t.titlePath().slice(1).join(' › ')}${time(t.duration)}: ${String(err?.message ?? err).split('\n')[0]}`,
         );
+      });
+      // A test that failed and passed when tried again shows only its second run's time: say so, with why.
+      runner.on('retry', (t, err: Error) => {
+        const reason = String(err?.message ?? err)
+          .split('\n')[0]
+          .slice(0, 200);
+        results.retried = [
+          ...(results.retried ?? []),
+          { title: t.fullTitle(), message: reason, durationMs: t.duration },
+        ];
+        progress(`    ↻ ${t.titlePath().slice(1).join(' › ')}${time(t.duration)} failed, tried again: ${reason}`);
+      });
+      // As the UI layer's reporter does: where a suite's time hides between its tests.
+      runner.on('hook end', (h) => {
+        results.hookMs = (results.hookMs ?? 0) + (h.duration ?? 0);
+        if (!(h.duration !== undefined && h.duration >= 1000)) return;
+        results.hooks?.push({ title: h.fullTitle(), suite: h.titlePath()[0], durationMs: h.duration });
+        progress(`    ⋯ ${h.title}${time(h.duration)}`);
       });
       runner.on('pending', () => {
         results.pending++;
