@@ -227,8 +227,6 @@ describe('agent mode (UI)', function () {
   });
 
   it('a command asks with the exact command, runs after Approve, and its output reaches the model', async () => {
-    // An Agent conversation of its own (alone, with --grep, the composer was still in Ask mode).
-    await ui.view.newAgentChat();
     await ui.view.send('Check the greeting.\n@run "echo agent-ui-marker"');
     const run = card('run_command');
     await run.and(ui.view.frame.locator('[data-status="asking"]')).waitFor({ timeout: 90_000 });
