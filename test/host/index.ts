@@ -82,7 +82,17 @@ function createMocha(): Mocha {
 
 /** Runs every bundled test file and writes the results file; never rejects (failures are data). */
 export async function runSuite(): Promise<HostResults> {
-  const results: HostResults = { vscodeVersion: vscodeVersion(), passes: [], failures: [], hooks: [], pending: 0 };
+  const retried: NonNullable<HostResults['retried']> = [];
+  const hooks: NonNullable<HostResults['hooks']> = [];
+  const results: HostResults = {
+    vscodeVersion: vscodeVersion(),
+    passes: [],
+    failures: [],
+    retried,
+    hooks,
+    hookMs: 0,
+    pending: 0,
+  };
   try {
     const mocha = createMocha();
     await new Promise<void>((resolve) => {
@@ -114,18 +124,16 @@ export async function runSuite(): Promise<HostResults> {
         const reason = String(err?.message ?? err)
           .split('\n')[0]
           .slice(0, 200);
-        results.retried = [
-          ...(results.retried ?? []),
-          { title: t.fullTitle(), message: reason, durationMs: t.duration },
-        ];
+        retried.push({ title: t.fullTitle(), message: reason, durationMs: t.duration });
         progress(`    ↻ ${t.titlePath().slice(1).join(' › ')}${time(t.duration)} failed, tried again: ${reason}`);
       });
       // As the UI layer's reporter does: where a suite's time hides between its tests.
       runner.on('hook end', (h) => {
-        results.hookMs = (results.hookMs ?? 0) + (h.duration ?? 0);
-        if (!(h.duration !== undefined && h.duration >= 1000)) return;
-        results.hooks?.push({ title: h.fullTitle(), suite: h.titlePath()[0], durationMs: h.duration });
-        progress(`    ⋯ ${h.title}${time(h.duration)}`);
+        const ms = h.duration ?? 0;
+        results.hookMs = (results.hookMs ?? 0) + ms;
+        if (ms < 1000) return;
+        hooks.push({ title: h.fullTitle(), suite: h.titlePath()[0], durationMs: ms });
+        progress(`    ⋯ ${h.title}${time(ms)}`);
       });
       runner.on('pending', () => {
         results.pending++;
