@@ -129,12 +129,9 @@ export function settingValue(settingsText: string, id: string): unknown {
 
 /**
  * The user settings whose value differs between two texts of settings.json (a key set back to its default counts as
- * unchanged); `settable` when it is one of ours with a boolean or number value, which setUserSetting can put back.
+ * unchanged).
  */
-export function settingsChanged(
-  beforeText: string,
-  afterText: string,
-): { id: string; before: unknown; settable: boolean }[] {
+export function settingsChanged(beforeText: string, afterText: string): { id: string; before: unknown }[] {
   if (beforeText === afterText) return [];
   let before: Record<string, unknown>;
   let after: Record<string, unknown>;
@@ -142,25 +139,12 @@ export function settingsChanged(
     before = JSON.parse(beforeText) as Record<string, unknown>;
     after = JSON.parse(afterText) as Record<string, unknown>;
   } catch {
-    return [{ id: 'settings.json', before: undefined, settable: false }]; // not JSON (comments): put the text back
+    return [{ id: 'settings.json', before: undefined }]; // not JSON (comments): put the text back
   }
   const value = (o: Record<string, unknown>, id: string) => (id in o ? o[id] : DEFAULTS[id]);
   return [...new Set([...Object.keys(before), ...Object.keys(after)])]
     .filter((id) => JSON.stringify(value(before, id)) !== JSON.stringify(value(after, id)))
-    .map((id) => {
-      const was = value(before, id);
-      return {
-        id,
-        before: was,
-        settable: id.startsWith('modelGateway.') && (typeof was === 'boolean' || typeof was === 'number'),
-      };
-    });
-}
-
-/** The title the Settings editor shows for a setting: its last segment in words ("agent.maxSteps" → "Max Steps"). */
-export function settingTitle(id: string): string {
-  const last = id.split('.').at(-1) ?? id;
-  return last.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+    .map((id) => ({ id, before: value(before, id) }));
 }
 
 /**
@@ -250,6 +234,49 @@ export async function setUserSetting(
 }
 
 /**
+ * Makes the user's settings.json `text` through the window, as a user editing the file would: its JSON editor
+ * (Preferences: Open User Settings (JSON)), the whole text replaced by a paste (a paste is not typed: no auto-closing,
+ * no auto-indent) and saved; waits until the file on disk holds it, closes the editor and brings the chat view back.
+ * The window reads its own save at once, where an outside write reached it late or never (a reload of the shared
+ * window cost 14-18 s on a loaded machine). Any setting, any value: arrays and enums too, which setUserSetting cannot.
+ */
+export async function writeUserSettings(wb: Workbench, chat: ChatView | undefined, text: string): Promise<void> {
+  const page = wb.page;
+  await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+  await wb.runCommand('Preferences: Open User Settings (JSON)');
+  // An editor tab on 1.100.3, a modal editor on 1.139.1: either way Monaco names the file it shows.
+  const editor = page.locator('.monaco-editor[data-uri$="/User/settings.json"]').first();
+  await editor.waitFor({ state: 'visible', timeout: 30_000 });
+  const file = userSettingsFile();
+  const deadline = Date.now() + 30_000;
+  // The editor may not take keys until it has settled: paste again until the file holds the text.
+  for (let attempt = 0; ; attempt++) {
+    await editor.locator('.view-lines').click();
+    await page.keyboard.press('Control+A');
+    if (text) {
+      await page.evaluate((t) => {
+        const data = new DataTransfer();
+        data.setData('text/plain', t);
+        document.activeElement?.dispatchEvent(
+          new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+        );
+      }, text);
+    } else await page.keyboard.press('Delete');
+    await page.keyboard.press('Control+S');
+    const saved = Date.now() + 10_000;
+    while (Date.now() < saved && fs.readFileSync(file, 'utf8') !== text) await page.waitForTimeout(100);
+    if (fs.readFileSync(file, 'utf8') === text) break;
+    if (attempt >= 2 || Date.now() > deadline)
+      throw new Error(
+        `settings.json was not written through its editor; it holds ${JSON.stringify(fs.readFileSync(file, 'utf8').slice(0, 300))}`,
+      );
+  }
+  await wb.closeModalEditor();
+  await wb.runCommand('View: Close All Editors');
+  await chat?.reopen();
+}
+
+/**
  * What a failed chat test saw, for the next person to read: a screenshot, and for every webview of ours whether it
  * is visible and what its page shows (test-results/<version>/failures/).
  */
@@ -278,22 +305,17 @@ export async function recordChatFailure(wb: Workbench, title: string): Promise<v
 }
 
 /**
- * The hooks of a suite that works in our chat view in a window of its own (the agent suites): the emulator's faults
- * cleared, `prepare` (workspace files) before the window opens, the chat view's page taken; after it the user
- * settings a test changed are put back and `cleanup` runs; a failed test is recorded (recordChatFailure), and a
- * turn it left running is stopped before the next test (the next question would be refused while it runs).
+ * The hooks of a suite that works in our chat view (the agent suites), in the window the run's suites share: the
+ * emulator's faults cleared, `prepare` (workspace files) before the window is taken, a new conversation; after it the
+ * user settings a test changed are put back (through settings.json's editor) and `cleanup` runs; a failed test is
+ * recorded (recordChatFailure), and a turn it left running is stopped before the next test (the next question would be
+ * refused while it runs).
  */
 export function chatViewSuite(options: {
   admin: { setFaults(key: string, faults: null): Promise<unknown> };
   key: string;
   prepare?: () => void;
   cleanup?: () => void;
-  /**
-   * A window of the suite's own (the run's shared window otherwise): for a suite whose prepare() writes user settings
-   * that must be in place when the window opens (an outside write to settings.json reaches an open window late or
-   * never).
-   */
-  ownWindow?: boolean;
 }): { readonly wb: Workbench; readonly view: ChatView } {
   let wb: Workbench | undefined;
   let view: ChatView | undefined;
@@ -304,35 +326,23 @@ export function chatViewSuite(options: {
     userSettings = fs.readFileSync(userSettingsFile(), 'utf8');
     // The run's shared window (a fresh one cost 33-49 s per suite on a loaded 2-core machine): the suite starts from
     // a new conversation in it, and its after() puts back what it changed (settings, faults; resetWorkbench the rest).
-    if (options.ownWindow) {
-      wb = await openWorkbench();
-      view = chatView(wb);
-      await view.reopen();
-    } else ({ wb, view } = await openFreshChatView());
+    ({ wb, view } = await openFreshChatView());
   });
   after(async () => {
     await options.admin.setFaults(options.key, null).catch(() => undefined);
     options.cleanup?.();
     const now = userSettings ? fs.readFileSync(userSettingsFile(), 'utf8') : '';
-    const changed = settingsChanged(userSettings, now);
-    let putBack = false;
-    if (wb && view && !options.ownWindow && changed.length && changed.every((c) => c.settable)) {
-      // Our own boolean and number settings are put back the way the tests set them (the Settings editor): a few
-      // seconds, where a reload of the shared window cost 10-25 s and a workbench's load of CPU.
+    if (wb && view && settingsChanged(userSettings, now).length) {
+      // Through the window's own settings.json editor (2-3 s), where a reload of the shared window cost 14-18 s on a
+      // loaded machine. If that fails, the file is written from outside and the window reloaded: an outside write
+      // reaches an open window late or never, and what this suite set (auto-approval, say) must not reach the next.
       try {
-        for (const c of changed) await setUserSetting(wb, view, c.id, settingTitle(c.id), c.before as boolean | number);
-        putBack = true;
+        await writeUserSettings(wb, view, userSettings);
       } catch (err) {
-        console.warn(
-          `    (settings not put back in the Settings editor, reloading instead: ${String(err).slice(0, 200)})`,
-        );
+        console.warn(`    (settings not put back in their editor, reloading instead: ${String(err).slice(0, 200)})`);
+        fs.writeFileSync(userSettingsFile(), userSettings);
+        await reloadAndReopen(wb, chatView(wb), '.composer .input');
       }
-    }
-    if (changed.length && !putBack) {
-      fs.writeFileSync(userSettingsFile(), userSettings);
-      // The shared window may never notice that outside write: a reload reads the settings again, so what this suite
-      // set (auto-approval, say) cannot reach the next suite.
-      if (wb && !options.ownWindow) await reloadAndReopen(wb, chatView(wb), '.composer .input');
     }
     await wb?.close();
   });

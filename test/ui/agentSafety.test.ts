@@ -6,7 +6,13 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { reloadAndReopen, setUserSetting, userSettingsFile, waitForWorkspaceFile } from '../support/chatView';
+import {
+  reloadAndReopen,
+  setUserSetting,
+  userSettingsFile,
+  waitForWorkspaceFile,
+  writeUserSettings,
+} from '../support/chatView';
 import { workspaceChatViewSuite } from '../support/workspaceChatView';
 import { makeTempDir } from '../support/tempDir';
 
@@ -111,12 +117,13 @@ describe('agent safety (UI)', function () {
   });
 
   it('a write in one turn makes an allow-listed command ask in the next turns of the conversation', async () => {
-    // The allow-list is an array (no settings-editor control): written into the user's settings.json, which the
-    // settings editor then reads before it writes auto-approve (the suite puts the file back afterwards).
-    const settings = JSON.parse(fs.readFileSync(userSettingsFile(), 'utf8') || '{}') as Record<string, unknown>;
+    // The allow-list is an array (no Settings editor control): both settings go in through settings.json's editor,
+    // and the test puts the file back the same way.
+    const original = fs.readFileSync(userSettingsFile(), 'utf8');
+    const settings = JSON.parse(original || '{}') as Record<string, unknown>;
     settings['modelGateway.agent.commandAllowList'] = ['echo armed-check'];
-    fs.writeFileSync(userSettingsFile(), JSON.stringify(settings, null, 2));
-    await setUserSetting(ui.wb, ui.view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', true);
+    settings['modelGateway.agent.autoApproveWrites'] = true;
+    await writeUserSettings(ui.wb, ui.view, JSON.stringify(settings, null, 2));
     fs.writeFileSync(file('ARMED.md'), 'first\n');
     try {
       await ui.view.newAgentChat();
@@ -138,7 +145,7 @@ describe('agent safety (UI)', function () {
       await again.locator('button', { hasText: 'Deny' }).click();
       await ui.view.finished();
     } finally {
-      await setUserSetting(ui.wb, ui.view, 'modelGateway.agent.autoApproveWrites', 'Auto Approve Writes', false);
+      await writeUserSettings(ui.wb, ui.view, original);
       fs.rmSync(file('ARMED.md'), { force: true });
     }
   });

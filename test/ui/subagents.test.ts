@@ -6,7 +6,7 @@
 // (The cheaper cases, a refused model, Stop, the budget and a hostile child, are in test/host/subagents.test.ts.)
 import * as assert from 'assert';
 import * as fs from 'fs';
-import { reloadAndReopen, setUserSetting, userSettingsFile, waitForWorkspaceFile } from '../support/chatView';
+import { reloadAndReopen, userSettingsFile, waitForWorkspaceFile, writeUserSettings } from '../support/chatView';
 import { workspaceChatViewSuite } from '../support/workspaceChatView';
 
 /** A parent's directive line that starts these sub-agents in one message (they run in parallel). */
@@ -28,14 +28,13 @@ describe('sub-agents (UI)', function () {
     },
   });
 
-  // Editing sub-agents allowed for the suite. modelGateway.agent.subagents is an enum (no Settings editor text box):
-  // written into the user's settings.json, which the Settings editor reads before it writes the number below (the
-  // suite's clean-up puts the file back).
+  // Editing sub-agents allowed for the suite, two at once, through settings.json's editor (an enum has no text box
+  // in the Settings editor); the suite's clean-up puts the file back the same way.
   before(async () => {
     const settings = JSON.parse(fs.readFileSync(userSettingsFile(), 'utf8') || '{}') as Record<string, unknown>;
     settings['modelGateway.agent.subagents'] = 'edit';
-    fs.writeFileSync(userSettingsFile(), JSON.stringify(settings, null, 2));
-    await setUserSetting(ui.wb, ui.view, 'modelGateway.agent.maxParallelSubagents', 'Max Parallel Subagents', 2);
+    settings['modelGateway.agent.maxParallelSubagents'] = 2;
+    await writeUserSettings(ui.wb, ui.view, JSON.stringify(settings, null, 2));
   });
 
   const subCards = () => ui.view.lastAnswer().locator('details.subagent-card');

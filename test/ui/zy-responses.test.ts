@@ -1,11 +1,12 @@
 // The Responses dialect in the real workbench: with modelGateway.models.dialects naming `responses` for the demo
-// key's chat models (written to the profile's user settings before the workbench opens), a question in the chat
+// key's chat models (set in the user's settings.json through its editor, in the window the suites share), a question in the chat
 // and an Agent turn with a tool call both complete over POST /v1/responses, one billable request per step. Named
-// zy- to run after the suites that expect Messages from the demo key; the settings are put back afterwards.
+// zy- to run after the suites that expect Messages from the demo key; the settings are put back afterwards (the
+// suite's hooks, chatViewSuite).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { chatViewSuite, userSettingsFile } from '../support/chatView';
+import { chatViewSuite, userSettingsFile, writeUserSettings } from '../support/chatView';
 import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
 import { workspaceDir } from '../support/env';
 
@@ -13,37 +14,20 @@ const KEY = 'mg-demo-key-0001';
 const SETTING = 'modelGateway.models.dialects';
 const MODELS = ['claude-demo-sonnet', 'claude-demo-haiku', 'claude-demo-agent'];
 
-function editSettings(edit: (settings: Record<string, unknown>) => void): void {
-  const file = userSettingsFile();
-  const settings = (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8') || '{}') : {}) as Record<
-    string,
-    unknown
-  >;
-  edit(settings);
-  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
-}
-
 describe('dialects (UI): models set to Responses', function () {
   this.timeout(300_000);
   const admin = EmulatorAdmin.fromEnv();
   const ui = chatViewSuite({
     admin,
     key: KEY,
-    // The dialects setting must be in place when the window opens.
-    ownWindow: true,
-    prepare: () => {
-      fs.writeFileSync(path.join(workspaceDir(), 'NOTES.md'), '# Notes\n\nResponses dialect check.\n');
-      editSettings((s) => {
-        s[SETTING] = Object.fromEntries(MODELS.map((m) => [m, 'responses']));
-      });
-    },
+    prepare: () => fs.writeFileSync(path.join(workspaceDir(), 'NOTES.md'), '# Notes\n\nResponses dialect check.\n'),
   });
-  // Registered after the suite's own hooks: runs after it put the settings it read back.
-  after(() =>
-    editSettings((s) => {
-      delete s[SETTING];
-    }),
-  );
+  // After the suite's own hooks took the window: the extension reads the dialects setting as it changes.
+  before(async () => {
+    const settings = JSON.parse(fs.readFileSync(userSettingsFile(), 'utf8') || '{}') as Record<string, unknown>;
+    settings[SETTING] = Object.fromEntries(MODELS.map((m) => [m, 'responses']));
+    await writeUserSettings(ui.wb, ui.view, JSON.stringify(settings, null, 2));
+  });
 
   const posts = async (before: Set<string>): Promise<AdminRequestEntry[]> =>
     (await admin.requests()).filter((r) => !before.has(r.id) && r.method === 'POST');

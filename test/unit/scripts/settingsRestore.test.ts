@@ -1,9 +1,9 @@
 // How a UI suite puts back the user settings it changed (test/support/chatView.ts chatViewSuite): a setting set back
-// to its default is unchanged; our boolean and number settings go back through the Settings editor by their title;
-// anything else (another extension's setting, a string, a file that is not JSON) by rewriting the file and a reload.
+// to its default is unchanged; any other change (ours or another extension's, any type, a file that is not JSON) puts
+// the whole file back through its editor in the window.
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
-import { settingsChanged, settingTitle, settingValue } from '../../support/chatView';
+import { settingsChanged, settingValue } from '../../support/chatView';
 
 describe('UI suites: putting back the user settings they changed', () => {
   const base = JSON.stringify({ 'modelGateway.baseUrl': 'http://127.0.0.1:1' });
@@ -16,29 +16,31 @@ describe('UI suites: putting back the user settings they changed', () => {
     assert.deepEqual(settingsChanged(base, withValues({ 'modelGateway.agent.maxSteps': 25 })), []);
   });
 
-  it('our boolean and number settings still changed are put back to what they were before', () => {
+  it('a setting still changed is named with the value it had before', () => {
     assert.deepEqual(settingsChanged(base, withValues({ 'modelGateway.agent.maxSteps': 3 })), [
-      { id: 'modelGateway.agent.maxSteps', before: 25, settable: true },
+      { id: 'modelGateway.agent.maxSteps', before: 25 },
     ]);
     assert.deepEqual(
       settingsChanged(
         withValues({ 'modelGateway.agent.autoApproveWrites': true }),
         withValues({ 'modelGateway.agent.autoApproveWrites': false }),
       ),
-      [{ id: 'modelGateway.agent.autoApproveWrites', before: true, settable: true }],
+      [{ id: 'modelGateway.agent.autoApproveWrites', before: true }],
     );
   });
 
-  it("a string, another extension's setting or a file that is not JSON needs the file rewritten", () => {
-    assert.equal(settingsChanged(base, withValues({ 'modelGateway.baseUrl': 'http://x' }))[0].settable, false);
-    assert.equal(settingsChanged(base, withValues({ 'editor.tabSize': 8 }))[0].settable, false);
-    assert.equal(settingsChanged(base, `// comment\n${base}`)[0].settable, false);
-  });
-
-  it("the Settings editor's title of a setting is its last segment in words", () => {
-    assert.equal(settingTitle('modelGateway.agent.maxSteps'), 'Max Steps');
-    assert.equal(settingTitle('modelGateway.agent.maxParallelSubagents'), 'Max Parallel Subagents');
-    assert.equal(settingTitle('modelGateway.agent.autoApproveWrites'), 'Auto Approve Writes');
+  it("a string, another extension's setting, an array and a file that is not JSON are changes too", () => {
+    assert.deepEqual(settingsChanged(base, withValues({ 'modelGateway.baseUrl': 'http://x' })), [
+      { id: 'modelGateway.baseUrl', before: 'http://127.0.0.1:1' },
+    ]);
+    assert.deepEqual(settingsChanged(base, withValues({ 'editor.tabSize': 8 })), [
+      { id: 'editor.tabSize', before: undefined },
+    ]);
+    assert.deepEqual(
+      settingsChanged(base, withValues({ 'modelGateway.agent.commandAllowList': ['echo x'] })).map((c) => c.id),
+      ['modelGateway.agent.commandAllowList'],
+    );
+    assert.deepEqual(settingsChanged(base, `// comment\n${base}`), [{ id: 'settings.json', before: undefined }]);
   });
 
   it('a key the Settings editor removed reads as its default, so putting back a default value is seen as done', () => {
