@@ -137,7 +137,7 @@ function skipUnusedNativeBuilds() {
   fs.mkdirSync(path.dirname(bin), { recursive: true });
   fs.writeFileSync(bin, `#!/bin/sh\nexec node ${JSON.stringify(filter)} "$@"\n`);
   fs.chmodSync(bin, 0o755);
-  return { MG_REAL_NODE_GYP: real };
+  return { MG_REAL_NODE_GYP: real, MG_NATIVE_BUILDS: path.join(CACHE, 'native-builds') };
 }
 
 /** npm's own node-gyp (the one npm would run), for nodeGypFilter.cjs to call. */
