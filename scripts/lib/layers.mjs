@@ -9,7 +9,8 @@ import { prepareProfile, installVsix, startCodeServer, collectLogs, testBuiltinE
 import { startEmulatorProcess } from './emulator.mjs';
 import { bundleHostTests } from './hostBundle.mjs';
 import { packageHostRunner } from './hostRunner.mjs';
-import { FIRST_PART_HEAD_START, filesForVersion, invertedGrepForVersion, splitByTime } from './versionMatrix.mjs';
+import { filesForVersion, invertedGrepForVersion, queueOrder } from './versionMatrix.mjs';
+import uiQueue from './uiQueue.cjs';
 
 const DEMO_KEY = 'mg-demo-key-0001';
 
@@ -190,10 +191,11 @@ async function waitForHostResults(resultsFile, child, log) {
 }
 
 /**
- * Runs test/ui/*.test.ts with mocha in node against a fresh code-server; returns the counts row. With `part` of
- * `parts`, only that share of the files (scripts/lib/versionMatrix.mjs splitByTime), so that both slots can run one.
+ * Runs test/ui/*.test.ts with mocha in node against a fresh code-server; returns the counts row. With a `queue`
+ * folder (one of the newest UI layer's two processes), every file in queue order, each suite run only if this process
+ * claims its file first (scripts/lib/uiQueue.cjs); not started when every file is claimed already.
  */
-export async function runUiLayer(ctx, info, { part = 1, parts = 1 } = {}) {
+export async function runUiLayer(ctx, info, { part = 1, queue } = {}) {
   const uiDir = path.join(ctx.root, 'test', 'ui');
   const all = filesForVersion(
     'ui',
@@ -206,9 +208,9 @@ export async function runUiLayer(ctx, info, { part = 1, parts = 1 } = {}) {
       : [],
     { grep: ctx.grep },
   );
-  // Two parts: the first one's slot runs the newest host layer after it (FIRST_PART_HEAD_START).
-  const files = splitByTime(all, parts, parts === 2 ? [FIRST_PART_HEAD_START] : [])[part - 1] ?? [];
+  const files = queue ? queueOrder(all) : all;
   if (!files.length) return { note: 'no test/ui/*.test.ts' };
+  if (queue && !uiQueue.unclaimed(queue, files).length) return { note: 'every file was taken by the other process' };
   const { logs, profile } = await freshServer(ctx, info, part > 1 ? `ui-part${part}` : 'ui');
   const log = logger(ctx);
   const { env } = vscodeEnvironment(ctx, info, profile);
@@ -257,7 +259,13 @@ export async function runUiLayer(ctx, info, { part = 1, parts = 1 } = {}) {
       onLine: (line) => {
         if (line.trim()) lastLine = line.trim();
       },
-      env: { ...process.env, ...env, MG_WORKBENCH_URL: server.workbenchUrl, MG_REPORT_FILE: report },
+      env: {
+        ...process.env,
+        ...env,
+        MG_WORKBENCH_URL: server.workbenchUrl,
+        MG_REPORT_FILE: report,
+        MG_UI_QUEUE: queue ?? '',
+      },
     }).catch(() => undefined); // failures are counted from the report
     log(`UI mocha: ${secs(t0)}s`);
     if (!fs.existsSync(report))

@@ -4,6 +4,7 @@
 // per layer and list the slowest tests and suites (suite: the top-level describe()).
 const fs = require('fs');
 const Mocha = require('mocha');
+const { claimSuite } = require('./uiQueue.cjs');
 
 const { Base } = Mocha.reporters;
 
@@ -26,9 +27,23 @@ class HarnessReporter extends Base {
     const count = () => `[${++n}/${total}]`;
     // Title below the file's top-level suite (printed once as its header), nested describe()s included.
     const name = (t) => t.titlePath().slice(1).join(' › ') || t.title;
+    // A top-level suite the other process of a UI queue runs (uiQueue.cjs): pending here before its hooks run, and
+    // left out of this process's counts and output.
+    const elsewhere = new WeakSet();
+    const topSuite = (t) => {
+      let s = t.parent;
+      while (s?.parent && !s.parent.root) s = s.parent;
+      return s;
+    };
     runner.on('suite', (s) => {
-      // Top-level suites only (one per file, usually): nested describe()s would double the output.
-      if (s.parent?.root) Base.consoleLog(`  › ${s.title} (${s.total()} tests)`);
+      if (!s.parent?.root) return; // nested describe()s would double the output
+      if (!claimSuite(s)) {
+        s.pending = true;
+        elsewhere.add(s);
+        total -= s.total();
+        return;
+      }
+      Base.consoleLog(`  › ${s.title} (${s.total()} tests)`);
     });
     runner.on('pass', (t) => {
       tests.push({
@@ -42,6 +57,10 @@ class HarnessReporter extends Base {
       save(false);
     });
     runner.on('pending', (t) => {
+      if (elsewhere.has(topSuite(t))) {
+        this.stats.pending--;
+        return;
+      }
       tests.push({ title: t.fullTitle(), file: t.file, state: 'pending' });
       Base.consoleLog(`    - ${name(t)} (pending) ${count()}`);
       save(false);

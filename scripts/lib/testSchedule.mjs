@@ -19,8 +19,9 @@ import { countRow } from './testReport.mjs';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const RESULTS = path.join(ROOT, 'test-results');
 /**
- * How many parts the newest UI layer runs in when two slots are free (MG_UI_PARTS sets another number). Two: with
- * three, each part paid its own code-server and workbench and the fresh run took 18:37 against 16:23 with two.
+ * How many processes take the newest UI layer's files from its queue when two slots are free (MG_UI_PARTS sets
+ * another number). Two: with three parts, each paid its own code-server and workbench and the fresh run took 18:37
+ * against 16:23 with two.
  */
 const UI_PARTS = Math.max(1, Number(process.env.MG_UI_PARTS || 2) || 2);
 
@@ -186,11 +187,11 @@ export async function unitLayer(report, opts) {
   }
 }
 
-/** Remove run folders (--keep profiles, packaged VSIX) of harness runs that have ended. */
+/** Remove run folders (--keep profiles, packaged VSIX, UI queue) of harness runs that have ended. */
 export function removeStaleRunDirs() {
   const base = path.join(ROOT, '.vscode-test');
   for (const d of fs.existsSync(base) ? fs.readdirSync(base) : []) {
-    const m = /^(?:runs-keep|vsix)-(\d+)(?:-\d+)?$/.exec(d);
+    const m = /^(?:runs-keep|vsix|ui-queue)-(\d+)(?:-\d+)?$/.exec(d);
     if (!m) continue;
     try {
       process.kill(Number(m[1]), 0);
@@ -324,19 +325,28 @@ async function runJob(report, job, base, ready) {
  */
 export async function vscodeLayers(report, opts, vsix, ready, { secondSlotOpen } = {}) {
   const jobs = [];
-  // Longest first, so two slots end at about the same time: UI layers before host layers, and the newest VS Code
-  // first (it runs more tests: the chat-provider suites need 1.104+). A job whose version is still being
-  // provisioned is passed over for one that is ready (nextJob).
-  // The newest UI layer is the longest job by far (about 11 of a run's 21 minutes on a fresh 2-core machine): in
-  // parts, both slots share it and the run does not end with it running alone. Not for --grep (a few tests) or one slot.
+  // The newest UI layer is the longest job by far (about 8 of a run's 13 minutes on a fresh 2-core machine): two
+  // processes, one per slot, take its files from one queue (uiQueue.cjs), so both slots end within about a file of
+  // each other and the run does not end with one slot idle. The other layers go first (the newest host layer, then the
+  // oldest version's), so the queue is what ends the run in both slots; while the newest version is being provisioned
+  // the oldest one's layers run (nextJob passes over a job whose version is not ready). Not for --grep (a few
+  // tests) or one slot: one process, every file.
   const newest = DEFAULT_VERSIONS.at(-1);
-  for (const layer of ['ui', 'host']) {
-    for (const version of [...opts.versions].reverse()) {
-      if (!opts.layers.has(layer)) continue;
-      const parts = layer === 'ui' && version === newest && opts.slots >= 2 && !opts.grep ? UI_PARTS : 1;
-      for (let part = 1; part <= parts; part++) jobs.push({ layer, version, part, parts });
-    }
+  const queued =
+    opts.slots >= 2 && !opts.grep && UI_PARTS > 1 && opts.layers.has('ui') && opts.versions.includes(newest);
+  const queue = queued ? path.join(ROOT, '.vscode-test', `ui-queue-${process.pid}`) : undefined;
+  if (queue) {
+    fs.rmSync(queue, { recursive: true, force: true });
+    fs.mkdirSync(queue, { recursive: true });
   }
+  const has = (v) => opts.versions.includes(v);
+  if (opts.layers.has('host') && has(newest)) jobs.push({ layer: 'host', version: newest });
+  for (const version of [...opts.versions].reverse().filter((v) => v !== newest))
+    for (const layer of ['ui', 'host']) if (opts.layers.has(layer)) jobs.push({ layer, version });
+  if (opts.layers.has('ui') && has(newest))
+    for (let part = 1; part <= (queue ? UI_PARTS : 1); part++)
+      jobs.push({ layer: 'ui', version: newest, part, parts: queue ? UI_PARTS : 1, queue });
+  jobs.forEach((j) => ((j.part ??= 1), (j.parts ??= 1)));
   const kept = [];
   const locks = [0, 1].map((i) => path.join(ROOT, '.vscode-test', `.lock-harness-${i}`));
   const worker = async (n) => {
@@ -368,6 +378,7 @@ export async function vscodeLayers(report, opts, vsix, ready, { secondSlotOpen }
     }
   };
   await Promise.all(Array.from({ length: Math.min(opts.slots, 2, jobs.length) }, (_, n) => worker(n)));
+  if (queue) fs.rmSync(queue, { recursive: true, force: true });
   return { kept };
 }
 

@@ -84,61 +84,44 @@ export function invertedGrepForVersion(layer, version, { grep, env = process.env
 
 /**
  * Seconds each UI file took on the newest version (suite time, tests plus hooks, in a fresh run on a 2-core machine
- * with the other slot and the unit tests beside it; 2026-12-07 after the settings fixes, test-results/times.json), for splitting the newest
- * UI layer into parts that run in both slots at once; a file not listed counts as SHARD_DEFAULT_SECONDS.
+ * with the other slot and the unit tests beside it; 2026-12-07 after settings went back through their editor,
+ * test-results/times.json), for the order of the newest UI layer's queue; a file not listed counts as
+ * QUEUE_DEFAULT_SECONDS.
  */
 const UI_SECONDS = {
-  'agent.test.ts': 147,
-  'agentSafety.test.ts': 94,
-  'windows.test.ts': 69,
+  'agent.test.ts': 117,
+  'platform.test.ts': 77,
   'l10n.test.ts': 65,
-  'subagents.test.ts': 60,
-  'chat.test.ts': 47,
-  'platform.test.ts': 45,
-  'condense.test.ts': 43,
-  'images.test.ts': 43,
-  'chatImages.test.ts': 33,
-  'walkthrough.test.ts': 22,
-  'usage.test.ts': 17,
-  'zz-canary.test.ts': 17,
-  'completions.test.ts': 16,
-  'zy-responses.test.ts': 16,
-  'hostileSettings.test.ts': 13,
-  'links.test.ts': 11,
-  'gatewayAgent.test.ts': 11,
-  'agentPlan.test.ts': 10,
+  'agentSafety.test.ts': 61,
+  'windows.test.ts': 54,
+  'subagents.test.ts': 47,
+  'chat.test.ts': 42,
+  'agentPlan.test.ts': 36,
+  'images.test.ts': 35,
+  'chatImages.test.ts': 35,
+  'condense.test.ts': 25,
+  'completions.test.ts': 22,
+  'walkthrough.test.ts': 21,
+  'zz-canary.test.ts': 15,
+  'hostileSettings.test.ts': 14,
+  'usage.test.ts': 14,
+  'links.test.ts': 13,
+  'gatewayAgent.test.ts': 13,
+  'zy-responses.test.ts': 8,
+  'zy-dialects.test.ts': 7,
 };
-const SHARD_DEFAULT_SECONDS = 15;
+const QUEUE_DEFAULT_SECONDS = 15;
 
 /**
- * The head start of the newest UI layer's first part, in the same seconds: that part starts first (about 1 min
- * before the second, which waits for the oldest UI layer), so it ends first and its slot then runs the newest host
- * layer (about 4 min). Fresh runs on 2 cores, 2026-12-07: equal parts left the other slot idle for the last
- * 3 minutes (part 1 4:25 → 12:44, then host → 16:42; part 2 5:57 → 13:50); a head start of 150 for 1:44 (part 1
- * 4:28 → 11:45, then host → 15:22; part 2 5:14 → 13:38); with 240 and the table above refreshed, the slot of part 2
- * for 1:03 (part 1 4:02 → 10:02, then host → 13:58; part 2 4:56 → 12:55); with the refreshed table, 200 left the slot
- * of part 2 idle for 129 s (part 2 4:28 → 11:42, part 1 3:38 → 10:09, then host → 13:51) and 240 for 109 s (part 2
- * 4:47 → 12:05, part 1 3:52 → 9:35, then host → 13:54). With 320, two fresh runs: slots ending 3 s apart (part 2 →
- * 13:48, host → 13:45) and 75 s apart (part 2 → 13:24, host → 14:39): the newest host layer varies most (279 and
- * 331 s), and the oldest UI layer before part 2 got shorter (its browser-locale test is newest-only): 360 moves the
- * walkthrough suite (a window of its own) from part 1 to part 2, about 25 s.
+ * The order of the newest UI layer's queue (scripts/lib/uiQueue.cjs), which both of its processes take files from:
+ * longest first, so that the files left when one process is done are short ones and the two end close together; the
+ * files named z… stay last, in their own order (the canary checks what a whole run left behind).
  */
-export const FIRST_PART_HEAD_START = 360;
-
-/**
- * The files split into `parts` lists (longest file first into the lightest part), each in the files' own order, of
- * about equal time once part i is counted as already holding headStart[i] seconds. One part when parts <= 1.
- */
-export function splitByTime(files, parts, headStart = []) {
-  if (parts <= 1 || files.length <= 1) return [files];
-  const loads = Array.from({ length: parts }, (_, i) => ({ seconds: headStart[i] ?? 0, files: new Set() }));
-  const seconds = (f) => UI_SECONDS[f] ?? SHARD_DEFAULT_SECONDS;
-  for (const f of [...files].sort((a, b) => seconds(b) - seconds(a))) {
-    const lightest = loads.reduce((a, b) => (b.seconds < a.seconds ? b : a));
-    lightest.seconds += seconds(f);
-    lightest.files.add(f);
-  }
-  return loads.map((l) => files.filter((f) => l.files.has(f))).filter((part) => part.length);
+export function queueOrder(files) {
+  const seconds = (f) => UI_SECONDS[f] ?? QUEUE_DEFAULT_SECONDS;
+  const last = files.filter((f) => f.startsWith('z')).sort();
+  const rest = files.filter((f) => !f.startsWith('z')).sort((a, b) => seconds(b) - seconds(a) || a.localeCompare(b));
+  return [...rest, ...last];
 }
 
 /** The test files of a layer (host or ui) to run on a version: all on the newest, the rest on older ones. */

@@ -16,8 +16,7 @@ const load = async () => ({
       version: string,
       o?: { grep?: string; env?: Record<string, string> },
     ): string | undefined;
-    splitByTime(files: string[], parts: number, headStart?: number[]): string[][];
-    FIRST_PART_HEAD_START: number;
+    queueOrder(files: string[]): string[];
     filesForVersion(
       layer: Layer,
       version: string,
@@ -90,24 +89,17 @@ describe('test harness: versions and hang guards', function () {
     assert.equal(matrix.invertedGrepForVersion('ui', versions[0], { grep: 'x', env: {} }), undefined);
   });
 
-  it('the newest UI layer splits into parts of about equal time that keep every file once, in order', async () => {
+  it("the newest UI layer's queue holds every file once, longest first, the z… files last in their order", async () => {
     const { matrix } = await load();
     const files = testFiles('ui');
-    const parts = matrix.splitByTime(files, 2);
-    assert.equal(parts.length, 2);
-    assert.deepEqual([...parts[0], ...parts[1]].sort(), files);
-    for (const part of parts) assert.deepEqual(part, [...part].sort(), 'each part keeps the files in their order');
-    assert.ok(!parts[0].some((f) => parts[1].includes(f)), 'no file in both');
-    // The agent suite (the longest) is not in the same part as the next two longest together.
-    const with0 = parts.find((p) => p.includes('agent.test.ts'))!;
-    assert.ok(!(with0.includes('agentSafety.test.ts') && with0.includes('l10n.test.ts')), parts.join(' | '));
-    assert.deepEqual(matrix.splitByTime(files, 1), [files]);
-    assert.deepEqual(matrix.splitByTime(['a.test.ts'], 2), [['a.test.ts']]); // A head start counts as time the part already holds: four unlisted files of 15 s each, the first part 30 s ahead.
-    const four = ['a.test.ts', 'b.test.ts', 'c.test.ts', 'd.test.ts'];
-    assert.deepEqual(matrix.splitByTime(four, 2, [30]), [['c.test.ts'], ['a.test.ts', 'b.test.ts', 'd.test.ts']]);
-    const [first, second] = matrix.splitByTime(files, 2, [matrix.FIRST_PART_HEAD_START]);
-    assert.ok(first.length && second.length, 'both parts have files');
-    assert.deepEqual([...first, ...second].sort(), files);
+    const order = matrix.queueOrder(files);
+    assert.deepEqual([...order].sort(), files);
+    assert.equal(order[0], 'agent.test.ts', 'the longest file first');
+    assert.deepEqual(order.slice(-3), ['zy-dialects.test.ts', 'zy-responses.test.ts', 'zz-canary.test.ts']);
+    assert.ok(order.indexOf('platform.test.ts') < order.indexOf('links.test.ts'), order.join(' '));
+    // A file the table does not know counts as 15 s: after the 22 s one, before the 14 s one.
+    const unknown = matrix.queueOrder(['usage.test.ts', 'new.test.ts', 'completions.test.ts']);
+    assert.deepEqual(unknown, ['completions.test.ts', 'new.test.ts', 'usage.test.ts']);
   });
 
   it('--grep or MG_EVERY_TEST_ON_EVERY_VERSION=1 runs every file on the oldest version too', async () => {
