@@ -2,7 +2,7 @@
 // workbench) on a random free port. Recipes: docs/testing.md#provisioning.
 import fs from 'node:fs';
 import path from 'node:path';
-import { run, start, killTree } from './proc.mjs';
+import { run, start, killTree, logBothStreams } from './proc.mjs';
 
 /**
  * User settings of every harness profile: trust off (Restricted Mode would keep the extension off), quiet, offline.
@@ -149,9 +149,7 @@ export async function startCodeServer(
   ];
   const child = start(info.node, args, { env: { ...process.env, ...env }, cwd: profile.dir });
   fs.mkdirSync(path.dirname(logFile ?? profile.dir), { recursive: true });
-  const log = fs.createWriteStream(logFile ?? path.join(profile.dir, 'code-server.log'));
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
+  logBothStreams(child, logFile ?? path.join(profile.dir, 'code-server.log'));
   const url = await new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => {

@@ -142,6 +142,20 @@ export function start(cmd, args, opts = {}) {
   return child;
 }
 
+/**
+ * A child's stdout and stderr into one log file, ended when the process has closed both. With pipe()'s default the
+ * first stream to end ended the file, and the other's next line crashed the harness (write after end: seen once when
+ * a layer's code-server was stopped). A log that cannot be written does not end the run either.
+ */
+export function logBothStreams(child, file) {
+  const log = fs.createWriteStream(file);
+  log.on('error', () => undefined);
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
+  child.on('close', () => log.end());
+  return log;
+}
+
 /** Kills a child and its process group (we start every child detached, so its pid is the group id). */
 export function killTree(child, signal = 'SIGTERM') {
   if (!child.pid || child.exitCode !== null) return;

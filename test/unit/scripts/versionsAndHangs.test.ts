@@ -27,6 +27,7 @@ const load = async () => ({
   proc: (await import(path.join(root, 'scripts', 'lib', 'proc.mjs'))) as {
     run(cmd: string, args: string[], o: Record<string, unknown>): Promise<string>;
     niced(level: number, cmd: string, args: string[]): [string, string[]];
+    logBothStreams(child: import('node:child_process').ChildProcess, file: string): NodeJS.WritableStream;
   },
   versions: Object.keys(
     JSON.parse(fs.readFileSync(path.join(root, 'scripts', 'vscode-versions.json'), 'utf8')) as object,
@@ -134,6 +135,23 @@ describe('test harness: versions and hang guards', function () {
     );
     assert.ok(idle, 'onIdle was called');
     assert.ok(Date.now() - t0 < 30_000, 'stopped long before it would have ended');
+  });
+
+  it("a child's two output streams go into one log: a line after the other stream ended is kept, nothing throws", async () => {
+    const { proc } = await load();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-log-both-'));
+    try {
+      const file = path.join(dir, 'both.log');
+      // stdout ends first; stderr writes 300 ms later (the order that crashed the harness with pipe()'s default).
+      const script = 'process.stdout.end("out\\n");setTimeout(()=>process.stderr.write("late err\\n"),300)';
+      const { spawn } = await import('node:child_process');
+      const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const log = proc.logBothStreams(child, file);
+      await new Promise((resolve) => log.on('finish', resolve));
+      assert.equal(fs.readFileSync(file, 'utf8'), 'out\nlate err\n');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('work that can wait runs at the lower priority asked for (niced: the static checks, the fresh-clone check)', async () => {
