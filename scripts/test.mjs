@@ -7,8 +7,7 @@
 // What overlaps (2 cores): provisioning runs in the background from the start; the VS Code layers start as
 // soon as the VSIX is packaged and their version is provisioned, one at a time while the static checks run in this
 // process, then two at a time (one per harness slot) beside the unit + browser tests (MG_SECOND_SLOT=early opens
-// both slots at once, after-unit only after the unit + browser tests); once this process has nothing left to run, a
-// third slot takes files from the newest UI layer's queue too (MG_UI_PARTS=2: no third).
+// both slots at once, after-unit only after the unit + browser tests).
 //
 // The command line is scripts/lib/testCli.mjs, what runs when scripts/lib/testSchedule.mjs, and what a run
 // found scripts/lib/testReport.mjs.
@@ -83,13 +82,8 @@ async function oneRun(opts, { report, vsix, ready, once }, t0) {
   let openSecondSlot;
   const secondSlotOpen = new Promise((resolve) => (openSecondSlot = resolve));
   if (secondSlot === 'early') openSecondSlot();
-  // A third slot, for a third process of the newest UI layer's queue, when this process has nothing left to run.
-  let openThirdSlot;
-  const thirdSlotOpen = new Promise((resolve) => (openThirdSlot = resolve));
   const vscodeRun =
-    vscode && vsix
-      ? vscodeLayers(report, opts, vsix, ready, { secondSlotOpen, thirdSlotOpen })
-      : Promise.resolve({ kept: [] });
+    vscode && vsix ? vscodeLayers(report, opts, vsix, ready, { secondSlotOpen }) : Promise.resolve({ kept: [] });
   // 4. Meanwhile in this process: static checks, unit + browser tests, the fresh-clone check.
   try {
     if (once && opts.layers.has('unit') && !opts.grep) await step(report, 'static checks', () => checksLayer(report));
@@ -98,21 +92,16 @@ async function oneRun(opts, { report, vsix, ready, once }, t0) {
   } finally {
     openSecondSlot();
   }
-  try {
-    if (opts.layers.has('soak')) await soakLayer(report, opts);
-    if (once && opts.clone) {
-      // `npm start` in the clone runs the newest VS Code: wait for its provisioning here (in the background) to end,
-      // so the clone links the finished build instead of installing it again, into the same folder, within its time
-      // limit.
-      const newest = DEFAULT_VERSIONS.at(-1);
-      if (ready?.[newest]) await ready[newest].promise;
-      const row = await step(report, 'fresh clone', () =>
-        freshCloneCheck(ROOT, { log: (l) => console.log(`[fresh clone] ${l}`) }),
-      );
-      if (row) report.record({ layer: 'fresh clone', ...row });
-    }
-  } finally {
-    openThirdSlot();
+  if (opts.layers.has('soak')) await soakLayer(report, opts);
+  if (once && opts.clone) {
+    // `npm start` in the clone runs the newest VS Code: wait for its provisioning here (in the background) to end, so
+    // the clone links the finished build instead of installing it again, into the same folder, within its time limit.
+    const newest = DEFAULT_VERSIONS.at(-1);
+    if (ready?.[newest]) await ready[newest].promise;
+    const row = await step(report, 'fresh clone', () =>
+      freshCloneCheck(ROOT, { log: (l) => console.log(`[fresh clone] ${l}`) }),
+    );
+    if (row) report.record({ layer: 'fresh clone', ...row });
   }
   const ctx = await vscodeRun;
   const keeping = opts.keep && ctx.kept.length;

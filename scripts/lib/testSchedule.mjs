@@ -19,12 +19,11 @@ import { countRow } from './testReport.mjs';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const RESULTS = path.join(ROOT, 'test-results');
 /**
- * How many processes take the newest UI layer's files from its queue (MG_UI_PARTS sets another number): one per slot,
- * and a third in a slot that opens only when this process has nothing left to run (its unit + browser tests and the
- * fresh-clone check): from then on two UI processes alone kept the 2 cores 1.5-1.8 busy. Three slots from the start
- * were slower (each part paid its own code-server and workbench while everything else ran: 18:37 against 16:23).
+ * How many processes take the newest UI layer's files from its queue when two slots are free (MG_UI_PARTS sets
+ * another number). Two: with three parts, each paid its own code-server and workbench and the fresh run took 18:37
+ * against 16:23 with two.
  */
-const UI_PARTS = Math.max(1, Number(process.env.MG_UI_PARTS || 3) || 3);
+const UI_PARTS = Math.max(1, Number(process.env.MG_UI_PARTS || 2) || 2);
 
 export async function step(report, name, fn) {
   const t0 = Date.now();
@@ -324,7 +323,7 @@ async function runJob(report, job, base, ready) {
  * folders (profiles, bundles, VSIX copy; logs in test-results/ for slot 0, test-results/slot<N>/ otherwise); at
  * most two VS Code runs share a checkout, so a second slot held by another run is simply not used until it frees.
  */
-export async function vscodeLayers(report, opts, vsix, ready, { secondSlotOpen, thirdSlotOpen } = {}) {
+export async function vscodeLayers(report, opts, vsix, ready, { secondSlotOpen } = {}) {
   const jobs = [];
   // The newest UI layer is the longest job by far (about 8 of a run's 13 minutes on a fresh 2-core machine): two
   // processes, one per slot, take its files from one queue (uiQueue.cjs), so both slots end within about a file of
@@ -349,17 +348,13 @@ export async function vscodeLayers(report, opts, vsix, ready, { secondSlotOpen, 
       jobs.push({ layer: 'ui', version: newest, part, parts: queue ? UI_PARTS : 1, queue });
   jobs.forEach((j) => ((j.part ??= 1), (j.parts ??= 1)));
   const kept = [];
-  const locks = [0, 1, 2].map((i) => path.join(ROOT, '.vscode-test', `.lock-harness-${i}`));
+  const locks = [0, 1].map((i) => path.join(ROOT, '.vscode-test', `.lock-harness-${i}`));
   const worker = async (n) => {
-    // The third slot (a third process for the UI queue) opens when the caller has nothing left to run; a queue
-    // process that finds every file taken ends before it starts a code-server (runUiLayer).
-    if (n === 2) await thirdSlotOpen;
     // The second slot waits until the caller opens it (scripts/test.mjs: when its static checks end; 2 cores: three
     // heavy things at once made each 3-5x slower).
     if (n > 0 && secondSlotOpen) await secondSlotOpen;
     if (n > 0 && !jobs.length) return;
-    // More than two slots only in the third slot's own lock folder: a second run in this checkout keeps two.
-    const lock = await acquireSlot(n < 2 ? locks.slice(0, 2) : locks, {
+    const lock = await acquireSlot(locks, {
       // A second slot is only worth taking while jobs are still waiting.
       giveUp: () => n > 0 && !jobs.length,
       onWait:
@@ -382,8 +377,7 @@ export async function vscodeLayers(report, opts, vsix, ready, { secondSlotOpen, 
       lock.release();
     }
   };
-  const workers = Math.min(opts.slots, 2, jobs.length) + (queue && UI_PARTS > 2 && thirdSlotOpen ? 1 : 0);
-  await Promise.all(Array.from({ length: workers }, (_, n) => worker(n)));
+  await Promise.all(Array.from({ length: Math.min(opts.slots, 2, jobs.length) }, (_, n) => worker(n)));
   if (queue) fs.rmSync(queue, { recursive: true, force: true });
   return { kept };
 }
