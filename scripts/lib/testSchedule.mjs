@@ -332,21 +332,18 @@ export async function vscodeLayers(report, opts, vsix, ready, { secondSlotOpen }
   // the oldest one's layers run (nextJob passes over a job whose version is not ready). Not for --grep (a few
   // tests) or one slot: one process, every file.
   const newest = DEFAULT_VERSIONS.at(-1);
-  const queued =
-    opts.slots >= 2 && !opts.grep && UI_PARTS > 1 && opts.layers.has('ui') && opts.versions.includes(newest);
-  const queue = queued ? path.join(ROOT, '.vscode-test', `ui-queue-${process.pid}`) : undefined;
+  const runs = (layer, version) => opts.layers.has(layer) && opts.versions.includes(version);
+  const parts = runs('ui', newest) && opts.slots >= 2 && !opts.grep ? UI_PARTS : 1;
+  const queue = parts > 1 ? path.join(ROOT, '.vscode-test', `ui-queue-${process.pid}`) : undefined;
   if (queue) {
     fs.rmSync(queue, { recursive: true, force: true });
     fs.mkdirSync(queue, { recursive: true });
   }
-  const has = (v) => opts.versions.includes(v);
-  if (opts.layers.has('host') && has(newest)) jobs.push({ layer: 'host', version: newest });
+  if (runs('host', newest)) jobs.push({ layer: 'host', version: newest, part: 1, parts: 1 });
   for (const version of [...opts.versions].reverse().filter((v) => v !== newest))
-    for (const layer of ['ui', 'host']) if (opts.layers.has(layer)) jobs.push({ layer, version });
-  if (opts.layers.has('ui') && has(newest))
-    for (let part = 1; part <= (queue ? UI_PARTS : 1); part++)
-      jobs.push({ layer: 'ui', version: newest, part, parts: queue ? UI_PARTS : 1, queue });
-  jobs.forEach((j) => ((j.part ??= 1), (j.parts ??= 1)));
+    for (const layer of ['ui', 'host']) if (runs(layer, version)) jobs.push({ layer, version, part: 1, parts: 1 });
+  if (runs('ui', newest))
+    for (let part = 1; part <= parts; part++) jobs.push({ layer: 'ui', version: newest, part, parts, queue });
   const kept = [];
   const locks = [0, 1].map((i) => path.join(ROOT, '.vscode-test', `.lock-harness-${i}`));
   const worker = async (n) => {
