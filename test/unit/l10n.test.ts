@@ -264,8 +264,8 @@ describe('l10n: bundles and manifest strings', function () {
   const nlsTranslations = translations('.', 'package.nls');
 
   before(async function () {
-    // 13-16 s of one core alone; 95 s with a second copy of the suite running beside this one. Pure computation that
-    // cannot hang: the limit is a guard, not a budget (a slow machine makes the suite slower, not red).
+    // About 1 s of one core (13-16 s when the extractor got each file on its own, see scripts/l10n-export.mjs). Pure
+    // computation that cannot hang: the limit is a guard, not a budget (a slow machine makes the suite slower, not red).
     this.timeout(600_000);
     // The same extraction as `npm run l10n:export` (@vscode/l10n-dev over src/, pure modules included).
     const exporter = (await import(path.join(root, 'scripts', 'l10n-export.mjs'))) as {
