@@ -9,7 +9,7 @@ import { prepareProfile, installVsix, startCodeServer, collectLogs, testBuiltinE
 import { startEmulatorProcess } from './emulator.mjs';
 import { bundleHostTests } from './hostBundle.mjs';
 import { packageHostRunner } from './hostRunner.mjs';
-import { filesForVersion, invertedGrepForVersion, queueOrder } from './versionMatrix.mjs';
+import { filesForVersion, invertedGrepForVersion, queueOrder, uiFileOrder } from './versionMatrix.mjs';
 import uiQueue from './uiQueue.cjs';
 
 const DEMO_KEY = 'mg-demo-key-0001';
@@ -223,7 +223,7 @@ export async function runUiLayer(ctx, info, { part = 1, queue } = {}) {
       : [],
     { grep: ctx.grep },
   );
-  const files = queue ? queueOrder(all) : all;
+  const files = queue ? queueOrder(all) : uiFileOrder(all);
   if (!files.length) return { note: 'no test/ui/*.test.ts' };
   if (queue && !uiQueue.unclaimed(queue, files).length) return { note: 'every file was taken by the other process' };
   const { logs, profile } = await freshServer(ctx, info, part > 1 ? `ui-part${part}` : 'ui');

@@ -113,15 +113,33 @@ const UI_SECONDS = {
 const QUEUE_DEFAULT_SECONDS = 15;
 
 /**
+ * UI files that run first in their process, on the profile as the harness made it: the walkthrough's test is about
+ * what a start with the base URL and key already set shows, and its steps, once done by a command of a later suite
+ * (Set API Key), stay done in the profile. First, it needs no window of its own (a workbench load: ~12 core-s).
+ */
+export const FIRST_ON_A_FRESH_PROFILE = ['walkthrough.test.ts'];
+
+/** The order of a UI process's files (one that takes files from the queue: queueOrder): alphabetical, those first. */
+export function uiFileOrder(files) {
+  const first = FIRST_ON_A_FRESH_PROFILE.filter((f) => files.includes(f));
+  return [...first, ...files.filter((f) => !first.includes(f)).sort()];
+}
+
+/**
  * The order of the newest UI layer's queue (scripts/lib/uiQueue.cjs), which both of its processes take files from:
- * longest first, so that the files left when one process is done are short ones and the two end close together; the
- * files named z… stay last, in their own order (the canary checks what a whole run left behind).
+ * FIRST_ON_A_FRESH_PROFILE (every process goes through the queue from its start, so whichever takes such a file
+ * takes it as its first), then longest first, so that the files left when one process is done are short ones and
+ * the two end close together; the files named z… stay last, in their own order (the canary checks what a whole run
+ * left behind).
  */
 export function queueOrder(files) {
   const seconds = (f) => UI_SECONDS[f] ?? QUEUE_DEFAULT_SECONDS;
+  const first = FIRST_ON_A_FRESH_PROFILE.filter((f) => files.includes(f));
   const last = files.filter((f) => f.startsWith('z')).sort();
-  const rest = files.filter((f) => !f.startsWith('z')).sort((a, b) => seconds(b) - seconds(a) || a.localeCompare(b));
-  return [...rest, ...last];
+  const rest = files
+    .filter((f) => !f.startsWith('z') && !first.includes(f))
+    .sort((a, b) => seconds(b) - seconds(a) || a.localeCompare(b));
+  return [...first, ...rest, ...last];
 }
 
 /** The test files of a layer (host or ui) to run on a version: all on the newest, the rest on older ones. */

@@ -10,10 +10,11 @@ describe('walkthrough (UI)', function () {
   this.timeout(180_000);
   let wb: Workbench;
 
-  // A window of its own: the test is about a start (a window the earlier suites used has had keys removed and
-  // replaced, and its walkthrough state with them).
+  // The test is about a start: the harness runs this file first in its process (FIRST_ON_A_FRESH_PROFILE in
+  // scripts/lib/versionMatrix.mjs), so the shared window it opens is the profile's first start, before any suite ran
+  // Set API Key (which would check the step off by itself, and for good: the profile keeps a done step).
   before(async () => {
-    wb = await openWorkbench();
+    wb = await openWorkbench(undefined, { shared: true });
   });
   after(async () => {
     await wb?.close();

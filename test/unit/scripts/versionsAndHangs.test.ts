@@ -17,6 +17,7 @@ const load = async () => ({
       o?: { grep?: string; env?: Record<string, string> },
     ): string | undefined;
     queueOrder(files: string[]): string[];
+    uiFileOrder(files: string[]): string[];
     filesForVersion(
       layer: Layer,
       version: string,
@@ -90,17 +91,21 @@ describe('test harness: versions and hang guards', function () {
     assert.equal(matrix.invertedGrepForVersion('ui', versions[0], { grep: 'x', env: {} }), undefined);
   });
 
-  it("the newest UI layer's queue holds every file once, longest first, the z… files last in their order", async () => {
+  it("the newest UI layer's queue holds every file once: the walkthrough, then longest first, the z… files last", async () => {
     const { matrix } = await load();
     const files = testFiles('ui');
     const order = matrix.queueOrder(files);
     assert.deepEqual([...order].sort(), files);
-    assert.equal(order[0], 'agent.test.ts', 'the longest file first');
+    assert.equal(order[0], 'walkthrough.test.ts', 'on the profile as the harness made it');
+    assert.equal(order[1], 'agent.test.ts', 'then the longest file');
     assert.deepEqual(order.slice(-3), ['zy-dialects.test.ts', 'zy-responses.test.ts', 'zz-canary.test.ts']);
     assert.ok(order.indexOf('platform.test.ts') < order.indexOf('links.test.ts'), order.join(' '));
     // A file the table does not know counts as 15 s: after the 22 s one, before the 14 s one.
     const unknown = matrix.queueOrder(['usage.test.ts', 'new.test.ts', 'completions.test.ts']);
     assert.deepEqual(unknown, ['completions.test.ts', 'new.test.ts', 'usage.test.ts']);
+    // A process without the queue (the oldest version, --grep): the walkthrough first, then alphabetical.
+    const plain = matrix.uiFileOrder(['agent.test.ts', 'walkthrough.test.ts', 'chat.test.ts', 'zz-canary.test.ts']);
+    assert.deepEqual(plain, ['walkthrough.test.ts', 'agent.test.ts', 'chat.test.ts', 'zz-canary.test.ts']);
   });
 
   it('--grep or MG_EVERY_TEST_ON_EVERY_VERSION=1 runs every file on the oldest version too', async () => {
