@@ -34,8 +34,11 @@ describe('emulator: limits', () => {
   });
 
   it('undici (the client library of the extension) gets the 413 for a 100 MB body', async () => {
-    // Seen once with two copies of the suite at once (load 23 on 2 cores): "fetch failed" after 5.9 s; its cause (kept
-    // in the message now) was not printed then.
+    // Seen twice with two copies of the suite at once (load 13-23 on 2 cores), never alone: "fetch failed" after 5.9 s,
+    // then (2026-12-07) "ECONNRESET read ECONNRESET" after 6.7 s: a reset of the connection before undici read the 413.
+    // Both just past the emulator's keep-alive socket timeout (keepAliveTimeout 5 s, plus Node's 1 s), set once the 413
+    // is sent while the rest of the upload still arrives (6 s without a read end the connection): the suspect, not
+    // shown. Not reproduced with 18 busy loops beside this test alone (8 of 8 passed, 3.3-5.0 s).
     const res = await undiciFetch(`${emu().url}/v1/images/generations`, {
       method: 'POST',
       headers: imageHeaders(),
