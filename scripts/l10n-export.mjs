@@ -28,8 +28,9 @@ export function sourceFiles(root = ROOT) {
   return out.sort();
 }
 
-const IMPORTS_VSCODE = /^\s*import\s+(\*\s+as\s+\w+|\{[^}]*\})\s+from\s+['"]vscode['"]/m;
-/** The import the host files use, and the one given to pure modules (global: every occurrence is taken out). */
+/** Every import of vscode in a file. */
+const VSCODE_IMPORTS = /^\s*import\s+(\*\s+as\s+\w+|\{[^}]*\})\s+from\s+['"]vscode['"]/gm;
+/** The import the host files use, and the one given to pure modules: every whole line of it is taken out. */
 const NAMESPACE_IMPORT = /^\s*import\s+\*\s+as\s+vscode\s+from\s+['"]vscode['"];?[ \t]*$/gm;
 
 /**
@@ -46,8 +47,8 @@ export function extractorInputs(root = ROOT) {
     const contents = fs.readFileSync(path.join(root, rel), 'utf8');
     // The extractor skips these itself.
     if (!contents.includes('l10n')) continue;
-    const imports = contents.match(new RegExp(IMPORTS_VSCODE.source, 'gm')) ?? [];
-    const viaNamespace = imports.every((line) => new RegExp(NAMESPACE_IMPORT.source, 'm').test(line));
+    const imports = contents.match(VSCODE_IMPORTS) ?? [];
+    const viaNamespace = imports.every((line) => /^\s*import\s+\*\s+as\s+vscode\s/.test(line));
     if (viaNamespace && (imports.length > 0 || /\bl10n\.t\(/.test(contents)))
       joined += `${contents.replace(NAMESPACE_IMPORT, '')}\n`;
     else if (imports.length > 0) alone.push({ contents, extension: path.extname(rel) });

@@ -119,10 +119,18 @@ const QUEUE_DEFAULT_SECONDS = 15;
  */
 export const FIRST_ON_A_FRESH_PROFILE = ['walkthrough.test.ts'];
 
+/** `files` split into those of FIRST_ON_A_FRESH_PROFILE (in its order) and the rest. */
+function freshProfileFirst(files) {
+  return [
+    FIRST_ON_A_FRESH_PROFILE.filter((f) => files.includes(f)),
+    files.filter((f) => !FIRST_ON_A_FRESH_PROFILE.includes(f)),
+  ];
+}
+
 /** The order of a UI process's files (one that takes files from the queue: queueOrder): alphabetical, those first. */
 export function uiFileOrder(files) {
-  const first = FIRST_ON_A_FRESH_PROFILE.filter((f) => files.includes(f));
-  return [...first, ...files.filter((f) => !first.includes(f)).sort()];
+  const [first, rest] = freshProfileFirst(files);
+  return [...first, ...rest.sort()];
 }
 
 /**
@@ -134,12 +142,12 @@ export function uiFileOrder(files) {
  */
 export function queueOrder(files) {
   const seconds = (f) => UI_SECONDS[f] ?? QUEUE_DEFAULT_SECONDS;
-  const first = FIRST_ON_A_FRESH_PROFILE.filter((f) => files.includes(f));
-  const last = files.filter((f) => f.startsWith('z')).sort();
-  const rest = files
-    .filter((f) => !f.startsWith('z') && !first.includes(f))
+  const [first, rest] = freshProfileFirst(files);
+  const last = rest.filter((f) => f.startsWith('z')).sort();
+  const longestFirst = rest
+    .filter((f) => !f.startsWith('z'))
     .sort((a, b) => seconds(b) - seconds(a) || a.localeCompare(b));
-  return [...first, ...rest, ...last];
+  return [...first, ...longestFirst, ...last];
 }
 
 /** The test files of a layer (host or ui) to run on a version: all on the newest, the rest on older ones. */
