@@ -1,7 +1,8 @@
 // Body limits and rate limits: clean 4xx, no crash, the server keeps serving.
 
 import { strict as assert } from 'node:assert';
-import { fetch as undiciFetch } from 'undici';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { agentOptions, createFreshConnectionDispatcher } from '../../../src/gateway/freshConnections';
 import {
   DEMO,
   RATE_LIMITED,
@@ -34,20 +35,29 @@ describe('emulator: limits', () => {
   });
 
   it('undici (the client library of the extension) gets the 413 for a 100 MB body', async () => {
-    // Seen twice with two copies of the suite at once (load 13-23 on 2 cores), never alone: "fetch failed" after 5.9 s,
-    // then (2026-12-07) "ECONNRESET read ECONNRESET" after 6.7 s: a reset of the connection before undici read the 413.
-    // Both just past the emulator's keep-alive socket timeout (keepAliveTimeout 5 s, plus Node's 1 s), set once the 413
-    // is sent while the rest of the upload still arrives (6 s without a read end the connection): the suspect, not
-    // shown. Not reproduced with 18 busy loops beside this test alone (8 of 8 passed, 3.3-5.0 s).
-    const res = await undiciFetch(`${emu().url}/v1/images/generations`, {
-      method: 'POST',
-      headers: imageHeaders(),
-      body: Buffer.alloc(100 * 1024 * 1024, 0x20),
-    }).catch((err: Error & { cause?: Error & { code?: string } }) => {
-      throw new Error(`${err.message}: ${err.cause?.name ?? ''} ${err.cause?.code ?? ''} ${err.cause?.message ?? ''}`);
-    });
-    assert.equal(res.status, 413);
-    assert.match(await res.text(), /request_too_large|too large/);
+    // Through the extension's own dispatcher. With undici's global one this test failed under load (2026-12-07:
+    // "fetch failed", ECONNRESET, after 5.9-6.8 s): copying 100 MB blocks the event loop for seconds on a loaded
+    // machine, so undici's idle timer could not retire the keep-alive connection of the test before, and the POST was
+    // written on it just as the emulator's 6 s keep-alive timer closed it. Reproduced alone by blocking the loop until
+    // 6 s after the last answer: the global dispatcher failed 5 of 5, the extension's (src/gateway/freshConnections.ts)
+    // opened a fresh connection and got the 413 every time.
+    const dispatcher = createFreshConnectionDispatcher(() => new Agent(agentOptions()));
+    try {
+      const res = await undiciFetch(`${emu().url}/v1/images/generations`, {
+        method: 'POST',
+        headers: imageHeaders(),
+        body: Buffer.alloc(100 * 1024 * 1024, 0x20),
+        dispatcher,
+      }).catch((err: Error & { cause?: Error & { code?: string } }) => {
+        throw new Error(
+          `${err.message}: ${err.cause?.name ?? ''} ${err.cause?.code ?? ''} ${err.cause?.message ?? ''}`,
+        );
+      });
+      assert.equal(res.status, 413);
+      assert.match(await res.text(), /request_too_large|too large/);
+    } finally {
+      await dispatcher.close();
+    }
   });
 
   it('per-key rate limit: 429 with Retry-After and retry-after-ms after the allowed requests', async () => {
