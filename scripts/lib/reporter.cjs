@@ -81,10 +81,10 @@ class HarnessReporter extends Base {
     // A test that failed and is run again (--retries in the VS Code layers): its first failure is shown, so a test
     // that passes on its second try does not hide a flaky first one.
     runner.on('retry', (t, err) => {
-      const reason = String(err?.message ?? err)
-        .split('\n')[0]
-        .slice(0, 200);
-      Base.consoleLog(`    ↻ ${name(t)}${time(t)} failed, tried again: ${reason}`);
+      const lines = String(err?.message ?? err).split('\n');
+      Base.consoleLog(`    ↻ ${name(t)}${time(t)} failed, tried again: ${lines[0].slice(0, 200)}`);
+      // The rest of the message (an assertion's diff, a locator's call log): what a flaky test saw is its diagnosis.
+      for (const line of lines.slice(1, 16)) if (line.trim()) Base.consoleLog(`        ${line.slice(0, 200)}`);
     });
     // Slow hooks (a workbench opened in before(), say) are where a suite's time can hide: shown and kept too,
     // with state 'hook' (not counted as a test).

@@ -109,8 +109,27 @@ describe('code completion in the editor', function () {
     }
   });
 
+  /**
+   * The log once the earlier tests' editors are closed and no request has started for a second: after an accept, VS
+   * Code asks for the next suggestion by itself, and on a loaded machine that request can start seconds later.
+   */
+  async function settledSince(): Promise<Set<string>> {
+    await closeEditorsWithoutSaving();
+    const newest = async () => (await admin!.requests()).at(-1)?.id;
+    let last = await newest();
+    for (let i = 0; i < 30; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const now = await newest();
+      if (now === last) break;
+      last = now;
+    }
+    return since();
+  }
+
   it('a secret file (.env*) and a file over the size limit get no request', async () => {
-    const before = await since();
+    // Seen failing twice on loaded machines (a POST counted here): the suggestion VS Code asked for after the
+    // previous test's accept started after this test began.
+    const before = await settledSince();
     await editorAtEnd('.env.completion.ts', 'const token = ');
     await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
     await waitForValue(

@@ -121,11 +121,12 @@ export async function runSuite(): Promise<HostResults> {
       });
       // A test that failed and passed when tried again shows only its second run's time: say so, with why.
       runner.on('retry', (t, err: Error) => {
-        const reason = String(err?.message ?? err)
-          .split('\n')[0]
-          .slice(0, 200);
-        retried.push({ title: t.fullTitle(), message: reason, durationMs: t.duration });
+        const message = String(err?.message ?? err);
+        const reason = message.split('\n')[0].slice(0, 200);
+        // The results file keeps the whole message (an assertion's diff): what a flaky test saw is its diagnosis.
+        retried.push({ title: t.fullTitle(), message: message.slice(0, 4000), durationMs: t.duration });
         progress(`    ↻ ${t.titlePath().slice(1).join(' › ')}${time(t.duration)} failed, tried again: ${reason}`);
+        for (const line of message.split('\n').slice(1, 16)) if (line.trim()) progress(`        ${line.slice(0, 200)}`);
       });
       // As the UI layer's reporter does: where a suite's time hides between its tests.
       runner.on('hook end', (h) => {

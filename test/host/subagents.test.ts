@@ -154,10 +154,12 @@ describe('sub-agents in the chat (host)', function () {
   });
 
   it("Stop reaches every child: their requests' sockets are closed and nothing is sent after", async () => {
-    // Every request of the key waits 5 s before its answer: the children's requests are still in flight when Stop
-    // comes. With 1.5 s, on 2 cores at load 23 (two copies of the suite at once) one child's answer came between
-    // seeing both in flight and Stop reaching the extension host, and the test read a finished request as not closed.
-    await admin!.setFaults(DEMO_KEY, { delayMs: 5000 });
+    // Every request of the key waits 15 s before its answer: the children's requests are still in flight when Stop
+    // comes (the parent's first request waits as long: the delay is per key). With 1.5 s, on 2 cores at load 23 (two
+    // copies of the suite at once), and with 5 s in a single fresh run at load 11 (2026-12-07), one child's answer
+    // came between seeing both in flight and Stop reaching the extension host, and the test read a finished request
+    // as not closed.
+    await admin!.setFaults(DEMO_KEY, { delayMs: 15_000 });
     await markRequests();
     const looping = `Keep looking.\n@tool list_directory ${JSON.stringify({ path: '.' })}\n@steps 20`;
     await testHook('chatAgentStart', `Explore.\n${spawn(looping, looping)}`, PARENT);
@@ -167,7 +169,8 @@ describe('sub-agents in the chat (host)', function () {
         const open = (await newRequests()).filter((r) => r.model === CHILD && r.durationMs === 0 && !r.aborted);
         return open.length >= 2 && open;
       },
-      60_000,
+      // Every request of the key waits: the model list's too when the suite runs alone (--grep).
+      120_000,
     );
     await testHook('chatStop');
     const a = await waitForValue(
