@@ -511,6 +511,26 @@ describe('agent tools in the extension host', function () {
     assert.strictEqual(fs.readFileSync(abs('adjust.ts'), 'utf8'), 'export const n = 42; // user\n');
   });
 
+  it('cleanup closes unsaved editors without a save dialog: a file deleted on disk, an untitled draft', async () => {
+    // A dialog here would block every later suite of this window (the helper serves 19 suites' hooks).
+    fs.writeFileSync(abs('deleted-while-dirty.ts'), 'export const a = 1;\n');
+    const onDisk = await vscode.workspace.openTextDocument(abs('deleted-while-dirty.ts'));
+    await vscode.window.showTextDocument(onDisk);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(onDisk.uri, new vscode.Position(0, 0), '// unsaved\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    fs.rmSync(abs('deleted-while-dirty.ts'));
+    const draft = await vscode.workspace.openTextDocument({ content: 'an unsaved draft' });
+    await vscode.window.showTextDocument(draft, { preview: false });
+    assert.ok(onDisk.isDirty && draft.isDirty);
+    await closeEditorsWithoutSaving();
+    assert.deepStrictEqual(
+      vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => d.uri.toString()),
+      [],
+    );
+    assert.strictEqual(vscode.window.tabGroups.all.flatMap((g) => g.tabs).length, 0);
+  });
+
   it('agent: find_files and search_text treat symlinks as list_directory does: no names from outside or from .git', async () => {
     for (const name of ['farlink', 'gitlink']) fs.rmSync(abs(name), { force: true });
     fs.mkdirSync(path.join(outside, 'far'), { recursive: true });

@@ -20,16 +20,27 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
 export { waitForValue } from './poll';
 
 /**
- * Closes every editor without a save dialog: an unsaved buffer (of any scheme, a proposal's side too) is reverted
- * first. `closeAllEditors` on a dirty buffer opens a modal dialog that nothing in a host test can answer; it then
- * blocks every later suite's cleanup in this window (each waits out its hook timeout).
+ * Closes every editor without a save dialog. `closeAllEditors` on a dirty buffer opens a modal that nothing in a host
+ * test can answer; it then blocks every later suite's cleanup in this window (each waits out its hook timeout, and
+ * commands fail with "service accessor is only valid during the invocation"). So each unsaved buffer, of any scheme
+ * (a proposal's side too, whose file may already be gone), is shown and closed by `revertAndCloseActiveEditor`, which
+ * falls back to a revert that does not read the file when the read fails. Should one stay dirty, the hook fails
+ * naming it instead of leaving a modal.
  */
 export async function closeEditorsWithoutSaving(): Promise<void> {
-  for (const doc of vscode.workspace.textDocuments) {
-    if (doc.isDirty && !doc.isClosed) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
+  for (let round = 0; round < 3; round++) {
+    const dirty = vscode.workspace.textDocuments.filter((doc) => doc.isDirty && !doc.isClosed);
+    if (dirty.length === 0) break;
+    for (const doc of dirty) {
+      await vscode.window.showTextDocument(doc, { preview: false });
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
   }
+  const left = [
+    ...vscode.workspace.textDocuments.filter((doc) => doc.isDirty && !doc.isClosed).map((doc) => doc.uri.toString()),
+    ...vscode.window.tabGroups.all.flatMap((g) => g.tabs.filter((t) => t.isDirty).map((t) => t.label)),
+  ];
+  if (left.length > 0)
+    throw new Error(`unsaved editors left open (closing them would ask to save): ${left.join(', ')}`);
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
