@@ -44,6 +44,23 @@ function linkInstalled(root, dir) {
   }
 }
 
+/**
+ * A failed command's message for the summary, which prints a failure's first lines: where its whole output is kept
+ * (test-results/fresh-clone-<command>.log; the clone and its logs are removed) and the output's last lines, where
+ * the cause is (a run with two copies at once printed only `npm start`'s banner, 2026-12-08).
+ */
+function keptOutput(root, title, message) {
+  const file = path.join(root, 'test-results', `fresh-clone-${title.replace(/\W+/g, '-').replace(/^-|-$/g, '')}.log`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${message}\n`);
+  const lines = message.split('\n');
+  const last = lines
+    .slice(1)
+    .filter((l) => l.trim())
+    .slice(-4);
+  return [`${lines[0]} (whole output: ${path.relative(root, file)})`, ...last].join('\n');
+}
+
 /** Runs the check; returns a summary row {passed, failed, failures, note}. */
 export async function freshCloneCheck(root, { log = console.log } = {}) {
   const t0 = Date.now();
@@ -65,7 +82,7 @@ export async function freshCloneCheck(root, { log = console.log } = {}) {
         log(`✓ ${title} (${secs(t1)}s)`);
       } catch (err) {
         row.failed++;
-        row.failures.push({ title: `fresh clone: ${title}`, message: err.message });
+        row.failures.push({ title: `fresh clone: ${title}`, message: keptOutput(root, title, err.message) });
         log(`✗ ${title} (${secs(t1)}s)`);
       }
     }

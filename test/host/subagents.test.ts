@@ -126,8 +126,16 @@ describe('sub-agents in the chat (host)', function () {
     // The ledger records each child's request with kind 'subagent' (Show Usage lists them apart).
     // This turn's entries (host 1.100.3, 2026-12-07: the six last entries held one with no kind on the parent's
     // model, written during this turn by a request an earlier suite had left in flight; see noRequestOpen).
-    const ledger = await testHook<LedgerEntry[]>('chatLedger');
-    const recent = ledger.filter((e) => e.t >= started);
+    // The last entry is written to the shared ledger file after the turn's answer: two copies of the suite at once
+    // read the ledger once before it (host 1.100.3, 2026-12-08), so the test waits for six or 10 s, then compares.
+    const recent = await waitForValue(
+      "this turn's six ledger entries",
+      async () => {
+        const mine = (await testHook<LedgerEntry[]>('chatLedger')).filter((e) => e.t >= started);
+        return mine.length >= 6 && mine;
+      },
+      10_000,
+    ).catch(async () => (await testHook<LedgerEntry[]>('chatLedger')).filter((e) => e.t >= started));
     assert.deepEqual(
       recent.map((e) => `${e.kind}:${e.model}`).sort(),
       [
