@@ -6,8 +6,8 @@
 //
 // What overlaps (2 cores): provisioning runs in the background from the start; the VS Code layers start as
 // soon as the VSIX is packaged and their version is provisioned, one at a time while the static checks run in this
-// process, then two at a time (one per harness slot) beside the unit + browser tests (MG_SECOND_SLOT=early opens
-// both slots at once, after-unit only after the unit + browser tests).
+// process, then two at a time (three on a warm machine: scripts/lib/testSchedule.mjs) beside the unit + browser tests
+// and the fresh-clone check (MG_SECOND_SLOT=early opens the slots at once, after-unit only after the unit tests).
 //
 // The command line is scripts/lib/testCli.mjs, what runs when scripts/lib/testSchedule.mjs, and what a run
 // found scripts/lib/testReport.mjs.
@@ -84,25 +84,24 @@ async function oneRun(opts, { report, vsix, ready, once }, t0) {
   if (secondSlot === 'early') openSecondSlot();
   const vscodeRun =
     vscode && vsix ? vscodeLayers(report, opts, vsix, ready, { secondSlotOpen }) : Promise.resolve({ kept: [] });
-  // 4. Meanwhile in this process: static checks, unit + browser tests, the fresh-clone check.
+  // 4. Meanwhile in this process: static checks, then the unit + browser tests and, beside them (at a lower priority),
+  // the fresh-clone check.
+  let cloneCheck = Promise.resolve();
   try {
     if (once && opts.layers.has('unit') && !opts.grep) await step(report, 'static checks', () => checksLayer(report));
     if (secondSlot !== 'after-unit') openSecondSlot();
+    // Not after the unit tests: with three VS Code slots (a warm machine) its minute was the run's last (7:21, the
+    // slots done at 7:15), and it fits where the first layers leave a core idle.
+    if (once && opts.clone)
+      cloneCheck = freshClone(report, ready).catch((err) =>
+        report.record({ layer: 'fresh clone', failed: 1, failures: [{ title: 'fresh clone', message: err.message }] }),
+      );
     if (opts.layers.has('unit')) await unitLayer(report, opts);
   } finally {
     openSecondSlot();
   }
   if (opts.layers.has('soak')) await soakLayer(report, opts);
-  if (once && opts.clone) {
-    // `npm start` in the clone runs the newest VS Code: wait for its provisioning here (in the background) to end, so
-    // the clone links the finished build instead of installing it again, into the same folder, within its time limit.
-    const newest = DEFAULT_VERSIONS.at(-1);
-    if (ready?.[newest]) await ready[newest].promise;
-    const row = await step(report, 'fresh clone', () =>
-      freshCloneCheck(ROOT, { log: (l) => console.log(`[fresh clone] ${l}`) }),
-    );
-    if (row) report.record({ layer: 'fresh clone', ...row });
-  }
+  await cloneCheck;
   const ctx = await vscodeRun;
   const keeping = opts.keep && ctx.kept.length;
   if (keeping) {
@@ -110,6 +109,18 @@ async function oneRun(opts, { report, vsix, ready, once }, t0) {
     for (const k of ctx.kept) console.log(`${k}`);
   }
   return { ...report.printSummary(t0), keeping };
+}
+
+/** The fresh-clone check (the README's commands in a clone of this tree); records its row. */
+async function freshClone(report, ready) {
+  // `npm start` in the clone runs the newest VS Code: wait for its provisioning here (in the background) to end, so
+  // the clone links the finished build instead of installing it again, into the same folder, within its time limit.
+  const newest = DEFAULT_VERSIONS.at(-1);
+  if (ready?.[newest]) await ready[newest].promise;
+  const row = await step(report, 'fresh clone', () =>
+    freshCloneCheck(ROOT, { log: (l) => console.log(`[fresh clone] ${l}`) }),
+  );
+  if (row) report.record({ layer: 'fresh clone', ...row });
 }
 
 main().then(

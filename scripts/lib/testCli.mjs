@@ -18,7 +18,7 @@ export const HELP = `node scripts/test.mjs [options]   (npm test = all layers, a
   --vsix FILE       test this VSIX in the VS Code layers (implies --no-build; e.g. one packaged from a clean
                     checkout while the working tree is mid-change)
   --clone           the fresh-clone check (README commands in a git clone of this tree; part of the full run)
-  --slots N         VS Code layers at once (1 or 2, default 2: one per free harness slot)
+  --slots N         VS Code layers at once (default 2, or 3 when no VS Code needs provisioning)
   --help            this text
 Env: MG_VSCODE_SLOTS (as --slots), MG_HOST_ROUTE=payload|vsix (force the in-host route),
      hang guards (a silent layer is stopped; a slow one is not): MG_HOST_IDLE_TIMEOUT_MS (10 min), MG_UI_IDLE_TIMEOUT_MS
@@ -59,7 +59,8 @@ export function parseOptions(argv, env = process.env) {
     build: !values['no-build'] && values.vsix === undefined,
     help: Boolean(values.help),
     clone: Boolean(values.clone),
-    slots: Number(values.slots ?? (env.MG_VSCODE_SLOTS || 2)),
+    // Unset: two, or three when nothing needs provisioning (testSchedule.mjs).
+    slots: (values.slots ?? env.MG_VSCODE_SLOTS) ? Number(values.slots ?? env.MG_VSCODE_SLOTS) : undefined,
     vsix: values.vsix === undefined ? undefined : path.resolve(values.vsix),
   };
   if (!opts.layers.size) {
@@ -67,7 +68,7 @@ export function parseOptions(argv, env = process.env) {
     // The full run also clones the tree and runs the README's commands there (not with --grep / --no-build).
     if (!opts.grep && opts.build) opts.clone = true;
   }
-  if (!(opts.slots >= 1)) throw new Error('--slots needs a number ≥ 1');
+  if (opts.slots !== undefined && !(opts.slots >= 1)) throw new Error('--slots needs a number ≥ 1');
   if (!Number.isInteger(opts.repeat) || opts.repeat < 1) throw new Error('--repeat needs a whole number ≥ 1');
   if (opts.repeat > 1 && opts.keep) throw new Error('--repeat and --keep do not go together');
   return opts;

@@ -1,6 +1,8 @@
 // What `npm test` runs and when (scripts/test.mjs): the build, the VSIX, provisioning in the background, the
 // static checks, the mocha layers in node, and the VS Code layers in up to two harness slots. Every finding goes
 // into the run's report (scripts/lib/testReport.mjs).
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +25,7 @@ export const RESULTS = path.join(ROOT, 'test-results');
  * another number). Two: with three parts, each paid its own code-server and workbench and the fresh run took 18:37
  * against 16:23 with two.
  */
-const UI_PARTS = Math.max(1, Number(process.env.MG_UI_PARTS || 2) || 2);
+const UI_PARTS = Number(process.env.MG_UI_PARTS) || undefined;
 
 export async function step(report, name, fn) {
   const t0 = Date.now();
@@ -143,9 +145,18 @@ export async function checksLayer(report) {
   ];
   const row = { layer: 'checks', passed: 0, failed: 0, failures: [] };
   for (const [title, args] of checks) {
+    // ESLint has no cache of its own that is right for type-aware rules; a run whose every input is the same as in
+    // the last passing one gives the same verdict, so it is not repeated (alone on 2 cores: 27-33 core-s).
+    const unchanged = title.startsWith('eslint') ? eslintInputs() : undefined;
+    if (unchanged?.same) {
+      console.log(`${title}: every input as in its last passing run (${unchanged.files} files), not run again`);
+      row.passed++;
+      continue;
+    }
     try {
       // Lower CPU priority: the checks have no time limits, the VS Code layers running meanwhile do.
       await run(...niced(10, process.execPath, args), { cwd: ROOT, quiet: true });
+      unchanged?.save();
       row.passed++;
     } catch (err) {
       row.failed++;
@@ -153,6 +164,51 @@ export async function checksLayer(report) {
     }
   }
   report.record(row);
+}
+
+/**
+ * ESLint's inputs as one hash: the content of every file of the checkout that git tracks or would track (sources,
+ * configs, tsconfigs, package-lock.json for the installed plugins and types), with Node's version. `same` when the
+ * last passing ESLint run had the same hash; `save()` records a pass. Any change anywhere runs ESLint in full.
+ */
+function eslintInputs() {
+  try {
+    const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+    })
+      .toString()
+      .split('\0')
+      .filter(Boolean)
+      .sort();
+    const hash = createHash('sha256').update(process.version);
+    for (const f of listed) {
+      hash.update(`\0${f}\0`);
+      try {
+        hash.update(fs.readFileSync(path.join(ROOT, f)));
+      } catch {
+        hash.update('(unreadable)'); // listed but deleted in the working tree
+      }
+    }
+    const key = hash.digest('hex');
+    const file = path.join(ROOT, 'node_modules', '.cache', 'mg-checks', 'eslint-passed.json');
+    let last;
+    try {
+      last = JSON.parse(fs.readFileSync(file, 'utf8')).key;
+    } catch {
+      last = undefined;
+    }
+    return {
+      same: last === key,
+      files: listed.length,
+      save: () => {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, JSON.stringify({ key, at: new Date().toISOString() }));
+      },
+    };
+  } catch {
+    return undefined; // no git: ESLint runs
+  }
 }
 
 /** Unit and browser tests in one mocha run; the report splits them by folder. */
@@ -319,9 +375,37 @@ async function runJob(report, job, base, ready) {
 }
 
 /**
- * Runs every requested (layer, version) in up to opts.slots harness slots at once. A slot is a lock plus its own
- * folders (profiles, bundles, VSIX copy; logs in test-results/ for slot 0, test-results/slot<N>/ otherwise); at
- * most two VS Code runs share a checkout, so a second slot held by another run is simply not used until it frees.
+ * VS Code layers at once unless --slots says: three when the run provisions nothing (a warm machine: host layers wait
+ * on timers and the emulator, and with two slots 2 cores were 1.35-1.45 busy for the first three minutes of a run,
+ * kernel included; a third slot took `npm test` from 8:07 to 7:54), else two (thirdSlotWorthIt).
+ */
+const AUTO_SLOTS = 3;
+
+/** How many other `npm test` runs (node …/scripts/test.mjs, in any checkout) this machine has; 0 without /proc. */
+export function otherTestRuns() {
+  let others = 0;
+  let pids = [];
+  try {
+    pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid);
+  } catch {
+    return 0;
+  }
+  for (const pid of pids) {
+    try {
+      // node …/scripts/test.mjs itself, not the `sh -c` npm starts it with (ours is one).
+      const [exe, ...args] = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (/node[^\\/]*$/.test(exe) && args.some((a) => /(^|[\\/])scripts[\\/]test\.mjs$/.test(a))) others++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return others;
+}
+
+/**
+ * Runs every requested (layer, version) in up to `slots` harness slots at once. A slot is a lock plus its own
+ * folders (profiles, bundles, VSIX copy; logs in test-results/ for slot 0, test-results/slot<N>/ otherwise); a slot
+ * held by another run in the same checkout is simply not used until it frees.
  */
 export async function vscodeLayers(report, opts, vsix, ready, { secondSlotOpen } = {}) {
   const jobs = [];
@@ -333,7 +417,8 @@ export async function vscodeLayers(report, opts, vsix, ready, { secondSlotOpen }
   // tests) or one slot: one process, every file.
   const newest = DEFAULT_VERSIONS.at(-1);
   const runs = (layer, version) => opts.layers.has(layer) && opts.versions.includes(version);
-  const parts = runs('ui', newest) && opts.slots >= 2 && !opts.grep ? UI_PARTS : 1;
+  const slots = opts.slots ?? AUTO_SLOTS;
+  const parts = runs('ui', newest) && slots >= 2 && !opts.grep ? (UI_PARTS ?? slots) : 1;
   const queue = parts > 1 ? path.join(ROOT, '.vscode-test', `ui-queue-${process.pid}`) : undefined;
   if (queue) {
     fs.rmSync(queue, { recursive: true, force: true });
@@ -344,12 +429,31 @@ export async function vscodeLayers(report, opts, vsix, ready, { secondSlotOpen }
     for (const layer of ['ui', 'host']) if (runs(layer, version)) jobs.push({ layer, version, part: 1, parts: 1 });
   if (runs('ui', newest))
     for (let part = 1; part <= parts; part++) jobs.push({ layer: 'ui', version: newest, part, parts, queue });
+  // A third slot (by default) only when this run installed no VS Code (provisioning's compiles take the share of the
+  // CPU it would use) and no other test run shares the machine. Decided once every version is ready;
+  // without it, the UI queue has one part fewer.
+  const thirdSlotWorthIt = async () => {
+    if (opts.slots !== undefined) return true;
+    await Promise.all(opts.versions.map((v) => ready[v]?.promise));
+    // Not beside a second copy of the suite (each would be slower). The load average cannot tell: a run's own first
+    // seconds (build, VSIX, checks, two layers starting) took it from 2.8 to 3.9 on an otherwise idle machine.
+    const others = otherTestRuns();
+    if (!others && opts.versions.every((v) => ready[v]?.info?.cached)) return true;
+    if (others) console.log(`\n[harness] no third VS Code slot: ${others} other test run(s) on this machine`);
+    const extra = jobs.findIndex((j) => j.queue && j.part > 2);
+    if (extra >= 0) jobs.splice(extra, 1);
+    for (const j of jobs) if (j.queue) j.parts = Math.min(j.parts, 2);
+    return false;
+  };
   const kept = [];
-  const locks = [0, 1].map((i) => path.join(ROOT, '.vscode-test', `.lock-harness-${i}`));
+  const locks = Array.from({ length: Math.max(2, slots) }, (_, i) =>
+    path.join(ROOT, '.vscode-test', `.lock-harness-${i}`),
+  );
   const worker = async (n) => {
     // The second slot waits until the caller opens it (scripts/test.mjs: when its static checks end; 2 cores: three
     // heavy things at once made each 3-5x slower).
     if (n > 0 && secondSlotOpen) await secondSlotOpen;
+    if (n >= 2 && !(await thirdSlotWorthIt())) return;
     if (n > 0 && !jobs.length) return;
     const lock = await acquireSlot(locks, {
       // A second slot is only worth taking while jobs are still waiting.
@@ -374,7 +478,7 @@ export async function vscodeLayers(report, opts, vsix, ready, { secondSlotOpen }
       lock.release();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(opts.slots, 2, jobs.length) }, (_, n) => worker(n)));
+  await Promise.all(Array.from({ length: Math.min(slots, jobs.length) }, (_, n) => worker(n)));
   if (queue) fs.rmSync(queue, { recursive: true, force: true });
   return { kept };
 }

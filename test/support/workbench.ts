@@ -2,7 +2,7 @@
 // Selectors verified on VS Code 1.100.3 and 1.139.1 (see docs/testing.md#browser-and-workbench-helpers).
 import * as fs from 'fs';
 import * as path from 'path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { launchLoggedChromium, type LoggedBrowser } from './browser';
 import { resultsDir, vscodeVersion, workbenchUrl } from './env';
 
@@ -285,6 +285,35 @@ function createWorkbench(logged: LoggedBrowser, page: Page): Workbench {
 }
 
 /** Opens a fresh command palette and types `>title` (bench/activation.mjs times a command from here). */
+/**
+ * Clicks the input of VS Code's own Chat view, opening the view when hidden (1.139 may show it already, and Ctrl+Alt+I
+ * would then toggle it away); returns the input. Notification toasts are cleared first, their text in the test's
+ * output: a toast over the input takes the click (seen with three UI processes at once: one stayed there through a
+ * test's two tries).
+ */
+export async function clickNativeChatInput(page: Page): Promise<Locator> {
+  const input = page.locator('.interactive-input-part .monaco-editor').first();
+  for (let i = 0; i < 3 && !(await input.isVisible()); i++) {
+    await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+    await page.keyboard.press('Control+Alt+KeyI');
+    await input.waitFor({ timeout: 10_000 }).catch(() => undefined);
+  }
+  await input.waitFor({ timeout: 10_000 });
+  const toasts = page.locator('.notifications-toasts .notification-list-item');
+  if (await toasts.count()) {
+    console.log(
+      `    (notifications cleared before clicking the Chat input: ${JSON.stringify(await notificationsText(page))})`,
+    );
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await toasts
+      .first()
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .catch(() => undefined);
+  }
+  await input.click({ timeout: 10_000 });
+  return input;
+}
+
 export async function typeInPalette(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await openPalette(page, input);

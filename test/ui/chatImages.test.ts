@@ -15,7 +15,7 @@ import { chatView, recordChatFailure, type ChatView } from '../support/chatView'
 import { EmulatorAdmin, type AdminRequestEntry } from '../support/emulatorAdmin';
 import { compareVersions, vscodeVersion, workspaceDir } from '../support/env';
 import { pngBytes } from '../support/imageBytes';
-import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
+import { CONTAINER_TITLE, clickNativeChatInput, openWorkbench, type Workbench } from '../support/workbench';
 
 describe('chat images (UI)', function () {
   this.timeout(300_000);
@@ -131,14 +131,7 @@ describe('chat images (UI)', function () {
   it("an image pasted into VS Code's chat reaches @gateway as an image", async function () {
     if (compareVersions(vscodeVersion(), '1.104.0') < 0) this.skip();
     const page = wb.page;
-    const input = page.locator('.interactive-input-part .monaco-editor').first();
-    // 1.139 may show the Chat view already (Ctrl+Alt+I would then toggle it away): open it only when hidden.
-    for (let i = 0; i < 3 && !(await input.isVisible()); i++) {
-      await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
-      await page.keyboard.press('Control+Alt+KeyI');
-      await input.waitFor({ timeout: 10_000 }).catch(() => undefined);
-    }
-    await input.click({ timeout: 10_000 });
+    const input = await clickNativeChatInput(page);
     await page.keyboard.insertText('@gateway What is in the pasted image?');
     await page.keyboard.press('Escape'); // close any suggestion widget, so Enter sends
     const shot = pngBytes(800, 600);

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import { EmulatorAdmin } from '../support/emulatorAdmin';
 import { compareVersions, resultsDir, vscodeVersion } from '../support/env';
-import { CONTAINER_TITLE, openWorkbench, type Workbench } from '../support/workbench';
+import { CONTAINER_TITLE, clickNativeChatInput, openWorkbench, type Workbench } from '../support/workbench';
 
 const KEY = 'mg-demo-key-0001';
 
@@ -31,15 +31,7 @@ describe('gateway agent (UI)', function () {
   /** Types a request into VS Code's Chat view (opened when hidden) and sends it; returns its response element. */
   async function ask(lines: string[]) {
     const page = wb!.page;
-    const input = page.locator('.interactive-input-part .monaco-editor').first();
-    // 1.139 may show the Chat view already (Ctrl+Alt+I would then toggle it away): open it only when hidden.
-    for (let i = 0; i < 3 && !(await input.isVisible()); i++) {
-      await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
-      await page.keyboard.press('Control+Alt+KeyI');
-      await input.waitFor({ timeout: 10_000 }).catch(() => undefined);
-    }
-    await input.waitFor({ timeout: 10_000 });
-    await input.click({ timeout: 10_000 });
+    await clickNativeChatInput(page);
     for (const [i, line] of lines.entries()) {
       if (i > 0) await page.keyboard.press('Shift+Enter');
       await page.keyboard.insertText(line);
@@ -68,15 +60,7 @@ describe('gateway agent (UI)', function () {
   it('@gateway #gatewayModels: the model calls the tool, reads its result, and the footer shows the tokens', async () => {
     const page = wb!.page;
     const before = new Set((await admin.requests()).map((r) => r.id));
-    const input = page.locator('.interactive-input-part .monaco-editor').first();
-    // 1.139 may show the Chat view already (Ctrl+Alt+I would then toggle it away): open it only when hidden.
-    for (let i = 0; i < 3 && !(await input.isVisible()); i++) {
-      await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
-      await page.keyboard.press('Control+Alt+KeyI');
-      await input.waitFor({ timeout: 10_000 }).catch(() => undefined);
-    }
-    await input.waitFor({ timeout: 10_000 });
-    await input.click({ timeout: 10_000 });
+    await clickNativeChatInput(page);
     await page.keyboard.insertText('@gateway #gatewayModels which models can I use?');
     await page.keyboard.press('Shift+Enter');
     await page.keyboard.insertText('@tool modelGateway_listModels');

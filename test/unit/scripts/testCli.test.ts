@@ -1,7 +1,10 @@
 // `npm test`'s command line (scripts/lib/testCli.mjs, node:util parseArgs) keeps every option it had, and
 // --repeat's summary (scripts/lib/testReport.mjs) names a test that failed in some runs as flaky.
 import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { makeTempDir, removeTempDir } from '../../support/tempDir';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -38,7 +41,8 @@ describe('npm test: options and --repeat', () => {
     const { cli } = await load();
     const all = cli.parseOptions([], {});
     assert.deepEqual([...all.layers], ['unit', 'host', 'ui']);
-    assert.deepEqual([all.clone, all.build, all.repeat, all.slots], [true, true, 1, 2]);
+    // No --slots: the schedule decides (two, or three when nothing needs provisioning).
+    assert.deepEqual([all.clone, all.build, all.repeat, all.slots], [true, true, 1, undefined]);
     const some = cli.parseOptions(
       ['--host', '--ui', '--grep', 'a b', '--vscode', '1.100.3,1.139.1', '--keep', '--no-build', '--slots', '1'],
       {},
@@ -57,6 +61,8 @@ describe('npm test: options and --repeat', () => {
     );
     assert.throws(() => cli.parseOptions(['--bogus'], {}), /Unknown option '--bogus' \(see --help\)/);
     assert.throws(() => cli.parseOptions(['--repeat', '0'], {}), /--repeat needs a whole number/);
+    assert.throws(() => cli.parseOptions(['--slots', '0'], {}), /--slots needs a number ≥ 1/);
+    assert.equal(cli.parseOptions([], { MG_VSCODE_SLOTS: '3' }).slots, 3);
     assert.throws(() => cli.parseOptions(['--repeat', '2', '--keep'], {}), /do not go together/);
     for (const option of ['--unit', '--host', '--ui', '--soak', '--grep', '--vscode', '--repeat', '--keep'])
       assert.ok(cli.HELP.includes(option), option);
@@ -87,5 +93,28 @@ describe('npm test: options and --repeat', () => {
     assert.match(text, /flaky: 1[\s\S]*~ \[unit\] a flaky test {2}\(failed in 1 of 3 runs\)/);
     assert.match(text, /failing every run: 1[\s\S]*✗ \[unit\] a broken test {2}\(failed in 3 of 3 runs\)/);
     assert.doesNotMatch(text, /a steady test/);
+  });
+});
+
+describe('npm test: a third VS Code slot', () => {
+  it('counts another run of scripts/test.mjs on the machine (not a shell that starts one)', async function () {
+    if (process.platform !== 'linux') this.skip(); // read from /proc
+    const { otherTestRuns } = (await import(path.join(root, 'scripts', 'lib', 'testSchedule.mjs'))) as {
+      otherTestRuns(): number;
+    };
+    const dir = makeTempDir('mg-other-run-');
+    fs.mkdirSync(path.join(dir, 'scripts'));
+    fs.writeFileSync(path.join(dir, 'scripts', 'test.mjs'), 'setTimeout(() => {}, 30_000);\n');
+    const before = otherTestRuns(); // another copy of the suite may be running on this machine
+    const shell = spawn('sh', ['-c', `sleep 30 # scripts/test.mjs`]);
+    const run = spawn(process.execPath, [path.join(dir, 'scripts', 'test.mjs')]);
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(otherTestRuns(), before + 1);
+    } finally {
+      run.kill();
+      shell.kill();
+      removeTempDir(dir);
+    }
   });
 });
