@@ -82,14 +82,28 @@ export async function ensureDebianPackages(log = console.log, uses = ['browser',
     }
     sudo = ['sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive'];
   }
-  log(`[provision] apt-get install ${missing.join(' ')}${sudo.length ? ' (sudo)' : ''}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (a) =>
-    sudo.length
-      ? run(sudo[0], [...sudo.slice(1), 'apt-get', ...a], { env, quiet: true })
-      : run('apt-get', a, { env, quiet: true });
-  await apt(['update']);
-  await apt(args);
+  // Waits (up to 10 min) for dpkg's lock when something else holds it, instead of failing at once.
+  const apt = (a) => {
+    const full = ['-o', 'DPkg::Lock::Timeout=600', ...a];
+    return sudo.length
+      ? run(sudo[0], [...sudo.slice(1), 'apt-get', ...full], { env, quiet: true })
+      : run('apt-get', full, { env, quiet: true });
+  };
+  // One test run at a time installs: two copies of the suite started together on a fresh machine both ran
+  // `apt-get update`, and the second failed at once on apt's lists lock ("Could not get lock /var/lib/apt/lists/lock").
+  // The one that waited finds the packages there and installs nothing.
+  await withDirLock(
+    path.join(os.tmpdir(), 'mg-apt-lock'),
+    async () => {
+      const now = missingDebianPackages(uses);
+      if (!now.length) return;
+      log(`[provision] apt-get install ${now.join(' ')}${sudo.length ? ' (sudo)' : ''}`);
+      await apt(['update']);
+      await apt(['install', '-y', '--no-install-recommends', ...now]);
+    },
+    (pid) => log(`[provision] waiting for another test run's apt-get (pid ${pid})`),
+  );
   const still = missingDebianPackages(uses);
   if (still.length) throw new Error(`apt-get install finished but ${still.join(' ')} still missing`);
 }
