@@ -22,6 +22,9 @@ export const BASE_SETTINGS = {
   'workbench.tips.enabled': false,
   // Workspaces live under .vscode-test/ inside this repository: no "open the parent repository?" toast.
   'git.openRepositoryInParentFolders': 'never',
+  // The tests' local servers are not ports to forward: VS Code's toast "Over 20 ports have been automatically
+  // forwarded…" lay over the Chat input and took a test's click (two-copies run, 2026-12-08).
+  'remote.autoForwardPorts': false,
 };
 
 /**
